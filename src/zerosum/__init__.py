@@ -1,0 +1,43 @@
+"""zerosum: two-player zero-sum games and the agents that play them.
+
+>>> from zerosum import ConnectX, make_agent
+>>> game = ConnectX()
+>>> state = game.from_moves("4453")
+>>> game.to_moves(state)
+'4453'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import errors
+from .agents.base import Limits, SearchResult, make_agent
+from .game import Game, Outcome
+from .games import ConnectX, Migration, TicTacToe, get_game
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConnectX",
+    "TicTacToe",
+    "Migration",
+    "get_game",
+    "make_agent",
+    "Limits",
+    "SearchResult",
+    "Solver",
+    "Game",
+    "Outcome",
+    "errors",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The solver pulls in numba; import it only when asked for, so `import zerosum` stays quick.
+    if name == "Solver":
+        from .solver import Solver
+
+        return Solver
+    raise AttributeError(f"module 'zerosum' has no attribute {name!r}")

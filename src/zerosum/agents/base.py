@@ -1,0 +1,324 @@
+"""Agents: the calling convention, search budgets, search results, and spec strings.
+
+An agent is called the way the classic course code calls a player: ``agent(game, state) -> action``.  Agents
+that search also offer ``agent.search(game, state) -> SearchResult``.  Budgets are one small value,
+:class:`Limits`; each agent documents which fields it honours and never exceeds a node or simulation budget.
+
+Values are from the side to move's view.  Proven results score beyond every heuristic value:
+``win_value(plies)`` is ``WIN - plies`` (a faster win scores more) and a loss is its negative (a slower loss
+scores better).  Heuristic values stay within ``±HEURISTIC_BOUND``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, ClassVar
+
+from ..errors import AgentError
+from ..game import Game
+from ..spec import convert, parse_spec
+
+__all__ = [
+    "Agent",
+    "SearchAgent",
+    "Limits",
+    "SearchResult",
+    "Option",
+    "make_agent",
+    "register_agent",
+    "agent_names",
+    "strongest_agent_spec",
+    "WIN",
+    "HEURISTIC_BOUND",
+    "win_value",
+    "loss_value",
+    "is_proven",
+    "plies_to_end",
+    "describe_value",
+]
+
+#: proven results score beyond every heuristic value
+WIN = 1_000_000_000
+HEURISTIC_BOUND = 1_000_000
+
+
+def win_value(plies: int) -> int:
+    """The value of a win ``plies`` plies from now (a faster win scores more)."""
+    return WIN - plies
+
+
+def loss_value(plies: int) -> int:
+    """The value of a loss ``plies`` plies from now (a slower loss scores better)."""
+    return -(WIN - plies)
+
+
+def is_proven(value: float) -> bool:
+    return abs(value) > HEURISTIC_BOUND
+
+
+def plies_to_end(value: float) -> int:
+    """For a proven value, how many plies until the game ends."""
+    return int(WIN - abs(value))
+
+
+def describe_value(value: float) -> str:
+    """A value in words: ``wins in 7`` / ``loses in 4`` (plies), ``draw`` for 0 when proven, else ``+0.35``."""
+    if is_proven(value):
+        plies = plies_to_end(value)
+        return f"{'wins' if value > 0 else 'loses'} in {plies}"
+    return f"{value:+.2f}" if isinstance(value, float) else f"{value:+d}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Limits:
+    """A search budget; every field is optional.  ``time`` is in seconds per move."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    simulations: int | None = None
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise AgentError(f"Limits({f.name}={value!r}): expected a number")
+            if f.name != "time" and not isinstance(value, int):
+                raise AgentError(f"Limits({f.name}={value!r}): expected a whole number")
+            if value <= 0 and not (f.name == "depth" and value == 0):
+                raise AgentError(f"Limits({f.name}={value!r}): expected a positive number")
+
+    def __repr__(self) -> str:
+        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None]
+        return f"Limits({', '.join(parts)})"
+
+    def replace(self, **changes: Any) -> "Limits":
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return Limits(**values)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchResult:
+    """What a search found: the move, its value (side to move's view), and how hard it looked."""
+
+    action: Any
+    value: float = 0
+    nodes: int = 0
+    depth: int = 0
+    elapsed: float = 0.0
+    pv: tuple[Any, ...] = ()
+    #: optional per-action values (e.g. every column's score), keyed by action
+    scores: dict[Any, float] = field(default_factory=dict)
+
+    @property
+    def proven(self) -> bool:
+        return is_proven(self.value)
+
+    def describe(self) -> str:
+        return describe_value(self.value)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One spec option an agent accepts: converter, help text, and an optional range check."""
+
+    kind: Callable[[str], Any]
+    help: str
+    check: Callable[[Any], bool] | None = None
+    expect: str = ""
+
+
+#: the budget options every agent may accept, mapped to ``Limits`` fields
+LIMIT_OPTIONS: dict[str, tuple[str, Option]] = {
+    "depth": ("depth", Option(int, "search depth in plies", lambda v: v >= 0, "a whole number >= 0")),
+    "nodes": ("nodes", Option(int, "node budget per move", lambda v: v > 0, "a whole number > 0")),
+    "time": ("time", Option(float, "seconds per move", lambda v: v > 0, "a number of seconds > 0")),
+    "sims": ("simulations", Option(int, "simulations per move", lambda v: v > 0, "a whole number > 0")),
+}
+SEED_OPTION = Option(int, "random seed (reproducible play)", None, "a whole number")
+
+
+class Agent(ABC):
+    """Base class: ``agent(game, state) -> action``.
+
+    Subclasses set ``name``, the budget fields they honour in ``LIMITS`` (names of ``Limits`` fields) and
+    their own spec options in ``OPTIONS``; :func:`make_agent` builds them from spec strings.
+    """
+
+    name: ClassVar[str] = "agent"
+    description: ClassVar[str] = ""
+    LIMITS: ClassVar[tuple[str, ...]] = ()
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+
+    def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
+        self.limits = limits if limits is not None else Limits()
+        self.seed = seed
+        self.spec = self.name
+
+    @abstractmethod
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        """Choose an action for the side to move; never changes ``state``."""
+
+    def reset(self) -> None:
+        """Forget anything learned during a game (called before a new game)."""
+
+    def __repr__(self) -> str:
+        return f"make_agent({self.spec!r})"
+
+
+class SearchAgent(Agent):
+    """An agent that searches: ``search`` returns a :class:`SearchResult`, calling returns its action."""
+
+    @abstractmethod
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        """Search ``state`` within this agent's limits."""
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.search(game, state).action
+
+
+# ---- the registry of agent names -------------------------------------------------------------------
+
+_REGISTRY: dict[str, str] = {
+    "random": "zerosum.agents.simple:RandomAgent",
+    "first": "zerosum.agents.simple:FirstAgent",
+    "human": "zerosum.agents.simple:HumanAgent",
+    "minimax": "zerosum.agents.minimax:MinimaxAgent",
+    "alphabeta": "zerosum.agents.alphabeta:AlphaBetaAgent",
+    "mcts": "zerosum.agents.mcts:MCTSAgent",
+    "solver": "zerosum.solver.agent:SolverAgent",
+}
+
+
+def register_agent(name: str, target: str | type[Agent]) -> None:
+    """Make ``name`` usable in specs; ``target`` is a class or ``"module:Class"``."""
+    if isinstance(target, str):
+        _REGISTRY[name] = target
+    else:
+        _REGISTRY[name] = f"{target.__module__}:{target.__qualname__}"
+
+
+def _load(name: str) -> type[Agent] | None:
+    target = _REGISTRY.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None
+        raise
+    cls = getattr(module, attr, None)
+    return cls if isinstance(cls, type) and issubclass(cls, Agent) else None
+
+
+def agent_names() -> list[str]:
+    """The agent names that specs can use on this installation."""
+    return [name for name in _REGISTRY if _load(name) is not None]
+
+
+def strongest_agent_spec(game: Game[Any, Any]) -> str:
+    """The strongest agent this installation has for ``game`` (the default opponent of ``zerosum play``)."""
+    fits = getattr(game, "fits_64", False)
+    if fits and _load("solver") is not None:
+        return "solver"
+    if _load("alphabeta") is not None:
+        return "alphabeta:time=1"
+    if _load("mcts") is not None:
+        return "mcts:time=1"
+    return "random"
+
+
+class FunctionAgent(Agent):
+    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention)."""
+
+    name = "function"
+
+    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function") -> None:
+        super().__init__()
+        self.func = func
+        self.spec = spec
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.func(game, state)
+
+
+def _load_file_agent(spec: str) -> Agent:
+    path, _, attr = spec.rpartition(":")
+    if not os.path.isfile(path):
+        raise AgentError(f"agent file {path!r} not found (expected path/to/file.py:name)")
+    module_spec = importlib.util.spec_from_file_location(f"zerosum_user_agent_{abs(hash(path))}", path)
+    if module_spec is None or module_spec.loader is None:
+        raise AgentError(f"cannot load {path!r} as Python")
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:  # a broken user file must not leave a traceback
+        raise AgentError(f"loading {path!r} failed: {type(exc).__name__}: {exc}") from None
+    obj = getattr(module, attr, None)
+    if obj is None:
+        raise AgentError(f"{path!r} has no {attr!r}")
+    if isinstance(obj, type) and issubclass(obj, Agent):
+        obj = obj()
+    if not callable(obj):
+        raise AgentError(f"{spec!r} is not callable: an agent is f(game, state) -> action")
+    if isinstance(obj, Agent):
+        obj.spec = spec
+        return obj
+    return FunctionAgent(obj, spec)
+
+
+def make_agent(
+    spec: "str | Agent | Callable[..., Any]",
+    *,
+    seed: int | None = None,
+    limits: Limits | None = None,
+) -> Agent:
+    """The agent named by ``spec`` (``"alphabeta:depth=6,eval=window"``, ``"random"``, ``"file.py:name"``).
+
+    ``seed`` and ``limits`` are defaults that options in the spec override.  An :class:`Agent` passes
+    through; a plain callable is wrapped.  Unknown names and bad options raise :class:`AgentError`.
+    """
+    if isinstance(spec, Agent):
+        return spec
+    if callable(spec) and not isinstance(spec, str):
+        return FunctionAgent(spec, getattr(spec, "__name__", "function"))
+    if not isinstance(spec, str):
+        raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
+    if ".py:" in spec or spec.strip().endswith(".py"):
+        if spec.strip().endswith(".py"):
+            raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
+        return _load_file_agent(spec.strip())
+    name, raw = parse_spec(spec, AgentError)
+    cls = _load(name)
+    if cls is None:
+        known = ", ".join(agent_names())
+        raise AgentError(f"unknown agent {name!r} in {spec!r}: choose one of {known}")
+    limit_values: dict[str, Any] = {}
+    if limits is not None:
+        limit_values = {f.name: getattr(limits, f.name) for f in fields(limits)}
+    kwargs: dict[str, Any] = {}
+    for key, text in raw.items():
+        if key in LIMIT_OPTIONS and LIMIT_OPTIONS[key][0] in cls.LIMITS:
+            field_name, opt = LIMIT_OPTIONS[key]
+            limit_values[field_name] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
+        elif key == "seed":
+            seed = convert(key, text, int, AgentError, spec, None, "a whole number")
+        elif key in cls.OPTIONS:
+            opt = cls.OPTIONS[key]
+            kwargs[key] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
+        else:
+            accepted = [k for k, (f, _) in LIMIT_OPTIONS.items() if f in cls.LIMITS] + ["seed", *cls.OPTIONS]
+            raise AgentError(f"agent {name!r} has no option {key!r} (options: {', '.join(accepted)})")
+    agent_limits = Limits(**{k: v for k, v in limit_values.items() if v is not None})
+    agent = cls(limits=agent_limits, seed=seed, **kwargs)
+    agent.spec = spec.strip()
+    return agent

@@ -1,0 +1,116 @@
+"""The ``zerosum`` command: a thin layer over the library.  ``main(argv) -> int``.
+
+Each subcommand lives with the part of the library it drives; that module exposes ``COMMANDS``, a dict
+mapping the subcommand's name to ``(add_arguments(parser), run(args) -> int)``.  Modules named here must
+import quickly (heavy imports such as numba go inside ``run``), because ``zerosum --help`` loads them all.
+
+Exit status: 0 on success, 2 on bad usage or bad input (one line on standard error, never a traceback),
+130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Any, Callable, Sequence
+
+from . import __version__
+from .errors import GameError
+
+__all__ = ["main", "entry", "build_parser", "add_game_option"]
+
+#: subcommand -> (module that implements it, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("zerosum.ui.terminal", "play a game in the terminal (default: you against the strongest agent)"),
+    "solve": ("zerosum.solver.cli", "solve positions read from standard input, one move string a line"),
+    "analyze": ("zerosum.solver.cli", "the score of every column of a position"),
+    "book": ("zerosum.solver.cli", "write an opening book for the solver"),
+    "match": ("zerosum.arena.cli", "a match between two agents"),
+    "tournament": ("zerosum.arena.cli", "a round-robin (or gauntlet) tournament between agents"),
+    "report": ("zerosum.arena.cli", "tables and plots from a results file"),
+    "openings": ("zerosum.arena.cli", "write a file of balanced openings"),
+    "serve": ("zerosum.ui.server", "serve the browser page for play and analysis"),
+    "bench": ("zerosum.bench", "benchmarks: playouts, mcts, alphabeta, solver"),
+    "kaggle-agent": ("zerosum.interop.kaggle", "write a single-file Kaggle ConnectX submission"),
+}
+
+Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+
+
+class UsageError(Exception):
+    """Bad usage found after parsing (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") -> None:
+    parser.add_argument(
+        "--game",
+        default=default,
+        metavar="SPEC",
+        help=f"the game: connect4, connect4-8x8, connect4-5x7, connectx:rows=R,cols=C,k=K, tictactoe, "
+        f"migration:n=N (default: {default})",
+    )
+
+
+def _handler(name: str) -> Handler | None:
+    module_name, _ = SUBCOMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None
+        raise
+    commands: dict[str, Handler] = getattr(module, "COMMANDS", {})
+    return commands.get(name)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="zerosum",
+        description="Two-player zero-sum games and the agents that play them.",
+        epilog="Run 'zerosum COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"zerosum {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        handler = _handler(name)
+        if handler is None:
+            continue
+        add_arguments, run = handler
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments(p)
+        p.set_defaults(_run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return int(exc.code or 0)
+    run = getattr(args, "_run", None)
+    if run is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(run(args) or 0)
+    except (GameError, UsageError) as exc:
+        print(f"zerosum {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `zerosum solve | head`
+        return 0
+
+
+def entry() -> None:
+    """The console script."""
+    sys.exit(main())

@@ -1,0 +1,429 @@
+"""Connect-X: Connect Four on any board, with any line length, on bitboards.
+
+Bit layout (the one Pascal Pons' solver uses, and so do our numba kernels): column ``c`` owns the bits
+``c*(rows+1) .. c*(rows+1)+rows-1``, bottom cell first, plus one always-empty sentinel bit on top that
+stops lines from wrapping from one column into the next.  A state is the side to move's stones, the mask
+of all stones and the side to move, so every rule is a few integer operations:
+
+* the cell a stone lands on in column ``c``: ``(mask + bottom(c)) & column(c)``;
+* ``k`` in a row along direction ``d`` (1 vertical, rows+1 horizontal, rows and rows+2 the diagonals):
+  AND the stones with themselves shifted by ``d``, doubling the run length each time.
+
+Python ints make every size work; boards that fit in 64 bits also run in the numba kernels of
+:mod:`zerosum.solver.bitboard`.
+"""
+
+from __future__ import annotations
+
+import re
+from operator import itemgetter
+from typing import Iterable, Sequence
+
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
+from ..game import Game, Outcome, other
+
+__all__ = ["ConnectX", "ConnectXState"]
+
+_UNKNOWN = False  # history marker of states built from a grid (picklable)
+
+
+class ConnectXState(tuple):  # type: ignore[type-arg]
+    """An immutable Connect-X position.
+
+    ``current``: the side to move's stones; ``mask``: all stones; ``to_move``: 1 or 2; ``ply``: stones on
+    the board; ``won_by``: 0 while nobody has a line, else the player who has one.  Equality and hashing
+    use the position only, never the move history kept for notation.  (A tuple underneath: cheap to make.)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, current: int, mask: int, to_move: int, ply: int, won_by: int, hist: object) -> "ConnectXState":
+        return tuple.__new__(cls, (current, mask, to_move, ply, won_by, hist))
+
+    current = property(itemgetter(0))
+    mask = property(itemgetter(1))
+    to_move = property(itemgetter(2))
+    ply = property(itemgetter(3))
+    won_by = property(itemgetter(4))
+    _hist = property(itemgetter(5))
+
+    def __eq__(self, other_: object) -> bool:
+        if not isinstance(other_, ConnectXState):
+            return NotImplemented
+        return self[0] == other_[0] and self[1] == other_[1] and self[2] == other_[2]
+
+    def __ne__(self, other_: object) -> bool:
+        eq = self.__eq__(other_)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((self[0], self[1], self[2]))
+
+    def __repr__(self) -> str:
+        return f"ConnectXState(current={self[0]:#x}, mask={self[1]:#x}, to_move={self[2]})"
+
+    def __getnewargs__(self) -> tuple[object, ...]:  # pickling (the arena sends states to processes)
+        return tuple(self)
+
+    def stones(self, player: int) -> int:
+        """The bitboard of ``player``'s stones."""
+        return self.current if player == self.to_move else self.current ^ self.mask
+
+    @property
+    def history(self) -> tuple[int, ...] | None:
+        """The 0-based columns played from the empty board, or None for a position made from a grid."""
+        if self._hist is _UNKNOWN:
+            return None
+        moves: list[int] = []
+        node = self._hist
+        while node is not None:
+            node, col = node  # type: ignore[misc]
+            moves.append(col)
+        return tuple(reversed(moves))
+
+
+def line_bits(stones: int, step: int, k: int) -> int:
+    """Bits ``i`` such that ``stones`` holds ``i, i+step, ..., i+(k-1)*step`` (k in a row from ``i``)."""
+    run, length = stones, 1
+    while length < k:
+        grow = min(length, k - length)
+        run &= run >> (step * grow)
+        length += grow
+    return run
+
+
+class ConnectX(Game[ConnectXState, int]):
+    """Connect-X on ``rows`` x ``cols`` with ``k`` in a row; actions are 0-based columns, left to right."""
+
+    def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
+        for name, value in (("rows", rows), ("cols", cols), ("k", k)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidSpecError(f"{name} must be a whole number, not {value!r}")
+        if not 1 <= rows <= 64 or not 1 <= cols <= 64:
+            raise InvalidSpecError(f"a {rows} x {cols} board is not supported: rows and cols must be 1..64")
+        if not 2 <= k <= max(rows, cols):
+            raise InvalidSpecError(f"k={k} does not fit a {rows} x {cols} board: expected 2..{max(rows, cols)}")
+        self.rows, self.cols, self.k = rows, cols, k
+        self.spec = f"connectx:rows={rows},cols={cols},k={k}"
+        h1 = rows + 1
+        self.height = h1  # bits per column, sentinel included
+        self.bottom = [1 << (c * h1) for c in range(cols)]
+        self.column = [((1 << rows) - 1) << (c * h1) for c in range(cols)]
+        self.top = [1 << (rows - 1 + c * h1) for c in range(cols)]
+        self.bottom_mask = sum(self.bottom)
+        self.board_mask = sum(self.column)
+        self.cells = rows * cols
+        self.directions = (1, h1, h1 - 1, h1 + 1)  # vertical, horizontal, two diagonals
+        self.fits_64 = cols * h1 <= 64
+        # per direction, the shifts that grow a run to k by doubling (k=4: d, then 2d)
+        grows, length = [], 1
+        while length < k:
+            grow = min(length, k - length)
+            grows.append(grow)
+            length += grow
+        self._line_shifts = tuple(tuple(d * g for g in grows) for d in self.directions)
+        self._initial = ConnectXState(0, 0, 1, 0, 0, None)
+
+    # ---- the protocol ------------------------------------------------------------------------
+
+    @property
+    def initial_state(self) -> ConnectXState:
+        return self._initial
+
+    def player(self, state: ConnectXState) -> int:
+        return state.to_move
+
+    def actions(self, state: ConnectXState) -> list[int]:
+        mask = state[1]
+        if state[4] or mask == self.board_mask:
+            return []
+        return [c for c, top in enumerate(self.top) if not mask & top]
+
+    def result(self, state: ConnectXState, action: int) -> ConnectXState:
+        current, mask, to_move, ply, won_by, hist = state
+        if type(action) is int and 0 <= action < self.cols and not won_by and not mask & self.top[action]:
+            col = action  # the common case, checked inline
+        else:
+            col = self._check_action(state, action)  # raises with the reason (or converts numpy ints)
+        new_mask = mask | (mask + self.bottom[col])
+        mover = current | (new_mask ^ mask)
+        won = to_move if self._has_line_bits(mover) else 0
+        return ConnectXState(
+            mover ^ new_mask, new_mask, 3 - to_move, ply + 1, won, _UNKNOWN if hist is _UNKNOWN else (hist, col)
+        )
+
+    def outcome(self, state: ConnectXState) -> Outcome | None:
+        if state.won_by:
+            return Outcome(state.won_by, f"{self.k} in a row")
+        if state.mask == self.board_mask:
+            return Outcome(None, "board full")
+        return None
+
+    def is_terminal(self, state: ConnectXState) -> bool:
+        return bool(state.won_by) or state.mask == self.board_mask
+
+    def winner(self, state: ConnectXState) -> int | None:
+        return state.won_by or None
+
+    def utility(self, state: ConnectXState, player: int) -> int:
+        if not state.won_by:
+            return 0
+        return 1 if state.won_by == player else -1
+
+    # ---- rules helpers -----------------------------------------------------------------------
+
+    def _check_action(self, state: ConnectXState, action: object) -> int:
+        if isinstance(action, bool) or not isinstance(action, int):
+            try:
+                import numpy as np
+
+                if isinstance(action, np.integer):
+                    action = int(action)
+                else:
+                    raise InvalidMoveError(f"a Connect-X action is a 0-based column number, not {action!r}")
+            except ImportError:  # pragma: no cover
+                raise InvalidMoveError(f"a Connect-X action is a 0-based column number, not {action!r}")
+        assert isinstance(action, int)
+        if not 0 <= action < self.cols:
+            raise IllegalMoveError(
+                f"column {action + 1} is outside 1..{self.cols} (action {action} is outside 0..{self.cols - 1})"
+            )
+        if state.won_by:
+            raise IllegalMoveError(f"the game is over: player {state.won_by} has {self.k} in a row")
+        if state.mask & self.top[action]:
+            if state.mask == self.board_mask:
+                raise IllegalMoveError("the game is over: the board is full")
+            raise IllegalMoveError(f"column {action + 1} is full")
+        return action
+
+    def _has_line_bits(self, stones: int) -> bool:
+        for shifts in self._line_shifts:
+            run = stones
+            for s in shifts:
+                run &= run >> s
+            if run:
+                return True
+        return False
+
+    def has_line(self, state: ConnectXState, player: int) -> bool:
+        """Whether ``player`` has ``k`` in a row (the classic ``checkWin``)."""
+        if player not in (1, 2):
+            raise ValueError(f"player must be 1 or 2, not {player!r}")
+        return self._has_line_bits(state.stones(player))
+
+    def winning_line(self, state: ConnectXState) -> list[tuple[int, int]]:
+        """The cells ``(row, col)`` (row 0 at the bottom) of a winning line, or [] when nobody has one."""
+        if not state.won_by:
+            return []
+        stones = state.stones(state.won_by)
+        for d in self.directions:
+            run = line_bits(stones, d, self.k)
+            if run:
+                start = (run & -run).bit_length() - 1
+                bits = [start + i * d for i in range(self.k)]
+                return [(b % self.height, b // self.height) for b in bits]
+        return []  # pragma: no cover - won_by implies a line
+
+    def cell(self, state: ConnectXState, row: int, col: int) -> int:
+        """0 empty, 1 or 2: the stone at ``row`` (0 = bottom) and ``col``."""
+        bit = 1 << (col * self.height + row)
+        if not state.mask & bit:
+            return 0
+        return state.to_move if state.current & bit else other(state.to_move)
+
+    def column_height(self, state: ConnectXState, col: int) -> int:
+        return ((state.mask & self.column[col]) >> (col * self.height)).bit_length()
+
+    # ---- notation ----------------------------------------------------------------------------
+
+    def parse_action(self, text: str, state: ConnectXState | None = None) -> int:
+        """A 1-based column as a person types it; checked against ``state`` when one is given."""
+        raw = str(text).strip()
+        if not re.fullmatch(r"[+-]?\d+", raw):
+            raise InvalidMoveError(f"{raw!r} is not a column number: type 1..{self.cols}")
+        col = int(raw) - 1
+        if not 0 <= col < self.cols:
+            raise IllegalMoveError(f"column {raw} is outside 1..{self.cols}")
+        if state is not None:
+            self._check_action(state, col)
+        return col
+
+    def format_action(self, action: int) -> str:
+        return str(action + 1)
+
+    def split_moves(self, moves: str) -> list[int]:
+        """A move string as 0-based columns, without checking legality.
+
+        One digit a move on boards of up to 9 columns ("4453"); on wider boards, or whenever the string
+        holds a comma, comma- or space-separated numbers ("10,4,11").
+        """
+        text = moves.strip()
+        if not text:
+            return []
+        if "," in text or self.cols > 9:
+            parts = [p for p in re.split(r"[,\s]+", text) if p]
+        else:
+            parts = [ch for ch in text if not ch.isspace()]
+        cols = []
+        for i, part in enumerate(parts):
+            if not part.isdigit():
+                raise InvalidMoveError(
+                    f"move {i + 1} of {moves!r} is {part!r}, not a column number 1..{self.cols}"
+                )
+            cols.append(int(part) - 1)
+        return cols
+
+    def from_moves(self, moves: str | Iterable[int]) -> ConnectXState:
+        """The position after a move string (1-based, "4453") or a sequence of 0-based columns."""
+        if isinstance(moves, str):
+            cols = self.split_moves(moves)
+            shown = repr(moves)
+            offset = 1
+        else:
+            cols = list(moves)
+            shown = str(cols)
+            offset = 0
+        state = self._initial
+        for i, col in enumerate(cols):
+            try:
+                state = self.result(state, col)
+            except IllegalMoveError as exc:
+                if isinstance(col, int) and not isinstance(col, bool) and not 0 <= col < self.cols:
+                    lo, hi = offset, self.cols - 1 + offset
+                    msg = f"column {col + offset} is outside {lo}..{hi}"
+                else:
+                    msg = str(exc)
+                raise type(exc)(f"move {i + 1} of {shown}: {msg}") from None
+        return state
+
+    def to_moves(self, state: ConnectXState) -> str:
+        """The move string of a position whose history is known (1-based; comma-separated past 9 columns)."""
+        hist = state.history
+        if hist is None:
+            raise InvalidPositionError("this position was built from a grid, so its move history is unknown")
+        if self.cols <= 9:
+            return "".join(str(c + 1) for c in hist)
+        return ",".join(str(c + 1) for c in hist)
+
+    def to_grid(self, state: ConnectXState) -> str:
+        """Grid text: top row first, ``.`` empty, ``X`` the first player, ``O`` the second."""
+        chars = {0: ".", 1: "X", 2: "O"}
+        lines = []
+        for row in range(self.rows - 1, -1, -1):
+            lines.append("".join(chars[self.cell(state, row, c)] for c in range(self.cols)))
+        return "\n".join(lines)
+
+    def render(self, state: ConnectXState) -> str:
+        """The grid under a 1-based column header; cells are spaced so wide boards stay aligned."""
+        width = len(str(self.cols))
+        header = " ".join(str(c + 1).rjust(width) for c in range(self.cols))
+        rows = [" ".join(ch.rjust(width) for ch in line) for line in self.to_grid(state).split("\n")]
+        return "\n".join([header, *rows])
+
+    def from_grid(self, text: str, strict: bool = True, to_move: int | None = None) -> ConnectXState:
+        """A position from grid text (top row first; ``.`` empty, ``X``/``O`` stones; a header is skipped).
+
+        ``strict=True`` accepts only positions that can arise in play.  ``strict=False`` accepts any
+        arrangement that respects gravity; the side to move is then the player with fewer stones (X on a
+        tie) unless ``to_move`` says otherwise.
+        """
+        grid = self._parse_grid(text)
+        current_x = current_o = mask = 0
+        for col in range(self.cols):
+            seen_empty = False
+            for row in range(self.rows):  # bottom up
+                ch = grid[self.rows - 1 - row][col]
+                bit = 1 << (col * self.height + row)
+                if ch == ".":
+                    seen_empty = True
+                    continue
+                if seen_empty:
+                    raise InvalidPositionError(
+                        f"floating stone at column {col + 1}, row {row + 1} from the bottom: "
+                        "stones must rest on the floor or on other stones"
+                    )
+                mask |= bit
+                if ch == "X":
+                    current_x |= bit
+                else:
+                    current_o |= bit
+        nx, no = current_x.bit_count(), current_o.bit_count()
+        x_line, o_line = self._has_line_bits(current_x), self._has_line_bits(current_o)
+        if to_move is not None and to_move not in (1, 2):
+            raise InvalidPositionError(f"to_move must be 1 or 2, not {to_move!r}")
+        if strict:
+            if nx not in (no, no + 1):
+                raise InvalidPositionError(
+                    f"impossible stone counts: {nx} X and {no} O (X moves first, so X has as many or one more)"
+                )
+            expected = 1 if nx == no else 2
+            if to_move is not None and to_move != expected:
+                raise InvalidPositionError(f"with {nx} X and {no} O it is player {expected}'s turn")
+            to_move = expected
+            if x_line and o_line:
+                raise InvalidPositionError("both players have a line: play continued after a win")
+            if x_line or o_line:
+                winner = 1 if x_line else 2
+                if winner != other(to_move):
+                    raise InvalidPositionError(
+                        f"{'X' if winner == 1 else 'O'} has a line but the other player moved after it"
+                    )
+                if not self._last_stone_can_win(current_x if winner == 1 else current_o, mask):
+                    raise InvalidPositionError("play continued after a win: no single last stone made the line")
+        elif to_move is None:
+            to_move = 1 if nx <= no else 2
+        won_by = 0
+        if x_line or o_line:
+            if x_line and o_line:
+                won_by = other(to_move)
+            else:
+                won_by = 1 if x_line else 2
+        current = current_x if to_move == 1 else current_o
+        return ConnectXState(current, mask, to_move, nx + no, won_by, _UNKNOWN)
+
+    def _last_stone_can_win(self, stones: int, mask: int) -> bool:
+        """Whether removing one top stone of ``stones`` leaves no line (so that stone could end the game)."""
+        for col in range(self.cols):
+            col_bits = mask & self.column[col]
+            if not col_bits:
+                continue
+            top_bit = 1 << (col_bits.bit_length() - 1)
+            if stones & top_bit and not self._has_line_bits(stones ^ top_bit):
+                return True
+        return False
+
+    def _parse_grid(self, text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a grid is text, not {type(text).__name__}")
+        rows: list[str] = []
+        for raw in text.strip("\n").splitlines():
+            line = raw.strip()
+            if not line or re.fullmatch(r"[\d\s|]+", line):
+                continue  # blank or a column header
+            line = line.strip("|")
+            cells = line.split() if " " in line else list(line)
+            norm = []
+            for ch in cells:
+                up = ch.upper()
+                if up in ("X", "O", "."):
+                    norm.append(up)
+                elif ch in ("-", "_"):
+                    norm.append(".")
+                else:
+                    raise InvalidPositionError(f"unexpected {ch!r} in grid row {raw.strip()!r}: use . X O")
+            if len(norm) != self.cols:
+                raise InvalidPositionError(
+                    f"grid row {raw.strip()!r} has {len(norm)} cells; this board has {self.cols} columns"
+                )
+            rows.append("".join(norm))
+        if len(rows) != self.rows:
+            raise InvalidPositionError(f"the grid has {len(rows)} rows; this board has {self.rows}")
+        return rows
+
+    def position(self, spec: "str | Sequence[int] | ConnectXState") -> ConnectXState:
+        """A state from a state, a move string, a list of 0-based columns, or grid text."""
+        if isinstance(spec, ConnectXState):
+            return spec
+        if isinstance(spec, str) and ("\n" in spec.strip() or any(ch in spec.upper() for ch in "XO.")):
+            return self.from_grid(spec)
+        return self.from_moves(spec)

@@ -1,0 +1,139 @@
+"""Migration(n): two armies cross an n x n board at right angles.
+
+The board is addressed ``board[x][y]``: ``x`` the row from the top, ``y`` the column.  With
+``k = ceil(n/2 - 1)``, player 1 starts with a stone at ``(x, y)`` for every ``y < k`` and
+``y + 1 <= x <= n - y - 2``; player 2 at ``(n - 1 - x', y')`` for every ``x' < k`` and
+``x' + 1 <= y' <= n - x' - 2``.  Player 1 moves a stone one step right, player 2 one step up, onto an empty
+cell inside the board.  Player 1 moves first; a player with no legal move loses, so there are no draws.
+Actions are ``(x, y, nx, ny)`` tuples, listed in row-major order of the moving stone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
+from ..game import Game, Outcome, other
+
+__all__ = ["Migration", "MigrationState"]
+
+Action = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationState:
+    """``board[x][y]`` (0 empty, 1, 2) and the side to move."""
+
+    board: tuple[tuple[int, ...], ...]
+    to_move: int = 1
+
+
+class Migration(Game[MigrationState, Action]):
+    """Migration on an ``n`` x ``n`` board (any n >= 3)."""
+
+    STEP = {1: (0, 1), 2: (-1, 0)}  # player 1 moves right, player 2 moves up
+
+    def __init__(self, n: int = 8) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 3:
+            raise InvalidSpecError(f"Migration needs a whole number n >= 3, not {n!r}")
+        self.n = n
+        self.spec = f"migration:n={n}"
+        board = [[0] * n for _ in range(n)]
+        k = math.ceil(n / 2 - 1)
+        for y in range(k):
+            for x in range(y + 1, n - y - 1):
+                board[x][y] = 1
+        for xp in range(k):
+            for yp in range(xp + 1, n - xp - 1):
+                board[n - 1 - xp][yp] = 2
+        self._initial = MigrationState(tuple(tuple(r) for r in board), 1)
+
+    @property
+    def initial_state(self) -> MigrationState:
+        return self._initial
+
+    def player(self, state: MigrationState) -> int:
+        return state.to_move
+
+    def _moves(self, state: MigrationState, player: int) -> list[Action]:
+        dx, dy = self.STEP[player]
+        n, board = self.n, state.board
+        out = []
+        for x in range(n):
+            row = board[x]
+            for y in range(n):
+                if row[y] == player:
+                    nx, ny = x + dx, y + dy
+                    if 0 <= nx < n and 0 <= ny < n and board[nx][ny] == 0:
+                        out.append((x, y, nx, ny))
+        return out
+
+    def actions(self, state: MigrationState) -> list[Action]:
+        return self._moves(state, state.to_move)
+
+    def result(self, state: MigrationState, action: Action) -> MigrationState:
+        try:
+            x, y, nx, ny = (int(v) for v in action)  # type: ignore[union-attr]
+        except (TypeError, ValueError):
+            raise InvalidMoveError(f"a Migration action is a tuple (x, y, nx, ny), not {action!r}") from None
+        p = state.to_move
+        legal = self._moves(state, p)
+        if (x, y, nx, ny) not in legal:
+            if not legal:
+                raise IllegalMoveError(f"the game is over: player {p} has no legal move")
+            raise IllegalMoveError(f"{self.format_action((x, y, nx, ny))} is not legal: {self._why(state, x, y, nx, ny)}")
+        rows = [list(r) for r in state.board]
+        rows[x][y] = 0
+        rows[nx][ny] = p
+        return MigrationState(tuple(tuple(r) for r in rows), other(p))
+
+    def _why(self, state: MigrationState, x: int, y: int, nx: int, ny: int) -> str:
+        n, p = self.n, state.to_move
+        direction = "right" if p == 1 else "up"
+        if not (0 <= x < n and 0 <= y < n):
+            return f"({x}, {y}) is outside the {n} x {n} board"
+        if state.board[x][y] != p:
+            return f"player {p} has no stone at ({x}, {y})"
+        dx, dy = self.STEP[p]
+        if (nx, ny) != (x + dx, y + dy):
+            return f"player {p} moves one step {direction}, to ({x + dx}, {y + dy})"
+        if not (0 <= nx < n and 0 <= ny < n):
+            return f"({nx}, {ny}) is outside the board"
+        return f"({nx}, {ny}) is occupied"
+
+    def outcome(self, state: MigrationState) -> Outcome | None:
+        if self._moves(state, state.to_move):
+            return None
+        return Outcome(other(state.to_move), f"player {state.to_move} has no legal move")
+
+    def render(self, state: MigrationState) -> str:
+        chars = {0: ".", 1: ">", 2: "^"}
+        width = len(str(self.n - 1))
+        lines = [" " * (width + 1) + " ".join(str(y).rjust(width) for y in range(self.n))]
+        for x, row in enumerate(state.board):
+            lines.append(str(x).rjust(width) + " " + " ".join(chars[v].rjust(width) for v in row))
+        return "\n".join(lines)
+
+    def parse_action(self, text: str, state: MigrationState | None = None) -> Action:
+        """``x,y`` (the stone to move; its one direction is implied) or ``x,y,nx,ny`` / ``x,y>nx,ny``."""
+        nums = [int(v) for v in re.findall(r"-?\d+", str(text))]
+        leftover = re.sub(r"[-\d\s,()>\[\]]", "", str(text))
+        if leftover or len(nums) not in (2, 4):
+            raise InvalidMoveError(
+                f"{str(text).strip()!r} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
+            )
+        if len(nums) == 2:
+            if state is None:
+                raise InvalidMoveError("'x,y' needs the position to know who moves: type 'x,y,nx,ny'")
+            dx, dy = self.STEP[state.to_move]
+            nums += [nums[0] + dx, nums[1] + dy]
+        action = (nums[0], nums[1], nums[2], nums[3])
+        if state is not None:
+            self.result(state, action)
+        return action
+
+    def format_action(self, action: Action) -> str:
+        x, y, nx, ny = action
+        return f"{x},{y}>{nx},{ny}"

@@ -1,0 +1,126 @@
+"""Tic-Tac-Toe on 3 x 3; actions are 0-based cell indexes, row-major from the top left; X moves first."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ..game import Game, Outcome
+
+__all__ = ["TicTacToe", "TicTacToeState"]
+
+LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
+    (0, 4, 8), (2, 4, 6),  # diagonals
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TicTacToeState:
+    """Nine cells, row-major: 0 empty, 1 X, 2 O.  The side to move follows from the counts."""
+
+    cells: tuple[int, ...] = (0,) * 9
+
+
+def _line_winner(cells: tuple[int, ...]) -> int | None:
+    for a, b, c in LINES:
+        if cells[a] and cells[a] == cells[b] == cells[c]:
+            return cells[a]
+    return None
+
+
+class TicTacToe(Game[TicTacToeState, int]):
+    """The 3 x 3 game: three in a row wins, a full board without one is a draw."""
+
+    spec = "tictactoe"
+
+    @property
+    def initial_state(self) -> TicTacToeState:
+        return TicTacToeState()
+
+    def player(self, state: TicTacToeState) -> int:
+        filled = 9 - state.cells.count(0)
+        return 1 if filled % 2 == 0 else 2
+
+    def actions(self, state: TicTacToeState) -> list[int]:
+        if self.outcome(state) is not None:
+            return []
+        return [i for i, v in enumerate(state.cells) if v == 0]
+
+    def result(self, state: TicTacToeState, action: int) -> TicTacToeState:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidMoveError(f"a Tic-Tac-Toe action is a cell index 0..8, not {action!r}")
+        if not 0 <= action < 9:
+            raise IllegalMoveError(f"cell {action} is outside 0..8 (cells are numbered row by row)")
+        out = self.outcome(state)
+        if out is not None:
+            raise IllegalMoveError(f"the game is over: {_describe(out)}")
+        if state.cells[action]:
+            raise IllegalMoveError(f"cell {action + 1} is taken; free cells: {self._free(state)}")
+        cells = list(state.cells)
+        cells[action] = self.player(state)
+        return TicTacToeState(tuple(cells))
+
+    def outcome(self, state: TicTacToeState) -> Outcome | None:
+        won = _line_winner(state.cells)
+        if won:
+            return Outcome(won, "three in a row")
+        if 0 not in state.cells:
+            return Outcome(None, "board full")
+        return None
+
+    def _free(self, state: TicTacToeState) -> str:
+        return " ".join(str(i + 1) for i, v in enumerate(state.cells) if v == 0)
+
+    def render(self, state: TicTacToeState) -> str:
+        chars = {0: ".", 1: "X", 2: "O"}
+        return "\n".join("".join(chars[v] for v in state.cells[r * 3 : r * 3 + 3]) for r in range(3))
+
+    def parse_action(self, text: str, state: TicTacToeState | None = None) -> int:
+        """A cell number 1..9 as a person types it (row by row from the top left)."""
+        raw = str(text).strip()
+        if not re.fullmatch(r"[+-]?\d+", raw):
+            raise InvalidMoveError(f"{raw!r} is not a cell number: type 1..9 (row by row from the top left)")
+        cell = int(raw) - 1
+        if not 0 <= cell < 9:
+            raise IllegalMoveError(f"cell {raw} is outside 1..9")
+        if state is not None:
+            self.result(state, cell)
+        return cell
+
+    def format_action(self, action: int) -> str:
+        return str(action + 1)
+
+    def from_grid(self, text: str) -> TicTacToeState:
+        """A state from three rows of ``.``, ``X``, ``O``; positions that cannot arise raise."""
+        rows = [r.strip().replace(" ", "") for r in text.strip().splitlines() if r.strip()]
+        if len(rows) != 3 or any(len(r) != 3 for r in rows):
+            raise InvalidPositionError(f"a Tic-Tac-Toe grid is 3 rows of 3 cells, got {text!r}")
+        table = {".": 0, "X": 1, "O": 2}
+        try:
+            cells = tuple(table[ch.upper()] for ch in "".join(rows))
+        except KeyError as exc:
+            raise InvalidPositionError(f"unexpected {exc.args[0]!r} in grid: use . X O") from None
+        nx, no = cells.count(1), cells.count(2)
+        if nx not in (no, no + 1):
+            raise InvalidPositionError(f"impossible stone counts: {nx} X and {no} O")
+        wins = {cells[a] for a, b, c in LINES if cells[a] and cells[a] == cells[b] == cells[c]}
+        if len(wins) > 1 or (wins == {1} and nx != no + 1) or (wins == {2} and nx != no):
+            raise InvalidPositionError("play continued after a win")
+        return TicTacToeState(cells)
+
+    def from_moves(self, moves: str) -> TicTacToeState:
+        """A state from 1-based cell numbers, e.g. ``"159"``."""
+        state = self.initial_state
+        for i, ch in enumerate(moves.replace(",", "").replace(" ", "")):
+            try:
+                state = self.result(state, self.parse_action(ch))
+            except IllegalMoveError as exc:
+                raise type(exc)(f"move {i + 1} of {moves!r}: {exc}") from None
+        return state
+
+
+def _describe(out: Outcome) -> str:
+    return "a draw" if out.winner is None else f"player {out.winner} has won"
