@@ -1,0 +1,109 @@
+"""The command line, called as `main(argv)` with scripted standard input."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from zerosum.cli import SUBCOMMANDS, build_parser, main
+
+
+def run(argv: list[str], stdin: str, monkeypatch, capsys) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_help_lists_commands(capsys) -> None:
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for name in ("play", "bench"):
+        assert name in text
+    assert main(["play", "--help"]) == 0
+    text = capsys.readouterr().out
+    for option in ("--game", "--first", "--second", "--moves"):
+        assert option in text
+
+
+def test_every_available_subcommand_has_help(capsys) -> None:
+    parser = build_parser()
+    available = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert "play" in available and "bench" in available
+    for name in available:
+        assert name in SUBCOMMANDS
+        assert main([name, "--help"]) == 0
+    capsys.readouterr()
+
+
+def test_play_survives_bad_input_and_finishes(monkeypatch, capsys) -> None:
+    script = "\n".join(["x", "9", "0", "", "4", "4", "4", "4", "q"]) + "\n"
+    # 'first' answers in column 1 each time, so X stacks column 4 and wins with its fourth stone
+    code, out, err = run(["play", "--second", "first"], script, monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert "'x' is not a column number" in out
+    assert "column 9 is outside 1..7" in out and "column 0 is outside 1..7" in out
+    assert "Player 1 (X) wins" in out
+
+
+def test_play_undo_and_quit(monkeypatch, capsys) -> None:
+    code, out, _ = run(["play", "--second", "first"], "4\nu\nu\n3\nq\n", monkeypatch, capsys)
+    assert code == 0
+    assert out.count("Move taken back.") == 1 and "Nothing to undo." in out
+    assert "Game abandoned." in out
+
+
+def test_play_full_column_and_end_of_input(monkeypatch, capsys) -> None:
+    code, out, _ = run(["play", "--first", "first", "--second", "human", "--moves", "111111"], "1\n", monkeypatch, capsys)
+    assert code == 0
+    assert "column 1 is full" in out
+    assert "End of input" in out
+
+
+def test_play_two_people_tictactoe_and_migration(monkeypatch, capsys) -> None:
+    code, out, _ = run(["play", "--game", "tictactoe", "--second", "human"], "5\n5\n1\n9\n2\n3\n7\n4\n6\n8\n",
+                       monkeypatch, capsys)
+    assert code == 0 and "cell 5 is taken" in out
+    code, out, _ = run(["play", "--game", "migration:n=4", "--second", "human"], "0,0\n1,0\n3,1\n1,1\n2,1\n1,2\n1,1\n2,0\n3,2\n",
+                       monkeypatch, capsys)
+    assert code == 0 and "no stone" in out and "Player 2 (moves up) wins" in out
+
+
+def test_engines_play_each_other(monkeypatch, capsys) -> None:
+    code, out, _ = run(["play", "--first", "random:seed=1", "--second", "first"], "", monkeypatch, capsys)
+    assert code == 0 and ("wins" in out or "Draw" in out)
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["play", "--game", "chess"], "unknown game 'chess'"),
+        (["play", "--second", "wizard"], "unknown agent 'wizard'"),
+        (["play", "--moves", "448"], "column 8 is outside 1..7"),
+        (["bench", "playouts", "--seconds", "0"], "must be positive"),
+        (["nosuchcommand"], "invalid choice"),
+        (["play", "--nosuch"], "unrecognized arguments"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(argv: list[str], words: str, monkeypatch, capsys) -> None:
+    code, out, err = run(argv, "", monkeypatch, capsys)
+    assert code == 2
+    assert words in err
+    assert len(err.strip().splitlines()) == 1 or "usage:" in err
+    assert "Traceback" not in err
+
+
+def test_bench_playouts_prints_a_rate(capsys) -> None:
+    for extra in ([], ["--generic"], ["--game", "tictactoe"], ["--game", "migration:n=5"]):
+        assert main(["bench", "playouts", "--seconds", "0.2", "--rounds", "1", *extra]) == 0
+        out = capsys.readouterr().out
+        rate = float(out.split("playouts/s:")[1].split()[0])
+        assert rate > 0
+
+
+def test_console_script_runs() -> None:
+    result = subprocess.run([sys.executable, "-m", "zerosum", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and "zerosum" in result.stdout
