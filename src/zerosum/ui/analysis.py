@@ -1,0 +1,170 @@
+"""The engine's insight for the terminal and the browser: a hint (every move's score) and an engine move.
+
+:func:`analyze` asks the perfect solver for every column's score where it can go (Connect-X boards that fit
+in 64 bits) and otherwise a time-limited alpha-beta search (Tic-Tac-Toe, Migration, big boards, or no solver
+installed).  Scores keep their engine's convention -- the solver's are Pascal Pons' integers (+1 for the
+empty 7 x 6 board), alpha-beta's are agent values -- and :attr:`Analysis.values` holds every one as an agent
+value (``win_value(plies)`` / ``loss_value(plies)`` / heuristic) so it can be put in words the same way.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agents.base import Agent, SearchAgent, SearchResult, describe_value, is_proven, loss_value, make_agent, win_value
+from ..errors import AgentError, InvalidPositionError, InvalidSpecError
+from ..game import Game
+from ..games.connectx import ConnectX, ConnectXState
+
+__all__ = ["Analysis", "EngineMove", "analyze", "engine_move", "solver_value", "value_words", "load_solver"]
+
+#: the budget of the alpha-beta search that stands in where the solver cannot go
+HINT_TIME = 1.0
+
+_SOLVERS: dict[str, Any] = {}
+
+
+def load_solver(game: Game[Any, Any]) -> Any | None:
+    """A (cached) ``Solver`` for ``game``, or None when no solver is installed or the board does not fit."""
+    if not isinstance(game, ConnectX) or not game.fits_64:
+        return None
+    if game.spec in _SOLVERS:
+        return _SOLVERS[game.spec]
+    try:
+        from ..solver.search import Solver
+    except ImportError:
+        return None
+    try:
+        solver = Solver(game)
+    except InvalidSpecError:
+        solver = None
+    _SOLVERS[game.spec] = solver
+    return solver
+
+
+def solver_value(game: ConnectX, state: ConnectXState, score: int) -> int:
+    """A solver score (side to move's view) as an agent value: ``win_value(plies)``, ``loss_value``, 0.
+
+    A win scores ``(cells + 2 - p) // 2`` when the winner's last stone is stone number ``p``; of the two
+    stone numbers that give the score, the winner's is the one of the right parity (the side to move plays
+    stones ``ply + 1``, ``ply + 3``, ...).  Plies are counted from ``state``.
+    """
+    if score == 0:
+        return 0
+    s = abs(score)
+    parity = (state.ply + 1) % 2 if score > 0 else state.ply % 2
+    p = game.cells + 2 - 2 * s
+    if p % 2 != parity:
+        p -= 1
+    plies = max(1, p - state.ply)
+    return win_value(plies) if score > 0 else loss_value(plies)
+
+
+def value_words(value: float, exact: bool = False) -> str:
+    """A value in words: ``wins in 7``, ``loses in 4``, ``draw`` (exact 0), ``+0.35``."""
+    if exact and not is_proven(value) and value == 0:
+        return "draw"
+    return describe_value(value)
+
+
+@dataclass
+class Analysis:
+    """Every legal move's score from one engine, best first in :attr:`best`."""
+
+    source: str  # "solver", the alpha-beta spec used, or "" when nothing could analyse
+    exact: bool = False
+    scores: dict[Any, float] = field(default_factory=dict)  # in the engine's own convention
+    values: dict[Any, float] = field(default_factory=dict)  # as agent values (for words)
+    best: Any = None
+    nodes: int = 0
+    elapsed: float = 0.0
+    note: str = ""
+
+    def words(self, action: Any) -> str:
+        if action not in self.values:
+            return ""
+        return value_words(self.values[action], self.exact)
+
+    @property
+    def value(self) -> float | None:
+        """The position's value for the side to move (its best move's), when known."""
+        return None if self.best is None or self.best not in self.values else self.values[self.best]
+
+
+def _best(values: dict[Any, float], order: list[Any]) -> Any:
+    """The best action; ties go to the centre-most for Connect-X (``order``), else the first listed."""
+    top = max(values.values())
+    return next(a for a in order if values.get(a) == top)
+
+
+def _centre_order(game: Game[Any, Any], actions: list[Any]) -> list[Any]:
+    if isinstance(game, ConnectX):
+        mid = (game.cols - 1) / 2
+        return sorted(actions, key=lambda c: (abs(c - mid), c))
+    return list(actions)
+
+
+def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_solver: bool = True) -> Analysis:
+    """Score every legal move of ``state`` (see the module docstring for which engine answers)."""
+    actions = game.actions(state)
+    if not actions:
+        raise InvalidPositionError("the game is over: there is nothing to analyse")
+    start = _time.perf_counter()
+    solver = load_solver(game) if use_solver else None
+    if solver is not None:
+        assert isinstance(game, ConnectX)
+        raw = solver.analyze(state)
+        scores = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
+        values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
+        return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, actions)),
+                        elapsed=_time.perf_counter() - start)
+    spec = f"alphabeta:time={time:g}"
+    try:
+        agent = make_agent(spec)
+    except AgentError:
+        return Analysis("", note="no search agent is installed yet, so there is no hint")
+    assert isinstance(agent, SearchAgent)
+    found = agent.search(game, state)
+    elapsed = _time.perf_counter() - start
+    scores = {a: v for a, v in (found.scores or {}).items() if a in actions}
+    note = ""
+    if not scores:
+        scores = {found.action: found.value}
+        note = "alpha-beta gave only its best move"
+    best = found.action if found.action in scores else _best(scores, _centre_order(game, actions))
+    exact = all(is_proven(v) for v in scores.values()) if found.scores else is_proven(found.value)
+    return Analysis(spec, exact, dict(scores), dict(scores), best, found.nodes, elapsed, note)
+
+
+@dataclass
+class EngineMove:
+    """What an agent played and what it found (``found`` is None for agents that do not search)."""
+
+    action: Any
+    found: SearchResult | None
+    elapsed: float
+    exact: bool = False  # the value is a proof (the solver)
+
+    @property
+    def words(self) -> str:
+        if self.found is None:
+            return ""
+        return value_words(self.found.value, self.exact)
+
+
+def engine_move(game: Game[Any, Any], state: Any, agent: Agent) -> EngineMove:
+    """Let ``agent`` choose a move in ``state``; checks the move is legal (raises AgentError if not)."""
+    start = _time.perf_counter()
+    found: SearchResult | None = None
+    if isinstance(agent, SearchAgent):
+        found = agent.search(game, state)
+        action = found.action
+    else:
+        action = agent(game, state)
+    elapsed = _time.perf_counter() - start
+    if action not in game.actions(state):
+        raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
+    exact = agent.spec.split(":")[0].strip() == "solver"
+    return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact)
