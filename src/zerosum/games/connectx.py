@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game, Outcome, other
@@ -27,7 +27,7 @@ __all__ = ["ConnectX", "ConnectXState"]
 _UNKNOWN = False  # history marker of states built from a grid (picklable)
 
 
-class ConnectXState(tuple):  # type: ignore[type-arg]
+class ConnectXState(tuple[int, int, int, int, int, object]):
     """An immutable Connect-X position.
 
     ``current``: the side to move's stones; ``mask``: all stones; ``to_move``: 1 or 2; ``ply``: stones on
@@ -40,12 +40,28 @@ class ConnectXState(tuple):  # type: ignore[type-arg]
     def __new__(cls, current: int, mask: int, to_move: int, ply: int, won_by: int, hist: object) -> "ConnectXState":
         return tuple.__new__(cls, (current, mask, to_move, ply, won_by, hist))
 
-    current = property(itemgetter(0))
-    mask = property(itemgetter(1))
-    to_move = property(itemgetter(2))
-    ply = property(itemgetter(3))
-    won_by = property(itemgetter(4))
-    _hist = property(itemgetter(5))
+    if TYPE_CHECKING:  # typed views for checkers; at run time C-speed itemgetters below
+
+        @property
+        def current(self) -> int: ...
+        @property
+        def mask(self) -> int: ...
+        @property
+        def to_move(self) -> int: ...
+        @property
+        def ply(self) -> int: ...
+        @property
+        def won_by(self) -> int: ...
+        @property
+        def _hist(self) -> object: ...
+
+    else:
+        current = property(itemgetter(0))
+        mask = property(itemgetter(1))
+        to_move = property(itemgetter(2))
+        ply = property(itemgetter(3))
+        won_by = property(itemgetter(4))
+        _hist = property(itemgetter(5))
 
     def __eq__(self, other_: object) -> bool:
         if not isinstance(other_, ConnectXState):
@@ -75,9 +91,9 @@ class ConnectXState(tuple):  # type: ignore[type-arg]
         if self._hist is _UNKNOWN:
             return None
         moves: list[int] = []
-        node = self._hist
+        node: Any = self._hist  # a linked list: None, or (the earlier list, column)
         while node is not None:
-            node, col = node  # type: ignore[misc]
+            node, col = node
             moves.append(col)
         return tuple(reversed(moves))
 

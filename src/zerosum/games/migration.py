@@ -75,7 +75,7 @@ class Migration(Game[MigrationState, Action]):
 
     def result(self, state: MigrationState, action: Action) -> MigrationState:
         try:
-            x, y, nx, ny = (int(v) for v in action)  # type: ignore[union-attr]
+            x, y, nx, ny = (int(v) for v in action)
         except (TypeError, ValueError):
             raise InvalidMoveError(f"a Migration action is a tuple (x, y, nx, ny), not {action!r}") from None
         p = state.to_move
