@@ -1,0 +1,339 @@
+"""Alpha-beta: minimax's values, found faster.
+
+* Negamax with fail-soft alpha-beta; values from the side to move's view, node-relative as in
+  :mod:`zerosum.agents.minimax` (a win in ``n`` plies is ``win_value(n)``), so the value equals minimax's
+  at the same depth with the same evaluation (the tests check it).
+* Move ordering: the transposition table's move, two killer moves per ply, then the history heuristic,
+  Connect-X columns centre first among equals.
+* A transposition table (``tt=`` entries, 0 turns it off) whose bounds are used only at the depth they were
+  searched with, so the table changes speed, never values.
+* Iterative deepening 1, 2, ... up to ``depth`` (or the end of the game).  ``nodes=N``: never more than N
+  nodes in one call; ``time=S``: answers within S seconds (the clock is read every few thousand nodes).
+  Either way the answer is the best move of the deepest completed iteration (the first move in the
+  ordering when not even depth 1 completes).  Deepening stops early once an iteration is proven or saw
+  every game end.  No limit at all means ``time=1``.
+* Evaluation at the depth limit: ``eval=window|threats|mobility`` (with ``three=``/``two=``) or a callable.
+
+Connect-X boards that fit in 64 bits run in the numba kernels of :mod:`zerosum.agents.fast` when the
+evaluation is ``window`` or ``threats`` (``fast=0`` forces the generic path).  Ties at the root go to the
+first move in the search order that reaches the best value.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import AgentError
+from ..game import Game
+from .base import Limits, Option, SearchAgent, SearchResult, is_proven
+from .minimax import EVAL_OPTIONS, INF, clamp, resolve_evaluation, terminal_value, to_child, to_parent
+
+__all__ = ["AlphaBetaAgent"]
+
+EXACT, LOWER, UPPER = 1, 2, 3
+DEFAULT_TT = 1 << 20
+CHECK_EVERY = 1024  # generic path: nodes between clock readings
+
+
+class _Stop(Exception):
+    """The node budget or the deadline was reached: the iteration is abandoned."""
+
+
+def _flag(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+class AlphaBetaAgent(SearchAgent):
+    """Alpha-beta with move ordering, a transposition table and iterative deepening (see module doc)."""
+
+    name = "alphabeta"
+    description = "alpha-beta with ordering, a transposition table and iterative deepening"
+    LIMITS = ("depth", "nodes", "time")
+    OPTIONS = {
+        **EVAL_OPTIONS,
+        "tt": Option(int, "transposition table entries (0: none)", lambda v: v >= 0, "a whole number >= 0"),
+        "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
+    }
+
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        seed: int | None = None,
+        eval: "str | Callable[..., Any] | None" = None,  # noqa: A002 - the spec option's name
+        three: int = 50,
+        two: int = 10,
+        tt: int = DEFAULT_TT,
+        fast: bool = True,
+    ) -> None:
+        super().__init__(limits=limits, seed=seed)
+        self.evaluation = eval
+        self.three, self.two = three, two
+        self.tt_size = tt
+        self.fast = fast
+        self._tt: dict[Any, tuple[int, int, int, Any]] = {}
+        self._fast_tables: dict[str, Any] | None = None
+
+    def reset(self) -> None:
+        self._tt.clear()
+        self._fast_tables = None
+
+    # ---- the budget ---------------------------------------------------------------------------
+
+    def _budget(self, game: Game[Any, Any], state: Any) -> tuple[int, int | None, float | None]:
+        """(maximum depth, node budget, deadline)."""
+        limits = self.limits
+        time_limit = limits.time
+        if limits.depth is None and limits.nodes is None and time_limit is None:
+            time_limit = 1.0
+        depth = limits.depth
+        if depth is None:
+            cells = getattr(game, "cells", None)
+            depth = cells - state.ply if cells is not None and hasattr(state, "ply") else 10**6
+        deadline = None if time_limit is None else time.perf_counter() + max(0.0, time_limit * 0.97 - 0.005)
+        return depth, limits.nodes, deadline
+
+    def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
+        from ..games.connectx import ConnectX
+
+        return bool(self.fast and isinstance(game, ConnectX) and game.fits_64 and name in ("window", "threats"))
+
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        start = time.perf_counter()
+        actions = game.actions(state)
+        if not actions:
+            raise AgentError("no legal action: the game is over")
+        name, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two)
+        max_depth, budget, deadline = self._budget(game, state)
+        if self._uses_fast_path(game, name):
+            return self._search_fast(game, state, name or "window", max_depth, budget, deadline, start)
+        return self._search_generic(game, state, evaluate, actions, max_depth, budget, deadline, start)
+
+    # ---- the generic path ---------------------------------------------------------------------
+
+    def _root_order(self, game: Game[Any, Any], actions: list[Any]) -> list[Any]:
+        from ..games.connectx import ConnectX
+
+        if isinstance(game, ConnectX):
+            cols = game.cols
+            return sorted(actions, key=lambda c: (abs(2 * c - (cols - 1)), c))
+        return list(actions)
+
+    def _search_generic(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        evaluate: Callable[[Game[Any, Any], Any, int], Any],
+        actions: list[Any],
+        max_depth: int,
+        budget: int | None,
+        deadline: float | None,
+        start: float,
+    ) -> SearchResult:
+        tt = self._tt if self.tt_size else None
+        if tt is not None and len(tt) > self.tt_size:
+            tt.clear()
+        killers: dict[int, list[Any]] = {}
+        history: dict[Any, int] = {}
+        result, is_terminal, player, legal = game.result, game.is_terminal, game.player, game.actions
+        centre_key = self._root_order(game, actions)
+        rank = {a: i for i, a in enumerate(centre_key)}  # Connect-X: centre first among equals
+        nodes = 0
+        cut = False
+
+        def negamax(s: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+            nonlocal nodes, cut
+            if budget is not None and nodes >= budget:
+                raise _Stop
+            nodes += 1
+            if deadline is not None and nodes % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
+                raise _Stop
+            if is_terminal(s):
+                return terminal_value(game, s)
+            if depth == 0:
+                cut = True
+                return clamp(evaluate(game, s, player(s)))
+            tt_move = None
+            alpha0 = alpha
+            if tt is not None:
+                entry = tt.get(s)
+                if entry is not None:
+                    e_depth, e_flag, e_value, tt_move = entry
+                    if e_depth == depth:
+                        if e_flag == EXACT:
+                            return e_value
+                        if e_flag == LOWER and e_value > alpha:
+                            alpha = e_value
+                        elif e_flag == UPPER and e_value < beta:
+                            beta = e_value
+                        if alpha >= beta:
+                            return e_value
+            kill = killers.get(ply, ())
+
+            def key(a: Any) -> tuple[int, int, int]:
+                first = 2 if a == tt_move else 1 if a in kill else 0
+                return (-first, -history.get(a, 0), rank.get(a, 0))
+
+            best, best_move = -INF, None
+            for a in sorted(legal(s), key=key):
+                v = to_parent(negamax(result(s, a), depth - 1, to_child(beta), to_child(alpha), ply + 1))
+                if v > best:
+                    best, best_move = v, a
+                if v > alpha:
+                    alpha = v
+                if alpha >= beta:
+                    slot = killers.setdefault(ply, [])
+                    if a not in slot:
+                        slot.insert(0, a)
+                        del slot[2:]
+                    history[a] = history.get(a, 0) + depth * depth
+                    break
+            if tt is not None:
+                flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+                tt[s] = (depth, flag, best, best_move)
+            return best
+
+        order = self._root_order(game, actions)
+        best_action, best_value, done_depth = order[0], 0, 0
+        for depth in range(1, max_depth + 1):
+            cut = False
+            try:
+                if budget is not None and nodes >= budget:
+                    raise _Stop
+                nodes += 1  # the root
+                alpha, iter_best = -INF, None
+                for a in order:
+                    child = result(state, a)
+                    v = to_parent(negamax(child, depth - 1, -INF, to_child(alpha), 1))
+                    if v > alpha:
+                        alpha, iter_best = v, a
+            except _Stop:
+                break
+            best_action, best_value, done_depth = iter_best, alpha, depth
+            order = [iter_best] + [a for a in order if a != iter_best]
+            if is_proven(alpha) or not cut:
+                break
+        pv = self._generic_pv(game, state, best_action, done_depth) if tt is not None else (best_action,)
+        return SearchResult(
+            action=best_action,
+            value=best_value,
+            nodes=nodes,
+            depth=done_depth,
+            elapsed=time.perf_counter() - start,
+            pv=pv,
+        )
+
+    def _generic_pv(self, game: Game[Any, Any], state: Any, first: Any, depth: int) -> tuple[Any, ...]:
+        pv = [first]
+        s = game.result(state, first)
+        seen = {state}
+        while len(pv) < depth and not game.is_terminal(s) and s not in seen:
+            seen.add(s)
+            entry = self._tt.get(s)
+            if entry is None or entry[3] is None:
+                break
+            pv.append(entry[3])
+            s = game.result(s, entry[3])
+        return tuple(pv)
+
+    # ---- the numba path (Connect-X in 64 bits) ---------------------------------------------------
+
+    def _tables(self, game: Any, name: str, to_move_parity: int) -> dict[str, Any]:
+        from . import fast
+        from .heuristics import windows
+
+        key = f"{game.spec}|{name}|{to_move_parity}"
+        tables = self._fast_tables
+        if tables is None or tables["key"] != key:
+            bits = max(4, (max(self.tt_size, 16) - 1).bit_length())
+            geo, wins = fast.make_tables(game.rows, game.cols, windows(game))
+            size = 1 << bits
+            tables = {
+                "key": key,
+                "bits": bits,
+                "geo": geo,
+                "windows": wins,
+                "order": np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
+                                  dtype=np.int64),
+                "tt_key": np.zeros(size, dtype=np.uint64),
+                "tt_val": np.zeros(size, dtype=np.int64),
+                "tt_depth": np.full(size, -1, dtype=np.int32),
+                "tt_flag": np.zeros(size, dtype=np.int8),
+                "tt_move": np.full(size, -1, dtype=np.int64),
+            }
+            self._fast_tables = tables
+        return tables
+
+    def _search_fast(
+        self,
+        game: Any,
+        state: Any,
+        name: str,
+        max_depth: int,
+        budget: int | None,
+        deadline: float | None,
+        start: float,
+    ) -> SearchResult:
+        from . import fast
+
+        parity = (state.ply + state.to_move) % 2  # positions from grids may break the usual parity
+        t = self._tables(game, name, parity)
+        if not self.tt_size:  # no table: forget everything between calls and iterations
+            t["tt_key"][:] = 0
+        cfg = np.zeros(9, dtype=np.int64)
+        cfg[fast.ROWS], cfg[fast.COLS], cfg[fast.K] = game.rows, game.cols, game.k
+        cfg[fast.EVAL] = fast.EVAL_THREATS if name == "threats" else fast.EVAL_WINDOW
+        cfg[fast.THREE], cfg[fast.TWO] = self.three, self.two
+        cfg[fast.BUDGET] = budget or 0
+        cfg[fast.ROOT_PLAYER] = state.to_move
+        cfg[fast.TT_BITS] = t["bits"]
+        stats = np.zeros(3, dtype=np.int64)
+        killers = np.full((game.cells + 2, 2), -1, dtype=np.int64)
+        history = np.zeros(game.cols, dtype=np.int64)
+        cur, mask = np.uint64(state.current), np.uint64(state.mask)
+        order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
+        best_action, best_value, done_depth = order[0], 0, 0
+        dl = deadline if deadline is not None else 0.0
+        for depth in range(1, max_depth + 1):
+            stats[fast.CUT] = 0
+            if not self.tt_size:
+                t["tt_key"][:] = 0
+            value, move = fast.ab_root(cur, mask, depth, np.array(order, dtype=np.int64), cfg, t["geo"],
+                                       t["windows"], t["order"], dl, t["tt_key"], t["tt_val"], t["tt_depth"],
+                                       t["tt_flag"], t["tt_move"], killers, history, stats)
+            if stats[fast.ABORTED]:
+                break
+            best_action, best_value, done_depth = int(move), int(value), depth
+            order = [best_action] + [c for c in order if c != best_action]
+            if is_proven(best_value) or not stats[fast.CUT]:
+                break
+        pv = self._fast_pv(game, state, best_action, done_depth, t)
+        return SearchResult(
+            action=best_action,
+            value=best_value,
+            nodes=int(stats[fast.NODES]),
+            depth=done_depth,
+            elapsed=time.perf_counter() - start,
+            pv=pv,
+        )
+
+    def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:
+        from . import fast
+
+        pv = [first]
+        s = game.result(state, first)
+        while len(pv) < depth and not game.is_terminal(s) and self.tt_size:
+            move = int(fast.tt_probe(np.uint64(s.current + s.mask), t["bits"], t["tt_key"], t["tt_move"]))
+            if move < 0 or s.mask & game.top[move]:
+                break
+            pv.append(move)
+            s = game.result(s, move)
+        return tuple(pv)
+

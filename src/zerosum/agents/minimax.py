@@ -1,0 +1,150 @@
+"""Plain minimax (negamax form), to the end of the game or to a fixed depth with an evaluation.
+
+Values are from the side to move's view and counted from the node searched: a finished game is
+``loss_value(0)`` for the side to move when the opponent has just won, 0 for a draw; one ply up, a value
+``v`` becomes ``-v`` moved one step towards zero when proven (``to_parent``).  So a win in ``n`` plies is
+``win_value(n)``: minimax takes the fastest win and, when every move loses, the slowest loss.  At the depth
+limit the evaluation (clamped to ``±HEURISTIC_BOUND``) stands in for the rest of the game.
+
+Ties between equally valued moves go to the first in ``game.actions`` order.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..errors import AgentError
+from ..game import Game
+from .base import HEURISTIC_BOUND, WIN, Limits, Option, SearchAgent, SearchResult
+
+__all__ = ["MinimaxAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation"]
+
+INF = WIN + 1
+
+
+def to_parent(v: int) -> int:
+    """A child's value seen from its parent: negated, and one ply further away when proven."""
+    if v > HEURISTIC_BOUND:
+        return -v + 1
+    if v < -HEURISTIC_BOUND:
+        return -v - 1
+    return -v
+
+
+def to_child(bound: int) -> int:
+    """The child's bound that corresponds to a parent's bound (the inverse of :func:`to_parent`)."""
+    if bound >= INF or bound <= -INF:
+        return -bound
+    if bound > HEURISTIC_BOUND:
+        return -bound - 1
+    if bound < -HEURISTIC_BOUND:
+        return -bound + 1
+    return -bound
+
+
+def clamp(v: float) -> int:
+    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result)."""
+    return int(max(-HEURISTIC_BOUND, min(HEURISTIC_BOUND, v)))
+
+
+def terminal_value(game: Game[Any, Any], state: Any) -> int:
+    """The value of a finished game for the side to move: a loss now, a win now, or 0."""
+    u = game.utility(state, game.player(state))
+    return 0 if u == 0 else (WIN if u > 0 else -WIN)
+
+
+def resolve_evaluation(
+    game: Game[Any, Any], evaluation: "str | Callable[..., Any] | None", three: int, two: int
+) -> tuple[str | None, Callable[[Game[Any, Any], Any, int], Any]]:
+    """(name or None for a callable, the evaluation function) for ``game``."""
+    from .heuristics import default_evaluation, get_evaluation
+
+    if callable(evaluation):
+        return None, evaluation
+    name = evaluation or default_evaluation(game)
+    return name, get_evaluation(name, three, two)
+
+
+def _eval_name(value: str) -> str:
+    from .heuristics import EVALUATIONS
+
+    if value not in EVALUATIONS:
+        raise ValueError(value)
+    return value
+
+
+EVAL_OPTIONS = {
+    "eval": Option(_eval_name, "evaluation at the depth limit: window, threats, mobility", None,
+                   "one of window, threats, mobility"),
+    "three": Option(int, "window/threats: weight of a line one stone short", None, "a whole number"),
+    "two": Option(int, "window/threats: weight of a line two stones short", None, "a whole number"),
+}
+
+
+class MinimaxAgent(SearchAgent):
+    """Minimax: ``minimax`` searches to the end, ``minimax:depth=N`` to N plies then evaluates.
+
+    ``eval=`` names the evaluation (default: ``threats`` for Connect-X, ``window`` for Tic-Tac-Toe,
+    ``mobility`` otherwise) or is any callable ``f(game, state, player)``.  ``nodes=`` caps the nodes of
+    one call: a search that would pass it raises :class:`AgentError` (minimax has no partial answer).
+    """
+
+    name = "minimax"
+    description = "plain minimax; depth=N with an evaluation, else to the end of the game"
+    LIMITS = ("depth", "nodes")
+    OPTIONS = EVAL_OPTIONS
+
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        seed: int | None = None,
+        eval: "str | Callable[..., Any] | None" = None,  # noqa: A002 - the spec option's name
+        three: int = 50,
+        two: int = 10,
+    ) -> None:
+        super().__init__(limits=limits, seed=seed)
+        self.evaluation = eval
+        self.three, self.two = three, two
+
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        start = time.perf_counter()
+        actions = game.actions(state)
+        if not actions:
+            raise AgentError("no legal action: the game is over")
+        _, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two)
+        depth_limit = self.limits.depth
+        budget = self.limits.nodes
+        nodes = 0
+        result, is_terminal, player = game.result, game.is_terminal, game.player
+
+        def value(s: Any, depth: int) -> tuple[int, tuple[Any, ...]]:
+            nonlocal nodes
+            nodes += 1
+            if budget is not None and nodes > budget:
+                raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
+            if is_terminal(s):
+                return terminal_value(game, s), ()
+            if depth == 0:
+                return clamp(evaluate(game, s, player(s))), ()
+            best, best_pv = -INF, ()
+            for a in game.actions(s):
+                v, pv = value(result(s, a), depth - 1)
+                v = to_parent(v)
+                if v > best:
+                    best, best_pv = v, (a, *pv)
+            return best, best_pv
+
+        full = depth_limit is None
+        best_value, pv = value(state, 10**9 if full else depth_limit)
+        if depth_limit == 0:  # depth 0 only evaluates: play the first action
+            pv = (actions[0],)
+        return SearchResult(
+            action=pv[0],
+            value=best_value,
+            nodes=nodes,
+            depth=len(pv) if full else depth_limit,
+            elapsed=time.perf_counter() - start,
+            pv=pv,
+        )
