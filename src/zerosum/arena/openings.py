@@ -1,0 +1,239 @@
+"""Openings: short move sequences that every game pair starts from.
+
+A file holds one opening a line; the first field is the opening, anything after whitespace is a comment
+(the generator writes the solver's score there), and lines starting with ``#`` are comments.  Notation:
+
+- Connect-X: a move string, ``"4453"`` (1-based columns; comma-separated past 9 columns);
+- Tic-Tac-Toe: cell digits 1..9, ``"159"``;
+- Migration: moves ``x,y>nx,ny`` joined by ``;``.
+
+For Connect Four the package ships ``data/openings-connect4.txt``: positions a few plies in whose solved
+value is a draw or close to it, written by ``zerosum openings`` with the solver.  Other games get random short
+openings drawn from the seed (:func:`random_openings`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from ..errors import GameError, IllegalMoveError, InvalidMoveError
+from ..game import Game
+from ..games import ConnectX, Migration, TicTacToe
+
+__all__ = [
+    "parse_opening",
+    "format_opening",
+    "read_openings",
+    "write_openings",
+    "shipped_openings",
+    "random_openings",
+    "generate_openings",
+    "solver_evaluator",
+    "agent_evaluator",
+]
+
+Opening = tuple[Any, ...]
+
+
+def parse_opening(game: Game[Any, Any], text: str) -> Opening:
+    """The actions of one opening written in the game's notation; raises IllegalMoveError if not playable."""
+    text = text.strip()
+    if text in ("", "-"):
+        return ()
+    if isinstance(game, ConnectX):
+        cols = game.split_moves(text)
+        game.from_moves(cols)  # raises with the move that fails
+        actions: list[Any] = cols
+    else:
+        tokens = text.split(";") if isinstance(game, Migration) else (
+            list(text.replace(",", "")) if isinstance(game, TicTacToe) else text.split(";")
+        )
+        state = game.initial_state
+        actions = []
+        for i, token in enumerate(tokens):
+            try:
+                action = game.parse_action(token, state)
+                state = game.result(state, action)
+            except IllegalMoveError as exc:
+                raise type(exc)(f"move {i + 1} of {text!r}: {exc}") from None
+            actions.append(action)
+    state = play_opening(game, actions)
+    if game.is_terminal(state):
+        raise IllegalMoveError(f"opening {text!r} ends the game")
+    return tuple(actions)
+
+
+def format_opening(game: Game[Any, Any], actions: Sequence[Any]) -> str:
+    """The notation :func:`parse_opening` reads (``-`` for the start position)."""
+    if not actions:
+        return "-"
+    if isinstance(game, ConnectX):
+        sep = "" if game.cols <= 9 else ","
+        return sep.join(str(c + 1) for c in actions)
+    if isinstance(game, TicTacToe):
+        return "".join(game.format_action(a) for a in actions)
+    return ";".join(game.format_action(a) for a in actions)
+
+
+def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:
+    state = game.initial_state
+    for a in actions:
+        state = game.result(state, a)
+    return state
+
+
+def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
+    """Every opening in a file (first field of each line; ``#`` comments); raises GameError on a bad line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameError(f"cannot read openings file {str(path)!r}: {exc.strerror or exc}") from None
+    openings = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            openings.append(parse_opening(game, line.split()[0]))
+        except GameError as exc:
+            raise type(exc)(f"{path}, line {number}: {exc}") from None
+    if not openings:
+        raise GameError(f"openings file {str(path)!r} holds no openings")
+    return openings
+
+
+def write_openings(
+    path: str | Path, game: Game[Any, Any], openings: Sequence[tuple[Opening, Any]], header: Sequence[str] = ()
+) -> None:
+    """Write ``(actions, comment)`` pairs, one a line, after ``#`` header lines."""
+    lines = [f"# {h}" for h in header]
+    for actions, comment in openings:
+        text = format_opening(game, actions)
+        lines.append(text if comment is None else f"{text} {comment}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def shipped_openings(game: Game[Any, Any]) -> Path | None:
+    """The openings file that ships with the package for ``game`` (Connect Four only), if present."""
+    if not (isinstance(game, ConnectX) and (game.rows, game.cols, game.k) == (6, 7, 4)):
+        return None
+    try:
+        path = Path(str(resources.files("zerosum") / "data" / "openings-connect4.txt"))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover
+        return None
+    return path if path.is_file() else None
+
+
+def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:
+    """``count`` random openings of ``plies`` uniformly random moves that leave the game open.
+
+    Distinct while the game has enough of them, then repeating; the same seed gives the same list.
+    """
+    if plies <= 0:
+        return [()] * count
+    rng = random.Random(f"zerosum-openings/{seed}")
+    seen: set[Opening] = set()
+    out: list[Opening] = []
+    attempts = 0
+    while len(out) < count:
+        attempts += 1
+        state, actions = game.initial_state, []
+        for _ in range(plies):
+            legal = game.actions(state)
+            if not legal:
+                break
+            a = legal[rng.randrange(len(legal))]
+            actions.append(a)
+            state = game.result(state, a)
+        if game.is_terminal(state) or len(actions) < plies:
+            if attempts > 1000 * (count + 1):
+                raise GameError(f"no open position {plies} plies into {game.spec}: use fewer --opening-plies")
+            continue
+        opening = tuple(actions)
+        if opening in seen and attempts < 50 * (count + 1):
+            continue
+        seen.add(opening)
+        out.append(opening)
+    return out
+
+
+# ---- balanced openings for Connect-X, from an evaluator (the solver by default) -----------------------
+
+Evaluator = Callable[[Any], int]
+
+
+def _positions(game: ConnectX, plies: int) -> Iterator[tuple[int, ...]]:
+    """One move sequence for every distinct position ``plies`` in, mirror images counted once."""
+    seen: set[tuple[int, int]] = set()
+    for seq in itertools.product(range(game.cols), repeat=plies):
+        try:
+            state = game.from_moves(list(seq))
+        except IllegalMoveError:
+            continue
+        if game.is_terminal(state):
+            continue
+        mirror = game.from_moves([game.cols - 1 - c for c in seq])
+        key = min((state.current, state.mask), (mirror.current, mirror.mask))
+        if key in seen:
+            continue
+        seen.add(key)
+        yield seq
+
+
+def solver_evaluator(game: ConnectX) -> Evaluator:
+    """The solver's exact score of a position (side to move's view; DESIGN.md's convention)."""
+    from ..solver import Solver  # numba: imported only when asked for
+
+    solver = Solver(game)
+    return lambda state: int(solver.solve(state))
+
+
+def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
+    """A search agent as evaluator: a proven value becomes the solver's score, anything else counts as 0."""
+    from ..agents.base import SearchAgent, is_proven, make_agent, plies_to_end
+    from ..errors import AgentError
+
+    agent = make_agent(spec, seed=0)
+    if not isinstance(agent, SearchAgent):
+        raise AgentError(f"{spec!r} does not search, so it cannot evaluate openings")
+
+    def evaluate(state: Any) -> int:
+        value = agent.search(game, state).value
+        if not is_proven(value):
+            return 0
+        end_ply = state.ply + plies_to_end(value)  # the ply of the winning stone
+        score = (game.cells + 2 - end_ply) // 2
+        return score if value > 0 else -score
+
+    return evaluate
+
+
+def generate_openings(
+    game: ConnectX,
+    plies: int,
+    max_score: int,
+    evaluate: Evaluator | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[Opening, int]]:
+    """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
+
+    ``evaluate(state) -> score`` defaults to the solver.  Returns ``(columns, score)`` sorted by move string.
+    """
+    if not isinstance(game, ConnectX):
+        raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
+    if plies < 0:
+        raise GameError(f"--plies {plies}: expected a whole number >= 0")
+    if evaluate is None:
+        evaluate = solver_evaluator(game)
+    out = []
+    for i, seq in enumerate(_positions(game, plies)):
+        score = evaluate(game.from_moves(list(seq)))
+        if abs(score) <= max_score:
+            out.append((tuple(seq), score))
+        if progress is not None:
+            progress(i + 1)
+    return out

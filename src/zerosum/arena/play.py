@@ -1,0 +1,204 @@
+"""One game, played inside a worker process, reporting every step to the supervisor.
+
+The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent call the worker sends
+``("think", seat)``, and the supervisor kills the worker when no move arrives by the deadline.  Everything
+else that can go wrong with an agent is caught here and ends the game as a forfeit with its reason:
+
+- it raises (``error: ValueError: ...``), or cannot even be built (``start failed: ...``);
+- it returns something that is not an action of this game (``malformed move: 'x' (str)``);
+- it returns an action the rules refuse (``illegal move: column 9 is outside 1..7``).
+
+Messages (tuples) sent to the supervisor::
+
+    ("setup", seat)                                  building the agent of that seat
+    ("think", seat)                                  the agent of that seat is choosing a move
+    ("move", seat, text, seconds, nodes, value, depth)
+    ("end", winner_seat | None, reason, forfeit)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+__all__ = ["GameTask", "play_game", "check_action", "worker_main"]
+
+Send = Callable[[tuple[Any, ...]], None]
+
+_MAX_TEXT = 300
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """What a worker needs to play one planned game (plain data: it crosses process boundaries)."""
+
+    idx: int
+    game: str
+    first: str  # agent spec of the player who moves first
+    second: str
+    opening: str
+    seed: int
+    limits: tuple[tuple[str, Any], ...] = ()
+    deadlines: tuple[float, float] = (60.0, 60.0)  # hard per-move deadline of each seat (seconds)
+
+
+def _short(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+
+
+def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
+    """``(action, None)`` for a legal action (numpy integers become ints), else ``(None, reason)``."""
+    legal = game.actions(state)
+    a = action
+    try:
+        import numpy as np
+
+        if isinstance(a, np.integer):
+            a = int(a)
+        elif isinstance(a, np.ndarray) and a.ndim == 1:
+            a = tuple(int(v) for v in a)
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(a, list) and legal and isinstance(legal[0], tuple):
+        a = tuple(a)
+    kind = type(legal[0]) if legal else int
+    shape_ok = isinstance(a, kind) and not isinstance(a, bool)
+    if shape_ok and isinstance(a, tuple):
+        shape_ok = len(a) == len(legal[0]) and all(isinstance(v, int) and not isinstance(v, bool) for v in a)
+    if not shape_ok:
+        return None, _short(f"malformed move: {action!r} ({type(action).__name__})")
+    if a in legal:
+        return a, None
+    try:
+        game.result(state, a)
+        why = "not a legal action"  # pragma: no cover - result() refuses whatever actions() leaves out
+    except Exception as exc:  # the game's own explanation
+        why = str(exc)
+    return None, _short(f"illegal move: {why}")
+
+
+def _seat_seed(seed: int, seat: int) -> int:
+    return random.Random(f"zerosum-seat/{seed}/{seat}").getrandbits(31)
+
+
+def play_game(task: GameTask, send: Send) -> None:
+    """Play ``task`` to the end, sending the messages listed in the module docstring."""
+    from ..agents.base import Limits, SearchAgent, make_agent
+    from ..games import get_game
+    from .openings import parse_opening, play_opening
+
+    game = get_game(task.game)
+    state = play_opening(game, parse_opening(game, task.opening))
+    # classic file agents often use the global generators: make them reproducible too
+    random.seed(task.seed)
+    try:
+        import numpy as np
+
+        np.random.seed(task.seed % 2**32)
+    except ImportError:  # pragma: no cover
+        pass
+    limits = Limits(**dict(task.limits))
+    agents = {}
+    for seat, spec in ((1, task.first), (2, task.second)):
+        send(("setup", seat))
+        try:
+            agents[seat] = make_agent(spec, seed=_seat_seed(task.seed, seat), limits=limits)
+        except BaseException as exc:  # noqa: BLE001 - any failure to start forfeits the game
+            send(("end", 3 - seat, _short(f"start failed: {type(exc).__name__}: {exc}"), True))
+            return
+    while True:
+        outcome = game.outcome(state)
+        if outcome is not None:
+            send(("end", outcome.winner, outcome.reason, False))
+            return
+        seat = game.player(state)
+        agent = agents[seat]
+        send(("think", seat))
+        nodes = value = depth = None
+        start = time.perf_counter()
+        try:
+            if isinstance(agent, SearchAgent):
+                found = agent.search(game, state)
+                action = getattr(found, "action", found)
+                nodes = getattr(found, "nodes", None)
+                value = getattr(found, "value", None)
+                depth = getattr(found, "depth", None)
+            else:
+                action = agent(game, state)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
+            send(("end", 3 - seat, _short(f"error: {type(exc).__name__}: {exc}"), True))
+            return
+        elapsed = time.perf_counter() - start
+        legal, why = check_action(game, state, action)
+        if why is not None:
+            send(("end", 3 - seat, why, True))
+            return
+        send(("move", seat, game.format_action(legal), elapsed, _num(nodes), _num(value), _num(depth)))
+        state = game.result(state, legal)
+
+
+def _num(x: Any) -> Any:
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        return int(x) if float(x).is_integer() else float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+# ---- the worker process ----------------------------------------------------------------------------
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the supervisor dies, even in the middle of an agent's move."""
+    try:  # Linux: the kernel sends SIGKILL when the parent goes
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except Exception:  # pragma: no cover - other systems: the thread below
+        pass
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def worker_main(conn: Any, parent: int) -> None:
+    """Play the games sent over ``conn`` until it closes or sends None."""
+    _die_with_parent(parent)
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    # agents' prints would garble the supervisor's progress display
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    sys.stderr = sys.stdout
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            play_game(task, conn.send)
+        except (BrokenPipeError, EOFError, OSError):
+            return
+        except BaseException as exc:  # noqa: BLE001 - a bug of ours must not hang the supervisor
+            try:
+                conn.send(("fail", _short(f"{type(exc).__name__}: {exc}")))
+            except OSError:
+                return

@@ -1,0 +1,34 @@
+"""Agents that misbehave, for the arena's tests (loaded as ``path/to/faulty_agents.py:name``)."""
+
+import os
+import time
+
+
+def raises(game, state):
+    raise ValueError("boom")
+
+
+def sleeper(game, state):
+    time.sleep(3600)
+    return game.actions(state)[0]
+
+
+def illegal(game, state):
+    return 99  # no board has a column 99
+
+
+def string(game, state):
+    return "four"
+
+
+def first(game, state):  # a well-behaved classic player
+    return game.actions(state)[0]
+
+
+def slow_first(game, state):  # well-behaved but slow: a run lasts long enough to be killed mid-way
+    time.sleep(0.04)
+    return game.actions(state)[0]
+
+
+def crasher(game, state):
+    os._exit(3)
