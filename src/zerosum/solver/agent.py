@@ -1,0 +1,125 @@
+"""The ``solver`` agent: perfect play on every Connect-X board that fits 64 bits.
+
+It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
+move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
+/ 0 with every legal column's solver score in ``SearchResult.scores``.
+
+On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
+error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
+``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, make_agent, win_value
+from ..errors import AgentError, GameError
+from ..game import Game
+
+__all__ = ["SolverAgent", "value_of_score"]
+
+
+def value_of_score(score: int, ply: int, cells: int) -> int:
+    """A solver score as an agent value: ``win_value(plies)``, ``loss_value(plies)`` or 0.
+
+    A win scoring ``s`` ends with the winner's stone on ply ``p`` where ``(cells + 2 - p) // 2 == s``; of
+    the two such plies, the one of the winner's parity.
+    """
+    if score == 0:
+        return 0
+    s = abs(score)
+    p = cells + 2 - 2 * s
+    mover_parity = (ply + 1) % 2 if score > 0 else ply % 2  # the winner's stones fall on these plies
+    if p % 2 != mover_parity:
+        p -= 1
+    plies = p - ply
+    return win_value(plies) if score > 0 else loss_value(plies)
+
+
+class SolverAgent(SearchAgent):
+    """Perfect play from the solver; alpha-beta on boards it cannot take."""
+
+    name = "solver"
+    description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
+    LIMITS = ("time",)
+    OPTIONS = {
+        "book": Option(lambda t: t.lower() in ("1", "true", "yes", "on"), "use the opening book (default yes)",
+                       None, "yes or no"),
+        "tt": Option(int, "transposition table of about 2**tt entries (default 24)", lambda v: 10 <= v <= 31,
+                     "a whole number 10..31"),
+    }
+
+    def __init__(self, *, limits: Limits | None = None, seed: int | None = None, book: bool = True,
+                 tt: int = 24) -> None:
+        super().__init__(limits=limits, seed=seed)
+        self.use_book = book
+        self.tt = tt
+        self._solvers: dict[str, Any] = {}
+        self._fallback: Agent | None = None
+        #: why this agent is not solving (None while it solves)
+        self.fallback_reason: str | None = None
+
+    def _solver_for(self, game: Game[Any, Any]) -> Any:
+        from ..games.connectx import ConnectX
+
+        spec = getattr(game, "spec", repr(game))
+        if spec in self._solvers:
+            return self._solvers[spec]
+        solver = None
+        if not isinstance(game, ConnectX):
+            reason = f"the solver plays Connect-X only, not {spec}"
+        elif not game.fits_64:
+            reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {game.rows} x {game.cols} "
+                      f"needs {game.cols * (game.rows + 1)} bits")
+        else:
+            from .solver import Solver
+
+            solver = Solver(game, tt_size=1 << self.tt, book=self.use_book)
+            reason = None
+        if solver is None:
+            self._start_fallback(str(reason))
+        self._solvers[spec] = solver
+        return solver
+
+    def _start_fallback(self, reason: str) -> None:
+        seconds = self.limits.time or 1.0
+        try:
+            self._fallback = make_agent(f"alphabeta:time={seconds}", seed=self.seed)
+            instead = f"alphabeta:time={seconds}"
+        except AgentError:
+            self._fallback = make_agent("random", seed=self.seed)
+            instead = "random (the alpha-beta agent is not installed)"
+        self.fallback_reason = f"{reason}: playing {instead} instead"
+        print(f"solver: {self.fallback_reason}", file=sys.stderr)
+
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        solver = self._solver_for(game)
+        if solver is None:
+            assert self._fallback is not None
+            if isinstance(self._fallback, SearchAgent):
+                return self._fallback.search(game, state)
+            return SearchResult(action=self._fallback(game, state))
+        if game.is_terminal(state):
+            raise AgentError("no legal action: the game is over")
+        from .solver import best_of
+
+        start = time.perf_counter()
+        try:
+            scores = solver.analyze(state)
+        except GameError as exc:
+            raise AgentError(f"the solver failed: {exc}") from None
+        best = best_of(scores, game.cols)
+        score = scores[best]
+        assert score is not None
+        return SearchResult(
+            action=best,
+            value=value_of_score(score, state.ply, game.cells),
+            nodes=solver.nodes,
+            depth=game.cells - state.ply,
+            elapsed=time.perf_counter() - start,
+            pv=(best,),
+            scores={c: s for c, s in enumerate(scores) if s is not None},
+        )

@@ -1,0 +1,101 @@
+"""``zerosum bench solver FILE... [--weak] [--limit N] [--no-book]``: the solver against benchmark files.
+
+Each file holds ``moves score`` lines (Pascal Pons' test sets).  For each file it prints the positions
+solved, the mean time per position (the solve only: parsing and the one-off compile are left out; one
+table serves the whole run, as in ``zerosum solve``; ``--reset-table`` clears it before each position), the mean nodes, and the wrong scores (must be
+0; with ``--weak``, a wrong sign).  Exit status 1 when any score is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+__all__ = ["BENCH", "run_file"]
+
+
+def _add(parser: argparse.ArgumentParser) -> None:
+    from ..cli import add_game_option
+
+    parser.add_argument("files", nargs="+", metavar="FILE", help="benchmark files: 'moves score' a line")
+    add_game_option(parser)
+    parser.add_argument("--weak", action="store_true", help="weak solve: compare signs only")
+    parser.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N positions of each file")
+    parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
+    parser.add_argument("--reset-table", action="store_true", help="clear the table before each position")
+    parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
+
+
+def run_file(solver: object, path: str, weak: bool = False, limit: int | None = None,
+             reset_table: bool = False) -> tuple[int, float, float, int]:
+    """(positions, mean seconds, mean nodes, wrong scores) of one benchmark file."""
+    from ..errors import GameError
+
+    items = []
+    with open(path) as fh:
+        for number, line in enumerate(fh, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if limit is not None and len(items) >= limit:
+                break
+            try:
+                state = solver.position(parts[0])  # type: ignore[attr-defined]
+                expected = int(parts[1])
+            except (GameError, IndexError, ValueError) as exc:
+                raise GameError(f"{path}, line {number}: {exc}") from None
+            items.append((state.current, state.mask, expected))
+    wrong = 0
+    nodes = 0
+    total = 0.0
+    solve_bits = solver.solve_bits  # type: ignore[attr-defined]
+    for current, mask, expected in items:
+        if reset_table:
+            solver.reset()  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        score = solve_bits(current, mask, weak)
+        total += time.perf_counter() - start
+        nodes += solver.nodes  # type: ignore[attr-defined]
+        if weak:
+            expected = (expected > 0) - (expected < 0)
+        if score != expected:
+            wrong += 1
+    n = max(len(items), 1)
+    return len(items), total / n, nodes / n, wrong
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+    from .solver import Solver
+
+    if args.limit is not None and args.limit <= 0:
+        raise UsageError("--limit must be positive")
+    solver = Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book)
+    # compile (or load from the cache) before timing anything
+    g = solver.game
+    warm = g.from_moves([c for c in range(g.cols)][: min(g.cols, g.cells - 1)])
+    if not warm.won_by and warm.mask != g.board_mask:
+        solver.solve_bits(warm.current, warm.mask, args.weak)
+    mode = "weak" if args.weak else "strong"
+    print(f"solver benchmark: {g.spec}, {mode}, book {'off' if args.no_book else 'on'}, "
+          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}")
+    print(f"{'file':<24}{'positions':>10}{'mean time':>14}{'mean nodes':>14}{'wrong':>7}")
+    status = 0
+    for path in args.files:
+        n, seconds, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table)
+        if seconds >= 1:
+            shown = f"{seconds:.2f} s"
+        elif seconds >= 1e-3:
+            shown = f"{seconds * 1e3:.2f} ms"
+        else:
+            shown = f"{seconds * 1e6:.1f} us"
+        name = path.rsplit("/", 1)[-1]
+        print(f"{name:<24}{n:>10}{shown:>14}{nodes:>14.0f}{wrong:>7}")
+        sys.stdout.flush()
+        if wrong:
+            status = 1
+    return status
+
+
+BENCH = (_add, _run)

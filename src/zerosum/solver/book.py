@@ -1,0 +1,159 @@
+"""The opening book: exact scores of every early position, so the hardest solves answer at once.
+
+A book covers every position up to ``depth`` plies (reachable in play that stops at a win, the side to
+move unable to win at once or not).  Positions and their mirror images share one entry: the key is
+``min(current + mask, mirror(current) + mirror(mask))``.  Only the positions at ``depth`` are searched;
+shallower ones follow by negamax over the book itself.
+
+File format (``.npz``): ``keys`` (uint64, sorted), ``scores`` (int8) and ``meta`` = (rows, cols, k, depth).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from importlib import resources
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..games.connectx import ConnectX
+    from .solver import Solver
+
+__all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate"]
+
+
+def mirror(bits: int, rows: int, cols: int) -> int:
+    """The bitboard mirrored left to right."""
+    h = rows + 1
+    col = (1 << h) - 1
+    out = 0
+    for c in range(cols):
+        out |= ((bits >> (c * h)) & col) << ((cols - 1 - c) * h)
+    return out
+
+
+def canonical_key(current: int, mask: int, rows: int, cols: int) -> int:
+    """One key for a position and its mirror image."""
+    return min(current + mask, mirror(current, rows, cols) + mirror(mask, rows, cols))
+
+
+class Book:
+    """Sorted canonical keys and their scores for one board."""
+
+    def __init__(self, rows: int, cols: int, k: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> None:
+        order = np.argsort(keys)
+        self.rows, self.cols, self.k, self.depth = rows, cols, k, depth
+        self.keys = np.ascontiguousarray(keys[order], dtype=np.uint64)
+        self.scores = np.ascontiguousarray(scores[order], dtype=np.int8)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def __repr__(self) -> str:
+        return f"Book({self.rows} x {self.cols}, k={self.k}, depth={self.depth}, {len(self)} positions)"
+
+    def get(self, current: int, mask: int) -> int | None:
+        """The score of a position, or None when the book does not hold it."""
+        if mask.bit_count() > self.depth:
+            return None
+        key = canonical_key(current, mask, self.rows, self.cols)
+        i = int(np.searchsorted(self.keys, np.uint64(key)))
+        if i < len(self) and int(self.keys[i]) == key:
+            return int(self.scores[i])
+        return None
+
+    def save(self, path: str) -> None:
+        meta = np.array([self.rows, self.cols, self.k, self.depth], dtype=np.int64)
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, keys=self.keys, scores=self.scores, meta=meta)
+
+    @classmethod
+    def load(cls, path: str) -> "Book":
+        from ..errors import InvalidSpecError
+
+        try:
+            with np.load(path) as data:
+                rows, cols, k, depth = (int(x) for x in data["meta"])
+                return cls(rows, cols, k, depth, data["keys"], data["scores"])
+        except (OSError, KeyError, ValueError) as exc:
+            raise InvalidSpecError(f"cannot read the opening book {path!r}: {exc}") from None
+
+
+def default_name(rows: int, cols: int, k: int) -> str:
+    return f"book-{rows}x{cols}-k{k}.npz"
+
+
+def default_path(rows: int, cols: int, k: int) -> str:
+    """Where the shipped book of a board lives (inside the package's data folder)."""
+    return str(resources.files("zerosum").joinpath("data", default_name(rows, cols, k)))
+
+
+_LOADED: dict[tuple[int, int, int], Book | None] = {}
+
+
+def load_default(game: "ConnectX") -> Book | None:
+    """The shipped book for ``game``'s board, or None when there is none (loaded once per process)."""
+    dims = (game.rows, game.cols, game.k)
+    if dims not in _LOADED:
+        path = default_path(*dims)
+        _LOADED[dims] = Book.load(path) if os.path.exists(path) else None
+    return _LOADED[dims]
+
+
+def generate(
+    solver: "Solver", depth: int, progress: Callable[[int, int, float], None] | None = None
+) -> Book:
+    """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).
+
+    ``progress(done, total, seconds)`` is called after each position searched at ``depth``.
+    """
+    game = solver.game
+    rows, cols = game.rows, game.cols
+    cells = game.cells
+    # every position by ply, deduplicated by symmetry: canonical key -> (current, mask)
+    levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
+    for ply in range(depth):
+        nxt: dict[int, tuple[int, int]] = {}
+        for current, mask in levels[-1].values():
+            for col in range(cols):
+                if mask & game.top[col]:
+                    continue
+                new_mask = mask | (mask + game.bottom[col])
+                mover = current | (new_mask ^ mask)
+                if game._has_line_bits(mover) or new_mask == game.board_mask:
+                    continue  # the game is over: not a book position
+                child = (mover ^ new_mask, new_mask)
+                nxt.setdefault(canonical_key(child[0], child[1], rows, cols), child)
+        levels.append(nxt)
+    scores: dict[int, int] = {}
+    saved_book, solver.book = solver.book, None
+    try:
+        start = time.perf_counter()
+        last = levels[depth]
+        for i, (key, (current, mask)) in enumerate(sorted(last.items())):
+            scores[key] = solver.solve_bits(current, mask)
+            if progress is not None:
+                progress(i + 1, len(last), time.perf_counter() - start)
+    finally:
+        solver.book = saved_book
+    for ply in range(depth - 1, -1, -1):
+        for key, (current, mask) in levels[ply].items():
+            best = -cells
+            for col in range(cols):
+                if mask & game.top[col]:
+                    continue
+                new_mask = mask | (mask + game.bottom[col])
+                mover = current | (new_mask ^ mask)
+                if game._has_line_bits(mover):
+                    score = (cells + 2 - (ply + 1)) // 2
+                elif new_mask == game.board_mask:
+                    score = 0
+                else:
+                    score = -scores[canonical_key(mover ^ new_mask, new_mask, rows, cols)]
+                best = max(best, score)
+            scores[key] = best
+    keys = np.array(list(scores), dtype=np.uint64)
+    values = np.array([scores[int(x)] for x in keys], dtype=np.int8)
+    return Book(rows, cols, game.k, depth, keys, values)

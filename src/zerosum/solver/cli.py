@@ -1,0 +1,152 @@
+"""``zerosum solve``, ``zerosum analyze`` and ``zerosum book``.
+
+``zerosum solve`` reads one move string a line from standard input (anything after the first space is
+ignored, so benchmark files pipe straight in; blank lines are skipped) and prints ``moves score`` a line;
+``--weak`` prints the sign only, ``--stats`` adds the nodes searched and the microseconds taken.  A bad line
+(a malformed or illegal move string, or a finished game) prints one error line on standard error naming the
+line number, and solving goes on with the next line; the exit status is then 2 at the end.
+
+This module imports quickly; the solver (numba) loads inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["COMMANDS"]
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    from ..cli import add_game_option
+
+    add_game_option(parser)
+    parser.add_argument("--weak", action="store_true", help="win / draw / loss only (+1 / 0 / -1): much faster")
+    parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
+    parser.add_argument(
+        "--tt-log-size", type=int, default=24, metavar="N",
+        help="transposition table of about 2**N entries, 5 bytes each (default 24: 80 MB)",
+    )
+
+
+def _solver(args: argparse.Namespace) -> Any:
+    from ..cli import UsageError
+
+    if not 10 <= args.tt_log_size <= 31:
+        raise UsageError(f"--tt-log-size {args.tt_log_size} is outside 10..31")
+    from .solver import Solver
+
+    return Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book)
+
+
+# ---- solve --------------------------------------------------------------------------------------
+
+
+def _add_solve(parser: argparse.ArgumentParser) -> None:
+    _common(parser)
+    parser.add_argument("--stats", action="store_true", help="add the nodes searched and the microseconds taken")
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    from ..errors import GameError
+
+    solver = _solver(args)
+    status = 0
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, 1):
+        text = line.strip()
+        if not text:
+            continue
+        moves = text.split()[0]
+        try:
+            score = solver.solve(moves, weak=args.weak)
+        except GameError as exc:
+            print(f"zerosum solve: line {number}: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if args.stats:
+            out.write(f"{moves} {score} {solver.nodes} {solver.elapsed * 1e6:.0f}\n")
+        else:
+            out.write(f"{moves} {score}\n")
+    out.flush()
+    return status
+
+
+# ---- analyze -------------------------------------------------------------------------------------
+
+
+def _add_analyze(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("moves", nargs="?", default="", metavar="MOVES",
+                        help="the position as a move string, 1-based columns (default: the start)")
+    _common(parser)
+
+
+def _run_analyze(args: argparse.Namespace) -> int:
+    from .solver import best_of
+
+    solver = _solver(args)
+    game = solver.game
+    state = solver.position(args.moves)
+    scores = solver.analyze(state, weak=args.weak)
+    width = max(5, len(str(game.cols)) + 1)
+    print(f"position: {args.moves or '(start)'}, player {state.to_move} to move")
+    print("column:" + "".join(str(c + 1).rjust(width) for c in range(game.cols)))
+    print("score: " + "".join(("full" if s is None else f"{s:+d}" if s else "0").rjust(width) for s in scores))
+    best = best_of(scores, game.cols)
+    value = scores[best]
+    assert value is not None
+    if args.weak:
+        verdict = {1: "a win", 0: "a draw", -1: "a loss"}[value]
+        print(f"best: column {best + 1} ({verdict})")
+    else:
+        print(f"best: column {best + 1} (score {value:+d})" if value else f"best: column {best + 1} (a draw)")
+    print(f"nodes: {solver.nodes}, {solver.elapsed * 1e3:.1f} ms")
+    return 0
+
+
+# ---- book ---------------------------------------------------------------------------------------
+
+
+def _add_book(parser: argparse.ArgumentParser) -> None:
+    from ..cli import add_game_option
+
+    add_game_option(parser)
+    parser.add_argument("--depth", type=int, default=4, help="cover every position up to this many plies (default 4)")
+    parser.add_argument("--output", "-o", default=None,
+                        help="the book file to write (default: the package's data folder, book-RxC-kK.npz)")
+    parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+
+
+def _run_book(args: argparse.Namespace) -> int:
+    import time
+
+    from ..cli import UsageError
+    from . import book as book_mod
+    from .solver import Solver
+
+    if not 0 <= args.depth <= 20:
+        raise UsageError(f"--depth {args.depth} is outside 0..20")
+    solver = Solver(args.game, tt_size=1 << args.tt_log_size, book=False)
+    g = solver.game
+    path = args.output or book_mod.default_path(g.rows, g.cols, g.k)
+    last = [0.0]
+
+    def progress(done: int, total: int, seconds: float) -> None:
+        if not args.quiet and (seconds - last[0] >= 5 or done == total):
+            last[0] = seconds
+            print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
+
+    start = time.perf_counter()
+    book = book_mod.generate(solver, args.depth, progress)
+    book.save(path)
+    print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+COMMANDS = {
+    "solve": (_add_solve, _run_solve),
+    "analyze": (_add_analyze, _run_analyze),
+    "book": (_add_book, _run_book),
+}

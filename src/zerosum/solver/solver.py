@@ -1,0 +1,189 @@
+"""``Solver``: exact scores of Connect-X positions, from Python.
+
+>>> from zerosum import Solver
+>>> solver = Solver()
+>>> solver.solve("4455")
+18
+>>> solver.solve("4455", weak=True)
+1
+
+Scores follow DESIGN.md: a win with the stone of ply ``p`` (counted from 1 on the empty board) scores
+``(rows * cols + 2 - p) // 2``, a loss the negative of the opponent's win, a draw 0.  One transposition
+table lives as long as the solver, so later solves reuse what earlier ones learned.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
+from ..games.connectx import ConnectX, ConnectXState
+from ..games.registry import get_game
+from . import book as book_mod
+from . import search
+
+__all__ = ["Solver", "Position"]
+
+Position = "ConnectXState | str | Sequence[int]"
+
+#: the default table: 2**24 entries (a prime just above), 5 bytes each, about 80 MB
+DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
+
+
+def solver_game(game: Any) -> ConnectX:
+    """The Connect-X game of ``game`` (a spec or a game), checked to fit the 64-bit kernels."""
+    g = get_game(game) if not isinstance(game, ConnectX) else game
+    if not isinstance(g, ConnectX):
+        raise InvalidSpecError(f"the solver plays Connect-X only, not {getattr(g, 'spec', g)!r}")
+    if not g.fits_64:
+        raise InvalidSpecError(
+            f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver takes boards with "
+            f"cols x (rows + 1) <= 64"
+        )
+    return g
+
+
+class Solver:
+    """A perfect Connect-X solver for boards with ``cols * (rows + 1) <= 64``.
+
+    ``tt_size``: transposition-table entries (rounded up to a prime; 5 bytes each, 9 on boards wider than
+    a 32-bit partial key allows).  ``book``: use the shipped opening book when one exists for the board
+    (``True``), not at all (``False``), or a book file path.
+    """
+
+    def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True) -> None:
+        self.game = solver_game(game)
+        if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not 1 <= tt_size <= 1 << 32:
+            raise ValueError(f"tt_size must be a whole number of entries 1..2**32, not {tt_size!r}")
+        g = self.game
+        self.key_bits = g.cols * (g.rows + 1)
+        log_size = max(1, (tt_size - 1).bit_length())
+        self._log_size = log_size
+        self.keys, self.vals = search.make_table(log_size, self.key_bits)
+        self._stats = np.zeros(1, dtype=np.int64)
+        #: nodes searched by the last call
+        self.nodes = 0
+        #: seconds taken by the last call
+        self.elapsed = 0.0
+        self.book: book_mod.Book | None = None
+        if book is True:
+            self.book = book_mod.load_default(g)
+        elif book:
+            self.book = book_mod.Book.load(str(book))
+            if (self.book.rows, self.book.cols, self.book.k) != (g.rows, g.cols, g.k):
+                raise InvalidSpecError(f"book {book!r} is for another board ({self.book.rows} x {self.book.cols})")
+
+    def __repr__(self) -> str:
+        return f"Solver({self.game.spec!r}, tt_size={self.keys.shape[0]}, book={self.book is not None})"
+
+    # ---- positions -----------------------------------------------------------------------------
+
+    def position(self, position: Any) -> ConnectXState:
+        """A playable state from a state, a move string or a list of 0-based columns."""
+        g = self.game
+        if isinstance(position, ConnectXState):
+            state = position
+            if state.mask & ~g.board_mask or state.current & ~state.mask:
+                raise InvalidPositionError(f"{state!r} is not a position of {g.spec}")
+        elif isinstance(position, str):
+            state = g.from_grid(position) if "\n" in position.strip() else g.from_moves(position)
+        elif isinstance(position, (list, tuple)):
+            state = g.from_moves(position)
+        else:
+            raise InvalidPositionError(
+                f"a position is a ConnectXState, a move string or a list of columns, not {type(position).__name__}"
+            )
+        if state.won_by:
+            raise InvalidPositionError(f"the game is over: player {state.won_by} already has {g.k} in a row")
+        if state.mask == g.board_mask:
+            raise InvalidPositionError("the game is over: the board is full (a draw)")
+        return state
+
+    def reset(self) -> None:
+        """Forget the transposition table."""
+        self.keys.fill(0)
+        self.vals.fill(0)
+
+    # ---- solving --------------------------------------------------------------------------------
+
+    def _book_score(self, current: int, mask: int) -> int | None:
+        if self.book is None:
+            return None
+        return self.book.get(current, mask)
+
+    def solve_bits(self, current: int, mask: int, weak: bool = False) -> int:
+        """The score of a position given as bitboards (not over; nobody has a line)."""
+        start = time.perf_counter()
+        score = self._book_score(current, mask)
+        self._stats[0] = 0
+        if score is None:
+            g = self.game
+            score = int(
+                search.solve_position(
+                    np.uint64(current), np.uint64(mask), g.rows, g.cols, g.k, weak, self.keys, self.vals, self._stats
+                )
+            )
+        self.nodes = int(self._stats[0])
+        self.elapsed = time.perf_counter() - start
+        if weak:
+            score = (score > 0) - (score < 0)
+        return score
+
+    def solve(self, position: Any, weak: bool = False) -> int:
+        """The score of ``position`` for the side to move; ``weak=True``: only its sign (+1 / 0 / -1)."""
+        state = self.position(position)
+        return self.solve_bits(state.current, state.mask, weak)
+
+    def analyze(self, position: Any, weak: bool = False) -> list[int | None]:
+        """The score of playing each column (side to move's view); None for a full column."""
+        state = self.position(position)
+        g = self.game
+        start = time.perf_counter()
+        out: list[int | None] = []
+        nodes = 0
+        for col in range(g.cols):
+            if state.mask & g.top[col]:
+                out.append(None)
+                continue
+            child = g.result(state, col)
+            if child.won_by:
+                score = (g.cells + 2 - (state.ply + 1)) // 2
+                out.append((score > 0) - (score < 0) if weak else score)
+            elif child.mask == g.board_mask:
+                out.append(0)
+            else:
+                out.append(-self.solve_bits(child.current, child.mask, weak))
+                nodes += self.nodes
+        self.nodes = nodes
+        self.elapsed = time.perf_counter() - start
+        return out
+
+    def best_move(self, position: Any) -> int:
+        """A best column (0-based): the centre-most among the best scores."""
+        scores = self.analyze(position)
+        return best_of(scores, self.game.cols)
+
+
+def best_of(scores: Sequence[int | None], cols: int) -> int:
+    """The centre-most column among those with the best score (left first between equals)."""
+    best: int | None = None
+    for col in sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c)):
+        s = scores[col]
+        if s is not None and (best is None or s > scores[best]):  # type: ignore[operator]
+            best = col
+    if best is None:
+        raise InvalidPositionError("no legal move: every column is full")
+    return best
+
+
+def parse_moves(game: ConnectX, text: str) -> ConnectXState:
+    """A position from a move string, raising a GameError subclass that quotes the input when it is bad."""
+    try:
+        return game.from_moves(text)
+    except GameError:
+        raise
+    except (TypeError, ValueError) as exc:  # pragma: no cover - from_moves raises GameErrors
+        raise IllegalMoveError(f"{text!r}: {exc}") from None
