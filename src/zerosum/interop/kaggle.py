@@ -1,0 +1,345 @@
+"""Kaggle's ConnectX: zerosum agents as Kaggle agents, and single-file submissions.
+
+Kaggle calls an agent as ``agent(observation, configuration) -> column``:
+
+* ``configuration.rows``, ``.columns``, ``.inarow`` give the board (any size), ``.actTimeout`` the seconds
+  each move may take without cost;
+* ``observation.board`` is the grid as a flat list, top-left cell first, row by row (0 empty, 1 and 2 the
+  players' marks), ``observation.mark`` the side to move (1 moves first), and
+  ``observation.remainingOverageTime`` the seconds of overrun left for the whole game.
+
+:func:`agent` turns any zerosum spec into such a function.  It answers a plain Python ``int`` (Kaggle's
+schema rejects numpy integers and booleans), always a legal column (when the wrapped agent fails or answers
+nonsense, the centre-most legal column is played instead), and it sets the time limit of agents that honour
+one from ``actTimeout`` plus a share of the overage time that shrinks as the board fills up.
+
+``zerosum kaggle-agent SPEC -o main.py`` writes a submission file that carries zerosum inside it: the
+package's source (compressed) is unpacked once into a temporary folder, imported from there, and the file's
+last callable is the ``agent`` that Kaggle's loader picks up.  The file needs only numpy and numba, which
+Kaggle's image has.  This module imports nothing heavy, so the command starts quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import lzma
+import os
+import tarfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from ..errors import AgentError
+
+__all__ = ["agent", "KaggleAgent", "board_to_state", "state_to_board", "write_submission", "submission_source"]
+
+#: seconds kept back from ``actTimeout`` for Kaggle's own work around the call
+SAFETY = 0.25
+#: seconds of overage time never spent (the first call also pays for imports and compilation)
+RESERVE = 4.0
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    """``obj.key`` or ``obj[key]``: Kaggle passes dicts with attribute access, users often plain dicts."""
+    if isinstance(obj, Mapping):
+        value = obj.get(key, default)
+    else:
+        value = getattr(obj, key, default)
+    return default if value is None else value
+
+
+def board_to_state(game: Any, board: Any, mark: int) -> Any:
+    """The :class:`~zerosum.games.connectx.ConnectXState` of a Kaggle board (flat, top-left first).
+
+    ``mark`` (1 or 2) is the side to move.  Raises :class:`~zerosum.errors.InvalidPositionError` for a board
+    of the wrong length, unknown cell values or floating stones.
+    """
+    from ..errors import InvalidPositionError
+
+    cells = list(board)
+    if len(cells) != game.rows * game.cols:
+        raise InvalidPositionError(
+            f"a Kaggle board of {game.rows} x {game.cols} has {game.rows * game.cols} cells, not {len(cells)}"
+        )
+    if mark not in (1, 2):
+        raise InvalidPositionError(f"mark must be 1 or 2, not {mark!r}")
+    chars = {0: ".", 1: "X", 2: "O"}
+    lines = []
+    for r in range(game.rows):
+        row = cells[r * game.cols : (r + 1) * game.cols]
+        try:
+            lines.append("".join(chars[int(v)] for v in row))
+        except (KeyError, TypeError, ValueError):
+            raise InvalidPositionError(f"a Kaggle board holds 0, 1 and 2, not {row!r}") from None
+    return game.from_grid("\n".join(lines), strict=False, to_move=mark)
+
+
+def state_to_board(game: Any, state: Any) -> list[int]:
+    """A Kaggle board (flat list, top-left first, 0/1/2) from a Connect-X state."""
+    return [game.cell(state, game.rows - 1 - r, c) for r in range(game.rows) for c in range(game.cols)]
+
+
+def _legal_columns(board: list[int], cols: int) -> list[int]:
+    return [c for c in range(cols) if board[c] == 0]
+
+
+def _centre_most(columns: list[int], cols: int) -> int:
+    return min(columns, key=lambda c: (abs(2 * c - (cols - 1)), c))
+
+
+class KaggleAgent:
+    """A zerosum agent behind Kaggle's ``agent(observation, configuration) -> int`` interface.
+
+    One zerosum agent is built per board size and kept between moves (so tables and trees survive); it is
+    reset when a new game starts.  ``limits`` are :class:`~zerosum.agents.base.Limits` fields
+    (``depth``, ``nodes``, ``time``, ``simulations``); a ``time`` given here caps the per-move budget.
+    """
+
+    def __init__(
+        self,
+        spec: "str | Any" = "solver",
+        *,
+        seed: int | None = None,
+        safety: float = SAFETY,
+        reserve: float = RESERVE,
+        **limits: Any,
+    ) -> None:
+        from ..agents.base import Limits
+
+        if "sims" in limits:
+            limits["simulations"] = limits.pop("sims")
+        try:
+            self.limits = Limits(**limits)
+        except TypeError as exc:
+            raise AgentError(f"unknown limit in {sorted(limits)}: use depth, nodes, time, simulations") from exc
+        self.spec = spec
+        self.seed = seed
+        self.safety = safety
+        self.reserve = reserve
+        self._games: dict[tuple[int, int, int], Any] = {}
+        self._game: Any = None
+        self._last_stones = -1
+        #: what the last call did: column, seconds, budget, whether the fallback was used and why
+        self.last: dict[str, Any] = {}
+        from ..agents.base import make_agent
+
+        # built once (agents take the game at each call), so a bad spec fails here, not in a game
+        self.inner = make_agent(spec, seed=seed, limits=self.limits)
+        #: a time per move given in the spec or the limits caps the budget
+        self.time_cap: float | None = self.inner.limits.time
+
+    def _board_game(self, rows: int, cols: int, k: int) -> Any:
+        key = (rows, cols, k)
+        if key not in self._games:
+            from ..games import ConnectX
+
+            self._games[key] = ConnectX(rows, cols, k)
+        return self._games[key]
+
+    def budget(self, configuration: Any, observation: Any, stones: int, cells: int) -> float:
+        """Seconds this move may take: ``actTimeout`` less a safety margin, plus a share of the overage.
+
+        The share is ``2 / (own moves left + 2)`` of the overage above the reserve, so early and middle-game
+        moves (where search is hardest) get most of it and the overage is never used up.
+        """
+        act = float(_get(configuration, "actTimeout", 2.0))
+        overage = float(_get(observation, "remainingOverageTime", 0.0))
+        own_left = max(1, (cells - stones + 1) // 2)
+        extra = max(0.0, overage - self.reserve) * 2.0 / (own_left + 2)
+        budget = max(0.05, act - self.safety) + extra
+        if self.time_cap is not None:
+            budget = min(budget, self.time_cap)
+        return budget
+
+    def __call__(self, observation: Any, configuration: Any) -> int:
+        start = time.perf_counter()
+        rows = int(_get(configuration, "rows", 6))
+        cols = int(_get(configuration, "columns", 7))
+        k = int(_get(configuration, "inarow", 4))
+        board = [int(v) for v in _get(observation, "board", [])] or [0] * (rows * cols)
+        mark = int(_get(observation, "mark", 1))
+        legal = _legal_columns(board, cols)
+        if not legal:
+            raise AgentError("no legal column: the board is full")
+        stones = sum(1 for v in board if v)
+        fallback, reason = True, ""
+        column = _centre_most(legal, cols)
+        budget = self.budget(configuration, observation, stones, rows * cols)
+        try:
+            game, inner = self._board_game(rows, cols, k), self.inner
+            if stones < self._last_stones or game is not self._game:
+                inner.reset()  # a new game (or a new board size)
+            self._game, self._last_stones = game, stones
+            if "time" in getattr(inner, "LIMITS", ()):
+                spent = time.perf_counter() - start
+                inner.limits = inner.limits.replace(time=max(0.02, budget - spent))
+            state = board_to_state(game, board, mark)
+            action = inner(game, state)
+            if isinstance(action, bool) or not hasattr(action, "__index__"):
+                reason = f"the agent answered {action!r}, not a column"
+            elif int(action) not in legal:
+                reason = f"the agent answered column {int(action)}, not one of {legal}"
+            else:
+                column, fallback = int(action), False
+        except Exception as exc:  # never lose a Kaggle game to an exception: play a legal column
+            reason = f"{type(exc).__name__}: {exc}"
+        self.last = {
+            "column": column,
+            "seconds": time.perf_counter() - start,
+            "budget": budget,
+            "fallback": fallback,
+            "reason": reason,
+        }
+        return int(column)
+
+
+def agent(spec: "str | Any" = "solver", *, seed: int | None = None, **limits: Any) -> Callable[[Any, Any], int]:
+    """A Kaggle ConnectX agent ``agent(observation, configuration) -> int`` playing zerosum's ``spec``.
+
+    ``limits`` are ``depth``, ``nodes``, ``time`` (a cap in seconds per move) and ``simulations``
+    (or ``sims``).  See :class:`KaggleAgent`.
+
+    >>> play = agent("first")
+    >>> play({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})
+    0
+    """
+    return KaggleAgent(spec, seed=seed, **limits)
+
+
+# ---- the single-file submission ---------------------------------------------------------------------
+
+#: parts of the package a submission does not need (the terminal and web front ends)
+_SKIP_DIRS = {"ui", "__pycache__"}
+_SKIP_SUFFIXES = (".pyc", ".nbi", ".nbc")
+
+
+def _package_files() -> list[tuple[str, bytes]]:
+    """(path relative to ``src``, bytes) of every file of the installed zerosum package a submission needs."""
+    root = Path(__file__).resolve().parent.parent  # .../zerosum
+    files = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or _SKIP_DIRS & set(rel.parts) or path.name.endswith(_SKIP_SUFFIXES):
+            continue
+        if rel.parts[0] == "interop" and rel.name not in ("__init__.py", "kaggle.py"):
+            continue
+        files.append((str(Path("zerosum") / rel), path.read_bytes()))
+    return files
+
+
+def _payload() -> tuple[str, str]:
+    """The package as an lzma-compressed tar in base85 text, and a short hash of it."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for name, data in _package_files():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 0
+            info.mode = 0o644
+            tar.addfile(info, io.BytesIO(data))
+    packed = lzma.compress(raw.getvalue(), preset=9)
+    return base64.b85encode(packed).decode("ascii"), hashlib.sha256(packed).hexdigest()[:16]
+
+
+_TEMPLATE = '''\
+"""Kaggle ConnectX submission: zerosum agent {spec!r}.
+
+Written by `zerosum kaggle-agent` (zerosum {version}).  The zerosum package travels inside this file: on
+first use it is unpacked into a temporary folder and imported from there.  Needs numpy and numba (both in
+Kaggle's image).  Kaggle's loader takes the last callable defined here, which is `agent` below.
+"""
+
+SPEC = {spec!r}
+LIMITS = {limits!r}
+PAYLOAD_HASH = {digest!r}
+PAYLOAD = (
+{payload}
+)
+
+
+def _unpack():
+    import base64, io, lzma, os, sys, tarfile, tempfile
+
+    data = lzma.decompress(base64.b85decode("".join(PAYLOAD)))
+    roots = [tempfile.gettempdir(), os.getcwd(), os.path.expanduser("~")]
+    for root in roots:
+        target = os.path.join(root, "zerosum-kaggle-" + PAYLOAD_HASH)
+        marker = os.path.join(target, ".complete")
+        try:
+            if not os.path.exists(marker):
+                os.makedirs(target, exist_ok=True)
+                with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+                    for member in tar.getmembers():  # our own archive: plain files under zerosum/
+                        if member.isfile() and member.name.startswith("zerosum/") and ".." not in member.name:
+                            path = os.path.join(target, *member.name.split("/"))
+                            os.makedirs(os.path.dirname(path), exist_ok=True)
+                            with open(path, "wb") as out:
+                                out.write(tar.extractfile(member).read())
+                open(marker, "w").close()
+        except OSError:
+            continue
+        if target not in sys.path:
+            sys.path.insert(0, target)
+        return target
+    raise RuntimeError("zerosum: no writable folder to unpack into")
+
+
+_unpack()
+from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
+
+_AGENT = _KaggleAgent(SPEC, **LIMITS)
+
+
+def agent(observation, configuration):
+    return _AGENT(observation, configuration)
+'''
+
+
+def submission_source(spec: str = "solver", **limits: Any) -> str:
+    """The text of a single-file Kaggle submission playing ``spec`` (checked before writing)."""
+    from .. import __version__
+
+    if not isinstance(spec, str) or ".py:" in spec:
+        raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
+    KaggleAgent(spec, **limits)  # raises AgentError on a bad spec or limit
+    payload, digest = _payload()
+    width = 100
+    chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
+    body = "\n".join(f'    "{chunk}"' for chunk in chunks)
+    return _TEMPLATE.format(spec=spec, limits=dict(limits), digest=digest, payload=body, version=__version__)
+
+
+def write_submission(path: str | os.PathLike[str], spec: str = "solver", **limits: Any) -> Path:
+    """Write a single-file Kaggle submission for ``spec`` to ``path`` and return the path."""
+    text = submission_source(spec, **limits)
+    out = Path(path)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise AgentError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+    return out
+
+
+# ---- the command line -------------------------------------------------------------------------------
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", nargs="?", default="solver", metavar="SPEC",
+                        help="the agent to submit (default: solver), e.g. 'alphabeta:depth=8', 'mcts:time=1'")
+    parser.add_argument("-o", "--output", default="main.py", metavar="FILE",
+                        help="where to write the submission (default: main.py)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import sys
+
+    out = write_submission(args.output, args.spec)
+    size = out.stat().st_size
+    print(f"wrote {out} ({size / 1024:.0f} KiB): Kaggle ConnectX agent {args.spec!r}", file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"kaggle-agent": (_add_arguments, _run)}

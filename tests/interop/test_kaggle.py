@@ -1,0 +1,267 @@
+"""Kaggle ConnectX adapter: board conversion, the agent contract, real kaggle_environments games, submissions."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from zerosum import ConnectX
+from zerosum.cli import main
+from zerosum.errors import AgentError, InvalidPositionError
+from zerosum.interop import kaggle
+
+SIZES = [(6, 7, 4), (5, 4, 3), (4, 9, 4), (7, 5, 5), (3, 3, 3), (1, 6, 3), (10, 12, 5)]
+
+
+def random_game(game: ConnectX, rng: random.Random, stop_early: bool = True) -> list[int]:
+    """0-based columns of a random game (possibly stopped before the end)."""
+    state, moves = game.initial_state, []
+    length = rng.randrange(game.cells + 1) if stop_early else game.cells
+    while not game.is_terminal(state) and len(moves) < length:
+        col = rng.choice(game.actions(state))
+        moves.append(col)
+        state = game.result(state, col)
+    return moves
+
+
+def config(rows: int, cols: int, k: int, **extra: object) -> dict[str, object]:
+    return {"rows": rows, "columns": cols, "inarow": k, "actTimeout": 2, **extra}
+
+
+# ---- conversions, checked against Kaggle's own rules code ---------------------------------------------
+
+
+@pytest.mark.parametrize("rows,cols,k", SIZES)
+def test_board_conversion_matches_kaggle_play(rows: int, cols: int, k: int) -> None:
+    connectx = pytest.importorskip("kaggle_environments.envs.connectx.connectx")
+    game = ConnectX(rows, cols, k)
+    rng = random.Random(rows * 100 + cols)
+    cfg = type("Cfg", (), {"rows": rows, "columns": cols, "inarow": k})
+    for _ in range(40):
+        moves = random_game(game, rng)
+        board = [0] * (rows * cols)
+        state = game.initial_state
+        for i, col in enumerate(moves):
+            connectx.play(board, col, 1 + i % 2, cfg)
+            state = game.result(state, col)
+            # Kaggle's is_win and our won_by agree after every stone
+            assert connectx.is_win(board, col, 1 + i % 2, cfg) == bool(state.won_by)
+        assert kaggle.state_to_board(game, state) == board
+        mark = 1 + len(moves) % 2
+        back = kaggle.board_to_state(game, board, mark)
+        assert back == state and back.to_move == mark and back.ply == len(moves)
+
+
+def test_board_to_state_rejects_bad_boards() -> None:
+    game = ConnectX()
+    with pytest.raises(InvalidPositionError, match="42 cells"):
+        kaggle.board_to_state(game, [0] * 41, 1)
+    with pytest.raises(InvalidPositionError, match="0, 1 and 2"):
+        kaggle.board_to_state(game, [3] + [0] * 41, 1)
+    floating = [0] * 42
+    floating[0] = 1  # top-left cell with nothing under it
+    with pytest.raises(InvalidPositionError, match="floating"):
+        kaggle.board_to_state(game, floating, 2)
+    with pytest.raises(InvalidPositionError, match="mark"):
+        kaggle.board_to_state(game, [0] * 42, 3)
+
+
+# ---- the agent contract ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["random", "first"])
+@pytest.mark.parametrize("rows,cols,k", SIZES)
+def test_agent_answers_a_plain_legal_int(spec: str, rows: int, cols: int, k: int) -> None:
+    game = ConnectX(rows, cols, k)
+    play = kaggle.agent(spec, seed=3)
+    rng = random.Random(7)
+    for _ in range(30):
+        moves = random_game(game, rng)
+        state = game.from_moves(moves)
+        if game.is_terminal(state):
+            continue
+        board = kaggle.state_to_board(game, state)
+        obs = {"board": board, "mark": 1 + len(moves) % 2, "remainingOverageTime": 60}
+        col = play(obs, config(rows, cols, k))
+        assert type(col) is int
+        assert col in game.actions(state)
+        if spec == "first":
+            assert col == game.actions(state)[0]
+
+
+def test_agent_reads_attribute_style_objects() -> None:
+    class Obj:
+        def __init__(self, **kw: object) -> None:
+            self.__dict__.update(kw)
+
+    play = kaggle.agent("first")
+    board = [0] * 42
+    board[35 + 0] = 1  # bottom-left stone
+    assert play(Obj(board=board, mark=2), Obj(rows=6, columns=7, inarow=4)) == 0
+    full_first = [0] * 42
+    for r in range(6):
+        full_first[r * 7] = 1 + r % 2
+    assert play(Obj(board=full_first, mark=1), Obj(rows=6, columns=7, inarow=4)) == 1
+
+
+def test_agent_falls_back_to_a_legal_column() -> None:
+    board = [0] * 42
+    for r in range(6):
+        board[r * 7 + 3] = 1 + r % 2  # the centre column is full
+
+    def bad(game, state):  # answers a full column
+        return 3
+
+    def broken(game, state):
+        raise RuntimeError("boom")
+
+    def numpyish(game, state):
+        return True
+
+    for func in (bad, broken, numpyish):
+        play = kaggle.KaggleAgent(func)
+        col = play({"board": board, "mark": 1}, config(6, 7, 4))
+        assert type(col) is int and col in (2, 4)  # centre-most legal
+        assert play.last["fallback"] and play.last["reason"]
+
+
+def test_agent_converts_numpy_integers() -> None:
+    np = pytest.importorskip("numpy")
+    play = kaggle.KaggleAgent(lambda game, state: np.int64(5))
+    col = play({"board": [0] * 42, "mark": 1}, config(6, 7, 4))
+    assert type(col) is int and col == 5 and not play.last["fallback"]
+
+
+def test_bad_specs_and_limits_fail_at_once() -> None:
+    with pytest.raises(AgentError, match="unknown agent"):
+        kaggle.agent("nonsense")
+    with pytest.raises(AgentError):
+        kaggle.agent("random", speed=3)
+    with pytest.raises(AgentError):
+        kaggle.agent("random", time=-1)
+
+
+def test_budget_uses_act_timeout_and_a_shrinking_share_of_overage() -> None:
+    play = kaggle.KaggleAgent("random")
+    cfg = config(6, 7, 4)
+    base = 2 - kaggle.SAFETY
+    # no overage left (or below the reserve): within actTimeout
+    assert play.budget(cfg, {"remainingOverageTime": 1}, stones=10, cells=42) == base
+    # spending the budget at every move of a game: the opening gets most, and the reserve is never touched
+    overage, budgets = 60.0, []
+    for stones in range(0, 42, 2):
+        budgets.append(play.budget(cfg, {"remainingOverageTime": overage}, stones, 42))
+        overage -= budgets[-1] - base
+    assert budgets == sorted(budgets, reverse=True) and budgets[0] > 3 * base
+    assert overage >= kaggle.RESERVE - 1e-9
+    capped = kaggle.KaggleAgent("random", time=0.5)
+    assert capped.budget(cfg, {"remainingOverageTime": 60}, stones=0, cells=42) == 0.5
+
+
+def test_time_limit_is_set_on_agents_that_honour_time() -> None:
+    from zerosum.agents.base import Agent
+
+    seen = []
+
+    class Timed(Agent):
+        name = "timed"
+        LIMITS = ("time",)
+
+        def __call__(self, game, state):
+            seen.append(self.limits.time)
+            return game.actions(state)[0]
+
+    play = kaggle.KaggleAgent(Timed())
+    play({"board": [0] * 42, "mark": 1, "remainingOverageTime": 0}, config(6, 7, 4, actTimeout=1))
+    assert seen and 0 < seen[0] <= 1 - kaggle.SAFETY
+
+
+# ---- real kaggle_environments games ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows,cols,k", [(6, 7, 4), (5, 9, 4), (8, 8, 5), (4, 4, 3)])
+def test_games_in_kaggle_environments(rows: int, cols: int, k: int) -> None:
+    kaggle_environments = pytest.importorskip("kaggle_environments")
+    for seats in (["random", kaggle.agent("first")], [kaggle.agent("random", seed=1), "random"]):
+        env = kaggle_environments.make("connectx", configuration={"rows": rows, "columns": cols, "inarow": k})
+        env.run(seats)
+        assert [s.status for s in env.state] == ["DONE", "DONE"]
+        assert sorted(s.reward for s in env.state) in ([-1, 1], [0, 0])
+
+
+def test_first_beats_nothing_but_is_never_invalid_against_negamax() -> None:
+    kaggle_environments = pytest.importorskip("kaggle_environments")
+    env = kaggle_environments.make("connectx")
+    env.run([kaggle.agent("first"), "negamax"])
+    assert [s.status for s in env.state] == ["DONE", "DONE"]
+    assert env.state[1].reward == 1  # negamax punishes stacking the first column
+
+
+# ---- the single-file submission -----------------------------------------------------------------------
+
+
+RUN_SUBMISSION = textwrap.dedent(
+    """
+    import json, sys
+    import kaggle_environments
+    assert "zerosum" not in sys.modules
+    path, rows, cols, k = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    results = []
+    for seats in ([path, "random"], ["random", path]):
+        env = kaggle_environments.make("connectx", configuration={"rows": rows, "columns": cols, "inarow": k})
+        env.run(seats)
+        results.append([[s.status, s.reward] for s in env.state])
+    import zerosum
+    print(json.dumps({"results": results, "zerosum": zerosum.__file__}))
+    """
+)
+
+
+def test_submission_file_runs_in_kaggle_environments(tmp_path) -> None:
+    pytest.importorskip("kaggle_environments")
+    path = tmp_path / "main.py"
+    assert main(["kaggle-agent", "first", "-o", str(path)]) == 0
+    text = path.read_text()
+    assert "SPEC = 'first'" in text
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN_SUBMISSION, str(path), "5", "9", "4"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    # zerosum came from the file, unpacked, not from the installed package
+    assert "zerosum-kaggle-" in out["zerosum"]
+    for game in out["results"]:
+        assert [status for status, _ in game] == ["DONE", "DONE"]
+
+
+def test_submission_last_callable_is_the_agent(tmp_path) -> None:
+    """Kaggle's loader takes the last callable the file defines: it must be ``agent``."""
+    source = kaggle.submission_source("random", time=1.0)
+    tree = compile(source, "main.py", "exec", flags=0x400)  # ast.PyCF_ONLY_AST
+    names = [node.name for node in tree.body if type(node).__name__ in ("FunctionDef", "ClassDef")]
+    assert names[-1] == "agent"
+    assert "LIMITS = {'time': 1.0}" in source
+
+
+def test_kaggle_agent_command_rejects_bad_input(tmp_path, capsys) -> None:
+    path = tmp_path / "main.py"
+    assert main(["kaggle-agent", "nonsense", "-o", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown agent 'nonsense'" in err and len(err.strip().splitlines()) == 1
+    assert not path.exists()
+    assert main(["kaggle-agent", "random", "-o", str(tmp_path / "missing" / "main.py")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert main(["kaggle-agent", "agents.py:mine", "-o", str(path)]) == 2
+    assert not path.exists()
+
+
+def test_cli_module_imports_quickly() -> None:
+    code = "import sys, zerosum.interop.kaggle; print(sorted(m for m in ('numba', 'kaggle_environments', 'numpy') if m in sys.modules))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "[]"
