@@ -103,7 +103,7 @@ class AlphaBetaAgent(SearchAgent):
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and game.fits_64 and name in ("window", "threats"))
+        return bool(self.fast and isinstance(game, ConnectX) and name in ("window", "threats"))
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
         start = time.perf_counter()
@@ -243,31 +243,28 @@ class AlphaBetaAgent(SearchAgent):
             s = game.result(s, entry[3])
         return tuple(pv)
 
-    # ---- the numba path (Connect-X in 64 bits) ---------------------------------------------------
+    # ---- the numba path (any Connect-X board) -------------------------------------------------
 
-    def _tables(self, game: Any, name: str, to_move_parity: int) -> dict[str, Any]:
+    def _tables(self, game: Any, name: str) -> dict[str, Any]:
         from . import fast
-        from .heuristics import windows
 
-        key = f"{game.spec}|{name}|{to_move_parity}"
+        key = f"{game.spec}|{name}"
         tables = self._fast_tables
         if tables is None or tables["key"] != key:
             bits = max(4, (max(self.tt_size, 16) - 1).bit_length())
-            geo, wins = fast.make_tables(game.rows, game.cols, windows(game))
             size = 1 << bits
-            tables = {
-                "key": key,
-                "bits": bits,
-                "geo": geo,
-                "windows": wins,
-                "order": np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
-                                  dtype=np.int64),
-                "tt_key": np.zeros(size, dtype=np.uint64),
-                "tt_val": np.zeros(size, dtype=np.int64),
-                "tt_depth": np.full(size, -1, dtype=np.int32),
-                "tt_flag": np.zeros(size, dtype=np.int8),
-                "tt_move": np.full(size, -1, dtype=np.int64),
-            }
+            tables = fast.make_tables(game.rows, game.cols, game.k)
+            tables.update(
+                key=key,
+                bits=bits,
+                order=np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
+                               dtype=np.int64),
+                tt_key=np.zeros(size, dtype=np.uint64),
+                tt_val=np.zeros(size, dtype=np.int64),
+                tt_depth=np.full(size, -1, dtype=np.int32),
+                tt_flag=np.zeros(size, dtype=np.int8),
+                tt_move=np.full(size, -1, dtype=np.int64),
+            )
             self._fast_tables = tables
         return tables
 
@@ -283,34 +280,49 @@ class AlphaBetaAgent(SearchAgent):
     ) -> SearchResult:
         from . import fast
 
-        parity = (state.ply + state.to_move) % 2  # positions from grids may break the usual parity
-        t = self._tables(game, name, parity)
-        if not self.tt_size:  # no table: forget everything between calls and iterations
-            t["tt_key"][:] = 0
-        cfg = np.zeros(9, dtype=np.int64)
+        t = self._tables(game, name)
+        cfg = np.zeros(8, dtype=np.int64)
         cfg[fast.ROWS], cfg[fast.COLS], cfg[fast.K] = game.rows, game.cols, game.k
         cfg[fast.EVAL] = fast.EVAL_THREATS if name == "threats" else fast.EVAL_WINDOW
         cfg[fast.THREE], cfg[fast.TWO] = self.three, self.two
         cfg[fast.BUDGET] = budget or 0
-        cfg[fast.ROOT_PLAYER] = state.to_move
         cfg[fast.TT_BITS] = t["bits"]
-        stats = np.zeros(3, dtype=np.int64)
-        killers = np.full((game.cells + 2, 2), -1, dtype=np.int64)
+        stats = np.zeros(fast.N_STATS, dtype=np.int64)
+        size = game.cells + 2
+        killers = np.full((size, 2), -1, dtype=np.int64)
         history = np.zeros(game.cols, dtype=np.int64)
-        cur, mask = np.uint64(state.current), np.uint64(state.mask)
+        scratch = np.zeros(game.cells, dtype=np.int8)
+        marks = np.zeros(max(game.cells, game.cols), dtype=np.int64)
+        frames = np.zeros((size, fast.N_FIELDS), dtype=np.int64)
+        keys = np.zeros(size, dtype=np.uint64)
+        moves = np.zeros((size, game.cols), dtype=np.int64)
+        grid, heights, key = fast.grid_of(game, state, t["zob"])
+        # the key leaves out the side to move, which grids built with strict=False may set freely
+        keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
         order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
         best_action, best_value, done_depth = order[0], 0, 0
-        dl = deadline if deadline is not None else 0.0
         for depth in range(1, max_depth + 1):
             stats[fast.CUT] = 0
-            if not self.tt_size:
+            stats[fast.SP] = 0
+            stats[fast.PHASE] = fast.ENTER
+            frames[0, fast.F_DEPTH] = depth
+            frames[0, fast.F_ALPHA] = -fast.INF
+            frames[0, fast.F_BETA] = fast.INF
+            if not self.tt_size:  # no table: nothing carried between iterations or calls
                 t["tt_key"][:] = 0
-            value, move = fast.ab_root(cur, mask, depth, np.array(order, dtype=np.int64), cfg, t["geo"],
-                                       t["windows"], t["order"], dl, t["tt_key"], t["tt_val"], t["tt_depth"],
-                                       t["tt_flag"], t["tt_move"], killers, history, stats)
-            if stats[fast.ABORTED]:
+            root_order = np.array(order, dtype=np.int64)
+            while True:
+                pause_at = int(stats[fast.NODES]) + fast.SLICE if deadline is not None else 0
+                status = fast.ab_run(grid, heights, state.to_move, state.ply, root_order, cfg, t["windows"],
+                                     t["is_centre"], t["zob"], t["order"], t["tt_key"], t["tt_val"],
+                                     t["tt_depth"], t["tt_flag"], t["tt_move"], killers, history, stats, scratch,
+                                     marks, frames, keys, moves, pause_at)
+                if status != 1 or time.perf_counter() >= deadline:  # type: ignore[operator]
+                    break
+            if status != 0:
                 break
-            best_action, best_value, done_depth = int(move), int(value), depth
+            best_action = int(stats[fast.RESULT_MOVE])
+            best_value, done_depth = int(stats[fast.RESULT_VALUE]), depth
             order = [best_action] + [c for c in order if c != best_action]
             if is_proven(best_value) or not stats[fast.CUT]:
                 break
@@ -330,10 +342,11 @@ class AlphaBetaAgent(SearchAgent):
         pv = [first]
         s = game.result(state, first)
         while len(pv) < depth and not game.is_terminal(s) and self.tt_size:
-            move = int(fast.tt_probe(np.uint64(s.current + s.mask), t["bits"], t["tt_key"], t["tt_move"]))
+            _, _, key = fast.grid_of(game, s, t["zob"])
+            key = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
+            move = int(fast.tt_probe(key, t["bits"], t["tt_key"], t["tt_move"]))
             if move < 0 or s.mask & game.top[move]:
                 break
             pv.append(move)
             s = game.result(s, move)
         return tuple(pv)
-

@@ -1,23 +1,24 @@
-"""Numba kernels that run alpha-beta and MCTS on Connect-X boards that fit in 64 bits.
+"""Numba kernels that run alpha-beta and MCTS on Connect-X.
 
 They compute exactly what the generic (Game-protocol) searches compute -- the same values, the same
-evaluation numbers -- on the bitboards of :mod:`zerosum.solver.bitboard` (whose primitives they import),
-and they are compiled once and cached on disk (``cache=True``).
+evaluation numbers -- and they are compiled once and cached on disk (``cache=True``).  Numba cannot reload
+a cached recursive function safely, so the alpha-beta kernel is a small machine with an explicit stack;
+that also lets it pause every few thousand nodes for the caller to read the clock.
+
+* Alpha-beta (:func:`ab_run`) works on cell arrays with Zobrist keys, so it runs on every Connect-X board
+  (the 8 x 8 school board does not fit a 64-bit bitboard with its sentinel row).
+* MCTS (:func:`mcts_run`) keeps its tree in arrays and plays random or greedy playouts on the bitboards of
+  :mod:`zerosum.solver.bitboard`, for boards that fit in 64 bits.
 
 Values are from the side to move's view and relative to the node, as in :mod:`zerosum.agents.minimax`:
-``WIN - n`` is a win in ``n`` plies.  Budgets: ``stats[NODES]`` counts nodes and a search stops (setting
-``stats[ABORTED]``) before it would pass ``cfg[BUDGET]`` nodes or, checked every ``CHECK_EVERY`` nodes,
-the deadline.
+``WIN - n`` is a win in ``n`` plies.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit, objmode
+from numba import njit
 
-from ..solver.bitboard import has_line, popcount, winning_cells
 from .base import HEURISTIC_BOUND, WIN
 
 __all__ = ["ab_root", "fast_eval", "make_tables"]
@@ -27,33 +28,18 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 INF = WIN + 1
 BOUND = HEURISTIC_BOUND
-CHECK_EVERY = 2048
 
 # cfg (int64) slots
-ROWS, COLS, K, EVAL, THREE, TWO, BUDGET, ROOT_PLAYER, TT_BITS = range(9)
-# geo (uint64) slots
-BOTTOM, BOARD, EVEN_ROWS, CENTRE = range(4)
+ROWS, COLS, K, EVAL, THREE, TWO, BUDGET, TT_BITS = range(8)
 # stats (int64) slots
 NODES, ABORTED, CUT = range(3)
+N_STATS = 8
 # tt flags
 EXACT, LOWER, UPPER = 1, 2, 3
 # evaluation ids
 EVAL_WINDOW, EVAL_THREATS = 0, 1
 # the numbers of zerosum.agents.heuristics, repeated here for the kernels (a test checks they agree)
 THREAT_GOOD, THREAT_OTHER, THREAT_DECISIVE, CENTRE_WEIGHT = 120, 40, 100_000, 4
-
-
-def make_tables(rows: int, cols: int, windows: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(geo, windows) arrays for a board: bottom, board, the cells of even 0-based rows, centre columns."""
-    h = rows + 1
-    bottom = sum(1 << (c * h) for c in range(cols))
-    board = bottom * ((1 << rows) - 1)
-    even = sum(1 << (c * h + r) for c in range(cols) for r in range(0, rows, 2))
-    centre = 0
-    for c in {(cols - 1) // 2, cols // 2}:
-        centre |= ((1 << rows) - 1) << (c * h)
-    geo = np.array([bottom, board, even, centre], dtype=np.uint64)
-    return geo, np.array(windows, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -85,55 +71,152 @@ def to_child(b: int) -> int:
     return -b
 
 
+
+# ---- alpha-beta on cell arrays (any Connect-X board) -------------------------------------------
+#
+# The position is a grid of cells (``cell = col * rows + row``, row 0 at the bottom; 0 empty, else the
+# player), the height of every column, the side to move and a Zobrist key for the transposition table.
+# Moves are made and unmade in place; the evaluation scans the lines of k cells (``windows``).
+
+DC = (0, 1, 1, 1)
+DR = (1, 0, 1, -1)
+
+
+def make_tables(rows: int, cols: int, k: int) -> dict[str, np.ndarray]:
+    """The arrays the alpha-beta kernel needs for a board: windows, centre columns, Zobrist keys."""
+    wins = []
+    for c in range(cols):
+        for r in range(rows):
+            for dc, dr in zip(DC, DR):
+                if 0 <= c + dc * (k - 1) < cols and 0 <= r + dr * (k - 1) < rows:
+                    wins.append([(c + dc * i) * rows + r + dr * i for i in range(k)])
+    is_centre = np.zeros(cols, dtype=np.int64)
+    for c in {(cols - 1) // 2, cols // 2}:
+        is_centre[c] = 1
+    rng = np.random.default_rng(20261121)
+    zob = rng.integers(1, 2**63, size=(2, rows * cols), dtype=np.int64).astype(np.uint64)
+    windows = np.array(wins, dtype=np.int64).reshape(len(wins), k)
+    return {"windows": windows, "is_centre": is_centre, "zob": zob}
+
+
+def grid_of(game, state, zob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.uint64]:  # type: ignore[no-untyped-def]
+    """(grid, heights, Zobrist key) of a Connect-X state."""
+    rows, cols = game.rows, game.cols
+    grid = np.zeros(rows * cols, dtype=np.int8)
+    heights = np.zeros(cols, dtype=np.int64)
+    key = 0
+    for c in range(cols):
+        for r in range(rows):
+            p = game.cell(state, r, c)
+            if p:
+                grid[c * rows + r] = p
+                heights[c] = r + 1
+                key ^= int(zob[p - 1, c * rows + r])
+    return grid, heights, np.uint64(key)
+
+
 @njit(cache=True)
-def _window_score(mine: np.uint64, theirs: np.uint64, windows: np.ndarray, k: int, three: int, two: int) -> int:
+def makes_line(grid: np.ndarray, rows: int, cols: int, k: int, c: int, r: int, p: int) -> bool:
+    """Whether a stone of ``p`` at (column ``c``, row ``r``) would complete k in a row."""
+    for d in range(4):
+        dc = DC[d]
+        dr = DR[d]
+        n = 1
+        cc = c + dc
+        rr = r + dr
+        while 0 <= cc < cols and 0 <= rr < rows and grid[cc * rows + rr] == p:
+            n += 1
+            cc += dc
+            rr += dr
+        cc = c - dc
+        rr = r - dr
+        while 0 <= cc < cols and 0 <= rr < rows and grid[cc * rows + rr] == p:
+            n += 1
+            cc -= dc
+            rr -= dr
+        if n >= k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _threat_weight(player: int, row: int) -> int:
+    good = row % 2 == 0 if player == 1 else row % 2 == 1
+    return THREAT_GOOD if good else THREAT_OTHER
+
+
+@njit(cache=True)
+def grid_eval(grid: np.ndarray, heights: np.ndarray, to_move: int, cfg: np.ndarray, windows: np.ndarray,
+              is_centre: np.ndarray, scratch: np.ndarray, marks: np.ndarray) -> int:
+    """``window`` or ``threats`` (``cfg[EVAL]``) for the side to move; the numbers of the heuristics module."""
+    rows, cols, k = cfg[ROWS], cfg[COLS], cfg[K]
+    three, two = cfg[THREE], cfg[TWO]
+    threats = cfg[EVAL] == EVAL_THREATS
     score = 0
+    nm = 0
     for i in range(windows.shape[0]):
-        w = windows[i]
-        a = popcount(mine & w)
-        b = popcount(theirs & w)
+        a = 0
+        b = 0
+        empty = -1
+        for j in range(k):
+            cell = windows[i, j]
+            v = grid[cell]
+            if v == 0:
+                empty = cell
+            elif v == to_move:
+                a += 1
+            else:
+                b += 1
         if b == 0:
             if a == k - 1:
                 score += three
+                if threats:
+                    if scratch[empty] == 0:
+                        marks[nm] = empty
+                        nm += 1
+                    scratch[empty] |= 1
             elif a == k - 2:
                 score += two
         if a == 0:
             if b == k - 1:
                 score -= three
+                if threats:
+                    if scratch[empty] == 0:
+                        marks[nm] = empty
+                        nm += 1
+                    scratch[empty] |= 2
             elif b == k - 2:
                 score -= two
-    return score
-
-
-@njit(cache=True)
-def _threat_score(threats: np.uint64, player: int, even: np.uint64) -> int:
-    on_even = popcount(threats & even)  # 0-based even rows = 1-based odd rows: player 1's parity
-    on_odd = popcount(threats & ~even)
-    if player == 1:
-        return THREAT_GOOD * on_even + THREAT_OTHER * on_odd
-    return THREAT_GOOD * on_odd + THREAT_OTHER * on_even
-
-
-@njit(cache=True)
-def fast_eval(cur: np.uint64, mask: np.uint64, to_move: int, cfg: np.ndarray, geo: np.ndarray,
-              windows: np.ndarray) -> int:
-    """The evaluation ``cfg[EVAL]`` of a position for the side to move (unclamped, as the heuristics)."""
-    rows, k = cfg[ROWS], cfg[K]
-    opp = cur ^ mask
-    score = _window_score(cur, opp, windows, k, cfg[THREE], cfg[TWO])
-    if cfg[EVAL] == EVAL_THREATS:
-        board = geo[BOARD]
-        play = (mask + geo[BOTTOM]) & board
-        t_mover = winning_cells(cur, mask, rows, board, k)
-        t_waiter = winning_cells(opp, mask, rows, board, k)
-        if t_mover & play:
-            return THREAT_DECISIVE
-        if popcount(t_waiter & play) >= 2:
-            return -THREAT_DECISIVE
-        score += _threat_score(t_mover, to_move, geo[EVEN_ROWS]) - _threat_score(t_waiter, 3 - to_move, geo[EVEN_ROWS])
-        centre = geo[CENTRE]
-        score += CENTRE_WEIGHT * (popcount(cur & centre) - popcount(opp & centre))
-    return score
+    if not threats:
+        return score
+    mover_now = 0
+    waiter_now = 0
+    ts = 0
+    for i in range(nm):
+        cell = marks[i]
+        f = scratch[cell]
+        scratch[cell] = 0
+        c = cell // rows
+        r = cell % rows
+        now = heights[c] == r
+        if f & 1:
+            ts += _threat_weight(to_move, r)
+            if now:
+                mover_now += 1
+        if f & 2:
+            ts -= _threat_weight(3 - to_move, r)
+            if now:
+                waiter_now += 1
+    if mover_now:
+        return THREAT_DECISIVE
+    if waiter_now >= 2:
+        return -THREAT_DECISIVE
+    centre = 0
+    for c in range(cols):
+        if is_centre[c]:
+            for r in range(heights[c]):
+                centre += 1 if grid[c * rows + r] == to_move else -1
+    return score + ts + CENTRE_WEIGHT * centre
 
 
 @njit(cache=True)
@@ -141,156 +224,190 @@ def _tt_index(key: np.uint64, bits: int) -> int:
     return int((key * U64(0x9E3779B97F4A7C15)) >> U64(64 - bits))
 
 
-@njit(cache=True)
-def _check_time(deadline: float) -> bool:
-    with objmode(now="float64"):
-        now = time.perf_counter()
-    return now >= deadline
+# search-machine registers (stats slots after NODES, ABORTED, CUT)
+SP, PHASE, RET, RESULT_VALUE, RESULT_MOVE = range(3, 8)
+ENTER, NEXT, RETURN = 0, 1, 2
+# frame fields (one frame per ply from the root)
+F_DEPTH, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMOVE, F_N, F_I, F_CELL, F_COL = range(10)
+N_FIELDS = 10
+#: nodes between two readings of the clock (time limits)
+SLICE = 4096
 
 
 @njit(cache=True)
-def negamax(cur: np.uint64, mask: np.uint64, depth: int, alpha: int, beta: int, ply: int,
-            cfg: np.ndarray, geo: np.ndarray, windows: np.ndarray, order: np.ndarray, deadline: float,
-            tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray,
-            tt_move: np.ndarray, killers: np.ndarray, history: np.ndarray, stats: np.ndarray) -> int:
-    """Alpha-beta (fail-soft negamax) on a position that is not over; node-relative values."""
-    if stats[ABORTED]:
-        return 0
-    budget = cfg[BUDGET]
-    if budget > 0 and stats[NODES] >= budget:
-        stats[ABORTED] = 1
-        return 0
-    stats[NODES] += 1
-    if deadline > 0.0 and stats[NODES] % CHECK_EVERY == 0 and _check_time(deadline):
-        stats[ABORTED] = 1
-        return 0
-    board = geo[BOARD]
-    if mask == board:
-        return 0
-    rows, cols, k = cfg[ROWS], cfg[COLS], cfg[K]
-    to_move = cfg[ROOT_PLAYER] if ply % 2 == 0 else 3 - cfg[ROOT_PLAYER]
-    if depth == 0:
-        stats[CUT] = 1
-        return _clamp(fast_eval(cur, mask, to_move, cfg, geo, windows))
-    h = rows + 1
-    play = (mask + geo[BOTTOM]) & board
-    # a win in one is the best value there is: no need to look further
-    for c in range(cols):
-        move = play & (((ONE << U64(rows)) - ONE) << U64(c * h))
-        if move and has_line(cur | move, rows, k):
-            return WIN - 1
-    bits = cfg[TT_BITS]
-    key = cur + mask
-    idx = _tt_index(key, bits)
-    best_move = -1
-    alpha0 = alpha
-    if tt_key[idx] == key:
-        best_move = tt_move[idx]
-        if tt_depth[idx] == depth:
-            v = tt_val[idx]
-            f = tt_flag[idx]
-            if f == EXACT:
-                return v
-            if f == LOWER and v > alpha:
-                alpha = v
-            elif f == UPPER and v < beta:
-                beta = v
-            if alpha >= beta:
-                return v
-    # order: the table's move, the two killers, then by history (centre first among equals)
-    moves = np.empty(cols, dtype=np.int64)
-    scores = np.empty(cols, dtype=np.int64)
-    n = 0
-    for i in range(cols):
-        c = order[i]
-        if play & (((ONE << U64(rows)) - ONE) << U64(c * h)):
-            s = history[c]
-            if c == best_move:
-                s = 1 << 60
-            elif c == killers[ply, 0]:
-                s = 1 << 50
-            elif c == killers[ply, 1]:
-                s = 1 << 49
-            j = n
-            while j > 0 and scores[j - 1] < s:
-                scores[j] = scores[j - 1]
-                moves[j] = moves[j - 1]
-                j -= 1
-            scores[j] = s
-            moves[j] = c
-            n += 1
-    best = -INF
-    best_move = -1
-    for i in range(n):
-        c = moves[i]
-        move = play & (((ONE << U64(rows)) - ONE) << U64(c * h))
-        new_mask = mask | move
-        v = to_parent(negamax(cur ^ mask, new_mask, depth - 1, to_child(beta), to_child(alpha), ply + 1, cfg, geo,
-                              windows, order, deadline, tt_key, tt_val, tt_depth, tt_flag, tt_move, killers,
-                              history, stats))
-        if stats[ABORTED]:
-            return 0
-        if v > best:
-            best = v
-            best_move = c
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            if killers[ply, 0] != c:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = c
-            history[c] += depth * depth
-            break
-    flag = EXACT
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    tt_key[idx] = key
-    tt_val[idx] = best
-    tt_depth[idx] = depth
-    tt_flag[idx] = flag
-    tt_move[idx] = best_move
-    return best
+def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones: int, root_order: np.ndarray,
+           cfg: np.ndarray, windows: np.ndarray, is_centre: np.ndarray, zob: np.ndarray, order: np.ndarray,
+           tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray, tt_move: np.ndarray,
+           killers: np.ndarray, history: np.ndarray, stats: np.ndarray, scratch: np.ndarray, marks: np.ndarray,
+           frames: np.ndarray, keys: np.ndarray, moves: np.ndarray, pause_at: int) -> int:
+    """Fail-soft negamax alpha-beta as a machine with an explicit stack (numba caches it; no recursion).
 
-
-@njit(cache=True)
-def ab_root(cur: np.uint64, mask: np.uint64, depth: int, root_order: np.ndarray,
-            cfg: np.ndarray, geo: np.ndarray, windows: np.ndarray, order: np.ndarray, deadline: float,
-            tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray,
-            tt_move: np.ndarray, killers: np.ndarray, history: np.ndarray, stats: np.ndarray) -> tuple[int, int]:
-    """One iteration at ``depth`` >= 1: (value, best column); the root's moves are tried in ``root_order``.
-
-    The first move reaching the best value wins ties.  ``stats[ABORTED]`` says the result is unusable.
+    Set up frame 0 (depth, alpha=-INF, beta=INF), ``keys[0]``, ``stats[SP]=0``, ``stats[PHASE]=ENTER``,
+    then call until it returns 0 (done: ``stats[RESULT_VALUE]``, ``stats[RESULT_MOVE]``); it returns 1
+    when it paused at ``pause_at`` nodes (call again to resume: the caller reads the clock meanwhile) and
+    2 when the node budget ``cfg[BUDGET]`` stopped it.  Node-relative values; ties at the root go to the
+    first move in ``root_order`` reaching the best value.
     """
+    rows, cols, k = cfg[ROWS], cfg[COLS], cfg[K]
+    cells = rows * cols
     budget = cfg[BUDGET]
-    if budget > 0 and stats[NODES] >= budget:
-        stats[ABORTED] = 1
-        return 0, -1
-    stats[NODES] += 1
-    rows, k = cfg[ROWS], cfg[K]
-    h = rows + 1
-    board = geo[BOARD]
-    play = (mask + geo[BOTTOM]) & board
-    alpha = -INF
-    best_move = -1
-    for i in range(root_order.shape[0]):
-        c = root_order[i]
-        move = play & (((ONE << U64(rows)) - ONE) << U64(c * h))
-        if not move:
-            continue
-        if has_line(cur | move, rows, k):
-            v = WIN - 1
-        else:
-            v = to_parent(negamax(cur ^ mask, mask | move, depth - 1, -INF, to_child(alpha), 1, cfg, geo, windows,
-                                  order, deadline, tt_key, tt_val, tt_depth, tt_flag, tt_move, killers, history,
-                                  stats))
-            if stats[ABORTED]:
-                return 0, -1
-        if v > alpha:
-            alpha = v
-            best_move = c
-    return alpha, best_move
+    bits = cfg[TT_BITS]
+    sp = stats[SP]
+    phase = stats[PHASE]
+    ret = stats[RET]
+    while True:
+        to_move = root_to_move if sp % 2 == 0 else 3 - root_to_move
+        if phase == ENTER:
+            if pause_at > 0 and stats[NODES] >= pause_at:
+                stats[SP] = sp
+                stats[PHASE] = phase
+                stats[RET] = ret
+                return 1
+            if budget > 0 and stats[NODES] >= budget:
+                stats[ABORTED] = 1
+                return 2
+            stats[NODES] += 1
+            depth = frames[sp, F_DEPTH]
+            if root_stones + sp == cells:
+                ret = 0
+                phase = RETURN
+                continue
+            if depth == 0:
+                stats[CUT] = 1
+                ret = _clamp(grid_eval(grid, heights, to_move, cfg, windows, is_centre, scratch, marks))
+                phase = RETURN
+                continue
+            # a win in one is the best value there is (at the root: the first winning move in root order)
+            win_col = -1
+            n_order = root_order.shape[0] if sp == 0 else cols
+            for i in range(n_order):
+                c = root_order[i] if sp == 0 else i
+                r = heights[c]
+                if r < rows and makes_line(grid, rows, cols, k, c, r, to_move):
+                    win_col = c
+                    break
+            if win_col >= 0:
+                frames[sp, F_BESTMOVE] = win_col
+                ret = WIN - 1
+                phase = RETURN
+                continue
+            alpha = frames[sp, F_ALPHA]
+            beta = frames[sp, F_BETA]
+            frames[sp, F_ALPHA0] = alpha
+            key = keys[sp]
+            idx = _tt_index(key, bits)
+            hint = -1
+            if sp > 0 and tt_key[idx] == key:
+                hint = tt_move[idx]
+                if tt_depth[idx] == depth:
+                    v = tt_val[idx]
+                    f = tt_flag[idx]
+                    if f == EXACT:
+                        ret = v
+                        phase = RETURN
+                        continue
+                    if f == LOWER and v > alpha:
+                        alpha = v
+                    elif f == UPPER and v < beta:
+                        beta = v
+                    if alpha >= beta:
+                        ret = v
+                        phase = RETURN
+                        continue
+            frames[sp, F_ALPHA] = alpha
+            frames[sp, F_BETA] = beta
+            n = 0
+            if sp == 0:
+                for i in range(root_order.shape[0]):
+                    c = root_order[i]
+                    if heights[c] < rows:
+                        moves[0, n] = c
+                        n += 1
+            else:
+                # the table's move, the two killers, then by history (centre first among equals)
+                scores = marks  # scratch space: marks is only used inside grid_eval
+                for i in range(cols):
+                    c = order[i]
+                    if heights[c] < rows:
+                        s = history[c]
+                        if c == hint:
+                            s = 1 << 60
+                        elif c == killers[sp, 0]:
+                            s = 1 << 50
+                        elif c == killers[sp, 1]:
+                            s = 1 << 49
+                        j = n
+                        while j > 0 and scores[j - 1] < s:
+                            scores[j] = scores[j - 1]
+                            moves[sp, j] = moves[sp, j - 1]
+                            j -= 1
+                        scores[j] = s
+                        moves[sp, j] = c
+                        n += 1
+            frames[sp, F_N] = n
+            frames[sp, F_I] = 0
+            frames[sp, F_BEST] = -INF
+            frames[sp, F_BESTMOVE] = -1
+            phase = NEXT
+        elif phase == NEXT:
+            i = frames[sp, F_I]
+            if i == frames[sp, F_N]:
+                best = frames[sp, F_BEST]
+                if sp > 0:
+                    key = keys[sp]
+                    idx = _tt_index(key, bits)
+                    flag = EXACT
+                    if best <= frames[sp, F_ALPHA0]:
+                        flag = UPPER
+                    elif best >= frames[sp, F_BETA]:
+                        flag = LOWER
+                    tt_key[idx] = key
+                    tt_val[idx] = best
+                    tt_depth[idx] = frames[sp, F_DEPTH]
+                    tt_flag[idx] = flag
+                    tt_move[idx] = frames[sp, F_BESTMOVE]
+                ret = best
+                phase = RETURN
+                continue
+            c = moves[sp, i]
+            cell = c * rows + heights[c]
+            grid[cell] = to_move
+            heights[c] += 1
+            frames[sp, F_CELL] = cell
+            frames[sp, F_COL] = c
+            frames[sp + 1, F_DEPTH] = frames[sp, F_DEPTH] - 1
+            frames[sp + 1, F_ALPHA] = to_child(frames[sp, F_BETA])
+            frames[sp + 1, F_BETA] = to_child(frames[sp, F_ALPHA])
+            keys[sp + 1] = keys[sp] ^ zob[to_move - 1, cell]
+            sp += 1
+            phase = ENTER
+        else:  # RETURN: frame sp's value is ret
+            if sp == 0:
+                stats[RESULT_VALUE] = ret
+                stats[RESULT_MOVE] = frames[0, F_BESTMOVE]
+                stats[SP] = 0
+                stats[PHASE] = ENTER
+                return 0
+            sp -= 1
+            c = frames[sp, F_COL]
+            grid[frames[sp, F_CELL]] = 0
+            heights[c] -= 1
+            v = to_parent(ret)
+            if v > frames[sp, F_BEST]:
+                frames[sp, F_BEST] = v
+                frames[sp, F_BESTMOVE] = c
+            if v > frames[sp, F_ALPHA]:
+                frames[sp, F_ALPHA] = v
+            if frames[sp, F_ALPHA] >= frames[sp, F_BETA]:
+                if killers[sp, 0] != c:
+                    killers[sp, 1] = killers[sp, 0]
+                    killers[sp, 0] = c
+                d = frames[sp, F_DEPTH]
+                history[c] += d * d
+                frames[sp, F_I] = frames[sp, F_N]
+            else:
+                frames[sp, F_I] += 1
+            phase = NEXT
 
 
 @njit(cache=True)
