@@ -194,6 +194,7 @@ _REGISTRY: dict[str, str] = {
     "alphabeta": "zerosum.agents.alphabeta:AlphaBetaAgent",
     "mcts": "zerosum.agents.mcts:MCTSAgent",
     "solver": "zerosum.solver.agent:SolverAgent",
+    "openspiel-mcts": "zerosum.interop.openspiel:OpenSpielMCTSAgent",  # needs the openspiel extra
 }
 
 
