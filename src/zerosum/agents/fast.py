@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..solver.bitboard import geometry, has_line, random_playout, rng_next, winning_cells
+
 from .base import HEURISTIC_BOUND, WIN
 
 __all__ = ["ab_root", "fast_eval", "make_tables"]
@@ -417,3 +419,228 @@ def tt_probe(key: np.uint64, bits: int, tt_key: np.ndarray, tt_move: np.ndarray)
     if tt_key[idx] == key:
         return tt_move[idx]
     return -1
+
+
+# ---- MCTS with the tree in arrays (Connect-X boards that fit in 64 bits) --------------------------
+#
+# Node i: ``pos[0, i]`` the side to move's stones, ``pos[1, i]`` all stones; ``ints[F, i]`` for the
+# fields below; ``total[i]`` the sum of rewards for the player who moved into node i.  Node 0 is the root.
+T_PARENT, T_FIRST, T_NCH, T_MOVE, T_VISITS, T_PROOF, T_PLIES = range(7)
+T_FIELDS = 7
+P_UNKNOWN, P_WON, P_LOST, P_DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into the node
+
+
+@njit(cache=True)
+def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, cols: int, k: int,
+            bottom: np.uint64, board: np.uint64, allowed: np.ndarray, rng: np.ndarray) -> int:
+    """Create the children of ``node`` (columns in ``allowed``, or every playable one when it is empty) in a
+    random order; returns the new number of nodes used."""
+
+    cur = pos[0, node]
+    mask = pos[1, node]
+    h = rows + 1
+    cand = np.empty(cols, dtype=np.int64)
+    n = 0
+    if allowed.shape[0] > 0:
+        for i in range(allowed.shape[0]):
+            cand[n] = allowed[i]
+            n += 1
+    else:
+        for c in range(cols):
+            if not (mask & (ONE << U64(c * h + rows - 1))):
+                cand[n] = c
+                n += 1
+    for i in range(n - 1, 0, -1):  # Fisher-Yates: unvisited children are tried in this order
+        j = int(rng_next(rng) % U64(i + 1))
+        tmp = cand[i]
+        cand[i] = cand[j]
+        cand[j] = tmp
+    ints[T_FIRST, node] = used
+    ints[T_NCH, node] = n
+    for i in range(n):
+        c = cand[i]
+        move = (mask + (ONE << U64(c * h))) & (((ONE << U64(rows)) - ONE) << U64(c * h))
+        child = used + i
+        new_mask = mask | move
+        pos[0, child] = cur ^ mask
+        pos[1, child] = new_mask
+        ints[T_PARENT, child] = node
+        ints[T_FIRST, child] = -1
+        ints[T_NCH, child] = 0
+        ints[T_MOVE, child] = c
+        ints[T_VISITS, child] = 0
+        ints[T_PLIES, child] = 0
+        if has_line(cur | move, rows, k):
+            ints[T_PROOF, child] = P_WON
+        elif new_mask == board:
+            ints[T_PROOF, child] = P_DRAWN
+        else:
+            ints[T_PROOF, child] = P_UNKNOWN
+    return used + n
+
+
+@njit(cache=True)
+def _prove(node: int, ints: np.ndarray) -> None:
+    """Carry a proof at ``node`` up the tree as far as it goes (MCTS-Solver)."""
+    while node > 0 and ints[T_PROOF, node] != P_UNKNOWN:
+        parent = ints[T_PARENT, node]
+        if ints[T_PROOF, parent] != P_UNKNOWN or ints[T_FIRST, parent] < 0:
+            return
+        if ints[T_PROOF, node] == P_WON:
+            ints[T_PROOF, parent] = P_LOST
+            ints[T_PLIES, parent] = ints[T_PLIES, node] + 1
+        else:
+            first = ints[T_FIRST, parent]
+            all_proven = True
+            any_draw = False
+            longest = 0
+            for ch in range(first, first + ints[T_NCH, parent]):
+                p = ints[T_PROOF, ch]
+                if p == P_UNKNOWN:
+                    all_proven = False
+                    break
+                if p == P_DRAWN:
+                    any_draw = True
+                longest = max(longest, ints[T_PLIES, ch])
+            if not all_proven:
+                return
+            if any_draw:
+                ints[T_PROOF, parent] = P_DRAWN
+            else:
+                ints[T_PROOF, parent] = P_WON
+                ints[T_PLIES, parent] = longest + 1
+        node = parent
+
+
+@njit(cache=True)
+def greedy_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, rng: np.ndarray) -> int:
+    """A playout that takes a win, else blocks the opponent's win in one, else plays a random column:
+    +1 if the side to move now wins, -1 if it loses, 0 for a draw.  The position must not be over."""
+
+    h = rows + 1
+    bottom, board = geometry(rows, cols)
+    sign = 1
+    free = np.empty(cols, dtype=np.int64)
+    while True:
+        if mask == board:
+            return 0
+        play = (mask + bottom) & board
+        if winning_cells(cur, mask, rows, board, k) & play:
+            return sign
+        theirs = winning_cells(cur ^ mask, mask, rows, board, k) & play
+        if theirs:
+            move = theirs & (~theirs + ONE)
+        else:
+            n = 0
+            for c in range(cols):
+                if not (mask & (ONE << U64(c * h + rows - 1))):
+                    free[n] = c
+                    n += 1
+            c = free[int(rng_next(rng) % U64(n))]
+            move = play & (((ONE << U64(rows)) - ONE) << U64(c * h))
+        opp = cur ^ mask
+        mask = mask | move
+        cur = opp
+        sign = -sign
+
+
+@njit(cache=True)
+def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: int, rows: int,
+             cols: int, k: int, c: float, greedy: bool, rng: np.ndarray) -> int:
+    """Run up to ``sims`` simulations on the tree; returns how many ran.
+
+    ``meta[0]`` is the number of nodes used (the arrays must have room for ``cols`` more per simulation,
+    or the run stops early for the caller to grow them), ``meta[1]`` the deepest selection so far.
+    Stops early too once the root is proven.
+    """
+
+    bottom, board = geometry(rows, cols)
+    capacity = pos.shape[1]
+    empty = np.empty(0, dtype=np.int64)
+    done = 0
+    while done < sims and ints[T_PROOF, 0] == P_UNKNOWN and meta[0] + cols <= capacity:
+        done += 1
+        node = 0
+        depth = 0
+        # selection: an unvisited child first (in the order fixed at expansion), else the best UCT score
+        while ints[T_FIRST, node] >= 0 and ints[T_PROOF, node] == P_UNKNOWN:
+            first = ints[T_FIRST, node]
+            log_n = np.log(max(ints[T_VISITS, node], 1))
+            best = -1
+            best_score = -1e300
+            for ch in range(first, first + ints[T_NCH, node]):
+                p = ints[T_PROOF, ch]
+                if p == P_LOST:
+                    continue
+                v = ints[T_VISITS, ch]
+                if v == 0:
+                    best = ch
+                    break
+                q = 0.5 if p == P_DRAWN else (total[ch] / v + 1.0) / 2.0
+                score = q + c * np.sqrt(log_n / v)
+                if score > best_score:
+                    best = ch
+                    best_score = score
+            node = best
+            depth += 1
+        if depth > meta[1]:
+            meta[1] = depth
+        p = ints[T_PROOF, node]
+        if p == P_UNKNOWN:
+            # expansion: every child at once, then a playout from the first one not proven
+            meta[0] = _expand(node, meta[0], pos, ints, rows, cols, k, bottom, board, empty, rng)
+            first = ints[T_FIRST, node]
+            for ch in range(first, first + ints[T_NCH, node]):
+                if ints[T_PROOF, ch] != P_UNKNOWN:
+                    _prove(ch, ints)
+            p = ints[T_PROOF, node]
+            if p == P_UNKNOWN:
+                pick = first
+                for ch in range(first, first + ints[T_NCH, node]):
+                    if ints[T_PROOF, ch] == P_UNKNOWN:
+                        pick = ch
+                        break
+                node = pick
+                p = ints[T_PROOF, node]
+        if p == P_WON:
+            reward = 1.0
+        elif p == P_LOST:
+            reward = -1.0
+        elif p == P_DRAWN:
+            reward = 0.0
+        else:
+            if greedy:
+                r = greedy_playout(pos[0, node], pos[1, node], rows, cols, k, rng)
+            else:
+                r = random_playout(pos[0, node], pos[1, node], rows, cols, k, rng)
+            reward = -float(r)  # r is for the side to move at ``node``; the reward for who moved into it
+        # backpropagation
+        while node >= 0:
+            ints[T_VISITS, node] += 1
+            total[node] += reward
+            reward = -reward
+            node = ints[T_PARENT, node]
+    return done
+
+
+@njit(cache=True)
+def mcts_init(cur: np.uint64, mask: np.uint64, allowed: np.ndarray, pos: np.ndarray, ints: np.ndarray,
+              total: np.ndarray, meta: np.ndarray, rows: int, cols: int, k: int, rng: np.ndarray) -> None:
+    """Make node 0 the root at (cur, mask) with children for the ``allowed`` columns."""
+
+    bottom, board = geometry(rows, cols)
+    pos[0, 0] = cur
+    pos[1, 0] = mask
+    ints[T_PARENT, 0] = -1
+    ints[T_FIRST, 0] = -1
+    ints[T_NCH, 0] = 0
+    ints[T_MOVE, 0] = -1
+    ints[T_VISITS, 0] = 0
+    ints[T_PROOF, 0] = P_UNKNOWN
+    ints[T_PLIES, 0] = 0
+    total[:] = 0.0
+    meta[0] = _expand(0, 1, pos, ints, rows, cols, k, bottom, board, allowed, rng)
+    meta[1] = 0
+    for ch in range(1, meta[0]):
+        if ints[T_PROOF, ch] != P_UNKNOWN:
+            _prove(ch, ints)

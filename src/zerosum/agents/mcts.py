@@ -1,0 +1,444 @@
+"""Monte Carlo tree search (UCT) with MCTS-Solver proofs.
+
+``mcts:sims=N`` or ``mcts:time=S`` (no limit: 1000 simulations), exploration ``c=`` (default 1.4, on
+rewards scaled to 0..1), playout policy ``playout=random|greedy|alphabeta`` or any callable
+``f(game, state) -> action`` (an agent), ``seed=`` for reproducible play.
+
+One simulation: select by UCT down the tree (an unvisited child first, in a random order fixed when its
+parent was expanded), expand every child of the leaf at once, play one playout from the first new child, and
+back the result up (+1 win, 0 draw, -1 loss, for the player who moved into each node).
+
+MCTS-Solver: a child that ends the game is proven at once; a node with a child proven won for the side to
+move is proven lost for the player who moved into it, and a node whose children are all proven is proven
+by the best of them.  Proven losses are never selected again; a proven root ends the search early.
+
+Before searching, the root is checked a few plies deep, so MCTS never misses a win in one or two: it
+plays a winning move at once (the first in ``game.actions`` order), then a move that wins on its next turn
+whatever the reply, and it leaves out moves that let the opponent win at once whenever another move
+exists (so it blocks a loss in one).
+
+The move: a child proven won if there is one; otherwise the most visited child that is not proven lost,
+ties broken by the higher mean reward, then by ``game.actions`` order.  ``SearchResult.value`` is the
+mean reward of that child (-1..1, side to move's view) or a proven ``win_value``/``loss_value``
+(``nodes`` counts simulations, ``scores`` holds each root action's mean reward).
+
+Connect-X boards that fit in 64 bits run in the numba kernels of :mod:`zerosum.agents.fast` when the
+playout is ``random`` or ``greedy`` (``fast=0`` forces the generic path).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable
+
+from ..errors import AgentError
+from ..game import Game, other
+from .base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, win_value
+from .alphabeta import _flag
+
+__all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move"]
+
+DEFAULT_SIMULATIONS = 1000
+UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
+
+PLAYOUTS = ("random", "greedy", "alphabeta")
+
+
+def _playout_name(text: str) -> str:
+    if text not in PLAYOUTS:
+        raise ValueError(text)
+    return text
+
+
+class _Node:
+    __slots__ = ("state", "parent", "action", "children", "visits", "total", "proof", "plies")
+
+    def __init__(self, state: Any, parent: "_Node | None", action: Any) -> None:
+        self.state = state
+        self.parent = parent
+        self.action = action
+        self.children: list[_Node] | None = None
+        self.visits = 0
+        self.total = 0.0  # sum of rewards for the player who moved into this node
+        self.proof = UNKNOWN
+        self.plies = 0  # for a proven node: plies to the end along the proof
+
+
+def _winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: int) -> list[Any]:
+    wins = []
+    for a in actions:
+        if game.winner(game.result(state, a)) == me:
+            wins.append(a)
+    return wins
+
+
+def tactical_move(game: Game[Any, Any], state: Any) -> tuple[Any, int, list[Any]]:
+    """The root check: ``(action, value, safe)``.
+
+    ``action`` is a win in one (value ``win_value(1)``) or a move that wins on the next turn whatever the
+    reply (``win_value(3)``), else None; ``safe`` lists the actions after which the opponent cannot win at
+    once (all actions when none is safe).
+    """
+    me = game.player(state)
+    actions = game.actions(state)
+    wins = _winning_actions(game, state, actions, me)
+    if wins:
+        return wins[0], win_value(1), actions
+    safe, forcing = [], None
+    for a in actions:
+        s1 = game.result(state, a)
+        if game.is_terminal(s1):  # a draw: neither safe from a quick loss nor a loss
+            safe.append(a)
+            continue
+        replies = game.actions(s1)
+        loses_now = False
+        all_win = True
+        for b in replies:
+            s2 = game.result(s1, b)
+            if game.is_terminal(s2):
+                if game.winner(s2) == other(me):
+                    loses_now = True
+                all_win = False
+                if loses_now:
+                    break
+                continue
+            if all_win and not _winning_actions(game, s2, game.actions(s2), me):
+                all_win = False
+        if not loses_now:
+            safe.append(a)
+            if all_win and replies and forcing is None:
+                forcing = a
+    if forcing is not None:
+        return forcing, win_value(3), actions
+    return None, 0, safe or actions
+
+
+class MCTSAgent(SearchAgent):
+    """UCT with MCTS-Solver proofs and a root check for wins in one or two (see module doc)."""
+
+    name = "mcts"
+    description = "Monte Carlo tree search (UCT) with proven wins and losses"
+    LIMITS = ("simulations", "time")
+    OPTIONS = {
+        "c": Option(float, "exploration constant (rewards scaled to 0..1)", lambda v: v >= 0, "a number >= 0"),
+        "playout": Option(_playout_name, "playout policy: random, greedy, alphabeta", None,
+                          "one of random, greedy, alphabeta"),
+        "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
+    }
+
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        seed: int | None = None,
+        c: float = 1.4,
+        playout: "str | Callable[[Game[Any, Any], Any], Any]" = "random",
+        fast: bool = True,
+    ) -> None:
+        super().__init__(limits=limits, seed=seed)
+        if isinstance(playout, str) and playout not in PLAYOUTS:
+            raise AgentError(f"unknown playout {playout!r}: choose one of {', '.join(PLAYOUTS)} or pass a callable")
+        if not isinstance(playout, str) and not callable(playout):
+            raise AgentError(f"a playout is a name or a callable f(game, state) -> action, not {playout!r}")
+        self.c = c
+        self.playout = playout
+        self.fast = fast
+        self.rng = random.Random(seed)
+        self._playout_agent: Agent | None = None
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def _uses_fast_path(self, game: Game[Any, Any]) -> bool:
+        from ..games.connectx import ConnectX
+
+        return bool(self.fast and isinstance(game, ConnectX) and game.fits_64 and self.playout in ("random", "greedy"))
+
+    def _budget(self) -> tuple[int | None, float | None]:
+        sims, seconds = self.limits.simulations, self.limits.time
+        if sims is None and seconds is None:
+            sims = DEFAULT_SIMULATIONS
+        deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds * 0.97 - 0.005)
+        return sims, deadline
+
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        start = time.perf_counter()
+        actions = game.actions(state)
+        if not actions:
+            raise AgentError("no legal action: the game is over")
+        action, value, safe = tactical_move(game, state)
+        if action is not None:
+            return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
+                                elapsed=time.perf_counter() - start, pv=(action,))
+        if len(safe) == 1:
+            return SearchResult(action=safe[0], value=0, nodes=0, depth=2, elapsed=time.perf_counter() - start,
+                                pv=(safe[0],))
+        sims, deadline = self._budget()
+        if self._uses_fast_path(game):
+            return self._search_fast(game, state, safe, sims, deadline, start)
+        return self._search_generic(game, state, safe, sims, deadline, start)
+
+    # ---- the generic path ---------------------------------------------------------------------
+
+    def _playout_policy(self, game: Game[Any, Any]) -> Callable[[Any, list[Any]], Any]:
+        rng = self.rng
+        if callable(self.playout):
+            policy = self.playout
+            return lambda s, acts: policy(game, s)
+        if self.playout == "random":
+            return lambda s, acts: acts[rng.randrange(len(acts))]
+        if self.playout == "greedy":
+            return lambda s, acts: self._greedy(game, s, acts)
+        if self._playout_agent is None:
+            from .alphabeta import AlphaBetaAgent
+
+            self._playout_agent = AlphaBetaAgent(limits=Limits(depth=2), tt=0)
+        agent = self._playout_agent
+        return lambda s, acts: agent(game, s)
+
+    def _greedy(self, game: Game[Any, Any], s: Any, acts: list[Any]) -> Any:
+        """Take a win, else block the opponent's win in one, else a random move."""
+        from ..games.connectx import ConnectX
+
+        rng = self.rng
+        me = game.player(s)
+        if isinstance(game, ConnectX):
+            from .heuristics import winning_cells
+
+            playable = (s.mask + game.bottom_mask) & game.board_mask
+            mine = winning_cells(game, s.current, s.mask) & playable
+            theirs = winning_cells(game, s.current ^ s.mask, s.mask) & playable
+            target = mine or theirs
+            if target:
+                low = target & -target
+                return (low.bit_length() - 1) // game.height
+            return acts[rng.randrange(len(acts))]
+        wins = _winning_actions(game, s, acts, me)
+        if wins:
+            return wins[rng.randrange(len(wins))]
+        order = list(acts)
+        rng.shuffle(order)
+        for a in order:  # the first move after which the opponent cannot win at once
+            s1 = game.result(s, a)
+            if game.is_terminal(s1) or not _winning_actions(game, s1, game.actions(s1), other(me)):
+                return a
+        return order[0]
+
+    def _search_generic(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        safe: list[Any],
+        sims: int | None,
+        deadline: float | None,
+        start: float,
+    ) -> SearchResult:
+        rng = self.rng
+        c = self.c
+        policy = self._playout_policy(game)
+        result, actions_of, is_terminal, winner, player = (
+            game.result, game.actions, game.is_terminal, game.winner, game.player
+        )
+        root = _Node(state, None, None)
+        root.children = [self._child(game, root, a) for a in safe]
+        rng.shuffle(root.children)
+        for ch in root.children:
+            self._prove(ch)
+        done = 0
+        max_depth = 0
+        while root.proof == UNKNOWN:
+            if sims is not None and done >= sims:
+                break
+            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            done += 1
+            node, depth = root, 0
+            # selection
+            while node.children is not None and node.proof == UNKNOWN:
+                node = self._select(node, c)
+                depth += 1
+            max_depth = max(max_depth, depth)
+            if node.proof != UNKNOWN:
+                reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
+            else:
+                # expansion: every child at once, in a random order
+                s = node.state
+                node.children = [self._child(game, node, a) for a in actions_of(s)]
+                rng.shuffle(node.children)
+                for ch in node.children:
+                    if ch.proof != UNKNOWN:
+                        self._prove(ch)
+                if node.proof != UNKNOWN:
+                    reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
+                else:
+                    child = next((ch for ch in node.children if ch.proof == UNKNOWN), node.children[0])
+                    node = child
+                    if node.proof != UNKNOWN:
+                        reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
+                    else:
+                        # playout: from the child's position to the end
+                        s = node.state
+                        acts = actions_of(s)
+                        while acts:
+                            s = result(s, policy(s, acts))
+                            acts = actions_of(s)
+                        w = winner(s)
+                        mover = other(player(node.state))
+                        reward = 0.0 if w is None else (1.0 if w == mover else -1.0)
+            # backpropagation: the reward is for the player who moved into ``node``
+            while node is not None:
+                node.visits += 1
+                node.total += reward
+                reward = -reward
+                node = node.parent
+        return self._answer(game, state, root, done, max_depth, start)
+
+    def _child(self, game: Game[Any, Any], parent: _Node, action: Any) -> _Node:
+        s = game.result(parent.state, action)
+        node = _Node(s, parent, action)
+        if game.is_terminal(s):
+            node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
+        return node
+
+    def _select(self, node: _Node, c: float) -> _Node:
+        assert node.children is not None
+        best, best_score = None, -math.inf
+        log_n = math.log(max(node.visits, 1))
+        for ch in node.children:
+            if ch.proof == LOST:
+                continue
+            if ch.visits == 0:
+                return ch
+            q = 0.5 if ch.proof == DRAWN else (ch.total / ch.visits + 1.0) / 2.0
+            score = q + c * math.sqrt(log_n / ch.visits)
+            if score > best_score:
+                best, best_score = ch, score
+        assert best is not None  # a node whose children are all lost is proven, never selected from
+        return best
+
+    def _prove(self, node: _Node) -> None:
+        """Carry a new proof at ``node`` up the tree as far as it goes."""
+        while node.parent is not None and node.proof != UNKNOWN:
+            parent = node.parent
+            if parent.proof != UNKNOWN or parent.children is None:
+                return
+            if node.proof == WON:
+                parent.proof, parent.plies = LOST, node.plies + 1
+            elif all(ch.proof != UNKNOWN for ch in parent.children):
+                if any(ch.proof == DRAWN for ch in parent.children):
+                    parent.proof = DRAWN
+                else:
+                    parent.proof, parent.plies = WON, max(ch.plies for ch in parent.children) + 1
+            else:
+                return
+            node = parent
+
+    def _answer(self, game: Game[Any, Any], state: Any, root: _Node, sims: int, depth: int,
+                start: float) -> SearchResult:
+        assert root.children is not None
+        rank = {a: i for i, a in enumerate(game.actions(state))}
+        children = root.children
+        won = [ch for ch in children if ch.proof == WON]
+        if won:
+            best = min(won, key=lambda ch: (ch.plies, rank[ch.action]))
+            value: float = win_value(best.plies + 1)
+        else:
+            pool = [ch for ch in children if ch.proof != LOST] or children
+            best = min(pool, key=lambda ch: (-ch.visits, -(ch.total / ch.visits if ch.visits else 0.0),
+                                             rank[ch.action]))
+            if best.proof == LOST:
+                value = loss_value(best.plies + 1)
+            elif best.proof == DRAWN:
+                value = 0
+            else:
+                value = best.total / best.visits if best.visits else 0.0
+        pv = [best.action]
+        node = best
+        while node.children:
+            node = max(node.children, key=lambda ch: ch.visits)
+            if node.visits == 0:
+                break
+            pv.append(node.action)
+        scores = {ch.action: (ch.total / ch.visits if ch.visits else 0.0) for ch in children}
+        return SearchResult(action=best.action, value=value, nodes=sims, depth=depth,
+                            elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores)
+
+    # ---- the numba path (Connect-X in 64 bits) ---------------------------------------------------
+
+    def _search_fast(
+        self,
+        game: Any,
+        state: Any,
+        safe: list[int],
+        sims: int | None,
+        deadline: float | None,
+        start: float,
+    ) -> SearchResult:
+        import numpy as np
+
+        from . import fast
+
+        cols = game.cols
+        capacity = 1 + cols * ((sims or 4096) + 2)
+        pos = np.zeros((2, capacity), dtype=np.uint64)
+        ints = np.zeros((fast.T_FIELDS, capacity), dtype=np.int64)
+        total = np.zeros(capacity, dtype=np.float64)
+        meta = np.zeros(2, dtype=np.int64)
+        rng = np.array([(self.rng.getrandbits(63) * 0x9E3779B97F4A7C15 | 1) % (1 << 64)], dtype=np.uint64)
+        allowed = np.array(sorted(safe), dtype=np.int64)
+        fast.mcts_init(np.uint64(state.current), np.uint64(state.mask), allowed, pos, ints, total, meta,
+                       game.rows, cols, game.k, rng)
+        greedy = self.playout == "greedy"
+        done = 0
+        while ints[fast.T_PROOF, 0] == fast.P_UNKNOWN:
+            if sims is not None:
+                chunk = sims - done
+                if chunk <= 0:
+                    break
+            else:
+                if time.perf_counter() >= deadline:  # type: ignore[operator]
+                    break
+                chunk = 2048
+            if meta[0] + cols * (chunk + 1) > pos.shape[1]:  # grow the tree's arrays
+                extra = max(pos.shape[1], cols * (chunk + 1))
+                pos = np.concatenate([pos, np.zeros((2, extra), dtype=np.uint64)], axis=1)
+                ints = np.concatenate([ints, np.zeros((fast.T_FIELDS, extra), dtype=np.int64)], axis=1)
+                total = np.concatenate([total, np.zeros(extra, dtype=np.float64)])
+            done += fast.mcts_run(pos, ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng)
+        return self._answer_arrays(game, state, pos, ints, total, done, int(meta[1]), start)
+
+    def _answer_arrays(self, game: Any, state: Any, pos: Any, ints: Any, total: Any, sims: int, depth: int,
+                       start: float) -> SearchResult:
+        """The generic answer, rebuilt from the kernel's arrays (the same rules and tie-breaks)."""
+        from . import fast
+
+        proofs = {fast.P_UNKNOWN: UNKNOWN, fast.P_WON: WON, fast.P_LOST: LOST, fast.P_DRAWN: DRAWN}
+
+        def build(i: int, parent: _Node | None, levels: int) -> _Node:
+            node = _Node(None, parent, int(ints[fast.T_MOVE, i]))
+            node.visits = int(ints[fast.T_VISITS, i])
+            node.total = float(total[i])
+            node.proof = proofs[int(ints[fast.T_PROOF, i])]
+            node.plies = int(ints[fast.T_PLIES, i])
+            first = int(ints[fast.T_FIRST, i])
+            if first >= 0 and levels > 0:
+                node.children = [build(ch, node, levels - 1) for ch in range(first, first + int(ints[fast.T_NCH, i]))]
+            return node
+
+        root = build(0, None, 1)
+        answer = self._answer(game, state, root, sims, depth, start)
+        # the principal variation: most visited children from the chosen move down
+        pv = [answer.action]
+        first = int(ints[fast.T_FIRST, 0])
+        node = next(i for i in range(first, first + int(ints[fast.T_NCH, 0])) if ints[fast.T_MOVE, i] == answer.action)
+        while ints[fast.T_FIRST, node] >= 0:
+            first = int(ints[fast.T_FIRST, node])
+            kids = range(first, first + int(ints[fast.T_NCH, node]))
+            node = max(kids, key=lambda i: int(ints[fast.T_VISITS, i]))
+            if ints[fast.T_VISITS, node] == 0:
+                break
+            pv.append(int(ints[fast.T_MOVE, node]))
+        return SearchResult(action=answer.action, value=answer.value, nodes=sims, depth=depth,
+                            elapsed=time.perf_counter() - start, pv=tuple(pv), scores=answer.scores)
