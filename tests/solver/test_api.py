@@ -1,0 +1,171 @@
+"""The Solver API, the command line, the agent and the error paths."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from zerosum import ConnectX, Solver, make_agent
+from zerosum.agents.base import is_proven, plies_to_end
+from zerosum.cli import main
+from zerosum.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
+from zerosum.solver.agent import value_of_score
+from zerosum.solver.book import Book, canonical_key, generate, mirror
+from conftest import brute_score, random_positions  # type: ignore[import-not-found]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(tt_size=1 << 20)
+
+
+def test_positions_in_every_form(solver: Solver) -> None:
+    game = solver.game
+    state = game.from_moves("4455")
+    assert solver.solve(state) == solver.solve("4455") == solver.solve([3, 3, 4, 4]) == 18
+
+
+@pytest.mark.parametrize(
+    "position, error",
+    [
+        ("4x", InvalidMoveError),
+        ("48", IllegalMoveError),
+        ("4444444", IllegalMoveError),
+        ("1212121", InvalidPositionError),  # player 1 already has four in a column
+        ([9], IllegalMoveError),
+        (3.5, InvalidPositionError),
+    ],
+)
+def test_bad_positions(solver: Solver, position: object, error: type) -> None:
+    with pytest.raises(error):
+        solver.solve(position)
+    with pytest.raises(error):
+        solver.analyze(position)
+
+
+def test_full_board_is_finished() -> None:
+    game = ConnectX(1, 2, 2)
+    solver = Solver(game, tt_size=1 << 10, book=False)
+    assert solver.solve("1") == 0
+    with pytest.raises(InvalidPositionError, match="full"):
+        solver.solve("12")
+
+
+def test_bad_games() -> None:
+    with pytest.raises(InvalidSpecError, match="64"):
+        Solver("connectx:rows=9,cols=9,k=4")
+    with pytest.raises(InvalidSpecError, match="Connect-X"):
+        Solver("tictactoe")
+    with pytest.raises(ValueError):
+        Solver(tt_size=0)
+
+
+def test_analyze_and_best_move(solver: Solver) -> None:
+    assert solver.analyze("4455")[3] == solver.solve("44554") * -1
+    game = ConnectX(4, 4, 4)
+    small = Solver(game, tt_size=1 << 12, book=False)
+    full = game.from_moves("1111")
+    scores = small.analyze(full)
+    assert scores[0] is None and len(scores) == 4
+    assert small.best_move(full) == 1  # all draw: the centre-most, left first
+
+
+def test_value_of_score() -> None:
+    # a 7 x 6 win scoring 18 from the start of "4455" (ply 4): the winner's 4th stone, ply 7 -> 3 plies away
+    assert value_of_score(18, 4, 42) > 0 and plies_to_end(value_of_score(18, 4, 42)) == 3
+    v = value_of_score(-15, 11, 42)
+    assert v < 0 and is_proven(v) and plies_to_end(v) == 2
+    assert value_of_score(0, 5, 42) == 0
+
+
+def test_agent_plays_best_and_reports_scores() -> None:
+    game = ConnectX(4, 4, 4)
+    agent = make_agent("solver:book=no,tt=14")
+    memo: dict = {}
+    for state in random_positions(game, 40, seed=3):
+        result = agent.search(game, state)
+        best = max(result.scores.values())
+        assert result.scores[result.action] == best
+        assert best == brute_score(game, state, memo)
+        ties = [c for c, s in result.scores.items() if s == best]
+        assert result.action == min(ties, key=lambda c: (abs(2 * c - 3), c))
+        assert result.value == value_of_score(best, state.ply, game.cells)
+
+
+def test_agent_falls_back_where_it_cannot_solve(capsys: pytest.CaptureFixture[str]) -> None:
+    game = ConnectX(9, 9, 4)
+    agent = make_agent("solver:time=0.05")
+    action = agent(game, game.initial_state)
+    assert action in game.actions(game.initial_state)
+    assert "64" in (agent.fallback_reason or "")  # type: ignore[attr-defined]
+    assert "solver:" in capsys.readouterr().err
+
+
+def run_cli(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None,
+            capsys: pytest.CaptureFixture[str] | None = None) -> tuple[int, str, str]:
+    assert monkeypatch is not None and capsys is not None
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_solve(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["solve", "--tt-log-size", "20"], "4455 18\n\n44455554221\n", monkeypatch, capsys)
+    assert code == 0 and err == ""
+    assert out.splitlines() == ["4455 18", "44455554221 -15"]
+    code, out, err = run_cli(["solve", "--weak", "--stats"], "4455\n", monkeypatch, capsys)
+    fields = out.split()
+    assert code == 0 and fields[:2] == ["4455", "1"] and len(fields) == 4 and int(fields[2]) >= 1
+
+
+def test_cli_solve_bad_lines_go_on(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["solve"], "4x\n4455\n1212121\n", monkeypatch, capsys)
+    assert code == 2
+    assert out.splitlines() == ["4455 18"]
+    lines = err.splitlines()
+    assert len(lines) == 2 and "line 1" in lines[0] and "'x'" in lines[0] and "line 3" in lines[1]
+
+
+def test_cli_analyze(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(["analyze", "1111", "--game", "connectx:rows=4,cols=4,k=4"], "", monkeypatch, capsys)
+    assert code == 0
+    assert "full" in out and "best: column 2" in out
+    code, out, err = run_cli(["analyze", "1212121"], "", monkeypatch, capsys)
+    assert code == 2 and "game is over" in err and len(err.splitlines()) == 1
+    code, out, err = run_cli(["analyze", "--game", "connect4-8x8"], "", monkeypatch, capsys)
+    assert code == 2 and "64" in err
+
+
+def test_book_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "b.npz")
+    code, out, err = run_cli(["book", "--game", "connectx:rows=4,cols=5,k=4", "--depth", "3", "-o", path, "-q",
+                              "--tt-log-size", "16"], "", monkeypatch, capsys)
+    assert code == 0, err
+    book = Book.load(path)
+    game = ConnectX(4, 5, 4)
+    assert book.depth == 3
+    plain = Solver(game, tt_size=1 << 16, book=False)
+    booked = Solver(game, tt_size=1 << 10, book=path)
+    for state in random_positions(game, 60, seed=1):
+        if state.ply <= 3:
+            assert book.get(state.current, state.mask) == plain.solve(state)
+            assert booked.solve(state) == plain.solve(state)
+
+
+def test_mirror_and_canonical_key() -> None:
+    game = ConnectX()
+    a, b = game.from_moves("1234"), game.from_moves("7654")
+    assert mirror(a.mask, 6, 7) == b.mask
+    assert canonical_key(a.current, a.mask, 6, 7) == canonical_key(b.current, b.mask, 6, 7)
+
+
+def test_generate_small_book_matches_search() -> None:
+    game = ConnectX(4, 4, 4)
+    solver = Solver(game, tt_size=1 << 12, book=False)
+    book = generate(solver, 2)
+    assert len(book) == 1 + 2 + 8  # the start, 4 first moves, 16 second moves: halved by symmetry
+    assert book.get(0, 0) == 0

@@ -1,0 +1,101 @@
+"""The solver against independent truths: brute force, published values, Pons' benchmark sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from zerosum import ConnectX, Solver
+from conftest import brute_score, random_positions, read_bench  # type: ignore[import-not-found]
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@pytest.mark.parametrize(
+    "rows, cols, k, n, min_ply",
+    [(4, 4, 4, 1500, 0), (4, 5, 4, 1000, 8), (5, 4, 4, 1000, 8), (4, 3, 3, 1500, 0), (3, 5, 3, 500, 0)],
+)
+def test_agrees_with_brute_force(rows: int, cols: int, k: int, n: int, min_ply: int) -> None:
+    game = ConnectX(rows, cols, k)
+    solver = Solver(game, tt_size=1 << 16, book=False)
+    memo: dict = {}
+    for state in random_positions(game, n, seed=rows * 100 + cols * 10 + k, min_ply=min_ply):
+        expected = brute_score(game, state, memo)
+        assert solver.solve(state) == expected, game.to_moves(state)
+        assert solver.solve(state, weak=True) == sign(expected), game.to_moves(state)
+
+
+def test_analyze_agrees_with_brute_force() -> None:
+    game = ConnectX(4, 4, 4)
+    solver = Solver(game, tt_size=1 << 14, book=False)
+    memo: dict = {}
+    for state in random_positions(game, 200, seed=5):
+        got = solver.analyze(state)
+        for col in range(game.cols):
+            if col not in game.actions(state):
+                assert got[col] is None
+                continue
+            child = game.result(state, col)
+            if child.won_by:
+                want = (game.cells + 2 - child.ply) // 2
+            elif game.is_terminal(child):
+                want = 0
+            else:
+                want = -brute_score(game, child, memo)
+            assert got[col] == want
+
+
+# width x height -> the empty board's value (DESIGN.md): + first player, 0 draw, - second player
+@pytest.mark.parametrize(
+    "cols, rows, outcome",
+    [(4, 4, 0), (5, 4, 0), (6, 4, -1), (7, 4, 0), (4, 5, 0), (5, 5, 0), (6, 5, 0)],
+)
+def test_known_empty_boards(cols: int, rows: int, outcome: int) -> None:
+    solver = Solver(ConnectX(rows, cols, 4), tt_size=1 << 20, book=False)
+    assert sign(solver.solve("")) == outcome
+    assert solver.solve("", weak=True) == outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cols, rows, outcome", [(7, 5, 0), (6, 6, -1)])
+def test_known_empty_boards_slow(cols: int, rows: int, outcome: int) -> None:
+    solver = Solver(ConnectX(rows, cols, 4), book=False)
+    assert solver.solve("", weak=True) == outcome
+
+
+def test_known_positions() -> None:
+    solver = Solver(book=False, tt_size=1 << 22)
+    assert solver.solve("4455") == 18
+    assert solver.solve("44455554221") == -15
+    assert solver.solve("4455", weak=True) == 1
+    assert solver.solve("44455554221", weak=True) == -1
+
+
+@pytest.mark.parametrize("name, limit", [("Test_L3_R1", None), ("Test_L2_R1", None), ("Test_L2_R2", None),
+                                         ("Test_L1_R1", None)])
+def test_pons_sets(name: str, limit: int | None) -> None:
+    solver = Solver(book=False)
+    wrong = [(m, s) for m, s in read_bench(name, limit) if solver.solve(m) != s]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R1"])
+def test_pons_sets_weak(name: str) -> None:
+    solver = Solver(book=False)
+    wrong = [m for m, s in read_bench(name, 300) if solver.solve(m, weak=True) != sign(s)]
+    assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, limit", [("Test_L1_R2", None), ("Test_L1_R3", 100)])
+def test_pons_beginning_sets(name: str, limit: int | None) -> None:
+    solver = Solver(book=False)
+    wrong = [m for m, s in read_bench(name, limit) if solver.solve(m) != s]
+    assert wrong == []
+
+
+@pytest.mark.slow
+def test_empty_board_without_book() -> None:
+    solver = Solver(book=False)
+    assert solver.solve("") == 1
