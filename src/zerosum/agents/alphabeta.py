@@ -82,8 +82,11 @@ class AlphaBetaAgent(SearchAgent):
         self._fast_tables: dict[str, Any] | None = None
 
     def reset(self) -> None:
+        """Forget the transposition table (kept between moves otherwise: its entries stay valid)."""
         self._tt.clear()
-        self._fast_tables = None
+        if self._fast_tables is not None:
+            self._fast_tables["tt_key"][:] = 0
+            self._fast_tables["tt_depth"][:] = -1
 
     # ---- the budget ---------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..solver.bitboard import geometry, has_line, random_playout, rng_next, winning_cells
+from ..solver.bitboard import geometry, has_line, rng_next, winning_cells
 
 from .base import HEURISTIC_BOUND, WIN
 
@@ -423,7 +423,7 @@ def tt_probe(key: np.uint64, bits: int, tt_key: np.ndarray, tt_move: np.ndarray)
 
 # ---- MCTS with the tree in arrays (Connect-X boards that fit in 64 bits) --------------------------
 #
-# Node i: ``pos[0, i]`` the side to move's stones, ``pos[1, i]`` all stones; ``ints[F, i]`` for the
+# Node i: ``pos[i, 0]`` the side to move's stones, ``pos[i, 1]`` all stones; ``ints[F, i]`` for the
 # fields below; ``total[i]`` the sum of rewards for the player who moved into node i.  Node 0 is the root.
 T_PARENT, T_FIRST, T_NCH, T_MOVE, T_VISITS, T_PROOF, T_PLIES = range(7)
 T_FIELDS = 7
@@ -436,8 +436,8 @@ def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, 
     """Create the children of ``node`` (columns in ``allowed``, or every playable one when it is empty) in a
     random order; returns the new number of nodes used."""
 
-    cur = pos[0, node]
-    mask = pos[1, node]
+    cur = pos[node, 0]
+    mask = pos[node, 1]
     h = rows + 1
     cand = np.empty(cols, dtype=np.int64)
     n = 0
@@ -455,60 +455,60 @@ def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, 
         tmp = cand[i]
         cand[i] = cand[j]
         cand[j] = tmp
-    ints[T_FIRST, node] = used
-    ints[T_NCH, node] = n
+    ints[node, T_FIRST] = used
+    ints[node, T_NCH] = n
     for i in range(n):
         c = cand[i]
         move = (mask + (ONE << U64(c * h))) & (((ONE << U64(rows)) - ONE) << U64(c * h))
         child = used + i
         new_mask = mask | move
-        pos[0, child] = cur ^ mask
-        pos[1, child] = new_mask
-        ints[T_PARENT, child] = node
-        ints[T_FIRST, child] = -1
-        ints[T_NCH, child] = 0
-        ints[T_MOVE, child] = c
-        ints[T_VISITS, child] = 0
-        ints[T_PLIES, child] = 0
+        pos[child, 0] = cur ^ mask
+        pos[child, 1] = new_mask
+        ints[child, T_PARENT] = node
+        ints[child, T_FIRST] = -1
+        ints[child, T_NCH] = 0
+        ints[child, T_MOVE] = c
+        ints[child, T_VISITS] = 0
+        ints[child, T_PLIES] = 0
         if has_line(cur | move, rows, k):
-            ints[T_PROOF, child] = P_WON
+            ints[child, T_PROOF] = P_WON
         elif new_mask == board:
-            ints[T_PROOF, child] = P_DRAWN
+            ints[child, T_PROOF] = P_DRAWN
         else:
-            ints[T_PROOF, child] = P_UNKNOWN
+            ints[child, T_PROOF] = P_UNKNOWN
     return used + n
 
 
 @njit(cache=True)
 def _prove(node: int, ints: np.ndarray) -> None:
     """Carry a proof at ``node`` up the tree as far as it goes (MCTS-Solver)."""
-    while node > 0 and ints[T_PROOF, node] != P_UNKNOWN:
-        parent = ints[T_PARENT, node]
-        if ints[T_PROOF, parent] != P_UNKNOWN or ints[T_FIRST, parent] < 0:
+    while node > 0 and ints[node, T_PROOF] != P_UNKNOWN:
+        parent = ints[node, T_PARENT]
+        if ints[parent, T_PROOF] != P_UNKNOWN or ints[parent, T_FIRST] < 0:
             return
-        if ints[T_PROOF, node] == P_WON:
-            ints[T_PROOF, parent] = P_LOST
-            ints[T_PLIES, parent] = ints[T_PLIES, node] + 1
+        if ints[node, T_PROOF] == P_WON:
+            ints[parent, T_PROOF] = P_LOST
+            ints[parent, T_PLIES] = ints[node, T_PLIES] + 1
         else:
-            first = ints[T_FIRST, parent]
+            first = ints[parent, T_FIRST]
             all_proven = True
             any_draw = False
             longest = 0
-            for ch in range(first, first + ints[T_NCH, parent]):
-                p = ints[T_PROOF, ch]
+            for ch in range(first, first + ints[parent, T_NCH]):
+                p = ints[ch, T_PROOF]
                 if p == P_UNKNOWN:
                     all_proven = False
                     break
                 if p == P_DRAWN:
                     any_draw = True
-                longest = max(longest, ints[T_PLIES, ch])
+                longest = max(longest, ints[ch, T_PLIES])
             if not all_proven:
                 return
             if any_draw:
-                ints[T_PROOF, parent] = P_DRAWN
+                ints[parent, T_PROOF] = P_DRAWN
             else:
-                ints[T_PROOF, parent] = P_WON
-                ints[T_PLIES, parent] = longest + 1
+                ints[parent, T_PROOF] = P_WON
+                ints[parent, T_PLIES] = longest + 1
         node = parent
 
 
@@ -545,6 +545,37 @@ def greedy_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int
 
 
 @njit(cache=True)
+def fast_random_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, bottom: np.uint64,
+                        board: np.uint64, rng: np.ndarray) -> int:
+    """:func:`zerosum.solver.bitboard.random_playout` without its per-call allocations: +1 if the side to
+    move now wins, -1 if it loses, 0 for a draw (a uniformly random non-full column each move)."""
+    h = rows + 1
+    sign = 1
+    while True:
+        n = 0
+        for c in range(cols):
+            if (mask >> U64(c * h + rows - 1)) & ONE == ZERO:
+                n += 1
+        if n == 0:
+            return 0
+        pick = int(rng_next(rng) % U64(n))
+        c = 0
+        while True:
+            if (mask >> U64(c * h + rows - 1)) & ONE == ZERO:
+                if pick == 0:
+                    break
+                pick -= 1
+            c += 1
+        move = (mask + (ONE << U64(c * h))) & (((ONE << U64(rows)) - ONE) << U64(c * h))
+        mine = cur | move
+        if has_line(mine, rows, k):
+            return sign
+        mask |= move
+        cur = mine ^ mask
+        sign = -sign
+
+
+@njit(cache=True)
 def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: int, rows: int,
              cols: int, k: int, c: float, greedy: bool, rng: np.ndarray) -> int:
     """Run up to ``sims`` simulations on the tree; returns how many ran.
@@ -555,24 +586,24 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
     """
 
     bottom, board = geometry(rows, cols)
-    capacity = pos.shape[1]
+    capacity = pos.shape[0]
     empty = np.empty(0, dtype=np.int64)
     done = 0
-    while done < sims and ints[T_PROOF, 0] == P_UNKNOWN and meta[0] + cols <= capacity:
+    while done < sims and ints[0, T_PROOF] == P_UNKNOWN and meta[0] + cols <= capacity:
         done += 1
         node = 0
         depth = 0
         # selection: an unvisited child first (in the order fixed at expansion), else the best UCT score
-        while ints[T_FIRST, node] >= 0 and ints[T_PROOF, node] == P_UNKNOWN:
-            first = ints[T_FIRST, node]
-            log_n = np.log(max(ints[T_VISITS, node], 1))
+        while ints[node, T_FIRST] >= 0 and ints[node, T_PROOF] == P_UNKNOWN:
+            first = ints[node, T_FIRST]
+            log_n = np.log(max(ints[node, T_VISITS], 1))
             best = -1
             best_score = -1e300
-            for ch in range(first, first + ints[T_NCH, node]):
-                p = ints[T_PROOF, ch]
+            for ch in range(first, first + ints[node, T_NCH]):
+                p = ints[ch, T_PROOF]
                 if p == P_LOST:
                     continue
-                v = ints[T_VISITS, ch]
+                v = ints[ch, T_VISITS]
                 if v == 0:
                     best = ch
                     break
@@ -585,23 +616,23 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
             depth += 1
         if depth > meta[1]:
             meta[1] = depth
-        p = ints[T_PROOF, node]
-        if p == P_UNKNOWN:
-            # expansion: every child at once, then a playout from the first one not proven
+        p = ints[node, T_PROOF]
+        if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
+            # expansion of a leaf seen before: every child at once, then a playout from the first one not proven
             meta[0] = _expand(node, meta[0], pos, ints, rows, cols, k, bottom, board, empty, rng)
-            first = ints[T_FIRST, node]
-            for ch in range(first, first + ints[T_NCH, node]):
-                if ints[T_PROOF, ch] != P_UNKNOWN:
+            first = ints[node, T_FIRST]
+            for ch in range(first, first + ints[node, T_NCH]):
+                if ints[ch, T_PROOF] != P_UNKNOWN:
                     _prove(ch, ints)
-            p = ints[T_PROOF, node]
+            p = ints[node, T_PROOF]
             if p == P_UNKNOWN:
                 pick = first
-                for ch in range(first, first + ints[T_NCH, node]):
-                    if ints[T_PROOF, ch] == P_UNKNOWN:
+                for ch in range(first, first + ints[node, T_NCH]):
+                    if ints[ch, T_PROOF] == P_UNKNOWN:
                         pick = ch
                         break
                 node = pick
-                p = ints[T_PROOF, node]
+                p = ints[node, T_PROOF]
         if p == P_WON:
             reward = 1.0
         elif p == P_LOST:
@@ -610,16 +641,16 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
             reward = 0.0
         else:
             if greedy:
-                r = greedy_playout(pos[0, node], pos[1, node], rows, cols, k, rng)
+                r = greedy_playout(pos[node, 0], pos[node, 1], rows, cols, k, rng)
             else:
-                r = random_playout(pos[0, node], pos[1, node], rows, cols, k, rng)
+                r = fast_random_playout(pos[node, 0], pos[node, 1], rows, cols, k, bottom, board, rng)
             reward = -float(r)  # r is for the side to move at ``node``; the reward for who moved into it
         # backpropagation
         while node >= 0:
-            ints[T_VISITS, node] += 1
+            ints[node, T_VISITS] += 1
             total[node] += reward
             reward = -reward
-            node = ints[T_PARENT, node]
+            node = ints[node, T_PARENT]
     return done
 
 
@@ -630,17 +661,17 @@ def mcts_init(cur: np.uint64, mask: np.uint64, allowed: np.ndarray, pos: np.ndar
 
     bottom, board = geometry(rows, cols)
     pos[0, 0] = cur
-    pos[1, 0] = mask
-    ints[T_PARENT, 0] = -1
-    ints[T_FIRST, 0] = -1
-    ints[T_NCH, 0] = 0
-    ints[T_MOVE, 0] = -1
-    ints[T_VISITS, 0] = 0
-    ints[T_PROOF, 0] = P_UNKNOWN
-    ints[T_PLIES, 0] = 0
+    pos[0, 1] = mask
+    ints[0, T_PARENT] = -1
+    ints[0, T_FIRST] = -1
+    ints[0, T_NCH] = 0
+    ints[0, T_MOVE] = -1
+    ints[0, T_VISITS] = 0
+    ints[0, T_PROOF] = P_UNKNOWN
+    ints[0, T_PLIES] = 0
     total[:] = 0.0
     meta[0] = _expand(0, 1, pos, ints, rows, cols, k, bottom, board, allowed, rng)
     meta[1] = 0
     for ch in range(1, meta[0]):
-        if ints[T_PROOF, ch] != P_UNKNOWN:
+        if ints[ch, T_PROOF] != P_UNKNOWN:
             _prove(ch, ints)

@@ -4,9 +4,10 @@
 rewards scaled to 0..1), playout policy ``playout=random|greedy|alphabeta`` or any callable
 ``f(game, state) -> action`` (an agent), ``seed=`` for reproducible play.
 
-One simulation: select by UCT down the tree (an unvisited child first, in a random order fixed when its
-parent was expanded), expand every child of the leaf at once, play one playout from the first new child, and
-back the result up (+1 win, 0 draw, -1 loss, for the player who moved into each node).
+One simulation: select by UCT down the tree (an unvisited child first, in the random order fixed when its
+parent was expanded), play one playout, and back the result up (+1 win, 0 draw, -1 loss, for the player
+who moved into each node).  A leaf is expanded (all its children at once, in a random order) the second
+time it is reached; the first time, the playout starts from the leaf itself.
 
 MCTS-Solver: a child that ends the game is proven at once; a node with a child proven won for the side to
 move is proven lost for the player who moved into it, and a node whose children are all proven is proven
@@ -41,7 +42,10 @@ from .alphabeta import _flag
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move"]
 
 DEFAULT_SIMULATIONS = 1000
+CHUNK = 16384  # fast path: simulations per kernel call (the tree grows between calls)
 UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
+
+_REWARD = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}
 
 PLAYOUTS = ("random", "greedy", "alphabeta")
 
@@ -260,33 +264,27 @@ class MCTSAgent(SearchAgent):
                 node = self._select(node, c)
                 depth += 1
             max_depth = max(max_depth, depth)
-            if node.proof != UNKNOWN:
-                reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
-            else:
-                # expansion: every child at once, in a random order
-                s = node.state
-                node.children = [self._child(game, node, a) for a in actions_of(s)]
+            if node.proof == UNKNOWN and node.visits > 0:
+                # expansion of a leaf seen before: every child at once, in a random order
+                node.children = [self._child(game, node, a) for a in actions_of(node.state)]
                 rng.shuffle(node.children)
                 for ch in node.children:
                     if ch.proof != UNKNOWN:
                         self._prove(ch)
-                if node.proof != UNKNOWN:
-                    reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
-                else:
-                    child = next((ch for ch in node.children if ch.proof == UNKNOWN), node.children[0])
-                    node = child
-                    if node.proof != UNKNOWN:
-                        reward = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}[node.proof]
-                    else:
-                        # playout: from the child's position to the end
-                        s = node.state
-                        acts = actions_of(s)
-                        while acts:
-                            s = result(s, policy(s, acts))
-                            acts = actions_of(s)
-                        w = winner(s)
-                        mover = other(player(node.state))
-                        reward = 0.0 if w is None else (1.0 if w == mover else -1.0)
+                if node.proof == UNKNOWN:
+                    node = next((ch for ch in node.children if ch.proof == UNKNOWN), node.children[0])
+            if node.proof != UNKNOWN:
+                reward = _REWARD[node.proof]
+            else:
+                # playout: from the node's position to the end
+                s = node.state
+                acts = actions_of(s)
+                while acts:
+                    s = result(s, policy(s, acts))
+                    acts = actions_of(s)
+                w = winner(s)
+                mover = other(player(node.state))
+                reward = 0.0 if w is None else (1.0 if w == mover else -1.0)
             # backpropagation: the reward is for the player who moved into ``node``
             while node is not None:
                 node.visits += 1
@@ -381,9 +379,9 @@ class MCTSAgent(SearchAgent):
         from . import fast
 
         cols = game.cols
-        capacity = 1 + cols * ((sims or 4096) + 2)
-        pos = np.zeros((2, capacity), dtype=np.uint64)
-        ints = np.zeros((fast.T_FIELDS, capacity), dtype=np.int64)
+        capacity = 1 + cols * (min(sims or CHUNK, CHUNK) + 2)
+        pos = np.zeros((capacity, 2), dtype=np.uint64)
+        ints = np.zeros((capacity, fast.T_FIELDS), dtype=np.int64)
         total = np.zeros(capacity, dtype=np.float64)
         meta = np.zeros(2, dtype=np.int64)
         rng = np.array([(self.rng.getrandbits(63) * 0x9E3779B97F4A7C15 | 1) % (1 << 64)], dtype=np.uint64)
@@ -392,19 +390,19 @@ class MCTSAgent(SearchAgent):
                        game.rows, cols, game.k, rng)
         greedy = self.playout == "greedy"
         done = 0
-        while ints[fast.T_PROOF, 0] == fast.P_UNKNOWN:
+        while ints[0, fast.T_PROOF] == fast.P_UNKNOWN:
             if sims is not None:
-                chunk = sims - done
+                chunk = min(sims - done, CHUNK)
                 if chunk <= 0:
                     break
             else:
                 if time.perf_counter() >= deadline:  # type: ignore[operator]
                     break
-                chunk = 2048
-            if meta[0] + cols * (chunk + 1) > pos.shape[1]:  # grow the tree's arrays
-                extra = max(pos.shape[1], cols * (chunk + 1))
-                pos = np.concatenate([pos, np.zeros((2, extra), dtype=np.uint64)], axis=1)
-                ints = np.concatenate([ints, np.zeros((fast.T_FIELDS, extra), dtype=np.int64)], axis=1)
+                chunk = CHUNK // 8
+            if meta[0] + cols * (chunk + 1) > len(pos):  # grow the tree's arrays
+                extra = max(len(pos), cols * (chunk + 1))
+                pos = np.concatenate([pos, np.zeros((extra, 2), dtype=np.uint64)])
+                ints = np.concatenate([ints, np.zeros((extra, fast.T_FIELDS), dtype=np.int64)])
                 total = np.concatenate([total, np.zeros(extra, dtype=np.float64)])
             done += fast.mcts_run(pos, ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng)
         return self._answer_arrays(game, state, pos, ints, total, done, int(meta[1]), start)
@@ -417,28 +415,28 @@ class MCTSAgent(SearchAgent):
         proofs = {fast.P_UNKNOWN: UNKNOWN, fast.P_WON: WON, fast.P_LOST: LOST, fast.P_DRAWN: DRAWN}
 
         def build(i: int, parent: _Node | None, levels: int) -> _Node:
-            node = _Node(None, parent, int(ints[fast.T_MOVE, i]))
-            node.visits = int(ints[fast.T_VISITS, i])
+            node = _Node(None, parent, int(ints[i, fast.T_MOVE]))
+            node.visits = int(ints[i, fast.T_VISITS])
             node.total = float(total[i])
-            node.proof = proofs[int(ints[fast.T_PROOF, i])]
-            node.plies = int(ints[fast.T_PLIES, i])
-            first = int(ints[fast.T_FIRST, i])
+            node.proof = proofs[int(ints[i, fast.T_PROOF])]
+            node.plies = int(ints[i, fast.T_PLIES])
+            first = int(ints[i, fast.T_FIRST])
             if first >= 0 and levels > 0:
-                node.children = [build(ch, node, levels - 1) for ch in range(first, first + int(ints[fast.T_NCH, i]))]
+                node.children = [build(ch, node, levels - 1) for ch in range(first, first + int(ints[i, fast.T_NCH]))]
             return node
 
         root = build(0, None, 1)
         answer = self._answer(game, state, root, sims, depth, start)
         # the principal variation: most visited children from the chosen move down
         pv = [answer.action]
-        first = int(ints[fast.T_FIRST, 0])
-        node = next(i for i in range(first, first + int(ints[fast.T_NCH, 0])) if ints[fast.T_MOVE, i] == answer.action)
-        while ints[fast.T_FIRST, node] >= 0:
-            first = int(ints[fast.T_FIRST, node])
-            kids = range(first, first + int(ints[fast.T_NCH, node]))
-            node = max(kids, key=lambda i: int(ints[fast.T_VISITS, i]))
-            if ints[fast.T_VISITS, node] == 0:
+        first = int(ints[0, fast.T_FIRST])
+        node = next(i for i in range(first, first + int(ints[0, fast.T_NCH])) if ints[i, fast.T_MOVE] == answer.action)
+        while ints[node, fast.T_FIRST] >= 0:
+            first = int(ints[node, fast.T_FIRST])
+            kids = range(first, first + int(ints[node, fast.T_NCH]))
+            node = max(kids, key=lambda i: int(ints[i, fast.T_VISITS]))
+            if ints[node, fast.T_VISITS] == 0:
                 break
-            pv.append(int(ints[fast.T_MOVE, node]))
+            pv.append(int(ints[node, fast.T_MOVE]))
         return SearchResult(action=answer.action, value=answer.value, nodes=sims, depth=depth,
                             elapsed=time.perf_counter() - start, pv=tuple(pv), scores=answer.scores)
