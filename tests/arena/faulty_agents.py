@@ -26,7 +26,7 @@ def first(game, state):  # a well-behaved classic player
 
 
 def slow_first(game, state):  # well-behaved but slow: a run lasts long enough to be killed mid-way
-    time.sleep(0.04)
+    time.sleep(0.1)
     return game.actions(state)[0]
 
 

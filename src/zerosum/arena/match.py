@@ -226,6 +226,9 @@ def run_arena(
     def on_record(task: GameTask, rec: GameRecord) -> None:
         if decided[0]:
             return  # the test already decided: games still finishing are not counted
+        g = tally.plan[rec.idx]
+        if rec.winner is not None:  # the runner speaks of seats; the file of agents
+            rec.winner = g.first if rec.winner == 1 else g.second
         store.add_game(rec)
         tally.add(rec)
         count[0] += 1

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import GameError, IllegalMoveError, InvalidMoveError
+from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import ConnectX, Migration, TicTacToe
 
@@ -45,13 +45,11 @@ def parse_opening(game: Game[Any, Any], text: str) -> Opening:
     if text in ("", "-"):
         return ()
     if isinstance(game, ConnectX):
-        cols = game.split_moves(text)
-        game.from_moves(cols)  # raises with the move that fails
-        actions: list[Any] = cols
+        game.from_moves(text)  # raises, naming the move that fails (1-based, as written)
+        actions: list[Any] = game.split_moves(text)
     else:
-        tokens = text.split(";") if isinstance(game, Migration) else (
-            list(text.replace(",", "")) if isinstance(game, TicTacToe) else text.split(";")
-        )
+        # Tic-Tac-Toe: one digit a move; Migration (and any other game): moves joined by ';'
+        tokens = list(text.replace(",", "")) if isinstance(game, TicTacToe) else text.split(";")
         state = game.initial_state
         actions = []
         for i, token in enumerate(tokens):

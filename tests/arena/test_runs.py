@@ -1,0 +1,195 @@
+"""Real runs in worker processes: forfeits, resuming after SIGKILL, SPRT, reports, bad usage."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from zerosum.arena.store import Store
+from zerosum.cli import main
+
+HERE = Path(__file__).resolve().parent
+FAULTY = HERE / "faulty_agents.py"
+
+
+def agent(name: str) -> str:
+    return f"{FAULTY}:{name}"
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_path, capsys):
+    db = tmp_path / "faulty.db"
+    names = ["raises", "sleeper", "illegal", "string", "crasher"]
+    code = main(["tournament", agent("first"), *[agent(n) for n in names], "--gauntlet", "--games", "2",
+                 "--jobs", "2", "--deadline", "1", "--grace", "0", "--out", str(db)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "10 of 10 games played" in out and "Forfeits" in out
+    got = rows(db, "SELECT a.label, g.reason, g.forfeit, g.result, p.first, p.second, g.winner "
+                   "FROM games g JOIN plan p USING (idx) JOIN agents a ON a.id = CASE WHEN g.winner = p.first "
+                   "THEN p.second ELSE p.first END")
+    assert len(got) == 10
+    expected = {
+        "faulty_agents.py:raises": "error: ValueError: boom",
+        "faulty_agents.py:sleeper": "timeout: no move within 1 s",
+        "faulty_agents.py:illegal": "illegal move: column 100 is outside 1..7",
+        "faulty_agents.py:string": "malformed move: 'four' (str)",
+        "faulty_agents.py:crasher": "crash: the agent's process died (exit code 3)",
+    }
+    for loser, reason, forfeit, result, first, second, winner in got:
+        assert forfeit == 1
+        assert reason.startswith(expected[loser]), (loser, reason)
+        assert winner == 0  # the well-behaved agent wins every game, with either colour
+        assert result == ("1-0" if first == 0 else "0-1")
+    assert sorted(loser for loser, *_ in got) == sorted(2 * list(expected))  # each forfeits both its games
+
+
+def test_kill_mid_run_then_resume_plays_exactly_the_plan(tmp_path):
+    db = tmp_path / "killed.db"
+    games = 16
+    cmd = [sys.executable, "-m", "zerosum", "match", agent("slow_first"), "first", "--games", str(games),
+           "--jobs", "2", "--seed", "3", "--out", str(db), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    done = 0
+    while time.time() < deadline:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                done = rows(db, "SELECT COUNT(*) FROM games")[0][0]
+            except sqlite3.OperationalError:
+                continue
+            if done >= 3:
+                break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    before = rows(db, "SELECT * FROM games ORDER BY idx")
+    assert 3 <= len(before) < games, "the run must be killed in the middle"
+    # resuming needs no agents: the plan is in the file
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
+    after = rows(db, "SELECT * FROM games ORDER BY idx")
+    assert len(after) == games
+    assert [r[0] for r in after] == list(range(games))  # every planned game once (idx is the primary key)
+    kept = {r[0]: r for r in after}
+    for r in before:
+        assert kept[r[0]] == r  # games finished before the kill are untouched
+    # nothing is played twice: a second resume has nothing to do
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
+    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == games
+    # the resumed games are the same games an uninterrupted run plays (deterministic agents, same seed)
+    fresh = tmp_path / "fresh.db"
+    assert main(["match", agent("first"), "first", "--games", str(games), "--jobs", "2", "--seed", "3",
+                 "--out", str(fresh), "--quiet"]) == 0
+    assert rows(fresh, "SELECT idx, result, moves FROM games ORDER BY idx") == [(r[0], r[1], r[5]) for r in after]
+
+
+def test_same_seed_same_games(tmp_path):
+    runs = []
+    for name in ("a.db", "b.db"):
+        db = tmp_path / name
+        assert main(["match", "random", "random:seed=9", "--game", "tictactoe", "--games", "6", "--jobs", "2",
+                     "--seed", "11", "--out", str(db), "--quiet"]) == 0
+        runs.append(rows(db, "SELECT idx, result, reason, moves FROM games ORDER BY idx"))
+    assert runs[0] == runs[1]
+    assert len(runs[0]) == 6
+    db = tmp_path / "c.db"
+    assert main(["match", "random", "random:seed=9", "--game", "tictactoe", "--games", "6", "--jobs", "2",
+                 "--seed", "12", "--out", str(db), "--quiet"]) == 0
+    assert rows(db, "SELECT idx, result, reason, moves FROM games ORDER BY idx") != runs[0]
+
+
+def test_sprt_stops_the_match(tmp_path, capsys):
+    db = tmp_path / "sprt.db"
+    assert main(["match", "random", agent("illegal"), "--sprt", "0,50", "--jobs", "1", "--out", str(db)]) == 0
+    out = capsys.readouterr().out
+    with Store(db) as store:
+        assert store.meta("sprt")["decision"] == "H1"
+        assert store.count() == 2  # one pair decides a one-sided match; nothing is played after it
+        assert len(store.plan()) == 20000
+    assert "H1 accepted" in out
+    # resuming a decided match plays nothing
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
+    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 2
+
+
+def test_report_tables_and_plots(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    assert main(["tournament", "random", "first", agent("first"), "--game", "connectx:rows=4,cols=5,k=3",
+                 "--games", "4", "--jobs", "2", "--out", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    plots = tmp_path / "plots"
+    assert main(["report", str(db), "--plots", str(plots)]) == 0
+    out = capsys.readouterr().out
+    for path in (plots / "t-pairings.png", plots / "t-ranking.png"):
+        assert f"wrote {path}" in out
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "12 of 12 games played" in out
+    assert "random vs first" in out and "Ranking" in out
+    with Store(db) as store:
+        cfg = store.meta("config")
+        assert cfg["mode"] == "round-robin" and cfg["games"] == 4
+        for rec in store.games():
+            assert len(rec.moves) == len(rec.times) == len(rec.nodes) == len(rec.vals)
+            assert all(t >= 0 for t in rec.times)
+
+
+def test_bad_usage_exits_2_and_writes_nothing(tmp_path, capsys):
+    db = tmp_path / "x.db"
+    cases = [
+        ["match", "random"],
+        ["match", "random", "nosuchagent"],
+        ["match", "random", "first", "--sprt", "10,0"],
+        ["match", "random", "first", "--game", "chess"],
+        ["match", "random", "first", "--openings", str(tmp_path / "missing.txt")],
+        ["match", "--resume"],
+        ["tournament", "random"],
+        ["match", "random", f"{tmp_path}/nofile.py:f"],
+    ]
+    for argv in cases:
+        assert main([*argv, "--out", str(db)]) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "error" in err, (argv, err)
+        assert not db.exists()
+    assert main(["report", str(tmp_path / "none.db")]) == 2
+    (tmp_path / "junk.db").write_text("not a database")
+    assert main(["report", str(tmp_path / "junk.db")]) == 2
+    assert main(["match", "--games", "0", "random", "first"]) == 2
+
+
+def test_existing_results_are_not_overwritten_without_asking(tmp_path, capsys):
+    db = tmp_path / "r.db"
+    argv = ["match", "random", "first", "--game", "tictactoe", "--games", "2", "--jobs", "1", "--out", str(db), "--quiet"]
+    assert main(argv) == 0
+    assert main(argv) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert main([*argv, "--overwrite"]) == 0
+    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 2
+    assert main(["tournament", "--resume", "--out", str(db)]) == 2  # a match is not a tournament
+    assert main(["match", "random", "random", "--resume", "--out", str(db)]) == 2  # not these agents
+
+
+def test_openings_command(tmp_path, capsys):
+    out = tmp_path / "ttt.txt"
+    assert main(["openings", "--game", "tictactoe", "--plies", "2", "--count", "5", "--seed", "1", "-o", str(out)]) == 0
+    lines = [l for l in out.read_text().splitlines() if not l.startswith("#")]
+    assert len(lines) == 5 and all(len(l) == 2 for l in lines)
+    # Connect-X from a given evaluator (a search agent) instead of the solver
+    pytest.importorskip("zerosum.agents.alphabeta")
+    assert main(["openings", "--game", "connectx:rows=4,cols=5,k=3", "--plies", "1", "--with", "alphabeta:depth=2"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# zerosum openings")
+    assert [l.split()[0] for l in text.splitlines() if not l.startswith("#")] == ["1", "2", "3"]
+    assert main(["openings", "--with", "random", "--plies", "1"]) == 2

@@ -1,0 +1,151 @@
+"""Arena statistics against numbers worked out by hand (the arithmetic is written in the comments)."""
+
+import math
+
+import pytest
+
+from zerosum.arena.stats import Sprt, elo, los, pair_counts, pentanomial, ratings, score_of, sprt_llr, trinomial
+
+
+def test_elo_from_score():
+    assert elo(0.5) == 0.0
+    # -400 log10(1/0.75 - 1) = -400 log10(1/3) = 400 * 0.4771213 = 190.8485
+    assert elo(0.75) == pytest.approx(190.8485, abs=1e-3)
+    assert elo(0.25) == pytest.approx(-190.8485, abs=1e-3)
+    # -400 log10(1/0.64 - 1) = -400 log10(0.5625) = 400 * 0.2498775 = 99.9510
+    assert elo(0.64) == pytest.approx(99.9510, abs=1e-3)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+    assert score_of(190.8485) == pytest.approx(0.75, abs=1e-6)
+
+
+def test_trinomial_interval():
+    # W=6 D=2 L=2: score (6 + 1) / 10 = 0.7, Elo -400 log10(3/7) = 147.1907
+    # variance (6 * 0.3^2 + 2 * 0.2^2 + 2 * 0.7^2) / 10 = (0.54 + 0.08 + 0.98) / 10 = 0.16
+    # half width 1.959964 * sqrt(0.16 / 10) = 1.959964 * 0.1264911 = 0.2479180
+    # Elo(0.7 - 0.2479180 = 0.4520820) = -33.3994, Elo(0.9479180) = +504.0333
+    s = trinomial(6, 2, 2)
+    assert s.n == 10
+    assert s.score == pytest.approx(0.7)
+    assert s.variance == pytest.approx(0.16)
+    assert s.elo == pytest.approx(147.1907, abs=1e-3)
+    assert s.elo_low == pytest.approx(-33.3994, abs=1e-3)
+    assert s.elo_high == pytest.approx(504.0333, abs=1e-3)
+    assert s.error == pytest.approx((504.0333 + 33.3994) / 2, abs=1e-3)
+
+
+def test_pentanomial_interval():
+    # pairs [LL, LD, DD/WL, WD, WW] = [1, 1, 4, 3, 1] score 0, 1/4, 1/2, 3/4, 1 per game
+    # mean (0.25 + 2 + 2.25 + 1) / 10 = 0.55; Elo -400 log10(0.45 / 0.55) = 34.8601
+    # variance (0.55^2 + 0.3^2 + 4 * 0.05^2 + 3 * 0.2^2 + 0.45^2) / 10 = 0.725 / 10 = 0.0725
+    # half width 1.959964 * sqrt(0.0725 / 10) = 0.1668849: Elo(0.3831151) = -82.7500, Elo(0.7168849) = 161.3946
+    s = pentanomial([1, 1, 4, 3, 1])
+    assert s.n == 10
+    assert s.score == pytest.approx(0.55)
+    assert s.variance == pytest.approx(0.0725)
+    assert s.elo == pytest.approx(34.8601, abs=1e-3)
+    assert s.elo_low == pytest.approx(-82.7500, abs=1e-3)
+    assert s.elo_high == pytest.approx(161.3946, abs=1e-3)
+    with pytest.raises(ValueError):
+        pentanomial([1, 2, 3])
+
+
+def test_pair_counts():
+    # pair scores 0, 0.5, 1, 1, 1.5, 2, 2 -> LL 1, LD 1, DD/WL 2, WD 1, WW 2
+    assert pair_counts([0, 0.5, 1, 1.0, 1.5, 2, 2]) == [1, 1, 2, 1, 2]
+
+
+def test_no_games():
+    s = trinomial(0, 0, 0)
+    assert s.n == 0 and math.isnan(s.score)
+
+
+def test_los():
+    # 1/2 + 1/2 erf((6 - 2) / sqrt(2 * 8)) = 1/2 + 1/2 erf(1) = 1/2 + 1/2 * 0.8427008 = 0.9213504
+    assert los(6, 2) == pytest.approx(0.9213504, abs=1e-6)
+    assert los(3, 3) == 0.5
+    assert los(0, 0) == 0.5
+    # erf(10 / sqrt(20)) = erf(2.2360680) = 0.9984346: LOS 0.9992173
+    assert los(10, 0) == pytest.approx(0.9992173, abs=1e-6)
+    assert los(2, 6) == pytest.approx(1 - 0.9213504, abs=1e-6)
+
+
+def test_sprt_bounds():
+    t = Sprt(0, 10)
+    # ln(0.05 / 0.95) = -2.944439, ln(0.95 / 0.05) = +2.944439
+    assert t.lower == pytest.approx(-2.944439, abs=1e-6)
+    assert t.upper == pytest.approx(2.944439, abs=1e-6)
+    t2 = Sprt(0, 10, 0.05, 0.1)
+    # ln(0.1 / 0.95) = -2.251292, ln(0.9 / 0.05) = 2.890372
+    assert t2.lower == pytest.approx(-2.251292, abs=1e-6)
+    assert t2.upper == pytest.approx(2.890372, abs=1e-6)
+
+
+TRI = (0.0, 0.5, 1.0)
+PENTA = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_sprt_llr_trinomial():
+    # elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 1 / 1.9440609 = 0.5143872
+    # W=6 D=2 L=2: score 0.7, variance 0.16 (as above), N = 10
+    # LLR = (s1 - s0)(2 * 0.7 - s0 - s1) / (2 * 0.16 / 10) = 0.0143872 * 0.3856128 / 0.032 = 0.1733713
+    assert sprt_llr(TRI, (2, 2, 6), 0, 10) == pytest.approx(0.1733713, abs=1e-6)
+    # the same frequencies 100 times over: LLR scales with N: 17.33713 -> H1 accepted
+    assert sprt_llr(TRI, (200, 200, 600), 0, 10) == pytest.approx(17.33713, abs=1e-4)
+    # W=200 D=200 L=600: score 0.3, variance (200*.49 + 200*.04 + 600*.09)/1000 = 0.16
+    # LLR = 0.0143872 * (0.6 - 1.0143872) / 0.00032 = -18.63083 -> H0 accepted
+    assert sprt_llr(TRI, (600, 200, 200), 0, 10) == pytest.approx(-18.63083, abs=1e-4)
+    t = Sprt(0, 10)
+    assert t.decide(0.1733713) is None
+    assert t.decide(17.33713) == "H1"
+    assert t.decide(-18.63083) == "H0"
+
+
+def test_sprt_llr_pentanomial():
+    # pairs [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725, 10 pairs
+    # LLR = 0.0143872 * (1.1 - 0.5 - 0.5143872) / (2 * 0.0725 / 10) = 0.0143872 * 0.0856128 / 0.0145 = 0.0849467
+    assert sprt_llr(PENTA, (1, 1, 4, 3, 1), 0, 10) == pytest.approx(0.0849467, abs=1e-6)
+    assert sprt_llr(PENTA, (0, 0, 0, 0, 0), 0, 10) == 0.0
+
+
+def test_sprt_one_sided_match_decides():
+    # every pair won twice: zero counts are taken as 0.001, so the variance is tiny and the test decides
+    t = Sprt(0, 50)
+    assert t.decide(t.llr(PENTA, (0, 0, 0, 0, 5))) == "H1"
+    assert t.decide(t.llr(PENTA, (5, 0, 0, 0, 0))) == "H0"
+
+
+def test_sprt_parse_and_bad_input():
+    assert Sprt.parse("0,10") == Sprt(0, 10, 0.05, 0.05)
+    assert Sprt.parse("-5,5,0.1,0.2") == Sprt(-5, 5, 0.1, 0.2)
+    for bad in ("10", "10,0", "a,b", "0,10,0.5", "0,10,0,0.1", "0,10,0.05,0.7"):
+        with pytest.raises(ValueError):
+            Sprt.parse(bad)
+
+
+def test_ratings_two_players():
+    # A beats B 3 times and loses once: the maximum-likelihood difference is Elo(0.75) = 190.8485,
+    # so A = +95.4243 and B = -95.4243 (mean 0)
+    games = [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)]
+    r = ratings(2, games, prior_draws=0)
+    assert r[0] == pytest.approx(95.4243, abs=1e-3)
+    assert r[1] == pytest.approx(-95.4243, abs=1e-3)
+    # one virtual draw: A scores 3.5 / 5 = 0.7, difference Elo(0.7) = 147.1907
+    r = ratings(2, games, prior_draws=1)
+    assert r[0] - r[1] == pytest.approx(147.1907, abs=1e-3)
+
+
+def test_ratings_three_players_consistent():
+    # A-B 7.5/10, B-C 7.5/10, A-C 9/10: differences of Elo(0.75) = 190.8485 each way fit exactly
+    # (two steps: 381.697, whose expected score 1 / (1 + 10^(-0.954243)) = 0.9): A +190.85, B 0, C -190.85
+    g = []
+    g += [(0, 1, 1.0)] * 7 + [(0, 1, 0.5)] + [(0, 1, 0.0)] * 2
+    g += [(1, 2, 1.0)] * 7 + [(1, 2, 0.5)] + [(1, 2, 0.0)] * 2
+    g += [(0, 2, 1.0)] * 9 + [(0, 2, 0.0)]
+    r = ratings(3, g, prior_draws=0)
+    assert r == pytest.approx([190.8485, 0.0, -190.8485], abs=1e-2)
+
+
+def test_ratings_perfect_score_is_finite():
+    r = ratings(2, [(0, 1, 1.0)] * 10)
+    # prior: 10.5 / 11 -> Elo(0.9545455) = -400 log10(1/21) = 528.8867
+    assert r[0] - r[1] == pytest.approx(528.8867, abs=1e-2)
