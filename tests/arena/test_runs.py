@@ -193,3 +193,17 @@ def test_openings_command(tmp_path, capsys):
     assert text.startswith("# zerosum openings")
     assert [l.split()[0] for l in text.splitlines() if not l.startswith("#")] == ["1", "2", "3"]
     assert main(["openings", "--with", "random", "--plies", "1"]) == 2
+
+
+def test_ray_backend(tmp_path):
+    ray = pytest.importorskip("ray")
+    db = tmp_path / "ray.db"
+    try:
+        code = main(["match", "random", agent("sleeper"), "--games", "2", "--deadline", "1", "--grace", "0",
+                     "--backend", "ray", "--jobs", "2", "--out", str(db), "--quiet"])
+    finally:
+        ray.shutdown()
+    assert code == 0
+    got = rows(db, "SELECT idx, reason, winner FROM games ORDER BY idx")
+    assert [(i, w) for i, _, w in got] == [(0, 0), (1, 0)]
+    assert all(r.startswith("timeout: no move within 1 s") for _, r, _ in got)

@@ -129,15 +129,16 @@ def shipped_openings(game: Game[Any, Any]) -> Path | None:
 def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:
     """``count`` random openings of ``plies`` uniformly random moves that leave the game open.
 
-    Distinct while the game has enough of them, then repeating; the same seed gives the same list.
+    Distinct while the game has enough of them, then the same ones again in the same order; the same seed
+    gives the same list.
     """
     if plies <= 0:
         return [()] * count
     rng = random.Random(f"zerosum-openings/{seed}")
     seen: set[Opening] = set()
-    out: list[Opening] = []
-    attempts = 0
-    while len(out) < count:
+    pool: list[Opening] = []
+    attempts = misses = 0
+    while len(pool) < count and misses < 1000:  # give up on new ones after 1000 draws in a row bring none
         attempts += 1
         state, actions = game.initial_state, []
         for _ in range(plies):
@@ -147,16 +148,16 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
             a = legal[rng.randrange(len(legal))]
             actions.append(a)
             state = game.result(state, a)
-        if game.is_terminal(state) or len(actions) < plies:
-            if attempts > 1000 * (count + 1):
-                raise GameError(f"no open position {plies} plies into {game.spec}: use fewer --opening-plies")
-            continue
         opening = tuple(actions)
-        if opening in seen and attempts < 50 * (count + 1):
+        if game.is_terminal(state) or len(actions) < plies or opening in seen:
+            misses += 1
             continue
+        misses = 0
         seen.add(opening)
-        out.append(opening)
-    return out
+        pool.append(opening)
+    if not pool:
+        raise GameError(f"no open position {plies} plies into {game.spec}: use fewer opening plies")
+    return [pool[i % len(pool)] for i in range(count)]
 
 
 # ---- balanced openings for Connect-X, from an evaluator (the solver by default) -----------------------
