@@ -99,7 +99,10 @@ def test_threat_parity_favours_the_owner() -> None:
     assert H._threat_score(game, row0, 1, game.rows, h) == H.THREAT_GOOD  # odd row: the first player's
     assert H._threat_score(game, row1, 1, game.rows, h) == H.THREAT_OTHER
     assert H._threat_score(game, row1, 2, game.rows, h) == H.THREAT_GOOD  # even row: the second player's
-    assert H._threat_score(game, row0 | row1, 2, game.rows, h) == H.THREAT_GOOD + H.THREAT_OTHER
+    # stacked threats (one right above the other) are worth more; a threat above the opponent's counts less
+    assert H._threat_score(game, row0 | row1, 2, game.rows, h) == H.THREAT_GOOD + H.THREAT_OTHER + H.THREAT_STACKED
+    assert H._threat_score(game, row1, 2, game.rows, h, against=row0) == H.THREAT_GOOD // 4
+    assert H._threat_score(game, row0, 2, game.rows, h, against=row1) == H.THREAT_OTHER
     # in a position: O to move, X threatens (not playable yet) on row 3 of column 4
     state = game.from_moves("4411122")  # X: 4, 1, 1... built by play; compare with the plain window
     diff = H.threats_eval(game, state, 1) - H.window_eval(game, state, 1)
@@ -108,7 +111,7 @@ def test_threat_parity_favours_the_owner() -> None:
     playable = (state.mask + game.bottom_mask) & game.board_mask
     if not (t_o & playable) and (t_x & playable).bit_count() < 2:
         centre = (state.stones(1) & game.column[3]).bit_count() - (state.stones(2) & game.column[3]).bit_count()
-        expect = (H._threat_score(game, t_x, 1, game.rows, h) - H._threat_score(game, t_o, 2, game.rows, h)
+        expect = (H._threat_score(game, t_x, 1, game.rows, h, t_o) - H._threat_score(game, t_o, 2, game.rows, h, t_x)
                   + H.CENTRE_WEIGHT * centre)
         assert diff == expect
 
@@ -139,8 +142,8 @@ def test_bad_names_and_games() -> None:
 def test_kernel_constants_agree() -> None:
     from zerosum.agents import fast
 
-    assert (fast.THREAT_GOOD, fast.THREAT_OTHER, fast.THREAT_DECISIVE, fast.CENTRE_WEIGHT) == (
-        H.THREAT_GOOD, H.THREAT_OTHER, H.THREAT_DECISIVE, H.CENTRE_WEIGHT)
+    assert (fast.THREAT_GOOD, fast.THREAT_OTHER, fast.THREAT_DECISIVE, fast.CENTRE_WEIGHT, fast.THREAT_STACKED) == (
+        H.THREAT_GOOD, H.THREAT_OTHER, H.THREAT_DECISIVE, H.CENTRE_WEIGHT, H.THREAT_STACKED)
 
 
 @pytest.mark.parametrize("game", BOARDS, ids=lambda g: g.spec)

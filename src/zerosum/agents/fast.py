@@ -41,7 +41,7 @@ EXACT, LOWER, UPPER = 1, 2, 3
 # evaluation ids
 EVAL_WINDOW, EVAL_THREATS = 0, 1
 # the numbers of zerosum.agents.heuristics, repeated here for the kernels (a test checks they agree)
-THREAT_GOOD, THREAT_OTHER, THREAT_DECISIVE, CENTRE_WEIGHT = 120, 40, 100_000, 4
+THREAT_GOOD, THREAT_OTHER, THREAT_DECISIVE, CENTRE_WEIGHT, THREAT_STACKED = 120, 40, 100_000, 4, 200
 
 
 @njit(cache=True)
@@ -197,18 +197,30 @@ def grid_eval(grid: np.ndarray, heights: np.ndarray, to_move: int, cfg: np.ndarr
     for i in range(nm):
         cell = marks[i]
         f = scratch[cell]
-        scratch[cell] = 0
         c = cell // rows
         r = cell % rows
         now = heights[c] == r
-        if f & 1:
-            ts += _threat_weight(to_move, r)
-            if now:
-                mover_now += 1
-        if f & 2:
-            ts -= _threat_weight(3 - to_move, r)
-            if now:
-                waiter_now += 1
+        for side in (1, 2):
+            if not f & side:
+                continue
+            owner = to_move if side == 1 else 3 - to_move
+            weight = _threat_weight(owner, r)
+            for rb in range(r):  # an opponent threat below in the column comes first
+                if scratch[c * rows + rb] & (3 - side):
+                    weight //= 4
+                    break
+            if r > 0 and scratch[cell - 1] & side:
+                weight += THREAT_STACKED
+            if side == 1:
+                ts += weight
+                if now:
+                    mover_now += 1
+            else:
+                ts -= weight
+                if now:
+                    waiter_now += 1
+    for i in range(nm):
+        scratch[marks[i]] = 0
     if mover_now:
         return THREAT_DECISIVE
     if waiter_now >= 2:

@@ -37,6 +37,7 @@ __all__ = [
     "THREAT_GOOD",
     "THREAT_OTHER",
     "THREAT_DECISIVE",
+    "THREAT_STACKED",
     "CENTRE_WEIGHT",
     "MOBILITY_SCALE",
 ]
@@ -48,6 +49,8 @@ Evaluation = Callable[[Game[Any, Any], Any, int], int]
 THREAT_GOOD = 120
 #: any other threat
 THREAT_OTHER = 40
+#: a threat right above another threat of the same player (one of them will be playable first)
+THREAT_STACKED = 200
 #: a threat the side to move can play now, or two the opponent can: the game is decided
 THREAT_DECISIVE = 100_000
 #: per stone in the centre column(s)
@@ -156,14 +159,24 @@ def winning_cells(game: Game[Any, Any], stones: int, mask: int) -> int:
     return result & board & ~mask
 
 
-def _threat_score(game: Game[Any, Any], threats: int, player: int, rows: int, h: int) -> int:
-    """Threat cells weighted by row parity: player 1 likes odd rows (1-based), player 2 even rows."""
+def _threat_score(game: Game[Any, Any], threats: int, player: int, rows: int, h: int, against: int = 0) -> int:
+    """Threat cells weighted by row parity (player 1 likes odd rows, 1-based; player 2 even rows); a
+    threat above an ``against`` threat in its column counts a quarter (that one comes first), a threat
+    right above another of the same player adds ``THREAT_STACKED``."""
     score = 0
+    every = threats
     while threats:
         low = threats & -threats
-        row = (low.bit_length() - 1) % h  # 0-based from the bottom
+        bit = low.bit_length() - 1
+        row = bit % h  # 0-based from the bottom
         good = (row % 2 == 0) if player == 1 else (row % 2 == 1)
-        score += THREAT_GOOD if good else THREAT_OTHER
+        weight = THREAT_GOOD if good else THREAT_OTHER
+        below = ((1 << bit) - 1) & ~((1 << (bit - row)) - 1)  # the cells under it in its column
+        if against & below:
+            weight //= 4
+        if row > 0 and every & (low >> 1):
+            weight += THREAT_STACKED
+        score += weight
         threats ^= low
     return score
 
@@ -191,7 +204,8 @@ def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50,
         return sign * THREAT_DECISIVE
     if (t_waiter & playable).bit_count() >= 2:
         return -sign * THREAT_DECISIVE
-    score = _threat_score(game, t_mover, to_move, rows, h) - _threat_score(game, t_waiter, other(to_move), rows, h)
+    score = (_threat_score(game, t_mover, to_move, rows, h, t_waiter)
+             - _threat_score(game, t_waiter, other(to_move), rows, h, t_mover))
     cols = game.cols  # type: ignore[attr-defined]
     centre = 0
     for c in {(cols - 1) // 2, cols // 2}:
