@@ -10,9 +10,10 @@ The pieces, each a few lines below:
 * ``win_cells``: the empty cells where one more stone completes ``k`` in a row (a fast path for k = 4);
 * ``non_losing``: the playable cells that do not hand the opponent an immediate win (and the forced
   block when the opponent threatens one); an empty result means every move loses;
-* the transposition table: two numpy arrays indexed by ``key % size`` (``size`` prime), holding a partial
-  key (``key mod 2**32``, enough with the index to tell keys apart, by the Chinese remainder theorem, while
-  ``key < size * 2**32``; larger boards get 64-bit key slots) and one byte: a lower or an upper bound;
+* the transposition table: two numpy arrays of ``2**L`` entries.  The key (``B = cols * (rows + 1)``
+  bits) is first scrambled by a bijection of B-bit numbers, ``y = key * ODD mod 2**B``; the top ``L`` bits
+  of ``y`` index the table and its other ``B - L`` bits are stored (32-bit slots when they fit, else 64), so
+  index and slot together tell every key apart.  One more byte holds a lower or an upper bound;
 * move ordering: moves that create the most new winning cells first, centre-first between equals;
 * the window is clamped by the best and worst scores still possible;
 * ``solve_position``: the exact score by a sequence of null-window searches (a weak solve searches only
@@ -23,8 +24,13 @@ Everything per solve runs inside one compiled call; Python only prepares arrays.
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .bitboard import geometry, popcount, shl, shr
 
@@ -41,8 +47,10 @@ U64 = np.uint64
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-#: default table size: the first prime above 2**24 entries (5 bytes each: about 80 MB)
+#: default table size: 2**24 entries (5 bytes each on 7 x 6: about 80 MB)
 DEFAULT_LOG_SIZE = 24
+#: the odd multiplier of the key scrambler (2**64 / golden ratio)
+_ODD = np.uint64(0x9E3779B97F4A7C15)
 
 # table byte: 0 empty; an upper bound ``s`` is stored as ``s + _OFFSET``, a lower bound as
 # ``s + _OFFSET + _LOWER`` (scores lie within +-33 on any 64-bit board, so both fit one byte)
@@ -50,35 +58,31 @@ _OFFSET = 64
 _LOWER = 128
 
 
-def _next_prime(n: int) -> int:
-    def is_prime(m: int) -> bool:
-        if m < 2:
-            return False
-        i = 2
-        while i * i <= m:
-            if m % i == 0:
-                return False
-            i += 1
-        return True
-
-    while not is_prime(n):
-        n += 1
-    return n
+def table_size(log_size: int, key_bits: int = 64) -> int:
+    """The entries of a table asked for ``2**log_size``: never more than there are keys."""
+    return 1 << min(log_size, key_bits)
 
 
-def table_size(log_size: int) -> int:
-    """The number of entries of a table of about ``2**log_size`` entries (a prime)."""
-    return _next_prime(1 << log_size)
+def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> np.ndarray:
+    """A fresh table for keys of ``key_bits`` bits (``cols * (rows + 1)``): one uint64 per entry.
 
-
-def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> tuple[np.ndarray, np.ndarray]:
-    """A fresh table ``(keys, values)`` for keys of ``key_bits`` bits (``cols * (rows + 1)``).
-
-    Keys are stored modulo 2**32 when that, with the index, still identifies them; otherwise whole.
+    An entry is ``stored key bits << 8 | bound byte`` (0: empty), so a probe reads one cache line.  Large
+    tables ask the kernel for huge pages (``madvise``): probes land all over the table, and 2 MB pages
+    spare most of the TLB misses.
     """
-    size = table_size(log_size)
-    dtype = np.uint32 if key_bits <= 32 + log_size else np.uint64
-    return np.zeros(size, dtype=dtype), np.zeros(size, dtype=np.uint8)
+    if key_bits - min(log_size, key_bits) > 56:
+        raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys (at least 2**8)")
+    size = table_size(log_size, key_bits)
+    nbytes = size * 8
+    if nbytes >= 1 << 22:
+        try:
+            buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                buf.madvise(mmap.MADV_HUGEPAGE)
+            return np.frombuffer(buf, dtype=np.uint64)
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - no mmap/madvise here
+            pass
+    return np.zeros(size, dtype=np.uint64)
 
 
 def position_key(current: int, mask: int) -> int:
@@ -87,6 +91,42 @@ def position_key(current: int, mask: int) -> int:
 
 
 # ---- bitboard pieces --------------------------------------------------------------------------
+
+
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    """LLVM's population count (one ``popcnt`` instruction where the CPU has it)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
+    """Ask the CPU to start loading ``arr[idx]`` into the cache (a hint: no effect on results)."""
+    sig = types.void(arr, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, keep, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def popcnt(x: np.uint64) -> int:
+    """The number of set bits of ``x``."""
+    return int(_ctpop(x))
 
 
 @njit(cache=True, inline="always")
@@ -101,6 +141,21 @@ def _win_cells4(s: np.uint64, h: int) -> np.uint64:
         b = shr(s, d) & shr(s, 2 * d)  # two after
         r |= b & shl(s, d)
         r |= b & shr(s, 3 * d)
+    return r
+
+
+@njit(cache=True, inline="always")
+def _win_cells4_small(s: np.uint64, h: int) -> np.uint64:
+    """``_win_cells4`` for columns of at most 19 bits: every shift below 64, so no guard."""
+    r = (s << ONE) & (s << U64(2)) & (s << U64(3))
+    for dd in (h, h - 1, h + 1):
+        d = U64(dd)
+        a = (s << d) & (s << (d + d))
+        r |= a & (s << (d + d + d))
+        r |= a & (s >> d)
+        b = (s >> d) & (s >> (d + d))
+        r |= b & (s << d)
+        r |= b & (s >> (d + d + d))
     return r
 
 
@@ -121,7 +176,9 @@ def _win_cells_any(s: np.uint64, h: int, k: int) -> np.uint64:
 @njit(cache=True, inline="always")
 def win_cells(s: np.uint64, mask: np.uint64, h: int, k: int, board: np.uint64) -> np.uint64:
     """The empty cells of the board where one more stone of ``s`` makes ``k`` in a row."""
-    if k == 4:
+    if k == 4 and h < 20:
+        r = _win_cells4_small(s, h)
+    elif k == 4:
         r = _win_cells4(s, h)
     else:
         r = _win_cells_any(s, h, k)
@@ -129,13 +186,12 @@ def win_cells(s: np.uint64, mask: np.uint64, h: int, k: int, board: np.uint64) -
 
 
 @njit(cache=True, inline="always")
-def non_losing(current: np.uint64, mask: np.uint64, h: int, k: int, bottom: np.uint64, board: np.uint64) -> np.uint64:
+def non_losing(mask: np.uint64, opp_win: np.uint64, bottom: np.uint64, board: np.uint64) -> np.uint64:
     """Playable cells that do not let the opponent win at once (0: every move loses).
 
-    The caller guarantees the side to move cannot win at once.
+    ``opp_win``: the opponent's winning cells.  The caller guarantees the side to move cannot win at once.
     """
     possible = (mask + bottom) & board
-    opp_win = win_cells(current ^ mask, mask, h, k, board)
     forced = possible & opp_win
     if forced:
         if forced & (forced - ONE):
@@ -154,12 +210,11 @@ def _negamax(
     moves0: int,
     alpha0: int,
     beta0: int,
-    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64],
-    keys: np.ndarray,
-    vals: np.ndarray,
+    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
+    table: np.ndarray,
     order: np.ndarray,
     colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     stats: np.ndarray,
 ) -> int:
     """The score of a position whose side to move cannot win at once, within ``(alpha0, beta0)``.
@@ -168,10 +223,11 @@ def _negamax(
     The recursion runs on an explicit stack (frame ``d`` is the position ``d`` plies below the root):
     no call per node, and numba can cache it.
     """
-    rows, cols, k, cells, bottom, board, kmask = geo
+    rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
-    mv, sc, fu, fi = work  # moves / their order scores per frame; per frame (cur, mask, key, idx), (alpha, beta, n, i)
-    size = U64(keys.shape[0])
+    # per frame: the ordered moves, their order scores and winning cells; (cur, mask, key, idx, opponent's
+    # winning cells) and (alpha, beta, moves, move being searched)
+    mv, sc, wc, fu, fi = work
     fu[0, 0] = current
     fu[0, 1] = mask
     fi[0, 0] = alpha0
@@ -188,7 +244,9 @@ def _negamax(
         nodes += 1
         done = True
         v = 0
-        nxt = non_losing(cur, msk, h, k, bottom, board)
+        if d == 0:
+            fu[0, 4] = win_cells(cur ^ msk, msk, h, k, board)
+        nxt = non_losing(msk, fu[d, 4], bottom, board)
         if nxt == ZERO:
             v = -((cells - moves) // 2)  # the opponent wins with its next stone
         elif moves >= cells - 2:
@@ -197,9 +255,12 @@ def _negamax(
             lo = -((cells - 2 - moves) // 2)  # the opponent cannot win with its next stone
             hi = (cells - 1 - moves) // 2  # we cannot win with this stone
             key = cur + msk
-            idx = key % size
-            if U64(keys[idx]) == (key & kmask) and vals[idx] != 0:
-                t = int(vals[idx])
+            y = (key * _ODD) & bmask
+            idx = y >> U64(shift)
+            part = y & pmask
+            e = table[idx]
+            if (e >> U64(8)) == part and (e & U64(0xFF)) != ZERO:
+                t = int(e & U64(0xFF))
                 if t >= _LOWER:
                     t -= _LOWER + _OFFSET
                     if lo < t:
@@ -221,16 +282,21 @@ def _negamax(
                 for i in range(cols):
                     m = nxt & colmask[order[i]]
                     if m:
-                        s = popcount(win_cells(cur | m, msk, h, k, board))
+                        child_mask = msk | m
+                        _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))
+                        w = win_cells(cur | m, msk, h, k, board)
+                        s = popcnt(w)
                         j = n
                         while j > 0 and sc[d, j - 1] < s:
                             mv[d, j] = mv[d, j - 1]
                             sc[d, j] = sc[d, j - 1]
+                            wc[d, j] = wc[d, j - 1]
                             j -= 1
                         mv[d, j] = m
                         sc[d, j] = s
+                        wc[d, j] = w
                         n += 1
-                fu[d, 2] = key
+                fu[d, 2] = part
                 fu[d, 3] = idx
                 fi[d, 0] = alpha
                 fi[d, 1] = beta
@@ -244,8 +310,7 @@ def _negamax(
             d -= 1
             score = -v
             if score >= fi[d, 1]:
-                keys[fu[d, 3]] = fu[d, 2] & kmask
-                vals[fu[d, 3]] = np.uint8(score + _OFFSET + _LOWER)
+                table[fu[d, 3]] = (fu[d, 2] << U64(8)) | U64(score + _OFFSET + _LOWER)
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -255,13 +320,14 @@ def _negamax(
                 fi[d, 3] = i
                 done = False
             else:
-                keys[fu[d, 3]] = fu[d, 2] & kmask
-                vals[fu[d, 3]] = np.uint8(fi[d, 0] + _OFFSET)
+                table[fu[d, 3]] = (fu[d, 2] << U64(8)) | U64(fi[d, 0] + _OFFSET)
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
-        m = mv[d, fi[d, 3]]
+        i = fi[d, 3]
+        m = mv[d, i]
         fu[d + 1, 0] = fu[d, 0] ^ fu[d, 1]
         fu[d + 1, 1] = fu[d, 1] | m
+        fu[d + 1, 4] = wc[d, i] & ~m  # the mover's winning cells: the opponent's, one ply down
         fi[d + 1, 0] = -fi[d, 1]
         fi[d + 1, 1] = -fi[d, 0]
         d += 1
@@ -284,15 +350,14 @@ def _solve(
     mask: np.uint64,
     moves: int,
     weak: bool,
-    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64],
-    keys: np.ndarray,
-    vals: np.ndarray,
+    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
+    table: np.ndarray,
     order: np.ndarray,
     colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     stats: np.ndarray,
 ) -> int:
-    rows, cols, k, cells, bottom, board, kmask = geo
+    rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
     if _can_win_now(current, mask, h, k, bottom, board):
         stats[0] += 1
@@ -307,7 +372,7 @@ def _solve(
             med = _trunc_half(lo)
         elif med >= 0 and _trunc_half(hi) > med:
             med = _trunc_half(hi)
-        r = _negamax(current, mask, moves, med, med + 1, geo, keys, vals, order, colmask, work, stats)
+        r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
         if r <= med:
             hi = r
         else:
@@ -316,11 +381,11 @@ def _solve(
 
 
 @njit(cache=True)
-def _setup(rows: int, cols: int, k: int, kmask: np.uint64) -> tuple[
-    tuple[int, int, int, int, np.uint64, np.uint64, np.uint64],
+def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
+    tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
     np.ndarray,
     np.ndarray,
-    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ]:
     bottom, board = geometry(rows, cols)
     h = rows + 1
@@ -340,10 +405,18 @@ def _setup(rows: int, cols: int, k: int, kmask: np.uint64) -> tuple[
     work = (
         np.zeros((depth, cols), dtype=np.uint64),
         np.zeros((depth, cols), dtype=np.int64),
-        np.zeros((depth, 4), dtype=np.uint64),
+        np.zeros((depth, cols), dtype=np.uint64),
+        np.zeros((depth, 5), dtype=np.uint64),
         np.zeros((depth, 4), dtype=np.int64),
     )
-    return (rows, cols, k, cells, bottom, board, kmask), order, colmask, work
+    bits = cols * h
+    log = 0
+    while (1 << log) < size:
+        log += 1
+    shift = bits - log
+    bmask = ~ZERO >> U64(64 - bits)
+    pmask = (ONE << U64(shift)) - ONE
+    return (rows, cols, k, cells, bottom, board, bmask, shift, pmask), order, colmask, work
 
 
 @njit(cache=True)
@@ -354,15 +427,13 @@ def solve_position(
     cols: int,
     k: int,
     weak: bool,
-    keys: np.ndarray,
-    vals: np.ndarray,
+    table: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``)."""
-    kmask = U64(0xFFFFFFFF) if keys.itemsize == 4 else ~ZERO
-    geo, order, colmask, work = _setup(rows, cols, k, kmask)
-    moves = popcount(mask)
-    return _solve(current, mask, moves, weak, geo, keys, vals, order, colmask, work, stats)
+    geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
+    moves = popcnt(mask)
+    return _solve(current, mask, moves, weak, geo, table, order, colmask, work, stats)
 
 
 @njit(cache=True)
@@ -373,17 +444,15 @@ def analyze_position(
     cols: int,
     k: int,
     weak: bool,
-    keys: np.ndarray,
-    vals: np.ndarray,
+    table: np.ndarray,
     stats: np.ndarray,
     out: np.ndarray,
 ) -> None:
     """``out[c]``: the score of playing column ``c`` (side to move's view), ``-1000`` for a full column."""
-    kmask = U64(0xFFFFFFFF) if keys.itemsize == 4 else ~ZERO
-    geo, order, colmask, work = _setup(rows, cols, k, kmask)
-    _, _, _, cells, bottom, board, _ = geo
+    geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
+    _, _, _, cells, bottom, board, _, _, _ = geo
     h = rows + 1
-    moves = popcount(mask)
+    moves = popcnt(mask)
     wins = win_cells(current, mask, h, k, board)
     for c in range(cols):
         m = (mask + bottom) & colmask[c]
@@ -397,5 +466,5 @@ def analyze_position(
         else:
             new_mask = mask | m
             out[c] = -_solve(
-                    current ^ mask, new_mask, moves + 1, weak, geo, keys, vals, order, colmask, work, stats
+                    current ^ mask, new_mask, moves + 1, weak, geo, table, order, colmask, work, stats
             )

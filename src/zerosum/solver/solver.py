@@ -29,7 +29,7 @@ __all__ = ["Solver", "Position"]
 
 Position = "ConnectXState | str | Sequence[int]"
 
-#: the default table: 2**24 entries (a prime just above), 5 bytes each, about 80 MB
+#: the default table: 2**24 entries, 8 bytes each (128 MB, on huge pages where the system allows)
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
 
 
@@ -49,8 +49,8 @@ def solver_game(game: Any) -> ConnectX:
 class Solver:
     """A perfect Connect-X solver for boards with ``cols * (rows + 1) <= 64``.
 
-    ``tt_size``: transposition-table entries (rounded up to a prime; 5 bytes each, 9 on boards wider than
-    a 32-bit partial key allows).  ``book``: use the shipped opening book when one exists for the board
+    ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;
+    8 bytes each).  ``book``: use the shipped opening book when one exists for the board
     (``True``), not at all (``False``), or a book file path.
     """
 
@@ -62,7 +62,7 @@ class Solver:
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
-        self.keys, self.vals = search.make_table(log_size, self.key_bits)
+        self.table = search.make_table(max(log_size, 8), self.key_bits)
         self._stats = np.zeros(1, dtype=np.int64)
         #: nodes searched by the last call
         self.nodes = 0
@@ -77,7 +77,7 @@ class Solver:
                 raise InvalidSpecError(f"book {book!r} is for another board ({self.book.rows} x {self.book.cols})")
 
     def __repr__(self) -> str:
-        return f"Solver({self.game.spec!r}, tt_size={self.keys.shape[0]}, book={self.book is not None})"
+        return f"Solver({self.game.spec!r}, tt_size={self.table.shape[0]}, book={self.book is not None})"
 
     # ---- positions -----------------------------------------------------------------------------
 
@@ -104,8 +104,7 @@ class Solver:
 
     def reset(self) -> None:
         """Forget the transposition table."""
-        self.keys.fill(0)
-        self.vals.fill(0)
+        self.table.fill(0)
 
     # ---- solving --------------------------------------------------------------------------------
 
@@ -123,7 +122,7 @@ class Solver:
             g = self.game
             score = int(
                 search.solve_position(
-                    np.uint64(current), np.uint64(mask), g.rows, g.cols, g.k, weak, self.keys, self.vals, self._stats
+                    np.uint64(current), np.uint64(mask), g.rows, g.cols, g.k, weak, self.table, self._stats
                 )
             )
         self.nodes = int(self._stats[0])
