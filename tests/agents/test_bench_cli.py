@@ -1,0 +1,32 @@
+"""``zerosum bench mcts`` and ``zerosum bench alphabeta`` print their figures; bad usage exits 2."""
+
+from __future__ import annotations
+
+import re
+
+from zerosum.cli import main
+
+
+def test_bench_mcts_prints_simulations_per_second(capsys) -> None:
+    assert main(["bench", "mcts", "--sims", "400", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^simulations/s: \d+$", out, re.M)
+    assert "numba kernels" in out
+    assert main(["bench", "mcts", "--sims", "100", "--rounds", "1", "--generic", "--game", "tictactoe"]) == 0
+    assert "generic Game protocol" in capsys.readouterr().out
+
+
+def test_bench_alphabeta_prints_nodes_per_second(capsys) -> None:
+    assert main(["bench", "alphabeta", "--nodes", "2000", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^nodes/s: \d+$", out, re.M)
+    assert "node budget: 2000" in out and "rows=8,cols=8" in out
+
+
+def test_bench_bad_usage(capsys) -> None:
+    assert main(["bench", "mcts", "--rounds", "0"]) == 2
+    assert main(["bench", "mcts", "--playout", "clever"]) == 2
+    assert main(["bench", "alphabeta", "--eval", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "--rounds" in err and "clever" in err and "nope" in err
+    assert all(len(line) < 200 for line in err.strip().split("\n"))
