@@ -252,23 +252,24 @@ class AlphaBetaAgent(SearchAgent):
         from . import fast
 
         key = f"{game.spec}|{name}"
-        tables = self._fast_tables
-        if tables is None or tables["key"] != key:
-            bits = max(4, (max(self.tt_size, 16) - 1).bit_length())
-            size = 1 << bits
-            tables = fast.make_tables(game.rows, game.cols, game.k)
-            tables.update(
-                key=key,
-                bits=bits,
-                order=np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
-                               dtype=np.int64),
-                tt_key=np.zeros(size, dtype=np.uint64),
-                tt_val=np.zeros(size, dtype=np.int64),
-                tt_depth=np.full(size, -1, dtype=np.int32),
-                tt_flag=np.zeros(size, dtype=np.int8),
-                tt_move=np.full(size, -1, dtype=np.int64),
-            )
-            self._fast_tables = tables
+        current = self._fast_tables
+        if current is not None and current["key"] == key:
+            return current
+        bits = max(4, (max(self.tt_size, 16) - 1).bit_length())
+        size = 1 << bits
+        tables: dict[str, Any] = dict(fast.make_tables(game.rows, game.cols, game.k))
+        tables.update(
+            key=key,
+            bits=bits,
+            order=np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
+                           dtype=np.int64),
+            tt_key=np.zeros(size, dtype=np.uint64),
+            tt_val=np.zeros(size, dtype=np.int64),
+            tt_depth=np.full(size, -1, dtype=np.int32),
+            tt_flag=np.zeros(size, dtype=np.int8),
+            tt_move=np.full(size, -1, dtype=np.int64),
+        )
+        self._fast_tables = tables
         return tables
 
     def _search_fast(

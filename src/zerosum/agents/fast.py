@@ -429,7 +429,7 @@ def tt_probe(key: np.uint64, bits: int, tt_key: np.ndarray, tt_move: np.ndarray)
     """The stored best column for a position key, or -1."""
     idx = _tt_index(key, bits)
     if tt_key[idx] == key:
-        return tt_move[idx]
+        return int(tt_move[idx])
     return -1
 
 

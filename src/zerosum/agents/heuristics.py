@@ -156,7 +156,7 @@ def winning_cells(game: Game[Any, Any], stones: int, mask: int) -> int:
             down.append(down[-1] & (stones << (m * d)))
         for m in range(k):
             result |= up[m] & down[k - 1 - m]
-    return result & board & ~mask
+    return int(result & board & ~mask)
 
 
 def _threat_score(game: Game[Any, Any], threats: int, player: int, rows: int, h: int, against: int = 0) -> int:

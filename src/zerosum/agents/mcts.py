@@ -286,11 +286,12 @@ class MCTSAgent(SearchAgent):
                 mover = other(player(node.state))
                 reward = 0.0 if w is None else (1.0 if w == mover else -1.0)
             # backpropagation: the reward is for the player who moved into ``node``
-            while node is not None:
-                node.visits += 1
-                node.total += reward
+            up: _Node | None = node
+            while up is not None:
+                up.visits += 1
+                up.total += reward
                 reward = -reward
-                node = node.parent
+                up = up.parent
         return self._answer(game, state, root, done, max_depth, start)
 
     def _child(self, game: Game[Any, Any], parent: _Node, action: Any) -> _Node:

@@ -137,14 +137,15 @@ class MinimaxAgent(SearchAgent):
             return best, best_pv
 
         full = depth_limit is None
-        best_value, pv = value(state, 10**9 if full else depth_limit)
+        limit = 10**9 if depth_limit is None else depth_limit
+        best_value, pv = value(state, limit)
         if depth_limit == 0:  # depth 0 only evaluates: play the first action
             pv = (actions[0],)
         return SearchResult(
             action=pv[0],
             value=best_value,
             nodes=nodes,
-            depth=len(pv) if full else depth_limit,
+            depth=len(pv) if full else limit,
             elapsed=time.perf_counter() - start,
             pv=pv,
         )
