@@ -96,7 +96,7 @@ def plan_games(config: ArenaConfig) -> list[PlannedGame]:
     pairs = pairings(config.mode, len(config.agents))
     rounds = math.ceil(config.games / 2)
     order = opening_order(config, rounds)
-    plan = []
+    plan: list[PlannedGame] = []
     for r in range(rounds):
         opening = config.openings[order[r]]
         for p, (a, b) in enumerate(pairs):
@@ -197,6 +197,8 @@ def _fmt(x: float, sign: bool = True) -> str:
         return "?"
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
+    if round(x) == 0:
+        return "+0" if sign else "0"
     return f"{x:+.0f}" if sign else f"{x:.0f}"
 
 

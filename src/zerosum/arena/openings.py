@@ -206,7 +206,7 @@ def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
             return 0
         end_ply = state.ply + plies_to_end(value)  # the ply of the winning stone
         score = (game.cells + 2 - end_ply) // 2
-        return score if value > 0 else -score
+        return int(score if value > 0 else -score)
 
     return evaluate
 

@@ -121,8 +121,9 @@ def summarize(store: Store) -> Report:
         for i, t in enumerate(rec.times):  # moves alternate, starting with whoever is to move after the opening
             mover = g.first if (i + _opening_plies(g.opening, config)) % 2 == 0 else g.second
             times[mover].append(t)
-            if rec.nodes[i] is not None:
-                nodes[mover].append(rec.nodes[i])
+            n = rec.nodes[i]
+            if n is not None:
+                nodes[mover].append(n)
         plies.append(len(rec.moves))
         seconds.append(rec.duration)
     for p, ps in enumerate(stats):
@@ -163,6 +164,8 @@ def fmt_elo(x: float, sign: bool = True) -> str:
         return "-"
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
+    if round(x) == 0:
+        return "+0" if sign else "0"
     return f"{x:+.0f}" if sign else f"{x:.0f}"
 
 

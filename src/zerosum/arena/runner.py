@@ -207,7 +207,7 @@ class RayRunner:
         self.ray = ray
         if not ray.is_initialized():
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-        self.jobs = jobs or int(ray.cluster_resources().get("CPU", 1))
+        self.jobs = jobs or int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
         self.grace = grace
         self.remote = ray.remote(num_cpus=1)(_play_one)
 

@@ -50,7 +50,7 @@ def elo(score: float) -> float:
 
 def score_of(elo_diff: float) -> float:
     """The expected score of an Elo difference: ``1 / (1 + 10^(-d/400))``."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_diff / 400.0))
 
 
 def los(wins: int, losses: int) -> float:
