@@ -66,12 +66,13 @@ def table_size(log_size: int, key_bits: int = 64) -> int:
 def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> np.ndarray:
     """A fresh table for keys of ``key_bits`` bits (``cols * (rows + 1)``): one uint64 per entry.
 
-    An entry is ``stored key bits << 8 | bound byte`` (0: empty), so a probe reads one cache line.  Large
+    An entry is ``stored key bits << 16 | (best column + 1) << 8 | bound byte`` (0: empty), so a probe
+    reads one cache line; the best column (0: unknown) is the move that refuted the position last time.  Large
     tables ask the kernel for huge pages (``madvise``): probes land all over the table, and 2 MB pages
     spare most of the TLB misses.
     """
-    if key_bits - min(log_size, key_bits) > 56:
-        raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys (at least 2**8)")
+    if key_bits - min(log_size, key_bits) > 48:
+        raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys (2**{key_bits - 48})")
     size = table_size(log_size, key_bits)
     nbytes = size * 8
     if nbytes >= 1 << 22:
@@ -259,8 +260,10 @@ def _negamax(
             idx = y >> U64(shift)
             part = y & pmask
             e = table[idx]
-            if (e >> U64(8)) == part and (e & U64(0xFF)) != ZERO:
+            hint = -1  # the column that refuted this position before, searched first
+            if (e >> U64(16)) == part and (e & U64(0xFF)) != ZERO:
                 t = int(e & U64(0xFF))
+                hint = int((e >> U64(8)) & U64(0xFF)) - 1
                 if t >= _LOWER:
                     t -= _LOWER + _OFFSET
                     if lo < t:
@@ -280,12 +283,15 @@ def _negamax(
                 # order: most winning cells after the move first, centre first between equals
                 n = 0
                 for i in range(cols):
-                    m = nxt & colmask[order[i]]
+                    c = order[i]
+                    m = nxt & colmask[c]
                     if m:
                         child_mask = msk | m
                         _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))
                         w = win_cells(cur | m, msk, h, k, board)
-                        s = popcnt(w)
+                        s = popcnt(w) * 64 + 63 - i  # the order position breaks ties, and names the column
+                        if c == hint:
+                            s += 1 << 20
                         j = n
                         while j > 0 and sc[d, j - 1] < s:
                             mv[d, j] = mv[d, j - 1]
@@ -310,7 +316,8 @@ def _negamax(
             d -= 1
             score = -v
             if score >= fi[d, 1]:
-                table[fu[d, 3]] = (fu[d, 2] << U64(8)) | U64(score + _OFFSET + _LOWER)
+                col = order[63 - (sc[d, fi[d, 3]] & 63)]
+                table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64((col + 1) << 8) | U64(score + _OFFSET + _LOWER)
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -320,7 +327,7 @@ def _negamax(
                 fi[d, 3] = i
                 done = False
             else:
-                table[fu[d, 3]] = (fu[d, 2] << U64(8)) | U64(fi[d, 0] + _OFFSET)
+                table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64(fi[d, 0] + _OFFSET)
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
         i = fi[d, 3]

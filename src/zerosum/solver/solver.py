@@ -62,7 +62,7 @@ class Solver:
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
-        self.table = search.make_table(max(log_size, 8), self.key_bits)
+        self.table = search.make_table(max(log_size, 8, self.key_bits - 48), self.key_bits)
         self._stats = np.zeros(1, dtype=np.int64)
         #: nodes searched by the last call
         self.nodes = 0
