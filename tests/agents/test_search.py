@@ -224,3 +224,16 @@ def test_bad_specs_and_finished_games() -> None:
     before = (state, game.to_moves(state))
     make_agent("alphabeta:depth=3")(game, state)
     assert (state, game.to_moves(state)) == before  # searching never changes the state
+
+
+@pytest.mark.parametrize("fast", [1, 0])
+def test_a_kept_table_does_not_stop_deepening_early(fast: int) -> None:
+    # the table survives between calls; hits on it must not look like a search that saw every game end
+    game = ConnectX()
+    state = game.from_moves("4435")
+    agent = make_agent(f"alphabeta:depth=3,fast={fast}")
+    agent.search(game, state)
+    agent.limits = Limits(depth=6)
+    again = agent.search(game, state)
+    fresh = make_agent(f"alphabeta:depth=6,fast={fast}").search(game, state)
+    assert again.depth == 6 and (again.value, again.action) == (fresh.value, fresh.action)

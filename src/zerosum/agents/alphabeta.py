@@ -35,7 +35,7 @@ __all__ = ["AlphaBetaAgent"]
 
 EXACT, LOWER, UPPER = 1, 2, 3
 DEFAULT_TT = 1 << 20
-CHECK_EVERY = 1024  # generic path: nodes between clock readings
+CHECK_EVERY = 256  # generic path: nodes between clock readings
 
 
 class _Stop(Exception):
@@ -170,6 +170,8 @@ class AlphaBetaAgent(SearchAgent):
                 if entry is not None:
                     e_depth, e_flag, e_value, tt_move = entry
                     if e_depth == depth:
+                        if not is_proven(e_value):
+                            cut = True  # the stored value may rest on evaluations: deepening must go on
                         if e_flag == EXACT:
                             return e_value
                         if e_flag == LOWER and e_value > alpha:

@@ -316,6 +316,8 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 if tt_depth[idx] == depth:
                     v = tt_val[idx]
                     f = tt_flag[idx]
+                    if -BOUND <= v <= BOUND:
+                        stats[CUT] = 1  # the stored value may rest on evaluations: deepening must go on
                     if f == EXACT:
                         ret = v
                         phase = RETURN

@@ -255,7 +255,7 @@ class MCTSAgent(SearchAgent):
         while root.proof == UNKNOWN:
             if sims is not None and done >= sims:
                 break
-            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
             done += 1
             node, depth = root, 0
