@@ -137,3 +137,12 @@ def test_shipped_openings_file_is_balanced():
     scores = [int(line.split()[1]) for line in path.read_text().splitlines() if line and not line.startswith("#")]
     assert len(scores) == len(openings) and max(abs(s) for s in scores) <= 2
     assert shipped_openings(ConnectX(8, 8, 4)) is None
+
+
+def test_generate_openings_sample_is_a_seeded_subset():
+    game = ConnectX()
+    every = {seq for seq, _ in generate_openings(game, 2, 0, evaluate=lambda s: 0)}
+    some = generate_openings(game, 2, 0, evaluate=lambda s: 0, sample=10, seed=4)
+    assert len(some) == 10 and {seq for seq, _ in some} <= every
+    assert some == generate_openings(game, 2, 0, evaluate=lambda s: 0, sample=10, seed=4)
+    assert some != generate_openings(game, 2, 0, evaluate=lambda s: 0, sample=10, seed=5)

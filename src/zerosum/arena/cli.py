@@ -279,9 +279,11 @@ def _add_openings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--with", dest="evaluator", default="solver", metavar="SPEC",
                    help="Connect-X: what judges a position: solver (default) or a search agent spec, whose "
                         "unproven values count as balanced")
+    p.add_argument("--sample", type=_positive_int, default=None, metavar="N",
+                   help="Connect-X: judge only N of the positions, drawn from --seed (default: all)")
     p.add_argument("--count", type=_positive_int, default=100,
                    help="other games: how many random openings (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="other games: seed of the random openings")
+    p.add_argument("--seed", type=int, default=0, help="seed of --sample and of random openings (default 0)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
 
 
@@ -301,11 +303,20 @@ def _run_openings(args: argparse.Namespace) -> int:
             evaluate = solver_evaluator(game)
         else:
             evaluate = agent_evaluator(game, args.evaluator)
-        found = generate_openings(game, args.plies, args.max_score, evaluate)
+
+        def progress(done: int, total: int) -> None:
+            if sys.stderr.isatty():
+                print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
+
+        found = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        sample = f" --sample {args.sample} --seed {args.seed}" if args.sample else ""
         header = [
-            f"zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} --with {args.evaluator}",
-            f"{len(found)} positions {args.plies} plies in (mirror images once) whose value is within "
-            f"+-{args.max_score}; the number after each is its score for the side to move",
+            f"zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} "
+            f"--with {args.evaluator}{sample}",
+            f"{len(found)} positions {args.plies} plies in (mirror images once{', a sample' if sample else ''}) "
+            f"whose value is within +-{args.max_score}; the number after each is its score for the side to move",
         ]
         lines = [format_opening(game, seq) + f" {score}" for seq, score in found]
     else:

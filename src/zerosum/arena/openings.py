@@ -216,11 +216,15 @@ def generate_openings(
     plies: int,
     max_score: int,
     evaluate: Evaluator | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    sample: int | None = None,
+    seed: int = 0,
 ) -> list[tuple[Opening, int]]:
     """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
 
-    ``evaluate(state) -> score`` defaults to the solver.  Returns ``(columns, score)`` sorted by move string.
+    ``evaluate(state) -> score`` defaults to the solver.  ``sample=N`` judges only N of the positions,
+    drawn from ``seed`` (for depths where judging all of them takes too long).  Returns ``(columns, score)``
+    in move-string order; ``progress(done, total)`` is called after each position.
     """
     if not isinstance(game, ConnectX):
         raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
@@ -228,11 +232,14 @@ def generate_openings(
         raise GameError(f"--plies {plies}: expected a whole number >= 0")
     if evaluate is None:
         evaluate = solver_evaluator(game)
+    candidates = list(_positions(game, plies))
+    if sample is not None and sample < len(candidates):
+        candidates = sorted(random.Random(f"zerosum-sample/{seed}").sample(candidates, sample))
     out = []
-    for i, seq in enumerate(_positions(game, plies)):
+    for i, seq in enumerate(candidates):
         score = evaluate(game.from_moves(list(seq)))
         if abs(score) <= max_score:
             out.append((tuple(seq), score))
         if progress is not None:
-            progress(i + 1)
+            progress(i + 1, len(candidates))
     return out
