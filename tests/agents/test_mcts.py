@@ -182,3 +182,17 @@ def test_bad_options() -> None:
     copy = (state, game.to_moves(state))
     make_agent("mcts:sims=50")(game, state)
     assert (state, game.to_moves(state)) == copy
+
+
+def test_fast_and_generic_proofs_agree_with_alphabeta() -> None:
+    game = ConnectX(4, 4, 3)
+    proven = 0
+    for seed in range(10):
+        state = random_position(game, 3 + seed % 3, 500 + seed)
+        exact = make_agent("alphabeta:depth=99").search(game, state).value
+        for path in PATHS:
+            result = make_agent(f"mcts:sims=20000,seed=1,{path}").search(game, state)
+            if result.proven:
+                assert (result.value > 0) == (exact > 0) and exact != 0, (path, game.to_moves(state))
+                proven += 1
+    assert proven >= 12

@@ -20,8 +20,9 @@ exists (so it blocks a loss in one).
 
 The move: a child proven won if there is one; otherwise the most visited child that is not proven lost,
 ties broken by the higher mean reward, then by ``game.actions`` order.  ``SearchResult.value`` is the
-mean reward of that child (-1..1, side to move's view) or a proven ``win_value``/``loss_value``
-(``nodes`` counts simulations, ``scores`` holds each root action's mean reward).
+mean reward of that child (-1..1, side to move's view) or a proven ``win_value``/``loss_value`` (its
+plies counted along the proof found, which need not be the shortest line); ``nodes`` counts simulations,
+``scores`` holds each root action's mean reward.
 
 Connect-X boards that fit in 64 bits run in the numba kernels of :mod:`zerosum.agents.fast` when the
 playout is ``random`` or ``greedy`` (``fast=0`` forces the generic path).
@@ -176,9 +177,6 @@ class MCTSAgent(SearchAgent):
         if action is not None:
             return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
                                 elapsed=time.perf_counter() - start, pv=(action,))
-        if len(safe) == 1:
-            return SearchResult(action=safe[0], value=0, nodes=0, depth=2, elapsed=time.perf_counter() - start,
-                                pv=(safe[0],))
         sims, deadline = self._budget()
         if self._uses_fast_path(game):
             return self._search_fast(game, state, safe, sims, deadline, start)
