@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import ArenaConfig, pairings
-from .stats import Sprt, Summary, los, pair_counts, pentanomial, ratings, trinomial
+from .stats import Z95, Sprt, Summary, los, pair_counts, pentanomial, ratings, trinomial
 from .store import Store
 
 __all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots"]
@@ -259,26 +259,28 @@ def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     shown = [ps for ps in report.pairings if ps.games]
-    if shown:
-        names = [f"{ps.a}\nvs {ps.b}" for ps in shown]
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(8, 1.6 * len(shown) + 4), 4.5))
-        scores = [100 * ps.tri.score for ps in shown]  # type: ignore[union-attr]
-        half = [100 * 1.959963984540054 * math.sqrt(ps.tri.variance / ps.tri.n) for ps in shown]  # type: ignore[union-attr]
-        ax1.bar(range(len(shown)), scores, yerr=half, capsize=4, color="#4C72B0")
-        ax1.axhline(50, color="grey", lw=0.8, ls="--")
-        ax1.set_ylim(0, 105)
-        ax1.set_ylabel("score of the first agent (%)")
-        ax1.set_xticks(range(len(shown)), names, fontsize=7)
-        ax1.set_title("Score, 95% interval")
-        elo = [_finite(ps.tri.elo) for ps in shown]  # type: ignore[union-attr]
-        lo = [e - _finite(ps.tri.elo_low) for e, ps in zip(elo, shown)]  # type: ignore[union-attr]
-        hi = [_finite(ps.tri.elo_high) - e for e, ps in zip(elo, shown)]  # type: ignore[union-attr]
-        ax2.errorbar(range(len(shown)), elo, yerr=[lo, hi], fmt="o", capsize=4, color="#C44E52")
-        ax2.axhline(0, color="grey", lw=0.8, ls="--")
-        ax2.set_ylabel("Elo difference (first agent)")
-        ax2.set_xticks(range(len(shown)), names, fontsize=7)
-        ax2.set_title("Elo, 95% interval (±800 = infinite)")
-        fig.suptitle(f"{report.config.mode} on {report.config.game}: {report.played} games")
+    if shown:  # one row per pairing: score on the left, Elo on the right
+        names = [f"{ps.a} vs {ps.b}" for ps in shown]
+        rows = list(range(len(shown)))[::-1]  # the first pairing on top
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 0.32 * len(shown) + 1.8), sharey=True)
+        tri = [ps.tri for ps in shown]
+        scores = [100 * t.score for t in tri if t is not None]
+        half = [100 * Z95 * math.sqrt(t.variance / t.n) for t in tri if t is not None]
+        ax1.barh(rows, scores, xerr=half, capsize=3, color="#4C72B0")
+        ax1.axvline(50, color="grey", lw=0.8, ls="--")
+        ax1.set_xlim(0, 105)
+        ax1.set_xlabel("score of the first agent named (%)")
+        ax1.set_yticks(rows, names, fontsize=8)
+        ax1.set_title("Score, 95% interval", fontsize=10)
+        elo = [_finite(t.elo) for t in tri if t is not None]
+        lo = [e - _finite(t.elo_low) for e, t in zip(elo, tri) if t is not None]
+        hi = [_finite(t.elo_high) - e for e, t in zip(elo, tri) if t is not None]
+        ax2.errorbar(elo, rows, xerr=[lo, hi], fmt="o", capsize=3, color="#C44E52")
+        ax2.axvline(0, color="grey", lw=0.8, ls="--")
+        ax2.set_xlim(-850, 850)
+        ax2.set_xlabel("Elo difference (first agent named)")
+        ax2.set_title("Elo, 95% interval (drawn at ±800 when infinite)", fontsize=10)
+        fig.suptitle(f"{report.config.mode} on {report.config.game}: {report.played} games", fontsize=11)
         fig.tight_layout()
         path = out / f"{stem}-pairings.png"
         fig.savefig(path, dpi=110)
@@ -290,8 +292,13 @@ def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
         ax.barh(range(len(ranked)), [st.elo for st in ranked], color="#55A868")
         ax.set_yticks(range(len(ranked)), [st.label for st in ranked], fontsize=8)
         for i, st in enumerate(ranked):
-            ax.text(st.elo, i, f" {st.elo:+.0f} ({100 * st.score:.0f}%)", va="center", fontsize=7)
+            label = f" {st.elo:+.0f} ({100 * st.score:.0f}%) "
+            ax.text(st.elo, i, label, va="center", ha="left" if st.elo >= 0 else "right", fontsize=7)
         ax.axvline(0, color="grey", lw=0.8)
+        lo_x = min(st.elo for st in ranked)
+        hi_x = max(st.elo for st in ranked)
+        pad = 0.25 * (hi_x - lo_x) + 50
+        ax.set_xlim(min(0, lo_x) - pad, max(0, hi_x) + pad)
         ax.set_xlabel("Elo (maximum likelihood, mean 0)")
         ax.set_title(f"Ranking: {report.config.game}, {report.played} games")
         fig.tight_layout()
