@@ -192,7 +192,10 @@ def test_openings_command(tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.startswith("# zerosum openings")
     assert [l.split()[0] for l in text.splitlines() if not l.startswith("#")] == ["1", "2", "3"]
-    assert main(["openings", "--with", "random", "--plies", "1"]) == 2
+    bad = tmp_path / "bad.txt"
+    assert main(["openings", "--with", "random", "--plies", "1", "-o", str(bad)]) == 2
+    assert main(["openings", "--max-score", "-1", "-o", str(bad)]) == 2
+    assert not bad.exists()
 
 
 def test_ray_backend(tmp_path):

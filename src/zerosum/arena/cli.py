@@ -296,39 +296,44 @@ def _run_openings(args: argparse.Namespace) -> int:
     if args.plies < 0:
         raise UsageError("--plies must be >= 0")
     start = time.perf_counter()
-    if isinstance(game, ConnectX):
+    if isinstance(game, ConnectX):  # bad options fail before any file is written
         if args.max_score < 0:
             raise UsageError("--max-score must be >= 0")
-        if args.evaluator == "solver":
-            evaluate = solver_evaluator(game)
-        else:
-            evaluate = agent_evaluator(game, args.evaluator)
+        evaluate = solver_evaluator(game) if args.evaluator == "solver" else agent_evaluator(game, args.evaluator)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        if isinstance(game, ConnectX):
+            sample = f" --sample {args.sample} --seed {args.seed}" if args.sample else ""
+            out.write(
+                f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} "
+                f"--with {args.evaluator}{sample}\n"
+                f"# positions {args.plies} plies in (mirror images once{', a sample' if sample else ''}) whose "
+                f"value is within +-{args.max_score}; the number after each is its score for the side to move\n"
+            )
 
-        def progress(done: int, total: int) -> None:
+            def progress(done: int, total: int) -> None:
+                if sys.stderr.isatty():
+                    print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
+
+            def found(seq: tuple[int, ...], score: int) -> None:  # written at once: a long run keeps its work
+                out.write(f"{format_opening(game, seq)} {score}\n")
+                out.flush()
+
+            kept = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed, found)
             if sys.stderr.isatty():
-                print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
-
-        found = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed)
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-        sample = f" --sample {args.sample} --seed {args.seed}" if args.sample else ""
-        header = [
-            f"zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} "
-            f"--with {args.evaluator}{sample}",
-            f"{len(found)} positions {args.plies} plies in (mirror images once{', a sample' if sample else ''}) "
-            f"whose value is within +-{args.max_score}; the number after each is its score for the side to move",
-        ]
-        lines = [format_opening(game, seq) + f" {score}" for seq, score in found]
-    else:
-        openings = random_openings(game, args.count, args.plies, args.seed)
-        header = [f"zerosum openings --game {game.spec} --plies {args.plies} --count {args.count} --seed {args.seed}"]
-        lines = [format_opening(game, o) for o in openings]
-    text = "\n".join([f"# {h}" for h in header] + lines) + "\n"
+                print(file=sys.stderr)
+            count = len(kept)
+        else:
+            openings = random_openings(game, args.count, args.plies, args.seed)
+            out.write(f"# zerosum openings --game {game.spec} --plies {args.plies} --count {args.count} "
+                      f"--seed {args.seed}\n")
+            out.writelines(format_opening(game, o) + "\n" for o in openings)
+            count = len(openings)
+    finally:
+        if out is not sys.stdout:
+            out.close()
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {len(lines)} openings to {args.output} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+        print(f"wrote {count} openings to {args.output} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
 
 

@@ -219,12 +219,14 @@ def generate_openings(
     progress: Callable[[int, int], None] | None = None,
     sample: int | None = None,
     seed: int = 0,
+    found: Callable[[Opening, int], None] | None = None,
 ) -> list[tuple[Opening, int]]:
     """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
 
     ``evaluate(state) -> score`` defaults to the solver.  ``sample=N`` judges only N of the positions,
     drawn from ``seed`` (for depths where judging all of them takes too long).  Returns ``(columns, score)``
-    in move-string order; ``progress(done, total)`` is called after each position.
+    in move-string order; ``progress(done, total)`` is called after each position judged and
+    ``found(columns, score)`` for each one kept, as it is found.
     """
     if not isinstance(game, ConnectX):
         raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
@@ -240,6 +242,8 @@ def generate_openings(
         score = evaluate(game.from_moves(list(seq)))
         if abs(score) <= max_score:
             out.append((tuple(seq), score))
+            if found is not None:
+                found(tuple(seq), score)
         if progress is not None:
             progress(i + 1, len(candidates))
     return out
