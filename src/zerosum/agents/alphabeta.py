@@ -303,6 +303,9 @@ class AlphaBetaAgent(SearchAgent):
         keys = np.zeros(size, dtype=np.uint64)
         moves = np.zeros((size, game.cols), dtype=np.int64)
         grid, heights, key = fast.grid_of(game, state, t["zob"])
+        contrib = fast.window_contributions(game.k, self.three, self.two)
+        wcnt = np.zeros((len(t["windows"]), 3), dtype=np.int64)
+        wscore = np.array([fast.window_counts(grid, t["windows"], contrib, wcnt)], dtype=np.int64)
         # the key leaves out the side to move, which grids built with strict=False may set freely
         keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
         order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
@@ -322,7 +325,8 @@ class AlphaBetaAgent(SearchAgent):
                 status = fast.ab_run(grid, heights, state.to_move, state.ply, root_order, cfg, t["windows"],
                                      t["is_centre"], t["zob"], t["order"], t["tt_key"], t["tt_val"],
                                      t["tt_depth"], t["tt_flag"], t["tt_move"], killers, history, stats, scratch,
-                                     marks, frames, keys, moves, pause_at)
+                                     marks, frames, keys, moves, t["cell_windows"], wcnt, contrib, wscore,
+                                     pause_at)
                 if status != 1 or time.perf_counter() >= deadline:  # type: ignore[operator]
                     break
             if status != 0:

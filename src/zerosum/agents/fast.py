@@ -98,7 +98,60 @@ def make_tables(rows: int, cols: int, k: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(20261121)
     zob = rng.integers(1, 2**63, size=(2, rows * cols), dtype=np.int64).astype(np.uint64)
     windows = np.array(wins, dtype=np.int64).reshape(len(wins), k)
-    return {"windows": windows, "is_centre": is_centre, "zob": zob}
+    # the windows through each cell (padded with -1), for the incremental window score
+    through: list[list[int]] = [[] for _ in range(rows * cols)]
+    for w, cells in enumerate(wins):
+        for cell in cells:
+            through[cell].append(w)
+    width = max(len(t) for t in through)
+    cell_windows = np.full((rows * cols, width), -1, dtype=np.int64)
+    for cell, ws in enumerate(through):
+        cell_windows[cell, : len(ws)] = ws
+    return {"windows": windows, "is_centre": is_centre, "zob": zob, "cell_windows": cell_windows}
+
+
+def window_contributions(k: int, three: int, two: int) -> np.ndarray:
+    """``table[a, b]``: what one window with ``a`` of player 1's stones and ``b`` of player 2's adds to the
+    window score from player 1's view (the rule of :func:`zerosum.agents.heuristics.window_eval`)."""
+    table = np.zeros((k + 1, k + 1), dtype=np.int64)
+    for a in range(k + 1):
+        for b in range(k + 1):
+            v = 0
+            if b == 0:
+                v += three if a == k - 1 else two if a == k - 2 else 0
+            if a == 0:
+                v -= three if b == k - 1 else two if b == k - 2 else 0
+            table[a, b] = v
+    return table
+
+
+@njit(cache=True)
+def window_counts(grid: np.ndarray, windows: np.ndarray, contrib: np.ndarray, wcnt: np.ndarray) -> int:
+    """Fill ``wcnt[w, p]`` (stones of player p in window w) and return the window score for player 1."""
+    score = 0
+    for w in range(windows.shape[0]):
+        wcnt[w, 1] = 0
+        wcnt[w, 2] = 0
+        for j in range(windows.shape[1]):
+            v = grid[windows[w, j]]
+            if v:
+                wcnt[w, v] += 1
+        score += contrib[wcnt[w, 1], wcnt[w, 2]]
+    return score
+
+
+@njit(cache=True, inline="always")
+def _place(cell: int, p: int, step: int, cell_windows: np.ndarray, wcnt: np.ndarray, contrib: np.ndarray) -> int:
+    """Add (``step=1``) or remove (``step=-1``) a stone of ``p`` in the window counts; the score change."""
+    delta = 0
+    for i in range(cell_windows.shape[1]):
+        w = cell_windows[cell, i]
+        if w < 0:
+            break
+        before = contrib[wcnt[w, 1], wcnt[w, 2]]
+        wcnt[w, p] += step
+        delta += contrib[wcnt[w, 1], wcnt[w, 2]] - before
+    return delta
 
 
 def grid_of(game, state, zob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.uint64]:  # type: ignore[no-untyped-def]
@@ -253,11 +306,14 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
            cfg: np.ndarray, windows: np.ndarray, is_centre: np.ndarray, zob: np.ndarray, order: np.ndarray,
            tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray, tt_move: np.ndarray,
            killers: np.ndarray, history: np.ndarray, stats: np.ndarray, scratch: np.ndarray, marks: np.ndarray,
-           frames: np.ndarray, keys: np.ndarray, moves: np.ndarray, pause_at: int) -> int:
+           frames: np.ndarray, keys: np.ndarray, moves: np.ndarray, cell_windows: np.ndarray, wcnt: np.ndarray,
+           contrib: np.ndarray, wscore: np.ndarray, pause_at: int) -> int:
     """Fail-soft negamax alpha-beta as a machine with an explicit stack (numba caches it; no recursion).
 
     Set up frame 0 (depth, alpha=-INF, beta=INF), ``keys[0]``, ``stats[SP]=0``, ``stats[PHASE]=ENTER``,
-    then call until it returns 0 (done: ``stats[RESULT_VALUE]``, ``stats[RESULT_MOVE]``); it returns 1
+    ``wcnt``/``wscore`` hold the window counts and score of the root (:func:`window_counts`), kept up to date
+    move by move, so the ``window`` evaluation costs nothing at the leaves.
+    Then call until it returns 0 (done: ``stats[RESULT_VALUE]``, ``stats[RESULT_MOVE]``); it returns 1
     when it paused at ``pause_at`` nodes (call again to resume: the caller reads the clock meanwhile) and
     2 when the node budget ``cfg[BUDGET]`` stopped it.  Node-relative values; ties at the root go to the
     first move in ``root_order`` reaching the best value.
@@ -288,7 +344,10 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 continue
             if depth == 0:
                 stats[CUT] = 1
-                ret = _clamp(grid_eval(grid, heights, to_move, cfg, windows, is_centre, scratch, marks))
+                if cfg[EVAL] == EVAL_WINDOW:
+                    ret = _clamp(wscore[0] if to_move == 1 else -wscore[0])
+                else:
+                    ret = _clamp(grid_eval(grid, heights, to_move, cfg, windows, is_centre, scratch, marks))
                 phase = RETURN
                 continue
             # a win in one is the best value there is (at the root: the first winning move in root order)
@@ -389,6 +448,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
             cell = c * rows + heights[c]
             grid[cell] = to_move
             heights[c] += 1
+            wscore[0] += _place(cell, to_move, 1, cell_windows, wcnt, contrib)
             frames[sp, F_CELL] = cell
             frames[sp, F_COL] = c
             frames[sp + 1, F_DEPTH] = frames[sp, F_DEPTH] - 1
@@ -406,8 +466,11 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 return 0
             sp -= 1
             c = frames[sp, F_COL]
-            grid[frames[sp, F_CELL]] = 0
+            cell = frames[sp, F_CELL]
+            grid[cell] = 0
             heights[c] -= 1
+            wscore[0] += _place(cell, root_to_move if sp % 2 == 0 else 3 - root_to_move, -1, cell_windows, wcnt,
+                                contrib)
             v = to_parent(ret)
             if v > frames[sp, F_BEST]:
                 frames[sp, F_BEST] = v
