@@ -56,6 +56,8 @@ _ODD = np.uint64(0x9E3779B97F4A7C15)
 # ``s + _OFFSET + _LOWER`` (scores lie within +-33 on any 64-bit board, so both fit one byte)
 _OFFSET = 64
 _LOWER = 128
+#: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
+_ETC_EMPTY = 20
 
 
 def table_size(log_size: int, key_bits: int = 64) -> int:
@@ -302,6 +304,21 @@ def _negamax(
                         sc[d, j] = s
                         wc[d, j] = w
                         n += 1
+                if cells - moves >= _ETC_EMPTY:
+                    # enhanced transposition cut-off: a child the table already bounds well enough (its
+                    # entry was prefetched while ordering)
+                    opp = cur ^ msk
+                    for i in range(n):
+                        cy = ((opp + (msk | mv[d, i])) * _ODD) & bmask
+                        ce = table[cy >> U64(shift)]
+                        if (ce >> U64(16)) == (cy & pmask) and ZERO < (ce & U64(0xFF)) < U64(_LOWER):
+                            t = _OFFSET - int(ce & U64(0xFF))  # minus the child's upper bound
+                            if t >= beta:
+                                col = order[63 - (sc[d, i] & 63)]
+                                table[idx] = (part << U64(16)) | U64((col + 1) << 8) | U64(t + _OFFSET + _LOWER)
+                                v = t
+                                done = True
+                                break
                 fu[d, 2] = part
                 fu[d, 3] = idx
                 fi[d, 0] = alpha
