@@ -202,6 +202,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     start = time.perf_counter()
     try:
         if show:
+            from rich.markup import escape
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
             with Progress(
@@ -211,7 +212,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                 task_id = bar.add_task("starting", total=len(store.plan()))
 
                 def progress(done: int, total: int, text: str) -> None:
-                    bar.update(task_id, completed=done, total=total, description=text)
+                    bar.update(task_id, completed=done, total=total, description=escape(text))
 
                 run_arena(store, config, runner, progress)
         else:

@@ -177,6 +177,9 @@ def _die_with_parent(parent: int) -> None:
 
 def worker_main(conn: Any, parent: int) -> None:
     """Play the games sent over ``conn`` until it closes or sends None."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle: it ends the workers
     _die_with_parent(parent)
     if os.getppid() != parent:  # the parent died before the death signal was armed
         os._exit(1)

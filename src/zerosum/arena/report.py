@@ -179,6 +179,7 @@ def _interval(s: Summary | None) -> str:
 
 def print_tables(report: Report, console: Any = None) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = console or Console()
@@ -186,18 +187,18 @@ def print_tables(report: Report, console: Any = None) -> None:
     limits = ", ".join(f"{k}={v}" for k, v in cfg.limits.items() if v is not None) or "the agents' own"
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
-        f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}"
+        + escape(f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}")
     )
     t = Table(title="Pairings (first agent's view)", title_justify="left")
     for col in ("pairing", "games", "+W =D -L", "score", "Elo (games)", "LOS", "pairs LL LD DD/WL WD WW", "Elo (pairs)"):
         t.add_column(col, justify="left" if col == "pairing" else "right")
     for ps in report.pairings:
         if not ps.games:
-            t.add_row(f"{ps.a} vs {ps.b}", "0", "-", "-", "-", "-", "-", "-")
+            t.add_row(escape(f"{ps.a} vs {ps.b}"), "0", "-", "-", "-", "-", "-", "-")
             continue
         assert ps.tri is not None
         t.add_row(
-            f"{ps.a} vs {ps.b}", str(ps.games), f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%",
+            escape(f"{ps.a} vs {ps.b}"), str(ps.games), f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%",
             _interval(ps.tri), f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), _interval(ps.penta),
         )
     console.print(t)
@@ -206,7 +207,7 @@ def print_tables(report: Report, console: Any = None) -> None:
         r.add_column(col, justify="left" if col == "agent" else "right")
     for i, st in enumerate(report.standings, 1):
         r.add_row(
-            str(i), st.label, fmt_elo(st.elo), str(st.games), "-" if not st.games else f"{100 * st.score:.1f}%",
+            str(i), escape(st.label), fmt_elo(st.elo), str(st.games), "-" if not st.games else f"{100 * st.score:.1f}%",
             f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
             "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", "-" if math.isnan(st.nodes) else f"{st.nodes:,.0f}",
         )
@@ -217,7 +218,7 @@ def print_tables(report: Report, console: Any = None) -> None:
         f.add_column("reason")
         f.add_column("games", justify="right")
         for (agent, kind), n in sorted(report.forfeits.items()):
-            f.add_row(agent, kind, str(n))
+            f.add_row(escape(agent), escape(kind), str(n))
         console.print(f)
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:

@@ -161,6 +161,11 @@ class LocalRunner:
                 g.seat, g.since, g.limit = seat, time.perf_counter(), limit
             elif kind == "move":
                 _, seat, text, elapsed, nodes, value, depth = msg
+                if g.seat == seat and time.perf_counter() - g.since > g.limit:  # too late, however close
+                    w.kill()
+                    w.game = None
+                    on_record(g.task, g.record(3 - seat, f"timeout: no move within {g.limit:g} s", True))
+                    return None
                 w.warm.add(g.task.first if seat == 1 else g.task.second)
                 g.seat = None
                 g.moves.append(text)
