@@ -263,3 +263,16 @@ def test_course_experiment_alphabeta_depth3_beats_random_500_games() -> None:
         while not game.is_terminal(state):
             state = game.result(state, players[game.player(state)](game, state))
         assert game.winner(state) == seat, i
+
+
+@pytest.mark.parametrize("fast", [1, 0])
+def test_deepening_stops_once_every_game_end_is_seen(fast: int) -> None:
+    # no limit means time=1, but a search that reached every game end (or a proof) stops at once
+    game = ConnectX(3, 4, 3)
+    state = random_position(game, 2, 9)
+    result = make_agent(f"alphabeta:fast={fast}").search(game, state)
+    assert result.elapsed < 0.9 and result.depth <= game.cells - state.ply
+    assert result.value == value("minimax", game, state)
+    ttt = TicTacToe()
+    result = make_agent("alphabeta").search(ttt, ttt.initial_state)
+    assert result.depth == 9 and result.value == 0 and result.elapsed < 0.9

@@ -78,7 +78,7 @@ class AlphaBetaAgent(SearchAgent):
         self.three, self.two = three, two
         self.tt_size = tt
         self.fast = fast
-        self._tt: dict[Any, tuple[int, int, int, Any]] = {}
+        self._tt: dict[Any, tuple[int, int, int, Any, bool]] = {}
         self._fast_tables: dict[str, Any] | None = None
 
     def reset(self) -> None:
@@ -165,21 +165,24 @@ class AlphaBetaAgent(SearchAgent):
                 return clamp(evaluate(game, s, player(s)))
             tt_move = None
             alpha0 = alpha
+            tt_cut = False
             if tt is not None:
                 entry = tt.get(s)
                 if entry is not None:
-                    e_depth, e_flag, e_value, tt_move = entry
+                    e_depth, e_flag, e_value, tt_move, e_cut = entry
                     if e_depth == depth:
-                        if not is_proven(e_value):
-                            cut = True  # the stored value may rest on evaluations: deepening must go on
+                        tt_cut = e_cut  # the stored value may rest on evaluations
                         if e_flag == EXACT:
+                            cut = cut or e_cut
                             return e_value
                         if e_flag == LOWER and e_value > alpha:
                             alpha = e_value
                         elif e_flag == UPPER and e_value < beta:
                             beta = e_value
                         if alpha >= beta:
+                            cut = cut or e_cut
                             return e_value
+            outer_cut, cut = cut, tt_cut
             kill = killers.get(ply, ())
 
             def key(a: Any) -> tuple[int, int, int]:
@@ -200,9 +203,10 @@ class AlphaBetaAgent(SearchAgent):
                         del slot[2:]
                     history[a] = history.get(a, 0) + depth * depth
                     break
+            node_cut, cut = cut, outer_cut or cut
             if tt is not None:
                 flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-                tt[s] = (depth, flag, best, best_move)
+                tt[s] = (depth, flag, best, best_move, node_cut)
             return best
 
         order = self._root_order(game, actions)
@@ -270,6 +274,7 @@ class AlphaBetaAgent(SearchAgent):
             tt_depth=np.full(size, -1, dtype=np.int32),
             tt_flag=np.zeros(size, dtype=np.int8),
             tt_move=np.full(size, -1, dtype=np.int64),
+            tt_cut=np.zeros(size, dtype=np.int64),
         )
         self._fast_tables = tables
         return tables
@@ -324,9 +329,9 @@ class AlphaBetaAgent(SearchAgent):
                 pause_at = int(stats[fast.NODES]) + fast.SLICE if deadline is not None else 0
                 status = fast.ab_run(grid, heights, state.to_move, state.ply, root_order, cfg, t["windows"],
                                      t["is_centre"], t["zob"], t["order"], t["tt_key"], t["tt_val"],
-                                     t["tt_depth"], t["tt_flag"], t["tt_move"], killers, history, stats, scratch,
-                                     marks, frames, keys, moves, t["cell_windows"], wcnt, contrib, wscore,
-                                     pause_at)
+                                     t["tt_depth"], t["tt_flag"], t["tt_move"], t["tt_cut"], killers, history,
+                                     stats, scratch, marks, frames, keys, moves, t["cell_windows"], wcnt, contrib,
+                                     wscore, pause_at)
                 if status != 1 or time.perf_counter() >= deadline:  # type: ignore[operator]
                     break
             if status != 0:

@@ -295,8 +295,8 @@ def _tt_index(key: np.uint64, bits: int) -> int:
 SP, PHASE, RET, RESULT_VALUE, RESULT_MOVE = range(3, 8)
 ENTER, NEXT, RETURN = 0, 1, 2
 # frame fields (one frame per ply from the root)
-F_DEPTH, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMOVE, F_N, F_I, F_CELL, F_COL = range(10)
-N_FIELDS = 10
+F_DEPTH, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMOVE, F_N, F_I, F_CELL, F_COL, F_CUT = range(11)
+N_FIELDS = 11
 #: nodes between two readings of the clock (time limits)
 SLICE = 4096
 
@@ -305,7 +305,7 @@ SLICE = 4096
 def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones: int, root_order: np.ndarray,
            cfg: np.ndarray, windows: np.ndarray, is_centre: np.ndarray, zob: np.ndarray, order: np.ndarray,
            tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray, tt_move: np.ndarray,
-           killers: np.ndarray, history: np.ndarray, stats: np.ndarray, scratch: np.ndarray, marks: np.ndarray,
+           tt_cut: np.ndarray, killers: np.ndarray, history: np.ndarray, stats: np.ndarray, scratch: np.ndarray, marks: np.ndarray,
            frames: np.ndarray, keys: np.ndarray, moves: np.ndarray, cell_windows: np.ndarray, wcnt: np.ndarray,
            contrib: np.ndarray, wscore: np.ndarray, pause_at: int) -> int:
     """Fail-soft negamax alpha-beta as a machine with an explicit stack (numba caches it; no recursion).
@@ -325,6 +325,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
     sp = stats[SP]
     phase = stats[PHASE]
     ret = stats[RET]
+    rcut = 0  # whether the value being returned rests on an evaluation somewhere below
     while True:
         to_move = root_to_move if sp % 2 == 0 else 3 - root_to_move
         if phase == ENTER:
@@ -338,12 +339,13 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 return 2
             stats[NODES] += 1
             depth = frames[sp, F_DEPTH]
+            rcut = 0
             if root_stones + sp == cells:
                 ret = 0
                 phase = RETURN
                 continue
             if depth == 0:
-                stats[CUT] = 1
+                rcut = 1
                 if cfg[EVAL] == EVAL_WINDOW:
                     ret = _clamp(wscore[0] if to_move == 1 else -wscore[0])
                 else:
@@ -375,8 +377,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 if tt_depth[idx] == depth:
                     v = tt_val[idx]
                     f = tt_flag[idx]
-                    if -BOUND <= v <= BOUND:
-                        stats[CUT] = 1  # the stored value may rest on evaluations: deepening must go on
+                    rcut = tt_cut[idx]  # the stored value may rest on evaluations
                     if f == EXACT:
                         ret = v
                         phase = RETURN
@@ -391,6 +392,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                         continue
             frames[sp, F_ALPHA] = alpha
             frames[sp, F_BETA] = beta
+            frames[sp, F_CUT] = rcut
             n = 0
             if sp == 0:
                 for i in range(root_order.shape[0]):
@@ -441,6 +443,8 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                     tt_depth[idx] = frames[sp, F_DEPTH]
                     tt_flag[idx] = flag
                     tt_move[idx] = frames[sp, F_BESTMOVE]
+                    tt_cut[idx] = frames[sp, F_CUT]
+                rcut = frames[sp, F_CUT]
                 ret = best
                 phase = RETURN
                 continue
@@ -459,12 +463,14 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
             phase = ENTER
         else:  # RETURN: frame sp's value is ret
             if sp == 0:
+                stats[CUT] = rcut
                 stats[RESULT_VALUE] = ret
                 stats[RESULT_MOVE] = frames[0, F_BESTMOVE]
                 stats[SP] = 0
                 stats[PHASE] = ENTER
                 return 0
             sp -= 1
+            frames[sp, F_CUT] |= rcut
             c = frames[sp, F_COL]
             cell = frames[sp, F_CELL]
             grid[cell] = 0
