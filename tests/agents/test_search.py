@@ -270,6 +270,7 @@ def test_deepening_stops_once_every_game_end_is_seen(fast: int) -> None:
     # no limit means time=1, but a search that reached every game end (or a proof) stops at once
     game = ConnectX(3, 4, 3)
     state = random_position(game, 2, 9)
+    make_agent(f"alphabeta:depth=1,fast={fast}").search(game, state)  # load the kernels first
     result = make_agent(f"alphabeta:fast={fast}").search(game, state)
     assert result.elapsed < 0.9 and result.depth <= game.cells - state.ply
     assert result.value == value("minimax", game, state)
