@@ -10,8 +10,10 @@ whole numbers, so the numba kernels of :mod:`zerosum.agents.fast` reproduce them
   searches never call it there: they score finished games as proven wins and losses).
 * ``threats`` -- :func:`threats_eval`, a stronger Connect-X evaluation: ``window`` plus the cells that would
   complete a line (threats), weighted by whether their row parity suits their owner (first player: odd rows
-  counted from 1 at the bottom; second player: even rows), plus centre control; a threat the side to move
-  can play at once, or two the opponent can, decide the game.
+  counted from 1 at the bottom; second player: even rows), a quarter when an opposing threat lies below it
+  in its column (that one will be met first), a bonus for a threat right above another of the same player,
+  plus centre control; a threat the side to move can play at once, or two the opponent can, decide the game.
+  It beats ``window`` at equal depth (see the README's match).
 * ``mobility`` -- :func:`mobility_eval`, for Migration and any game without a better one: the difference
   in the number of legal moves, times ``MOBILITY_SCALE``.
 """
