@@ -297,7 +297,7 @@ class AlphaBetaAgent(SearchAgent):
         cfg[fast.EVAL] = fast.EVAL_THREATS if name == "threats" else fast.EVAL_WINDOW
         cfg[fast.THREE], cfg[fast.TWO] = self.three, self.two
         cfg[fast.BUDGET] = budget or 0
-        cfg[fast.TT_BITS] = t["bits"]
+        cfg[fast.TT_BITS] = t["bits"] if self.tt_size else 0  # 0: the kernel keeps no table
         stats = np.zeros(fast.N_STATS, dtype=np.int64)
         size = game.cells + 2
         killers = np.full((size, 2), -1, dtype=np.int64)
@@ -322,8 +322,6 @@ class AlphaBetaAgent(SearchAgent):
             frames[0, fast.F_DEPTH] = depth
             frames[0, fast.F_ALPHA] = -fast.INF
             frames[0, fast.F_BETA] = fast.INF
-            if not self.tt_size:  # no table: nothing carried between iterations or calls
-                t["tt_key"][:] = 0
             root_order = np.array(order, dtype=np.int64)
             while True:
                 pause_at = int(stats[fast.NODES]) + fast.SLICE if deadline is not None else 0

@@ -288,7 +288,10 @@ def grid_eval(grid: np.ndarray, heights: np.ndarray, to_move: int, cfg: np.ndarr
 
 @njit(cache=True)
 def _tt_index(key: np.uint64, bits: int) -> int:
-    return int((key * U64(0x9E3779B97F4A7C15)) >> U64(64 - bits))
+    """The slot of a key in a table of ``2**bits`` entries (0 when there is no table)."""
+    if bits <= 0:
+        return np.int64(0)
+    return np.int64((key * U64(0x9E3779B97F4A7C15)) >> U64(64 - bits))
 
 
 # search-machine registers (stats slots after NODES, ABORTED, CUT)
@@ -372,7 +375,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
             key = keys[sp]
             idx = _tt_index(key, bits)
             hint = -1
-            if sp > 0 and tt_key[idx] == key:
+            if sp > 0 and bits > 0 and tt_key[idx] == key:
                 hint = tt_move[idx]
                 if tt_depth[idx] == depth:
                     v = tt_val[idx]
@@ -430,7 +433,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
             i = frames[sp, F_I]
             if i == frames[sp, F_N]:
                 best = frames[sp, F_BEST]
-                if sp > 0:
+                if sp > 0 and bits > 0:
                     key = keys[sp]
                     idx = _tt_index(key, bits)
                     flag = EXACT
