@@ -18,10 +18,13 @@ from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games.connectx import ConnectX, ConnectXState
 
-__all__ = ["Analysis", "EngineMove", "analyze", "engine_move", "solver_value", "value_words", "load_solver"]
+__all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
+           "load_solver", "solver_job"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
+#: how long a hint waits for the solver (it has no time limit of its own) before alpha-beta answers instead
+SOLVER_TIME = 10.0
 
 _SOLVERS: dict[str, Any] = {}
 
@@ -33,8 +36,10 @@ def load_solver(game: Game[Any, Any]) -> Any | None:
     if game.spec in _SOLVERS:
         return _SOLVERS[game.spec]
     try:
-        from ..solver.search import Solver
-    except ImportError:
+        from .. import solver as solver_package
+
+        Solver = solver_package.Solver  # the contract's public name (resolved lazily by the package)
+    except (ImportError, AttributeError):
         return None
     try:
         solver = Solver(game)
@@ -64,8 +69,8 @@ def solver_value(game: ConnectX, state: ConnectXState, score: int) -> int:
 
 def value_words(value: float, exact: bool = False) -> str:
     """A value in words: ``wins in 7``, ``loses in 4``, ``draw`` (exact 0), ``+0.35``."""
-    if exact and not is_proven(value) and value == 0:
-        return "draw"
+    if not is_proven(value) and value == 0:
+        return "draw" if exact else "even"
     return describe_value(value)
 
 
@@ -127,15 +132,42 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
         return Analysis("", note="no search agent is installed yet, so there is no hint")
     assert isinstance(agent, SearchAgent)
     found = agent.search(game, state)
-    elapsed = _time.perf_counter() - start
+    nodes = found.nodes
     scores = {a: v for a, v in (found.scores or {}).items() if a in actions}
-    note = ""
-    if not scores:
-        scores = {found.action: found.value}
-        note = "alpha-beta gave only its best move"
-    best = found.action if found.action in scores else _best(scores, _centre_order(game, actions))
-    exact = all(is_proven(v) for v in scores.values()) if found.scores else is_proven(found.value)
-    return Analysis(spec, exact, dict(scores), dict(scores), best, found.nodes, elapsed, note)
+    exact = False
+    if len(scores) < len(actions):
+        # no per-move scores from the agent: search every move's position, time shared out
+        per_move = make_agent(f"alphabeta:time={max(time / len(actions), 0.01):g}")
+        assert isinstance(per_move, SearchAgent)
+        scores, exact, more = _child_values(game, state, actions, per_move)
+        nodes += more
+    elapsed = _time.perf_counter() - start
+    best = _best(scores, _centre_order(game, actions))
+    if not exact:
+        exact = all(is_proven(v) for v in scores.values())
+    return Analysis(spec, exact, dict(scores), dict(scores), best, nodes, elapsed)
+
+
+def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: SearchAgent) -> tuple[dict[Any, float], bool, int]:
+    """Each move's value from searching the position after it (negamax, a ply added to proven values)."""
+    values: dict[Any, float] = {}
+    exact, nodes = True, 0
+    mover = game.player(state)
+    for a in actions:
+        child = game.result(state, a)
+        out = game.outcome(child)
+        if out is not None:
+            values[a] = 0 if out.winner is None else win_value(1) if out.winner == mover else loss_value(1)
+            continue
+        found = agent.search(game, child)
+        nodes += found.nodes
+        v = found.value
+        if is_proven(v):
+            values[a] = -v + 1 if v > 0 else -v - 1  # the child's "wins in p" is our "loses in p + 1"
+        else:
+            values[a] = -v
+            exact = False
+    return values, exact, nodes
 
 
 @dataclass
@@ -168,3 +200,65 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent) -> EngineMove:
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
     exact = agent.spec.split(":")[0].strip() == "solver"
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact)
+
+
+def solver_job(game_spec: str, columns: list[int]) -> dict[str, Any]:
+    """The solver's score of every column (runs in a worker process; JSON in and out)."""
+    from ..games import get_game
+
+    game = get_game(game_spec)
+    assert isinstance(game, ConnectX)
+    solver = load_solver(game)
+    if solver is None:
+        raise InvalidSpecError(f"the solver cannot take {game_spec}")
+    state = game.from_moves(columns)
+    raw = solver.analyze(state)
+    return {"scores": [None if s is None else int(s) for s in raw]}
+
+
+_POOL: Any = None
+
+
+def _pool() -> Any:
+    global _POOL
+    if _POOL is None:
+        import atexit
+
+        from .worker import EnginePool
+
+        _POOL = EnginePool(size=1, wait=1.0)
+        atexit.register(_POOL.close)
+    return _POOL
+
+
+def solver_available(game: Game[Any, Any]) -> bool:
+    """Whether the solver can answer for ``game`` (Connect-X within 64 bits, solver installed)."""
+    import importlib.util
+
+    return isinstance(game, ConnectX) and game.fits_64 and importlib.util.find_spec("zerosum.solver.solver") is not None
+
+
+def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME,
+                    solver_time: float = SOLVER_TIME) -> Analysis:
+    """:func:`analyze`, but the solver gets at most ``solver_time`` seconds (in a worker process that is
+    killed when it overruns); then alpha-beta answers, and the note says why."""
+    if not solver_available(game) or state.history is None:
+        return analyze(game, state, time=time, use_solver=False)
+    from .worker import EngineBusy, EngineFailed, EngineTimeout
+
+    actions = game.actions(state)
+    if not actions:
+        raise InvalidPositionError("the game is over: there is nothing to analyse")
+    start = _time.perf_counter()
+    try:
+        reply = _pool().run("zerosum.ui.analysis:solver_job", (game.spec, list(state.history)), solver_time)
+    except (EngineTimeout, EngineBusy, EngineFailed) as exc:
+        found = analyze(game, state, time=time, use_solver=False)
+        why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
+        found.note = f"{why}; this is alpha-beta's view"
+        return found
+    assert isinstance(game, ConnectX)
+    scores = {c: int(s) for c, s in enumerate(reply["scores"]) if s is not None and c in actions}
+    values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
+    return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, actions)),
+                    elapsed=_time.perf_counter() - start)

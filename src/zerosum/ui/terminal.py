@@ -18,14 +18,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
-from ..agents.base import Agent, make_agent, strongest_agent_spec
+from ..agents.base import Agent, is_proven, make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import get_game
 from ..games.connectx import ConnectX
 from ..games.migration import Migration
 from ..games.tictactoe import TicTacToe
-from .analysis import Analysis, EngineMove, analyze, engine_move
+from .analysis import Analysis, EngineMove, bounded_analyze, engine_move
 from .notation import format_move, format_moves, replay, states_of
 
 __all__ = ["PlaySession", "play", "COMMANDS", "describe_line", "render_plain"]
@@ -212,7 +212,8 @@ class PlaySession:
     actions: list[Any] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
     hint_time: float = 1.0
-    analyzer: Callable[..., Analysis] = analyze
+    solver_time: float = 10.0
+    analyzer: Callable[..., Analysis] = bounded_analyze
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -284,7 +285,7 @@ class PlaySession:
         game, state = self.game, self.state
         with self.output.thinking("analysing..."):
             try:
-                found = self.analyzer(game, state, time=self.hint_time)
+                found = self.analyzer(game, state, time=self.hint_time, solver_time=self.solver_time)
             except GameError as exc:
                 self.say(f"No hint: {exc}.")
                 return
@@ -306,9 +307,8 @@ class PlaySession:
         ordered = sorted(found.scores, key=lambda a: -found.values[a])
         for a in ordered:
             score = found.scores[a]
-            shown = f"{score:+.2f}" if isinstance(score, float) and not found.exact else f"{int(score):+d}"
-            if found.exact:
-                shown = ""
+            # the raw number only where the words do not say it all (a heuristic value)
+            shown = "" if found.exact or is_proven(score) or score == 0 else f"{score:+g}"
             self.say(f"  {format_move(game, a).rjust(width)}  {found.words(a)}" + (f"  ({shown})" if shown else ""))
 
     def _score_row(self, found: Analysis) -> tuple[str, Any]:
@@ -435,8 +435,13 @@ class PlaySession:
         elif isinstance(game, TicTacToe):
             line = _ttt_line(state)
             how = f"three in a row, cells {' '.join(str(c + 1) for c in line)}"
-        plain = f"{self.who(out.winner)} wins: {how}. Moves: {moves}"
-        self.say(plain, f"[bold]{self.who_rich(out.winner)} wins[/]: {how}. Moves: {moves}")
+        w = out.winner
+        label = ("moves right" if w == 1 else "moves up") if isinstance(game, Migration) else mark(game, w)
+        seat = self.seats[w]
+        people = sum(s is None for s in self.seats.values())
+        cheer = " You win!" if seat is None and people == 1 else f" {seat.spec} wins." if seat is not None else ""
+        plain = f"Player {w} ({label}) wins: {how}.{cheer} Moves: {moves}"
+        self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{cheer}[/] Moves: {moves}")
 
     def run(self) -> int:
         self.say(f"{_name(self.game)}: {self.who(1)} against {self.who(2)}.  "
@@ -496,6 +501,7 @@ def play(
     seed: int | None = None,
     color: bool | None = None,
     hint_time: float = 1.0,
+    solver_time: float = 10.0,
 ) -> int:
     """Play one game; ``first``/``second`` are agent specs (``human`` for a person).
 
@@ -511,7 +517,8 @@ def play(
     actions = replay(game, moves) if moves else []
     out = out or sys.stdout
     output = Output(out, use_color(out) if color is None else color)
-    session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time)
+    session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
+                          solver_time=solver_time)
     return session.run()
 
 
@@ -530,6 +537,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed for agents that use randomness")
     parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
                         help="alpha-beta's time for a hint where the solver cannot go (default: 1)")
+    parser.add_argument("--solver-time", type=float, default=10.0, metavar="SECONDS",
+                        help="how long a hint waits for the solver before alpha-beta answers (default: 10)")
     parser.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
 
 
@@ -538,8 +547,12 @@ def _run(args: argparse.Namespace) -> int:
         from ..cli import UsageError
 
         raise UsageError(f"--hint-time must be a number of seconds > 0, not {args.hint_time}")
+    if not args.solver_time > 0:
+        from ..cli import UsageError
+
+        raise UsageError(f"--solver-time must be a number of seconds > 0, not {args.solver_time}")
     return play(args.game, args.first, args.second, args.moves, seed=args.seed,
-                color=False if args.no_color else None, hint_time=args.hint_time)
+                color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time)
 
 
 COMMANDS = {"play": (_add_arguments, _run)}

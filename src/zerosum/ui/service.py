@@ -1,0 +1,222 @@
+"""What the browser page asks, answered as plain JSON-ready dicts (the server validates, this computes).
+
+* :func:`check_game`, :func:`check_moves`, :func:`check_agent` turn request text into objects, raising a
+  :class:`~zerosum.errors.GameError` subclass with a message for the person (the server makes it a 400).
+* :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved.
+* :func:`analyze_job` and :func:`move_job` run an engine; the server runs them in a worker process with a
+  hard time limit, so they take and return only picklable values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..agents.base import Agent, _load, make_agent
+from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
+from ..game import Game
+from ..games import get_game
+from ..games.connectx import ConnectX
+from ..games.migration import Migration
+from ..games.tictactoe import TicTacToe
+from ..spec import parse_spec
+from .analysis import analyze, engine_move
+from .notation import format_move, format_moves, replay, states_of
+
+__all__ = ["check_game", "check_moves", "check_agent", "describe_state", "analyze_job", "move_job",
+           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS"]
+
+MAX_SPEC = 100  # characters of a game or agent spec
+MAX_MOVES_TEXT = 2000  # characters of a move string
+MAX_SIDE = 16  # rows, columns, Migration n on the page
+MAX_TIME = 5.0  # seconds an engine may think per request
+DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
+#: the agents the page may ask for (never 'human' or a file on the server's disk)
+AGENTS = ("solver", "alphabeta", "mcts", "minimax", "random", "first")
+
+
+def check_game(spec: str | None) -> Game[Any, Any]:
+    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused."""
+    spec = (spec or "connect4").strip()
+    if len(spec) > MAX_SPEC:
+        raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
+    game = get_game(spec)
+    if isinstance(game, ConnectX) and (game.rows > MAX_SIDE or game.cols > MAX_SIDE):
+        raise InvalidSpecError(f"a {game.rows} x {game.cols} board is too big for the page: at most {MAX_SIDE}")
+    if isinstance(game, Migration) and game.n > MAX_SIDE:
+        raise InvalidSpecError(f"Migration n={game.n} is too big for the page: at most {MAX_SIDE}")
+    return game
+
+
+def check_moves(game: Game[Any, Any], moves: str | None) -> list[Any]:
+    """The actions of a move string, each checked (raises with the move that is wrong)."""
+    moves = moves or ""
+    if not isinstance(moves, str):
+        raise InvalidMoveError(f"moves must be a string, not {type(moves).__name__}")
+    if len(moves) > MAX_MOVES_TEXT:
+        raise InvalidMoveError(f"the move string is {len(moves)} characters long; the limit is {MAX_MOVES_TEXT}")
+    return replay(game, moves)
+
+
+def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TIME) -> str:
+    """A safe agent spec for the server: a known engine, its time capped at ``max_time`` seconds.
+
+    Agents that honour a time budget and are given no budget get ``DEFAULT_TIME``; an explicit ``time``
+    above ``max_time`` is lowered to it.  (The worker's hard limit covers depth/node budgets too.)
+    """
+    spec = (spec or "").strip()
+    if not spec:
+        raise AgentError("no agent given: choose one of " + ", ".join(AGENTS))
+    if len(spec) > MAX_SPEC:
+        raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
+    name, options = parse_spec(spec, AgentError)
+    if name not in AGENTS:
+        raise AgentError(f"agent {name!r} is not available here: choose one of {', '.join(AGENTS)}")
+    cls = _load(name)
+    if cls is None:
+        raise AgentError(f"agent {name!r} is not installed yet")
+    if name == "solver" and not (isinstance(game, ConnectX) and game.fits_64):
+        raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
+    if "time" in cls.LIMITS:
+        budget = {"time", "depth", "nodes", "sims"} & set(options)
+        if "time" in options:
+            try:
+                seconds = float(options["time"])
+            except ValueError:
+                raise AgentError(f"time={options['time']!r} in {spec!r} is not a number of seconds") from None
+            if seconds > max_time:
+                options["time"] = f"{max_time:g}"
+        elif not budget:
+            options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    make_agent(spec)  # raises AgentError for a bad option
+    return spec
+
+
+def _kind(game: Game[Any, Any]) -> str:
+    return "connectx" if isinstance(game, ConnectX) else "tictactoe" if isinstance(game, TicTacToe) else "migration"
+
+
+def _name(game: Game[Any, Any]) -> str:
+    from .terminal import _name as name
+
+    return name(game)
+
+
+def _label(game: Game[Any, Any], player: int) -> str:
+    if isinstance(game, Migration):
+        return "moves right" if player == 1 else "moves up"
+    return "X" if player == 1 else "O"
+
+
+def describe_state(game: Game[Any, Any], actions: list[Any]) -> dict[str, Any]:
+    """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence."""
+    state = states_of(game, actions)[-1]
+    kind = _kind(game)
+    out = game.outcome(state)
+    player = game.player(state)
+    info: dict[str, Any] = {
+        "game": game.spec,
+        "kind": kind,
+        "name": _name(game),
+        "moves": format_moves(game, actions),
+        "move_list": [format_move(game, a) for a in actions],
+        "separator": ";" if kind == "migration" else "," if isinstance(game, ConnectX) and game.cols > 9 else "",
+        "ply": len(actions),
+        "to_move": None if out else player,
+        "over": out is not None,
+        "winner": out.winner if out else None,
+        "legal": [format_move(game, a) for a in game.actions(state)],
+        "last": format_move(game, actions[-1]) if actions else None,
+        "winning_line": [],
+    }
+    if isinstance(game, ConnectX):
+        info.update(rows=game.rows, cols=game.cols, k=game.k)
+        # rows top first, as on the screen
+        info["board"] = [[game.cell(state, r, c) for c in range(game.cols)] for r in range(game.rows - 1, -1, -1)]
+        info["winning_line"] = [[game.rows - 1 - r, c] for r, c in game.winning_line(state)]
+        if actions:
+            c = actions[-1]
+            info["last_cell"] = [game.rows - game.column_height(state, c), c]
+    elif isinstance(game, TicTacToe):
+        info.update(rows=3, cols=3)
+        info["board"] = [list(state.cells[3 * r:3 * r + 3]) for r in range(3)]
+        from .terminal import _ttt_line
+
+        info["winning_line"] = [[i // 3, i % 3] for i in _ttt_line(state)]
+        if actions:
+            info["last_cell"] = [actions[-1] // 3, actions[-1] % 3]
+    else:
+        assert isinstance(game, Migration)
+        info.update(rows=game.n, cols=game.n, n=game.n)
+        info["board"] = [list(row) for row in state.board]
+        if actions:
+            info["last_cell"] = [actions[-1][2], actions[-1][3]]
+    if out is None:
+        info["status"] = f"Player {player} ({_label(game, player)}) to move."
+    elif out.winner is None:
+        info["status"] = f"Draw: {out.reason}."
+    else:
+        info["status"] = f"Player {out.winner} ({_label(game, out.winner)}) wins: {out.reason}."
+    return info
+
+
+def analyze_job(game_spec: str, moves: str, time: float, use_solver: bool = True) -> dict[str, Any]:
+    """Every legal move's score (runs in a worker); ``use_solver=False`` asks alpha-beta only."""
+    game = get_game(game_spec)
+    actions = replay(game, moves)
+    state = states_of(game, actions)[-1]
+    found = analyze(game, state, time=time, use_solver=use_solver)
+    reply: dict[str, Any] = {
+        "game": game.spec,
+        "moves": format_moves(game, actions),
+        "source": found.source or None,
+        "exact": found.exact,
+        "best": format_move(game, found.best) if found.best is not None else None,
+        "words": found.words(found.best) if found.best is not None else None,
+        "scores": {format_move(game, a): _number(v) for a, v in found.scores.items()},
+        "score_words": {format_move(game, a): found.words(a) for a in found.scores},
+        "nodes": found.nodes,
+        "elapsed": round(found.elapsed, 4),
+        "note": found.note or None,
+    }
+    if isinstance(game, ConnectX):
+        reply["columns"] = [_number(found.scores[c]) if c in found.scores else None for c in range(game.cols)]
+    return reply
+
+
+def _number(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else round(float(v), 4)
+
+
+def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = None) -> dict[str, Any]:
+    """The agent's move in the position and what it found (runs in a worker)."""
+    game = get_game(game_spec)
+    actions = replay(game, moves)
+    state = states_of(game, actions)[-1]
+    if game.is_terminal(state):
+        raise InvalidPositionError("the game is over: there is no move to make")
+    agent: Agent = make_agent(agent_spec, seed=seed)
+    played = engine_move(game, state, agent)
+    found = played.found
+    after = describe_state(game, [*actions, played.action])
+    return {
+        "agent": agent_spec,
+        "move": format_move(game, played.action),
+        "moves": after["moves"],
+        "value": _number(found.value) if found is not None else None,
+        "words": played.words or None,
+        "nodes": found.nodes if found is not None else None,
+        "depth": found.depth if found is not None else None,
+        "elapsed": round(played.elapsed, 4),
+        "pv": [format_move(game, a) for a in found.pv] if found is not None else [],
+        "state": after,
+    }
+
+
+def check_request(game_spec: str | None, moves: str | None) -> tuple[Game[Any, Any], list[Any]]:
+    game = check_game(game_spec)
+    return game, check_moves(game, moves)
+
+
+# GameError subclasses the server reports as 400 (everything zerosum refuses)
+CLIENT_ERRORS = (GameError,)

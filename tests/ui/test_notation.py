@@ -1,0 +1,58 @@
+"""Move strings of every game: replay checks each move, format_moves inverts it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zerosum import get_game
+from zerosum.errors import IllegalMoveError, InvalidMoveError
+from zerosum.ui.notation import format_move, format_moves, replay, states_of
+
+
+@pytest.mark.parametrize("spec", ["connect4", "connectx:rows=4,cols=12,k=3", "tictactoe", "migration:n=5", "migration:n=8"])
+def test_random_games_round_trip(spec: str) -> None:
+    game = get_game(spec)
+    rng = random.Random(7)
+    for _ in range(20):
+        state, actions = game.initial_state, []
+        while not game.is_terminal(state) and len(actions) < 40:
+            action = rng.choice(game.actions(state))
+            actions.append(action)
+            state = game.result(state, action)
+        text = format_moves(game, actions)
+        assert replay(game, text) == actions
+        assert states_of(game, actions)[-1] == state
+
+
+def test_forms_per_game() -> None:
+    c4, ttt, mig, wide = get_game("connect4"), get_game("tictactoe"), get_game("migration:n=4"), get_game("connectx:rows=6,cols=11,k=4")
+    assert replay(c4, "4453") == [3, 3, 4, 2]
+    assert format_moves(wide, [9, 0, 10]) == "10,1,11" and replay(wide, "10,1,11") == [9, 0, 10]
+    assert replay(ttt, "519") == [4, 0, 8] and format_moves(ttt, [4, 0, 8]) == "519"
+    # Migration(4): player 1 has stones at (1,0) and (2,0), player 2 at (3,1) and (3,2)
+    assert replay(mig, "1,0;3,1") == [(1, 0, 1, 1), (3, 1, 2, 1)]
+    assert format_moves(mig, [(1, 0, 1, 1), (3, 1, 2, 1)]) == "1,0;3,1"
+    assert format_move(mig, (1, 0, 1, 1)) == "1,0"
+    assert replay(c4, "") == [] and replay(mig, "  ") == []
+
+
+@pytest.mark.parametrize(
+    "spec,text,cls,words",
+    [
+        ("connect4", "448", IllegalMoveError, "move 3 of '448': column 8 is outside 1..7"),
+        ("connect4", "1111111", IllegalMoveError, "move 7 of '1111111': column 1 is full"),
+        ("connect4", "4a", InvalidMoveError, "not a column number"),
+        ("tictactoe", "55", IllegalMoveError, "move 2 of '55': cell 5 is taken"),
+        ("tictactoe", "5x", InvalidMoveError, "not a cell number"),
+        ("tictactoe", "1425369", IllegalMoveError, "the game is over"),
+        ("migration:n=4", "0,0", IllegalMoveError, "no stone at (0, 0)"),
+        ("migration:n=4", "1,0;1,1", IllegalMoveError, "move 2 of"),
+        ("migration:n=4", "one", InvalidMoveError, "not a Migration move"),
+    ],
+)
+def test_bad_move_strings_name_the_move(spec: str, text: str, cls: type, words: str) -> None:
+    with pytest.raises(cls) as info:
+        replay(get_game(spec), text)
+    assert words in str(info.value)

@@ -1,0 +1,206 @@
+"""`zerosum play`: scripted games, the keys (hint, undo, save, quit), colour only on a terminal."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerosum import get_game
+from zerosum.agents.base import plies_to_end
+from zerosum.cli import main
+from zerosum.ui.analysis import Analysis, analyze, solver_value
+from zerosum.ui.terminal import describe_line, play
+
+ESC = "\x1b["
+PONS = Path(__file__).resolve().parents[2] / ".." / "shared" / "benchmarks" / "pons"
+if not PONS.is_dir():
+    PONS = Path("/work/shared/benchmarks/pons")
+
+
+def run(lines: list[str], **kwargs) -> tuple[int, str]:
+    feed = iter(lines)
+    out = io.StringIO()
+    code = play(read=lambda prompt: next(feed, None), out=out, **kwargs)
+    return code, out.getvalue()
+
+
+def pons_positions(name: str, count: int) -> list[tuple[str, int]]:
+    path = PONS / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    rows = []
+    for line in path.read_text().splitlines()[:count]:
+        moves, score = line.split()
+        rows.append((moves, int(score)))
+    return rows
+
+
+# ---- plain scripted play (works with the simple agents) -------------------------------------------
+
+def test_bad_input_is_explained_and_the_game_goes_on() -> None:
+    code, out = run(["", "x", "9", "0", "4!", "4", "4", "4", "4"], second="first")
+    assert code == 0
+    assert "'x' is not a column number" in out and "column 9 is outside 1..7" in out
+    assert "column 0 is outside 1..7" in out and "'4!' is not a column number" in out
+    assert "Player 1 (X) wins: 4 in a row, column 4, rows 1 to 4. You win!" in out
+    assert "Moves: 4141414" in out
+    assert ESC not in out  # not a terminal: no escape codes
+
+
+def test_engine_moves_are_reported_and_engines_play_each_other() -> None:
+    code, out = run([], game_spec="tictactoe", first="first", second="random:seed=3")
+    assert code == 0
+    assert "X (first) plays 1" in out and "O (random:seed=3) plays" in out
+    assert "wins" in out or "Draw" in out
+
+
+def test_undo_takes_back_a_full_move_against_an_engine() -> None:
+    code, out = run(["4", "s", "u", "s", "u", "3", "s", "q"], second="first")
+    assert code == 0
+    saved = re.findall(r"Move string: (\S+)", out)
+    assert saved == ["41", "(empty:", "31"]
+    assert "Nothing to undo." in out and "Game abandoned. Moves: 31" in out
+
+
+def test_two_people_undo_one_move_at_a_time() -> None:
+    code, out = run(["4", "5", "u", "s"], second="human")
+    assert code == 0 and "Move string: 4\n" in out
+
+
+def test_save_prints_a_move_string_that_replays() -> None:
+    code, out = run(["1,0", "s"], game_spec="migration:n=6", second="first")
+    saved = re.search(r"Move string: (\S+)", out).group(1)
+    assert saved.startswith("1,0;") and f"--game 'migration:n=6' --moves '{saved}'" in out
+    code, again = run(["s"], game_spec="migration:n=6", first="human", second="human", moves=saved)
+    assert f"Move string: {saved}" in again
+
+
+def test_end_of_input_ends_cleanly_and_the_winning_line_is_shown() -> None:
+    code, out = run([], second="first", moves="121212")
+    assert code == 0 and "End of input" in out
+    code, out = run(["1"], second="human", moves="121212")
+    assert "Player 1 (X) wins: 4 in a row, column 1, rows 1 to 4" in out
+    code, out = run([], game_spec="tictactoe", first="human", second="human", moves="14253")
+    assert "Player 1 (X) wins: three in a row, cells 1 2 3" in out
+
+
+def test_describe_line_in_every_direction() -> None:
+    game = get_game("connect4")
+    cases = {  # random games that ended with a line, checked by eye against game.render
+        "1122334": "row 1, columns 1 to 4",
+        "4267446235676": "column 6, rows 1 to 4",
+        "6314651725743461413675": "diagonal from column 3 row 1 to column 6 row 4",
+        "274314756126673163665457233545451": "diagonal from column 1 row 4 to column 4 row 1",
+    }
+    for moves, words in cases.items():
+        assert describe_line(game.winning_line(game.from_moves(moves))) == words
+
+
+def test_colour_only_on_request_or_a_terminal(monkeypatch) -> None:
+    code, out = run(["4", "q"], second="first", color=True)
+    assert ESC in out and "●" in out
+    code, out = run(["4", "q"], second="first", color=False)
+    assert ESC not in out
+
+
+def test_cli_no_color_and_scripted_stdin(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("4\ns\nq\n"))
+    assert main(["play", "--second", "first", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert ESC not in out and "Move string: 41" in out
+
+
+def test_hint_uses_the_analysis_and_says_so() -> None:
+    def fake(game, state, time, solver_time):  # every column scored, column 3 (index 2) best
+        scores = {c: (2 if c == 2 else -1) for c in game.actions(state)}
+        values = {c: solver_value(game, state, s) for c, s in scores.items()}
+        return Analysis("solver", True, scores, values, 2)
+
+    feed = iter(["h", "q"])
+    out = io.StringIO()
+    from zerosum.ui import terminal
+
+    game = get_game("connect4")
+    session = terminal.PlaySession(game, {1: None, 2: None}, lambda p: next(feed, None),
+                                   terminal.Output(out, False), [], analyzer=fake)
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "Hint from the solver: play 3 (wins in" in text
+    assert "\n -1  -1  +2  -1  -1  -1  -1\n" in text
+
+
+def test_hint_without_an_engine_says_why() -> None:
+    from zerosum.ui import terminal
+
+    game = get_game("tictactoe")
+    feed = iter(["h", "q"])
+    out = io.StringIO()
+    session = terminal.PlaySession(game, {1: None, 2: None}, lambda p: next(feed, None), terminal.Output(out, False),
+                                   [], analyzer=lambda *a, **k: Analysis("", note="no search agent is installed yet"))
+    session.run()
+    assert "No hint: no search agent is installed yet." in out.getvalue()
+
+
+def test_console_script_end_to_end() -> None:
+    code = subprocess.run([sys.executable, "-c", "import sys; from zerosum.cli import main; sys.exit(main())",
+                           "play", "--second", "first"], input="x\n4\n4\n4\n4\n", capture_output=True, text=True,
+                          timeout=60)
+    assert code.returncode == 0 and code.stderr == ""
+    assert "X (you) to move: x\n" in code.stdout  # input echoed, so a transcript reads well
+    assert "You win!" in code.stdout and ESC not in code.stdout
+
+
+# ---- with the real engines (skip until they exist) ------------------------------------------------
+
+def test_solver_value_words_agree_with_the_solver_agent() -> None:
+    agent_module = pytest.importorskip("zerosum.solver.agent")
+    game = get_game("connect4")
+    for moves in ("", "4453", "44444", "4455443322"):
+        state = game.from_moves(moves)
+        win_most = (game.cells + 2 - (state.ply + 1)) // 2  # winning with the very next stone
+        loss_most = (game.cells + 2 - (state.ply + 2)) // 2  # losing to the stone after it
+        for score in range(-loss_most, win_most + 1):
+            assert solver_value(game, state, score) == agent_module.value_of_score(score, state.ply, game.cells)
+        assert plies_to_end(solver_value(game, state, win_most)) == 1
+        assert plies_to_end(solver_value(game, state, -loss_most)) == 2
+
+
+def test_hint_from_the_solver_matches_pons_scores() -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    game = get_game("connect4")
+    for moves, score in pons_positions("Test_L3_R1", 5):
+        state = game.from_moves(moves)
+        found = analyze(game, state)
+        assert found.source == "solver" and found.exact
+        assert max(found.scores.values()) == score == found.scores[found.best]
+        if score:
+            assert found.words(found.best) == ("wins" if score > 0 else "loses") + f" in {plies_to_end(found.value)}"
+        else:
+            assert found.words(found.best) == "draw"
+
+
+def test_solver_wins_a_won_position_against_a_script() -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    # a position where the side to move (the person) is lost: the solver must win whatever is typed
+    moves, score = next((m, s) for m, s in pons_positions("Test_L3_R1", 200) if s < 0)
+    person = 1 if len(moves) % 2 == 0 else 2
+    seats = {"first": "human", "second": "solver"} if person == 1 else {"first": "solver", "second": "human"}
+    code, out = run([str(c) for c in range(1, 8)] * 6, moves=moves, **seats)
+    assert code == 0
+    assert "solver wins." in out and "wins in" in out and "nodes" in out
+
+
+def test_alphabeta_hint_on_tictactoe_scores_every_cell() -> None:
+    pytest.importorskip("zerosum.agents.alphabeta")
+    # X took 1 and 2, O took 4 and 5: X wins at once at 3; 6 blocks O and holds; 7, 8, 9 lose to O at 6
+    code, out = run(["h", "q"], game_spec="tictactoe", first="human", second="human", moves="1425", hint_time=0.5)
+    assert "play 3 (wins in 1)" in out
+    assert re.search(r"^\s+6\s+(even|draw)", out, re.M)
+    for cell in "789":
+        assert re.search(rf"^\s+{cell}\s+loses in 2$", out, re.M)
