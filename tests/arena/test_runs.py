@@ -210,3 +210,26 @@ def test_ray_backend(tmp_path):
     got = rows(db, "SELECT idx, reason, winner FROM games ORDER BY idx")
     assert [(i, w) for i, _, w in got] == [(0, 0), (1, 0)]
     assert all(r.startswith("timeout: no move within 1 s") for _, r, _ in got)
+
+
+def test_check_action_and_reasons():
+    import numpy as np
+
+    from zerosum import ConnectX, Migration
+    from zerosum.arena.play import _short, check_action
+
+    game = ConnectX()
+    state = game.from_moves("444444")
+    assert check_action(game, state, np.int64(2)) == (2, None)  # numpy integers are columns too
+    assert check_action(game, state, 3)[1] == "illegal move: column 4 is full"
+    assert check_action(game, state, True)[1] == "malformed move: True (bool)"
+    assert check_action(game, state, 2.0)[1] == "malformed move: 2.0 (float)"
+    assert check_action(game, state, None)[1] == "malformed move: None (NoneType)"
+    mig = Migration(5)
+    s0 = mig.initial_state
+    legal = mig.actions(s0)[0]
+    assert check_action(mig, s0, list(legal)) == (legal, None)
+    assert check_action(mig, s0, (0, 0, 0, 1))[1].startswith("illegal move: ")
+    assert check_action(mig, s0, (0, 0))[1] == "malformed move: (0, 0) (tuple)"
+    assert _short("\x1b[1mbold\x1b[0m\nnext line " + "x" * 400).startswith("bold next line x")
+    assert len(_short("x" * 400)) == 300

@@ -89,7 +89,8 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes, or a Ray cluster (pip install 'zerosum[ray]')")
     p.add_argument("--out", default="results.db", metavar="FILE", help="SQLite results file (default results.db)")
-    p.add_argument("--resume", action="store_true", help="carry on the run stored in --out (no game is played twice)")
+    p.add_argument("--resume", action="store_true", help="carry on the run stored in --out with its stored configuration (agents, games, seed, "
+                        "openings, limits); only --jobs, --backend and --quiet apply; no game is played twice")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 import threading
 import time
@@ -47,8 +48,12 @@ class GameTask:
     deadlines: tuple[float, float] = (60.0, 60.0)  # hard per-move deadline of each seat (seconds)
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def _short(text: str) -> str:
-    text = " ".join(str(text).split())
+    """One line of at most 300 characters, without terminal colour codes."""
+    text = " ".join(_ANSI.sub("", str(text)).split())
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
