@@ -7,7 +7,7 @@ import time
 import pytest
 
 from zerosum import ConnectX, Limits, Migration, TicTacToe, make_agent
-from zerosum.agents.base import is_proven, win_value
+from zerosum.agents.base import win_value
 from zerosum.agents.mcts import MCTSAgent, tactical_move
 from zerosum.agents.simple import FirstAgent
 from zerosum.errors import AgentError
