@@ -265,3 +265,67 @@ def test_cli_module_imports_quickly() -> None:
     code = "import sys, zerosum.interop.kaggle; print(sorted(m for m in ('numba', 'kaggle_environments', 'numpy') if m in sys.modules))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "[]"
+
+
+# ---- the strong agents in real Kaggle games (skipped until they are installed) --------------------------
+
+
+def kaggle_game(seats: list, rows: int = 6, cols: int = 7, k: int = 4, seed: int = 0) -> list[int]:
+    """One kaggle_environments ConnectX game; the rewards of both seats (Kaggle's negamax seeded by ``seed``)."""
+    kaggle_environments = pytest.importorskip("kaggle_environments")
+    random.seed(seed)  # Kaggle's negamax and random agents break ties with the global random module
+    env = kaggle_environments.make("connectx", configuration={"rows": rows, "columns": cols, "inarow": k})
+    env.run(seats)
+    assert [s.status for s in env.state] == ["DONE", "DONE"]
+    return [s.reward for s in env.state]
+
+
+def need(module: str) -> None:
+    pytest.importorskip(module, reason=f"{module} has not landed yet")
+
+
+def test_solver_beats_negamax_in_both_seats() -> None:
+    need("zerosum.solver.agent")
+    need("zerosum.agents.alphabeta")
+    solver = kaggle.agent("solver", time=0.3)
+    assert kaggle_game([solver, "negamax"], seed=1) == [1, -1]
+    assert kaggle_game(["negamax", solver], seed=2) == [-1, 1]
+    assert not solver.last["fallback"]
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=4", "mcts:sims=300"])
+def test_search_agents_beat_random_in_both_seats(spec: str) -> None:
+    need(f"zerosum.agents.{spec.split(':')[0]}")
+    play = kaggle.agent(spec, seed=1)
+    assert kaggle_game([play, "random"], seed=3) == [1, -1]
+    assert kaggle_game(["random", play], seed=4) == [-1, 1]
+
+
+@pytest.mark.parametrize("rows,cols,k", [(5, 6, 4), (7, 8, 4), (8, 8, 5)])
+def test_solver_on_other_boards(rows: int, cols: int, k: int) -> None:
+    """5 x 6 and 7 x 8 fit the solver's 64 bits; 8 x 8 does not (the solver agent plays alpha-beta there)."""
+    need("zerosum.solver.agent")
+    need("zerosum.agents.alphabeta")
+    solver = kaggle.agent("solver", time=0.2)
+    assert kaggle_game([solver, "random"], rows, cols, k, seed=5) == [1, -1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seat", [0, 1])
+def test_solver_against_negamax_many(seat: int) -> None:
+    """Ten games a seat at Kaggle's default actTimeout; every game won (the README records the figures)."""
+    need("zerosum.solver.agent")
+    solver = kaggle.agent("solver")
+    for seed in range(10):
+        seats = [solver, "negamax"] if seat == 0 else ["negamax", solver]
+        assert kaggle_game(seats, seed=seed)[seat] == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["alphabeta", "mcts"])
+def test_search_agents_against_random_many(spec: str) -> None:
+    need(f"zerosum.agents.{spec}")
+    play = kaggle.agent(spec, seed=2, time=0.2)
+    for seed in range(10):
+        assert kaggle_game([play, "random"], seed=seed)[0] == 1
+        assert kaggle_game(["random", play], seed=seed)[1] == 1

@@ -40,6 +40,9 @@ __all__ = ["agent", "KaggleAgent", "board_to_state", "state_to_board", "write_su
 SAFETY = 0.25
 #: seconds of overage time never spent (the first call also pays for imports and compilation)
 RESERVE = 4.0
+#: the solver answers once at most this many cells are empty; before that (where one exact solve can take
+#: minutes without an opening book) alpha-beta plays within the move's time budget
+SOLVER_EMPTY = 28
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -90,6 +93,24 @@ def _centre_most(columns: list[int], cols: int) -> int:
     return min(columns, key=lambda c: (abs(2 * c - (cols - 1)), c))
 
 
+def _immediate_win_position(game: Any) -> Any:
+    """A position where the first player wins with the next stone (k-1 stacked in column 0, or in a row)."""
+    k = game.k
+    plans = []
+    if game.rows >= k and game.cols >= 2:
+        plans.append([0, 1] * (k - 1))
+    if game.rows >= 2 and game.cols >= k:
+        plans.append([c for c in range(k - 1) for _ in (0, 1)])
+    for plan in plans:
+        try:
+            state = game.from_moves(plan)
+        except Exception:
+            continue
+        if not game.is_terminal(state) and any(game.result(state, a).won_by for a in game.actions(state)):
+            return state
+    return None
+
+
 class KaggleAgent:
     """A zerosum agent behind Kaggle's ``agent(observation, configuration) -> int`` interface.
 
@@ -105,6 +126,7 @@ class KaggleAgent:
         seed: int | None = None,
         safety: float = SAFETY,
         reserve: float = RESERVE,
+        solver_empty: int = SOLVER_EMPTY,
         **limits: Any,
     ) -> None:
         from ..agents.base import Limits
@@ -120,6 +142,7 @@ class KaggleAgent:
         self.safety = safety
         self.reserve = reserve
         self._games: dict[tuple[int, int, int], Any] = {}
+        self._warm: set[Any] = set()
         self._game: Any = None
         self._last_stones = -1
         #: what the last call did: column, seconds, budget, whether the fallback was used and why
@@ -130,6 +153,29 @@ class KaggleAgent:
         self.inner = make_agent(spec, seed=seed, limits=self.limits)
         #: a time per move given in the spec or the limits caps the budget
         self.time_cap: float | None = self.inner.limits.time
+        #: the solver cannot be stopped mid-search, so it plays only from ``solver_empty`` empty cells down;
+        #: ``opening`` (alpha-beta with the move's time) plays before that
+        self.solver_empty = solver_empty
+        self.opening: Any = None
+        if getattr(self.inner, "name", "") == "solver":
+            try:
+                self.opening = make_agent("alphabeta", seed=seed, limits=self.limits)
+            except AgentError:  # pragma: no cover - alpha-beta is part of zerosum
+                self.opening = None
+
+    def _warm_up(self, game: Any) -> None:
+        """Run the solver once on a position it answers at once, so its compilation is paid early."""
+        self._warm.add(game)
+        state = _immediate_win_position(game)
+        solver_for = getattr(self.inner, "_solver_for", None)
+        if state is None or solver_for is None:
+            return
+        try:
+            solver = solver_for(game)
+            if solver is not None:
+                solver.solve(state)
+        except Exception:  # warming is an optimisation only
+            pass
 
     def _board_game(self, rows: int, cols: int, k: int) -> Any:
         key = (rows, cols, k)
@@ -165,14 +211,20 @@ class KaggleAgent:
         if not legal:
             raise AgentError("no legal column: the board is full")
         stones = sum(1 for v in board if v)
-        fallback, reason = True, ""
+        fallback, reason, inner = True, "", self.inner
         column = _centre_most(legal, cols)
         budget = self.budget(configuration, observation, stones, rows * cols)
         try:
             game, inner = self._board_game(rows, cols, k), self.inner
             if stones < self._last_stones or game is not self._game:
-                inner.reset()  # a new game (or a new board size)
+                for a in (inner, self.opening):
+                    if a is not None:
+                        a.reset()  # a new game (or a new board size)
             self._game, self._last_stones = game, stones
+            if self.opening is not None and rows * cols - stones > self.solver_empty:
+                if game not in self._warm:
+                    self._warm_up(game)  # compile the solver now, while the overage is full
+                inner = self.opening
             if "time" in getattr(inner, "LIMITS", ()):
                 spent = time.perf_counter() - start
                 inner.limits = inner.limits.replace(time=max(0.02, budget - spent))
@@ -187,6 +239,7 @@ class KaggleAgent:
         except Exception as exc:  # never lose a Kaggle game to an exception: play a legal column
             reason = f"{type(exc).__name__}: {exc}"
         self.last = {
+            "agent": getattr(inner, "spec", "?") if not fallback else "fallback",
             "column": column,
             "seconds": time.perf_counter() - start,
             "budget": budget,
