@@ -161,7 +161,7 @@ def test_console_script_end_to_end() -> None:
 def test_solver_value_words_agree_with_the_solver_agent() -> None:
     agent_module = pytest.importorskip("zerosum.solver.agent")
     game = get_game("connect4")
-    for moves in ("", "4453", "44444", "4455443322"):
+    for moves in ("", "4453", "44444", "445544332"):
         state = game.from_moves(moves)
         win_most = (game.cells + 2 - (state.ply + 1)) // 2  # winning with the very next stone
         loss_most = (game.cells + 2 - (state.ply + 2)) // 2  # losing to the stone after it

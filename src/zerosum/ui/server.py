@@ -34,6 +34,7 @@ def create_app(
     workers: int = 2,
     mode: str = "process",
     busy_wait: float = 10.0,
+    margin: float = MARGIN,
 ) -> Any:
     """The Starlette application.  ``engine_time`` caps every engine call (seconds); ``workers`` engine
     processes answer at once; ``mode="inline"`` runs engines in the server's threads (tests, no kill)."""
@@ -51,7 +52,7 @@ def create_app(
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode)
-    hard_limit = engine_time + MARGIN
+    hard_limit = engine_time + margin
 
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)

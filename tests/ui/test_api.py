@@ -1,0 +1,170 @@
+"""The JSON API of `zerosum serve`, with Starlette's TestClient: good requests, bad ones, time limits."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("httpx")
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from starlette.testclient import TestClient  # noqa: E402
+
+from zerosum import get_game  # noqa: E402
+from zerosum.ui.notation import replay  # noqa: E402
+from zerosum.ui.server import create_app  # noqa: E402
+from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
+
+PONS = Path("/work/shared/benchmarks/pons")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(engine_time=2.0, workers=1, margin=20.0)) as c:
+        yield c
+
+
+def test_health_and_page(client) -> None:
+    reply = client.get("/api/health")
+    assert reply.status_code == 200 and reply.json()["ok"] is True
+    assert "random" in reply.json()["agents"]
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="status"' in page.text and "/static/app.js" in page.text
+    for asset in ("app.js", "style.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert "http" not in client.get("/static/app.js").text.replace("HTTP", "")  # no outside assets
+
+
+def test_state_of_every_game(client) -> None:
+    info = client.get("/api/state", params={"game": "connect4", "moves": "4453"}).json()
+    assert info["moves"] == "4453" and info["to_move"] == 1 and info["last"] == "3"
+    assert info["board"][-1] == [0, 0, 2, 1, 1, 0, 0] and info["board"][-2][3] == 2
+    assert info["status"] == "Player 1 (X) to move."
+    won = client.get("/api/state", params={"game": "connect4", "moves": "1212121"}).json()
+    assert won["over"] and won["winner"] == 1 and won["winning_line"] == [[5, 0], [4, 0], [3, 0], [2, 0]]
+    assert won["legal"] == [] and won["status"].startswith("Player 1 (X) wins")
+    ttt = client.get("/api/state", params={"game": "tictactoe", "moves": "159"}).json()
+    assert ttt["board"] == [[1, 0, 0], [0, 2, 0], [0, 0, 1]] and "1" not in ttt["legal"]
+    mig = client.get("/api/state", params={"game": "migration:n=4", "moves": "1,0"}).json()
+    assert mig["to_move"] == 2 and mig["board"][1][1] == 1 and mig["legal"] == ["3,1", "3,2"]
+    assert mig["separator"] == ";"
+
+
+def test_move_for_every_game(client) -> None:
+    for game, moves in (("connect4", "4453"), ("tictactoe", "5"), ("migration:n=6", "1,0"), ("connectx:rows=5,cols=12,k=5", "12,1")):
+        reply = client.post("/api/move", json={"game": game, "moves": moves, "agent": "random:seed=1"})
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        g = get_game(game)
+        before = replay(g, moves)
+        after = replay(g, data["moves"])
+        assert after[:-1] == before and data["move"] == data["state"]["last"]
+        assert data["state"]["ply"] == len(before) + 1
+    first = client.post("/api/move", json={"game": "connect4", "moves": "", "agent": "first"}).json()
+    assert first["move"] == "1" and first["moves"] == "1"
+
+
+@pytest.mark.parametrize(
+    "params,words",
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": "connectx:rows=20,cols=7,k=4"}, "too big for the page"),
+        ({"game": "connectx:rows=0"}, "not supported"),
+        ({"game": "migration:n=40"}, "too big"),
+        ({"game": "x" * 500}, "limit is 100"),
+        ({"moves": "448"}, "column 8 is outside 1..7"),
+        ({"moves": "4" * 5000}, "limit is 2000"),
+        ({"moves": "4\u00e9"}, "not a column number"),
+        ({"game": "tictactoe", "moves": "55"}, "cell 5 is taken"),
+        ({"game": "migration:n=4", "moves": "0,0"}, "no stone"),
+    ],
+)
+def test_bad_state_requests_are_400(client, params, words) -> None:
+    for path in ("/api/state", "/api/analyze"):
+        reply = client.get(path, params=params)
+        assert reply.status_code == 400 and words in reply.json()["error"], (path, reply.text)
+
+
+@pytest.mark.parametrize(
+    "body,status,words",
+    [
+        (b"not json", 400, "not JSON"),
+        (b"[1, 2]", 400, "JSON object"),
+        (b'{"agent": "random", "colour": 1}', 400, "unknown field"),
+        (b'{"agent": 5}', 400, "agent must be a string"),
+        (b'{"agent": "random", "moves": 44}', 400, "moves must be a string"),
+        (b'{"agent": "human"}', 400, "not available here"),
+        (b'{"agent": "/tmp/evil.py:agent"}', 400, "malformed spec"),
+        (b'{"agent": "wizard"}', 400, "not available here"),
+        (b'{"agent": "random:depth=x"}', 400, "no option"),
+        (b'{"agent": "random", "seed": -1}', 400, "seed"),
+        (b'{"agent": "random", "moves": "1212121"}', 400, "the game is over"),
+        (b'{}', 400, "no agent given"),
+        (b'{"agent": "random", "moves": "' + b"1" * 5000 + b'"}', 413, "larger than"),
+    ],
+)
+def test_bad_moves_requests(client, body, status, words) -> None:
+    reply = client.post("/api/move", content=body, headers={"content-type": "application/json"})
+    assert reply.status_code == status and words in reply.json()["error"], reply.text
+
+
+def test_wrong_method_and_path_are_json(client) -> None:
+    assert client.get("/api/move").status_code == 405 and "error" in client.get("/api/move").json()
+    assert client.get("/api/nothing").status_code == 404 and "error" in client.get("/api/nothing").json()
+    assert client.get("/api/state", params=[("moves", "4"), ("moves", "5")]).status_code == 400
+
+
+def test_agent_time_is_capped() -> None:
+    from zerosum.ui.service import check_agent
+
+    pytest.importorskip("zerosum.agents.alphabeta")
+    game = get_game("connect4")
+    assert check_agent(game, "alphabeta:time=100", max_time=2) == "alphabeta:time=2"
+    assert check_agent(game, "alphabeta", max_time=2) == "alphabeta:time=1"
+    assert check_agent(game, "alphabeta:depth=3", max_time=2) == "alphabeta:depth=3"
+
+
+def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
+    pool = EnginePool(size=1, wait=1.0)
+    try:
+        with pytest.raises(EngineTimeout):
+            pool.run("time:sleep", (30,), 1.0)
+        assert pool.run("math:hypot", (3, 4), 30) == 5.0  # a fresh worker answers
+        assert pool.run("math:hypot", (5, 12), 30) == 13.0  # and is reused
+    finally:
+        pool.close()
+
+
+def test_a_slow_engine_gets_504() -> None:
+    pytest.importorskip("zerosum.agents.minimax")
+    with TestClient(create_app(engine_time=0.2, workers=1, margin=1.0)) as c:
+        reply = c.post("/api/move", json={"game": "connect4", "agent": "minimax:depth=40"})
+        assert reply.status_code == 504 and "did not answer" in reply.json()["error"]
+        again = c.post("/api/move", json={"game": "connect4", "agent": "first"})
+        assert again.status_code == 200 and again.json()["move"] == "1"
+
+
+def test_analyze_tictactoe_with_alphabeta(client) -> None:
+    pytest.importorskip("zerosum.agents.alphabeta")
+    reply = client.get("/api/analyze", params={"game": "tictactoe", "moves": "1425"})
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["best"] == "3" and data["score_words"]["3"] == "wins in 1"
+    assert set(data["scores"]) == {"3", "6", "7", "8", "9"}
+    assert all(data["score_words"][c] == "loses in 2" for c in "789")
+
+
+def test_analyze_connect4_matches_pons(client) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    path = PONS / "Test_L3_R1"
+    if not path.exists():
+        pytest.skip("Pons' test set is absent")
+    for line in path.read_text().splitlines()[:3]:
+        moves, score = line.split()
+        reply = client.get("/api/analyze", params={"game": "connect4", "moves": moves})
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        assert data["source"] == "solver"
+        assert max(v for v in data["columns"] if v is not None) == int(score) == data["scores"][data["best"]]
+        assert len(data["columns"]) == 7
