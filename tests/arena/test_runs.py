@@ -169,6 +169,14 @@ def test_bad_usage_exits_2_and_writes_nothing(tmp_path, capsys):
     assert main(["match", "--games", "0", "random", "first"]) == 2
 
 
+def test_missing_ray_is_a_clean_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as when it is not installed
+    db = tmp_path / "ray.db"
+    assert main(["match", "random", "first", "--backend", "ray", "--out", str(db)]) == 2
+    assert "pip install 'zerosum[ray]'" in capsys.readouterr().err
+    assert not db.exists()
+
+
 def test_existing_results_are_not_overwritten_without_asking(tmp_path, capsys):
     db = tmp_path / "r.db"
     argv = ["match", "random", "first", "--game", "tictactoe", "--games", "2", "--jobs", "1", "--out", str(db), "--quiet"]

@@ -191,13 +191,19 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                 what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
                 raise UsageError(f"{str(out)!r} {what}: use --resume to carry on, --overwrite to replace, "
                                  f"or --out to choose another file")
+        runner = make_runner(args.backend, args.jobs, config.grace)  # before writing: a missing Ray fails cleanly
         if args.overwrite and out.exists():
             for suffix in ("", "-wal", "-shm"):
                 Path(str(out) + suffix).unlink(missing_ok=True)
         store = Store(out, create=True)
         plan = plan_games(config)
         store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), plan)
-    runner = make_runner(args.backend, args.jobs, config.grace)
+    if args.resume:
+        try:
+            runner = make_runner(args.backend, args.jobs, config.grace)
+        except BaseException:
+            store.close()
+            raise
     console = _console()
     show = console.is_terminal and not args.quiet
     start = time.perf_counter()
