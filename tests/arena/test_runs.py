@@ -241,3 +241,27 @@ def test_check_action_and_reasons():
     assert check_action(mig, s0, (0, 0))[1] == "malformed move: (0, 0) (tuple)"
     assert _short("\x1b[1mbold\x1b[0m\nnext line " + "x" * 400).startswith("bold next line x")
     assert len(_short("x" * 400)) == 300
+
+
+def test_real_search_agents_in_a_tournament(tmp_path):
+    pytest.importorskip("zerosum.agents.alphabeta")
+    pytest.importorskip("zerosum.agents.mcts")
+    db = tmp_path / "search.db"
+    specs = ["alphabeta:depth=9,fast=0", "mcts:sims=200,fast=0", "random"]
+    assert main(["tournament", *specs, "--game", "tictactoe", "--games", "4", "--opening-plies", "0", "--jobs", "2", "--out", str(db),
+                 "--quiet"]) == 0
+    with Store(db) as store:
+        plan = {g.idx: g for g in store.plan()}
+        games = list(store.games())
+    assert len(games) == 12
+    for rec in games:
+        g = plan[rec.idx]
+        assert not rec.forfeit
+        if 0 in (g.first, g.second):  # perfect play on Tic-Tac-Toe never loses
+            assert rec.winner in (0, None)
+        # the searching agents' moves carry nodes and values; random's do not
+        first_moves_by_first = True  # from the empty board
+        for i, n in enumerate(rec.nodes):
+            mover = g.first if (i % 2 == 0) == first_moves_by_first else g.second
+            assert (n is None) == (mover == 2), (rec.idx, i, mover, n)
+            assert (rec.vals[i] is None) == (mover == 2)
