@@ -99,3 +99,20 @@ def test_pons_beginning_sets(name: str, limit: int | None) -> None:
 def test_empty_board_without_book() -> None:
     solver = Solver(book=False)
     assert solver.solve("") == 1
+
+
+def test_empty_board_with_book() -> None:
+    solver = Solver(tt_size=1 << 20)
+    if solver.book is None:
+        pytest.skip("no opening book shipped for 7 x 6")
+    assert solver.solve("") == 1
+    assert solver.solve("", weak=True) == 1
+    assert solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
+    assert solver.best_move("") == 3
+
+
+@pytest.mark.slow
+def test_empty_board_columns_without_book() -> None:
+    solver = Solver(book=False)
+    assert solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
+

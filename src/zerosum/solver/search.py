@@ -389,7 +389,22 @@ def _solve(
     lo = -((cells - moves) // 2)
     hi = (cells + 1 - moves) // 2
     if weak:
-        lo, hi = -1, 1
+        # Only the sign is wanted.  Ask first for a quick win (half the best score possible), then for a
+        # slow enough loss: positions that end soon answer at once; then settle the sign around 0.
+        med = _trunc_half(hi)
+        if med > 0:
+            r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
+            if r > med:
+                return 1
+            hi = r
+        med = _trunc_half(lo)
+        if med < 0 and lo < hi:
+            r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
+            if r <= med:
+                return -1
+            lo = r
+        lo = max(lo, -1)
+        hi = min(hi, 1)
     while lo < hi:  # null-window searches narrow [lo, hi] to the score
         med = lo + (hi - lo) // 2
         if med <= 0 and _trunc_half(lo) < med:
