@@ -174,7 +174,7 @@ def test_solver_value_words_agree_with_the_solver_agent() -> None:
 def test_hint_from_the_solver_matches_pons_scores() -> None:
     pytest.importorskip("zerosum.solver.solver")
     game = get_game("connect4")
-    for moves, score in pons_positions("Test_L3_R1", 5):
+    for moves, score in pons_positions("Test_L3_R1", 3):
         state = game.from_moves(moves)
         found = analyze(game, state)
         assert found.source == "solver" and found.exact

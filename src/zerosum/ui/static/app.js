@@ -376,7 +376,8 @@ async function start() {
 $("#game-select").addEventListener("change", () => {
   sizeControls();
   const value = $("#game-select").value;
-  ensureOpponent(defaultOpponent(value.startsWith("connect") ? "connectx" : value));
+  // the solver plays Connect-X only: pick the best other engine when it is chosen for another game
+  if ($("#opponent").value === "solver" && !value.startsWith("connect")) ensureOpponent(defaultOpponent(value));
 });
 $("#new-game").addEventListener("click", newGame);
 $("#undo").addEventListener("click", undo);

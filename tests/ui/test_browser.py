@@ -1,0 +1,161 @@
+"""The page in real headless Chromium (Playwright with Debian's chromium): click, see the engine answer,
+undo, analyse.  Skips cleanly without playwright or /usr/bin/chromium."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+
+from zerosum.ui.server import create_app  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PONS = Path("/work/shared/benchmarks/pons")
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(engine_time=3.0, workers=1), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.base = base_url  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def wait_moves(page, text: str) -> None:
+    page.wait_for_function("t => document.querySelector('#moves').textContent === t", arg=text, timeout=15000)
+
+
+def test_click_a_column_the_engine_answers_and_undo(page) -> None:
+    page.goto(page.base + "/?game=connect4&opponent=first")
+    wait_moves(page, "")
+    page.click('[data-column="3"]')
+    wait_moves(page, "41")  # 'first' answers in column 1
+    assert page.locator(".cx-grid .disc").count() == 2
+    assert page.locator('[data-column="3"] .disc.p1').count() == 1
+    assert page.locator('[data-column="0"] .disc.p2').count() == 1
+    assert "moves=41" in page.url
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")
+    assert "first played 1" in page.text_content("#engine-info")
+    page.click("#undo")  # a full move: the engine's and mine
+    wait_moves(page, "")
+    assert page.locator(".cx-grid .disc").count() == 0
+
+
+def test_a_won_game_says_so_and_shows_the_line(page) -> None:
+    page.goto(page.base + "/?game=connect4&opponent=first")
+    wait_moves(page, "")
+    for n in range(4):
+        page.click('[data-column="3"]')
+        wait_moves(page, "41" * (n + 1) if n < 3 else "4141414")
+    status = page.text_content("#status")
+    assert "Player 1 (X) wins" in status and "You win!" in status
+    assert page.locator(".disc.win").count() == 4
+
+
+def test_a_full_column_is_refused_with_a_message(page) -> None:
+    page.goto(page.base + "/?game=connect4&moves=111111&opponent=person")
+    wait_moves(page, "111111")
+    page.click('[data-column="0"]')
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('not a legal move')")
+    assert page.text_content("#moves") == "111111"
+
+
+def test_a_shared_link_opens_the_position_and_a_bad_one_is_explained(page) -> None:
+    page.goto(page.base + "/?game=connect4&moves=4453&opponent=person")
+    wait_moves(page, "4453")
+    assert page.locator(".cx-grid .disc").count() == 4
+    assert page.text_content("#status").startswith("Player 1 (X) to move.")
+    page.goto(page.base + "/?game=connect4&moves=448&opponent=person")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('column 8 is outside')")
+
+
+def test_tictactoe_and_migration_are_playable(page) -> None:
+    page.goto(page.base + "/?game=tictactoe&opponent=first")
+    wait_moves(page, "")
+    page.click('[data-cell="4"]')
+    wait_moves(page, "51")
+    assert page.text_content('[data-cell="0"]').strip() == "O"
+    page.goto(page.base + "/?game=migration:n=4&opponent=person")
+    wait_moves(page, "")
+    page.click('[data-stone="1,0"]')
+    wait_moves(page, "1,0")
+    page.click('[data-stone="3,1"]')
+    wait_moves(page, "1,0;3,1")
+
+
+def test_new_game_with_the_engine_moving_first(page) -> None:
+    page.goto(page.base + "/?game=connect4&opponent=person")
+    wait_moves(page, "")
+    page.select_option("#opponent", "first")
+    page.select_option("#side", "2")
+    page.select_option("#game-select", "tictactoe")
+    page.click("#new-game")
+    wait_moves(page, "1")  # the engine (X) took cell 1
+    assert "Your turn" in page.text_content("#status")
+
+
+def test_the_analysis_switch_shows_every_column_score(page) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    path = PONS / "Test_L3_R1"
+    if not path.exists():
+        pytest.skip("Pons' test set is absent")
+    moves, score = path.read_text().splitlines()[0].split()
+    page.goto(page.base + f"/?game=connect4&moves={moves}&opponent=person")
+    wait_moves(page, moves)
+    assert page.text_content('[data-score-column="3"]') == ""
+    page.check("#analysis")
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
+                           timeout=30000)
+    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(7)]
+    numbers = [int(s) for s in shown if s]
+    assert numbers and max(numbers) == int(score)
+    page.uncheck("#analysis")
+    assert page.text_content('[data-score-column="3"]') == ""
+
+
+def test_the_analysis_switch_on_tictactoe(page) -> None:
+    pytest.importorskip("zerosum.agents.alphabeta")
+    page.goto(page.base + "/?game=tictactoe&moves=1425&opponent=person&analysis=1")
+    page.wait_for_function("() => document.querySelector('[data-score-cell=\"2\"]').textContent !== ''", timeout=20000)
+    assert page.text_content('[data-score-cell="2"]') == "wins in 1"
+    assert page.text_content('[data-score-cell="8"]') == "loses in 2"
