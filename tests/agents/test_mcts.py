@@ -197,3 +197,39 @@ def test_fast_and_generic_proofs_agree_with_alphabeta() -> None:
                 assert (result.value > 0) == (exact > 0) and exact != 0, (path, game.to_moves(state))
                 proven += 1
     assert proven >= 12
+
+
+def cells_agent(sims: int, seed: int, **options) -> MCTSAgent:
+    agent = MCTSAgent(limits=Limits(simulations=sims), seed=seed, **options)
+    agent._cells = True  # the cell-array kernel, even where the bitboard one fits
+    return agent
+
+
+def test_cell_kernel_proofs_agree_with_alphabeta() -> None:
+    game = ConnectX(4, 4, 3)
+    proven = 0
+    for seed in range(10):
+        state = random_position(game, 3 + seed % 3, 500 + seed)
+        exact = make_agent("alphabeta:depth=99").search(game, state).value
+        for playout in ("random", "greedy"):
+            result = cells_agent(20000, 1, playout=playout).search(game, state)
+            if result.proven:
+                assert (result.value > 0) == (exact > 0) and exact != 0, game.to_moves(state)
+                proven += 1
+    assert proven >= 12
+
+
+def test_cell_kernel_runs_boards_beyond_64_bits() -> None:
+    game = ConnectX(8, 8, 4)
+    assert not game.fits_64 and MCTSAgent()._uses_fast_path(game)
+    result = make_agent("mcts:sims=3000,seed=2").search(game, game.initial_state)
+    assert result.nodes == 3000 and result.action in (3, 4)
+    for state in tactical_positions(game, "win", 5, seed=6):
+        assert make_agent("mcts:sims=5").search(game, state).action in immediate_wins(game, state)
+    first = [make_agent("mcts:sims=200,seed=4").search(game, game.from_moves("45")).pv for _ in range(2)]
+    assert first[0] == first[1]
+    # the cell kernel and the bitboard kernel see the same board the same way on 7 x 6
+    c4 = ConnectX()
+    a = cells_agent(6000, 11).search(c4, c4.initial_state)
+    b = make_agent("mcts:sims=6000,seed=11").search(c4, c4.initial_state)
+    assert a.action == b.action == 3

@@ -761,3 +761,187 @@ def mcts_init(cur: np.uint64, mask: np.uint64, allowed: np.ndarray, pos: np.ndar
     for ch in range(1, meta[0]):
         if ints[ch, T_PROOF] != P_UNKNOWN:
             _prove(ch, ints)
+
+
+# ---- MCTS on cell arrays (any Connect-X board) -------------------------------------------------
+#
+# The same tree (``ints``, ``total``) without stored positions: every simulation replays the moves from
+# the root on a scratch grid.  Slower than the bitboards, but it runs the boards that do not fit 64 bits.
+
+
+@njit(cache=True)
+def _expand_grid(node: int, used: int, ints: np.ndarray, grid: np.ndarray, heights: np.ndarray, to_move: int,
+                 stones: int, rows: int, cols: int, k: int, allowed: np.ndarray, rng: np.ndarray) -> int:
+    """Create the children of ``node`` (whose position is on the grid) in a random order; the new count."""
+    cand = np.empty(cols, dtype=np.int64)
+    n = 0
+    if allowed.shape[0] > 0:
+        for i in range(allowed.shape[0]):
+            cand[n] = allowed[i]
+            n += 1
+    else:
+        for c in range(cols):
+            if heights[c] < rows:
+                cand[n] = c
+                n += 1
+    for i in range(n - 1, 0, -1):  # Fisher-Yates: unvisited children are tried in this order
+        j = int(rng_next(rng) % U64(i + 1))
+        tmp = cand[i]
+        cand[i] = cand[j]
+        cand[j] = tmp
+    ints[node, T_FIRST] = used
+    ints[node, T_NCH] = n
+    for i in range(n):
+        c = cand[i]
+        child = used + i
+        ints[child, T_PARENT] = node
+        ints[child, T_FIRST] = -1
+        ints[child, T_NCH] = 0
+        ints[child, T_MOVE] = c
+        ints[child, T_VISITS] = 0
+        ints[child, T_PLIES] = 0
+        if makes_line(grid, rows, cols, k, c, heights[c], to_move):
+            ints[child, T_PROOF] = P_WON
+        elif stones + 1 == rows * cols:
+            ints[child, T_PROOF] = P_DRAWN
+        else:
+            ints[child, T_PROOF] = P_UNKNOWN
+    return used + n
+
+
+@njit(cache=True)
+def grid_playout(grid: np.ndarray, heights: np.ndarray, to_move: int, stones: int, rows: int, cols: int, k: int,
+                 greedy: bool, rng: np.ndarray) -> int:
+    """Random (or greedy: win, else block, else random) moves on the grid to the end: +1 if the side to
+    move now wins, -1 if it loses, 0 for a draw.  Changes the grid (a scratch copy)."""
+    sign = 1
+    free = np.empty(cols, dtype=np.int64)
+    while True:
+        if stones == rows * cols:
+            return 0
+        c = -1
+        if greedy:
+            for cc in range(cols):
+                if heights[cc] < rows and makes_line(grid, rows, cols, k, cc, heights[cc], to_move):
+                    return sign
+            for cc in range(cols):
+                if heights[cc] < rows and makes_line(grid, rows, cols, k, cc, heights[cc], 3 - to_move):
+                    c = cc
+                    break
+        if c < 0:
+            n = 0
+            for cc in range(cols):
+                if heights[cc] < rows:
+                    free[n] = cc
+                    n += 1
+            c = free[int(rng_next(rng) % U64(n))]
+            if not greedy and makes_line(grid, rows, cols, k, c, heights[c], to_move):
+                return sign
+        grid[c * rows + heights[c]] = to_move
+        heights[c] += 1
+        stones += 1
+        to_move = 3 - to_move
+        sign = -sign
+
+
+@njit(cache=True)
+def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: int, rows: int, cols: int, k: int,
+                  c: float, greedy: bool, rng: np.ndarray, root_grid: np.ndarray, root_heights: np.ndarray,
+                  root_to_move: int, root_stones: int) -> int:
+    """:func:`mcts_run` on cell arrays: the same selection, expansion, proofs and backup."""
+    capacity = ints.shape[0]
+    empty = np.empty(0, dtype=np.int64)
+    grid = root_grid.copy()
+    heights = root_heights.copy()
+    done = 0
+    while done < sims and ints[0, T_PROOF] == P_UNKNOWN and meta[0] + cols <= capacity:
+        done += 1
+        grid[:] = root_grid
+        heights[:] = root_heights
+        to_move = root_to_move
+        stones = root_stones
+        node = 0
+        depth = 0
+        while ints[node, T_FIRST] >= 0 and ints[node, T_PROOF] == P_UNKNOWN:
+            first = ints[node, T_FIRST]
+            log_n = np.log(max(ints[node, T_VISITS], 1))
+            best = -1
+            best_score = -1e300
+            for ch in range(first, first + ints[node, T_NCH]):
+                p = ints[ch, T_PROOF]
+                if p == P_LOST:
+                    continue
+                v = ints[ch, T_VISITS]
+                if v == 0:
+                    best = ch
+                    break
+                q = 0.5 if p == P_DRAWN else (total[ch] / v + 1.0) / 2.0
+                score = q + c * np.sqrt(log_n / v)
+                if score > best_score:
+                    best = ch
+                    best_score = score
+            node = best
+            col = ints[node, T_MOVE]
+            grid[col * rows + heights[col]] = to_move
+            heights[col] += 1
+            stones += 1
+            to_move = 3 - to_move
+            depth += 1
+        if depth > meta[1]:
+            meta[1] = depth
+        p = ints[node, T_PROOF]
+        if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
+            meta[0] = _expand_grid(node, meta[0], ints, grid, heights, to_move, stones, rows, cols, k, empty, rng)
+            first = ints[node, T_FIRST]
+            for ch in range(first, first + ints[node, T_NCH]):
+                if ints[ch, T_PROOF] != P_UNKNOWN:
+                    _prove(ch, ints)
+            p = ints[node, T_PROOF]
+            if p == P_UNKNOWN:
+                pick = first
+                for ch in range(first, first + ints[node, T_NCH]):
+                    if ints[ch, T_PROOF] == P_UNKNOWN:
+                        pick = ch
+                        break
+                node = pick
+                p = ints[node, T_PROOF]
+                col = ints[node, T_MOVE]
+                grid[col * rows + heights[col]] = to_move
+                heights[col] += 1
+                stones += 1
+                to_move = 3 - to_move
+        if p == P_WON:
+            reward = 1.0
+        elif p == P_LOST:
+            reward = -1.0
+        elif p == P_DRAWN:
+            reward = 0.0
+        else:
+            reward = -float(grid_playout(grid, heights, to_move, stones, rows, cols, k, greedy, rng))
+        while node >= 0:
+            ints[node, T_VISITS] += 1
+            total[node] += reward
+            reward = -reward
+            node = ints[node, T_PARENT]
+    return done
+
+
+@njit(cache=True)
+def mcts_init_grid(root_grid: np.ndarray, root_heights: np.ndarray, root_to_move: int, root_stones: int,
+                   allowed: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndarray, rows: int, cols: int,
+                   k: int, rng: np.ndarray) -> None:
+    """Make node 0 the root (the position on the grid) with children for the ``allowed`` columns."""
+    ints[0, T_PARENT] = -1
+    ints[0, T_FIRST] = -1
+    ints[0, T_NCH] = 0
+    ints[0, T_MOVE] = -1
+    ints[0, T_VISITS] = 0
+    ints[0, T_PROOF] = P_UNKNOWN
+    ints[0, T_PLIES] = 0
+    total[:] = 0.0
+    meta[0] = _expand_grid(0, 1, ints, root_grid, root_heights, root_to_move, root_stones, rows, cols, k, allowed,
+                           rng)
+    meta[1] = 0
+    for ch in range(1, meta[0]):
+        if ints[ch, T_PROOF] != P_UNKNOWN:
+            _prove(ch, ints)

@@ -24,8 +24,9 @@ mean reward of that child (-1..1, side to move's view) or a proven ``win_value``
 plies counted along the proof found, which need not be the shortest line); ``nodes`` counts simulations,
 ``scores`` holds each root action's mean reward.
 
-Connect-X boards that fit in 64 bits run in the numba kernels of :mod:`zerosum.agents.fast` when the
-playout is ``random`` or ``greedy`` (``fast=0`` forces the generic path).
+Connect-X runs in the numba kernels of :mod:`zerosum.agents.fast` when the playout is ``random`` or
+``greedy`` (``fast=0`` forces the generic path): on bitboards where the board fits in 64 bits, else on cell
+arrays (each simulation replays its moves from the root).
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ class MCTSAgent(SearchAgent):
         self.fast = fast
         self.rng = random.Random(seed)
         self._playout_agent: Agent | None = None
+        self._cells = False  # True: the cell-array kernel even where the bitboard one fits (tests)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -159,7 +161,7 @@ class MCTSAgent(SearchAgent):
     def _uses_fast_path(self, game: Game[Any, Any]) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and game.fits_64 and self.playout in ("random", "greedy"))
+        return bool(self.fast and isinstance(game, ConnectX) and self.playout in ("random", "greedy"))
 
     def _budget(self) -> tuple[int | None, float | None]:
         sims, seconds = self.limits.simulations, self.limits.time
@@ -385,8 +387,14 @@ class MCTSAgent(SearchAgent):
         meta = np.zeros(2, dtype=np.int64)
         rng = np.array([(self.rng.getrandbits(63) * 0x9E3779B97F4A7C15 | 1) % (1 << 64)], dtype=np.uint64)
         allowed = np.array(sorted(safe), dtype=np.int64)
-        fast.mcts_init(np.uint64(state.current), np.uint64(state.mask), allowed, pos, ints, total, meta,
-                       game.rows, cols, game.k, rng)
+        bitboards = game.fits_64 and not self._cells
+        if bitboards:
+            fast.mcts_init(np.uint64(state.current), np.uint64(state.mask), allowed, pos, ints, total, meta,
+                           game.rows, cols, game.k, rng)
+        else:
+            grid, heights, _ = fast.grid_of(game, state, np.zeros((2, game.cells), dtype=np.uint64))
+            fast.mcts_init_grid(grid, heights, state.to_move, state.ply, allowed, ints, total, meta, game.rows, cols,
+                                game.k, rng)
         greedy = self.playout == "greedy"
         done = 0
         while ints[0, fast.T_PROOF] == fast.P_UNKNOWN:
@@ -403,7 +411,11 @@ class MCTSAgent(SearchAgent):
                 pos = np.concatenate([pos, np.zeros((extra, 2), dtype=np.uint64)])
                 ints = np.concatenate([ints, np.zeros((extra, fast.T_FIELDS), dtype=np.int64)])
                 total = np.concatenate([total, np.zeros(extra, dtype=np.float64)])
-            done += fast.mcts_run(pos, ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng)
+            if bitboards:
+                done += fast.mcts_run(pos, ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng)
+            else:
+                done += fast.mcts_run_grid(ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng,
+                                           grid, heights, state.to_move, state.ply)
         return self._answer_arrays(game, state, pos, ints, total, done, int(meta[1]), start)
 
     def _answer_arrays(self, game: Any, state: Any, pos: Any, ints: Any, total: Any, sims: int, depth: int,
