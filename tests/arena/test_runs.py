@@ -1,6 +1,5 @@
 """Real runs in worker processes: forfeits, resuming after SIGKILL, SPRT, reports, bad usage."""
 
-import json
 import os
 import signal
 import sqlite3

@@ -106,7 +106,6 @@ def _add_tournament(p: argparse.ArgumentParser) -> None:
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
     from ..agents.base import Limits, make_agent
     from ..cli import UsageError
-    from ..errors import GameError
     from ..games import get_game
     from .match import ArenaConfig
     from .openings import format_opening, random_openings, read_openings, shipped_openings
@@ -150,14 +149,11 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
             openings = [()]
     if mode != "match":
         mode = "gauntlet" if args.gauntlet else "round-robin"
-    try:
-        return ArenaConfig(
-            game=game.spec, agents=list(args.agents), games=games, seed=args.seed, mode=mode,
-            openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order,
-            limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt,
-        )
-    except GameError:
-        raise
+    return ArenaConfig(
+        game=game.spec, agents=list(args.agents), games=games, seed=args.seed, mode=mode,
+        openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order,
+        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt,
+    )
 
 
 def _run_arena(args: argparse.Namespace, mode: str) -> int:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
-from ..games import ConnectX, Migration, TicTacToe
+from ..games import ConnectX, TicTacToe
 
 __all__ = [
     "parse_opening",
