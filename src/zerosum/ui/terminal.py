@@ -110,8 +110,9 @@ def render_rich(game: Game[Any, Any], state: Any, last: Any = None) -> Any:
         win = set(game.winning_line(state))
         width = max(2, len(str(game.cols)))
         for c in range(game.cols):
-            style = STYLE["header"] + (" reverse" if c == last else "")
-            text.append(" " + str(c + 1).rjust(width), style=style)
+            label = str(c + 1)
+            text.append(" " * (width + 1 - len(label)))
+            text.append(label, style=STYLE["header"] + (" reverse" if c == last else ""))
         text.append("\n")
         last_row = game.column_height(state, last) - 1 if last is not None else -1
         for row in range(game.rows - 1, -1, -1):

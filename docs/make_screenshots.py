@@ -1,0 +1,115 @@
+"""Make the README's screenshots: docs/terminal.png (`zerosum play`) and docs/browser.png (`zerosum serve`).
+
+Run from the repository root: ``python docs/make_screenshots.py``.  Needs the solver, playwright and
+/usr/bin/chromium (the terminal is recorded with rich and its SVG rendered by Chromium).
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from zerosum import get_game
+from zerosum.agents.base import make_agent
+from zerosum.ui import terminal
+from zerosum.ui.notation import replay
+
+DOCS = Path(__file__).resolve().parent
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+START = "5554224333234511764415115"  # Pons' Test_L2_R1, line 1: the side to move wins (score 4)
+
+
+def terminal_svg() -> str:
+    game = get_game("connect4")
+    output = terminal.Output(io.StringIO(), True)
+    output.console = Console(record=True, file=io.StringIO(), force_terminal=True, width=76, highlight=False)
+    solver = make_agent("solver")
+    session = terminal.PlaySession(game, {1: None, 2: None}, lambda prompt: None, output, replay(game, START))
+    session.seats = {session.game.player(session.state): None, 3 - session.game.player(session.state): solver}
+    output.say(rich=f"[dim]$[/] zerosum play --moves {START}")
+    session.show()
+    session.hint()
+    # the person follows the hint; the solver answers, until the end
+    while not game.is_terminal(session.state):
+        if session.seats[game.player(session.state)] is None:
+            best = terminal.bounded_analyze(game, session.state).best
+            output.console.print(f"{session.who_rich(game.player(session.state))} to move: {best + 1}")
+            session.push(best)
+            if not game.is_terminal(session.state):
+                output.console.export_text(clear=True)  # keep the picture short: only the end of the game
+                output.say(rich=f"[dim]... you follow the hint; the solver defends ...[/]")
+        else:
+            session.engine_turn(session.seats[game.player(session.state)])
+    session.show()
+    session.announce()
+    return output.console.export_svg(title="zerosum play")
+
+
+def hint_svg() -> str:
+    game = get_game("connect4")
+    output = terminal.Output(io.StringIO(), True)
+    output.console = Console(record=True, file=io.StringIO(), force_terminal=True, width=76, highlight=False)
+    session = terminal.PlaySession(game, {1: None, 2: make_agent("solver")}, lambda prompt: None, output,
+                                   replay(game, START))
+    output.say(rich=f"[dim]$[/] zerosum play --moves {START}")
+    session.show()
+    output.console.print("X (you) to move: h")
+    session.hint()
+    return output.console.export_svg(title="zerosum play")
+
+
+def render_svg(svg: str, png: Path, browser) -> None:
+    page = browser.new_page(viewport={"width": 900, "height": 600}, device_scale_factor=1)
+    page.set_content(f"<html><body style='margin:0;background:#fff'>{svg}</body></html>")
+    box = page.locator("svg").bounding_box()
+    page.set_viewport_size({"width": int(box["width"]) + 2, "height": int(box["height"]) + 2})
+    page.locator("svg").screenshot(path=str(png))
+    page.close()
+
+
+def browser_png(browser, png: Path) -> None:
+    import uvicorn
+
+    from zerosum.ui.server import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(engine_time=10, workers=1), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    page = browser.new_page(viewport={"width": 1000, "height": 860})
+    moves = "4453542262"
+    page.goto(f"http://127.0.0.1:{port}/?game=connect4&moves={START}&opponent=solver&side=1&analysis=1")
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
+                           timeout=120000)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(png))
+    page.close()
+    server.should_exit = True
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        render_svg(hint_svg(), DOCS / "terminal-hint.png", browser)
+        render_svg(terminal_svg(), DOCS / "terminal.png", browser)
+        browser_png(browser, DOCS / "browser.png")
+        browser.close()
+    print("wrote", *(str(DOCS / n) for n in ("terminal-hint.png", "terminal.png", "browser.png")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
