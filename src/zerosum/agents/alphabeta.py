@@ -14,9 +14,11 @@
   every game end.  No limit at all means ``time=1``.
 * Evaluation at the depth limit: ``eval=window|threats|mobility`` (with ``three=``/``two=``) or a callable.
 
-Connect-X boards that fit in 64 bits run in the numba kernels of :mod:`zerosum.agents.fast` when the
-evaluation is ``window`` or ``threats`` (``fast=0`` forces the generic path).  Ties at the root go to the
-first move in the search order that reaches the best value.
+Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.fast` when the evaluation is
+``window`` or ``threats`` (``fast=0`` forces the generic path); the table is kept between calls (its
+entries stay valid; ``reset()`` empties it).  Ties at the root go to the first move in the search order
+that reaches the best value: the previous iteration's best move, then centre first on Connect-X, else
+``game.actions`` order.
 """
 
 from __future__ import annotations
