@@ -88,8 +88,7 @@ def browser_png(browser, png: Path) -> None:
     while not server.started:
         time.sleep(0.05)
     page = browser.new_page(viewport={"width": 1000, "height": 860})
-    moves = "4453542262"
-    page.goto(f"http://127.0.0.1:{port}/?game=connect4&moves={START}&opponent=solver&side=1&analysis=1")
+    page.goto(f"http://127.0.0.1:{port}/?game=connect4&moves={START}&opponent=solver&side=2&analysis=1")
     page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
                            timeout=120000)
     page.wait_for_timeout(500)
@@ -103,8 +102,9 @@ def main() -> int:
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        render_svg(hint_svg(), DOCS / "terminal-hint.png", browser)
-        render_svg(terminal_svg(), DOCS / "terminal.png", browser)
+        if "--browser-only" not in sys.argv:
+            render_svg(hint_svg(), DOCS / "terminal-hint.png", browser)
+            render_svg(terminal_svg(), DOCS / "terminal.png", browser)
         browser_png(browser, DOCS / "browser.png")
         browser.close()
     print("wrote", *(str(DOCS / n) for n in ("terminal-hint.png", "terminal.png", "browser.png")))

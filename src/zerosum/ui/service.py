@@ -76,7 +76,7 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
         raise AgentError(f"agent {name!r} is not installed yet")
     if name == "solver" and not (isinstance(game, ConnectX) and game.fits_64):
         raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
-    if "time" in cls.LIMITS:
+    if "time" in cls.LIMITS and name != "solver":  # the solver's time is only for its fallback
         budget = {"time", "depth", "nodes", "sims"} & set(options)
         if "time" in options:
             try:
