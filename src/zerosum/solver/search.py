@@ -36,6 +36,8 @@ from .bitboard import geometry, popcount, shl, shr
 
 __all__ = [
     "solve_position",
+    "prepare",
+    "solve_prepared",
     "analyze_position",
     "make_table",
     "table_size",
@@ -420,13 +422,28 @@ def _solve(
 
 
 @njit(cache=True)
+def _geometry(rows: int, cols: int, k: int, size: int) -> tuple[
+    int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64
+]:
+    """``(rows, cols, k, cells, bottom, board, key mask, index shift, stored-bits mask)``."""
+    bottom, board = geometry(rows, cols)
+    bits = cols * (rows + 1)
+    log = 0
+    while (1 << log) < size:
+        log += 1
+    shift = bits - log
+    bmask = ~ZERO >> U64(64 - bits)
+    pmask = (ONE << U64(shift)) - ONE
+    return (rows, cols, k, rows * cols, bottom, board, bmask, shift, pmask)
+
+
+@njit(cache=True)
 def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
     tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
     np.ndarray,
     np.ndarray,
     tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ]:
-    bottom, board = geometry(rows, cols)
     h = rows + 1
     order = np.empty(cols, dtype=np.int64)
     n = 0
@@ -439,8 +456,7 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
     colmask = np.empty(cols, dtype=np.uint64)
     for c in range(cols):
         colmask[c] = ((ONE << U64(rows)) - ONE) << U64(c * h)
-    cells = rows * cols
-    depth = cells + 2
+    depth = rows * cols + 2
     work = (
         np.zeros((depth, cols), dtype=np.uint64),
         np.zeros((depth, cols), dtype=np.int64),
@@ -448,14 +464,34 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
         np.zeros((depth, 5), dtype=np.uint64),
         np.zeros((depth, 4), dtype=np.int64),
     )
-    bits = cols * h
-    log = 0
-    while (1 << log) < size:
-        log += 1
-    shift = bits - log
-    bmask = ~ZERO >> U64(64 - bits)
-    pmask = (ONE << U64(shift)) - ONE
-    return (rows, cols, k, cells, bottom, board, bmask, shift, pmask), order, colmask, work
+    return _geometry(rows, cols, k, size), order, colmask, work
+
+
+@njit(cache=True)
+def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[
+    np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+]:
+    """The arrays a solve needs besides the table, made once per board: ``(order, colmask, work)``."""
+    _, order, colmask, work = _setup(rows, cols, k, table_size)
+    return order, colmask, work
+
+
+@njit(cache=True)
+def solve_prepared(
+    current: np.uint64,
+    mask: np.uint64,
+    rows: int,
+    cols: int,
+    k: int,
+    weak: bool,
+    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    table: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """``solve_position`` with the board's arrays from :func:`prepare` (nothing allocated per call)."""
+    order, colmask, work = prepared
+    geo = _geometry(rows, cols, k, table.shape[0])
+    return _solve(current, mask, popcnt(mask), weak, geo, table, order, colmask, work, stats)
 
 
 @njit(cache=True)

@@ -64,6 +64,8 @@ class Solver:
         self._log_size = log_size
         self.table = search.make_table(max(log_size, 8, self.key_bits - 48), self.key_bits)
         self._stats = np.zeros(1, dtype=np.int64)
+        self._dims = (g.rows, g.cols, g.k)
+        self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
         #: nodes searched by the last call
         self.nodes = 0
         #: seconds taken by the last call
@@ -119,10 +121,10 @@ class Solver:
         score = self._book_score(current, mask)
         self._stats[0] = 0
         if score is None:
-            g = self.game
             score = int(
-                search.solve_position(
-                    np.uint64(current), np.uint64(mask), g.rows, g.cols, g.k, weak, self.table, self._stats
+                search.solve_prepared(
+                    np.uint64(current), np.uint64(mask), self._dims[0], self._dims[1], self._dims[2], weak,
+                    self._prepared, self.table, self._stats,
                 )
             )
         self.nodes = int(self._stats[0])
