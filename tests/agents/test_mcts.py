@@ -233,3 +233,14 @@ def test_cell_kernel_runs_boards_beyond_64_bits() -> None:
     a = cells_agent(6000, 11).search(c4, c4.initial_state)
     b = make_agent("mcts:sims=6000,seed=11").search(c4, c4.initial_state)
     assert a.action == b.action == 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_avoids_walking_into_a_loss_in_two(path: str) -> None:
+    game = ConnectX()
+    state = game.from_moves("6436313324445")  # O to move; column 5 would give X a forced win
+    child = game.result(state, 4)
+    assert make_agent("alphabeta:depth=4").search(game, child).value == win_value(3)
+    assert tactical_move(game, state)[2] == [0, 1, 2, 3, 5, 6]
+    for seed in range(5):
+        assert make_agent(f"mcts:sims=100,seed={seed},{path}")(game, state) != 4

@@ -13,10 +13,10 @@ MCTS-Solver: a child that ends the game is proven at once; a node with a child p
 move is proven lost for the player who moved into it, and a node whose children are all proven is proven
 by the best of them.  Proven losses are never selected again; a proven root ends the search early.
 
-Before searching, the root is checked a few plies deep, so MCTS never misses a win in one or two: it
+Before searching, the root is checked four plies deep, so MCTS never misses a win in one or two: it
 plays a winning move at once (the first in ``game.actions`` order), then a move that wins on its next turn
-whatever the reply, and it leaves out moves that let the opponent win at once whenever another move
-exists (so it blocks a loss in one).
+whatever the reply; and it leaves out moves that let the opponent win at once, or force a win on its next
+turn, whenever another move exists (so it blocks a loss in one and avoids walking into a loss in two).
 
 The move: a child proven won if there is one; otherwise the most visited child that is not proven lost,
 ties broken by the higher mean reward, then by ``game.actions`` order.  ``SearchResult.value`` is the
@@ -80,45 +80,55 @@ def _winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: i
     return wins
 
 
+def _wins_now(game: Game[Any, Any], state: Any, player: int) -> bool:
+    """Whether ``player``, to move, can win with one move."""
+    return any(game.winner(game.result(state, a)) == player for a in game.actions(state))
+
+
+def _forcing_move(game: Game[Any, Any], state: Any) -> Any:
+    """A move after which the side to move wins on its next turn whatever the reply, or None."""
+    me = game.player(state)
+    for a in game.actions(state):
+        s1 = game.result(state, a)
+        if game.is_terminal(s1):
+            continue
+        replies = game.actions(s1)
+        if replies and all(
+            not game.is_terminal(s2) and _wins_now(game, s2, me) for s2 in (game.result(s1, b) for b in replies)
+        ):
+            return a
+    return None
+
+
 def tactical_move(game: Game[Any, Any], state: Any) -> tuple[Any, int, list[Any]]:
     """The root check: ``(action, value, safe)``.
 
-    ``action`` is a win in one (value ``win_value(1)``) or a move that wins on the next turn whatever the
-    reply (``win_value(3)``), else None; ``safe`` lists the actions after which the opponent cannot win at
-    once (all actions when none is safe).
+    ``action`` is a win in one (value ``win_value(1)``, the first in ``game.actions`` order) or a move that
+    wins on the next turn whatever the reply (``win_value(3)``), else None.  ``safe`` lists the actions
+    after which the opponent can neither win at once nor force a win on its next turn; failing that, those
+    after which it cannot win at once; failing that, every action.
     """
     me = game.player(state)
     actions = game.actions(state)
     wins = _winning_actions(game, state, actions, me)
     if wins:
         return wins[0], win_value(1), actions
-    safe, forcing = [], None
-    for a in actions:
-        s1 = game.result(state, a)
-        if game.is_terminal(s1):  # a draw: neither safe from a quick loss nor a loss
-            safe.append(a)
-            continue
-        replies = game.actions(s1)
-        loses_now = False
-        all_win = True
-        for b in replies:
-            s2 = game.result(s1, b)
-            if game.is_terminal(s2):
-                if game.winner(s2) == other(me):
-                    loses_now = True
-                all_win = False
-                if loses_now:
-                    break
-                continue
-            if all_win and not _winning_actions(game, s2, game.actions(s2), me):
-                all_win = False
-        if not loses_now:
-            safe.append(a)
-            if all_win and replies and forcing is None:
-                forcing = a
+    forcing = _forcing_move(game, state)
     if forcing is not None:
         return forcing, win_value(3), actions
-    return None, 0, safe or actions
+    not_at_once, not_in_two = [], []
+    for a in actions:
+        s1 = game.result(state, a)
+        if game.is_terminal(s1):  # a draw
+            not_at_once.append(a)
+            not_in_two.append(a)
+            continue
+        if _wins_now(game, s1, other(me)):
+            continue
+        not_at_once.append(a)
+        if _forcing_move(game, s1) is None:
+            not_in_two.append(a)
+    return None, 0, not_in_two or not_at_once or actions
 
 
 class MCTSAgent(SearchAgent):
@@ -175,11 +185,11 @@ class MCTSAgent(SearchAgent):
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
+        sims, deadline = self._budget()  # the root check counts against the time limit
         action, value, safe = tactical_move(game, state)
         if action is not None:
             return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
                                 elapsed=time.perf_counter() - start, pv=(action,))
-        sims, deadline = self._budget()
         if self._uses_fast_path(game):
             return self._search_fast(game, state, safe, sims, deadline, start)
         return self._search_generic(game, state, safe, sims, deadline, start)
