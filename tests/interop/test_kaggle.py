@@ -329,3 +329,44 @@ def test_search_agents_against_random_many(spec: str) -> None:
     for seed in range(10):
         assert kaggle_game([play, "random"], seed=seed)[0] == 1
         assert kaggle_game(["random", play], seed=seed)[1] == 1
+
+
+def test_a_failing_solver_hands_over_to_alphabeta() -> None:
+    need("zerosum.agents.alphabeta")
+    from zerosum.agents.base import Agent
+
+    class BrokenSolver(Agent):
+        name = "solver"
+
+        def __call__(self, game, state):
+            raise TypeError("not enough arguments")
+
+    play = kaggle.KaggleAgent(BrokenSolver(), time=0.2)
+    game = ConnectX()
+    board = kaggle.state_to_board(game, game.from_moves("433374157432236"))  # 15 stones: the solver's turn
+    col = play({"board": board, "mark": 2, "remainingOverageTime": 0}, config(6, 7, 4))
+    assert type(col) is int and board[col] == 0
+    assert play.last["agent"].startswith("alphabeta") and "not enough arguments" in play.last["reason"]
+
+
+@pytest.mark.slow
+def test_solver_submission_file_beats_negamax(tmp_path) -> None:
+    """The real thing: a `solver` submission loaded by path, cold numba cache, Kaggle's default time."""
+    pytest.importorskip("kaggle_environments")
+    need("zerosum.solver.agent")
+    path = tmp_path / "main.py"
+    assert main(["kaggle-agent", "solver", "-o", str(path)]) == 0
+    script = textwrap.dedent(
+        """
+        import json, random, sys
+        import kaggle_environments
+        random.seed(0)
+        env = kaggle_environments.make("connectx")
+        env.run([sys.argv[1], "negamax"])
+        print(json.dumps([[s.status, s.reward] for s in env.state]))
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(path)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env={**__import__("os").environ, "TMPDIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["DONE", 1], ["DONE", -1]]

@@ -163,6 +163,21 @@ class KaggleAgent:
             except AgentError:  # pragma: no cover - alpha-beta is part of zerosum
                 self.opening = None
 
+    @staticmethod
+    def _ask(inner: Any, game: Any, state: Any, legal: list[int], seconds: float) -> tuple[int | None, str]:
+        """``inner``'s legal column within ``seconds`` (when it honours time), or None and why not."""
+        try:
+            if "time" in getattr(inner, "LIMITS", ()):
+                inner.limits = inner.limits.replace(time=max(0.02, seconds))
+            action = inner(game, state)
+        except Exception as exc:  # never lose a Kaggle game to an exception
+            return None, f"{type(exc).__name__}: {exc}"
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            return None, f"answered {action!r}, not a column"
+        if int(action) not in legal:
+            return None, f"answered column {int(action)}, not one of {legal}"
+        return int(action), ""
+
     def _warm_up(self, game: Any) -> None:
         """Run the solver once on a position it answers at once, so its compilation is paid early."""
         self._warm.add(game)
@@ -211,40 +226,39 @@ class KaggleAgent:
         if not legal:
             raise AgentError("no legal column: the board is full")
         stones = sum(1 for v in board if v)
-        fallback, reason, inner = True, "", self.inner
         column = _centre_most(legal, cols)
         budget = self.budget(configuration, observation, stones, rows * cols)
+        reasons: list[str] = []
+        used = "fallback"
         try:
-            game, inner = self._board_game(rows, cols, k), self.inner
+            game = self._board_game(rows, cols, k)
             if stones < self._last_stones or game is not self._game:
-                for a in (inner, self.opening):
+                for a in (self.inner, self.opening):
                     if a is not None:
                         a.reset()  # a new game (or a new board size)
             self._game, self._last_stones = game, stones
+            chain = [self.inner] if self.opening is None else [self.inner, self.opening]
             if self.opening is not None and rows * cols - stones > self.solver_empty:
                 if game not in self._warm:
                     self._warm_up(game)  # compile the solver now, while the overage is full
-                inner = self.opening
-            if "time" in getattr(inner, "LIMITS", ()):
-                spent = time.perf_counter() - start
-                inner.limits = inner.limits.replace(time=max(0.02, budget - spent))
+                chain = [self.opening]
             state = board_to_state(game, board, mark)
-            action = inner(game, state)
-            if isinstance(action, bool) or not hasattr(action, "__index__"):
-                reason = f"the agent answered {action!r}, not a column"
-            elif int(action) not in legal:
-                reason = f"the agent answered column {int(action)}, not one of {legal}"
-            else:
-                column, fallback = int(action), False
-        except Exception as exc:  # never lose a Kaggle game to an exception: play a legal column
-            reason = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:
+            reasons.append(f"{type(exc).__name__}: {exc}")
+            chain = []
+        for inner in chain:  # the agent, then (for the solver) alpha-beta, then the centre-most column
+            answer, why = self._ask(inner, game, state, legal, budget - (time.perf_counter() - start))
+            if answer is not None:
+                column, used = answer, getattr(inner, "spec", "?")
+                break
+            reasons.append(f"{getattr(inner, 'spec', '?')}: {why}")
         self.last = {
-            "agent": getattr(inner, "spec", "?") if not fallback else "fallback",
+            "agent": used,
             "column": column,
             "seconds": time.perf_counter() - start,
             "budget": budget,
-            "fallback": fallback,
-            "reason": reason,
+            "fallback": used == "fallback" or bool(reasons),
+            "reason": "; ".join(reasons),
         }
         return int(column)
 

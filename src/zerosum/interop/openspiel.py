@@ -47,7 +47,7 @@ __all__ = [
 def pyspiel_module() -> Any:
     """``pyspiel``, or an :class:`AgentError` saying how to install it."""
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise AgentError("OpenSpiel is not installed: pip install 'zerosum[openspiel]'") from None
     return pyspiel
@@ -123,10 +123,23 @@ def move_sequence(game: "Game[Any, Any]", state: Any) -> list[int]:
     if isinstance(game, ConnectX):
         if state.history is not None:
             return list(state.history)
-        unplay: Callable[[Any], list[tuple[int, Any]]] = lambda s: _connectx_unplay(game, s)  # noqa: E731
-        empty = lambda s: s.mask == 0 and s.to_move == 1  # noqa: E731
+        cx = game
+
+        def unplay(s: Any) -> list[tuple[int, Any]]:
+            return _connectx_unplay(cx, s)
+
+        def empty(s: Any) -> bool:
+            return bool(s.mask == 0 and s.to_move == 1)
+
     elif isinstance(game, TicTacToe):
-        unplay, empty = _tictactoe_unplay, lambda s: not any(s.cells)
+
+        def unplay(s: Any) -> list[tuple[int, Any]]:
+            return _tictactoe_unplay(s)
+
+        def empty(s: Any) -> bool:
+            return not any(s.cells)
+
+
     else:
         raise AgentError(f"OpenSpiel has no counterpart of {game!r}")
     dead: set[Any] = set()

@@ -43,10 +43,10 @@ from ..games.tictactoe import TicTacToeState
 
 try:  # the environment classes need pettingzoo; the conversions and the agent adapter do not
     import gymnasium
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import AgentSelector, wrappers
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import AgentSelector, wrappers  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - exercised when the extra is not installed
-    AECEnv = object  # type: ignore[assignment,misc]
+    AECEnv = object
     _HAVE_PETTINGZOO = False
 else:
     _HAVE_PETTINGZOO = True
@@ -54,6 +54,7 @@ else:
 __all__ = ["env", "raw_env", "ZerosumEnv", "agent", "PettingZooAgent", "play_episode", "Codec", "codec"]
 
 AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("human", "ansi")
 
 
 def _pz_ttt_to_ours(i: int) -> int:
@@ -263,10 +264,10 @@ def play_episode(environment: Any, policies: dict[str, Callable[[Any], Any]], se
 # ---- zerosum games as AEC environments ------------------------------------------------------------------
 
 
-class ZerosumEnv(AECEnv):  # type: ignore[misc,valid-type]
+class ZerosumEnv(AECEnv):  # type: ignore[misc]
     """A zerosum game as a PettingZoo AEC environment (the bare one: use :func:`env` for the wrapped one)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "zerosum_v0", "is_parallelizable": False,
+    metadata = {"render_modes": list(RENDER_MODES), "name": "zerosum_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, spec: "str | Game[Any, Any]" = "connect4", render_mode: str | None = None) -> None:
@@ -275,8 +276,8 @@ class ZerosumEnv(AECEnv):  # type: ignore[misc,valid-type]
         super().__init__()
         self.game = get_game(spec)
         self.codec = Codec(self.game)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise AgentError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise AgentError(f"render_mode {render_mode!r}: choose one of {', '.join(RENDER_MODES)}")
         self.render_mode = render_mode
         name = self.game.spec.replace(":", "_").replace(",", "_").replace("=", "")
         self.metadata = {**self.metadata, "name": f"zerosum_{name}_v0"}
