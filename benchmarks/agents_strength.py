@@ -9,7 +9,7 @@
   (the well-known notebook reports 99.4% wins in about 10 minutes).
 * ``mcts``: MCTS with 200 simulations a move against a random player.
 * ``threats``: alpha-beta with ``eval=threats`` against ``eval=window`` at equal depth, from every
-  two-ply opening, each side playing both seats.
+  opening of ``--plies`` moves (default 2), each side playing both seats.
 
 The arena is a separate package; this script keeps its own thirty-line match loop on purpose.
 """
@@ -53,13 +53,13 @@ def versus_random(spec: str, games: int) -> None:
           f"{wins} wins, {draws} draws, {losses} losses ({100 * wins / games:.1f}% wins) in {dt:.1f} s")
 
 
-def threats_vs_window(depth: int) -> None:
+def threats_vs_window(depth: int, plies: int = 2) -> None:
     game = ConnectX()
     a_spec, b_spec = f"alphabeta:depth={depth},eval=threats", f"alphabeta:depth={depth},eval=window"
     score = {"threats": 0.0, "window": 0.0}
     tally = {"threats": 0, "window": 0, "draw": 0}
     t0 = time.perf_counter()
-    openings = list(itertools.product(range(7), repeat=2))
+    openings = list(itertools.product(range(7), repeat=plies))
     for opening in openings:
         start = game.from_moves(list(opening))
         for threats_first in (True, False):
@@ -75,7 +75,7 @@ def threats_vs_window(depth: int) -> None:
                 score[name] += 1
     n = 2 * len(openings)
     dt = time.perf_counter() - t0
-    print(f"threats vs window, alpha-beta depth {depth}, {n} games (every two-ply opening, both seats): "
+    print(f"threats vs window, alpha-beta depth {depth}, {n} games (every {plies}-ply opening, both seats): "
           f"threats {tally['threats']} wins, window {tally['window']} wins, {tally['draw']} draws; "
           f"threats scores {100 * score['threats'] / n:.1f}% ({dt:.1f} s)")
 
@@ -85,6 +85,7 @@ def main() -> None:
     parser.add_argument("which", nargs="?", default="all", choices=["all", "random", "mcts", "threats"])
     parser.add_argument("--games", type=int, default=None, help="games (default 500 for random, 100 for mcts)")
     parser.add_argument("--depth", type=int, default=4, help="depth for the threats match (default 4)")
+    parser.add_argument("--plies", type=int, default=2, help="opening length for the threats match (default 2)")
     args = parser.parse_args()
     if args.which in ("all", "random"):
         for evaluation in ("window", "threats"):
@@ -92,7 +93,7 @@ def main() -> None:
     if args.which in ("all", "mcts"):
         versus_random("mcts:sims=200", args.games or 100)
     if args.which in ("all", "threats"):
-        threats_vs_window(args.depth)
+        threats_vs_window(args.depth, args.plies)
 
 
 if __name__ == "__main__":
