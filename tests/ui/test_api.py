@@ -21,7 +21,12 @@ PONS = Path("/work/shared/benchmarks/pons")
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(engine_time=2.0, workers=1, margin=20.0)) as c:
+    app = create_app(engine_time=2.0, workers=1, margin=60.0)  # margin: a first solver call may compile
+    with TestClient(app) as c:
+        import importlib.util
+
+        if importlib.util.find_spec("zerosum.solver.solver") is not None:  # compile once, before the tests
+            app.state.pool.run("zerosum.ui.analysis:solver_job", ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
         yield c
 
 

@@ -24,13 +24,22 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 PONS = Path("/work/shared/benchmarks/pons")
 
 
+def warm_up(app) -> None:
+    """Let the engine worker compile the solver once (numba) before any test waits on it."""
+    import importlib.util
+
+    if importlib.util.find_spec("zerosum.solver.solver") is not None:
+        app.state.pool.run("zerosum.ui.analysis:solver_job", ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
+
+
 @pytest.fixture(scope="module")
 def base_url():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(engine_time=3.0, workers=1), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    app = create_app(engine_time=3.0, workers=1, margin=60.0)  # margin: a first solver call may compile
+    warm_up(app)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -127,11 +136,15 @@ def test_new_game_with_the_engine_moving_first(page) -> None:
     page.goto(page.base + "/?game=connect4&opponent=person")
     wait_moves(page, "")
     page.select_option("#opponent", "first")
-    page.select_option("#side", "2")
+    page.select_option("#side", "2")  # the engine moves at once
+    wait_moves(page, "1")
     page.select_option("#game-select", "tictactoe")
     page.click("#new-game")
-    wait_moves(page, "1")  # the engine (X) took cell 1
-    assert "Your turn" in page.text_content("#status")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"0\"]').textContent === 'X'")
+    assert page.text_content("#moves") == "1"  # the engine (X) took cell 1
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")
+    page.click('[data-cell="4"]')
+    wait_moves(page, "152")
 
 
 def test_the_analysis_switch_shows_every_column_score(page) -> None:

@@ -20,7 +20,7 @@ const ui = {
   info: null,           // the last /api/state answer
   opponent: "person",   // an agent spec, or "person"
   human: 1,             // the player the person plays against an engine
-  busy: false,          // an engine is thinking
+  busyToken: -1,        // the position (token) an engine is thinking about
   token: 0,             // counts positions shown, so late answers for old positions are dropped
   agents: [],
 };
@@ -119,6 +119,7 @@ function statusSentence(info) {
 
 async function show(game, moves) {
   const token = ++ui.token;
+  $("#board").classList.remove("waiting");
   const params = new URLSearchParams({ game, moves });
   const info = await api(`/api/state?${params}`);
   if (token !== ui.token) return;
@@ -134,9 +135,11 @@ async function show(game, moves) {
   }
 }
 
+function busy() { return ui.busyToken === ui.token; }
+
 async function engineMove(token) {
   const info = ui.info;
-  ui.busy = true;
+  ui.busyToken = token;
   $("#board").classList.add("waiting");
   try {
     const reply = await api("/api/move", {
@@ -151,7 +154,6 @@ async function engineMove(token) {
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
     $("#engine-info").textContent = `${facts}: ${details.join(" · ")}`;
-    ui.busy = false;
     $("#board").classList.remove("waiting");
     await show(ui.game, reply.moves);
   } catch (err) {
@@ -160,7 +162,7 @@ async function engineMove(token) {
     $("#status").textContent = ui.info.status;
   } finally {
     if (token === ui.token) {
-      ui.busy = false;
+      ui.busyToken = -1;
       $("#board").classList.remove("waiting");
     }
   }
@@ -168,7 +170,7 @@ async function engineMove(token) {
 
 function play(move) {
   const info = ui.info;
-  if (!info || info.over || ui.busy || engineToMove(info)) return;
+  if (!info || info.over || busy() || engineToMove(info)) return;
   if (!info.legal.includes(move)) {
     showError(`${move} is not a legal move here.`);
     return;
@@ -180,7 +182,7 @@ function play(move) {
 
 function undo() {
   const info = ui.info;
-  if (!info || ui.busy) return;
+  if (!info || busy()) return;
   const list = info.move_list.slice();
   if (!list.length) { showError("Nothing to undo."); return; }
   list.pop();
@@ -293,7 +295,7 @@ function renderMigration(board, info, last) {
     for (let y = 0; y < info.n; y++) {
       const who = info.board[x][y], key = `${x},${y}`;
       let cls = "mig-cell" + (who ? ` p${who}` : "");
-      const movable = legal.has(key) && !ui.busy && !engineToMove(info);
+      const movable = legal.has(key) && !busy() && !engineToMove(info);
       if (movable) cls += " movable";
       if (key === last) cls += " last";
       const cell = el("button", cls, { "data-stone": key, type: "button", "aria-label": `cell ${key}` });
@@ -383,7 +385,7 @@ $("#new-game").addEventListener("click", newGame);
 $("#undo").addEventListener("click", undo);
 $("#opponent").addEventListener("change", () => { ui.opponent = $("#opponent").value; if (ui.info) show(ui.game, ui.info.moves).catch((e) => showError(e.message)); });
 $("#side").addEventListener("change", () => { ui.human = Number($("#side").value); if (ui.info) show(ui.game, ui.info.moves).catch((e) => showError(e.message)); });
-$("#analysis").addEventListener("change", () => { clearScores(); if ($("#analysis").checked && !ui.busy) analyse(ui.token); });
+$("#analysis").addEventListener("change", () => { clearScores(); if ($("#analysis").checked && !busy()) analyse(ui.token); });
 $("#copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(location.href); $("#copied").textContent = "copied"; }
   catch (e) { $("#copied").textContent = location.href; }
