@@ -169,3 +169,24 @@ def test_generate_small_book_matches_search() -> None:
     book = generate(solver, 2)
     assert len(book) == 1 + 2 + 8  # the start, 4 first moves, 16 second moves: halved by symmetry
     assert book.get(0, 0) == 0
+
+
+def test_bench_counts_wrong_scores(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    good = tmp_path / "good"
+    good.write_text("2252576253462244111563365343671351441 -1\n4455 18\n")
+    bad = tmp_path / "bad"
+    bad.write_text("4455 17\n")
+    for weak in ([], ["--weak"]):
+        code = main(["bench", "solver", str(good), "--no-book", "--tt-log-size", "16", *weak])
+        out = capsys.readouterr().out
+        assert code == 0 and out.splitlines()[-1].split()[-1] == "0" and out.splitlines()[-1].split()[1] == "2"
+    code = main(["bench", "solver", str(bad), "--no-book", "--tt-log-size", "16", "--reset-table"])
+    assert code == 1 and capsys.readouterr().out.splitlines()[-1].split()[-1] == "1"
+
+
+def test_solve_many_matches_solve(solver: Solver) -> None:
+    moves = ["4455", "44455554221", "2252576253462244111563365343671351441", "1"]
+    assert solver.solve_many(moves[:3]) == [solver.solve(m) for m in moves[:3]]
+    assert solver.solve_many(moves[:3], weak=True) == [1, -1, -1]
+    with pytest.raises(InvalidPositionError):
+        solver.solve_many(["4455", "1212121"])

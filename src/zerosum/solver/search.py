@@ -38,6 +38,7 @@ __all__ = [
     "solve_position",
     "prepare",
     "solve_prepared",
+    "solve_many",
     "analyze_position",
     "make_table",
     "table_size",
@@ -492,6 +493,29 @@ def solve_prepared(
     order, colmask, work = prepared
     geo = _geometry(rows, cols, k, table.shape[0])
     return _solve(current, mask, popcnt(mask), weak, geo, table, order, colmask, work, stats)
+
+
+@njit(cache=True)
+def solve_many(
+    currents: np.ndarray,
+    masks: np.ndarray,
+    rows: int,
+    cols: int,
+    k: int,
+    weak: bool,
+    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    table: np.ndarray,
+    scores: np.ndarray,
+    nodes: np.ndarray,
+) -> None:
+    """Solve many positions in one compiled call: ``scores[i]`` and ``nodes[i]`` for position ``i``."""
+    order, colmask, work = prepared
+    geo = _geometry(rows, cols, k, table.shape[0])
+    stats = np.zeros(1, dtype=np.int64)
+    for i in range(currents.shape[0]):
+        stats[0] = 0
+        scores[i] = _solve(currents[i], masks[i], popcnt(masks[i]), weak, geo, table, order, colmask, work, stats)
+        nodes[i] = stats[0]
 
 
 @njit(cache=True)
