@@ -284,10 +284,20 @@ def need(module: str) -> None:
     pytest.importorskip(module, reason=f"{module} has not landed yet")
 
 
+def warmed(play: kaggle.KaggleAgent, rows: int = 6, cols: int = 7, k: int = 4) -> kaggle.KaggleAgent:
+    """The agent after one move outside Kaggle's clock, so numba compiles before the game, not in it.
+
+    (A cold compile on a loaded two-core machine can pass Kaggle's 60 s of overage; the README records
+    the cold figures.  These tests are about strength.)
+    """
+    play({"board": [0] * (rows * cols), "mark": 1, "remainingOverageTime": 0}, config(rows, cols, k))
+    return play
+
+
 def test_solver_beats_negamax_in_both_seats() -> None:
     need("zerosum.solver.agent")
     need("zerosum.agents.alphabeta")
-    solver = kaggle.agent("solver", time=0.3)
+    solver = warmed(kaggle.agent("solver", time=0.3))
     assert kaggle_game([solver, "negamax"], seed=1) == [1, -1]
     assert kaggle_game(["negamax", solver], seed=2) == [-1, 1]
     assert not solver.last["fallback"]
@@ -296,7 +306,7 @@ def test_solver_beats_negamax_in_both_seats() -> None:
 @pytest.mark.parametrize("spec", ["alphabeta:depth=4", "mcts:sims=300"])
 def test_search_agents_beat_random_in_both_seats(spec: str) -> None:
     need(f"zerosum.agents.{spec.split(':')[0]}")
-    play = kaggle.agent(spec, seed=1)
+    play = warmed(kaggle.agent(spec, seed=1))
     assert kaggle_game([play, "random"], seed=3) == [1, -1]
     assert kaggle_game(["random", play], seed=4) == [-1, 1]
 
@@ -306,7 +316,7 @@ def test_solver_on_other_boards(rows: int, cols: int, k: int) -> None:
     """5 x 6 and 7 x 8 fit the solver's 64 bits; 8 x 8 does not (the solver agent plays alpha-beta there)."""
     need("zerosum.solver.agent")
     need("zerosum.agents.alphabeta")
-    solver = kaggle.agent("solver", time=0.2)
+    solver = warmed(kaggle.agent("solver", time=0.2), rows, cols, k)
     assert kaggle_game([solver, "random"], rows, cols, k, seed=5) == [1, -1]
 
 
@@ -315,7 +325,7 @@ def test_solver_on_other_boards(rows: int, cols: int, k: int) -> None:
 def test_solver_against_negamax_many(seat: int) -> None:
     """Ten games a seat at Kaggle's default actTimeout; every game won (the README records the figures)."""
     need("zerosum.solver.agent")
-    solver = kaggle.agent("solver")
+    solver = warmed(kaggle.agent("solver"))
     for seed in range(10):
         seats = [solver, "negamax"] if seat == 0 else ["negamax", solver]
         assert kaggle_game(seats, seed=seed)[seat] == 1
@@ -325,7 +335,7 @@ def test_solver_against_negamax_many(seat: int) -> None:
 @pytest.mark.parametrize("spec", ["alphabeta", "mcts"])
 def test_search_agents_against_random_many(spec: str) -> None:
     need(f"zerosum.agents.{spec}")
-    play = kaggle.agent(spec, seed=2, time=0.2)
+    play = warmed(kaggle.agent(spec, seed=2, time=0.2))
     for seed in range(10):
         assert kaggle_game([play, "random"], seed=seed)[0] == 1
         assert kaggle_game(["random", play], seed=seed)[1] == 1
