@@ -33,14 +33,14 @@ def play(game: Any, first: Any, second: Any, state: Any = None) -> int | None:
     return game.winner(state)
 
 
-def versus_random(spec: str, games: int) -> None:
+def versus_random(spec: str, games: int, seed: int = 10_000) -> None:
     game = ConnectX()
     wins = draws = losses = 0
     t0 = time.perf_counter()
     for i in range(games):
         seat = 1 + i % 2
         agent = make_agent(spec, seed=i)
-        rand = make_agent("random", seed=10_000 + i)
+        rand = make_agent("random", seed=seed + i)
         winner = play(game, agent, rand) if seat == 1 else play(game, rand, agent)
         if winner == seat:
             wins += 1
@@ -85,13 +85,14 @@ def main() -> None:
     parser.add_argument("which", nargs="?", default="all", choices=["all", "random", "mcts", "threats"])
     parser.add_argument("--games", type=int, default=None, help="games (default 500 for random, 100 for mcts)")
     parser.add_argument("--depth", type=int, default=4, help="depth for the threats match (default 4)")
+    parser.add_argument("--seed", type=int, default=10_000, help="the random player's seeds start here (default 10000)")
     parser.add_argument("--plies", type=int, default=2, help="opening length for the threats match (default 2)")
     args = parser.parse_args()
     if args.which in ("all", "random"):
         for evaluation in ("window", "threats"):
-            versus_random(f"alphabeta:depth=3,eval={evaluation}", args.games or 500)
+            versus_random(f"alphabeta:depth=3,eval={evaluation}", args.games or 500, args.seed)
     if args.which in ("all", "mcts"):
-        versus_random("mcts:sims=200", args.games or 100)
+        versus_random("mcts:sims=200", args.games or 100, args.seed)
     if args.which in ("all", "threats"):
         threats_vs_window(args.depth, args.plies)
 
