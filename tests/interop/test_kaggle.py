@@ -262,9 +262,14 @@ def test_kaggle_agent_command_rejects_bad_input(tmp_path, capsys) -> None:
 
 
 def test_cli_module_imports_quickly() -> None:
-    code = "import sys, zerosum.interop.kaggle; print(sorted(m for m in ('numba', 'kaggle_environments', 'numpy') if m in sys.modules))"
+    heavy = ("numba", "kaggle_environments", "numpy", "pettingzoo", "gymnasium", "pyspiel")
+    code = f"import sys, zerosum.interop, zerosum.interop.kaggle; print(sorted(m for m in {heavy} if m in sys.modules))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "[]"
+    # the OpenSpiel adapter imports pyspiel only when used
+    code = "import sys, zerosum.interop.openspiel; print('pyspiel' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "False"
 
 
 # ---- the strong agents in real Kaggle games (skipped until they are installed) --------------------------

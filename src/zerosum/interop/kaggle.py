@@ -11,7 +11,10 @@ Kaggle calls an agent as ``agent(observation, configuration) -> column``:
 :func:`agent` turns any zerosum spec into such a function.  It answers a plain Python ``int`` (Kaggle's
 schema rejects numpy integers and booleans), always a legal column (when the wrapped agent fails or answers
 nonsense, the centre-most legal column is played instead), and it sets the time limit of agents that honour
-one from ``actTimeout`` plus a share of the overage time that shrinks as the board fills up.
+one from ``actTimeout`` plus a share of the overage time that front-loads the opening.  The ``solver``
+cannot be stopped mid-search and an early position can take it minutes, so it answers once at most
+``SOLVER_EMPTY`` cells are empty; alpha-beta plays before that (and whenever the solver fails), and the
+solver is compiled on the first move, while the overage is full.
 
 ``zerosum kaggle-agent SPEC -o main.py`` writes a submission file that carries zerosum inside it: the
 package's source (compressed) is unpacked once into a temporary folder, imported from there, and the file's
