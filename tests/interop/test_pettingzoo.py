@@ -214,3 +214,17 @@ def test_codec_round_trip_on_every_game() -> None:
             for a in game.actions(state):
                 assert codec.decode_action(state, codec.encode_action(a)) == a
     assert isinstance(zp.codec("connect_four_v3").game, ConnectX)
+
+
+def test_registered_in_pettingzoos_registry() -> None:
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip("PettingZoo before 1.27 has no registry")
+    ids = zp.register_envs()
+    assert zp.register_envs() == ids  # idempotent
+    env = pettingzoo.make("aec", "zerosum/connectx-v0", spec="connectx:rows=5,cols=9,k=4")
+    env.reset()
+    assert env.unwrapped.game == get_game("connectx:rows=5,cols=9,k=4")
+    assert env.action_space("player_0").n == 9
+    env = pettingzoo.make("aec", "zerosum/tictactoe-v0")
+    env.reset()
+    assert env.unwrapped.game == TicTacToe()

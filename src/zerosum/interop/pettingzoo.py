@@ -51,7 +51,8 @@ except ImportError:  # pragma: no cover - exercised when the extra is not instal
 else:
     _HAVE_PETTINGZOO = True
 
-__all__ = ["env", "raw_env", "ZerosumEnv", "agent", "PettingZooAgent", "play_episode", "Codec", "codec"]
+__all__ = ["env", "raw_env", "ZerosumEnv", "agent", "PettingZooAgent", "play_episode", "Codec", "codec",
+           "register_envs"]
 
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
@@ -186,8 +187,8 @@ class PettingZooAgent:
 
     ``game`` names the environment: ``"connect_four_v3"``, ``"tictactoe_v3"``, a zerosum game spec, or an
     environment made by :func:`env` (its game is used).  Left out, it is guessed from the observation's
-    shape: ``(3, 3, 2)`` is PettingZoo's ``tictactoe_v3``, ``(rows, cols, 2)`` a Connect-X board, ``(n, n, 3)``
-    Migration.
+    shape: ``(3, 3, 2)`` is PettingZoo's ``tictactoe_v3``, ``(rows, cols, 2)`` a Connect-X board with four in
+    a row (pass ``game=`` for another line length), ``(n, n, 3)`` Migration.
     """
 
     def __init__(self, spec: "str | Agent | Callable[..., Any]" = "alphabeta", game: Any = None,
@@ -354,3 +355,17 @@ def env(spec: "str | Game[Any, Any]" = "connect4", render_mode: str | None = Non
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def register_envs() -> list[str]:
+    """Add zerosum's games to PettingZoo's registry (1.27+): ``pettingzoo.make("aec", "zerosum/connectx-v0",
+    spec="connectx:rows=5,cols=9,k=4")``.  Returns the ids; calling it again changes nothing."""
+    import pettingzoo
+
+    ids = {"zerosum/connectx-v0": "connect4", "zerosum/tictactoe-v0": "tictactoe", "zerosum/migration-v0": "migration"}
+    if not hasattr(pettingzoo, "register"):
+        raise AgentError("this PettingZoo has no registry (1.27 or newer has): use zerosum.interop.pettingzoo.env")
+    for env_id, default in ids.items():
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point="zerosum.interop.pettingzoo:env", kwargs={"spec": default})
+    return list(ids)
