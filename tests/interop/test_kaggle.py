@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -230,12 +231,12 @@ def test_submission_file_runs_in_kaggle_environments(tmp_path) -> None:
     assert "SPEC = 'first'" in text
     proc = subprocess.run(
         [sys.executable, "-c", RUN_SUBMISSION, str(path), "5", "9", "4"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     # zerosum came from the file, unpacked, not from the installed package
-    assert "zerosum-kaggle-" in out["zerosum"]
+    assert out["zerosum"].startswith(str(tmp_path / "zerosum-kaggle-"))
     for game in out["results"]:
         assert [status for status, _ in game] == ["DONE", "DONE"]
 
@@ -382,6 +383,6 @@ def test_solver_submission_file_beats_negamax(tmp_path) -> None:
         """
     )
     proc = subprocess.run([sys.executable, "-c", script, str(path)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600, env={**__import__("os").environ, "TMPDIR": str(tmp_path)})
+                          timeout=600, env={**os.environ, "TMPDIR": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["DONE", 1], ["DONE", -1]]
