@@ -287,7 +287,7 @@ def grid_eval(grid: np.ndarray, heights: np.ndarray, to_move: int, cfg: np.ndarr
 
 
 @njit(cache=True)
-def _tt_index(key: np.uint64, bits: int) -> int:
+def _tt_index(key: np.uint64, bits: int) -> np.int64:
     """The slot of a key in a table of ``2**bits`` entries (0 when there is no table)."""
     if bits <= 0:
         return np.int64(0)
