@@ -116,3 +116,31 @@ def test_empty_board_columns_without_book() -> None:
     solver = Solver(book=False)
     assert solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
 
+
+
+@pytest.mark.parametrize("n", [12, pytest.param(300, marks=pytest.mark.slow)])
+def test_uci_weak_sample(n: int) -> None:
+    """Weak solves of a random sample of the UCI set (all 8-ply positions, x to move, with x's outcome)."""
+    import os
+    import random
+
+    from conftest import UCI  # type: ignore[import-not-found]
+
+    if not os.path.exists(UCI):
+        pytest.skip("UCI data set not present")
+    with open(UCI) as fh:
+        lines = fh.read().split()
+    sample = random.Random(2024).sample(lines, n)
+    solver = Solver(book=False)
+    outcome = {"win": 1, "draw": 0, "loss": -1}
+    for line in sample:
+        *cells, result = line.split(",")
+        current = mask = 0
+        for i, cell in enumerate(cells):
+            bit = 1 << ((i // 6) * 7 + i % 6)  # a1..a6, b1..b6, ...: column-major from the bottom
+            if cell != "b":
+                mask |= bit
+                if cell == "x":
+                    current |= bit
+        assert bin(mask).count("1") == 8
+        assert solver.solve_bits(current, mask, weak=True) == outcome[result], line
