@@ -121,9 +121,9 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
     if solver is not None:
         assert isinstance(game, ConnectX)
         raw = solver.analyze(state)
-        scores = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
-        values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
-        return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, actions)),
+        exact_scores: dict[Any, float] = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
+        words = {c: float(solver_value(game, state, int(s))) for c, s in exact_scores.items()}
+        return Analysis("solver", True, exact_scores, words, _best(words, _centre_order(game, actions)),
                         elapsed=_time.perf_counter() - start)
     spec = f"alphabeta:time={time:g}"
     try:
@@ -133,19 +133,19 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
     assert isinstance(agent, SearchAgent)
     found = agent.search(game, state)
     nodes = found.nodes
-    scores = {a: v for a, v in (found.scores or {}).items() if a in actions}
+    values: dict[Any, float] = {a: v for a, v in (found.scores or {}).items() if a in actions}
     exact = False
-    if len(scores) < len(actions):
+    if len(values) < len(actions):
         # no per-move scores from the agent: search every move's position, time shared out
         per_move = make_agent(f"alphabeta:time={max(time / len(actions), 0.01):g}")
         assert isinstance(per_move, SearchAgent)
-        scores, exact, more = _child_values(game, state, actions, per_move)
+        values, exact, more = _child_values(game, state, actions, per_move)
         nodes += more
     elapsed = _time.perf_counter() - start
-    best = _best(scores, _centre_order(game, actions))
+    best = _best(values, _centre_order(game, actions))
     if not exact:
-        exact = all(is_proven(v) for v in scores.values())
-    return Analysis(spec, exact, dict(scores), dict(scores), best, nodes, elapsed)
+        exact = all(is_proven(v) for v in values.values())
+    return Analysis(spec, exact, dict(values), dict(values), best, nodes, elapsed)
 
 
 def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: SearchAgent) -> tuple[dict[Any, float], bool, int]:

@@ -49,6 +49,7 @@ def create_app(
     from .. import __version__
     from ..errors import GameError
     from . import service
+    from .notation import format_moves, states_of
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode)
@@ -97,10 +98,10 @@ def create_app(
 
     async def _analyze(request: Request) -> Response:
         game, actions = service.check_request(query(request, "game"), query(request, "moves"))
-        if not game.actions(service.states_of(game, actions)[-1]):
+        if not game.actions(states_of(game, actions)[-1]):
             raise GameError("the game is over: there is nothing to analyse")
         seconds = min(1.0, engine_time)
-        moves = service.format_moves(game, actions)
+        moves = format_moves(game, actions)
         try:
             reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, True))
         except EngineTimeout:
@@ -135,10 +136,10 @@ def create_app(
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32):
             return error(400, "seed must be a whole number 0..2**32-1")
         game, actions = service.check_request(data.get("game"), data.get("moves"))
-        if game.is_terminal(service.states_of(game, actions)[-1]):
+        if game.is_terminal(states_of(game, actions)[-1]):
             raise GameError("the game is over: there is no move to make")
         agent = service.check_agent(game, data.get("agent"), max_time=engine_time)
-        moves = service.format_moves(game, actions)
+        moves = format_moves(game, actions)
         return JSONResponse(await engine("zerosum.ui.service:move_job", (game.spec, moves, agent, seed)))
 
     async def state(request: Request) -> Response:

@@ -132,13 +132,13 @@ def render_rich(game: Game[Any, Any], state: Any, last: Any = None) -> Any:
         text.rstrip()
         return text
     if isinstance(game, TicTacToe):
-        win = set(_ttt_line(state))
+        line = set(_ttt_line(state))
         for r in range(3):
             for i in range(3):
                 cell = 3 * r + i
                 v = state.cells[cell]
                 if v:
-                    style = STYLE[v] + (" " + STYLE["win"] if cell in win else " " + STYLE["last"] if cell == last else "")
+                    style = STYLE[v] + (" " + STYLE["win"] if cell in line else " " + STYLE["last"] if cell == last else "")
                     text.append(f" {'XO'[v - 1]} ", style=style)
                 else:
                     text.append(f" {cell + 1} ", style=STYLE["dim"])
