@@ -10,14 +10,16 @@ The pieces, each a few lines below:
 * ``win_cells``: the empty cells where one more stone completes ``k`` in a row (a fast path for k = 4);
 * ``non_losing``: the playable cells that do not hand the opponent an immediate win (and the forced
   block when the opponent threatens one); an empty result means every move loses;
-* the transposition table: two numpy arrays of ``2**L`` entries.  The key (``B = cols * (rows + 1)``
+* the transposition table: one uint64 array of ``2**L`` entries.  The key (``B = cols * (rows + 1)``
   bits) is first scrambled by a bijection of B-bit numbers, ``y = key * ODD mod 2**B``; the top ``L`` bits
-  of ``y`` index the table and its other ``B - L`` bits are stored (32-bit slots when they fit, else 64), so
-  index and slot together tell every key apart.  One more byte holds a lower or an upper bound;
-* move ordering: moves that create the most new winning cells first, centre-first between equals;
-* the window is clamped by the best and worst scores still possible;
-* ``solve_position``: the exact score by a sequence of null-window searches (a weak solve searches only
-  the window around 0).
+  of ``y`` index the table and its other ``B - L`` bits are stored in the entry with the bound (lower or
+  upper) and the column that refuted the position, so no two keys are ever confused;
+* move ordering: that refuting column first, then the moves that create the most winning cells,
+  centre-first between equals; the children's table entries are prefetched while ordering;
+* the window is clamped by the best and worst scores still possible, and enhanced transposition cut-offs
+  (a child whose stored bound already refutes the window) are tried near the root;
+* ``_solve``: the exact score by a sequence of null-window searches; a weak solve asks for a quick win and
+  a quick loss first, then only for the sign.
 
 Everything per solve runs inside one compiled call; Python only prepares arrays.
 """
@@ -32,14 +34,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .bitboard import geometry, popcount, shl, shr
+from .bitboard import geometry, shl, shr
 
 __all__ = [
     "solve_position",
     "prepare",
     "solve_prepared",
     "solve_many",
-    "analyze_position",
     "make_table",
     "table_size",
     "position_key",
@@ -533,37 +534,3 @@ def solve_position(
     geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
     moves = popcnt(mask)
     return _solve(current, mask, moves, weak, geo, table, order, colmask, work, stats)
-
-
-@njit(cache=True)
-def analyze_position(
-    current: np.uint64,
-    mask: np.uint64,
-    rows: int,
-    cols: int,
-    k: int,
-    weak: bool,
-    table: np.ndarray,
-    stats: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """``out[c]``: the score of playing column ``c`` (side to move's view), ``-1000`` for a full column."""
-    geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
-    _, _, _, cells, bottom, board, _, _, _ = geo
-    h = rows + 1
-    moves = popcnt(mask)
-    wins = win_cells(current, mask, h, k, board)
-    for c in range(cols):
-        m = (mask + bottom) & colmask[c]
-        if not m:
-            out[c] = -1000
-        elif m & wins:
-            stats[0] += 1
-            out[c] = (cells + 1 - moves) // 2
-        elif moves + 1 == cells:
-            out[c] = 0
-        else:
-            new_mask = mask | m
-            out[c] = -_solve(
-                    current ^ mask, new_mask, moves + 1, weak, geo, table, order, colmask, work, stats
-            )
