@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
-from ..agents.base import Agent, is_proven, make_agent, strongest_agent_spec
+from ..agents.base import Agent, make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import get_game
@@ -307,10 +307,7 @@ class PlaySession:
         width = max(len(format_move(game, a)) for a in found.scores)
         ordered = sorted(found.scores, key=lambda a: -found.values[a])
         for a in ordered:
-            score = found.scores[a]
-            # the raw number only where the words do not say it all (a heuristic value)
-            shown = "" if found.exact or is_proven(score) or score == 0 else f"{score:+g}"
-            self.say(f"  {format_move(game, a).rjust(width)}  {found.words(a)}" + (f"  ({shown})" if shown else ""))
+            self.say(f"  {format_move(game, a).rjust(width)}  {found.words(a)}")
 
     def _score_row(self, found: Analysis) -> tuple[str, Any]:
         """Connect-X solver scores aligned under the column numbers, plus the rich version."""
