@@ -173,3 +173,15 @@ def test_analyze_connect4_matches_pons(client) -> None:
         assert data["source"] == "solver"
         assert max(v for v in data["columns"] if v is not None) == int(score) == data["scores"][data["best"]]
         assert len(data["columns"]) == 7
+
+
+@pytest.mark.slow
+def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    pytest.importorskip("zerosum.agents.alphabeta")
+    with TestClient(create_app(engine_time=1.0, workers=1, margin=4.0)) as c:
+        reply = c.post("/api/move", json={"game": "connect4", "moves": "4", "agent": "solver"})  # ply 1: minutes
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        assert data["agent"] == "alphabeta:time=1" and "the solver needed more than 5 s" in data["note"]
+        assert data["moves"].startswith("4") and len(data["moves"]) == 2

@@ -140,7 +140,16 @@ def create_app(
             raise GameError("the game is over: there is no move to make")
         agent = service.check_agent(game, data.get("agent"), max_time=engine_time)
         moves = format_moves(game, actions)
-        return JSONResponse(await engine("zerosum.ui.service:move_job", (game.spec, moves, agent, seed)))
+        try:
+            reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, agent, seed))
+        except EngineTimeout:
+            if not agent.startswith("solver"):
+                raise
+            # the solver has no clock of its own: past the limit, alpha-beta moves instead and says so
+            instead = service.check_agent(game, f"alphabeta:time={min(1.0, engine_time):g}", max_time=engine_time)
+            reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, instead, seed))
+            reply["note"] = f"the solver needed more than {hard_limit:g} s here, so {instead} moved instead"
+        return JSONResponse(reply)
 
     async def state(request: Request) -> Response:
         return await guarded(_state, request)

@@ -153,7 +153,7 @@ async function engineMove(token) {
     if (reply.words) details.push(reply.words);
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
-    $("#engine-info").textContent = `${facts}: ${details.join(" · ")}`;
+    $("#engine-info").textContent = `${facts}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
     $("#board").classList.remove("waiting");
     await show(ui.game, reply.moves);
   } catch (err) {
