@@ -130,6 +130,7 @@ class KaggleAgent:
         safety: float = SAFETY,
         reserve: float = RESERVE,
         solver_empty: int = SOLVER_EMPTY,
+        opening: str = "alphabeta",
         **limits: Any,
     ) -> None:
         from ..agents.base import Limits
@@ -157,14 +158,12 @@ class KaggleAgent:
         #: a time per move given in the spec or the limits caps the budget
         self.time_cap: float | None = self.inner.limits.time
         #: the solver cannot be stopped mid-search, so it plays only from ``solver_empty`` empty cells down;
-        #: ``opening`` (alpha-beta with the move's time) plays before that
+        #: ``opening`` (an agent spec, alpha-beta by default, given the move's time) plays before that;
+        #: ``opening="alphabeta:fast=0"`` spares numba compiling alpha-beta on the first move, at some strength
         self.solver_empty = solver_empty
         self.opening: Any = None
         if getattr(self.inner, "name", "") == "solver":
-            try:
-                self.opening = make_agent("alphabeta", seed=seed, limits=self.limits)
-            except AgentError:  # pragma: no cover - alpha-beta is part of zerosum
-                self.opening = None
+            self.opening = make_agent(opening, seed=seed, limits=self.limits)
 
     @staticmethod
     def _ask(inner: Any, game: Any, state: Any, legal: list[int], seconds: float) -> tuple[int | None, str]:
@@ -324,6 +323,7 @@ Kaggle's image).  Kaggle's loader takes the last callable defined here, which is
 
 SPEC = {spec!r}
 LIMITS = {limits!r}
+OPTIONS = {options!r}
 PAYLOAD_HASH = {digest!r}
 PAYLOAD = (
 {payload}
@@ -360,7 +360,7 @@ def _unpack():
 _unpack()
 from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
 
-_AGENT = _KaggleAgent(SPEC, **LIMITS)
+_AGENT = _KaggleAgent(SPEC, **OPTIONS, **LIMITS)
 
 
 def agent(observation, configuration):
@@ -368,23 +368,26 @@ def agent(observation, configuration):
 '''
 
 
-def submission_source(spec: str = "solver", **limits: Any) -> str:
+def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **limits: Any) -> str:
     """The text of a single-file Kaggle submission playing ``spec`` (checked before writing)."""
     from .. import __version__
 
     if not isinstance(spec, str) or ".py:" in spec:
         raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
-    KaggleAgent(spec, **limits)  # raises AgentError on a bad spec or limit
+    options = {} if opening == "alphabeta" else {"opening": opening}
+    KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
     payload, digest = _payload()
     width = 100
     chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
     body = "\n".join(f'    "{chunk}"' for chunk in chunks)
-    return _TEMPLATE.format(spec=spec, limits=dict(limits), digest=digest, payload=body, version=__version__)
+    return _TEMPLATE.format(spec=spec, limits=dict(limits), options=options, digest=digest, payload=body,
+                            version=__version__)
 
 
-def write_submission(path: str | os.PathLike[str], spec: str = "solver", **limits: Any) -> Path:
+def write_submission(path: str | os.PathLike[str], spec: str = "solver", *, opening: str = "alphabeta",
+                     **limits: Any) -> Path:
     """Write a single-file Kaggle submission for ``spec`` to ``path`` and return the path."""
-    text = submission_source(spec, **limits)
+    text = submission_source(spec, opening=opening, **limits)
     out = Path(path)
     try:
         out.write_text(text, encoding="utf-8")
@@ -401,12 +404,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the agent to submit (default: solver), e.g. 'alphabeta:depth=8', 'mcts:time=1'")
     parser.add_argument("-o", "--output", default="main.py", metavar="FILE",
                         help="where to write the submission (default: main.py)")
+    parser.add_argument("--opening", default="alphabeta", metavar="SPEC",
+                        help="for the solver: the agent that plays until 28 cells are empty (default: alphabeta; "
+                        "'alphabeta:fast=0' spares compiling it on the first move, at some strength)")
 
 
 def _run(args: argparse.Namespace) -> int:
     import sys
 
-    out = write_submission(args.output, args.spec)
+    out = write_submission(args.output, args.spec, opening=args.opening)
     size = out.stat().st_size
     print(f"wrote {out} ({size / 1024:.0f} KiB): Kaggle ConnectX agent {args.spec!r}", file=sys.stderr)
     return 0
