@@ -374,7 +374,7 @@ def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **lim
 
     if not isinstance(spec, str) or ".py:" in spec:
         raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
-    options = {} if opening == "alphabeta" else {"opening": opening}
+    options: dict[str, Any] = {} if opening == "alphabeta" else {"opening": opening}
     KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
     payload, digest = _payload()
     width = 100
