@@ -442,10 +442,9 @@ class PlaySession:
         self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{cheer}[/] Moves: {moves}")
 
     def run(self) -> int:
-        self.say(f"{_name(self.game)}: {self.who(1)} against {self.who(2)}.  "
-                 "Keys: h hint, u undo, s save, q quit, ? help.",
-                 f"[bold]{_name(self.game)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.  "
-                 "[dim]Keys: h hint, u undo, s save, q quit, ? help.[/]")
+        keys = "  Keys: h hint, u undo, s save, q quit, ? help." if None in self.seats.values() else ""
+        self.say(f"{_name(self.game)}: {self.who(1)} against {self.who(2)}.{keys}",
+                 f"[bold]{_name(self.game)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")
         if isinstance(self.game, Migration):
             self.say("> moves a stone one step right, ^ one step up; type the stone to move as x,y "
                      "(row from the top, column). No legal move loses.")
