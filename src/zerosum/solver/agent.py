@@ -111,14 +111,15 @@ class SolverAgent(SearchAgent):
             scores = solver.analyze(state)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
-        best = best_of(scores, game.cols)
+        cx = solver.game
+        best = best_of(scores, cx.cols)
         score = scores[best]
         assert score is not None
         return SearchResult(
             action=best,
-            value=value_of_score(score, state.ply, game.cells),
+            value=value_of_score(score, state.ply, cx.cells),
             nodes=solver.nodes,
-            depth=game.cells - state.ply,
+            depth=cx.cells - state.ply,
             elapsed=time.perf_counter() - start,
             pv=(best,),
             scores={c: s for c, s in enumerate(scores) if s is not None},

@@ -34,8 +34,8 @@ def run_file(solver: object, path: str, weak: bool = False, limit: int | None = 
     """(positions, mean wall seconds, mean CPU seconds, mean nodes, wrong scores) of one benchmark file."""
     from ..errors import GameError
 
-    items = []
-    states = []
+    items: list[tuple[int, int, int]] = []
+    states: list[object] = []
     with open(path) as fh:
         for number, line in enumerate(fh, 1):
             parts = line.split()

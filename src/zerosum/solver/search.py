@@ -29,7 +29,7 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -119,11 +119,13 @@ def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         aryty = signature.args[0]
         ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        ptr = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, aryty, ary, [args[1]], wraparound=False
+        )
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")  # type: ignore[no-untyped-call]
         builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, keep, data
         return context.get_dummy_value()
 
@@ -133,7 +135,7 @@ def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
 @njit(cache=True, inline="always")
 def popcnt(x: np.uint64) -> int:
     """The number of set bits of ``x``."""
-    return int(_ctpop(x))
+    return int(_ctpop(x))  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
@@ -293,7 +295,7 @@ def _negamax(
                     m = nxt & colmask[c]
                     if m:
                         child_mask = msk | m
-                        _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))
+                        _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
                         s = popcnt(w) * 64 + 63 - i  # the order position breaks ties, and names the column
                         if c == hint:
