@@ -185,3 +185,14 @@ def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
         data = reply.json()
         assert data["agent"] == "alphabeta:time=1" and "the solver needed more than 5 s" in data["note"]
         assert data["moves"].startswith("4") and len(data["moves"]) == 2
+
+
+def test_serve_command_line(capsys) -> None:
+    from zerosum.cli import build_parser, main
+
+    args = build_parser().parse_args(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 8000  # this machine only, unless told otherwise
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--engine-time", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--port must be 1..65535" in err and "--engine-time must be" in err and "Traceback" not in err

@@ -204,3 +204,21 @@ def test_alphabeta_hint_on_tictactoe_scores_every_cell() -> None:
     assert re.search(r"^\s+6\s+(even|draw)", out, re.M)
     for cell in "789":
         assert re.search(rf"^\s+{cell}\s+loses in 2$", out, re.M)
+
+
+def test_rich_board_highlights_the_last_move_and_the_line() -> None:
+    from zerosum.ui.terminal import STYLE, render_rich
+
+    game = get_game("connect4")
+    state = game.from_moves("1212121")  # X: four in column 1
+    text = render_rich(game, state, last=0)
+    won = [span for span in text.spans if STYLE["win"] in str(span.style)]
+    assert len(won) == 4 and all(text.plain[s.start:s.end].strip() == "●" for s in won)
+    state = game.from_moves("4453")
+    text = render_rich(game, state, last=2)
+    last = [span for span in text.spans if STYLE["last"] in str(span.style)]
+    assert len(last) == 1  # the stone just played: column 3, bottom row
+    bottom_start = text.plain.rindex("\n") + 1
+    assert (last[0].start - bottom_start) // 3 == 2
+    header = text.plain.splitlines()[0]
+    assert header.split() == [str(c) for c in range(1, 8)]
