@@ -125,27 +125,18 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
         words = {c: float(solver_value(game, state, int(s))) for c, s in exact_scores.items()}
         return Analysis("solver", True, exact_scores, words, _best(words, _centre_order(game, actions)),
                         elapsed=_time.perf_counter() - start)
+    # alpha-beta gives one value per search, so every move's position is searched, the time shared out
     spec = f"alphabeta:time={time:g}"
     try:
-        agent = make_agent(spec)
+        per_move = make_agent(f"alphabeta:time={max(time / len(actions), 0.01):g}")
     except AgentError:
         return Analysis("", note="no search agent is installed yet, so there is no hint")
-    assert isinstance(agent, SearchAgent)
-    found = agent.search(game, state)
-    nodes = found.nodes
-    values: dict[Any, float] = {a: v for a, v in (found.scores or {}).items() if a in actions}
-    exact = False
-    if len(values) < len(actions):
-        # no per-move scores from the agent: search every move's position, time shared out
-        per_move = make_agent(f"alphabeta:time={max(time / len(actions), 0.01):g}")
-        assert isinstance(per_move, SearchAgent)
-        values, exact, more = _child_values(game, state, actions, per_move)
-        nodes += more
-    elapsed = _time.perf_counter() - start
+    assert isinstance(per_move, SearchAgent)
+    values, exact, nodes = _child_values(game, state, actions, per_move)
     best = _best(values, _centre_order(game, actions))
     if not exact:
         exact = all(is_proven(v) for v in values.values())
-    return Analysis(spec, exact, dict(values), dict(values), best, nodes, elapsed)
+    return Analysis(spec, exact, dict(values), dict(values), best, nodes, _time.perf_counter() - start)
 
 
 def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: SearchAgent) -> tuple[dict[Any, float], bool, int]:

@@ -310,6 +310,12 @@ function renderMigration(board, info, last) {
 
 // ---- analysis -------------------------------------------------------------------------------------
 
+// "wins in 11" -> "W11", "loses in 4" -> "L4" (narrow Connect-X columns; the full words are the tooltip)
+function compact(words) {
+  const m = /^(wins|loses) in (\d+)$/.exec(words);
+  return m ? `${m[1] === "wins" ? "W" : "L"}${m[2]}` : words === "even" || words === "draw" ? "0" : words;
+}
+
 function clearScores() {
   for (const node of document.querySelectorAll(".score")) { node.textContent = ""; node.title = ""; }
   $("#analysis-info").textContent = "";
@@ -335,7 +341,8 @@ async function analyse(token) {
     else node = document.querySelector(`[data-score-stone="${move}"]`);
     if (!node) continue;
     const words = reply.score_words[move];
-    node.textContent = reply.source === "solver" ? (score > 0 ? `+${score}` : String(score)) : words;
+    node.textContent = reply.source === "solver" ? (score > 0 ? `+${score}` : String(score))
+      : info.kind === "connectx" ? compact(words) : words;
     node.title = words;
     node.classList.remove("pos", "neg", "zero", "best");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
