@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
 
+from rich.markup import escape
+
 from ..agents.base import Agent, make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
@@ -240,7 +242,7 @@ class PlaySession:
         return f"{mark(self.game, player)} ({role})"
 
     def who_rich(self, player: int) -> str:
-        return f"[{STYLE[player]}]{self.who(player)}[/]"
+        return f"[{STYLE[player]}]{escape(self.who(player))}[/]"
 
     def show(self) -> None:
         game, state = self.game, self.state
@@ -405,7 +407,7 @@ class PlaySession:
     def _report(self, player: int, agent: Agent, played: EngineMove) -> tuple[str, str]:
         move = format_move(self.game, played.action)
         plain = f"{mark(self.game, player)} ({agent.spec}) plays {move}"
-        rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({agent.spec}) plays [bold]{move}[/]"
+        rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({escape(agent.spec)}) plays [bold]{escape(move)}[/]"
         if played.found is not None:
             found = played.found
             facts = f"{played.words}, {found.nodes:,} nodes, {played.elapsed:.2f} s"
@@ -439,7 +441,7 @@ class PlaySession:
         people = sum(s is None for s in self.seats.values())
         cheer = " You win!" if seat is None and people == 1 else f" {seat.spec} wins." if seat is not None else ""
         plain = f"Player {w} ({label}) wins: {how}.{cheer} Moves: {moves}"
-        self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{cheer}[/] Moves: {moves}")
+        self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{escape(cheer)}[/] Moves: {moves}")
 
     def run(self) -> int:
         keys = "  Keys: h hint, u undo, s save, q quit, ? help." if None in self.seats.values() else ""
