@@ -4,6 +4,11 @@ It plays a best move -- the centre-most among the columns with the best score, s
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
 / 0 with every legal column's solver score in ``SearchResult.scores``.
 
+Without a ``time`` limit it always solves, however long that takes (early 7 x 6 positions beyond the
+opening book can take minutes).  With ``solver:time=T`` it tries with node budgets that double while time
+is left (the table keeps what each try proved); a position it cannot solve in time is played by
+``alphabeta`` for the rest of the time instead, and ``agent.last_fallback`` says so.
+
 On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
 ``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
@@ -61,6 +66,8 @@ class SolverAgent(SearchAgent):
         self._fallback: Agent | None = None
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
+        #: why the last move was not solved (its time ran out), or None
+        self.last_fallback: str | None = None
 
     def _solver_for(self, game: Game[Any, Any]) -> Any:
         from ..games.connectx import ConnectX
@@ -104,11 +111,36 @@ class SolverAgent(SearchAgent):
             return SearchResult(action=self._fallback(game, state))
         if game.is_terminal(state):
             raise AgentError("no legal action: the game is over")
-        from .solver import best_of
+        from .solver import BudgetExceeded, best_of
 
         start = time.perf_counter()
+        self.last_fallback = None
+        deadline = None if self.limits.time is None else start + self.limits.time
+        budget = 100_000
+        scores = None
         try:
-            scores = solver.analyze(state)
+            while scores is None:
+                tried = time.perf_counter()
+                try:
+                    scores = solver.analyze(state, node_limit=None if deadline is None else budget)
+                except BudgetExceeded:
+                    # the table keeps what this try proved, so the next, larger try starts ahead; stop
+                    # when a try twice as long would not end in time
+                    now = time.perf_counter()
+                    if deadline is not None and now + 2 * (now - tried) >= deadline:
+                        break
+                    budget *= 2
+            if scores is None:
+                assert deadline is not None
+                left = max(0.05, deadline - time.perf_counter())
+                self.last_fallback = f"not solved within {self.limits.time} s: alphabeta:time={left:.2f} chose"
+                try:
+                    backup = make_agent(f"alphabeta:time={left:.3f}", seed=self.seed)
+                except AgentError:
+                    backup = make_agent("random", seed=self.seed)
+                if isinstance(backup, SearchAgent):
+                    return backup.search(game, state)
+                return SearchResult(action=backup(game, state), elapsed=time.perf_counter() - start)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
         cx = solver.game

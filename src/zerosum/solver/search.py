@@ -45,6 +45,7 @@ __all__ = [
     "table_size",
     "position_key",
     "DEFAULT_LOG_SIZE",
+    "ABORTED",
 ]
 
 U64 = np.uint64
@@ -60,6 +61,8 @@ _ODD = np.uint64(0x9E3779B97F4A7C15)
 # ``s + _OFFSET + _LOWER`` (scores lie within +-33 on any 64-bit board, so both fit one byte)
 _OFFSET = 64
 _LOWER = 128
+#: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
+ABORTED = 1 << 20
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
 _ETC_EMPTY = 20
 
@@ -243,7 +246,11 @@ def _negamax(
     fi[0, 1] = beta0
     d = 0
     nodes = 0
+    budget = max(stats[1] - stats[0], 0) if stats.shape[0] > 1 and stats[1] > 0 else -1  # nodes left; -1: no limit
     while True:
+        if nodes == budget:
+            stats[0] += nodes
+            return ABORTED  # the table keeps only proven bounds, so it stays valid
         # ---- enter the node of frame d: either a value v at once, or its moves in order
         cur = fu[d, 0]
         msk = fu[d, 1]
@@ -400,12 +407,16 @@ def _solve(
         med = _trunc_half(hi)
         if med > 0:
             r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
+            if r == ABORTED:
+                return ABORTED
             if r > med:
                 return 1
             hi = r
         med = _trunc_half(lo)
         if med < 0 and lo < hi:
             r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
+            if r == ABORTED:
+                return ABORTED
             if r <= med:
                 return -1
             lo = r
@@ -418,6 +429,8 @@ def _solve(
         elif med >= 0 and _trunc_half(hi) > med:
             med = _trunc_half(hi)
         r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
+        if r == ABORTED:
+            return ABORTED
         if r <= med:
             hi = r
         else:
@@ -514,7 +527,7 @@ def solve_many(
     """Solve many positions in one compiled call: ``scores[i]`` and ``nodes[i]`` for position ``i``."""
     order, colmask, work = prepared
     geo = _geometry(rows, cols, k, table.shape[0])
-    stats = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(2, dtype=np.int64)
     for i in range(currents.shape[0]):
         stats[0] = 0
         scores[i] = _solve(currents[i], masks[i], popcnt(masks[i]), weak, geo, table, order, colmask, work, stats)
@@ -532,7 +545,10 @@ def solve_position(
     table: np.ndarray,
     stats: np.ndarray,
 ) -> int:
-    """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``)."""
+    """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``).
+
+    With ``stats[1] > 0`` the search stops once ``stats[0]`` reaches it and returns ``ABORTED``.
+    """
     geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
     moves = popcnt(mask)
     return _solve(current, mask, moves, weak, geo, table, order, colmask, work, stats)

@@ -25,7 +25,11 @@ from ..games.registry import get_game
 from . import book as book_mod
 from . import search
 
-__all__ = ["Solver", "Position"]
+__all__ = ["Solver", "Position", "BudgetExceeded"]
+
+
+class BudgetExceeded(Exception):
+    """A solve given a node limit ran out of nodes before it knew the answer (the table stays valid)."""
 
 Position = "ConnectXState | str | Sequence[int]"
 
@@ -63,7 +67,7 @@ class Solver:
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
         self.table = search.make_table(max(log_size, 8, self.key_bits - 48), self.key_bits)
-        self._stats = np.zeros(1, dtype=np.int64)
+        self._stats = np.zeros(2, dtype=np.int64)  # nodes searched, node limit (0: none)
         self._dims = (g.rows, g.cols, g.k)
         self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
         #: nodes searched by the last call
@@ -117,11 +121,15 @@ class Solver:
             return None
         return self.book.get(current, mask)
 
-    def solve_bits(self, current: int, mask: int, weak: bool = False) -> int:
-        """The score of a position given as bitboards (not over; nobody has a line)."""
+    def solve_bits(self, current: int, mask: int, weak: bool = False, node_limit: int | None = None) -> int:
+        """The score of a position given as bitboards (not over; nobody has a line).
+
+        ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
+        """
         start = time.perf_counter()
         score = self._book_score(current, mask)
         self._stats[0] = 0
+        self._stats[1] = max(int(node_limit), 1) if node_limit is not None else 0
         if score is None:
             score = int(
                 search.solve_prepared(
@@ -131,6 +139,8 @@ class Solver:
             )
         self.nodes = int(self._stats[0])
         self.elapsed = time.perf_counter() - start
+        if score == search.ABORTED:
+            raise BudgetExceeded(f"no answer within {node_limit} nodes")
         if weak:
             score = (score > 0) - (score < 0)
         return score
@@ -161,13 +171,19 @@ class Solver:
         result = [int(v) for v in out]  # type: ignore[arg-type]
         return [(v > 0) - (v < 0) for v in result] if weak else result
 
-    def solve(self, position: Any, weak: bool = False) -> int:
-        """The score of ``position`` for the side to move; ``weak=True``: only its sign (+1 / 0 / -1)."""
-        state = self.position(position)
-        return self.solve_bits(state.current, state.mask, weak)
+    def solve(self, position: Any, weak: bool = False, node_limit: int | None = None) -> int:
+        """The score of ``position`` for the side to move; ``weak=True``: only its sign (+1 / 0 / -1).
 
-    def analyze(self, position: Any, weak: bool = False) -> list[int | None]:
-        """The score of playing each column (side to move's view); None for a full column."""
+        ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
+        """
+        state = self.position(position)
+        return self.solve_bits(state.current, state.mask, weak, node_limit)
+
+    def analyze(self, position: Any, weak: bool = False, node_limit: int | None = None) -> list[int | None]:
+        """The score of playing each column (side to move's view); None for a full column.
+
+        ``node_limit`` bounds the nodes of the whole analysis (:class:`BudgetExceeded` beyond it).
+        """
         state = self.position(position)
         g = self.game
         start = time.perf_counter()
@@ -184,8 +200,11 @@ class Solver:
             elif child.mask == g.board_mask:
                 out.append(0)
             else:
-                out.append(-self.solve_bits(child.current, child.mask, weak))
-                nodes += self.nodes
+                left = None if node_limit is None else node_limit - nodes
+                try:
+                    out.append(-self.solve_bits(child.current, child.mask, weak, left))
+                finally:
+                    nodes += self.nodes
         self.nodes = nodes
         self.elapsed = time.perf_counter() - start
         return out
