@@ -160,6 +160,8 @@ def test_budget_uses_act_timeout_and_a_shrinking_share_of_overage() -> None:
         overage -= budgets[-1] - base
     assert budgets == sorted(budgets, reverse=True) and budgets[0] > 3 * base
     assert overage >= kaggle.RESERVE - 1e-9
+    # older environments name actTimeout "timeout"
+    assert play.budget({"timeout": 5}, {"remainingOverageTime": 0}, stones=0, cells=42) == 5 - kaggle.SAFETY
     capped = kaggle.KaggleAgent("random", time=0.5)
     assert capped.budget(cfg, {"remainingOverageTime": 60}, stones=0, cells=42) == 0.5
 

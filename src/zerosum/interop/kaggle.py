@@ -208,7 +208,7 @@ class KaggleAgent:
         The share is ``2 / (own moves left + 2)`` of the overage above the reserve, so early and middle-game
         moves (where search is hardest) get most of it and the overage is never used up.
         """
-        act = float(_get(configuration, "actTimeout", 2.0))
+        act = float(_get(configuration, "actTimeout", _get(configuration, "timeout", 2.0)))  # older: "timeout"
         overage = float(_get(observation, "remainingOverageTime", 0.0))
         own_left = max(1, (cells - stones + 1) // 2)
         extra = max(0.0, overage - self.reserve) * 2.0 / (own_left + 2)
