@@ -191,7 +191,7 @@ def test_solver_wins_a_won_position_against_a_script() -> None:
     moves, score = next((m, s) for m, s in pons_positions("Test_L3_R1", 200) if s < 0)
     person = 1 if len(moves) % 2 == 0 else 2
     seats = {"first": "human", "second": "solver"} if person == 1 else {"first": "solver", "second": "human"}
-    code, out = run([str(c) for c in range(1, 8)] * 6, moves=moves, **seats)
+    code, out = run([str(c) for c in range(1, 8)] * 6, moves=moves, solver_time=300, **seats)
     assert code == 0
     assert "solver wins." in out and "wins in" in out and "nodes" in out
 
@@ -222,3 +222,11 @@ def test_rich_board_highlights_the_last_move_and_the_line() -> None:
     assert (last[0].start - bottom_start) // 3 == 2
     header = text.plain.splitlines()[0]
     assert header.split() == [str(c) for c in range(1, 8)]
+
+
+def test_a_slow_solver_move_is_handed_to_alphabeta() -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    pytest.importorskip("zerosum.agents.alphabeta")
+    code, out = run(["q"], moves="4", second="solver", solver_time=0.05)  # ply 1: the solver needs minutes
+    assert code == 0
+    assert "O (solver) plays" in out and "(the solver needs more than 0.05 s here, so alphabeta:time=0.05 chose" in out

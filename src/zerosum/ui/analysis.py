@@ -19,7 +19,7 @@ from ..game import Game
 from ..games.connectx import ConnectX, ConnectXState
 
 __all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
-           "load_solver", "solver_job"]
+           "load_solver", "solver_job", "bounded_solver_move", "solver_available"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
@@ -253,3 +253,23 @@ def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME
     values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
     return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, actions)),
                     elapsed=_time.perf_counter() - start)
+
+
+def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_time: float = SOLVER_TIME
+                        ) -> tuple[EngineMove, str]:
+    """The solver agent's move, given at most ``solver_time`` seconds (in a worker process, which keeps its
+    table between moves); past that, alpha-beta moves for it.  Returns the move and a note ("" normally)."""
+    from .notation import format_moves
+    from .worker import EngineBusy, EngineFailed, EngineTimeout
+
+    moves = format_moves(game, list(state.history))
+    try:
+        reply = _pool().run("zerosum.ui.service:move_job", (game.spec, moves, agent.spec, agent.seed), solver_time)
+    except (EngineTimeout, EngineBusy, EngineFailed) as exc:
+        fallback = make_agent(f"alphabeta:time={min(1.0, solver_time):g}")
+        why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
+        return engine_move(game, state, fallback), f"{why}, so {fallback.spec} chose this move"
+    action = game.parse_action(reply["move"], state)
+    found = SearchResult(action=action, value=reply["value"] or 0, nodes=reply["nodes"] or 0,
+                         depth=reply["depth"] or 0, elapsed=reply["elapsed"])
+    return EngineMove(action, found, reply["elapsed"], exact=True), ""

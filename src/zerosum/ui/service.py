@@ -188,6 +188,19 @@ def _number(v: float) -> float | int:
     return int(v) if float(v).is_integer() else round(float(v), 4)
 
 
+_AGENTS: dict[tuple[str, int | None], Agent] = {}
+
+
+def _agent(spec: str, seed: int | None) -> Agent:
+    """The agent for ``spec``, kept for the life of the worker (the solver keeps its table between moves)."""
+    key = (spec, seed)
+    if key not in _AGENTS:
+        if len(_AGENTS) >= 16:
+            _AGENTS.clear()
+        _AGENTS[key] = make_agent(spec, seed=seed)
+    return _AGENTS[key]
+
+
 def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = None) -> dict[str, Any]:
     """The agent's move in the position and what it found (runs in a worker)."""
     game = get_game(game_spec)
@@ -195,7 +208,7 @@ def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = Non
     state = states_of(game, actions)[-1]
     if game.is_terminal(state):
         raise InvalidPositionError("the game is over: there is no move to make")
-    agent: Agent = make_agent(agent_spec, seed=seed)
+    agent = _agent(agent_spec, seed)
     played = engine_move(game, state, agent)
     found = played.found
     after = describe_state(game, [*actions, played.action])

@@ -27,7 +27,7 @@ from ..games import get_game
 from ..games.connectx import ConnectX
 from ..games.migration import Migration
 from ..games.tictactoe import TicTacToe
-from .analysis import Analysis, EngineMove, bounded_analyze, engine_move
+from .analysis import Analysis, EngineMove, bounded_analyze, bounded_solver_move, engine_move, solver_available
 from .notation import format_move, format_moves, replay, states_of
 
 __all__ = ["PlaySession", "play", "COMMANDS", "describe_line", "render_plain"]
@@ -398,10 +398,16 @@ class PlaySession:
     def engine_turn(self, agent: Agent) -> None:
         game, state = self.game, self.state
         player = game.player(state)
+        note = ""
         with self.output.thinking(f"{agent.spec} is thinking..."):
-            played = engine_move(game, state, agent)
+            if agent.spec.split(":")[0] == "solver" and solver_available(game) and state.history is not None:
+                played, note = bounded_solver_move(game, state, agent, self.solver_time)
+            else:
+                played = engine_move(game, state, agent)
         self.push(played.action)
         self.say(*self._report(player, agent, played))
+        if note:
+            self.say(f"({note})")
         self.show()
 
     def _report(self, player: int, agent: Agent, played: EngineMove) -> tuple[str, str]:
