@@ -264,3 +264,18 @@ def test_real_search_agents_in_a_tournament(tmp_path):
             mover = g.first if (i % 2 == 0) == first_moves_by_first else g.second
             assert (n is None) == (mover == 2), (rec.idx, i, mover, n)
             assert (rec.vals[i] is None) == (mover == 2)
+
+
+@pytest.mark.slow  # compiles the solver's kernels in every worker when the numba cache is cold
+def test_solver_never_loses_a_drawn_board(tmp_path):
+    pytest.importorskip("zerosum.solver.search")
+    db = tmp_path / "solver.db"
+    # 4 rows x 5 columns, four in a row: a draw with perfect play (DESIGN.md's list of known boards)
+    assert main(["tournament", "solver", "alphabeta:depth=2", "random", "--game", "connectx:rows=4,cols=5,k=4",
+                 "--games", "4", "--opening-plies", "0", "--jobs", "2", "--out", str(db), "--quiet"]) == 0
+    got = rows(db, "SELECT p.first, p.second, g.winner, g.forfeit FROM games g JOIN plan p USING (idx)")
+    assert len(got) == 12
+    for first, second, winner, forfeit in got:
+        assert not forfeit
+        if 0 in (first, second):
+            assert winner in (0, None)
