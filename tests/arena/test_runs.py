@@ -279,3 +279,24 @@ def test_solver_never_loses_a_drawn_board(tmp_path):
         assert not forfeit
         if 0 in (first, second):
             assert winner in (0, None)
+
+
+def test_ctrl_c_stops_cleanly_and_records_no_false_forfeit(tmp_path):
+    db = tmp_path / "int.db"
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "match", agent("slow_first"), "first", "--games", "16",
+                             "--jobs", "2", "--out", str(db), "--quiet"], stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.05)
+        try:
+            if db.exists() and rows(db, "SELECT COUNT(*) FROM games")[0][0] >= 1:
+                break
+        except sqlite3.OperationalError:
+            pass
+    proc.send_signal(signal.SIGINT)  # as Ctrl-C does (the workers ignore it; the supervisor ends them)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err.strip() == "interrupted"
+    got = rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0]
+    assert 1 <= got[0] < 16 and got[1] == 0
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
+    assert rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0] == (16, 0)
