@@ -140,7 +140,7 @@ def test_new_game_with_the_engine_moving_first(page) -> None:
     wait_moves(page, "1")
     page.select_option("#game-select", "tictactoe")
     page.click("#new-game")
-    page.wait_for_function("() => document.querySelector('[data-cell=\"0\"]').textContent === 'X'")
+    page.wait_for_function("() => document.querySelector('[data-cell=\"0\"]')?.textContent === 'X'")
     assert page.text_content("#moves") == "1"  # the engine (X) took cell 1
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")
     page.click('[data-cell="4"]')
@@ -169,6 +169,7 @@ def test_the_analysis_switch_shows_every_column_score(page) -> None:
 def test_the_analysis_switch_on_tictactoe(page) -> None:
     pytest.importorskip("zerosum.agents.alphabeta")
     page.goto(page.base + "/?game=tictactoe&moves=1425&opponent=person&analysis=1")
-    page.wait_for_function("() => document.querySelector('[data-score-cell=\"2\"]').textContent !== ''", timeout=20000)
+    page.wait_for_function("() => (document.querySelector('[data-score-cell=\"2\"]')?.textContent || '') !== ''",
+                           timeout=20000)
     assert page.text_content('[data-score-cell="2"]') == "wins in 1"
     assert page.text_content('[data-score-cell="8"]') == "loses in 2"
