@@ -304,7 +304,9 @@ def _negamax(
                         child_mask = msk | m
                         _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
-                        s = popcnt(w) * 64 + 63 - i  # the order position breaks ties, and names the column
+                        # the winning cells it makes, less those right above an opponent's (never playable
+                        # by us without the opponent winning first); the order position breaks ties
+                        s = popcnt(w & ~(fu[d, 4] << ONE)) * 64 + 63 - i
                         if c == hint:
                             s += 1 << 20
                         j = n
