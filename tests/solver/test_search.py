@@ -49,7 +49,7 @@ def test_analyze_agrees_with_brute_force() -> None:
 # width x height -> the empty board's value (DESIGN.md): + first player, 0 draw, - second player
 @pytest.mark.parametrize(
     "cols, rows, outcome",
-    [(4, 4, 0), (5, 4, 0), (6, 4, -1), (7, 4, 0), (4, 5, 0), (5, 5, 0), (6, 5, 0)],
+    [(4, 4, 0), (5, 4, 0), (6, 4, -1), (7, 4, 0), (4, 5, 0), (5, 5, 0), (6, 5, 0), (7, 5, 0)],
 )
 def test_known_empty_boards(cols: int, rows: int, outcome: int) -> None:
     solver = Solver(ConnectX(rows, cols, 4), tt_size=1 << 20, book=False)
@@ -58,7 +58,7 @@ def test_known_empty_boards(cols: int, rows: int, outcome: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cols, rows, outcome", [(7, 5, 0), (6, 6, -1)])
+@pytest.mark.parametrize("cols, rows, outcome", [(6, 6, -1)])
 def test_known_empty_boards_slow(cols: int, rows: int, outcome: int) -> None:
     solver = Solver(ConnectX(rows, cols, 4), book=False)
     assert solver.solve("", weak=True) == outcome

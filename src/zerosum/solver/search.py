@@ -63,6 +63,8 @@ _OFFSET = 64
 _LOWER = 128
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
+#: symmetric positions are looked for up to this ply
+_SYM_PLY = 12
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
 _ETC_EMPTY = 20
 
@@ -212,6 +214,16 @@ def non_losing(mask: np.uint64, opp_win: np.uint64, bottom: np.uint64, board: np
     return possible & ~(opp_win >> ONE)  # never play right below an opponent's winning cell
 
 
+@njit(cache=True, inline="always")
+def _mirror(x: np.uint64, h: int, cols: int) -> np.uint64:
+    """The bitboard mirrored left to right."""
+    col = (ONE << U64(h)) - ONE
+    out = ZERO
+    for c in range(cols):
+        out |= ((x >> U64(c * h)) & col) << U64((cols - 1 - c) * h)
+    return out
+
+
 # ---- the search ---------------------------------------------------------------------------------
 
 
@@ -297,10 +309,12 @@ def _negamax(
                 done = False
                 # order: most winning cells after the move first, centre first between equals
                 n = 0
+                # a position equal to its mirror image needs only the moves of one half
+                sym = moves <= _SYM_PLY and _mirror(msk, h, cols) == msk and _mirror(cur, h, cols) == cur
                 for i in range(cols):
                     c = order[i]
                     m = nxt & colmask[c]
-                    if m:
+                    if m and not (sym and 2 * c > cols - 1):
                         child_mask = msk | m
                         _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
