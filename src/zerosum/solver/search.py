@@ -63,7 +63,8 @@ _OFFSET = 64
 _LOWER = 128
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
-#: symmetric positions are looked for up to this ply
+#: up to this ply, a position and its mirror image share one table entry, and a symmetric position
+#: searches only half of its moves
 _SYM_PLY = 12
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
 _ETC_EMPTY = 20
@@ -249,8 +250,8 @@ def _negamax(
     """
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
-    # per frame: the ordered moves, their order scores and winning cells; (cur, mask, key, idx, opponent's
-    # winning cells) and (alpha, beta, moves, move being searched)
+    # per frame: the ordered moves, their order scores and winning cells; (cur, mask, stored key bits,
+    # index, opponent's winning cells) and (alpha, beta, moves, move being searched, mirrored key?)
     mv, sc, wc, fu, fi = work
     fu[0, 0] = current
     fu[0, 1] = mask
@@ -283,6 +284,14 @@ def _negamax(
             lo = -((cells - 2 - moves) // 2)  # the opponent cannot win with its next stone
             hi = (cells - 1 - moves) // 2  # we cannot win with this stone
             key = cur + msk
+            flip = 0  # 1: the table holds this position as its mirror image (near the root only)
+            sym = False
+            if moves <= _SYM_PLY:
+                mkey = _mirror(cur, h, cols) + _mirror(msk, h, cols)
+                sym = mkey == key
+                if mkey < key:
+                    key = mkey
+                    flip = 1
             y = (key * _ODD) & bmask
             idx = y >> U64(shift)
             part = y & pmask
@@ -291,6 +300,8 @@ def _negamax(
             if (e >> U64(16)) == part and (e & U64(0xFF)) != ZERO:
                 t = int(e & U64(0xFF))
                 hint = int((e >> U64(8)) & U64(0xFF)) - 1
+                if flip and hint >= 0:
+                    hint = cols - 1 - hint
                 if t >= _LOWER:
                     t -= _LOWER + _OFFSET
                     if lo < t:
@@ -310,7 +321,6 @@ def _negamax(
                 # order: most winning cells after the move first, centre first between equals
                 n = 0
                 # a position equal to its mirror image needs only the moves of one half
-                sym = moves <= _SYM_PLY and _mirror(msk, h, cols) == msk and _mirror(cur, h, cols) == cur
                 for i in range(cols):
                     c = order[i]
                     m = nxt & colmask[c]
@@ -344,6 +354,8 @@ def _negamax(
                             t = _OFFSET - int(ce & U64(0xFF))  # minus the child's upper bound
                             if t >= beta:
                                 col = order[63 - (sc[d, i] & 63)]
+                                if flip:
+                                    col = cols - 1 - col
                                 table[idx] = (part << U64(16)) | U64((col + 1) << 8) | U64(t + _OFFSET + _LOWER)
                                 v = t
                                 done = True
@@ -354,6 +366,7 @@ def _negamax(
                 fi[d, 1] = beta
                 fi[d, 2] = n
                 fi[d, 3] = 0
+                fi[d, 4] = flip
         # ---- return v to the parents until one has another move to try
         while done:
             if d == 0:
@@ -363,6 +376,8 @@ def _negamax(
             score = -v
             if score >= fi[d, 1]:
                 col = order[63 - (sc[d, fi[d, 3]] & 63)]
+                if fi[d, 4]:
+                    col = cols - 1 - col
                 table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64((col + 1) << 8) | U64(score + _OFFSET + _LOWER)
                 v = score
                 continue
@@ -495,7 +510,7 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
         np.zeros((depth, cols), dtype=np.int64),
         np.zeros((depth, cols), dtype=np.uint64),
         np.zeros((depth, 5), dtype=np.uint64),
-        np.zeros((depth, 4), dtype=np.int64),
+        np.zeros((depth, 5), dtype=np.int64),
     )
     return _geometry(rows, cols, k, size), order, colmask, work
 
