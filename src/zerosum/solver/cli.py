@@ -26,7 +26,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
     parser.add_argument(
         "--tt-log-size", type=int, default=24, metavar="N",
-        help="transposition table of about 2**N entries, 5 bytes each (default 24: 80 MB)",
+        help="transposition table of 2**N entries, 8 bytes each (default 24: 128 MB)",
     )
 
 
@@ -44,6 +44,9 @@ def _solver(args: argparse.Namespace) -> Any:
 
 
 def _add_solve(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("Prints 'moves score' a line; anything after the first space of a line is ignored and blank "
+                     "lines are skipped. A bad line gets one error line on standard error naming it, solving goes "
+                     "on, and the exit status is then 2.")
     _common(parser)
     parser.add_argument("--stats", action="store_true", help="add the nodes searched and the microseconds taken")
 
