@@ -13,7 +13,7 @@ from zerosum.cli import main
 from zerosum.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from zerosum.solver.agent import value_of_score
 from zerosum.solver.book import Book, canonical_key, generate, mirror
-from conftest import brute_score, random_positions  # type: ignore[import-not-found]
+from solver_truth import brute_score, random_positions  # type: ignore[import-not-found]
 
 
 @pytest.fixture(scope="module")

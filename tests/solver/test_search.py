@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zerosum import ConnectX, Solver
-from conftest import brute_score, random_positions, read_bench  # type: ignore[import-not-found]
+from solver_truth import brute_score, random_positions, read_bench  # type: ignore[import-not-found]
 
 
 def sign(x: int) -> int:
@@ -124,7 +124,7 @@ def test_uci_weak_sample(n: int) -> None:
     import os
     import random
 
-    from conftest import UCI  # type: ignore[import-not-found]
+    from solver_truth import UCI  # type: ignore[import-not-found]
 
     if not os.path.exists(UCI):
         pytest.skip("UCI data set not present")
