@@ -26,6 +26,16 @@ def test_agrees_with_brute_force(rows: int, cols: int, k: int, n: int, min_ply: 
         assert solver.solve(state, weak=True) == sign(expected), game.to_moves(state)
 
 
+@pytest.mark.parametrize("rows, cols, k, n, min_ply", [(1, 8, 3, 200, 0), (8, 2, 3, 200, 0), (2, 5, 4, 200, 0),
+                                                     (7, 8, 4, 30, 44)])
+def test_odd_boards_agree_with_brute_force(rows: int, cols: int, k: int, n: int, min_ply: int) -> None:
+    game = ConnectX(rows, cols, k)  # 7 x 8: all 64 bits of the bitboard in use
+    solver = Solver(game, tt_size=1 << 16, book=False)
+    memo: dict = {}
+    for state in random_positions(game, n, seed=7, min_ply=min_ply):
+        assert solver.solve(state) == brute_score(game, state, memo), game.to_moves(state)
+
+
 def test_analyze_agrees_with_brute_force() -> None:
     game = ConnectX(4, 4, 4)
     solver = Solver(game, tt_size=1 << 14, book=False)
