@@ -244,3 +244,54 @@ def test_avoids_walking_into_a_loss_in_two(path: str) -> None:
     assert tactical_move(game, state)[2] == [0, 1, 2, 3, 5, 6]
     for seed in range(5):
         assert make_agent(f"mcts:sims=100,seed={seed},{path}")(game, state) != 4
+
+
+def expected_proofs(game: ConnectX, state) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    """Brute force: 1 for a move that wins, -1 for one after which the opponent wins at once, 2 for a
+    move that fills the board, 0 otherwise (proofs for the player who moves, as the tree stores them)."""
+    me = game.player(state)
+    proofs = {}
+    for a in game.actions(state):
+        s1 = game.result(state, a)
+        if game.winner(s1) == me:
+            proofs[a] = 1
+        elif any(game.winner(game.result(s1, b)) == game.player(s1) for b in game.actions(s1)):
+            proofs[a] = -1
+        else:
+            proofs[a] = 2 if game.is_terminal(s1) else 0
+    return proofs
+
+
+@pytest.mark.parametrize("game", [ConnectX(), ConnectX(4, 5, 3)], ids=["7x6", "5x4k3"])
+def test_expansion_marks_moves_that_let_the_opponent_win_at_once(game: ConnectX) -> None:
+    # every path's children at expansion: wins and draws proven, and a move that leaves (or uncovers) a
+    # winning cell for the opponent proven lost, so the tree never spends a simulation on it
+    import numpy as np
+
+    from zerosum.agents import fast
+    from zerosum.agents.mcts import _Node
+
+    cols = game.cols
+    lost = 0
+    for seed in range(150):
+        state = random_position(game, 4 + seed % 25, 900 + seed)
+        truth = expected_proofs(game, state)
+        lost += sum(1 for p in truth.values() if p == -1)
+        agent = MCTSAgent()
+        root = _Node(state, None, None)
+        generic = {a: agent._child(game, root, a).proof for a in game.actions(state)}
+        assert generic == truth, game.to_moves(state)
+        allowed = np.array(game.actions(state), dtype=np.int64)
+        n = 1 + cols
+        pos, ints = np.zeros((n, 2), dtype=np.uint64), np.zeros((n, fast.T_FIELDS), dtype=np.int64)
+        total, meta = np.zeros(n), np.zeros(2, dtype=np.int64)
+        rng = np.array([seed * 2 + 1], dtype=np.uint64)
+        fast.mcts_init(np.uint64(state.current), np.uint64(state.mask), allowed, pos, ints, total, meta, game.rows,
+                       cols, game.k, rng)
+        bits = {int(ints[i, fast.T_MOVE]): int(ints[i, fast.T_PROOF]) for i in range(1, meta[0])}
+        grid, heights, _ = fast.grid_of(game, state, np.zeros((2, game.cells), dtype=np.uint64))
+        fast.mcts_init_grid(grid, heights, state.to_move, state.ply, allowed, ints, total, meta, game.rows, cols,
+                            game.k, rng)
+        cells = {int(ints[i, fast.T_MOVE]): int(ints[i, fast.T_PROOF]) for i in range(1, meta[0])}
+        assert bits == cells == truth, game.to_moves(state)
+    assert lost >= 50

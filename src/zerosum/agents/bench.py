@@ -37,7 +37,7 @@ def _add_mcts(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sims", type=int, default=None,
                         help="simulations per round (default 300000 on the fast path, 3000 otherwise)")
     parser.add_argument("--playout", default="random", help="playout policy: random, greedy, alphabeta")
-    parser.add_argument("-c", type=float, default=1.4, help="exploration constant (default 1.4)")
+    parser.add_argument("-c", type=float, default=0.7, help="exploration constant (default 0.7, as the agent)")
 
 
 def _run_mcts(args: argparse.Namespace) -> int:

@@ -543,9 +543,11 @@ def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, 
         cand[j] = tmp
     ints[node, T_FIRST] = used
     ints[node, T_NCH] = n
+    play = (mask + bottom) & board
+    threats = winning_cells(cur ^ mask, mask, rows, board, k)  # cells that would give the opponent a line
     for i in range(n):
         c = cand[i]
-        move = (mask + (ONE << U64(c * h))) & (((ONE << U64(rows)) - ONE) << U64(c * h))
+        move = play & (((ONE << U64(rows)) - ONE) << U64(c * h))
         child = used + i
         new_mask = mask | move
         pos[child, 0] = cur ^ mask
@@ -558,6 +560,10 @@ def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, 
         ints[child, T_PLIES] = 0
         if has_line(cur | move, rows, k):
             ints[child, T_PROOF] = P_WON
+        elif threats & ~move & ((play ^ move) | ((move << ONE) & board)):
+            # the opponent wins at once after this move (an unblocked threat, or one just made playable)
+            ints[child, T_PROOF] = P_LOST
+            ints[child, T_PLIES] = 1
         elif new_mask == board:
             ints[child, T_PROOF] = P_DRAWN
         else:
@@ -791,6 +797,18 @@ def _expand_grid(node: int, used: int, ints: np.ndarray, grid: np.ndarray, heigh
         cand[j] = tmp
     ints[node, T_FIRST] = used
     ints[node, T_NCH] = n
+    # the opponent's wins at once: by playing a column now, or in the cell a move of ours there uncovers
+    opp = 3 - to_move
+    now = np.zeros(cols, dtype=np.bool_)
+    above = np.zeros(cols, dtype=np.bool_)
+    n_now = 0
+    for cc in range(cols):
+        if heights[cc] < rows:
+            if makes_line(grid, rows, cols, k, cc, heights[cc], opp):
+                now[cc] = True
+                n_now += 1
+            if heights[cc] + 1 < rows and makes_line(grid, rows, cols, k, cc, heights[cc] + 1, opp):
+                above[cc] = True
     for i in range(n):
         c = cand[i]
         child = used + i
@@ -802,6 +820,9 @@ def _expand_grid(node: int, used: int, ints: np.ndarray, grid: np.ndarray, heigh
         ints[child, T_PLIES] = 0
         if makes_line(grid, rows, cols, k, c, heights[c], to_move):
             ints[child, T_PROOF] = P_WON
+        elif n_now - (1 if now[c] else 0) > 0 or above[c]:  # the opponent wins at once after this move
+            ints[child, T_PROOF] = P_LOST
+            ints[child, T_PLIES] = 1
         elif stones + 1 == rows * cols:
             ints[child, T_PROOF] = P_DRAWN
         else:

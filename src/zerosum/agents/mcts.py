@@ -1,6 +1,6 @@
 """Monte Carlo tree search (UCT) with MCTS-Solver proofs.
 
-``mcts:sims=N`` or ``mcts:time=S`` (no limit: 1000 simulations), exploration ``c=`` (default 1.4, on
+``mcts:sims=N`` or ``mcts:time=S`` (no limit: 1000 simulations), exploration ``c=`` (default 0.7, on
 rewards scaled to 0..1), playout policy ``playout=random|greedy|alphabeta`` or any callable
 ``f(game, state) -> action`` (an agent), ``seed=`` for reproducible play.
 
@@ -9,9 +9,10 @@ parent was expanded), play one playout, and back the result up (+1 win, 0 draw, 
 who moved into each node).  A leaf is expanded (all its children at once, in a random order) the second
 time it is reached; the first time, the playout starts from the leaf itself.
 
-MCTS-Solver: a child that ends the game is proven at once; a node with a child proven won for the side to
-move is proven lost for the player who moved into it, and a node whose children are all proven is proven
-by the best of them.  Proven losses are never selected again; a proven root ends the search early.
+MCTS-Solver: a child that ends the game is proven at once, and so is a child after which the opponent can
+win at once (proven lost, so no simulation is spent on such a move anywhere in the tree); a node with a
+child proven won for the side to move is proven lost for the player who moved into it, and a node whose
+children are all proven is proven by the best of them.  Proven losses are never selected again; a proven root ends the search early.
 
 Before searching, the root is checked four plies deep, so MCTS never misses a win in one or two: it
 plays a winning move at once (the first in ``game.actions`` order), then a move that wins on its next turn
@@ -149,7 +150,7 @@ class MCTSAgent(SearchAgent):
         *,
         limits: Limits | None = None,
         seed: int | None = None,
-        c: float = 1.4,
+        c: float = 0.7,
         playout: "str | Callable[[Game[Any, Any], Any], Any]" = "random",
         fast: bool = True,
     ) -> None:
@@ -309,6 +310,8 @@ class MCTSAgent(SearchAgent):
         node = _Node(s, parent, action)
         if game.is_terminal(s):
             node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
+        elif _wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
+            node.proof, node.plies = LOST, 1
         return node
 
     def _select(self, node: _Node, c: float) -> _Node:
