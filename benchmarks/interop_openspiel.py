@@ -4,7 +4,7 @@
     python benchmarks/interop_openspiel.py --games 40 --sims 2000 --time 0.5
     python benchmarks/interop_openspiel.py --ours "mcts:c=1.0" --theirs "openspiel-mcts:c=1.4"
 
-Both play with their own defaults (zerosum: c=1.4 on rewards scaled to 0..1, random playouts, MCTS-Solver
+Both play with their own defaults (zerosum: c=0.7 on rewards scaled to 0..1, random playouts, MCTS-Solver
 proofs and a root check for wins in one or two; OpenSpiel: uct_c=2, one random rollout a leaf, solve=1).
 Seats alternate, every game from the empty 7 x 6 board; each game gets fresh agents seeded by its number.
 Prints zerosum's wins/draws/losses and, for equal time, the simulations a move each side managed when the
