@@ -667,6 +667,67 @@ def fast_random_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k
         sign = -sign
 
 
+@njit(cache=True, inline="always")
+def _select_child(node: int, ints: np.ndarray, total: np.ndarray, c: float) -> int:
+    """UCT selection below an expanded, unproven node.
+
+    Children proven lost (for the player who would move into them) are skipped; the first unvisited child
+    in the order fixed at expansion comes first; otherwise the highest ``q + c * sqrt(ln N / n)`` with
+    ``q`` the mean reward mapped to 0..1 (a proven draw counts 0.5), ties to the earlier child.
+    """
+    first = ints[node, T_FIRST]
+    log_n = np.log(max(ints[node, T_VISITS], 1))
+    best = -1
+    best_score = -1e300
+    for ch in range(first, first + ints[node, T_NCH]):
+        p = ints[ch, T_PROOF]
+        if p == P_LOST:
+            continue
+        v = ints[ch, T_VISITS]
+        if v == 0:
+            return ch
+        q = 0.5 if p == P_DRAWN else (total[ch] / v + 1.0) / 2.0
+        score = q + c * np.sqrt(log_n / v)
+        if score > best_score:
+            best = ch
+            best_score = score
+    return best
+
+
+@njit(cache=True, inline="always")
+def _settle_expansion(node: int, ints: np.ndarray) -> int:
+    """After expanding ``node``: carry the children's proofs up, and return the first unproven child
+    (the one the playout starts from; the first child when all are proven)."""
+    first = ints[node, T_FIRST]
+    for ch in range(first, first + ints[node, T_NCH]):
+        if ints[ch, T_PROOF] != P_UNKNOWN:
+            _prove(ch, ints)
+    for ch in range(first, first + ints[node, T_NCH]):
+        if ints[ch, T_PROOF] == P_UNKNOWN:
+            return ch
+    return first
+
+
+@njit(cache=True, inline="always")
+def _proof_reward(p: int) -> float:
+    """The reward of a proven node for the player who moved into it."""
+    if p == P_WON:
+        return 1.0
+    if p == P_LOST:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def _backup(node: int, reward: float, ints: np.ndarray, total: np.ndarray) -> None:
+    """Add one visit and ``reward`` from ``node`` up to the root, flipping the sign at each ply."""
+    while node >= 0:
+        ints[node, T_VISITS] += 1
+        total[node] += reward
+        reward = -reward
+        node = ints[node, T_PARENT]
+
+
 @njit(cache=True)
 def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: int, rows: int,
              cols: int, k: int, c: float, greedy: bool, rng: np.ndarray) -> int:
@@ -687,24 +748,7 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
         depth = 0
         # selection: an unvisited child first (in the order fixed at expansion), else the best UCT score
         while ints[node, T_FIRST] >= 0 and ints[node, T_PROOF] == P_UNKNOWN:
-            first = ints[node, T_FIRST]
-            log_n = np.log(max(ints[node, T_VISITS], 1))
-            best = -1
-            best_score = -1e300
-            for ch in range(first, first + ints[node, T_NCH]):
-                p = ints[ch, T_PROOF]
-                if p == P_LOST:
-                    continue
-                v = ints[ch, T_VISITS]
-                if v == 0:
-                    best = ch
-                    break
-                q = 0.5 if p == P_DRAWN else (total[ch] / v + 1.0) / 2.0
-                score = q + c * np.sqrt(log_n / v)
-                if score > best_score:
-                    best = ch
-                    best_score = score
-            node = best
+            node = _select_child(node, ints, total, c)
             depth += 1
         if depth > meta[1]:
             meta[1] = depth
@@ -712,37 +756,20 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
         if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
             # expansion of a leaf seen before: every child at once, then a playout from the first one not proven
             meta[0] = _expand(node, meta[0], pos, ints, rows, cols, k, bottom, board, empty, rng)
-            first = ints[node, T_FIRST]
-            for ch in range(first, first + ints[node, T_NCH]):
-                if ints[ch, T_PROOF] != P_UNKNOWN:
-                    _prove(ch, ints)
+            child = _settle_expansion(node, ints)
             p = ints[node, T_PROOF]
             if p == P_UNKNOWN:
-                pick = first
-                for ch in range(first, first + ints[node, T_NCH]):
-                    if ints[ch, T_PROOF] == P_UNKNOWN:
-                        pick = ch
-                        break
-                node = pick
+                node = child
                 p = ints[node, T_PROOF]
-        if p == P_WON:
-            reward = 1.0
-        elif p == P_LOST:
-            reward = -1.0
-        elif p == P_DRAWN:
-            reward = 0.0
+        if p != P_UNKNOWN:
+            reward = _proof_reward(p)
         else:
             if greedy:
                 r = greedy_playout(pos[node, 0], pos[node, 1], rows, cols, k, rng)
             else:
                 r = fast_random_playout(pos[node, 0], pos[node, 1], rows, cols, k, bottom, board, rng)
             reward = -float(r)  # r is for the side to move at ``node``; the reward for who moved into it
-        # backpropagation
-        while node >= 0:
-            ints[node, T_VISITS] += 1
-            total[node] += reward
-            reward = -reward
-            node = ints[node, T_PARENT]
+        _backup(node, reward, ints, total)
     return done
 
 
@@ -884,24 +911,7 @@ def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: i
         node = 0
         depth = 0
         while ints[node, T_FIRST] >= 0 and ints[node, T_PROOF] == P_UNKNOWN:
-            first = ints[node, T_FIRST]
-            log_n = np.log(max(ints[node, T_VISITS], 1))
-            best = -1
-            best_score = -1e300
-            for ch in range(first, first + ints[node, T_NCH]):
-                p = ints[ch, T_PROOF]
-                if p == P_LOST:
-                    continue
-                v = ints[ch, T_VISITS]
-                if v == 0:
-                    best = ch
-                    break
-                q = 0.5 if p == P_DRAWN else (total[ch] / v + 1.0) / 2.0
-                score = q + c * np.sqrt(log_n / v)
-                if score > best_score:
-                    best = ch
-                    best_score = score
-            node = best
+            node = _select_child(node, ints, total, c)
             col = ints[node, T_MOVE]
             grid[col * rows + heights[col]] = to_move
             heights[col] += 1
@@ -913,37 +923,21 @@ def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: i
         p = ints[node, T_PROOF]
         if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
             meta[0] = _expand_grid(node, meta[0], ints, grid, heights, to_move, stones, rows, cols, k, empty, rng)
-            first = ints[node, T_FIRST]
-            for ch in range(first, first + ints[node, T_NCH]):
-                if ints[ch, T_PROOF] != P_UNKNOWN:
-                    _prove(ch, ints)
+            child = _settle_expansion(node, ints)
             p = ints[node, T_PROOF]
             if p == P_UNKNOWN:
-                pick = first
-                for ch in range(first, first + ints[node, T_NCH]):
-                    if ints[ch, T_PROOF] == P_UNKNOWN:
-                        pick = ch
-                        break
-                node = pick
+                node = child
                 p = ints[node, T_PROOF]
                 col = ints[node, T_MOVE]
                 grid[col * rows + heights[col]] = to_move
                 heights[col] += 1
                 stones += 1
                 to_move = 3 - to_move
-        if p == P_WON:
-            reward = 1.0
-        elif p == P_LOST:
-            reward = -1.0
-        elif p == P_DRAWN:
-            reward = 0.0
+        if p != P_UNKNOWN:
+            reward = _proof_reward(p)
         else:
             reward = -float(grid_playout(grid, heights, to_move, stones, rows, cols, k, greedy, rng))
-        while node >= 0:
-            ints[node, T_VISITS] += 1
-            total[node] += reward
-            reward = -reward
-            node = ints[node, T_PARENT]
+        _backup(node, reward, ints, total)
     return done
 
 
