@@ -154,3 +154,21 @@ def test_uci_weak_sample(n: int) -> None:
                     current |= bit
         assert bin(mask).count("1") == 8
         assert solver.solve_bits(current, mask, weak=True) == outcome[result], line
+
+
+def test_shipped_book_is_complete_and_consistent() -> None:
+    solver = Solver(tt_size=1 << 16)
+    book = solver.book
+    if book is None:
+        pytest.skip("no opening book shipped for 7 x 6")
+    game = solver.game
+    frontier = [game.initial_state]
+    for ply in range(book.depth):
+        nxt = []
+        for state in frontier:
+            children = [game.result(state, a) for a in game.actions(state)]
+            want = max(-book.get(c.current, c.mask) for c in children)  # type: ignore[operator]
+            assert book.get(state.current, state.mask) == want
+            nxt.extend(children)
+        frontier = nxt
+    assert all(book.get(s.current, s.mask) is not None for s in frontier)
