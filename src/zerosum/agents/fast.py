@@ -705,7 +705,7 @@ def _settle_expansion(node: int, ints: np.ndarray) -> int:
     for ch in range(first, first + ints[node, T_NCH]):
         if ints[ch, T_PROOF] == P_UNKNOWN:
             return ch
-    return first
+    return int(first)
 
 
 @njit(cache=True, inline="always")

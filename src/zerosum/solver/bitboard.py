@@ -125,7 +125,7 @@ def rng_next(state: np.ndarray) -> np.uint64:
     x ^= x << U64(25)
     x ^= x >> U64(27)
     state[0] = x
-    return x * U64(0x2545F4914F6CDD1D)
+    return U64(x * U64(0x2545F4914F6CDD1D))
 
 
 @njit(cache=True)
