@@ -516,6 +516,16 @@ T_FIELDS = 7
 P_UNKNOWN, P_WON, P_LOST, P_DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into the node
 
 
+@njit(cache=True, inline="always")
+def _shuffle(cand: np.ndarray, n: int, rng: np.ndarray) -> None:
+    """Fisher-Yates on ``cand[:n]`` with the xorshift stream ``rng``."""
+    for i in range(n - 1, 0, -1):
+        j = int(rng_next(rng) % U64(i + 1))
+        tmp = cand[i]
+        cand[i] = cand[j]
+        cand[j] = tmp
+
+
 @njit(cache=True)
 def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, cols: int, k: int,
             bottom: np.uint64, board: np.uint64, allowed: np.ndarray, rng: np.ndarray) -> int:
@@ -536,11 +546,7 @@ def _expand(node: int, used: int, pos: np.ndarray, ints: np.ndarray, rows: int, 
             if not (mask & (ONE << U64(c * h + rows - 1))):
                 cand[n] = c
                 n += 1
-    for i in range(n - 1, 0, -1):  # Fisher-Yates: unvisited children are tried in this order
-        j = int(rng_next(rng) % U64(i + 1))
-        tmp = cand[i]
-        cand[i] = cand[j]
-        cand[j] = tmp
+    _shuffle(cand, n, rng)  # unvisited children are tried in this order
     ints[node, T_FIRST] = used
     ints[node, T_NCH] = n
     play = (mask + bottom) & board
@@ -817,11 +823,7 @@ def _expand_grid(node: int, used: int, ints: np.ndarray, grid: np.ndarray, heigh
             if heights[c] < rows:
                 cand[n] = c
                 n += 1
-    for i in range(n - 1, 0, -1):  # Fisher-Yates: unvisited children are tried in this order
-        j = int(rng_next(rng) % U64(i + 1))
-        tmp = cand[i]
-        cand[i] = cand[j]
-        cand[j] = tmp
+    _shuffle(cand, n, rng)  # unvisited children are tried in this order
     ints[node, T_FIRST] = used
     ints[node, T_NCH] = n
     # the opponent's wins at once: by playing a column now, or in the cell a move of ours there uncovers

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["COMMANDS"]
 
@@ -24,34 +24,24 @@ def _console() -> Any:
     return console
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return v
+def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], expect: str) -> Callable[[str], Any]:
+    """An argparse type: ``kind(text)`` that must satisfy ``ok``, else a message saying ``expect``."""
+
+    def parse(text: str) -> Any:
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}") from None
+        if not ok(v):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}")
+        return v
+
+    return parse
 
 
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be positive")
-    return v
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
-    return v
+_positive_int = _number(int, lambda v: v > 0, "a positive whole number")
+_positive_float = _number(float, lambda v: v > 0, "a positive number")
+_non_negative_float = _number(float, lambda v: v >= 0, "a number >= 0")
 
 
 def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) -> None:
