@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..errors import GameError
 from .play import GameTask
-from .stats import Sprt, pair_counts, trinomial
+from .stats import Sprt, fmt_elo, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "pairings", "labels_for", "run_arena", "Tally"]
@@ -181,7 +181,7 @@ class Tally:
             s = trinomial(w, d, l)
             text = f"{names[0]} {self.points[0]:g} - {self.points[1]:g} {names[1]}  (+{w} ={d} -{l})"
             if s.n:
-                text += f"  Elo {_fmt(s.elo)} ± {_fmt(s.error, sign=False)}"
+                text += f"  Elo {fmt_elo(s.elo)} ± {fmt_elo(s.error, sign=False)}"
             st = self.sprt_state()
             if st is not None:
                 text += f"  LLR {st[0]:+.2f}"
@@ -190,16 +190,6 @@ class Tally:
         if not self.played[best]:
             return "starting"
         return f"leader {names[best]} {self.points[best]:g}/{self.played[best]}"
-
-
-def _fmt(x: float, sign: bool = True) -> str:
-    if math.isnan(x):
-        return "?"
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    if round(x) == 0:
-        return "+0" if sign else "0"
-    return f"{x:+.0f}" if sign else f"{x:.0f}"
 
 
 def run_arena(

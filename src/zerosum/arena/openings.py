@@ -5,7 +5,7 @@ A file holds one opening a line; the first field is the opening, anything after 
 
 - Connect-X: a move string, ``"4453"`` (1-based columns; comma-separated past 9 columns);
 - Tic-Tac-Toe: cell digits 1..9, ``"159"``;
-- Migration: moves ``x,y>nx,ny`` joined by ``;``.
+- Migration: moves ``x,y>nx,ny`` (or just the stone, ``x,y``) joined by ``;``.
 
 For Connect Four the package ships ``data/openings-connect4.txt``: positions a few plies in whose solved
 value is a draw or close to it, written by ``zerosum openings`` with the solver.  Other games get random short
@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import ConnectX, TicTacToe
+from ..ui.notation import replay
 
 __all__ = [
     "parse_opening",
@@ -44,21 +45,7 @@ def parse_opening(game: Game[Any, Any], text: str) -> Opening:
     text = text.strip()
     if text in ("", "-"):
         return ()
-    if isinstance(game, ConnectX):
-        game.from_moves(text)  # raises, naming the move that fails (1-based, as written)
-        actions: list[Any] = game.split_moves(text)
-    else:
-        # Tic-Tac-Toe: one digit a move; Migration (and any other game): moves joined by ';'
-        tokens = list(text.replace(",", "")) if isinstance(game, TicTacToe) else text.split(";")
-        state = game.initial_state
-        actions = []
-        for i, token in enumerate(tokens):
-            try:
-                action = game.parse_action(token, state)
-                state = game.result(state, action)
-            except IllegalMoveError as exc:
-                raise type(exc)(f"move {i + 1} of {text!r}: {exc}") from None
-            actions.append(action)
+    actions = replay(game, text)  # checks every move, naming the one that fails
     state = play_opening(game, actions)
     if game.is_terminal(state):
         raise IllegalMoveError(f"opening {text!r} ends the game")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import ArenaConfig, pairings
-from .stats import Z95, Sprt, Summary, los, pair_counts, pentanomial, ratings, trinomial
+from .stats import Z95, Sprt, Summary, fmt_elo, los, pair_counts, pentanomial, ratings, trinomial
 from .store import Store
 
 __all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots"]
@@ -157,16 +157,6 @@ def _opening_plies(opening: str, config: ArenaConfig, _cache: dict[tuple[str, st
 
 
 # ---- tables --------------------------------------------------------------------------------------
-
-
-def fmt_elo(x: float, sign: bool = True) -> str:
-    if x is None or math.isnan(x):
-        return "-"
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    if round(x) == 0:
-        return "+0" if sign else "0"
-    return f"{x:+.0f}" if sign else f"{x:.0f}"
 
 
 def _interval(s: Summary | None) -> str:

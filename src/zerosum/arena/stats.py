@@ -33,6 +33,7 @@ __all__ = [
     "Sprt",
     "sprt_llr",
     "ratings",
+    "fmt_elo",
 ]
 
 #: the two-sided 95% quantile of the normal distribution
@@ -211,3 +212,14 @@ def ratings(
         if change < 1e-12:
             break
     return [400.0 * math.log10(s) for s in strength]
+
+
+def fmt_elo(x: float | None, sign: bool = True) -> str:
+    """An Elo figure for tables: whole points, ``+0`` rather than ``-0``, ``-`` when unknown."""
+    if x is None or math.isnan(x):
+        return "-"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    if round(x) == 0:
+        return "+0" if sign else "0"
+    return f"{x:+.0f}" if sign else f"{x:.0f}"
