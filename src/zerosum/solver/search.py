@@ -34,7 +34,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .bitboard import geometry, shl, shr
+from .bitboard import ONE, U64, ZERO, geometry, shl, shr
 
 __all__ = [
     "solve_position",
@@ -48,11 +48,7 @@ __all__ = [
     "ABORTED",
 ]
 
-U64 = np.uint64
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-
-#: default table size: 2**24 entries (5 bytes each on 7 x 6: about 80 MB)
+#: default table size: 2**24 entries of one 64-bit word each (128 MB)
 DEFAULT_LOG_SIZE = 24
 #: the odd multiplier of the key scrambler (2**64 / golden ratio)
 _ODD = np.uint64(0x9E3779B97F4A7C15)
