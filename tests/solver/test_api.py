@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import sys
 
 import pytest
@@ -169,6 +170,47 @@ def test_generate_small_book_matches_search() -> None:
     book = generate(solver, 2)
     assert len(book) == 1 + 2 + 8  # the start, 4 first moves, 16 second moves: halved by symmetry
     assert book.get(0, 0) == 0
+
+
+def test_book_generation_resumes_from_its_checkpoint(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    game = ConnectX(4, 5, 4)
+    path = str(tmp_path / "b.partial")
+    full = generate(Solver(game, tt_size=1 << 14, book=False), 3, checkpoint=path)
+    lines = open(path).read().splitlines()
+    header, rows = lines[0], lines[1:]
+    assert header.startswith("# zerosum book checkpoint: rows=4 cols=5 k=4 depth=3")
+    assert len(rows) == len({line.split()[0] for line in rows}) > 10
+    # an interrupted run: the first half solved, a torn line at the end.  A planted score proves that
+    # the resumed run reads the file rather than searching again.
+    key0 = int(rows[0].split()[0])
+    planted = [f"{key0} 7"] + rows[1: len(rows) // 2]
+    with open(path, "w") as fh:
+        fh.write("\n".join([header, *planted]) + "\n" + rows[len(rows) // 2][:3])
+    solver = Solver(game, tt_size=1 << 14, book=False)
+    searched: list[int] = []
+    solve_bits = solver.solve_bits
+
+    def counting(current: int, mask: int, weak: bool = False, node_limit: int | None = None) -> int:
+        searched.append(canonical_key(current, mask, 4, 5))
+        return solve_bits(current, mask, weak, node_limit)
+
+    solver.solve_bits = counting  # type: ignore[method-assign]
+    resumed = generate(solver, 3, checkpoint=path)
+    done = {int(line.split()[0]) for line in planted}
+    assert sorted(searched) == sorted({int(line.split()[0]) for line in rows} - done)
+    state = next(game.from_moves(m) for m in itertools.product(range(5), repeat=3)
+                 if canonical_key(*(lambda s: (s.current, s.mask))(game.from_moves(m)), 4, 5) == key0)
+    assert resumed.get(state.current, state.mask) == 7 != full.get(state.current, state.mask)
+    again = open(path).read().splitlines()
+    assert again[0] == header and sorted(again[1:]) == sorted([f"{key0} 7", *rows[1:]])  # the torn line dropped
+    with open(path, "w") as fh:
+        fh.write("# zerosum book checkpoint: rows=6 cols=7 k=4 depth=3\n")
+    with pytest.raises(InvalidSpecError, match="another generation"):
+        generate(solver, 3, checkpoint=path)
+    with open(path, "w") as fh:
+        fh.write(header + "\nnot a line\n")
+    with pytest.raises(InvalidSpecError, match="line 2"):
+        generate(solver, 3, checkpoint=path)
 
 
 def test_bench_counts_wrong_scores(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

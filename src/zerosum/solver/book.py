@@ -102,12 +102,36 @@ def load_default(game: "ConnectX") -> Book | None:
     return _LOADED[dims]
 
 
+def _read_checkpoint(path: str, header: str) -> dict[int, int]:
+    """The ``key score`` lines a generation wrote so far (a torn last line is ignored)."""
+    from ..errors import InvalidSpecError
+
+    found: dict[int, int] = {}
+    if not os.path.exists(path):
+        return found
+    with open(path) as fh:
+        lines = fh.read().split("\n")
+    if lines[0] != header:
+        raise InvalidSpecError(f"{path} belongs to another generation ({lines[0]!r}, not {header!r}); remove it")
+    for number, line in enumerate(lines[1:-1], 2):  # the text after the last newline may be torn
+        parts = line.split()
+        try:
+            key, score = int(parts[0]), int(parts[1])
+        except (IndexError, ValueError):
+            raise InvalidSpecError(f"{path}, line {number}: not 'key score': {line!r}") from None
+        found[key] = score
+    return found
+
+
 def generate(
-    solver: "Solver", depth: int, progress: Callable[[int, int, float], None] | None = None
+    solver: "Solver", depth: int, progress: Callable[[int, int, float], None] | None = None,
+    checkpoint: str | None = None,
 ) -> Book:
     """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).
 
     ``progress(done, total, seconds)`` is called after each position searched at ``depth``.
+    ``checkpoint``: a text file of ``key score`` lines, one appended (and flushed) per position searched;
+    positions already in it are not searched again, so an interrupted generation resumes where it stopped.
     """
     game = solver.game
     rows, cols = game.rows, game.cols
@@ -127,17 +151,31 @@ def generate(
                 child = (mover ^ new_mask, new_mask)
                 nxt.setdefault(canonical_key(child[0], child[1], rows, cols), child)
         levels.append(nxt)
+    last = levels[depth]
     scores: dict[int, int] = {}
+    header = f"# zerosum book checkpoint: rows={rows} cols={cols} k={game.k} depth={depth}"
+    if checkpoint is not None:
+        scores = {key: s for key, s in _read_checkpoint(checkpoint, header).items() if key in last}
     saved_book, solver.book = solver.book, None
+    out = None
+    if checkpoint is not None:  # written afresh: what it held, less any torn last line
+        out = open(checkpoint, "w")
+        out.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
+        out.flush()
     try:
         start = time.perf_counter()
-        last = levels[depth]
         for i, (key, (current, mask)) in enumerate(sorted(last.items())):
-            scores[key] = solver.solve_bits(current, mask)
+            if key not in scores:
+                scores[key] = solver.solve_bits(current, mask)
+                if out is not None:
+                    out.write(f"{key} {scores[key]}\n")
+                    out.flush()
             if progress is not None:
                 progress(i + 1, len(last), time.perf_counter() - start)
     finally:
         solver.book = saved_book
+        if out is not None:
+            out.close()
     for ply in range(depth - 1, -1, -1):
         for key, (current, mask) in levels[ply].items():
             best = -cells

@@ -120,9 +120,13 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
                         help="the book file to write (default: the package's data folder, book-RxC-kK.npz)")
     parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    parser.epilog = ("Each position searched is appended to OUTPUT.partial as it is solved; an interrupted run "
+                     "started again with the same arguments resumes from there. The file is removed once the "
+                     "book is written.")
 
 
 def _run_book(args: argparse.Namespace) -> int:
+    import os
     import time
 
     from ..cli import UsageError
@@ -142,8 +146,10 @@ def _run_book(args: argparse.Namespace) -> int:
             print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
 
     start = time.perf_counter()
-    book = book_mod.generate(solver, args.depth, progress)
+    checkpoint = path + ".partial"
+    book = book_mod.generate(solver, args.depth, progress, checkpoint)
     book.save(path)
+    os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
     return 0
 
