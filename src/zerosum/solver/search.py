@@ -34,7 +34,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .bitboard import ONE, U64, ZERO, geometry, shl, shr
+from .bitboard import ONE, U64, ZERO, geometry, has_line, shl, shr
 
 __all__ = [
     "solve_position",
@@ -62,6 +62,10 @@ ABORTED = 1 << 20
 #: up to this ply, a position and its mirror image share one table entry, and a symmetric position
 #: searches only half of its moves
 _SYM_PLY = 12
+#: from this ply on, a side that has no line left open is known not to win
+_DRAW_PLY = 26
+#: the table index of a frame that stores nothing
+_NO_ENTRY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
 _ETC_EMPTY = 20
 
@@ -197,6 +201,19 @@ def win_cells(s: np.uint64, mask: np.uint64, h: int, k: int, board: np.uint64) -
 
 
 @njit(cache=True, inline="always")
+def _open_line(s: np.uint64, h: int, k: int, rows: int) -> bool:
+    """Whether ``s`` holds ``k`` in a row (for k = 4 on columns under 20 bits: one pair of shifts each way)."""
+    if k == 4 and h < 20:
+        for dd in (1, h, h - 1, h + 1):
+            d = U64(dd)
+            m = s & (s >> d)
+            if m & (m >> (d + d)):
+                return True
+        return False
+    return has_line(s, rows, k)
+
+
+@njit(cache=True, inline="always")
 def non_losing(mask: np.uint64, opp_win: np.uint64, bottom: np.uint64, board: np.uint64) -> np.uint64:
     """Playable cells that do not let the opponent win at once (0: every move loses).
 
@@ -279,33 +296,45 @@ def _negamax(
         else:
             lo = -((cells - 2 - moves) // 2)  # the opponent cannot win with its next stone
             hi = (cells - 1 - moves) // 2  # we cannot win with this stone
-            key = cur + msk
+            if moves >= _DRAW_PLY:
+                # a side with no line left open, even filling every empty cell, cannot win
+                empty = board ^ msk
+                if hi > 0 and not _open_line(cur | empty, h, k, rows):
+                    hi = 0
+                if lo < 0 and not _open_line((cur ^ msk) | empty, h, k, rows):
+                    lo = 0
+            # a node with one move (a forced block) goes straight on, without the table
+            single = (nxt & (nxt - ONE)) == ZERO
             flip = 0  # 1: the table holds this position as its mirror image (near the root only)
             sym = False
-            if moves <= _SYM_PLY:
-                mkey = _mirror(cur, h, cols) + _mirror(msk, h, cols)
-                sym = mkey == key
-                if mkey < key:
-                    key = mkey
-                    flip = 1
-            y = (key * _ODD) & bmask
-            idx = y >> U64(shift)
-            part = y & pmask
-            e = table[idx]
+            idx = _NO_ENTRY
+            part = ZERO
             hint = -1  # the column that refuted this position before, searched first
-            if (e >> U64(16)) == part and (e & U64(0xFF)) != ZERO:
-                t = int(e & U64(0xFF))
-                hint = int((e >> U64(8)) & U64(0xFF)) - 1
-                if flip and hint >= 0:
-                    hint = cols - 1 - hint
-                if t >= _LOWER:
-                    t -= _LOWER + _OFFSET
-                    if lo < t:
-                        lo = t
-                else:
-                    t -= _OFFSET
-                    if hi > t:
-                        hi = t
+            if not single:
+                key = cur + msk
+                if moves <= _SYM_PLY:
+                    mkey = _mirror(cur, h, cols) + _mirror(msk, h, cols)
+                    sym = mkey == key
+                    if mkey < key:
+                        key = mkey
+                        flip = 1
+                y = (key * _ODD) & bmask
+                idx = y >> U64(shift)
+                part = y & pmask
+                e = table[idx]
+                if (e >> U64(16)) == part and (e & U64(0xFF)) != ZERO:
+                    t = int(e & U64(0xFF))
+                    hint = int((e >> U64(8)) & U64(0xFF)) - 1
+                    if flip and hint >= 0:
+                        hint = cols - 1 - hint
+                    if t >= _LOWER:
+                        t -= _LOWER + _OFFSET
+                        if lo < t:
+                            lo = t
+                    else:
+                        t -= _OFFSET
+                        if hi > t:
+                            hi = t
             if alpha < lo:
                 alpha = lo
             if beta > hi:
@@ -316,8 +345,13 @@ def _negamax(
                 done = False
                 # order: most winning cells after the move first, centre first between equals
                 n = 0
+                if single:
+                    mv[d, 0] = nxt
+                    wc[d, 0] = win_cells(cur | nxt, msk, h, k, board)
+                    sc[d, 0] = 0
+                    n = 1
                 # a position equal to its mirror image needs only the moves of one half
-                for i in range(cols):
+                for i in range(cols if n == 0 else 0):
                     c = order[i]
                     m = nxt & colmask[c]
                     if m and not (sym and 2 * c > cols - 1):
@@ -339,7 +373,7 @@ def _negamax(
                         sc[d, j] = s
                         wc[d, j] = w
                         n += 1
-                if cells - moves >= _ETC_EMPTY:
+                if cells - moves >= _ETC_EMPTY and not single:
                     # enhanced transposition cut-off: a child the table already bounds well enough (its
                     # entry was prefetched while ordering)
                     opp = cur ^ msk
@@ -371,10 +405,11 @@ def _negamax(
             d -= 1
             score = -v
             if score >= fi[d, 1]:
-                col = order[63 - (sc[d, fi[d, 3]] & 63)]
-                if fi[d, 4]:
-                    col = cols - 1 - col
-                table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64((col + 1) << 8) | U64(score + _OFFSET + _LOWER)
+                if fu[d, 3] != _NO_ENTRY:
+                    col = order[63 - (sc[d, fi[d, 3]] & 63)]
+                    if fi[d, 4]:
+                        col = cols - 1 - col
+                    table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64((col + 1) << 8) | U64(score + _OFFSET + _LOWER)
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -384,7 +419,8 @@ def _negamax(
                 fi[d, 3] = i
                 done = False
             else:
-                table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64(fi[d, 0] + _OFFSET)
+                if fu[d, 3] != _NO_ENTRY:
+                    table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64(fi[d, 0] + _OFFSET)
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
         i = fi[d, 3]
