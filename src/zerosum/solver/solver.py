@@ -66,7 +66,7 @@ class Solver:
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
-        self.table = search.make_table(max(log_size, 8, self.key_bits - 48), self.key_bits)
+        self.table = search.make_table(max(log_size, 8, self.key_bits - search.MAX_PART_BITS), self.key_bits)
         self._stats = np.zeros(2, dtype=np.int64)  # nodes searched, node limit (0: none)
         self._dims = (g.rows, g.cols, g.k)
         self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
