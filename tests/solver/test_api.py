@@ -157,6 +157,16 @@ def test_book_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ign
             assert booked.solve(state) == plain.solve(state)
 
 
+@pytest.mark.parametrize("args, message", [(["--depth", "21"], "--depth 21 is outside 0..20"),
+                                           (["--jobs", "0"], "--jobs 0 is outside 1..256")])
+def test_book_usage_errors(args: list[str], message: str, tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "b.npz"
+    code, out, err = run_cli(["book", "-o", str(path), *args], "", monkeypatch, capsys)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert not path.exists() and not (tmp_path / "b.npz.partial").exists()
+
+
 def test_mirror_and_canonical_key() -> None:
     game = ConnectX()
     a, b = game.from_moves("1234"), game.from_moves("7654")
@@ -211,6 +221,17 @@ def test_book_generation_resumes_from_its_checkpoint(tmp_path) -> None:  # type:
         fh.write(header + "\nnot a line\n")
     with pytest.raises(InvalidSpecError, match="line 2"):
         generate(solver, 3, checkpoint=path)
+
+
+def test_book_generation_in_worker_processes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    game = ConnectX(4, 5, 4)
+    one = generate(Solver(game, tt_size=1 << 12, book=False), 3)
+    seen: list[tuple[int, int]] = []
+    two = generate(Solver(game, tt_size=1 << 12, book=False), 3, lambda d, t, s: seen.append((d, t)),
+                   checkpoint=str(tmp_path / "b.partial"), jobs=2)
+    assert list(two.keys) == list(one.keys) and list(two.scores) == list(one.scores)
+    assert [d for d, _ in seen] == list(range(1, seen[-1][1] + 1))
+    assert len(open(tmp_path / "b.partial").read().splitlines()) == seen[-1][1] + 1
 
 
 def test_bench_counts_wrong_scores(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

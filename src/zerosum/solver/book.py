@@ -123,15 +123,32 @@ def _read_checkpoint(path: str, header: str) -> dict[int, int]:
     return found
 
 
+_WORKER: "Solver | None" = None
+
+
+def _worker_start(spec: str, tt_size: int) -> None:
+    global _WORKER
+    from .solver import Solver
+
+    _WORKER = Solver(spec, tt_size=tt_size, book=False)
+
+
+def _worker_solve(item: tuple[int, int, int]) -> tuple[int, int]:
+    key, current, mask = item
+    assert _WORKER is not None
+    return key, _WORKER.solve_bits(current, mask)
+
+
 def generate(
     solver: "Solver", depth: int, progress: Callable[[int, int, float], None] | None = None,
-    checkpoint: str | None = None,
+    checkpoint: str | None = None, jobs: int = 1,
 ) -> Book:
     """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).
 
     ``progress(done, total, seconds)`` is called after each position searched at ``depth``.
     ``checkpoint``: a text file of ``key score`` lines, one appended (and flushed) per position searched;
     positions already in it are not searched again, so an interrupted generation resumes where it stopped.
+    ``jobs > 1`` searches in that many worker processes, each with a table the size of ``solver``'s.
     """
     game = solver.game
     rows, cols = game.rows, game.cols
@@ -164,14 +181,29 @@ def generate(
         out.flush()
     try:
         start = time.perf_counter()
-        for i, (key, (current, mask)) in enumerate(sorted(last.items())):
-            if key not in scores:
-                scores[key] = solver.solve_bits(current, mask)
-                if out is not None:
-                    out.write(f"{key} {scores[key]}\n")
-                    out.flush()
+        todo = [(key, current, mask) for key, (current, mask) in sorted(last.items()) if key not in scores]
+        done = len(last) - len(todo)
+
+        def record(key: int, score: int) -> None:
+            nonlocal done
+            scores[key] = score
+            done += 1
+            if out is not None:
+                out.write(f"{key} {score}\n")
+                out.flush()
             if progress is not None:
-                progress(i + 1, len(last), time.perf_counter() - start)
+                progress(done, len(last), time.perf_counter() - start)
+
+        if jobs > 1 and len(todo) > 1:
+            import multiprocessing
+
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(jobs, _worker_start, (game.spec, int(solver.table.shape[0]))) as pool:
+                for key, score in pool.imap_unordered(_worker_solve, todo):
+                    record(key, score)
+        else:
+            for key, current, mask in todo:
+                record(key, solver.solve_bits(current, mask))
     finally:
         solver.book = saved_book
         if out is not None:

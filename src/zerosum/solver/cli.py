@@ -120,6 +120,8 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
                         help="the book file to write (default: the package's data folder, book-RxC-kK.npz)")
     parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="search in N worker processes, each with its own table (default 1)")
     parser.epilog = ("Each position searched is appended to OUTPUT.partial as it is solved; an interrupted run "
                      "started again with the same arguments resumes from there. The file is removed once the "
                      "book is written.")
@@ -135,6 +137,8 @@ def _run_book(args: argparse.Namespace) -> int:
 
     if not 0 <= args.depth <= 20:
         raise UsageError(f"--depth {args.depth} is outside 0..20")
+    if not 1 <= args.jobs <= 256:
+        raise UsageError(f"--jobs {args.jobs} is outside 1..256")
     solver = Solver(args.game, tt_size=1 << args.tt_log_size, book=False)
     g = solver.game
     path = args.output or book_mod.default_path(g.rows, g.cols, g.k)
@@ -147,7 +151,7 @@ def _run_book(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     checkpoint = path + ".partial"
-    book = book_mod.generate(solver, args.depth, progress, checkpoint)
+    book = book_mod.generate(solver, args.depth, progress, checkpoint, args.jobs)
     book.save(path)
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
