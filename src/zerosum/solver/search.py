@@ -19,6 +19,9 @@ The pieces, each a few lines below:
   fewer nodes than one slot always replaced).  No two keys are ever confused;
 * nodes with a single move (a forced block) go straight on without the table, and from ply 20 a side
   with no line left open (even filling every empty cell) is known not to win;
+* while ordering, a move after which the opponent has no move that does not lose at once wins with our
+  next stone -- the best score left, so the node ends there; when no move does, the best score drops by
+  one (Steininger's static look-ahead: -40% to -57% nodes on the easy sets, -20% to -28% on the others);
 * move ordering: that refuting column first, then the moves that create the most winning cells,
   centre-first between equals; the children's table entries are prefetched while ordering;
 * the window is clamped by the best and worst scores still possible, and enhanced transposition cut-offs
@@ -418,6 +421,7 @@ def _negamax(
                     sc[d, 0] = 0
                     n = 1
                 # a position equal to its mirror image needs only the moves of one half
+                win_col = -1  # a move after which every reply loses at once
                 for i in range(cols if n == 0 else 0):
                     c = order[i]
                     m = nxt & colmask[c]
@@ -425,6 +429,9 @@ def _negamax(
                         child_mask = msk | m
                         _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
+                        if non_losing(child_mask, w & ~m, bottom, board) == ZERO:
+                            win_col = c
+                            break
                         # the winning cells it makes, less those right above an opponent's (never playable
                         # by us without the opponent winning first); the order position breaks ties
                         s = popcnt(w & ~(fu[d, 4] << ONE)) * 64 + 63 - i
@@ -440,7 +447,22 @@ def _negamax(
                         sc[d, j] = s
                         wc[d, j] = w
                         n += 1
-                if cells - moves >= _ETC_EMPTY and not single:
+                if win_col >= 0:  # we win with our next stone: the best score left
+                    v = (cells - 1 - moves) // 2
+                    if flip:
+                        win_col = cols - 1 - win_col
+                    _store(table, idx, part, lowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
+                    done = True
+                elif not single and beta > (cells - 3 - moves) // 2:
+                    # no move wins with our next stone, so the one after is the earliest
+                    beta = (cells - 3 - moves) // 2
+                    if alpha >= beta:
+                        v = beta
+                        _store(table, idx, part, lowmask, U64(v + _OFFSET), 0)
+                        done = True
+                if done:
+                    pass
+                elif cells - moves >= _ETC_EMPTY and not single:
                     # enhanced transposition cut-off: a child the table already bounds well enough (its
                     # entry was prefetched while ordering)
                     opp = cur ^ msk
