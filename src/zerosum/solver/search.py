@@ -427,7 +427,10 @@ def _negamax(
                     m = nxt & colmask[c]
                     if m and not (sym and 2 * c > cols - 1):
                         child_mask = msk | m
-                        _prefetch(table, np.int64(((((cur ^ msk) + child_mask) * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
+                        ckey = (cur ^ msk) + child_mask
+                        if moves < _SYM_PLY:  # the child's entry may be under its mirror image
+                            ckey = min(ckey, _mirror(cur ^ msk, h, cols) + _mirror(child_mask, h, cols))
+                        _prefetch(table, np.int64(((ckey * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
                         if non_losing(child_mask, w & ~m, bottom, board) == ZERO:
                             win_col = c
@@ -467,7 +470,10 @@ def _negamax(
                     # entry was prefetched while ordering)
                     opp = cur ^ msk
                     for i in range(n):
-                        cy = ((opp + (msk | mv[d, i])) * _ODD) & bmask
+                        ckey = opp + (msk | mv[d, i])
+                        if moves < _SYM_PLY:
+                            ckey = min(ckey, _mirror(opp, h, cols) + _mirror(msk | mv[d, i], h, cols))
+                        cy = (ckey * _ODD) & bmask
                         ce = _lookup(table, cy >> U64(shift), cy & pmask, lowmask)
                         if ZERO < (ce & U64(0xFF)) < U64(_LOWER):
                             t = _OFFSET - int(ce & U64(0xFF))  # minus the child's upper bound
