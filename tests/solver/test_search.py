@@ -176,6 +176,20 @@ def test_uci_weak_sample(n: int) -> None:
         assert solver.solve_bits(current, mask, weak=True) == outcome[result], line
 
 
+def test_shipped_book_agrees_with_pons_sets() -> None:
+    """Every position of Pons' beginning sets that the shipped book covers gets his published score from
+    the book (no search), strong and weak."""
+    solver = Solver(tt_size=1 << 16)
+    if solver.book is None:
+        pytest.skip("no opening book shipped for 7 x 6")
+    covered = [(m, s) for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+               for m, s in read_bench(name) if len(m) <= solver.book.depth]
+    assert len(covered) >= (100 if solver.book.depth >= 4 else 1)
+    for moves, score in covered:
+        assert solver.solve(moves) == score and solver.nodes == 0, moves
+        assert solver.solve(moves, weak=True) == sign(score)
+
+
 def test_shipped_book_is_complete_and_consistent() -> None:
     solver = Solver(tt_size=1 << 16)
     book = solver.book

@@ -227,7 +227,7 @@ def test_rich_board_highlights_the_last_move_and_the_line() -> None:
 def test_a_slow_solver_move_is_handed_to_alphabeta() -> None:
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
-    # ply 3, past the opening book (plies 0-2): the solver needs minutes here
-    code, out = run(["q"], moves="445", second="solver", solver_time=0.05)
+    # ply 5: every column's score needs a search past the opening book (about 25 s here)
+    code, out = run(["q"], moves="13712", second="solver", solver_time=0.05)
     assert code == 0
     assert "O (solver) plays" in out and "(the solver needs more than 0.05 s here, so alphabeta:time=0.05 chose" in out

@@ -180,12 +180,12 @@ def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
     with TestClient(create_app(engine_time=1.0, workers=1, margin=4.0)) as c:
-        # ply 3, past the opening book (plies 0-2): the solver needs minutes here
-        reply = c.post("/api/move", json={"game": "connect4", "moves": "445", "agent": "solver"})
+        # ply 5: every column's score needs a search past the opening book (about 25 s here)
+        reply = c.post("/api/move", json={"game": "connect4", "moves": "13712", "agent": "solver"})
         assert reply.status_code == 200, reply.text
         data = reply.json()
         assert data["agent"] == "alphabeta:time=1" and "the solver needed more than 5 s" in data["note"]
-        assert data["moves"].startswith("445") and len(data["moves"]) == 4
+        assert data["moves"].startswith("13712") and len(data["moves"]) == 6
 
 
 def test_serve_command_line(capsys) -> None:
