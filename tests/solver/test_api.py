@@ -117,9 +117,10 @@ def test_cli_solve(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
     code, out, err = run_cli(["solve", "--tt-log-size", "20"], "4455 18\n\n44455554221\n", monkeypatch, capsys)
     assert code == 0 and err == ""
     assert out.splitlines() == ["4455 18", "44455554221 -15"]
-    code, out, err = run_cli(["solve", "--weak", "--stats"], "4455\n", monkeypatch, capsys)
-    fields = out.split()
-    assert code == 0 and fields[:2] == ["4455", "1"] and len(fields) == 4 and int(fields[2]) >= 1
+    code, out, err = run_cli(["solve", "--weak", "--stats"], "4455\n44455554221\n", monkeypatch, capsys)
+    booked, searched = (line.split() for line in out.splitlines())
+    assert code == 0 and booked[:3] == ["4455", "1", "0"] and len(booked) == 4  # from the book: no node
+    assert searched[:2] == ["44455554221", "-1"] and len(searched) == 4 and int(searched[2]) >= 1
 
 
 def test_cli_solve_bad_lines_go_on(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
