@@ -17,6 +17,9 @@ The pieces, each a few lines below:
   A key lives in its slot or, marked displaced, in the next one; a new key takes whichever of the two
   holds less work, so the results of big searches outlive those of small ones (on the empty board: 27%
   fewer nodes than one slot always replaced).  No two keys are ever confused;
+* positions with 14 or fewer empty cells use a second, small table (2**17 entries, 1 MB) that stays in
+  the CPU's cache, so the many cheap positions near the end stop costing memory round trips and stop
+  evicting the valuable entries of the big table (-20% to -30% CPU on every set, for +5% nodes);
 * nodes with a single move (a forced block) go straight on without the table, and from ply 20 a side
   with no line left open (even filling every empty cell) is known not to win;
 * while ordering, a move after which the opponent has no move that does not lose at once wins with our
@@ -78,6 +81,9 @@ _WORK_SHIFT = U64(15)
 _DISPLACED = U64(1 << 14)
 #: the most key bits an entry stores: a table needs at least 2**(key bits - 44) entries
 MAX_PART_BITS = 44
+#: positions with at most this many empty cells use the small table of ``2**_NEAR_LOG`` entries
+_NEAR_EMPTY = 14
+_NEAR_LOG = 17
 #: the table index of a frame that stores nothing
 _NO_ENTRY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
@@ -174,7 +180,7 @@ def _work(nodes: int) -> int:
 @njit(cache=True, inline="always")
 def _lookup(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint64) -> np.uint64:
     """The entry of key ``(idx, part)``: in its own slot, or displaced to the next one; 0 when absent."""
-    e = table[idx]
+    e: np.uint64 = table[idx]
     if (e >> _PART_SHIFT) == part and (e & _DISPLACED) == ZERO and (e & U64(0xFF)) != ZERO:
         return e
     e = table[(idx + ONE) & lowmask]
@@ -203,6 +209,12 @@ def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint6
         table[idx] = new
     else:
         table[i2] = new | _DISPLACED
+
+
+@njit(cache=True, inline="always")
+def bits_of(x: np.uint64) -> int:
+    """The bit length of ``x``."""
+    return 64 - int(_ctlz(x))  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
@@ -319,7 +331,7 @@ def _negamax(
     table: np.ndarray,
     order: np.ndarray,
     colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     stats: np.ndarray,
 ) -> int:
     """The score of a position whose side to move cannot win at once, within ``(alpha0, beta0)``.
@@ -334,7 +346,11 @@ def _negamax(
     # per frame: the ordered moves, their order scores and winning cells; (cur, mask, stored key bits,
     # index, opponent's winning cells) and (alpha, beta, moves, move being searched, mirrored key?, nodes
     # before it)
-    mv, sc, wc, fu, fi = work
+    mv, sc, wc, fu, fi, near = work
+    # positions with few empty cells use ``near``, a small table that stays in the CPU's cache
+    nshift = bits_of(bmask) - bits_of(U64(near.shape[0] - 1))
+    npmask = (ONE << U64(nshift)) - ONE
+    nlowmask = U64(near.shape[0] - 1)
     fu[0, 0] = current
     fu[0, 1] = mask
     fi[0, 0] = alpha0
@@ -389,9 +405,14 @@ def _negamax(
                         key = mkey
                         flip = 1
                 y = (key * _ODD) & bmask
-                idx = y >> U64(shift)
-                part = y & pmask
-                e = _lookup(table, idx, part, lowmask)
+                if cells - moves > _NEAR_EMPTY:
+                    idx = y >> U64(shift)
+                    part = y & pmask
+                    e = _lookup(table, idx, part, lowmask)
+                else:
+                    idx = y >> U64(nshift)
+                    part = y & npmask
+                    e = _lookup(near, idx, part, nlowmask)
                 if e != ZERO:
                     t = int(e & U64(0xFF))
                     hint = int((e >> U64(8)) & U64(0xFF)) - 1
@@ -430,7 +451,10 @@ def _negamax(
                         ckey = (cur ^ msk) + child_mask
                         if moves < _SYM_PLY:  # the child's entry may be under its mirror image
                             ckey = min(ckey, _mirror(cur ^ msk, h, cols) + _mirror(child_mask, h, cols))
-                        _prefetch(table, np.int64(((ckey * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
+                        if cells - moves > _NEAR_EMPTY + 1:
+                            _prefetch(table, np.int64(((ckey * _ODD) & bmask) >> U64(shift)))  # type: ignore[call-arg]
+                        else:
+                            _prefetch(near, np.int64(((ckey * _ODD) & bmask) >> U64(nshift)))  # type: ignore[call-arg]
                         w = win_cells(cur | m, msk, h, k, board)
                         if non_losing(child_mask, w & ~m, bottom, board) == ZERO:
                             win_col = c
@@ -454,14 +478,20 @@ def _negamax(
                     v = (cells - 1 - moves) // 2
                     if flip:
                         win_col = cols - 1 - win_col
-                    _store(table, idx, part, lowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
+                    if cells - moves > _NEAR_EMPTY:
+                        _store(table, idx, part, lowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
+                    else:
+                        _store(near, idx, part, nlowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
                     done = True
                 elif not single and beta > (cells - 3 - moves) // 2:
                     # no move wins with our next stone, so the one after is the earliest
                     beta = (cells - 3 - moves) // 2
                     if alpha >= beta:
                         v = beta
-                        _store(table, idx, part, lowmask, U64(v + _OFFSET), 0)
+                        if cells - moves > _NEAR_EMPTY:
+                            _store(table, idx, part, lowmask, U64(v + _OFFSET), 0)
+                        else:
+                            _store(near, idx, part, nlowmask, U64(v + _OFFSET), 0)
                         done = True
                 if done:
                     pass
@@ -504,8 +534,11 @@ def _negamax(
                     col = order[63 - (sc[d, fi[d, 3]] & 63)]
                     if fi[d, 4]:
                         col = cols - 1 - col
-                    _store(table, fu[d, 3], fu[d, 2], lowmask, U64((col + 1) << 8 | (score + _OFFSET + _LOWER)),
-                           _work(nodes - fi[d, 5]))
+                    low = U64((col + 1) << 8 | (score + _OFFSET + _LOWER))
+                    if cells - moves0 - d > _NEAR_EMPTY:
+                        _store(table, fu[d, 3], fu[d, 2], lowmask, low, _work(nodes - fi[d, 5]))
+                    else:
+                        _store(near, fu[d, 3], fu[d, 2], nlowmask, low, _work(nodes - fi[d, 5]))
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -516,7 +549,10 @@ def _negamax(
                 done = False
             else:
                 if fu[d, 3] != _NO_ENTRY:
-                    _store(table, fu[d, 3], fu[d, 2], lowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
+                    if cells - moves0 - d > _NEAR_EMPTY:
+                        _store(table, fu[d, 3], fu[d, 2], lowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
+                    else:
+                        _store(near, fu[d, 3], fu[d, 2], nlowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
         i = fi[d, 3]
@@ -550,7 +586,7 @@ def _solve(
     table: np.ndarray,
     order: np.ndarray,
     colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     stats: np.ndarray,
 ) -> int:
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
@@ -618,7 +654,7 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
     tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
     np.ndarray,
     np.ndarray,
-    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ]:
     h = rows + 1
     order = np.empty(cols, dtype=np.int64)
@@ -639,13 +675,15 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
         np.zeros((depth, cols), dtype=np.uint64),
         np.zeros((depth, 5), dtype=np.uint64),
         np.zeros((depth, 6), dtype=np.int64),
+        # the small table: 2**_NEAR_LOG entries, no more than the main table, no fewer than the key needs
+        np.zeros(max(min(1 << _NEAR_LOG, size), 1 << max(0, rows * cols + cols - MAX_PART_BITS)), dtype=np.uint64),
     )
     return _geometry(rows, cols, k, size), order, colmask, work
 
 
 @njit(cache=True)
 def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[
-    np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 ]:
     """The arrays a solve needs besides the table, made once per board: ``(order, colmask, work)``."""
     _, order, colmask, work = _setup(rows, cols, k, table_size)
@@ -660,7 +698,7 @@ def solve_prepared(
     cols: int,
     k: int,
     weak: bool,
-    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     table: np.ndarray,
     stats: np.ndarray,
 ) -> int:
@@ -678,7 +716,7 @@ def solve_many(
     cols: int,
     k: int,
     weak: bool,
-    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     table: np.ndarray,
     scores: np.ndarray,
     nodes: np.ndarray,

@@ -111,8 +111,9 @@ class Solver:
         return state
 
     def reset(self) -> None:
-        """Forget the transposition table."""
+        """Forget the transposition tables (the main one and the small one for near-end positions)."""
         self.table.fill(0)
+        self._prepared[2][5].fill(0)
 
     # ---- solving --------------------------------------------------------------------------------
 
