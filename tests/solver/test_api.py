@@ -246,6 +246,12 @@ def test_bench_counts_wrong_scores(tmp_path, capsys: pytest.CaptureFixture[str])
         assert code == 0 and out.splitlines()[-1].split()[-1] == "0" and out.splitlines()[-1].split()[1] == "2"
     code = main(["bench", "solver", str(bad), "--no-book", "--tt-log-size", "16", "--reset-table"])
     assert code == 1 and capsys.readouterr().out.splitlines()[-1].split()[-1] == "1"
+    code = main(["bench", "solver", str(bad), str(good), "--no-book", "--tt-log-size", "16", "--repeat", "3"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1 and "median of 3 runs" in out[0]
+    assert [line.split()[-1] for line in out[2:]] == ["1", "0"]  # wrong scores, counted once per file
+    assert main(["bench", "solver", str(good), "--repeat", "0"]) == 2
+    assert "--repeat must be 1..1000" in capsys.readouterr().err
 
 
 def test_solve_many_matches_solve(solver: Solver) -> None:

@@ -1,4 +1,4 @@
-"""``zerosum bench solver FILE... [--weak] [--limit N] [--no-book]``: the solver against benchmark files.
+"""``zerosum bench solver FILE... [--weak] [--limit N] [--no-book] [--repeat R]``: the solver against benchmark files.
 
 Each file holds ``moves score`` lines (Pascal Pons' test sets).  For each file it prints the positions
 solved, the mean time per position -- wall clock, and the CPU time of this process, the steadier figure on
@@ -7,7 +7,8 @@ the mean nodes, and the wrong scores (must be 0; with ``--weak``, a wrong sign).
 cleared table (clearing also maps its pages, as a C++ solver's allocation does, before the clock starts),
 and its positions are solved in one compiled call (``Solver.solve_states``) sharing that table, as
 ``zerosum solve`` shares it; ``--reset-table`` solves them one call each with the table cleared before
-each.  Exit status 1 when a score is wrong.
+each.  ``--repeat R`` solves each file R times and prints the median times (shared machines are noisy).
+Exit status 1 when a score is wrong.
 """
 
 from __future__ import annotations
@@ -29,11 +30,16 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
     parser.add_argument("--reset-table", action="store_true", help="clear the table before each position")
     parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
+    parser.add_argument("--repeat", type=int, default=1, metavar="R",
+                        help="solve each file R times, each from a cleared table, and report the median times")
 
 
 def run_file(solver: object, path: str, weak: bool = False, limit: int | None = None,
-             reset_table: bool = False) -> tuple[int, float, float, float, int]:
-    """(positions, mean wall seconds, mean CPU seconds, mean nodes, wrong scores) of one benchmark file."""
+             reset_table: bool = False, repeat: int = 1) -> tuple[int, float, float, float, int]:
+    """(positions, mean wall seconds, mean CPU seconds, mean nodes, wrong scores) of one benchmark file.
+
+    With ``repeat > 1`` the file is solved that many times and the times are the medians of the runs.
+    """
     from ..errors import GameError
 
     items: list[tuple[int, int, int]] = []
@@ -52,7 +58,24 @@ def run_file(solver: object, path: str, weak: bool = False, limit: int | None = 
                 raise GameError(f"{path}, line {number}: {exc}") from None
             items.append((state.current, state.mask, expected))
             states.append(state)
+    runs = [_run_once(solver, items, states, weak, reset_table) for _ in range(max(1, repeat))]
+    walls = sorted(r[0] for r in runs)
+    cpus = sorted(r[1] for r in runs)
+    total, cpu = walls[len(runs) // 2], cpus[len(runs) // 2]
+    nodes, scores = runs[-1][2], runs[-1][3]
     wrong = 0
+    for score, (_, _, expected) in zip(scores, items):
+        if weak:
+            expected = (expected > 0) - (expected < 0)
+        if score != expected:
+            wrong += 1
+    n = max(len(items), 1)
+    return len(items), total / n, cpu / n, nodes / n, wrong
+
+
+def _run_once(solver: object, items: list[tuple[int, int, int]], states: list[object], weak: bool,
+              reset_table: bool) -> tuple[float, float, int, list[int]]:
+    """(wall seconds, CPU seconds, nodes, scores) of one pass over a file's positions."""
     nodes = 0
     total = 0.0
     cpu = 0.0
@@ -73,13 +96,7 @@ def run_file(solver: object, path: str, weak: bool = False, limit: int | None = 
         total = time.perf_counter() - start
         cpu = time.process_time() - start_cpu
         nodes = solver.nodes  # type: ignore[attr-defined]
-    for score, (_, _, expected) in zip(scores, items):
-        if weak:
-            expected = (expected > 0) - (expected < 0)
-        if score != expected:
-            wrong += 1
-    n = max(len(items), 1)
-    return len(items), total / n, cpu / n, nodes / n, wrong
+    return total, cpu, nodes, scores
 
 
 def _show(seconds: float) -> str:
@@ -96,6 +113,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit <= 0:
         raise UsageError("--limit must be positive")
+    if not 1 <= args.repeat <= 1000:
+        raise UsageError("--repeat must be 1..1000")
     solver = Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book)
     # compile (or load from the cache) before timing anything
     g = solver.game
@@ -105,11 +124,12 @@ def _run(args: argparse.Namespace) -> int:
         solver.solve_many([warm], args.weak)
     mode = "weak" if args.weak else "strong"
     print(f"solver benchmark: {g.spec}, {mode}, book {'off' if args.no_book else 'on'}, "
-          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}")
+          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}"
+          f"{f', median of {args.repeat} runs' if args.repeat > 1 else ''}")
     print(f"{'file':<16}{'positions':>10}{'mean time':>12}{'mean CPU':>12}{'mean nodes':>13}{'wrong':>7}")
     status = 0
     for path in args.files:
-        n, seconds, cpu, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table)
+        n, seconds, cpu, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table, args.repeat)
         name = path.rsplit("/", 1)[-1]
         print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}")
         sys.stdout.flush()
