@@ -4,8 +4,8 @@ It plays a best move -- the centre-most among the columns with the best score, s
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
 / 0 with every legal column's solver score in ``SearchResult.scores``.
 
-Without a ``time`` limit it always solves, however long that takes (early 7 x 6 positions beyond the
-opening book can take minutes).  With ``solver:time=T`` it tries with node budgets that double while time
+Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
+opening book take seconds to a minute to score every column).  With ``solver:time=T`` it tries with node budgets that double while time
 is left (the table keeps what each try proved); a position it cannot solve in time is played by
 ``alphabeta`` for the rest of the time instead, and ``agent.last_fallback`` says so.
 
