@@ -88,6 +88,8 @@ _NEAR_LOG = 17
 _NO_ENTRY = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
 _ETC_EMPTY = 20
+# enhanced transposition cut-offs look children up in the main table only
+assert _ETC_EMPTY - 1 > _NEAR_EMPTY
 
 
 def table_size(log_size: int, key_bits: int = 64) -> int:
