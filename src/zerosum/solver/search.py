@@ -214,6 +214,16 @@ def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint6
 
 
 @njit(cache=True, inline="always")
+def _put(table: np.ndarray, near: np.ndarray, in_near: bool, idx: np.uint64, part: np.uint64, lowmask: np.uint64,
+         nlowmask: np.uint64, low: np.uint64, work: int) -> None:
+    """``_store`` into the small table (``in_near``) or the main one."""
+    if in_near:
+        _store(near, idx, part, nlowmask, low, work)
+    else:
+        _store(table, idx, part, lowmask, low, work)
+
+
+@njit(cache=True, inline="always")
 def bits_of(x: np.uint64) -> int:
     """The bit length of ``x``."""
     return 64 - int(_ctlz(x))  # type: ignore[call-arg]
@@ -480,24 +490,18 @@ def _negamax(
                     v = (cells - 1 - moves) // 2
                     if flip:
                         win_col = cols - 1 - win_col
-                    if cells - moves > _NEAR_EMPTY:
-                        _store(table, idx, part, lowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
-                    else:
-                        _store(near, idx, part, nlowmask, U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
+                    _put(table, near, cells - moves <= _NEAR_EMPTY, idx, part, lowmask, nlowmask,
+                         U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
                     done = True
                 elif not single and beta > (cells - 3 - moves) // 2:
                     # no move wins with our next stone, so the one after is the earliest
                     beta = (cells - 3 - moves) // 2
                     if alpha >= beta:
                         v = beta
-                        if cells - moves > _NEAR_EMPTY:
-                            _store(table, idx, part, lowmask, U64(v + _OFFSET), 0)
-                        else:
-                            _store(near, idx, part, nlowmask, U64(v + _OFFSET), 0)
+                        _put(table, near, cells - moves <= _NEAR_EMPTY, idx, part, lowmask, nlowmask,
+                             U64(v + _OFFSET), 0)
                         done = True
-                if done:
-                    pass
-                elif cells - moves >= _ETC_EMPTY and not single:
+                if not done and cells - moves >= _ETC_EMPTY and not single:
                     # enhanced transposition cut-off: a child the table already bounds well enough (its
                     # entry was prefetched while ordering)
                     opp = cur ^ msk
@@ -536,11 +540,8 @@ def _negamax(
                     col = order[63 - (sc[d, fi[d, 3]] & 63)]
                     if fi[d, 4]:
                         col = cols - 1 - col
-                    low = U64((col + 1) << 8 | (score + _OFFSET + _LOWER))
-                    if cells - moves0 - d > _NEAR_EMPTY:
-                        _store(table, fu[d, 3], fu[d, 2], lowmask, low, _work(nodes - fi[d, 5]))
-                    else:
-                        _store(near, fu[d, 3], fu[d, 2], nlowmask, low, _work(nodes - fi[d, 5]))
+                    _put(table, near, cells - moves0 - d <= _NEAR_EMPTY, fu[d, 3], fu[d, 2], lowmask, nlowmask,
+                         U64((col + 1) << 8 | (score + _OFFSET + _LOWER)), _work(nodes - fi[d, 5]))
                 v = score
                 continue
             if score > fi[d, 0]:
@@ -551,10 +552,8 @@ def _negamax(
                 done = False
             else:
                 if fu[d, 3] != _NO_ENTRY:
-                    if cells - moves0 - d > _NEAR_EMPTY:
-                        _store(table, fu[d, 3], fu[d, 2], lowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
-                    else:
-                        _store(near, fu[d, 3], fu[d, 2], nlowmask, U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
+                    _put(table, near, cells - moves0 - d <= _NEAR_EMPTY, fu[d, 3], fu[d, 2], lowmask, nlowmask,
+                         U64(fi[d, 0] + _OFFSET), _work(nodes - fi[d, 5]))
                 v = fi[d, 0]
         # ---- descend into the next move of frame d
         i = fi[d, 3]
