@@ -12,7 +12,7 @@ Kaggle calls an agent as ``agent(observation, configuration) -> column``:
 schema rejects numpy integers and booleans), always a legal column (when the wrapped agent fails or answers
 nonsense, the centre-most legal column is played instead), and it sets the time limit of agents that honour
 one from ``actTimeout`` plus a share of the overage time that front-loads the opening.  The ``solver``
-cannot be stopped mid-search and an early position can take it minutes, so it answers once at most
+cannot be stopped mid-search and an early position can take it up to a minute, so it answers once at most
 ``SOLVER_EMPTY`` cells are empty; alpha-beta plays before that (and whenever the solver fails), and the
 solver is compiled on the first move, while the overage is full.
 
@@ -44,7 +44,7 @@ SAFETY = 0.25
 #: seconds of overage time never spent (the first call also pays for imports and compilation)
 RESERVE = 4.0
 #: the solver answers once at most this many cells are empty; before that (where one exact solve can take
-#: minutes without an opening book) alpha-beta plays within the move's time budget
+#: up to a minute without an opening book) alpha-beta plays within the move's time budget
 SOLVER_EMPTY = 28
 
 
