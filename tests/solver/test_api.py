@@ -209,8 +209,8 @@ def test_book_generation_resumes_from_its_checkpoint(tmp_path) -> None:  # type:
     resumed = generate(solver, 3, checkpoint=path)
     done = {int(line.split()[0]) for line in planted}
     assert sorted(searched) == sorted({int(line.split()[0]) for line in rows} - done)
-    state = next(game.from_moves(m) for m in itertools.product(range(5), repeat=3)
-                 if canonical_key(*(lambda s: (s.current, s.mask))(game.from_moves(m)), 4, 5) == key0)
+    ply3 = (game.from_moves(m) for m in itertools.product(range(5), repeat=3))
+    state = next(s for s in ply3 if canonical_key(s.current, s.mask, 4, 5) == key0)
     assert resumed.get(state.current, state.mask) == 7 != full.get(state.current, state.mask)
     again = open(path).read().splitlines()
     assert again[0] == header and sorted(again[1:]) == sorted([f"{key0} 7", *rows[1:]])  # the torn line dropped

@@ -403,6 +403,7 @@ def _negamax(
                     lo = 0
             # a node with one move (a forced block) goes straight on, without the table
             single = (nxt & (nxt - ONE)) == ZERO
+            in_near = cells - moves <= _NEAR_EMPTY  # the small table holds this position
             flip = 0  # 1: the table holds this position as its mirror image (near the root only)
             sym = False
             idx = _NO_ENTRY
@@ -417,7 +418,7 @@ def _negamax(
                         key = mkey
                         flip = 1
                 y = (key * _ODD) & bmask
-                if cells - moves > _NEAR_EMPTY:
+                if not in_near:
                     idx = y >> U64(shift)
                     part = y & pmask
                     e = _lookup(table, idx, part, lowmask)
@@ -490,7 +491,7 @@ def _negamax(
                     v = (cells - 1 - moves) // 2
                     if flip:
                         win_col = cols - 1 - win_col
-                    _put(table, near, cells - moves <= _NEAR_EMPTY, idx, part, lowmask, nlowmask,
+                    _put(table, near, in_near, idx, part, lowmask, nlowmask,
                          U64((win_col + 1) << 8 | (v + _OFFSET + _LOWER)), 0)
                     done = True
                 elif not single and beta > (cells - 3 - moves) // 2:
@@ -498,8 +499,7 @@ def _negamax(
                     beta = (cells - 3 - moves) // 2
                     if alpha >= beta:
                         v = beta
-                        _put(table, near, cells - moves <= _NEAR_EMPTY, idx, part, lowmask, nlowmask,
-                             U64(v + _OFFSET), 0)
+                        _put(table, near, in_near, idx, part, lowmask, nlowmask, U64(v + _OFFSET), 0)
                         done = True
                 if not done and cells - moves >= _ETC_EMPTY and not single:
                     # enhanced transposition cut-off: a child the table already bounds well enough (its

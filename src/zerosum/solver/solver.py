@@ -70,6 +70,7 @@ class Solver:
         self._stats = np.zeros(2, dtype=np.int64)  # nodes searched, node limit (0: none)
         self._dims = (g.rows, g.cols, g.k)
         self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
+        self._near_table = self._prepared[2][5]  # the search's small table for positions near the end
         #: nodes searched by the last call
         self.nodes = 0
         #: nodes of each position of the last ``solve_many``
@@ -113,7 +114,7 @@ class Solver:
     def reset(self) -> None:
         """Forget the transposition tables (the main one and the small one for near-end positions)."""
         self.table.fill(0)
-        self._prepared[2][5].fill(0)
+        self._near_table.fill(0)
 
     # ---- solving --------------------------------------------------------------------------------
 
