@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Any, Callable, Sequence
 
 from . import __version__
+from .commands.options import UsageError, add_game_option
 from .errors import GameError
 
 __all__ = ["main", "entry", "build_parser", "add_game_option"]
@@ -38,23 +40,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 
-class UsageError(Exception):
-    """Bad usage found after parsing (exit status 2)."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") -> None:
-    parser.add_argument(
-        "--game",
-        default=default,
-        metavar="SPEC",
-        help=f"the game: connect4, connect4-8x8, connect4-5x7, connectx:rows=R,cols=C,k=K, tictactoe, "
-        f"migration:n=N (default: {default})",
-    )
 
 
 def _handler(name: str) -> Handler | None:
@@ -89,26 +77,58 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
+
+    Exit status 0 on success, 2 on bad usage or input (one line on standard error), 1 when the output
+    cannot be written (a full disk, a closed pipe is 0: ``zerosum solve | head``), 130 on Ctrl-C.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors
-        return int(exc.code or 0)
+        return int(exc.code or 0) if isinstance(exc.code, (int, type(None))) else 2
     run = getattr(args, "_run", None)
     if run is None:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(run(args) or 0)
+        status = int(run(args) or 0)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk shows here, inside the guard
+        return status
     except (GameError, UsageError) as exc:
-        print(f"zerosum {args.command}: error: {exc}", file=sys.stderr)
+        _say(f"zerosum {args.command}: error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        _say("interrupted")
         return 130
     except BrokenPipeError:  # e.g. `zerosum solve | head`
+        _quiet_stdout()
         return 0
+    except OSError as exc:  # standard output on a full disk, a closed terminal, ...
+        _quiet_stdout()
+        _say(f"zerosum {args.command}: error: {exc.strerror or exc}"
+             + (f": {exc.filename}" if getattr(exc, "filename", None) else ""))
+        return 1
+
+
+def _say(line: str) -> None:
+    """One line on standard error, if there is one to write to."""
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _quiet_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so the interpreter's final flush stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if sys.stdout is not None:
+            os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def entry() -> None:

@@ -7,7 +7,9 @@
     │   └── InvalidMoveError            input that does not parse as a move at all
     ├── InvalidPositionError(ValueError) a position that cannot arise in play
     ├── InvalidSpecError(ValueError)     an unknown or malformed game spec
-    └── AgentError                      a bad agent spec, or an agent that failed
+    ├── AgentError                      a bad agent spec, or an agent that failed
+    ├── InvalidFileError(ValueError)     a file that is missing, unreadable, binary or malformed
+    └── UsageError(ValueError)           a command-line option out of range or options that conflict
 
 Messages quote the bad input and say what would be valid, for example
 ``column 9 is outside 1..7`` or ``column 4 is full``.  Raising never changes a state.
@@ -22,6 +24,8 @@ __all__ = [
     "InvalidPositionError",
     "InvalidSpecError",
     "AgentError",
+    "InvalidFileError",
+    "UsageError",
 ]
 
 
@@ -47,3 +51,11 @@ class InvalidSpecError(GameError, ValueError):
 
 class AgentError(GameError):
     """An unknown agent, a bad agent option, or an agent that failed while choosing a move."""
+
+
+class InvalidFileError(GameError, ValueError):
+    """A file that cannot be used: missing, a directory, binary, malformed, or not writable."""
+
+
+class UsageError(GameError, ValueError):
+    """Bad usage found after parsing the command line: an option out of range, options that conflict."""

@@ -2,19 +2,72 @@
 
 A spec is a name, optionally followed by ``:`` and comma-separated ``key=value`` options.  Values stay
 strings here; each consumer converts them with :func:`convert` and says what it accepts.
+
+Numbers are read by :func:`integer` and :func:`real`, the one definition of a number zerosum accepts in any
+text a person types (specs, move strings, command-line options): ASCII digits only (``int("4²")`` and
+``"٣".isdigit()`` would let other scripts through), at most :data:`MAX_DIGITS` digits, and finite.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
-__all__ = ["parse_spec", "convert"]
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "MAX_DIGITS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 T = TypeVar("T")
+
+#: the longest whole number accepted anywhere (every documented maximum is far below 10**18 < 2**63)
+MAX_DIGITS = 18
+_INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+_REAL = re.compile(r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})(?:[eE][+-]?[0-9]{1,2})?" % MAX_DIGITS)
+
+
+def integer(text: str) -> int:
+    """A whole number written in ASCII digits, optionally signed; ValueError otherwise.
+
+    >>> integer(" 42 "), integer("-3")
+    (42, -3)
+    """
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise ValueError(f"{text!r} is not a whole number")
+    if isinstance(text, int):
+        return text
+    raw = text.strip()
+    if not _INTEGER.fullmatch(raw):
+        raise ValueError(f"{raw!r} is not a whole number written with the digits 0-9 (at most {MAX_DIGITS})")
+    return int(raw)
+
+
+def real(text: str) -> float:
+    """A finite decimal number written in ASCII (``1.5``, ``.25``, ``2e-3``); ValueError otherwise.
+
+    ``nan``, ``inf`` and ``1e999`` are refused: no option means "forever" by accident.
+    """
+    if isinstance(text, bool) or not isinstance(text, (str, int, float)):
+        raise ValueError(f"{text!r} is not a number")
+    if isinstance(text, (int, float)):
+        value = float(text)
+    else:
+        raw = text.strip()
+        if not _REAL.fullmatch(raw):
+            raise ValueError(f"{raw!r} is not a finite decimal number such as 1.5")
+        value = float(raw)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+integer.__name__ = "a whole number"  # how convert() names the kind in its messages
+real.__name__ = "a number"
+
+
+def between(lo: float, hi: float) -> Callable[[float], bool]:
+    """A range check ``lo <= value <= hi`` for :func:`convert` (and a readable ``expect`` via ``str``)."""
+    return lambda value: lo <= value <= hi
 
 
 def parse_spec(spec: str, error: type[Exception]) -> tuple[str, dict[str, str]]:
@@ -53,11 +106,15 @@ def convert(
     check: Callable[[T], bool] | None = None,
     expect: str = "",
 ) -> T:
-    """Convert one option value, raising ``error`` with a message that names the option and the spec."""
+    """Convert one option value, raising ``error`` with a message that names the option and the spec.
+
+    ``int`` and ``float`` mean :func:`integer` and :func:`real` (ASCII digits only, finite).
+    """
+    parse: Callable[[str], Any] = {int: integer, float: real}.get(kind, kind)  # type: ignore[call-overload]
     try:
-        result = kind(value)
+        result = parse(value)
     except (TypeError, ValueError):
-        raise error(f"option {key}={value!r} in {spec!r} is not {expect or kind.__name__}") from None
+        raise error(f"option {key}={value!r} in {spec!r} is not {expect or parse.__name__}") from None
     if check is not None and not check(result):
         raise error(f"option {key}={value!r} in {spec!r} is out of range: expected {expect}")
     return result

@@ -12,7 +12,6 @@ scores better).  Heuristic values stay within ``±HEURISTIC_BOUND``.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
@@ -253,22 +252,22 @@ class FunctionAgent(Agent):
 
 
 def _load_file_agent(spec: str) -> Agent:
+    from ..core.files import load_user_module
+
     path, _, attr = spec.rpartition(":")
     if not os.path.isfile(path):
         raise AgentError(f"agent file {path!r} not found (expected path/to/file.py:name)")
-    module_spec = importlib.util.spec_from_file_location(f"zerosum_user_agent_{abs(hash(path))}", path)
-    if module_spec is None or module_spec.loader is None:
-        raise AgentError(f"cannot load {path!r} as Python")
-    module = importlib.util.module_from_spec(module_spec)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:  # a broken user file must not leave a traceback
-        raise AgentError(f"loading {path!r} failed: {type(exc).__name__}: {exc}") from None
+    module = load_user_module(path)
     obj = getattr(module, attr, None)
     if obj is None:
         raise AgentError(f"{path!r} has no {attr!r}")
-    if isinstance(obj, type) and issubclass(obj, Agent):
-        obj = obj()
+    try:
+        if isinstance(obj, type) and issubclass(obj, Agent):
+            obj = obj()
+    except Exception as exc:  # a user class whose constructor fails
+        from ..core.files import describe_exception
+
+        raise AgentError(f"{spec!r} could not be made: {describe_exception(exc)}") from None
     if not callable(obj):
         raise AgentError(f"{spec!r} is not callable: an agent is f(game, state) -> action")
     if isinstance(obj, Agent):

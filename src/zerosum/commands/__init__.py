@@ -1,0 +1,1 @@
+"""The ``zerosum`` command line's shared pieces (the subcommands themselves will gather here)."""

@@ -1,0 +1,70 @@
+"""Options shared by every subcommand: the game option, bounded numbers, and :class:`UsageError`.
+
+Every numeric option is read by :func:`int_arg` or :func:`float_arg` with its documented range, so a
+value out of range (or ``nan``, ``inf``, ``4²``, a number past 2**63) is one usage line, exit status 2,
+before anything runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Callable
+
+from ..errors import UsageError
+from ..spec import integer, real
+
+__all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
+
+
+def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") -> None:
+    parser.add_argument(
+        "--game",
+        default=default,
+        metavar="SPEC",
+        help=f"the game: connect4, connect4-8x8, connect4-5x7, connectx:rows=R,cols=C,k=K, tictactoe, "
+        f"migration:n=N (default: {default})",
+    )
+
+
+def _bounded(parse: Callable[[str], Any], lo: float | None, hi: float | None, what: str) -> Callable[[str], Any]:
+    if lo is not None and hi is not None:
+        expect = f"{what} in {lo}..{hi}"
+    elif lo is not None:
+        expect = f"{what} >= {lo}"
+    elif hi is not None:
+        expect = f"{what} <= {hi}"
+    else:
+        expect = what
+
+    def convert(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected {expect}")
+        return value
+
+    convert.__name__ = what  # argparse names the type in some messages
+    return convert
+
+
+def int_arg(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number in ASCII digits within ``lo..hi``."""
+    return _bounded(integer, lo, hi, "a whole number")
+
+
+def float_arg(lo: float | None = None, hi: float | None = None, *, above: float | None = None) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number within ``lo..hi`` (``above``: strictly greater than it)."""
+    if above is None:
+        return _bounded(real, lo, hi, "a number")
+    inner = _bounded(real, None, hi, f"a number > {above}")
+
+    def convert(text: str) -> float:
+        value: float = inner(text)
+        if value <= above:
+            raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected a number > {above}"
+                                             + (f" and <= {hi}" if hi is not None else ""))
+        return value
+
+    return convert
