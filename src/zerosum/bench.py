@@ -15,10 +15,15 @@ import statistics
 import time
 from typing import Any
 
+from .commands.options import add_game_option, float_arg, int_arg
 from .game import Game
 from .games import ConnectX, get_game
 
 __all__ = ["generic_playouts", "COMMANDS", "BENCHMARKS"]
+
+#: documented maxima of ``bench playouts`` (README, "Limits")
+MAX_SECONDS = 3600.0
+MAX_ROUNDS = 100
 
 #: benchmark name -> (module with BENCH, help)
 BENCHMARKS: dict[str, tuple[str, str]] = {
@@ -62,20 +67,16 @@ def fast_playouts(game: ConnectX, seconds: float, seed: int = 0) -> tuple[int, f
 
 
 def _add_playouts(parser: argparse.ArgumentParser) -> None:
-    from .cli import add_game_option
-
     add_game_option(parser)
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long each round runs (default 3)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is printed (default 3)")
+    parser.add_argument("--seconds", type=float_arg(hi=MAX_SECONDS, above=0), default=3.0,
+                        help=f"how long each round runs (default 3, at most {MAX_SECONDS:g})")
+    parser.add_argument("--rounds", type=int_arg(1, MAX_ROUNDS), default=3,
+                        help=f"rounds; the median is printed (default 3, 1..{MAX_ROUNDS})")
     parser.add_argument("--generic", action="store_true", help="use the Game-protocol path even when a fast one exists")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int_arg(0, 2**62), default=0)
 
 
 def _run_playouts(args: argparse.Namespace) -> int:
-    from .cli import UsageError
-
-    if args.seconds <= 0 or args.rounds <= 0:
-        raise UsageError("--seconds and --rounds must be positive")
     game = get_game(args.game)
     fast = isinstance(game, ConnectX) and game.fits_64 and not args.generic
     rates = []

@@ -79,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
 
-    Exit status 0 on success, 2 on bad usage or input (one line on standard error), 1 when the output
-    cannot be written (a full disk, a closed pipe is 0: ``zerosum solve | head``), 130 on Ctrl-C.
+    Exit status 0 on success; 2 on bad usage or input, or when the output cannot be written (a full disk),
+    with one line on standard error; 0 when a reader closes the pipe (``zerosum solve | head``); 130 on Ctrl-C.
     """
     parser = build_parser()
     try:
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         _say(f"zerosum {args.command}: error: {exc.strerror or exc}"
              + (f": {exc.filename}" if getattr(exc, "filename", None) else ""))
-        return 1
+        return 2
 
 
 def _say(line: str) -> None:

@@ -9,17 +9,45 @@ from which :meth:`Game.winner`, :meth:`Game.is_terminal` and :meth:`Game.utility
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Generic, Hashable, TypeVar
 
-__all__ = ["Game", "Outcome", "PLAYER1", "PLAYER2", "other"]
+__all__ = ["Game", "Outcome", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr"]
 
 PLAYER1 = 1
 PLAYER2 = 2
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
+
+
+def safe_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or the type's name when ``__repr__`` itself fails."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def as_index(action: object, what: str) -> int:
+    """``action`` as a plain int (numpy ints and int subclasses too; never a bool, float or string).
+
+    Raises :class:`~zerosum.errors.InvalidMoveError` saying ``what`` an action is, for anything else,
+    including objects whose ``__index__`` or ``__repr__`` misbehave.
+    """
+    if type(action) is int:
+        return action
+    try:
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            raise TypeError
+        return int(operator.index(action))  # type: ignore[call-overload]
+    except Exception:  # noqa: BLE001 - a hostile __index__ is still just a bad action
+        from .errors import InvalidMoveError
+
+        raise InvalidMoveError(f"{what}, not {safe_repr(action)}") from None
 
 
 def other(player: int) -> int:

@@ -26,22 +26,24 @@ def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") 
     )
 
 
-def _bounded(parse: Callable[[str], Any], lo: float | None, hi: float | None, what: str) -> Callable[[str], Any]:
-    if lo is not None and hi is not None:
-        expect = f"{what} in {lo}..{hi}"
-    elif lo is not None:
-        expect = f"{what} >= {lo}"
-    elif hi is not None:
-        expect = f"{what} <= {hi}"
+def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float | None,
+             above: float | None = None) -> Callable[[str], Any]:
+    def show(x: float) -> str:
+        return str(x) if isinstance(x, int) else f"{x:g}"
+
+    bounds = ([f">= {show(lo)}"] if lo is not None else []) + ([f"> {show(above)}"] if above is not None else [])
+    bounds += [f"<= {show(hi)}"] if hi is not None else []
+    if lo is not None and hi is not None and above is None:
+        expect = f"{what} in {show(lo)}..{show(hi)}"
     else:
-        expect = what
+        expect = f"{what} {' and '.join(bounds)}".rstrip()
 
     def convert(text: str) -> Any:
         try:
             value = parse(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {expect}") from None
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if (lo is not None and value < lo) or (hi is not None and value > hi) or (above is not None and value <= above):
             raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected {expect}")
         return value
 
@@ -51,20 +53,9 @@ def _bounded(parse: Callable[[str], Any], lo: float | None, hi: float | None, wh
 
 def int_arg(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
     """An argparse ``type``: a whole number in ASCII digits within ``lo..hi``."""
-    return _bounded(integer, lo, hi, "a whole number")
+    return _bounded(integer, "a whole number", lo, hi)
 
 
 def float_arg(lo: float | None = None, hi: float | None = None, *, above: float | None = None) -> Callable[[str], float]:
     """An argparse ``type``: a finite number within ``lo..hi`` (``above``: strictly greater than it)."""
-    if above is None:
-        return _bounded(real, lo, hi, "a number")
-    inner = _bounded(real, None, hi, f"a number > {above}")
-
-    def convert(text: str) -> float:
-        value: float = inner(text)
-        if value <= above:
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected a number > {above}"
-                                             + (f" and <= {hi}" if hi is not None else ""))
-        return value
-
-    return convert
+    return _bounded(real, "a number", lo, hi, above)

@@ -20,11 +20,12 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import Game, Outcome, other
+from ..game import Game, Outcome, as_index, other
 
 __all__ = ["ConnectX", "ConnectXState"]
 
 _UNKNOWN = False  # history marker of states built from a grid (picklable)
+_DIGITS = re.compile(r"[0-9]{1,18}")
 
 
 class ConnectXState(tuple[int, int, int, int, int, object]):
@@ -108,15 +109,24 @@ def line_bits(stones: int, step: int, k: int) -> int:
     return run
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class ConnectX(Game[ConnectXState, int]):
     """Connect-X on ``rows`` x ``cols`` with ``k`` in a row; actions are 0-based columns, left to right."""
+
+    #: the largest number of rows or columns (a documented limit, checked before anything is built)
+    MAX_SIDE = 64
 
     def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
         for name, value in (("rows", rows), ("cols", cols), ("k", k)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidSpecError(f"{name} must be a whole number, not {value!r}")
-        if not 1 <= rows <= 64 or not 1 <= cols <= 64:
-            raise InvalidSpecError(f"a {rows} x {cols} board is not supported: rows and cols must be 1..64")
+        if not 1 <= rows <= self.MAX_SIDE or not 1 <= cols <= self.MAX_SIDE:
+            raise InvalidSpecError(
+                f"a {rows} x {cols} board is not supported: rows and cols must be 1..{self.MAX_SIDE}"
+            )
         if not 2 <= k <= max(rows, cols):
             raise InvalidSpecError(f"k={k} does not fit a {rows} x {cols} board: expected 2..{max(rows, cols)}")
         self.rows, self.cols, self.k = rows, cols, k
@@ -189,16 +199,7 @@ class ConnectX(Game[ConnectXState, int]):
     # ---- rules helpers -----------------------------------------------------------------------
 
     def _check_action(self, state: ConnectXState, action: object) -> int:
-        if isinstance(action, bool) or not isinstance(action, int):
-            try:
-                import numpy as np
-
-                if isinstance(action, np.integer):
-                    action = int(action)
-                else:
-                    raise InvalidMoveError(f"a Connect-X action is a 0-based column number, not {action!r}")
-            except ImportError:  # pragma: no cover
-                raise InvalidMoveError(f"a Connect-X action is a 0-based column number, not {action!r}")
+        action = as_index(action, "a Connect-X action is a 0-based column number")
         assert isinstance(action, int)
         if not 0 <= action < self.cols:
             raise IllegalMoveError(
@@ -242,6 +243,11 @@ class ConnectX(Game[ConnectXState, int]):
 
     def cell(self, state: ConnectXState, row: int, col: int) -> int:
         """0 empty, 1 or 2: the stone at ``row`` (0 = bottom) and ``col``."""
+        if not (_is_int(row) and _is_int(col) and 0 <= row < self.rows and 0 <= col < self.cols):
+            raise InvalidPositionError(
+                f"cell (row {row!r}, column {col!r}) is outside the board: rows 0..{self.rows - 1} from the "
+                f"bottom, columns 0..{self.cols - 1}"
+            )
         bit = 1 << (col * self.height + row)
         if not state.mask & bit:
             return 0
@@ -255,7 +261,7 @@ class ConnectX(Game[ConnectXState, int]):
     def parse_action(self, text: str, state: ConnectXState | None = None) -> int:
         """A 1-based column as a person types it; checked against ``state`` when one is given."""
         raw = str(text).strip()
-        if not re.fullmatch(r"[+-]?\d+", raw):
+        if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
             raise InvalidMoveError(f"{raw!r} is not a column number: type 1..{self.cols}")
         col = int(raw) - 1
         if not 0 <= col < self.cols:
@@ -273,6 +279,8 @@ class ConnectX(Game[ConnectXState, int]):
         One digit a move on boards of up to 9 columns ("4453"); on wider boards, or whenever the string
         holds a comma, comma- or space-separated numbers ("10,4,11").
         """
+        if not isinstance(moves, str):
+            raise InvalidMoveError(f"a move string is text such as '4453', not {type(moves).__name__}")
         text = moves.strip()
         if not text:
             return []
@@ -282,7 +290,7 @@ class ConnectX(Game[ConnectXState, int]):
             parts = [ch for ch in text if not ch.isspace()]
         cols = []
         for i, part in enumerate(parts):
-            if not part.isdigit():
+            if not _DIGITS.fullmatch(part):  # ASCII only: '4²'.isdigit() is True, int('4²') fails
                 raise InvalidMoveError(
                     f"move {i + 1} of {moves!r} is {part!r}, not a column number 1..{self.cols}"
                 )
@@ -296,6 +304,10 @@ class ConnectX(Game[ConnectXState, int]):
             shown = repr(moves)
             offset = 1
         else:
+            if isinstance(moves, (bytes, bytearray)) or not isinstance(moves, Iterable):
+                raise InvalidMoveError(
+                    f"moves are a move string such as '4453' or a list of 0-based columns, not {type(moves).__name__}"
+                )
             cols = list(moves)
             shown = str(cols)
             offset = 0

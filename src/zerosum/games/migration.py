@@ -11,11 +11,12 @@ Actions are ``(x, y, nx, ny)`` tuples, listed in row-major order of the moving s
 from __future__ import annotations
 
 import math
+import operator
 import re
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import Game, Outcome, other
+from ..game import Game, Outcome, other, safe_repr
 
 __all__ = ["Migration", "MigrationState"]
 
@@ -34,10 +35,12 @@ class Migration(Game[MigrationState, Action]):
     """Migration on an ``n`` x ``n`` board (any n >= 3)."""
 
     STEP = {1: (0, 1), 2: (-1, 0)}  # player 1 moves right, player 2 moves up
+    #: the largest board side (a documented limit, checked before anything is built)
+    MAX_N = 64
 
     def __init__(self, n: int = 8) -> None:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 3:
-            raise InvalidSpecError(f"Migration needs a whole number n >= 3, not {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= self.MAX_N:
+            raise InvalidSpecError(f"Migration needs a whole number n in 3..{self.MAX_N}, not {n!r}")
         self.n = n
         self.spec = f"migration:n={n}"
         board = [[0] * n for _ in range(n)]
@@ -75,9 +78,11 @@ class Migration(Game[MigrationState, Action]):
 
     def result(self, state: MigrationState, action: Action) -> MigrationState:
         try:
-            x, y, nx, ny = (int(v) for v in action)
-        except (TypeError, ValueError):
-            raise InvalidMoveError(f"a Migration action is a tuple (x, y, nx, ny), not {action!r}") from None
+            if isinstance(action, (str, bytes)) or len(action) != 4:
+                raise TypeError
+            x, y, nx, ny = (operator.index(v) for v in action)  # ints (numpy's too), never 1.5
+        except Exception:  # noqa: BLE001 - whatever a caller passes, the answer is one InvalidMoveError
+            raise InvalidMoveError(f"a Migration action is a tuple (x, y, nx, ny), not {safe_repr(action)}") from None
         p = state.to_move
         legal = self._moves(state, p)
         if (x, y, nx, ny) not in legal:
@@ -118,9 +123,10 @@ class Migration(Game[MigrationState, Action]):
 
     def parse_action(self, text: str, state: MigrationState | None = None) -> Action:
         """``x,y`` (the stone to move; its one direction is implied) or ``x,y,nx,ny`` / ``x,y>nx,ny``."""
-        nums = [int(v) for v in re.findall(r"-?\d+", str(text))]
-        leftover = re.sub(r"[-\d\s,()>\[\]]", "", str(text))
-        if leftover or len(nums) not in (2, 4):
+        raw = str(text)
+        nums = [int(v) for v in re.findall(r"-?[0-9]{1,18}", raw)]
+        leftover = re.sub(r"[-0-9\s,()>\[\]]", "", raw)
+        if leftover or len(nums) not in (2, 4) or len(raw) > 200:
             raise InvalidMoveError(
                 f"{str(text).strip()!r} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
             )

@@ -23,17 +23,35 @@ PRESETS: dict[str, tuple[int, int, int]] = {
 GAME_NAMES = (*PRESETS, "connectx", "tictactoe", "migration")
 
 
+def _cells_of(game: Game[Any, Any]) -> int:
+    for attr in ("cells",):
+        if isinstance(getattr(game, attr, None), int):
+            return int(getattr(game, attr))
+    n = getattr(game, "n", None)
+    return n * n if isinstance(n, int) else 0
+
+
+def _check_cells(spec: str, cells: int, max_cells: int | None) -> None:
+    if max_cells is not None and cells > max_cells:
+        raise InvalidSpecError(f"{spec!r} has {cells} cells; at most {max_cells} are allowed here")
+
+
 def _int(spec: str, key: str, value: str) -> int:
     return convert(key, value, int, InvalidSpecError, spec, expect="a whole number")
 
 
-def get_game(spec: "str | Game[Any, Any]" = "connect4") -> Game[Any, Any]:
+def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None = None) -> Game[Any, Any]:
     """The game named by ``spec``; a :class:`Game` passes through unchanged.
+
+    Every size is checked before anything is built: each game's documented maximum (Connect-X sides up to
+    ``ConnectX.MAX_SIDE``, Migration up to ``Migration.MAX_N``), and ``max_cells`` when a caller (the web
+    server) allows less.
 
     >>> get_game("connectx:rows=8,cols=8,k=4").cols
     8
     """
     if isinstance(spec, Game):
+        _check_cells(spec.spec, _cells_of(spec), max_cells)
         return spec
     name, opts = parse_spec(spec, InvalidSpecError)
     allowed: tuple[str, ...]
@@ -52,14 +70,17 @@ def get_game(spec: "str | Game[Any, Any]" = "connect4") -> Game[Any, Any]:
             raise InvalidSpecError(f"game {name!r} has no option {key!r} (options: {valid})")
     try:
         if name == "tictactoe":
+            _check_cells(spec, 9, max_cells)
             return TicTacToe()
         if name == "migration":
-            return Migration(_int(spec, "n", opts.get("n", "8")))
-        return ConnectX(
-            _int(spec, "rows", opts.get("rows", str(rows))),
-            _int(spec, "cols", opts.get("cols", str(cols))),
-            _int(spec, "k", opts.get("k", str(k))),
-        )
+            n = _int(spec, "n", opts.get("n", "8"))
+            if 3 <= n <= Migration.MAX_N:
+                _check_cells(spec, n * n, max_cells)
+            return Migration(n)
+        r, c = _int(spec, "rows", opts.get("rows", str(rows))), _int(spec, "cols", opts.get("cols", str(cols)))
+        if 1 <= r <= ConnectX.MAX_SIDE and 1 <= c <= ConnectX.MAX_SIDE:
+            _check_cells(spec, r * c, max_cells)
+        return ConnectX(r, c, _int(spec, "k", opts.get("k", str(k))))
     except InvalidSpecError:
         raise
     except GameError as exc:  # pragma: no cover - constructors raise InvalidSpecError

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..game import Game, Outcome
+from ..game import Game, Outcome, as_index
 
 __all__ = ["TicTacToe", "TicTacToeState"]
 
@@ -50,8 +50,7 @@ class TicTacToe(Game[TicTacToeState, int]):
         return [i for i, v in enumerate(state.cells) if v == 0]
 
     def result(self, state: TicTacToeState, action: int) -> TicTacToeState:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise InvalidMoveError(f"a Tic-Tac-Toe action is a cell index 0..8, not {action!r}")
+        action = as_index(action, "a Tic-Tac-Toe action is a cell index 0..8")
         if not 0 <= action < 9:
             raise IllegalMoveError(f"cell {action} is outside 0..8 (cells are numbered row by row)")
         out = self.outcome(state)
@@ -81,7 +80,7 @@ class TicTacToe(Game[TicTacToeState, int]):
     def parse_action(self, text: str, state: TicTacToeState | None = None) -> int:
         """A cell number 1..9 as a person types it (row by row from the top left)."""
         raw = str(text).strip()
-        if not re.fullmatch(r"[+-]?\d+", raw):
+        if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
             raise InvalidMoveError(f"{raw!r} is not a cell number: type 1..9 (row by row from the top left)")
         cell = int(raw) - 1
         if not 0 <= cell < 9:
@@ -95,6 +94,8 @@ class TicTacToe(Game[TicTacToeState, int]):
 
     def from_grid(self, text: str) -> TicTacToeState:
         """A state from three rows of ``.``, ``X``, ``O``; positions that cannot arise raise."""
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"a grid is text, not {type(text).__name__}")
         rows = [r.strip().replace(" ", "") for r in text.strip().splitlines() if r.strip()]
         if len(rows) != 3 or any(len(r) != 3 for r in rows):
             raise InvalidPositionError(f"a Tic-Tac-Toe grid is 3 rows of 3 cells, got {text!r}")
@@ -113,6 +114,8 @@ class TicTacToe(Game[TicTacToeState, int]):
 
     def from_moves(self, moves: str) -> TicTacToeState:
         """A state from 1-based cell numbers, e.g. ``"159"``."""
+        if not isinstance(moves, str):
+            raise InvalidMoveError(f"a move string is text such as '159', not {type(moves).__name__}")
         state = self.initial_state
         for i, ch in enumerate(moves.replace(",", "").replace(" ", "")):
             try:

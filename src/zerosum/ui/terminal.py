@@ -21,6 +21,7 @@ from typing import Any, Callable, TextIO
 from rich.markup import escape
 
 from ..agents.base import Agent, make_agent, strongest_agent_spec
+from ..commands.options import UsageError, add_game_option, float_arg, int_arg
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import get_game
@@ -33,6 +34,11 @@ from .notation import format_move, format_moves, replay, states_of
 __all__ = ["PlaySession", "play", "COMMANDS", "describe_line", "render_plain"]
 
 Reader = Callable[[str], "str | None"]
+
+#: documented maxima of play's options (README, "Limits")
+MAX_SEED = 2**63 - 1
+MAX_HINT_TIME = 600.0
+MAX_SOLVER_TIME = 3600.0
 
 QUIT = ("q", "quit", "exit")
 UNDO = ("u", "undo")
@@ -479,16 +485,19 @@ def use_color(out: TextIO, no_color: bool = False) -> bool:
 
 def _stdin_reader(out: TextIO) -> Reader:
     """Read one line (``None`` at the end of input); on a terminal with line editing via ``input``."""
-    interactive = sys.stdin.isatty() and out is sys.stdout
+    stdin = sys.stdin
+    interactive = stdin is not None and stdin.isatty() and out is sys.stdout
 
     def read(prompt: str) -> str | None:
+        if stdin is None:  # standard input closed (`zerosum play <&-`): the end of input
+            return None
         if interactive:
             try:
                 return input(prompt)
             except EOFError:
                 return None
         out.write(prompt)
-        line = sys.stdin.readline()
+        line = stdin.readline()
         out.write(line.rstrip("\n") + "\n")  # echo, so a transcript reads like a session
         out.flush()
         return line if line else None
@@ -521,6 +530,8 @@ def play(
         seats[player] = None if spec.strip() == "human" else make_agent(spec, seed=seed)
     actions = replay(game, moves) if moves else []
     out = out or sys.stdout
+    if out is None:
+        raise UsageError("standard output is closed: zerosum play needs somewhere to draw the board")
     output = Output(out, use_color(out) if color is None else color)
     session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
                           solver_time=solver_time)
@@ -528,8 +539,6 @@ def play(
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_game_option
-
     add_game_option(parser)
     parser.add_argument("--first", default="human", metavar="AGENT",
                         help="who moves first: an agent spec or 'human' (default: human)")
@@ -539,23 +548,18 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moves", default="", metavar="MOVES",
                         help="start from this move string: Connect-X columns '4453', Tic-Tac-Toe cells '519', "
                         "Migration stones '3,0;7,3'")
-    parser.add_argument("--seed", type=int, default=None, help="seed for agents that use randomness")
-    parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
-                        help="alpha-beta's time for a hint where the solver cannot go (default: 1)")
-    parser.add_argument("--solver-time", type=float, default=10.0, metavar="SECONDS",
-                        help="how long a hint waits for the solver before alpha-beta answers (default: 10)")
+    parser.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
+                        help=f"seed for agents that use randomness (0..{MAX_SEED})")
+    parser.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",
+                        help=f"alpha-beta's time for a hint where the solver cannot go (default: 1, at most "
+                        f"{MAX_HINT_TIME:g})")
+    parser.add_argument("--solver-time", type=float_arg(hi=MAX_SOLVER_TIME, above=0), default=10.0,
+                        metavar="SECONDS", help="how long a hint waits for the solver before alpha-beta answers "
+                        f"(default: 10, at most {MAX_SOLVER_TIME:g})")
     parser.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not args.hint_time > 0:
-        from ..cli import UsageError
-
-        raise UsageError(f"--hint-time must be a number of seconds > 0, not {args.hint_time}")
-    if not args.solver_time > 0:
-        from ..cli import UsageError
-
-        raise UsageError(f"--solver-time must be a number of seconds > 0, not {args.solver_time}")
     return play(args.game, args.first, args.second, args.moves, seed=args.seed,
                 color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time)
 

@@ -1,0 +1,97 @@
+"""Hardening, the command line: bad options and broken standard streams are one line, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from zerosum.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--solver-time", "inf"],
+    ["play", "--solver-time", "nan"],
+    ["play", "--hint-time", "0"],
+    ["play", "--seed", "99999999999999999999"],
+    ["play", "--seed", "4²"],
+    ["bench", "playouts", "--seconds", "nan"],
+    ["bench", "playouts", "--seconds", "-1"],
+    ["bench", "playouts", "--rounds", "0"],
+    ["bench", "playouts", "--rounds", str(2**64)],
+    ["play", "--game", "migration:n=100000"],
+    ["play", "--game", "connectx:rows=4²"],
+])
+def test_numeric_options_out_of_range_are_one_usage_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert one_line(err).startswith("zerosum ")
+
+
+def test_play_with_standard_input_closed_plays_agents_and_ends_a_human_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", None)
+    code, out, err = run(["play", "--game", "tictactoe", "--first", "first", "--second", "first"], capsys)
+    assert code == 0 and "wins" in out
+    code, out, err = run(["play", "--game", "tictactoe", "--second", "first"], capsys)
+    assert code in (0, 2) and "Traceback" not in err
+
+
+def test_play_with_standard_output_closed_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdout", None)
+    code = main(["play", "--game", "tictactoe", "--first", "first", "--second", "first"])
+    err = capsys.readouterr().err
+    assert code == 2 and "standard output is closed" in one_line(err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv,stdin", [
+    (["play", "--game", "tictactoe", "--first", "first", "--second", "first"], ""),
+    (["solve", "--game", "connectx:rows=4,cols=4,k=3"], "1\n12\n"),
+])
+def test_writing_to_a_full_disk_is_one_line(argv: list[str], stdin: str) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "zerosum", *argv], input=stdin, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "No space left on device" in one_line(proc.stderr)
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    proc = subprocess.run(
+        f"{sys.executable} -m zerosum solve --game connectx:rows=4,cols=4,k=3 | head -c 1 >/dev/null",
+        shell=True, input="1\n" * 3000, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr and proc.stderr.strip() == ""
+
+
+def test_an_agent_file_that_exits_at_import_is_one_line(tmp_path: os.PathLike[str],
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    bot = os.path.join(tmp_path, "exitbot.py")
+    with open(bot, "w") as fh:
+        fh.write("import sys\nsys.exit(3)\n")
+    code, out, err = run(["match", f"{bot}:agent", "random", "--games", "2", "--game", "tictactoe"], capsys)
+    assert code == 2 and "sys.exit(3)" in one_line(err)
+    for text in ("raise SystemExit('bye')\n", "raise KeyboardInterrupt.__base__('odd')\n", "1/0\n",
+                 "class E(Exception):\n    def __str__(self):\n        raise RuntimeError\nraise E()\n"):
+        with open(bot, "w") as fh:
+            fh.write(text)
+        code, out, err = run(["match", f"{bot}:agent", "random", "--games", "2", "--game", "tictactoe"], capsys)
+        assert code == 2, text
+        one_line(err)
