@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -16,7 +17,9 @@ from zerosum.ui.notation import replay  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
 
-PONS = Path("/work/shared/benchmarks/pons")
+#: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
+BENCHMARKS = Path(os.environ.get("ZEROSUM_BENCHMARKS") or Path(__file__).resolve().parents[3] / "shared" / "benchmarks")
+PONS = BENCHMARKS / "pons"
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +83,12 @@ def test_move_for_every_game(client) -> None:
         ({"game": "x" * 500}, "limit is 100"),
         ({"moves": "448"}, "column 8 is outside 1..7"),
         ({"moves": "4" * 5000}, "limit is 2000"),
-        ({"moves": "4\u00e9"}, "not a column number"),
+        ({"moves": "4\u00e9"}, "which no move uses"),
+        ({"moves": "4\u00b2"}, "which no move uses"),  # 4 squared: only ASCII digits are digits
+        ({"moves": "4\u0663"}, "which no move uses"),  # an Arabic-Indic 3
+        ({"game": "migration:n=20000"}, "too big for the page"),  # refused before the board is built
+        ({"game": "connectx:rows=7,cols=99999999999"}, "too big for the page"),
+        ({"game": "migration:n=\u0664"}, "not a whole number"),
         ({"game": "tictactoe", "moves": "55"}, "cell 5 is taken"),
         ({"game": "migration:n=4", "moves": "0,0"}, "no stone"),
     ],
@@ -103,6 +111,13 @@ def test_bad_state_requests_are_400(client, params, words) -> None:
         (b'{"agent": "/tmp/evil.py:agent"}', 400, "malformed spec"),
         (b'{"agent": "wizard"}', 400, "not available here"),
         (b'{"agent": "random:depth=x"}', 400, "no option"),
+        (b'{"agent": "alphabeta:depth=1,tt=30000000"}', 400, "tt='30000000' in 'alphabeta:depth=1,tt=30000000' is out of range here: expected 0..1048576"),
+        (b'{"agent": "solver:tt=28"}', 400, "expected 10..22"),
+        (b'{"agent": "alphabeta:depth=40"}', 400, "expected 1..8"),
+        (b'{"agent": "mcts:sims=10000000"}', 400, "expected 1..100000"),
+        (b'{"agent": "alphabeta:depth=\xc2\xb2"}', 400, "is not a whole number"),
+        (b'{"agent": "alphabeta:time=nan"}', 400, "is not a number"),
+        (b'{"agent": "random", "game": 7}', 400, "game must be a string"),
         (b'{"agent": "random", "seed": -1}', 400, "seed"),
         (b'{"agent": "random", "moves": "1212121"}', 400, "the game is over"),
         (b'{}', 400, "no agent given"),
@@ -128,7 +143,21 @@ def test_agent_time_is_capped() -> None:
     assert check_agent(game, "alphabeta:time=100", max_time=2) == "alphabeta:time=2"
     assert check_agent(game, "alphabeta", max_time=2) == "alphabeta:time=1"
     assert check_agent(game, "alphabeta:depth=3", max_time=2) == "alphabeta:depth=3"
+    assert check_agent(game, "solver", max_time=2) == "solver:tt=22"  # the server's table, not the CLI's 2**24
 
+
+def test_the_server_allows_fewer_agents_and_options_than_the_cli() -> None:
+    from zerosum.agents.base import make_agent
+    from zerosum.errors import AgentError
+    from zerosum.ui.service import check_agent
+
+    pytest.importorskip("zerosum.agents.alphabeta")
+    game = get_game("connect4")
+    for spec in ("alphabeta:depth=1,tt=30000000", "solver:tt=28", "minimax:depth=9", "mcts:sims=1000000",
+                 "alphabeta:nodes=10000000", "human", "alphabeta:depth=2,seed=-1", "random:time=1"):
+        with pytest.raises(AgentError):
+            check_agent(game, spec)
+    make_agent("minimax:depth=9")  # the command line may ask for more
 
 def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
     pool = EnginePool(size=1, wait=1.0)
@@ -144,7 +173,7 @@ def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
 def test_a_slow_engine_gets_504() -> None:
     pytest.importorskip("zerosum.agents.minimax")
     with TestClient(create_app(engine_time=0.2, workers=1, margin=1.0)) as c:
-        reply = c.post("/api/move", json={"game": "connect4", "agent": "minimax:depth=40"})
+        reply = c.post("/api/move", json={"game": "connect4", "agent": "minimax:depth=6"})  # about 7 s
         assert reply.status_code == 504 and "did not answer" in reply.json()["error"]
         again = c.post("/api/move", json={"game": "connect4", "agent": "first"})
         assert again.status_code == 200 and again.json()["move"] == "1"
@@ -164,7 +193,7 @@ def test_analyze_connect4_matches_pons(client) -> None:
     pytest.importorskip("zerosum.solver.solver")
     path = PONS / "Test_L3_R1"
     if not path.exists():
-        pytest.skip("Pons' test set is absent")
+        pytest.skip(f"Pons' test set is absent: no {path} (set ZEROSUM_BENCHMARKS to the benchmarks folder)")
     for line in path.read_text().splitlines()[:3]:
         moves, score = line.split()
         reply = client.get("/api/analyze", params={"game": "connect4", "moves": moves})
@@ -196,4 +225,14 @@ def test_serve_command_line(capsys) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--engine-time", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--port must be 1..65535" in err and "--engine-time must be" in err and "Traceback" not in err
+    assert "--port" in err and "--engine-time" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 2
+
+
+def test_serve_refuses_an_empty_host_which_would_bind_every_interface(capsys) -> None:
+    from zerosum.cli import main
+
+    assert main(["serve", "--host", ""]) == 2
+    assert main(["serve", "--host", "  "]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all("--host is empty" in line for line in err)

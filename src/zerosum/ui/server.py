@@ -9,8 +9,15 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
 
 Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
-an engine that overruns its limit gets a 504, a server whose engines are all busy a 503.  Engines run in
-worker processes (see :mod:`zerosum.ui.worker`), so a long search is killed, never left running.
+an engine that overruns its limit gets a 504, a server whose engines are all busy (or out of memory) a 503.
+The page allows less than the command line (:data:`zerosum.ui.service.SERVER_AGENTS`, boards up to 16 x 16).
+Requests are checked, and positions built, in threads, never on the event loop; engines run in worker
+processes (see :mod:`zerosum.ui.worker`), so a long search is killed, never left running.
+
+Slow clients (see :func:`serve_config`): a request's headers must arrive within :data:`HEADER_TIMEOUT`
+seconds and its body within :data:`BODY_TIMEOUT` more, an idle kept-alive connection is closed after
+:data:`KEEP_ALIVE` seconds, and at most :data:`MAX_CONNECTIONS` connections are open at once (more are
+closed on arrival).
 """
 
 from __future__ import annotations
@@ -21,11 +28,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["create_app", "COMMANDS", "STATIC"]
+__all__ = ["create_app", "serve_config", "COMMANDS", "STATIC"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes of a POST body
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
+MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
+HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
+BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
+KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
+MAX_CONNECTIONS = 256  # connections open at once
+MAX_HEADER_BYTES = 16384  # bytes of a request line and headers
 
 
 def create_app(
@@ -35,18 +48,22 @@ def create_app(
     mode: str = "process",
     busy_wait: float = 10.0,
     margin: float = MARGIN,
+    max_engine_requests: int = MAX_ENGINE_REQUESTS,
 ) -> Any:
     """The Starlette application.  ``engine_time`` caps every engine call (seconds); ``workers`` engine
     processes answer at once; ``mode="inline"`` runs engines in the server's threads (tests, no kill)."""
+    import anyio
+    import anyio.to_thread
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
     from .. import __version__
+    from ..core.files import describe_exception
     from ..errors import GameError
     from . import service
     from .notation import format_moves, states_of
@@ -54,6 +71,8 @@ def create_app(
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode)
     hard_limit = engine_time + margin
+    limiter: list[Any] = []  # the engine requests' own threads (made on the event loop, at first use)
+    waiting = [0]  # engine requests running or waiting (read and written on the event loop only)
 
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -65,10 +84,18 @@ def create_app(
         return values[0] if values else None
 
     async def engine(target: str, args: tuple[Any, ...]) -> Any:
-        return await run_in_threadpool(pool.run, target, args, hard_limit)
+        if waiting[0] >= max_engine_requests:
+            raise EngineBusy(f"{waiting[0]} engine requests are waiting already; try again in a moment")
+        if not limiter:
+            limiter.append(anyio.CapacityLimiter(max_engine_requests))
+        waiting[0] += 1
+        try:
+            return await anyio.to_thread.run_sync(pool.run, target, args, hard_limit, limiter=limiter[0])
+        finally:
+            waiting[0] -= 1
 
     async def guarded(handler: Any, request: Request) -> Response:
-        """Run a handler, turning every refusal into a JSON error (never a traceback)."""
+        """Run a handler, turning every refusal into a JSON error (never a traceback, never a reset)."""
         try:
             return await handler(request)  # type: ignore[no-any-return]
         except GameError as exc:
@@ -79,9 +106,17 @@ def create_app(
             return error(503, str(exc))
         except EngineFailed as exc:
             return error(502, f"the engine failed: {exc}")
+        except ClientDisconnect:
+            return error(400, "the client went away before its request was complete")
+        except Exception as exc:  # a bug of ours: a JSON 500 that keeps the connection usable
+            return error(500, f"internal error: {describe_exception(exc)}")
 
-    def load_solver_possible(game: Any) -> bool:
-        return bool(getattr(game, "fits_64", False))
+    def checked(game_spec: Any, moves: Any, over_message: str = "") -> tuple[Any, list[Any], str]:
+        """The game, its actions and the move string (runs in a thread: it builds the position)."""
+        game, actions = service.check_request(game_spec, moves)
+        if over_message and game.is_terminal(states_of(game, actions)[-1]):
+            raise GameError(over_message)
+        return game, actions, format_moves(game, actions)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
@@ -93,27 +128,26 @@ def create_app(
         return JSONResponse({"ok": True, "version": __version__, "agents": names, "engine_time": engine_time})
 
     async def _state(request: Request) -> Response:
-        game, actions = service.check_request(query(request, "game"), query(request, "moves"))
-        return JSONResponse(service.describe_state(game, actions))
+        game, actions = await run_in_threadpool(service.check_request, query(request, "game"), query(request, "moves"))
+        return JSONResponse(await run_in_threadpool(service.describe_state, game, actions))
 
     async def _analyze(request: Request) -> Response:
-        game, actions = service.check_request(query(request, "game"), query(request, "moves"))
-        if not game.actions(states_of(game, actions)[-1]):
-            raise GameError("the game is over: there is nothing to analyse")
+        game, _, moves = await run_in_threadpool(checked, query(request, "game"), query(request, "moves"),
+                                                 "the game is over: there is nothing to analyse")
         seconds = min(1.0, engine_time)
-        moves = format_moves(game, actions)
         try:
             reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, True))
         except EngineTimeout:
-            if load_solver_possible(game):  # the solver overran: alpha-beta's opinion instead
-                reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, False))
-                reply["note"] = f"the solver needed more than {hard_limit:g} s here, so this is alpha-beta's view"
-            else:
+            if not bool(getattr(game, "fits_64", False)):
                 raise
+            # the solver overran: alpha-beta's opinion instead
+            reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, False))
+            reply["note"] = f"the solver needed more than {hard_limit:g} s here, so this is alpha-beta's view"
         return JSONResponse(reply)
 
     async def _move(request: Request) -> Response:
-        if request.headers.get("content-length", "0").isdigit() and int(request.headers.get("content-length", "0")) > MAX_BODY:
+        length = request.headers.get("content-length", "0")
+        if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
             return error(413, f"the request body is larger than {MAX_BODY} bytes")
         body = b""
         async for chunk in request.stream():
@@ -122,7 +156,7 @@ def create_app(
                 return error(413, f"the request body is larger than {MAX_BODY} bytes")
         try:
             data = json.loads(body or b"null")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return error(400, "the body is not JSON: send {\"game\": SPEC, \"moves\": MOVES, \"agent\": SPEC}")
         if not isinstance(data, dict):
             return error(400, "the body must be a JSON object {\"game\": SPEC, \"moves\": MOVES, \"agent\": SPEC}")
@@ -135,11 +169,9 @@ def create_app(
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32):
             return error(400, "seed must be a whole number 0..2**32-1")
-        game, actions = service.check_request(data.get("game"), data.get("moves"))
-        if game.is_terminal(states_of(game, actions)[-1]):
-            raise GameError("the game is over: there is no move to make")
-        agent = service.check_agent(game, data.get("agent"), max_time=engine_time)
-        moves = format_moves(game, actions)
+        game, _, moves = await run_in_threadpool(checked, data.get("game"), data.get("moves"),
+                                                 "the game is over: there is no move to make")
+        agent = await run_in_threadpool(service.check_agent, game, data.get("agent"), engine_time)
         try:
             reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, agent, seed))
         except EngineTimeout:
@@ -175,6 +207,7 @@ def create_app(
         Route("/api/move", move, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> Any:
         yield
@@ -189,28 +222,94 @@ def create_app(
     return app
 
 
+def _guarded_protocol(header_timeout: float, body_timeout: float, max_connections: int) -> type:
+    """uvicorn's h11 protocol with a deadline for each request's headers and body and a connection cap
+    (uvicorn's own keep-alive timeout only runs between requests)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        _deadline: Any = None
+        _phase = ""
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()  # over the cap: closed before anything is read
+                return
+            self._arm("headers", header_timeout)
+
+        def _arm(self, phase: str, seconds: float) -> None:
+            self._disarm()
+            self._phase = phase
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline, self._phase = None, ""
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if self._deadline is None and self.conn.their_state is h11.IDLE:
+                self._arm("headers", header_timeout)  # the next request on a kept-alive connection
+            super().data_received(data)
+            state = self.conn.their_state
+            if state is h11.SEND_BODY and self._phase != "body":
+                self._arm("body", body_timeout)
+            elif state is not h11.IDLE and state is not h11.SEND_BODY:
+                self._disarm()  # the whole request is in: the app may take its time
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return GuardedH11Protocol
+
+
+def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_timeout: float = HEADER_TIMEOUT,
+                 body_timeout: float = BODY_TIMEOUT, keep_alive: int = KEEP_ALIVE,
+                 max_connections: int = MAX_CONNECTIONS) -> Any:
+    """The uvicorn configuration of ``zerosum serve`` (the timeouts and caps of the module docstring)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning",
+        http=_guarded_protocol(header_timeout, body_timeout, max_connections),
+        timeout_keep_alive=keep_alive,
+        limit_concurrency=max_connections + 1,  # our cap closes extra connections first; this caps tasks
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=3,
+    )
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    parser.add_argument("--engine-time", type=float, default=5.0, metavar="SECONDS",
-                        help="the most an engine may think per request (default: 5)")
-    parser.add_argument("--workers", type=int, default=2, help="engine processes (default: 2)")
+    from ..commands.options import float_arg, int_arg
+
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: 127.0.0.1, this machine only; 0.0.0.0 is every interface)")
+    parser.add_argument("--port", type=int_arg(1, 65535), default=8000, help="port 1..65535 (default: 8000)")
+    parser.add_argument("--engine-time", type=float_arg(hi=600, above=0), default=5.0, metavar="SECONDS",
+                        help="the most an engine may think per request, in (0, 600] (default: 5)")
+    parser.add_argument("--workers", type=int_arg(1, 32), default=2, help="engine processes 1..32 (default: 2)")
 
 
 def _run(args: argparse.Namespace) -> int:
     from ..cli import UsageError
 
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be 1..65535, not {args.port}")
-    if not 0 < args.engine_time <= 600:
-        raise UsageError(f"--engine-time must be a number of seconds in (0, 600], not {args.engine_time}")
-    if not 1 <= args.workers <= 32:
-        raise UsageError(f"--workers must be 1..32, not {args.workers}")
+    host = args.host.strip()
+    if not host:  # uvicorn would bind every interface
+        raise UsageError("--host is empty: name an address, e.g. 127.0.0.1 (this machine only) "
+                         "or 0.0.0.0 (every interface, on purpose)")
     import uvicorn
 
     app = create_app(engine_time=args.engine_time, workers=args.workers)
-    print(f"zerosum: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    print(f"zerosum: open http://{host}:{args.port}/ in a browser (Ctrl-C stops the server)", flush=True)
+    uvicorn.Server(serve_config(app, host, args.port)).run()
     return 0
 
 

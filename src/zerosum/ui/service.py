@@ -18,27 +18,61 @@ from ..games import get_game
 from ..games.connectx import ConnectX
 from ..games.migration import Migration
 from ..games.tictactoe import TicTacToe
-from ..spec import parse_spec
+from ..spec import integer, parse_spec, real
 from .analysis import analyze, engine_move
-from .notation import format_move, format_moves, replay, states_of
+from .notation import MOVES_HELP, format_move, format_moves, replay, states_of
 
 __all__ = ["check_game", "check_moves", "check_agent", "describe_state", "analyze_job", "move_job",
-           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS"]
+           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
 MAX_MOVES_TEXT = 2000  # characters of a move string
 MAX_SIDE = 16  # rows, columns, Migration n on the page
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
+_INT, _REAL = "int", "real"
+#: what the page may ask of each agent: option -> (kind, lowest, highest); other options are refused.
+#: ``time`` above the server's engine time is lowered to it; ``tt`` gets the maximum when not given.
+#: Options without a range (eval, playout, book, fast) are checked by the agent itself.
+SERVER_AGENTS: dict[str, dict[str, tuple[str, float, float] | None]] = {
+    "solver": {"tt": (_INT, 10, 22), "book": None, "time": (_REAL, 0.01, MAX_TIME)},
+    "alphabeta": {"depth": (_INT, 1, 8), "nodes": (_INT, 1, 10**6), "time": (_REAL, 0.01, MAX_TIME),
+                  "tt": (_INT, 0, 2**20), "eval": None, "three": (_INT, -1000, 1000), "two": (_INT, -1000, 1000),
+                  "fast": None, "seed": (_INT, 0, 2**32 - 1)},
+    "mcts": {"sims": (_INT, 1, 100_000), "time": (_REAL, 0.01, MAX_TIME), "c": (_REAL, 0, 100), "playout": None,
+             "fast": None, "seed": (_INT, 0, 2**32 - 1)},
+    "minimax": {"depth": (_INT, 1, 6), "nodes": (_INT, 1, 10**6), "eval": None, "three": (_INT, -1000, 1000),
+                "two": (_INT, -1000, 1000), "seed": (_INT, 0, 2**32 - 1)},
+    "random": {"seed": (_INT, 0, 2**32 - 1)},
+    "first": {},
+}
 #: the agents the page may ask for (never 'human' or a file on the server's disk)
-AGENTS = ("solver", "alphabeta", "mcts", "minimax", "random", "first")
+AGENTS = tuple(SERVER_AGENTS)
+#: the table size an agent gets on the server when its spec names none (their own defaults are larger)
+SERVER_TT = {"solver": "22"}
+
+
+def _check_size(spec: str) -> None:
+    """Refuse a board above the page's limit from the spec's text, before anything is built."""
+    name, options = parse_spec(spec, InvalidSpecError)
+    for key in ("rows", "cols", "n"):
+        if key in options:
+            try:
+                value = integer(options[key])
+            except ValueError:
+                continue  # get_game says what is wrong with it
+            if value > MAX_SIDE:
+                raise InvalidSpecError(f"{key}={options[key]} in {spec!r} is too big for the page: at most {MAX_SIDE}")
 
 
 def check_game(spec: str | None) -> Game[Any, Any]:
-    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused."""
+    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused unbuilt."""
+    if spec is not None and not isinstance(spec, str):
+        raise InvalidSpecError(f"game must be a string, not {type(spec).__name__}")
     spec = (spec or "connect4").strip()
     if len(spec) > MAX_SPEC:
         raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
+    _check_size(spec)
     game = get_game(spec)
     if isinstance(game, ConnectX) and (game.rows > MAX_SIDE or game.cols > MAX_SIDE):
         raise InvalidSpecError(f"a {game.rows} x {game.cols} board is too big for the page: at most {MAX_SIDE}")
@@ -54,38 +88,60 @@ def check_moves(game: Game[Any, Any], moves: str | None) -> list[Any]:
         raise InvalidMoveError(f"moves must be a string, not {type(moves).__name__}")
     if len(moves) > MAX_MOVES_TEXT:
         raise InvalidMoveError(f"the move string is {len(moves)} characters long; the limit is {MAX_MOVES_TEXT}")
+    if not (moves.isascii() and moves.isprintable()):
+        bad = next(ch for ch in moves if not (ch.isascii() and ch.isprintable()))
+        raise InvalidMoveError(f"the move string has {bad!r}, which no move uses: {MOVES_HELP[_kind(game)]}")
     return replay(game, moves)
 
 
+def _range(lo: float, hi: float) -> str:
+    return f"{lo:g}..{hi:g}" if hi < 10**6 else f"{lo:g}..{int(hi)}"
+
+
 def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TIME) -> str:
-    """A safe agent spec for the server: a known engine, its time capped at ``max_time`` seconds.
+    """A safe agent spec for the server: an agent of :data:`SERVER_AGENTS` with options in its ranges.
 
     Agents that honour a time budget and are given no budget get ``DEFAULT_TIME``; an explicit ``time``
     above ``max_time`` is lowered to it.  (The worker's hard limit covers depth/node budgets too.)
     """
+    if spec is not None and not isinstance(spec, str):
+        raise AgentError(f"agent must be a string, not {type(spec).__name__}")
     spec = (spec or "").strip()
     if not spec:
         raise AgentError("no agent given: choose one of " + ", ".join(AGENTS))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     name, options = parse_spec(spec, AgentError)
-    if name not in AGENTS:
+    if name not in SERVER_AGENTS:
         raise AgentError(f"agent {name!r} is not available here: choose one of {', '.join(AGENTS)}")
+    allowed = SERVER_AGENTS[name]
+    for key, text in options.items():
+        if key not in allowed:
+            listed = ", ".join(k + (f" ({_range(*r[1:])})" if r else "") for k, r in allowed.items()) or "none"
+            raise AgentError(f"agent {name!r} has no option {key!r} here (options: {listed})")
+        bounds = allowed[key]
+        if bounds is None:
+            continue
+        kind, lo, hi = bounds
+        try:
+            value = integer(text) if kind == _INT else real(text)
+        except ValueError:
+            what = "a whole number" if kind == _INT else "a number"
+            raise AgentError(f"option {key}={text!r} in {spec!r} is not {what} {_range(lo, hi)}") from None
+        if key == "time" and value > max_time:
+            options["time"] = f"{max_time:g}"
+        elif not lo <= value <= hi:
+            raise AgentError(f"option {key}={text!r} in {spec!r} is out of range here: expected {_range(lo, hi)}")
     cls = _load(name)
     if cls is None:
         raise AgentError(f"agent {name!r} is not installed yet")
     if name == "solver" and not (isinstance(game, ConnectX) and game.fits_64):
         raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
+    if name in SERVER_TT and "tt" not in options:
+        options["tt"] = SERVER_TT[name]
     if "time" in cls.LIMITS and name != "solver":  # the solver's time is only for its fallback
         budget = {"time", "depth", "nodes", "sims"} & set(options)
-        if "time" in options:
-            try:
-                seconds = float(options["time"])
-            except ValueError:
-                raise AgentError(f"time={options['time']!r} in {spec!r} is not a number of seconds") from None
-            if seconds > max_time:
-                options["time"] = f"{max_time:g}"
-        elif not budget:
+        if not budget:
             options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     make_agent(spec)  # raises AgentError for a bad option
@@ -195,7 +251,7 @@ def _agent(spec: str, seed: int | None) -> Agent:
     """The agent for ``spec``, kept for the life of the worker (the solver keeps its table between moves)."""
     key = (spec, seed)
     if key not in _AGENTS:
-        if len(_AGENTS) >= 16:
+        if len(_AGENTS) >= 4:  # each may hold a table
             _AGENTS.clear()
         _AGENTS[key] = make_agent(spec, seed=seed)
     return _AGENTS[key]
