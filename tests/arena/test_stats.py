@@ -84,40 +84,52 @@ TRI = (0.0, 0.5, 1.0)
 PENTA = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
-def test_sprt_llr_trinomial():
-    # elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 1 / 1.9440609 = 0.5143872
-    # W=6 D=2 L=2: score 0.7, variance 0.16 (as above), N = 10
-    # LLR = (s1 - s0)(2 * 0.7 - s0 - s1) / (2 * 0.16 / 10) = 0.0143872 * 0.3856128 / 0.032 = 0.1733713
-    assert sprt_llr(TRI, (2, 2, 6), 0, 10) == pytest.approx(0.1733713, abs=1e-6)
-    # the same frequencies 100 times over: LLR scales with N: 17.33713 -> H1 accepted
-    assert sprt_llr(TRI, (200, 200, 600), 0, 10) == pytest.approx(17.33713, abs=1e-4)
-    # W=200 D=200 L=600: score 0.3, variance (200*.49 + 200*.04 + 600*.09)/1000 = 0.16
-    # LLR = 0.0143872 * (0.6 - 1.0143872) / 0.00032 = -18.63083 -> H0 accepted
-    assert sprt_llr(TRI, (600, 200, 200), 0, 10) == pytest.approx(-18.63083, abs=1e-4)
+def test_sprt_llr_without_draws_is_the_binomial_llr():
+    # with two outcomes only the distribution of mean s is fixed (p(win) = s): no nuisance is fitted and the
+    # GSPRT is Wald's binomial test.  elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.5143872
+    # ln(s1/s0) = 0.0283682, ln((1-s1)/(1-s0)) = -0.0291965
+    # W=6 L=4: 6 * 0.0283682 - 4 * 0.0291965 = 0.0534231 (the draws never seen weigh 0.001: +5e-6)
+    assert sprt_llr(TRI, (4, 0, 6), 0, 10) == pytest.approx(0.0534231, abs=1e-4)
+    # pairs LL and WW only: the same numbers on the pentanomial scale
+    assert sprt_llr(PENTA, (4, 0, 0, 0, 6), 0, 10) == pytest.approx(0.0534231, abs=1e-4)
+    # 100 times over: 600 * 0.0283682 - 400 * 0.0291965 = 5.342309 -> H1 accepted
+    assert sprt_llr(TRI, (400, 0, 600), 0, 10) == pytest.approx(5.342309, abs=1e-4)
+    # W=400 L=600: 400 * 0.0283682 - 600 * 0.0291965 = -6.170630 -> H0 accepted
+    assert sprt_llr(TRI, (600, 0, 400), 0, 10) == pytest.approx(-6.170630, abs=1e-4)
     t = Sprt(0, 10)
-    assert t.decide(0.1733713) is None
-    assert t.decide(17.33713) == "H1"
-    assert t.decide(-18.63083) == "H0"
-
-
-def test_sprt_llr_pentanomial():
-    # pairs [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725, 10 pairs
-    # LLR = 0.0143872 * (1.1 - 0.5 - 0.5143872) / (2 * 0.0725 / 10) = 0.0143872 * 0.0856128 / 0.0145 = 0.0849467
-    assert sprt_llr(PENTA, (1, 1, 4, 3, 1), 0, 10) == pytest.approx(0.0849467, abs=1e-6)
+    assert t.decide(0.0534231) is None
+    assert t.decide(5.342309) == "H1"
+    assert t.decide(-6.170630) == "H0"
     assert sprt_llr(PENTA, (0, 0, 0, 0, 0), 0, 10) == 0.0
 
 
-def test_sprt_one_sided_match_decides():
-    # every pair won twice: zero counts are taken as 0.001, so the variance is tiny and the test decides
+def test_sprt_llr_of_a_one_sided_match_grows_by_a_bounded_step():
+    # all pairs won twice: the likeliest distribution of mean s puts s on a win and 1 - s on a loss, so each
+    # pair adds ln(s1/s0); at 0,50 s1 = 1 / (1 + 10^(-0.125)) = 0.5714631 and ln(1.1429262) = 0.1335918
     t = Sprt(0, 50)
-    assert t.decide(t.llr(PENTA, (0, 0, 0, 0, 5))) == "H1"
-    assert t.decide(t.llr(PENTA, (5, 0, 0, 0, 0))) == "H0"
+    assert t.llr(PENTA, (0, 0, 0, 0, 5)) == pytest.approx(5 * 0.1335918, abs=2e-3)
+    assert t.decide(t.llr(PENTA, (0, 0, 0, 0, 5))) is None  # the old normal approximation said H1 here
+    # all lost: ln((1-s1)/(1-s0)) = ln(0.8570738) = -0.1542313 a pair
+    assert t.llr(PENTA, (5, 0, 0, 0, 0)) == pytest.approx(5 * -0.1542313, abs=2e-3)
+    assert t.decide(t.llr(PENTA, (5, 0, 0, 0, 0))) is None
+    # all drawn (trinomial): mean s1 needs p(draw) = 2 (1 - s1): 7 draws give 7 ln(0.8570738) = -1.0796191
+    # (the wins never seen weigh 0.001 and move it by 0.007)
+    assert t.llr(TRI, (0, 7, 0)) == pytest.approx(-1.0796191, abs=0.01)
+
+
+def test_sprt_llr_bad_input():
+    for values, counts in ((TRI, (1, 2)), (TRI, (1, -1, 2)), (TRI, (1, math.nan, 2))):
+        with pytest.raises(ValueError):
+            sprt_llr(values, counts, 0, 10)
+    with pytest.raises(ValueError):  # the hypotheses' scores must lie inside the outcomes
+        sprt_llr((0.25, 0.75), (1, 1), 0, 400)
 
 
 def test_sprt_parse_and_bad_input():
     assert Sprt.parse("0,10") == Sprt(0, 10, 0.05, 0.05)
     assert Sprt.parse("-5,5,0.1,0.2") == Sprt(-5, 5, 0.1, 0.2)
-    for bad in ("10", "10,0", "a,b", "0,10,0.5", "0,10,0,0.1", "0,10,0.05,0.7"):
+    for bad in ("10", "10,0", "a,b", "0,10,0.5", "0,10,0,0.1", "0,10,0.05,0.7", "nan,50", "0,inf", "0,3000",
+                "0,1e999", "0,10,0.05,0.05,1", "0,5²"):
         with pytest.raises(ValueError):
             Sprt.parse(bad)
 

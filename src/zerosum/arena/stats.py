@@ -9,9 +9,11 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
   or 1 per game, and the variance comes from those five frequencies divided by the number of pairs.  Pairs
   are not independent of colour and opening bias, so this interval is the honest one when games are paired.
 - :func:`los`: likelihood of superiority, ``1/2 + 1/2 erf((W - L) / sqrt(2 (W + L)))`` (cutechess).
-- :func:`sprt_llr`: the sequential probability ratio test's log-likelihood ratio in the usual normal
-  approximation, ``(s1 - s0) (2 s - s0 - s1) / (2 var / N)`` with ``s0``, ``s1`` the scores of ``elo0``,
-  ``elo1``; zero counts are taken as 0.001 (as fastchess does) so a one-sided match still decides.
+- :func:`sprt_llr`: the generalized sequential probability ratio test (GSPRT) as fishtest computes it
+  (Michel Van den Bergh's ``LLRcalc.LLR_logistic``): the log-likelihood ratio of the most likely outcome
+  distributions whose expected scores are ``s1`` and ``s0`` (those of ``elo1`` and ``elo0``), not its normal
+  approximation.  It is bounded, ``N ln((1 - s1)/(1 - s0)) <= LLR <= N ln(s1/s0)`` for ``N`` observations,
+  so a handful of pairs can never decide (:attr:`Sprt.fewest`; 20 pairs for ``--sprt 0,50``).
 - :func:`ratings`: Elo for every agent of a tournament, by maximum likelihood.
 """
 
@@ -20,6 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
+
+from ..spec import real
 
 __all__ = [
     "Z95",
@@ -30,6 +34,7 @@ __all__ = [
     "trinomial",
     "pentanomial",
     "pair_counts",
+    "SPRT_EPSILON",
     "Sprt",
     "sprt_llr",
     "ratings",
@@ -108,9 +113,16 @@ def pair_counts(pair_scores: Iterable[float]) -> list[int]:
     return counts
 
 
+#: a zero count is taken as this many observations, as fishtest's ``regularize`` does: the most likely
+#: distribution with a given mean then never needs an outcome that was not seen to be impossible
+SPRT_EPSILON = 1e-3
+
+
 @dataclass(frozen=True)
 class Sprt:
-    """A sequential probability ratio test of H0: ``elo0`` against H1: ``elo1`` (logistic Elo)."""
+    """A sequential probability ratio test of H0: ``elo0`` against H1: ``elo1`` (logistic Elo, the scale of
+    :func:`elo`: ``--sprt 0,50`` tests a 0 against a 50 point advantage), with error rates ``alpha``
+    (accepting H1 when ``elo0`` is true) and ``beta`` (accepting H0 when ``elo1`` is true)."""
 
     elo0: float
     elo1: float
@@ -118,6 +130,10 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            v = getattr(self, name)
+            if not -2000.0 <= v <= 2000.0:  # also refuses nan and inf
+                raise ValueError(f"SPRT {name}={v:g} must be an Elo difference between -2000 and 2000")
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT needs elo0 < elo1, not {self.elo0:g}, {self.elo1:g}")
         for name in ("alpha", "beta"):
@@ -129,7 +145,7 @@ class Sprt:
     def parse(cls, text: str) -> "Sprt":
         """From ``elo0,elo1[,alpha,beta]``."""
         try:
-            parts = [float(p) for p in text.split(",")]
+            parts = [real(p.strip()) for p in text.split(",")]
         except ValueError:
             raise ValueError(f"--sprt {text!r}: expected numbers elo0,elo1[,alpha,beta]") from None
         if len(parts) not in (2, 4):
@@ -146,6 +162,18 @@ class Sprt:
         """Accept H1 at or above this LLR: ``ln((1 - beta) / alpha)``."""
         return math.log((1.0 - self.beta) / self.alpha)
 
+    @property
+    def fewest(self) -> int:
+        """The fewest observations (pairs, or games when unpaired) that can reach a bound.
+
+        One observation moves the GSPRT's LLR by at most ``ln(s1/s0)`` up or ``ln((1-s0)/(1-s1))`` down
+        (see :func:`sprt_llr`; zero counts add at most ``5 SPRT_EPSILON`` observations).
+        """
+        s0, s1 = score_of(self.elo0), score_of(self.elo1)
+        up = self.upper / math.log(s1 / s0)
+        down = -self.lower / math.log((1.0 - s0) / (1.0 - s1))
+        return max(1, math.ceil(min(up, down) - 5 * SPRT_EPSILON))
+
     def llr(self, values: Sequence[float], counts: Sequence[float]) -> float:
         return sprt_llr(values, counts, self.elo0, self.elo1)
 
@@ -158,22 +186,61 @@ class Sprt:
         return None
 
 
+def _log_factors(values: Sequence[float], weights: Sequence[float], s: float) -> list[float]:
+    """``ln(1 + x (v - s))`` for each outcome ``v``, where the most likely distribution with mean ``s``
+    given ``weights`` is ``p = weights / (N (1 + x (v - s)))`` (Van den Bergh, "support_MLE_multinomial",
+    Proposition 1.1): ``x`` is the root of the decreasing ``f(x) = sum w d / (1 + x d)``, ``d = v - s``,
+    between the poles ``-1/max(d)`` and ``-1/min(d)``; Newton's method kept inside a shrinking bracket.
+    """
+    d = [v - s for v in values]
+    lo, hi = -1.0 / max(d), -1.0 / min(d)
+    x = 0.0
+    for _ in range(200):
+        f = fp = 0.0
+        for w, di in zip(weights, d):
+            q = 1.0 / (1.0 + x * di)
+            f += w * di * q
+            fp -= w * di * di * q * q
+        if f > 0.0:
+            lo = x
+        elif f < 0.0:
+            hi = x
+        else:
+            break
+        step = x - f / fp
+        nxt = step if lo < step < hi else 0.5 * (lo + hi)
+        if abs(nxt - x) <= 1e-15 * max(1.0, abs(x)):
+            break
+        x = nxt
+    return [math.log1p(x * di) for di in d]
+
+
 def sprt_llr(values: Sequence[float], counts: Sequence[float], elo0: float, elo1: float) -> float:
-    """The normal-approximation LLR for outcomes scoring ``values`` seen ``counts`` times.
+    """The generalized log-likelihood ratio of ``elo1`` against ``elo0`` for outcomes scoring ``values``
+    (in ``[0, 1]`` per game, 0 and 1 among them) seen ``counts`` times.
 
     Trinomial: values ``(0, 0.5, 1)`` with counts ``(L, D, W)``; pentanomial: ``(0, .25, .5, .75, 1)`` with
-    the pair counts.  Zero counts become 0.001; no observations give 0.
+    the pair counts ``[LL, LD, DD+WL, WD, WW]``.  The nuisance (the shape of the outcome distribution) is
+    fitted by maximum likelihood under each hypothesis: ``LLR = sum_i n_i ln(p1_i / p0_i)`` where ``pk`` is
+    the most likely distribution whose mean is ``sk = score_of(elok)``.  Zero counts count as
+    :data:`SPRT_EPSILON`; no observations give 0.  For ``N`` observations the LLR lies between
+    ``N ln((1 - s1)/(1 - s0))`` and ``N ln(s1/s0)`` (mixing the fitted ``p1`` with a sure loss gives a
+    distribution of mean ``s0`` at least ``s0/s1`` as likely for every outcome, and likewise with a sure
+    win), so unlike its normal approximation ``N (s - (s0+s1)/2)(s1 - s0)/var`` it cannot explode when the
+    few outcomes seen have nearly no variance.
     """
+    if len(values) != len(counts):
+        raise ValueError(f"{len(values)} outcome values but {len(counts)} counts")
+    if any(not c >= 0 for c in counts):
+        raise ValueError(f"counts must be numbers >= 0, not {list(counts)}")
     if sum(counts) == 0:
         return 0.0
-    reg = [c if c > 0 else 1e-3 for c in counts]
-    n = sum(reg)
-    mean = sum(v * c for v, c in zip(values, reg)) / n
-    var = sum(c * (v - mean) ** 2 for v, c in zip(values, reg)) / n
-    if var <= 0.0:
-        return 0.0
     s0, s1 = score_of(elo0), score_of(elo1)
-    return (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n)
+    if not min(values) < s0 < s1 < max(values):
+        raise ValueError(f"the scores {s0:g}, {s1:g} of elo0, elo1 must lie strictly between the outcomes")
+    w = [c if c > 0 else SPRT_EPSILON for c in counts]
+    f0, f1 = _log_factors(values, w, s0), _log_factors(values, w, s1)
+    return sum(wi * (a - b) for wi, a, b in zip(w, f0, f1))
 
 
 def ratings(
