@@ -116,12 +116,13 @@ def test_sprt_stops_the_match(tmp_path, capsys):
     out = capsys.readouterr().out
     with Store(db) as store:
         assert store.meta("sprt")["decision"] == "H1"
-        assert store.count() == 2  # one pair decides a one-sided match; nothing is played after it
+        # a one-sided match: each won pair adds at most ln(s1/s0) = 0.1336 to the LLR, so H1 takes 23 pairs
+        assert store.count() == 46  # and nothing is played after it
         assert len(store.plan()) == 20000
     assert "H1 accepted" in out
     # resuming a decided match plays nothing
     assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
-    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 2
+    assert rows(db, "SELECT COUNT(*) FROM games")[0][0] == 46
 
 
 def test_report_tables_and_plots(tmp_path, capsys):
