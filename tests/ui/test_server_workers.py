@@ -1,0 +1,106 @@
+"""The engine workers of `zerosum serve`: bounded memory, replaced past their bound, dead with their server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from zerosum.ui.worker import EngineFailed, EngineMemory, EnginePool
+
+linux = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads /proc (Linux)")
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
+        time.sleep(0.05)
+    return [p for p in pids if alive(p)]
+
+
+@linux
+def test_a_worker_past_its_resident_bound_is_replaced() -> None:
+    pool = EnginePool(size=1, wait=5, rss_limit=1)  # every worker is past 1 byte after a job
+    kept = EnginePool(size=1, wait=5)
+    try:
+        pool.run("math:hypot", (3, 4), 30)
+        first = pool.pids
+        assert first == []  # discarded after its job
+        kept.run("math:hypot", (3, 4), 30)
+        kept.run("math:hypot", (3, 4), 30)
+        assert len(kept.pids) == 1  # under the bound: kept and reused
+    finally:
+        pool.close()
+        kept.close()
+
+
+@linux
+def test_a_job_past_the_memory_limit_fails_cleanly_and_the_worker_is_replaced() -> None:
+    pool = EnginePool(size=1, wait=5, memory_limit=256 * 2**20)
+    try:
+        pool.run("math:hypot", (3, 4), 30)
+        [before] = pool.pids
+        with pytest.raises(EngineMemory, match="ran out of memory .a worker may use 256 MB"):
+            pool.run("builtins:bytearray", (512 * 2**20,), 30)
+        assert wait_gone([before]) == []
+        assert pool.run("math:hypot", (5, 12), 30) == 13.0  # a fresh worker answers
+    finally:
+        pool.close()
+
+
+def test_a_job_whose_result_is_not_json_fails_without_losing_the_worker() -> None:
+    pool = EnginePool(size=1, wait=5)
+    try:
+        with pytest.raises(EngineFailed, match="not JSON"):
+            pool.run("builtins:bytes", ([1, 2],), 30)
+        assert pool.run("math:hypot", (3, 4), 30) == 5.0
+    finally:
+        pool.close()
+
+
+OWNER = textwrap.dedent("""
+    import sys, threading, time
+    from zerosum.ui.worker import EnginePool
+    pool = EnginePool(size=2, wait=5)
+    # started from threads that end at once (as the server's request threads do)
+    for _ in range(2):
+        t = threading.Thread(target=pool.run, args=("time:sleep", (0.3,), 30))
+        t.start()
+    time.sleep(0.05)
+    t.join()
+    time.sleep(1.0)
+    print(*pool.pids, flush=True)
+    threading.Thread(target=pool.run, args=("time:sleep", (60,), 120), daemon=True).start()
+    time.sleep(120)
+""")
+
+
+@linux
+def test_workers_die_with_their_server_even_on_sigkill() -> None:
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True)
+    try:
+        line = owner.stdout.readline() if owner.stdout else ""
+        pids = [int(p) for p in line.split()]
+        assert pids and all(alive(p) for p in pids)  # alive after the threads that started them ended
+        time.sleep(0.3)  # one is in the middle of a job
+        owner.send_signal(signal.SIGKILL)
+        owner.wait(10)
+        assert wait_gone(pids) == []
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+        owner.wait(10)
