@@ -1,0 +1,118 @@
+"""`zerosum serve` against slow and greedy clients: header, body and keep-alive timeouts, a connection cap.
+
+The server runs in a thread with short timeouts (1 s) so the tests are quick; `zerosum serve` uses the
+documented defaults of :func:`zerosum.ui.server.serve_config`.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+uvicorn = pytest.importorskip("uvicorn")
+
+from zerosum.ui.server import create_app, serve_config  # noqa: E402
+
+TIMEOUT = 1.0  # the header, body and keep-alive timeouts of the server under test
+CAP = 20  # its connection cap
+SLACK = 4.0  # how much later than its timeout a connection may be closed on a busy machine
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = serve_config(create_app(mode="inline"), "127.0.0.1", port, header_timeout=TIMEOUT,
+                          body_timeout=TIMEOUT, keep_alive=1, max_connections=CAP)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield ("127.0.0.1", port)
+    srv.should_exit = True
+    thread.join(10)
+
+
+def connect(address, data: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(address, timeout=TIMEOUT + SLACK)
+    if data:
+        sock.sendall(data)
+    return sock
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closes ``sock`` before the socket's own timeout (whatever it sent first)."""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        sock.close()
+
+
+def health(address) -> int:
+    return httpx.get(f"http://{address[0]}:{address[1]}/api/health", timeout=5).status_code
+
+
+def test_incomplete_headers_are_timed_out_and_health_answers_meanwhile(server) -> None:
+    held = [connect(server, b"GET /api/health HTTP/1.1\r\nHost: x\r\n") for _ in range(CAP // 2)]
+    assert health(server) == 200
+    assert all(closed_by_server(s) for s in held)
+
+
+def test_a_trickling_client_is_timed_out(server) -> None:
+    sock = connect(server)
+    start = time.monotonic()
+    try:
+        for byte in b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
+            sock.sendall(bytes([byte]))
+            time.sleep(0.2)  # every byte resets uvicorn's own keep-alive timer, not this deadline
+            if time.monotonic() - start > TIMEOUT + SLACK:
+                break
+    except OSError:
+        pass  # closed under our feet: what we want
+    assert closed_by_server(sock)
+
+
+def test_an_incomplete_body_is_timed_out(server) -> None:
+    sock = connect(server, b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100\r\n\r\n{\"agent\": ")
+    assert closed_by_server(sock)
+    assert health(server) == 200
+
+
+def test_an_idle_kept_alive_connection_is_closed(server) -> None:
+    sock = connect(server, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert closed_by_server(sock)  # after the answer, the keep-alive timeout
+
+
+def test_connections_past_the_cap_are_closed_at_once(server) -> None:
+    held = [connect(server) for _ in range(CAP)]
+    try:
+        time.sleep(0.2)
+        extra = connect(server)
+        extra.settimeout(TIMEOUT / 2)  # closed on arrival, not after the header timeout
+        assert closed_by_server(extra)
+    finally:
+        for s in held:
+            s.close()
+    deadline = time.monotonic() + SLACK
+    while time.monotonic() < deadline:
+        try:
+            if health(server) == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    assert health(server) == 200  # room again once they are gone
