@@ -13,9 +13,13 @@
   ordering when not even depth 1 completes).  Deepening stops early once an iteration is proven or saw
   every game end.  No limit at all means ``time=1``.
 * Evaluation at the depth limit: ``eval=window|threats|mobility`` (with ``three=``/``two=``) or a callable.
+* Memory: the table holds at most ``tt`` entries (``0..MAX_TT``); on the numba path it is ``2**ceil(log2
+  tt)`` slots of 37 bytes (``MAX_TT``: about 155 MB), on the generic path a dict that admits no new
+  position once full during a search and is emptied at the start of a search that finds it full.
 
 Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.fast` when the evaluation is
-``window`` or ``threats`` (``fast=0`` forces the generic path); the table is kept between calls (its
+``window`` or ``threats`` and numba is installed (``fast=0`` forces the generic path); :meth:`warm_up`
+loads the kernel before the clock starts; the table is kept between calls (its
 entries stay valid; ``reset()`` empties it).  Ties at the root go to the first move in the search order
 that reaches the best value: the previous iteration's best move, then centre first on Connect-X, else
 ``game.actions`` order.
@@ -30,13 +34,17 @@ import numpy as np
 
 from ..errors import AgentError
 from ..game import Game
-from .base import Limits, Option, SearchAgent, SearchResult, is_proven
-from .minimax import EVAL_OPTIONS, INF, clamp, resolve_evaluation, terminal_value, to_child, to_parent
+from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, is_proven, kernels
+from .minimax import (EVAL_OPTIONS, INF, check_weights, clamp, resolve_evaluation, terminal_value, to_child,
+                      to_parent)
 
-__all__ = ["AlphaBetaAgent"]
+__all__ = ["AlphaBetaAgent", "MAX_TT"]
 
 EXACT, LOWER, UPPER = 1, 2, 3
 DEFAULT_TT = 1 << 20
+#: the largest transposition table, in entries (numba path: 37 bytes a slot, about 155 MB)
+MAX_TT = 1 << 22
+_WARM: set[tuple[str, str]] = set()  # (game spec, evaluation) whose kernel this process has loaded
 CHECK_EVERY = 256  # generic path: nodes between clock readings
 
 
@@ -60,7 +68,7 @@ class AlphaBetaAgent(SearchAgent):
     LIMITS = ("depth", "nodes", "time")
     OPTIONS = {
         **EVAL_OPTIONS,
-        "tt": Option(int, "transposition table entries (0: none)", lambda v: v >= 0, "a whole number >= 0"),
+        "tt": bounded(int, "transposition table entries (0: none)", 0, MAX_TT),
         "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
     }
 
@@ -77,8 +85,8 @@ class AlphaBetaAgent(SearchAgent):
     ) -> None:
         super().__init__(limits=limits, seed=seed)
         self.evaluation = eval
-        self.three, self.two = three, two
-        self.tt_size = tt
+        self.three, self.two = check_weights(self.name, three, two)
+        self.tt_size = check_range(self.name, "tt", tt, 0, MAX_TT)
         self.fast = fast
         self._tt: dict[Any, tuple[int, int, int, Any, bool]] = {}
         self._fast_tables: dict[str, Any] | None = None
@@ -108,9 +116,23 @@ class AlphaBetaAgent(SearchAgent):
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and name in ("window", "threats"))
+        return bool(self.fast and isinstance(game, ConnectX) and name in ("window", "threats")
+                    and kernels() is not None)
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Load (or compile) the numba kernel for ``game`` with a tiny search, once per process."""
+        name, _ = resolve_evaluation(game, self.evaluation, self.three, self.two)
+        key = (getattr(game, "spec", type(game).__name__), str(name))
+        if key in _WARM or not self._uses_fast_path(game, name):
+            return
+        _WARM.add(key)
+        probe = AlphaBetaAgent(limits=Limits(depth=2), eval=name, three=self.three, two=self.two, tt=16)
+        state = game.initial_state
+        if game.actions(state):
+            probe._search_fast(game, state, name or "window", 2, None, time.perf_counter() + 3600, 0.0)
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()
         actions = game.actions(state)
         if not actions:
@@ -143,7 +165,8 @@ class AlphaBetaAgent(SearchAgent):
         start: float,
     ) -> SearchResult:
         tt = self._tt if self.tt_size else None
-        if tt is not None and len(tt) > self.tt_size:
+        tt_size = self.tt_size
+        if tt is not None and len(tt) >= tt_size:
             tt.clear()
         killers: dict[int, list[Any]] = {}
         history: dict[Any, int] = {}
@@ -206,7 +229,7 @@ class AlphaBetaAgent(SearchAgent):
                     history[a] = history.get(a, 0) + depth * depth
                     break
             node_cut, cut = cut, outer_cut or cut
-            if tt is not None:
+            if tt is not None and (len(tt) < tt_size or s in tt):  # full: no new positions
                 flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
                 tt[s] = (depth, flag, best, best_move, node_cut)
             return best
@@ -257,7 +280,8 @@ class AlphaBetaAgent(SearchAgent):
     # ---- the numba path (any Connect-X board) -------------------------------------------------
 
     def _tables(self, game: Any, name: str) -> dict[str, Any]:
-        from . import fast
+        fast = kernels()
+        assert fast is not None
 
         key = f"{game.spec}|{name}"
         current = self._fast_tables
@@ -291,7 +315,8 @@ class AlphaBetaAgent(SearchAgent):
         deadline: float | None,
         start: float,
     ) -> SearchResult:
-        from . import fast
+        fast = kernels()
+        assert fast is not None
 
         t = self._tables(game, name)
         cfg = np.zeros(8, dtype=np.int64)
@@ -352,7 +377,8 @@ class AlphaBetaAgent(SearchAgent):
         )
 
     def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:
-        from . import fast
+        fast = kernels()
+        assert fast is not None
 
         pv = [first]
         s = game.result(state, first)

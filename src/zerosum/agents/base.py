@@ -4,6 +4,11 @@ An agent is called the way the classic course code calls a player: ``agent(game,
 that search also offer ``agent.search(game, state) -> SearchResult``.  Budgets are one small value,
 :class:`Limits`; each agent documents which fields it honours and never exceeds a node or simulation budget.
 
+Every numeric option has a documented range (the ``MAX_*`` constants below, named in each option's help);
+:class:`Limits` built from Python is checked against the same ranges.  :func:`kernels` loads the numba
+kernels of :mod:`zerosum.agents.fast` on first use, or answers None when numba is missing: the agents then
+search in pure Python.  :meth:`Agent.warm_up` loads (or compiles) them before a clock starts.
+
 Values are from the side to move's view.  Proven results score beyond every heuristic value:
 ``win_value(plies)`` is ``WIN - plies`` (a faster win scores more) and a loss is its negative (a slower loss
 scores better).  Heuristic values stay within ``±HEURISTIC_BOUND``.
@@ -13,13 +18,14 @@ from __future__ import annotations
 
 import importlib
 import os
+from types import ModuleType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import convert, parse_spec
+from ..spec import between, convert, parse_spec
 
 __all__ = [
     "Agent",
@@ -38,7 +44,22 @@ __all__ = [
     "is_proven",
     "plies_to_end",
     "describe_value",
+    "kernels",
+    "bounded",
+    "check_range",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_SIMULATIONS",
+    "MAX_TIME",
+    "MAX_SEED",
 ]
+
+#: the documented maxima of the budget options (spec options and ``Limits`` built from Python alike)
+MAX_DEPTH = 10_000  # plies: more than any supported game lasts (64 x 64 Connect-X has 4,096 cells)
+MAX_NODES = 10**9
+MAX_SIMULATIONS = 10**9
+MAX_TIME = 3600.0  # seconds per move
+MAX_SEED = 2**63 - 1
 
 #: proven results score beyond every heuristic value
 WIN = 1_000_000_000
@@ -86,12 +107,13 @@ class Limits:
             value = getattr(self, f.name)
             if value is None:
                 continue
+            lo, hi, expect = _LIMIT_RANGES[f.name]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise AgentError(f"Limits({f.name}={value!r}): expected a number")
+                raise AgentError(f"Limits({f.name}={value!r}): expected {expect}")
             if f.name != "time" and not isinstance(value, int):
-                raise AgentError(f"Limits({f.name}={value!r}): expected a whole number")
-            if value <= 0 and not (f.name == "depth" and value == 0):
-                raise AgentError(f"Limits({f.name}={value!r}): expected a positive number")
+                raise AgentError(f"Limits({f.name}={value!r}): expected {expect}")
+            if not (lo < value <= hi if f.name == "time" else lo <= value <= hi):  # False for nan
+                raise AgentError(f"Limits({f.name}={value!r}) is out of range: expected {expect}")
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None]
@@ -134,14 +156,47 @@ class Option:
     expect: str = ""
 
 
+def bounded(kind: Callable[[str], Any], help: str, lo: float, hi: float) -> Option:  # noqa: A002
+    """An option whose value must lie in ``lo..hi``; the range is named in its help and its error."""
+    what = "a whole number" if kind is int else "a number"
+    return Option(kind, f"{help} ({lo}..{hi})", between(lo, hi), f"{what} in {lo}..{hi}")
+
+
+def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whole: bool = True) -> Any:
+    """``value`` if it is a number in ``lo..hi`` (a whole one when ``whole``), else one AgentError line.
+
+    For options given from Python (constructor arguments), which do not pass through :func:`convert`.
+    """
+    ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
+    if not ok or not lo <= value <= hi:
+        what = "a whole number" if whole else "a number"
+        raise AgentError(f"{owner}: {name}={value!r} is out of range: expected {what} in {lo}..{hi}")
+    return value
+
+
+#: (low, high, what is expected) of each ``Limits`` field; time is above its low end, the others from it
+_LIMIT_RANGES: dict[str, tuple[float, float, str]] = {
+    "depth": (0, MAX_DEPTH, f"a whole number in 0..{MAX_DEPTH}"),
+    "nodes": (1, MAX_NODES, f"a whole number in 1..{MAX_NODES}"),
+    "time": (0.0, MAX_TIME, f"a number of seconds above 0 and at most {MAX_TIME:g}"),
+    "simulations": (1, MAX_SIMULATIONS, f"a whole number in 1..{MAX_SIMULATIONS}"),
+}
+
+
+def _limit_option(kind: Callable[[str], Any], help: str, name: str) -> Option:  # noqa: A002
+    lo, hi, expect = _LIMIT_RANGES[name]
+    check = (lambda v: lo < v <= hi) if name == "time" else between(lo, hi)
+    return Option(kind, f"{help}: {expect}", check, expect)
+
+
 #: the budget options every agent may accept, mapped to ``Limits`` fields
 LIMIT_OPTIONS: dict[str, tuple[str, Option]] = {
-    "depth": ("depth", Option(int, "search depth in plies", lambda v: v >= 0, "a whole number >= 0")),
-    "nodes": ("nodes", Option(int, "node budget per move", lambda v: v > 0, "a whole number > 0")),
-    "time": ("time", Option(float, "seconds per move", lambda v: v > 0, "a number of seconds > 0")),
-    "sims": ("simulations", Option(int, "simulations per move", lambda v: v > 0, "a whole number > 0")),
+    "depth": ("depth", _limit_option(int, "search depth in plies", "depth")),
+    "nodes": ("nodes", _limit_option(int, "node budget per move", "nodes")),
+    "time": ("time", _limit_option(float, "seconds per move", "time")),
+    "sims": ("simulations", _limit_option(int, "simulations per move", "simulations")),
 }
-SEED_OPTION = Option(int, "random seed (reproducible play)", None, "a whole number")
+SEED_OPTION = bounded(int, "random seed (reproducible play)", 0, MAX_SEED)
 
 
 class Agent(ABC):
@@ -168,6 +223,13 @@ class Agent(ABC):
     def reset(self) -> None:
         """Forget anything learned during a game (called before a new game)."""
 
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Load (or compile) whatever compiled code searching ``game`` needs, so that no clock pays for it.
+
+        Call it before a game's clock starts; the search agents also call it at the start of every search,
+        before they read the clock (after the first time for a game it costs nothing).
+        """
+
     def __repr__(self) -> str:
         return f"make_agent({self.spec!r})"
 
@@ -181,6 +243,26 @@ class SearchAgent(Agent):
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.search(game, state).action
+
+
+# ---- the numba kernels, loaded on first use ---------------------------------------------------------
+
+_KERNELS: list[ModuleType | None] = []  # empty: not tried yet
+
+
+def kernels() -> ModuleType | None:
+    """:mod:`zerosum.agents.fast` (importing numba), or None when numba cannot be imported.
+
+    Tried once per process; without numba every agent takes its pure-Python path.
+    """
+    if not _KERNELS:
+        try:
+            from . import fast
+        except ImportError:  # numba (or a compatible numpy) is missing
+            _KERNELS.append(None)
+        else:
+            _KERNELS.append(fast)
+    return _KERNELS[0]
 
 
 # ---- the registry of agent names -------------------------------------------------------------------
@@ -311,7 +393,7 @@ def make_agent(
             field_name, opt = LIMIT_OPTIONS[key]
             limit_values[field_name] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
         elif key == "seed":
-            seed = convert(key, text, int, AgentError, spec, None, "a whole number")
+            seed = convert(key, text, int, AgentError, spec, SEED_OPTION.check, SEED_OPTION.expect)
         elif key in cls.OPTIONS:
             opt = cls.OPTIONS[key]
             kwargs[key] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)

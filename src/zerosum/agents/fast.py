@@ -739,16 +739,16 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
              cols: int, k: int, c: float, greedy: bool, rng: np.ndarray) -> int:
     """Run up to ``sims`` simulations on the tree; returns how many ran.
 
-    ``meta[0]`` is the number of nodes used (the arrays must have room for ``cols`` more per simulation,
-    or the run stops early for the caller to grow them), ``meta[1]`` the deepest selection so far.
-    Stops early too once the root is proven.
+    ``meta[0]`` is the number of nodes used, ``meta[1]`` the deepest selection so far.  The arrays bound the
+    tree: a leaf whose children would not fit is not expanded, its playout starts from the leaf itself (the
+    caller grows the arrays up to its memory bound before each call).  Stops early once the root is proven.
     """
 
     bottom, board = geometry(rows, cols)
     capacity = pos.shape[0]
     empty = np.empty(0, dtype=np.int64)
     done = 0
-    while done < sims and ints[0, T_PROOF] == P_UNKNOWN and meta[0] + cols <= capacity:
+    while done < sims and ints[0, T_PROOF] == P_UNKNOWN:
         done += 1
         node = 0
         depth = 0
@@ -759,7 +759,7 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
         if depth > meta[1]:
             meta[1] = depth
         p = ints[node, T_PROOF]
-        if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
+        if p == P_UNKNOWN and ints[node, T_VISITS] > 0 and meta[0] + cols <= capacity:
             # expansion of a leaf seen before: every child at once, then a playout from the first one not proven
             meta[0] = _expand(node, meta[0], pos, ints, rows, cols, k, bottom, board, empty, rng)
             child = _settle_expansion(node, ints)
@@ -782,7 +782,10 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
 @njit(cache=True)
 def mcts_init(cur: np.uint64, mask: np.uint64, allowed: np.ndarray, pos: np.ndarray, ints: np.ndarray,
               total: np.ndarray, meta: np.ndarray, rows: int, cols: int, k: int, rng: np.ndarray) -> None:
-    """Make node 0 the root at (cur, mask) with children for the ``allowed`` columns."""
+    """Make node 0 the root at (cur, mask) with children for the ``allowed`` columns.
+
+    The arrays must be fresh zeros (``np.zeros``): ``total`` is not cleared here, so that a large, lazily
+    committed allocation only takes memory as the tree grows."""
 
     bottom, board = geometry(rows, cols)
     pos[0, 0] = cur
@@ -794,7 +797,6 @@ def mcts_init(cur: np.uint64, mask: np.uint64, allowed: np.ndarray, pos: np.ndar
     ints[0, T_VISITS] = 0
     ints[0, T_PROOF] = P_UNKNOWN
     ints[0, T_PLIES] = 0
-    total[:] = 0.0
     meta[0] = _expand(0, 1, pos, ints, rows, cols, k, bottom, board, allowed, rng)
     meta[1] = 0
     for ch in range(1, meta[0]):
@@ -898,13 +900,14 @@ def grid_playout(grid: np.ndarray, heights: np.ndarray, to_move: int, stones: in
 def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: int, rows: int, cols: int, k: int,
                   c: float, greedy: bool, rng: np.ndarray, root_grid: np.ndarray, root_heights: np.ndarray,
                   root_to_move: int, root_stones: int) -> int:
-    """:func:`mcts_run` on cell arrays: the same selection, expansion, proofs and backup."""
+    """:func:`mcts_run` on cell arrays: the same selection, expansion (bounded by the arrays), proofs and
+    backup."""
     capacity = ints.shape[0]
     empty = np.empty(0, dtype=np.int64)
     grid = root_grid.copy()
     heights = root_heights.copy()
     done = 0
-    while done < sims and ints[0, T_PROOF] == P_UNKNOWN and meta[0] + cols <= capacity:
+    while done < sims and ints[0, T_PROOF] == P_UNKNOWN:
         done += 1
         grid[:] = root_grid
         heights[:] = root_heights
@@ -923,7 +926,7 @@ def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: i
         if depth > meta[1]:
             meta[1] = depth
         p = ints[node, T_PROOF]
-        if p == P_UNKNOWN and ints[node, T_VISITS] > 0:
+        if p == P_UNKNOWN and ints[node, T_VISITS] > 0 and meta[0] + cols <= capacity:
             meta[0] = _expand_grid(node, meta[0], ints, grid, heights, to_move, stones, rows, cols, k, empty, rng)
             child = _settle_expansion(node, ints)
             p = ints[node, T_PROOF]
@@ -947,7 +950,8 @@ def mcts_run_grid(ints: np.ndarray, total: np.ndarray, meta: np.ndarray, sims: i
 def mcts_init_grid(root_grid: np.ndarray, root_heights: np.ndarray, root_to_move: int, root_stones: int,
                    allowed: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndarray, rows: int, cols: int,
                    k: int, rng: np.ndarray) -> None:
-    """Make node 0 the root (the position on the grid) with children for the ``allowed`` columns."""
+    """Make node 0 the root (the position on the grid) with children for the ``allowed`` columns (the arrays
+    must be fresh zeros, as for :func:`mcts_init`)."""
     ints[0, T_PARENT] = -1
     ints[0, T_FIRST] = -1
     ints[0, T_NCH] = 0
@@ -955,7 +959,6 @@ def mcts_init_grid(root_grid: np.ndarray, root_heights: np.ndarray, root_to_move
     ints[0, T_VISITS] = 0
     ints[0, T_PROOF] = P_UNKNOWN
     ints[0, T_PLIES] = 0
-    total[:] = 0.0
     meta[0] = _expand_grid(0, 1, ints, root_grid, root_heights, root_to_move, root_stones, rows, cols, k, allowed,
                            rng)
     meta[1] = 0

@@ -26,26 +26,45 @@ plies counted along the proof found, which need not be the shortest line); ``nod
 ``scores`` holds each root action's mean reward.
 
 Connect-X runs in the numba kernels of :mod:`zerosum.agents.fast` when the playout is ``random`` or
-``greedy`` (``fast=0`` forces the generic path): on bitboards where the board fits in 64 bits, else on cell
-arrays (each simulation replays its moves from the root).
+``greedy`` and numba is installed (``fast=0`` forces the generic path): on bitboards where the board fits in
+64 bits, else on cell arrays (each simulation replays its moves from the root).  :meth:`warm_up` loads the
+kernels before the clock starts (``search`` calls it before reading the clock).
+
+Limits: ``sims=`` (1..``MAX_SIMULATIONS``) and ``time=`` (seconds, at most ``MAX_TIME``); when both are
+given, whichever comes first stops the search, on every path (the numba path runs in slices of about
+``SLICE_SECONDS`` between clock readings).  The tree's memory is bounded by ``TREE_MEMORY`` (256 MB): at
+most ``TREE_MEMORY // FAST_NODE_BYTES`` nodes (3,355,443) on the numba path, and on the generic path
+``TREE_MEMORY // (GENERIC_NODE_BYTES + the root state's size)`` (about 700,000 on Connect Four).  Once the
+tree is full no leaf is expanded: the simulations go on, each playout starting from the leaf it reaches.
+``tree_nodes`` holds the size of the last search's tree.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
-from .base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, win_value
+from .base import (Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, kernels, loss_value,
+                   win_value)
 from .alphabeta import _flag
 
-__all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move"]
+__all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
 
 DEFAULT_SIMULATIONS = 1000
-CHUNK = 16384  # fast path: simulations per kernel call (the tree grows between calls)
+MAX_C = 100.0  # the largest exploration constant
+CHUNK = 16384  # fast path without a time limit: simulations per kernel call
+SLICE_SECONDS = 0.005  # fast path with a time limit: each kernel call runs about this long
+FIRST_SLICE = 256  # ... the first call's simulations, before the speed is measured
+#: the memory a search tree may use, in bytes (see the module doc)
+TREE_MEMORY = 256 * 2**20
+FAST_NODE_BYTES = 80  # numba path: a position (16 bytes), seven int64 fields and a float64 total
+GENERIC_NODE_BYTES = 200  # generic path: a node object and its share of its parent's children list
+_WARM: set[tuple[str, bool]] = set()  # (game spec, bitboards) whose kernels this process has loaded
 UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
 
 _REWARD = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}
@@ -71,6 +90,21 @@ class _Node:
         self.total = 0.0  # sum of rewards for the player who moved into this node
         self.proof = UNKNOWN
         self.plies = 0  # for a proven node: plies to the end along the proof
+
+
+def _state_bytes(state: Any, depth: int = 3) -> int:
+    """An estimate of the memory a state holds (its containers and their items, a few levels deep)."""
+    size = sys.getsizeof(state)
+    if depth > 0:
+        if isinstance(state, (tuple, list, set, frozenset)):
+            size += sum(_state_bytes(x, depth - 1) for x in state)
+        elif isinstance(state, dict):
+            size += sum(_state_bytes(k, depth - 1) + _state_bytes(v, depth - 1) for k, v in state.items())
+        else:
+            names = getattr(type(state), "__slots__", ()) or tuple(getattr(state, "__dict__", ()))
+            names = (names,) if isinstance(names, str) else names
+            size += sum(_state_bytes(getattr(state, n, None), depth - 1) for n in names)
+    return size
 
 
 def _winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: int) -> list[Any]:
@@ -139,7 +173,7 @@ class MCTSAgent(SearchAgent):
     description = "Monte Carlo tree search (UCT) with proven wins and losses"
     LIMITS = ("simulations", "time")
     OPTIONS = {
-        "c": Option(float, "exploration constant (rewards scaled to 0..1)", lambda v: v >= 0, "a number >= 0"),
+        "c": bounded(float, "exploration constant (rewards scaled to 0..1)", 0, MAX_C),
         "playout": Option(_playout_name, "playout policy: random, greedy, alphabeta", None,
                           "one of random, greedy, alphabeta"),
         "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
@@ -159,12 +193,13 @@ class MCTSAgent(SearchAgent):
             raise AgentError(f"unknown playout {playout!r}: choose one of {', '.join(PLAYOUTS)} or pass a callable")
         if not isinstance(playout, str) and not callable(playout):
             raise AgentError(f"a playout is a name or a callable f(game, state) -> action, not {playout!r}")
-        self.c = c
+        self.c = check_range(self.name, "c", c, 0, MAX_C, whole=False)
         self.playout = playout
         self.fast = fast
         self.rng = random.Random(seed)
         self._playout_agent: Agent | None = None
         self._cells = False  # True: the cell-array kernel even where the bitboard one fits (tests)
+        self.tree_nodes = 0  # the size of the last search's tree
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -172,7 +207,25 @@ class MCTSAgent(SearchAgent):
     def _uses_fast_path(self, game: Game[Any, Any]) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and self.playout in ("random", "greedy"))
+        return bool(self.fast and isinstance(game, ConnectX) and self.playout in ("random", "greedy")
+                    and kernels() is not None)
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Load (or compile) the numba kernels ``game`` needs with a tiny search, once per process."""
+        if self.playout == "alphabeta":  # its playouts search with alpha-beta
+            self._alphabeta_playout().warm_up(game)
+        if not self._uses_fast_path(game):
+            return
+        key = (getattr(game, "spec", ""), bool(game.fits_64 and not self._cells))  # type: ignore[attr-defined]
+        if key in _WARM:
+            return
+        _WARM.add(key)
+        probe = MCTSAgent(limits=Limits(simulations=16), seed=0, c=self.c, playout=self.playout)
+        probe._cells = self._cells
+        state = game.initial_state
+        actions = game.actions(state)
+        if actions:
+            probe._search_fast(game, state, actions, 16, None, time.perf_counter())
 
     def _budget(self) -> tuple[int | None, float | None]:
         sims, seconds = self.limits.simulations, self.limits.time
@@ -182,7 +235,9 @@ class MCTSAgent(SearchAgent):
         return sims, deadline
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()
+        self.tree_nodes = 0
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
@@ -206,12 +261,15 @@ class MCTSAgent(SearchAgent):
             return lambda s, acts: acts[rng.randrange(len(acts))]
         if self.playout == "greedy":
             return lambda s, acts: self._greedy(game, s, acts)
+        agent = self._alphabeta_playout()
+        return lambda s, acts: agent(game, s)
+
+    def _alphabeta_playout(self) -> Agent:
         if self._playout_agent is None:
             from .alphabeta import AlphaBetaAgent
 
             self._playout_agent = AlphaBetaAgent(limits=Limits(depth=2), tt=0)
-        agent = self._playout_agent
-        return lambda s, acts: agent(game, s)
+        return self._playout_agent
 
     def _greedy(self, game: Game[Any, Any], s: Any, acts: list[Any]) -> Any:
         """Take a win, else block the opponent's win in one, else a random move."""
@@ -261,6 +319,8 @@ class MCTSAgent(SearchAgent):
         rng.shuffle(root.children)
         for ch in root.children:
             self._prove(ch)
+        max_nodes = max(TREE_MEMORY // (GENERIC_NODE_BYTES + _state_bytes(state)), 1 + len(safe))
+        created = 1 + len(safe)
         done = 0
         max_depth = 0
         while root.proof == UNKNOWN:
@@ -275,9 +335,11 @@ class MCTSAgent(SearchAgent):
                 node = self._select(node, c)
                 depth += 1
             max_depth = max(max_depth, depth)
-            if node.proof == UNKNOWN and node.visits > 0:
+            leaf_actions = actions_of(node.state) if node.proof == UNKNOWN and node.visits > 0 else ()
+            if leaf_actions and created + len(leaf_actions) <= max_nodes:  # a full tree grows no more
                 # expansion of a leaf seen before: every child at once, in a random order
-                node.children = [self._child(game, node, a) for a in actions_of(node.state)]
+                created += len(leaf_actions)
+                node.children = [self._child(game, node, a) for a in leaf_actions]
                 rng.shuffle(node.children)
                 for ch in node.children:
                     if ch.proof != UNKNOWN:
@@ -303,6 +365,7 @@ class MCTSAgent(SearchAgent):
                 up.total += reward
                 reward = -reward
                 up = up.parent
+        self.tree_nodes = created
         return self._answer(game, state, root, done, max_depth, start)
 
     def _child(self, game: Game[Any, Any], parent: _Node, action: Any) -> _Node:
@@ -390,10 +453,12 @@ class MCTSAgent(SearchAgent):
     ) -> SearchResult:
         import numpy as np
 
-        from . import fast
-
+        fast = kernels()
+        assert fast is not None
         cols = game.cols
-        capacity = 1 + cols * (min(sims or CHUNK, CHUNK) + 2)
+        # the arrays bound the tree; np.zeros takes fresh zeroed pages, so memory is used as the tree grows
+        limit = TREE_MEMORY // FAST_NODE_BYTES
+        capacity = limit if sims is None else min(limit, 1 + cols * (sims + 2))
         pos = np.zeros((capacity, 2), dtype=np.uint64)
         ints = np.zeros((capacity, fast.T_FIELDS), dtype=np.int64)
         total = np.zeros(capacity, dtype=np.float64)
@@ -410,25 +475,25 @@ class MCTSAgent(SearchAgent):
                                 game.k, rng)
         greedy = self.playout == "greedy"
         done = 0
-        while ints[0, fast.T_PROOF] == fast.P_UNKNOWN:
-            if sims is not None:
-                chunk = min(sims - done, CHUNK)
-                if chunk <= 0:
+        chunk = CHUNK if deadline is None else FIRST_SLICE
+        while ints[0, fast.T_PROOF] == fast.P_UNKNOWN:  # whichever limit comes first stops the search
+            n = chunk if sims is None else min(chunk, sims - done)
+            if n <= 0:
+                break
+            if deadline is not None:
+                t0 = time.perf_counter()
+                if t0 >= deadline:
                     break
-            else:
-                if time.perf_counter() >= deadline:  # type: ignore[operator]
-                    break
-                chunk = CHUNK // 8
-            if meta[0] + cols * (chunk + 1) > len(pos):  # grow the tree's arrays
-                extra = max(len(pos), cols * (chunk + 1))
-                pos = np.concatenate([pos, np.zeros((extra, 2), dtype=np.uint64)])
-                ints = np.concatenate([ints, np.zeros((extra, fast.T_FIELDS), dtype=np.int64)])
-                total = np.concatenate([total, np.zeros(extra, dtype=np.float64)])
             if bitboards:
-                done += fast.mcts_run(pos, ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng)
+                ran = fast.mcts_run(pos, ints, total, meta, n, game.rows, cols, game.k, self.c, greedy, rng)
             else:
-                done += fast.mcts_run_grid(ints, total, meta, chunk, game.rows, cols, game.k, self.c, greedy, rng,
-                                           grid, heights, state.to_move, state.ply)
+                ran = fast.mcts_run_grid(ints, total, meta, n, game.rows, cols, game.k, self.c, greedy, rng,
+                                         grid, heights, state.to_move, state.ply)
+            done += ran
+            if deadline is not None:  # the next slice: about SLICE_SECONDS at the speed just measured
+                spent = time.perf_counter() - t0
+                chunk = max(16, min(CHUNK, int(ran * SLICE_SECONDS / spent))) if spent > 0 and ran else chunk
+        self.tree_nodes = int(meta[0])
         return self._answer_arrays(game, state, pos, ints, total, done, int(meta[1]), start)
 
     def _answer_arrays(self, game: Any, state: Any, pos: Any, ints: Any, total: Any, sims: int, depth: int,

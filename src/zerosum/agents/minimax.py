@@ -16,11 +16,14 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from .base import HEURISTIC_BOUND, WIN, Limits, Option, SearchAgent, SearchResult
+from .base import HEURISTIC_BOUND, WIN, Limits, Option, SearchAgent, SearchResult, bounded, check_range
 
-__all__ = ["MinimaxAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation"]
+__all__ = ["MinimaxAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
 INF = WIN + 1
+#: the largest weight ``three=`` / ``two=`` may have (either sign): sums over every window stay far from
+#: the 64-bit limit of the numba kernels, and values are clamped to ``HEURISTIC_BOUND`` anyway
+MAX_WEIGHT = 100_000
 
 
 def to_parent(v: int) -> int:
@@ -77,9 +80,15 @@ def _eval_name(value: str) -> str:
 EVAL_OPTIONS = {
     "eval": Option(_eval_name, "evaluation at the depth limit: window, threats, mobility", None,
                    "one of window, threats, mobility"),
-    "three": Option(int, "window/threats: weight of a line one stone short", None, "a whole number"),
-    "two": Option(int, "window/threats: weight of a line two stones short", None, "a whole number"),
+    "three": bounded(int, "window/threats: weight of a line one stone short", -MAX_WEIGHT, MAX_WEIGHT),
+    "two": bounded(int, "window/threats: weight of a line two stones short", -MAX_WEIGHT, MAX_WEIGHT),
 }
+
+
+def check_weights(owner: str, three: int, two: int) -> tuple[int, int]:
+    """The evaluation weights, range-checked (constructor arguments do not pass through the spec parser)."""
+    return (check_range(owner, "three", three, -MAX_WEIGHT, MAX_WEIGHT),
+            check_range(owner, "two", two, -MAX_WEIGHT, MAX_WEIGHT))
 
 
 class MinimaxAgent(SearchAgent):
@@ -106,7 +115,7 @@ class MinimaxAgent(SearchAgent):
     ) -> None:
         super().__init__(limits=limits, seed=seed)
         self.evaluation = eval
-        self.three, self.two = three, two
+        self.three, self.two = check_weights(self.name, three, two)
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
         start = time.perf_counter()
