@@ -259,13 +259,110 @@ def test_kaggle_agent_command_rejects_bad_input(tmp_path, capsys) -> None:
     assert "unknown agent 'nonsense'" in err and len(err.strip().splitlines()) == 1
     assert not path.exists()
     assert main(["kaggle-agent", "random", "-o", str(tmp_path / "missing" / "main.py")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
     assert main(["kaggle-agent", "agents.py:mine", "-o", str(path)]) == 2
     assert main(["kaggle-agent", "solver", "--opening", "nonsense", "-o", str(path)]) == 2
     assert "unknown agent 'nonsense'" in capsys.readouterr().err
     assert not path.exists()
     assert main(["kaggle-agent", "random", "--opening", "alphabeta:fast=0", "-o", str(path)]) == 0
     assert "OPTIONS = {'opening': 'alphabeta:fast=0'}" in path.read_text()
+
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1, captured
+    return lines[0]
+
+
+@pytest.mark.parametrize("spec", ["human", "solver --opening human", "openspiel-mcts"])
+def test_kaggle_agent_refuses_agents_that_cannot_play_unattended(tmp_path, capsys, spec: str) -> None:
+    path = tmp_path / "main.py"
+    args = spec.split()
+    if args[0] == "openspiel-mcts":
+        pytest.importorskip("pyspiel")  # without it, openspiel-mcts is an unknown agent (refused too)
+    assert main(["kaggle-agent", *args, "-o", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert "cannot" in line and repr(args[-1]) in line, line
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(AgentError):
+        kaggle.submission_source(args[0], **({"opening": args[-1]} if len(args) > 1 else {}))
+
+
+def test_kaggle_agent_does_not_overwrite_without_overwrite(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "main.py").write_text("my own agent\n")
+    assert main(["kaggle-agent", "random"]) == 2  # the default output, ./main.py, exists
+    line = one_error_line(capsys)
+    assert "main.py" in line and "--overwrite" in line
+    assert (tmp_path / "main.py").read_text() == "my own agent\n"
+    assert main(["kaggle-agent", "random", "--overwrite"]) == 0
+    assert "SPEC = 'random'" in (tmp_path / "main.py").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main.py"]  # no temporary file left behind
+
+
+def test_kaggle_agent_writes_atomically(tmp_path, monkeypatch) -> None:
+    """A failure while writing leaves the old file whole and no temporary file."""
+    path = tmp_path / "main.py"
+    path.write_text("old\n")
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(kaggle, "_TEMPLATE", "{spec}" * 1)  # a short text, then a failing fsync
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(OSError):
+        kaggle.write_submission(path, "random", overwrite=True)
+    assert path.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["main.py"]
+
+
+def test_submission_carries_only_the_modules_its_agent_imports() -> None:
+    from zerosum.interop import kaggle_bundle
+
+    solver = {name for name, _ in kaggle_bundle.bundle_files(["zerosum.solver.agent", "zerosum.agents.alphabeta"])}
+    simple = {name for name, _ in kaggle_bundle.bundle_files(["zerosum.agents.simple"])}
+    for files in (solver, simple):
+        assert "zerosum/interop/kaggle.py" in files and "zerosum/agents/base.py" in files
+        assert not [f for f in files if f.split("/")[1] in ("arena", "ui", "commands", "cli.py")]
+        assert not [f for f in files if f.startswith("zerosum/interop/") and f.split("/")[2] not in
+                    ("__init__.py", "kaggle.py")]
+    # the lazily imported kernels and the book the solver reads travel with it; not with `random`
+    assert {"zerosum/agents/fast.py", "zerosum/solver/search.py", "zerosum/data/book-6x7-k4.npz"} <= solver
+    assert not [f for f in simple if f.startswith(("zerosum/solver/s", "zerosum/solver/book")) or f.endswith(".npz")]
+    assert "zerosum/agents/simple.py" in simple and "zerosum/agents/simple.py" not in solver
+    # every module a carried one imports is carried: the closure is closed
+    closure = kaggle_bundle.module_closure(["zerosum.solver.agent"])
+    assert "zerosum.solver.search" in closure and "zerosum.solver" in closure and "zerosum" in closure
+
+
+def test_bundle_closure_follows_lazy_and_relative_imports(tmp_path) -> None:
+    from zerosum.interop import kaggle_bundle
+
+    root = tmp_path / "zerosum"
+    for rel, text in {
+        "__init__.py": "def __getattr__(name):\n    from .heavy import Thing\n",
+        "a/__init__.py": "",
+        "a/top.py": "from . import low\nfrom ..b.mid import f\n"
+                    "def g():\n    import zerosum.c.lazy\n    return f'tab-{1}x{2}.bin'\n",
+        "a/low.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..heavy import Thing\n",
+        "b/__init__.py": "", "b/mid.py": "def f(): pass\n",
+        "c/__init__.py": "", "c/lazy.py": "", "heavy.py": "", "other.py": "",
+        "data/tab-6x7.bin": "", "data/unused.bin": "",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert kaggle_bundle.module_closure(["zerosum.a.top"], root) == [
+        "zerosum", "zerosum.a", "zerosum.a.low", "zerosum.a.top", "zerosum.b", "zerosum.b.mid", "zerosum.c",
+        "zerosum.c.lazy"]
+    original = kaggle_bundle.RUNTIME
+    try:
+        kaggle_bundle.RUNTIME = "zerosum.other"
+        names = [name for name, _ in kaggle_bundle.bundle_files(["zerosum.a.top"], root)]
+    finally:
+        kaggle_bundle.RUNTIME = original
+    assert "zerosum/data/tab-6x7.bin" in names and "zerosum/data/unused.bin" not in names
+    assert "zerosum/heavy.py" not in names and "zerosum/other.py" in names
 
 
 def test_cli_module_imports_quickly() -> None:

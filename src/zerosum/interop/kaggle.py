@@ -16,28 +16,32 @@ cannot be stopped mid-search and an early position can take it up to a minute, s
 ``SOLVER_EMPTY`` cells are empty; alpha-beta plays before that (and whenever the solver fails), and the
 solver is compiled on the first move, while the overage is full.
 
+Without numba (not installed, or failing to import), the first move says so once on stderr and the agent
+searches in pure Python: alpha-beta and MCTS take their generic paths, and the solver (numba only) leaves
+the whole game to its opening agent.  That is slower, not silent and not a centre-column shuffle.
+
 ``zerosum kaggle-agent SPEC -o main.py`` writes a submission file that carries zerosum inside it: the
-package's source (compressed) is unpacked once into a temporary folder, imported from there, and the file's
-last callable is the ``agent`` that Kaggle's loader picks up.  The file needs only numpy and numba, which
-Kaggle's image has.  This module imports nothing heavy, so the command starts quickly.
+modules the agent imports (found from the source by :mod:`.kaggle_bundle`, compressed) are unpacked once
+into a temporary folder, imported from there, and the file's last callable is the ``agent`` that Kaggle's
+loader picks up.  The file needs numpy, and numba to search fast; Kaggle's image has both.  An agent that
+cannot play unattended (``human``, one needing another adapter) is refused, and an existing output file is
+replaced only with ``--overwrite`` (written atomically).  This module imports nothing heavy, so the command
+starts quickly.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
-import io
-import lzma
 import os
-import tarfile
+import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import AgentError
 
-__all__ = ["agent", "KaggleAgent", "board_to_state", "state_to_board", "write_submission", "submission_source"]
+__all__ = ["KaggleAgent", "agent", "board_to_state", "state_to_board", "submission_source", "write_submission"]
 
 #: seconds kept back from ``actTimeout`` for Kaggle's own work around the call
 SAFETY = 0.25
@@ -46,6 +50,32 @@ RESERVE = 4.0
 #: the solver answers once at most this many cells are empty; before that (where one exact solve can take
 #: up to a minute without an opening book) alpha-beta plays within the move's time budget
 SOLVER_EMPTY = 28
+
+
+#: what :func:`numba_problem` found (tried once per process), and whether the notices were printed
+_ONCE: dict[str, Any] = {}
+
+
+def numba_problem() -> str | None:
+    """None when numba imports here; else why not (``"ImportError: ..."``).  Tried once per process."""
+    if "numba" not in _ONCE:
+        try:
+            import numba  # noqa: F401
+        except Exception as exc:  # noqa: BLE001 - not installed, or installed but broken (e.g. for this numpy)
+            from ..core.files import describe_exception
+
+            _ONCE["numba"] = describe_exception(exc)
+        else:
+            _ONCE["numba"] = None
+    problem: str | None = _ONCE["numba"]
+    return problem
+
+
+def _notice(key: str, text: str) -> None:
+    """Print ``text`` as one stderr line, the first time ``key`` comes up in this process."""
+    if key not in _ONCE:
+        _ONCE[key] = True
+        print(text, file=sys.stderr, flush=True)
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -124,7 +154,7 @@ class KaggleAgent:
 
     def __init__(
         self,
-        spec: "str | Any" = "solver",
+        spec: str | Any = "solver",
         *,
         seed: int | None = None,
         safety: float = SAFETY,
@@ -164,6 +194,26 @@ class KaggleAgent:
         self.opening: Any = None
         if getattr(self.inner, "name", "") == "solver":
             self.opening = make_agent(opening, seed=seed, limits=self.limits)
+        #: None until the first move decides it: True when the agent searches in pure Python (no numba)
+        self.pure: bool | None = None
+
+    def _uses_numba(self) -> bool:
+        return self.opening is not None or bool(getattr(self.inner, "fast", False))
+
+    def _check_numba(self) -> None:
+        """On the first move: without numba, switch to pure-Python search and say so once on stderr."""
+        problem = numba_problem() if self._uses_numba() else None
+        self.pure = problem is not None
+        if problem is None:
+            return
+        for inner in (self.inner, self.opening):
+            if inner is not None and getattr(inner, "fast", False):
+                setattr(inner, "fast", False)  # noqa: B010 - the generic path of alpha-beta and MCTS
+        searcher = self.inner if self.opening is None else self.opening
+        if self.opening is not None:
+            self.solver_empty = -1  # the solver is numba only: the opening agent plays every move
+        _notice("pure", f"zerosum: numba is not available ({problem}); {getattr(searcher, 'spec', '?')!r} "
+                        "searches in pure Python instead (slower)")
 
     @staticmethod
     def _ask(inner: Any, game: Any, state: Any, legal: list[int], seconds: float) -> tuple[int | None, str]:
@@ -233,6 +283,8 @@ class KaggleAgent:
         reasons: list[str] = []
         used = "fallback"
         try:
+            if self.pure is None:
+                self._check_numba()
             game = self._board_game(rows, cols, k)
             if stones < self._last_stones or game is not self._game:
                 for a in (self.inner, self.opening):
@@ -241,7 +293,7 @@ class KaggleAgent:
             self._game, self._last_stones = game, stones
             chain = [self.inner] if self.opening is None else [self.inner, self.opening]
             if self.opening is not None and rows * cols - stones > self.solver_empty:
-                if game not in self._warm:
+                if game not in self._warm and not self.pure:
                     self._warm_up(game)  # compile the solver now, while the overage is full
                 chain = [self.opening]
             state = board_to_state(game, board, mark)
@@ -254,6 +306,8 @@ class KaggleAgent:
                 column, used = answer, getattr(inner, "spec", "?")
                 break
             reasons.append(f"{getattr(inner, 'spec', '?')}: {why}")
+        if used == "fallback":
+            _notice("fallback", f"zerosum: played the centre-most column: {'; '.join(reasons)}")
         self.last = {
             "agent": used,
             "column": column,
@@ -265,7 +319,7 @@ class KaggleAgent:
         return int(column)
 
 
-def agent(spec: "str | Any" = "solver", *, seed: int | None = None, **limits: Any) -> Callable[[Any, Any], int]:
+def agent(spec: str | Any = "solver", *, seed: int | None = None, **limits: Any) -> Callable[[Any, Any], int]:
     """A Kaggle ConnectX agent ``agent(observation, configuration) -> int`` playing zerosum's ``spec``.
 
     ``limits`` are ``depth``, ``nodes``, ``time`` (a cap in seconds per move) and ``simulations``
@@ -280,45 +334,13 @@ def agent(spec: "str | Any" = "solver", *, seed: int | None = None, **limits: An
 
 # ---- the single-file submission ---------------------------------------------------------------------
 
-#: parts of the package a submission does not need (the terminal and web front ends)
-_SKIP_DIRS = {"ui", "__pycache__"}
-_SKIP_SUFFIXES = (".pyc", ".nbi", ".nbc")
-
-
-def _package_files() -> list[tuple[str, bytes]]:
-    """(path relative to ``src``, bytes) of every file of the installed zerosum package a submission needs."""
-    root = Path(__file__).resolve().parent.parent  # .../zerosum
-    files = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if not path.is_file() or _SKIP_DIRS & set(rel.parts) or path.name.endswith(_SKIP_SUFFIXES):
-            continue
-        if rel.parts[0] == "interop" and rel.name not in ("__init__.py", "kaggle.py"):
-            continue
-        files.append((str(Path("zerosum") / rel), path.read_bytes()))
-    return files
-
-
-def _payload() -> tuple[str, str]:
-    """The package as an lzma-compressed tar in base85 text, and a short hash of it."""
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w") as tar:
-        for name, data in _package_files():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mtime = 0
-            info.mode = 0o644
-            tar.addfile(info, io.BytesIO(data))
-    packed = lzma.compress(raw.getvalue(), preset=9)
-    return base64.b85encode(packed).decode("ascii"), hashlib.sha256(packed).hexdigest()[:16]
-
-
 _TEMPLATE = '''\
 """Kaggle ConnectX submission: zerosum agent {spec!r}.
 
-Written by `zerosum kaggle-agent` (zerosum {version}).  The zerosum package travels inside this file: on
-first use it is unpacked into a temporary folder and imported from there.  Needs numpy and numba (both in
-Kaggle's image).  Kaggle's loader takes the last callable defined here, which is `agent` below.
+Written by `zerosum kaggle-agent` (zerosum {version}).  The {count} files of zerosum this agent uses
+travel inside this file: on first use they are unpacked into a temporary folder and imported from there.
+Needs numpy; numba (both in Kaggle's image) makes it search fast, and without it the agent says so once on
+stderr and searches in pure Python.  Kaggle's loader takes the last callable defined here: `agent` below.
 """
 
 SPEC = {spec!r}
@@ -369,30 +391,45 @@ def agent(observation, configuration):
 
 
 def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **limits: Any) -> str:
-    """The text of a single-file Kaggle submission playing ``spec`` (checked before writing)."""
+    """The text of a single-file Kaggle submission playing ``spec`` (checked before writing).
+
+    Raises :class:`~zerosum.errors.AgentError` for a bad spec or limit, a user's own file, and an agent that
+    cannot play unattended (``human``, or one whose module the submission cannot carry).
+    """
     from .. import __version__
 
     if not isinstance(spec, str) or ".py:" in spec:
         raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
     options: dict[str, Any] = {} if opening == "alphabeta" else {"opening": opening}
-    KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
-    payload, digest = _payload()
+    built = KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
+    agents = [a for a in (built.inner, built.opening) if a is not None]
+    from .kaggle_bundle import check_unattended
+    from .kaggle_bundle import payload as make_payload
+
+    for inner, what in zip(agents, ("agent", "opening agent")):
+        check_unattended(inner, what)
+
+    payload, digest, count = make_payload(sorted({type(a).__module__ for a in agents}))
     width = 100
     chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
     body = "\n".join(f'    "{chunk}"' for chunk in chunks)
     return _TEMPLATE.format(spec=spec, limits=dict(limits), options=options, digest=digest, payload=body,
-                            version=__version__)
+                            version=__version__, count=count)
 
 
 def write_submission(path: str | os.PathLike[str], spec: str = "solver", *, opening: str = "alphabeta",
-                     **limits: Any) -> Path:
-    """Write a single-file Kaggle submission for ``spec`` to ``path`` and return the path."""
+                     overwrite: bool = False, **limits: Any) -> Path:
+    """Write a single-file Kaggle submission for ``spec`` to ``path`` and return the path.
+
+    An existing file is replaced only with ``overwrite=True``; the path is checked before any work and the
+    file is written atomically (a failure leaves the old file or none).
+    """
+    from ..core.files import atomic_output, check_output
+
+    out = check_output(path, overwrite=overwrite, what="submission file")
     text = submission_source(spec, opening=opening, **limits)
-    out = Path(path)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise AgentError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+    with atomic_output(out, checked=True) as fh:
+        fh.write(text)
     return out
 
 
@@ -404,15 +441,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the agent to submit (default: solver), e.g. 'alphabeta:depth=8', 'mcts:time=1'")
     parser.add_argument("-o", "--output", default="main.py", metavar="FILE",
                         help="where to write the submission (default: main.py)")
+    parser.add_argument("--overwrite", action="store_true", help="replace FILE when it exists")
     parser.add_argument("--opening", default="alphabeta", metavar="SPEC",
                         help="for the solver: the agent that plays until 28 cells are empty (default: alphabeta; "
                         "'alphabeta:fast=0' spares compiling it on the first move, at some strength)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    import sys
-
-    out = write_submission(args.output, args.spec, opening=args.opening)
+    out = write_submission(args.output, args.spec, opening=args.opening, overwrite=args.overwrite)
     size = out.stat().st_size
     print(f"wrote {out} ({size / 1024:.0f} KiB): Kaggle ConnectX agent {args.spec!r}", file=sys.stderr)
     return 0
