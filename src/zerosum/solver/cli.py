@@ -37,7 +37,17 @@ def _solver(args: argparse.Namespace) -> Any:
         raise UsageError(f"--tt-log-size {args.tt_log_size} is outside 10..31")
     from .solver import Solver
 
-    return Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book)
+    return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book))
+
+
+def settled(solver: Any) -> Any:
+    """``solver``, with every object alive so far (numba's compiled code above all) left out of garbage
+    collection: the interpreter's last collection at exit would walk them for about a second, so Ctrl-C
+    (or the end of a command) would take that long to return to the shell."""
+    import gc
+
+    gc.freeze()
+    return solver
 
 
 # ---- solve --------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ __all__ = [
     "position_key",
     "DEFAULT_LOG_SIZE",
     "ABORTED",
+    "STATS_SIZE",
 ]
 
 #: default table size: 2**24 entries of one 64-bit word each (128 MB)
@@ -70,6 +71,11 @@ _OFFSET = 64
 _LOWER = 128
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
+#: the length of a ``stats`` array that lets a search stop and go on later (shorter ones just stop):
+#: ``[0]`` nodes searched, ``[1]`` stop once ``[0]`` reaches it (0: no limit), ``[2]`` the stopped
+#: frame + 1 (0: not stopped), ``[3]`` its node count, ``[4:8]`` the stopped solve's lo, hi, phase and
+#: window, ``[8]`` (``solve_many``) the value of ``[0]`` when the current position began
+STATS_SIZE = 9
 #: up to this ply, a position and its mirror image share one table entry, and a symmetric position
 #: searches only half of its moves
 _SYM_PLY = 12
@@ -345,12 +351,15 @@ def _negamax(
     colmask: np.ndarray,
     work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     stats: np.ndarray,
+    resume: bool,
 ) -> int:
     """The score of a position whose side to move cannot win at once, within ``(alpha0, beta0)``.
 
     Fail-soft alpha-beta: a result ``<= alpha0`` is an upper bound, ``>= beta0`` a lower bound, else exact.
     The recursion runs on an explicit stack (frame ``d`` is the position ``d`` plies below the root):
-    no call per node, and numba can cache it.
+    no call per node, and numba can cache it.  Out of budget it returns ``ABORTED``, leaving its frames
+    in ``work`` and its depth and node count in ``stats`` (see ``STATS_SIZE``); ``resume=True`` goes on
+    from there, exactly as if it had never stopped.
     """
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
@@ -363,16 +372,27 @@ def _negamax(
     nshift = bits_of(bmask) - bits_of(U64(near.shape[0] - 1))
     npmask = (ONE << U64(nshift)) - ONE
     nlowmask = U64(near.shape[0] - 1)
-    fu[0, 0] = current
-    fu[0, 1] = mask
-    fi[0, 0] = alpha0
-    fi[0, 1] = beta0
-    d = 0
-    nodes = 0
-    budget = max(stats[1] - stats[0], 0) if stats.shape[0] > 1 and stats[1] > 0 else -1  # nodes left; -1: no limit
+    pausable = stats.shape[0] >= STATS_SIZE
+    if resume and pausable and stats[2] > 0:  # go on where the last call stopped
+        d = stats[2] - 1
+        nodes = stats[3]
+        stats[2] = 0
+    else:
+        fu[0, 0] = current
+        fu[0, 1] = mask
+        fi[0, 0] = alpha0
+        fi[0, 1] = beta0
+        d = 0
+        nodes = 0
+    base = nodes
+    # the node count at which to stop; -1: no limit
+    budget = base + max(stats[1] - stats[0], 0) if stats.shape[0] > 1 and stats[1] > 0 else -1
     while True:
         if nodes == budget:
-            stats[0] += nodes
+            stats[0] += nodes - base
+            if pausable:
+                stats[2] = d + 1
+                stats[3] = nodes
             return ABORTED  # the table keeps only proven bounds, so it stays valid
         # ---- enter the node of frame d: either a value v at once, or its moves in order
         cur = fu[d, 0]
@@ -531,7 +551,7 @@ def _negamax(
         # ---- return v to the parents until one has another move to try
         while done:
             if d == 0:
-                stats[0] += nodes
+                stats[0] += nodes - base
                 return v
             d -= 1
             score = -v
@@ -592,46 +612,64 @@ def _solve(
 ) -> int:
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     h = rows + 1
-    if _can_win_now(current, mask, h, k, bottom, board):
-        stats[0] += 1
-        return (cells + 1 - moves) // 2
-    lo = -((cells - moves) // 2)
-    hi = (cells + 1 - moves) // 2
-    if weak:
-        # Only the sign is wanted.  Ask first for a quick win (half the best score possible), then for a
-        # slow enough loss: positions that end soon answer at once; then settle the sign around 0.
-        med = _trunc_half(hi)
-        if med > 0:
-            r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
-            if r == ABORTED:
-                return ABORTED
+    pausable = stats.shape[0] >= STATS_SIZE
+    resume = pausable and stats[2] > 0
+    if resume:  # the last call stopped inside a null-window search: its bounds, phase and window
+        lo, hi, phase, med = stats[4], stats[5], stats[6], stats[7]
+    else:
+        if _can_win_now(current, mask, h, k, bottom, board):
+            stats[0] += 1
+            return (cells + 1 - moves) // 2
+        lo = -((cells - moves) // 2)
+        hi = (cells + 1 - moves) // 2
+        # phases 0 and 1, a weak solve only: ask first for a quick win (half the best score possible), then
+        # for a slow enough loss, so positions that end soon answer at once; phase 2: null-window searches
+        # narrow [lo, hi] to the score (to its sign when weak)
+        phase = 0 if weak else 2
+        med = 0
+    while True:
+        if not resume:  # the next window, or the answer
+            if phase == 0:
+                med = _trunc_half(hi)
+                if med <= 0:
+                    phase = 1
+                    continue
+            elif phase == 1:
+                med = _trunc_half(lo)
+                if med >= 0 or lo >= hi:
+                    lo = max(lo, -1)
+                    hi = min(hi, 1)
+                    phase = 2
+                    continue
+            else:
+                if lo >= hi:
+                    return lo
+                med = lo + (hi - lo) // 2
+                if med <= 0 and _trunc_half(lo) < med:
+                    med = _trunc_half(lo)
+                elif med >= 0 and _trunc_half(hi) > med:
+                    med = _trunc_half(hi)
+        r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats, resume)
+        resume = False
+        if r == ABORTED:
+            if pausable:
+                stats[4], stats[5], stats[6], stats[7] = lo, hi, phase, med
+            return ABORTED
+        if phase == 0:
             if r > med:
                 return 1
             hi = r
-        med = _trunc_half(lo)
-        if med < 0 and lo < hi:
-            r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
-            if r == ABORTED:
-                return ABORTED
+            phase = 1
+        elif phase == 1:
             if r <= med:
                 return -1
-            lo = r
-        lo = max(lo, -1)
-        hi = min(hi, 1)
-    while lo < hi:  # null-window searches narrow [lo, hi] to the score
-        med = lo + (hi - lo) // 2
-        if med <= 0 and _trunc_half(lo) < med:
-            med = _trunc_half(lo)
-        elif med >= 0 and _trunc_half(hi) > med:
-            med = _trunc_half(hi)
-        r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats)
-        if r == ABORTED:
-            return ABORTED
-        if r <= med:
+            lo = max(r, -1)
+            hi = min(hi, 1)
+            phase = 2
+        elif r <= med:
             hi = r
         else:
             lo = r
-    return lo
 
 
 @njit(cache=True)
@@ -721,15 +759,26 @@ def solve_many(
     table: np.ndarray,
     scores: np.ndarray,
     nodes: np.ndarray,
-) -> None:
-    """Solve many positions in one compiled call: ``scores[i]`` and ``nodes[i]`` for position ``i``."""
+    stats: np.ndarray,
+    start: int,
+) -> int:
+    """Solve positions ``start, start + 1, ...`` in one compiled call: ``scores[i]`` and ``nodes[i]``.
+
+    Returns the index of the first position not finished: ``len(currents)`` once all are.  With a node
+    limit in ``stats[1]`` (a ``STATS_SIZE`` array) it may stop early; called again with that index and
+    the same ``stats`` it goes on exactly where it stopped.
+    """
     order, colmask, work = prepared
     geo = _geometry(rows, cols, k, table.shape[0])
-    stats = np.zeros(2, dtype=np.int64)
-    for i in range(currents.shape[0]):
-        stats[0] = 0
-        scores[i] = _solve(currents[i], masks[i], popcnt(masks[i]), weak, geo, table, order, colmask, work, stats)
-        nodes[i] = stats[0]
+    for i in range(start, currents.shape[0]):
+        if stats[2] == 0:  # not a stopped search going on: position i starts here
+            stats[8] = stats[0]
+        r = _solve(currents[i], masks[i], popcnt(masks[i]), weak, geo, table, order, colmask, work, stats)
+        if r == ABORTED:
+            return i
+        scores[i] = r
+        nodes[i] = stats[0] - stats[8]
+    return currents.shape[0]
 
 
 @njit(cache=True)

@@ -58,6 +58,10 @@ class Solver:
     (``True``), not at all (``False``), or a book file path.
     """
 
+    #: a long search returns to Python after this many nodes (well under a second) and goes on at once:
+    #: Ctrl-C is handled there.  It changes no score and no node count.
+    slice_nodes = 1 << 20
+
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True) -> None:
         self.game = solver_game(game)
         if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not 1 <= tt_size <= 1 << 32:
@@ -67,7 +71,7 @@ class Solver:
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
         self.table = search.make_table(max(log_size, 8, self.key_bits - search.MAX_PART_BITS), self.key_bits)
-        self._stats = np.zeros(2, dtype=np.int64)  # nodes searched, node limit (0: none)
+        self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
         self._dims = (g.rows, g.cols, g.k)
         self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
         self._near_table = self._prepared[2][5]  # the search's small table for positions near the end
@@ -130,15 +134,20 @@ class Solver:
         """
         start = time.perf_counter()
         score = self._book_score(current, mask)
-        self._stats[0] = 0
-        self._stats[1] = max(int(node_limit), 1) if node_limit is not None else 0
+        stats = self._stats
+        stats.fill(0)
         if score is None:
-            score = int(
-                search.solve_prepared(
-                    np.uint64(current), np.uint64(mask), self._dims[0], self._dims[1], self._dims[2], weak,
-                    self._prepared, self.table, self._stats,
+            limit = None if node_limit is None else max(int(node_limit), 1)
+            while True:  # in slices, so that Ctrl-C (handled between them) stops a long search at once
+                stats[1] = stats[0] + (self.slice_nodes if limit is None else min(self.slice_nodes, limit - stats[0]))
+                score = int(
+                    search.solve_prepared(
+                        np.uint64(current), np.uint64(mask), self._dims[0], self._dims[1], self._dims[2], weak,
+                        self._prepared, self.table, stats,
+                    )
                 )
-            )
+                if score != search.ABORTED or (limit is not None and stats[0] >= limit):
+                    break
         self.nodes = int(self._stats[0])
         self.elapsed = time.perf_counter() - start
         if score == search.ABORTED:
@@ -170,7 +179,13 @@ class Solver:
         nodes = np.zeros(len(todo), dtype=np.int64)
         if todo:
             g = self.game
-            search.solve_many(currents, masks, g.rows, g.cols, g.k, weak, self._prepared, self.table, scores, nodes)
+            stats = self._stats
+            stats.fill(0)
+            done = 0
+            while done < len(todo):  # in slices, like solve_bits
+                stats[1] = stats[0] + self.slice_nodes
+                done = int(search.solve_many(currents, masks, g.rows, g.cols, g.k, weak, self._prepared, self.table,
+                                             scores, nodes, stats, done))
         if len(todo) == n:
             result: list[int] = scores.tolist()
             counts: list[int] = nodes.tolist()
