@@ -30,3 +30,12 @@ def test_bench_bad_usage(capsys) -> None:
     err = capsys.readouterr().err
     assert "--rounds" in err and "clever" in err and "nope" in err
     assert all(len(line) < 200 for line in err.strip().split("\n"))
+
+
+def test_bench_numeric_options_have_ranges(capsys) -> None:
+    for argv in (["mcts", "--sims", "0"], ["mcts", "--sims", "99999999999999999999"], ["mcts", "-c", "nan"],
+                 ["mcts", "-c", "101"], ["mcts", "--rounds", "1001"], ["alphabeta", "--nodes", "1000000001"],
+                 ["alphabeta", "--seed", "-1"]):
+        assert main(["bench", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and argv[1] in err, argv

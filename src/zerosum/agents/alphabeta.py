@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import AgentError
 from ..game import Game
-from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, is_proven, kernels
+from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, is_proven, kernels
 from .minimax import (EVAL_OPTIONS, INF, check_weights, clamp, resolve_evaluation, terminal_value, to_child,
                       to_parent)
 
@@ -50,14 +50,6 @@ CHECK_EVERY = 256  # generic path: nodes between clock readings
 
 class _Stop(Exception):
     """The node budget or the deadline was reached: the iteration is abandoned."""
-
-
-def _flag(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(text)
 
 
 class AlphaBetaAgent(SearchAgent):

@@ -46,6 +46,7 @@ __all__ = [
     "describe_value",
     "kernels",
     "bounded",
+    "flag",
     "check_range",
     "MAX_DEPTH",
     "MAX_NODES",
@@ -154,6 +155,15 @@ class Option:
     help: str
     check: Callable[[Any], bool] | None = None
     expect: str = ""
+
+
+def flag(text: str) -> bool:
+    """A yes/no option: 1/true/yes/on or 0/false/no/off."""
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
 
 
 def bounded(kind: Callable[[str], Any], help: str, lo: float, hi: float) -> Option:  # noqa: A002

@@ -15,17 +15,22 @@ import time
 __all__ = ["BENCH"]
 
 
+MAX_ROUNDS = 1000
+
+
 def _common(parser: argparse.ArgumentParser, game: str) -> None:
-    from ..cli import add_game_option
+    from ..commands.options import add_game_option, int_arg
+    from .base import MAX_SEED
 
     add_game_option(parser, default=game)
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is printed (default 3)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int_arg(1, MAX_ROUNDS), default=3,
+                        help=f"rounds (1..{MAX_ROUNDS}); the median is printed (default 3)")
+    parser.add_argument("--seed", type=int_arg(0, MAX_SEED - MAX_ROUNDS), default=0)
     parser.add_argument("--generic", action="store_true", help="use the Game-protocol path even when a fast one exists")
 
 
 def _check(args: argparse.Namespace, **positive: float) -> None:
-    from ..cli import UsageError
+    from ..errors import UsageError
 
     for name, value in {"rounds": args.rounds, **positive}.items():
         if value <= 0:
@@ -33,15 +38,21 @@ def _check(args: argparse.Namespace, **positive: float) -> None:
 
 
 def _add_mcts(parser: argparse.ArgumentParser) -> None:
+    from ..commands.options import float_arg, int_arg
+    from .base import MAX_SIMULATIONS
+    from .mcts import MAX_C
+
     _common(parser, "connect4")
-    parser.add_argument("--sims", type=int, default=None,
-                        help="simulations per round (default 300000 on the fast path, 3000 otherwise)")
+    parser.add_argument("--sims", type=int_arg(1, MAX_SIMULATIONS), default=None,
+                        help=f"simulations per round, 1..{MAX_SIMULATIONS} (default 300000 on the fast path, "
+                             "3000 otherwise)")
     parser.add_argument("--playout", default="random", help="playout policy: random, greedy, alphabeta")
-    parser.add_argument("-c", type=float, default=0.7, help="exploration constant (default 0.7, as the agent)")
+    parser.add_argument("-c", type=float_arg(0, MAX_C), default=0.7,
+                        help=f"exploration constant, 0..{MAX_C:g} (default 0.7, as the agent)")
 
 
 def _run_mcts(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from ..errors import UsageError
     from ..games import get_game
     from .base import Limits
     from .mcts import PLAYOUTS, MCTSAgent
@@ -72,14 +83,18 @@ def _run_mcts(args: argparse.Namespace) -> int:
 
 
 def _add_alphabeta(parser: argparse.ArgumentParser) -> None:
+    from ..commands.options import int_arg
+    from .base import MAX_NODES
+
     _common(parser, "connect4-8x8")
-    parser.add_argument("--nodes", type=int, default=10_000, help="node budget per search (default 10000)")
+    parser.add_argument("--nodes", type=int_arg(1, MAX_NODES), default=10_000,
+                        help=f"node budget per search, 1..{MAX_NODES} (default 10000)")
     parser.add_argument("--eval", default="window", help="evaluation: window, threats, mobility (default window)")
     parser.set_defaults(rounds=5)
 
 
 def _run_alphabeta(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from ..errors import UsageError
     from ..games import get_game
     from .alphabeta import AlphaBetaAgent
     from .base import Limits

@@ -49,9 +49,8 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
-from .base import (Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, kernels, loss_value,
-                   win_value)
-from .alphabeta import _flag
+from .base import (Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels,
+                   loss_value, win_value)
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
 
