@@ -52,29 +52,14 @@ RESERVE = 4.0
 SOLVER_EMPTY = 28
 
 
-#: what :func:`numba_problem` found (tried once per process), and whether the notices were printed
-_ONCE: dict[str, Any] = {}
-
-
-def numba_problem() -> str | None:
-    """None when numba imports here; else why not (``"ImportError: ..."``).  Tried once per process."""
-    if "numba" not in _ONCE:
-        try:
-            import numba  # noqa: F401
-        except Exception as exc:  # noqa: BLE001 - not installed, or installed but broken (e.g. for this numpy)
-            from ..core.files import describe_exception
-
-            _ONCE["numba"] = describe_exception(exc)
-        else:
-            _ONCE["numba"] = None
-    problem: str | None = _ONCE["numba"]
-    return problem
+#: the notices this process has printed (each at most once)
+_ONCE: set[str] = set()
 
 
 def _notice(key: str, text: str) -> None:
     """Print ``text`` as one stderr line, the first time ``key`` comes up in this process."""
     if key not in _ONCE:
-        _ONCE[key] = True
+        _ONCE.add(key)
         print(text, file=sys.stderr, flush=True)
 
 
@@ -202,9 +187,10 @@ class KaggleAgent:
 
     def _check_numba(self) -> None:
         """On the first move: without numba, switch to pure-Python search and say so once on stderr."""
-        problem = numba_problem() if self._uses_numba() else None
-        self.pure = problem is not None
-        if problem is None:
+        from ..agents.base import kernels
+
+        self.pure = self._uses_numba() and kernels() is None
+        if not self.pure:
             return
         for inner in (self.inner, self.opening):
             if inner is not None and getattr(inner, "fast", False):
@@ -212,8 +198,8 @@ class KaggleAgent:
         searcher = self.inner if self.opening is None else self.opening
         if self.opening is not None:
             self.solver_empty = -1  # the solver is numba only: the opening agent plays every move
-        _notice("pure", f"zerosum: numba is not available ({problem}); {getattr(searcher, 'spec', '?')!r} "
-                        "searches in pure Python instead (slower)")
+        _notice("pure", f"zerosum: numba cannot be imported here, so {getattr(searcher, 'spec', '?')!r} searches "
+                        "in pure Python instead (slower)")
 
     @staticmethod
     def _ask(inner: Any, game: Any, state: Any, legal: list[int], seconds: float) -> tuple[int | None, str]:
@@ -231,11 +217,21 @@ class KaggleAgent:
         return int(action), ""
 
     def _warm_up(self, game: Any) -> None:
-        """Run the solver once on a position it answers at once, so its compilation is paid early."""
+        """Compile (or load) the agents' numba code on a board's first move, while the overage is full.
+
+        The time it takes counts against this move's budget, so the search after it keeps to the budget.
+        The solver is run once on a position it answers at once.
+        """
         self._warm.add(game)
+        for inner in (self.inner, self.opening):
+            try:
+                if inner is not None:
+                    inner.warm_up(game)
+            except Exception:  # noqa: BLE001, S110 - warming is an optimisation only
+                pass
         state = _immediate_win_position(game)
         solver_for = getattr(self.inner, "_solver_for", None)
-        if state is None or solver_for is None:
+        if state is None or solver_for is None or self.pure:
             return
         try:
             solver = solver_for(game)
@@ -291,10 +287,10 @@ class KaggleAgent:
                     if a is not None:
                         a.reset()  # a new game (or a new board size)
             self._game, self._last_stones = game, stones
+            if game not in self._warm:
+                self._warm_up(game)
             chain = [self.inner] if self.opening is None else [self.inner, self.opening]
             if self.opening is not None and rows * cols - stones > self.solver_empty:
-                if game not in self._warm and not self.pure:
-                    self._warm_up(game)  # compile the solver now, while the overage is full
                 chain = [self.opening]
             state = board_to_state(game, board, mark)
         except Exception as exc:
