@@ -12,10 +12,10 @@ Bounds (the numbers are the defaults of :class:`EnginePool`):
 * memory: a worker may map at most :data:`MEMORY_LIMIT` bytes of data (``RLIMIT_DATA``, set by the worker
   itself at start); past it the job fails with :class:`EngineMemory` and the worker is replaced.  A worker
   whose resident memory is above :data:`RSS_LIMIT` after a job (a table it keeps) is replaced too.
-* life: a worker dies with the process that started it, even when that one is killed with SIGKILL (on
-  Linux the kernel's parent-death signal, elsewhere a thread watching the parent; the arena's workers do
-  the same).  Workers are started from one long-lived thread of the pool, because Linux sends the
-  parent-death signal when the *thread* that started the child ends.
+* life: a worker dies with the process that started it, even when that one is killed with SIGKILL
+  (:func:`zerosum.core.processes.die_with_parent`: on Linux the kernel's parent-death signal, elsewhere a
+  thread watching the parent).  Workers are started from one long-lived thread of the pool, because Linux
+  sends the parent-death signal when the *thread* that started the child ends.
 """
 
 from __future__ import annotations
@@ -92,13 +92,11 @@ def main() -> None:  # pragma: no cover - runs in the worker process
     import json
     import signal
 
-    from ..arena.play import _die_with_parent
+    from ..core.processes import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops the workers
     parent = int(sys.argv[1]) if len(sys.argv) > 1 else os.getppid()
-    _die_with_parent(parent)
-    if os.getppid() != parent:  # the server died before the death signal was armed
-        os._exit(1)
+    die_with_parent(parent)
     if len(sys.argv) > 2 and int(sys.argv[2]) > 0:
         _limit_memory(int(sys.argv[2]))
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8")
