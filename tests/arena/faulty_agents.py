@@ -32,3 +32,32 @@ def slow_first(game, state):  # well-behaved but slow: a run lasts long enough t
 
 def crasher(game, state):
     os._exit(3)
+
+
+class _BadRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr for you")
+
+
+def bad_repr(game, state):  # an action whose __repr__ raises
+    return _BadRepr()
+
+
+class _BadStr(Exception):
+    def __str__(self):
+        raise RuntimeError("no str for you")
+
+
+def bad_str(game, state):  # raises an exception whose __str__ raises
+    raise _BadStr()
+
+
+class _BadEq(int):
+    def __eq__(self, other):
+        raise RuntimeError("no eq for you")
+
+    __hash__ = int.__hash__
+
+
+def bad_eq(game, state):  # an int subclass whose __eq__ raises
+    return _BadEq(game.actions(state)[0])

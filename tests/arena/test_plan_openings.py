@@ -94,7 +94,7 @@ def test_bad_openings_are_refused(tmp_path):
     path.write_text("# nothing\n")
     with pytest.raises(GameError, match="no openings"):
         read_openings(path, ConnectX())
-    with pytest.raises(GameError, match="cannot read"):
+    with pytest.raises(GameError, match="not found"):
         read_openings(tmp_path / "missing.txt", ConnectX())
 
 

@@ -10,7 +10,9 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from ..errors import GameError
 
 __all__ = ["COMMANDS"]
 
@@ -24,63 +26,64 @@ def _console() -> Any:
     return console
 
 
-def _number(kind: Callable[[str], Any], ok: Callable[[Any], bool], expect: str) -> Callable[[str], Any]:
-    """An argparse type: ``kind(text)`` that must satisfy ``ok``, else a message saying ``expect``."""
-
-    def parse(text: str) -> Any:
-        try:
-            v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}") from None
-        if not ok(v):
-            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}")
-        return v
-
-    return parse
-
-
-_positive_int = _number(int, lambda v: v > 0, "a positive whole number")
-_positive_float = _number(float, lambda v: v > 0, "a positive number")
-_non_negative_float = _number(float, lambda v: v >= 0, "a number >= 0")
+#: the hard per-move deadline (``--deadline``) is at most two hours
+MAX_DEADLINE = 7200.0
+#: the extra seconds of an agent's first move in a new worker (``--grace``)
+MAX_GRACE = 3600.0
+#: ``zerosum openings --max-score``: more than any board's score (64 x 64 Connect-X: 2,049)
+MAX_SCORE = 10_000
+#: ``zerosum openings --count``
+MAX_COUNT = 100_000
 
 
 def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) -> None:
-    from ..cli import add_game_option
+    from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
+    from ..commands.options import add_game_option, float_arg, int_arg
+    from .match import MAX_GAMES, MAX_JOBS, MAX_PLANNED
+    from .openings import MAX_OPENING_PLIES
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
-                   help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name)")
+                   help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name); "
+                        "not human: a person plays with zerosum play")
     add_game_option(p)
-    p.add_argument("--games", type=_positive_int, default=None,
-                   help=f"games per pairing, played in pairs from one opening with colours swapped "
-                        f"(default {default_games}{', or 20000 with --sprt' if what == 'match' else ''})")
-    p.add_argument("--seed", type=int, default=0, help="fixes openings, colours and agent seeds (default 0)")
+    p.add_argument("--games", type=int_arg(1, MAX_GAMES), default=None,
+                   help=f"games per pairing, 1..{MAX_GAMES:,}, played in pairs from one opening with colours swapped "
+                        f"(default {default_games}{', or 20000 with --sprt' if what == 'match' else ''}); a run plans "
+                        f"at most {MAX_PLANNED:,} games in all")
+    p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0,
+                   help="fixes openings, colours and agent seeds, 0..2**63-1 (default 0)")
     p.add_argument("--openings", metavar="FILE",
                    help="openings file, one a line (default for connect4: the shipped balanced set; "
                         "other games: random openings from the seed)")
     p.add_argument("--order", choices=("random", "sequential"), default="random",
                    help="opening order: shuffled from the seed or as in the file (default random)")
-    p.add_argument("--opening-plies", type=int, default=None, metavar="N",
-                   help="plies of the random openings used without an openings file (default 2; 0 = start position)")
-    p.add_argument("--time", type=_positive_float, help="seconds per move handed to every agent (Limits.time)")
-    p.add_argument("--nodes", type=_positive_int, help="node budget per move (Limits.nodes)")
-    p.add_argument("--depth", type=int, help="search depth (Limits.depth)")
-    p.add_argument("--deadline", type=_positive_float,
-                   help="hard seconds per move after which the agent forfeits (default: 2 x time + 1, else 60)")
-    p.add_argument("--grace", type=_non_negative_float, default=30.0,
-                   help="extra seconds for each agent's first move in a new worker process (imports, "
-                        "compilation; default 30)")
+    p.add_argument("--opening-plies", type=int_arg(0, MAX_OPENING_PLIES), default=None, metavar="N",
+                   help="plies of the random openings used without an openings file, 0..100 and fewer than the "
+                        "board's cells (default 2; 0 = start position)")
+    p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0),
+                   help=f"seconds per move handed to every agent (Limits.time), up to {MAX_TIME:g}")
+    p.add_argument("--nodes", type=int_arg(1, MAX_NODES), help="node budget per move (Limits.nodes), 1..10**9")
+    p.add_argument("--depth", type=int_arg(1, MAX_DEPTH), help=f"search depth (Limits.depth), 1..{MAX_DEPTH:,}")
+    p.add_argument("--deadline", type=float_arg(hi=MAX_DEADLINE, above=0),
+                   help=f"hard seconds per move after which the agent forfeits, up to {MAX_DEADLINE:g} "
+                        "(default: 2 x time + 1, else 60)")
+    p.add_argument("--grace", type=float_arg(0, MAX_GRACE), default=30.0,
+                   help=f"extra seconds for each agent's first move in a new worker process (imports, "
+                        f"compilation), 0..{MAX_GRACE:g} (default 30)")
     if what == "match":
         p.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                        help="stop as soon as the sequential probability ratio test decides (alpha = beta = 0.05)")
     else:
         p.add_argument("--gauntlet", action="store_true", help="the first agent plays every other; no other pairings")
-    p.add_argument("--jobs", type=_positive_int, default=None,
-                   help=f"games played in parallel (default: the number of cores, {os.cpu_count()})")
+    p.add_argument("--jobs", type=int_arg(1, MAX_JOBS), default=None,
+                   help=f"games played in parallel, 1..{MAX_JOBS} (default: the number of cores, {os.cpu_count()}, "
+                        f"at most {MAX_JOBS})")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes, or a Ray cluster (pip install 'zerosum[ray]')")
     p.add_argument("--out", default="results.db", metavar="FILE", help="SQLite results file (default results.db)")
     p.add_argument("--resume", action="store_true", help="carry on the run stored in --out with its stored configuration (agents, games, seed, "
-                        "openings, limits); only --jobs, --backend and --quiet apply; no game is played twice")
+                        "openings, limits); only --jobs, --backend and --quiet apply; no game is played twice; "
+                        "every agent is checked first (a changed agent file is refused)")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
 
@@ -94,11 +97,11 @@ def _add_tournament(p: argparse.ArgumentParser) -> None:
 
 
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
-    from ..agents.base import Limits, make_agent
+    """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
     from ..cli import UsageError
     from ..games import get_game
-    from .match import ArenaConfig
-    from .openings import format_opening, random_openings, read_openings, shipped_openings
+    from .match import MAX_PLANNED, ArenaConfig, canonical_spec, check_agents, planned_count
+    from .openings import format_opening, max_plies, random_openings, read_openings, shipped_openings
     from .stats import Sprt
 
     n = len(args.agents)
@@ -106,11 +109,9 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
         raise UsageError(f"a match needs exactly two agents, got {n}")
     if mode != "match" and n < 2:
         raise UsageError(f"a tournament needs at least two agents, got {n}")
+    if mode != "match":
+        mode = "gauntlet" if args.gauntlet else "round-robin"
     game = get_game(args.game)
-    limits = {k: getattr(args, k) for k in ("depth", "nodes", "time") if getattr(args, k) is not None}
-    lim = Limits(**limits)
-    for spec in args.agents:  # bad specs fail here, before anything is written
-        make_agent(spec, seed=0, limits=lim)
     sprt = None
     if getattr(args, "sprt", None):
         try:
@@ -119,6 +120,15 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
             raise UsageError(str(exc)) from None
         sprt = [s.elo0, s.elo1, s.alpha, s.beta]
     games = args.games or (20000 if sprt else 100 if mode == "match" else 20)
+    planned = planned_count(mode, n, games)
+    if planned > MAX_PLANNED:
+        raise UsageError(f"{n} agents x {games} games plan {planned:,} games; a run plans at most {MAX_PLANNED:,}: "
+                         "use fewer --games or agents")
+    if args.opening_plies is not None and args.opening_plies > max_plies(game):
+        raise UsageError(f"--opening-plies {args.opening_plies}: {game.spec} allows 0..{max_plies(game)}")
+    specs = [canonical_spec(spec) for spec in args.agents]  # agent files by absolute path
+    limits = {k: getattr(args, k) for k in ("depth", "nodes", "time") if getattr(args, k) is not None}
+    digests = check_agents(specs, limits)  # bad or human agents fail here, before anything is written
     rounds = (games + 1) // 2
     if args.openings:
         if args.opening_plies is not None:
@@ -131,65 +141,85 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
         source = "shipped balanced set"
     else:
         plies = 2 if args.opening_plies is None else args.opening_plies
-        if plies < 0:
-            raise UsageError("--opening-plies must be >= 0")
-        openings = random_openings(game, rounds, plies, args.seed)
+        openings = random_openings(game, rounds, plies, args.seed) if plies else [()]
         source = f"random, {plies} plies" if plies else "start position"
-        if plies == 0:
-            openings = [()]
-    if mode != "match":
-        mode = "gauntlet" if args.gauntlet else "round-robin"
     return ArenaConfig(
-        game=game.spec, agents=list(args.agents), games=games, seed=args.seed, mode=mode,
+        game=game.spec, agents=specs, games=games, seed=args.seed, mode=mode,
         openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order,
-        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt,
+        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt, digests=digests,
     )
 
 
-def _run_arena(args: argparse.Namespace, mode: str) -> int:
+def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
+    """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
     from ..cli import UsageError
-    from .match import ArenaConfig, labels_for, plan_games, run_arena
+    from ..errors import AgentError
+    from .match import canonical_spec, check_agents, open_run
+
+    store, config = open_run(out, lock=True)
+    try:
+        if (config.mode == "match") != (mode == "match"):
+            raise UsageError(f"--resume: {str(out)!r} holds a {config.mode}, not a {mode}")
+        if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
+            raise UsageError(f"--resume: {str(out)!r} holds a run of {' '.join(config.agents)}, not of these agents")
+        try:
+            check_agents(config.agents, config.limits, config.digests)
+        except AgentError as exc:
+            raise AgentError(f"--resume: the run in {str(out)!r} cannot go on: {exc}") from None
+    except BaseException:
+        store.close()
+        raise
+    return store, config
+
+
+def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
+    """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan."""
+    from ..cli import UsageError
+    from ..core.files import check_output
+    from .match import iter_plan, labels_for
+    from .store import Store, lock_file
+
+    check_output(out, overwrite=True, what="results file")
+    if out.exists() and not args.overwrite:
+        try:
+            with Store(out) as old:
+                held = old.count() if not old.is_empty() else 0
+        except GameError:
+            held = -1
+        if held != 0:
+            what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
+            raise UsageError(f"{str(out)!r} {what}: use --resume to carry on, --overwrite to replace, "
+                             f"or --out to choose another file")
+    with lock_file(out):  # a run still writing the old file keeps it
+        if args.overwrite:
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(out) + suffix).unlink(missing_ok=True)
+        store = Store(out, create=True, lock=True)
+    try:
+        store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def _run_arena(args: argparse.Namespace, mode: str) -> int:
+    from .match import run_arena
     from .report import print_tables, summarize
     from .runner import make_runner
-    from .store import Store
 
     out = Path(args.out)
     if args.resume:
-        if not out.is_file():
-            raise UsageError(f"--resume: no results file {str(out)!r}")
-        store = Store(out)
-        if store.is_empty():
-            raise UsageError(f"--resume: {str(out)!r} holds no run")
-        config = ArenaConfig.from_json(store.meta("config"))
-        if (config.mode == "match") != (mode == "match"):
-            raise UsageError(f"--resume: {str(out)!r} holds a {config.mode}, not a {mode}")
-        if args.agents and list(args.agents) != config.agents:
-            raise UsageError(f"--resume: {str(out)!r} holds a run of {' '.join(config.agents)}, not of these agents")
-    else:
-        config = _build_config(args, mode)
-        if out.exists() and not args.overwrite:
-            try:
-                with Store(out) as old:
-                    held = old.count() if not old.is_empty() else 0
-            except Exception:
-                held = -1
-            if held != 0:
-                what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
-                raise UsageError(f"{str(out)!r} {what}: use --resume to carry on, --overwrite to replace, "
-                                 f"or --out to choose another file")
-        runner = make_runner(args.backend, args.jobs, config.grace)  # before writing: a missing Ray fails cleanly
-        if args.overwrite and out.exists():
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(out) + suffix).unlink(missing_ok=True)
-        store = Store(out, create=True)
-        plan = plan_games(config)
-        store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), plan)
-    if args.resume:
+        store, config = _open_resumed(args, mode, out)
         try:
             runner = make_runner(args.backend, args.jobs, config.grace)
         except BaseException:
             store.close()
             raise
+    else:
+        config = _build_config(args, mode)
+        runner = make_runner(args.backend, args.jobs, config.grace)  # before writing: a missing Ray fails cleanly
+        store = _start_new(args, config, out)
     console = _console()
     show = console.is_terminal and not args.quiet
     start = time.perf_counter()
@@ -202,7 +232,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                 TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,
             ) as bar:
-                task_id = bar.add_task("starting", total=len(store.plan()))
+                task_id = bar.add_task("starting", total=None)
 
                 def progress(done: int, total: int, text: str) -> None:
                     bar.update(task_id, completed=done, total=total, description=escape(text))
@@ -240,21 +270,29 @@ def _add_report(p: argparse.ArgumentParser) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-    from .report import print_tables, summarize, write_plots
-    from .store import Store
+    from ..core.files import check_output
+    from ..errors import InvalidFileError
+    from .match import open_run
+    from .report import plot_names, print_tables, summarize, write_plots
 
     path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"no results file {args.file!r}")
-    with Store(path) as store:
-        if store.is_empty():
-            raise UsageError(f"{args.file!r} holds no run")
+    store, _ = open_run(path)  # a missing, damaged or foreign file is one line
+    with store:
         report = summarize(store)
+    out_dir = None
+    if not args.no_plots:  # the plots' folder and files are checked before anything is shown or written
+        out_dir = Path(args.plots) if args.plots else path.resolve().parent
+        if out_dir.exists() and not out_dir.is_dir():
+            raise InvalidFileError(f"--plots {str(out_dir)!r} is a file: name a folder for the plots")
+        if out_dir.is_dir():
+            for name in plot_names(report, path.stem):
+                check_output(out_dir / name, overwrite=True, what="plot")
+        else:
+            check_output(out_dir, what="plots folder")
     console = _console()
     print_tables(report, console)
-    if not args.no_plots:
-        out_dir = Path(args.plots) if args.plots else path.resolve().parent
+    if out_dir is not None:
+        out_dir.mkdir(exist_ok=True)
         for written in write_plots(report, out_dir, path.stem):
             print(f"wrote {written}")
     return 0
@@ -264,56 +302,74 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 def _add_openings(p: argparse.ArgumentParser) -> None:
-    from ..cli import add_game_option
+    from ..agents.base import MAX_SEED
+    from ..commands.options import add_game_option, int_arg
+    from .openings import MAX_OPENING_PLIES, MAX_POSITIONS
 
     add_game_option(p)
-    p.add_argument("--plies", type=int, default=4, help="moves into the game (default 4)")
-    p.add_argument("--max-score", type=int, default=2,
-                   help="Connect-X: keep positions whose solved score is within +-this (default 2; 0 = draws only)")
+    p.add_argument("--plies", type=int_arg(0, MAX_OPENING_PLIES), default=4,
+                   help=f"moves into the game, 0..{MAX_OPENING_PLIES} and fewer than the board's cells (default 4); "
+                        f"Connect-X: at most {MAX_POSITIONS:,} positions at any ply")
+    p.add_argument("--max-score", type=int_arg(0, MAX_SCORE), default=2,
+                   help=f"Connect-X: keep positions whose solved score is within +-this, 0..{MAX_SCORE} "
+                        "(default 2; 0 = draws only)")
     p.add_argument("--with", dest="evaluator", default="solver", metavar="SPEC",
                    help="Connect-X: what judges a position: solver (default) or a search agent spec, whose "
                         "unproven values count as balanced")
-    p.add_argument("--sample", type=_positive_int, default=None, metavar="N",
-                   help="Connect-X: judge only N of the positions, drawn from --seed (default: all)")
-    p.add_argument("--count", type=_positive_int, default=100,
-                   help="other games: how many random openings (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of --sample and of random openings (default 0)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    p.add_argument("--sample", type=int_arg(1, MAX_POSITIONS), default=None, metavar="N",
+                   help=f"Connect-X: judge only N of the positions, 1..{MAX_POSITIONS:,}, drawn from --seed "
+                        "(default: all)")
+    p.add_argument("--count", type=int_arg(1, MAX_COUNT), default=100,
+                   help=f"other games: how many random openings, 1..{MAX_COUNT:,} (default 100)")
+    p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0,
+                   help="seed of --sample and of random openings, 0..2**63-1 (default 0)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write here, all at once at the end (default: standard output)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
 
 
 def _run_openings(args: argparse.Namespace) -> int:
+    import contextlib
+
     from ..cli import UsageError
+    from ..core.files import atomic_output, check_output
     from ..games import ConnectX, get_game
-    from .openings import agent_evaluator, format_opening, generate_openings, random_openings, solver_evaluator
+    from .openings import agent_evaluator, format_opening, generate_openings, max_plies, random_openings, solver_evaluator
 
     game = get_game(args.game)
-    if args.plies < 0:
-        raise UsageError("--plies must be >= 0")
+    if args.plies > max_plies(game):
+        raise UsageError(f"--plies {args.plies}: {game.spec} allows openings of 0..{max_plies(game)} plies")
+    if args.output:  # everything is checked before any work, and the file is written whole at the end
+        check_output(args.output, overwrite=args.overwrite, what="openings file")
     start = time.perf_counter()
-    if isinstance(game, ConnectX):  # bad options fail before any file is written
-        if args.max_score < 0:
-            raise UsageError("--max-score must be >= 0")
+    if isinstance(game, ConnectX):
         evaluate = solver_evaluator(game) if args.evaluator == "solver" else agent_evaluator(game, args.evaluator)
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    try:
+    with contextlib.ExitStack() as stack:
+        if args.output:
+            out = stack.enter_context(atomic_output(args.output, overwrite=args.overwrite, checked=True))
+        else:
+            out = sys.stdout
         if isinstance(game, ConnectX):
             sample = f" --sample {args.sample} --seed {args.seed}" if args.sample else ""
-            out.write(
-                f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} "
-                f"--with {args.evaluator}{sample}\n"
-                f"# positions {args.plies} plies in (mirror images once{', a sample' if sample else ''}) whose "
-                f"value is within +-{args.max_score}; the number after each is its score for the side to move\n"
-            )
+
+            def begin(total: int) -> None:  # the positions are known: the header goes first
+                out.write(
+                    f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {args.max_score} "
+                    f"--with {args.evaluator}{sample}\n"
+                    f"# positions {args.plies} plies in (mirror images once{', a sample' if sample else ''}) whose "
+                    f"value is within +-{args.max_score}; the number after each is its score for the side to move\n"
+                )
 
             def progress(done: int, total: int) -> None:
                 if sys.stderr.isatty():
                     print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
 
-            def found(seq: tuple[int, ...], score: int) -> None:  # written at once: a long run keeps its work
+            def found(seq: tuple[int, ...], score: int) -> None:
                 out.write(f"{format_opening(game, seq)} {score}\n")
                 out.flush()
 
-            kept = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed, found)
+            kept = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed,
+                                     found, begin)
             if sys.stderr.isatty():
                 print(file=sys.stderr)
             count = len(kept)
@@ -323,9 +379,6 @@ def _run_openings(args: argparse.Namespace) -> int:
                       f"--seed {args.seed}\n")
             out.writelines(format_opening(game, o) + "\n" for o in openings)
             count = len(openings)
-    finally:
-        if out is not sys.stdout:
-            out.close()
     if args.output:
         print(f"wrote {count} openings to {args.output} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0

@@ -12,17 +12,25 @@ from __future__ import annotations
 import math
 import os
 import random
-from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
-from ..errors import GameError
+from ..errors import AgentError, GameError, InvalidFileError
 from .play import GameTask
 from .stats import Sprt, fmt_elo, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
-__all__ = ["ArenaConfig", "plan_games", "pairings", "labels_for", "run_arena", "Tally"]
+__all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
+           "open_run", "check_agents", "canonical_spec", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS"]
 
 MODES = ("match", "round-robin", "gauntlet")
+#: games per pairing in one run (``--games``)
+MAX_GAMES = 100_000
+#: games in the whole plan of one run (pairings x games)
+MAX_PLANNED = 1_000_000
+#: games played at once (``--jobs``): worker processes
+MAX_JOBS = 32
 
 
 @dataclass
@@ -42,12 +50,60 @@ class ArenaConfig:
     grace: float = 30.0
     sprt: list[float] | None = None  # elo0, elo1, alpha, beta
 
+    digests: dict[str, str] = field(default_factory=dict)  # agent file (absolute path) -> its sha256
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ArenaConfig":
-        return cls(**data)
+    def from_json(cls, data: Any, where: str = "the stored configuration") -> "ArenaConfig":
+        """The configuration a results file holds; InvalidFileError (naming ``where``) when it is not one."""
+        if not isinstance(data, dict):
+            raise InvalidFileError(f"{where}: the configuration is not a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(str(k) for k in data if k not in known)
+        missing = [k for k in ("game", "agents", "games") if k not in data]
+        if unknown or missing:
+            what = f"missing {', '.join(map(repr, missing))}" if missing else f"unknown {', '.join(map(repr, unknown))}"
+            raise InvalidFileError(f"{where}: the configuration has {what}")
+        config = cls(**data)
+        why = config.problem()
+        if why is not None:
+            raise InvalidFileError(f"{where}: the configuration's {why}")
+        return config
+
+    def problem(self) -> str | None:
+        """What is wrong with this configuration's values (types, ranges), or None."""
+
+        def num(x: Any) -> bool:
+            return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+        def strings(x: Any) -> bool:
+            return isinstance(x, list) and bool(x) and all(isinstance(v, str) for v in x)
+
+        checks = [
+            ("game", isinstance(self.game, str), "a game spec"),
+            ("mode", self.mode in MODES, f"one of {', '.join(MODES)}"),
+            ("agents", strings(self.agents) and len(self.agents) >= 2 and (self.mode != "match" or len(self.agents) == 2),
+             "a list of agent specs (two for a match)"),
+            ("games", type(self.games) is int and 1 <= self.games <= MAX_GAMES, f"a whole number in 1..{MAX_GAMES}"),
+            ("seed", type(self.seed) is int and abs(self.seed) < 2**63, "a whole number"),
+            ("openings", strings(self.openings), "a list of openings"),
+            ("openings_source", isinstance(self.openings_source, str), "text"),
+            ("order", self.order in ("random", "sequential"), "random or sequential"),
+            ("limits", isinstance(self.limits, dict) and set(self.limits) <= {"depth", "nodes", "time"}
+             and all(v is None or num(v) for v in self.limits.values()), "depth, nodes and time"),
+            ("deadline", self.deadline is None or (num(self.deadline) and self.deadline > 0), "a number > 0"),
+            ("grace", num(self.grace) and self.grace >= 0, "a number >= 0"),
+            ("sprt", self.sprt is None or (isinstance(self.sprt, list) and len(self.sprt) == 4 and all(map(num, self.sprt))),
+             "four numbers"),
+            ("digests", isinstance(self.digests, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                                               for k, v in self.digests.items()), "file digests"),
+        ]
+        for name, ok, expect in checks:
+            if not ok:
+                return f"{name!r} is not {expect}"
+        return None
 
 
 def pairings(mode: str, n: int) -> list[tuple[int, int]]:
@@ -91,12 +147,18 @@ def opening_order(config: ArenaConfig, rounds: int) -> list[int]:
     return order[:rounds]
 
 
-def plan_games(config: ArenaConfig) -> list[PlannedGame]:
-    """Every game of the run, rounds outermost so that all pairings progress together."""
+def planned_count(mode: str, agents: int, games: int) -> int:
+    """How many games a run plans: games per pairing times pairings."""
+    n = {"match": 1, "gauntlet": agents - 1}.get(mode, agents * (agents - 1) // 2)
+    return n * games
+
+
+def iter_plan(config: ArenaConfig) -> Iterator[PlannedGame]:
+    """Every game of the run, rounds outermost so that all pairings progress together (one at a time)."""
     pairs = pairings(config.mode, len(config.agents))
     rounds = math.ceil(config.games / 2)
     order = opening_order(config, rounds)
-    plan: list[PlannedGame] = []
+    idx = 0
     for r in range(rounds):
         opening = config.openings[order[r]]
         for p, (a, b) in enumerate(pairs):
@@ -104,8 +166,104 @@ def plan_games(config: ArenaConfig) -> list[PlannedGame]:
                 if 2 * r + k >= config.games:
                     break
                 first, second = (a, b) if k == 0 else (b, a)
-                plan.append(PlannedGame(len(plan), r, p, first, second, opening, _game_seed(config.seed, p, r, k)))
-    return plan
+                yield PlannedGame(idx, r, p, first, second, opening, _game_seed(config.seed, p, r, k))
+                idx += 1
+
+
+def plan_games(config: ArenaConfig) -> list[PlannedGame]:
+    """Every game of the run (:func:`iter_plan` as a list)."""
+    return list(iter_plan(config))
+
+
+# ---- agents and stored runs -------------------------------------------------------------------------
+
+
+def _file_part(spec: str) -> tuple[str, str] | None:
+    """``(path, name)`` of a file agent's spec, else None."""
+    text = spec.strip()
+    if ".py:" not in text:
+        return None
+    path, _, attr = text.rpartition(":")
+    return path, attr
+
+
+def canonical_spec(spec: str) -> str:
+    """The spec as a run stores it: a file agent by its absolute path, so a run can resume from any folder."""
+    part = _file_part(spec)
+    if part is None:
+        return spec
+    return f"{os.path.abspath(part[0])}:{part[1]}"
+
+
+def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None) -> dict[str, str]:
+    """Build every agent once, before any game; returns the SHA-256 of every agent file.
+
+    Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
+    ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
+    given (a resumed run), not the file the run began with.
+    """
+    from ..agents.base import Limits, make_agent
+    from ..agents.simple import HumanAgent
+    from ..core.files import file_digest
+
+    lim = Limits(**limits)
+    found: dict[str, str] = {}
+    for spec in dict.fromkeys(specs):
+        part = _file_part(spec)
+        if part is not None:
+            path = part[0]
+            if not os.path.isfile(path):
+                raise AgentError(f"agent file {path!r} not found (agent {spec!r})")
+            found[path] = file_digest(path)
+            if digests is not None and path in digests and digests[path] != found[path]:
+                raise AgentError(f"agent file {path!r} has changed since the run began (its SHA-256 differs): "
+                                 "restore it, or start a new run")
+        agent = make_agent(spec, seed=0, limits=lim)
+        if isinstance(agent, HumanAgent):
+            raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
+    return found
+
+
+def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfig]:
+    """The store and configuration of the run in ``path``, checked: a configuration of the right shape, a
+    playable game, a plan that matches the configuration and its agents, stored games that were planned.
+    Anything else is one :class:`~zerosum.errors.InvalidFileError` line (the file is not changed)."""
+    from ..games import get_game
+    from .openings import parse_opening
+
+    name = str(path)
+    store = Store(path, lock=lock)
+    try:
+        if store.is_empty():
+            raise InvalidFileError(f"results file {name!r} holds no run")
+        where = f"results file {name!r}"
+        config = ArenaConfig.from_json(store.meta("config"), where)
+        try:
+            game = get_game(config.game)
+        except GameError as exc:
+            raise InvalidFileError(f"{where}: its game cannot be played: {exc}") from None
+        agents = store.agents()
+        if [s for _, s in agents] != config.agents:
+            raise InvalidFileError(f"{where}: its agents table does not match its configuration")
+        plan = store.plan()
+        n_pairs = len(pairings(config.mode, len(config.agents)))
+        if not plan or [g.idx for g in plan] != list(range(len(plan))) or any(
+            not (0 <= g.pairing < n_pairs and 0 <= g.first < len(agents) and 0 <= g.second < len(agents))
+            for g in plan
+        ):
+            raise InvalidFileError(f"{where}: its plan of games is missing or malformed")
+        for opening in {g.opening for g in plan}:
+            try:
+                parse_opening(game, opening)
+            except GameError as exc:
+                raise InvalidFileError(f"{where}: a planned opening cannot be played: {exc}") from None
+        stray = store.done() - set(range(len(plan)))
+        if stray:
+            raise InvalidFileError(f"{where}: it stores game {min(stray)}, which is not in its plan")
+    except BaseException:
+        store.close()
+        raise
+    return store, config
 
 
 def deadline_for(config: ArenaConfig, spec: str) -> float:

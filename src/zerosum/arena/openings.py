@@ -14,7 +14,6 @@ openings drawn from the seed (:func:`random_openings`).
 
 from __future__ import annotations
 
-import itertools
 import random
 from importlib import resources
 from pathlib import Path
@@ -35,9 +34,17 @@ __all__ = [
     "generate_openings",
     "solver_evaluator",
     "agent_evaluator",
+    "max_plies",
+    "MAX_OPENING_PLIES",
+    "MAX_POSITIONS",
 ]
 
 Opening = tuple[Any, ...]
+
+#: the most plies of any opening (``--plies``, ``--opening-plies``); fewer than the board's cells too
+MAX_OPENING_PLIES = 100
+#: the most distinct positions ``zerosum openings`` enumerates at one ply (7 x 6 Connect Four: up to ply 8)
+MAX_POSITIONS = 200_000
 
 
 def parse_opening(game: Game[Any, Any], text: str) -> Opening:
@@ -73,10 +80,9 @@ def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:
 
 def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
     """Every opening in a file (first field of each line; ``#`` comments); raises GameError on a bad line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GameError(f"cannot read openings file {str(path)!r}: {exc.strerror or exc}") from None
+    from ..core.files import read_text
+
+    text = read_text(path, "openings file")
     openings = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -92,14 +98,19 @@ def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
 
 
 def write_openings(
-    path: str | Path, game: Game[Any, Any], openings: Sequence[tuple[Opening, Any]], header: Sequence[str] = ()
+    path: str | Path, game: Game[Any, Any], openings: Sequence[tuple[Opening, Any]], header: Sequence[str] = (),
+    overwrite: bool = False,
 ) -> None:
-    """Write ``(actions, comment)`` pairs, one a line, after ``#`` header lines."""
+    """Write ``(actions, comment)`` pairs, one a line, after ``#`` header lines (all at once, never over an
+    existing file unless ``overwrite``)."""
     lines = [f"# {h}" for h in header]
     for actions, comment in openings:
         text = format_opening(game, actions)
         lines.append(text if comment is None else f"{text} {comment}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from ..core.files import atomic_output
+
+    with atomic_output(path, overwrite=overwrite, what="openings file") as fh:
+        fh.write("\n".join(lines) + "\n")
 
 
 def shipped_openings(game: Game[Any, Any]) -> Path | None:
@@ -152,22 +163,48 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
 Evaluator = Callable[[Any], int]
 
 
-def _positions(game: ConnectX, plies: int) -> Iterator[tuple[int, ...]]:
-    """One move sequence for every distinct position ``plies`` in, mirror images counted once."""
+def _positions(game: ConnectX, plies: int) -> list[tuple[int, ...]]:
+    """One move sequence for every distinct open position ``plies`` in, mirror images counted once.
+
+    Built ply by ply from the positions one ply less (transpositions once), each reached by its
+    alphabetically first move sequence, in that order.  More than :data:`MAX_POSITIONS` positions at any
+    ply is a :class:`~zerosum.errors.GameError` (fewer plies, please), raised before anything is judged.
+    """
+    start = game.initial_state
+    level: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {(start.current, start.mask): ((), start)}
+    for ply in range(1, plies + 1):
+        nxt: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {}
+        for seq, state in level.values():
+            for c in sorted(game.actions(state)):  # none once the game is over
+                child = game.result(state, c)
+                key = (child.current, child.mask)
+                if key not in nxt:
+                    nxt[key] = (seq + (c,), child)
+            if len(nxt) > MAX_POSITIONS:
+                raise GameError(f"more than {MAX_POSITIONS:,} positions {ply} plies into {game.spec}: "
+                                "ask for fewer plies")
+        level = nxt
     seen: set[tuple[int, int]] = set()
-    for seq in itertools.product(range(game.cols), repeat=plies):
-        try:
-            state = game.from_moves(list(seq))
-        except IllegalMoveError:
-            continue
+    out = []
+    for key, (seq, state) in level.items():
         if game.is_terminal(state):
             continue
         mirror = game.from_moves([game.cols - 1 - c for c in seq])
-        key = min((state.current, state.mask), (mirror.current, mirror.mask))
-        if key in seen:
-            continue
-        seen.add(key)
-        yield seq
+        canon = min(key, (mirror.current, mirror.mask))
+        if canon not in seen:
+            seen.add(canon)
+            out.append(seq)
+    return out
+
+
+def max_plies(game: Game[Any, Any]) -> int:
+    """The most plies an opening of ``game`` may have: fewer than the board's cells, at most 100."""
+    cells = getattr(game, "cells", None)
+    if isinstance(cells, int):
+        return max(0, min(MAX_OPENING_PLIES, cells - 1))
+    if isinstance(game, TicTacToe):
+        return 8
+    return MAX_OPENING_PLIES
 
 
 def solver_evaluator(game: ConnectX) -> Evaluator:
@@ -207,23 +244,29 @@ def generate_openings(
     sample: int | None = None,
     seed: int = 0,
     found: Callable[[Opening, int], None] | None = None,
+    begin: Callable[[int], None] | None = None,
 ) -> list[tuple[Opening, int]]:
     """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
 
     ``evaluate(state) -> score`` defaults to the solver.  ``sample=N`` judges only N of the positions,
     drawn from ``seed`` (for depths where judging all of them takes too long).  Returns ``(columns, score)``
-    in move-string order; ``progress(done, total)`` is called after each position judged and
-    ``found(columns, score)`` for each one kept, as it is found.
+    in move-string order; ``begin(total)`` is called once the positions are known (before any is judged),
+    ``progress(done, total)`` after each position judged and ``found(columns, score)`` for each one kept, as
+    it is found.  Too many plies for the board is a :class:`~zerosum.errors.GameError` before any work.
     """
     if not isinstance(game, ConnectX):
         raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
-    if plies < 0:
-        raise GameError(f"--plies {plies}: expected a whole number >= 0")
-    if evaluate is None:
-        evaluate = solver_evaluator(game)
-    candidates = list(_positions(game, plies))
+    if not 0 <= plies <= max_plies(game):
+        raise GameError(f"{plies} plies: a {game.rows} x {game.cols} board allows openings of 0..{max_plies(game)} plies")
+    candidates = _positions(game, plies)
+    if not candidates:
+        raise GameError(f"no open position {plies} plies into {game.spec}: ask for fewer plies")
     if sample is not None and sample < len(candidates):
         candidates = sorted(random.Random(f"zerosum-sample/{seed}").sample(candidates, sample))
+    if evaluate is None:
+        evaluate = solver_evaluator(game)
+    if begin is not None:
+        begin(len(candidates))
     out = []
     for i, seq in enumerate(candidates):
         score = evaluate(game.from_moves(list(seq)))

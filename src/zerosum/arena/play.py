@@ -4,9 +4,14 @@ The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent c
 ``("think", seat)``, and the supervisor kills the worker when no move arrives by the deadline.  Everything
 else that can go wrong with an agent is caught here and ends the game as a forfeit with its reason:
 
-- it raises (``error: ValueError: ...``), or cannot even be built (``start failed: ...``);
-- it returns something that is not an action of this game (``malformed move: 'x' (str)``);
+- it raises (``error: ValueError: ...``), even an exception that cannot be printed;
+- it returns something that is not an action of this game (``malformed move: 'x' (str)``): only plain
+  ints, numpy integers and tuples (lists, 1-d arrays) of them are actions, so nothing done with the
+  answer runs the agent's code (a hostile ``__repr__`` or ``__eq__`` is just a malformed move);
 - it returns an action the rules refuse (``illegal move: column 9 is outside 1..7``).
+
+An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
+stores nothing for it (``("unstarted", seat, reason)``).
 
 Messages (tuples) sent to the supervisor::
 
@@ -14,10 +19,13 @@ Messages (tuples) sent to the supervisor::
     ("think", seat)                                  the agent of that seat is choosing a move
     ("move", seat, text, seconds, nodes, value, depth)
     ("end", winner_seat | None, reason, forfeit)
+    ("unstarted", seat, reason)                      the agent of that seat could not be built
+    ("fail", reason)                                 a fault of the arena itself (never an agent's)
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
@@ -26,6 +34,8 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from ..core.files import describe_exception
 
 __all__ = ["GameTask", "play_game", "check_action", "worker_main"]
 
@@ -57,27 +67,55 @@ def _short(text: str) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
-def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
-    """``(action, None)`` for a legal action (numpy integers become ints), else ``(None, reason)``."""
-    legal = game.actions(state)
-    a = action
+def _plain_int(value: Any) -> int | None:
+    """A plain int for an int or a numpy integer (bools and int subclasses are not actions)."""
+    if type(value) is int:
+        return value
     try:
         import numpy as np
-
-        if isinstance(a, np.integer):
-            a = int(a)
-        elif isinstance(a, np.ndarray) and a.ndim == 1:
-            a = tuple(int(v) for v in a)
     except ImportError:  # pragma: no cover
-        pass
-    if isinstance(a, list) and legal and isinstance(legal[0], tuple):
-        a = tuple(a)
-    kind = type(legal[0]) if legal else int
-    shape_ok = isinstance(a, kind) and not isinstance(a, bool)
-    if shape_ok and isinstance(a, tuple):
-        shape_ok = len(a) == len(legal[0]) and all(isinstance(v, int) and not isinstance(v, bool) for v in a)
-    if not shape_ok:
-        return None, _short(f"malformed move: {action!r} ({type(action).__name__})")
+        return None
+    return int(value) if isinstance(value, np.integer) else None
+
+
+def _plain_action(action: Any, legal: list[Any]) -> Any:
+    """The agent's answer as the game's own plain type (an int, or a tuple of ints), else None.
+
+    Only exact ints, numpy integers and exact tuples or lists (or 1-d arrays) of them pass, so nothing
+    done later with the action (comparing, hashing, printing) can run the agent's code.
+    """
+    if legal and type(legal[0]) is tuple:
+        try:
+            import numpy as np
+
+            array = isinstance(action, np.ndarray) and action.ndim == 1
+        except ImportError:  # pragma: no cover
+            array = False
+        if type(action) not in (tuple, list) and not array:
+            return None
+        items = [_plain_int(v) for v in action]
+        if len(items) != len(legal[0]) or any(v is None for v in items):
+            return None
+        return tuple(items)
+    return _plain_int(action)
+
+
+def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
+    """``(action, None)`` for a legal action (as a plain int or tuple), else ``(None, reason)``.
+
+    Never raises, whatever the agent returned: an action whose ``__repr__``, ``__eq__`` or ``__iter__``
+    misbehaves is a malformed move like any other.
+    """
+    from ..core.files import describe_exception
+    from ..game import safe_repr
+
+    try:
+        legal = game.actions(state)
+        a = _plain_action(action, legal)
+    except Exception as exc:  # noqa: BLE001 - a hostile __iter__ or __len__
+        return None, _short(f"malformed move: {safe_repr(action)} ({describe_exception(exc)})")
+    if a is None:
+        return None, _short(f"malformed move: {safe_repr(action)} ({type(action).__name__})")
     if a in legal:
         return a, None
     try:
@@ -114,8 +152,8 @@ def play_game(task: GameTask, send: Send) -> None:
         send(("setup", seat))
         try:
             agents[seat] = make_agent(spec, seed=_seat_seed(task.seed, seat), limits=limits)
-        except BaseException as exc:  # noqa: BLE001 - any failure to start forfeits the game
-            send(("end", 3 - seat, _short(f"start failed: {type(exc).__name__}: {exc}"), True))
+        except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
+            send(("unstarted", seat, _short(describe_exception(exc))))
             return
     while True:
         outcome = game.outcome(state)
@@ -125,36 +163,40 @@ def play_game(task: GameTask, send: Send) -> None:
         seat = game.player(state)
         agent = agents[seat]
         send(("think", seat))
-        nodes = value = depth = None
         start = time.perf_counter()
-        try:
+        try:  # everything done with the agent's answer stays inside this guard
             if isinstance(agent, SearchAgent):
                 found = agent.search(game, state)
                 action = getattr(found, "action", found)
-                nodes = getattr(found, "nodes", None)
-                value = getattr(found, "value", None)
-                depth = getattr(found, "depth", None)
+                nodes = _num(getattr(found, "nodes", None))
+                value = _num(getattr(found, "value", None))
+                depth = _num(getattr(found, "depth", None))
             else:
                 action = agent(game, state)
+                nodes = value = depth = None
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
-            send(("end", 3 - seat, _short(f"error: {type(exc).__name__}: {exc}"), True))
+            send(("end", 3 - seat, _short(f"error: {describe_exception(exc)}"), True))
             return
         elapsed = time.perf_counter() - start
         legal, why = check_action(game, state, action)
         if why is not None:
             send(("end", 3 - seat, why, True))
             return
-        send(("move", seat, game.format_action(legal), elapsed, _num(nodes), _num(value), _num(depth)))
+        send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth))
         state = game.result(state, legal)
 
 
-def _num(x: Any) -> Any:
+def _num(x: Any) -> int | float | None:
+    """A search statistic as a plain finite number (None for anything else)."""
     if x is None or isinstance(x, bool):
         return None
     try:
-        return int(x) if float(x).is_integer() else float(x)
-    except (TypeError, ValueError, OverflowError):
+        f = float(float(x))  # twice: a float subclass becomes a plain float
+    except Exception:  # noqa: BLE001 - an agent's number whose __float__ misbehaves is no number
         return None
+    if not math.isfinite(f):
+        return None
+    return int(f) if f.is_integer() else f
 
 
 # ---- the worker process ----------------------------------------------------------------------------
@@ -207,6 +249,6 @@ def worker_main(conn: Any, parent: int) -> None:
             return
         except BaseException as exc:  # noqa: BLE001 - a bug of ours must not hang the supervisor
             try:
-                conn.send(("fail", _short(f"{type(exc).__name__}: {exc}")))
+                conn.send(("fail", _short(describe_exception(exc))))
             except OSError:
                 return

@@ -18,7 +18,7 @@ from .match import ArenaConfig, pairings
 from .stats import Z95, Sprt, Summary, fmt_elo, los, pair_counts, pentanomial, ratings, trinomial
 from .store import Store
 
-__all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots"]
+__all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots", "plot_names"]
 
 
 @dataclass
@@ -238,16 +238,38 @@ def _finite(x: float, cap: float = 800.0) -> float:
     return max(-cap, min(cap, x))
 
 
+def plot_names(report: Report, stem: str) -> list[str]:
+    """The files :func:`write_plots` writes for ``report``."""
+    names = []
+    if any(ps.games for ps in report.pairings):
+        names.append(f"{stem}-pairings.png")
+    if report.config.mode != "match" and report.played:
+        names.append(f"{stem}-ranking.png")
+    return names
+
+
+def _save(fig: Any, path: Path) -> None:
+    from ..core.files import atomic_output
+
+    with atomic_output(path, overwrite=True, binary=True, what="plot") as fh:
+        fig.savefig(fh, dpi=110, format="png")
+
+
 def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
-    """PNG files: ``STEM-pairings.png`` (score and Elo per pairing, 95% intervals) and, for tournaments,
-    ``STEM-ranking.png``.  Infinite Elo is drawn at ±800."""
+    """PNG files in the folder ``out_dir``: ``STEM-pairings.png`` (score and Elo per pairing, 95% intervals)
+    and, for tournaments, ``STEM-ranking.png`` (see :func:`plot_names`), each written whole (replacing an
+    older plot of the same name).  Infinite Elo is drawn at ±800."""
+    from ..core.files import check_output
+
+    out = Path(out_dir)
+    targets = [check_output(out / name, overwrite=True, what="plot") for name in plot_names(report, stem)]
+    if not targets:
+        return []
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     shown = [ps for ps in report.pairings if ps.games]
     if shown:  # one row per pairing: score on the left, Elo on the right
@@ -274,7 +296,7 @@ def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
         fig.suptitle(f"{report.config.mode} on {report.config.game}: {report.played} games", fontsize=11)
         fig.tight_layout()
         path = out / f"{stem}-pairings.png"
-        fig.savefig(path, dpi=110)
+        _save(fig, path)
         plt.close(fig)
         written.append(path)
     if report.config.mode != "match" and report.played:
@@ -294,7 +316,7 @@ def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
         ax.set_title(f"Ranking: {report.config.game}, {report.played} games")
         fig.tight_layout()
         path = out / f"{stem}-ranking.png"
-        fig.savefig(path, dpi=110)
+        _save(fig, path)
         plt.close(fig)
         written.append(path)
     return written

@@ -5,7 +5,9 @@ hands each a game, and watches the clock: when the agent to move has not answere
 worker is killed, the agent forfeits (``timeout: ...``) and a fresh worker takes the next game.  A worker
 that dies (a crash in native code, ``os._exit`` in an agent) forfeits the game for the agent that was
 thinking (``crash: ...``).  Each agent's first move in a new worker gets ``grace`` extra seconds, for
-imports and just-in-time compilation.
+imports and just-in-time compilation.  An agent that cannot be built (it raises, or takes more than
+``setup`` seconds) means the game never started: that is no result, so nothing is stored and the run
+stops with a :class:`~zerosum.errors.GameError` (the games not played stay in the plan for ``--resume``).
 
 :class:`RayRunner` runs each game as a Ray task that itself supervises one local worker the same way.
 """
@@ -39,6 +41,7 @@ class _Game:
     task: GameTask
     started: float = field(default_factory=time.perf_counter)
     seat: int | None = None  # the seat setting up or thinking
+    building: bool = False  # the seat's agent is being built (the game has not started)
     since: float = 0.0
     limit: float = 0.0  # seconds allowed for the current step
     moves: list[str] = field(default_factory=list)
@@ -52,6 +55,13 @@ class _Game:
             self.task.idx, _RESULT[winner], winner, reason, forfeit, self.moves, self.times, self.nodes,
             self.vals, self.depths, time.perf_counter() - self.started, time.time(),
         )
+
+
+def _unstarted(g: _Game, why: str) -> None:
+    """A game whose agent could not be built: no result, so the run stops and stores nothing for it."""
+    spec = g.task.first if g.seat == 1 else g.task.second
+    raise GameError(f"game {g.task.idx} could not start: agent {spec!r}: {why} "
+                    f"(nothing was stored for it: fix the agent, then carry on with --resume)")
 
 
 class _Worker:
@@ -123,8 +133,9 @@ class LocalRunner:
                     g = w.game
                     if g is not None and g.seat is not None and time.perf_counter() - g.since > g.limit:
                         w.kill()
-                        what = "no agent within" if g.limit >= self.setup else "no move within"
-                        on_record(g.task, g.record(3 - g.seat, f"timeout: {what} {g.limit:g} s", True))
+                        if g.building:
+                            _unstarted(g, f"no agent within {g.limit:g} s")
+                        on_record(g.task, g.record(3 - g.seat, f"timeout: no move within {g.limit:g} s", True))
                         workers[i] = _Worker(self.ctx)
             return True
         finally:
@@ -153,12 +164,12 @@ class LocalRunner:
                 break
             kind = msg[0]
             if kind == "setup":
-                g.seat, g.since, g.limit = msg[1], time.perf_counter(), self.setup
+                g.seat, g.since, g.limit, g.building = msg[1], time.perf_counter(), self.setup, True
             elif kind == "think":
                 seat = msg[1]
                 spec = g.task.first if seat == 1 else g.task.second
                 limit = g.task.deadlines[seat - 1] + (0.0 if spec in w.warm else self.grace)
-                g.seat, g.since, g.limit = seat, time.perf_counter(), limit
+                g.seat, g.since, g.limit, g.building = seat, time.perf_counter(), limit, False
             elif kind == "move":
                 _, seat, text, elapsed, nodes, value, depth = msg
                 if g.seat == seat and time.perf_counter() - g.since > g.limit:  # too late, however close
@@ -178,6 +189,9 @@ class LocalRunner:
                 w.game = None
                 on_record(g.task, g.record(winner, reason, forfeit))
                 return True
+            elif kind == "unstarted":
+                g.seat = msg[1]
+                _unstarted(g, msg[2])
             elif kind == "fail":
                 raise GameError(f"game {g.task.idx} could not be played: {msg[1]}")
         if not w.process.is_alive():
@@ -186,6 +200,8 @@ class LocalRunner:
             w.game = None
             w.conn.close()
             seat = g.seat or 1
+            if g.building:
+                _unstarted(g, f"its process died while building it (exit code {code})")
             on_record(g.task, g.record(3 - seat, f"crash: the agent's process died (exit code {code})", True))
             return None
         return False
@@ -230,7 +246,12 @@ class RayRunner:
                 ready, _ = ray.wait(list(flight), num_returns=1, timeout=0.5)
                 for ref in ready:
                     task = flight.pop(ref)
-                    on_record(task, ray.get(ref))
+                    try:
+                        rec = ray.get(ref)
+                    except GameError as exc:  # Ray's task error is also the GameError raised in the task
+                        cause = getattr(exc, "cause", exc)
+                        raise GameError(str(cause) if isinstance(cause, GameError) else "a Ray task failed") from None
+                    on_record(task, rec)
             return True
         finally:
             for ref in flight:

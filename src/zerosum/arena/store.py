@@ -11,20 +11,23 @@ Tables:
   the primary key, so no game can be stored twice.
 
 The file is opened in WAL mode: a process killed at any moment leaves every committed game intact.
+A run holds an exclusive lock on its file (``flock``), so a second run on the same file is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from ..errors import GameError
+from ..errors import InvalidFileError
 
-__all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION"]
+__all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file"]
 
 SCHEMA_VERSION = 1
 
@@ -86,26 +89,126 @@ class GameRecord:
     finished: float = 0.0
 
 
-class Store:
-    """One results file."""
+_TABLES = {
+    "meta": ["key", "value"],
+    "agents": ["id", "label", "spec"],
+    "plan": ["idx", "round", "pairing", "first", "second", "opening", "seed"],
+    "games": ["idx", "result", "winner", "reason", "forfeit", "moves", "times", "nodes", "vals", "depths",
+              "duration", "finished"],
+}
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
 
-    def __init__(self, path: str | Path, create: bool = False) -> None:
+
+def _lock(path: Path, create: bool) -> int | None:
+    """An exclusive lock on the results file for this process's lifetime of the store, or InvalidFileError
+    when another run holds it.  ``flock`` locks are apart from SQLite's own (``fcntl``) locks."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    try:
+        fd = os.open(path, (os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY, 0o644)
+    except OSError as exc:
+        raise InvalidFileError(f"results file {str(path)!r} cannot be opened: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise InvalidFileError(f"results file {str(path)!r} is in use by another run: "
+                               "wait for it to end (or stop it) before carrying on") from None
+    return fd
+
+
+@contextlib.contextmanager
+def lock_file(path: Path) -> Iterator[None]:
+    """Hold the run lock of an existing file for a moment (InvalidFileError when a run holds it)."""
+    fd = _lock(path, False) if path.is_file() else None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+class Store:
+    """One results file.
+
+    Opening an existing file checks it first (an SQLite database, undamaged, with this module's tables and
+    columns); anything else is one :class:`~zerosum.errors.InvalidFileError` line, and the file is left as
+    it was.  ``lock=True`` holds an exclusive lock while the store is open, so two runs never write one file
+    (the second is refused at once).  Every SQLite error later on is an ``InvalidFileError`` too.
+    """
+
+    def __init__(self, path: str | Path, create: bool = False, lock: bool = False) -> None:
         self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise GameError(f"no results file {str(path)!r}")
+        self._lock_fd: int | None = None
+        self.db: sqlite3.Connection | None = None
+        name = str(path)
+        if not create:
+            if self.path.is_dir():
+                raise InvalidFileError(f"results file {name!r} is a directory, not a file")
+            if not self.path.is_file():
+                raise InvalidFileError(f"no results file {name!r}")
+            try:
+                with open(self.path, "rb") as fh:
+                    header = fh.read(16)
+            except OSError as exc:
+                raise InvalidFileError(f"results file {name!r} cannot be read: {exc.strerror or exc}") from None
+            if header != b"SQLite format 3\0":
+                raise InvalidFileError(f"{name!r} is not a zerosum results file (not an SQLite database)")
         try:
+            if lock:
+                self._lock_fd = _lock(self.path, create)
             self.db = sqlite3.connect(str(self.path), timeout=30.0)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
             if create:
+                self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(_SCHEMA)
-            elif self.meta("schema") is None:
-                raise GameError(f"{str(path)!r} is not a zerosum results file")
+            else:
+                self._check()
+                self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
-            raise GameError(f"{str(path)!r} is not a zerosum results file ({exc})") from None
+            self.close()
+            raise InvalidFileError(f"{name!r} is not a zerosum results file ({exc})") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def _check(self) -> None:
+        """Refuse a damaged file, or one without this module's tables."""
+        name = str(self.path)
+        rows = self._db.execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            raise InvalidFileError(f"results file {name!r} is damaged ({_first(rows)})")
+        for table, columns in _TABLES.items():
+            have = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
+            if not have:
+                raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table {table!r})")
+            if have != columns:
+                raise InvalidFileError(f"{name!r} is not a zerosum results file (table {table!r} has the "
+                                       f"columns {', '.join(have)})")
+        schema = self.meta("schema")
+        if schema is None:
+            raise InvalidFileError(f"{name!r} is not a zerosum results file (no schema version)")
+        if schema != SCHEMA_VERSION:
+            raise InvalidFileError(f"results file {name!r} has schema {schema!r}; this zerosum reads {SCHEMA_VERSION}")
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self.db is None:
+            raise InvalidFileError(f"results file {str(self.path)!r} is closed")
+        return self.db
+
+    def _bad(self, what: str) -> InvalidFileError:
+        return InvalidFileError(f"results file {str(self.path)!r}: {what}")
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the lock
+            self._lock_fd = None
 
     def __enter__(self) -> "Store":
         return self
@@ -113,49 +216,68 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextlib.contextmanager
+    def _sql(self) -> Iterator[sqlite3.Connection]:
+        """The connection, with any SQLite error turned into one InvalidFileError line."""
+        try:
+            yield self._db
+        except sqlite3.DatabaseError as exc:
+            raise self._bad(f"{exc}") from None
+
     # ---- meta, agents, plan -------------------------------------------------------------------------
 
     def meta(self, key: str) -> Any:
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        except sqlite3.OperationalError:
+        with self._sql() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
             return None
-        return None if row is None else json.loads(row[0])
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError):
+            raise self._bad(f"the stored {key!r} is not JSON") from None
 
     def set_meta(self, key: str, value: Any) -> None:
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        with self._sql() as db, db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
 
     def is_empty(self) -> bool:
         return self.meta("config") is None
 
-    def initialise(self, config: dict[str, Any], labels: list[tuple[str, str]], plan: list[PlannedGame]) -> None:
+    def initialise(self, config: dict[str, Any], labels: list[tuple[str, str]], plan: Iterable[PlannedGame]) -> None:
         """Write the configuration, the agents and the plan of a new run, all in one transaction."""
-        with self.db:
+        with self._sql() as db, db:
             for table in ("games", "plan", "agents", "meta"):
-                self.db.execute(f"DELETE FROM {table}")
-            self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
-            self.db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config),))
-            self.db.execute("INSERT INTO meta VALUES ('created', ?)", (json.dumps(time.time()),))
-            self.db.executemany("INSERT INTO agents VALUES (?, ?, ?)", [(i, l, s) for i, (l, s) in enumerate(labels)])
-            self.db.executemany(
+                db.execute(f"DELETE FROM {table}")
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
+            db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config),))
+            db.execute("INSERT INTO meta VALUES ('created', ?)", (json.dumps(time.time()),))
+            db.executemany("INSERT INTO agents VALUES (?, ?, ?)", [(i, l, s) for i, (l, s) in enumerate(labels)])
+            db.executemany(
                 "INSERT INTO plan VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(g.idx, g.round, g.pairing, g.first, g.second, g.opening, g.seed) for g in plan],
+                ((g.idx, g.round, g.pairing, g.first, g.second, g.opening, g.seed) for g in plan),
             )
 
     def agents(self) -> list[tuple[str, str]]:
-        return [(l, s) for l, s in self.db.execute("SELECT label, spec FROM agents ORDER BY id")]
+        with self._sql() as db:
+            rows = db.execute("SELECT label, spec FROM agents ORDER BY id").fetchall()
+        if not all(isinstance(l, str) and isinstance(s, str) for l, s in rows):
+            raise self._bad("its agents table holds something other than names")
+        return [(l, s) for l, s in rows]
 
     def plan(self) -> list[PlannedGame]:
-        rows = self.db.execute("SELECT idx, round, pairing, first, second, opening, seed FROM plan ORDER BY idx")
+        with self._sql() as db:
+            rows = db.execute("SELECT idx, round, pairing, first, second, opening, seed FROM plan ORDER BY idx").fetchall()
+        for row in rows:
+            if not all(type(v) is int for v in row[:5]) or type(row[6]) is not int or not isinstance(row[5], str):
+                raise self._bad(f"planned game {row[0]!r} is malformed")
         return [PlannedGame(*row) for row in rows]
 
     # ---- games ------------------------------------------------------------------------------------
 
     def add_game(self, rec: GameRecord) -> None:
         """Store one finished game and commit at once (a second copy of a game is refused)."""
-        with self.db:
-            self.db.execute(
+        with self._sql() as db, db:
+            db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rec.idx, rec.result, rec.winner, rec.reason, int(rec.forfeit), json.dumps(rec.moves),
@@ -165,18 +287,50 @@ class Store:
             )
 
     def done(self) -> set[int]:
-        return {row[0] for row in self.db.execute("SELECT idx FROM games")}
+        with self._sql() as db:
+            return {row[0] for row in db.execute("SELECT idx FROM games")}
 
     def games(self) -> Iterator[GameRecord]:
-        rows = self.db.execute(
-            "SELECT idx, result, winner, reason, forfeit, moves, times, nodes, vals, depths, duration, finished "
-            "FROM games ORDER BY idx"
-        )
-        for r in rows:
-            yield GameRecord(
-                r[0], r[1], r[2], r[3], bool(r[4]), json.loads(r[5]), json.loads(r[6]), json.loads(r[7]),
-                json.loads(r[8]), json.loads(r[9]), r[10], r[11],
+        """Every stored game in order; a malformed row is an InvalidFileError naming the game."""
+        with self._sql() as db:
+            rows = db.execute(
+                "SELECT idx, result, winner, reason, forfeit, moves, times, nodes, vals, depths, duration, finished "
+                "FROM games ORDER BY idx"
             )
+            for r in rows:
+                yield self._record(r)
+
+    def _record(self, r: tuple[Any, ...]) -> GameRecord:
+        idx = r[0]
+        lists = []
+        for name, text in zip(("moves", "times", "nodes", "vals", "depths"), r[5:10]):
+            try:
+                value = json.loads(text)
+            except (TypeError, ValueError):
+                raise self._bad(f"game {idx!r}: its {name} are not JSON") from None
+            if not isinstance(value, list):
+                raise self._bad(f"game {idx!r}: its {name} are not a list")
+            lists.append(value)
+        moves, times, nodes, vals, depths = lists
+        ok = (
+            type(idx) is int and r[1] in _RESULTS and (r[2] is None or type(r[2]) is int) and isinstance(r[3], str)
+            and r[4] in (0, 1) and all(isinstance(m, str) for m in moves)
+            and len(times) == len(nodes) == len(vals) == len(depths) == len(moves)
+            and all(_number(t) for t in times) and all(v is None or _number(v) for v in (*nodes, *vals, *depths))
+            and _number(r[10]) and _number(r[11])
+        )
+        if not ok:
+            raise self._bad(f"game {idx!r} is malformed")
+        return GameRecord(idx, r[1], r[2], r[3], bool(r[4]), moves, times, nodes, vals, depths, r[10], r[11])
 
     def count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self._sql() as db:
+            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _first(rows: list[Any]) -> str:
+    return str(rows[0][0]) if rows and rows[0] else "no answer"
