@@ -246,7 +246,7 @@ def test_sprt_error_rates_and_run_lengths_by_simulation():
         (Sprt(0, 50), dict(draws=0.3, bias=0.0)),
         (Sprt(0, 50), dict(draws=0.0, bias=0.0)),
         (Sprt(0, 50), dict(draws=0.8, bias=0.0)),
-        (Sprt(0, 50), dict(draws=0.3, bias=0.3)),
+        (Sprt(0, 50), dict(draws=0.2, bias=0.25)),
         (Sprt(-10, 10, 0.05, 0.1), dict(draws=0.5, bias=0.1)),
         (Sprt(0, 100, 0.1, 0.05), dict(draws=0.2, bias=0.05)),
     ],
