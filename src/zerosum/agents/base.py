@@ -166,10 +166,11 @@ def flag(text: str) -> bool:
     raise ValueError(text)
 
 
-def bounded(kind: Callable[[str], Any], help: str, lo: float, hi: float) -> Option:  # noqa: A002
+def bounded(kind: Callable[[str], Any], text: str, lo: float, hi: float) -> Option:
     """An option whose value must lie in ``lo..hi``; the range is named in its help and its error."""
     what = "a whole number" if kind is int else "a number"
-    return Option(kind, f"{help} ({lo}..{hi})", between(lo, hi), f"{what} in {lo}..{hi}")
+    return Option(kind, f"{text} ({lo:g}..{hi:g})" if kind is not int else f"{text} ({lo}..{hi})", between(lo, hi),
+                  f"{what} in {lo:g}..{hi:g}" if kind is not int else f"{what} in {lo}..{hi}")
 
 
 def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whole: bool = True) -> Any:
@@ -193,10 +194,10 @@ _LIMIT_RANGES: dict[str, tuple[float, float, str]] = {
 }
 
 
-def _limit_option(kind: Callable[[str], Any], help: str, name: str) -> Option:  # noqa: A002
+def _limit_option(kind: Callable[[str], Any], text: str, name: str) -> Option:
     lo, hi, expect = _LIMIT_RANGES[name]
     check = (lambda v: lo < v <= hi) if name == "time" else between(lo, hi)
-    return Option(kind, f"{help}: {expect}", check, expect)
+    return Option(kind, f"{text}: {expect}", check, expect)
 
 
 #: the budget options every agent may accept, mapped to ``Limits`` fields

@@ -23,7 +23,7 @@ from ..solver.bitboard import geometry, has_line, rng_next, winning_cells
 
 from .base import HEURISTIC_BOUND, WIN
 
-__all__ = ["ab_root", "fast_eval", "make_tables"]
+__all__ = ["ab_run", "make_tables", "mcts_init", "mcts_init_grid", "mcts_run", "mcts_run_grid"]
 
 U64 = np.uint64
 ONE = np.uint64(1)
