@@ -11,7 +11,7 @@ import pytest
 from zerosum import ConnectX, Solver, make_agent
 from zerosum.agents.base import is_proven, plies_to_end
 from zerosum.cli import main
-from zerosum.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
+from zerosum.errors import IllegalMoveError, InvalidFileError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from zerosum.solver.agent import value_of_score
 from zerosum.solver.book import Book, canonical_key, generate, mirror
 from solver_truth import brute_score, random_positions  # type: ignore[import-not-found]
@@ -158,8 +158,9 @@ def test_book_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ign
             assert booked.solve(state) == plain.solve(state)
 
 
-@pytest.mark.parametrize("args, message", [(["--depth", "21"], "--depth 21 is outside 0..20"),
-                                           (["--jobs", "0"], "--jobs 0 is outside 1..256")])
+@pytest.mark.parametrize("args, message", [(["--depth", "21"], "argument --depth: '21' is out of range: expected a "
+                                                             "whole number in 0..20"),
+                                           (["--jobs", "0"], "'0' is out of range: expected a whole number in 1..256")])
 def test_book_usage_errors(args: list[str], message: str, tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
                            capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "b.npz"
@@ -216,11 +217,11 @@ def test_book_generation_resumes_from_its_checkpoint(tmp_path) -> None:  # type:
     assert again[0] == header and sorted(again[1:]) == sorted([f"{key0} 7", *rows[1:]])  # the torn line dropped
     with open(path, "w") as fh:
         fh.write("# zerosum book checkpoint: rows=6 cols=7 k=4 depth=3\n")
-    with pytest.raises(InvalidSpecError, match="another generation"):
+    with pytest.raises(InvalidFileError, match="another generation"):
         generate(solver, 3, checkpoint=path)
     with open(path, "w") as fh:
         fh.write(header + "\nnot a line\n")
-    with pytest.raises(InvalidSpecError, match="line 2"):
+    with pytest.raises(InvalidFileError, match="line 2"):
         generate(solver, 3, checkpoint=path)
 
 
@@ -251,7 +252,7 @@ def test_bench_counts_wrong_scores(tmp_path, capsys: pytest.CaptureFixture[str])
     assert code == 1 and "median of 3 runs" in out[0]
     assert [line.split()[-1] for line in out[2:]] == ["1", "0"]  # wrong scores, counted once per file
     assert main(["bench", "solver", str(good), "--repeat", "0"]) == 2
-    assert "--repeat must be 1..1000" in capsys.readouterr().err
+    assert "--repeat: '0' is out of range: expected a whole number in 1..1000" in capsys.readouterr().err
 
 
 def test_solve_many_matches_solve(solver: Solver) -> None:

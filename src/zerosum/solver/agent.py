@@ -24,7 +24,25 @@ from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, loss
 from ..errors import AgentError, GameError
 from ..game import Game
 
-__all__ = ["SolverAgent", "value_of_score"]
+__all__ = ["SolverAgent", "value_of_score", "flag"]
+
+#: the ``tt`` option: a table of 2**tt entries (the solver commands' ``--tt-log-size`` range)
+TT_RANGE = (10, 31)
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
+
+
+def flag(text: str) -> bool:
+    """A yes/no option value: ``1/true/yes/on`` or ``0/false/no/off`` (any case); ValueError otherwise."""
+    word = text.strip().lower() if isinstance(text, str) else ""
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise ValueError(f"{text!r} is not yes or no")
+
+
+flag.__name__ = "yes or no"
 
 
 def value_of_score(score: int, ply: int, cells: int) -> int:
@@ -51,14 +69,15 @@ class SolverAgent(SearchAgent):
     description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
     LIMITS = ("time",)
     OPTIONS = {
-        "book": Option(lambda t: t.lower() in ("1", "true", "yes", "on"), "use the opening book (default yes)",
-                       None, "yes or no"),
-        "tt": Option(int, "transposition table of about 2**tt entries (default 24)", lambda v: 10 <= v <= 31,
-                     "a whole number 10..31"),
+        "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
+        "tt": Option(int, "transposition table of 2**tt entries, 8 bytes each (default 24: 128 MB)",
+                     lambda v: TT_RANGE[0] <= v <= TT_RANGE[1], f"a whole number {TT_RANGE[0]}..{TT_RANGE[1]}"),
     }
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None, book: bool = True,
                  tt: int = 24) -> None:
+        if isinstance(tt, bool) or not isinstance(tt, int) or not TT_RANGE[0] <= tt <= TT_RANGE[1]:
+            raise AgentError(f"solver: tt={tt!r} is outside {TT_RANGE[0]}..{TT_RANGE[1]}")
         super().__init__(limits=limits, seed=seed)
         self.use_book = book
         self.tt = tt

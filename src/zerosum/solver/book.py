@@ -64,21 +64,61 @@ class Book:
             return int(self.scores[i])
         return None
 
-    def save(self, path: str) -> None:
+    def save(self, path: str, *, overwrite: bool = False) -> None:
+        """Write the book to ``path`` all at once (a temporary file renamed at the end); an existing file
+        only with ``overwrite``, and never inside the installed package."""
+        from ..core.files import atomic_output
+
         meta = np.array([self.rows, self.cols, self.k, self.depth], dtype=np.int64)
-        with open(path, "wb") as fh:
+        with atomic_output(path, overwrite=overwrite, binary=True, what="opening book") as fh:
             np.savez_compressed(fh, keys=self.keys, scores=self.scores, meta=meta)
 
     @classmethod
     def load(cls, path: str) -> "Book":
-        from ..errors import InvalidSpecError
+        """The book in ``path``; any file that is not a well-formed book is one :class:`InvalidFileError`."""
+        import io
 
+        from ..core.files import describe_exception, read_bytes
+        from ..errors import InvalidFileError
+
+        data = read_bytes(path, "opening book")
         try:
-            with np.load(path) as data:
-                rows, cols, k, depth = (int(x) for x in data["meta"])
-                return cls(rows, cols, k, depth, data["keys"], data["scores"])
-        except (OSError, KeyError, ValueError) as exc:
-            raise InvalidSpecError(f"cannot read the opening book {path!r}: {exc}") from None
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                meta, keys, scores = arrays["meta"], arrays["keys"], arrays["scores"]
+        except Exception as exc:  # BadZipFile, KeyError, ValueError, EOFError, zlib.error, ...
+            raise InvalidFileError(f"opening book {path!r} cannot be read: {describe_exception(exc)}") from None
+        problem = _check_arrays(meta, keys, scores)
+        if problem:
+            raise InvalidFileError(f"opening book {path!r} is not a zerosum book: {problem}")
+        rows, cols, k, depth = (int(x) for x in meta)
+        return cls(rows, cols, k, depth, keys.astype(np.uint64), scores.astype(np.int8))
+
+
+def _check_arrays(meta: np.ndarray, keys: np.ndarray, scores: np.ndarray) -> str | None:
+    """What is wrong with a book's arrays, or None."""
+    if meta.shape != (4,) or meta.dtype.kind not in "iu":
+        return f"'meta' must hold 4 whole numbers (rows, cols, k, depth), not {meta.dtype} of shape {meta.shape}"
+    rows, cols, k, depth = (int(x) for x in meta)
+    if not (1 <= rows and 1 <= cols and cols * (rows + 1) <= 64 and 1 <= k <= max(rows, cols)):
+        return f"no board the solver takes: rows={rows} cols={cols} k={k}"
+    cells = rows * cols
+    if not 0 <= depth < cells:
+        return f"depth {depth} is outside 0..{cells - 1}"
+    for name, array in (("keys", keys), ("scores", scores)):
+        if array.ndim != 1 or array.dtype.kind not in "iu":
+            return f"{name!r} must be a list of whole numbers, not {array.dtype} of shape {array.shape}"
+    if keys.shape != scores.shape:
+        return f"{keys.shape[0]} keys but {scores.shape[0]} scores"
+    if keys.size:
+        bits = cols * (rows + 1)
+        if int(keys.min()) < 0 or (bits < 64 and int(keys.max()) >> bits):
+            return f"a key outside the {bits}-bit positions of a {rows} x {cols} board"
+        if np.unique(keys).size != keys.size:
+            return "a key appears twice"
+        lo, hi = -(cells // 2), (cells + 1) // 2
+        if int(scores.min()) < lo or int(scores.max()) > hi:
+            return f"a score outside {lo}..{hi}, the scores of a {rows} x {cols} board"
+    return None
 
 
 def default_name(rows: int, cols: int, k: int) -> str:
@@ -102,23 +142,39 @@ def load_default(game: "ConnectX") -> Book | None:
     return _LOADED[dims]
 
 
-def _read_checkpoint(path: str, header: str) -> dict[int, int]:
-    """The ``key score`` lines a generation wrote so far (a torn last line is ignored)."""
-    from ..errors import InvalidSpecError
+def _read_checkpoint(path: str, header: str, positions: dict[int, tuple[int, int]], lo: int, hi: int) -> dict[int, int]:
+    """The ``key score`` lines a generation wrote so far (a torn last line is ignored).
+
+    Every line must name one of ``positions`` (canonical key -> position) with a score in ``lo..hi``:
+    anything else is one :class:`InvalidFileError` naming the line.
+    """
+    from ..core.files import read_text
+    from ..errors import InvalidFileError
+    from ..spec import integer
 
     found: dict[int, int] = {}
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return found
-    with open(path) as fh:
-        lines = fh.read().split("\n")
+    lines = read_text(path, "book checkpoint").split("\n")
     if lines[0] != header:
-        raise InvalidSpecError(f"{path} belongs to another generation ({lines[0]!r}, not {header!r}); remove it")
+        raise InvalidFileError(f"book checkpoint {path!r} belongs to another generation ({lines[0][:80]!r}, "
+                               f"not {header!r}); "
+                               "remove it")
     for number, line in enumerate(lines[1:-1], 2):  # the text after the last newline may be torn
         parts = line.split()
         try:
-            key, score = int(parts[0]), int(parts[1])
-        except (IndexError, ValueError):
-            raise InvalidSpecError(f"{path}, line {number}: not 'key score': {line!r}") from None
+            if len(parts) != 2:
+                raise ValueError
+            key, score = integer(parts[0]), integer(parts[1])
+        except ValueError:
+            raise InvalidFileError(f"book checkpoint {path!r}, line {number}: not 'key score': {line[:80]!r}") from None
+        if key not in positions:
+            raise InvalidFileError(f"book checkpoint {path!r}, line {number}: {key} is not a position of this book's last ply; "
+                                   "remove the file")
+        if not lo <= score <= hi or found.get(key, score) != score:
+            raise InvalidFileError(f"book checkpoint {path!r}, line {number}: score {score} is impossible for this position "
+                                   f"(expected {lo}..{hi}{', as on its earlier line' if key in found else ''}); "
+                                   "remove the file")
         found[key] = score
     return found
 
@@ -128,8 +184,11 @@ _WORKER: "Solver | None" = None
 
 def _worker_start(spec: str, tt_size: int) -> None:
     global _WORKER
+    import signal
+
     from .solver import Solver
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the pool at once
     _WORKER = Solver(spec, tt_size=tt_size, book=False)
 
 
@@ -150,9 +209,16 @@ def generate(
     positions already in it are not searched again, so an interrupted generation resumes where it stopped.
     ``jobs > 1`` searches in that many worker processes, each with a table the size of ``solver``'s.
     """
+    from ..core.files import atomic_output
+    from ..errors import UsageError
+
     game = solver.game
     rows, cols = game.rows, game.cols
     cells = game.cells
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < cells:
+        raise UsageError(f"a book's depth is a whole number 0..{cells - 1}, not {depth!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 256:
+        raise UsageError(f"jobs is a whole number 1..256, not {jobs!r}")
     # every position by ply, deduplicated by symmetry: canonical key -> (current, mask)
     levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
     for ply in range(depth):
@@ -172,13 +238,13 @@ def generate(
     scores: dict[int, int] = {}
     header = f"# zerosum book checkpoint: rows={rows} cols={cols} k={game.k} depth={depth}"
     if checkpoint is not None:
-        scores = {key: s for key, s in _read_checkpoint(checkpoint, header).items() if key in last}
+        scores = _read_checkpoint(checkpoint, header, last, -((cells - depth) // 2), (cells + 1 - depth) // 2)
     saved_book, solver.book = solver.book, None
     out = None
-    if checkpoint is not None:  # written afresh: what it held, less any torn last line
-        out = open(checkpoint, "w")
-        out.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
-        out.flush()
+    if checkpoint is not None:  # written afresh, all at once: what it held, less any torn last line
+        with atomic_output(checkpoint, overwrite=True, what="book checkpoint") as fh:
+            fh.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
+        out = open(checkpoint, "a", encoding="utf-8")
     try:
         start = time.perf_counter()
         todo = [(key, current, mask) for key, (current, mask) in sorted(last.items()) if key not in scores]

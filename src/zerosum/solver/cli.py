@@ -18,23 +18,31 @@ from typing import Any
 __all__ = ["COMMANDS"]
 
 
+#: the transposition table of every solver command: 2**N entries, 8 bytes each
+TT_LOG_SIZES = (10, 31)
+
+
+def add_tt_option(parser: argparse.ArgumentParser) -> None:
+    """``--tt-log-size N`` (10..31), shared by solve, analyze, book and bench solver."""
+    from ..commands.options import int_arg
+
+    lo, hi = TT_LOG_SIZES
+    parser.add_argument(
+        "--tt-log-size", type=int_arg(lo, hi), default=24, metavar="N",
+        help=f"transposition table of 2**N entries, 8 bytes each, N in {lo}..{hi} (default 24: 128 MB)",
+    )
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     from ..cli import add_game_option
 
     add_game_option(parser)
     parser.add_argument("--weak", action="store_true", help="win / draw / loss only (+1 / 0 / -1): much faster")
     parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
-    parser.add_argument(
-        "--tt-log-size", type=int, default=24, metavar="N",
-        help="transposition table of 2**N entries, 8 bytes each (default 24: 128 MB)",
-    )
+    add_tt_option(parser)
 
 
 def _solver(args: argparse.Namespace) -> Any:
-    from ..cli import UsageError
-
-    if not 10 <= args.tt_log_size <= 31:
-        raise UsageError(f"--tt-log-size {args.tt_log_size} is outside 10..31")
     from .solver import Solver
 
     return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book))
@@ -123,35 +131,35 @@ def _run_analyze(args: argparse.Namespace) -> int:
 
 def _add_book(parser: argparse.ArgumentParser) -> None:
     from ..cli import add_game_option
+    from ..commands.options import int_arg
 
     add_game_option(parser)
-    parser.add_argument("--depth", type=int, default=4, help="cover every position up to this many plies (default 4)")
-    parser.add_argument("--output", "-o", default=None,
-                        help="the book file to write (default: the package's data folder, book-RxC-kK.npz)")
-    parser.add_argument("--tt-log-size", type=int, default=24, metavar="N", help="table of about 2**N entries")
+    parser.add_argument("--depth", type=int_arg(0, 20), default=4, metavar="D",
+                        help="cover every position up to this many plies, 0..20 (default 4)")
+    parser.add_argument("--output", "-o", required=True, metavar="FILE",
+                        help="the book file to write (.npz); never inside the installed package")
+    parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    add_tt_option(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
-    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                        help="search in N worker processes, each with its own table (default 1)")
-    parser.epilog = ("Each position searched is appended to OUTPUT.partial as it is solved; an interrupted run "
+    parser.add_argument("--jobs", "-j", type=int_arg(1, 256), default=1, metavar="N",
+                        help="search in N worker processes, 1..256, each with its own table (default 1)")
+    parser.epilog = ("Each position searched is appended to FILE.partial as it is solved; an interrupted run "
                      "started again with the same arguments resumes from there. The file is removed once the "
-                     "book is written.")
+                     "book is written. To use the book: Solver(book=FILE).")
 
 
 def _run_book(args: argparse.Namespace) -> int:
     import os
     import time
 
-    from ..cli import UsageError
+    from ..core.files import check_output
     from . import book as book_mod
     from .solver import Solver
 
-    if not 0 <= args.depth <= 20:
-        raise UsageError(f"--depth {args.depth} is outside 0..20")
-    if not 1 <= args.jobs <= 256:
-        raise UsageError(f"--jobs {args.jobs} is outside 1..256")
-    solver = Solver(args.game, tt_size=1 << args.tt_log_size, book=False)
-    g = solver.game
-    path = args.output or book_mod.default_path(g.rows, g.cols, g.k)
+    path = str(check_output(args.output, overwrite=args.overwrite, what="book file"))
+    checkpoint = path + ".partial"
+    check_output(checkpoint, overwrite=True, what="book checkpoint")
+    solver = settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=False))
     last = [0.0]
 
     def progress(done: int, total: int, seconds: float) -> None:
@@ -160,9 +168,8 @@ def _run_book(args: argparse.Namespace) -> int:
             print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
 
     start = time.perf_counter()
-    checkpoint = path + ".partial"
     book = book_mod.generate(solver, args.depth, progress, checkpoint, args.jobs)
-    book.save(path)
+    book.save(path, overwrite=args.overwrite)
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
     return 0

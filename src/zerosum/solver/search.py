@@ -643,7 +643,7 @@ def _solve(
                     continue
             else:
                 if lo >= hi:
-                    return lo
+                    return int(lo)
                 med = lo + (hi - lo) // 2
                 if med <= 0 and _trunc_half(lo) < med:
                     med = _trunc_half(lo)
@@ -778,7 +778,7 @@ def solve_many(
             return i
         scores[i] = r
         nodes[i] = stats[0] - stats[8]
-    return currents.shape[0]
+    return int(currents.shape[0])
 
 
 @njit(cache=True)

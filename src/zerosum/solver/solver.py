@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
+from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError, UsageError
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from . import book as book_mod
@@ -65,7 +65,7 @@ class Solver:
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True) -> None:
         self.game = solver_game(game)
         if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not 1 <= tt_size <= 1 << 32:
-            raise ValueError(f"tt_size must be a whole number of entries 1..2**32, not {tt_size!r}")
+            raise UsageError(f"tt_size must be a whole number of entries 1..2**32, not {tt_size!r}")
         g = self.game
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
