@@ -24,7 +24,7 @@ PONS = BENCHMARKS / "pons"
 
 @pytest.fixture(scope="module")
 def client():
-    app = create_app(engine_time=2.0, workers=1, margin=60.0)  # margin: a first solver call may compile
+    app = create_app(engine_time=2.0, workers=1, margin=60.0, busy_wait=120)  # margin: a first solver call may compile
     with TestClient(app) as c:
         import importlib.util
 
@@ -172,7 +172,7 @@ def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
 
 def test_a_slow_engine_gets_504() -> None:
     pytest.importorskip("zerosum.agents.minimax")
-    with TestClient(create_app(engine_time=0.2, workers=1, margin=1.0)) as c:
+    with TestClient(create_app(engine_time=0.2, workers=1, margin=1.0, busy_wait=60)) as c:
         reply = c.post("/api/move", json={"game": "connect4", "agent": "minimax:depth=6"})  # about 7 s
         assert reply.status_code == 504 and "did not answer" in reply.json()["error"]
         again = c.post("/api/move", json={"game": "connect4", "agent": "first"})
@@ -208,7 +208,7 @@ def test_analyze_connect4_matches_pons(client) -> None:
 def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
-    with TestClient(create_app(engine_time=1.0, workers=1, margin=4.0)) as c:
+    with TestClient(create_app(engine_time=1.0, workers=1, margin=4.0, busy_wait=60)) as c:
         # ply 5: every column's score needs a search past the opening book (about 25 s here)
         reply = c.post("/api/move", json={"game": "connect4", "moves": "13712", "agent": "solver"})
         assert reply.status_code == 200, reply.text

@@ -3,7 +3,8 @@
 Routes (every answer is JSON except the page and its assets; errors are ``{"error": message}``):
 
 * ``GET /`` -- the page (``?game=connect4&moves=4453`` opens that position); ``/static/*`` its assets.
-* ``GET /api/health`` -- ``{"ok": true, ...}``.
+* ``GET /api/health`` -- ``{"ok": true, "engines": 2, "engines_ready": 2, ...}`` (engines load for a few
+  seconds after the start, and after one is replaced).
 * ``GET /api/state?game=SPEC&moves=M`` -- the board, whose turn, the legal moves, the outcome.
 * ``GET /api/analyze?game=SPEC&moves=M`` -- every legal move's score (solver, else alpha-beta).
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
@@ -69,7 +70,7 @@ def create_app(
     from .notation import format_moves, states_of
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
-    pool = EnginePool(size=workers, wait=busy_wait, mode=mode)
+    pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup="zerosum.ui.service:warm_up")
     hard_limit = engine_time + margin
     limiter: list[Any] = []  # the engine requests' own threads (made on the event loop, at first use)
     waiting = [0]  # engine requests running or waiting (read and written on the event loop only)
@@ -125,7 +126,8 @@ def create_app(
         from ..agents.base import agent_names
 
         names = [n for n in agent_names() if n in service.AGENTS]
-        return JSONResponse({"ok": True, "version": __version__, "agents": names, "engine_time": engine_time})
+        return JSONResponse({"ok": True, "version": __version__, "agents": names, "engine_time": engine_time,
+                             "engines": workers, "engines_ready": workers if mode == "inline" else pool.ready})
 
     async def _state(request: Request) -> Response:
         game, actions = await run_in_threadpool(service.check_request, query(request, "game"), query(request, "moves"))
@@ -210,6 +212,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> Any:
+        pool.start()  # in the background: the workers load the engines while the page is served
         yield
         pool.close()
 

@@ -23,7 +23,8 @@ from .analysis import analyze, engine_move
 from .notation import MOVES_HELP, format_move, format_moves, replay, states_of
 
 __all__ = ["check_game", "check_moves", "check_agent", "describe_state", "analyze_job", "move_job",
-           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS"]
+           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
+           "warm_up"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
 MAX_MOVES_TEXT = 2000  # characters of a move string
@@ -280,6 +281,19 @@ def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = Non
         "pv": [format_move(game, a) for a in found.pv] if found is not None else [],
         "state": after,
     }
+
+
+def warm_up() -> None:
+    """Load every engine's compiled code in a new worker before it takes a job (runs in the worker)."""
+    game = get_game("connect4")
+    state = game.from_moves([3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4])
+    for spec in ("alphabeta:depth=2", "mcts:sims=50", "solver:tt=10"):
+        try:
+            make_agent(spec)(game, state)
+        except AgentError:  # not installed
+            pass
+    ttt = get_game("tictactoe")
+    analyze(ttt, ttt.initial_state, time=0.05)
 
 
 def check_request(game_spec: str | None, moves: str | None) -> tuple[Game[Any, Any], list[Any]]:

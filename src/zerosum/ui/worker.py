@@ -128,6 +128,7 @@ class _Worker:
     """One worker process (``python -m zerosum.ui.worker``), talked to through pipes."""
 
     def __init__(self, memory_limit: int) -> None:
+        self.warm = False  # ran the pool's warm-up
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "zerosum.ui.worker", str(os.getpid()), str(memory_limit)],
             stdin=subprocess.PIPE,
@@ -170,21 +171,33 @@ class _Worker:
 
 
 class EnginePool:
-    """Run ``module:function`` jobs in worker processes with a per-call time limit and memory bounds."""
+    """Run ``module:function`` jobs in ``size`` worker processes with a per-call time limit and memory bounds.
+
+    Workers start at :meth:`start` (or the first job) and are replaced, in the background, whenever one is
+    killed or retired; each runs ``warmup`` (a job without arguments: imports, compiled kernels) before it
+    takes a job, so a job's time limit is never spent loading code.
+    """
 
     def __init__(self, size: int = 2, wait: float = 10.0, mode: str = "process", *,
-                 memory_limit: int = MEMORY_LIMIT, rss_limit: int = RSS_LIMIT) -> None:
+                 memory_limit: int = MEMORY_LIMIT, rss_limit: int = RSS_LIMIT,
+                 warmup: str | None = None, warmup_limit: float = 120.0) -> None:
         if mode not in ("process", "inline"):
             raise ValueError(f"mode is 'process' or 'inline', not {mode!r}")
         self.size, self.wait, self.mode = size, wait, mode
         self.memory_limit, self.rss_limit = memory_limit, rss_limit
+        self.warmup, self.warmup_limit = warmup, warmup_limit
         self._idle: queue.Queue[_Worker] = queue.Queue()
-        self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._all: list[_Worker] = []
-        self._closed = False
+        self._started = self._closed = False
         # one thread starts every worker and lives as long as the pool (see the module docstring)
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zerosum-engine-spawner")
+
+    @property
+    def ready(self) -> int:
+        """How many workers are up and warm (busy or idle)."""
+        with self._lock:
+            return sum(1 for w in self._all if w.warm)
 
     @property
     def pids(self) -> list[int]:
@@ -192,18 +205,22 @@ class EnginePool:
         with self._lock:
             return [w.pid for w in self._all]
 
+    def start(self) -> None:
+        """Start the workers now, in the background (the first job does it otherwise)."""
+        with self._lock:
+            if self._started or self._closed or self.mode == "inline":
+                return
+            self._started = True
+        for _ in range(self.size):
+            self._replace()
+
     def run(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
         """The job's result; raises its GameError again, or EngineTimeout / EngineBusy / EngineMemory /
         EngineFailed."""
         if self.mode == "inline":
             reply = run_job(target, args)
         else:
-            if self._closed or not self._slots.acquire(timeout=self.wait):
-                raise EngineBusy("every engine is busy; try again in a moment")
-            try:
-                reply = self._run_in_worker(target, args, timeout)
-            finally:
-                self._slots.release()
+            reply = self._run_in_worker(target, args, timeout)
         status, payload, message = reply
         if status == "ok":
             return payload
@@ -216,39 +233,76 @@ class EnginePool:
             raise EngineMemory(f"{message} (a worker may use {self.memory_limit // MiB} MB): ask for a smaller search")
         raise EngineFailed(message)
 
-    def _start(self) -> _Worker:
+    def _replace(self) -> None:
+        """Start a worker in the background; it joins the idle ones once warm."""
+        threading.Thread(target=self._new_worker, name="zerosum-engine-warmup", daemon=True).start()
+
+    def _spawn(self) -> _Worker | None:
+        """A new worker, started by the spawner thread; None once the pool is closed."""
         try:
             worker = self._spawner.submit(_Worker, self.memory_limit).result()
-        except RuntimeError:  # the pool was closed meanwhile
-            raise EngineBusy("the server is stopping") from None
+        except RuntimeError:  # closed
+            return None
         with self._lock:
             if not self._closed:
                 self._all.append(worker)
                 return worker
         worker.kill()
-        raise EngineBusy("the server is stopping")
+        return None
+
+    def _new_worker(self) -> None:  # in a thread of its own: warm-ups run side by side
+        worker = self._spawn()
+        if worker is None:
+            return
+        if self.warmup:
+            try:
+                worker.call(self.warmup, (), self.warmup_limit)
+            except BaseException:  # noqa: BLE001 - a worker that cannot warm up is replaced by a cold one
+                self._discard(worker)
+                worker = self._spawn()
+                if worker is None:
+                    return
+        worker.warm = True
+        self._idle.put(worker)
+
+    def _take(self) -> _Worker:
+        """An idle live worker, waiting up to ``wait`` seconds for one."""
+        self.start()
+        while True:
+            try:
+                worker = self._idle.get(timeout=self.wait)
+            except queue.Empty:
+                raise EngineBusy("every engine is busy; try again in a moment") from None
+            if self._closed:
+                raise EngineBusy("the server is stopping")
+            if worker.proc.poll() is None:
+                return worker
+            self._discard(worker)  # died while idle
+            self._replace()
 
     def _run_in_worker(self, target: str, args: tuple[Any, ...], timeout: float) -> tuple[str, Any, str]:
-        try:
-            worker = self._idle.get_nowait()
-        except queue.Empty:
-            worker = self._start()
+        worker = self._take()
         try:
             reply = worker.call(target, args, timeout)
         except (EOFError, OSError, ValueError):
-            self._discard(worker)
+            self._retire(worker)
             if self._closed:
                 raise EngineBusy("the server is stopping") from None
             raise EngineFailed("the engine process stopped unexpectedly") from None
         except BaseException:
-            self._discard(worker)  # overran or broke: never reuse it
+            self._retire(worker)  # overran or broke: never reuse it
             raise
         size = rss(worker.pid)
         if reply[0] == "memory" or (size is not None and size > self.rss_limit) or self._closed:
-            self._discard(worker)  # a worker past its bound is replaced (by the next job)
+            self._retire(worker)  # a worker past its bound is replaced
         else:
             self._idle.put(worker)
         return reply
+
+    def _retire(self, worker: _Worker) -> None:
+        self._discard(worker)
+        if not self._closed:
+            self._replace()
 
     def _discard(self, worker: _Worker) -> None:
         worker.kill()
@@ -258,13 +312,12 @@ class EnginePool:
 
     def close(self) -> None:
         """Stop every worker (jobs asked for afterwards are refused as busy)."""
-        self._closed = True
         with self._lock:
+            self._closed = True
             workers, self._all = self._all, []
+        self._spawner.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.kill()
-        self._idle = queue.Queue()
-        self._spawner.shutdown(wait=False)
 
 
 if __name__ == "__main__":  # pragma: no cover
