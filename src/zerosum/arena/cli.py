@@ -98,7 +98,7 @@ def _add_tournament(p: argparse.ArgumentParser) -> None:
 
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
     """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
-    from ..cli import UsageError
+    from ..commands.options import UsageError
     from ..games import get_game
     from .match import MAX_PLANNED, ArenaConfig, canonical_spec, check_agents, planned_count
     from .openings import format_opening, max_plies, random_openings, read_openings, shipped_openings
@@ -152,7 +152,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
 
 def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
     """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
-    from ..cli import UsageError
+    from ..commands.options import UsageError
     from ..errors import AgentError
     from .match import canonical_spec, check_agents, open_run
 
@@ -174,7 +174,7 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
 
 def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
     """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan."""
-    from ..cli import UsageError
+    from ..commands.options import UsageError
     from ..core.files import check_output
     from .match import iter_plan, labels_for
     from .store import Store, lock_file
@@ -190,11 +190,11 @@ def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
             what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
             raise UsageError(f"{str(out)!r} {what}: use --resume to carry on, --overwrite to replace, "
                              f"or --out to choose another file")
-    with lock_file(out):  # a run still writing the old file keeps it
-        if args.overwrite:
+    if args.overwrite:
+        with lock_file(out):  # a run still writing the old file keeps it
             for suffix in ("", "-wal", "-shm"):
                 Path(str(out) + suffix).unlink(missing_ok=True)
-        store = Store(out, create=True, lock=True)
+    store = Store(out, create=True, lock=True)
     try:
         store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
     except BaseException:
@@ -331,10 +331,11 @@ def _add_openings(p: argparse.ArgumentParser) -> None:
 def _run_openings(args: argparse.Namespace) -> int:
     import contextlib
 
-    from ..cli import UsageError
+    from ..commands.options import UsageError
     from ..core.files import atomic_output, check_output
     from ..games import ConnectX, get_game
-    from .openings import agent_evaluator, format_opening, generate_openings, max_plies, random_openings, solver_evaluator
+    from .openings import (agent_evaluator, candidate_positions, format_opening, generate_openings, max_plies,
+                           random_openings, solver_evaluator)
 
     game = get_game(args.game)
     if args.plies > max_plies(game):
@@ -342,8 +343,10 @@ def _run_openings(args: argparse.Namespace) -> int:
     if args.output:  # everything is checked before any work, and the file is written whole at the end
         check_output(args.output, overwrite=args.overwrite, what="openings file")
     start = time.perf_counter()
-    if isinstance(game, ConnectX):
-        evaluate = solver_evaluator(game) if args.evaluator == "solver" else agent_evaluator(game, args.evaluator)
+    if isinstance(game, ConnectX):  # a bad --with, too many plies or positions: refused before the solver loads
+        evaluate = None if args.evaluator == "solver" else agent_evaluator(game, args.evaluator)
+        candidates = candidate_positions(game, args.plies, args.sample, args.seed)
+        evaluate = evaluate or solver_evaluator(game)
     with contextlib.ExitStack() as stack:
         if args.output:
             out = stack.enter_context(atomic_output(args.output, overwrite=args.overwrite, checked=True))
@@ -369,7 +372,7 @@ def _run_openings(args: argparse.Namespace) -> int:
                 out.flush()
 
             kept = generate_openings(game, args.plies, args.max_score, evaluate, progress, args.sample, args.seed,
-                                     found, begin)
+                                     found, begin, candidates)
             if sys.stderr.isatty():
                 print(file=sys.stderr)
             count = len(kept)

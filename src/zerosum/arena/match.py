@@ -28,7 +28,7 @@ MODES = ("match", "round-robin", "gauntlet")
 #: games per pairing in one run (``--games``)
 MAX_GAMES = 100_000
 #: games in the whole plan of one run (pairings x games)
-MAX_PLANNED = 1_000_000
+MAX_PLANNED = 200_000
 #: games played at once (``--jobs``): worker processes
 MAX_JOBS = 32
 

@@ -35,6 +35,7 @@ __all__ = [
     "solver_evaluator",
     "agent_evaluator",
     "max_plies",
+    "candidate_positions",
     "MAX_OPENING_PLIES",
     "MAX_POSITIONS",
 ]
@@ -235,6 +236,21 @@ def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
     return evaluate
 
 
+def candidate_positions(game: ConnectX, plies: int, sample: int | None = None, seed: int = 0) -> list[tuple[int, ...]]:
+    """The move sequences :func:`generate_openings` judges (``sample`` of them, drawn from ``seed``);
+    :class:`~zerosum.errors.GameError` for more plies than the board allows, too many positions, or none."""
+    if not isinstance(game, ConnectX):
+        raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
+    if not 0 <= plies <= max_plies(game):
+        raise GameError(f"{plies} plies: a {game.rows} x {game.cols} board allows openings of 0..{max_plies(game)} plies")
+    candidates = _positions(game, plies)
+    if not candidates:
+        raise GameError(f"no open position {plies} plies into {game.spec}: ask for fewer plies")
+    if sample is not None and sample < len(candidates):
+        candidates = sorted(random.Random(f"zerosum-sample/{seed}").sample(candidates, sample))
+    return candidates
+
+
 def generate_openings(
     game: ConnectX,
     plies: int,
@@ -245,6 +261,7 @@ def generate_openings(
     seed: int = 0,
     found: Callable[[Opening, int], None] | None = None,
     begin: Callable[[int], None] | None = None,
+    candidates: list[tuple[int, ...]] | None = None,
 ) -> list[tuple[Opening, int]]:
     """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
 
@@ -253,16 +270,12 @@ def generate_openings(
     in move-string order; ``begin(total)`` is called once the positions are known (before any is judged),
     ``progress(done, total)`` after each position judged and ``found(columns, score)`` for each one kept, as
     it is found.  Too many plies for the board is a :class:`~zerosum.errors.GameError` before any work.
+    ``candidates``: the positions from :func:`candidate_positions`, when the caller has them already.
     """
     if not isinstance(game, ConnectX):
         raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
-    if not 0 <= plies <= max_plies(game):
-        raise GameError(f"{plies} plies: a {game.rows} x {game.cols} board allows openings of 0..{max_plies(game)} plies")
-    candidates = _positions(game, plies)
-    if not candidates:
-        raise GameError(f"no open position {plies} plies into {game.spec}: ask for fewer plies")
-    if sample is not None and sample < len(candidates):
-        candidates = sorted(random.Random(f"zerosum-sample/{seed}").sample(candidates, sample))
+    if candidates is None:
+        candidates = candidate_positions(game, plies, sample, seed)
     if evaluate is None:
         evaluate = solver_evaluator(game)
     if begin is not None:

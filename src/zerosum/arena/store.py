@@ -169,7 +169,7 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             self.close()
-            raise InvalidFileError(f"{name!r} is not a zerosum results file ({exc})") from None
+            raise InvalidFileError(f"{name!r} is not a zerosum results file ({' '.join(str(exc).split())})") from None
         except BaseException:
             self.close()
             raise
@@ -222,7 +222,7 @@ class Store:
         try:
             yield self._db
         except sqlite3.DatabaseError as exc:
-            raise self._bad(f"{exc}") from None
+            raise self._bad(" ".join(str(exc).split())) from None
 
     # ---- meta, agents, plan -------------------------------------------------------------------------
 
@@ -333,4 +333,6 @@ def _number(x: Any) -> bool:
 
 
 def _first(rows: list[Any]) -> str:
-    return str(rows[0][0]) if rows and rows[0] else "no answer"
+    """SQLite's first complaint, on one line."""
+    text = str(rows[0][0]) if rows and rows[0] else "no answer"
+    return " ".join(text.replace("*** in database main ***", "").split())
