@@ -3,6 +3,7 @@ undo, analyse.  Skips cleanly without playwright or /usr/bin/chromium."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -17,11 +18,13 @@ if not CHROMIUM.exists():
 
 import uvicorn  # noqa: E402
 
-from zerosum.ui.server import create_app  # noqa: E402
+from zerosum.ui.server import create_app, serve_config  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PONS = Path("/work/shared/benchmarks/pons")
+#: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
+BENCHMARKS = Path(os.environ.get("ZEROSUM_BENCHMARKS") or Path(__file__).resolve().parents[3] / "shared" / "benchmarks")
+PONS = BENCHMARKS / "pons"
 
 
 def warm_up(app) -> None:
@@ -37,9 +40,9 @@ def base_url():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(engine_time=3.0, workers=1, margin=60.0)  # margin: a first solver call may compile
+    app = create_app(engine_time=3.0, workers=1, margin=60.0, busy_wait=120)  # margin: a first solver call may compile
     warm_up(app)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(serve_config(app, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
@@ -151,7 +154,7 @@ def test_the_analysis_switch_shows_every_column_score(page) -> None:
     pytest.importorskip("zerosum.solver.solver")
     path = PONS / "Test_L3_R1"
     if not path.exists():
-        pytest.skip("Pons' test set is absent")
+        pytest.skip(f"Pons' test set is absent: no {path} (set ZEROSUM_BENCHMARKS to the benchmarks folder)")
     moves, score = path.read_text().splitlines()[0].split()
     page.goto(page.base + f"/?game=connect4&moves={moves}&opponent=person")
     wait_moves(page, moves)
