@@ -17,7 +17,7 @@ import time
 import httpx
 import uvicorn
 
-from zerosum.ui.server import create_app
+from zerosum.ui.server import create_app, serve_config
 
 
 def main() -> None:
@@ -28,13 +28,14 @@ def main() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(workers=1), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(serve_config(create_app(workers=1), "127.0.0.1", port))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}")
     body = {"game": "connect4", "moves": "4453", "agent": "random"}
-    client.post("/api/move", json=body)  # start the worker
+    while client.get("/api/health").json()["engines_ready"] < 1:  # the worker loads the engines
+        time.sleep(0.1)
 
     def median_ms(call) -> float:
         times = []
