@@ -25,7 +25,7 @@ DATA = Path(book_mod.__file__).resolve().parent.parent / "data"
 
 
 def one_error(capsys: pytest.CaptureFixture[str]) -> str:
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     return lines[0]
@@ -294,12 +294,17 @@ def test_sliced_search_matches_one_long_call(monkeypatch: pytest.MonkeyPatch) ->
     game = ConnectX(5, 5, 4)
     positions = ["", "3", "33", "323", "1", "2233", "12345"]
     calls = {"solve_prepared": 0, "solve_many": 0}
-    for name in calls:
-        def counted(*args: object, _real=getattr(search, name), _name=name) -> int:  # type: ignore[no-untyped-def]
-            calls[_name] += 1
-            return int(_real(*args))
+    def counting(name: str) -> object:
+        real = getattr(search, name)
 
-        monkeypatch.setattr(search, name, counted)
+        def counted(*args: object) -> int:
+            calls[name] += 1
+            return int(real(*args))
+
+        return counted
+
+    for name in calls:
+        monkeypatch.setattr(search, name, counting(name))
     results = []
     for slice_nodes in (1 << 40, 1, 97):
         solver = Solver(game, tt_size=1 << 14, book=False)
@@ -362,7 +367,7 @@ def _interrupt_analyze(wait: float) -> tuple[int, str, float]:
         assert proc.poll() is None
         sent = time.perf_counter()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        err = proc.communicate(timeout=60)[1]
         return proc.returncode, err, time.perf_counter() - sent
     finally:
         if proc.poll() is None:

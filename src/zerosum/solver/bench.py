@@ -111,7 +111,7 @@ def _run_once(solver: object, items: list[tuple[int, int, int]], states: list[ob
             total += time.perf_counter() - start
             cpu += time.process_time() - start_cpu
             nodes += solver.nodes  # type: ignore[attr-defined]
-    else:  # the whole file in one compiled call: no Python between positions
+    else:  # the whole file in compiled code: no Python between positions (only between slices)
         solver.reset()  # type: ignore[attr-defined]
         start, start_cpu = time.perf_counter(), time.process_time()
         scores = solver.solve_states(states, weak)  # type: ignore[attr-defined]

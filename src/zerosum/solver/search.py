@@ -32,7 +32,9 @@ The pieces, each a few lines below:
 * ``_solve``: the exact score by a sequence of null-window searches; a weak solve asks for a quick win and
   a quick loss first, then only for the sign.
 
-Everything per solve runs inside one compiled call; Python only prepares arrays.
+Everything per solve runs in compiled code; Python only prepares arrays.  A search given a node budget
+(``stats[1]``) stops when it is spent and, called again, goes on exactly where it stopped: ``Solver``
+runs every search in slices of ``Solver.slice_nodes`` nodes this way, so Ctrl-C is seen between them.
 """
 
 from __future__ import annotations

@@ -157,7 +157,8 @@ class Solver:
         return score
 
     def solve_many(self, positions: Sequence[Any], weak: bool = False) -> list[int]:
-        """The scores of many positions, searched in one compiled call (``self.nodes``: their total).
+        """The scores of many positions, searched by compiled code with no Python between them (``self.nodes``:
+        their total).
 
         Book positions are answered from the book; ``self.node_counts`` holds each position's nodes.
         """
