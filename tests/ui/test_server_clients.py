@@ -1,7 +1,7 @@
 """`zerosum serve` against slow and greedy clients: header, body and keep-alive timeouts, a connection cap.
 
 The server runs in a thread with short timeouts (1 s) so the tests are quick; `zerosum serve` uses the
-documented defaults of :func:`zerosum.ui.server.serve_config`.
+documented defaults of :mod:`zerosum.ui.connections`.
 """
 
 from __future__ import annotations
@@ -98,16 +98,30 @@ def test_an_idle_kept_alive_connection_is_closed(server) -> None:
     assert closed_by_server(sock)  # after the answer, the keep-alive timeout
 
 
-def test_connections_past_the_cap_are_closed_at_once(server) -> None:
-    held = [connect(server) for _ in range(CAP)]
+def test_slow_clients_past_the_cap_give_way_to_new_ones(server) -> None:
+    held = [connect(server, b"GET /api/health HTTP/1.1\r\n") for _ in range(CAP + 3)]
+    try:
+        time.sleep(0.2)
+        assert health(server) == 200  # the oldest slow ones were closed to make room
+        for sock in held[:3]:
+            sock.settimeout(TIMEOUT / 2)  # closed at once, not after the header timeout
+        assert all(closed_by_server(sock) for sock in held[:3])
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_past_the_cap_a_new_connection_is_closed_when_every_one_is_busy(server) -> None:
+    post = b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    held = [connect(server, post) for _ in range(CAP)]  # each one's body is in progress
     try:
         time.sleep(0.2)
         extra = connect(server)
-        extra.settimeout(TIMEOUT / 2)  # closed on arrival, not after the header timeout
+        extra.settimeout(TIMEOUT / 2)
         assert closed_by_server(extra)
     finally:
-        for s in held:
-            s.close()
+        for sock in held:
+            sock.close()
     deadline = time.monotonic() + SLACK
     while time.monotonic() < deadline:
         try:

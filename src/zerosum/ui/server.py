@@ -15,10 +15,7 @@ The page allows less than the command line (:data:`zerosum.ui.service.SERVER_AGE
 Requests are checked, and positions built, in threads, never on the event loop; engines run in worker
 processes (see :mod:`zerosum.ui.worker`), so a long search is killed, never left running.
 
-Slow clients (see :func:`serve_config`): a request's headers must arrive within :data:`HEADER_TIMEOUT`
-seconds and its body within :data:`BODY_TIMEOUT` more, an idle kept-alive connection is closed after
-:data:`KEEP_ALIVE` seconds, and at most :data:`MAX_CONNECTIONS` connections are open at once (more are
-closed on arrival).
+Slow clients are timed out and open connections capped: see :mod:`zerosum.ui.connections`.
 """
 
 from __future__ import annotations
@@ -29,17 +26,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .connections import serve_config
+
 __all__ = ["create_app", "serve_config", "COMMANDS", "STATIC"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes of a POST body
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
 MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
-HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
-BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
-KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
-MAX_CONNECTIONS = 256  # connections open at once
-MAX_HEADER_BYTES = 16384  # bytes of a request line and headers
 
 
 def create_app(
@@ -223,71 +217,6 @@ def create_app(
     )
     app.state.pool = pool
     return app
-
-
-def _guarded_protocol(header_timeout: float, body_timeout: float, max_connections: int) -> type:
-    """uvicorn's h11 protocol with a deadline for each request's headers and body and a connection cap
-    (uvicorn's own keep-alive timeout only runs between requests)."""
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class GuardedH11Protocol(H11Protocol):
-        _deadline: Any = None
-        _phase = ""
-
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if len(self.connections) > max_connections:
-                transport.close()  # over the cap: closed before anything is read
-                return
-            self._arm("headers", header_timeout)
-
-        def _arm(self, phase: str, seconds: float) -> None:
-            self._disarm()
-            self._phase = phase
-            self._deadline = self.loop.call_later(seconds, self._expire)
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-            self._deadline, self._phase = None, ""
-
-        def _expire(self) -> None:
-            self._deadline = None
-            if not self.transport.is_closing():
-                self.transport.close()
-
-        def data_received(self, data: bytes) -> None:
-            if self._deadline is None and self.conn.their_state is h11.IDLE:
-                self._arm("headers", header_timeout)  # the next request on a kept-alive connection
-            super().data_received(data)
-            state = self.conn.their_state
-            if state is h11.SEND_BODY and self._phase != "body":
-                self._arm("body", body_timeout)
-            elif state is not h11.IDLE and state is not h11.SEND_BODY:
-                self._disarm()  # the whole request is in: the app may take its time
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-    return GuardedH11Protocol
-
-
-def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_timeout: float = HEADER_TIMEOUT,
-                 body_timeout: float = BODY_TIMEOUT, keep_alive: int = KEEP_ALIVE,
-                 max_connections: int = MAX_CONNECTIONS) -> Any:
-    """The uvicorn configuration of ``zerosum serve`` (the timeouts and caps of the module docstring)."""
-    import uvicorn
-
-    return uvicorn.Config(
-        app, host=host, port=port, log_level="warning",
-        http=_guarded_protocol(header_timeout, body_timeout, max_connections),
-        timeout_keep_alive=keep_alive,
-        limit_concurrency=max_connections + 1,  # our cap closes extra connections first; this caps tasks
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=3,
-    )
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

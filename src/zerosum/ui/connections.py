@@ -1,0 +1,106 @@
+"""How ``zerosum serve`` treats connections: deadlines for slow clients and a cap on how many are open.
+
+uvicorn's own keep-alive timeout only runs *between* requests (and restarts at every byte received), so a
+client that sends its headers one byte at a time, or never finishes them, would hold its connection for
+ever.  :func:`serve_config` gives uvicorn an h11 protocol that adds:
+
+* a deadline of :data:`HEADER_TIMEOUT` seconds for a request's line and headers (from the connection, or
+  from the first byte of the next request on a kept-alive one), and :data:`BODY_TIMEOUT` more for its body;
+  past either the connection is closed;
+* at most :data:`MAX_CONNECTIONS` open connections: a new one past the cap closes the oldest connection
+  that has no request in progress (waiting for headers, or idle between requests), so slow clients cannot
+  lock out quick ones; when every connection has a request in progress, the new one is closed instead;
+* :data:`KEEP_ALIVE` seconds for an idle kept-alive connection, and :data:`MAX_HEADER_BYTES` of headers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["serve_config", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES"]
+
+HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
+BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
+KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
+MAX_CONNECTIONS = 256  # connections open at once
+MAX_HEADER_BYTES = 16384  # bytes of a request line and headers
+
+
+def guarded_protocol(header_timeout: float, body_timeout: float, max_connections: int) -> type:
+    """uvicorn's h11 protocol with the deadlines and the cap of the module docstring (one class a server)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    idle: dict[Any, None] = {}  # connections without a request in progress, oldest first
+
+    class GuardedH11Protocol(H11Protocol):
+        _deadline: Any = None
+        _phase = ""
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                if not idle:
+                    transport.close()  # every connection is busy with a request: refuse this one
+                    return
+                oldest = next(iter(idle))
+                idle.pop(oldest)
+                oldest.transport.close()
+            idle[self] = None
+            self._arm("headers", header_timeout)
+
+        def _arm(self, phase: str, seconds: float) -> None:
+            self._disarm()
+            self._phase = phase
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline, self._phase = None, ""
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if self._deadline is None and self.conn.their_state is h11.IDLE:
+                self._arm("headers", header_timeout)  # the next request on a kept-alive connection
+            super().data_received(data)
+            state = self.conn.their_state
+            if state is h11.SEND_BODY and self._phase != "body":
+                idle.pop(self, None)
+                self._arm("body", body_timeout)
+            elif state is not h11.IDLE and state is not h11.SEND_BODY:
+                idle.pop(self, None)
+                self._disarm()  # the whole request is in: the app may take its time
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                idle[self] = None  # between requests: may give way to a new connection
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            idle.pop(self, None)
+            self._disarm()
+            super().connection_lost(exc)
+
+    return GuardedH11Protocol
+
+
+def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_timeout: float = HEADER_TIMEOUT,
+                 body_timeout: float = BODY_TIMEOUT, keep_alive: int = KEEP_ALIVE,
+                 max_connections: int = MAX_CONNECTIONS) -> Any:
+    """The uvicorn configuration of ``zerosum serve`` (the deadlines and cap of the module docstring)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning",
+        http=guarded_protocol(header_timeout, body_timeout, max_connections),
+        timeout_keep_alive=keep_alive,
+        # the cap above acts first; this bounds requests in progress (uvicorn answers 503 past it)
+        limit_concurrency=max_connections + 16,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=3,
+    )
