@@ -217,7 +217,7 @@ def _pool() -> Any:
 
         from .worker import EnginePool
 
-        _POOL = EnginePool(size=1, wait=1.0)
+        _POOL = EnginePool(size=1, wait=30.0)  # the wait covers the worker's start
         atexit.register(_POOL.close)
     return _POOL
 

@@ -37,7 +37,7 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
         _deadline: Any = None
         _phase = ""
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             if len(self.connections) > max_connections:
                 if not idle:

@@ -231,7 +231,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from ..errors import UsageError
 
     host = args.host.strip()
     if not host:  # uvicorn would bind every interface

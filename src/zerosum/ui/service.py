@@ -286,7 +286,7 @@ def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = Non
 def warm_up() -> None:
     """Load every engine's compiled code in a new worker before it takes a job (runs in the worker)."""
     game = get_game("connect4")
-    state = game.from_moves([3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4])
+    state = states_of(game, replay(game, "444433335555"))[-1]
     for spec in ("alphabeta:depth=2", "mcts:sims=50", "solver:tt=10"):
         try:
             make_agent(spec)(game, state)
