@@ -61,3 +61,12 @@ class _BadEq(int):
 
 def bad_eq(game, state):  # an int subclass whose __eq__ raises
     return _BadEq(game.actions(state)[0])
+
+
+class _ExitRepr:
+    def __repr__(self):
+        raise SystemExit(4)
+
+
+def exit_repr(game, state):  # an action whose __repr__ raises SystemExit
+    return _ExitRepr()

@@ -57,14 +57,15 @@ def small_run(db: Path, *agents: str, games: int = 2) -> None:
 
 def test_hostile_answers_forfeit_the_game_and_resume_is_a_no_op(tmp_path, capsys):
     db = tmp_path / "hostile.db"
-    names = ["bad_repr", "bad_str", "bad_eq"]
+    names = ["bad_repr", "bad_str", "bad_eq", "exit_repr"]
     argv = ["tournament", f"{FAULTY}:first", *[f"{FAULTY}:{n}" for n in names], "--gauntlet", "--games", "2",
             "--jobs", "2", "--out", str(db), "--quiet"]
     assert main(argv) == 0
     got = rows(db, "SELECT a.spec, g.reason, g.forfeit, g.winner FROM games g JOIN plan p USING (idx) "
                    "JOIN agents a ON a.id = CASE WHEN g.winner = p.first THEN p.second ELSE p.first END")
-    assert len(got) == 6
+    assert len(got) == 8
     expected = {
+        "exit_repr": "malformed move: SystemExit: 4",
         "bad_repr": "malformed move: a _BadRepr (_BadRepr)",
         "bad_str": "error: _BadStr: (its message could not be printed)",
         "bad_eq": "malformed move: 0 (_BadEq)",

@@ -100,8 +100,20 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
     from ..commands.options import UsageError
     from ..games import get_game
-    from .match import MAX_PLANNED, ArenaConfig, canonical_spec, check_agents, planned_count
-    from .openings import format_opening, max_plies, random_openings, read_openings, shipped_openings
+    from .match import (
+        MAX_PLANNED,
+        ArenaConfig,
+        canonical_spec,
+        check_agents,
+        planned_count,
+    )
+    from .openings import (
+        format_opening,
+        max_plies,
+        random_openings,
+        read_openings,
+        shipped_openings,
+    )
     from .stats import Sprt
 
     n = len(args.agents)
@@ -226,7 +238,14 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     try:
         if show:
             from rich.markup import escape
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             with Progress(
                 TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -244,7 +263,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         if not args.quiet:
             report = summarize(store)
             print_tables(report, console)
-            console.print(f"{report.played} games in {str(out)} ({elapsed:.1f} s this run)")
+            console.print(f"{report.played} games in {out!s} ({elapsed:.1f} s this run)")
         else:
             print(f"{store.count()} games in {out} ({elapsed:.1f} s this run)")
     finally:
@@ -334,8 +353,15 @@ def _run_openings(args: argparse.Namespace) -> int:
     from ..commands.options import UsageError
     from ..core.files import atomic_output, check_output
     from ..games import ConnectX, get_game
-    from .openings import (agent_evaluator, candidate_positions, format_opening, generate_openings, max_plies,
-                           random_openings, solver_evaluator)
+    from .openings import (
+        agent_evaluator,
+        candidate_positions,
+        format_opening,
+        generate_openings,
+        max_plies,
+        random_openings,
+        solver_evaluator,
+    )
 
     game = get_game(args.game)
     if args.plies > max_plies(game):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import GameError, IllegalMoveError
 from ..game import Game

@@ -178,7 +178,10 @@ def play_game(task: GameTask, send: Send) -> None:
             send(("end", 3 - seat, _short(f"error: {describe_exception(exc)}"), True))
             return
         elapsed = time.perf_counter() - start
-        legal, why = check_action(game, state, action)
+        try:
+            legal, why = check_action(game, state, action)
+        except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
+            legal, why = None, _short(f"malformed move: {describe_exception(exc)}")
         if why is not None:
             send(("end", 3 - seat, why, True))
             return

@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from .match import ArenaConfig, pairings
-from .stats import Z95, Sprt, Summary, fmt_elo, los, pair_counts, pentanomial, ratings, trinomial
+from .stats import (
+    Z95,
+    Sprt,
+    Summary,
+    fmt_elo,
+    los,
+    pair_counts,
+    pentanomial,
+    ratings,
+    trinomial,
+)
 from .store import Store
 
 __all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots", "plot_names"]
