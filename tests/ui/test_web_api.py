@@ -77,17 +77,19 @@ def test_move_for_every_game(client) -> None:
     "params,words",
     [
         ({"game": "chess"}, "unknown game 'chess'"),
-        ({"game": "connectx:rows=20,cols=7,k=4"}, "too big for the page"),
+        ({"game": "connectx:rows=20,cols=7,k=4"}, "too big for the page"),  # 140 cells, but 20 rows
         ({"game": "connectx:rows=0"}, "not supported"),
-        ({"game": "migration:n=40"}, "too big"),
+        ({"game": "migration:n=40"}, "has 1600 cells; at most 256 are allowed here"),
         ({"game": "x" * 500}, "limit is 100"),
         ({"moves": "448"}, "column 8 is outside 1..7"),
         ({"moves": "4" * 5000}, "limit is 2000"),
         ({"moves": "4\u00e9"}, "which no move uses"),
         ({"moves": "4\u00b2"}, "which no move uses"),  # 4 squared: only ASCII digits are digits
         ({"moves": "4\u0663"}, "which no move uses"),  # an Arabic-Indic 3
-        ({"game": "migration:n=20000"}, "too big for the page"),  # refused before the board is built
-        ({"game": "connectx:rows=7,cols=99999999999"}, "too big for the page"),
+        ({"game": "migration:n=20000"}, "n in 3..64"),  # refused before the board is built
+        ({"game": "migration:n=17"}, "at most 256 are allowed here"),
+        ({"game": "connectx:rows=7,cols=99999999999"}, "rows and cols must be 1..64"),
+        ({"game": "connectx:rows=2,cols=20,k=2"}, "too big for the page"),
         ({"game": "migration:n=\u0664"}, "not a whole number"),
         ({"game": "tictactoe", "moves": "55"}, "cell 5 is taken"),
         ({"game": "migration:n=4", "moves": "0,0"}, "no stone"),

@@ -53,28 +53,15 @@ AGENTS = tuple(SERVER_AGENTS)
 SERVER_TT = {"solver": "22"}
 
 
-def _check_size(spec: str) -> None:
-    """Refuse a board above the page's limit from the spec's text, before anything is built."""
-    name, options = parse_spec(spec, InvalidSpecError)
-    for key in ("rows", "cols", "n"):
-        if key in options:
-            try:
-                value = integer(options[key])
-            except ValueError:
-                continue  # get_game says what is wrong with it
-            if value > MAX_SIDE:
-                raise InvalidSpecError(f"{key}={options[key]} in {spec!r} is too big for the page: at most {MAX_SIDE}")
-
-
 def check_game(spec: str | None) -> Game[Any, Any]:
-    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused unbuilt."""
+    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused (those with more
+    than 256 cells before they are built)."""
     if spec is not None and not isinstance(spec, str):
         raise InvalidSpecError(f"game must be a string, not {type(spec).__name__}")
     spec = (spec or "connect4").strip()
     if len(spec) > MAX_SPEC:
         raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
-    _check_size(spec)
-    game = get_game(spec)
+    game = get_game(spec, max_cells=MAX_SIDE * MAX_SIDE)  # refused before it is built
     if isinstance(game, ConnectX) and (game.rows > MAX_SIDE or game.cols > MAX_SIDE):
         raise InvalidSpecError(f"a {game.rows} x {game.cols} board is too big for the page: at most {MAX_SIDE}")
     if isinstance(game, Migration) and game.n > MAX_SIDE:
