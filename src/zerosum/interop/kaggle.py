@@ -393,18 +393,16 @@ def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **lim
     cannot play unattended (``human``, or one whose module the submission cannot carry).
     """
     from .. import __version__
+    from .kaggle_bundle import check_unattended
+    from .kaggle_bundle import payload as make_payload
 
     if not isinstance(spec, str) or ".py:" in spec:
         raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
     options: dict[str, Any] = {} if opening == "alphabeta" else {"opening": opening}
     built = KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
     agents = [a for a in (built.inner, built.opening) if a is not None]
-    from .kaggle_bundle import check_unattended
-    from .kaggle_bundle import payload as make_payload
-
     for inner, what in zip(agents, ("agent", "opening agent")):
-        check_unattended(inner, what)
-
+        check_unattended(inner, what)  # a person at the keyboard, or a module a submission cannot carry
     payload, digest, count = make_payload(sorted({type(a).__module__ for a in agents}))
     width = 100
     chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
