@@ -152,6 +152,7 @@ def play_game(task: GameTask, send: Send) -> None:
         send(("setup", seat))
         try:
             agents[seat] = make_agent(spec, seed=_seat_seed(task.seed, seat), limits=limits)
+            agents[seat].warm_up(game)  # compiled code loads here, before any clock starts
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             send(("unstarted", seat, _short(describe_exception(exc))))
             return
