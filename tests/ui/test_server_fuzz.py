@@ -84,7 +84,7 @@ BODIES = st.one_of(
     st.text(max_size=60).map(str.encode),
 )
 BOUNDED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-LONG = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+LONG = settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @BOUNDED

@@ -32,6 +32,14 @@ REQUESTS = [
     ("GET", "/api/analyze", {"game": "tictactoe", "moves": "15"}),
     ("POST", "/api/move", {"game": "migration:n=6", "moves": "", "agent": "first"}),
 ]
+#: engine requests that search for a while (the slow run): the workers keep both cores busy
+SEARCHES = [
+    ("POST", "/api/move", {"game": "connect4", "moves": "4453", "agent": "alphabeta:time=0.2"}),
+    ("POST", "/api/move", {"game": "connect4", "moves": "44", "agent": "mcts:time=0.2"}),
+    ("GET", "/api/analyze", {"game": "connect4", "moves": "444444333"}),
+    ("POST", "/api/move", {"game": "migration:n=8", "moves": "", "agent": "alphabeta:time=0.1"}),
+    ("POST", "/api/move", {"game": "connect4", "moves": "1", "agent": "random"}),
+]
 
 
 def children(pid: int) -> list[int]:
@@ -105,15 +113,15 @@ class Server:
             self.proc.stderr.close()
 
 
-def clients(url: str, per_client: int) -> Counter[int]:
-    """CLIENTS threads sending ``per_client`` engine requests each; the answers' status counts."""
+def clients(url: str, per_client: int, requests: list[tuple[str, str, dict[str, str]]]) -> Counter[int]:
+    """CLIENTS threads sending ``per_client`` of ``requests`` each; the answers' status counts."""
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
 
     def client(i: int) -> None:
         with httpx.Client(base_url=url, timeout=60) as c:
             for j in range(per_client):
-                method, path, data = REQUESTS[(i + j) % len(REQUESTS)]
+                method, path, data = requests[(i + j) % len(requests)]
                 try:
                     reply = c.post(path, json=data) if method == "POST" else c.get(path, params=data)
                     status = reply.status_code
@@ -130,13 +138,13 @@ def clients(url: str, per_client: int) -> Counter[int]:
     return statuses
 
 
-def load(url: str, per_client: int) -> tuple[Counter[int], list[float], int]:
+def load(url: str, per_client: int, heavy: bool = False) -> tuple[Counter[int], list[float], int]:
     """Run :func:`clients` in a process of its own (so that its threads do not slow this one's clock) while
     this process polls /api/health.  Returns the engine answers' status counts, the health latencies
     (seconds) and the failed health calls."""
     latencies: list[float] = []
     failures = 0
-    proc = subprocess.Popen([sys.executable, __file__, url, str(per_client)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, __file__, url, str(per_client), "heavy" if heavy else "light"], stdout=subprocess.PIPE, text=True)
     with httpx.Client(base_url=url, timeout=5) as c:
         while proc.poll() is None:
             start = time.perf_counter()
@@ -203,7 +211,7 @@ def test_serve_killed_with_sigkill_leaves_no_worker() -> None:
 def test_serve_answers_200_engine_requests_from_20_clients_and_health_stays_quick() -> None:
     server = Server(workers=2)
     try:
-        statuses, latencies, failures = load(server.url, per_client=10)
+        statuses, latencies, failures = load(server.url, per_client=10, heavy=True)
         check_answers(statuses, CLIENTS * 10)
         latencies.sort()
         p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
@@ -220,4 +228,4 @@ def test_serve_answers_200_engine_requests_from_20_clients_and_health_stays_quic
 
 
 if __name__ == "__main__":  # the clients of load(), in their own process
-    print(json.dumps(clients(sys.argv[1], int(sys.argv[2]))))
+    print(json.dumps(clients(sys.argv[1], int(sys.argv[2]), SEARCHES if sys.argv[3] == "heavy" else REQUESTS)))
