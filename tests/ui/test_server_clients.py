@@ -130,3 +130,30 @@ def test_past_the_cap_a_new_connection_is_closed_when_every_one_is_busy(server) 
         except httpx.HTTPError:
             time.sleep(0.1)
     assert health(server) == 200  # room again once they are gone
+
+
+def read_response(sock: socket.socket) -> tuple[int, bytes]:
+    """One HTTP response from ``sock``: its status and body (by its Content-Length)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return int(head.split()[1]), body
+
+
+def test_non_ascii_digits_get_400_and_keep_the_connection(server) -> None:
+    sock = connect(server)
+    try:
+        for moves in ("4%C2%B2", "4%D9%A3", "%EF%BC%94"):  # 4 squared, an Arabic-Indic 3, a fullwidth 4
+            sock.sendall(b"GET /api/state?moves=" + moves.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            status, body = read_response(sock)
+            assert status == 400 and b"which no move uses" in body
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_response(sock)[0] == 200  # the same connection
+    finally:
+        sock.close()

@@ -116,11 +116,15 @@ def create_app(
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
-    async def health(request: Request) -> Response:
+    agents: list[str] = []  # the installed ones of service.AGENTS, found at the start (it imports them)
+
+    def installed_agents() -> None:
         from ..agents.base import agent_names
 
-        names = [n for n in agent_names() if n in service.AGENTS]
-        return JSONResponse({"ok": True, "version": __version__, "agents": names, "engine_time": engine_time,
+        agents[:] = [n for n in agent_names() if n in service.AGENTS]
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "version": __version__, "agents": agents, "engine_time": engine_time,
                              "engines": workers, "engines_ready": workers if mode == "inline" else pool.ready})
 
     async def _state(request: Request) -> Response:
@@ -174,7 +178,8 @@ def create_app(
             if not agent.startswith("solver"):
                 raise
             # the solver has no clock of its own: past the limit, alpha-beta moves instead and says so
-            instead = service.check_agent(game, f"alphabeta:time={min(1.0, engine_time):g}", max_time=engine_time)
+            instead = await run_in_threadpool(service.check_agent, game, f"alphabeta:time={min(1.0, engine_time):g}",
+                                              engine_time)
             reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, instead, seed))
             reply["note"] = f"the solver needed more than {hard_limit:g} s here, so {instead} moved instead"
         return JSONResponse(reply)
@@ -207,6 +212,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> Any:
         pool.start()  # in the background: the workers load the engines while the page is served
+        await run_in_threadpool(installed_agents)
         yield
         pool.close()
 
