@@ -83,9 +83,9 @@ def test_move_for_every_game(client) -> None:
         ({"game": "x" * 500}, "limit is 100"),
         ({"moves": "448"}, "column 8 is outside 1..7"),
         ({"moves": "4" * 5000}, "limit is 2000"),
-        ({"moves": "4\u00e9"}, "which no move uses"),
-        ({"moves": "4\u00b2"}, "which no move uses"),  # 4 squared: only ASCII digits are digits
-        ({"moves": "4\u0663"}, "which no move uses"),  # an Arabic-Indic 3
+        ({"moves": "4\u00e9"}, "not a column number"),
+        ({"moves": "4\u00b2"}, "not a column number"),  # 4 squared: only ASCII digits are digits
+        ({"moves": "4\u0663"}, "not a column number"),  # an Arabic-Indic 3
         ({"game": "migration:n=20000"}, "n in 3..64"),  # refused before the board is built
         ({"game": "migration:n=17"}, "at most 256 are allowed here"),
         ({"game": "connectx:rows=7,cols=99999999999"}, "rows and cols must be 1..64"),
