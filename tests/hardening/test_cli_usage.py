@@ -95,3 +95,37 @@ def test_an_agent_file_that_exits_at_import_is_one_line(tmp_path: os.PathLike[st
         code, out, err = run(["match", f"{bot}:agent", "random", "--games", "2", "--game", "tictactoe"], capsys)
         assert code == 2, text
         one_line(err)
+
+
+def test_benchmark_data_is_found_beside_the_checkout_or_through_one_variable(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: os.PathLike[str]) -> None:
+    from zerosum.core.files import PACKAGE_DIR, benchmark_data
+
+    monkeypatch.delenv("ZEROSUM_BENCHMARKS", raising=False)
+    assert benchmark_data("pons") == PACKAGE_DIR.parents[2] / "shared" / "benchmarks" / "pons"
+    monkeypatch.setenv("ZEROSUM_BENCHMARKS", str(tmp_path))
+    assert str(benchmark_data("uci", "connect-4.data")) == os.path.join(tmp_path, "uci", "connect-4.data")
+
+
+def test_no_test_names_a_machine_path() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    offenders = [str(p) for p in root.rglob("*.py") if "/work/" in p.read_text(encoding="utf-8")
+                 and p.name != Path(__file__).name]
+    assert offenders == []
+
+
+def test_outputs_keep_the_usual_permissions(tmp_path: os.PathLike[str]) -> None:
+    from zerosum.core.files import atomic_output
+
+    target = os.path.join(tmp_path, "out.txt")
+    with atomic_output(target) as fh:
+        fh.write("x")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert os.stat(target).st_mode & 0o777 == 0o666 & ~mask
+    os.chmod(target, 0o640)
+    with atomic_output(target, overwrite=True) as fh:
+        fh.write("y")
+    assert os.stat(target).st_mode & 0o777 == 0o640 and open(target).read() == "y"

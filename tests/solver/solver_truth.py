@@ -8,9 +8,10 @@ import random
 import pytest
 
 from zerosum import ConnectX
+from zerosum.core.files import benchmark_data
 
-PONS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "benchmarks", "pons")
-UCI = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "benchmarks", "uci", "connect-4.data")
+PONS = str(benchmark_data("pons"))  # $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
+UCI = str(benchmark_data("uci", "connect-4.data"))
 
 
 def bench_file(name: str) -> str:

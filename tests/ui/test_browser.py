@@ -3,7 +3,6 @@ undo, analyse.  Skips cleanly without playwright or /usr/bin/chromium."""
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -18,13 +17,13 @@ if not CHROMIUM.exists():
 
 import uvicorn  # noqa: E402
 
+from zerosum.core.files import benchmark_data  # noqa: E402
 from zerosum.ui.server import create_app, serve_config  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
-BENCHMARKS = Path(os.environ.get("ZEROSUM_BENCHMARKS") or Path(__file__).resolve().parents[3] / "shared" / "benchmarks")
-PONS = BENCHMARKS / "pons"
+PONS = benchmark_data("pons")
 
 
 def warm_up(app) -> None:

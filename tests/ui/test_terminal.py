@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from zerosum import get_game
 from zerosum.agents.base import plies_to_end
 from zerosum.cli import main
+from zerosum.core.files import benchmark_data
 from zerosum.ui.analysis import Analysis, analyze, solver_value
 from zerosum.ui.terminal import describe_line, play
 
 ESC = "\x1b["
-PONS = Path(__file__).resolve().parents[2] / ".." / "shared" / "benchmarks" / "pons"
-if not PONS.is_dir():
-    PONS = Path("/work/shared/benchmarks/pons")
+PONS = benchmark_data("pons")  # $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
 
 
 def run(lines: list[str], **kwargs) -> tuple[int, str]:

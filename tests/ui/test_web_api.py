@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -13,13 +11,13 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from zerosum import get_game  # noqa: E402
+from zerosum.core.files import benchmark_data  # noqa: E402
 from zerosum.ui.notation import replay  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
 
 #: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
-BENCHMARKS = Path(os.environ.get("ZEROSUM_BENCHMARKS") or Path(__file__).resolve().parents[3] / "shared" / "benchmarks")
-PONS = BENCHMARKS / "pons"
+PONS = benchmark_data("pons")
 
 
 @pytest.fixture(scope="module")

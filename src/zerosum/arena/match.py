@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ..core.processes import MAX_JOBS
 from ..errors import AgentError, GameError, InvalidFileError
 from .play import GameTask
 from .stats import Sprt, fmt_elo, pair_counts, trinomial
@@ -30,7 +31,6 @@ MAX_GAMES = 100_000
 #: games in the whole plan of one run (pairings x games)
 MAX_PLANNED = 200_000
 #: games played at once (``--jobs``): worker processes
-MAX_JOBS = 32
 
 
 @dataclass

@@ -30,12 +30,12 @@ import os
 import random
 import re
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.files import describe_exception
+from ..core.processes import die_with_parent
 
 __all__ = ["GameTask", "play_game", "check_action", "worker_main"]
 
@@ -206,34 +206,12 @@ def _num(x: Any) -> int | float | None:
 # ---- the worker process ----------------------------------------------------------------------------
 
 
-def _die_with_parent(parent: int) -> None:
-    """End this worker when the supervisor dies, even in the middle of an agent's move."""
-    try:  # Linux: the kernel sends SIGKILL when the parent goes
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except Exception:  # pragma: no cover - other systems: the thread below
-        pass
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def worker_main(conn: Any, parent: int) -> None:
     """Play the games sent over ``conn`` until it closes or sends None."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle: it ends the workers
-    _die_with_parent(parent)
-    if os.getppid() != parent:  # the parent died before the death signal was armed
-        os._exit(1)
+    die_with_parent(parent)  # even on SIGKILL of the supervisor, in the middle of a move
     # agents' prints would garble the supervisor's progress display
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)

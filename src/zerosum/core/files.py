@@ -26,12 +26,26 @@ from typing import IO, Any, Iterator
 from ..errors import AgentError, InvalidFileError
 
 __all__ = ["check_output", "atomic_output", "read_text", "read_bytes", "load_user_module", "file_digest",
-           "PACKAGE_DIR", "MAX_READ_BYTES", "describe_exception"]
+           "PACKAGE_DIR", "MAX_READ_BYTES", "describe_exception", "benchmark_data", "BENCHMARKS_VARIABLE"]
 
 #: the installed package's folder: nothing is ever written below it
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
+#: where the public benchmark data (Pons' sets, the UCI data) is looked for: this variable, else
+#: ``../shared/benchmarks`` beside the checkout (an editable install's ``src/zerosum`` tells where that is)
+BENCHMARKS_VARIABLE = "ZEROSUM_BENCHMARKS"
 #: the largest file read as input (books, openings, records, benchmark files)
 MAX_READ_BYTES = 256 * 1024 * 1024
+
+
+def benchmark_data(*parts: str) -> Path:
+    """The path of public benchmark data, e.g. ``benchmark_data("pons", "Test_L3_R1")``.
+
+    From ``$ZEROSUM_BENCHMARKS`` when set, else from ``../shared/benchmarks`` relative to the checkout.
+    The path may not exist: callers skip (tests) or say so in one line (benchmarks).
+    """
+    root = os.environ.get(BENCHMARKS_VARIABLE)
+    base = Path(root) if root else PACKAGE_DIR.parent.parent.parent / "shared" / "benchmarks"
+    return base.joinpath(*parts)
 
 
 def _inside_package(path: Path) -> bool:
@@ -77,6 +91,7 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
     target = Path(path) if checked else check_output(path, overwrite=overwrite, what=what)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _mode_for(target))  # mkstemp makes 0600; the result gets the mode a plain open() would
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as fh:
             yield fh
             fh.flush()
@@ -86,6 +101,16 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's permissions, or a new file's: 0666 less the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _readable(path: str | os.PathLike[str], what: str) -> Path:

@@ -13,7 +13,10 @@ import os
 import threading
 import time
 
-__all__ = ["die_with_parent"]
+__all__ = ["die_with_parent", "MAX_JOBS"]
+
+#: the most worker processes any command starts (arena --jobs, book --jobs, serve --workers)
+MAX_JOBS = 32
 
 
 def die_with_parent(parent: int, every: float = 0.5) -> None:

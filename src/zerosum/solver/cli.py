@@ -132,6 +132,7 @@ def _run_analyze(args: argparse.Namespace) -> int:
 def _add_book(parser: argparse.ArgumentParser) -> None:
     from ..cli import add_game_option
     from ..commands.options import int_arg
+    from ..core.processes import MAX_JOBS
 
     add_game_option(parser)
     parser.add_argument("--depth", type=int_arg(0, 20), default=4, metavar="D",
@@ -141,8 +142,8 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     add_tt_option(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
-    parser.add_argument("--jobs", "-j", type=int_arg(1, 256), default=1, metavar="N",
-                        help="search in N worker processes, 1..256, each with its own table (default 1)")
+    parser.add_argument("--jobs", "-j", type=int_arg(1, MAX_JOBS), default=1, metavar="N",
+                        help=f"search in N worker processes, 1..{MAX_JOBS}, each with its own table (default 1)")
     parser.epilog = ("Each position searched is appended to FILE.partial as it is solved; an interrupted run "
                      "started again with the same arguments resumes from there. The file is removed once the "
                      "book is written. To use the book: Solver(book=FILE).")

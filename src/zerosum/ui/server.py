@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.processes import MAX_JOBS
 from .connections import serve_config
 
 __all__ = ["create_app", "serve_config", "COMMANDS", "STATIC"]
@@ -233,7 +234,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int_arg(1, 65535), default=8000, help="port 1..65535 (default: 8000)")
     parser.add_argument("--engine-time", type=float_arg(hi=600, above=0), default=5.0, metavar="SECONDS",
                         help="the most an engine may think per request, in (0, 600] (default: 5)")
-    parser.add_argument("--workers", type=int_arg(1, 32), default=2, help="engine processes 1..32 (default: 2)")
+    parser.add_argument("--workers", type=int_arg(1, MAX_JOBS), default=2,
+                        help=f"engine processes 1..{MAX_JOBS} (default: 2)")
 
 
 def _run(args: argparse.Namespace) -> int:
