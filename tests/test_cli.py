@@ -83,7 +83,7 @@ def test_engines_play_each_other(monkeypatch, capsys) -> None:
         (["play", "--game", "chess"], "unknown game 'chess'"),
         (["play", "--second", "wizard"], "unknown agent 'wizard'"),
         (["play", "--moves", "448"], "column 8 is outside 1..7"),
-        (["bench", "playouts", "--seconds", "0"], "must be positive"),
+        (["bench", "playouts", "--seconds", "0"], "expected a number > 0"),
         (["nosuchcommand"], "invalid choice"),
         (["play", "--nosuch"], "unrecognized arguments"),
     ],

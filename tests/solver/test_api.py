@@ -160,7 +160,7 @@ def test_book_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ign
 
 @pytest.mark.parametrize("args, message", [(["--depth", "21"], ("argument --depth: '21' is out of range: expected a "
                                                               "whole number in 0..20")),
-                                           (["--jobs", "0"], "'0' is out of range: expected a whole number in 1..256")])
+                                           (["--jobs", "0"], "'0' is out of range: expected a whole number in 1..32")])
 def test_book_usage_errors(args: list[str], message: str, tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
                            capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "b.npz"
