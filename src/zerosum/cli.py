@@ -1,8 +1,9 @@
 """The ``zerosum`` command: a thin layer over the library.  ``main(argv) -> int``.
 
-Each subcommand lives with the part of the library it drives; that module exposes ``COMMANDS``, a dict
-mapping the subcommand's name to ``(add_arguments(parser), run(args) -> int)``.  Modules named here must
-import quickly (heavy imports such as numba go inside ``run``), because ``zerosum --help`` loads them all.
+Every subcommand lives in :mod:`zerosum.commands`, one module a group of commands; each module exposes
+``COMMANDS``, a dict mapping the subcommand's name to ``(add_arguments(parser), run(args) -> int)``.
+:data:`SUBCOMMANDS` names the module of each, and :func:`command` is the one loader.  The modules import
+quickly (heavy imports such as numba go inside ``run``), because ``zerosum --help`` loads them all.
 
 Exit status: 0 on success, 2 on bad usage or bad input (one line on standard error, never a traceback),
 130 when interrupted.
@@ -20,21 +21,21 @@ from . import __version__
 from .commands.options import UsageError, add_game_option
 from .errors import GameError
 
-__all__ = ["main", "entry", "build_parser", "add_game_option"]
+__all__ = ["main", "entry", "build_parser", "command", "add_game_option", "UsageError", "SUBCOMMANDS"]
 
-#: subcommand -> (module that implements it, one-line help)
+#: subcommand -> (the module of :mod:`zerosum.commands` that implements it, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("zerosum.ui.terminal", "play a game in the terminal (default: you against the strongest agent)"),
-    "solve": ("zerosum.solver.cli", "solve positions read from standard input, one move string a line"),
-    "analyze": ("zerosum.solver.cli", "the score of every column of a position"),
-    "book": ("zerosum.solver.cli", "write an opening book for the solver"),
-    "match": ("zerosum.arena.cli", "a match between two agents"),
-    "tournament": ("zerosum.arena.cli", "a round-robin (or gauntlet) tournament between agents"),
-    "report": ("zerosum.arena.cli", "tables and plots from a results file"),
-    "openings": ("zerosum.arena.cli", "write a file of balanced openings"),
-    "serve": ("zerosum.ui.server", "serve the browser page for play and analysis"),
-    "bench": ("zerosum.bench", "benchmarks: playouts, mcts, alphabeta, solver"),
-    "kaggle-agent": ("zerosum.interop.kaggle", "write a single-file Kaggle ConnectX submission"),
+    "play": ("zerosum.commands.play", "play a game in the terminal (default: you against the strongest agent)"),
+    "solve": ("zerosum.commands.solver", "solve positions read from standard input, one move string a line"),
+    "analyze": ("zerosum.commands.solver", "the score of every column of a position"),
+    "book": ("zerosum.commands.solver", "write an opening book for the solver"),
+    "match": ("zerosum.commands.arena", "a match between two agents"),
+    "tournament": ("zerosum.commands.arena", "a round-robin (or gauntlet) tournament between agents"),
+    "report": ("zerosum.commands.arena", "tables and plots from a results file"),
+    "openings": ("zerosum.commands.arena", "write a file of balanced openings"),
+    "serve": ("zerosum.commands.play", "serve the browser page for play and analysis"),
+    "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver"),
+    "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
 }
 
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
@@ -45,16 +46,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _handler(name: str) -> Handler | None:
+def command(name: str) -> Handler:
+    """``(add_arguments, run)`` of the subcommand ``name``, from its module in :mod:`zerosum.commands`."""
     module_name, _ = SUBCOMMANDS[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None
-        raise
-    commands: dict[str, Handler] = getattr(module, "COMMANDS", {})
-    return commands.get(name)
+    handlers: dict[str, Handler] = importlib.import_module(module_name).COMMANDS
+    return handlers[name]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,10 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zerosum {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (_, help_text) in SUBCOMMANDS.items():
-        handler = _handler(name)
-        if handler is None:
-            continue
-        add_arguments, run = handler
+        add_arguments, run = command(name)
         p = sub.add_parser(name, help=help_text, description=help_text)
         add_arguments(p)
         p.set_defaults(_run=run)

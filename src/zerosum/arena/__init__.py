@@ -4,7 +4,7 @@ Games come in pairs from one opening with colours swapped; each game runs in a w
 per-move deadline, and an agent that raises, hangs, or returns an illegal or malformed action forfeits with
 the reason recorded.  Every finished game is committed to SQLite at once, so a killed run resumes without
 playing any game twice.  ``zerosum match``, ``zerosum tournament``, ``zerosum report`` and
-``zerosum openings`` drive it from the command line (:mod:`zerosum.arena.cli`).
+``zerosum openings`` drive it from the command line (:mod:`zerosum.commands.arena`).
 
 Modules: :mod:`.stats` (Elo, intervals, LOS, pentanomial, SPRT, ratings), :mod:`.openings`,
 :mod:`.match` (configuration, plan, running score), :mod:`.runner` (worker processes, Ray),

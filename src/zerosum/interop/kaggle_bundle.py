@@ -33,11 +33,11 @@ __all__ = ["NOT_CARRIED", "PACKAGE", "RUNTIME", "bundle_files", "check_unattende
 
 #: the zerosum package folder whose source is read
 PACKAGE = Path(__file__).resolve().parent.parent
-#: the module the submission imports to play
-RUNTIME = "zerosum.interop.kaggle"
-#: parts of the package a submission never carries (front ends, other adapters, this writer)
-NOT_CARRIED = ("zerosum.arena", "zerosum.ui", "zerosum.commands", "zerosum.cli", "zerosum.interop.openspiel",
-               "zerosum.interop.pettingzoo", "zerosum.interop.kaggle_bundle")
+#: the module the submission imports to play (its source is read here, never imported)
+RUNTIME = f"{__package__}.kaggle"
+#: parts of the package a submission never carries (front ends, other adapters, this writer); names, not imports
+NOT_CARRIED = tuple(f"zerosum.{part}" for part in ("arena", "ui", "commands", "cli", "interop.openspiel",
+                                                   "interop.pettingzoo", "interop.kaggle_bundle"))
 
 
 def _path_of(module: str, root: Path = PACKAGE) -> Path | None:

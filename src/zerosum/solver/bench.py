@@ -1,4 +1,5 @@
-"""``zerosum bench solver FILE... [--weak] [--limit N] [--no-book] [--repeat R]``: the solver against benchmark files.
+"""The solver against benchmark files: what ``zerosum bench solver`` measures (its command line lives in
+:mod:`zerosum.commands.solver`).
 
 Each file holds ``moves score`` lines (Pascal Pons' test sets).  For each file it prints the positions
 solved, the mean time per position -- wall clock, and the CPU time of this process, the steadier figure on
@@ -14,29 +15,9 @@ Exit status 1 when a score is wrong.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 
-__all__ = ["BENCH", "run_file", "read_file"]
-
-
-def _add(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_game_option
-    from ..commands.options import int_arg
-    from .cli import add_tt_option
-
-    parser.add_argument("files", nargs="+", metavar="FILE", help="benchmark files: 'moves score' a line")
-    add_game_option(parser)
-    parser.add_argument("--weak", action="store_true", help="weak solve: compare signs only")
-    parser.add_argument("--limit", type=int_arg(1, None), default=None, metavar="N",
-                        help="only the first N positions of each file (N >= 1)")
-    parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
-    parser.add_argument("--reset-table", action="store_true", help="clear the table before each position")
-    add_tt_option(parser)
-    parser.add_argument("--repeat", type=int_arg(1, 1000), default=1, metavar="R",
-                        help="solve each file R times (1..1000), each from a cleared table, and report the median "
-                        "times")
+__all__ = ["run_file", "read_file"]
 
 
 def read_file(solver: object, path: str, limit: int | None = None,
@@ -119,45 +100,3 @@ def _run_once(solver: object, items: list[tuple[int, int, int]], states: list[ob
         cpu = time.process_time() - start_cpu
         nodes = solver.nodes  # type: ignore[attr-defined]
     return total, cpu, nodes, scores
-
-
-def _show(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds * 1e6:.1f} us"
-
-
-def _run(args: argparse.Namespace) -> int:
-    from ..core.files import read_text
-    from .cli import settled
-    from .solver import Solver
-
-    texts = [(path, read_text(path, "benchmark file")) for path in args.files]  # before anything is built
-    solver = settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book))
-    files = [(path, read_file(solver, path, args.limit, text)) for path, text in texts]
-    # compile (or load from the cache) before timing anything
-    g = solver.game
-    warm = g.from_moves([c for c in range(g.cols)][: min(g.cols, g.cells - 1)])
-    if not warm.won_by and warm.mask != g.board_mask:
-        solver.solve_bits(warm.current, warm.mask, args.weak)
-        solver.solve_many([warm], args.weak)
-    mode = "weak" if args.weak else "strong"
-    print(f"solver benchmark: {g.spec}, {mode}, book {'off' if args.no_book else 'on'}, "
-          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}"
-          f"{f', median of {args.repeat} runs' if args.repeat > 1 else ''}")
-    print(f"{'file':<16}{'positions':>10}{'mean time':>12}{'mean CPU':>12}{'mean nodes':>13}{'wrong':>7}")
-    status = 0
-    for path, read in files:
-        n, seconds, cpu, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table, args.repeat,
-                                                 read)
-        name = path.rsplit("/", 1)[-1]
-        print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}")
-        sys.stdout.flush()
-        if wrong:
-            status = 1
-    return status
-
-
-BENCH = (_add, _run)

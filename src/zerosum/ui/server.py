@@ -20,16 +20,14 @@ Slow clients are timed out and open connections capped: see :mod:`zerosum.ui.con
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
-from ..core.processes import MAX_JOBS
 from .connections import serve_config
 
-__all__ = ["create_app", "serve_config", "COMMANDS", "STATIC"]
+__all__ = ["create_app", "serve_config", "STATIC"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes of a POST body
@@ -224,33 +222,3 @@ def create_app(
     )
     app.state.pool = pool
     return app
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..commands.options import float_arg, int_arg
-
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to bind (default: 127.0.0.1, this machine only; 0.0.0.0 is every interface)")
-    parser.add_argument("--port", type=int_arg(1, 65535), default=8000, help="port 1..65535 (default: 8000)")
-    parser.add_argument("--engine-time", type=float_arg(hi=600, above=0), default=5.0, metavar="SECONDS",
-                        help="the most an engine may think per request, in (0, 600] (default: 5)")
-    parser.add_argument("--workers", type=int_arg(1, MAX_JOBS), default=2,
-                        help=f"engine processes 1..{MAX_JOBS} (default: 2)")
-
-
-def _run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
-
-    host = args.host.strip()
-    if not host:  # uvicorn would bind every interface
-        raise UsageError("--host is empty: name an address, e.g. 127.0.0.1 (this machine only) "
-                         "or 0.0.0.0 (every interface, on purpose)")
-    import uvicorn
-
-    app = create_app(engine_time=args.engine_time, workers=args.workers)
-    print(f"zerosum: open http://{host}:{args.port}/ in a browser (Ctrl-C stops the server)", flush=True)
-    uvicorn.Server(serve_config(app, host, args.port)).run()
-    return 0
-
-
-COMMANDS = {"serve": (_add_arguments, _run)}

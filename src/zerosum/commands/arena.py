@@ -1,4 +1,5 @@
-"""``zerosum match``, ``zerosum tournament``, ``zerosum report`` and ``zerosum openings``.
+"""``zerosum match``, ``zerosum tournament``, ``zerosum report`` and ``zerosum openings``: the arena from the
+command line.
 
 Kept quick to import: the arena's heavy parts load inside ``run``.
 """
@@ -38,9 +39,9 @@ MAX_COUNT = 100_000
 
 def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) -> None:
     from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
-    from ..commands.options import add_game_option, float_arg, int_arg
-    from .match import MAX_GAMES, MAX_JOBS, MAX_PLANNED
-    from .openings import MAX_OPENING_PLIES
+    from ..arena.match import MAX_GAMES, MAX_JOBS, MAX_PLANNED
+    from ..arena.openings import MAX_OPENING_PLIES
+    from .options import add_game_option, float_arg, int_arg
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
                    help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name); "
@@ -98,23 +99,23 @@ def _add_tournament(p: argparse.ArgumentParser) -> None:
 
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
     """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
-    from ..commands.options import UsageError
-    from ..games import get_game
-    from .match import (
+    from ..arena.match import (
         MAX_PLANNED,
         ArenaConfig,
         canonical_spec,
         check_agents,
         planned_count,
     )
-    from .openings import (
+    from ..arena.openings import (
         format_opening,
         max_plies,
         random_openings,
         read_openings,
         shipped_openings,
     )
-    from .stats import Sprt
+    from ..arena.stats import Sprt
+    from ..games import get_game
+    from .options import UsageError
 
     n = len(args.agents)
     if mode == "match" and n != 2:
@@ -164,9 +165,9 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
 
 def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
     """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
-    from ..commands.options import UsageError
+    from ..arena.match import canonical_spec, check_agents, open_run
     from ..errors import AgentError
-    from .match import canonical_spec, check_agents, open_run
+    from .options import UsageError
 
     store, config = open_run(out, lock=True)
     try:
@@ -186,10 +187,10 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
 
 def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
     """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan."""
-    from ..commands.options import UsageError
+    from ..arena.match import iter_plan, labels_for
+    from ..arena.store import Store, lock_file
     from ..core.files import check_output
-    from .match import iter_plan, labels_for
-    from .store import Store, lock_file
+    from .options import UsageError
 
     check_output(out, overwrite=True, what="results file")
     if out.exists() and not args.overwrite:
@@ -216,9 +217,9 @@ def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
 
 
 def _run_arena(args: argparse.Namespace, mode: str) -> int:
-    from .match import run_arena
-    from .report import print_tables, summarize
-    from .runner import make_runner
+    from ..arena.match import run_arena
+    from ..arena.report import print_tables, summarize
+    from ..arena.runner import make_runner
 
     out = Path(args.out)
     if args.resume:
@@ -289,10 +290,10 @@ def _add_report(p: argparse.ArgumentParser) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
+    from ..arena.match import open_run
+    from ..arena.report import plot_names, print_tables, summarize, write_plots
     from ..core.files import check_output
     from ..errors import InvalidFileError
-    from .match import open_run
-    from .report import plot_names, print_tables, summarize, write_plots
 
     path = Path(args.file)
     store, _ = open_run(path)  # a missing, damaged or foreign file is one line
@@ -322,8 +323,8 @@ def _run_report(args: argparse.Namespace) -> int:
 
 def _add_openings(p: argparse.ArgumentParser) -> None:
     from ..agents.base import MAX_SEED
-    from ..commands.options import add_game_option, int_arg
-    from .openings import MAX_OPENING_PLIES, MAX_POSITIONS
+    from ..arena.openings import MAX_OPENING_PLIES, MAX_POSITIONS
+    from .options import add_game_option, int_arg
 
     add_game_option(p)
     p.add_argument("--plies", type=int_arg(0, MAX_OPENING_PLIES), default=4,
@@ -350,10 +351,7 @@ def _add_openings(p: argparse.ArgumentParser) -> None:
 def _run_openings(args: argparse.Namespace) -> int:
     import contextlib
 
-    from ..commands.options import UsageError
-    from ..core.files import atomic_output, check_output
-    from ..games import ConnectX, get_game
-    from .openings import (
+    from ..arena.openings import (
         agent_evaluator,
         candidate_positions,
         format_opening,
@@ -362,6 +360,9 @@ def _run_openings(args: argparse.Namespace) -> int:
         random_openings,
         solver_evaluator,
     )
+    from ..core.files import atomic_output, check_output
+    from ..games import ConnectX, get_game
+    from .options import UsageError
 
     game = get_game(args.game)
     if args.plies > max_plies(game):

@@ -1,4 +1,4 @@
-"""``zerosum solve``, ``zerosum analyze`` and ``zerosum book``.
+"""``zerosum solve``, ``zerosum analyze`` and ``zerosum book``: the solver from the command line.
 
 ``zerosum solve`` reads one move string a line from standard input (anything after the first space is
 ignored, so benchmark files pipe straight in; blank lines are skipped) and prints ``moves score`` a line;
@@ -15,7 +15,9 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["COMMANDS"]
+from .options import add_game_option, int_arg
+
+__all__ = ["COMMANDS", "TT_LOG_SIZES", "add_tt_option", "settled", "solver_from", "add_solver_bench", "run_solver_bench"]
 
 
 #: the transposition table of every solver command: 2**N entries, 8 bytes each
@@ -24,8 +26,6 @@ TT_LOG_SIZES = (10, 31)
 
 def add_tt_option(parser: argparse.ArgumentParser) -> None:
     """``--tt-log-size N`` (10..31), shared by solve, analyze, book and bench solver."""
-    from ..commands.options import int_arg
-
     lo, hi = TT_LOG_SIZES
     parser.add_argument(
         "--tt-log-size", type=int_arg(lo, hi), default=24, metavar="N",
@@ -34,18 +34,18 @@ def add_tt_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_game_option
-
     add_game_option(parser)
     parser.add_argument("--weak", action="store_true", help="win / draw / loss only (+1 / 0 / -1): much faster")
     parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
     add_tt_option(parser)
 
 
-def _solver(args: argparse.Namespace) -> Any:
-    from .solver import Solver
+def solver_from(args: argparse.Namespace, book: bool | None = None) -> Any:
+    """The solver the options ask for (``--game``, ``--tt-log-size``, ``--no-book``), :func:`settled`."""
+    from ..solver.solver import Solver
 
-    return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=not args.no_book))
+    use_book = not args.no_book if book is None else book
+    return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=use_book))
 
 
 def settled(solver: Any) -> Any:
@@ -72,7 +72,7 @@ def _add_solve(parser: argparse.ArgumentParser) -> None:
 def _run_solve(args: argparse.Namespace) -> int:
     from ..errors import GameError
 
-    solver = _solver(args)
+    solver = solver_from(args)
     status = 0
     out = sys.stdout
     for number, line in enumerate(sys.stdin, 1):
@@ -104,9 +104,9 @@ def _add_analyze(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
-    from .solver import best_of
+    from ..solver.solver import best_of
 
-    solver = _solver(args)
+    solver = solver_from(args)
     game = solver.game
     state = solver.position(args.moves)
     scores = solver.analyze(state, weak=args.weak)
@@ -130,8 +130,6 @@ def _run_analyze(args: argparse.Namespace) -> int:
 
 
 def _add_book(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_game_option
-    from ..commands.options import int_arg
     from ..core.processes import MAX_JOBS
 
     add_game_option(parser)
@@ -154,13 +152,12 @@ def _run_book(args: argparse.Namespace) -> int:
     import time
 
     from ..core.files import check_output
-    from . import book as book_mod
-    from .solver import Solver
+    from ..solver import book as book_mod
 
     path = str(check_output(args.output, overwrite=args.overwrite, what="book file"))
     checkpoint = path + ".partial"
     check_output(checkpoint, overwrite=True, what="book checkpoint")
-    solver = settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=False))
+    solver = solver_from(args, book=False)
     last = [0.0]
 
     def progress(done: int, total: int, seconds: float) -> None:
@@ -174,6 +171,64 @@ def _run_book(args: argparse.Namespace) -> int:
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+# ---- bench solver -------------------------------------------------------------------------------
+
+
+def add_solver_bench(parser: argparse.ArgumentParser) -> None:
+    """``zerosum bench solver FILE... [--weak] [--limit N] [--no-book] [--reset-table] [--repeat R]``."""
+    parser.add_argument("files", nargs="+", metavar="FILE", help="benchmark files: 'moves score' a line")
+    add_game_option(parser)
+    parser.add_argument("--weak", action="store_true", help="weak solve: compare signs only")
+    parser.add_argument("--limit", type=int_arg(1, None), default=None, metavar="N",
+                        help="only the first N positions of each file (N >= 1)")
+    parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
+    parser.add_argument("--reset-table", action="store_true", help="clear the table before each position")
+    add_tt_option(parser)
+    parser.add_argument("--repeat", type=int_arg(1, 1000), default=1, metavar="R",
+                        help="solve each file R times (1..1000), each from a cleared table, and report the median "
+                        "times")
+
+
+def _show(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.1f} us"
+
+
+def run_solver_bench(args: argparse.Namespace) -> int:
+    """The solver against benchmark files (:mod:`zerosum.solver.bench` measures); exit status 1 when a score
+    is wrong."""
+    from ..core.files import read_text
+    from ..solver.bench import read_file, run_file
+
+    texts = [(path, read_text(path, "benchmark file")) for path in args.files]  # before anything is built
+    solver = solver_from(args)
+    files = [(path, read_file(solver, path, args.limit, text)) for path, text in texts]
+    # compile (or load from the cache) before timing anything
+    g = solver.game
+    warm = g.from_moves([c for c in range(g.cols)][: min(g.cols, g.cells - 1)])
+    if not warm.won_by and warm.mask != g.board_mask:
+        solver.solve_bits(warm.current, warm.mask, args.weak)
+        solver.solve_many([warm], args.weak)
+    mode = "weak" if args.weak else "strong"
+    print(f"solver benchmark: {g.spec}, {mode}, book {'off' if args.no_book else 'on'}, "
+          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}"
+          f"{f', median of {args.repeat} runs' if args.repeat > 1 else ''}")
+    print(f"{'file':<16}{'positions':>10}{'mean time':>12}{'mean CPU':>12}{'mean nodes':>13}{'wrong':>7}")
+    status = 0
+    for path, read in files:
+        n, seconds, cpu, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table, args.repeat,
+                                                 read)
+        name = path.rsplit("/", 1)[-1]
+        print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}")
+        sys.stdout.flush()
+        if wrong:
+            status = 1
+    return status
 
 
 COMMANDS = {
