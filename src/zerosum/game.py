@@ -10,11 +10,12 @@ from which :meth:`Game.winner`, :meth:`Game.is_terminal` and :meth:`Game.utility
 from __future__ import annotations
 
 import operator
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Generic, Hashable, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
 
-__all__ = ["Game", "Outcome", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr"]
+__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr"]
 
 PLAYER1 = 1
 PLAYER2 = 2
@@ -68,6 +69,55 @@ class Outcome:
         return 1 if self.winner == player else -1
 
 
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """One option of a game spec (``rows`` in ``connectx:rows=8``): a whole number ``lo..hi``."""
+
+    default: int
+    lo: int
+    hi: int
+    help: str = ""
+
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """What a face draws: the board as cells, with labels and highlights (see :meth:`Game.board_view`).
+
+    ``cells`` are rows, top row first; 0 empty, 1 or 2 the player whose piece stands there.  ``highlight``
+    holds the cells of a winning line and ``last`` the cells the last move changed, both ``(row, col)`` with
+    row 0 at the top.  ``gravity``: a move is named by its column (Connect-X).  ``pass_action``: the
+    notation of a pass move, when the game has one.  ``marks`` are the players' letters in plain text,
+    ``glyphs`` their pieces in colour; ``cell_labels`` (rows of str, may be empty) what a person types to play
+    on an empty cell when that is not its row and column labels.
+    """
+
+    rows: int
+    cols: int
+    cells: tuple[tuple[int, ...], ...]
+    col_labels: tuple[str, ...] = ()
+    row_labels: tuple[str, ...] = ()
+    highlight: tuple[Cell, ...] = ()
+    last: tuple[Cell, ...] = ()
+    gravity: bool = False
+    pass_action: str | None = None
+    marks: tuple[str, str] = ("X", "O")
+    glyphs: tuple[str, str] = ("●", "●")
+    cell_labels: tuple[tuple[str, ...], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (lists for tuples) for the page."""
+        return {
+            "rows": self.rows, "cols": self.cols, "cells": [list(r) for r in self.cells],
+            "col_labels": list(self.col_labels), "row_labels": list(self.row_labels),
+            "highlight": [list(c) for c in self.highlight], "last": [list(c) for c in self.last],
+            "gravity": self.gravity, "pass_action": self.pass_action, "marks": list(self.marks),
+            "glyphs": list(self.glyphs), "cell_labels": [list(r) for r in self.cell_labels],
+        }
+
+
 class Game(ABC, Generic[S, A]):
     """Rules of a two-player, zero-sum, perfect-information, deterministic game.
 
@@ -77,6 +127,35 @@ class Game(ABC, Generic[S, A]):
 
     #: the spec string that :func:`zerosum.get_game` turns back into an equal game
     spec: str = ""
+
+    # ---- registration (see :mod:`zerosum.games.registry`) ----------------------------------------
+    #: the spec name (``connectx``); extra spec names with their options; the spec's options
+    name: ClassVar[str] = ""
+    presets: ClassVar[dict[str, dict[str, int]]] = {}
+    OPTIONS: ClassVar[dict[str, GameOption]] = {}
+    #: how a person names a move (for help texts and errors)
+    MOVES_HELP: ClassVar[str] = ""
+    #: the players' marks in plain text and their pieces in colour
+    MARKS: ClassVar[tuple[str, str]] = ("X", "O")
+    GLYPHS: ClassVar[tuple[str, str]] = ("●", "●")
+    #: what joins the moves of a move string (:meth:`format_moves`)
+    MOVE_SEPARATOR: ClassVar[str] = " "
+
+    @classmethod
+    def cells_for(cls, options: dict[str, int]) -> int:
+        """How many cells the game of ``options`` has (checked before anything is built)."""
+        raise NotImplementedError(f"{cls.__name__} does not say how many cells its boards have")
+
+    @classmethod
+    def check_options(cls, spec: str, options: dict[str, int]) -> None:
+        """Raise :class:`~zerosum.errors.InvalidSpecError` unless every option is within its range."""
+        from .errors import InvalidSpecError
+
+        for key, opt in cls.OPTIONS.items():
+            if not opt.lo <= options[key] <= opt.hi:
+                raise InvalidSpecError(
+                    f"{key}={options[key]} in {spec!r} is out of range: expected {opt.lo}..{opt.hi}"
+                )
 
     @property
     @abstractmethod
@@ -117,7 +196,23 @@ class Game(ABC, Generic[S, A]):
         out = self.outcome(state)
         return 0 if out is None else out.utility(player)
 
-    # ---- text round trips (each game overrides what makes sense for it) ------------------------
+    # ---- names ----------------------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        """The game's name for people ("Connect Four 6 x 7")."""
+        return self.spec
+
+    def player_label(self, player: int) -> str:
+        """How a person calls ``player`` ("X", "moves right")."""
+        return self.MARKS[player - 1]
+
+    def describe_win(self, state: S) -> str:
+        """How a finished game was won or drawn, in words ("4 in a row, column 4, rows 1 to 4")."""
+        out = self.outcome(state)
+        return "" if out is None else out.reason
+
+    # ---- notation: one move and a move string (each game overrides what makes sense for it) ----
 
     def parse_action(self, text: str, state: S) -> A:
         """Parse one move as a person types it (1-based columns, cell numbers, ...)."""
@@ -126,6 +221,65 @@ class Game(ABC, Generic[S, A]):
     def format_action(self, action: A) -> str:
         """Print one action the way :meth:`parse_action` reads it."""
         return str(action)
+
+    def move_tokens(self, text: str) -> list[str]:
+        """The moves of a move string, not yet checked (default: separated by spaces or ``;``)."""
+        return [part for part in re.split(r"[;\s]+", text.strip()) if part]
+
+    def parse_moves(self, text: str) -> list[A]:
+        """The actions of move string ``text`` from the start, each one checked.
+
+        Raises :class:`~zerosum.errors.InvalidMoveError` / :class:`~zerosum.errors.IllegalMoveError`
+        naming the move that is wrong.
+        """
+        from .errors import IllegalMoveError, InvalidMoveError
+
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move string is text ({self.MOVES_HELP}), not {type(text).__name__}")
+        state = self.initial_state
+        actions: list[A] = []
+        for i, token in enumerate(self.move_tokens(text)):
+            try:
+                action = self.parse_action(token, state)
+                state = self.result(state, action)
+            except IllegalMoveError as exc:
+                raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
+            actions.append(action)
+        return actions
+
+    @property
+    def move_separator(self) -> str:
+        """What joins the moves of a move string."""
+        return self.MOVE_SEPARATOR
+
+    def format_moves(self, actions: Sequence[A]) -> str:
+        """The move string of ``actions`` (the inverse of :meth:`parse_moves`)."""
+        return self.move_separator.join(self.format_action(a) for a in actions)
+
+    def states_of(self, actions: Sequence[A]) -> list[S]:
+        """The states from the start through every action (``len(actions) + 1`` of them)."""
+        states = [self.initial_state]
+        for action in actions:
+            states.append(self.result(states[-1], action))
+        return states
+
+    # ---- the picture ----------------------------------------------------------------------------
+
+    def board_view(self, state: S, last: A | None = None) -> BoardView:
+        """What faces draw: the cells, labels, the winning line and the cells ``last`` changed."""
+        raise NotImplementedError(f"{type(self).__name__} has no board description")
+
+    def action_at(self, state: S, row: int, col: int) -> A | None:
+        """The legal action a click on cell ``(row, col)`` (row 0 at the top) means, or None."""
+        return None
+
+    def winning_line(self, state: S) -> list[Cell]:
+        """The cells ``(row, col)`` (row 0 at the top) of the winning line; [] when there is none."""
+        return []
+
+    def evaluations(self) -> dict[str, Callable[..., float]]:
+        """Heuristic evaluations ``f(game, state, player)`` by name, the first the default (may be empty)."""
+        return {}
 
     def __repr__(self) -> str:
         return f"get_game({self.spec!r})"

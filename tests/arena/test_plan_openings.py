@@ -73,9 +73,10 @@ def test_config_json_round_trip():
 
 
 def test_opening_notation_round_trip():
-    for game, text in ((ConnectX(), "4453"), (TicTacToe(), "159"), (Migration(5), "1,0>1,1;4,1>3,1")):
+    for game, text in ((ConnectX(), "4453"), (TicTacToe(), "159"), (Migration(5), "1,0;4,1")):
         actions = parse_opening(game, text)
         assert format_opening(game, actions) == text
+    assert parse_opening(Migration(5), "1,0>1,1;4,1>3,1") == parse_opening(Migration(5), "1,0;4,1")  # old form read
     wide = ConnectX(6, 12, 4)
     assert parse_opening(wide, "10,11") == (9, 10)
     assert format_opening(wide, (9, 10)) == "10,11"

@@ -90,7 +90,7 @@ def test_win_draw_and_terminal() -> None:
     assert game.winner(won) == 1 and game.is_terminal(won)
     assert game.actions(won) == []
     assert game.utility(won, 1) == 1 and game.utility(won, 2) == -1
-    assert game.winning_line(won) == [(0, 3), (0, 4), (0, 5), (0, 6)]
+    assert game.winning_line(won) == [(5, 3), (5, 4), (5, 5), (5, 6)]  # row 0 at the top
     row = ConnectX(1, 3, 3)
     drawn = row.from_moves("123")  # X O X: the board is full without a line
     assert row.winner(drawn) is None and row.is_terminal(drawn) and row.actions(drawn) == []

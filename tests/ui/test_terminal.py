@@ -14,7 +14,7 @@ from zerosum.agents.base import plies_to_end
 from zerosum.cli import main
 from zerosum.core.files import benchmark_data
 from zerosum.ui.analysis import Analysis, analyze, solver_value
-from zerosum.ui.terminal import describe_line, play
+from zerosum.ui.terminal import play
 
 ESC = "\x1b["
 PONS = benchmark_data("pons")  # $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
@@ -96,7 +96,7 @@ def test_describe_line_in_every_direction() -> None:
         "274314756126673163665457233545451": "diagonal from column 1 row 4 to column 4 row 1",
     }
     for moves, words in cases.items():
-        assert describe_line(game.winning_line(game.from_moves(moves))) == words
+        assert game.describe_win(game.from_moves(moves)) == f"4 in a row, {words}"
 
 
 def test_colour_only_on_request_or_a_terminal(monkeypatch) -> None:

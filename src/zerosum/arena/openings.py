@@ -2,10 +2,8 @@
 
 A file holds one opening a line; the first field is the opening, anything after whitespace is a comment
 (the generator writes the solver's score there), and lines starting with ``#`` are comments.  Notation:
-
-- Connect-X: a move string, ``"4453"`` (1-based columns; comma-separated past 9 columns);
-- Tic-Tac-Toe: cell digits 1..9, ``"159"``;
-- Migration: moves ``x,y>nx,ny`` (or just the stone, ``x,y``) joined by ``;``.
+the game's own move strings (:meth:`~zerosum.game.Game.parse_moves`, :meth:`~zerosum.game.Game.format_moves`),
+e.g. ``"4453"`` for Connect Four, ``"159"`` for Tic-Tac-Toe, ``"1,0;4,1"`` for Migration.
 
 For Connect Four the package ships ``data/openings-connect4.txt``: positions a few plies in whose solved
 value is a draw or close to it, written by ``zerosum openings`` with the solver.  Other games get random short
@@ -22,7 +20,6 @@ from typing import Any, Callable, Sequence
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import ConnectX, TicTacToe
-from ..ui.notation import replay
 
 __all__ = [
     "parse_opening",
@@ -53,7 +50,7 @@ def parse_opening(game: Game[Any, Any], text: str) -> Opening:
     text = text.strip()
     if text in ("", "-"):
         return ()
-    actions = replay(game, text)  # checks every move, naming the one that fails
+    actions = game.parse_moves(text)  # checks every move, naming the one that fails
     state = play_opening(game, actions)
     if game.is_terminal(state):
         raise IllegalMoveError(f"opening {text!r} ends the game")
@@ -62,14 +59,7 @@ def parse_opening(game: Game[Any, Any], text: str) -> Opening:
 
 def format_opening(game: Game[Any, Any], actions: Sequence[Any]) -> str:
     """The notation :func:`parse_opening` reads (``-`` for the start position)."""
-    if not actions:
-        return "-"
-    if isinstance(game, ConnectX):
-        sep = "" if game.cols <= 9 else ","
-        return sep.join(str(c + 1) for c in actions)
-    if isinstance(game, TicTacToe):
-        return "".join(game.format_action(a) for a in actions)
-    return ";".join(game.format_action(a) for a in actions)
+    return game.format_moves(actions) if actions else "-"
 
 
 def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:

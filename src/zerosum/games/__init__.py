@@ -1,11 +1,21 @@
-"""The games: Connect-X, Tic-Tac-Toe and Migration, and :func:`get_game` for spec strings."""
+"""The games, one module each; importing this package registers them all for :func:`get_game`."""
 
+from typing import Any
+
+from . import connectx, tictactoe, migration  # noqa: F401,I001 - registration order: the order of GAME_NAMES
 from .connectx import ConnectX, ConnectXState
 from .migration import Migration, MigrationState
-from .registry import GAME_NAMES, PRESETS, get_game
+from .registry import get_game, register_game, registered_games
 from .tictactoe import TicTacToe, TicTacToeState
 
 __all__ = [
     "ConnectX", "ConnectXState", "TicTacToe", "TicTacToeState", "Migration", "MigrationState",
-    "get_game", "GAME_NAMES", "PRESETS",
+    "get_game", "register_game", "registered_games", "GAME_NAMES", "PRESETS",
 ]
+
+
+def __getattr__(attr: str) -> Any:
+    # GAME_NAMES and PRESETS come from the registry when asked, so games registered later are in them
+    from . import registry
+
+    return getattr(registry, attr)

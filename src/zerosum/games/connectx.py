@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import Game, Outcome, as_index, other
+from ..game import BoardView, Game, GameOption, Outcome, as_index, other
+from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
 
@@ -113,22 +114,45 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@register_game
 class ConnectX(Game[ConnectXState, int]):
     """Connect-X on ``rows`` x ``cols`` with ``k`` in a row; actions are 0-based columns, left to right."""
 
     #: the largest number of rows or columns (a documented limit, checked before anything is built)
     MAX_SIDE = 64
 
-    def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
+    name = "connectx"
+    presets: ClassVar[dict[str, dict[str, int]]] = {
+        "connect4": {"rows": 6, "cols": 7, "k": 4},
+        "connect4-8x8": {"rows": 8, "cols": 8, "k": 4},  # the 8 x 8 school variant
+        "connect4-5x7": {"rows": 5, "cols": 7, "k": 4},  # 5 rows x 7 columns
+    }
+    OPTIONS: ClassVar[dict[str, GameOption]] = {
+        "rows": GameOption(6, 1, MAX_SIDE, "rows of the board"),
+        "cols": GameOption(7, 1, MAX_SIDE, "columns of the board"),
+        "k": GameOption(4, 2, MAX_SIDE, "stones in a row that win (at most the longer side)"),
+    }
+    MOVES_HELP = "1-based columns, one digit a move (comma-separated past 9 columns), e.g. 4453"
+
+    @classmethod
+    def cells_for(cls, options: dict[str, int]) -> int:
+        return options["rows"] * options["cols"]
+
+    @classmethod
+    def check_options(cls, spec: str, options: dict[str, int]) -> None:
+        rows, cols, k = options["rows"], options["cols"], options["k"]
         for name, value in (("rows", rows), ("cols", cols), ("k", k)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidSpecError(f"{name} must be a whole number, not {value!r}")
-        if not 1 <= rows <= self.MAX_SIDE or not 1 <= cols <= self.MAX_SIDE:
+        if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
             raise InvalidSpecError(
-                f"a {rows} x {cols} board is not supported: rows and cols must be 1..{self.MAX_SIDE}"
+                f"a {rows} x {cols} board is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
             )
         if not 2 <= k <= max(rows, cols):
             raise InvalidSpecError(f"k={k} does not fit a {rows} x {cols} board: expected 2..{max(rows, cols)}")
+
+    def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
+        self.check_options("", {"rows": rows, "cols": cols, "k": k})
         self.rows, self.cols, self.k = rows, cols, k
         self.spec = f"connectx:rows={rows},cols={cols},k={k}"
         h1 = rows + 1
@@ -229,7 +253,7 @@ class ConnectX(Game[ConnectXState, int]):
         return self._has_line_bits(state.stones(player))
 
     def winning_line(self, state: ConnectXState) -> list[tuple[int, int]]:
-        """The cells ``(row, col)`` (row 0 at the bottom) of a winning line, or [] when nobody has one."""
+        """The cells ``(row, col)`` (row 0 at the top) of a winning line, or [] when nobody has one."""
         if not state.won_by:
             return []
         stones = state.stones(state.won_by)
@@ -238,8 +262,25 @@ class ConnectX(Game[ConnectXState, int]):
             if run:
                 start = (run & -run).bit_length() - 1
                 bits = [start + i * d for i in range(self.k)]
-                return [(b % self.height, b // self.height) for b in bits]
+                return [(self.rows - 1 - b % self.height, b // self.height) for b in bits]
         return []  # pragma: no cover - won_by implies a line
+
+    def describe_win(self, state: ConnectXState) -> str:
+        """"4 in a row, column 4, rows 1 to 4" (rows counted from the bottom, both 1-based)."""
+        out = self.outcome(state)
+        if out is None or out.winner is None:
+            return "" if out is None else out.reason
+        cells = [(self.rows - 1 - r, c) for r, c in self.winning_line(state)]  # row 0 at the bottom
+        rows = sorted({r for r, _ in cells})
+        cols = sorted({c for _, c in cells})
+        if len(rows) == 1:
+            where = f"row {rows[0] + 1}, columns {cols[0] + 1} to {cols[-1] + 1}"
+        elif len(cols) == 1:
+            where = f"column {cols[0] + 1}, rows {rows[0] + 1} to {rows[-1] + 1}"
+        else:
+            first, last = min(cells, key=lambda rc: rc[1]), max(cells, key=lambda rc: rc[1])
+            where = f"diagonal from column {first[1] + 1} row {first[0] + 1} to column {last[1] + 1} row {last[0] + 1}"
+        return f"{self.k} in a row, {where}"
 
     def cell(self, state: ConnectXState, row: int, col: int) -> int:
         """0 empty, 1 or 2: the stone at ``row`` (0 = bottom) and ``col``."""
@@ -272,6 +313,34 @@ class ConnectX(Game[ConnectXState, int]):
 
     def format_action(self, action: int) -> str:
         return str(action + 1)
+
+    def move_tokens(self, text: str) -> list[str]:
+        return [str(c + 1) for c in self.split_moves(text)]
+
+    @property
+    def move_separator(self) -> str:
+        return "," if self.cols > 9 else ""
+
+    # ---- the picture -------------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        if self.k == 4:
+            return f"Connect Four {self.rows} x {self.cols}"
+        return f"Connect {self.k} on {self.rows} x {self.cols}"
+
+    def board_view(self, state: ConnectXState, last: int | None = None) -> BoardView:
+        """Rows top first; a move is named by its column (``gravity``); ``last`` is the column played last."""
+        cells = tuple(tuple(self.cell(state, r, c) for c in range(self.cols)) for r in range(self.rows - 1, -1, -1))
+        moved: tuple[tuple[int, int], ...] = ()
+        if last is not None and 0 <= last < self.cols and self.column_height(state, last):
+            moved = ((self.rows - self.column_height(state, last), last),)
+        return BoardView(self.rows, self.cols, cells, col_labels=tuple(str(c + 1) for c in range(self.cols)),
+                         highlight=tuple(self.winning_line(state)), last=moved, gravity=True,
+                         marks=self.MARKS, glyphs=self.GLYPHS)
+
+    def action_at(self, state: ConnectXState, row: int, col: int) -> int | None:
+        return col if col in self.actions(state) else None
 
     def split_moves(self, moves: str) -> list[int]:
         """A move string as 0-based columns, without checking legality.

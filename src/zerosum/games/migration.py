@@ -6,6 +6,10 @@ The board is addressed ``board[x][y]``: ``x`` the row from the top, ``y`` the co
 ``x' + 1 <= y' <= n - x' - 2``.  Player 1 moves a stone one step right, player 2 one step up, onto an empty
 cell inside the board.  Player 1 moves first; a player with no legal move loses, so there are no draws.
 Actions are ``(x, y, nx, ny)`` tuples, listed in row-major order of the moving stone.
+
+Notation: a move is the stone that moves, ``x,y`` (row from the top, column, both from 0); its one direction
+follows from whose stone it is.  A move string joins moves with ``;`` (``"3,0;7,3"``).  ``x,y>nx,ny`` and
+``x,y,nx,ny`` are read too.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import Callable, ClassVar
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import Game, Outcome, other, safe_repr
+from ..game import BoardView, Game, GameOption, Outcome, other, safe_repr
+from .registry import register_game
 
 __all__ = ["Migration", "MigrationState"]
 
@@ -31,6 +37,7 @@ class MigrationState:
     to_move: int = 1
 
 
+@register_game
 class Migration(Game[MigrationState, Action]):
     """Migration on an ``n`` x ``n`` board (any n >= 3)."""
 
@@ -38,9 +45,25 @@ class Migration(Game[MigrationState, Action]):
     #: the largest board side (a documented limit, checked before anything is built)
     MAX_N = 64
 
+    name = "migration"
+    OPTIONS: ClassVar[dict[str, GameOption]] = {"n": GameOption(8, 3, MAX_N, "the side of the board")}
+    MOVES_HELP = "the moving stones as x,y (row from the top, column, both from 0) joined by ';', e.g. 3,0;7,3"
+    MARKS = (">", "^")
+    GLYPHS = ("▶", "▲")
+    MOVE_SEPARATOR = ";"
+
+    @classmethod
+    def cells_for(cls, options: dict[str, int]) -> int:
+        return options["n"] * options["n"]
+
+    @classmethod
+    def check_options(cls, spec: str, options: dict[str, int]) -> None:
+        n = options["n"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= cls.MAX_N:
+            raise InvalidSpecError(f"Migration needs a whole number n in 3..{cls.MAX_N}, not {n!r}")
+
     def __init__(self, n: int = 8) -> None:
-        if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= self.MAX_N:
-            raise InvalidSpecError(f"Migration needs a whole number n in 3..{self.MAX_N}, not {n!r}")
+        self.check_options("", {"n": n})
         self.n = n
         self.spec = f"migration:n={n}"
         board = [[0] * n for _ in range(n)]
@@ -88,7 +111,7 @@ class Migration(Game[MigrationState, Action]):
         if (x, y, nx, ny) not in legal:
             if not legal:
                 raise IllegalMoveError(f"the game is over: player {p} has no legal move")
-            raise IllegalMoveError(f"{self.format_action((x, y, nx, ny))} is not legal: {self._why(state, x, y, nx, ny)}")
+            raise IllegalMoveError(f"{x},{y}>{nx},{ny} is not legal: {self._why(state, x, y, nx, ny)}")
         rows = [list(r) for r in state.board]
         rows[x][y] = 0
         rows[nx][ny] = p
@@ -141,5 +164,39 @@ class Migration(Game[MigrationState, Action]):
         return action
 
     def format_action(self, action: Action) -> str:
-        x, y, nx, ny = action
-        return f"{x},{y}>{nx},{ny}"
+        """The stone that moves, ``x,y`` (:meth:`parse_action` reads it back in the position it is played)."""
+        return f"{action[0]},{action[1]}"
+
+    # ---- names and the picture ------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return f"Migration {self.n} x {self.n}"
+
+    def player_label(self, player: int) -> str:
+        return "moves right" if player == 1 else "moves up"
+
+    def board_view(self, state: MigrationState, last: Action | None = None) -> BoardView:
+        """``board[x][y]`` as rows; rows and columns labelled from 0; ``last`` lights both cells it changed."""
+        labels = tuple(str(i) for i in range(self.n))
+        moved = ((last[0], last[1]), (last[2], last[3])) if last is not None else ()
+        return BoardView(self.n, self.n, state.board, col_labels=labels, row_labels=labels, last=moved,
+                         marks=self.MARKS, glyphs=self.GLYPHS)
+
+    def action_at(self, state: MigrationState, row: int, col: int) -> Action | None:
+        for action in self.actions(state):
+            if action[:2] == (row, col):
+                return action
+        return None
+
+    def evaluations(self) -> dict[str, Callable[..., float]]:
+        return {"mobility": mobility_eval}
+
+
+#: per legal move of difference (the mobility evaluation)
+MOBILITY_SCALE = 10
+
+
+def mobility_eval(game: Migration, state: MigrationState, player: int) -> int:
+    """``MOBILITY_SCALE`` x (``player``'s legal moves - the opponent's): both sides' moves are counted."""
+    return MOBILITY_SCALE * (len(game._moves(state, player)) - len(game._moves(state, other(player))))

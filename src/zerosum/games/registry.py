@@ -1,34 +1,64 @@
-"""Game specs: ``connect4``, ``connectx:rows=8,cols=8,k=4``, ``tictactoe``, ``migration:n=8``, presets."""
+"""Game specs: ``connect4``, ``connectx:rows=8,cols=8,k=4``, ``tictactoe``, ``migration:n=8``, presets.
+
+Each game registers itself with :func:`register_game` (its spec name, presets and options); :func:`get_game`
+looks names up here, so adding a game is one module under ``games/`` imported by ``games/__init__.py``.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import GameError, InvalidSpecError
-from ..game import Game
+from ..game import Game, GameOption
 from ..spec import convert, parse_spec
-from .connectx import ConnectX
-from .migration import Migration
-from .tictactoe import TicTacToe
 
-__all__ = ["get_game", "GAME_NAMES", "PRESETS"]
+__all__ = ["get_game", "register_game", "registered_games", "game_names", "GameOption", "GAME_NAMES", "PRESETS"]
 
-#: named Connect-X boards: (rows, cols, k)
-PRESETS: dict[str, tuple[int, int, int]] = {
-    "connect4": (6, 7, 4),
-    "connect4-8x8": (8, 8, 4),  # the 8 x 8 school variant
-    "connect4-5x7": (5, 7, 4),  # 5 rows x 7 columns
-}
+G = TypeVar("G", bound=type)
 
-GAME_NAMES = (*PRESETS, "connectx", "tictactoe", "migration")
+#: spec name -> (game class, the options the name sets)
+_NAMES: dict[str, tuple[type[Game[Any, Any]], dict[str, int]]] = {}
+_GAMES: list[type[Game[Any, Any]]] = []
 
 
-def _cells_of(game: Game[Any, Any]) -> int:
-    for attr in ("cells",):
-        if isinstance(getattr(game, attr, None), int):
-            return int(getattr(game, attr))
-    n = getattr(game, "n", None)
-    return n * n if isinstance(n, int) else 0
+def register_game(cls: G) -> G:
+    """Class decorator: make a game known to :func:`get_game` by its ``name`` and ``presets``."""
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise TypeError(f"register_game takes a Game subclass, not {cls!r}")
+    if not cls.name:
+        raise TypeError(f"{cls.__name__} has no spec name (class attribute 'name')")
+    if cls.cells_for.__func__ is Game.cells_for.__func__:  # type: ignore[attr-defined]
+        raise TypeError(f"{cls.__name__} must say how many cells a spec builds (classmethod cells_for)")
+    for name, opts in {cls.name: {}, **cls.presets}.items():
+        known = _NAMES.get(name)
+        if known is not None and known[0].__qualname__ != cls.__qualname__:
+            raise TypeError(f"game name {name!r} is taken by {known[0].__name__}")
+        unknown = set(opts) - set(cls.OPTIONS)
+        if unknown:
+            raise TypeError(f"preset {name!r} of {cls.__name__} sets unknown options {sorted(unknown)}")
+    for name in (*cls.presets, cls.name):
+        _NAMES[name] = (cls, dict(cls.presets.get(name, {})))
+    _GAMES[:] = [g for g in _GAMES if g.__qualname__ != cls.__qualname__] + [cls]
+    return cls
+
+
+def registered_games() -> tuple[type[Game[Any, Any]], ...]:
+    """The game classes, in the order they registered."""
+    return tuple(_GAMES)
+
+
+def game_names() -> tuple[str, ...]:
+    """Every spec name: each game's presets, then its own name."""
+    return tuple(_NAMES)
+
+
+def __getattr__(attr: str) -> Any:
+    # GAME_NAMES and PRESETS are read from the registry when asked (games register as they are imported)
+    if attr == "GAME_NAMES":
+        return game_names()
+    if attr == "PRESETS":
+        return {name: dict(opts) for name, (cls, opts) in _NAMES.items() if name != cls.name}
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 def _check_cells(spec: str, cells: int, max_cells: int | None) -> None:
@@ -36,51 +66,44 @@ def _check_cells(spec: str, cells: int, max_cells: int | None) -> None:
         raise InvalidSpecError(f"{spec!r} has {cells} cells; at most {max_cells} are allowed here")
 
 
-def _int(spec: str, key: str, value: str) -> int:
-    return convert(key, value, int, InvalidSpecError, spec, expect="a whole number")
+def _options(spec: str) -> tuple[type[Game[Any, Any]], dict[str, int]]:
+    """The class a spec names and its options (defaults, then the preset's, then the spec's)."""
+    name, raw = parse_spec(spec, InvalidSpecError)
+    if name not in _NAMES:
+        raise InvalidSpecError(f"unknown game {name!r} in {spec!r}: choose one of {', '.join(_NAMES)}")
+    cls, preset = _NAMES[name]
+    for key in raw:
+        if key not in cls.OPTIONS:
+            valid = ", ".join(cls.OPTIONS) if cls.OPTIONS else "none"
+            raise InvalidSpecError(f"game {name!r} has no option {key!r} (options: {valid})")
+    options = {key: opt.default for key, opt in cls.OPTIONS.items()}
+    options.update(preset)
+    for key, value in raw.items():
+        options[key] = convert(key, value, int, InvalidSpecError, spec, expect="a whole number")
+    return cls, options
 
 
 def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None = None) -> Game[Any, Any]:
     """The game named by ``spec``; a :class:`Game` passes through unchanged.
 
-    Every size is checked before anything is built: each game's documented maximum (Connect-X sides up to
-    ``ConnectX.MAX_SIDE``, Migration up to ``Migration.MAX_N``), and ``max_cells`` when a caller (the web
-    server) allows less.
+    Every size is checked before anything is built: each option within its documented range (Connect-X sides
+    up to 64, Migration up to 64), and the cells against ``max_cells`` when a caller (the web server) allows
+    less.
 
     >>> get_game("connectx:rows=8,cols=8,k=4").cols
     8
     """
     if isinstance(spec, Game):
-        _check_cells(spec.spec, _cells_of(spec), max_cells)
+        if max_cells is not None:
+            known = type(spec) in _GAMES
+            cells = type(spec).cells_for(_options(spec.spec)[1]) if known else getattr(spec, "cells", 0)
+            _check_cells(spec.spec, cells if isinstance(cells, int) else 0, max_cells)
         return spec
-    name, opts = parse_spec(spec, InvalidSpecError)
-    allowed: tuple[str, ...]
-    if name in PRESETS or name == "connectx":
-        rows, cols, k = PRESETS.get(name, PRESETS["connect4"])
-        allowed = ("rows", "cols", "k")
-    elif name == "tictactoe":
-        allowed = ()
-    elif name == "migration":
-        allowed = ("n",)
-    else:
-        raise InvalidSpecError(f"unknown game {name!r} in {spec!r}: choose one of {', '.join(GAME_NAMES)}")
-    for key in opts:
-        if key not in allowed:
-            valid = ", ".join(allowed) if allowed else "none"
-            raise InvalidSpecError(f"game {name!r} has no option {key!r} (options: {valid})")
+    cls, options = _options(spec)
+    cls.check_options(spec, options)
+    _check_cells(spec, cls.cells_for(options), max_cells)
     try:
-        if name == "tictactoe":
-            _check_cells(spec, 9, max_cells)
-            return TicTacToe()
-        if name == "migration":
-            n = _int(spec, "n", opts.get("n", "8"))
-            if 3 <= n <= Migration.MAX_N:
-                _check_cells(spec, n * n, max_cells)
-            return Migration(n)
-        r, c = _int(spec, "rows", opts.get("rows", str(rows))), _int(spec, "cols", opts.get("cols", str(cols)))
-        if 1 <= r <= ConnectX.MAX_SIDE and 1 <= c <= ConnectX.MAX_SIDE:
-            _check_cells(spec, r * c, max_cells)
-        return ConnectX(r, c, _int(spec, "k", opts.get("k", str(k))))
+        return cls(**options)
     except InvalidSpecError:
         raise
     except GameError as exc:  # pragma: no cover - constructors raise InvalidSpecError

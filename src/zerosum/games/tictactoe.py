@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..game import Game, Outcome, as_index
+from ..game import BoardView, Game, Outcome, as_index
+from .registry import register_game
 
 __all__ = ["TicTacToe", "TicTacToeState"]
 
@@ -31,10 +32,56 @@ def _line_winner(cells: tuple[int, ...]) -> int | None:
     return None
 
 
+def _line(cells: tuple[int, ...]) -> tuple[int, int, int] | None:
+    for line in LINES:
+        a, b, c = line
+        if cells[a] and cells[a] == cells[b] == cells[c]:
+            return line
+    return None
+
+
+@register_game
 class TicTacToe(Game[TicTacToeState, int]):
     """The 3 x 3 game: three in a row wins, a full board without one is a draw."""
 
     spec = "tictactoe"
+    name = "tictactoe"
+    MOVES_HELP = "1-based cells row by row from the top left, e.g. 519"
+    GLYPHS = ("X", "O")
+    MOVE_SEPARATOR = ""
+
+    @classmethod
+    def cells_for(cls, options: dict[str, int]) -> int:
+        return 9
+
+    @property
+    def title(self) -> str:
+        return "Tic-Tac-Toe"
+
+    def describe_win(self, state: TicTacToeState) -> str:
+        line = _line(state.cells)
+        if line is None:
+            return super().describe_win(state)
+        return f"three in a row, cells {' '.join(str(c + 1) for c in line)}"
+
+    def winning_line(self, state: TicTacToeState) -> list[tuple[int, int]]:
+        line = _line(state.cells)
+        return [] if line is None else [(i // 3, i % 3) for i in line]
+
+    def board_view(self, state: TicTacToeState, last: int | None = None) -> BoardView:
+        """The 3 x 3 cells; an empty cell is named by its number 1..9."""
+        cells = tuple(state.cells[3 * r:3 * r + 3] for r in range(3))
+        moved = ((last // 3, last % 3),) if last is not None and 0 <= last < 9 else ()
+        labels = tuple(tuple(str(3 * r + c + 1) for c in range(3)) for r in range(3))
+        return BoardView(3, 3, cells, highlight=tuple(self.winning_line(state)), last=moved,
+                         marks=self.MARKS, glyphs=self.GLYPHS, cell_labels=labels)
+
+    def action_at(self, state: TicTacToeState, row: int, col: int) -> int | None:
+        cell = 3 * row + col
+        return cell if 0 <= row < 3 and 0 <= col < 3 and cell in self.actions(state) else None
+
+    def move_tokens(self, text: str) -> list[str]:
+        return [ch for ch in text if not ch.isspace() and ch != ","]
 
     @property
     def initial_state(self) -> TicTacToeState:

@@ -174,7 +174,7 @@ def describe_state(game: Game[Any, Any], actions: list[Any]) -> dict[str, Any]:
         info.update(rows=game.rows, cols=game.cols, k=game.k)
         # rows top first, as on the screen
         info["board"] = [[game.cell(state, r, c) for c in range(game.cols)] for r in range(game.rows - 1, -1, -1)]
-        info["winning_line"] = [[game.rows - 1 - r, c] for r, c in game.winning_line(state)]
+        info["winning_line"] = [[r, c] for r, c in game.winning_line(state)]
         if actions:
             c = actions[-1]
             info["last_cell"] = [game.rows - game.column_height(state, c), c]
