@@ -12,7 +12,6 @@ and asked again; the end of input ends the game cleanly (exit status 0).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from dataclasses import dataclass, field
@@ -21,8 +20,7 @@ from typing import Any, Callable, TextIO
 from rich.markup import escape
 
 from ..agents.base import Agent, make_agent, strongest_agent_spec
-from ..commands.options import UsageError, add_game_option, float_arg, int_arg
-from ..errors import GameError, IllegalMoveError
+from ..errors import GameError, IllegalMoveError, UsageError
 from ..game import Game
 from ..games import get_game
 from ..games.connectx import ConnectX
@@ -31,14 +29,9 @@ from ..games.tictactoe import TicTacToe
 from .analysis import Analysis, EngineMove, bounded_analyze, bounded_solver_move, engine_move, solver_available
 from .notation import format_move, format_moves, replay, states_of
 
-__all__ = ["PlaySession", "play", "COMMANDS", "describe_line", "render_plain"]
+__all__ = ["PlaySession", "play", "describe_line", "render_plain"]
 
 Reader = Callable[[str], "str | None"]
-
-#: documented maxima of play's options (README, "Limits")
-MAX_SEED = 2**63 - 1
-MAX_HINT_TIME = 600.0
-MAX_SOLVER_TIME = 3600.0
 
 QUIT = ("q", "quit", "exit")
 UNDO = ("u", "undo")
@@ -531,32 +524,3 @@ def play(
     session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
                           solver_time=solver_time)
     return session.run()
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_game_option(parser)
-    parser.add_argument("--first", default="human", metavar="AGENT",
-                        help="who moves first: an agent spec or 'human' (default: human)")
-    parser.add_argument("--second", default=None, metavar="AGENT",
-                        help="who moves second (default: the strongest agent when a person moves first, "
-                        "else a person)")
-    parser.add_argument("--moves", default="", metavar="MOVES",
-                        help="start from this move string: Connect-X columns '4453', Tic-Tac-Toe cells '519', "
-                        "Migration stones '3,0;7,3'")
-    parser.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
-                        help=f"seed for agents that use randomness (0..{MAX_SEED})")
-    parser.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",
-                        help=f"alpha-beta's time for a hint where the solver cannot go (default: 1, at most "
-                        f"{MAX_HINT_TIME:g})")
-    parser.add_argument("--solver-time", type=float_arg(hi=MAX_SOLVER_TIME, above=0), default=10.0,
-                        metavar="SECONDS", help="how long a hint waits for the solver before alpha-beta answers "
-                        f"(default: 10, at most {MAX_SOLVER_TIME:g})")
-    parser.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
-
-
-def _run(args: argparse.Namespace) -> int:
-    return play(args.game, args.first, args.second, args.moves, seed=args.seed,
-                color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time)
-
-
-COMMANDS = {"play": (_add_arguments, _run)}
