@@ -1,0 +1,395 @@
+"""Othello (Reversi) on an even ``n`` x ``n`` board, ``n`` in 4..16: ``othello`` is 8 x 8, ``othello:n=6``.
+
+Rules.  Black (player 1) moves first from the standard start: the four centre cells, with black on the
+cells d5 and e4 and white on d4 and e5 (on 8 x 8; the same pattern in the centre of any board).  A move
+places a disc of the mover's colour on an empty cell so that, in at least one of the eight directions, a
+run of the opponent's discs lies between it and another disc of the mover's; every such run is flipped.
+A side with no such move must pass, and a pass is then its only action; when neither side can move (a
+full board, or no move for either) the game is over and the side with more discs wins (equal: a draw).
+
+Actions.  The cell in row ``r`` (0 the top row) and column ``c`` (0 the left column) is ``r * n + c``; the
+pass is ``n * n``.  On 8 x 8 these are OpenSpiel's ``othello`` action numbers (0..63, pass 64), listed in
+increasing order.
+
+Notation.  A cell is its column letter (a, b, ... left to right) and its row number (1, 2, ... top to
+bottom): ``d3``, ``c4``, ``a10`` on larger boards; the pass is ``pass``.  A move string is the moves
+written one after another, ``f5d6c3`` (spaces or commas between moves are allowed; letters may be
+capitals); :meth:`Othello.format_moves` writes passes as ``pass`` (``...g8passh1``).  When reading, a pass
+may also be left out, as game records usually do: a move named while the side to move can only pass is
+read as the pass followed by that move.
+
+Evaluations (for ``alphabeta:eval=NAME``), each antisymmetric and whole-numbered, from ``player``'s side:
+
+* ``mobility``: ``player``'s legal placements minus the opponent's (both counted as if each were to move);
+* ``corners``: ``player``'s corner discs minus the opponent's;
+* ``stability``: ``player``'s stable discs minus the opponent's, with a simple, documented notion of
+  stable: the discs on an edge that is completely filled, and the discs joined to a corner of their own
+  colour by an unbroken run of their colour along an edge (neither kind can ever be flipped);
+* ``combined`` (the default): ``10 * mobility + 100 * corners + 25 * stability``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Sequence
+
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
+from ..game import BoardView, Game, GameOption, Outcome, as_index, other
+from .registry import register_game
+
+__all__ = ["Othello", "OthelloState"]
+
+LETTERS = "abcdefghijklmnop"  # column letters, up to MAX_N columns
+_TOKEN = re.compile(r"\s*(?:([a-pA-P])([0-9]{1,2})|(pass))\s*,?", re.IGNORECASE)
+_MAX_TEXT = 4000  # the longest move string read (a 16 x 16 game with every pass written takes < 1,500)
+
+
+@dataclass(frozen=True, slots=True)
+class OthelloState:
+    """``black`` and ``white`` bitboards (bit ``r * n + c``) and the side to move (1 black, 2 white).
+
+    Equality and hashing use the position only; ``hist`` (the actions played, a linked list ``(earlier,
+    action)``) and ``changed`` (the bits the last move set) are kept for notation and pictures.
+    """
+
+    black: int
+    white: int
+    to_move: int = 1
+    hist: Any = field(default=None, compare=False, repr=False)
+    changed: int = field(default=0, compare=False, repr=False)
+
+    def discs(self, player: int) -> int:
+        """The bitboard of ``player``'s discs."""
+        return self.black if player == 1 else self.white
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """The actions played from the start."""
+        out: list[int] = []
+        node = self.hist
+        while node is not None:
+            node, action = node
+            out.append(action)
+        return tuple(reversed(out))
+
+
+Evaluation = Callable[..., float]
+
+
+@register_game
+class Othello(Game[OthelloState, int]):
+    """Othello on an ``n`` x ``n`` board (``n`` even, 4..16)."""
+
+    name: ClassVar[str] = "othello"
+    MIN_N: ClassVar[int] = 4
+    #: the largest board side (a documented limit, checked before anything is built)
+    MAX_N: ClassVar[int] = 16
+    OPTIONS: ClassVar[dict[str, GameOption]] = {"n": GameOption(8, MIN_N, MAX_N, "board side, an even number")}
+    MOVES_HELP: ClassVar[str] = (
+        "cells as column letter and row number from the top left, one after another, 'pass' for a pass, e.g. f5d6c3"
+    )
+    MARKS: ClassVar[tuple[str, str]] = ("X", "O")
+    GLYPHS: ClassVar[tuple[str, str]] = ("●", "○")
+    MOVE_SEPARATOR: ClassVar[str] = ""
+
+    def __init__(self, n: int = 8) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or not self.MIN_N <= n <= self.MAX_N or n % 2:
+            raise InvalidSpecError(f"Othello needs an even board side n in {self.MIN_N}..{self.MAX_N}, not {n!r}")
+        self.n = n
+        self.cells = n * n
+        self.pass_action = n * n
+        self.spec = f"othello:n={n}"
+        full = (1 << (n * n)) - 1
+        col0 = sum(1 << (r * n) for r in range(n))
+        not_left, not_right = full & ~col0, full & ~(col0 << (n - 1))
+        #: (shift, mask after shifting): east, west, south, north and the four diagonals
+        self._dirs = ((1, not_left), (-1, not_right), (n, full), (-n, full),
+                      (n + 1, not_left), (n - 1, not_right), (1 - n, not_left), (-1 - n, not_right))
+        self._full = full
+        corners = (0, n - 1, n * (n - 1), n * n - 1)
+        self._corner_mask = sum(1 << i for i in corners)
+        top, left = list(range(n)), [r * n for r in range(n)]
+        self._edges = tuple(
+            (tuple(1 << i for i in edge), sum(1 << i for i in edge))
+            for edge in (top, [i + n * (n - 1) for i in top], left, [i + n - 1 for i in left])
+        )
+        h = n // 2
+        white = (1 << ((h - 1) * n + h - 1)) | (1 << (h * n + h))  # d4, e5
+        black = (1 << ((h - 1) * n + h)) | (1 << (h * n + h - 1))  # e4, d5
+        self._initial = OthelloState(black, white, 1)
+
+    # ---- registration -------------------------------------------------------------------------------
+
+    @classmethod
+    def cells_for(cls, options: dict[str, int]) -> int:
+        n = options.get("n", 8)
+        return n * n
+
+    @property
+    def title(self) -> str:
+        return f"Othello {self.n} x {self.n}"
+
+    def player_label(self, player: int) -> str:
+        return "black" if player == 1 else "white"
+
+    # ---- rules --------------------------------------------------------------------------------------
+
+    @property
+    def initial_state(self) -> OthelloState:
+        return self._initial
+
+    def player(self, state: OthelloState) -> int:
+        return state.to_move
+
+    def moves_mask(self, own: int, opp: int) -> int:
+        """The bitboard of the cells where the side with discs ``own`` may place one (against ``opp``)."""
+        empty = self._full & ~(own | opp)
+        moves = 0
+        for shift, mask in self._dirs:
+            mo = mask & opp
+            if shift > 0:
+                t = (own << shift) & mo
+                run = 0
+                while t:
+                    run |= t
+                    t = (t << shift) & mo
+                moves |= (run << shift) & mask
+            else:
+                t = (own >> -shift) & mo
+                run = 0
+                while t:
+                    run |= t
+                    t = (t >> -shift) & mo
+                moves |= (run >> -shift) & mask
+        return moves & empty
+
+    def _flips(self, bit: int, own: int, opp: int) -> int:
+        flips = 0
+        for shift, mask in self._dirs:
+            run = 0
+            t = ((bit << shift) if shift > 0 else (bit >> -shift)) & mask
+            while t & opp:
+                run |= t
+                t = ((t << shift) if shift > 0 else (t >> -shift)) & mask
+            if t & own:
+                flips |= run
+        return flips
+
+    def _sides(self, state: OthelloState) -> tuple[int, int]:
+        return (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+
+    def actions(self, state: OthelloState) -> list[int]:
+        own, opp = self._sides(state)
+        moves = self.moves_mask(own, opp)
+        if not moves:
+            return [self.pass_action] if self.moves_mask(opp, own) else []
+        out = []
+        while moves:
+            low = moves & -moves
+            out.append(low.bit_length() - 1)
+            moves ^= low
+        return out
+
+    def result(self, state: OthelloState, action: int) -> OthelloState:
+        action = as_index(action, f"an Othello action is a cell number 0..{self.cells - 1} or {self.cells} (pass)")
+        own, opp = self._sides(state)
+        p = state.to_move
+        if action == self.pass_action:
+            if self.moves_mask(own, opp):
+                raise IllegalMoveError(f"{self.player_label(p)} has a move, so may not pass: {self._legal(state)}")
+            if not self.moves_mask(opp, own):
+                raise IllegalMoveError(f"the game is over: {self._score(state)}")
+            return OthelloState(state.black, state.white, 3 - p, (state.hist, action), 0)
+        if not 0 <= action < self.cells:
+            raise IllegalMoveError(f"{action} is not an action: cells are 0..{self.cells - 1}, the pass {self.cells}")
+        bit = 1 << action
+        flips = 0 if (own | opp) & bit else self._flips(bit, own, opp)
+        if not flips:
+            raise IllegalMoveError(f"{self.format_action(action)} is not legal: {self._why(state, bit)}")
+        own |= bit | flips
+        opp &= ~flips
+        black, white = (own, opp) if p == 1 else (opp, own)
+        return OthelloState(black, white, 3 - p, (state.hist, action), bit | flips)
+
+    def _why(self, state: OthelloState, bit: int) -> str:
+        if not self.actions(state):
+            return f"the game is over ({self._score(state)})"
+        if (state.black | state.white) & bit:
+            reason = "that cell is taken"
+        else:
+            reason = "it flips no disc"
+        return f"{reason}; {self._legal(state)}"
+
+    def _legal(self, state: OthelloState) -> str:
+        return f"legal moves: {' '.join(self.format_action(a) for a in self.actions(state))}"
+
+    def _score(self, state: OthelloState) -> str:
+        return f"black {state.black.bit_count()}, white {state.white.bit_count()}"
+
+    def outcome(self, state: OthelloState) -> Outcome | None:
+        b, w = state.black, state.white
+        if self.moves_mask(b, w) or self.moves_mask(w, b):
+            return None
+        nb, nw = b.bit_count(), w.bit_count()
+        winner = None if nb == nw else (1 if nb > nw else 2)
+        return Outcome(winner, f"neither side can move: black {nb}, white {nw}")
+
+    # ---- notation -----------------------------------------------------------------------------------
+
+    def format_action(self, action: int) -> str:
+        if action == self.pass_action:
+            return "pass"
+        row, col = divmod(action, self.n)
+        return f"{LETTERS[col]}{row + 1}"
+
+    def _cell(self, letter: str, digits: str, shown: str) -> int:
+        col, row = LETTERS.index(letter.lower()), int(digits) - 1
+        if not (col < self.n and 0 <= row < self.n):
+            raise IllegalMoveError(
+                f"{shown} is outside the {self.n} x {self.n} board (columns a-{LETTERS[self.n - 1]}, rows 1-{self.n})"
+            )
+        return row * self.n + col
+
+    def _not_a_move(self, text: object) -> InvalidMoveError:
+        return InvalidMoveError(
+            f"{str(text).strip()[:40]!r} is not an Othello move: type a column letter a-{LETTERS[self.n - 1]} "
+            f"and a row number 1-{self.n} (e.g. d3), or pass"
+        )
+
+    def parse_action(self, text: str, state: OthelloState | None = None) -> int:
+        """One move as a person types it: ``d3`` (column letter, row number from the top) or ``pass``."""
+        raw = str(text).strip()[:_MAX_TEXT]
+        match = re.fullmatch(r"([a-pA-P])([0-9]{1,2})|(pass)", raw, re.IGNORECASE)
+        if not match:
+            raise self._not_a_move(raw)
+        action = self.pass_action if match.group(3) else self._cell(match.group(1), match.group(2), raw)
+        if state is not None:
+            self.result(state, action)
+        return action
+
+    def move_tokens(self, text: str) -> list[str]:
+        """The moves of a move string (``f5d6c3``, ``f5 d6, c3``), not yet checked against a position."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move string is text such as 'f5d6c3', not {type(text).__name__}")
+        if len(text) > _MAX_TEXT:
+            raise InvalidMoveError(f"a move string has at most {_MAX_TEXT} characters, not {len(text)}")
+        body, pos = text.strip(), 0
+        out: list[str] = []
+        while pos < len(body):
+            match = _TOKEN.match(body, pos)
+            if not match:
+                raise InvalidMoveError(f"move {len(out) + 1} of {body!r}: {self._not_a_move(body[pos:pos + 6])}")
+            out.append(match.group(0).strip(" \t\r\n,"))
+            pos = match.end()
+        return out
+
+    def parse_moves(self, text: str) -> list[int]:
+        """The actions of a move string (``f5d6c3``) from the start, each checked; passes may be left out."""
+        state, actions = self._initial, []
+        for i, token in enumerate(self.move_tokens(text)):
+            try:
+                action = self.parse_action(token)
+                if action != self.pass_action and self.actions(state) == [self.pass_action]:  # a pass left out
+                    state = self.result(state, self.pass_action)
+                    actions.append(self.pass_action)
+                state = self.result(state, action)
+            except IllegalMoveError as exc:
+                raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
+            actions.append(action)
+        return actions
+
+    def format_moves(self, actions: Sequence[int]) -> str:
+        """The move string of ``actions`` (``f5d6c3``; passes written as ``pass``), the inverse of parse_moves."""
+        return "".join(self.format_action(a) for a in actions)
+
+    def render(self, state: OthelloState) -> str:
+        n, marks = self.n, {0: ".", 1: self.MARKS[0].lower(), 2: self.MARKS[1].lower()}
+        width = len(str(n))
+        lines = [" " * (width + 1) + " ".join(LETTERS[:n])]
+        for r in range(n):
+            row = " ".join(marks[self._at(state, r * n + c)] for c in range(n))
+            lines.append(f"{r + 1:>{width}} {row}")
+        return "\n".join(lines)
+
+    # ---- the picture --------------------------------------------------------------------------------
+
+    def board_view(self, state: OthelloState, last: int | None = None) -> BoardView:
+        """The discs, column letters and row numbers; ``last`` (the move just played): the disc placed and
+        the discs it flipped."""
+        n = self.n
+        cells = tuple(tuple(self._at(state, r * n + c) for c in range(n)) for r in range(n))
+        changed = 0
+        if last is not None and last != self.pass_action:
+            hist = state.hist
+            changed = state.changed if hist is not None and hist[1] == last else 1 << last
+        return BoardView(
+            rows=n, cols=n, cells=cells, col_labels=tuple(LETTERS[:n]),
+            row_labels=tuple(str(r + 1) for r in range(n)),
+            last=tuple(divmod(i, n) for i in range(self.cells) if changed >> i & 1),
+            gravity=False, pass_action="pass", marks=self.MARKS, glyphs=self.GLYPHS,
+        )
+
+    def action_at(self, state: OthelloState, row: int, col: int) -> int | None:
+        """Placing a disc on ``(row, col)`` when that is legal, else None (a pass is not on the board)."""
+        if not (0 <= row < self.n and 0 <= col < self.n):
+            return None
+        action = row * self.n + col
+        own, opp = self._sides(state)
+        return action if self.moves_mask(own, opp) >> action & 1 else None
+
+    def _at(self, state: OthelloState, index: int) -> int:
+        bit = 1 << index
+        return 1 if state.black & bit else 2 if state.white & bit else 0
+
+    # ---- evaluations --------------------------------------------------------------------------------
+
+    def stable_discs(self, state: OthelloState, player: int) -> int:
+        """The bitboard of ``player``'s stable discs (see the module's note: filled edges, corner-anchored runs)."""
+        own, filled = state.discs(player), state.black | state.white
+        stable = 0
+        for bits, mask in self._edges:
+            if filled & mask == mask:
+                stable |= own & mask
+                continue
+            for run in (bits, bits[::-1]):
+                for bit in run:
+                    if not own & bit:
+                        break
+                    stable |= bit
+        return stable
+
+    def evaluations(self) -> dict[str, Evaluation]:
+        """The evaluations alpha-beta and minimax may name (``eval=``); the first is the default."""
+        return {"combined": combined_eval, "mobility": mobility_eval, "corners": corners_eval,
+                "stability": stability_eval}
+
+
+def _players(state: OthelloState, player: int) -> tuple[int, int]:
+    return (state.black, state.white) if player == 1 else (state.white, state.black)
+
+
+def mobility_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
+    """``player``'s legal placements minus the opponent's (each counted as if it were to move)."""
+    own, opp = _players(state, player)
+    g: Othello = game  # type: ignore[assignment]
+    return g.moves_mask(own, opp).bit_count() - g.moves_mask(opp, own).bit_count()
+
+
+def corners_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
+    """``player``'s corner discs minus the opponent's."""
+    own, opp = _players(state, player)
+    corners: int = game._corner_mask  # type: ignore[attr-defined]
+    return (own & corners).bit_count() - (opp & corners).bit_count()
+
+
+def stability_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
+    """``player``'s stable discs minus the opponent's (filled edges and corner-anchored edge runs)."""
+    g: Othello = game  # type: ignore[assignment]
+    return g.stable_discs(state, player).bit_count() - g.stable_discs(state, other(player)).bit_count()
+
+
+def combined_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
+    """``10 * mobility + 100 * corners + 25 * stability``: the default evaluation."""
+    return (10 * mobility_eval(game, state, player) + 100 * corners_eval(game, state, player)
+            + 25 * stability_eval(game, state, player))
