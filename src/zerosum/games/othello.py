@@ -87,7 +87,7 @@ class Othello(Game[OthelloState, int]):
     MAX_N: ClassVar[int] = 16
     OPTIONS: ClassVar[dict[str, GameOption]] = {"n": GameOption(8, MIN_N, MAX_N, "board side, an even number")}
     MOVES_HELP: ClassVar[str] = (
-        "cells as column letter and row number from the top left, one after another, 'pass' for a pass, e.g. f5d6c3"
+        "cells as column letter and row number (a1 the top left), one after another, 'pass' for a pass, e.g. f5d6c3"
     )
     MARKS: ClassVar[tuple[str, str]] = ("X", "O")
     GLYPHS: ClassVar[tuple[str, str]] = ("●", "○")
