@@ -113,3 +113,39 @@ def test_limits_and_results() -> None:
     assert describe_value(win_value(7)) == "wins in 7" and describe_value(loss_value(4)) == "loses in 4"
     assert describe_value(0.35) == "+0.35"
     assert SearchResult(action=3, value=win_value(1)).proven
+
+
+def test_register_agent_takes_a_class_a_loader_or_a_module_string() -> None:
+    from zerosum.agents.registry import _REGISTRY, agent_names, register_agent
+
+    saved = dict(_REGISTRY)
+    try:
+        register_agent("always-first", FirstAgent)
+        register_agent("lazy-random", lambda: RandomAgent)
+        register_agent("named-first", "zerosum.agents.simple:FirstAgent")
+        register_agent("not-installed", "zerosum_no_such_module:Agent")  # a missing extra: not listed
+        register_agent("absent", lambda: None)
+        names = agent_names()
+        assert {"always-first", "lazy-random", "named-first"} <= set(names)
+        assert "not-installed" not in names and "absent" not in names
+        assert isinstance(make_agent("always-first"), FirstAgent)
+        assert isinstance(make_agent("lazy-random:seed=3"), RandomAgent)
+        assert make_agent("named-first").spec == "named-first"
+        with pytest.raises(AgentError, match="unknown agent 'absent'"):
+            make_agent("absent")
+        with pytest.raises(AgentError, match="module:Class"):
+            register_agent("bad", "no-colon-here")
+    finally:
+        _REGISTRY.clear()
+        _REGISTRY.update(saved)
+
+
+def test_naming_a_simple_agent_loads_no_search_engine() -> None:
+    """The registry imports an engine only when its name is used: ``random`` never loads numba or the solver."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from zerosum import make_agent; make_agent('random'); "
+            "print(sorted(m for m in sys.modules if m.startswith(('numba', 'zerosum.solver.', 'zerosum.agents.mcts'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

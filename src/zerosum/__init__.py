@@ -12,11 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from . import errors
-from .agents.base import Limits, SearchResult, make_agent
+from .agents.base import Limits, SearchResult
+from .agents.registry import make_agent, register_agent
 from .game import Game, Outcome
 from .games import ConnectX, Migration, TicTacToe, get_game
 
 __version__ = "0.1.0"
+
+
+def _openspiel_mcts() -> Any:
+    """OpenSpiel's MCTS as the agent ``openspiel-mcts``, or None where OpenSpiel is not installed (the adapter
+    is a face: it is registered here, and imported only when the name is used)."""
+    import importlib
+
+    return importlib.import_module("zerosum.interop.openspiel").OpenSpielMCTSAgent
+
+
+register_agent("openspiel-mcts", _openspiel_mcts)
 
 __all__ = [
     "ConnectX",

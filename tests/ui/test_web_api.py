@@ -147,7 +147,7 @@ def test_agent_time_is_capped() -> None:
 
 
 def test_the_server_allows_fewer_agents_and_options_than_the_cli() -> None:
-    from zerosum.agents.base import make_agent
+    from zerosum.agents.registry import make_agent
     from zerosum.errors import AgentError
     from zerosum.ui.service import check_agent
 

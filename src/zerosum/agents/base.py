@@ -16,8 +16,6 @@ scores better).  Heuristic values stay within ``±HEURISTIC_BOUND``.
 
 from __future__ import annotations
 
-import importlib
-import os
 from types import ModuleType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
@@ -33,10 +31,6 @@ __all__ = [
     "Limits",
     "SearchResult",
     "Option",
-    "make_agent",
-    "register_agent",
-    "agent_names",
-    "strongest_agent_spec",
     "WIN",
     "HEURISTIC_BOUND",
     "win_value",
@@ -274,144 +268,3 @@ def kernels() -> ModuleType | None:
         else:
             _KERNELS.append(fast)
     return _KERNELS[0]
-
-
-# ---- the registry of agent names -------------------------------------------------------------------
-
-_REGISTRY: dict[str, str] = {
-    "random": "zerosum.agents.simple:RandomAgent",
-    "first": "zerosum.agents.simple:FirstAgent",
-    "human": "zerosum.agents.simple:HumanAgent",
-    "minimax": "zerosum.agents.minimax:MinimaxAgent",
-    "alphabeta": "zerosum.agents.alphabeta:AlphaBetaAgent",
-    "mcts": "zerosum.agents.mcts:MCTSAgent",
-    "solver": "zerosum.solver.agent:SolverAgent",
-    "openspiel-mcts": "zerosum.interop.openspiel:OpenSpielMCTSAgent",  # needs the openspiel extra
-}
-
-
-def register_agent(name: str, target: str | type[Agent]) -> None:
-    """Make ``name`` usable in specs; ``target`` is a class or ``"module:Class"``."""
-    if isinstance(target, str):
-        _REGISTRY[name] = target
-    else:
-        _REGISTRY[name] = f"{target.__module__}:{target.__qualname__}"
-
-
-def _load(name: str) -> type[Agent] | None:
-    target = _REGISTRY.get(name)
-    if target is None:
-        return None
-    module_name, _, attr = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None
-        raise
-    cls = getattr(module, attr, None)
-    return cls if isinstance(cls, type) and issubclass(cls, Agent) else None
-
-
-def agent_names() -> list[str]:
-    """The agent names that specs can use on this installation."""
-    return [name for name in _REGISTRY if _load(name) is not None]
-
-
-def strongest_agent_spec(game: Game[Any, Any]) -> str:
-    """The strongest agent this installation has for ``game`` (the default opponent of ``zerosum play``)."""
-    fits = getattr(game, "fits_64", False)
-    if fits and _load("solver") is not None:
-        return "solver"
-    if _load("alphabeta") is not None:
-        return "alphabeta:time=1"
-    if _load("mcts") is not None:
-        return "mcts:time=1"
-    return "random"
-
-
-class FunctionAgent(Agent):
-    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention)."""
-
-    name = "function"
-
-    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function") -> None:
-        super().__init__()
-        self.func = func
-        self.spec = spec
-
-    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.func(game, state)
-
-
-def _load_file_agent(spec: str) -> Agent:
-    from ..core.files import load_user_module
-
-    path, _, attr = spec.rpartition(":")
-    if not os.path.isfile(path):
-        raise AgentError(f"agent file {path!r} not found (expected path/to/file.py:name)")
-    module = load_user_module(path)
-    obj = getattr(module, attr, None)
-    if obj is None:
-        raise AgentError(f"{path!r} has no {attr!r}")
-    try:
-        if isinstance(obj, type) and issubclass(obj, Agent):
-            obj = obj()
-    except Exception as exc:  # a user class whose constructor fails
-        from ..core.files import describe_exception
-
-        raise AgentError(f"{spec!r} could not be made: {describe_exception(exc)}") from None
-    if not callable(obj):
-        raise AgentError(f"{spec!r} is not callable: an agent is f(game, state) -> action")
-    if isinstance(obj, Agent):
-        obj.spec = spec
-        return obj
-    return FunctionAgent(obj, spec)
-
-
-def make_agent(
-    spec: "str | Agent | Callable[..., Any]",
-    *,
-    seed: int | None = None,
-    limits: Limits | None = None,
-) -> Agent:
-    """The agent named by ``spec`` (``"alphabeta:depth=6,eval=window"``, ``"random"``, ``"file.py:name"``).
-
-    ``seed`` and ``limits`` are defaults that options in the spec override.  An :class:`Agent` passes
-    through; a plain callable is wrapped.  Unknown names and bad options raise :class:`AgentError`.
-    """
-    if isinstance(spec, Agent):
-        return spec
-    if callable(spec) and not isinstance(spec, str):
-        return FunctionAgent(spec, getattr(spec, "__name__", "function"))
-    if not isinstance(spec, str):
-        raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
-    if ".py:" in spec or spec.strip().endswith(".py"):
-        if spec.strip().endswith(".py"):
-            raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
-        return _load_file_agent(spec.strip())
-    name, raw = parse_spec(spec, AgentError)
-    cls = _load(name)
-    if cls is None:
-        known = ", ".join(agent_names())
-        raise AgentError(f"unknown agent {name!r} in {spec!r}: choose one of {known}")
-    limit_values: dict[str, Any] = {}
-    if limits is not None:
-        limit_values = {f.name: getattr(limits, f.name) for f in fields(limits)}
-    kwargs: dict[str, Any] = {}
-    for key, text in raw.items():
-        if key in LIMIT_OPTIONS and LIMIT_OPTIONS[key][0] in cls.LIMITS:
-            field_name, opt = LIMIT_OPTIONS[key]
-            limit_values[field_name] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
-        elif key == "seed":
-            seed = convert(key, text, int, AgentError, spec, SEED_OPTION.check, SEED_OPTION.expect)
-        elif key in cls.OPTIONS:
-            opt = cls.OPTIONS[key]
-            kwargs[key] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
-        else:
-            accepted = [k for k, (f, _) in LIMIT_OPTIONS.items() if f in cls.LIMITS] + ["seed", *cls.OPTIONS]
-            raise AgentError(f"agent {name!r} has no option {key!r} (options: {', '.join(accepted)})")
-    agent_limits = Limits(**{k: v for k, v in limit_values.items() if v is not None})
-    agent = cls(limits=agent_limits, seed=seed, **kwargs)
-    agent.spec = spec.strip()
-    return agent

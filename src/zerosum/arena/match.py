@@ -202,7 +202,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
     given (a resumed run), not the file the run began with.
     """
-    from ..agents.base import Limits, make_agent
+    from ..agents.base import Limits
+    from ..agents.registry import make_agent
     from ..agents.simple import HumanAgent
     from ..core.files import file_digest
 
@@ -273,7 +274,8 @@ def deadline_for(config: ArenaConfig, spec: str) -> float:
         return config.deadline
     t = config.limits.get("time")
     try:
-        from ..agents.base import Limits, make_agent
+        from ..agents.base import Limits
+        from ..agents.registry import make_agent
 
         agent = make_agent(spec, seed=0, limits=Limits(**config.limits))
         t = agent.limits.time if agent.limits.time is not None else t
@@ -392,4 +394,3 @@ def run_arena(
     if todo and not decided[0]:
         runner.run(todo, on_record, stop=lambda: decided[0])
     return tally
-

@@ -208,7 +208,8 @@ def solver_evaluator(game: ConnectX) -> Evaluator:
 
 def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
     """A search agent as evaluator: a proven value becomes the solver's score, anything else counts as 0."""
-    from ..agents.base import SearchAgent, is_proven, make_agent, plies_to_end
+    from ..agents.base import SearchAgent, is_proven, plies_to_end
+    from ..agents.registry import make_agent
     from ..errors import AgentError
 
     agent = make_agent(spec, seed=0)

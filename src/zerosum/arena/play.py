@@ -132,7 +132,8 @@ def _seat_seed(seed: int, seat: int) -> int:
 
 def play_game(task: GameTask, send: Send) -> None:
     """Play ``task`` to the end, sending the messages listed in the module docstring."""
-    from ..agents.base import Limits, SearchAgent, make_agent
+    from ..agents.base import Limits, SearchAgent
+    from ..agents.registry import make_agent
     from ..games import get_game
     from .openings import parse_opening, play_opening
 

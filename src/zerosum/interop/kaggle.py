@@ -165,7 +165,7 @@ class KaggleAgent:
         self._last_stones = -1
         #: what the last call did: column, seconds, budget, whether the fallback was used and why
         self.last: dict[str, Any] = {}
-        from ..agents.base import make_agent
+        from ..agents.registry import make_agent
 
         # built once (agents take the game at each call), so a bad spec fails here, not in a game
         self.inner = make_agent(spec, seed=seed, limits=self.limits)

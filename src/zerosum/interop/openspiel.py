@@ -25,7 +25,8 @@ import importlib.util
 import random
 from typing import Any, Callable
 
-from ..agents.base import Agent, Limits, Option, make_agent
+from ..agents.base import Agent, Limits, Option
+from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError
 from ..game import Game
 from ..games import ConnectX, TicTacToe

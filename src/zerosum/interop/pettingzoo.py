@@ -34,7 +34,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..agents.base import Agent, make_agent
+from ..agents.base import Agent
+from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError
 from ..game import Game
 from ..games import ConnectX, Migration, TicTacToe, get_game

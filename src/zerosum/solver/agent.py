@@ -112,14 +112,17 @@ class SolverAgent(SearchAgent):
 
     def _start_fallback(self, reason: str) -> None:
         seconds = self.limits.time or 1.0
-        try:
-            self._fallback = make_agent(f"alphabeta:time={seconds}", seed=self.seed)
-            instead = f"alphabeta:time={seconds}"
-        except AgentError:
-            self._fallback = make_agent("random", seed=self.seed)
-            instead = "random (the alpha-beta agent is not installed)"
-        self.fallback_reason = f"{reason}: playing {instead} instead"
+        self._fallback = self._alphabeta(seconds)
+        self.fallback_reason = f"{reason}: playing {self._fallback.spec} instead"
         print(f"solver: {self.fallback_reason}", file=sys.stderr)
+
+    def _alphabeta(self, seconds: float) -> SearchAgent:
+        """Alpha-beta with ``seconds`` a move: it plays where the solver cannot (imported only then)."""
+        from ..agents.alphabeta import AlphaBetaAgent
+
+        agent = AlphaBetaAgent(limits=Limits(time=seconds), seed=self.seed)
+        agent.spec = f"alphabeta:time={seconds}"
+        return agent
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
         solver = self._solver_for(game)
@@ -153,13 +156,7 @@ class SolverAgent(SearchAgent):
                 assert deadline is not None
                 left = max(0.05, deadline - time.perf_counter())
                 self.last_fallback = f"not solved within {self.limits.time} s: alphabeta:time={left:.2f} chose"
-                try:
-                    backup = make_agent(f"alphabeta:time={left:.3f}", seed=self.seed)
-                except AgentError:
-                    backup = make_agent("random", seed=self.seed)
-                if isinstance(backup, SearchAgent):
-                    return backup.search(game, state)
-                return SearchResult(action=backup(game, state), elapsed=time.perf_counter() - start)
+                return self._alphabeta(round(left, 3)).search(game, state)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
         cx = solver.game

@@ -13,7 +13,8 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import Agent, SearchAgent, SearchResult, describe_value, is_proven, loss_value, make_agent, win_value
+from ..agents.base import Agent, SearchAgent, SearchResult, describe_value, is_proven, loss_value, win_value
+from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games.connectx import ConnectX, ConnectXState

@@ -118,7 +118,7 @@ def create_app(
     agents: list[str] = []  # the installed ones of service.AGENTS, found at the start (it imports them)
 
     def installed_agents() -> None:
-        from ..agents.base import agent_names
+        from ..agents.registry import agent_names
 
         agents[:] = [n for n in agent_names() if n in service.AGENTS]
 

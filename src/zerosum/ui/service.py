@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agents.base import Agent, _load, make_agent
+from ..agents.base import Agent
+from ..agents.registry import agent_class, make_agent
 from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games import get_game
@@ -117,7 +118,7 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
             options["time"] = f"{max_time:g}"
         elif not lo <= value <= hi:
             raise AgentError(f"option {key}={text!r} in {spec!r} is out of range here: expected {_range(lo, hi)}")
-    cls = _load(name)
+    cls = agent_class(name)
     if cls is None:
         raise AgentError(f"agent {name!r} is not installed yet")
     if name == "solver" and not (isinstance(game, ConnectX) and game.fits_64):

@@ -19,7 +19,8 @@ from typing import Any, Callable, TextIO
 
 from rich.markup import escape
 
-from ..agents.base import Agent, make_agent, strongest_agent_spec
+from ..agents.base import Agent
+from ..agents.registry import make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError, UsageError
 from ..game import Game
 from ..games import get_game

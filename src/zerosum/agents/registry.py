@@ -1,0 +1,186 @@
+"""Agent names and spec strings: :func:`make_agent`, :func:`register_agent`, :func:`agent_names`.
+
+The one loader of agents.  A spec is ``name[:option=value,...]`` (``"alphabeta:depth=6,eval=window"``) or
+``path/to/file.py:name`` (a user's own agent).  The agents zerosum ships are listed in :data:`BUILTIN` and
+imported only when named, so naming ``random`` never loads numba; other packages (and zerosum's adapters,
+such as OpenSpiel's ``openspiel-mcts``, which :mod:`zerosum` registers) add theirs with :func:`register_agent`.
+
+This module stands above every engine it lists (the agents and the solver's agent); none of them imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import fields
+from typing import Any, Callable
+
+from ..errors import AgentError
+from ..game import Game
+from ..spec import convert, parse_spec
+from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits
+
+__all__ = ["BUILTIN", "make_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
+           "FunctionAgent"]
+
+#: the agents zerosum ships: name -> (module, class), imported when the name is first used
+BUILTIN: dict[str, tuple[str, str]] = {
+    "random": ("zerosum.agents.simple", "RandomAgent"),
+    "first": ("zerosum.agents.simple", "FirstAgent"),
+    "human": ("zerosum.agents.simple", "HumanAgent"),
+    "minimax": ("zerosum.agents.minimax", "MinimaxAgent"),
+    "alphabeta": ("zerosum.agents.alphabeta", "AlphaBetaAgent"),
+    "mcts": ("zerosum.agents.mcts", "MCTSAgent"),
+    "solver": ("zerosum.solver.agent", "SolverAgent"),
+}
+
+Loader = Callable[[], "type[Agent] | None"]
+
+
+def _from_module(module_name: str, attr: str) -> Loader:
+    """A loader of ``module_name.attr``: None when that module (an optional extra) is not installed."""
+
+    def load() -> type[Agent] | None:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return None
+            raise
+        return getattr(module, attr, None)  # type: ignore[no-any-return]
+
+    return load
+
+
+_REGISTRY: dict[str, Loader] = {name: _from_module(*target) for name, target in BUILTIN.items()}
+
+
+def register_agent(name: str, target: str | type[Agent] | Loader) -> None:
+    """Make ``name`` usable in specs.
+
+    ``target``: an :class:`Agent` class; ``"module:Class"`` (imported when the name is first used); or a
+    function of no arguments that returns the class, or None when it cannot be had here (a missing extra).
+    """
+    if isinstance(target, str):
+        module_name, _, attr = target.partition(":")
+        if not module_name or not attr:
+            raise AgentError(f"register_agent({name!r}, {target!r}): expected 'module:Class'")
+        _REGISTRY[name] = _from_module(module_name, attr)
+    elif isinstance(target, type):
+        cls = target
+        _REGISTRY[name] = lambda: cls
+    elif callable(target):
+        _REGISTRY[name] = target
+    else:
+        raise AgentError(f"register_agent({name!r}, ...): expected an Agent class, 'module:Class' or a loader")
+
+
+def agent_class(name: str) -> type[Agent] | None:
+    """The class registered as ``name``, or None (unknown, or its module is not installed)."""
+    load = _REGISTRY.get(name)
+    cls = load() if load is not None else None
+    return cls if isinstance(cls, type) and issubclass(cls, Agent) else None
+
+
+def agent_names() -> list[str]:
+    """The agent names that specs can use on this installation."""
+    return [name for name in _REGISTRY if agent_class(name) is not None]
+
+
+def strongest_agent_spec(game: Game[Any, Any]) -> str:
+    """The strongest agent this installation has for ``game`` (the default opponent of ``zerosum play``)."""
+    fits = getattr(game, "fits_64", False)
+    if fits and agent_class("solver") is not None:
+        return "solver"
+    if agent_class("alphabeta") is not None:
+        return "alphabeta:time=1"
+    if agent_class("mcts") is not None:
+        return "mcts:time=1"
+    return "random"
+
+
+class FunctionAgent(Agent):
+    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention)."""
+
+    name = "function"
+
+    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function") -> None:
+        super().__init__()
+        self.func = func
+        self.spec = spec
+
+    def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.func(game, state)
+
+
+def _load_file_agent(spec: str) -> Agent:
+    from ..core.files import load_user_module
+
+    path, _, attr = spec.rpartition(":")
+    if not os.path.isfile(path):
+        raise AgentError(f"agent file {path!r} not found (expected path/to/file.py:name)")
+    module = load_user_module(path)
+    obj = getattr(module, attr, None)
+    if obj is None:
+        raise AgentError(f"{path!r} has no {attr!r}")
+    try:
+        if isinstance(obj, type) and issubclass(obj, Agent):
+            obj = obj()
+    except Exception as exc:  # a user class whose constructor fails
+        from ..core.files import describe_exception
+
+        raise AgentError(f"{spec!r} could not be made: {describe_exception(exc)}") from None
+    if not callable(obj):
+        raise AgentError(f"{spec!r} is not callable: an agent is f(game, state) -> action")
+    if isinstance(obj, Agent):
+        obj.spec = spec
+        return obj
+    return FunctionAgent(obj, spec)
+
+
+def make_agent(
+    spec: "str | Agent | Callable[..., Any]",
+    *,
+    seed: int | None = None,
+    limits: Limits | None = None,
+) -> Agent:
+    """The agent named by ``spec`` (``"alphabeta:depth=6,eval=window"``, ``"random"``, ``"file.py:name"``).
+
+    ``seed`` and ``limits`` are defaults that options in the spec override.  An :class:`Agent` passes
+    through; a plain callable is wrapped.  Unknown names and bad options raise :class:`AgentError`.
+    """
+    if isinstance(spec, Agent):
+        return spec
+    if callable(spec) and not isinstance(spec, str):
+        return FunctionAgent(spec, getattr(spec, "__name__", "function"))
+    if not isinstance(spec, str):
+        raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
+    if ".py:" in spec or spec.strip().endswith(".py"):
+        if spec.strip().endswith(".py"):
+            raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
+        return _load_file_agent(spec.strip())
+    name, raw = parse_spec(spec, AgentError)
+    cls = agent_class(name)
+    if cls is None:
+        known = ", ".join(agent_names())
+        raise AgentError(f"unknown agent {name!r} in {spec!r}: choose one of {known}")
+    limit_values: dict[str, Any] = {}
+    if limits is not None:
+        limit_values = {f.name: getattr(limits, f.name) for f in fields(limits)}
+    kwargs: dict[str, Any] = {}
+    for key, text in raw.items():
+        if key in LIMIT_OPTIONS and LIMIT_OPTIONS[key][0] in cls.LIMITS:
+            field_name, opt = LIMIT_OPTIONS[key]
+            limit_values[field_name] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
+        elif key == "seed":
+            seed = convert(key, text, int, AgentError, spec, SEED_OPTION.check, SEED_OPTION.expect)
+        elif key in cls.OPTIONS:
+            opt = cls.OPTIONS[key]
+            kwargs[key] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
+        else:
+            accepted = [k for k, (f, _) in LIMIT_OPTIONS.items() if f in cls.LIMITS] + ["seed", *cls.OPTIONS]
+            raise AgentError(f"agent {name!r} has no option {key!r} (options: {', '.join(accepted)})")
+    agent_limits = Limits(**{k: v for k, v in limit_values.items() if v is not None})
+    agent = cls(limits=agent_limits, seed=seed, **kwargs)
+    agent.spec = spec.strip()
+    return agent
