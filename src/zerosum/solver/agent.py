@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, make_agent, win_value
+from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, win_value
 from ..errors import AgentError, GameError
 from ..game import Game
 
