@@ -184,4 +184,4 @@ def test_fuzz_every_subcommand_in_process(files: dict[str, str], tmp_path: Path,
 def test_fuzz_every_subcommand_in_process_long(files: dict[str, str], tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    _run_fuzz(files, tmp_path, monkeypatch, capsys, examples=2000)
+    _run_fuzz(files, tmp_path, monkeypatch, capsys, examples=600)
