@@ -52,4 +52,9 @@ def __getattr__(name: str) -> Any:
         from .solver import Solver
 
         return Solver
+    from .games import registered_games  # every registered game class is public by its class name
+
+    for cls in registered_games():
+        if cls.__name__ == name:
+            return cls
     raise AttributeError(f"module 'zerosum' has no attribute {name!r}")

@@ -332,3 +332,11 @@ def test_errors_are_game_errors() -> None:
     for bad in ("", "zz", "a0", "p1"):
         with pytest.raises(GameError):
             game.parse_action(bad, game.initial_state)
+
+
+def test_othello_is_public_at_the_top_level() -> None:
+    import zerosum
+    from zerosum.games import registered_games
+
+    assert zerosum.Othello is Othello and Othello in registered_games()
+    assert get_game("othello").spec in (get_game(name).spec for name in ("othello", "othello:n=8"))
