@@ -4,7 +4,8 @@
 only when first used, so importing this package (e.g. for the command line) stays quick.
 
 Modules: :mod:`.bitboard` (kernels), :mod:`.search` (the compiled negamax), :mod:`.book` (opening book),
-:mod:`.solver` (the ``Solver`` class), :mod:`.agent` (the ``solver`` agent), :mod:`.cli`, :mod:`.bench`.
+:mod:`.solver` (the ``Solver`` class), :mod:`.agent` (the ``solver`` agent), :mod:`.bench` (benchmark
+files); the commands are in :mod:`zerosum.commands.solver`.
 """
 
 from __future__ import annotations

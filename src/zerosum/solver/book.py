@@ -13,13 +13,12 @@ from __future__ import annotations
 import os
 import time
 from importlib import resources
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
-    from .solver import Solver
 
 __all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate"]
 
@@ -198,8 +197,19 @@ def _worker_solve(item: tuple[int, int, int]) -> tuple[int, int]:
     return key, _WORKER.solve_bits(current, mask)
 
 
+class BookSolver(Protocol):
+    """What :func:`generate` needs of a :class:`zerosum.solver.solver.Solver` (which loads books, so this
+    module names it without importing it)."""
+
+    game: "ConnectX"
+    book: "Book | None"
+    table: Any
+
+    def solve_bits(self, current: int, mask: int) -> int: ...
+
+
 def generate(
-    solver: "Solver", depth: int, progress: Callable[[int, int, float], None] | None = None,
+    solver: BookSolver, depth: int, progress: Callable[[int, int, float], None] | None = None,
     checkpoint: str | None = None, jobs: int = 1,
 ) -> Book:
     """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).

@@ -19,11 +19,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
+import zerosum.solver.search as search  # by its own name: ``from . import search`` would name this package
+
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError, UsageError
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
-from . import book as book_mod
-from . import search
+from .book import Book, load_default
 
 __all__ = ["Solver", "Position", "BudgetExceeded"]
 
@@ -81,11 +82,11 @@ class Solver:
         self.node_counts: list[int] = []
         #: seconds taken by the last call
         self.elapsed = 0.0
-        self.book: book_mod.Book | None = None
+        self.book: Book | None = None
         if book is True:
-            self.book = book_mod.load_default(g)
+            self.book = load_default(g)
         elif book:
-            self.book = book_mod.Book.load(str(book))
+            self.book = Book.load(str(book))
             if (self.book.rows, self.book.cols, self.book.k) != (g.rows, g.cols, g.k):
                 raise InvalidSpecError(f"book {book!r} is for another board ({self.book.rows} x {self.book.cols})")
 
