@@ -140,7 +140,7 @@ def test_bad_names_and_games() -> None:
 
 
 def test_kernel_constants_agree() -> None:
-    from zerosum.agents import fast
+    from zerosum.agents.kernels import grid as fast
 
     assert (fast.THREAT_GOOD, fast.THREAT_OTHER, fast.THREAT_DECISIVE, fast.CENTRE_WEIGHT, fast.THREAT_STACKED) == (
         H.THREAT_GOOD, H.THREAT_OTHER, H.THREAT_DECISIVE, H.CENTRE_WEIGHT, H.THREAT_STACKED)
@@ -148,7 +148,7 @@ def test_kernel_constants_agree() -> None:
 
 @pytest.mark.parametrize("game", BOARDS, ids=lambda g: g.spec)
 def test_numba_evaluations_equal_python(game: ConnectX) -> None:
-    from zerosum.agents import fast
+    from zerosum.agents import kernels as fast
 
     t = fast.make_tables(game.rows, game.cols, game.k)
     cfg = np.zeros(8, dtype=np.int64)

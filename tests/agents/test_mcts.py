@@ -268,7 +268,7 @@ def test_expansion_marks_moves_that_let_the_opponent_win_at_once(game: ConnectX)
     # winning cell for the opponent proven lost, so the tree never spends a simulation on it
     import numpy as np
 
-    from zerosum.agents import fast
+    from zerosum.agents import kernels as fast
     from zerosum.agents.mcts import _Node
 
     cols = game.cols

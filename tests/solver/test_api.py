@@ -12,7 +12,7 @@ from zerosum import ConnectX, Solver, make_agent
 from zerosum.agents.base import is_proven, plies_to_end
 from zerosum.cli import main
 from zerosum.errors import IllegalMoveError, InvalidFileError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from zerosum.solver.agent import value_of_score
+from zerosum.values import score_to_value
 from zerosum.solver.book import Book, canonical_key, generate, mirror
 from solver_truth import brute_score, random_positions  # type: ignore[import-not-found]
 
@@ -73,12 +73,12 @@ def test_analyze_and_best_move(solver: Solver) -> None:
     assert small.best_move(full) == 1  # all draw: the centre-most, left first
 
 
-def test_value_of_score() -> None:
+def test_score_to_value() -> None:
     # a 7 x 6 win scoring 18 from the start of "4455" (ply 4): the winner's 4th stone, ply 7 -> 3 plies away
-    assert value_of_score(18, 4, 42) > 0 and plies_to_end(value_of_score(18, 4, 42)) == 3
-    v = value_of_score(-15, 11, 42)
+    assert score_to_value(18, 4, 42) > 0 and plies_to_end(score_to_value(18, 4, 42)) == 3
+    v = score_to_value(-15, 11, 42)
     assert v < 0 and is_proven(v) and plies_to_end(v) == 2
-    assert value_of_score(0, 5, 42) == 0
+    assert score_to_value(0, 5, 42) == 0
 
 
 def test_agent_plays_best_and_reports_scores() -> None:
@@ -92,7 +92,7 @@ def test_agent_plays_best_and_reports_scores() -> None:
         assert best == brute_score(game, state, memo)
         ties = [c for c, s in result.scores.items() if s == best]
         assert result.action == min(ties, key=lambda c: (abs(2 * c - 3), c))
-        assert result.value == value_of_score(best, state.ply, game.cells)
+        assert result.value == score_to_value(best, state.ply, game.cells) and result.exact
 
 
 def test_agent_falls_back_where_it_cannot_solve(capsys: pytest.CaptureFixture[str]) -> None:

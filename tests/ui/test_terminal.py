@@ -155,15 +155,16 @@ def test_console_script_end_to_end() -> None:
 
 # ---- with the real engines (skip until they exist) ------------------------------------------------
 
-def test_solver_value_words_agree_with_the_solver_agent() -> None:
-    agent_module = pytest.importorskip("zerosum.solver.agent")
+def test_solver_value_words_follow_the_value_algebra() -> None:
+    from zerosum.values import score_to_value
+
     game = get_game("connect4")
     for moves in ("", "4453", "44444", "445544332"):
         state = game.from_moves(moves)
         win_most = (game.cells + 2 - (state.ply + 1)) // 2  # winning with the very next stone
         loss_most = (game.cells + 2 - (state.ply + 2)) // 2  # losing to the stone after it
         for score in range(-loss_most, win_most + 1):
-            assert solver_value(game, state, score) == agent_module.value_of_score(score, state.ply, game.cells)
+            assert solver_value(game, state, score) == score_to_value(score, state.ply, game.cells)
         assert plies_to_end(solver_value(game, state, win_most)) == 1
         assert plies_to_end(solver_value(game, state, -loss_most)) == 2
 

@@ -17,7 +17,7 @@
   tt)`` slots of 37 bytes (``MAX_TT``: about 155 MB), on the generic path a dict that admits no new
   position once full during a search and is emptied at the start of a search that finds it full.
 
-Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.fast` when the evaluation is
+Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.kernels` when the evaluation is
 ``window`` or ``threats`` and numba is installed (``fast=0`` forces the generic path); :meth:`warm_up`
 loads the kernel before the clock starts; the table is kept between calls (its
 entries stay valid; ``reset()`` empties it).  Ties at the root go to the first move in the search order
@@ -34,9 +34,10 @@ import numpy as np
 
 from ..errors import AgentError
 from ..game import Game
-from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, is_proven, kernels
-from .minimax import (EVAL_OPTIONS, INF, check_weights, clamp, resolve_evaluation, terminal_value, to_child,
-                      to_parent)
+from ..kernels.bits import column_order
+from ..values import INF, clamp, is_proven, to_child, to_parent
+from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels
+from .minimax import EVAL_OPTIONS, check_weights, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -141,8 +142,8 @@ class AlphaBetaAgent(SearchAgent):
         from ..games.connectx import ConnectX
 
         if isinstance(game, ConnectX):
-            cols = game.cols
-            return sorted(actions, key=lambda c: (abs(2 * c - (cols - 1)), c))
+            rank = {c: i for i, c in enumerate(column_order(game.cols))}
+            return sorted(actions, key=rank.__getitem__)
         return list(actions)
 
     def _search_generic(
@@ -227,7 +228,7 @@ class AlphaBetaAgent(SearchAgent):
             return best
 
         order = self._root_order(game, actions)
-        best_action, best_value, done_depth = order[0], 0, 0
+        best_action, best_value, done_depth, exact = order[0], 0, 0, False
         for depth in range(1, max_depth + 1):
             cut = False
             try:
@@ -244,7 +245,8 @@ class AlphaBetaAgent(SearchAgent):
                 break
             best_action, best_value, done_depth = iter_best, alpha, depth
             order = [iter_best] + [a for a in order if a != iter_best]
-            if is_proven(alpha) or not cut:
+            exact = not cut  # no evaluation below: the game's value
+            if is_proven(alpha) or exact:
                 break
         pv = self._generic_pv(game, state, best_action, done_depth) if tt is not None else (best_action,)
         return SearchResult(
@@ -254,6 +256,7 @@ class AlphaBetaAgent(SearchAgent):
             depth=done_depth,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            exact=exact,
         )
 
     def _generic_pv(self, game: Game[Any, Any], state: Any, first: Any, depth: int) -> tuple[Any, ...]:
@@ -285,8 +288,7 @@ class AlphaBetaAgent(SearchAgent):
         tables.update(
             key=key,
             bits=bits,
-            order=np.array(sorted(range(game.cols), key=lambda c: (abs(2 * c - (game.cols - 1)), c)),
-                           dtype=np.int64),
+            order=np.array(column_order(game.cols), dtype=np.int64),
             tt_key=np.zeros(size, dtype=np.uint64),
             tt_val=np.zeros(size, dtype=np.int64),
             tt_depth=np.full(size, -1, dtype=np.int32),
@@ -333,7 +335,7 @@ class AlphaBetaAgent(SearchAgent):
         # the key leaves out the side to move, which grids built with strict=False may set freely
         keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
         order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
-        best_action, best_value, done_depth = order[0], 0, 0
+        best_action, best_value, done_depth, exact = order[0], 0, 0, False
         for depth in range(1, max_depth + 1):
             stats[fast.CUT] = 0
             stats[fast.SP] = 0
@@ -356,7 +358,8 @@ class AlphaBetaAgent(SearchAgent):
             best_action = int(stats[fast.RESULT_MOVE])
             best_value, done_depth = int(stats[fast.RESULT_VALUE]), depth
             order = [best_action] + [c for c in order if c != best_action]
-            if is_proven(best_value) or not stats[fast.CUT]:
+            exact = not stats[fast.CUT]  # no evaluation below: the game's value
+            if is_proven(best_value) or exact:
                 break
         pv = self._fast_pv(game, state, best_action, done_depth, t)
         return SearchResult(
@@ -366,6 +369,7 @@ class AlphaBetaAgent(SearchAgent):
             depth=done_depth,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            exact=exact,
         )
 
     def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:

@@ -6,12 +6,11 @@ that search also offer ``agent.search(game, state) -> SearchResult``.  Budgets a
 
 Every numeric option has a documented range (the ``MAX_*`` constants below, named in each option's help);
 :class:`Limits` built from Python is checked against the same ranges.  :func:`kernels` loads the numba
-kernels of :mod:`zerosum.agents.fast` on first use, or answers None when numba is missing: the agents then
+kernels of :mod:`zerosum.agents.kernels` on first use, or answers None when numba is missing: the agents then
 search in pure Python.  :meth:`Agent.warm_up` loads (or compiles) them before a clock starts.
 
-Values are from the side to move's view.  Proven results score beyond every heuristic value:
-``win_value(plies)`` is ``WIN - plies`` (a faster win scores more) and a loss is its negative (a slower loss
-scores better).  Heuristic values stay within ``±HEURISTIC_BOUND``.
+Values are from the side to move's view; their algebra (``WIN``, ``win_value``, ``is_proven``, ...) lives in
+:mod:`zerosum.values` and is re-exported here.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any, Callable, ClassVar
 from ..errors import AgentError
 from ..game import Game
 from ..spec import between, convert, parse_spec
+from ..values import HEURISTIC_BOUND, WIN, describe_value, is_proven, loss_value, plies_to_end, win_value
 
 __all__ = [
     "Agent",
@@ -55,38 +55,6 @@ MAX_NODES = 10**9
 MAX_SIMULATIONS = 10**9
 MAX_TIME = 3600.0  # seconds per move
 MAX_SEED = 2**63 - 1
-
-#: proven results score beyond every heuristic value
-WIN = 1_000_000_000
-HEURISTIC_BOUND = 1_000_000
-
-
-def win_value(plies: int) -> int:
-    """The value of a win ``plies`` plies from now (a faster win scores more)."""
-    return WIN - plies
-
-
-def loss_value(plies: int) -> int:
-    """The value of a loss ``plies`` plies from now (a slower loss scores better)."""
-    return -(WIN - plies)
-
-
-def is_proven(value: float) -> bool:
-    return abs(value) > HEURISTIC_BOUND
-
-
-def plies_to_end(value: float) -> int:
-    """For a proven value, how many plies until the game ends."""
-    return int(WIN - abs(value))
-
-
-def describe_value(value: float) -> str:
-    """A value in words: ``wins in 7`` / ``loses in 4`` (plies), ``draw`` for 0 when proven, else ``+0.35``."""
-    if is_proven(value):
-        plies = plies_to_end(value)
-        return f"{'wins' if value > 0 else 'loses'} in {plies}"
-    return f"{value:+.2f}" if isinstance(value, float) else f"{value:+d}"
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Limits:
@@ -122,7 +90,11 @@ class Limits:
 
 @dataclass(frozen=True, kw_only=True)
 class SearchResult:
-    """What a search found: the move, its value (side to move's view), and how hard it looked."""
+    """What a search found: the move, its value (side to move's view), and how hard it looked.
+
+    ``exact``: the value is the game-theoretic one (a solver's answer, a proven win or loss, a search that
+    reached every end); a proven value is always exact.
+    """
 
     action: Any
     value: float = 0
@@ -132,6 +104,11 @@ class SearchResult:
     pv: tuple[Any, ...] = ()
     #: optional per-action values (e.g. every column's score), keyed by action
     scores: dict[Any, float] = field(default_factory=dict)
+    exact: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.exact and is_proven(self.value):
+            object.__setattr__(self, "exact", True)
 
     @property
     def proven(self) -> bool:
@@ -256,15 +233,15 @@ _KERNELS: list[ModuleType | None] = []  # empty: not tried yet
 
 
 def kernels() -> ModuleType | None:
-    """:mod:`zerosum.agents.fast` (importing numba), or None when numba cannot be imported.
+    """:mod:`zerosum.agents.kernels` (importing numba), or None when numba cannot be imported.
 
     Tried once per process; without numba every agent takes its pure-Python path.
     """
     if not _KERNELS:
         try:
-            from . import fast
+            from . import kernels as package
         except ImportError:  # numba (or a compatible numpy) is missing
             _KERNELS.append(None)
         else:
-            _KERNELS.append(fast)
+            _KERNELS.append(package)
     return _KERNELS[0]

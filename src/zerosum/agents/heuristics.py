@@ -2,7 +2,7 @@
 
 An evaluation is ``f(game, state, player) -> number``: how good ``state`` looks for ``player``, positive
 when ``player`` is ahead.  Every evaluation here is antisymmetric (``f(.., 1) == -f(.., 2)``) and returns
-whole numbers, so the numba kernels of :mod:`zerosum.agents.fast` reproduce them exactly.
+whole numbers, so the numba kernels of :mod:`zerosum.agents.kernels` reproduce them exactly.
 
 * ``window`` -- the classic course evaluation, :func:`window_eval`: over every line of k cells, k-1 of a
   player's stones and one empty cell count ``three``, k-2 stones and two empties count ``two``; the player's
@@ -21,11 +21,11 @@ whole numbers, so the numba kernels of :mod:`zerosum.agents.fast` reproduce them
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
 from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
+from ..kernels.bits import centre_columns, line_masks, win_cells
 
 __all__ = [
     "window_eval",
@@ -64,23 +64,9 @@ MOBILITY_SCALE = 10
 # ---- the lines of k cells ----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
-def _connectx_windows(rows: int, cols: int, k: int) -> tuple[int, ...]:
-    """Every line of k cells of a Connect-X board as a bitboard mask (Pons' layout)."""
-    h = rows + 1
-    out = []
-    for c in range(cols):
-        for r in range(rows):
-            for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_c, end_r = c + dc * (k - 1), r + dr * (k - 1)
-                if 0 <= end_c < cols and 0 <= end_r < rows:
-                    out.append(sum(1 << ((c + dc * i) * h + r + dr * i) for i in range(k)))
-    return tuple(out)
-
-
 def windows(game: Game[Any, Any]) -> tuple[int, ...]:
     """The lines of k cells of a Connect-X board, as bitboard masks (also used by the numba path)."""
-    return _connectx_windows(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
+    return line_masks(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
 
 
 def _is_connectx(game: Game[Any, Any]) -> bool:
@@ -143,22 +129,9 @@ def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, 
     return _line_counts(counts, k, three, two)
 
 
-def _shift(x: int, s: int) -> int:
-    return x >> s if s >= 0 else x << -s
-
-
 def winning_cells(game: Game[Any, Any], stones: int, mask: int) -> int:
     """Empty cells where one more stone would give ``stones`` k in a row (any board size, Python ints)."""
-    k, board = game.k, game.board_mask  # type: ignore[attr-defined]
-    result = 0
-    for d in game.directions:  # type: ignore[attr-defined]
-        up, down = [-1], [-1]
-        for m in range(1, k):
-            up.append(up[-1] & (stones >> (m * d)))
-            down.append(down[-1] & (stones << (m * d)))
-        for m in range(k):
-            result |= up[m] & down[k - 1 - m]
-    return int(result & board & ~mask)
+    return win_cells(stones, mask, game.height, game.k, game.board_mask)  # type: ignore[attr-defined]
 
 
 def _threat_score(game: Game[Any, Any], threats: int, player: int, rows: int, h: int, against: int = 0) -> int:
@@ -210,7 +183,7 @@ def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50,
              - _threat_score(game, t_waiter, other(to_move), rows, h, t_mover))
     cols = game.cols  # type: ignore[attr-defined]
     centre = 0
-    for c in {(cols - 1) // 2, cols // 2}:
+    for c in centre_columns(cols):
         col = game.column[c]  # type: ignore[attr-defined]
         centre += (mover & col).bit_count() - (waiter & col).bit_count()
     score += CENTRE_WEIGHT * centre

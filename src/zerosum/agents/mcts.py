@@ -25,7 +25,7 @@ mean reward of that child (-1..1, side to move's view) or a proven ``win_value``
 plies counted along the proof found, which need not be the shortest line); ``nodes`` counts simulations,
 ``scores`` holds each root action's mean reward.
 
-Connect-X runs in the numba kernels of :mod:`zerosum.agents.fast` when the playout is ``random`` or
+Connect-X runs in the numba kernels of :mod:`zerosum.agents.kernels` when the playout is ``random`` or
 ``greedy`` and numba is installed (``fast=0`` forces the generic path): on bitboards where the board fits in
 64 bits, else on cell arrays (each simulation replays its moves from the root).  :meth:`warm_up` loads the
 kernels before the clock starts (``search`` calls it before reading the clock).
@@ -49,8 +49,8 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
-from .base import (Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels,
-                   loss_value, win_value)
+from ..values import loss_value, win_value
+from .base import Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
 
@@ -498,7 +498,7 @@ class MCTSAgent(SearchAgent):
     def _answer_arrays(self, game: Any, state: Any, pos: Any, ints: Any, total: Any, sims: int, depth: int,
                        start: float) -> SearchResult:
         """The generic answer, rebuilt from the kernel's arrays (the same rules and tie-breaks)."""
-        from . import fast
+        from . import kernels as fast
 
         proofs = {fast.P_UNKNOWN: UNKNOWN, fast.P_WON: WON, fast.P_LOST: LOST, fast.P_DRAWN: DRAWN}
 

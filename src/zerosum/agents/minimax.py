@@ -16,39 +16,14 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from .base import HEURISTIC_BOUND, WIN, Limits, Option, SearchAgent, SearchResult, bounded, check_range
+from ..values import INF, WIN, clamp, to_child, to_parent
+from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range
 
 __all__ = ["MinimaxAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
-INF = WIN + 1
 #: the largest weight ``three=`` / ``two=`` may have (either sign): sums over every window stay far from
 #: the 64-bit limit of the numba kernels, and values are clamped to ``HEURISTIC_BOUND`` anyway
 MAX_WEIGHT = 100_000
-
-
-def to_parent(v: int) -> int:
-    """A child's value seen from its parent: negated, and one ply further away when proven."""
-    if v > HEURISTIC_BOUND:
-        return -v + 1
-    if v < -HEURISTIC_BOUND:
-        return -v - 1
-    return -v
-
-
-def to_child(bound: int) -> int:
-    """The child's bound that corresponds to a parent's bound (the inverse of :func:`to_parent`)."""
-    if bound >= INF or bound <= -INF:
-        return -bound
-    if bound > HEURISTIC_BOUND:
-        return -bound - 1
-    if bound < -HEURISTIC_BOUND:
-        return -bound + 1
-    return -bound
-
-
-def clamp(v: float) -> int:
-    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result)."""
-    return int(max(-HEURISTIC_BOUND, min(HEURISTIC_BOUND, v)))
 
 
 def terminal_value(game: Game[Any, Any], state: Any) -> int:
@@ -157,4 +132,5 @@ class MinimaxAgent(SearchAgent):
             depth=len(pv) if full else limit,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            exact=full,  # searched to every end: the value is the game's
         )

@@ -2,7 +2,7 @@
 
 It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
-/ 0 with every legal column's solver score in ``SearchResult.scores``.
+/ 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``.
 
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
 opening book take seconds to a minute to score every column).  With ``solver:time=T`` it tries with node budgets that double while time
@@ -20,11 +20,12 @@ import sys
 import time
 from typing import Any
 
-from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, loss_value, win_value
+from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult
 from ..errors import AgentError, GameError
 from ..game import Game
+from ..values import score_to_value
 
-__all__ = ["SolverAgent", "value_of_score", "flag"]
+__all__ = ["SolverAgent", "flag"]
 
 #: the ``tt`` option: a table of 2**tt entries (the solver commands' ``--tt-log-size`` range)
 TT_RANGE = (10, 31)
@@ -43,23 +44,6 @@ def flag(text: str) -> bool:
 
 
 flag.__name__ = "yes or no"
-
-
-def value_of_score(score: int, ply: int, cells: int) -> int:
-    """A solver score as an agent value: ``win_value(plies)``, ``loss_value(plies)`` or 0.
-
-    A win scoring ``s`` ends with the winner's stone on ply ``p`` where ``(cells + 2 - p) // 2 == s``; of
-    the two such plies, the one of the winner's parity.
-    """
-    if score == 0:
-        return 0
-    s = abs(score)
-    p = cells + 2 - 2 * s
-    mover_parity = (ply + 1) % 2 if score > 0 else ply % 2  # the winner's stones fall on these plies
-    if p % 2 != mover_parity:
-        p -= 1
-    plies = p - ply
-    return win_value(plies) if score > 0 else loss_value(plies)
 
 
 class SolverAgent(SearchAgent):
@@ -165,10 +149,11 @@ class SolverAgent(SearchAgent):
         assert score is not None
         return SearchResult(
             action=best,
-            value=value_of_score(score, state.ply, cx.cells),
+            value=score_to_value(score, state.ply, cx.cells),
             nodes=solver.nodes,
             depth=cx.cells - state.ply,
             elapsed=time.perf_counter() - start,
             pv=(best,),
             scores={c: s for c, s in enumerate(scores) if s is not None},
+            exact=True,
         )

@@ -18,6 +18,7 @@ from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games.connectx import ConnectX, ConnectXState
+from ..values import score_to_value
 
 __all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
            "load_solver", "solver_job", "bounded_solver_move", "solver_available"]
@@ -51,21 +52,8 @@ def load_solver(game: Game[Any, Any]) -> Any | None:
 
 
 def solver_value(game: ConnectX, state: ConnectXState, score: int) -> int:
-    """A solver score (side to move's view) as an agent value: ``win_value(plies)``, ``loss_value``, 0.
-
-    A win scores ``(cells + 2 - p) // 2`` when the winner's last stone is stone number ``p``; of the two
-    stone numbers that give the score, the winner's is the one of the right parity (the side to move plays
-    stones ``ply + 1``, ``ply + 3``, ...).  Plies are counted from ``state``.
-    """
-    if score == 0:
-        return 0
-    s = abs(score)
-    parity = (state.ply + 1) % 2 if score > 0 else state.ply % 2
-    p = game.cells + 2 - 2 * s
-    if p % 2 != parity:
-        p -= 1
-    plies = max(1, p - state.ply)
-    return win_value(plies) if score > 0 else loss_value(plies)
+    """A solver score (side to move's view) as an agent value (:func:`zerosum.values.score_to_value`)."""
+    return score_to_value(score, state.ply, game.cells)
 
 
 def value_words(value: float, exact: bool = False) -> str:
