@@ -47,7 +47,7 @@ def _from_module(module_name: str, attr: str) -> Loader:
             if exc.name == module_name:
                 return None
             raise
-        return getattr(module, attr, None)  # type: ignore[no-any-return]
+        return getattr(module, attr, None)
 
     return load
 
