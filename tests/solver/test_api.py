@@ -226,11 +226,13 @@ def test_book_generation_resumes_from_its_checkpoint(tmp_path) -> None:  # type:
 
 
 def test_book_generation_in_worker_processes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from zerosum.pool import PositionSolver
+
     game = ConnectX(4, 5, 4)
     one = generate(Solver(game, tt_size=1 << 12, book=False), 3)
     seen: list[tuple[int, int]] = []
     two = generate(Solver(game, tt_size=1 << 12, book=False), 3, lambda d, t, s: seen.append((d, t)),
-                   checkpoint=str(tmp_path / "b.partial"), jobs=2)
+                   checkpoint=str(tmp_path / "b.partial"), solve_many=PositionSolver(2))
     assert list(two.keys) == list(one.keys) and list(two.scores) == list(one.scores)
     assert [d for d, _ in seen] == list(range(1, seen[-1][1] + 1))
     assert len(open(tmp_path / "b.partial").read().splitlines()) == seen[-1][1] + 1

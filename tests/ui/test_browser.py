@@ -31,7 +31,9 @@ def warm_up(app) -> None:
     import importlib.util
 
     if importlib.util.find_spec("zerosum.solver.solver") is not None:
-        app.state.pool.run("zerosum.ui.analysis:solver_job", ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
+        from zerosum.ui.analysis import solver_job
+
+        app.state.pool.run(solver_job, ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
 
 
 @pytest.fixture(scope="module")

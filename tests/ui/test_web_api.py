@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 import warnings
 
 import pytest
@@ -14,6 +16,7 @@ from zerosum import get_game  # noqa: E402
 from zerosum.core.files import benchmark_data  # noqa: E402
 from zerosum.ui.notation import replay  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
+from zerosum.ui.analysis import solver_job  # noqa: E402
 from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
 
 #: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
@@ -27,7 +30,7 @@ def client():
         import importlib.util
 
         if importlib.util.find_spec("zerosum.solver.solver") is not None:  # compile once, before the tests
-            app.state.pool.run("zerosum.ui.analysis:solver_job", ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
+            app.state.pool.run(solver_job, ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
         yield c
 
 
@@ -163,9 +166,9 @@ def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
     pool = EnginePool(size=1, wait=1.0)
     try:
         with pytest.raises(EngineTimeout):
-            pool.run("time:sleep", (30,), 1.0)
-        assert pool.run("math:hypot", (3, 4), 30) == 5.0  # a fresh worker answers
-        assert pool.run("math:hypot", (5, 12), 30) == 13.0  # and is reused
+            pool.run(time.sleep, (30,), 1.0)
+        assert pool.run(math.hypot, (3, 4), 30) == 5.0  # a fresh worker answers
+        assert pool.run(math.hypot, (5, 12), 30) == 13.0  # and is reused
     finally:
         pool.close()
 

@@ -1,7 +1,7 @@
 """One game, played inside a worker process, reporting every step to the supervisor.
 
-The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent call the worker sends
-``("think", seat)``, and the supervisor kills the worker when no move arrives by the deadline.  Everything
+The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent call the worker reports
+``("think", seat, cold)``, and the supervisor kills the worker when no move arrives by the deadline.  Everything
 else that can go wrong with an agent is caught here and ends the game as a forfeit with its reason:
 
 - it raises (``error: ValueError: ...``), even an exception that cannot be printed;
@@ -20,24 +20,24 @@ Messages (tuples) sent to the supervisor::
     ("move", seat, text, seconds, nodes, value, depth)
     ("end", winner_seat | None, reason, forfeit)
     ("unstarted", seat, reason)                      the agent of that seat could not be built
-    ("fail", reason)                                 a fault of the arena itself (never an agent's)
+
+In a worker of the engine pool, :func:`run_game` reports the first three kinds as they happen (``think``
+with a third item, whether the agent moves for the first time in that process) and returns the last one.
+A fault of the arena itself (never an agent's) is an exception of the job.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.files import describe_exception
-from ..core.processes import die_with_parent
 
-__all__ = ["GameTask", "play_game", "check_action", "worker_main"]
+__all__ = ["GameTask", "play_game", "check_action", "run_game"]
 
 Send = Callable[[tuple[Any, ...]], None]
 
@@ -204,34 +204,29 @@ def _num(x: Any) -> int | float | None:
     return int(f) if f.is_integer() else f
 
 
-# ---- the worker process ----------------------------------------------------------------------------
+# ---- in a worker of the engine pool -----------------------------------------------------------------
+
+_WARM: set[str] = set()  # agent specs that already moved in this worker process
 
 
-def worker_main(conn: Any, parent: int) -> None:
-    """Play the games sent over ``conn`` until it closes or sends None."""
-    import signal
+def run_game(task: GameTask) -> tuple[Any, ...]:
+    """Play ``task`` in a worker of the engine pool (:mod:`zerosum.pool`): every step is reported to the
+    supervisor (``("think", seat, cold)`` says whether the agent moves for the first time in this process),
+    and the last message is returned: ``("end", ...)`` or ``("unstarted", ...)``."""
+    from ..pool import report
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle: it ends the workers
-    die_with_parent(parent)  # even on SIGKILL of the supervisor, in the middle of a move
-    # agents' prints would garble the supervisor's progress display
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-    sys.stderr = sys.stdout
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        try:
-            play_game(task, conn.send)
-        except (BrokenPipeError, EOFError, OSError):
-            return
-        except BaseException as exc:  # noqa: BLE001 - a bug of ours must not hang the supervisor
-            try:
-                conn.send(("fail", _short(describe_exception(exc))))
-            except OSError:
-                return
+    last: list[tuple[Any, ...]] = []
+    seats = {1: task.first, 2: task.second}
+
+    def send(msg: tuple[Any, ...]) -> None:
+        if msg[0] in ("end", "unstarted"):
+            last.append(msg)
+        elif msg[0] == "think":
+            report(("think", msg[1], seats[msg[1]] not in _WARM))
+        else:
+            if msg[0] == "move":
+                _WARM.add(seats[msg[1]])
+            report(msg)
+
+    play_game(task, send)
+    return last[0]

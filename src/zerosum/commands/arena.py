@@ -81,9 +81,11 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                         f"at most {MAX_JOBS})")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes, or a Ray cluster (pip install 'zerosum[ray]')")
+    p.add_argument("--ray-address", metavar="ADDR", default=None,
+                   help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
     p.add_argument("--out", default="results.db", metavar="FILE", help="SQLite results file (default results.db)")
     p.add_argument("--resume", action="store_true", help="carry on the run stored in --out with its stored configuration (agents, games, seed, "
-                        "openings, limits); only --jobs, --backend and --quiet apply; no game is played twice; "
+                        "openings, limits); only --jobs, --backend, --ray-address and --quiet apply; no game is played twice; "
                         "every agent is checked first (a changed agent file is refused)")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
@@ -225,13 +227,13 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
-            runner = make_runner(args.backend, args.jobs, config.grace)
+            runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
         except BaseException:
             store.close()
             raise
     else:
         config = _build_config(args, mode)
-        runner = make_runner(args.backend, args.jobs, config.grace)  # before writing: a missing Ray fails cleanly
+        runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
         store = _start_new(args, config, out)
     console = _console()
     show = console.is_terminal and not args.quiet

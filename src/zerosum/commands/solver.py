@@ -142,6 +142,10 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     parser.add_argument("--jobs", "-j", type=int_arg(1, MAX_JOBS), default=1, metavar="N",
                         help=f"search in N worker processes, 1..{MAX_JOBS}, each with its own table (default 1)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="worker processes on this machine, or Ray actors (pip install 'zerosum[ray]')")
+    parser.add_argument("--ray-address", metavar="ADDR", default=None,
+                        help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
     parser.epilog = ("Each position searched is appended to FILE.partial as it is solved; an interrupted run "
                      "started again with the same arguments resumes from there. The file is removed once the "
                      "book is written. To use the book: Solver(book=FILE).")
@@ -152,11 +156,14 @@ def _run_book(args: argparse.Namespace) -> int:
     import time
 
     from ..core.files import check_output
+    from ..pool import PositionSolver
     from ..solver import book as book_mod
 
     path = str(check_output(args.output, overwrite=args.overwrite, what="book file"))
     checkpoint = path + ".partial"
     check_output(checkpoint, overwrite=True, what="book checkpoint")
+    parallel = args.jobs > 1 or args.backend == "ray"  # Ray is joined here, before anything is written
+    solve_many = PositionSolver(args.jobs, args.backend, args.ray_address) if parallel else None
     solver = solver_from(args, book=False)
     last = [0.0]
 
@@ -166,7 +173,7 @@ def _run_book(args: argparse.Namespace) -> int:
             print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
 
     start = time.perf_counter()
-    book = book_mod.generate(solver, args.depth, progress, checkpoint, args.jobs)
+    book = book_mod.generate(solver, args.depth, progress, checkpoint, solve_many)
     book.save(path, overwrite=args.overwrite)
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")

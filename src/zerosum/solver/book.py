@@ -178,23 +178,9 @@ def _read_checkpoint(path: str, header: str, positions: dict[int, tuple[int, int
     return found
 
 
-_WORKER: "Solver | None" = None
-
-
-def _worker_start(spec: str, tt_size: int) -> None:
-    global _WORKER
-    import signal
-
-    from .solver import Solver
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the pool at once
-    _WORKER = Solver(spec, tt_size=tt_size, book=False)
-
-
-def _worker_solve(item: tuple[int, int, int]) -> tuple[int, int]:
-    key, current, mask = item
-    assert _WORKER is not None
-    return key, _WORKER.solve_bits(current, mask)
+#: solves many positions at once: ``solve_many(game_spec, tt_size, [(key, current, mask), ...], record)`` calls
+#: ``record(key, score)`` in the calling thread for each, in any order (see ``zerosum.pool.PositionSolver``)
+SolveMany = Callable[[str, int, list[tuple[int, int, int]], Callable[[int, int], None]], None]
 
 
 class BookSolver(Protocol):
@@ -210,14 +196,15 @@ class BookSolver(Protocol):
 
 def generate(
     solver: BookSolver, depth: int, progress: Callable[[int, int, float], None] | None = None,
-    checkpoint: str | None = None, jobs: int = 1,
+    checkpoint: str | None = None, solve_many: SolveMany | None = None,
 ) -> Book:
     """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).
 
     ``progress(done, total, seconds)`` is called after each position searched at ``depth``.
     ``checkpoint``: a text file of ``key score`` lines, one appended (and flushed) per position searched;
     positions already in it are not searched again, so an interrupted generation resumes where it stopped.
-    ``jobs > 1`` searches in that many worker processes, each with a table the size of ``solver``'s.
+    ``solve_many`` searches the positions elsewhere (the engine pool's :class:`zerosum.pool.PositionSolver`:
+    worker processes or Ray actors, each with a table the size of ``solver``'s); by default ``solver`` does.
     """
     from ..core.files import atomic_output
     from ..errors import UsageError
@@ -227,8 +214,6 @@ def generate(
     cells = game.cells
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < cells:
         raise UsageError(f"a book's depth is a whole number 0..{cells - 1}, not {depth!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 256:
-        raise UsageError(f"jobs is a whole number 1..256, not {jobs!r}")
     # every position by ply, deduplicated by symmetry: canonical key -> (current, mask)
     levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
     for ply in range(depth):
@@ -270,13 +255,8 @@ def generate(
             if progress is not None:
                 progress(done, len(last), time.perf_counter() - start)
 
-        if jobs > 1 and len(todo) > 1:
-            import multiprocessing
-
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(jobs, _worker_start, (game.spec, int(solver.table.shape[0]))) as pool:
-                for key, score in pool.imap_unordered(_worker_solve, todo):
-                    record(key, score)
+        if solve_many is not None and len(todo) > 1:
+            solve_many(game.spec, int(solver.table.shape[0]), todo, record)
         else:
             for key, current, mask in todo:
                 record(key, solver.solve_bits(current, mask))

@@ -231,7 +231,7 @@ def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME
         raise InvalidPositionError("the game is over: there is nothing to analyse")
     start = _time.perf_counter()
     try:
-        reply = _pool().run("zerosum.ui.analysis:solver_job", (game.spec, list(state.history)), solver_time)
+        reply = _pool().run(solver_job, (game.spec, list(state.history)), solver_time)
     except (EngineTimeout, EngineBusy, EngineFailed) as exc:
         found = analyze(game, state, time=time, use_solver=False)
         why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
@@ -248,17 +248,17 @@ def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_t
                         ) -> tuple[EngineMove, str]:
     """The solver agent's move, given at most ``solver_time`` seconds (in a worker process, which keeps its
     table between moves); past that, alpha-beta moves for it.  Returns the move and a note ("" normally)."""
-    from .notation import format_moves
+    from ..pool import Job, choose_move
     from .worker import EngineBusy, EngineFailed, EngineTimeout
 
-    moves = format_moves(game, list(state.history))
+    job = Job(game.spec, tuple(state.history), agent.spec, seed=agent.seed)  # the agent is built: checked
     try:
-        reply = _pool().run("zerosum.ui.service:move_job", (game.spec, moves, agent.spec, agent.seed), solver_time)
+        reply = _pool().run(choose_move, (job,), solver_time)
     except (EngineTimeout, EngineBusy, EngineFailed) as exc:
         fallback = make_agent(f"alphabeta:time={min(1.0, solver_time):g}")
         why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
         return engine_move(game, state, fallback), f"{why}, so {fallback.spec} chose this move"
-    action = game.parse_action(reply["move"], state)
+    action = reply["action"]
     found = SearchResult(action=action, value=reply["value"] or 0, nodes=reply["nodes"] or 0,
                          depth=reply["depth"] or 0, elapsed=reply["elapsed"])
     return EngineMove(action, found, reply["elapsed"], exact=True), ""

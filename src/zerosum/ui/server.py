@@ -13,7 +13,7 @@ Bad specs, bad move strings, finished positions and oversized requests get a 4xx
 an engine that overruns its limit gets a 504, a server whose engines are all busy (or out of memory) a 503.
 The page allows less than the command line (:data:`zerosum.ui.service.SERVER_AGENTS`, boards up to 16 x 16).
 Requests are checked, and positions built, in threads, never on the event loop; engines run in worker
-processes (see :mod:`zerosum.ui.worker`), so a long search is killed, never left running.
+processes (the engine pool, :mod:`zerosum.pool`), so a long search is killed, never left running.
 
 Slow clients are timed out and open connections capped: see :mod:`zerosum.ui.connections`.
 """
@@ -63,7 +63,7 @@ def create_app(
     from .notation import format_moves, states_of
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
-    pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup="zerosum.ui.service:warm_up")
+    pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup=service.warm_up)
     hard_limit = engine_time + margin
     limiter: list[Any] = []  # the engine requests' own threads (made on the event loop, at first use)
     waiting = [0]  # engine requests running or waiting (read and written on the event loop only)
@@ -77,14 +77,14 @@ def create_app(
             raise GameError(f"{name} is given {len(values)} times")
         return values[0] if values else None
 
-    async def engine(target: str, args: tuple[Any, ...]) -> Any:
+    async def engine(job: Any, args: tuple[Any, ...]) -> Any:
         if waiting[0] >= max_engine_requests:
             raise EngineBusy(f"{waiting[0]} engine requests are waiting already; try again in a moment")
         if not limiter:
             limiter.append(anyio.CapacityLimiter(max_engine_requests))
         waiting[0] += 1
         try:
-            return await anyio.to_thread.run_sync(pool.run, target, args, hard_limit, limiter=limiter[0])
+            return await anyio.to_thread.run_sync(pool.run, job, args, hard_limit, limiter=limiter[0])
         finally:
             waiting[0] -= 1
 
@@ -135,12 +135,12 @@ def create_app(
                                                  "the game is over: there is nothing to analyse")
         seconds = min(1.0, engine_time)
         try:
-            reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, True))
+            reply = await engine(service.analyze_job, (game.spec, moves, seconds, True))
         except EngineTimeout:
             if not bool(getattr(game, "fits_64", False)):
                 raise
             # the solver overran: alpha-beta's opinion instead
-            reply = await engine("zerosum.ui.service:analyze_job", (game.spec, moves, seconds, False))
+            reply = await engine(service.analyze_job, (game.spec, moves, seconds, False))
             reply["note"] = f"the solver needed more than {hard_limit:g} s here, so this is alpha-beta's view"
         return JSONResponse(reply)
 
@@ -172,14 +172,14 @@ def create_app(
                                                  "the game is over: there is no move to make")
         agent = await run_in_threadpool(service.check_agent, game, data.get("agent"), engine_time)
         try:
-            reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, agent, seed))
+            reply = await engine(service.move_job, (game.spec, moves, agent, seed))
         except EngineTimeout:
             if not agent.startswith("solver"):
                 raise
             # the solver has no clock of its own: past the limit, alpha-beta moves instead and says so
             instead = await run_in_threadpool(service.check_agent, game, f"alphabeta:time={min(1.0, engine_time):g}",
                                               engine_time)
-            reply = await engine("zerosum.ui.service:move_job", (game.spec, moves, instead, seed))
+            reply = await engine(service.move_job, (game.spec, moves, instead, seed))
             reply["note"] = f"the solver needed more than {hard_limit:g} s here, so {instead} moved instead"
         return JSONResponse(reply)
 

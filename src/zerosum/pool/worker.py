@@ -1,0 +1,141 @@
+"""One worker process of the pool and the handle its owner holds.
+
+The worker is a fresh interpreter (``spawn``: no fork of a threaded parent) that runs jobs sent over a
+pipe until the pipe closes.  First thing, it ignores Ctrl-C (its owner stops it), arranges to die with its
+owner even on SIGKILL (:func:`zerosum.core.processes.die_with_parent`) and bounds its data memory
+(``RLIMIT_DATA``).  Messages it sends: ``("event", message)`` for each :func:`report` of the job, then
+``("done", status, payload, message)`` (see :func:`zerosum.pool.base.run_job`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from typing import Any, Callable
+
+from .base import EngineCrashed, EngineTimeout, OnEvent, Reply, run_job, set_sink
+
+__all__ = ["Worker", "rss"]
+
+
+def _limit_memory(limit: int) -> None:
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not POSIX, or a lower hard limit
+        pass
+
+
+def _serve(conn: Any, parent: int, memory_limit: int | None, quiet: bool) -> None:  # pragma: no cover - a worker
+    """The worker's loop: run each ``(function, args)`` received, until the pipe closes or sends None."""
+    import signal
+
+    from ..core.processes import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's: it stops the workers
+    die_with_parent(parent)  # even on SIGKILL of the owner, in the middle of a job
+    if memory_limit:
+        _limit_memory(memory_limit)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # an engine's prints never reach the owner's screen or its protocol
+    if quiet:
+        os.dup2(devnull, 2)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    if quiet:
+        sys.stderr = sys.stdout
+    set_sink(lambda message: conn.send(("event", message)))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        try:
+            fn, args = job
+            reply: Reply = run_job(fn, tuple(args))
+        except Exception as exc:  # noqa: BLE001 - a job that cannot even be unpacked
+            reply = ("error", None, f"bad job: {type(exc).__name__}: {exc}")
+        try:
+            conn.send(("done", *reply))
+        except (BrokenPipeError, EOFError, OSError):
+            return
+        except Exception:  # noqa: BLE001 - the result cannot be pickled
+            what = type(reply[1]).__name__
+            conn.send(("done", "error", None, f"{getattr(fn, '__name__', 'the job')} returned {what}, "
+                       "which cannot be sent back"))
+
+
+def rss(pid: int) -> int | None:
+    """The resident memory of process ``pid`` in bytes (Linux ``/proc``), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Worker:
+    """One worker process, started at once; :meth:`call` runs a job in it under a time limit."""
+
+    def __init__(self, memory_limit: int | None = None, quiet: bool = False) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, args=(child, os.getpid(), memory_limit, quiet), daemon=True)
+        self.process.start()
+        child.close()
+        self.warm = False  # ran its pool's warm-up
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid or 0
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None,
+             on_event: OnEvent | None = None) -> Reply:
+        """The job's reply.  ``timeout`` (seconds, None for none) counts from now; ``on_event`` may set a new
+        one (seconds from the event) with each message the job reports.  Raises :class:`EngineTimeout` past
+        the limit and :class:`EngineCrashed` when the process dies; the caller must then kill this worker."""
+        self.conn.send((fn, args))
+        limit = timeout
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            wait = None if deadline is None else deadline - time.perf_counter()
+            if wait is not None and wait <= 0:
+                raise EngineTimeout(f"the engine did not answer within {limit:g} s", limit or 0.0)
+            if not self.conn.poll(wait):
+                continue
+            try:
+                msg = self.conn.recv()
+            except (EOFError, OSError):
+                self.process.join(1)
+                code = self.process.exitcode
+                raise EngineCrashed(f"the engine process stopped unexpectedly (exit code {code})", code) from None
+            if msg[0] == "event":
+                new = on_event(msg[1]) if on_event is not None else None
+                if new is not None:
+                    limit = new
+                    deadline = None if new == float("inf") else time.perf_counter() + new
+                continue
+            _, status, payload, message = msg
+            return status, payload, message
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(2)
+        self.conn.close()
+
+    def stop(self) -> None:
+        """End the worker politely (it finishes nothing: call between jobs)."""
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.process.join(2)
+        self.kill()
