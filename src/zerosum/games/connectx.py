@@ -10,7 +10,7 @@ of all stones and the side to move, so every rule is a few integer operations:
   AND the stones with themselves shifted by ``d``, doubling the run length each time.
 
 Python ints make every size work; boards that fit in 64 bits also run in the numba kernels of
-:mod:`zerosum.solver.bitboard`.
+:mod:`zerosum.kernels.connectx`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Outcome, as_index, other
+from ..kernels.bits import line_bits
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
@@ -98,16 +99,6 @@ class ConnectXState(tuple[int, int, int, int, int, object]):
             node, col = node
             moves.append(col)
         return tuple(reversed(moves))
-
-
-def line_bits(stones: int, step: int, k: int) -> int:
-    """Bits ``i`` such that ``stones`` holds ``i, i+step, ..., i+(k-1)*step`` (k in a row from ``i``)."""
-    run, length = stones, 1
-    while length < k:
-        grow = min(length, k - length)
-        run &= run >> (step * grow)
-        length += grow
-    return run
 
 
 def _is_int(value: object) -> bool:

@@ -279,27 +279,22 @@ def shuffle(cand: np.ndarray, n: int, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def random_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, bottom: np.uint64,
-                   board: np.uint64, rng: np.ndarray) -> int:
+def random_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, rng: np.ndarray,
+                   free: np.ndarray) -> int:
     """Uniformly random moves (among the non-full columns) to the end: +1 if the side to move now wins,
-    -1 if it loses, 0 for a draw.  The position must not be over; nothing is allocated."""
+    -1 if it loses, 0 for a draw.  The position must not be over; ``free`` is scratch space for ``cols``
+    int64s (the caller's, so that nothing is allocated per playout)."""
     h = rows + 1
     sign = 1
     while True:
         n = 0
         for c in range(cols):
-            if (mask >> U64(c * h + rows - 1)) & ONE == ZERO:
+            if not (mask & (ONE << U64(c * h + rows - 1))):
+                free[n] = c
                 n += 1
         if n == 0:
             return 0
-        pick = int(rng_next(rng) % U64(n))
-        c = 0
-        while True:
-            if (mask >> U64(c * h + rows - 1)) & ONE == ZERO:
-                if pick == 0:
-                    break
-                pick -= 1
-            c += 1
+        c = free[int(rng_next(rng) % U64(n))]
         move = (mask + (ONE << U64(c * h))) & (((ONE << U64(rows)) - ONE) << U64(c * h))
         mine = cur | move
         if has_line(mine, rows, k):
@@ -344,10 +339,10 @@ def greedy_playout(cur: np.uint64, mask: np.uint64, rows: int, cols: int, k: int
 def random_playouts(n: int, rows: int, cols: int, k: int, seed: int) -> tuple[int, int, int]:
     """``n`` random games from the empty board: (first player wins, second player wins, draws)."""
     rng = rng_seed(seed)
-    bottom, board = geometry(rows, cols)
+    free = np.empty(cols, dtype=np.int64)
     wins1 = wins2 = draws = 0
     for _ in range(n):
-        r = random_playout(ZERO, ZERO, rows, cols, k, bottom, board, rng)
+        r = random_playout(ZERO, ZERO, rows, cols, k, rng, free)
         if r > 0:
             wins1 += 1
         elif r < 0:

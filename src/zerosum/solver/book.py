@@ -17,20 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import numpy as np
 
+from ..kernels.bits import mirror
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
 
 __all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate"]
-
-
-def mirror(bits: int, rows: int, cols: int) -> int:
-    """The bitboard mirrored left to right."""
-    h = rows + 1
-    col = (1 << h) - 1
-    out = 0
-    for c in range(cols):
-        out |= ((bits >> (c * h)) & col) << ((cols - 1 - c) * h)
-    return out
 
 
 def canonical_key(current: int, mask: int, rows: int, cols: int) -> int:

@@ -68,6 +68,7 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
     bottom, board = geometry(rows, cols)
     capacity = pos.shape[0]
     empty = np.empty(0, dtype=np.int64)
+    free = np.empty(cols, dtype=np.int64)  # the random playouts' scratch space
     done = 0
     while done < sims and ints[0, T_PROOF] == P_UNKNOWN:
         done += 1
@@ -94,7 +95,7 @@ def mcts_run(pos: np.ndarray, ints: np.ndarray, total: np.ndarray, meta: np.ndar
             if greedy:
                 r = greedy_playout(pos[node, 0], pos[node, 1], rows, cols, k, rng)
             else:
-                r = random_playout(pos[node, 0], pos[node, 1], rows, cols, k, bottom, board, rng)
+                r = random_playout(pos[node, 0], pos[node, 1], rows, cols, k, rng, free)
             reward = -float(r)  # r is for the side to move at ``node``; the reward for who moved into it
         backup(node, reward, ints, total)
     return done
