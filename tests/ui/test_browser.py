@@ -130,9 +130,9 @@ def test_tictactoe_and_migration_are_playable(page) -> None:
     assert page.text_content('[data-cell="0"]').strip() == "O"
     page.goto(page.base + "/?game=migration:n=4&opponent=person")
     wait_moves(page, "")
-    page.click('[data-stone="1,0"]')
+    page.click('[data-at="1,0"]')
     wait_moves(page, "1,0")
-    page.click('[data-stone="3,1"]')
+    page.click('[data-at="3,1"]')
     wait_moves(page, "1,0;3,1")
 
 

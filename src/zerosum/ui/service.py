@@ -2,34 +2,33 @@
 
 * :func:`check_game`, :func:`check_moves`, :func:`check_agent` turn request text into objects, raising a
   :class:`~zerosum.errors.GameError` subclass with a message for the person (the server makes it a 400).
-* :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved.
+* :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved; the
+  board is the game's own :class:`~zerosum.game.BoardView` (no game is known here by name), with the move a
+  click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
 * :func:`analyze_job` and :func:`move_job` run an engine; the server runs them in a worker process with a
   hard time limit, so they take and return only picklable values.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..agents.base import Agent
 from ..agents.registry import agent_class, make_agent
 from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game
-from ..games import get_game
-from ..games.connectx import ConnectX
-from ..games.migration import Migration
-from ..games.tictactoe import TicTacToe
+from ..games import get_game, registered_games
 from ..spec import integer, parse_spec, real
 from .analysis import analyze, engine_move
-from .notation import format_move, format_moves, replay, states_of
 
 __all__ = ["check_game", "check_moves", "check_agent", "describe_state", "analyze_job", "move_job",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
-           "warm_up"]
+           "warm_up", "games_catalogue"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
 MAX_MOVES_TEXT = 2000  # characters of a move string
-MAX_SIDE = 16  # rows, columns, Migration n on the page
+MAX_SIDE = 16  # rows and columns of a board on the page
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
 _INT, _REAL = "int", "real"
@@ -63,10 +62,11 @@ def check_game(spec: str | None) -> Game[Any, Any]:
     if len(spec) > MAX_SPEC:
         raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     game = get_game(spec, max_cells=MAX_SIDE * MAX_SIDE)  # refused before it is built
-    if isinstance(game, ConnectX) and (game.rows > MAX_SIDE or game.cols > MAX_SIDE):
-        raise InvalidSpecError(f"a {game.rows} x {game.cols} board is too big for the page: at most {MAX_SIDE}")
-    if isinstance(game, Migration) and game.n > MAX_SIDE:
-        raise InvalidSpecError(f"Migration n={game.n} is too big for the page: at most {MAX_SIDE}")
+    view = game.board_view(game.initial_state)
+    if view.rows > MAX_SIDE or view.cols > MAX_SIDE:
+        raise InvalidSpecError(
+            f"a {view.rows} x {view.cols} board is too big for the page: at most {MAX_SIDE} x {MAX_SIDE}"
+        )
     return game
 
 
@@ -77,7 +77,7 @@ def check_moves(game: Game[Any, Any], moves: str | None) -> list[Any]:
         raise InvalidMoveError(f"moves must be a string, not {type(moves).__name__}")
     if len(moves) > MAX_MOVES_TEXT:
         raise InvalidMoveError(f"the move string is {len(moves)} characters long; the limit is {MAX_MOVES_TEXT}")
-    return replay(game, moves)
+    return game.parse_moves(moves)
 
 
 def _range(lo: float, hi: float) -> str:
@@ -121,7 +121,7 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
     cls = agent_class(name)
     if cls is None:
         raise AgentError(f"agent {name!r} is not installed yet")
-    if name == "solver" and not (isinstance(game, ConnectX) and game.fits_64):
+    if name == "solver" and not solver_plays(game):
         raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
     if name in SERVER_TT and "tt" not in options:
         options["tt"] = SERVER_TT[name]
@@ -134,95 +134,107 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
     return spec
 
 
-def _kind(game: Game[Any, Any]) -> str:
-    return "connectx" if isinstance(game, ConnectX) else "tictactoe" if isinstance(game, TicTacToe) else "migration"
+def solver_plays(game: Game[Any, Any]) -> bool:
+    """Whether the solver can play ``game`` (a capability of the game: a board that fits its 64 bits)."""
+    return bool(getattr(game, "fits_64", False))
 
 
-def _name(game: Game[Any, Any]) -> str:
-    from .terminal import _name as name
+def games_catalogue() -> list[dict[str, Any]]:
+    """The games the page offers: each registered game's spec name, presets and options (in order)."""
+    return _catalogue(registered_games())
 
-    return name(game)
+
+@lru_cache(maxsize=4)
+def _catalogue(classes: tuple[type[Game[Any, Any]], ...]) -> list[dict[str, Any]]:
+    out = []
+    for cls in classes:
+        for name, preset in (*cls.presets.items(), (cls.name, None)):
+            game = get_game(name)
+            label = game.title if preset is not None or not cls.OPTIONS else f"{cls.__name__}, any size"
+            options = {} if preset is not None else {
+                key: {"default": o.default, "lo": o.lo, "hi": o.hi, "help": o.help} for key, o in cls.OPTIONS.items()}
+            out.append({"spec": name, "game": game.spec, "label": label, "options": options,
+                        "solver": solver_plays(game)})
+    return out
 
 
-def _label(game: Game[Any, Any], player: int) -> str:
-    if isinstance(game, Migration):
-        return "moves right" if player == 1 else "moves up"
-    return "X" if player == 1 else "O"
+def _status(game: Game[Any, Any], state: Any) -> str:
+    out = game.outcome(state)
+    if out is None:
+        player = game.player(state)
+        return f"Player {player} ({game.player_label(player)}) to move."
+    if out.winner is None:
+        return f"Draw: {out.reason}."
+    return f"Player {out.winner} ({game.player_label(out.winner)}) wins: {out.reason}."
 
 
 def describe_state(game: Game[Any, Any], actions: list[Any]) -> dict[str, Any]:
-    """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence."""
-    state = states_of(game, actions)[-1]
-    kind = _kind(game)
+    """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence.
+
+    ``view`` is the game's board description; ``targets`` (rows of move strings or None) the move a click
+    on each cell means (on boards whose moves are columns, every cell of a column means that column's move).
+    """
+    state = game.states_of(actions)[-1]
     out = game.outcome(state)
-    player = game.player(state)
-    info: dict[str, Any] = {
+    view = game.board_view(state, actions[-1] if actions else None)
+    fmt = game.format_action
+    targets = []
+    for r in range(view.rows):
+        row = []
+        for c in range(view.cols):
+            action = game.action_at(state, r, c) if out is None else None
+            row.append(None if action is None else fmt(action))
+        targets.append(row)
+    return {
         "game": game.spec,
-        "kind": kind,
-        "name": _name(game),
-        "moves": format_moves(game, actions),
-        "move_list": [format_move(game, a) for a in actions],
-        "separator": ";" if kind == "migration" else "," if isinstance(game, ConnectX) and game.cols > 9 else "",
+        "name": game.title,
+        "moves": game.format_moves(actions),
+        "move_list": [fmt(a) for a in actions],
+        "separator": game.move_separator,
+        "moves_help": game.MOVES_HELP,
         "ply": len(actions),
-        "to_move": None if out else player,
+        "to_move": None if out else game.player(state),
         "over": out is not None,
         "winner": out.winner if out else None,
-        "legal": [format_move(game, a) for a in game.actions(state)],
-        "last": format_move(game, actions[-1]) if actions else None,
-        "winning_line": [],
+        "legal": [fmt(a) for a in game.actions(state)],
+        "last": fmt(actions[-1]) if actions else None,
+        "labels": {str(p): game.player_label(p) for p in (1, 2)},
+        "rows": view.rows,
+        "cols": view.cols,
+        "board": [list(r) for r in view.cells],
+        "winning_line": [list(c) for c in view.highlight],
+        "view": view.to_dict(),
+        "targets": targets,
+        "solver": solver_plays(game),
+        "status": _status(game, state),
+        "games": games_catalogue(),
     }
-    if isinstance(game, ConnectX):
-        info.update(rows=game.rows, cols=game.cols, k=game.k)
-        # rows top first, as on the screen
-        info["board"] = [[game.cell(state, r, c) for c in range(game.cols)] for r in range(game.rows - 1, -1, -1)]
-        info["winning_line"] = [[r, c] for r, c in game.winning_line(state)]
-        if actions:
-            c = actions[-1]
-            info["last_cell"] = [game.rows - game.column_height(state, c), c]
-    elif isinstance(game, TicTacToe):
-        info.update(rows=3, cols=3)
-        info["board"] = [list(state.cells[3 * r:3 * r + 3]) for r in range(3)]
-        from .terminal import _ttt_line
-
-        info["winning_line"] = [[i // 3, i % 3] for i in _ttt_line(state)]
-        if actions:
-            info["last_cell"] = [actions[-1] // 3, actions[-1] % 3]
-    else:
-        assert isinstance(game, Migration)
-        info.update(rows=game.n, cols=game.n, n=game.n)
-        info["board"] = [list(row) for row in state.board]
-        if actions:
-            info["last_cell"] = [actions[-1][2], actions[-1][3]]
-    if out is None:
-        info["status"] = f"Player {player} ({_label(game, player)}) to move."
-    elif out.winner is None:
-        info["status"] = f"Draw: {out.reason}."
-    else:
-        info["status"] = f"Player {out.winner} ({_label(game, out.winner)}) wins: {out.reason}."
-    return info
 
 
 def analyze_job(game_spec: str, moves: str, time: float, use_solver: bool = True) -> dict[str, Any]:
     """Every legal move's score (runs in a worker); ``use_solver=False`` asks alpha-beta only."""
     game = get_game(game_spec)
-    actions = replay(game, moves)
-    state = states_of(game, actions)[-1]
+    actions = game.parse_moves(moves)
+    state = game.states_of(actions)[-1]
     found = analyze(game, state, time=time, use_solver=use_solver)
+    fmt = game.format_action
     reply: dict[str, Any] = {
         "game": game.spec,
-        "moves": format_moves(game, actions),
+        "moves": game.format_moves(actions),
         "source": found.source or None,
         "exact": found.exact,
-        "best": format_move(game, found.best) if found.best is not None else None,
+        "best": fmt(found.best) if found.best is not None else None,
         "words": found.words(found.best) if found.best is not None else None,
-        "scores": {format_move(game, a): _number(v) for a, v in found.scores.items()},
-        "score_words": {format_move(game, a): found.words(a) for a in found.scores},
+        "scores": {fmt(a): _number(v) for a, v in found.scores.items()},
+        "score_words": {fmt(a): found.words(a) for a in found.scores},
         "nodes": found.nodes,
         "elapsed": round(found.elapsed, 4),
         "note": found.note or None,
     }
-    if isinstance(game, ConnectX):
-        reply["columns"] = [_number(found.scores[c]) if c in found.scores else None for c in range(game.cols)]
+    view = game.board_view(state)
+    if view.gravity:  # a score per column, under the column labels
+        column = [game.action_at(state, 0, c) for c in range(view.cols)]
+        reply["columns"] = [_number(found.scores[a]) if a in found.scores else None for a in column]
     return reply
 
 
@@ -246,8 +258,9 @@ def _agent(spec: str, seed: int | None) -> Agent:
 def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = None) -> dict[str, Any]:
     """The agent's move in the position and what it found (runs in a worker)."""
     game = get_game(game_spec)
-    actions = replay(game, moves)
-    state = states_of(game, actions)[-1]
+    actions = game.parse_moves(moves)
+    state = game.states_of(actions)[-1]
+    fmt = game.format_action
     if game.is_terminal(state):
         raise InvalidPositionError("the game is over: there is no move to make")
     agent = _agent(agent_spec, seed)
@@ -256,14 +269,14 @@ def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = Non
     after = describe_state(game, [*actions, played.action])
     return {
         "agent": agent_spec,
-        "move": format_move(game, played.action),
+        "move": fmt(played.action),
         "moves": after["moves"],
         "value": _number(found.value) if found is not None else None,
         "words": played.words or None,
         "nodes": found.nodes if found is not None else None,
         "depth": found.depth if found is not None else None,
         "elapsed": round(played.elapsed, 4),
-        "pv": [format_move(game, a) for a in found.pv] if found is not None else [],
+        "pv": [fmt(a) for a in found.pv] if found is not None else [],
         "state": after,
     }
 
@@ -271,7 +284,7 @@ def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = Non
 def warm_up() -> None:
     """Load every engine's compiled code in a new worker before it takes a job (runs in the worker)."""
     game = get_game("connect4")
-    state = states_of(game, replay(game, "444433335555"))[-1]
+    state = game.states_of(game.parse_moves("444433335555"))[-1]
     for spec in ("alphabeta:depth=2", "mcts:sims=50", "solver:tt=10"):
         try:
             make_agent(spec)(game, state)

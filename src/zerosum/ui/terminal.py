@@ -1,8 +1,8 @@
 """``zerosum play``: a game in the terminal -- a person against an agent, two people, or two agents.
 
-Keys at a person's turn: a move (a column number for Connect-X, a cell 1..9 for Tic-Tac-Toe, the stone
-``x,y`` for Migration), ``h`` a hint (the best move and every move's score), ``u`` undo (a full move
-against an engine), ``s`` save (print the move string), ``q`` quit, ``?`` help.
+Keys at a person's turn: a move in the game's notation (its ``MOVES_HELP``: a column number for Connect-X,
+a cell 1..9 for Tic-Tac-Toe, the stone ``x,y`` for Migration), ``h`` a hint (the best move and every move's
+score), ``u`` undo (a full move against an engine), ``s`` save (print the move string), ``q`` quit, ``?`` help.
 
 It reads moves line by line, so it works the same at a keyboard and in a script:
 ``printf '4\\n4\\nq\\n' | zerosum play``.  Colour (rich) only when the output is a terminal and neither
@@ -22,15 +22,11 @@ from rich.markup import escape
 from ..agents.base import Agent
 from ..agents.registry import make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError, UsageError
-from ..game import Game
+from ..game import BoardView, Game
 from ..games import get_game
-from ..games.connectx import ConnectX
-from ..games.migration import Migration
-from ..games.tictactoe import TicTacToe
 from .analysis import Analysis, EngineMove, bounded_analyze, bounded_solver_move, engine_move, solver_available
-from .notation import format_move, format_moves, replay, states_of
 
-__all__ = ["PlaySession", "play", "describe_line", "render_plain"]
+__all__ = ["PlaySession", "play", "render_plain", "render_rich"]
 
 Reader = Callable[[str], "str | None"]
 
@@ -43,129 +39,80 @@ HELP = ("?", "help")
 # colours of the two sides and of the highlights (rich styles)
 STYLE = {1: "bold red", 2: "bold yellow", "empty": "grey42", "last": "on grey30", "win": "on dark_green",
          "header": "bold cyan", "dim": "grey50"}
-DISC = {1: "●", 2: "●"}
-
-
-def _name(game: Game[Any, Any]) -> str:
-    if isinstance(game, ConnectX):
-        if (game.rows, game.cols, game.k) == (6, 7, 4):
-            return "Connect Four"
-        return f"Connect {game.k} on {game.rows} x {game.cols}"
-    if isinstance(game, TicTacToe):
-        return "Tic-Tac-Toe"
-    if isinstance(game, Migration):
-        return f"Migration {game.n} x {game.n}"
-    return game.spec
 
 
 def mark(game: Game[Any, Any], player: int) -> str:
-    if isinstance(game, Migration):
-        return ">" if player == 1 else "^"
-    return "X" if player == 1 else "O"
+    """The player's mark in plain text (``X``, ``>``)."""
+    return game.MARKS[player - 1]
 
 
-def describe_line(cells: list[tuple[int, int]]) -> str:
-    """A Connect-X winning line in words (rows counted from the bottom, both 1-based)."""
-    rows = sorted({r for r, _ in cells})
-    cols = sorted({c for _, c in cells})
-    if len(rows) == 1:
-        return f"row {rows[0] + 1}, columns {cols[0] + 1} to {cols[-1] + 1}"
-    if len(cols) == 1:
-        return f"column {cols[0] + 1}, rows {rows[0] + 1} to {rows[-1] + 1}"
-    first, last = min(cells, key=lambda rc: rc[1]), max(cells, key=lambda rc: rc[1])
-    return f"diagonal from column {first[1] + 1} row {first[0] + 1} to column {last[1] + 1} row {last[0] + 1}"
+def _cell_text(view: BoardView, r: int, c: int, glyphs: tuple[str, str] | None = None) -> str:
+    who = view.cells[r][c]
+    if who:
+        return (glyphs or view.marks)[who - 1]
+    return view.cell_labels[r][c] if view.cell_labels else "."
 
 
-def _ttt_line(state: Any) -> list[int]:
-    from ..games.tictactoe import LINES
-
-    for line in LINES:
-        a, b, c = line
-        if state.cells[a] and state.cells[a] == state.cells[b] == state.cells[c]:
-            return list(line)
-    return []
+def _widths(view: BoardView) -> tuple[int, int]:
+    """The width of a cell and of the row labels."""
+    labels = [len(x) for x in view.col_labels] + [len(x) for row in view.cell_labels for x in row]
+    return max([1, *labels]), max([0, *(len(x) for x in view.row_labels)])
 
 
 def render_plain(game: Game[Any, Any], state: Any, last: Any = None) -> str:
-    """The board as plain text (no escape codes): the game's own rendering, Tic-Tac-Toe with free cell
-    numbers, and a marker ``v`` over the column of the last Connect-X move."""
-    if isinstance(game, TicTacToe):
-        rows = []
-        for r in range(3):
-            cells = [("X", "O")[v - 1] if v else str(3 * r + i + 1) for i, v in enumerate(state.cells[3 * r:3 * r + 3])]
-            rows.append(" " + " | ".join(cells))
-        return "\n---+---+---\n".join(rows)
-    text = game.render(state)
-    if isinstance(game, ConnectX) and last is not None:
-        width = len(str(game.cols))
-        marker = " ".join(("v" if c == last else " ").rjust(width) for c in range(game.cols)).rstrip()
-        text = marker + "\n" + text
-    return text
+    """The board as plain text (no escape codes), drawn from the game's :class:`BoardView`: column labels
+    over the cells, row labels before them, free cells by the name a person types (or ``.``), and a marker
+    ``v`` over the column of the last move on boards where a move is named by its column."""
+    view = game.board_view(state, last)
+    width, rwidth = _widths(view)
+    pad = " " * (rwidth + 1) if rwidth else ""
+    lines = []
+    if view.gravity and view.last:
+        col = view.last[0][1]
+        lines.append(pad + " ".join(("v" if c == col else " ").rjust(width) for c in range(view.cols)).rstrip())
+    if view.col_labels:
+        lines.append(pad + " ".join(x.rjust(width) for x in view.col_labels))
+    for r in range(view.rows):
+        head = view.row_labels[r].rjust(rwidth) + " " if rwidth else ""
+        lines.append(head + " ".join(_cell_text(view, r, c).rjust(width) for c in range(view.cols)))
+    return "\n".join(lines)
 
 
 def render_rich(game: Game[Any, Any], state: Any, last: Any = None) -> Any:
-    """The board as a rich ``Text``: coloured discs, the last move and a winning line highlighted."""
+    """The board as a rich ``Text``: coloured pieces, the last move and a winning line highlighted."""
     from rich.text import Text
 
+    view = game.board_view(state, last)
+    width, rwidth = _widths(view)
+    width = max(2, width) if view.gravity else width
+    win, moved = set(view.highlight), set(view.last)
     text = Text()
-    if isinstance(game, ConnectX):
-        win = {(game.rows - 1 - r, c) for r, c in game.winning_line(state)}
-        width = max(2, len(str(game.cols)))
-        for c in range(game.cols):
-            label = str(c + 1)
+    last_col = view.last[0][1] if view.gravity and view.last else None
+    if view.col_labels:
+        text.append(" " * rwidth)
+        for c, label in enumerate(view.col_labels):
             text.append(" " * (width + 1 - len(label)))
-            text.append(label, style=STYLE["header"] + (" reverse" if c == last else ""))
+            text.append(label, style=STYLE["header"] + (" reverse" if c == last_col else ""))
         text.append("\n")
-        last_row = game.column_height(state, last) - 1 if last is not None else -1
-        for row in range(game.rows - 1, -1, -1):
-            for c in range(game.cols):
-                who = game.cell(state, row, c)
-                text.append(" ")
-                if who:
-                    style = STYLE[who]
-                    if (row, c) in win:
-                        style += " " + STYLE["win"]
-                    elif c == last and row == last_row:
-                        style += " " + STYLE["last"]
-                    text.append(DISC[who].rjust(width), style=style)
-                else:
-                    text.append("·".rjust(width), style=STYLE["empty"])
-            text.append("\n")
-        text.rstrip()
-        return text
-    if isinstance(game, TicTacToe):
-        line = set(_ttt_line(state))
-        for r in range(3):
-            for i in range(3):
-                cell = 3 * r + i
-                v = state.cells[cell]
-                if v:
-                    style = STYLE[v] + (" " + STYLE["win"] if cell in line else " " + STYLE["last"] if cell == last else "")
-                    text.append(f" {'XO'[v - 1]} ", style=style)
-                else:
-                    text.append(f" {cell + 1} ", style=STYLE["dim"])
-                if i < 2:
-                    text.append("│", style=STYLE["dim"])
-            if r < 2:
-                text.append("\n───┼───┼───\n", style=STYLE["dim"])
-        return text
-    if isinstance(game, Migration):
-        n = game.n
-        width = len(str(n - 1))
-        dest = (last[2], last[3]) if last is not None else None
-        text.append(" " * (width + 1) + " ".join(str(y).rjust(width) for y in range(n)), style=STYLE["header"])
-        for x in range(n):
-            text.append("\n" + str(x).rjust(width), style=STYLE["header"])
-            for y in range(n):
-                v = state.board[x][y]
-                text.append(" ")
-                if v:
-                    style = STYLE[v] + (" " + STYLE["last"] if (x, y) == dest else "")
-                    text.append(("▶" if v == 1 else "▲").rjust(width), style=style)
-                else:
-                    text.append("·".rjust(width), style=STYLE["empty"])
-        return text
-    return Text(game.render(state))
+    for r in range(view.rows):
+        if rwidth:
+            text.append(view.row_labels[r].rjust(rwidth), style=STYLE["header"])
+        for c in range(view.cols):
+            who = view.cells[r][c]
+            text.append(" ")
+            if who:
+                style = STYLE[who]
+                if (r, c) in win:
+                    style += " " + STYLE["win"]
+                elif (r, c) in moved:
+                    style += " " + STYLE["last"]
+                text.append(view.glyphs[who - 1].rjust(width), style=style)
+            else:
+                text.append(_cell_text(view, r, c).rjust(width).replace(".", "·"),
+                            style=STYLE["dim"] if view.cell_labels else STYLE["empty"])
+        text.append("\n")
+    text.rstrip()
+    return text
 
 
 class Output:
@@ -220,7 +167,7 @@ class PlaySession:
 
     def __post_init__(self) -> None:
         if not self.states:
-            self.states = states_of(self.game, self.actions)
+            self.states = self.game.states_of(self.actions)
 
     # ---- small helpers -----------------------------------------------------------------------
 
@@ -252,7 +199,7 @@ class PlaySession:
             self.say(render_plain(game, state, self.last))
 
     def move_string(self) -> str:
-        return format_moves(self.game, self.actions)
+        return self.game.format_moves(self.actions)
 
     # ---- the keys ----------------------------------------------------------------------------
 
@@ -296,55 +243,50 @@ class PlaySession:
             self.say(f"No hint: {found.note}.")
             return
         engine = "the solver" if found.source == "solver" else found.source
-        best = format_move(game, found.best)
+        best = game.format_action(found.best)
         head = f"Hint from {engine}: play {best} ({found.words(found.best)})"
         stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
         self.say(f"{head}; {stats}.", f"[bold]Hint[/] from {engine}: play [bold green]{best}[/] "
                  f"({found.words(found.best)}); [dim]{stats}[/].")
         if found.note:
             self.say(f"({found.note})")
-        if isinstance(game, ConnectX) and found.source == "solver":
+        if found.source == "solver" and game.board_view(state).gravity:
             self.say(*self._score_row(found))
             return
-        width = max(len(format_move(game, a)) for a in found.scores)
+        width = max(len(game.format_action(a)) for a in found.scores)
         ordered = sorted(found.scores, key=lambda a: -found.values[a])
         for a in ordered:
-            self.say(f"  {format_move(game, a).rjust(width)}  {found.words(a)}")
+            self.say(f"  {game.format_action(a).rjust(width)}  {found.words(a)}")
 
     def _score_row(self, found: Analysis) -> tuple[str, Any]:
-        """Connect-X solver scores aligned under the column numbers, plus the rich version."""
+        """Solver scores aligned under the column labels of a board whose moves are columns (``#``: no move
+        there), plus the rich version."""
         from rich.text import Text
 
-        game = self.game
-        assert isinstance(game, ConnectX)
+        game, state = self.game, self.state
+        view = game.board_view(state)
+        actions = [game.action_at(state, 0, c) for c in range(view.cols)]
         cells = []
-        for c in range(game.cols):
-            s = found.scores.get(c)
+        for a in actions:
+            s = found.scores.get(a) if a is not None else None
             cells.append("#" if s is None else f"{int(s):+d}" if s else "0")
         width = max(3, *(len(x) for x in cells))
-        header = " ".join(str(c + 1).rjust(width) for c in range(game.cols))
+        header = " ".join(label.rjust(width) for label in view.col_labels)
         row = " ".join(x.rjust(width) for x in cells)
         plain = f"{header}\n{row}\n(score per column; + wins, - loses, 0 draws, # full)"
         text = Text()
         text.append(header + "\n", style=STYLE["header"])
         for c, x in enumerate(cells):
-            s = found.scores.get(c)
+            s = found.scores.get(actions[c]) if actions[c] is not None else None
             style = "grey42" if s is None else "bold green" if s > 0 else "bold red" if s < 0 else "white"
-            if c == found.best:
+            if actions[c] is not None and actions[c] == found.best:
                 style += " reverse"
             text.append(("" if c == 0 else " ") + x.rjust(width), style=style)
         text.append("\n(score per column; + wins, - loses, 0 draws, # full)", style=STYLE["dim"])
         return plain, text
 
     def help(self) -> None:
-        game = self.game
-        if isinstance(game, ConnectX):
-            what = f"a column number 1..{game.cols}"
-        elif isinstance(game, TicTacToe):
-            what = "a cell number 1..9, row by row from the top left"
-        else:
-            what = "the stone to move as 'x,y' (row from the top, column, both from 0)"
-        self.say(f"Type {what}; h hint, u undo, s save (print the move string), q quit.")
+        self.say(f"Type a move ({self.game.MOVES_HELP}); h hint, u undo, s save (print the move string), q quit.")
 
     # ---- turns -------------------------------------------------------------------------------
 
@@ -400,7 +342,7 @@ class PlaySession:
         player = game.player(state)
         note = ""
         with self.output.thinking(f"{agent.spec} is thinking..."):
-            if agent.spec.split(":")[0] == "solver" and solver_available(game) and state.history is not None:
+            if agent.spec.split(":")[0] == "solver" and solver_available(game) and getattr(state, "history", None) is not None:
                 played, note = bounded_solver_move(game, state, agent, self.solver_time)
             else:
                 played = engine_move(game, state, agent)
@@ -411,7 +353,7 @@ class PlaySession:
         self.show()
 
     def _report(self, player: int, agent: Agent, played: EngineMove) -> tuple[str, str]:
-        move = format_move(self.game, played.action)
+        move = self.game.format_action(played.action)
         plain = f"{mark(self.game, player)} ({agent.spec}) plays {move}"
         rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({escape(agent.spec)}) plays [bold]{escape(move)}[/]"
         if played.found is not None:
@@ -437,7 +379,7 @@ class PlaySession:
             return
         how = game.describe_win(state)
         w = out.winner
-        label = ("moves right" if w == 1 else "moves up") if isinstance(game, Migration) else mark(game, w)
+        label = game.player_label(w)
         seat = self.seats[w]
         people = sum(s is None for s in self.seats.values())
         cheer = " You win!" if seat is None and people == 1 else f" {seat.spec} wins." if seat is not None else ""
@@ -446,11 +388,11 @@ class PlaySession:
 
     def run(self) -> int:
         keys = "  Keys: h hint, u undo, s save, q quit, ? help." if None in self.seats.values() else ""
-        self.say(f"{_name(self.game)}: {self.who(1)} against {self.who(2)}.{keys}",
-                 f"[bold]{_name(self.game)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")
-        if isinstance(self.game, Migration):
-            self.say("> moves a stone one step right, ^ one step up; type the stone to move as x,y "
-                     "(row from the top, column). No legal move loses.")
+        title = self.game.title
+        self.say(f"{title}: {self.who(1)} against {self.who(2)}.{keys}",
+                 f"[bold]{escape(title)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")
+        if None in self.seats.values():
+            self.say(f"Type a move: {self.game.MOVES_HELP}.")
         self.show()
         while True:
             if self.game.is_terminal(self.state):
@@ -517,7 +459,7 @@ def play(
     seats: dict[int, Agent | None] = {}
     for player, spec in ((1, first), (2, second)):
         seats[player] = None if spec.strip() == "human" else make_agent(spec, seed=seed)
-    actions = replay(game, moves) if moves else []
+    actions = game.parse_moves(moves) if moves else []
     out = out or sys.stdout
     if out is None:
         raise UsageError("standard output is closed: zerosum play needs somewhere to draw the board")

@@ -1,7 +1,10 @@
 // zerosum's page: the board, the engine's answers and the analysis, all from the JSON API of `zerosum serve`.
-// No build step and no outside assets.  Hooks for tests: [data-column=N] columns (0-based), #status, #moves,
-// [data-score-column=N] analysis scores (Connect-X), [data-cell=N] / [data-score-cell=N] (Tic-Tac-Toe),
-// [data-stone="x,y"] / [data-score-stone="x,y"] (Migration).
+// No build step and no outside assets.  It knows no game: it draws the board the server describes (`view`:
+// cells, labels, highlights; `targets`: the move a click on each cell means) and lists the games the server
+// offers (`games`).  Boards whose moves are columns (`view.gravity`) are drawn by column, others by cell.
+// Hooks for tests: #status, #moves, [data-column=N] columns (0-based) and [data-score-column=N] their scores;
+// [data-cell=N] cells (row-major from the top left, 0-based), [data-at="r,c"] the same cell by row and column,
+// [data-score-cell=N] their scores; #pass the pass button.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -37,31 +40,60 @@ function showError(message) { $("#error").textContent = message || ""; }
 
 // ---- the game settings ------------------------------------------------------------------------
 
+function selectedGame() {
+  const spec = $("#game-select").value;
+  return (ui.games || []).find((g) => g.spec === spec);
+}
+
 function specFromControls() {
-  const kind = $("#game-select").value;
-  if (kind === "connectx") return `connectx:rows=${$("#rows").value},cols=${$("#cols").value},k=${$("#k").value}`;
-  if (kind === "migration") return `migration:n=${$("#mig-n").value}`;
-  return kind;
+  const chosen = selectedGame();
+  if (!chosen) return $("#game-select").value;
+  const options = Object.keys(chosen.options).map((key) => `${key}=${$(`#opt-${key}`).value}`);
+  return options.length ? `${chosen.spec}:${options.join(",")}` : chosen.spec;
+}
+
+function fillGames(games) {
+  if (ui.games) return;
+  ui.games = games;
+  const sel = $("#game-select");
+  sel.innerHTML = "";
+  for (const g of games) {
+    const option = document.createElement("option");
+    option.value = g.spec; option.textContent = g.label;
+    sel.appendChild(option);
+  }
+}
+
+// the spec's name and options: "connectx:rows=6,cols=7,k=4" -> ["connectx", {rows: "6", cols: "7", k: "4"}]
+function splitSpec(spec) {
+  const [name, rest] = spec.split(":");
+  const options = {};
+  for (const part of (rest || "").split(",").filter(Boolean)) { const [k, v] = part.split("="); options[k] = v; }
+  return [name, options];
 }
 
 function controlsFromInfo(info) {
   const sel = $("#game-select");
-  if (info.kind === "connectx") {
-    const preset = { "6x7x4": "connect4", "8x8x4": "connect4-8x8", "5x7x4": "connect4-5x7" }[`${info.rows}x${info.cols}x${info.k}`];
-    sel.value = preset || "connectx";
-    $("#rows").value = info.rows; $("#cols").value = info.cols; $("#k").value = info.k;
-  } else if (info.kind === "migration") {
-    sel.value = "migration"; $("#mig-n").value = info.n;
-  } else {
-    sel.value = "tictactoe";
-  }
-  sizeControls();
+  const preset = (ui.games || []).find((g) => !Object.keys(g.options).length && g.game === info.game);
+  const [name, options] = splitSpec(info.game);
+  sel.value = preset ? preset.spec : name;
+  sizeControls(options);
 }
 
-function sizeControls() {
-  const kind = $("#game-select").value;
-  $("#connectx-size").hidden = kind !== "connectx";
-  $("#migration-size").hidden = kind !== "migration";
+function sizeControls(values) {
+  const box = $("#game-options");
+  box.innerHTML = "";
+  const chosen = selectedGame();
+  const options = chosen ? Object.entries(chosen.options) : [];
+  box.hidden = !options.length;
+  for (const [key, o] of options) {
+    const label = el("label", "", { title: o.help });
+    label.append(`${key} `);
+    const input = el("input", "", { id: `opt-${key}`, type: "number", min: String(o.lo), max: String(o.hi) });
+    input.value = values && values[key] !== undefined ? values[key] : String(o.default);
+    label.appendChild(input);
+    box.appendChild(label);
+  }
 }
 
 function fillOpponents() {
@@ -74,9 +106,9 @@ function fillOpponents() {
   }
 }
 
-function defaultOpponent(kind) {
+function defaultOpponent(solver) {
   const names = Array.from($("#opponent").options).map((o) => o.value);
-  const wanted = kind === "connectx" ? ["solver", "alphabeta:time=1", "mcts:time=1", "random"] : ["alphabeta:time=1", "mcts:time=1", "random"];
+  const wanted = solver ? ["solver", "alphabeta:time=1", "mcts:time=1", "random"] : ["alphabeta:time=1", "mcts:time=1", "random"];
   return wanted.find((w) => names.includes(w)) || "person";
 }
 
@@ -215,93 +247,91 @@ function el(tag, cls, attrs) {
 function render(info) {
   $("#status").textContent = statusSentence(info);
   $("#moves").textContent = info.moves;
+  $("#moves-help").textContent = info.moves_help;
   $("#undo").disabled = info.ply === 0;
+  const view = info.view;
+  const pass = $("#pass");
+  pass.hidden = !view.pass_action;
+  pass.disabled = !view.pass_action || !info.legal.includes(view.pass_action);
   const board = $("#board");
   board.innerHTML = "";
-  board.style.setProperty("--cols", info.cols);
-  board.style.setProperty("--rows", info.rows);
-  const win = new Set(info.winning_line.map(([r, c]) => `${r},${c}`));
-  const last = info.last_cell ? `${info.last_cell[0]},${info.last_cell[1]}` : null;
-  if (info.kind === "connectx") renderConnectX(board, info, win, last);
-  else if (info.kind === "tictactoe") renderTicTacToe(board, info, win, last);
-  else renderMigration(board, info, last);
+  board.style.setProperty("--cols", view.cols);
+  board.style.setProperty("--rows", view.rows);
+  const win = new Set(view.highlight.map(([r, c]) => `${r},${c}`));
+  const last = new Set(view.last.map(([r, c]) => `${r},${c}`));
+  if (view.gravity) renderColumns(board, info, win, last);
+  else renderCells(board, info, win, last);
 }
 
-function renderConnectX(board, info, win, last) {
+// a board whose moves are columns: a click anywhere in a column plays it; pieces drop in
+function renderColumns(board, info, win, last) {
+  const view = info.view;
   const wrap = el("div", "cx");
   const header = el("div", "cx-header");
-  const lastCol = info.last_cell ? info.last_cell[1] : -1;
-  for (let c = 0; c < info.cols; c++) {
+  const lastCol = view.last.length ? view.last[0][1] : -1;
+  for (let c = 0; c < view.cols; c++) {
     const label = el("span", c === lastCol ? "last" : "");
-    label.textContent = String(c + 1);
+    label.textContent = view.col_labels[c] || "";
     header.appendChild(label);
   }
   const scores = el("div", "cx-scores");
-  for (let c = 0; c < info.cols; c++) scores.appendChild(el("span", "score", { "data-score-column": String(c) }));
   const grid = el("div", "cx-grid");
-  for (let c = 0; c < info.cols; c++) {
-    const playable = info.legal.includes(String(c + 1));
-    const col = el("div", `col ${playable ? "playable" : "full"}`, {
-      "data-column": String(c), role: "button", tabindex: "0", "aria-label": `column ${c + 1}`,
+  for (let c = 0; c < view.cols; c++) {
+    const move = info.targets[0][c];
+    scores.appendChild(el("span", "score", { "data-score-column": String(c), ...(move ? { "data-score-move": move } : {}) }));
+    const col = el("div", `col ${move ? "playable" : "full"}`, {
+      "data-column": String(c), role: "button", tabindex: "0", "aria-label": `column ${view.col_labels[c] || c + 1}`,
     });
-    for (let r = 0; r < info.rows; r++) {
+    for (let r = 0; r < view.rows; r++) {
       const hole = el("div", "hole", { "data-row": String(r) });
-      const who = info.board[r][c];
+      const who = view.cells[r][c];
       if (who) {
         const key = `${r},${c}`;
         let cls = `disc p${who}`;
         if (win.has(key)) cls += " win";
-        if (key === last) cls += " last drop";
+        if (last.has(key)) cls += " last drop";
         const disc = el("div", cls);
         disc.style.setProperty("--fall", String(r + 1));
         hole.appendChild(disc);
       }
       col.appendChild(hole);
     }
-    col.addEventListener("click", () => play(String(c + 1)));
-    col.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") play(String(c + 1)); });
+    // a full column still "plays" its label, so the person is told it is not a legal move
+    const wanted = () => move || view.col_labels[c] || String(c + 1);
+    col.addEventListener("click", () => play(wanted()));
+    col.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") play(wanted()); });
     grid.appendChild(col);
   }
   wrap.append(header, scores, grid);
   board.appendChild(wrap);
 }
 
-function renderTicTacToe(board, info, win, last) {
-  const grid = el("div", "ttt");
-  for (let i = 0; i < 9; i++) {
-    const r = Math.floor(i / 3), c = i % 3, who = info.board[r][c], key = `${r},${c}`;
-    let cls = "ttt-cell" + (who ? ` p${who}` : "");
-    if (win.has(key)) cls += " win";
-    if (key === last) cls += " last";
-    const cell = el("button", cls, { "data-cell": String(i), type: "button", "aria-label": `cell ${i + 1}` });
-    cell.textContent = who ? "XO"[who - 1] : "";
-    if (!who) {
-      const score = el("span", "score", { "data-score-cell": String(i) });
-      cell.appendChild(score);
-    }
-    cell.addEventListener("click", () => play(String(i + 1)));
-    grid.appendChild(cell);
+// a board whose moves are cells: a click on a cell plays the move the server says it means
+function renderCells(board, info, win, last) {
+  const view = info.view;
+  const labelled = view.row_labels.length > 0;
+  const grid = el("div", `cells${labelled ? " labelled" : ""}`);
+  if (view.col_labels.length) {
+    if (labelled) grid.appendChild(el("span", "label"));
+    for (const text of view.col_labels) { const s = el("span", "label"); s.textContent = text; grid.appendChild(s); }
   }
-  board.appendChild(grid);
-}
-
-function renderMigration(board, info, last) {
-  const grid = el("div", "mig");
-  grid.appendChild(el("span", "label"));
-  for (let y = 0; y < info.n; y++) { const s = el("span", "label"); s.textContent = String(y); grid.appendChild(s); }
-  const legal = new Set(info.legal);
-  for (let x = 0; x < info.n; x++) {
-    const label = el("span", "label"); label.textContent = String(x); grid.appendChild(label);
-    for (let y = 0; y < info.n; y++) {
-      const who = info.board[x][y], key = `${x},${y}`;
-      let cls = "mig-cell" + (who ? ` p${who}` : "");
-      const movable = legal.has(key) && !busy() && !engineToMove(info);
-      if (movable) cls += " movable";
-      if (key === last) cls += " last";
-      const cell = el("button", cls, { "data-stone": key, type: "button", "aria-label": `cell ${key}` });
-      cell.textContent = who === 1 ? "▶" : who === 2 ? "▲" : "";
-      if (legal.has(key)) cell.appendChild(el("span", "score", { "data-score-stone": key }));
-      cell.addEventListener("click", () => { if (legal.has(key)) play(key); });
+  const waiting = busy() || engineToMove(info);
+  for (let r = 0; r < view.rows; r++) {
+    if (labelled) { const s = el("span", "label"); s.textContent = view.row_labels[r]; grid.appendChild(s); }
+    for (let c = 0; c < view.cols; c++) {
+      const who = view.cells[r][c], key = `${r},${c}`, move = info.targets[r][c];
+      let cls = "cell" + (who ? ` p${who}` : "");
+      if (move && who && !waiting) cls += " movable";
+      if (win.has(key)) cls += " win";
+      if (last.has(key)) cls += " last";
+      const index = r * view.cols + c;
+      const cell = el("button", cls, {
+        "data-cell": String(index), "data-at": key, type: "button",
+        "aria-label": move ? `move ${move}` : `cell ${key}`,
+      });
+      cell.textContent = who ? view.glyphs[who - 1] : "";
+      if (move) cell.appendChild(el("span", "score", { "data-score-cell": String(index), "data-score-move": move }));
+      cell.addEventListener("click", () => { if (move) play(move); else if (!info.over) showError("That is not a legal move here."); });
       grid.appendChild(cell);
     }
   }
@@ -334,24 +364,22 @@ async function analyse(token) {
   }
   if (token !== ui.token || !$("#analysis").checked) return;
   if (!reply.source) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
   for (const [move, score] of Object.entries(reply.scores)) {
-    let node;
-    if (info.kind === "connectx") node = document.querySelector(`[data-score-column="${Number(move) - 1}"]`);
-    else if (info.kind === "tictactoe") node = document.querySelector(`[data-score-cell="${Number(move) - 1}"]`);
-    else node = document.querySelector(`[data-score-stone="${move}"]`);
+    const node = nodes.get(move);
     if (!node) continue;
     const words = reply.score_words[move];
     node.textContent = reply.source === "solver" ? (score > 0 ? `+${score}` : String(score))
-      : info.kind === "connectx" ? compact(words) : words;
+      : info.view.gravity ? compact(words) : words;
     node.title = words;
     node.classList.remove("pos", "neg", "zero", "best");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
     if (move === reply.best) node.classList.add("best");
   }
   const engine = reply.source === "solver" ? "Solver" : reply.source;
-  const nodes = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
+  const counted = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
   const note = reply.note ? ` (${reply.note})` : "";
-  $("#analysis-info").textContent = `${engine}: best ${reply.best} (${reply.words}) · ${reply.elapsed.toFixed(2)} s${nodes}${note}`;
+  $("#analysis-info").textContent = `${engine}: best ${reply.best} (${reply.words}) · ${reply.elapsed.toFixed(2)} s${counted}${note}`;
 }
 
 // ---- start ------------------------------------------------------------------------------------------
@@ -370,24 +398,30 @@ async function start() {
   $("#analysis").checked = params.get("analysis") === "1";
   try {
     const info = await api(`/api/state?${new URLSearchParams({ game, moves })}`);
+    fillGames(info.games);
     controlsFromInfo(info);
-    ui.opponent = params.get("opponent") || defaultOpponent(info.kind);
+    ui.opponent = params.get("opponent") || defaultOpponent(info.solver);
     ensureOpponent(ui.opponent);
     await show(info.game, info.moves);
   } catch (err) {
     showError(`${err.message} — starting a new game instead.`);
-    ui.opponent = params.get("opponent") || defaultOpponent("connectx");
+    const info = await api("/api/state?game=connect4");
+    fillGames(info.games);
+    controlsFromInfo(info);
+    ui.opponent = params.get("opponent") || defaultOpponent(info.solver);
     ensureOpponent(ui.opponent);
-    await show("connect4", "");
+    await show(info.game, "");
   }
 }
 
 $("#game-select").addEventListener("change", () => {
   sizeControls();
-  const value = $("#game-select").value;
-  // the solver plays Connect-X only: pick the best other engine when it is chosen for another game
-  if ($("#opponent").value === "solver" && !value.startsWith("connect")) ensureOpponent(defaultOpponent(value));
+  // the solver plays only some games (the server says which): pick the best other engine when it cannot
+  const chosen = selectedGame();
+  const solver = chosen && chosen.game === (ui.info && ui.info.game) ? ui.info.solver : chosen && chosen.solver;
+  if ($("#opponent").value === "solver" && !solver) ensureOpponent(defaultOpponent(false));
 });
+$("#pass").addEventListener("click", () => { if (ui.info && ui.info.view.pass_action) play(ui.info.view.pass_action); });
 $("#new-game").addEventListener("click", newGame);
 $("#undo").addEventListener("click", undo);
 $("#opponent").addEventListener("change", () => { ui.opponent = $("#opponent").value; if (ui.info) show(ui.game, ui.info.moves).catch((e) => showError(e.message)); });
@@ -400,6 +434,6 @@ $("#copy-link").addEventListener("click", async () => {
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   if (e.key === "u") undo();
-  else if (/^[1-9]$/.test(e.key) && ui.info && ui.info.kind !== "migration") play(e.key);
+  else if (ui.info && ui.info.legal.includes(e.key)) play(e.key);
 });
 start();
