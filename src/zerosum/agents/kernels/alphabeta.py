@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ... import values
 from ...values import INF, WIN
+from ...values import clamp as _py_clamp
+from ...values import to_child as _py_to_child
+from ...values import to_parent as _py_to_parent
 from .grid import BUDGET, COLS, EVAL, EVAL_WINDOW, K, ROWS, TT_BITS, grid_eval, makes_line, place
 
 __all__ = ["ab_run", "tt_probe"]
@@ -25,9 +27,9 @@ N_STATS = 8
 EXACT, LOWER, UPPER = 1, 2, 3
 
 #: the value algebra, compiled
-clamp = njit(cache=True, inline="always")(values.clamp)
-to_parent = njit(cache=True, inline="always")(values.to_parent)
-to_child = njit(cache=True, inline="always")(values.to_child)
+clamp = njit(cache=True, inline="always")(_py_clamp)
+to_parent = njit(cache=True, inline="always")(_py_to_parent)
+to_child = njit(cache=True, inline="always")(_py_to_child)
 
 
 @njit(cache=True)
