@@ -52,7 +52,7 @@ def generic_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, flo
 
 def fast_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, float]:
     """Random games in the numba kernels for about ``seconds`` (compile excluded): (games, elapsed)."""
-    from ..solver.bitboard import random_playouts
+    from ..kernels.connectx import random_playouts
 
     random_playouts(1, game.rows, game.cols, game.k, seed)  # compile (or load from cache) first
     batch, games = 1000, 0
