@@ -133,7 +133,7 @@ def test_bad_names_and_games() -> None:
         H.get_evaluation("nope")
     with pytest.raises(AgentError, match="window"):
         H.window_eval(Migration(4), Migration(4).initial_state, 1)
-    with pytest.raises(AgentError, match="Connect-X"):
+    with pytest.raises(AgentError, match="has no threats evaluation"):
         H.threats_eval(TicTacToe(), TicTacToe().initial_state, 1)
     with pytest.raises(ValueError):
         H.window_eval(ConnectX(), ConnectX().initial_state, 3)

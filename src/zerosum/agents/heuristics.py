@@ -20,12 +20,22 @@ whole numbers, so the numba kernels of :mod:`zerosum.agents.kernels` reproduce t
 
 from __future__ import annotations
 
-import sys
+import inspect
+from functools import lru_cache
 from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
-from ..kernels.bits import centre_columns, line_masks, win_cells
+from ..games.connectx_eval import (  # noqa: F401 - the evaluations' tools, under their old names
+    CENTRE_WEIGHT,
+    THREAT_DECISIVE,
+    THREAT_GOOD,
+    THREAT_OTHER,
+    THREAT_STACKED,
+    _threat_score,
+    windows,
+    winning_cells,
+)
 
 __all__ = [
     "window_eval",
@@ -46,148 +56,35 @@ __all__ = [
 
 Evaluation = Callable[[Game[Any, Any], Any, int], int]
 
-# ---- tuning constants (the numba kernels use the same numbers) ------------------------------------
-#: a threat on a row whose parity suits its owner
-THREAT_GOOD = 120
-#: any other threat
-THREAT_OTHER = 40
-#: a threat right above another threat of the same player (one of them will be playable first)
-THREAT_STACKED = 200
-#: a threat the side to move can play now, or two the opponent can: the game is decided
-THREAT_DECISIVE = 100_000
-#: per stone in the centre column(s)
-CENTRE_WEIGHT = 4
+# ---- the evaluations live with their games (re-exported here under their old names) ---------------
 #: per legal move of difference
 MOBILITY_SCALE = 10
 
 
-# ---- the lines of k cells ----------------------------------------------------------------------
-
-
-def windows(game: Game[Any, Any]) -> tuple[int, ...]:
-    """The lines of k cells of a Connect-X board, as bitboard masks (also used by the numba path)."""
-    return line_masks(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
-
-
-def _is_connectx(game: Game[Any, Any]) -> bool:
-    from ..games.connectx import ConnectX
-
-    return isinstance(game, ConnectX)
-
-
-def _is_tictactoe(game: Game[Any, Any]) -> bool:
-    from ..games.tictactoe import TicTacToe
-
-    return isinstance(game, TicTacToe)
-
-
-def _line_counts(lines: Any, k: int, three: int, two: int) -> int:
-    """The window score of ``mine`` against ``theirs`` given per-line stone counts (a, b)."""
-    score = 0
-    for a, b in lines:
-        if b == 0:
-            if a == k - 1:
-                score += three
-            elif a == k - 2:
-                score += two
-        if a == 0:
-            if b == k - 1:
-                score -= three
-            elif b == k - 2:
-                score -= two
-    return score
+def _offered(game: Game[Any, Any], name: str) -> Evaluation:
+    """The game's own evaluation called ``name`` (its :meth:`~zerosum.game.Game.evaluations`)."""
+    found = game.evaluations().get(name)
+    if found is None:
+        offered = ", ".join(game.evaluations()) or "none"
+        raise AgentError(f"{game.title} ({game.spec!r}) has no {name} evaluation: it offers {offered}")
+    return found  # type: ignore[return-value]
 
 
 def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
-    """The classic course evaluation of ``state`` for ``player`` (Connect-X and Tic-Tac-Toe).
+    """The classic course evaluation (games made of lines of cells: Connect-X, Tic-Tac-Toe).
 
-    Over every line of k cells (rows, columns, both diagonals): k-1 of a player's stones and one empty cell
-    count ``three`` for that player, k-2 stones and two empty cells count ``two``.  The result is
-    ``player``'s total minus the opponent's; ``+sys.maxsize`` / ``-sys.maxsize`` when a player has k in a row.
+    Over every line of k cells: k-1 of a player's stones and one empty cell count ``three`` for that player,
+    k-2 stones and two empty cells count ``two``.  The result is ``player``'s total minus the opponent's;
+    ``+sys.maxsize`` / ``-sys.maxsize`` when a player has k in a row.
     """
     if player not in (1, 2):
         raise ValueError(f"player must be 1 or 2, not {player!r}")
-    if _is_connectx(game):
-        mine, theirs = state.stones(player), state.stones(other(player))
-        k = game.k  # type: ignore[attr-defined]
-        counts = [((mine & w).bit_count(), (theirs & w).bit_count()) for w in windows(game)]
-    elif _is_tictactoe(game):
-        from ..games.tictactoe import LINES
-
-        k = 3
-        cells = state.cells
-        counts = [
-            (sum(cells[i] == player for i in line), sum(cells[i] == other(player) for i in line)) for line in LINES
-        ]
-    else:
-        raise AgentError(f"the window evaluation needs lines of cells (Connect-X, Tic-Tac-Toe), not {game.spec!r}")
-    for a, b in counts:
-        if a == k:
-            return sys.maxsize
-        if b == k:
-            return -sys.maxsize
-    return _line_counts(counts, k, three, two)
-
-
-def winning_cells(game: Game[Any, Any], stones: int, mask: int) -> int:
-    """Empty cells where one more stone would give ``stones`` k in a row (any board size, Python ints)."""
-    return win_cells(stones, mask, game.height, game.k, game.board_mask)  # type: ignore[attr-defined]
-
-
-def _threat_score(game: Game[Any, Any], threats: int, player: int, rows: int, h: int, against: int = 0) -> int:
-    """Threat cells weighted by row parity (player 1 likes odd rows, 1-based; player 2 even rows); a
-    threat above an ``against`` threat in its column counts a quarter (that one comes first), a threat
-    right above another of the same player adds ``THREAT_STACKED``."""
-    score = 0
-    every = threats
-    while threats:
-        low = threats & -threats
-        bit = low.bit_length() - 1
-        row = bit % h  # 0-based from the bottom
-        good = (row % 2 == 0) if player == 1 else (row % 2 == 1)
-        weight = THREAT_GOOD if good else THREAT_OTHER
-        below = ((1 << bit) - 1) & ~((1 << (bit - row)) - 1)  # the cells under it in its column
-        if against & below:
-            weight //= 4
-        if row > 0 and every & (low >> 1):
-            weight += THREAT_STACKED
-        score += weight
-        threats ^= low
-    return score
+    return int(_offered(game, "window")(game, state, player, three, two))  # type: ignore[call-arg]
 
 
 def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
-    """A stronger Connect-X evaluation: window + threats by row parity + centre control (see module doc).
-
-    Decided positions (the side to move can complete a line now, or the opponent has two playable
-    threats) score ``±THREAT_DECISIVE``; finished ones ``±sys.maxsize`` like :func:`window_eval`.
-    """
-    if not _is_connectx(game):
-        raise AgentError(f"the threats evaluation is for Connect-X, not {game.spec!r}")
-    base = window_eval(game, state, player, three, two)
-    if abs(base) == sys.maxsize:
-        return base
-    rows, h = game.rows, game.height  # type: ignore[attr-defined]
-    mask = state.mask
-    to_move = state.to_move
-    playable = (mask + game.bottom_mask) & game.board_mask  # type: ignore[attr-defined]
-    mover, waiter = state.current, state.current ^ mask
-    t_mover = winning_cells(game, mover, mask)
-    t_waiter = winning_cells(game, waiter, mask)
-    sign = 1 if player == to_move else -1
-    if t_mover & playable:
-        return sign * THREAT_DECISIVE
-    if (t_waiter & playable).bit_count() >= 2:
-        return -sign * THREAT_DECISIVE
-    score = (_threat_score(game, t_mover, to_move, rows, h, t_waiter)
-             - _threat_score(game, t_waiter, other(to_move), rows, h, t_mover))
-    cols = game.cols  # type: ignore[attr-defined]
-    centre = 0
-    for c in centre_columns(cols):
-        col = game.column[c]  # type: ignore[attr-defined]
-        centre += (mover & col).bit_count() - (waiter & col).bit_count()
-    score += CENTRE_WEIGHT * centre
-    return base + sign * score
+    """A stronger Connect-X evaluation: window + threats by row parity + centre control (see module doc)."""
+    return int(_offered(game, "threats")(game, state, player, three, two))  # type: ignore[call-arg]
 
 
 def mobility_eval(game: Game[Any, Any], state: Any, player: int) -> int:
@@ -204,31 +101,70 @@ def mobility_eval(game: Game[Any, Any], state: Any, player: int) -> int:
     return MOBILITY_SCALE * diff
 
 
-#: evaluation name -> (function, accepts three=/two=)
-EVALUATIONS: dict[str, tuple[Evaluation, bool]] = {
-    "window": (window_eval, True),
-    "threats": (threats_eval, True),
-    "mobility": (mobility_eval, False),
-}
+def _weighted(func: Callable[..., Any]) -> bool:
+    try:
+        return "three" in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return False
+
+
+def _by_name(name: str) -> Evaluation:
+    """``f(game, state, player, three=50, two=10)``: the evaluation ``name`` of whatever game it is given."""
+    if name == "window":
+        return window_eval
+    if name == "threats":
+        return threats_eval
+
+    def evaluate(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
+        func = game.evaluations().get(name)
+        if func is None:
+            if name == "mobility":  # any game: the generic count
+                return mobility_eval(game, state, player)
+            _offered(game, name)
+        assert func is not None
+        if (three, two) != (50, 10) and _weighted(func):
+            return func(game, state, player, three, two)  # type: ignore[no-any-return]
+        return func(game, state, player)  # type: ignore[no-any-return]
+
+    evaluate.__name__ = f"{name}_eval"
+    return evaluate
+
+
+@lru_cache(maxsize=1)
+def _names(classes: tuple[type, ...]) -> tuple[str, ...]:
+    names = {"window": None, "threats": None, "mobility": None}
+    for cls in classes:
+        game = cls(**{k: o.default for k, o in cls.OPTIONS.items()})
+        names.update(dict.fromkeys(game.evaluations()))
+    return tuple(names)
+
+
+def evaluation_names() -> tuple[str, ...]:
+    """Every evaluation a registered game offers, and ``mobility`` (any game)."""
+    from ..games import registered_games
+
+    return _names(registered_games())
+
+
+def __getattr__(attr: str) -> Any:
+    # EVALUATIONS: name -> (function, accepts three=/two=), from the games registered when asked
+    if attr == "EVALUATIONS":
+        return {name: (_by_name(name), name in ("window", "threats")) for name in evaluation_names()}
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 def default_evaluation(game: Game[Any, Any]) -> str:
-    """The evaluation used when none is named: ``threats`` for Connect-X, ``window`` for Tic-Tac-Toe,
-    ``mobility`` for everything else."""
-    if _is_connectx(game):
-        return "threats"
-    if _is_tictactoe(game):
-        return "window"
-    return "mobility"
+    """The evaluation used when none is named: the first the game offers (``threats`` for Connect-X,
+    ``window`` for Tic-Tac-Toe), ``mobility`` for a game that offers none."""
+    return next(iter(game.evaluations()), "mobility")
 
 
 def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
     """The evaluation named ``name`` with its weights bound: ``f(game, state, player) -> int``."""
-    if name not in EVALUATIONS:
-        raise AgentError(f"unknown evaluation {name!r}: choose one of {', '.join(EVALUATIONS)}")
-    func, weighted = EVALUATIONS[name]
-    if not weighted:
-        return func
+    names = evaluation_names()
+    if name not in names:
+        raise AgentError(f"unknown evaluation {name!r}: choose one of {', '.join(names)}")
+    func = _by_name(name)
     if (three, two) == (50, 10):
         return func
 

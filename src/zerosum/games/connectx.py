@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Outcome, as_index, other
 from ..kernels.bits import line_bits
+from .connectx_eval import EVALUATIONS
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
@@ -332,6 +333,10 @@ class ConnectX(Game[ConnectXState, int]):
 
     def action_at(self, state: ConnectXState, row: int, col: int) -> int | None:
         return col if col in self.actions(state) else None
+
+    def evaluations(self) -> dict[str, Callable[..., float]]:
+        """``threats`` (the default) and ``window`` (see :mod:`zerosum.games.connectx_eval`)."""
+        return EVALUATIONS  # type: ignore[return-value]
 
     def split_moves(self, moves: str) -> list[int]:
         """A move string as 0-based columns, without checking legality.

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from ..game import BoardView, Game, Outcome, as_index
+from .connectx_eval import line_window_score
 from .registry import register_game
 
 __all__ = ["TicTacToe", "TicTacToeState"]
@@ -79,6 +81,9 @@ class TicTacToe(Game[TicTacToeState, int]):
     def action_at(self, state: TicTacToeState, row: int, col: int) -> int | None:
         cell = 3 * row + col
         return cell if 0 <= row < 3 and 0 <= col < 3 and cell in self.actions(state) else None
+
+    def evaluations(self) -> dict[str, Callable[..., float]]:
+        return {"window": window_eval}
 
     def move_tokens(self, text: str) -> list[str]:
         return [ch for ch in text if not ch.isspace() and ch != ","]
@@ -170,6 +175,15 @@ class TicTacToe(Game[TicTacToeState, int]):
             except IllegalMoveError as exc:
                 raise type(exc)(f"move {i + 1} of {moves!r}: {exc}") from None
         return state
+
+
+def window_eval(game: TicTacToe, state: TicTacToeState, player: int, three: int = 50, two: int = 10) -> int:
+    """The window evaluation over the eight lines (see :func:`zerosum.games.connectx_eval.line_window_score`)."""
+    if player not in (1, 2):
+        raise ValueError(f"player must be 1 or 2, not {player!r}")
+    cells, them = state.cells, 3 - player
+    counts = [(sum(cells[i] == player for i in line), sum(cells[i] == them for i in line)) for line in LINES]
+    return line_window_score(counts, 3, three, two)
 
 
 def _describe(out: Outcome) -> str:
