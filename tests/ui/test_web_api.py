@@ -14,7 +14,6 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from zerosum import get_game  # noqa: E402
 from zerosum.core.files import benchmark_data  # noqa: E402
-from zerosum.ui.notation import replay  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 from zerosum.ui.analysis import solver_job  # noqa: E402
 from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
@@ -66,8 +65,8 @@ def test_move_for_every_game(client) -> None:
         assert reply.status_code == 200, reply.text
         data = reply.json()
         g = get_game(game)
-        before = replay(g, moves)
-        after = replay(g, data["moves"])
+        before = g.parse_moves(moves)
+        after = g.parse_moves(data["moves"])
         assert after[:-1] == before and data["move"] == data["state"]["last"]
         assert data["state"]["ply"] == len(before) + 1
     first = client.post("/api/move", json={"game": "connect4", "moves": "", "agent": "first"}).json()

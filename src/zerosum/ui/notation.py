@@ -1,5 +1,6 @@
-"""Move strings for every game (kept while the faces move onto the games' own notation; see
-:meth:`zerosum.game.Game.parse_moves` and :meth:`~zerosum.game.Game.format_moves`)."""
+"""Deprecated: each game owns its move strings (:meth:`zerosum.game.Game.parse_moves`,
+:meth:`~zerosum.game.Game.format_moves`, :meth:`~zerosum.game.Game.format_action`).  These names stay only
+while the README still shows them; no module of zerosum uses them."""
 
 from __future__ import annotations
 

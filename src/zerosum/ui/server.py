@@ -60,7 +60,6 @@ def create_app(
     from ..core.files import describe_exception
     from ..errors import GameError
     from . import service
-    from .notation import format_moves, states_of
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup=service.warm_up)
@@ -108,9 +107,9 @@ def create_app(
     def checked(game_spec: Any, moves: Any, over_message: str = "") -> tuple[Any, list[Any], str]:
         """The game, its actions and the move string (runs in a thread: it builds the position)."""
         game, actions = service.check_request(game_spec, moves)
-        if over_message and game.is_terminal(states_of(game, actions)[-1]):
+        if over_message and game.is_terminal(game.states_of(actions)[-1]):
             raise GameError(over_message)
-        return game, actions, format_moves(game, actions)
+        return game, actions, game.format_moves(actions)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")

@@ -1,4 +1,5 @@
-"""Move strings of every game: replay checks each move, format_moves inverts it."""
+"""Move strings of every game: game.parse_moves checks each move, game.format_moves inverts it (the
+notation each game owns; formerly zerosum.ui.notation)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import pytest
 
 from zerosum import get_game
 from zerosum.errors import IllegalMoveError, InvalidMoveError
-from zerosum.ui.notation import format_move, format_moves, replay, states_of
 
 
 @pytest.mark.parametrize("spec", ["connect4", "connectx:rows=4,cols=12,k=3", "tictactoe", "migration:n=5", "migration:n=8"])
@@ -21,21 +21,21 @@ def test_random_games_round_trip(spec: str) -> None:
             action = rng.choice(game.actions(state))
             actions.append(action)
             state = game.result(state, action)
-        text = format_moves(game, actions)
-        assert replay(game, text) == actions
-        assert states_of(game, actions)[-1] == state
+        text = game.format_moves(actions)
+        assert game.parse_moves(text) == actions
+        assert game.states_of(actions)[-1] == state
 
 
 def test_forms_per_game() -> None:
     c4, ttt, mig, wide = get_game("connect4"), get_game("tictactoe"), get_game("migration:n=4"), get_game("connectx:rows=6,cols=11,k=4")
-    assert replay(c4, "4453") == [3, 3, 4, 2]
-    assert format_moves(wide, [9, 0, 10]) == "10,1,11" and replay(wide, "10,1,11") == [9, 0, 10]
-    assert replay(ttt, "519") == [4, 0, 8] and format_moves(ttt, [4, 0, 8]) == "519"
+    assert c4.parse_moves("4453") == [3, 3, 4, 2]
+    assert wide.format_moves([9, 0, 10]) == "10,1,11" and wide.parse_moves("10,1,11") == [9, 0, 10]
+    assert ttt.parse_moves("519") == [4, 0, 8] and ttt.format_moves([4, 0, 8]) == "519"
     # Migration(4): player 1 has stones at (1,0) and (2,0), player 2 at (3,1) and (3,2)
-    assert replay(mig, "1,0;3,1") == [(1, 0, 1, 1), (3, 1, 2, 1)]
-    assert format_moves(mig, [(1, 0, 1, 1), (3, 1, 2, 1)]) == "1,0;3,1"
-    assert format_move(mig, (1, 0, 1, 1)) == "1,0"
-    assert replay(c4, "") == [] and replay(mig, "  ") == []
+    assert mig.parse_moves("1,0;3,1") == [(1, 0, 1, 1), (3, 1, 2, 1)]
+    assert mig.format_moves([(1, 0, 1, 1), (3, 1, 2, 1)]) == "1,0;3,1"
+    assert mig.format_action((1, 0, 1, 1)) == "1,0"
+    assert c4.parse_moves("") == [] and mig.parse_moves("  ") == []
 
 
 @pytest.mark.parametrize(
@@ -54,5 +54,5 @@ def test_forms_per_game() -> None:
 )
 def test_bad_move_strings_name_the_move(spec: str, text: str, cls: type, words: str) -> None:
     with pytest.raises(cls) as info:
-        replay(get_game(spec), text)
+        get_game(spec).parse_moves(text)
     assert words in str(info.value)
