@@ -123,15 +123,15 @@ def _by_name(name: str) -> Evaluation:
             _offered(game, name)
         assert func is not None
         if (three, two) != (50, 10) and _weighted(func):
-            return func(game, state, player, three, two)  # type: ignore[no-any-return]
-        return func(game, state, player)  # type: ignore[no-any-return]
+            return int(func(game, state, player, three, two))
+        return int(func(game, state, player))
 
     evaluate.__name__ = f"{name}_eval"
     return evaluate
 
 
 @lru_cache(maxsize=1)
-def _names(classes: tuple[type, ...]) -> tuple[str, ...]:
+def _names(classes: tuple[type[Game[Any, Any]], ...]) -> tuple[str, ...]:
     names = {"window": None, "threats": None, "mobility": None}
     for cls in classes:
         game = cls(**{k: o.default for k, o in cls.OPTIONS.items()})
