@@ -15,10 +15,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from zerosum import get_game
-from zerosum.agents.base import make_agent
+from zerosum import get_game, make_agent
 from zerosum.ui import terminal
-from zerosum.ui.notation import replay
 
 DOCS = Path(__file__).resolve().parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -31,7 +29,7 @@ def terminal_svg() -> str:
     output = terminal.Output(io.StringIO(), True)
     output.console = Console(record=True, file=io.StringIO(), force_terminal=True, width=76, highlight=False)
     solver = make_agent("solver")
-    session = terminal.PlaySession(game, {1: None, 2: None}, lambda prompt: None, output, replay(game, START))
+    session = terminal.PlaySession(game, {1: None, 2: None}, lambda prompt: None, output, game.parse_moves(START))
     session.seats = {session.game.player(session.state): None, 3 - session.game.player(session.state): solver}
     output.say(rich=f"[dim]$[/] zerosum play --moves {START}")
     session.show()
@@ -57,7 +55,7 @@ def hint_svg() -> str:
     output = terminal.Output(io.StringIO(), True)
     output.console = Console(record=True, file=io.StringIO(), force_terminal=True, width=76, highlight=False)
     session = terminal.PlaySession(game, {1: None, 2: make_agent("solver")}, lambda prompt: None, output,
-                                   replay(game, START))
+                                   game.parse_moves(START))
     output.say(rich=f"[dim]$[/] zerosum play --moves {START}")
     session.show()
     output.console.print("X (you) to move: h")
