@@ -17,13 +17,10 @@ __all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
 
 
 def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") -> None:
-    parser.add_argument(
-        "--game",
-        default=default,
-        metavar="SPEC",
-        help=f"the game: connect4, connect4-8x8, connect4-5x7, connectx:rows=R,cols=C,k=K, tictactoe, "
-        f"migration:n=N (default: {default})",
-    )
+    from ..games.registry import spec_forms  # the registered games, so a new game needs no edit here
+
+    parser.add_argument("--game", default=default, metavar="SPEC",
+                        help=f"the game: {spec_forms()} (default: {default})")
 
 
 def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float | None,

@@ -32,8 +32,8 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
                         help="who moves second (default: the strongest agent when a person moves first, "
                         "else a person)")
     parser.add_argument("--moves", default="", metavar="MOVES",
-                        help="start from this move string: Connect-X columns '4453', Tic-Tac-Toe cells '519', "
-                        "Migration stones '3,0;7,3'")
+                        help="start from this move string, in the game's own notation (e.g. 4453 on a Connect "
+                        "Four board; a wrong one says how the game's moves are written)")
     parser.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
                         help=f"seed for agents that use randomness (0..{MAX_SEED})")
     parser.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",

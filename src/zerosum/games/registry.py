@@ -12,7 +12,7 @@ from ..errors import GameError, InvalidSpecError
 from ..game import Game, GameOption
 from ..spec import convert, parse_spec
 
-__all__ = ["get_game", "register_game", "registered_games", "game_names", "GameOption", "GAME_NAMES", "PRESETS"]
+__all__ = ["get_game", "register_game", "registered_games", "game_names", "spec_forms", "GameOption", "GAME_NAMES", "PRESETS"]
 
 G = TypeVar("G", bound=type)
 
@@ -50,6 +50,19 @@ def registered_games() -> tuple[type[Game[Any, Any]], ...]:
 def game_names() -> tuple[str, ...]:
     """Every spec name: each game's presets, then its own name."""
     return tuple(_NAMES)
+
+
+def spec_forms() -> str:
+    """Every game's spec as a person writes it, for help texts: ``connect4, ..., othello:n=N``."""
+    forms: list[str] = []
+    for cls in _GAMES:
+        forms += [name for name, (owner, _) in _NAMES.items() if owner is cls and name != cls.name]
+        options = ",".join(f"{key}={key.upper()}" for key in cls.OPTIONS)
+        if cls.name not in forms and (not options or cls.name in _NAMES):
+            forms.append(cls.name)
+        if options:
+            forms.append(f"{cls.name}:{options}")
+    return ", ".join(dict.fromkeys(forms))
 
 
 def __getattr__(attr: str) -> Any:
