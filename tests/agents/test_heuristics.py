@@ -165,3 +165,25 @@ def test_numba_evaluations_equal_python(game: ConnectX) -> None:
                 got = fast.grid_eval(grid, heights, state.to_move, cfg, t["windows"], t["is_centre"], scratch, marks)
                 assert got == func(game, state, state.to_move, three, two)
                 assert not scratch.any()
+
+
+def test_an_evaluation_the_game_does_not_offer_is_refused_before_the_search() -> None:
+    from zerosum import get_game, make_agent
+    from zerosum.errors import AgentError
+
+    othello = get_game("othello:n=6")
+    with pytest.raises(AgentError, match="has no 'window' evaluation"):
+        make_agent("alphabeta:depth=2,eval=window").warm_up(othello)
+    with pytest.raises(AgentError, match="has no 'threats' evaluation"):
+        make_agent("minimax:depth=1,eval=threats").search(get_game("migration:n=4"), get_game("migration:n=4").initial_state)
+    assert make_agent("alphabeta:depth=2,eval=corners")(othello, othello.initial_state) in othello.actions(othello.initial_state)
+
+
+def test_the_eval_option_names_every_evaluation_a_game_offers() -> None:
+    from zerosum import make_agent
+    from zerosum.errors import AgentError
+
+    with pytest.raises(AgentError) as info:
+        make_agent("alphabeta:eval=nope")
+    for name in ("window", "threats", "mobility", "corners", "stability"):
+        assert name in str(info.value)

@@ -41,6 +41,9 @@ def resolve_evaluation(
     if callable(evaluation):
         return None, evaluation
     name = evaluation or default_evaluation(game)
+    offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
+    if name not in offered:  # refused before the search, not one forfeit a move later
+        raise AgentError(f"{game.title} has no {name!r} evaluation: choose one of {', '.join(dict.fromkeys(offered))}")
     return name, get_evaluation(name, three, two)
 
 
@@ -52,9 +55,15 @@ def _eval_name(value: str) -> str:
     return value
 
 
+def _eval_names() -> str:
+    from .heuristics import evaluation_names
+
+    return ", ".join(evaluation_names())
+
+
 EVAL_OPTIONS = {
-    "eval": Option(_eval_name, "evaluation at the depth limit: window, threats, mobility", None,
-                   "one of window, threats, mobility"),
+    "eval": Option(_eval_name, f"evaluation at the depth limit, one the game offers: {_eval_names()}", None,
+                   f"one of {_eval_names()}"),
     "three": bounded(int, "window/threats: weight of a line one stone short", -MAX_WEIGHT, MAX_WEIGHT),
     "two": bounded(int, "window/threats: weight of a line two stones short", -MAX_WEIGHT, MAX_WEIGHT),
 }
