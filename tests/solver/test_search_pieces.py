@@ -9,11 +9,21 @@ from numba import njit
 from solver_truth import random_positions  # type: ignore[import-not-found]
 
 from zerosum import ConnectX, Solver
-from zerosum.solver import frames, search
 from zerosum.kernels.connectx import centre_order, column_masks, mirror
-from zerosum.solver.order import order_moves
-from zerosum.solver.table import (NEAR_EMPTY, SYM_PLY, lower_bound, narrow, probe, put, slot, table_key, tables,
-                                  upper_bound)
+from zerosum.solver import frames, search
+from zerosum.solver.order import sort_key
+from zerosum.solver.table import (
+    NEAR_EMPTY,
+    SYM_PLY,
+    lower_bound,
+    narrow,
+    probe,
+    put,
+    slot,
+    table_key,
+    tables,
+    upper_bound,
+)
 
 U64 = np.uint64
 
@@ -34,14 +44,14 @@ def test_frame_fields_name_every_column_of_their_array_once() -> None:
 def _table_ops(table, near, geo, keys, works, ask):  # type: ignore[no-untyped-def]
     """Store ``keys[i]`` with a lower bound ``i`` and ``works[i]`` in the main table, then read ``ask``:
     ``(lower bound or -99 when absent)`` for each."""
-    tt = tables(table, near, geo[6], geo[7], geo[8])
+    tt = tables(near, geo[6], geo[7], geo[8])
     for i in range(keys.shape[0]):
         idx, part = slot(tt, keys[i], False)
-        put(tt, False, idx, part, lower_bound(i, 2), works[i])
+        put(table, near, tt, False, idx, part, lower_bound(i, 2), works[i])
     out = np.full(ask.shape[0], -99)
     for i in range(ask.shape[0]):
         idx, part = slot(tt, ask[i], False)
-        lo, _, _ = narrow(probe(tt, idx, part, False), -99, 99, 0, 7)
+        lo, _, _ = narrow(probe(table, near, tt, idx, part, False), -99, 99, 0, 7)
         out[i] = lo
     return out
 
@@ -101,33 +111,27 @@ def test_a_position_and_its_mirror_image_share_one_key_near_the_root() -> None:
 # ---- the move sorter ----------------------------------------------------------------------------
 
 
-@njit
-def _order(cur, msk, threats, nxt, moves, hint, sym, geo, table, near, order, colmask, work):  # type: ignore[no-untyped-def]
-    tt = tables(table, near, geo[6], geo[7], geo[8])
-    n, win = order_moves(0, cur, msk, threats, nxt, moves, hint, sym, geo, tt, order, colmask, work)
-    cols = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        cols[i] = order[63 - (work[1][0, i] & 63)]
-    return cols, win
-
-
-def _sorted(moves: str, hint: int = -1, sym: bool = False) -> tuple[list[int], int]:
+def _sorted(moves: str, hint: int = -1) -> tuple[list[int], int]:
+    """The legal columns in the order their sort keys give (``_negamax`` sorts by them), and a column no
+    reply survives (-1: none)."""
     game = ConnectX(6, 7, 4)
     state = game.from_moves(moves)
-    table = search.make_table(10, 49)
-    geo = frames.board_constants(6, 7, 4, table.shape[0])
-    work = frames.new_frames(6, 7, table.shape[0])
-    playable = (state.mask + int(geo[4])) & int(geo[5])
-    cols, win = _order(U64(state.current), U64(state.mask), U64(0), U64(playable), state.ply, hint, sym, geo,
-                       table, work[5], centre_order(7), column_masks(6, 7), work)
-    return cols.tolist(), win
+    geo = frames.board_constants(6, 7, 4, 1 << 10)
+    keys, win = [], -1
+    for rank, col in enumerate(centre_order(7).tolist()):
+        if col in game.actions(state):
+            m = U64(int(column_masks(6, 7)[col]) & (state.mask + int(geo[4])))
+            _, key = sort_key(U64(state.current), U64(state.mask), m, rank, col == hint, U64(0), geo)
+            if key < 0 and win < 0:
+                win = col
+            keys.append((key, col))
+    return [col for _, col in sorted(keys, reverse=True)], win
 
 
 def test_moves_are_tried_centre_first_and_the_remembered_column_before_all() -> None:
     assert centre_order(7).tolist() == [3, 2, 4, 1, 5, 0, 6] and centre_order(4).tolist() == [1, 2, 0, 3]
     assert _sorted("") == ([3, 2, 4, 1, 5, 0, 6], -1)
     assert _sorted("", hint=6) == ([6, 3, 2, 4, 1, 5, 0], -1)
-    assert _sorted("", sym=True) == ([3, 2, 1, 0], -1)  # a symmetric position: one half only
 
 
 def test_moves_making_more_winning_cells_come_first() -> None:
@@ -157,8 +161,8 @@ def test_moves_making_more_winning_cells_come_first() -> None:
         if win >= 0:
             continue
 
-        def made(col: int) -> int:  # empty cells where the mover's next stone would complete a line
-            child = game.result(state, col)
+        def made(col: int, state: object = state) -> int:  # empty cells where the mover's next stone wins
+            child = game.result(state, col)  # type: ignore[arg-type]
             mover = child.mask ^ child.current
             stones = {(c, r) for c in range(7) for r in range(6) if mover >> (c * 7 + r) & 1}
             empty = [(c, r) for c in range(7) for r in range(6) if not child.mask >> (c * 7 + r) & 1]
@@ -171,7 +175,7 @@ def test_moves_making_more_winning_cells_come_first() -> None:
 
 def test_a_move_no_reply_survives_ends_the_ordering() -> None:
     # x on c1, d1 (o above): b1 or e1 makes _ x x x _ with both ends playable
-    cols, win = _sorted("3344")
+    _, win = _sorted("3344")
     assert win in (1, 4) and win == next(c for c in centre_order(7) if c in (1, 4))
     assert Solver(book=False, tt_size=1 << 16).solve("3344") == (42 + 2 - 7) // 2  # won with the 7th stone
 

@@ -19,8 +19,10 @@ While it looks at each move, the sorter also:
 * skips the right half of a position equal to its mirror image (near the root only).
 
 A move's sort key is ``winning cells * 64 + 63 - centre rank`` (plus ``2**20`` for the remembered column),
-so the column comes back from the key alone (:func:`column_of`); moves are kept sorted by insertion, at
-most ``cols`` of them.
+so the column comes back from the key alone (:func:`column_of`); ``_negamax`` keeps the moves sorted by
+insertion, at most ``cols`` of them, in its frame.  (The loop over the columns lives there too: a numba
+piece handed arrays counts references to them with atomic operations, which inside a loop would cost more
+than everything else here.)
 """
 
 from __future__ import annotations
@@ -29,9 +31,8 @@ import numpy as np
 from numba import njit
 
 from ..kernels.connectx import ONE, ZERO, non_losing, popcnt, win_cells
-from .table import NEAR_EMPTY, prefetch, table_key
 
-__all__ = ["order_moves", "column_of"]
+__all__ = ["sort_key", "column_of"]
 
 
 @njit(cache=True, inline="always")
@@ -42,47 +43,17 @@ def column_of(key: int, order: np.ndarray, flip: int, cols: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def order_moves(d, cur, msk, threats, nxt, moves, hint, sym, geo, tt, order, colmask, work):  # type: ignore[no-untyped-def]
-    """Fill frame ``d``'s moves in search order from ``nxt`` (the non-losing moves); ``(count, win)``.
-
-    ``threats``: the opponent's winning cells.  ``win``: a column after which every reply loses at once
-    (then the order is left unfinished), or -1.  ``hint``:
-    the column to try first; ``sym``: the position is its own mirror image.  A single move (a forced
-    block) is taken as it is.
-    """
-    rows, cols, k, cells, bottom, board = geo[0], geo[1], geo[2], geo[3], geo[4], geo[5]
-    h = rows + 1
-    mv, sc, wc = work[0], work[1], work[2]
-    if (nxt & (nxt - ONE)) == ZERO:
-        mv[d, 0] = nxt
-        wc[d, 0] = win_cells(cur | nxt, msk, h, k, board)
-        sc[d, 0] = 0
-        return 1, -1
-    threats_above = threats << ONE  # right above an opponent's winning cell
-    child_near = cells - moves - 1 <= NEAR_EMPTY
-    n = 0
-    for i in range(cols):
-        c = order[i]
-        m = nxt & colmask[c]
-        if m == ZERO or (sym and 2 * c > cols - 1):
-            continue
-        child_mask = msk | m
-        ckey, _, _ = table_key(cur ^ msk, child_mask, moves + 1, h, cols)
-        prefetch(tt, ckey, child_near)
-        w = win_cells(cur | m, msk, h, k, board)
-        if non_losing(child_mask, w & ~m, bottom, board) == ZERO:
-            return n, c  # every reply loses at once
-        s = popcnt(w & ~threats_above) * 64 + 63 - i
-        if c == hint:
-            s += 1 << 20
-        j = n
-        while j > 0 and sc[d, j - 1] < s:
-            mv[d, j] = mv[d, j - 1]
-            sc[d, j] = sc[d, j - 1]
-            wc[d, j] = wc[d, j - 1]
-            j -= 1
-        mv[d, j] = m
-        sc[d, j] = s
-        wc[d, j] = w
-        n += 1
-    return n, -1
+def sort_key(cur, msk, m, rank, remembered, threats, geo):  # type: ignore[no-untyped-def]
+    """``(w, key)`` of move ``m`` (one bit), the ``rank``-th column centre first: ``w`` the mover's winning
+    cells once it is played, ``key`` its sort key -- or -1 when no reply survives it (we win with our
+    next stone).  ``threats``: the opponent's winning cells; ``remembered``: the table's column."""
+    rows, k, bottom, board = geo[0], geo[2], geo[4], geo[5]
+    w = win_cells(cur | m, msk, rows + 1, k, board)
+    if non_losing(msk | m, w & ~m, bottom, board) == ZERO:
+        return w, -1
+    # the winning cells it makes, less those right above an opponent's (never playable by us without the
+    # opponent winning first); the centre-first rank breaks ties
+    key = popcnt(w & ~(threats << ONE)) * 64 + 63 - rank
+    if remembered:
+        key += 1 << 20
+    return w, key

@@ -14,15 +14,23 @@ loss is the negative of the opponent's win, a draw 0.
   which also spots a move that wins with our next stone;
 * :mod:`.frames`: the explicit stack the search runs on, with its named fields;
 * here: the window clamped by the best and worst scores still possible (``_score_range``), enhanced
-  transposition cut-offs near the root (``_etc``), and ``_solve``: the exact score by a sequence of
+  transposition cut-offs near the root, and ``_solve``: the exact score by a sequence of
   null-window searches (a weak solve asks for a quick win and a quick loss first, then only for the sign).
 
 Everything per solve runs in compiled code; Python only prepares arrays.  A search given a node budget
 (``stats[1]``) stops when it is spent and, called again, goes on exactly where it stopped: ``Solver``
 runs every search in slices of ``Solver.slice_nodes`` nodes this way, so Ctrl-C is seen between them.
+
+The pieces are small numba functions compiled into ``_negamax`` (``inline="always"``): the split costs
+nothing at run time, and the loop allocates nothing.  numba's disk cache checks only the file of the
+function it compiled, so after editing a piece in another file, delete the ``__pycache__/*.nbi``/``*.nbc``
+files of ``solver/`` or the search keeps running the old copy.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -31,9 +39,10 @@ from ..kernels.connectx import (ONE, ZERO, centre_order, column_masks, non_losin
                                 win_cells)
 from .frames import (ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, board_constants,
                      new_frames)
-from .order import column_of, order_moves
+from .order import column_of, sort_key
 from .table import (DEFAULT_LOG_SIZE, MAX_PART_BITS, NEAR_EMPTY, NO_ENTRY, child_upper, lower_bound, make_table,
-                    narrow, position_key, probe, put, slot, table_key, table_size, tables, upper_bound, work_of)
+                    narrow, position_key, prefetch, probe, put, slot, table_key, table_size, tables, upper_bound,
+                    work_of)
 
 __all__ = [
     "solve_position",
@@ -48,6 +57,8 @@ __all__ = [
     "ABORTED",
     "STATS_SIZE",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
@@ -80,24 +91,22 @@ def _score_range(cur: np.uint64, msk: np.uint64, moves: int, geo):  # type: igno
     return lo, hi
 
 
-@njit(cache=True, inline="always")
-def _etc(d, cur, msk, moves, beta, flip, slot_, part, geo, tt, order, work):  # type: ignore[no-untyped-def]
-    """Enhanced transposition cut-off: the score ``>= beta`` proved by a child the table already bounds
-    (its entry was prefetched while ordering), stored as this node's lower bound; ``-ABORTED`` if none."""
-    rows, cols = geo[0], geo[1]
-    mv, sc = work[0], work[1]
-    opp = cur ^ msk
-    for i in range(work[4][d, COUNT]):
-        ckey, _, _ = table_key(opp, msk | mv[d, i], moves + 1, rows + 1, cols)
-        cslot, cpart = slot(tt, ckey, False)
-        t = child_upper(probe(tt, cslot, cpart, False))
-        if t >= beta:
-            put(tt, False, slot_, part, lower_bound(t, column_of(sc[d, i], order, flip, cols)), 0)
-            return t
-    return -ABORTED
+def _without_refcounts(fn: _F) -> _F:
+    """``njit`` with numba's reference counting off (``_nrt=False``) for a function that allocates nothing.
+
+    numba counts references to every array a variable holds, with atomic operations, and the counts it
+    cannot prove useless stay in the loop: with the pieces inlined they cost ``_negamax`` a third of its
+    time.  The search only borrows arrays its caller holds, so it needs no counts; a numba without the
+    option compiles it as usual.
+    """
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    try:
+        return cast(_F, njit(**options)(fn))
+    except (KeyError, TypeError, ValueError):  # pragma: no cover - a numba that dropped the option
+        return cast(_F, njit(cache=True)(fn))
 
 
-@njit(cache=True)
+@_without_refcounts
 def _negamax(
     current: np.uint64,
     mask: np.uint64,
@@ -122,7 +131,7 @@ def _negamax(
     """
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     mv, sc, wc, fb, fi, near = work
-    tt = tables(table, near, bmask, shift, pmask)
+    tt = tables(near, bmask, shift, pmask)
     pausable = stats.shape[0] >= STATS_SIZE
     if resume and pausable and stats[2] > 0:  # go on where the last call stopped
         d, nodes = stats[2] - 1, stats[3]
@@ -159,30 +168,58 @@ def _negamax(
             if not single:
                 key, flip, sym = table_key(cur, msk, moves, rows + 1, cols)
                 idx, part = slot(tt, key, in_near)
-                lo, hi, hint = narrow(probe(tt, idx, part, in_near), lo, hi, flip, cols)
+                lo, hi, hint = narrow(probe(table, near, tt, idx, part, in_near), lo, hi, flip, cols)
             alpha, beta = max(alpha, lo), min(beta, hi)
             if alpha >= beta:
                 v = alpha if alpha == lo else beta
             else:
-                n, win = order_moves(d, cur, msk, fb[d, THREATS], nxt, moves, hint, sym, geo, tt, order, colmask,
-                                     work)
+                # order the moves (order.py): the remembered column, then the most winning cells, centre first
+                n, win = 0, -1
+                if single:
+                    mv[d, 0], sc[d, 0], wc[d, 0] = nxt, 0, win_cells(cur | nxt, msk, rows + 1, k, board)
+                    n = 1
+                for i in range(0 if single else cols):
+                    c = order[i]
+                    m = nxt & colmask[c]
+                    if m == ZERO or (sym and 2 * c > cols - 1):  # a symmetric position: one half only
+                        continue
+                    ckey, _, _ = table_key(cur ^ msk, msk | m, moves + 1, rows + 1, cols)
+                    prefetch(table, near, tt, ckey, cells - moves - 1 <= NEAR_EMPTY)  # read a little later
+                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo)
+                    if s < 0:  # no reply survives: we win with our next stone
+                        win = c
+                        break
+                    j = n
+                    while j > 0 and sc[d, j - 1] < s:
+                        mv[d, j], sc[d, j], wc[d, j] = mv[d, j - 1], sc[d, j - 1], wc[d, j - 1]
+                        j -= 1
+                    mv[d, j], sc[d, j], wc[d, j] = m, s, w
+                    n += 1
                 fi[d, COUNT] = n
                 v = 0
                 if win >= 0:  # we win with our next stone: the best score left
                     v = (cells - 1 - moves) // 2
-                    put(tt, in_near, idx, part, lower_bound(v, cols - 1 - win if flip else win), 0)
+                    put(table, near, tt, in_near, idx, part, lower_bound(v, cols - 1 - win if flip else win), 0)
                 elif not single and beta > (cells - 3 - moves) // 2:
                     beta = (cells - 3 - moves) // 2  # no move wins with our next stone: the one after at best
                     if alpha >= beta:
                         v = beta
-                        put(tt, in_near, idx, part, upper_bound(v), 0)
+                        put(table, near, tt, in_near, idx, part, upper_bound(v), 0)
                     else:
                         done = False
                 else:
                     done = False
                 if not done and cells - moves >= _ETC_EMPTY and not single:
-                    v = _etc(d, cur, msk, moves, beta, flip, idx, part, geo, tt, order, work)
-                    done = v != -ABORTED
+                    # enhanced transposition cut-off: a child whose stored upper bound already proves >= beta
+                    for i in range(n):
+                        ckey, _, _ = table_key(cur ^ msk, msk | mv[d, i], moves + 1, rows + 1, cols)
+                        cslot, cpart = slot(tt, ckey, False)
+                        t = child_upper(probe(table, near, tt, cslot, cpart, False))
+                        if t >= beta:
+                            col = column_of(sc[d, i], order, flip, cols)
+                            put(table, near, tt, False, idx, part, lower_bound(t, col), 0)
+                            v, done = t, True
+                            break
                 fb[d, SLOT], fb[d, PART] = idx, part
                 fi[d, ALPHA], fi[d, BETA], fi[d, TRYING], fi[d, FLIP] = alpha, beta, 0, flip
         # ---- return v to the parents until one has another move to try
@@ -196,7 +233,8 @@ def _negamax(
             if score >= fi[d, BETA]:  # a cut-off: the move tried refutes the window
                 if fb[d, SLOT] != NO_ENTRY:
                     col = column_of(sc[d, fi[d, TRYING]], order, fi[d, FLIP], cols)
-                    put(tt, near_end, fb[d, SLOT], fb[d, PART], lower_bound(score, col), work_of(nodes - fi[d, START]))
+                    put(table, near, tt, near_end, fb[d, SLOT], fb[d, PART], lower_bound(score, col),
+                        work_of(nodes - fi[d, START]))
                 v = score
                 continue
             fi[d, ALPHA] = max(fi[d, ALPHA], score)
@@ -205,7 +243,8 @@ def _negamax(
                 done = False
             else:  # every move tried: alpha is an upper bound
                 if fb[d, SLOT] != NO_ENTRY:
-                    put(tt, near_end, fb[d, SLOT], fb[d, PART], upper_bound(fi[d, ALPHA]), work_of(nodes - fi[d, START]))
+                    put(table, near, tt, near_end, fb[d, SLOT], fb[d, PART], upper_bound(fi[d, ALPHA]),
+                        work_of(nodes - fi[d, START]))
                 v = fi[d, ALPHA]
         # ---- descend into the move frame d is trying
         i = fi[d, TRYING]

@@ -124,15 +124,14 @@ def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def tables(table, near, bmask, shift, pmask):  # type: ignore[no-untyped-def]
-    """``tt``: both tables and how a scrambled key splits into slot and stored bits in each.
-
-    ``(table, near, key mask, shift, stored-bits mask, slot mask, near shift, near stored-bits mask,
-    near slot mask)``.
+def tables(near, bmask, shift, pmask):  # type: ignore[no-untyped-def]
+    """``tt``: how a scrambled key splits into slot and stored bits in the main table and the small one,
+    ``near``: ``(key mask, shift, stored-bits mask, slot mask, near shift, near stored-bits mask, near slot
+    mask)``.  The tables themselves travel beside it: numba counts the references to an array taken out
+    of a tuple, which costs atomic operations at every node.
     """
     nshift = bits_of(bmask) - bits_of(U64(near.shape[0] - 1))
-    return (table, near, bmask, shift, pmask, bmask >> U64(shift),
-            nshift, (ONE << U64(nshift)) - ONE, U64(near.shape[0] - 1))
+    return (bmask, shift, pmask, bmask >> U64(shift), nshift, (ONE << U64(nshift)) - ONE, U64(near.shape[0] - 1))
 
 
 @njit(cache=True, inline="always")
@@ -151,20 +150,20 @@ def table_key(cur: np.uint64, msk: np.uint64, ply: int, h: int, cols: int) -> tu
 @njit(cache=True, inline="always")
 def slot(tt, key, in_near):  # type: ignore[no-untyped-def]
     """``(slot, stored bits)`` of ``key`` in the small table (``in_near``) or the main one."""
-    y = (key * ODD) & tt[2]
+    y = (key * ODD) & tt[0]
     if in_near:
-        return y >> U64(tt[6]), y & tt[7]
-    return y >> U64(tt[3]), y & tt[4]
+        return y >> U64(tt[4]), y & tt[5]
+    return y >> U64(tt[1]), y & tt[2]
 
 
 @njit(cache=True, inline="always")
-def prefetch(tt, key, in_near):  # type: ignore[no-untyped-def]
+def prefetch(table, near, tt, key, in_near):  # type: ignore[no-untyped-def]
     """Start loading ``key``'s slot into the cache, to be read a little later."""
     idx, _ = slot(tt, key, in_near)
     if in_near:
-        _prefetch(tt[1], np.int64(idx))  # type: ignore[call-arg]
+        _prefetch(near, np.int64(idx))  # type: ignore[call-arg]
     else:
-        _prefetch(tt[0], np.int64(idx))  # type: ignore[call-arg]
+        _prefetch(table, np.int64(idx))  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
@@ -202,21 +201,21 @@ def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint6
 
 
 @njit(cache=True, inline="always")
-def probe(tt, idx, part, in_near):  # type: ignore[no-untyped-def]
+def probe(table, near, tt, idx, part, in_near):  # type: ignore[no-untyped-def]
     """The entry of ``(slot, stored bits)`` in the small table (``in_near``) or the main one; 0 when absent."""
     if in_near:
-        return _lookup(tt[1], idx, part, tt[8])
-    return _lookup(tt[0], idx, part, tt[5])
+        return _lookup(near, idx, part, tt[6])
+    return _lookup(table, idx, part, tt[3])
 
 
 @njit(cache=True, inline="always")
-def put(tt, in_near, idx, part, low, work):  # type: ignore[no-untyped-def]
+def put(table, near, tt, in_near, idx, part, low, work):  # type: ignore[no-untyped-def]
     """Store ``low`` (:func:`lower_bound` or :func:`upper_bound`) at ``(slot, stored bits)``, ``work`` the
     bit length of the nodes it cost (:func:`work_of`)."""
     if in_near:
-        _store(tt[1], idx, part, tt[8], low, work)
+        _store(near, idx, part, tt[6], low, work)
     else:
-        _store(tt[0], idx, part, tt[5], low, work)
+        _store(table, idx, part, tt[3], low, work)
 
 
 @njit(cache=True, inline="always")
