@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 from ..core.files import describe_exception
 from ..errors import GameError
+from .base import EngineBusy, EngineFailed, EngineTimeout
 
 __all__ = ["RayPool", "connect"]
 
@@ -57,10 +58,10 @@ def connect(address: str | None = None) -> Any:
     if address is not None:
         _probe(address)
     options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-    if address is None:
+    if address is None:  # a new instance of our own: never one that happens to be recorded on this machine
         options.update(include_dashboard=False)
     try:
-        ray.init(address=address, **options)
+        ray.init(address=address or "local", **options)
     except BaseException as exc:  # noqa: BLE001 - ConnectionError, RuntimeError, ValueError, ... from Ray
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -107,9 +108,10 @@ class RayPool:
             return ray.get(ref)
         except Exception as exc:  # a task's own error comes back wrapped (its text a traceback): the original
             cause = getattr(exc, "cause", None)
-            if isinstance(cause, BaseException):
+            if isinstance(cause, (GameError, EngineTimeout, EngineBusy, EngineFailed)):
                 raise cause from None
-            raise GameError(_line(f"a Ray worker failed: {describe_exception(exc)}")) from None
+            what = cause if isinstance(cause, BaseException) else exc
+            raise GameError(_line(f"a Ray worker failed: {describe_exception(what)}")) from None
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...] = (), timeout: float | None = None) -> Any:
         """``fn(*args)`` on the next actor's worker (like :meth:`Pool.run`, without events)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable
 
 __all__ = ["Job", "choose_move", "solve_position", "position", "PositionSolver"]
@@ -46,7 +46,7 @@ class Job:
             limits = Limits()
         elif not isinstance(limits, Limits):
             limits = Limits(**dict(limits))
-        pairs = tuple((k, v) for k, v in vars(limits).items() if v is not None)
+        pairs = tuple((f.name, getattr(limits, f.name)) for f in fields(limits) if getattr(limits, f.name) is not None)
         if agent:
             make_agent(agent, seed=seed, limits=limits)  # AgentError for a bad spec or option
         return cls(g.spec, actions, agent, pairs, seed)
