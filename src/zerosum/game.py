@@ -15,7 +15,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
 
-__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr"]
+__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr",
+           "board_cells"]
 
 PLAYER1 = 1
 PLAYER2 = 2
@@ -49,6 +50,26 @@ def as_index(action: object, what: str) -> int:
         from .errors import InvalidMoveError
 
         raise InvalidMoveError(f"{what}, not {safe_repr(action)}") from None
+
+
+def board_cells(cells: Sequence[Sequence[int]], rows: int, cols: int, to_move: int) -> tuple[tuple[int, ...], ...]:
+    """``cells`` as tuples, checked to be ``rows`` rows of ``cols`` values 0, 1 or 2, with ``to_move`` 1 or 2.
+
+    Raises :class:`~zerosum.errors.InvalidPositionError` naming what is wrong (for ``Game.from_board``).
+    """
+    from .errors import InvalidPositionError
+
+    if to_move not in (1, 2):
+        raise InvalidPositionError(f"the player to move is 1 or 2, not {safe_repr(to_move)}")
+    try:
+        out = tuple(tuple(operator.index(v) for v in row) for row in cells)
+    except TypeError:
+        raise InvalidPositionError("cells are rows of whole numbers 0 (empty), 1 or 2") from None
+    if len(out) != rows or any(len(row) != cols for row in out):
+        raise InvalidPositionError(f"expected {rows} rows of {cols} cells, not {[len(row) for row in out]}")
+    if any(v not in (0, 1, 2) for row in out for v in row):
+        raise InvalidPositionError("a cell holds 0 (empty), 1 or 2 (the player whose piece stands there)")
+    return out
 
 
 def other(player: int) -> int:
@@ -280,6 +301,36 @@ class Game(ABC, Generic[S, A]):
     def evaluations(self) -> dict[str, Callable[..., float]]:
         """Heuristic evaluations ``f(game, state, player)`` by name, the first the default (may be empty)."""
         return {}
+
+    # ---- for machines (PettingZoo, OpenSpiel): numbered actions, positions from cells ------------
+
+    #: True when whose turn it is follows from the pieces (players take turns adding one piece each and
+    #: nothing moves, flips or passes: player 1 is to move when both have as many pieces)
+    TURN_FROM_PIECES: ClassVar[bool] = False
+
+    @property
+    def action_space_size(self) -> int:
+        """How many action numbers there are: every action of every state has one in ``0..size - 1``."""
+        raise NotImplementedError(f"{type(self).__name__} does not number its actions")
+
+    def action_index(self, action: A) -> int:
+        """The number of ``action`` (default: the action itself, for games whose actions are numbers)."""
+        return as_index(action, f"a {type(self).__name__} action is a number")
+
+    def index_action(self, index: int, state: S) -> A:
+        """The action numbered ``index`` in ``state`` (not checked for legality); inverse of :meth:`action_index`."""
+        return index  # type: ignore[return-value]
+
+    def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> S:
+        """The position with ``cells`` (as :attr:`BoardView.cells`: rows top first, 0/1/2) and ``to_move`` to
+        move, without a move history; :class:`~zerosum.errors.InvalidPositionError` when the game has none."""
+        raise NotImplementedError(f"{type(self).__name__} cannot build a position from its cells")
+
+    def moves_played(self, state: S) -> list[A] | None:
+        """The actions played from the start to ``state`` when the state remembers them, else None
+        (default: the state's ``history`` attribute, when it has one)."""
+        history = getattr(state, "history", None)
+        return None if history is None else list(history)
 
     def __repr__(self) -> str:
         return f"get_game({self.spec!r})"

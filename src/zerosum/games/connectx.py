@@ -20,7 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, as_index, other
+from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, other
 from ..kernels.bits import line_bits
 from .connectx_eval import EVALUATIONS
 from .registry import register_game
@@ -333,6 +333,16 @@ class ConnectX(Game[ConnectXState, int]):
 
     def action_at(self, state: ConnectXState, row: int, col: int) -> int | None:
         return col if col in self.actions(state) else None
+
+    TURN_FROM_PIECES = True
+
+    @property
+    def action_space_size(self) -> int:
+        return self.cols
+
+    def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> ConnectXState:
+        rows = board_cells(cells, self.rows, self.cols, to_move)
+        return self.from_grid("\n".join("".join(".XO"[v] for v in row) for row in rows), strict=False, to_move=to_move)
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
         """``threats`` (the default) and ``window`` (see :mod:`zerosum.games.connectx_eval`)."""

@@ -18,10 +18,10 @@ import math
 import operator
 import re
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, other, safe_repr
+from ..game import BoardView, Game, GameOption, Outcome, board_cells, other, safe_repr
 from .registry import register_game
 
 __all__ = ["Migration", "MigrationState"]
@@ -191,6 +191,22 @@ class Migration(Game[MigrationState, Action]):
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
         return {"mobility": mobility_eval}
+
+    # numbered actions: the moving stone's cell x * n + y (its direction follows from whose turn it is)
+    @property
+    def action_space_size(self) -> int:
+        return self.n * self.n
+
+    def action_index(self, action: Action) -> int:
+        return int(action[0]) * self.n + int(action[1])
+
+    def index_action(self, index: int, state: MigrationState) -> Action:
+        x, y = divmod(int(index), self.n)
+        dx, dy = self.STEP[state.to_move]
+        return (x, y, x + dx, y + dy)
+
+    def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> MigrationState:
+        return MigrationState(board_cells(cells, self.n, self.n, to_move), to_move)
 
 
 #: per legal move of difference (the mobility evaluation)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, as_index, other
+from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, other
 from .registry import register_game
 
 __all__ = ["Othello", "OthelloState"]
@@ -337,6 +337,21 @@ class Othello(Game[OthelloState, int]):
         action = row * self.n + col
         own, opp = self._sides(state)
         return action if self.moves_mask(own, opp) >> action & 1 else None
+
+    # ---- numbered actions (the pass is n * n) and positions from cells ------------------------------
+
+    @property
+    def action_space_size(self) -> int:
+        return self.cells + 1
+
+    def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> OthelloState:
+        flat = [v for row in board_cells(cells, self.n, self.n, to_move) for v in row]
+        black, white = (sum(1 << i for i, v in enumerate(flat) if v == p) for p in (1, 2))
+        return OthelloState(black, white, to_move)
+
+    def moves_played(self, state: OthelloState) -> list[int] | None:
+        """The actions played, or None for a position built from cells (its history is unknown)."""
+        return list(state.history) if state.hist is not None or state == self._initial else None
 
     def _at(self, state: OthelloState, index: int) -> int:
         bit = 1 << index

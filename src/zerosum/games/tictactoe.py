@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..game import BoardView, Game, Outcome, as_index
+from ..game import BoardView, Game, Outcome, as_index, board_cells
 from .connectx_eval import line_window_score
 from .registry import register_game
 
@@ -84,6 +84,19 @@ class TicTacToe(Game[TicTacToeState, int]):
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
         return {"window": window_eval}
+
+    TURN_FROM_PIECES = True
+
+    @property
+    def action_space_size(self) -> int:
+        return 9
+
+    def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> TicTacToeState:
+        flat = tuple(v for row in board_cells(cells, 3, 3, to_move) for v in row)
+        nx, no = flat.count(1), flat.count(2)
+        if nx - no != to_move - 1:
+            raise InvalidPositionError(f"with {nx} X and {no} O it is not player {to_move}'s turn")
+        return TicTacToeState(flat)
 
     def move_tokens(self, text: str) -> list[str]:
         return [ch for ch in text if not ch.isspace() and ch != ","]

@@ -7,25 +7,29 @@ observation dict (``observation`` planes from the *acting* player's view, and ``
 * ``connect_four_v3``: planes ``(6, 7, 2)``, row 0 the top row; actions are columns;
 * ``tictactoe_v3``: planes ``(3, 3, 2)`` indexed ``[column][row]``; action ``i`` is the cell in column
   ``i // 3``, row ``i % 3`` (PettingZoo numbers cells down the columns, zerosum along the rows);
-* the environments of :func:`env` (any Connect-X board, Tic-Tac-Toe, Migration).
+* the environments of :func:`env` (every registered game).
 
-Which player acts is not in PettingZoo's observation, so it is read from the stone counts (the first
-player has as many stones as the second when it is to move).  The policy always answers an action that
-the mask allows (an agent that fails or answers an illegal action is replaced by the first allowed one).
+The policy always answers an action that the mask allows (an agent that fails or answers an illegal
+action is replaced by the first allowed one).
 
 Environments.  ``env("connect4")`` (any zerosum game spec) is an AEC environment wrapped the way
 PettingZoo's classic games are: an illegal action ends the game with -1 for the player who made it
 (``TerminateIllegalWrapper``), out-of-range actions raise (``AssertOutOfBoundsWrapper``), and calls out of
 order raise (``OrderEnforcingWrapper``).  ``raw_env(spec)`` is the bare environment.  Agents are
-``player_0`` (moves first) and ``player_1``; rewards are +1 / -1 / 0 at the end.  Observations:
+``player_0`` (moves first) and ``player_1``; rewards are +1 / -1 / 0 at the end.  Everything comes from
+the game's own description (:meth:`~zerosum.game.Game.board_view`, the action numbering):
 
-* Connect-X ``(rows, cols, 2)``, row 0 the top row, like ``connect_four_v3``; actions are columns;
-* Tic-Tac-Toe ``(3, 3, 2)`` indexed ``[row][column]``; actions are zerosum's row-major cells 0..8;
-* Migration(n) ``(n, n, 3)``: the acting player's stones, the opponent's, and a plane of ones when the
-  acting player is player 1 (who moves right; player 2 moves up); action ``x * n + y`` moves the stone at
-  ``(x, y)`` one step in its direction.
+* observation planes ``(rows, cols, 2)`` of the game's board (row 0 the top row, as drawn): plane 0 the
+  observing player's pieces, plane 1 the opponent's.  When whose turn it is cannot be told from the pieces
+  (a game without ``TURN_FROM_PIECES``: pieces that move, flip or pass) a third plane is added, all ones
+  when the observing player is player 1 (who moves first) and all zeros for player 2: the shape is then
+  ``(rows, cols, 3)``.  (Connect-X is ``(rows, cols, 2)`` like ``connect_four_v3``.)
+* actions are the game's fixed numbering ``0 .. game.action_space_size - 1``
+  (:meth:`~zerosum.game.Game.action_index`): Connect-X columns, Tic-Tac-Toe's row-major cells 0..8,
+  Migration's moving stone ``x * n + y``, a placement ``row * n + col`` with the pass ``n * n``.
 
-Plane 0 is always the acting player's stones (for the observing agent: its own), plane 1 the opponent's.
+When the observing player is the one to move (the only time the mask allows anything), the planes are
+the position: :meth:`Codec.state` turns them back into a zerosum state.
 """
 
 from __future__ import annotations
@@ -36,11 +40,9 @@ import numpy as np
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent
-from ..errors import AgentError, InvalidPositionError
-from ..game import Game
-from ..games import ConnectX, Migration, TicTacToe, get_game
-from ..games.migration import MigrationState
-from ..games.tictactoe import TicTacToeState
+from ..errors import AgentError, GameError, InvalidPositionError
+from ..game import Game, other
+from ..games import get_game, registered_games
 
 try:  # the environment classes need pettingzoo; the conversions and the agent adapter do not
     import gymnasium
@@ -58,53 +60,48 @@ __all__ = ["env", "raw_env", "ZerosumEnv", "agent", "PettingZooAgent", "play_epi
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("human", "ansi")
 
+#: PettingZoo's own classic environments that zerosum plays: name -> (zerosum game spec, cells transposed)
+CLASSIC = {"connect_four_v3": ("connect4", False), "tictactoe_v3": ("tictactoe", True)}
+
 
 def _pz_ttt_to_ours(i: int) -> int:
     """PettingZoo's Tic-Tac-Toe cell (down the columns) to zerosum's (along the rows); its own inverse."""
     return (i % 3) * 3 + i // 3
 
 
-# ---- observations <-> states, per game -----------------------------------------------------------------
+# ---- observations <-> states ---------------------------------------------------------------------------
 
 
 class Codec:
-    """How one game looks in PettingZoo: action numbers, observation planes and back to a state."""
+    """How one game looks in PettingZoo: action numbers, observation planes and back to a state.
 
-    def __init__(self, game: Game[Any, Any], pettingzoo_tictactoe: bool = False) -> None:
+    ``transposed``: the planes are indexed ``[column][row]`` and cell actions numbered down the columns
+    (PettingZoo's ``tictactoe_v3``).
+    """
+
+    def __init__(self, game: Game[Any, Any], transposed: bool = False) -> None:
         self.game = game
-        self.pz_ttt = pettingzoo_tictactoe
-        if isinstance(game, ConnectX):
-            self.shape: tuple[int, ...] = (game.rows, game.cols, 2)
-            self.num_actions = game.cols
-        elif isinstance(game, TicTacToe):
-            self.shape = (3, 3, 2)
-            self.num_actions = 9
-        elif isinstance(game, Migration):
-            self.shape = (game.n, game.n, 3)
-            self.num_actions = game.n * game.n
-        else:
-            raise AgentError(f"no PettingZoo encoding for {game!r}: Connect-X, Tic-Tac-Toe and Migration have one")
+        self.transposed = transposed
+        try:
+            view = game.board_view(game.initial_state)
+            self.num_actions = int(game.action_space_size)
+        except NotImplementedError as exc:
+            raise AgentError(f"no PettingZoo encoding for {game!r}: {exc}") from None
+        #: a third plane says whose turn it is, when the pieces do not
+        self.turn_plane = not game.TURN_FROM_PIECES
+        rows, cols = (view.cols, view.rows) if transposed else (view.rows, view.cols)
+        self.shape: tuple[int, ...] = (rows, cols, 3 if self.turn_plane else 2)
 
     # actions
     def encode_action(self, action: Any) -> int:
         """The discrete action number of a zerosum action."""
-        if isinstance(self.game, Migration):
-            x, y = action[0], action[1]
-            return int(x * self.game.n + y)
-        if self.pz_ttt:
-            return _pz_ttt_to_ours(int(action))
-        return int(action)
+        number = self.game.action_index(action)
+        return _pz_ttt_to_ours(number) if self.transposed else number
 
     def decode_action(self, state: Any, number: int) -> Any:
         """The zerosum action of an action number (not checked for legality)."""
         number = int(number)
-        if isinstance(self.game, Migration):
-            x, y = divmod(number, self.game.n)
-            dx, dy = self.game.STEP[state.to_move]
-            return (x, y, x + dx, y + dy)
-        if self.pz_ttt:
-            return _pz_ttt_to_ours(number)
-        return number
+        return self.game.index_action(_pz_ttt_to_ours(number) if self.transposed else number, state)
 
     def mask(self, state: Any) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
@@ -114,29 +111,15 @@ class Codec:
 
     # observations
     def planes(self, state: Any, player: int) -> np.ndarray:
-        """The observation planes of ``state`` as ``player`` sees it (plane 0: that player's stones)."""
-        game = self.game
+        """The observation planes of ``state`` as ``player`` sees it (plane 0: that player's pieces)."""
+        cells = np.asarray(self.game.board_view(state).cells, dtype=np.int8)
+        if self.transposed:
+            cells = cells.T
         obs = np.zeros(self.shape, dtype=np.int8)
-        if isinstance(game, ConnectX):
-            for r in range(game.rows):
-                for c in range(game.cols):
-                    v = game.cell(state, game.rows - 1 - r, c)
-                    if v:
-                        obs[r, c, 0 if v == player else 1] = 1
-        elif isinstance(game, TicTacToe):
-            for i, v in enumerate(state.cells):
-                if v:
-                    r, c = divmod(i, 3)
-                    if self.pz_ttt:
-                        r, c = c, r
-                    obs[r, c, 0 if v == player else 1] = 1
-        else:
-            for x, row in enumerate(state.board):
-                for y, v in enumerate(row):
-                    if v:
-                        obs[x, y, 0 if v == player else 1] = 1
-            if player == 1:
-                obs[:, :, 2] = 1
+        obs[..., 0] = cells == player
+        obs[..., 1] = cells == other(player)
+        if self.turn_plane and player == 1:
+            obs[..., 2] = 1
         return obs
 
     def state(self, planes: Any) -> Any:
@@ -147,8 +130,7 @@ class Codec:
         own, opp = arr[..., 0] != 0, arr[..., 1] != 0
         if (own & opp).any():
             raise InvalidPositionError("a cell holds stones of both players")
-        game = self.game
-        if isinstance(game, Migration):
+        if self.turn_plane:
             acting = 1 if arr[..., 2].any() else 2
         else:
             n_own, n_opp = int(own.sum()), int(opp.sum())
@@ -160,23 +142,16 @@ class Codec:
                 raise InvalidPositionError(f"impossible stone counts for the player to move: {n_own} and {n_opp}")
         first, second = (own, opp) if acting == 1 else (opp, own)
         grid = np.where(first, 1, np.where(second, 2, 0))
-        if isinstance(game, ConnectX):
-            chars = {0: ".", 1: "X", 2: "O"}
-            text = "\n".join("".join(chars[int(v)] for v in row) for row in grid)
-            return game.from_grid(text, strict=False, to_move=acting)
-        if isinstance(game, TicTacToe):
-            if self.pz_ttt:
-                grid = grid.T
-            return TicTacToeState(tuple(int(v) for v in grid.reshape(9)))
-        return MigrationState(tuple(tuple(int(v) for v in row) for row in grid), acting)
+        if self.transposed:
+            grid = grid.T
+        return self.game.from_board(grid.tolist(), acting)
 
 
 def codec(game: "str | Game[Any, Any]") -> Codec:
     """The codec of a zerosum game spec or game, or of ``"connect_four_v3"`` / ``"tictactoe_v3"``."""
-    if game == "connect_four_v3":
-        return Codec(ConnectX(6, 7, 4))
-    if game == "tictactoe_v3":
-        return Codec(TicTacToe(), pettingzoo_tictactoe=True)
+    if isinstance(game, str) and game in CLASSIC:
+        spec, transposed = CLASSIC[game]
+        return Codec(get_game(spec), transposed=transposed)
     return Codec(get_game(game))
 
 
@@ -188,8 +163,8 @@ class PettingZooAgent:
 
     ``game`` names the environment: ``"connect_four_v3"``, ``"tictactoe_v3"``, a zerosum game spec, or an
     environment made by :func:`env` (its game is used).  Left out, it is guessed from the observation's
-    shape: ``(3, 3, 2)`` is PettingZoo's ``tictactoe_v3``, ``(rows, cols, 2)`` a Connect-X board with four in
-    a row (pass ``game=`` for another line length), ``(n, n, 3)`` Migration.
+    shape for PettingZoo's own games only: ``(3, 3, 2)`` is ``tictactoe_v3``, ``(rows, cols, 2)`` a
+    ``connect_four_v3`` board (four in a row); for any other environment pass ``game=``.
     """
 
     def __init__(self, spec: "str | Agent | Callable[..., Any]" = "alphabeta", game: Any = None,
@@ -210,10 +185,11 @@ class PettingZooAgent:
             shape = planes.shape
             if shape == (3, 3, 2):
                 self.codec = codec("tictactoe_v3")
-            elif len(shape) == 3 and shape[2] == 2:
-                self.codec = Codec(ConnectX(shape[0], shape[1], 4))
-            elif len(shape) == 3 and shape[2] == 3 and shape[0] == shape[1]:
-                self.codec = Codec(Migration(shape[0]))
+            elif len(shape) == 3 and shape[2] == 2:  # connect_four_v3's layout on any board
+                try:
+                    self.codec = codec(f"connectx:rows={shape[0]},cols={shape[1]},k=4")
+                except GameError:
+                    raise AgentError(f"cannot tell the game from an observation of shape {shape}: pass game=") from None
             else:
                 raise AgentError(f"cannot tell the game from an observation of shape {shape}: pass game=")
         return self.codec
@@ -360,10 +336,11 @@ def env(spec: "str | Game[Any, Any]" = "connect4", render_mode: str | None = Non
 
 def register_envs() -> list[str]:
     """Add zerosum's games to PettingZoo's registry (1.27+): ``pettingzoo.make("aec", "zerosum/connectx-v0",
-    spec="connectx:rows=5,cols=9,k=4")``.  Returns the ids; calling it again changes nothing."""
+    spec="connectx:rows=5,cols=9,k=4")``, one id ``zerosum/NAME-v0`` per registered game (its default spec
+    ``NAME`` unless ``spec=`` says otherwise).  Returns the ids; calling it again changes nothing."""
     import pettingzoo
 
-    ids = {"zerosum/connectx-v0": "connect4", "zerosum/tictactoe-v0": "tictactoe", "zerosum/migration-v0": "migration"}
+    ids = {f"zerosum/{cls.name}-v0": cls.name for cls in registered_games()}
     if not hasattr(pettingzoo, "register"):
         raise AgentError("this PettingZoo has no registry (1.27 or newer has): use zerosum.interop.pettingzoo.env")
     for env_id, default in ids.items():
