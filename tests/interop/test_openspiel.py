@@ -176,3 +176,21 @@ def test_openspiel_mcts_spec() -> None:
         make_agent("openspiel-mcts:solve=2")
     with pytest.raises(AgentError, match="no counterpart"):
         agent(get_game("migration:n=5"), get_game("migration:n=5").initial_state)
+
+
+def test_every_counterpart_in_the_table_converts_both_ways() -> None:
+    for pair in zo.GAMES.values():
+        game = get_game(pair.ours)
+        ps_game = zo.to_pyspiel_game(game)
+        assert ps_game.get_type().short_name == pair.theirs
+        assert zo.from_pyspiel_game(ps_game) == game
+        assert ps_game.num_distinct_actions() == game.action_space_size
+
+
+def test_a_position_of_a_placement_game_built_from_cells_is_searched_back() -> None:
+    game = ConnectX(6, 7, 4)
+    state = game.from_moves("4453")
+    built = game.from_board(game.board_view(state).cells, game.player(state))
+    assert game.moves_played(built) is None
+    ps_state = zo.to_pyspiel_state(game, built)
+    assert zo.from_pyspiel_state(ps_state) == state

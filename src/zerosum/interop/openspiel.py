@@ -1,12 +1,15 @@
 """OpenSpiel: states both ways, zerosum agents as OpenSpiel bots, OpenSpiel bots as zerosum agents.
 
-Games.  ``connect_four`` (with its ``rows``, ``columns`` and ``x_in_row`` parameters) is
-``ConnectX(rows, columns, x_in_row)``; ``tic_tac_toe`` is ``TicTacToe()``.  Actions mean the same in both
-(a 0-based column; a row-major cell 0..8), and OpenSpiel's player 0 is zerosum's player 1.
+Games.  :data:`GAMES` is the one table of counterparts: a zerosum game name, OpenSpiel's short name, and
+how the options translate (Connect-X's ``rows``/``cols``/``k`` are ``connect_four``'s ``rows``/``columns``/
+``x_in_row``).  For every game in it, the game's action numbers (:meth:`~zerosum.game.Game.action_index`)
+are OpenSpiel's, and OpenSpiel's player 0 is zerosum's player 1; no other code here knows a game.
 
 States.  An OpenSpiel state is made by playing moves, so :func:`to_pyspiel_state` replays the zerosum
-state's move history, or, for a position built from a grid (no history), a move order that reaches it
-(found by taking stones back one at a time).  :func:`from_pyspiel_state` replays OpenSpiel's history.
+state's move history (:meth:`~zerosum.game.Game.moves_played`).  A position without one (built from a grid
+or from cells) of a game where every move adds one piece (``TURN_FROM_PIECES``) gets a move order that
+reaches it, found by taking pieces back one at a time; any other position without a history is refused
+in one :class:`InvalidPositionError`.  :func:`from_pyspiel_state` replays OpenSpiel's history.
 
 Bots.  :func:`bot` makes a ``pyspiel.Bot`` that plays a zerosum agent spec (for ``pyspiel.evaluate_bots``
 and OpenSpiel's tools); :class:`BotAgent` makes any OpenSpiel bot a zerosum agent; the agent spec
@@ -23,16 +26,18 @@ from __future__ import annotations
 
 import importlib.util
 import random
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 from ..agents.base import Agent, Limits, Option
 from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError
-from ..game import Game
-from ..games import ConnectX, TicTacToe
-from ..games.tictactoe import LINES, TicTacToeState
+from ..game import Game, other
+from ..games import get_game
+from ..spec import parse_spec
 
 __all__ = [
+    "GAMES",
     "pyspiel_module",
     "to_pyspiel_game",
     "from_pyspiel_game",
@@ -54,103 +59,119 @@ def pyspiel_module() -> Any:
     return pyspiel
 
 
-# ---- games ------------------------------------------------------------------------------------------------
+# ---- games: the name mapping ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counterpart:
+    """A zerosum game name and OpenSpiel's, with their options translated both ways.
+
+    ``params(options)``: OpenSpiel's parameters for zerosum's options (raises :class:`AgentError` for
+    options OpenSpiel's game cannot take); ``options(params)``: zerosum's options for OpenSpiel's parameters.
+    """
+
+    ours: str
+    theirs: str
+    params: Callable[[dict[str, int]], dict[str, int]]
+    options: Callable[[dict[str, Any]], dict[str, int]]
+
+
+def _fixed_size(option: str, value: int) -> Callable[[dict[str, int]], dict[str, int]]:
+    def params(options: dict[str, int]) -> dict[str, int]:
+        if options[option] != value:
+            raise AgentError(f"OpenSpiel's game has {option}={value} only, not {option}={options[option]}")
+        return {}
+
+    return params
+
+
+#: zerosum name -> its OpenSpiel counterpart (action numbers coincide in every one)
+GAMES: dict[str, Counterpart] = {c.ours: c for c in (
+    Counterpart("connectx", "connect_four",
+                lambda o: {"rows": o["rows"], "columns": o["cols"], "x_in_row": o["k"]},
+                lambda p: {"rows": int(p["rows"]), "cols": int(p["columns"]), "k": int(p["x_in_row"])}),
+    Counterpart("tictactoe", "tic_tac_toe", lambda o: {}, lambda p: {}),
+    Counterpart("othello", "othello", _fixed_size("n", 8), lambda p: {"n": 8}),
+)}
+
+
+def _known() -> str:
+    return ", ".join(f"{c.ours} <-> {c.theirs}" for c in GAMES.values())
 
 
 def to_pyspiel_game(game: "Game[Any, Any]") -> Any:
-    """The ``pyspiel.Game`` of a zerosum Connect-X or Tic-Tac-Toe game."""
+    """The ``pyspiel.Game`` of a zerosum game that has a counterpart in :data:`GAMES`."""
     pyspiel = pyspiel_module()
-    if isinstance(game, ConnectX):
-        return pyspiel.load_game("connect_four", {"rows": game.rows, "columns": game.cols, "x_in_row": game.k})
-    if isinstance(game, TicTacToe):
-        return pyspiel.load_game("tic_tac_toe")
-    raise AgentError(f"OpenSpiel has no counterpart of {game!r}: Connect-X and Tic-Tac-Toe have one")
+    pair = GAMES.get(game.name)
+    if pair is None:
+        raise AgentError(f"OpenSpiel has no counterpart of {game!r}: {_known()}")
+    _, raw = parse_spec(game.spec, AgentError)
+    return pyspiel.load_game(pair.theirs, pair.params({key: int(value) for key, value in raw.items()}))
 
 
 def from_pyspiel_game(ps_game: Any) -> "Game[Any, Any]":
-    """The zerosum game of a ``connect_four`` or ``tic_tac_toe`` ``pyspiel.Game``."""
+    """The zerosum game of a ``pyspiel.Game`` that has a counterpart in :data:`GAMES`."""
     name = ps_game.get_type().short_name
-    if name == "connect_four":
-        params = ps_game.get_parameters()
-        return ConnectX(int(params["rows"]), int(params["columns"]), int(params["x_in_row"]))
-    if name == "tic_tac_toe":
-        return TicTacToe()
-    raise AgentError(f"zerosum has no counterpart of OpenSpiel's {name!r}: connect_four and tic_tac_toe have one")
+    for pair in GAMES.values():
+        if pair.theirs == name:
+            options = ",".join(f"{key}={value}" for key, value in pair.options(ps_game.get_parameters()).items())
+            return get_game(f"{pair.ours}:{options}" if options else pair.ours)
+    raise AgentError(f"zerosum has no counterpart of OpenSpiel's {name!r}: {_known()}")
 
 
 # ---- states -----------------------------------------------------------------------------------------------
 
 
-def _connectx_unplay(game: ConnectX, state: Any) -> list[tuple[int, Any]]:
-    """(column, previous state) for each stone the player who just moved could have played last."""
-    mover = 3 - state.to_move
-    out = []
-    for col in range(game.cols):
-        height = game.column_height(state, col)
-        if not height or game.cell(state, height - 1, col) != mover:
-            continue
-        bit = 1 << (col * game.height + height - 1)
-        mask = state.mask ^ bit
-        mover_stones = state.stones(mover) ^ bit
-        if game._has_line_bits(mover_stones) or game._has_line_bits(mover_stones ^ mask):
-            continue  # the game would already have ended before this stone
-        prev = type(state)(mover_stones, mask, mover, state.ply - 1, 0, False)
-        out.append((col, prev))
-    return out
-
-
-def _tictactoe_unplay(state: TicTacToeState) -> list[tuple[int, TicTacToeState]]:
-    cells = state.cells
-    nx, no = cells.count(1), cells.count(2)
-    if nx not in (no, no + 1):
-        return []
-    mover = 1 if nx > no else 2
-    out = []
-    for i, v in enumerate(cells):
-        if v != mover:
-            continue
-        prev = cells[:i] + (0,) + cells[i + 1 :]
-        if any(prev[a] and prev[a] == prev[b] == prev[c] for a, b, c in LINES):
-            continue
-        out.append((i, TicTacToeState(prev)))
-    return out
+def _unplay(game: "Game[Any, Any]", state: Any) -> Iterator[tuple[Any, Any]]:
+    """(action, previous state) for each piece the player who just moved could have placed last."""
+    cells = [list(row) for row in game.board_view(state).cells]
+    mover = other(game.player(state))
+    for r, row in enumerate(cells):
+        for c, value in enumerate(row):
+            if value != mover:
+                continue
+            row[c] = 0
+            try:
+                prev = game.from_board(cells, mover)
+            except InvalidPositionError:
+                continue  # no such position (a stone left floating)
+            finally:
+                row[c] = mover
+            if game.is_terminal(prev):
+                continue  # the game would already have ended before this piece
+            for action in game.actions(prev):
+                if game.result(prev, action) == state:
+                    yield action, prev
 
 
 def move_sequence(game: "Game[Any, Any]", state: Any) -> list[int]:
-    """Moves from the start that reach ``state``: its history when known, else one found by taking stones back.
+    """Action numbers from the start that reach ``state``: its history when known, else (a game whose every
+    move adds one piece) one found by taking pieces back.
 
-    Raises :class:`InvalidPositionError` when no order of play reaches the position.
+    Raises :class:`InvalidPositionError` when no order of play reaches the position, or when its history
+    is unknown and cannot be found.
     """
-    if isinstance(game, ConnectX):
-        if state.history is not None:
-            return list(state.history)
-        cx = game
-
-        def unplay(s: Any) -> list[tuple[int, Any]]:
-            return _connectx_unplay(cx, s)
-
-        def empty(s: Any) -> bool:
-            return bool(s.mask == 0 and s.to_move == 1)
-
-    elif isinstance(game, TicTacToe):
-
-        def unplay(s: Any) -> list[tuple[int, Any]]:
-            return _tictactoe_unplay(s)
-
-        def empty(s: Any) -> bool:
-            return not any(s.cells)
+    moves = game.moves_played(state)
+    if moves is None:
+        if not game.TURN_FROM_PIECES:
+            raise InvalidPositionError(
+                f"this {game.title} position has no move history, and OpenSpiel builds states by playing "
+                "moves: reach it by playing moves from the start"
+            )
+        moves = _search_back(game, state)
+    return [game.action_index(action) for action in moves]
 
 
-    else:
-        raise AgentError(f"OpenSpiel has no counterpart of {game!r}")
+def _search_back(game: "Game[Any, Any]", state: Any) -> list[Any]:
+    start = game.initial_state
     dead: set[Any] = set()
 
-    def back(s: Any) -> list[int] | None:  # depth-first, remembering positions that lead nowhere
-        if empty(s):
+    def back(s: Any) -> list[Any] | None:  # depth-first, remembering positions that lead nowhere
+        if s == start:
             return []
         if s in dead:
             return None
-        for action, prev in unplay(s):
+        for action, prev in _unplay(game, s):
             path = back(prev)
             if path is not None:
                 return path + [action]
@@ -167,8 +188,8 @@ def to_pyspiel_state(game: "Game[Any, Any]", state: Any, ps_game: Any = None) ->
     """The ``pyspiel.State`` of a zerosum state (``ps_game`` defaults to :func:`to_pyspiel_game`)."""
     ps_game = ps_game if ps_game is not None else to_pyspiel_game(game)
     ps_state = ps_game.new_initial_state()
-    for action in move_sequence(game, state):
-        ps_state.apply_action(int(action))
+    for number in move_sequence(game, state):
+        ps_state.apply_action(number)
     return ps_state
 
 
@@ -176,8 +197,8 @@ def from_pyspiel_state(ps_state: Any, game: "Game[Any, Any] | None" = None) -> A
     """The zerosum state of a ``pyspiel.State`` (replaying its history in ``game``, default its counterpart)."""
     game = game if game is not None else from_pyspiel_game(ps_state.get_game())
     state = game.initial_state
-    for action in ps_state.history():
-        state = game.result(state, int(action))
+    for number in ps_state.history():
+        state = game.result(state, game.index_action(int(number), state))
     return state
 
 
@@ -216,7 +237,7 @@ def bot(spec: "str | Agent" = "alphabeta", game: Any = None, *, seed: int | None
         def step(self, ps_state: Any) -> int:
             game_ = self._game(ps_state)
             action = self.agent(game_, from_pyspiel_state(ps_state, game_))
-            return int(action)
+            return game_.action_index(action)
 
         def restart_at(self, ps_state: Any) -> None:
             self.agent.reset()
@@ -263,9 +284,11 @@ class BotAgent(Agent):
         ps_state = to_pyspiel_state(game, state, ps_game)
         if ps_state.is_terminal():
             raise AgentError("no legal action: the game is over")
-        action = int(ps_bot.step(ps_state))
-        if action not in game.actions(state):
-            raise AgentError(f"the OpenSpiel bot chose {action}, not a legal action of {game.actions(state)}")
+        number = int(ps_bot.step(ps_state))
+        legal = game.actions(state)
+        action = game.index_action(number, state)
+        if action not in legal:
+            raise AgentError(f"the OpenSpiel bot chose {number}, not a legal action of {legal}")
         return action
 
     def reset(self) -> None:
