@@ -51,6 +51,7 @@ from ..errors import AgentError
 from ..game import Game, other
 from ..values import loss_value, win_value
 from .base import Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels
+from .tactics import tactical_move, winning_actions, wins_now
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
 
@@ -104,65 +105,6 @@ def _state_bytes(state: Any, depth: int = 3) -> int:
             names = (names,) if isinstance(names, str) else names
             size += sum(_state_bytes(getattr(state, n, None), depth - 1) for n in names)
     return size
-
-
-def _winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: int) -> list[Any]:
-    wins = []
-    for a in actions:
-        if game.winner(game.result(state, a)) == me:
-            wins.append(a)
-    return wins
-
-
-def _wins_now(game: Game[Any, Any], state: Any, player: int) -> bool:
-    """Whether ``player``, to move, can win with one move."""
-    return any(game.winner(game.result(state, a)) == player for a in game.actions(state))
-
-
-def _forcing_move(game: Game[Any, Any], state: Any) -> Any:
-    """A move after which the side to move wins on its next turn whatever the reply, or None."""
-    me = game.player(state)
-    for a in game.actions(state):
-        s1 = game.result(state, a)
-        if game.is_terminal(s1):
-            continue
-        replies = game.actions(s1)
-        if replies and all(
-            not game.is_terminal(s2) and _wins_now(game, s2, me) for s2 in (game.result(s1, b) for b in replies)
-        ):
-            return a
-    return None
-
-
-def tactical_move(game: Game[Any, Any], state: Any) -> tuple[Any, int, list[Any]]:
-    """The root check: ``(action, value, safe)``.
-
-    ``action`` is a win in one (value ``win_value(1)``, the first in ``game.actions`` order) or a move that
-    wins on the next turn whatever the reply (``win_value(3)``), else None.  ``safe`` lists the actions
-    after which the opponent can neither win at once nor force a win on its next turn; failing that, those
-    after which it cannot win at once; failing that, every action.
-    """
-    me = game.player(state)
-    actions = game.actions(state)
-    wins = _winning_actions(game, state, actions, me)
-    if wins:
-        return wins[0], win_value(1), actions
-    forcing = _forcing_move(game, state)
-    if forcing is not None:
-        return forcing, win_value(3), actions
-    not_at_once, not_in_two = [], []
-    for a in actions:
-        s1 = game.result(state, a)
-        if game.is_terminal(s1):  # a draw
-            not_at_once.append(a)
-            not_in_two.append(a)
-            continue
-        if _wins_now(game, s1, other(me)):
-            continue
-        not_at_once.append(a)
-        if _forcing_move(game, s1) is None:
-            not_in_two.append(a)
-    return None, 0, not_in_two or not_at_once or actions
 
 
 class MCTSAgent(SearchAgent):
@@ -287,14 +229,14 @@ class MCTSAgent(SearchAgent):
                 low = target & -target
                 return (low.bit_length() - 1) // game.height
             return acts[rng.randrange(len(acts))]
-        wins = _winning_actions(game, s, acts, me)
+        wins = winning_actions(game, s, acts, me)
         if wins:
             return wins[rng.randrange(len(wins))]
         order = list(acts)
         rng.shuffle(order)
         for a in order:  # the first move after which the opponent cannot win at once
             s1 = game.result(s, a)
-            if game.is_terminal(s1) or not _winning_actions(game, s1, game.actions(s1), other(me)):
+            if game.is_terminal(s1) or not winning_actions(game, s1, game.actions(s1), other(me)):
                 return a
         return order[0]
 
@@ -372,7 +314,7 @@ class MCTSAgent(SearchAgent):
         node = _Node(s, parent, action)
         if game.is_terminal(s):
             node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
-        elif _wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
+        elif wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
             node.proof, node.plies = LOST, 1
         return node
 

@@ -16,90 +16,18 @@ Python ints make every size work; boards that fit in 64 bits also run in the num
 from __future__ import annotations
 
 import re
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
+from typing import Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, other
 from ..kernels.bits import line_bits
 from .connectx_eval import EVALUATIONS
+from .connectx_state import UNKNOWN, ConnectXState
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
 
-_UNKNOWN = False  # history marker of states built from a grid (picklable)
 _DIGITS = re.compile(r"[0-9]{1,18}")
-
-
-class ConnectXState(tuple[int, int, int, int, int, object]):
-    """An immutable Connect-X position.
-
-    ``current``: the side to move's stones; ``mask``: all stones; ``to_move``: 1 or 2; ``ply``: stones on
-    the board; ``won_by``: 0 while nobody has a line, else the player who has one.  Equality and hashing
-    use the position only, never the move history kept for notation.  (A tuple underneath: cheap to make.)
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, current: int, mask: int, to_move: int, ply: int, won_by: int, hist: object) -> "ConnectXState":
-        return tuple.__new__(cls, (current, mask, to_move, ply, won_by, hist))
-
-    if TYPE_CHECKING:  # typed views for checkers; at run time C-speed itemgetters below
-
-        @property
-        def current(self) -> int: ...
-        @property
-        def mask(self) -> int: ...
-        @property
-        def to_move(self) -> int: ...
-        @property
-        def ply(self) -> int: ...
-        @property
-        def won_by(self) -> int: ...
-        @property
-        def _hist(self) -> object: ...
-
-    else:
-        current = property(itemgetter(0))
-        mask = property(itemgetter(1))
-        to_move = property(itemgetter(2))
-        ply = property(itemgetter(3))
-        won_by = property(itemgetter(4))
-        _hist = property(itemgetter(5))
-
-    def __eq__(self, other_: object) -> bool:
-        if not isinstance(other_, ConnectXState):
-            return NotImplemented
-        return self[0] == other_[0] and self[1] == other_[1] and self[2] == other_[2]
-
-    def __ne__(self, other_: object) -> bool:
-        eq = self.__eq__(other_)
-        return eq if eq is NotImplemented else not eq
-
-    def __hash__(self) -> int:
-        return hash((self[0], self[1], self[2]))
-
-    def __repr__(self) -> str:
-        return f"ConnectXState(current={self[0]:#x}, mask={self[1]:#x}, to_move={self[2]})"
-
-    def __getnewargs__(self) -> tuple[object, ...]:  # pickling (the arena sends states to processes)
-        return tuple(self)
-
-    def stones(self, player: int) -> int:
-        """The bitboard of ``player``'s stones."""
-        return self.current if player == self.to_move else self.current ^ self.mask
-
-    @property
-    def history(self) -> tuple[int, ...] | None:
-        """The 0-based columns played from the empty board, or None for a position made from a grid."""
-        if self._hist is _UNKNOWN:
-            return None
-        moves: list[int] = []
-        node: Any = self._hist  # a linked list: None, or (the earlier list, column)
-        while node is not None:
-            node, col = node
-            moves.append(col)
-        return tuple(reversed(moves))
 
 
 def _is_int(value: object) -> bool:
@@ -191,7 +119,7 @@ class ConnectX(Game[ConnectXState, int]):
         mover = current | (new_mask ^ mask)
         won = to_move if self._has_line_bits(mover) else 0
         return ConnectXState(
-            mover ^ new_mask, new_mask, 3 - to_move, ply + 1, won, _UNKNOWN if hist is _UNKNOWN else (hist, col)
+            mover ^ new_mask, new_mask, 3 - to_move, ply + 1, won, UNKNOWN if hist is UNKNOWN else (hist, col)
         )
 
     def outcome(self, state: ConnectXState) -> Outcome | None:
@@ -482,7 +410,7 @@ class ConnectX(Game[ConnectXState, int]):
             else:
                 won_by = 1 if x_line else 2
         current = current_x if to_move == 1 else current_o
-        return ConnectXState(current, mask, to_move, nx + no, won_by, _UNKNOWN)
+        return ConnectXState(current, mask, to_move, nx + no, won_by, UNKNOWN)
 
     def _last_stone_can_win(self, stones: int, mask: int) -> bool:
         """Whether removing one top stone of ``stones`` leaves no line (so that stone could end the game)."""
