@@ -13,7 +13,7 @@ import operator
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, SupportsIndex, TypeVar, cast
 
 __all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr",
            "board_cells"]
@@ -45,7 +45,7 @@ def as_index(action: object, what: str) -> int:
     try:
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise TypeError
-        return int(operator.index(action))  # type: ignore[call-overload]
+        return int(operator.index(cast(SupportsIndex, action)))
     except Exception:  # noqa: BLE001 - a hostile __index__ is still just a bad action
         from .errors import InvalidMoveError
 

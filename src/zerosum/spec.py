@@ -11,7 +11,7 @@ text a person types (specs, move strings, command-line options): ASCII digits on
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 __all__ = ["parse_spec", "convert", "integer", "real", "between", "MAX_DIGITS"]
 
@@ -117,4 +117,4 @@ def convert(
         raise error(f"option {key}={value!r} in {spec!r} is not {expect or parse.__name__}") from None
     if check is not None and not check(result):
         raise error(f"option {key}={value!r} in {spec!r} is out of range: expected {expect}")
-    return result
+    return cast(T, result)

@@ -92,7 +92,7 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         os.fchmod(fd, _mode_for(target))  # mkstemp makes 0600; the result gets the mode a plain open() would
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as fh:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
