@@ -36,8 +36,8 @@ from ..errors import AgentError
 from ..game import Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
-from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels
-from .minimax import EVAL_OPTIONS, check_weights, resolve_evaluation, terminal_value
+from .base import Limits, Option, SearchResult, bounded, check_range, flag as _flag, kernels
+from .minimax import EVAL_OPTIONS, EvaluatingAgent, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -53,7 +53,7 @@ class _Stop(Exception):
     """The node budget or the deadline was reached: the iteration is abandoned."""
 
 
-class AlphaBetaAgent(SearchAgent):
+class AlphaBetaAgent(EvaluatingAgent):
     """Alpha-beta with move ordering, a transposition table and iterative deepening (see module doc)."""
 
     name = "alphabeta"
@@ -65,20 +65,9 @@ class AlphaBetaAgent(SearchAgent):
         "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
     }
 
-    def __init__(
-        self,
-        *,
-        limits: Limits | None = None,
-        seed: int | None = None,
-        eval: "str | Callable[..., Any] | None" = None,  # noqa: A002 - the spec option's name
-        three: int = 50,
-        two: int = 10,
-        tt: int = DEFAULT_TT,
-        fast: bool = True,
-    ) -> None:
-        super().__init__(limits=limits, seed=seed)
-        self.evaluation = eval
-        self.three, self.two = check_weights(self.name, three, two)
+    def __init__(self, *, tt: int = DEFAULT_TT, fast: bool = True, **common: Any) -> None:
+        """``tt`` and ``fast`` here; ``limits``, ``seed``, ``eval``, ``three``, ``two`` as every evaluating search."""
+        super().__init__(**common)
         self.tt_size = check_range(self.name, "tt", tt, 0, MAX_TT)
         self.fast = fast
         self._tt: dict[Any, tuple[int, int, int, Any, bool]] = {}

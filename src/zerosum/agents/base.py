@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import between, convert, parse_spec
+from ..spec import between
 from ..values import HEURISTIC_BOUND, WIN, describe_value, is_proven, loss_value, plies_to_end, win_value
 
 __all__ = [

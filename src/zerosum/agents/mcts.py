@@ -252,9 +252,7 @@ class MCTSAgent(SearchAgent):
         rng = self.rng
         c = self.c
         policy = self._playout_policy(game)
-        result, actions_of, is_terminal, winner, player = (
-            game.result, game.actions, game.is_terminal, game.winner, game.player
-        )
+        result, actions_of, winner, player = game.result, game.actions, game.winner, game.player
         root = _Node(state, None, None)
         root.children = [self._child(game, root, a) for a in safe]
         rng.shuffle(root.children)

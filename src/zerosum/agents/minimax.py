@@ -19,7 +19,7 @@ from ..game import Game
 from ..values import INF, WIN, clamp, to_child, to_parent
 from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range
 
-__all__ = ["MinimaxAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
+__all__ = ["MinimaxAgent", "EvaluatingAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
 #: the largest weight ``three=`` / ``two=`` may have (either sign): sums over every window stay far from
 #: the 64-bit limit of the numba kernels, and values are clamped to ``HEURISTIC_BOUND`` anyway
@@ -75,17 +75,10 @@ def check_weights(owner: str, three: int, two: int) -> tuple[int, int]:
             check_range(owner, "two", two, -MAX_WEIGHT, MAX_WEIGHT))
 
 
-class MinimaxAgent(SearchAgent):
-    """Minimax: ``minimax`` searches to the end, ``minimax:depth=N`` to N plies then evaluates.
+class EvaluatingAgent(SearchAgent):
+    """A search that evaluates positions at its depth limit: ``eval=`` (a name the game offers, or any
+    callable ``f(game, state, player)``) and the ``window``/``threats`` weights ``three=`` and ``two=``."""
 
-    ``eval=`` names the evaluation (default: ``threats`` for Connect-X, ``window`` for Tic-Tac-Toe,
-    ``mobility`` otherwise) or is any callable ``f(game, state, player)``.  ``nodes=`` caps the nodes of
-    one call: a search that would pass it raises :class:`AgentError` (minimax has no partial answer).
-    """
-
-    name = "minimax"
-    description = "plain minimax; depth=N with an evaluation, else to the end of the game"
-    LIMITS = ("depth", "nodes")
     OPTIONS = EVAL_OPTIONS
 
     def __init__(
@@ -100,6 +93,20 @@ class MinimaxAgent(SearchAgent):
         super().__init__(limits=limits, seed=seed)
         self.evaluation = eval
         self.three, self.two = check_weights(self.name, three, two)
+
+
+class MinimaxAgent(EvaluatingAgent):
+    """Minimax: ``minimax`` searches to the end, ``minimax:depth=N`` to N plies then evaluates.
+
+    ``eval=`` names the evaluation (default: ``threats`` for Connect-X, ``window`` for Tic-Tac-Toe,
+    ``mobility`` otherwise) or is any callable ``f(game, state, player)``.  ``nodes=`` caps the nodes of
+    one call: a search that would pass it raises :class:`AgentError` (minimax has no partial answer).
+    """
+
+    name = "minimax"
+    description = "plain minimax; depth=N with an evaluation, else to the end of the game"
+    LIMITS = ("depth", "nodes")
+    OPTIONS = EVAL_OPTIONS
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
         start = time.perf_counter()
