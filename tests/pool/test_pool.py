@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jobs_for_tests as jobs  # noqa: E402
-from tests_pool_helpers import wait_gone  # noqa: E402
+from process_helpers import wait_gone  # noqa: E402
 
 from zerosum.errors import AgentError, IllegalMoveError, InvalidPositionError  # noqa: E402
 from zerosum.pool import EngineCrashed, EngineFailed, EngineTimeout, Job, Pool, choose_move  # noqa: E402

@@ -15,23 +15,11 @@ import pytest
 
 from zerosum.ui.worker import EngineFailed, EngineMemory, EnginePool
 
+from process_helpers import alive, wait_gone  # noqa: E402
+
 linux = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads /proc (Linux)")
 
 
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(alive(p) for p in pids):
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
 
 
 @linux

@@ -1,4 +1,4 @@
-"""Helpers of the pool's tests."""
+"""Helpers for tests that watch worker processes (the pool's and the server's)."""
 
 from __future__ import annotations
 
