@@ -20,7 +20,7 @@ from ..game import Game
 from ..spec import convert, parse_spec
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits
 
-__all__ = ["BUILTIN", "make_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
+__all__ = ["BUILTIN", "make_agent", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
            "FunctionAgent"]
 
 #: the agents zerosum ships: name -> (module, class), imported when the name is first used
@@ -160,6 +160,13 @@ def make_agent(
             raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
         return _load_file_agent(spec.strip())
     name, raw = parse_spec(spec, AgentError)
+    return build_agent(name, raw, spec, seed=seed, limits=limits)
+
+
+def build_agent(name: str, raw: dict[str, str], spec: str, *, seed: int | None = None,
+                limits: Limits | None = None) -> Agent:
+    """The agent ``name`` with options ``raw`` (text, as :func:`zerosum.spec.parse_spec` gives them), its
+    spec ``spec``: :func:`make_agent` after the parse, for callers that parsed (and checked) a spec already."""
     cls = agent_class(name)
     if cls is None:
         known = ", ".join(agent_names())

@@ -83,7 +83,7 @@ def agent_of(job: Job) -> Any:
 
 
 def choose_move(job: Job) -> dict[str, Any]:
-    """The agent's move in the job's position: ``{"action", "text", "value", "nodes", "depth", "elapsed"}``."""
+    """The agent's move in the job's position: ``{"action", "text", "value", "nodes", "depth", "elapsed", "exact"}``."""
     from ..agents.base import SearchAgent
     from ..errors import InvalidPositionError
 
@@ -94,11 +94,11 @@ def choose_move(job: Job) -> dict[str, Any]:
     start = time.perf_counter()
     if isinstance(agent, SearchAgent):
         found = agent.search(game, state)
-        action, value, nodes, depth = found.action, found.value, found.nodes, found.depth
+        action, value, nodes, depth, exact = found.action, found.value, found.nodes, found.depth, found.exact
     else:
-        action, value, nodes, depth = agent(game, state), None, None, None
+        action, value, nodes, depth, exact = agent(game, state), None, None, None, False
     return {"action": action, "text": game.format_action(action), "value": value, "nodes": nodes, "depth": depth,
-            "elapsed": time.perf_counter() - start}
+            "elapsed": time.perf_counter() - start, "exact": exact}
 
 
 _SOLVERS: dict[tuple[str, int], Any] = {}

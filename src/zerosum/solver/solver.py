@@ -24,9 +24,10 @@ import zerosum.solver.search as search  # by its own name: ``from . import searc
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError, UsageError
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
+from ..values import score_to_value
 from .book import Book, load_default
 
-__all__ = ["Solver", "Position", "BudgetExceeded"]
+__all__ = ["Solver", "Position", "BudgetExceeded", "supports", "score_value"]
 
 
 class BudgetExceeded(Exception):
@@ -38,12 +39,26 @@ Position = "ConnectXState | str | Sequence[int]"
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
 
 
+def supports(game: Any) -> bool:
+    """Whether the solver can take ``game`` (a game object): a Connect-X board with cols x (rows + 1) <= 64.
+
+    The one capability question the faces, the arena and the commands ask; no caller names a game class.
+    """
+    return isinstance(game, ConnectX) and game.fits_64
+
+
+def score_value(game: Any, state: Any, score: int) -> int:
+    """A solver score of ``state`` (side to move's view) as an agent value (:func:`score_to_value`)."""
+    g = solver_game(game)
+    return score_to_value(score, state.ply, g.cells)
+
+
 def solver_game(game: Any) -> ConnectX:
     """The Connect-X game of ``game`` (a spec or a game), checked to fit the 64-bit kernels."""
     g = get_game(game) if not isinstance(game, ConnectX) else game
     if not isinstance(g, ConnectX):
         raise InvalidSpecError(f"the solver plays Connect-X only, not {getattr(g, 'spec', g)!r}")
-    if not g.fits_64:
+    if not supports(g):
         raise InvalidSpecError(
             f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver takes boards with "
             f"cols x (rows + 1) <= 64"

@@ -17,8 +17,6 @@ from ..agents.base import Agent, SearchAgent, SearchResult, describe_value, is_p
 from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
-from ..games.connectx import ConnectX, ConnectXState
-from ..values import score_to_value
 
 __all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
            "load_solver", "solver_job", "bounded_solver_move", "solver_available"]
@@ -31,9 +29,24 @@ SOLVER_TIME = 10.0
 _SOLVERS: dict[str, Any] = {}
 
 
+def _solver_module() -> Any | None:
+    """The solver's module, or None when it is not installed (no numba)."""
+    try:
+        from ..solver import solver as module
+    except ImportError:
+        return None
+    return module
+
+
+def solver_available(game: Game[Any, Any]) -> bool:
+    """Whether the solver can answer for ``game`` (it is installed and says it takes the game)."""
+    module = _solver_module()
+    return module is not None and bool(module.supports(game))
+
+
 def load_solver(game: Game[Any, Any]) -> Any | None:
-    """A (cached) ``Solver`` for ``game``, or None when no solver is installed or the board does not fit."""
-    if not isinstance(game, ConnectX) or not game.fits_64:
+    """A (cached) ``Solver`` for ``game``, or None when no solver is installed or it does not take the game."""
+    if not solver_available(game):
         return None
     if game.spec in _SOLVERS:
         return _SOLVERS[game.spec]
@@ -51,9 +64,12 @@ def load_solver(game: Game[Any, Any]) -> Any | None:
     return solver
 
 
-def solver_value(game: ConnectX, state: ConnectXState, score: int) -> int:
+def solver_value(game: Game[Any, Any], state: Any, score: int) -> int:
     """A solver score (side to move's view) as an agent value (:func:`zerosum.values.score_to_value`)."""
-    return score_to_value(score, state.ply, game.cells)
+    module = _solver_module()
+    if module is None:
+        raise InvalidSpecError("the solver is not installed")
+    return int(module.score_value(game, state, score))
 
 
 def value_words(value: float, exact: bool = False) -> str:
@@ -88,16 +104,19 @@ class Analysis:
 
 
 def _best(values: dict[Any, float], order: list[Any]) -> Any:
-    """The best action; ties go to the centre-most for Connect-X (``order``), else the first listed."""
+    """The best action; ties go to the first of ``order`` (centre-most first on boards with gravity)."""
     top = max(values.values())
     return next(a for a in order if values.get(a) == top)
 
 
-def _centre_order(game: Game[Any, Any], actions: list[Any]) -> list[Any]:
-    if isinstance(game, ConnectX):
-        mid = (game.cols - 1) / 2
-        return sorted(actions, key=lambda c: (abs(c - mid), c))
-    return list(actions)
+def _centre_order(game: Game[Any, Any], state: Any, actions: list[Any]) -> list[Any]:
+    """``actions`` centre-most first where the board has gravity (a move is a column), else as listed."""
+    view = game.board_view(state)
+    if not view.gravity:
+        return list(actions)
+    mid = (view.cols - 1) / 2
+    column = {game.action_at(state, r, c): c for c in range(view.cols) for r in range(view.rows)}
+    return sorted(actions, key=lambda a: (abs(column.get(a, mid) - mid), column.get(a, mid)))
 
 
 def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_solver: bool = True) -> Analysis:
@@ -108,11 +127,10 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
     start = _time.perf_counter()
     solver = load_solver(game) if use_solver else None
     if solver is not None:
-        assert isinstance(game, ConnectX)
         raw = solver.analyze(state)
         exact_scores: dict[Any, float] = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
         words = {c: float(solver_value(game, state, int(s))) for c, s in exact_scores.items()}
-        return Analysis("solver", True, exact_scores, words, _best(words, _centre_order(game, actions)),
+        return Analysis("solver", True, exact_scores, words, _best(words, _centre_order(game, state, actions)),
                         elapsed=_time.perf_counter() - start)
     # alpha-beta gives one value per search, so every move's position is searched, the time shared out
     spec = f"alphabeta:time={time:g}"
@@ -122,7 +140,7 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
         return Analysis("", note="no search agent is installed yet, so there is no hint")
     assert isinstance(per_move, SearchAgent)
     values, exact, nodes = _child_values(game, state, actions, per_move)
-    best = _best(values, _centre_order(game, actions))
+    best = _best(values, _centre_order(game, state, actions))
     if not exact:
         exact = all(is_proven(v) for v in values.values())
     return Analysis(spec, exact, dict(values), dict(values), best, nodes, _time.perf_counter() - start)
@@ -157,7 +175,7 @@ class EngineMove:
     action: Any
     found: SearchResult | None
     elapsed: float
-    exact: bool = False  # the value is a proof (the solver)
+    exact: bool = False  # the value is a proof (``SearchResult.exact``: the solver, a proven value)
 
     @property
     def words(self) -> str:
@@ -178,7 +196,7 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent) -> EngineMove:
     elapsed = _time.perf_counter() - start
     if action not in game.actions(state):
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
-    exact = agent.spec.split(":")[0].strip() == "solver"
+    exact = found is not None and found.exact
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact)
 
 
@@ -187,11 +205,10 @@ def solver_job(game_spec: str, columns: list[int]) -> dict[str, Any]:
     from ..games import get_game
 
     game = get_game(game_spec)
-    assert isinstance(game, ConnectX)
     solver = load_solver(game)
     if solver is None:
         raise InvalidSpecError(f"the solver cannot take {game_spec}")
-    state = game.from_moves(columns)
+    state = game.states_of(columns)[-1]
     raw = solver.analyze(state)
     return {"scores": [None if s is None else int(s) for s in raw]}
 
@@ -211,18 +228,12 @@ def _pool() -> Any:
     return _POOL
 
 
-def solver_available(game: Game[Any, Any]) -> bool:
-    """Whether the solver can answer for ``game`` (Connect-X within 64 bits, solver installed)."""
-    import importlib.util
-
-    return isinstance(game, ConnectX) and game.fits_64 and importlib.util.find_spec("zerosum.solver.solver") is not None
-
-
 def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME,
                     solver_time: float = SOLVER_TIME) -> Analysis:
     """:func:`analyze`, but the solver gets at most ``solver_time`` seconds (in a worker process that is
     killed when it overruns); then alpha-beta answers, and the note says why."""
-    if not solver_available(game) or state.history is None:
+    moves = game.moves_played(state)
+    if not solver_available(game) or moves is None:
         return analyze(game, state, time=time, use_solver=False)
     from .worker import EngineBusy, EngineFailed, EngineTimeout
 
@@ -231,16 +242,15 @@ def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME
         raise InvalidPositionError("the game is over: there is nothing to analyse")
     start = _time.perf_counter()
     try:
-        reply = _pool().run(solver_job, (game.spec, list(state.history)), solver_time)
+        reply = _pool().run(solver_job, (game.spec, list(moves)), solver_time)
     except (EngineTimeout, EngineBusy, EngineFailed) as exc:
         found = analyze(game, state, time=time, use_solver=False)
         why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
         found.note = f"{why}; this is alpha-beta's view"
         return found
-    assert isinstance(game, ConnectX)
     scores = {c: int(s) for c, s in enumerate(reply["scores"]) if s is not None and c in actions}
     values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
-    return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, actions)),
+    return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, state, actions)),
                     elapsed=_time.perf_counter() - start)
 
 
@@ -251,7 +261,7 @@ def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_t
     from ..pool import Job, choose_move
     from .worker import EngineBusy, EngineFailed, EngineTimeout
 
-    job = Job(game.spec, tuple(state.history), agent.spec, seed=agent.seed)  # the agent is built: checked
+    job = Job(game.spec, tuple(game.moves_played(state) or ()), agent.spec, seed=agent.seed)  # built: checked
     try:
         reply = _pool().run(choose_move, (job,), solver_time)
     except (EngineTimeout, EngineBusy, EngineFailed) as exc:
@@ -260,5 +270,5 @@ def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_t
         return engine_move(game, state, fallback), f"{why}, so {fallback.spec} chose this move"
     action = reply["action"]
     found = SearchResult(action=action, value=reply["value"] or 0, nodes=reply["nodes"] or 0,
-                         depth=reply["depth"] or 0, elapsed=reply["elapsed"])
-    return EngineMove(action, found, reply["elapsed"], exact=True), ""
+                         depth=reply["depth"] or 0, elapsed=reply["elapsed"], exact=bool(reply.get("exact")))
+    return EngineMove(action, found, reply["elapsed"], exact=found.exact), ""

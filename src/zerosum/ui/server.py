@@ -106,9 +106,7 @@ def create_app(
 
     def checked(game_spec: Any, moves: Any, over_message: str = "") -> tuple[Any, list[Any], str]:
         """The game, its actions and the move string (runs in a thread: it builds the position)."""
-        game, actions = service.check_request(game_spec, moves)
-        if over_message and game.is_terminal(game.states_of(actions)[-1]):
-            raise GameError(over_message)
+        game, actions, _ = service.check_position(game_spec, moves, over_message)
         return game, actions, game.format_moves(actions)
 
     async def page(request: Request) -> Response:
@@ -136,7 +134,7 @@ def create_app(
         try:
             reply = await engine(service.analyze_job, (game.spec, moves, seconds, True))
         except EngineTimeout:
-            if not bool(getattr(game, "fits_64", False)):
+            if not service.solver_plays(game):
                 raise
             # the solver overran: alpha-beta's opinion instead
             reply = await engine(service.analyze_job, (game.spec, moves, seconds, False))
@@ -167,19 +165,20 @@ def create_app(
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32):
             return error(400, "seed must be a whole number 0..2**32-1")
-        game, _, moves = await run_in_threadpool(checked, data.get("game"), data.get("moves"),
-                                                 "the game is over: there is no move to make")
-        agent = await run_in_threadpool(service.check_agent, game, data.get("agent"), engine_time)
+        # the position is built and the agent spec parsed once, here; the worker gets the checked values
+        checked_move = await run_in_threadpool(service.check_move, data.get("game"), data.get("moves"),
+                                               data.get("agent"), seed, engine_time)
+        agent = checked_move.agent
         try:
-            reply = await engine(service.move_job, (game.spec, moves, agent, seed))
+            reply = await engine(service.move_job, (checked_move,))
         except EngineTimeout:
-            if not agent.startswith("solver"):
+            if "time" not in agent.LIMITS or agent.limits.time is not None:
                 raise
-            # the solver has no clock of its own: past the limit, alpha-beta moves instead and says so
-            instead = await run_in_threadpool(service.check_agent, game, f"alphabeta:time={min(1.0, engine_time):g}",
-                                              engine_time)
-            reply = await engine(service.move_job, (game.spec, moves, instead, seed))
-            reply["note"] = f"the solver needed more than {hard_limit:g} s here, so {instead} moved instead"
+            # an agent that keeps no clock here (the solver) overran: alpha-beta moves instead and says so
+            instead = await run_in_threadpool(service.checked_agent, checked_move.game,
+                                              f"alphabeta:time={min(1.0, engine_time):g}", engine_time, seed)
+            reply = await engine(service.move_job, (checked_move.instead(instead),))
+            reply["note"] = f"the {agent.name} needed more than {hard_limit:g} s here, so {instead.spec} moved instead"
         return JSONResponse(reply)
 
     async def state(request: Request) -> Response:

@@ -11,18 +11,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from ..agents.base import Agent
-from ..agents.registry import agent_class, make_agent
+from ..agents.registry import agent_class, build_agent, make_agent
 from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games import get_game, registered_games
 from ..spec import integer, parse_spec, real
-from .analysis import analyze, engine_move
+from .analysis import analyze, engine_move, solver_available
 
-__all__ = ["check_game", "check_moves", "check_agent", "describe_state", "analyze_job", "move_job",
+__all__ = ["check_game", "check_moves", "check_agent", "checked_agent", "check_move", "check_position", "MoveRequest",
+           "describe_state", "analyze_job", "move_job",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
            "warm_up", "games_catalogue"]
 
@@ -85,10 +87,17 @@ def _range(lo: float, hi: float) -> str:
 
 
 def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TIME) -> str:
-    """A safe agent spec for the server: an agent of :data:`SERVER_AGENTS` with options in its ranges.
+    """A safe agent spec for the server (the spec of :func:`checked_agent`'s agent)."""
+    return checked_agent(game, spec, max_time).spec
+
+
+def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TIME,
+                  seed: int | None = None) -> Agent:
+    """A safe agent for the server: an agent of :data:`SERVER_AGENTS` with options in its ranges, built.
 
     Agents that honour a time budget and are given no budget get ``DEFAULT_TIME``; an explicit ``time``
-    above ``max_time`` is lowered to it.  (The worker's hard limit covers depth/node budgets too.)
+    above ``max_time`` is lowered to it.  (The worker's hard limit covers depth/node budgets too.)  The
+    spec is parsed once, here; the agent's ``spec`` is the checked one.
     """
     if spec is not None and not isinstance(spec, str):
         raise AgentError(f"agent must be a string, not {type(spec).__name__}")
@@ -130,13 +139,12 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
         if not budget:
             options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
-    make_agent(spec)  # raises AgentError for a bad option
-    return spec
+    return build_agent(name, options, spec, seed=seed)  # raises AgentError for a bad option
 
 
 def solver_plays(game: Game[Any, Any]) -> bool:
-    """Whether the solver can play ``game`` (a capability of the game: a board that fits its 64 bits)."""
-    return bool(getattr(game, "fits_64", False))
+    """Whether the solver can play ``game`` (the solver answers: :func:`zerosum.solver.solver.supports`)."""
+    return solver_available(game)
 
 
 def games_catalogue() -> list[dict[str, Any]]:
@@ -168,13 +176,15 @@ def _status(game: Game[Any, Any], state: Any) -> str:
     return f"Player {out.winner} ({game.player_label(out.winner)}) wins: {out.reason}."
 
 
-def describe_state(game: Game[Any, Any], actions: list[Any]) -> dict[str, Any]:
+def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) -> dict[str, Any]:
     """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence.
 
-    ``view`` is the game's board description; ``targets`` (rows of move strings or None) the move a click
-    on each cell means (on boards whose moves are columns, every cell of a column means that column's move).
+    ``state``: that position when the caller has it (else it is built from ``actions``).  ``view`` is the
+    game's board description; ``targets`` (rows of move strings or None) the move a click on each cell
+    means (on boards whose moves are columns, every cell of a column means that column's move).
     """
-    state = game.states_of(actions)[-1]
+    if state is None:
+        state = game.states_of(actions)[-1]
     out = game.outcome(state)
     view = game.board_view(state, actions[-1] if actions else None)
     fmt = game.format_action
@@ -245,34 +255,55 @@ def _number(v: float) -> float | int:
 _AGENTS: dict[tuple[str, int | None], Agent] = {}
 
 
-def _agent(spec: str, seed: int | None) -> Agent:
-    """The agent for ``spec``, kept for the life of the worker (the solver keeps its table between moves)."""
-    key = (spec, seed)
+def _agent(agent: Agent) -> Agent:
+    """The worker's agent of ``agent``'s spec and seed, kept for the life of the worker (the solver keeps
+    its table between moves); ``agent`` itself the first time."""
+    key = (agent.spec, agent.seed)
     if key not in _AGENTS:
         if len(_AGENTS) >= 4:  # each may hold a table
             _AGENTS.clear()
-        _AGENTS[key] = make_agent(spec, seed=seed)
+        _AGENTS[key] = agent
     return _AGENTS[key]
 
 
-def move_job(game_spec: str, moves: str, agent_spec: str, seed: int | None = None) -> dict[str, Any]:
-    """The agent's move in the position and what it found (runs in a worker)."""
-    game = get_game(game_spec)
-    actions = game.parse_moves(moves)
-    state = game.states_of(actions)[-1]
+@dataclass(frozen=True)
+class MoveRequest:
+    """A checked ``/api/move`` request: the game, the actions played, their position and the built agent
+    (made once, in the request's thread, by :func:`check_move`; picklable, so it travels to a worker)."""
+
+    game: Game[Any, Any]
+    actions: list[Any]
+    state: Any
+    agent: Agent
+
+    def instead(self, agent: Agent) -> "MoveRequest":
+        return MoveRequest(self.game, self.actions, self.state, agent)
+
+
+def check_move(game_spec: str | None, moves: str | None, agent_spec: str | None, seed: int | None = None,
+               max_time: float = MAX_TIME) -> MoveRequest:
+    """The checked request: the position built once, the agent spec parsed once (raises GameError)."""
+    game, actions, state = check_position(game_spec, moves, "the game is over: there is no move to make")
+    return MoveRequest(game, actions, state, checked_agent(game, agent_spec, max_time, seed))
+
+
+def move_job(request: MoveRequest) -> dict[str, Any]:
+    """The agent's move in the request's position and what it found (runs in a worker).
+
+    ``exact`` is the search's own word (:attr:`~zerosum.agents.base.SearchResult.exact`)."""
+    game, state = request.game, request.state
     fmt = game.format_action
-    if game.is_terminal(state):
-        raise InvalidPositionError("the game is over: there is no move to make")
-    agent = _agent(agent_spec, seed)
+    agent = _agent(request.agent)
     played = engine_move(game, state, agent)
     found = played.found
-    after = describe_state(game, [*actions, played.action])
+    after = describe_state(game, [*request.actions, played.action], game.result(state, played.action))
     return {
-        "agent": agent_spec,
+        "agent": agent.spec,
         "move": fmt(played.action),
         "moves": after["moves"],
         "value": _number(found.value) if found is not None else None,
         "words": played.words or None,
+        "exact": played.exact,
         "nodes": found.nodes if found is not None else None,
         "depth": found.depth if found is not None else None,
         "elapsed": round(played.elapsed, 4),
@@ -297,6 +328,16 @@ def warm_up() -> None:
 def check_request(game_spec: str | None, moves: str | None) -> tuple[Game[Any, Any], list[Any]]:
     game = check_game(game_spec)
     return game, check_moves(game, moves)
+
+
+def check_position(game_spec: str | None, moves: str | None, over_message: str = ""
+                   ) -> tuple[Game[Any, Any], list[Any], Any]:
+    """The game, the checked actions and their position (``over_message``: refuse a finished game)."""
+    game, actions = check_request(game_spec, moves)
+    state = game.states_of(actions)[-1]
+    if over_message and game.is_terminal(state):
+        raise InvalidPositionError(over_message)
+    return game, actions, state
 
 
 # GameError subclasses the server reports as 400 (everything zerosum refuses)

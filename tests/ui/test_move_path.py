@@ -1,0 +1,107 @@
+"""The server's move path and the faces' engine questions: one position, one parse, exactness from the search,
+and the solver's capability asked of the solver (no game class named in the faces)."""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from typing import Any
+
+import pytest
+
+pytest.importorskip("httpx")
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from starlette.testclient import TestClient  # noqa: E402
+
+import zerosum.agents.registry as registry  # noqa: E402
+import zerosum.ui.service as service  # noqa: E402
+from zerosum import get_game  # noqa: E402
+from zerosum.agents.base import SearchAgent, SearchResult  # noqa: E402
+from zerosum.agents.registry import FunctionAgent  # noqa: E402
+from zerosum.game import Game  # noqa: E402
+from zerosum.ui.analysis import engine_move, solver_available  # noqa: E402
+from zerosum.ui.server import create_app  # noqa: E402
+
+
+def _count(monkeypatch: pytest.MonkeyPatch, calls: Counter[str], owner: Any, name: str) -> None:
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[name] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+@pytest.mark.parametrize("agent", ["first", "alphabeta:depth=2"])
+def test_a_move_request_builds_the_position_once_and_parses_the_agent_once(monkeypatch, agent) -> None:
+    if registry.agent_class(agent.split(":")[0]) is None:
+        pytest.skip(f"{agent} is not installed")
+    calls: Counter[str] = Counter()
+    with TestClient(create_app(mode="inline", workers=1)) as client:
+        _count(monkeypatch, calls, Game, "parse_moves")  # checks each move: one replay of the position
+        _count(monkeypatch, calls, Game, "states_of")  # the position itself
+        _count(monkeypatch, calls, service, "parse_spec")
+        _count(monkeypatch, calls, registry, "parse_spec")
+        reply = client.post("/api/move", json={"game": "connect4", "moves": "4453", "agent": agent})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["moves"].startswith("4453") and reply.json()["agent"] == agent
+    assert calls == Counter({"parse_moves": 1, "states_of": 1, "parse_spec": 1})  # was 2, 3 and 3
+
+
+def test_a_move_request_is_checked_before_the_engine_runs(monkeypatch) -> None:
+    ran: list[Any] = []
+    monkeypatch.setattr(service, "engine_move", lambda *args: ran.append(args))
+    with TestClient(create_app(mode="inline", workers=1)) as client:
+        bad_agent = client.post("/api/move", json={"game": "connect4", "moves": "44", "agent": "random:seed=x"})
+        over = client.post("/api/move", json={"game": "tictactoe", "moves": "1425 3", "agent": "random"})
+    assert bad_agent.status_code == 400 and "seed" in bad_agent.json()["error"]
+    assert over.status_code == 400 and "over" in over.json()["error"]
+    assert ran == []
+
+
+class _Claims(SearchAgent):
+    """A search agent whose results say what ``exact`` is, whatever its spec is called."""
+
+    name = "claims"
+
+    def __init__(self, exact: bool) -> None:
+        super().__init__()
+        self.exact = exact
+
+    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        return SearchResult(action=game.actions(state)[0], value=0, exact=self.exact)
+
+
+def test_exact_comes_from_the_search_not_from_the_agent_spec() -> None:
+    game = get_game("connect4")
+    state = game.initial_state
+    named_solver = FunctionAgent(lambda g, s: g.actions(s)[0], spec="solver")
+    assert not engine_move(game, state, named_solver).exact  # a name proves nothing
+    proving = _Claims(True)
+    proving.spec = "claims"
+    assert engine_move(game, state, proving).exact and engine_move(game, state, proving).words == "draw"
+    guessing = _Claims(False)
+    guessing.spec = "solver"
+    assert not engine_move(game, state, guessing).exact and engine_move(game, state, guessing).words == "even"
+
+
+def test_a_move_reply_says_whether_its_value_is_exact() -> None:
+    if registry.agent_class("alphabeta") is None:
+        pytest.skip("alphabeta is not installed")
+    with TestClient(create_app(mode="inline", workers=1)) as client:
+        won = client.post("/api/move", json={"game": "tictactoe", "moves": "1425", "agent": "alphabeta:depth=2"})
+        early = client.post("/api/move", json={"game": "connect4", "moves": "", "agent": "alphabeta:depth=2"})
+    assert won.status_code == 200 and won.json()["exact"] is True and won.json()["move"] == "3"
+    assert early.status_code == 200 and early.json()["exact"] is False
+
+
+def test_the_solver_answers_which_games_it_takes() -> None:
+    solver = pytest.importorskip("zerosum.solver.solver")
+    takes = {spec: solver.supports(get_game(spec)) for spec in ("connect4", "connectx:rows=7,cols=8,k=4",
+                                                                "connectx:rows=8,cols=8,k=4", "tictactoe")}
+    assert takes == {"connect4": True, "connectx:rows=7,cols=8,k=4": True, "connectx:rows=8,cols=8,k=4": False,
+                     "tictactoe": False}
+    for spec, fits in takes.items():  # the faces ask the solver, nothing else
+        assert solver_available(get_game(spec)) is fits
+        assert service.solver_plays(get_game(spec)) is fits
