@@ -164,3 +164,29 @@ def test_generate_openings_sample_is_a_seeded_subset():
     assert len(some) == 10 and {seq for seq, _ in some} <= every
     assert some == generate_openings(game, 2, 0, evaluate=lambda s: 0, sample=10, seed=4)
     assert some != generate_openings(game, 2, 0, evaluate=lambda s: 0, sample=10, seed=5)
+
+
+def test_balanced_openings_are_for_the_games_the_solver_takes():
+    from zerosum import get_game
+    from zerosum.arena.openings import balanced_game, has_balanced_openings, max_plies
+
+    solver = pytest.importorskip("zerosum.solver.solver")
+    for spec in ("connect4", "connectx:rows=4,cols=5,k=3", "connectx:rows=8,cols=8,k=4", "tictactoe", "migration:n=5"):
+        game = get_game(spec)
+        assert has_balanced_openings(game) is solver.supports(game)  # the solver answers, nobody else
+        if not solver.supports(game):
+            with pytest.raises(GameError, match="solver"):
+                generate_openings(game, 1, 0, evaluate=lambda s: 0)
+        else:
+            assert balanced_game(game) == game
+    assert has_balanced_openings(get_game("connect4")) and not has_balanced_openings(get_game("tictactoe"))
+    # the longest openings are what they were when each game was named here
+    assert [max_plies(get_game(s)) for s in ("connect4", "tictactoe", "migration", "othello")] == [41, 8, 100, 63]
+
+
+def test_shipped_openings_belong_to_connect_four_by_any_name():
+    from zerosum import get_game
+
+    assert shipped_openings(get_game("connectx:rows=6,cols=7,k=4")) == shipped_openings(get_game("connect4"))
+    assert shipped_openings(get_game("connectx:rows=7,cols=7,k=4")) is None
+    assert shipped_openings(TicTacToe()) is None

@@ -15,11 +15,14 @@ from __future__ import annotations
 import random
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
-from ..games import ConnectX, TicTacToe
+from ..games import get_game
+
+if TYPE_CHECKING:
+    from ..games.connectx import ConnectX
 
 __all__ = [
     "parse_opening",
@@ -28,6 +31,7 @@ __all__ = [
     "write_openings",
     "shipped_openings",
     "random_openings",
+    "has_balanced_openings",
     "generate_openings",
     "solver_evaluator",
     "agent_evaluator",
@@ -106,7 +110,7 @@ def write_openings(
 
 def shipped_openings(game: Game[Any, Any]) -> Path | None:
     """The openings file that ships with the package for ``game`` (Connect Four only), if present."""
-    if not (isinstance(game, ConnectX) and (game.rows, game.cols, game.k) == (6, 7, 4)):
+    if game != get_game("connect4"):
         return None
     try:
         path = Path(str(resources.files("zerosum") / "data" / "openings-connect4.txt"))
@@ -154,7 +158,7 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
 Evaluator = Callable[[Any], int]
 
 
-def _positions(game: ConnectX, plies: int) -> list[tuple[int, ...]]:
+def _positions(game: "ConnectX", plies: int) -> list[tuple[int, ...]]:
     """One move sequence for every distinct open position ``plies`` in, mirror images counted once.
 
     Built ply by ply from the positions one ply less (transpositions once), each reached by its
@@ -191,27 +195,51 @@ def _positions(game: ConnectX, plies: int) -> list[tuple[int, ...]]:
 def max_plies(game: Game[Any, Any]) -> int:
     """The most plies an opening of ``game`` may have: fewer than the board's cells, at most 100."""
     cells = getattr(game, "cells", None)
+    if not isinstance(cells, int) and game.TURN_FROM_PIECES:  # every move fills a cell of the board
+        view = game.board_view(game.initial_state)
+        cells = view.rows * view.cols
     if isinstance(cells, int):
         return max(0, min(MAX_OPENING_PLIES, cells - 1))
-    if isinstance(game, TicTacToe):
-        return 8
     return MAX_OPENING_PLIES
 
 
-def solver_evaluator(game: ConnectX) -> Evaluator:
+def has_balanced_openings(game: Game[Any, Any]) -> bool:
+    """Whether ``game`` has balanced openings (the solver, installed, takes it); others get random ones."""
+    try:
+        from ..solver.solver import supports  # numba: imported only when asked for
+    except ImportError:
+        return False
+    return supports(game)
+
+
+def balanced_game(game: Game[Any, Any]) -> "ConnectX":
+    """``game`` as the solver takes it: balanced openings are judged in the solver's scores, so the solver
+    says which games have them (:func:`zerosum.solver.solver.solver_game`); GameError for the others."""
+    try:
+        from ..solver.solver import solver_game  # numba: imported only when asked for
+    except ImportError:
+        raise GameError(f"balanced openings need the solver, which is not installed here ({game.spec})") from None
+    try:
+        return solver_game(game)
+    except GameError as exc:
+        raise GameError(f"balanced openings are judged in the solver's scores: {exc}") from None
+
+
+def solver_evaluator(game: Game[Any, Any]) -> Evaluator:
     """The solver's exact score of a position (side to move's view; DESIGN.md's convention)."""
     from ..solver import Solver  # numba: imported only when asked for
 
-    solver = Solver(game)
+    solver = Solver(balanced_game(game))
     return lambda state: int(solver.solve(state))
 
 
-def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
+def agent_evaluator(game: Game[Any, Any], spec: str) -> Evaluator:
     """A search agent as evaluator: a proven value becomes the solver's score, anything else counts as 0."""
     from ..agents.base import SearchAgent, is_proven, plies_to_end
     from ..agents.registry import make_agent
     from ..errors import AgentError
 
+    board = balanced_game(game)
     agent = make_agent(spec, seed=0)
     if not isinstance(agent, SearchAgent):
         raise AgentError(f"{spec!r} does not search, so it cannot evaluate openings")
@@ -221,20 +249,21 @@ def agent_evaluator(game: ConnectX, spec: str) -> Evaluator:
         if not is_proven(value):
             return 0
         end_ply = state.ply + plies_to_end(value)  # the ply of the winning stone
-        score = (game.cells + 2 - end_ply) // 2
+        score = (board.cells + 2 - end_ply) // 2
         return int(score if value > 0 else -score)
 
     return evaluate
 
 
-def candidate_positions(game: ConnectX, plies: int, sample: int | None = None, seed: int = 0) -> list[tuple[int, ...]]:
+def candidate_positions(game: Game[Any, Any], plies: int, sample: int | None = None, seed: int = 0
+                        ) -> list[tuple[int, ...]]:
     """The move sequences :func:`generate_openings` judges (``sample`` of them, drawn from ``seed``);
-    :class:`~zerosum.errors.GameError` for more plies than the board allows, too many positions, or none."""
-    if not isinstance(game, ConnectX):
-        raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
-    if not 0 <= plies <= max_plies(game):
-        raise GameError(f"{plies} plies: a {game.rows} x {game.cols} board allows openings of 0..{max_plies(game)} plies")
-    candidates = _positions(game, plies)
+    :class:`~zerosum.errors.GameError` for a game the solver does not take, more plies than the board
+    allows, too many positions, or none."""
+    board = balanced_game(game)
+    if not 0 <= plies <= max_plies(board):
+        raise GameError(f"{plies} plies: a {board.rows} x {board.cols} board allows openings of 0..{max_plies(board)} plies")
+    candidates = _positions(board, plies)
     if not candidates:
         raise GameError(f"no open position {plies} plies into {game.spec}: ask for fewer plies")
     if sample is not None and sample < len(candidates):
@@ -243,7 +272,7 @@ def candidate_positions(game: ConnectX, plies: int, sample: int | None = None, s
 
 
 def generate_openings(
-    game: ConnectX,
+    game: Game[Any, Any],
     plies: int,
     max_score: int,
     evaluate: Evaluator | None = None,
@@ -263,8 +292,7 @@ def generate_openings(
     it is found.  Too many plies for the board is a :class:`~zerosum.errors.GameError` before any work.
     ``candidates``: the positions from :func:`candidate_positions`, when the caller has them already.
     """
-    if not isinstance(game, ConnectX):
-        raise GameError(f"balanced openings are generated for Connect-X only, not {game.spec}")
+    board = balanced_game(game)
     if candidates is None:
         candidates = candidate_positions(game, plies, sample, seed)
     if evaluate is None:
@@ -273,7 +301,7 @@ def generate_openings(
         begin(len(candidates))
     out = []
     for i, seq in enumerate(candidates):
-        score = evaluate(game.from_moves(list(seq)))
+        score = evaluate(board.from_moves(list(seq)))
         if abs(score) <= max_score:
             out.append((tuple(seq), score))
             if found is not None:

@@ -358,12 +358,13 @@ def _run_openings(args: argparse.Namespace) -> int:
         candidate_positions,
         format_opening,
         generate_openings,
+        has_balanced_openings,
         max_plies,
         random_openings,
         solver_evaluator,
     )
     from ..core.files import atomic_output, check_output
-    from ..games import ConnectX, get_game
+    from ..games import get_game
     from .options import UsageError
 
     game = get_game(args.game)
@@ -372,7 +373,8 @@ def _run_openings(args: argparse.Namespace) -> int:
     if args.output:  # everything is checked before any work, and the file is written whole at the end
         check_output(args.output, overwrite=args.overwrite, what="openings file")
     start = time.perf_counter()
-    if isinstance(game, ConnectX):  # a bad --with, too many plies or positions: refused before the solver loads
+    balanced = has_balanced_openings(game)  # the solver says which games it judges; others get random openings
+    if balanced:  # a bad --with, too many plies or positions: refused before the solver loads
         evaluate = None if args.evaluator == "solver" else agent_evaluator(game, args.evaluator)
         candidates = candidate_positions(game, args.plies, args.sample, args.seed)
         evaluate = evaluate or solver_evaluator(game)
@@ -381,7 +383,7 @@ def _run_openings(args: argparse.Namespace) -> int:
             out = stack.enter_context(atomic_output(args.output, overwrite=args.overwrite, checked=True))
         else:
             out = sys.stdout
-        if isinstance(game, ConnectX):
+        if balanced:
             sample = f" --sample {args.sample} --seed {args.seed}" if args.sample else ""
 
             def begin(total: int) -> None:  # the positions are known: the header goes first

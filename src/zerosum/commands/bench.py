@@ -20,7 +20,7 @@ from typing import Any
 from .options import UsageError, add_game_option, float_arg, int_arg
 from .solver import add_solver_bench, run_solver_bench
 
-__all__ = ["COMMANDS", "BENCHMARKS", "generic_playouts", "fast_playouts"]
+__all__ = ["COMMANDS", "BENCHMARKS", "generic_playouts", "fast_playouts", "has_fast_playouts"]
 
 #: documented maxima of ``bench playouts`` (README, "Limits")
 MAX_SECONDS = 3600.0
@@ -52,16 +52,25 @@ def generic_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, flo
 
 def fast_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, float]:
     """Random games in the numba kernels for about ``seconds`` (compile excluded): (games, elapsed)."""
-    from ..kernels.connectx import random_playouts
+    from ..kernels.connectx import game_playouts
 
-    random_playouts(1, game.rows, game.cols, game.k, seed)  # compile (or load from cache) first
+    game_playouts(game, 1, seed)  # compile (or load from cache) first
     batch, games = 1000, 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        random_playouts(batch, game.rows, game.cols, game.k, seed + games)
+        game_playouts(game, batch, seed + games)
         games += batch
         batch = min(batch * 2, 200_000)
     return games, time.perf_counter() - start
+
+
+def has_fast_playouts(game: Any) -> bool:
+    """Whether ``game`` has the numba playout path (the kernels say; False when numba is missing)."""
+    try:
+        from ..kernels.connectx import supports
+    except ImportError:
+        return False
+    return supports(game)
 
 
 def _add_playouts(parser: argparse.ArgumentParser) -> None:
@@ -75,10 +84,10 @@ def _add_playouts(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_playouts(args: argparse.Namespace) -> int:
-    from ..games import ConnectX, get_game
+    from ..games import get_game
 
     game = get_game(args.game)
-    fast = isinstance(game, ConnectX) and game.fits_64 and not args.generic
+    fast = not args.generic and has_fast_playouts(game)
     rates = []
     for r in range(args.rounds):
         measure = fast_playouts if fast else generic_playouts
