@@ -105,3 +105,16 @@ def test_the_solver_answers_which_games_it_takes() -> None:
     for spec, fits in takes.items():  # the faces ask the solver, nothing else
         assert solver_available(get_game(spec)) is fits
         assert service.solver_plays(get_game(spec)) is fits
+
+
+def test_an_analyze_request_builds_the_position_once_and_says_if_it_is_exact(monkeypatch) -> None:
+    if registry.agent_class("alphabeta") is None:
+        pytest.skip("alphabeta is not installed")
+    calls: Counter[str] = Counter()
+    with TestClient(create_app(mode="inline", workers=1)) as client:
+        _count(monkeypatch, calls, Game, "parse_moves")
+        _count(monkeypatch, calls, Game, "states_of")
+        reply = client.get("/api/analyze", params={"game": "tictactoe", "moves": "1425"})
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["best"] == "3" and reply.json()["exact"] is True
+    assert calls == Counter({"parse_moves": 1, "states_of": 1})  # was 2 and 2

@@ -164,7 +164,7 @@ def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: S
             values[a] = -v + 1 if v > 0 else -v - 1  # the child's "wins in p" is our "loses in p + 1"
         else:
             values[a] = -v
-            exact = False
+        exact = exact and found.exact  # the search's own word: a proof, or every end reached
     return values, exact, nodes
 
 

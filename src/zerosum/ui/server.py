@@ -104,11 +104,6 @@ def create_app(
         except Exception as exc:  # a bug of ours: a JSON 500 that keeps the connection usable
             return error(500, f"internal error: {describe_exception(exc)}")
 
-    def checked(game_spec: Any, moves: Any, over_message: str = "") -> tuple[Any, list[Any], str]:
-        """The game, its actions and the move string (runs in a thread: it builds the position)."""
-        game, actions, _ = service.check_position(game_spec, moves, over_message)
-        return game, actions, game.format_moves(actions)
-
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
@@ -128,16 +123,18 @@ def create_app(
         return JSONResponse(await run_in_threadpool(service.describe_state, game, actions))
 
     async def _analyze(request: Request) -> Response:
-        game, _, moves = await run_in_threadpool(checked, query(request, "game"), query(request, "moves"),
-                                                 "the game is over: there is nothing to analyse")
+        # the position is built once, here; the worker gets it
+        game, actions, position = await run_in_threadpool(service.check_position, query(request, "game"),
+                                                          query(request, "moves"),
+                                                          "the game is over: there is nothing to analyse")
         seconds = min(1.0, engine_time)
         try:
-            reply = await engine(service.analyze_job, (game.spec, moves, seconds, True))
+            reply = await engine(service.analyze_job, (game, actions, position, seconds, True))
         except EngineTimeout:
             if not service.solver_plays(game):
                 raise
             # the solver overran: alpha-beta's opinion instead
-            reply = await engine(service.analyze_job, (game.spec, moves, seconds, False))
+            reply = await engine(service.analyze_job, (game, actions, position, seconds, False))
             reply["note"] = f"the solver needed more than {hard_limit:g} s here, so this is alpha-beta's view"
         return JSONResponse(reply)
 

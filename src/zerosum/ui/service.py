@@ -221,11 +221,10 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) 
     }
 
 
-def analyze_job(game_spec: str, moves: str, time: float, use_solver: bool = True) -> dict[str, Any]:
-    """Every legal move's score (runs in a worker); ``use_solver=False`` asks alpha-beta only."""
-    game = get_game(game_spec)
-    actions = game.parse_moves(moves)
-    state = game.states_of(actions)[-1]
+def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True
+                ) -> dict[str, Any]:
+    """Every legal move's score in ``state``, the position after ``actions``, checked by the caller (runs in a
+    worker); ``use_solver=False`` asks alpha-beta only.  ``exact`` is the analysis' own word."""
     found = analyze(game, state, time=time, use_solver=use_solver)
     fmt = game.format_action
     reply: dict[str, Any] = {
