@@ -102,3 +102,14 @@ def test_each_stops_when_asked_and_ends_the_workers_in_flight() -> None:
     pids = p.pids
     assert p.each(jobs.supervise_pid, range(100), lambda *_: None, stop) is False
     assert wait_gone(pids) == []
+
+
+def test_killing_a_worker_whose_pipe_is_already_gone_is_quiet() -> None:
+    # Ctrl-C during a run: the pool kills workers whose pipe another thread may have closed already;
+    # an OSError (EBADF) there used to replace the KeyboardInterrupt, so the run ended with exit 2, not 130
+    from zerosum.pool.worker import Worker
+
+    worker = Worker()
+    os.close(worker.conn.fileno())  # the descriptor goes behind the connection's back
+    worker.kill()  # no OSError
+    assert not worker.alive()

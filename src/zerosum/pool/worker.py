@@ -129,7 +129,10 @@ class Worker:
         if self.process.is_alive():
             self.process.kill()
         self.process.join(2)
-        self.conn.close()
+        try:
+            self.conn.close()
+        except OSError:  # closed already (a reader thread saw the worker die first): nothing to do
+            pass
 
     def stop(self) -> None:
         """End the worker politely (it finishes nothing: call between jobs)."""
