@@ -433,3 +433,10 @@ def solve_position(
     geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
     moves = popcnt(mask)
     return _solve(current, mask, moves, weak, geo, table, order, colmask, work, stats)
+
+
+# A numba (0.68) quirk: when a cached caller such as ``_setup`` is loaded first, the dispatchers of the
+# array-returning kernels it calls can no longer box arrays for a Python caller ("In
+# 'NRT_adapt_ndarray_to_python', 'descr' is NULL").  Resolving them from Python first, once, avoids it.
+centre_order(1)
+column_masks(1, 1)
