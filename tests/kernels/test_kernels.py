@@ -84,18 +84,3 @@ def test_random_playouts_end_every_game() -> None:
     assert w1 + w2 + d == 500 and w1 > w2 > 0
     assert K.random_playouts(500, 6, 7, 4, 7) == (w1, w2, d)  # the seed fixes the games
 
-
-def test_array_kernels_answer_python_after_the_solver_loaded_them() -> None:
-    # numba quirk: a cached solver function loaded first used to leave centre_order/column_masks unable to
-    # return arrays to Python ("'descr' is NULL"); a fresh process, so the order is the one that failed
-    import subprocess
-    import sys
-
-    pytest.importorskip("numba")
-    code = ("from zerosum import Solver, ConnectX\n"
-            "Solver(ConnectX(4, 5, 4), tt_size=1 << 12, book=False).solve('1')\n"
-            "from zerosum.kernels import connectx as K\n"
-            "print(list(K.centre_order(7)), len(K.column_masks(6, 7)))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[3, 2, 4, 1, 5, 0, 6] 7"
