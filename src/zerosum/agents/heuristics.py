@@ -43,6 +43,7 @@ __all__ = [
     "mobility_eval",
     "EVALUATIONS",
     "get_evaluation",
+    "bind_evaluation",
     "default_evaluation",
     "windows",
     "winning_cells",
@@ -157,6 +158,29 @@ def default_evaluation(game: Game[Any, Any]) -> str:
     """The evaluation used when none is named: the first the game offers (``threats`` for Connect-X,
     ``window`` for Tic-Tac-Toe), ``mobility`` for a game that offers none."""
     return next(iter(game.evaluations()), "mobility")
+
+
+def bind_evaluation(game: Game[Any, Any], name: str, three: int = 50, two: int = 10) -> Evaluation:
+    """``game``'s own evaluation ``name`` (``mobility`` for any game), weights bound, as ``f(game, state,
+    player) -> int``: what :func:`get_evaluation` gives, without looking the name up at every call."""
+    own = game.evaluations().get(name)
+    if own is None:
+        if name != "mobility":
+            _offered(game, name)  # raises, naming what the game offers
+        own = mobility_eval
+    func = own
+    if (three, two) != (50, 10) and _weighted(func):
+        def weighted(g: Game[Any, Any], state: Any, player: int) -> int:
+            return int(func(g, state, player, three, two))  # type: ignore[call-arg]
+
+        weighted.__name__ = f"{name}_eval(three={three}, two={two})"
+        return weighted
+
+    def evaluate(g: Game[Any, Any], state: Any, player: int) -> int:
+        return int(func(g, state, player))
+
+    evaluate.__name__ = f"{name}_eval"
+    return evaluate
 
 
 def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:

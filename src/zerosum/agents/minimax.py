@@ -35,8 +35,12 @@ def terminal_value(game: Game[Any, Any], state: Any) -> int:
 def resolve_evaluation(
     game: Game[Any, Any], evaluation: "str | Callable[..., Any] | None", three: int, two: int
 ) -> tuple[str | None, Callable[[Game[Any, Any], Any, int], Any]]:
-    """(name or None for a callable, the evaluation function) for ``game``."""
-    from .heuristics import default_evaluation, get_evaluation
+    """(name or None for a callable, the evaluation function) for ``game``.
+
+    A name is looked up among the game's own evaluations once here, so the search calls the game's
+    function directly at every leaf (no lookup per node).
+    """
+    from .heuristics import bind_evaluation, default_evaluation
 
     if callable(evaluation):
         return None, evaluation
@@ -44,7 +48,7 @@ def resolve_evaluation(
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later
         raise AgentError(f"{game.title} has no {name!r} evaluation: choose one of {', '.join(dict.fromkeys(offered))}")
-    return name, get_evaluation(name, three, two)
+    return name, bind_evaluation(game, name, three, two)
 
 
 def _eval_name(value: str) -> str:
