@@ -15,8 +15,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, SupportsIndex, TypeVar, cast
 
-__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "safe_repr",
-           "board_cells"]
+__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
+           "safe_repr", "board_cells"]
 
 PLAYER1 = 1
 PLAYER2 = 2
@@ -32,6 +32,23 @@ def safe_repr(value: object, limit: int = 80) -> str:
     except Exception:  # noqa: BLE001 - a hostile __repr__
         return f"a {type(value).__name__}"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def one_based(text: object, count: int, what: str, hint: str) -> int:
+    """The 0-based index of a 1-based number ``1..count`` as a person types it (``what``: "column").
+
+    Raises :class:`~zerosum.errors.InvalidMoveError` (ending in ``hint``) for text that is not a number, and
+    :class:`~zerosum.errors.IllegalMoveError` for a number outside ``1..count``.
+    """
+    from .errors import IllegalMoveError, InvalidMoveError
+
+    raw = str(text).strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
+        raise InvalidMoveError(f"{raw[:40]!r} is not a {what} number: {hint}")
+    index = int(raw) - 1
+    if not 0 <= index < count:
+        raise IllegalMoveError(f"{what} {raw} is outside 1..{count}")
+    return index
 
 
 def as_index(action: object, what: str) -> int:
@@ -111,8 +128,9 @@ class BoardView:
     holds the cells of a winning line and ``last`` the cells the last move changed, both ``(row, col)`` with
     row 0 at the top.  ``gravity``: a move is named by its column (Connect-X).  ``pass_action``: the
     notation of a pass move, when the game has one.  ``marks`` are the players' letters in plain text,
-    ``glyphs`` their pieces in colour; ``cell_labels`` (rows of str, may be empty) what a person types to play
-    on an empty cell when that is not its row and column labels.
+    ``glyphs`` their pieces in colour and ``colors`` those pieces' colours (CSS colour names, the player
+    labels' colours: Othello's discs are black and white); ``cell_labels`` (rows of str, may be empty) what a
+    person types to play on an empty cell when that is not its row and column labels.
     """
 
     rows: int
@@ -127,6 +145,7 @@ class BoardView:
     marks: tuple[str, str] = ("X", "O")
     glyphs: tuple[str, str] = ("●", "●")
     cell_labels: tuple[tuple[str, ...], ...] = ()
+    colors: tuple[str, str] = ("red", "yellow")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values (lists for tuples) for the page."""
@@ -136,6 +155,7 @@ class BoardView:
             "highlight": [list(c) for c in self.highlight], "last": [list(c) for c in self.last],
             "gravity": self.gravity, "pass_action": self.pass_action, "marks": list(self.marks),
             "glyphs": list(self.glyphs), "cell_labels": [list(r) for r in self.cell_labels],
+            "colors": list(self.colors),
         }
 
 
@@ -159,13 +179,24 @@ class Game(ABC, Generic[S, A]):
     #: the players' marks in plain text and their pieces in colour
     MARKS: ClassVar[tuple[str, str]] = ("X", "O")
     GLYPHS: ClassVar[tuple[str, str]] = ("●", "●")
+    #: the colours of the players' pieces (CSS colour names; :attr:`BoardView.colors`)
+    COLORS: ClassVar[tuple[str, str]] = ("red", "yellow")
     #: what joins the moves of a move string (:meth:`format_moves`)
     MOVE_SEPARATOR: ClassVar[str] = " "
 
+    #: the sides of the board: option names (or fixed numbers) whose product is the number of cells
+    SIDES: ClassVar[tuple[str | int, ...]] = ()
+
     @classmethod
     def cells_for(cls, options: dict[str, int]) -> int:
-        """How many cells the game of ``options`` has (checked before anything is built)."""
-        raise NotImplementedError(f"{cls.__name__} does not say how many cells its boards have")
+        """How many cells the game of ``options`` has (checked before anything is built): the product of
+        :attr:`SIDES` (an option left out counts at its default)."""
+        if not cls.SIDES:
+            raise NotImplementedError(f"{cls.__name__} does not say how many cells its boards have")
+        cells = 1
+        for side in cls.SIDES:
+            cells *= side if isinstance(side, int) else options.get(side, cls.OPTIONS[side].default)
+        return cells
 
     @classmethod
     def check_options(cls, spec: str, options: dict[str, int]) -> None:
@@ -253,6 +284,12 @@ class Game(ABC, Generic[S, A]):
         Raises :class:`~zerosum.errors.InvalidMoveError` / :class:`~zerosum.errors.IllegalMoveError`
         naming the move that is wrong.
         """
+        return self.parse_position(text)[0]
+
+    def parse_position(self, text: str) -> tuple[list[A], S]:
+        """The actions of move string ``text`` and the position they reach, from one replay (each move is
+        checked as it is played; raises as :meth:`parse_moves`).  Games whose notation needs more than one
+        move at a time override this, and :meth:`parse_moves` follows."""
         from .errors import IllegalMoveError, InvalidMoveError
 
         if not isinstance(text, str):
@@ -266,7 +303,7 @@ class Game(ABC, Generic[S, A]):
             except IllegalMoveError as exc:
                 raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
             actions.append(action)
-        return actions
+        return actions, state
 
     @property
     def move_separator(self) -> str:

@@ -381,15 +381,8 @@ class MCTSAgent(SearchAgent):
 
     # ---- the numba path (Connect-X in 64 bits) ---------------------------------------------------
 
-    def _search_fast(
-        self,
-        game: Any,
-        state: Any,
-        safe: list[int],
-        sims: int | None,
-        deadline: float | None,
-        start: float,
-    ) -> SearchResult:
+    def _search_fast(self, game: Any, state: Any, safe: list[int], sims: int | None, deadline: float | None,
+                     start: float) -> SearchResult:
         import numpy as np
 
         fast = kernels()

@@ -25,13 +25,15 @@ __all__ = ["BUILTIN", "make_agent", "build_agent", "register_agent", "agent_name
 
 #: the agents zerosum ships: name -> (module, class), imported when the name is first used
 BUILTIN: dict[str, tuple[str, str]] = {
-    "random": ("zerosum.agents.simple", "RandomAgent"),
-    "first": ("zerosum.agents.simple", "FirstAgent"),
-    "human": ("zerosum.agents.simple", "HumanAgent"),
-    "minimax": ("zerosum.agents.minimax", "MinimaxAgent"),
-    "alphabeta": ("zerosum.agents.alphabeta", "AlphaBetaAgent"),
-    "mcts": ("zerosum.agents.mcts", "MCTSAgent"),
-    "solver": ("zerosum.solver.agent", "SolverAgent"),
+    name: (module, cls)
+    for module, classes in (
+        ("zerosum.agents.simple", {"random": "RandomAgent", "first": "FirstAgent", "human": "HumanAgent"}),
+        ("zerosum.agents.minimax", {"minimax": "MinimaxAgent"}),
+        ("zerosum.agents.alphabeta", {"alphabeta": "AlphaBetaAgent"}),
+        ("zerosum.agents.mcts", {"mcts": "MCTSAgent"}),
+        ("zerosum.solver.agent", {"solver": "SolverAgent"}),
+    )
+    for name, cls in classes.items()
 }
 
 Loader = Callable[[], "type[Agent] | None"]

@@ -19,7 +19,7 @@ import re
 from typing import Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, other
+from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, one_based, other
 from ..kernels.bits import line_bits
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState
@@ -54,9 +54,7 @@ class ConnectX(Game[ConnectXState, int]):
     }
     MOVES_HELP = "1-based columns, one digit a move (comma-separated past 9 columns), e.g. 4453"
 
-    @classmethod
-    def cells_for(cls, options: dict[str, int]) -> int:
-        return options["rows"] * options["cols"]
+    SIDES = ("rows", "cols")
 
     @classmethod
     def check_options(cls, spec: str, options: dict[str, int]) -> None:
@@ -221,12 +219,7 @@ class ConnectX(Game[ConnectXState, int]):
 
     def parse_action(self, text: str, state: ConnectXState | None = None) -> int:
         """A 1-based column as a person types it; checked against ``state`` when one is given."""
-        raw = str(text).strip()
-        if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
-            raise InvalidMoveError(f"{raw!r} is not a column number: type 1..{self.cols}")
-        col = int(raw) - 1
-        if not 0 <= col < self.cols:
-            raise IllegalMoveError(f"column {raw} is outside 1..{self.cols}")
+        col = one_based(text, self.cols, "column", f"type 1..{self.cols}")
         if state is not None:
             self._check_action(state, col)
         return col

@@ -29,21 +29,13 @@ class ConnectXState(tuple[int, int, int, int, int, object]):
     def __new__(cls, current: int, mask: int, to_move: int, ply: int, won_by: int, hist: object) -> "ConnectXState":
         return tuple.__new__(cls, (current, mask, to_move, ply, won_by, hist))
 
-    if TYPE_CHECKING:  # typed views for checkers; at run time C-speed itemgetters below
-
-        @property
-        def current(self) -> int: ...
-        @property
-        def mask(self) -> int: ...
-        @property
-        def to_move(self) -> int: ...
-        @property
-        def ply(self) -> int: ...
-        @property
-        def won_by(self) -> int: ...
-        @property
-        def _hist(self) -> object: ...
-
+    if TYPE_CHECKING:  # what checkers see; at run time, C-speed itemgetters below
+        current: int
+        mask: int
+        to_move: int
+        ply: int
+        won_by: int
+        _hist: object
     else:
         current = property(itemgetter(0))
         mask = property(itemgetter(1))

@@ -52,9 +52,7 @@ class Migration(Game[MigrationState, Action]):
     GLYPHS = ("▶", "▲")
     MOVE_SEPARATOR = ";"
 
-    @classmethod
-    def cells_for(cls, options: dict[str, int]) -> int:
-        return options["n"] * options["n"]
+    SIDES = ("n", "n")
 
     @classmethod
     def check_options(cls, spec: str, options: dict[str, int]) -> None:

@@ -91,6 +91,7 @@ class Othello(Game[OthelloState, int]):
     )
     MARKS: ClassVar[tuple[str, str]] = ("X", "O")
     GLYPHS: ClassVar[tuple[str, str]] = ("●", "○")
+    COLORS: ClassVar[tuple[str, str]] = ("black", "white")
     MOVE_SEPARATOR: ClassVar[str] = ""
 
     def __init__(self, n: int = 8) -> None:
@@ -121,10 +122,7 @@ class Othello(Game[OthelloState, int]):
 
     # ---- registration -------------------------------------------------------------------------------
 
-    @classmethod
-    def cells_for(cls, options: dict[str, int]) -> int:
-        n = options.get("n", 8)
-        return n * n
+    SIDES = ("n", "n")
 
     @property
     def title(self) -> str:
@@ -284,8 +282,9 @@ class Othello(Game[OthelloState, int]):
             pos = match.end()
         return out
 
-    def parse_moves(self, text: str) -> list[int]:
-        """The actions of a move string (``f5d6c3``) from the start, each checked; passes may be left out."""
+    def parse_position(self, text: str) -> tuple[list[int], OthelloState]:
+        """The actions of a move string (``f5d6c3``) from the start, each checked (passes may be left out),
+        and the position they reach."""
         state, actions = self._initial, []
         for i, token in enumerate(self.move_tokens(text)):
             try:
@@ -297,7 +296,7 @@ class Othello(Game[OthelloState, int]):
             except IllegalMoveError as exc:
                 raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
             actions.append(action)
-        return actions
+        return actions, state
 
     def format_moves(self, actions: Sequence[int]) -> str:
         """The move string of ``actions`` (``f5d6c3``; passes written as ``pass``), the inverse of parse_moves."""
@@ -328,6 +327,7 @@ class Othello(Game[OthelloState, int]):
             row_labels=tuple(str(r + 1) for r in range(n)),
             last=tuple(divmod(i, n) for i in range(self.cells) if changed >> i & 1),
             gravity=False, pass_action="pass", marks=self.MARKS, glyphs=self.GLYPHS,
+            colors=self.COLORS,
         )
 
     def action_at(self, state: OthelloState, row: int, col: int) -> int | None:

@@ -27,8 +27,8 @@ def register_game(cls: G) -> G:
         raise TypeError(f"register_game takes a Game subclass, not {cls!r}")
     if not cls.name:
         raise TypeError(f"{cls.__name__} has no spec name (class attribute 'name')")
-    if cls.cells_for.__func__ is Game.cells_for.__func__:  # type: ignore[attr-defined]
-        raise TypeError(f"{cls.__name__} must say how many cells a spec builds (classmethod cells_for)")
+    if not cls.SIDES and cls.cells_for.__func__ is Game.cells_for.__func__:  # type: ignore[attr-defined]
+        raise TypeError(f"{cls.__name__} must say how many cells a spec builds (SIDES or classmethod cells_for)")
     for name, opts in {cls.name: {}, **cls.presets}.items():
         known = _NAMES.get(name)
         if known is not None and known[0].__qualname__ != cls.__qualname__:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..game import BoardView, Game, Outcome, as_index, board_cells
+from ..game import BoardView, Game, Outcome, as_index, board_cells, one_based
 from .connectx_eval import line_window_score
 from .registry import register_game
 
@@ -52,9 +51,7 @@ class TicTacToe(Game[TicTacToeState, int]):
     GLYPHS = ("X", "O")
     MOVE_SEPARATOR = ""
 
-    @classmethod
-    def cells_for(cls, options: dict[str, int]) -> int:
-        return 9
+    SIDES = (3, 3)
 
     @property
     def title(self) -> str:
@@ -144,12 +141,7 @@ class TicTacToe(Game[TicTacToeState, int]):
 
     def parse_action(self, text: str, state: TicTacToeState | None = None) -> int:
         """A cell number 1..9 as a person types it (row by row from the top left)."""
-        raw = str(text).strip()
-        if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
-            raise InvalidMoveError(f"{raw!r} is not a cell number: type 1..9 (row by row from the top left)")
-        cell = int(raw) - 1
-        if not 0 <= cell < 9:
-            raise IllegalMoveError(f"cell {raw} is outside 1..9")
+        cell = one_based(text, 9, "cell", "type 1..9 (row by row from the top left)")
         if state is not None:
             self.result(state, cell)
         return cell

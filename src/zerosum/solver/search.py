@@ -60,6 +60,13 @@ __all__ = [
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+#: the board's constants (:func:`.frames.board_constants`)
+Geo = tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64]
+#: the search's stack (:func:`.frames.new_frames`)
+Frames = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: what a search runs on besides the position: ``(geo, table, order, colmask, work)``
+Run = tuple[Geo, np.ndarray, np.ndarray, np.ndarray, Frames]
+
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
 #: the length of a ``stats`` array that lets a search stop and go on later (shorter ones just stop):
@@ -113,11 +120,7 @@ def _negamax(
     moves0: int,
     alpha0: int,
     beta0: int,
-    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
-    table: np.ndarray,
-    order: np.ndarray,
-    colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    run: Run,
     stats: np.ndarray,
     resume: bool,
 ) -> int:
@@ -129,6 +132,7 @@ def _negamax(
     count in ``stats`` (see ``STATS_SIZE``); ``resume=True`` goes on from there, exactly as if it had never
     stopped.
     """
+    geo, table, order, colmask, work = run
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     mv, sc, wc, fb, fi, near = work
     tt = tables(near, bmask, shift, pmask)
@@ -274,14 +278,11 @@ def _solve(
     mask: np.uint64,
     moves: int,
     weak: bool,
-    geo: tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
-    table: np.ndarray,
-    order: np.ndarray,
-    colmask: np.ndarray,
-    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    run: Run,
     stats: np.ndarray,
 ) -> int:
-    rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
+    """The exact score of a position (its sign when ``weak``), or ``ABORTED`` when the budget ran out."""
+    rows, cols, k, cells, bottom, board, bmask, shift, pmask = run[0]
     h = rows + 1
     pausable = stats.shape[0] >= STATS_SIZE
     resume = pausable and stats[2] > 0
@@ -320,7 +321,7 @@ def _solve(
                     med = _trunc_half(lo)
                 elif med >= 0 and _trunc_half(hi) > med:
                     med = _trunc_half(hi)
-        r = _negamax(current, mask, moves, med, med + 1, geo, table, order, colmask, work, stats, resume)
+        r = _negamax(current, mask, moves, med, med + 1, run, stats, resume)
         resume = False
         if r == ABORTED:
             if pausable:
@@ -344,41 +345,25 @@ def _solve(
 
 
 @njit(cache=True)
-def _setup(rows: int, cols: int, k: int, size: int) -> tuple[
-    tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64],
-    np.ndarray,
-    np.ndarray,
-    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-]:
+def _setup(rows: int, cols: int, k: int, size: int) -> tuple[Geo, np.ndarray, np.ndarray, Frames]:
     """``(geo, order, colmask, work)``: everything a search on this board needs besides the table."""
     return board_constants(rows, cols, k, size), centre_order(cols), column_masks(rows, cols), new_frames(rows, cols, size)
 
 
 @njit(cache=True)
-def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[
-    np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-]:
+def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[np.ndarray, np.ndarray, Frames]:
     """The arrays a solve needs besides the table, made once per board: ``(order, colmask, work)``."""
     _, order, colmask, work = _setup(rows, cols, k, table_size)
     return order, colmask, work
 
 
 @njit(cache=True)
-def solve_prepared(
-    current: np.uint64,
-    mask: np.uint64,
-    rows: int,
-    cols: int,
-    k: int,
-    weak: bool,
-    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
-    table: np.ndarray,
-    stats: np.ndarray,
-) -> int:
+def solve_prepared(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
+                   prepared: tuple[np.ndarray, np.ndarray, Frames], table: np.ndarray, stats: np.ndarray) -> int:
     """``solve_position`` with the board's arrays from :func:`prepare` (nothing allocated per call)."""
     order, colmask, work = prepared
     geo = board_constants(rows, cols, k, table.shape[0])
-    return _solve(current, mask, popcnt(mask), weak, geo, table, order, colmask, work, stats)
+    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work), stats)
 
 
 @njit(cache=True)
@@ -389,7 +374,7 @@ def solve_many(
     cols: int,
     k: int,
     weak: bool,
-    prepared: tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    prepared: tuple[np.ndarray, np.ndarray, Frames],
     table: np.ndarray,
     scores: np.ndarray,
     nodes: np.ndarray,
@@ -403,11 +388,11 @@ def solve_many(
     the same ``stats`` it goes on exactly where it stopped.
     """
     order, colmask, work = prepared
-    geo = board_constants(rows, cols, k, table.shape[0])
+    run = (board_constants(rows, cols, k, table.shape[0]), table, order, colmask, work)
     for i in range(start, currents.shape[0]):
         if stats[2] == 0:  # not a stopped search going on: position i starts here
             stats[8] = stats[0]
-        r = _solve(currents[i], masks[i], popcnt(masks[i]), weak, geo, table, order, colmask, work, stats)
+        r = _solve(currents[i], masks[i], popcnt(masks[i]), weak, run, stats)
         if r == ABORTED:
             return i
         scores[i] = r
@@ -416,23 +401,14 @@ def solve_many(
 
 
 @njit(cache=True)
-def solve_position(
-    current: np.uint64,
-    mask: np.uint64,
-    rows: int,
-    cols: int,
-    k: int,
-    weak: bool,
-    table: np.ndarray,
-    stats: np.ndarray,
-) -> int:
+def solve_position(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
+                   table: np.ndarray, stats: np.ndarray) -> int:
     """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``).
 
     With ``stats[1] > 0`` the search stops once ``stats[0]`` reaches it and returns ``ABORTED``.
     """
     geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
-    moves = popcnt(mask)
-    return _solve(current, mask, moves, weak, geo, table, order, colmask, work, stats)
+    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work), stats)
 
 
 # A numba (0.68) quirk: when a cached caller such as ``_setup`` is loaded first, the dispatchers of the
