@@ -159,6 +159,26 @@ def test_openspiel_bots_as_zerosum_agents() -> None:
         uniform(game, state)
 
 
+def test_seat_specific_openspiel_bots_play_both_seats() -> None:
+    # pyspiel's uniform random bot crashes the interpreter when asked to move for the other seat; a factory
+    # taking the seat makes one bot a seat, so one BotAgent plays both sides of whole games
+    seats: list[int] = []
+
+    def make(ps_game, player):  # type: ignore[no-untyped-def]
+        seats.append(player)
+        return pyspiel.make_uniform_random_bot(player, 11 + player)
+
+    both = zo.BotAgent(make)
+    game = ConnectX(5, 6, 4)
+    for _ in range(5):
+        state = game.initial_state
+        while not game.is_terminal(state):
+            action = both(game, state)
+            assert action in game.actions(state)
+            state = game.result(state, action)
+    assert sorted(seats) == [0, 1]  # one bot a seat, made once
+
+
 def test_openspiel_mcts_spec() -> None:
     agent = make_agent("openspiel-mcts:sims=300,c=1.4,seed=5")
     assert agent.limits == Limits(simulations=300)

@@ -25,6 +25,7 @@ in the registry, costs nothing when OpenSpiel is not installed.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -260,27 +261,48 @@ def bot(spec: "str | Agent" = "alphabeta", game: Any = None, *, seed: int | None
 # ---- OpenSpiel bots as zerosum agents ------------------------------------------------------------------
 
 
+def _takes_seat(make_bot: Callable[..., Any]) -> bool:
+    """Whether ``make_bot`` takes a second positional argument (the seat)."""
+    try:
+        params = inspect.signature(make_bot).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: one argument, as documented
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
+
+
 class BotAgent(Agent):
-    """Any OpenSpiel bot as a zerosum agent: ``make_bot(pyspiel_game) -> pyspiel.Bot``, one bot per game."""
+    """Any OpenSpiel bot as a zerosum agent.
+
+    ``make_bot(pyspiel_game) -> pyspiel.Bot`` makes one bot a game, asked to move in either seat.  Bots that
+    play one seat only (``pyspiel.make_uniform_random_bot(player_id, seed)`` crashes the interpreter when
+    asked to move for the other player) are made with ``make_bot(pyspiel_game, player_id)``: a factory that
+    takes two arguments is given OpenSpiel's player id (0 moves first) and makes one bot a seat.
+    """
 
     name = "openspiel-bot"
     description = "an OpenSpiel bot"
 
-    def __init__(self, make_bot: Callable[[Any], Any], *, limits: Limits | None = None,
+    def __init__(self, make_bot: Callable[..., Any], *, limits: Limits | None = None,
                  seed: int | None = None, spec: str = "openspiel-bot") -> None:
         super().__init__(limits=limits, seed=seed)
         self.make_bot = make_bot
         self.spec = spec
+        self._per_seat = _takes_seat(make_bot)
         self._bots: dict[Any, tuple[Any, Any]] = {}
 
-    def _bot(self, game: "Game[Any, Any]") -> tuple[Any, Any]:
-        if game not in self._bots:
+    def _bot(self, game: "Game[Any, Any]", seat: int) -> tuple[Any, Any]:
+        key = (game, seat if self._per_seat else None)
+        if key not in self._bots:
             ps_game = to_pyspiel_game(game)
-            self._bots[game] = (ps_game, self.make_bot(ps_game))
-        return self._bots[game]
+            bot = self.make_bot(ps_game, seat) if self._per_seat else self.make_bot(ps_game)
+            self._bots[key] = (ps_game, bot)
+        return self._bots[key]
 
     def __call__(self, game: "Game[Any, Any]", state: Any) -> Any:
-        ps_game, ps_bot = self._bot(game)
+        if game.is_terminal(state):
+            raise AgentError("no legal action: the game is over")
+        ps_game, ps_bot = self._bot(game, game.player(state) - 1)
         ps_state = to_pyspiel_state(game, state, ps_game)
         if ps_state.is_terminal():
             raise AgentError("no legal action: the game is over")
