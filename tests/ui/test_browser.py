@@ -161,7 +161,7 @@ def test_the_analysis_switch_shows_every_column_score(page) -> None:
     wait_moves(page, moves)
     assert page.text_content('[data-score-column="3"]') == ""
     page.check("#analysis")
-    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Exact, from the solver')",
                            timeout=30000)
     shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(7)]
     numbers = [int(s) for s in shown if s]
@@ -177,3 +177,40 @@ def test_the_analysis_switch_on_tictactoe(page) -> None:
                            timeout=20000)
     assert page.text_content('[data-score-cell="2"]') == "wins in 1"
     assert page.text_content('[data-score-cell="8"]') == "loses in 2"
+    assert page.text_content("#analysis-info").startswith("Exact, from ")
+    assert page.locator(".score.estimate").count() == 0
+
+
+def _colour(page, selector: str, prop: str) -> str:
+    return page.eval_on_selector(selector, f"n => getComputedStyle(n).{prop}")
+
+
+def test_othello_draws_black_and_white_discs_and_plays(page) -> None:
+    page.goto(page.base + "/?game=othello&opponent=first")
+    wait_moves(page, "")
+    assert page.locator(".cell.p1").count() == 2 and page.locator(".cell.p2").count() == 2
+    black, white = _colour(page, ".cell.p1", "color"), _colour(page, ".cell.p2", "color")
+    assert black == "rgb(15, 15, 16)" and white == "rgb(248, 250, 252)"  # the view's colours, not red/yellow
+    assert "black" in page.text_content("#status")
+    page.click('[data-at="4,5"]')  # f5
+    page.wait_for_function("() => document.querySelector('#moves').textContent.startsWith('f5') "
+                           "&& document.querySelector('#moves').textContent.length === 4")
+    assert page.locator(".cell.p1").count() + page.locator(".cell.p2").count() == 6
+
+
+def test_connect_four_discs_stay_red_and_yellow(page) -> None:
+    page.goto(page.base + "/?game=connect4&moves=44&opponent=person")
+    wait_moves(page, "44")
+    assert _colour(page, ".disc.p1", "backgroundColor") == "rgb(239, 68, 68)"
+    assert _colour(page, ".disc.p2", "backgroundColor") == "rgb(250, 204, 21)"
+
+
+def test_an_estimate_is_marked_on_the_page(page) -> None:
+    pytest.importorskip("zerosum.agents.alphabeta")
+    # 8 x 8 needs more than 64 bits: the solver cannot take it, alpha-beta estimates
+    page.goto(page.base + "/?game=connectx:rows=8,cols=8,k=4&moves=45&opponent=person&analysis=1")
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Estimate, from ')",
+                           timeout=20000)
+    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(8)]
+    assert all(s.startswith("≈") for s in shown), shown
+    assert page.locator(".score.estimate").count() == 8

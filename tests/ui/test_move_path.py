@@ -39,14 +39,34 @@ def test_a_move_request_builds_the_position_once_and_parses_the_agent_once(monke
         pytest.skip(f"{agent} is not installed")
     calls: Counter[str] = Counter()
     with TestClient(create_app(mode="inline", workers=1)) as client:
-        _count(monkeypatch, calls, Game, "parse_moves")  # checks each move: one replay of the position
-        _count(monkeypatch, calls, Game, "states_of")  # the position itself
+        _count(monkeypatch, calls, Game, "parse_position")  # checks each move as it replays the position
+        _count(monkeypatch, calls, Game, "parse_moves")  # would be a second replay
+        _count(monkeypatch, calls, Game, "states_of")  # would be a second replay
         _count(monkeypatch, calls, service, "parse_spec")
         _count(monkeypatch, calls, registry, "parse_spec")
         reply = client.post("/api/move", json={"game": "connect4", "moves": "4453", "agent": agent})
     assert reply.status_code == 200, reply.text
     assert reply.json()["moves"].startswith("4453") and reply.json()["agent"] == agent
-    assert calls == Counter({"parse_moves": 1, "states_of": 1, "parse_spec": 1})  # was 2, 3 and 3
+    # was 2 replays (parse_moves, then states_of) and 3 parses of the spec; 5 builds before that
+    assert calls == Counter({"parse_position": 1, "parse_spec": 1})
+
+
+@pytest.mark.parametrize("path", ["/api/move", "/api/state"])
+def test_a_request_plays_each_of_its_moves_once(monkeypatch, path) -> None:
+    """Counted where a position is built move by move (the game's ``result``): a request that replays its
+    moves twice, or rebuilds them after checking, plays more than one ``result`` a move."""
+    from zerosum.games.connectx import ConnectX
+
+    calls: Counter[str] = Counter()
+    moves = "44535"
+    with TestClient(create_app(mode="inline", workers=1)) as client:
+        _count(monkeypatch, calls, ConnectX, "result")
+        if path == "/api/move":  # 'first' plays without searching: one result more, its own move
+            reply = client.post(path, json={"game": "connect4", "moves": moves, "agent": "first"})
+        else:
+            reply = client.get(path, params={"game": "connect4", "moves": moves})
+    assert reply.status_code == 200, reply.text
+    assert calls["result"] == len(moves) + (path == "/api/move")
 
 
 def test_a_move_request_is_checked_before_the_engine_runs(monkeypatch) -> None:
@@ -112,9 +132,10 @@ def test_an_analyze_request_builds_the_position_once_and_says_if_it_is_exact(mon
         pytest.skip("alphabeta is not installed")
     calls: Counter[str] = Counter()
     with TestClient(create_app(mode="inline", workers=1)) as client:
+        _count(monkeypatch, calls, Game, "parse_position")
         _count(monkeypatch, calls, Game, "parse_moves")
         _count(monkeypatch, calls, Game, "states_of")
         reply = client.get("/api/analyze", params={"game": "tictactoe", "moves": "1425"})
     assert reply.status_code == 200, reply.text
     assert reply.json()["best"] == "3" and reply.json()["exact"] is True
-    assert calls == Counter({"parse_moves": 1, "states_of": 1})  # was 2 and 2
+    assert calls == Counter({"parse_position": 1})  # was parse_moves 2 and states_of 2, then 1 and 1

@@ -117,7 +117,7 @@ def test_hint_uses_the_analysis_and_says_so() -> None:
     def fake(game, state, time, solver_time):  # every column scored, column 3 (index 2) best
         scores = {c: (2 if c == 2 else -1) for c in game.actions(state)}
         values = {c: solver_value(game, state, s) for c, s in scores.items()}
-        return Analysis("solver", True, scores, values, 2)
+        return Analysis("the solver", True, scores, values, 2, points={c: f"{s:+d}" for c, s in scores.items()})
 
     feed = iter(["h", "q"])
     out = io.StringIO()
@@ -175,7 +175,7 @@ def test_hint_from_the_solver_matches_pons_scores() -> None:
     for moves, score in pons_positions("Test_L3_R1", 3):
         state = game.from_moves(moves)
         found = analyze(game, state)
-        assert found.source == "solver" and found.exact
+        assert found.engine == "the solver" and found.exact
         assert max(found.scores.values()) == score == found.scores[found.best]
         if score:
             assert found.words(found.best) == ("wins" if score > 0 else "loses") + f" in {plies_to_end(found.value)}"

@@ -201,7 +201,7 @@ def test_analyze_connect4_matches_pons(client) -> None:
         reply = client.get("/api/analyze", params={"game": "connect4", "moves": moves})
         assert reply.status_code == 200, reply.text
         data = reply.json()
-        assert data["source"] == "solver"
+        assert data["engine"] == "the solver" and data["exact"] is True and data["estimates"] == []
         assert max(v for v in data["columns"] if v is not None) == int(score) == data["scores"][data["best"]]
         assert len(data["columns"]) == 7
 

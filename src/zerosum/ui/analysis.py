@@ -5,6 +5,11 @@ in 64 bits) and otherwise a time-limited alpha-beta search (Tic-Tac-Toe, Migrati
 installed).  Scores keep their engine's convention -- the solver's are Pascal Pons' integers (+1 for the
 empty 7 x 6 board), alpha-beta's are agent values -- and :attr:`Analysis.values` holds every one as an agent
 value (``win_value(plies)`` / ``loss_value(plies)`` / heuristic) so it can be put in words the same way.
+
+An analysis speaks for itself, so the faces need not know which engine answered: :attr:`Analysis.engine`
+names it for people, :attr:`Analysis.exact` says whether its scores are proofs (:meth:`Analysis.estimate`
+for one move), and :meth:`Analysis.point` is each move's short figure (the solver's own score, else the
+words in short: ``W7``, ``L4``), with :attr:`Analysis.legend` saying what those figures mean.
 """
 
 from __future__ import annotations
@@ -13,18 +18,23 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import Agent, SearchAgent, SearchResult, describe_value, is_proven, loss_value, win_value
+from ..agents.base import Agent, Limits, SearchAgent, SearchResult, describe_value, is_proven, loss_value, win_value
 from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 
 __all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
-           "load_solver", "solver_job", "bounded_solver_move", "solver_available"]
+           "load_solver", "solver_job", "bounded_move", "keeps_no_clock", "solver_available"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
 #: how long a hint waits for the solver (it has no time limit of its own) before alpha-beta answers instead
 SOLVER_TIME = 10.0
+#: who answers when the solver does, and what its figures mean
+SOLVER_NAME = "the solver"
+SOLVER_LEGEND = "the solver's score: + wins (the larger, the sooner), - loses, 0 draws"
+#: what the short figures of words mean (:meth:`Analysis.point`)
+WORDS_LEGEND = "W n: wins in n plies, L n: loses in n plies, 0: a draw"
 
 _SOLVERS: dict[str, Any] = {}
 
@@ -79,23 +89,44 @@ def value_words(value: float, exact: bool = False) -> str:
     return describe_value(value)
 
 
+def _short(words: str) -> str:
+    """``wins in 11`` -> ``W11``, ``loses in 4`` -> ``L4``, ``draw``/``even`` -> ``0``, others as they are."""
+    head, _, plies = words.partition(" in ")
+    if head in ("wins", "loses") and plies.isdigit():
+        return ("W" if head == "wins" else "L") + plies
+    return "0" if words in ("draw", "even") else words
+
+
 @dataclass
 class Analysis:
-    """Every legal move's score from one engine, best first in :attr:`best`."""
+    """Every legal move's score from one engine, best first in :attr:`best` (see the module docstring)."""
 
-    source: str  # "solver", the alpha-beta spec used, or "" when nothing could analyse
-    exact: bool = False
+    engine: str  # who answered, for people ("the solver", the alpha-beta spec), or "" when nothing could
+    exact: bool = False  # every score is a proof (the engine's own word)
     scores: dict[Any, float] = field(default_factory=dict)  # in the engine's own convention
     values: dict[Any, float] = field(default_factory=dict)  # as agent values (for words)
     best: Any = None
     nodes: int = 0
     elapsed: float = 0.0
     note: str = ""
+    points: dict[Any, str] = field(default_factory=dict)  # the engine's own short figure per move, if it has one
+    legend: str = WORDS_LEGEND  # what the short figures (:meth:`point`) mean
 
     def words(self, action: Any) -> str:
         if action not in self.values:
             return ""
         return value_words(self.values[action], self.exact)
+
+    def estimate(self, action: Any) -> bool:
+        """Whether ``action``'s score is a heuristic estimate rather than a proof."""
+        return action in self.values and not (self.exact or is_proven(self.values[action]))
+
+    def point(self, action: Any) -> str:
+        """``action``'s short figure for a narrow slot (see :attr:`legend`): the engine's own, else its words
+        in short (``W7``, ``L4``, ``0``, ``+0.35``); "" for a move without a score."""
+        if action in self.points:
+            return self.points[action]
+        return _short(self.words(action))
 
     @property
     def value(self) -> float | None:
@@ -127,11 +158,7 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
     start = _time.perf_counter()
     solver = load_solver(game) if use_solver else None
     if solver is not None:
-        raw = solver.analyze(state)
-        exact_scores: dict[Any, float] = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
-        words = {c: float(solver_value(game, state, int(s))) for c, s in exact_scores.items()}
-        return Analysis("solver", True, exact_scores, words, _best(words, _centre_order(game, state, actions)),
-                        elapsed=_time.perf_counter() - start)
+        return _solved(game, state, actions, solver.analyze(state), start)
     # alpha-beta gives one value per search, so every move's position is searched, the time shared out
     spec = f"alphabeta:time={time:g}"
     try:
@@ -144,6 +171,15 @@ def analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME, use_so
     if not exact:
         exact = all(is_proven(v) for v in values.values())
     return Analysis(spec, exact, dict(values), dict(values), best, nodes, _time.perf_counter() - start)
+
+
+def _solved(game: Game[Any, Any], state: Any, actions: list[Any], raw: Any, start: float) -> Analysis:
+    """The analysis of the solver's scores ``raw`` (one per column, None for a full one)."""
+    scores: dict[Any, float] = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
+    values = {c: float(solver_value(game, state, int(s))) for c, s in scores.items()}
+    points = {c: f"{int(s):+d}" if s else "0" for c, s in scores.items()}
+    return Analysis(SOLVER_NAME, True, scores, values, _best(values, _centre_order(game, state, actions)),
+                    elapsed=_time.perf_counter() - start, points=points, legend=SOLVER_LEGEND)
 
 
 def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: SearchAgent) -> tuple[dict[Any, float], bool, int]:
@@ -248,16 +284,20 @@ def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME
         why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
         found.note = f"{why}; this is alpha-beta's view"
         return found
-    scores = {c: int(s) for c, s in enumerate(reply["scores"]) if s is not None and c in actions}
-    values = {c: float(solver_value(game, state, s)) for c, s in scores.items()}
-    return Analysis("solver", True, dict(scores), values, _best(values, _centre_order(game, state, actions)),
-                    elapsed=_time.perf_counter() - start)
+    return _solved(game, state, actions, reply["scores"], start)
 
 
-def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_time: float = SOLVER_TIME
-                        ) -> tuple[EngineMove, str]:
-    """The solver agent's move, given at most ``solver_time`` seconds (in a worker process, which keeps its
-    table between moves); past that, alpha-beta moves for it.  Returns the move and a note ("" normally)."""
+def keeps_no_clock(agent: Agent) -> bool:
+    """Whether ``agent`` was given no budget although it honours a time budget: nothing but the agent itself
+    ends its search (the solver), so a face runs it in a worker it can stop (:func:`bounded_move`)."""
+    return "time" in agent.LIMITS and agent.limits == Limits()
+
+
+def bounded_move(game: Game[Any, Any], state: Any, agent: Agent, solver_time: float = SOLVER_TIME
+                 ) -> tuple[EngineMove, str]:
+    """``agent``'s move, given at most ``solver_time`` seconds (in a worker process, which keeps the agent's
+    table between moves); past that, alpha-beta moves for it.  Returns the move and a note ("" normally).
+    The position must remember its moves (:meth:`Game.moves_played`)."""
     from ..pool import Job, choose_move
     from .worker import EngineBusy, EngineFailed, EngineTimeout
 
@@ -266,7 +306,7 @@ def bounded_solver_move(game: Game[Any, Any], state: Any, agent: Agent, solver_t
         reply = _pool().run(choose_move, (job,), solver_time)
     except (EngineTimeout, EngineBusy, EngineFailed) as exc:
         fallback = make_agent(f"alphabeta:time={min(1.0, solver_time):g}")
-        why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
+        why = f"the {agent.name} needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
         return engine_move(game, state, fallback), f"{why}, so {fallback.spec} chose this move"
     action = reply["action"]
     found = SearchResult(action=action, value=reply["value"] or 0, nodes=reply["nodes"] or 0,

@@ -119,8 +119,9 @@ def create_app(
                              "engines": workers, "engines_ready": workers if mode == "inline" else pool.ready})
 
     async def _state(request: Request) -> Response:
-        game, actions = await run_in_threadpool(service.check_request, query(request, "game"), query(request, "moves"))
-        return JSONResponse(await run_in_threadpool(service.describe_state, game, actions))
+        game, actions, position = await run_in_threadpool(service.check_position, query(request, "game"),
+                                                          query(request, "moves"))
+        return JSONResponse(await run_in_threadpool(service.describe_state, game, actions, position))
 
     async def _analyze(request: Request) -> Response:
         # the position is built once, here; the worker gets it

@@ -23,7 +23,8 @@ from ..games import get_game, registered_games
 from ..spec import integer, parse_spec, real
 from .analysis import analyze, engine_move, solver_available
 
-__all__ = ["check_game", "check_moves", "check_agent", "checked_agent", "check_move", "check_position", "MoveRequest",
+__all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "check_move",
+           "check_position", "MoveRequest",
            "describe_state", "analyze_job", "move_job",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
            "warm_up", "games_catalogue"]
@@ -74,12 +75,17 @@ def check_game(spec: str | None) -> Game[Any, Any]:
 
 def check_moves(game: Game[Any, Any], moves: str | None) -> list[Any]:
     """The actions of a move string, each checked (raises with the move that is wrong)."""
+    return checked_position(game, moves)[0]
+
+
+def checked_position(game: Game[Any, Any], moves: str | None) -> tuple[list[Any], Any]:
+    """The actions of a move string and their position, from one replay (:meth:`Game.parse_position`)."""
     moves = moves or ""
     if not isinstance(moves, str):
         raise InvalidMoveError(f"moves must be a string, not {type(moves).__name__}")
     if len(moves) > MAX_MOVES_TEXT:
         raise InvalidMoveError(f"the move string is {len(moves)} characters long; the limit is {MAX_MOVES_TEXT}")
-    return game.parse_moves(moves)
+    return game.parse_position(moves)
 
 
 def _range(lo: float, hi: float) -> str:
@@ -224,18 +230,23 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) 
 def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True
                 ) -> dict[str, Any]:
     """Every legal move's score in ``state``, the position after ``actions``, checked by the caller (runs in a
-    worker); ``use_solver=False`` asks alpha-beta only.  ``exact`` is the analysis' own word."""
+    worker); ``use_solver=False`` asks alpha-beta only.  The reply speaks for itself: ``engine`` names who
+    answered, ``exact`` says whether the scores are proofs and ``estimates`` lists the moves whose score is
+    a heuristic one; ``points`` are the short figures a narrow slot shows (``legend`` says what they mean)."""
     found = analyze(game, state, time=time, use_solver=use_solver)
     fmt = game.format_action
     reply: dict[str, Any] = {
         "game": game.spec,
         "moves": game.format_moves(actions),
-        "source": found.source or None,
+        "engine": found.engine or None,
         "exact": found.exact,
         "best": fmt(found.best) if found.best is not None else None,
         "words": found.words(found.best) if found.best is not None else None,
         "scores": {fmt(a): _number(v) for a, v in found.scores.items()},
         "score_words": {fmt(a): found.words(a) for a in found.scores},
+        "points": {fmt(a): found.point(a) for a in found.scores},
+        "estimates": [fmt(a) for a in found.scores if found.estimate(a)],
+        "legend": found.legend,
         "nodes": found.nodes,
         "elapsed": round(found.elapsed, 4),
         "note": found.note or None,
@@ -314,7 +325,7 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
 def warm_up() -> None:
     """Load every engine's compiled code in a new worker before it takes a job (runs in the worker)."""
     game = get_game("connect4")
-    state = game.states_of(game.parse_moves("444433335555"))[-1]
+    state = game.parse_position("444433335555")[1]
     for spec in ("alphabeta:depth=2", "mcts:sims=50", "solver:tt=10"):
         try:
             make_agent(spec)(game, state)
@@ -324,16 +335,12 @@ def warm_up() -> None:
     analyze(ttt, ttt.initial_state, time=0.05)
 
 
-def check_request(game_spec: str | None, moves: str | None) -> tuple[Game[Any, Any], list[Any]]:
-    game = check_game(game_spec)
-    return game, check_moves(game, moves)
-
-
 def check_position(game_spec: str | None, moves: str | None, over_message: str = ""
                    ) -> tuple[Game[Any, Any], list[Any], Any]:
-    """The game, the checked actions and their position (``over_message``: refuse a finished game)."""
-    game, actions = check_request(game_spec, moves)
-    state = game.states_of(actions)[-1]
+    """The game, the checked actions and their position, from one parse and one replay (``over_message``:
+    refuse a finished game)."""
+    game = check_game(game_spec)
+    actions, state = checked_position(game, moves)
     if over_message and game.is_terminal(state):
         raise InvalidPositionError(over_message)
     return game, actions, state

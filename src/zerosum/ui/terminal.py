@@ -24,7 +24,7 @@ from ..agents.registry import make_agent, strongest_agent_spec
 from ..errors import GameError, IllegalMoveError, UsageError
 from ..game import BoardView, Game
 from ..games import get_game
-from .analysis import Analysis, EngineMove, bounded_analyze, bounded_solver_move, engine_move, solver_available
+from .analysis import Analysis, EngineMove, bounded_analyze, bounded_move, engine_move, keeps_no_clock
 
 __all__ = ["PlaySession", "play", "render_plain", "render_rich"]
 
@@ -239,51 +239,49 @@ class PlaySession:
             except GameError as exc:
                 self.say(f"No hint: {exc}.")
                 return
-        if not found.source:
+        if not found.engine:
             self.say(f"No hint: {found.note}.")
             return
-        engine = "the solver" if found.source == "solver" else found.source
-        best = game.format_action(found.best)
-        head = f"Hint from {engine}: play {best} ({found.words(found.best)})"
+        # the analysis' own word: who answered, and whether its scores are proofs or estimates
+        engine = found.engine + ("" if found.exact else " (estimates)")
+        best, said = game.format_action(found.best), found.words(found.best)
         stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
-        self.say(f"{head}; {stats}.", f"[bold]Hint[/] from {engine}: play [bold green]{best}[/] "
-                 f"({found.words(found.best)}); [dim]{stats}[/].")
+        self.say(f"Hint from {engine}: play {best} ({said}); {stats}.",
+                 f"[bold]Hint[/] from {escape(engine)}: play [bold green]{escape(best)}[/] ({said}); [dim]{stats}[/].")
         if found.note:
             self.say(f"({found.note})")
-        if found.source == "solver" and game.board_view(state).gravity:
+        if game.board_view(state).gravity:
             self.say(*self._score_row(found))
             return
         width = max(len(game.format_action(a)) for a in found.scores)
         ordered = sorted(found.scores, key=lambda a: -found.values[a])
         for a in ordered:
-            self.say(f"  {game.format_action(a).rjust(width)}  {found.words(a)}")
+            self.say(f"  {game.format_action(a).rjust(width)}  {found.words(a)}" + (
+                "  (estimate)" if found.estimate(a) else ""))
 
     def _score_row(self, found: Analysis) -> tuple[str, Any]:
-        """Solver scores aligned under the column labels of a board whose moves are columns (``#``: no move
-        there), plus the rich version."""
+        """Every move's short figure (:meth:`Analysis.point`; ``~`` before an estimate) under the column labels
+        of a board whose moves are columns (``#``: no move there), plus the rich version."""
         from rich.text import Text
 
         game, state = self.game, self.state
         view = game.board_view(state)
         actions = [game.action_at(state, 0, c) for c in range(view.cols)]
-        cells = []
-        for a in actions:
-            s = found.scores.get(a) if a is not None else None
-            cells.append("#" if s is None else f"{int(s):+d}" if s else "0")
+        cells = [("~" if found.estimate(a) else "") + found.point(a) if a in found.values else "#" for a in actions]
         width = max(3, *(len(x) for x in cells))
         header = " ".join(label.rjust(width) for label in view.col_labels)
         row = " ".join(x.rjust(width) for x in cells)
-        plain = f"{header}\n{row}\n(score per column; + wins, - loses, 0 draws, # full)"
+        legend = f"({found.legend}; {'~ an estimate, ' if not found.exact else ''}# full)"
         text = Text()
         text.append(header + "\n", style=STYLE["header"])
         for c, x in enumerate(cells):
-            s = found.scores.get(actions[c]) if actions[c] is not None else None
-            style = "grey42" if s is None else "bold green" if s > 0 else "bold red" if s < 0 else "white"
+            v = found.values.get(actions[c])
+            style = "grey42" if v is None else "bold green" if v > 0 else "bold red" if v < 0 else "white"
             if actions[c] is not None and actions[c] == found.best:
                 style += " reverse"
             text.append(("" if c == 0 else " ") + x.rjust(width), style=style)
-        text.append("\n(score per column; + wins, - loses, 0 draws, # full)", style=STYLE["dim"])
-        return plain, text
+        text.append("\n" + legend, style=STYLE["dim"])
+        return f"{header}\n{row}\n{legend}", text
 
     def help(self) -> None:
         self.say(f"Type a move ({self.game.MOVES_HELP}); h hint, u undo, s save (print the move string), q quit.")
@@ -342,8 +340,9 @@ class PlaySession:
         player = game.player(state)
         note = ""
         with self.output.thinking(f"{agent.spec} is thinking..."):
-            if agent.spec.split(":")[0] == "solver" and solver_available(game) and getattr(state, "history", None) is not None:
-                played, note = bounded_solver_move(game, state, agent, self.solver_time)
+            # an agent that nothing else stops (the solver) thinks in a worker that can be stopped
+            if keeps_no_clock(agent) and game.moves_played(state) is not None:
+                played, note = bounded_move(game, state, agent, self.solver_time)
             else:
                 played = engine_move(game, state, agent)
         self.push(played.action)
@@ -358,11 +357,12 @@ class PlaySession:
         rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({escape(agent.spec)}) plays [bold]{escape(move)}[/]"
         if played.found is not None:
             found = played.found
-            facts = f"{played.words}, {found.nodes:,} nodes, {played.elapsed:.2f} s"
+            said = played.words + ("" if played.exact else " (estimate)")
+            facts = f"{said}, {found.nodes:,} nodes, {played.elapsed:.2f} s"
             if found.depth:
                 facts += f", depth {found.depth}"
             plain += f": {facts}"
-            rich += f": [bold]{played.words}[/], [dim]{found.nodes:,} nodes, {played.elapsed:.2f} s" + (
+            rich += f": [bold]{said}[/], [dim]{found.nodes:,} nodes, {played.elapsed:.2f} s" + (
                 f", depth {found.depth}[/]" if found.depth else "[/]")
         else:
             plain += f" ({played.elapsed:.2f} s)"

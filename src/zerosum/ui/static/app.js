@@ -4,13 +4,15 @@
 // offers (`games`).  Boards whose moves are columns (`view.gravity`) are drawn by column, others by cell.
 // Hooks for tests: #status, #moves, [data-column=N] columns (0-based) and [data-score-column=N] their scores;
 // [data-cell=N] cells (row-major from the top left, 0-based), [data-at="r,c"] the same cell by row and column,
-// [data-score-cell=N] their scores; #pass the pass button.
+// [data-score-cell=N] their scores; #pass the pass button.  Pieces take the colours the view names
+// (`view.colors`); an analysis says itself who answered (`engine`) and which scores are estimates.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
 
+// [spec, label, what the game must offer for it (a flag of the server's game catalogue)]
 const OPPONENTS = [
-  ["solver", "the solver (perfect play)"],
+  ["solver", "the solver (perfect play)", "solver"],
   ["alphabeta:time=1", "alpha-beta, 1 s a move"],
   ["mcts:time=1", "MCTS, 1 s a move"],
   ["minimax:depth=4", "minimax, depth 4"],
@@ -182,7 +184,7 @@ async function engineMove(token) {
     if (token !== ui.token) return;
     let facts = `${reply.agent} played ${reply.move}`;
     const details = [];
-    if (reply.words) details.push(reply.words);
+    if (reply.words) details.push(reply.exact ? reply.words : `${reply.words} (estimate)`);
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
     $("#engine-info").textContent = `${facts}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
@@ -237,6 +239,9 @@ function newGame() {
 
 // ---- drawing ------------------------------------------------------------------------------------
 
+// the page's shades of the colours a board description names (others are used as CSS colours as they are)
+const SHADES = { red: "#ef4444", yellow: "#facc15", black: "#0f0f10", white: "#f8fafc" };
+
 function el(tag, cls, attrs) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -257,6 +262,7 @@ function render(info) {
   board.innerHTML = "";
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
+  (view.colors || []).forEach((color, i) => board.style.setProperty(`--p${i + 1}`, SHADES[color] || color));
   const win = new Set(view.highlight.map(([r, c]) => `${r},${c}`));
   const last = new Set(view.last.map(([r, c]) => `${r},${c}`));
   if (view.gravity) renderColumns(board, info, win, last);
@@ -340,14 +346,10 @@ function renderCells(board, info, win, last) {
 
 // ---- analysis -------------------------------------------------------------------------------------
 
-// "wins in 11" -> "W11", "loses in 4" -> "L4" (narrow Connect-X columns; the full words are the tooltip)
-function compact(words) {
-  const m = /^(wins|loses) in (\d+)$/.exec(words);
-  return m ? `${m[1] === "wins" ? "W" : "L"}${m[2]}` : words === "even" || words === "draw" ? "0" : words;
-}
-
 function clearScores() {
-  for (const node of document.querySelectorAll(".score")) { node.textContent = ""; node.title = ""; }
+  for (const node of document.querySelectorAll(".score")) {
+    node.textContent = ""; node.title = ""; node.classList.remove("pos", "neg", "zero", "best", "estimate");
+  }
   $("#analysis-info").textContent = "";
 }
 
@@ -363,23 +365,27 @@ async function analyse(token) {
     return;
   }
   if (token !== ui.token || !$("#analysis").checked) return;
-  if (!reply.source) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  if (!reply.engine) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  // the reply's own word: short figures under columns, words on cells; an estimate is marked "≈"
+  const estimates = new Set(reply.estimates);
   const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
   for (const [move, score] of Object.entries(reply.scores)) {
     const node = nodes.get(move);
     if (!node) continue;
-    const words = reply.score_words[move];
-    node.textContent = reply.source === "solver" ? (score > 0 ? `+${score}` : String(score))
-      : info.view.gravity ? compact(words) : words;
-    node.title = words;
-    node.classList.remove("pos", "neg", "zero", "best");
+    const words = reply.score_words[move], guess = estimates.has(move);
+    node.textContent = (guess ? "≈" : "") + (info.view.gravity ? reply.points[move] : words);
+    node.title = guess ? `estimate: ${words}` : words;
+    node.classList.remove("pos", "neg", "zero", "best", "estimate");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
+    if (guess) node.classList.add("estimate");
     if (move === reply.best) node.classList.add("best");
   }
-  const engine = reply.source === "solver" ? "Solver" : reply.source;
+  const kind = reply.exact ? "Exact" : "Estimate";
   const counted = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
   const note = reply.note ? ` (${reply.note})` : "";
-  $("#analysis-info").textContent = `${engine}: best ${reply.best} (${reply.words}) · ${reply.elapsed.toFixed(2)} s${counted}${note}`;
+  const legend = info.view.gravity && reply.legend ? ` · ${reply.legend}` : "";
+  $("#analysis-info").textContent = `${kind}, from ${reply.engine}: best ${reply.best} (${reply.words}) · `
+    + `${reply.elapsed.toFixed(2)} s${counted}${note}${legend}`;
 }
 
 // ---- start ------------------------------------------------------------------------------------------
@@ -418,8 +424,9 @@ $("#game-select").addEventListener("change", () => {
   sizeControls();
   // the solver plays only some games (the server says which): pick the best other engine when it cannot
   const chosen = selectedGame();
-  const solver = chosen && chosen.game === (ui.info && ui.info.game) ? ui.info.solver : chosen && chosen.solver;
-  if ($("#opponent").value === "solver" && !solver) ensureOpponent(defaultOpponent(false));
+  const offers = chosen && chosen.game === (ui.info && ui.info.game) ? ui.info : chosen;
+  const needs = (OPPONENTS.find(([spec]) => spec === $("#opponent").value) || [])[2];
+  if (needs && !(offers && offers[needs])) ensureOpponent(defaultOpponent(false));
 });
 $("#pass").addEventListener("click", () => { if (ui.info && ui.info.view.pass_action) play(ui.info.view.pass_action); });
 $("#new-game").addEventListener("click", newGame);
