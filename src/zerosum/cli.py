@@ -34,7 +34,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "report": ("zerosum.commands.arena", "tables and plots from a results file"),
     "openings": ("zerosum.commands.arena", "write a file of balanced openings"),
     "serve": ("zerosum.commands.play", "serve the browser page for play and analysis"),
-    "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver"),
+    "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver, analysis"),
     "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
 }
 

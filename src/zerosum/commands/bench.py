@@ -6,7 +6,8 @@ the Game-protocol path every game has).  ``mcts`` runs MCTS from the start posit
 prints ``simulations/s: N``; ``alphabeta`` runs node-limited alpha-beta searches (default: 10,000 nodes with
 the ``window`` evaluation on the 8 x 8 board) and prints ``nodes/s: N`` and ``seconds per search: S``; each
 runs a few rounds after a warm-up (so compiling is not measured) and prints the median.  ``solver`` solves
-benchmark files (see :func:`zerosum.commands.solver.run_solver_bench`).  Heavy imports happen inside ``run``.
+benchmark files (see :func:`zerosum.commands.solver.run_solver_bench`); ``analysis`` times full analyses of
+quiet positions ply by ply (:mod:`zerosum.commands.bench_analysis`).  Heavy imports happen inside ``run``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import statistics
 import time
 from typing import Any
 
+from .bench_analysis import add_bench_analysis, run_bench_analysis
 from .options import UsageError, add_game_option, float_arg, int_arg
 from .solver import add_solver_bench, run_solver_bench
 
@@ -207,6 +209,8 @@ BENCHMARKS: dict[str, tuple[str, Any, Any]] = {
     "mcts": ("MCTS simulations per second on the empty board", _add_mcts, _run_mcts),
     "alphabeta": ("alpha-beta nodes per second and time for a node budget", _add_alphabeta, _run_alphabeta),
     "solver": ("solve benchmark files: time, nodes and wrong scores", add_solver_bench, run_solver_bench),
+    "analysis": ("full analysis of quiet positions, ply by ply: p50, p90 and max seconds", add_bench_analysis,
+                 run_bench_analysis),
 }
 
 

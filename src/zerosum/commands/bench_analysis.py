@@ -1,0 +1,176 @@
+"""``zerosum bench analysis``: how long a full analysis (every column's exact score) takes, ply by ply.
+
+It samples quiet positions at each ply of ``--plies`` (:func:`zerosum.solver.sampling.quiet_positions`:
+random games from the empty board in which no move hands the opponent a win in one; the same ``--seed``
+gives the same positions) and analyses each with :func:`zerosum.ui.analysis.analyze`, the call behind the
+terminal's hint and ``/api/analyze``, in this one process (one solver, its table kept from position to
+position, as a face's solver keeps it).  It prints, per ply, the wall time's p50, p90 and max (nearest
+rank), the mean nodes, whether every analysis was exact, and the fallbacks: analyses the faces would have
+handed to alpha-beta (not exact, or longer than their wait for the solver).  The command line and the
+machine's load at the start and the end come first and last, so the figures can be judged.  The first
+analysis is preceded by an untimed warm-up (numba's compiled code, the table's allocation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from .options import UsageError, add_game_option, int_arg
+
+__all__ = ["MAX_PER_PLY", "DEFAULT_PLIES", "parse_plies", "percentile", "add_bench_analysis", "run_bench_analysis"]
+
+#: ``--per-ply``: at most this many positions a ply
+MAX_PER_PLY = 1000
+#: the plies sampled by default (the book's last ply and the hard middle game after it)
+DEFAULT_PLIES = "5-14"
+DEFAULT_PER_PLY = 10
+
+
+def parse_plies(text: str, cells: int | None = None) -> tuple[int, int]:
+    """``"A-B"`` (or ``"A"``) as ``(A, B)``, ``0 <= A <= B``, and ``B < cells`` when ``cells`` is given;
+    UsageError (one line) otherwise."""
+    from ..spec import integer
+
+    head, dash, tail = text.partition("-")
+    expect = "A-B with whole numbers 0 <= A <= B (e.g. 5-14), or one ply"
+    try:
+        lo = integer(head)
+        hi = integer(tail) if dash else lo
+    except ValueError:
+        raise UsageError(f"--plies {text!r}: expected {expect}") from None
+    if lo > hi:
+        raise UsageError(f"--plies {text!r}: the first ply is after the last; expected {expect}")
+    if cells is not None and hi >= cells:
+        raise UsageError(f"--plies {text!r}: a position still to play has at most {cells - 1} stones on this "
+                         f"board of {cells} cells")
+    return lo, hi
+
+
+def _plies_arg(text: str) -> str:
+    try:
+        parse_plies(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--plies ")) from None  # argparse names the option
+    return text
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q``-quantile (0 < q <= 1) of ``values``: the smallest value with at least a
+    fraction ``q`` of them at or below it (p90 of 10 values: the 9th smallest)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
+    from ..solver.sampling import MAX_COUNT
+    from .solver import TT_LOG_SIZES
+
+    assert MAX_PER_PLY <= MAX_COUNT
+    lo, hi = TT_LOG_SIZES
+    add_game_option(parser)
+    parser.add_argument("--plies", type=_plies_arg, default=DEFAULT_PLIES, metavar="A-B",
+                        help=f"the plies (stones on the board) sampled, A-B or one ply; each below the board's "
+                             f"cells (default {DEFAULT_PLIES})")
+    parser.add_argument("--per-ply", type=int_arg(1, MAX_PER_PLY), default=DEFAULT_PER_PLY, metavar="N",
+                        help=f"quiet positions a ply, 1..{MAX_PER_PLY} (default {DEFAULT_PER_PLY})")
+    parser.add_argument("--seed", type=int_arg(0, 2**62), default=0,
+                        help="the sample's seed: the same seed, the same positions (default 0)")
+    parser.add_argument("--no-book", action="store_true", help="analyse without the opening book")
+    parser.add_argument("--tt-log-size", type=int_arg(lo, hi), default=None, metavar="N",
+                        help=f"a table of 2**N entries, N in {lo}..{hi} (default: the faces' own solver)")
+
+
+def _command(args: argparse.Namespace, game: Any) -> str:
+    line = f"zerosum bench analysis --game {game.spec} --plies {args.plies} --per-ply {args.per_ply} --seed {args.seed}"
+    line += " --no-book" if args.no_book else ""
+    return line + (f" --tt-log-size {args.tt_log_size}" if args.tt_log_size is not None else "")
+
+
+def _load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:  # pragma: no cover - no load average on this system
+        return "unknown"
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {os.cpu_count()} CPUs)"
+
+
+@contextmanager
+def _solver_for(args: argparse.Namespace, game: Any) -> Iterator[Any]:
+    """The solver :func:`analyze` uses during the run: the faces' own (cached) one, or, for ``--no-book`` or
+    ``--tt-log-size``, one built so and put in its place in the faces' cache until the run ends."""
+    from ..ui import analysis
+
+    if not args.no_book and args.tt_log_size is None:
+        yield analysis.load_solver(game)
+        return
+    from ..solver.solver import DEFAULT_TT_SIZE, Solver
+
+    size = DEFAULT_TT_SIZE if args.tt_log_size is None else 1 << args.tt_log_size
+    cache = analysis._SOLVERS  # where analyze() finds its solver
+    missing = object()
+    before = cache.get(game.spec, missing)
+    cache[game.spec] = Solver(game, tt_size=size, book=not args.no_book)
+    try:
+        yield cache[game.spec]
+    finally:
+        if before is missing:
+            del cache[game.spec]
+        else:
+            cache[game.spec] = before
+
+
+def run_bench_analysis(args: argparse.Namespace) -> int:
+    from ..games import get_game
+    from ..solver.sampling import connectx_game, quiet_positions
+    from ..ui.analysis import SOLVER_TIME, analyze, solver_available
+
+    if not solver_available(get_game(args.game)):
+        raise UsageError(f"--game {args.game}: the solver takes Connect-X boards with cols x (rows + 1) <= 64 "
+                         "only (and needs numba)")
+    game = connectx_game(args.game)
+    lo, hi = parse_plies(args.plies, game.cells)
+    out = sys.stdout
+    print(f"command: {_command(args, game)}", file=out)
+    print(f"load at start: {_load()}", file=out, flush=True)
+    with _solver_for(args, game) as solver:
+        book = solver.book
+        print(f"solver: table of {solver.table.shape[0]:,} entries, book: "
+              f"{'none' if book is None else f'{len(book):,} entries, plies 0-{book.depth}'}", file=out)
+        for state in quiet_positions(game, max(0, game.cells - 2), 1, args.seed):
+            analyze(game, state)  # untimed: loads the compiled code and touches the table
+        print(f"fallbacks: analyses not exact or longer than the faces' {SOLVER_TIME:g} s wait for the solver "
+              "(they would be alpha-beta's)", file=out)
+        print("| ply | positions | p50 s | p90 s | max s | mean nodes | exact | fallbacks |", file=out)
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out, flush=True)
+        wall = cpu = 0.0
+        worst: tuple[float, str] = (0.0, "")
+        for ply in range(lo, hi + 1):
+            states = quiet_positions(game, ply, args.per_ply, args.seed)
+            times, nodes, exact, fallbacks = [], [], True, 0
+            for state in states:
+                c0, t0 = time.process_time(), time.perf_counter()
+                found = analyze(game, state)
+                dt = time.perf_counter() - t0
+                cpu += time.process_time() - c0
+                times.append(dt)
+                nodes.append(found.nodes or solver.nodes)  # the analysis's count, else the solver's
+                exact = exact and found.exact
+                fallbacks += int(not found.exact or dt > SOLVER_TIME)
+                worst = max(worst, (dt, game.to_moves(state)))
+            wall += sum(times)
+            if not times:
+                print(f"| {ply} | 0 | - | - | - | - | - | - |", file=out, flush=True)
+                continue
+            print(f"| {ply} | {len(times)} | {percentile(times, 0.5):.3f} | {percentile(times, 0.9):.3f} | "
+                  f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |",
+                  file=out, flush=True)
+    print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU; slowest: {worst[0]:.3f} s at {worst[1] or '(empty)'}",
+          file=out)
+    print(f"load at end: {_load()}", file=out)
+    return 0
