@@ -328,8 +328,8 @@ def test_submission_carries_only_the_modules_its_agent_imports() -> None:
         assert not [f for f in files if f.startswith("zerosum/interop/") and f.split("/")[2] not in
                     ("__init__.py", "kaggle.py")]
     # the lazily imported kernels and the book the solver reads travel with it; not with `random`
-    assert {"zerosum/agents/kernels/alphabeta.py", "zerosum/kernels/connectx.py", "zerosum/solver/search.py", "zerosum/data/book-6x7-k4.npz"} <= solver
-    assert not [f for f in simple if f.startswith(("zerosum/solver/s", "zerosum/solver/book")) or f.endswith(".npz")]
+    assert {"zerosum/agents/kernels/alphabeta.py", "zerosum/kernels/connectx.py", "zerosum/solver/search.py", "zerosum/data/book-6x7-k4.zsb"} <= solver
+    assert not [f for f in simple if f.startswith(("zerosum/solver/s", "zerosum/solver/book")) or f.endswith(".zsb")]
     assert "zerosum/agents/simple.py" in simple and "zerosum/agents/simple.py" not in solver
     # every module a carried one imports is carried: the closure is closed
     closure = kaggle_bundle.module_closure(["zerosum.solver.agent"])

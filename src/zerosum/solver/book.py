@@ -5,7 +5,8 @@ move unable to win at once or not).  Positions and their mirror images share one
 ``min(current + mask, mirror(current) + mirror(mask))``.  Only the positions at ``depth`` are searched;
 shallower ones follow by negamax over the book itself.
 
-File format (``.npz``): ``keys`` (uint64, sorted), ``scores`` (int8) and ``meta`` = (rows, cols, k, depth).
+File format: :mod:`.book_file` (a header, the sorted uint64 keys, the int8 scores; memory-mapped, looked up
+by binary search, here and inside the search).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import numpy as np
 
 from ..kernels.bits import mirror
+from . import book_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
@@ -31,13 +33,21 @@ def canonical_key(current: int, mask: int, rows: int, cols: int) -> int:
 
 
 class Book:
-    """Sorted canonical keys and their scores for one board."""
+    """Sorted canonical keys and their scores for one board (in memory, or mapped from a file)."""
 
     def __init__(self, rows: int, cols: int, k: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> None:
-        order = np.argsort(keys)
+        order = np.argsort(keys, kind="stable")
         self.rows, self.cols, self.k, self.depth = rows, cols, k, depth
         self.keys = np.ascontiguousarray(keys[order], dtype=np.uint64)
         self.scores = np.ascontiguousarray(scores[order], dtype=np.int8)
+
+    @classmethod
+    def _sorted(cls, rows: int, cols: int, k: int, depth: int, keys: np.ndarray, scores: np.ndarray) -> "Book":
+        """A book of arrays already sorted and checked (a mapped file's: not copied)."""
+        book = cls.__new__(cls)
+        book.rows, book.cols, book.k, book.depth = rows, cols, k, depth
+        book.keys, book.scores = keys, scores
+        return book
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
@@ -55,65 +65,27 @@ class Book:
             return int(self.scores[i])
         return None
 
+    def probe(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """``(keys, scores, depth)``: what the search looks positions up in (:func:`.search.book_arrays`)."""
+        return self.keys, self.scores, self.depth
+
     def save(self, path: str, *, overwrite: bool = False) -> None:
-        """Write the book to ``path`` all at once (a temporary file renamed at the end); an existing file
-        only with ``overwrite``, and never inside the installed package."""
+        """Write the book to ``path`` (:mod:`.book_file`'s format) all at once (a temporary file renamed at
+        the end); an existing file only with ``overwrite``, and never inside the installed package."""
         from ..core.files import atomic_output
 
-        meta = np.array([self.rows, self.cols, self.k, self.depth], dtype=np.int64)
         with atomic_output(path, overwrite=overwrite, binary=True, what="opening book") as fh:
-            np.savez_compressed(fh, keys=self.keys, scores=self.scores, meta=meta)
+            book_file.write(fh, self.rows, self.cols, self.k, self.depth, self.keys, self.scores)
 
     @classmethod
     def load(cls, path: str) -> "Book":
-        """The book in ``path``; any file that is not a well-formed book is one :class:`InvalidFileError`."""
-        import io
-
-        from ..core.files import describe_exception, read_bytes
-        from ..errors import InvalidFileError
-
-        data = read_bytes(path, "opening book")
-        try:
-            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-                meta, keys, scores = arrays["meta"], arrays["keys"], arrays["scores"]
-        except Exception as exc:  # BadZipFile, KeyError, ValueError, EOFError, zlib.error, ...
-            raise InvalidFileError(f"opening book {path!r} cannot be read: {describe_exception(exc)}") from None
-        problem = _check_arrays(meta, keys, scores)
-        if problem:
-            raise InvalidFileError(f"opening book {path!r} is not a zerosum book: {problem}")
-        rows, cols, k, depth = (int(x) for x in meta)
-        return cls(rows, cols, k, depth, keys.astype(np.uint64), scores.astype(np.int8))
-
-
-def _check_arrays(meta: np.ndarray, keys: np.ndarray, scores: np.ndarray) -> str | None:
-    """What is wrong with a book's arrays, or None."""
-    if meta.shape != (4,) or meta.dtype.kind not in "iu":
-        return f"'meta' must hold 4 whole numbers (rows, cols, k, depth), not {meta.dtype} of shape {meta.shape}"
-    rows, cols, k, depth = (int(x) for x in meta)
-    if not (1 <= rows and 1 <= cols and cols * (rows + 1) <= 64 and 1 <= k <= max(rows, cols)):
-        return f"no board the solver takes: rows={rows} cols={cols} k={k}"
-    cells = rows * cols
-    if not 0 <= depth < cells:
-        return f"depth {depth} is outside 0..{cells - 1}"
-    for name, array in (("keys", keys), ("scores", scores)):
-        if array.ndim != 1 or array.dtype.kind not in "iu":
-            return f"{name!r} must be a list of whole numbers, not {array.dtype} of shape {array.shape}"
-    if keys.shape != scores.shape:
-        return f"{keys.shape[0]} keys but {scores.shape[0]} scores"
-    if keys.size:
-        bits = cols * (rows + 1)
-        if int(keys.min()) < 0 or (bits < 64 and int(keys.max()) >> bits):
-            return f"a key outside the {bits}-bit positions of a {rows} x {cols} board"
-        if np.unique(keys).size != keys.size:
-            return "a key appears twice"
-        lo, hi = -(cells // 2), (cells + 1) // 2
-        if int(scores.min()) < lo or int(scores.max()) > hi:
-            return f"a score outside {lo}..{hi}, the scores of a {rows} x {cols} board"
-    return None
+        """The book in ``path`` (memory-mapped; an old ``.npz`` book is read whole); any file that is not a
+        well-formed book is one :class:`InvalidFileError`."""
+        return cls._sorted(*book_file.read(str(path)))
 
 
 def default_name(rows: int, cols: int, k: int) -> str:
-    return f"book-{rows}x{cols}-k{k}.npz"
+    return f"book-{rows}x{cols}-k{k}.zsb"
 
 
 def default_path(rows: int, cols: int, k: int) -> str:

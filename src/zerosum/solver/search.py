@@ -13,6 +13,8 @@ loss is the negative of the opponent's win, a draw 0.
 * :mod:`.order`: the move sorter (the refuting column first, then the most winning cells, centre first),
   which also spots a move that wins with our next stone;
 * :mod:`.frames`: the explicit stack the search runs on, with its named fields;
+* :mod:`.book`: an opening book's exact scores, looked up (:func:`.table.book_find`) at every node up to
+  its depth (``run``'s last item; no book costs one comparison a node);
 * here: the window clamped by the best and worst scores still possible (``_score_range``), enhanced
   transposition cut-offs near the root, and ``_solve``: the exact score by a sequence of
   null-window searches (a weak solve asks for a quick win and a quick loss first, then only for the sign).
@@ -40,8 +42,8 @@ from ..kernels.connectx import (ONE, ZERO, centre_order, column_masks, non_losin
 from .frames import (ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, board_constants,
                      new_frames)
 from .order import column_of, sort_key
-from .table import (DEFAULT_LOG_SIZE, MAX_PART_BITS, NEAR_EMPTY, NO_ENTRY, child_upper, lower_bound, make_table,
-                    narrow, position_key, prefetch, probe, put, slot, table_key, table_size, tables, upper_bound,
+from .table import (DEFAULT_LOG_SIZE, MAX_PART_BITS, NEAR_EMPTY, NO_ENTRY, book_find, child_upper, lower_bound,
+                    make_table, narrow, position_key, prefetch, probe, put, slot, table_key, table_size, tables, upper_bound,
                     work_of)
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "MAX_PART_BITS",
     "ABORTED",
     "STATS_SIZE",
+    "book_arrays",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -64,8 +67,12 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 Geo = tuple[int, int, int, int, np.uint64, np.uint64, np.uint64, int, np.uint64]
 #: the search's stack (:func:`.frames.new_frames`)
 Frames = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-#: what a search runs on besides the position: ``(geo, table, order, colmask, work)``
-Run = tuple[Geo, np.ndarray, np.ndarray, np.ndarray, Frames]
+#: an opening book as the search probes it: ``(sorted canonical keys, scores, depth)``; no book: ``([], [], -1)``
+BookArrays = tuple[np.ndarray, np.ndarray, int]
+#: what a search runs on besides the position: ``(geo, table, order, colmask, work, book)``
+Run = tuple[Geo, np.ndarray, np.ndarray, np.ndarray, Frames, BookArrays]
+#: what :func:`solve_prepared` and :func:`solve_many` take besides the table: ``(order, colmask, work, book)``
+Prepared = tuple[np.ndarray, np.ndarray, Frames, BookArrays]
 
 #: what a search returns when it ran out of its node budget (``stats[1]``), beyond every score
 ABORTED = 1 << 20
@@ -132,9 +139,10 @@ def _negamax(
     count in ``stats`` (see ``STATS_SIZE``); ``resume=True`` goes on from there, exactly as if it had never
     stopped.
     """
-    geo, table, order, colmask, work = run
+    geo, table, order, colmask, work, book = run
     rows, cols, k, cells, bottom, board, bmask, shift, pmask = geo
     mv, sc, wc, fb, fi, near = work
+    bkeys, bscores, bdepth = book
     tt = tables(near, bmask, shift, pmask)
     pausable = stats.shape[0] >= STATS_SIZE
     if resume and pausable and stats[2] > 0:  # go on where the last call stopped
@@ -160,10 +168,13 @@ def _negamax(
         nodes += 1
         done = True
         nxt = non_losing(msk, fb[d, THREATS], bottom, board)
+        booked = book_find(bkeys, cur, msk, rows + 1, cols) if moves <= bdepth else -1  # no book: depth -1
         if nxt == ZERO:
             v = -((cells - moves) // 2)  # the opponent wins with its next stone
         elif moves >= cells - 2:
             v = 0  # the opponent cannot win with the last stone, and we could not win before
+        elif booked >= 0:
+            v = int(bscores[booked])  # the book's exact score: a true value whatever the window
         else:
             lo, hi = _score_range(cur, msk, moves, geo)
             single = (nxt & (nxt - ONE)) == ZERO  # one move (a forced block): straight on, without the table
@@ -351,19 +362,34 @@ def _setup(rows: int, cols: int, k: int, size: int) -> tuple[Geo, np.ndarray, np
 
 
 @njit(cache=True)
+def _no_book() -> BookArrays:
+    """The book of a search without one: nothing in it, and a depth no position is at."""
+    return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), -1
+
+
+def book_arrays(keys: np.ndarray | None = None, scores: np.ndarray | None = None, depth: int = -1) -> BookArrays:
+    """A book as the search probes it (:meth:`zerosum.solver.book.Book.probe`); none by default."""
+    if keys is None or scores is None or depth < 0:
+        return _no_book()  # type: ignore[no-any-return]
+    return keys, scores, int(depth)
+
+
+@njit(cache=True)
 def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[np.ndarray, np.ndarray, Frames]:
-    """The arrays a solve needs besides the table, made once per board: ``(order, colmask, work)``."""
+    """The arrays a solve needs besides the table and the book, made once per board: ``(order, colmask,
+    work)``; :func:`solve_prepared` takes them with a book (:func:`book_arrays`) added."""
     _, order, colmask, work = _setup(rows, cols, k, table_size)
     return order, colmask, work
 
 
 @njit(cache=True)
 def solve_prepared(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
-                   prepared: tuple[np.ndarray, np.ndarray, Frames], table: np.ndarray, stats: np.ndarray) -> int:
-    """``solve_position`` with the board's arrays from :func:`prepare` (nothing allocated per call)."""
-    order, colmask, work = prepared
+                   prepared: Prepared, table: np.ndarray, stats: np.ndarray) -> int:
+    """``solve_position`` with the board's arrays from :func:`prepare` and a book (nothing allocated per
+    call): ``prepared = prepare(...) + (book_arrays(...),)``."""
+    order, colmask, work, book = prepared
     geo = board_constants(rows, cols, k, table.shape[0])
-    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work), stats)
+    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work, book), stats)
 
 
 @njit(cache=True)
@@ -374,7 +400,7 @@ def solve_many(
     cols: int,
     k: int,
     weak: bool,
-    prepared: tuple[np.ndarray, np.ndarray, Frames],
+    prepared: Prepared,
     table: np.ndarray,
     scores: np.ndarray,
     nodes: np.ndarray,
@@ -387,8 +413,8 @@ def solve_many(
     limit in ``stats[1]`` (a ``STATS_SIZE`` array) it may stop early; called again with that index and
     the same ``stats`` it goes on exactly where it stopped.
     """
-    order, colmask, work = prepared
-    run = (board_constants(rows, cols, k, table.shape[0]), table, order, colmask, work)
+    order, colmask, work, book = prepared
+    run = (board_constants(rows, cols, k, table.shape[0]), table, order, colmask, work, book)
     for i in range(start, currents.shape[0]):
         if stats[2] == 0:  # not a stopped search going on: position i starts here
             stats[8] = stats[0]
@@ -408,7 +434,7 @@ def solve_position(current: np.uint64, mask: np.uint64, rows: int, cols: int, k:
     With ``stats[1] > 0`` the search stops once ``stats[0]`` reaches it and returns ``ABORTED``.
     """
     geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
-    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work), stats)
+    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work, _no_book()), stats)
 
 
 # A numba (0.68) quirk: when a cached caller such as ``_setup`` is loaded first, the dispatchers of the

@@ -89,21 +89,33 @@ class Solver:
         self.table = search.make_table(max(log_size, 8, self.key_bits - search.MAX_PART_BITS), self.key_bits)
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
         self._dims = (g.rows, g.cols, g.k)
-        self._prepared = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
-        self._near_table = self._prepared[2][5]  # the search's small table for positions near the end
+        self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
+        self._near_table = self._board_arrays[2][5]  # the search's small table for positions near the end
         #: nodes searched by the last call
         self.nodes = 0
         #: nodes of each position of the last ``solve_many``
         self.node_counts: list[int] = []
         #: seconds taken by the last call
         self.elapsed = 0.0
-        self.book: Book | None = None
+        self.book = None
         if book is True:
             self.book = load_default(g)
         elif book:
-            self.book = Book.load(str(book))
-            if (self.book.rows, self.book.cols, self.book.k) != (g.rows, g.cols, g.k):
-                raise InvalidSpecError(f"book {book!r} is for another board ({self.book.rows} x {self.book.cols})")
+            loaded = Book.load(str(book))
+            if (loaded.rows, loaded.cols, loaded.k) != (g.rows, g.cols, g.k):
+                raise InvalidSpecError(f"book {book!r} is for another board ({loaded.rows} x {loaded.cols})")
+            self.book = loaded
+
+    @property
+    def book(self) -> Book | None:
+        """The opening book: looked up at the root and at every node of the search up to its depth."""
+        return self._book
+
+    @book.setter
+    def book(self, book: Book | None) -> None:
+        self._book = book
+        arrays = search.book_arrays() if book is None else search.book_arrays(*book.probe())
+        self._prepared = (*self._board_arrays, arrays)
 
     def __repr__(self) -> str:
         return f"Solver({self.game.spec!r}, tt_size={self.table.shape[0]}, book={self.book is not None})"

@@ -148,6 +148,26 @@ def table_key(cur: np.uint64, msk: np.uint64, ply: int, h: int, cols: int) -> tu
 
 
 @njit(cache=True, inline="always")
+def book_find(keys: np.ndarray, cur: np.uint64, msk: np.uint64, h: int, cols: int) -> int:
+    """The index of a position in an opening book's sorted canonical keys (the smaller of its key and its
+    mirror image's, as :func:`zerosum.solver.book.canonical_key`), found by binary search; -1 when absent."""
+    key = cur + msk
+    mkey = mirror(cur, h, cols) + mirror(msk, h, cols)
+    if mkey < key:
+        key = mkey
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < keys.shape[0] and keys[lo] == key:
+        return lo
+    return -1
+
+
+@njit(cache=True, inline="always")
 def slot(tt, key, in_near):  # type: ignore[no-untyped-def]
     """``(slot, stored bits)`` of ``key`` in the small table (``in_near``) or the main one."""
     y = (key * ODD) & tt[0]
