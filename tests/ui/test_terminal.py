@@ -114,7 +114,7 @@ def test_cli_no_color_and_scripted_stdin(monkeypatch, capsys) -> None:
 
 
 def test_hint_uses_the_analysis_and_says_so() -> None:
-    def fake(game, state, time, solver_time):  # every column scored, column 3 (index 2) best
+    def fake(game, state, time, solver_time, report=None):  # every column scored, column 3 (index 2) best
         scores = {c: (2 if c == 2 else -1) for c in game.actions(state)}
         values = {c: solver_value(game, state, s) for c, s in scores.items()}
         return Analysis("the solver", True, scores, values, 2, points={c: f"{s:+d}" for c, s in scores.items()})
@@ -222,10 +222,21 @@ def test_rich_board_highlights_the_last_move_and_the_line() -> None:
     assert header.split() == [str(c) for c in range(1, 8)]
 
 
-def test_a_slow_solver_move_is_handed_to_alphabeta() -> None:
+def test_a_slow_solver_move_is_a_proven_move_never_alphabeta(monkeypatch) -> None:
     pytest.importorskip("zerosum.solver.solver")
-    pytest.importorskip("zerosum.agents.alphabeta")
-    # ply 5: every column's score needs a search past the opening book (about 25 s here)
-    code, out = run(["q"], moves="13712", second="solver", solver_time=0.05)
+    from zerosum.solver.agent import SolverAgent
+
+    monkeypatch.setattr(SolverAgent, "_alphabeta", lambda self, seconds: pytest.fail("alpha-beta moved"))
+    # ply 10: the win/draw/loss comes first, whatever the time; the distance only if there is time for it
+    code, out = run(["q"], moves="4444433321", first="solver", second="human", solver_time=0.001)
     assert code == 0
-    assert "O (solver) plays" in out and "(the solver needs more than 0.05 s here, so alphabeta:time=0.05 chose" in out
+    assert "X (solver) plays" in out and "alphabeta" not in out
+    assert re.search(r"X \(solver\) plays \d: (a proven (win|draw|loss)|wins in|loses in|draw)", out)
+    assert "\r" not in out and ESC not in out  # not a terminal: the final result only
+
+
+def test_a_hint_in_a_pipe_prints_only_the_final_result() -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    code, out = run(["h", "q"], moves="4444433321", first="human", second="human", solver_time=60)
+    assert code == 0 and "\r" not in out and ESC not in out
+    assert "Hint from the solver: play" in out and "analysing" not in out and "?" not in out.split("Hint")[1]

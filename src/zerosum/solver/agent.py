@@ -5,9 +5,15 @@ move that loses slowest -- and reports the position's value as ``win_value(plies
 / 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``.
 
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
-opening book take seconds to a minute to score every column).  With ``solver:time=T`` it tries with node budgets that double while time
-is left (the table keeps what each try proved); a position it cannot solve in time is played by
-``alphabeta`` for the rest of the time instead, and ``agent.last_fallback`` says so.
+opening book take seconds to a minute to score every column).  With ``solver:time=T`` it analyses
+progressively (:mod:`zerosum.solver.progressive`): first the win/draw/loss of the columns until the game's
+value is proven -- however long that takes: a board the solver takes is never handed to a heuristic
+search -- then the exact scores of the columns that may be best while the T seconds last.  When they are
+all scored the move is exact; otherwise it is the best move proven to keep the game's value (a proven win,
+draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` is ``+/-HEURISTIC_BOUND``
+(not a proven value, ``exact`` unset) and ``agent.last_proof`` says so in words ("a proven win; distance
+not yet known").  :meth:`SolverAgent.search_within` takes the seconds and a callback that sees
+each result as it is proven.
 
 On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
@@ -18,12 +24,13 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from dataclasses import replace
+from typing import Any, Callable
 
 from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult
 from ..errors import AgentError, GameError
 from ..game import Game
-from ..values import score_to_value
+from ..values import HEURISTIC_BOUND, score_to_value
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -31,6 +38,10 @@ __all__ = ["SolverAgent", "flag"]
 TT_RANGE = (10, 31)
 _YES = ("1", "true", "yes", "on")
 _NO = ("0", "false", "no", "off")
+#: what a move proven only in win/draw/loss says (``SolverAgent.last_proof``), by the position's value
+PROOF = {1: "a proven win; distance not yet known", 0: "a proven draw",
+         -1: "a proven loss whatever it plays; which move loses slowest is not yet known"}
+BIG = 1 << 30
 
 
 def flag(text: str) -> bool:
@@ -69,8 +80,10 @@ class SolverAgent(SearchAgent):
         self._fallback: Agent | None = None
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
-        #: why the last move was not solved (its time ran out), or None
+        #: kept for callers of earlier versions: always None (a board the solver takes never falls back)
         self.last_fallback: str | None = None
+        #: when the last move is proven only in win/draw/loss (its time ran out first), what that means; else None
+        self.last_proof: str | None = None
 
     def _solver_for(self, game: Game[Any, Any]) -> Any:
         from ..games.connectx import ConnectX
@@ -109,6 +122,17 @@ class SolverAgent(SearchAgent):
         return agent
 
     def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+        return self.search_within(game, state, self.limits.time)
+
+    def search_within(self, game: Game[Any, Any], state: Any, seconds: float | None,
+                      report: Callable[[Any], None] | None = None,
+                      clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+        """The move in ``state``: exact when every column that may be best is scored within ``seconds``
+        (always, for None), else a move proven to keep the position's win/draw/loss (``last_proof`` says so).
+
+        ``report`` gets each :class:`~zerosum.solver.progressive.Event` as it is proven (a face shows the
+        analysis filling in); ``clock``: where time comes from.
+        """
         solver = self._solver_for(game)
         if solver is None:
             assert self._fallback is not None
@@ -117,32 +141,53 @@ class SolverAgent(SearchAgent):
             return SearchResult(action=self._fallback(game, state))
         if game.is_terminal(state):
             raise AgentError("no legal action: the game is over")
-        from .solver import BudgetExceeded, best_of
-
-        start = time.perf_counter()
         self.last_fallback = None
-        deadline = None if self.limits.time is None else start + self.limits.time
-        budget = 100_000
-        scores = None
+        self.last_proof = None
+        start = clock()
         try:
-            while scores is None:
-                tried = time.perf_counter()
-                try:
-                    scores = solver.analyze(state, node_limit=None if deadline is None else budget)
-                except BudgetExceeded:
-                    # the table keeps what this try proved, so the next, larger try starts ahead; stop
-                    # when a try twice as long would not end in time
-                    now = time.perf_counter()
-                    if deadline is not None and now + 2 * (now - tried) >= deadline:
-                        break
-                    budget *= 2
-            if scores is None:
-                assert deadline is not None
-                left = max(0.05, deadline - time.perf_counter())
-                self.last_fallback = f"not solved within {self.limits.time} s: alphabeta:time={left:.2f} chose"
-                return self._alphabeta(round(left, 3)).search(game, state)
+            if seconds is None and report is None:
+                return self._exact(solver, state, solver.analyze(state), solver.nodes, clock() - start)
+            return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
+                                     start)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
+
+    def _progressive(self, solver: Any, state: Any, deadline: float | None, report: Callable[[Any], None] | None,
+                     clock: Callable[[], float], start: float) -> SearchResult:
+        from .progressive import EXACT, ROOT, WDL, Progressive
+
+        run = Progressive(solver, state, clock=clock, root=True)
+        # win/draw/loss until the game's value is proven, however long that takes: never a guess on a board
+        # the solver takes; then the exact scores of the columns that may be best, while time is left
+        for event in run.events(kinds=(WDL,)):
+            if report is not None and event.column != ROOT:
+                report(event)
+            if run.proven():
+                break
+        value = run.best_class()
+        assert value is not None
+        while True:
+            # a draw is exact at once (no column wins, a proven one draws); a win or a loss needs the scores
+            todo = [c for c in run.order if run.wdl.get(c, value) == value and (value or c in run.wdl)]
+            if not run.pending(WDL, todo) and not run.pending(EXACT, todo):
+                scores: list[int | None] = [run.exact.get(c) if c in todo else None for c in range(run.cols)]
+                found = self._exact(solver, state, scores, run.nodes, clock() - start)
+                return replace(found, scores={c: s for c, s in run.exact.items()})
+            proved = next(run.events(deadline=deadline, columns=todo), None)
+            if proved is None:  # out of time: a proven move, its distance not yet known
+                break
+            if report is not None:
+                report(proved)
+        proven = run.proven()
+        best = max(proven, key=lambda c: (run.exact.get(c, -BIG), -proven.index(c)))
+        self.last_proof = PROOF[value]
+        return SearchResult(action=best, value=value * HEURISTIC_BOUND, nodes=run.nodes,
+                            depth=solver.game.cells - state.ply, elapsed=clock() - start, pv=(best,),
+                            scores=dict(run.exact), exact=False)
+
+    def _exact(self, solver: Any, state: Any, scores: list[int | None], nodes: int, elapsed: float) -> SearchResult:
+        from .solver import best_of
+
         cx = solver.game
         best = best_of(scores, cx.cols)
         score = scores[best]
@@ -150,9 +195,9 @@ class SolverAgent(SearchAgent):
         return SearchResult(
             action=best,
             value=score_to_value(score, state.ply, cx.cells),
-            nodes=solver.nodes,
+            nodes=nodes,
             depth=cx.cells - state.ply,
-            elapsed=time.perf_counter() - start,
+            elapsed=elapsed,
             pv=(best,),
             scores={c: s for c, s in enumerate(scores) if s is not None},
             exact=True,

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..agents.base import Agent, Limits, SearchAgent, SearchResult, describe_value, is_proven, loss_value, win_value
 from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
+from ..values import HEURISTIC_BOUND
 
-__all__ = ["Analysis", "EngineMove", "analyze", "bounded_analyze", "engine_move", "solver_value", "value_words",
+__all__ = ["Analysis", "EngineMove", "analyze", "live_analyze", "partial_analysis", "MOVE_TIME", "bounded_analyze", "engine_move", "solver_value", "value_words",
            "load_solver", "solver_job", "bounded_move", "keeps_no_clock", "solver_available"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
@@ -33,8 +34,15 @@ SOLVER_TIME = 10.0
 #: who answers when the solver does, and what its figures mean
 SOLVER_NAME = "the solver"
 SOLVER_LEGEND = "the solver's score: + wins (the larger, the sooner), - loses, 0 draws"
+SOLVER_SHORT = "+ wins (the larger, the sooner), - loses, 0 draws"
 #: what the short figures of words mean (:meth:`Analysis.point`)
 WORDS_LEGEND = "W n: wins in n plies, L n: loses in n plies, 0: a draw"
+#: a move proven only in win/draw/loss: its words, its short figure, and what that figure means
+CLASS_WORDS = {1: "wins (distance not yet known)", 0: "draw", -1: "loses (distance not yet known)"}
+CLASS_POINTS = {1: "W", 0: "0", -1: "L"}
+CLASS_LEGEND = "W / L: proven, distance not yet known"
+#: how long an engine move may look for the exact distance once its win/draw/loss is proven (seconds)
+MOVE_TIME = 1.0
 
 _SOLVERS: dict[str, Any] = {}
 
@@ -111,15 +119,23 @@ class Analysis:
     note: str = ""
     points: dict[Any, str] = field(default_factory=dict)  # the engine's own short figure per move, if it has one
     legend: str = WORDS_LEGEND  # what the short figures (:meth:`point`) mean
+    #: moves proven to win (+1), draw (0) or lose (-1) whose exact score is not known yet (a progressive
+    #: analysis stopped early, :func:`live_analyze`); their value is ``±HEURISTIC_BOUND``, never a guess
+    classes: dict[Any, int] = field(default_factory=dict)
+    done: bool = True  # every legal move has its exact score (or the engine's own estimate)
+    exact_moves: set[Any] = field(default_factory=set)  # moves scored exactly in an analysis not exact as a whole
 
     def words(self, action: Any) -> str:
+        if action in self.classes:
+            return CLASS_WORDS[self.classes[action]]
         if action not in self.values:
             return ""
-        return value_words(self.values[action], self.exact)
+        return value_words(self.values[action], self.exact or action in self.exact_moves)
 
     def estimate(self, action: Any) -> bool:
         """Whether ``action``'s score is a heuristic estimate rather than a proof."""
-        return action in self.values and not (self.exact or is_proven(self.values[action]))
+        return action in self.values and action not in self.classes and not (
+            self.exact or action in self.exact_moves or is_proven(self.values[action]))
 
     def point(self, action: Any) -> str:
         """``action``'s short figure for a narrow slot (see :attr:`legend`): the engine's own, else its words
@@ -178,8 +194,55 @@ def _solved(game: Game[Any, Any], state: Any, actions: list[Any], raw: Any, star
     scores: dict[Any, float] = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
     values = {c: float(solver_value(game, state, int(s))) for c, s in scores.items()}
     points = {c: f"{int(s):+d}" if s else "0" for c, s in scores.items()}
-    return Analysis(SOLVER_NAME, True, scores, values, _best(values, _centre_order(game, state, actions)),
-                    elapsed=_time.perf_counter() - start, points=points, legend=SOLVER_LEGEND)
+    best = _best(values, _centre_order(game, state, actions)) if values else None
+    return Analysis(SOLVER_NAME, True, scores, values, best, elapsed=_time.perf_counter() - start, points=points,
+                    legend=SOLVER_LEGEND, exact_moves=set(scores))
+
+
+def live_analyze(game: Game[Any, Any], state: Any, seconds: float, report: Callable[[Analysis], None] | None = None,
+                 *, clock: Callable[[], float] = _time.perf_counter, time: float = HINT_TIME) -> Analysis:
+    """:func:`analyze`, filling in: the solver proves each column's win/draw/loss, then its exact score, for at
+    most ``seconds`` (:mod:`zerosum.solver.progressive`), and ``report`` sees the analysis so far after each
+    result.  What is not proven by then is left out (``done`` False); nothing is ever guessed on a board the
+    solver takes.  Other games: :func:`analyze` (alpha-beta, ``time`` seconds)."""
+    solver = load_solver(game)
+    if solver is None:
+        return analyze(game, state, time=time, use_solver=False)
+    from ..solver.progressive import Progressive
+
+    actions = game.actions(state)
+    if not actions:
+        raise InvalidPositionError("the game is over: there is nothing to analyse")
+    start = clock()
+    run = Progressive(solver, state, clock=clock)
+    found = partial_analysis(game, state, actions, run.wdl, run.exact, 0.0)
+    for _ in run.events(deadline=start + seconds):
+        found = partial_analysis(game, state, actions, run.wdl, run.exact, clock() - start, run.nodes)
+        if report is not None:
+            report(found)
+    found = partial_analysis(game, state, actions, run.wdl, run.exact, clock() - start, run.nodes)
+    if not found.done:
+        found.note = f"not every column is proven within {seconds:g} s"
+    return found
+
+
+def partial_analysis(game: Game[Any, Any], state: Any, actions: list[Any], wdl: dict[int, int],
+                     exact: dict[int, int], elapsed: float, nodes: int = 0) -> Analysis:
+    """The analysis of what the solver has proven so far: exact scores ``exact`` and win/draw/loss ``wdl``
+    (+1 / 0 / -1) by column.  Exact only when every legal column has its score."""
+    found = _solved(game, state, actions, [exact.get(c) for c in range(max(actions) + 1)], _time.perf_counter())
+    found.elapsed, found.nodes = elapsed, nodes
+    found.classes = {c: v for c, v in wdl.items() if c in actions and c not in exact}
+    for c, v in found.classes.items():
+        found.values[c] = v * HEURISTIC_BOUND
+        found.points[c] = CLASS_POINTS[v]
+    found.scores.update(found.classes)  # a proven win/draw/loss: its sign, marked as such by ``classes``
+    found.done = found.exact = all(c in exact for c in actions)
+    if found.values:
+        found.best = _best(found.values, _centre_order(game, state, actions))
+    if not found.done:
+        found.legend = f"{SOLVER_SHORT}; {CLASS_LEGEND}"
+    return found
 
 
 def _child_values(game: Game[Any, Any], state: Any, actions: list[Any], agent: SearchAgent) -> tuple[dict[Any, float], bool, int]:
@@ -212,20 +275,26 @@ class EngineMove:
     found: SearchResult | None
     elapsed: float
     exact: bool = False  # the value is a proof (``SearchResult.exact``: the solver, a proven value)
+    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), else ""
+    proof: str = ""
 
     @property
     def words(self) -> str:
+        if self.proof:
+            return self.proof
         if self.found is None:
             return ""
         return value_words(self.found.value, self.exact)
 
 
-def engine_move(game: Game[Any, Any], state: Any, agent: Agent) -> EngineMove:
-    """Let ``agent`` choose a move in ``state``; checks the move is legal (raises AgentError if not)."""
+def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
+                search: Callable[[Game[Any, Any], Any], SearchResult] | None = None) -> EngineMove:
+    """Let ``agent`` choose a move in ``state`` (``search``: how to ask it, default its own ``search``);
+    checks the move is legal (raises AgentError if not)."""
     start = _time.perf_counter()
     found: SearchResult | None = None
     if isinstance(agent, SearchAgent):
-        found = agent.search(game, state)
+        found = (search or agent.search)(game, state)
         action = found.action
     else:
         action = agent(game, state)
@@ -233,7 +302,8 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent) -> EngineMove:
     if action not in game.actions(state):
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
     exact = found is not None and found.exact
-    return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact)
+    proof = "" if exact else str(getattr(agent, "last_proof", None) or "")
+    return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof)
 
 
 def solver_job(game_spec: str, columns: list[int]) -> dict[str, Any]:

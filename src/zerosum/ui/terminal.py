@@ -21,10 +21,11 @@ from rich.markup import escape
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent, strongest_agent_spec
-from ..errors import GameError, IllegalMoveError, UsageError
+from ..errors import IllegalMoveError, UsageError
 from ..game import BoardView, Game
 from ..games import get_game
-from .analysis import Analysis, EngineMove, bounded_analyze, bounded_move, engine_move, keeps_no_clock
+from .analysis import Analysis, EngineMove
+from .hints import hint_analysis, show_hint, think
 
 __all__ = ["PlaySession", "play", "render_plain", "render_rich"]
 
@@ -163,7 +164,7 @@ class PlaySession:
     states: list[Any] = field(default_factory=list)
     hint_time: float = 1.0
     solver_time: float = 10.0
-    analyzer: Callable[..., Analysis] = bounded_analyze
+    analyzer: Callable[..., Analysis] = hint_analysis
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -232,56 +233,7 @@ class PlaySession:
             self.say(f"Continue later with: zerosum play{game_opt} --moves '{moves}'")
 
     def hint(self) -> None:
-        game, state = self.game, self.state
-        with self.output.thinking("analysing..."):
-            try:
-                found = self.analyzer(game, state, time=self.hint_time, solver_time=self.solver_time)
-            except GameError as exc:
-                self.say(f"No hint: {exc}.")
-                return
-        if not found.engine:
-            self.say(f"No hint: {found.note}.")
-            return
-        # the analysis' own word: who answered, and whether its scores are proofs or estimates
-        engine = found.engine + ("" if found.exact else " (estimates)")
-        best, said = game.format_action(found.best), found.words(found.best)
-        stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
-        self.say(f"Hint from {engine}: play {best} ({said}); {stats}.",
-                 f"[bold]Hint[/] from {escape(engine)}: play [bold green]{escape(best)}[/] ({said}); [dim]{stats}[/].")
-        if found.note:
-            self.say(f"({found.note})")
-        if game.board_view(state).gravity:
-            self.say(*self._score_row(found))
-            return
-        width = max(len(game.format_action(a)) for a in found.scores)
-        ordered = sorted(found.scores, key=lambda a: -found.values[a])
-        for a in ordered:
-            self.say(f"  {game.format_action(a).rjust(width)}  {found.words(a)}" + (
-                "  (estimate)" if found.estimate(a) else ""))
-
-    def _score_row(self, found: Analysis) -> tuple[str, Any]:
-        """Every move's short figure (:meth:`Analysis.point`; ``~`` before an estimate) under the column labels
-        of a board whose moves are columns (``#``: no move there), plus the rich version."""
-        from rich.text import Text
-
-        game, state = self.game, self.state
-        view = game.board_view(state)
-        actions = [game.action_at(state, 0, c) for c in range(view.cols)]
-        cells = [("~" if found.estimate(a) else "") + found.point(a) if a in found.values else "#" for a in actions]
-        width = max(3, *(len(x) for x in cells))
-        header = " ".join(label.rjust(width) for label in view.col_labels)
-        row = " ".join(x.rjust(width) for x in cells)
-        legend = f"({found.legend}; {'~ an estimate, ' if not found.exact else ''}# full)"
-        text = Text()
-        text.append(header + "\n", style=STYLE["header"])
-        for c, x in enumerate(cells):
-            v = found.values.get(actions[c])
-            style = "grey42" if v is None else "bold green" if v > 0 else "bold red" if v < 0 else "white"
-            if actions[c] is not None and actions[c] == found.best:
-                style += " reverse"
-            text.append(("" if c == 0 else " ") + x.rjust(width), style=style)
-        text.append("\n" + legend, style=STYLE["dim"])
-        return f"{header}\n{row}\n{legend}", text
+        show_hint(self)  # the analysis filling in, then the best move and every move's figure
 
     def help(self) -> None:
         self.say(f"Type a move ({self.game.MOVES_HELP}); h hint, u undo, s save (print the move string), q quit.")
@@ -338,13 +290,7 @@ class PlaySession:
     def engine_turn(self, agent: Agent) -> None:
         game, state = self.game, self.state
         player = game.player(state)
-        note = ""
-        with self.output.thinking(f"{agent.spec} is thinking..."):
-            # an agent that nothing else stops (the solver) thinks in a worker that can be stopped
-            if keeps_no_clock(agent) and game.moves_played(state) is not None:
-                played, note = bounded_move(game, state, agent, self.solver_time)
-            else:
-                played = engine_move(game, state, agent)
+        played, note = think(self, agent)  # the solver shows its columns filling in; it never waits in silence
         self.push(played.action)
         self.say(*self._report(player, agent, played))
         if note:
@@ -357,7 +303,7 @@ class PlaySession:
         rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({escape(agent.spec)}) plays [bold]{escape(move)}[/]"
         if played.found is not None:
             found = played.found
-            said = played.words + ("" if played.exact else " (estimate)")
+            said = played.words + ("" if played.exact or played.proof else " (estimate)")
             facts = f"{said}, {found.nodes:,} nodes, {played.elapsed:.2f} s"
             if found.depth:
                 facts += f", depth {found.depth}"
