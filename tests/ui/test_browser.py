@@ -214,3 +214,29 @@ def test_an_estimate_is_marked_on_the_page(page) -> None:
     shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(8)]
     assert all(s.startswith("≈") for s in shown), shown
     assert page.locator(".score.estimate").count() == 8
+
+
+def test_the_analysis_fills_in_win_draw_loss_then_exact(page) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    from zerosum.ui.analysis import load_solver
+    from zerosum.games import get_game
+
+    moves = "4444433321"  # ply 10, past the book: the solver proves it slice by slice
+    game = get_game("connect4")
+    truth = load_solver(game).analyze(game.from_moves(moves))
+    page.goto(page.base + f"/?game=connect4&moves={moves}&opponent=person")
+    wait_moves(page, moves)
+    # record every figure each column shows, in order, as the page changes them
+    page.evaluate("""() => { window.seen = []; for (let c = 0; c < 7; c++) {
+        const n = document.querySelector(`[data-score-column="${c}"]`);
+        new MutationObserver(() => window.seen.push([c, n.textContent, n.className])).observe(n,
+            { childList: true, characterData: true, subtree: true, attributes: true }); } }""")
+    page.check("#analysis")
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Exact, from the solver')",
+                           timeout=60000)
+    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(7)]
+    assert [int(s) if s else None for s in shown] == truth
+    for c, text, cls in page.evaluate("() => window.seen"):
+        if text in ("W", "L"):  # a proven class before its distance: never a figure that looks like an estimate
+            assert "proven" in cls and "estimate" not in cls and (text == "W") == (truth[c] > 0)
+        assert "≈" not in text

@@ -145,7 +145,8 @@ def test_agent_time_is_capped() -> None:
     assert check_agent(game, "alphabeta:time=100", max_time=2) == "alphabeta:time=2"
     assert check_agent(game, "alphabeta", max_time=2) == "alphabeta:time=1"
     assert check_agent(game, "alphabeta:depth=3", max_time=2) == "alphabeta:depth=3"
-    assert check_agent(game, "solver", max_time=2) == "solver:tt=22"  # the server's table, not the CLI's 2**24
+    # the server's table, not the CLI's 2**24; a second for the distance once its move is proven (never a guess)
+    assert check_agent(game, "solver", max_time=2) == "solver:tt=22,time=1"
 
 
 def test_the_server_allows_fewer_agents_and_options_than_the_cli() -> None:
@@ -238,3 +239,47 @@ def test_serve_refuses_an_empty_host_which_would_bind_every_interface(capsys) ->
     assert main(["serve", "--host", "  "]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all("--host is empty" in line for line in err)
+
+
+def test_a_budgeted_analysis_fills_in_win_draw_loss_then_exact(monkeypatch) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    import itertools
+
+    from zerosum.ui import service
+    from zerosum.ui.analysis import load_solver
+
+    ticks = itertools.count(0, 1)
+    monkeypatch.setattr(service, "CLOCK", lambda: float(next(ticks)))  # every slice: out of time after one search
+    monkeypatch.setattr(service, "_RUNS", {})
+    game, actions, state = service.check_position("connect4", "4444433321")
+    replies = []
+    for _ in range(400):
+        replies.append(service.analyze_job(game, actions, state, 1.0, True, 1.5))
+        if replies[-1]["done"]:
+            break
+    final = replies[-1]
+    truth = load_solver(game).analyze(state)
+    assert final["done"] and final["exact"] and final["engine"] == "the solver"
+    assert final["columns"] == truth and not final["classes"] and not final["estimates"]
+    assert len(replies) > 2 and not replies[0]["done"]
+    seen_classes = [r for r in replies if r["classes"]]
+    assert seen_classes, "win/draw/loss should show before the exact scores"
+    for r in replies[:-1]:
+        assert not r["exact"] and not r["estimates"]
+        for move, word in r["classes"].items():  # a proven class agrees with the exact score to come
+            score = truth[int(move) - 1]
+            assert word == {1: "win", 0: "draw", -1: "loss"}[(score > 0) - (score < 0)]
+            assert r["points"][move] in ("W", "L", "0")
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "nan", "inf", "1e9", "x", "0.5" * 30])
+def test_a_bad_analysis_budget_is_a_one_line_400(client, budget) -> None:
+    r = client.get("/api/analyze", params={"game": "connect4", "moves": "44", "budget": budget})
+    assert r.status_code == 400 and "budget=" in r.json()["error"] and "\n" not in r.json()["error"]
+
+
+def test_a_budgeted_analysis_over_http_keeps_the_reply_fields(client) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    r = client.get("/api/analyze", params={"game": "connect4", "moves": "4455", "budget": "1"})
+    reply = r.json()
+    assert r.status_code == 200 and {"engine", "exact", "scores", "points", "legend", "done", "classes"} <= set(reply)

@@ -7,6 +7,9 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   seconds after the start, and after one is replaced).
 * ``GET /api/state?game=SPEC&moves=M`` -- the board, whose turn, the legal moves, the outcome.
 * ``GET /api/analyze?game=SPEC&moves=M`` -- every legal move's score (solver, else alpha-beta).
+  ``&budget=S`` (0.05 s up to the engine time): S more seconds of a progressive analysis where the solver
+  plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
+  page asks again until ``done``.  Never alpha-beta's figures where the solver plays.
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
 
 Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
@@ -33,6 +36,7 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes of a POST body
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
 MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
+MIN_BUDGET = 0.05  # seconds: the smallest slice of a progressive analysis (/api/analyze?budget=)
 
 
 def create_app(
@@ -129,6 +133,16 @@ def create_app(
                                                           query(request, "moves"),
                                                           "the game is over: there is nothing to analyse")
         seconds = min(1.0, engine_time)
+        budget_text = query(request, "budget")
+        if budget_text is not None:  # a slice of a progressive analysis: what is proven so far
+            try:
+                budget = service.real(budget_text)
+            except ValueError:
+                budget = -1.0
+            if not MIN_BUDGET <= budget <= engine_time:
+                raise GameError(f"budget={budget_text[:20]!r} is not a number of seconds {MIN_BUDGET:g}..{engine_time:g}")
+            reply = await engine(service.analyze_job, (game, actions, position, seconds, True, budget))
+            return JSONResponse(reply)
         try:
             reply = await engine(service.analyze_job, (game, actions, position, seconds, True))
         except EngineTimeout:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from time import perf_counter as _perf_counter
 from functools import lru_cache
 from typing import Any
 
@@ -140,7 +141,7 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
         raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
     if name in SERVER_TT and "tt" not in options:
         options["tt"] = SERVER_TT[name]
-    if "time" in cls.LIMITS and name != "solver":  # the solver's time is only for its fallback
+    if "time" in cls.LIMITS:  # the solver's time: for the distance once its move is proven (never a guess)
         budget = {"time", "depth", "nodes", "sims"} & set(options)
         if not budget:
             options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
@@ -227,13 +228,20 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) 
     }
 
 
-def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True
-                ) -> dict[str, Any]:
+def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True,
+                budget: float | None = None) -> dict[str, Any]:
     """Every legal move's score in ``state``, the position after ``actions``, checked by the caller (runs in a
     worker); ``use_solver=False`` asks alpha-beta only.  The reply speaks for itself: ``engine`` names who
     answered, ``exact`` says whether the scores are proofs and ``estimates`` lists the moves whose score is
-    a heuristic one; ``points`` are the short figures a narrow slot shows (``legend`` says what they mean)."""
-    found = analyze(game, state, time=time, use_solver=use_solver)
+    a heuristic one; ``points`` are the short figures a narrow slot shows (``legend`` says what they mean).
+
+    ``budget`` (seconds): a slice of a progressive analysis where the solver plays -- what it has proven so
+    far, ``done`` saying whether every column is scored and ``classes`` the moves proven only in win/draw/loss
+    ("win", "draw", "loss"); asked again, it goes on where it stopped (the worker keeps the analysis)."""
+    if budget is not None and use_solver and solver_plays(game):
+        found = _resumed(game, actions, state, budget)
+    else:
+        found = analyze(game, state, time=time, use_solver=use_solver)
     fmt = game.format_action
     reply: dict[str, Any] = {
         "game": game.spec,
@@ -250,12 +258,37 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
         "nodes": found.nodes,
         "elapsed": round(found.elapsed, 4),
         "note": found.note or None,
+        "done": found.done,
+        "classes": {fmt(a): CLASS_NAMES[v] for a, v in found.classes.items()},
     }
     view = game.board_view(state)
     if view.gravity:  # a score per column, under the column labels
         column = [game.action_at(state, 0, c) for c in range(view.cols)]
         reply["columns"] = [_number(found.scores[a]) if a in found.scores else None for a in column]
     return reply
+
+
+CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
+_RUNS: dict[tuple[str, str], Any] = {}  # the worker's progressive analyses, newest last
+MAX_RUNS = 8
+CLOCK = _perf_counter  # where a slice's time comes from (tests pass their own)
+
+
+def _resumed(game: Game[Any, Any], actions: list[Any], state: Any, budget: float) -> Any:
+    """The analysis after ``budget`` more seconds of the position's progressive analysis (kept in this worker)."""
+    from ..solver.progressive import Progressive
+    from .analysis import load_solver, partial_analysis
+
+    key = (game.spec, game.format_moves(actions))
+    run = _RUNS.pop(key, None)
+    if run is None:
+        run = Progressive(load_solver(game), state, clock=lambda: CLOCK())
+        while len(_RUNS) >= MAX_RUNS:
+            _RUNS.pop(next(iter(_RUNS)))
+    _RUNS[key] = run
+    for _ in run.events(deadline=CLOCK() + budget):
+        pass
+    return partial_analysis(game, state, game.actions(state), run.wdl, run.exact, run.seconds, run.nodes)
 
 
 def _number(v: float) -> float | int:
@@ -317,6 +350,7 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
         "nodes": found.nodes if found is not None else None,
         "depth": found.depth if found is not None else None,
         "elapsed": round(played.elapsed, 4),
+        "proof": played.proof or None,  # a move proven in win/draw/loss only: what that means
         "pv": [fmt(a) for a in found.pv] if found is not None else [],
         "state": after,
     }

@@ -184,7 +184,7 @@ async function engineMove(token) {
     if (token !== ui.token) return;
     let facts = `${reply.agent} played ${reply.move}`;
     const details = [];
-    if (reply.words) details.push(reply.exact ? reply.words : `${reply.words} (estimate)`);
+    if (reply.words) details.push(reply.exact || reply.proof ? reply.words : `${reply.words} (estimate)`);
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
     $("#engine-info").textContent = `${facts}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
@@ -348,7 +348,7 @@ function renderCells(board, info, win, last) {
 
 function clearScores() {
   for (const node of document.querySelectorAll(".score")) {
-    node.textContent = ""; node.title = ""; node.classList.remove("pos", "neg", "zero", "best", "estimate");
+    node.textContent = ""; node.title = ""; node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
   }
   $("#analysis-info").textContent = "";
 }
@@ -357,28 +357,48 @@ async function analyse(token) {
   const info = ui.info;
   if (!$("#analysis").checked || !info || info.over) return;
   $("#analysis-info").textContent = "Analysing…";
-  let reply;
-  try {
-    reply = await api(`/api/analyze?${new URLSearchParams({ game: ui.game, moves: info.moves })}`);
-  } catch (err) {
-    if (token === ui.token) $("#analysis-info").textContent = `No analysis: ${err.message}`;
-    return;
+  // where the solver plays, the analysis fills in: each slice says what is proven so far (win/draw/loss
+  // first, then exact scores) until it is done; elsewhere one answer
+  const params = { game: ui.game, moves: info.moves };
+  if (info.solver) params.budget = "0.5";
+  for (;;) {
+    let reply;
+    try {
+      reply = await api(`/api/analyze?${new URLSearchParams(params)}`);
+    } catch (err) {
+      if (token === ui.token) $("#analysis-info").textContent = `No analysis: ${err.message}`;
+      return;
+    }
+    if (token !== ui.token || !$("#analysis").checked) return;
+    showAnalysis(info, reply);
+    if (reply.done !== false) return;
   }
-  if (token !== ui.token || !$("#analysis").checked) return;
+}
+
+function showAnalysis(info, reply) {
   if (!reply.engine) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  const classes = reply.classes || {};
   // the reply's own word: short figures under columns, words on cells; an estimate is marked "≈"
   const estimates = new Set(reply.estimates);
   const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
   for (const [move, score] of Object.entries(reply.scores)) {
     const node = nodes.get(move);
     if (!node) continue;
-    const words = reply.score_words[move], guess = estimates.has(move);
+    const words = reply.score_words[move], guess = estimates.has(move), proven = move in classes;
     node.textContent = (guess ? "≈" : "") + (info.view.gravity ? reply.points[move] : words);
-    node.title = guess ? `estimate: ${words}` : words;
-    node.classList.remove("pos", "neg", "zero", "best", "estimate");
+    node.title = guess ? `estimate: ${words}` : proven ? `proven ${classes[move]}; distance not yet known` : words;
+    node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
     if (guess) node.classList.add("estimate");
-    if (move === reply.best) node.classList.add("best");
+    if (proven) node.classList.add("proven");
+    if (move === reply.best && reply.done !== false) node.classList.add("best");
+  }
+  if (reply.done === false) {
+    for (const [move, node] of nodes) if (!(move in reply.scores) && info.legal.includes(move)) node.textContent = "?";
+    const proven = Object.keys(reply.scores).length;
+    $("#analysis-info").textContent = `Proving, the solver: ${proven} of ${info.legal.length} columns known`
+      + ` (W / L: proven, distance to come; ?: not yet) · ${reply.elapsed.toFixed(2)} s`;
+    return;
   }
   const kind = reply.exact ? "Exact" : "Estimate";
   const counted = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
