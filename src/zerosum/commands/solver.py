@@ -136,7 +136,11 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=int_arg(0, 20), default=4, metavar="D",
                         help="cover every position up to this many plies, 0..20 (default 4)")
     parser.add_argument("--output", "-o", required=True, metavar="FILE",
-                        help="the book file to write (.npz); never inside the installed package")
+                        help="the book file to write (e.g. book.zsb: memory-mapped, solver.book_file's format); "
+                        "never inside the installed package")
+    parser.add_argument("--from", dest="source", metavar="IN", default=None,
+                        help="search nothing: write the book of IN, a complete generation checkpoint (its depth is "
+                        "the checkpoint's) or a book file of either format (an old .npz converts); IN is only read")
     parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     add_tt_option(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
@@ -160,6 +164,15 @@ def _run_book(args: argparse.Namespace) -> int:
     from ..solver import book as book_mod
 
     path = str(check_output(args.output, overwrite=args.overwrite, what="book file"))
+    if args.source is not None:
+        from ..solver.solver import solver_game
+
+        start = time.perf_counter()
+        book = book_mod.convert(solver_game(args.game), args.source)
+        book.save(path, overwrite=args.overwrite)
+        print(f"wrote {path}: {len(book)} positions up to ply {book.depth} from {args.source} "
+              f"in {time.perf_counter() - start:.1f} s")
+        return 0
     checkpoint = path + ".partial"
     check_output(checkpoint, overwrite=True, what="book checkpoint")
     parallel = args.jobs > 1 or args.backend == "ray"  # Ray is joined here, before anything is written

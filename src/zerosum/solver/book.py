@@ -24,7 +24,7 @@ from . import book_file
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
 
-__all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate"]
+__all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate", "convert"]
 
 
 def canonical_key(current: int, mask: int, rows: int, cols: int) -> int:
@@ -174,28 +174,13 @@ def generate(
     from ..errors import UsageError
 
     game = solver.game
-    rows, cols = game.rows, game.cols
     cells = game.cells
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < cells:
         raise UsageError(f"a book's depth is a whole number 0..{cells - 1}, not {depth!r}")
-    # every position by ply, deduplicated by symmetry: canonical key -> (current, mask)
-    levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
-    for ply in range(depth):
-        nxt: dict[int, tuple[int, int]] = {}
-        for current, mask in levels[-1].values():
-            for col in range(cols):
-                if mask & game.top[col]:
-                    continue
-                new_mask = mask | (mask + game.bottom[col])
-                mover = current | (new_mask ^ mask)
-                if game._has_line_bits(mover) or new_mask == game.board_mask:
-                    continue  # the game is over: not a book position
-                child = (mover ^ new_mask, new_mask)
-                nxt.setdefault(canonical_key(child[0], child[1], rows, cols), child)
-        levels.append(nxt)
+    levels = _levels(game, depth)
     last = levels[depth]
     scores: dict[int, int] = {}
-    header = f"# zerosum book checkpoint: rows={rows} cols={cols} k={game.k} depth={depth}"
+    header = _header(game, depth)
     if checkpoint is not None:
         scores = _read_checkpoint(checkpoint, header, last, -((cells - depth) // 2), (cells + 1 - depth) // 2)
     saved_book, solver.book = solver.book, None
@@ -228,6 +213,37 @@ def generate(
         solver.book = saved_book
         if out is not None:
             out.close()
+    return _derive(game, levels, scores)
+
+
+def _header(game: "ConnectX", depth: int) -> str:
+    """The first line of a generation's checkpoint."""
+    return f"# zerosum book checkpoint: rows={game.rows} cols={game.cols} k={game.k} depth={depth}"
+
+
+def _levels(game: "ConnectX", depth: int) -> list[dict[int, tuple[int, int]]]:
+    """Every position by ply up to ``depth``, deduplicated by symmetry: canonical key -> (current, mask)."""
+    rows, cols = game.rows, game.cols
+    levels: list[dict[int, tuple[int, int]]] = [{0: (0, 0)}]
+    for ply in range(depth):
+        nxt: dict[int, tuple[int, int]] = {}
+        for current, mask in levels[-1].values():
+            for col in range(cols):
+                if mask & game.top[col]:
+                    continue
+                new_mask = mask | (mask + game.bottom[col])
+                mover = current | (new_mask ^ mask)
+                if game._has_line_bits(mover) or new_mask == game.board_mask:
+                    continue  # the game is over: not a book position
+                child = (mover ^ new_mask, new_mask)
+                nxt.setdefault(canonical_key(child[0], child[1], rows, cols), child)
+        levels.append(nxt)
+    return levels
+
+
+def _derive(game: "ConnectX", levels: list[dict[int, tuple[int, int]]], scores: dict[int, int]) -> Book:
+    """The book of ``levels`` from the ``scores`` of its last ply (completed in place by negamax)."""
+    rows, cols, cells, depth = game.rows, game.cols, game.cells, len(levels) - 1
     for ply in range(depth - 1, -1, -1):
         for key, (current, mask) in levels[ply].items():
             best = -cells
@@ -247,3 +263,37 @@ def generate(
     keys = np.array(list(scores), dtype=np.uint64)
     values = np.array([scores[int(x)] for x in keys], dtype=np.int8)
     return Book(rows, cols, game.k, depth, keys, values)
+
+
+def convert(game: "ConnectX", path: str) -> Book:
+    """The book in ``path`` without searching anything: a book file (either format) as it is, or a complete
+    generation checkpoint (``key score`` lines: the plies above its last derived).  A checkpoint that is
+    another board's or still misses positions is one :class:`InvalidFileError`; the file is only read."""
+    import re
+
+    from ..core.files import _readable
+    from ..errors import InvalidFileError
+
+    try:
+        with open(_readable(path, "book or checkpoint"), "rb") as fh:
+            head = fh.read(200)
+    except OSError as exc:
+        raise InvalidFileError(f"book or checkpoint {path!r} cannot be read: {exc.strerror or exc}") from None
+    if not head.startswith(b"# zerosum book checkpoint:"):
+        book = Book.load(path)
+        if (book.rows, book.cols, book.k) != (game.rows, game.cols, game.k):
+            raise InvalidFileError(f"opening book {path!r} is for a {book.rows} x {book.cols} board (k={book.k}), "
+                                   f"not {game.spec}")
+        return book
+    found = re.search(rb"depth=(\d{1,3})\n", head)
+    depth = int(found.group(1)) if found else -1
+    if not 0 <= depth < game.cells:
+        raise InvalidFileError(f"book checkpoint {path!r}: its first line names no depth 0..{game.cells - 1}")
+    levels = _levels(game, depth)
+    cells = game.cells
+    scores = _read_checkpoint(path, _header(game, depth), levels[depth], -((cells - depth) // 2),
+                              (cells + 1 - depth) // 2)
+    if len(scores) != len(levels[depth]):
+        raise InvalidFileError(f"book checkpoint {path!r} holds {len(scores)} of the {len(levels[depth])} positions "
+                               f"at ply {depth}: finish the generation first")
+    return _derive(game, levels, scores)

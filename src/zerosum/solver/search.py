@@ -370,7 +370,7 @@ def _no_book() -> BookArrays:
 def book_arrays(keys: np.ndarray | None = None, scores: np.ndarray | None = None, depth: int = -1) -> BookArrays:
     """A book as the search probes it (:meth:`zerosum.solver.book.Book.probe`); none by default."""
     if keys is None or scores is None or depth < 0:
-        return _no_book()  # type: ignore[no-any-return]
+        return _no_book()
     return keys, scores, int(depth)
 
 
