@@ -63,6 +63,7 @@ def create_app(
     from .. import __version__
     from ..core.files import describe_exception
     from ..errors import GameError
+    from ..spec import real
     from . import service
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
@@ -136,7 +137,7 @@ def create_app(
         budget_text = query(request, "budget")
         if budget_text is not None:  # a slice of a progressive analysis: what is proven so far
             try:
-                budget = service.real(budget_text)
+                budget = real(budget_text)
             except ValueError:
                 budget = -1.0
             if not MIN_BUDGET <= budget <= engine_time:

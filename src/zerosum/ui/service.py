@@ -282,7 +282,9 @@ def _resumed(game: Game[Any, Any], actions: list[Any], state: Any, budget: float
     key = (game.spec, game.format_moves(actions))
     run = _RUNS.pop(key, None)
     if run is None:
-        run = Progressive(load_solver(game), state, clock=lambda: CLOCK())
+        solver = load_solver(game)
+        assert solver is not None  # the caller asked solver_plays
+        run = Progressive(solver, state, clock=lambda: CLOCK())
         while len(_RUNS) >= MAX_RUNS:
             _RUNS.pop(next(iter(_RUNS)))
     _RUNS[key] = run
