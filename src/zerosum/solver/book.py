@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 import numpy as np
 
 from ..kernels.bits import mirror
-from . import book_file
+import zerosum.solver.book_file as book_file  # by its own name: "from . import" would name the package
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
