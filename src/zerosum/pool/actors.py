@@ -57,8 +57,11 @@ class _Host:
         threading.Thread(target=work, name="zerosum-ray-job", daemon=True).start()
         while True:
             batch = [box.get()]
-            while not box.empty():  # whatever else is waiting goes in the same message
-                batch.append(box.get())
+            try:  # what follows within a few milliseconds (a move, then the next think) goes in the same message
+                while batch[-1][0] != "done":
+                    batch.append(box.get(timeout=0.003))
+            except queue.Empty:
+                pass
             yield batch
             if batch[-1][0] == "done":
                 return
