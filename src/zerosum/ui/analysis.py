@@ -24,8 +24,8 @@ from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..values import HEURISTIC_BOUND
 
-__all__ = ["Analysis", "EngineMove", "analyze", "live_analyze", "partial_analysis", "MOVE_TIME", "bounded_analyze", "engine_move", "solver_value", "value_words",
-           "load_solver", "solver_job", "bounded_move", "keeps_no_clock", "solver_available"]
+__all__ = ["Analysis", "EngineMove", "analyze", "live_analyze", "partial_analysis", "MOVE_TIME", "engine_move", "solver_value", "value_words",
+           "load_solver", "keeps_no_clock", "solver_available"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
@@ -306,79 +306,7 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof)
 
 
-def solver_job(game_spec: str, columns: list[int]) -> dict[str, Any]:
-    """The solver's score of every column (runs in a worker process; JSON in and out)."""
-    from ..games import get_game
-
-    game = get_game(game_spec)
-    solver = load_solver(game)
-    if solver is None:
-        raise InvalidSpecError(f"the solver cannot take {game_spec}")
-    state = game.states_of(columns)[-1]
-    raw = solver.analyze(state)
-    return {"scores": [None if s is None else int(s) for s in raw]}
-
-
-_POOL: Any = None
-
-
-def _pool() -> Any:
-    global _POOL
-    if _POOL is None:
-        import atexit
-
-        from .worker import EnginePool
-
-        _POOL = EnginePool(size=1, wait=30.0)  # the wait covers the worker's start
-        atexit.register(_POOL.close)
-    return _POOL
-
-
-def bounded_analyze(game: Game[Any, Any], state: Any, *, time: float = HINT_TIME,
-                    solver_time: float = SOLVER_TIME) -> Analysis:
-    """:func:`analyze`, but the solver gets at most ``solver_time`` seconds (in a worker process that is
-    killed when it overruns); then alpha-beta answers, and the note says why."""
-    moves = game.moves_played(state)
-    if not solver_available(game) or moves is None:
-        return analyze(game, state, time=time, use_solver=False)
-    from .worker import EngineBusy, EngineFailed, EngineTimeout
-
-    actions = game.actions(state)
-    if not actions:
-        raise InvalidPositionError("the game is over: there is nothing to analyse")
-    start = _time.perf_counter()
-    try:
-        reply = _pool().run(solver_job, (game.spec, list(moves)), solver_time)
-    except (EngineTimeout, EngineBusy, EngineFailed) as exc:
-        found = analyze(game, state, time=time, use_solver=False)
-        why = f"the solver needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
-        found.note = f"{why}; this is alpha-beta's view"
-        return found
-    return _solved(game, state, actions, reply["scores"], start)
-
-
 def keeps_no_clock(agent: Agent) -> bool:
     """Whether ``agent`` was given no budget although it honours a time budget: nothing but the agent itself
-    ends its search (the solver), so a face runs it in a worker it can stop (:func:`bounded_move`)."""
+    ends its search (the solver), so a face must give it a time of its own (:mod:`zerosum.ui.hints`)."""
     return "time" in agent.LIMITS and agent.limits == Limits()
-
-
-def bounded_move(game: Game[Any, Any], state: Any, agent: Agent, solver_time: float = SOLVER_TIME
-                 ) -> tuple[EngineMove, str]:
-    """``agent``'s move, given at most ``solver_time`` seconds (in a worker process, which keeps the agent's
-    table between moves); past that, alpha-beta moves for it.  Returns the move and a note ("" normally).
-    The position must remember its moves (:meth:`Game.moves_played`)."""
-    from ..pool import Job, choose_move
-    from .worker import EngineBusy, EngineFailed, EngineTimeout
-
-    job = Job(game.spec, tuple(game.moves_played(state) or ()), agent.spec, seed=agent.seed)  # built: checked
-    try:
-        reply = _pool().run(choose_move, (job,), solver_time)
-    except (EngineTimeout, EngineBusy, EngineFailed) as exc:
-        fallback = make_agent(f"alphabeta:time={min(1.0, solver_time):g}")
-        why = f"the {agent.name} needs more than {solver_time:g} s here" if isinstance(exc, EngineTimeout) else str(exc)
-        return engine_move(game, state, fallback), f"{why}, so {fallback.spec} chose this move"
-    action = reply["action"]
-    found = SearchResult(action=action, value=reply["value"] or 0, nodes=reply["nodes"] or 0,
-                         depth=reply["depth"] or 0, elapsed=reply["elapsed"], exact=bool(reply.get("exact")))
-    return EngineMove(action, found, reply["elapsed"], exact=found.exact), ""
