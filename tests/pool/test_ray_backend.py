@@ -118,3 +118,38 @@ def test_a_cluster_that_asks_for_a_token_is_one_line_naming_what_to_set(monkeypa
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and "RAY_AUTH_MODE=token" in err and "gcs_client" not in err, err
     assert not db.exists()
+
+
+@pytest.mark.slow  # a fresh Ray instance in a child process: about 15 s
+def test_ctrl_c_during_a_ray_match_exits_130_and_leaves_no_ray_process(tmp_path) -> None:
+    pytest.importorskip("ray")
+    import signal
+    import subprocess
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    before = set(_ray_daemons())
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "match", "alphabeta:depth=7", "mcts:sims=20000",
+                             "--games", "400", "--jobs", "2", "--backend", "ray", "--quiet", "--out",
+                             str(tmp_path / "r.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        time.sleep(12)  # Ray started, games under way
+        assert proc.poll() is None, "the match ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert len(err.strip().splitlines()) == 1, err
+    left = set(_ray_daemons()) - before
+    assert wait_gone(sorted(left), 15) == []
+
+
+def _ray_daemons() -> list[int]:
+    """The pids of Ray's daemons on this machine (raylet, the GCS server)."""
+    import subprocess
+
+    found = subprocess.run(["pgrep", "-f", "raylet|gcs_server"], capture_output=True, text=True).stdout
+    return [int(p) for p in found.split()]

@@ -11,7 +11,7 @@ is no result, so nothing is stored and the run stops with a :class:`~zerosum.err
 not played stay in the plan for ``--resume``).
 
 :class:`LocalRunner` uses worker processes on this machine; :class:`RayRunner` runs the same supervision
-on long-lived Ray actors, each with its own worker (``--ray-address`` or ``RAY_ADDRESS`` for a cluster).
+on long-lived Ray actors, each one a worker (``--ray-address`` or ``RAY_ADDRESS`` for a cluster).
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ class LocalRunner:
 
 
 class RayRunner:
-    """Plays games on ``jobs`` long-lived Ray actors (default: the cluster's CPUs), each supervising its own
-    worker process; ``address`` names a running cluster (else ``$RAY_ADDRESS``, else a local one)."""
+    """Plays games on ``jobs`` long-lived Ray actors (default: the cluster's CPUs), each playing its games in
+    its own process (supervised from here; killed and replaced when a job overruns); ``address`` names a running cluster (else ``$RAY_ADDRESS``, else a local one)."""
 
     def __init__(self, jobs: int | None = None, grace: float = 30.0, address: str | None = None,
                  setup: float = 120.0) -> None:
