@@ -31,6 +31,7 @@ from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult
 from ..errors import AgentError, GameError
 from ..game import Game
 from ..values import HEURISTIC_BOUND, score_to_value
+from .parallel import FACE_THREADS, MAX_THREADS, default_threads
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -67,12 +68,20 @@ class SolverAgent(SearchAgent):
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
         "tt": Option(int, "transposition table of 2**tt entries, 8 bytes each (default 24: 128 MB)",
                      lambda v: TT_RANGE[0] <= v <= TT_RANGE[1], f"a whole number {TT_RANGE[0]}..{TT_RANGE[1]}"),
+        "threads": Option(int, f"search threads over one table (default: {FACE_THREADS} where the machine has "
+                               f"the cores, else 1)", lambda v: 1 <= v <= MAX_THREADS,
+                          f"a whole number 1..{MAX_THREADS}"),
     }
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None, book: bool = True,
-                 tt: int = 24) -> None:
+                 tt: int = 24, threads: int | None = None) -> None:
         if isinstance(tt, bool) or not isinstance(tt, int) or not TT_RANGE[0] <= tt <= TT_RANGE[1]:
             raise AgentError(f"solver: tt={tt!r} is outside {TT_RANGE[0]}..{TT_RANGE[1]}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or not 1 <= threads <= MAX_THREADS):
+            raise AgentError(f"solver: threads={threads!r} is outside 1..{MAX_THREADS}")
+        #: the solver's threads (:mod:`zerosum.solver.parallel`)
+        self.threads = default_threads() if threads is None else threads
         super().__init__(limits=limits, seed=seed)
         self.use_book = book
         self.tt = tt
@@ -100,7 +109,7 @@ class SolverAgent(SearchAgent):
         else:
             from .solver import Solver
 
-            solver = Solver(game, tt_size=1 << self.tt, book=self.use_book)
+            solver = Solver(game, tt_size=1 << self.tt, book=self.use_book, threads=self.threads)
             reason = None
         if solver is None:
             self._start_fallback(str(reason))

@@ -19,16 +19,24 @@ centre-most first among equals, and a hard one never holds the others back.  Bet
 deadline, a node total or a :class:`threading.Event`; calling :meth:`Progressive.events` again goes on where
 it stopped (what it proved stays proven, and the table keeps its bounds).  Pure Python over ``Solver``'s
 public methods.
+
+With ``threads`` > 1 (default: the solver's own ``threads``) that many worker threads take the searches
+from the one queue, each on its own lane of the solver (:mod:`.parallel`: its frames, one shared table),
+never two on one column; the calling thread only hands on their results.  Win/draw/loss still comes first:
+an exact score a worker proves while a column's win/draw/loss is still being searched waits for it.
+``seconds`` then adds up the workers' search times.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from .solver import BudgetExceeded, Solver
+from .parallel import Lane, check_threads
+from .solver import BudgetExceeded, Halted, Solver
 
 __all__ = ["Event", "Progressive", "WDL", "EXACT", "ROOT", "FIRST_SLICE"]
 
@@ -63,8 +71,9 @@ class Progressive:
     """
 
     def __init__(self, solver: Solver, position: Any, *, clock: Callable[[], float] = time.perf_counter,
-                 first_slice: int = FIRST_SLICE, root: bool = False) -> None:
+                 first_slice: int = FIRST_SLICE, root: bool = False, threads: int | None = None) -> None:
         self.solver = solver
+        self.threads = solver.threads if threads is None else check_threads(threads)
         self.state = state = solver.position(position)
         g = solver.game
         self.cols = g.cols
@@ -146,31 +155,42 @@ class Progressive:
         searched, or ``stop`` is set.  Win/draw/loss comes before exact scores; call again to go on."""
         wanted = None if columns is None else list(columns)
         yield from self._flush(kinds, wanted)
+        if self.threads > 1:
+            yield from self._parallel(deadline, max_nodes, stop, kinds, wanted)
+            return
         start_nodes = self.nodes
         while True:
             task = self._next(kinds, wanted)
             if task is None:
                 return
-            budget = self._budget.get(task, self._first)
-            slice_nodes = budget
-            if max_nodes is not None:
-                left = max_nodes - (self.nodes - start_nodes)
-                if left <= 0:
-                    return
-                slice_nodes = min(slice_nodes, max(left, MIN_SLICE))
-            if deadline is not None:
-                left_s = deadline - self.clock()
-                if left_s <= 0:
-                    return
-                rate = self.nodes / self.seconds if self.seconds > 0.05 else None
-                if rate is not None:  # end near the deadline rather than far past it
-                    slice_nodes = min(slice_nodes, max(int(left_s * rate), MIN_SLICE))
-            if stop is not None and stop.is_set():
+            slice_nodes = self._slice(task, deadline, max_nodes, stop, start_nodes)
+            if slice_nodes is None:
                 return
-            event = self._try(task, slice_nodes, full=slice_nodes == budget)
+            event = self._try(task, slice_nodes, full=slice_nodes == self._budget.get(task, self._first))
             if event is not None:
                 yield event
                 yield from self._flush(kinds, wanted)
+
+    def _slice(self, task: tuple[str, int], deadline: float | None, max_nodes: int | None,
+               stop: threading.Event | None, start_nodes: int) -> int | None:
+        """The nodes of ``task``'s next slice, or None when the analysis is to stop here."""
+        budget = self._budget.get(task, self._first)
+        slice_nodes = budget
+        if max_nodes is not None:
+            left = max_nodes - (self.nodes - start_nodes)
+            if left <= 0:
+                return None
+            slice_nodes = min(slice_nodes, max(left, MIN_SLICE))
+        if deadline is not None:
+            left_s = deadline - self.clock()
+            if left_s <= 0:
+                return None
+            rate = self.nodes / self.seconds if self.seconds > 0.05 else None
+            if rate is not None:  # end near the deadline rather than far past it
+                slice_nodes = min(slice_nodes, max(int(left_s * rate), MIN_SLICE))
+        if stop is not None and stop.is_set():
+            return None
+        return slice_nodes
 
     def _flush(self, kinds: tuple[str, ...], wanted: list[int] | None) -> Iterator[Event]:
         """The results found without a search of their own (moves that end the game, draws' scores)."""
@@ -179,35 +199,149 @@ class Progressive:
                 self._known.remove(event)
                 yield event
 
-    def _next(self, kinds: tuple[str, ...], wanted: list[int] | None) -> tuple[str, int] | None:
+    def _next(self, kinds: tuple[str, ...], wanted: list[int] | None,
+              busy: set[int] | frozenset[int] = frozenset()) -> tuple[str, int] | None:
         """The next search: win/draw/loss before exact; the smallest budget so far, centre-most among equals
-        (the position itself first, when asked for)."""
+        (the position itself first, when asked for); none of the columns ``busy`` (searched by a worker)."""
         for kind in (WDL, EXACT):
             if kind not in kinds:
                 continue
-            todo = self.pending(kind, wanted)
-            if kind == WDL and todo and self._root and self.value is None:
+            todo = [c for c in self.pending(kind, wanted) if c not in busy]
+            if kind == WDL and todo and self._root and self.value is None and ROOT not in busy:
                 todo = [ROOT, *todo]
             if todo:
                 return min(((kind, c) for c in todo), key=lambda t: self._budget.get(t, self._first))
         return None
 
     def _try(self, task: tuple[str, int], nodes: int, full: bool) -> Event | None:
-        kind, column = task
-        current, mask = (self.state.current, self.state.mask) if column == ROOT else self._children[column]
         solver = self.solver
         began = time.perf_counter()
+        score: int | None = None
         try:
-            score = solver.solve_bits(current, mask, kind == WDL, node_limit=nodes)
-            score = score if column == ROOT else -score
+            score = solver.solve_bits(*self._position(task), task[0] == WDL, node_limit=nodes)
         except BudgetExceeded:
-            if full:  # a whole budget spent: the next try of this column gets twice as much
-                self._budget[task] = GROWTH * self._budget.get(task, self._first)
-            return None
+            pass
         finally:
             self.nodes += solver.nodes
             self.seconds += time.perf_counter() - began
+        return self._found(task, score, full)
+
+    def _position(self, task: tuple[str, int]) -> tuple[int, int]:
+        return (self.state.current, self.state.mask) if task[1] == ROOT else self._children[task[1]]
+
+    def _found(self, task: tuple[str, int], score: int | None, full: bool) -> Event | None:
+        """Learn what a slice of ``task`` found: its score (the searched position's view), or None when it
+        ran out of its nodes (``full``: its whole budget, so the next try gets ``GROWTH`` times more)."""
+        kind, column = task
+        if score is None:
+            if full:
+                self._budget[task] = GROWTH * self._budget.get(task, self._first)
+            return None
         if column == ROOT:
             self.value = score
             return Event(ROOT, WDL, score, self.nodes, self.seconds)
-        return self._learn(column, kind, score)
+        return self._learn(column, kind, -score)
+
+    # ---- several threads -------------------------------------------------------------------------
+
+    def _parallel(self, deadline: float | None, max_nodes: int | None, stop: threading.Event | None,
+                  kinds: tuple[str, ...], wanted: list[int] | None) -> Iterator[Event]:
+        """:meth:`events` with ``self.threads`` workers (see the module docstring)."""
+        lanes = self.solver.lanes(self.threads)
+        cond = threading.Condition()
+        busy: set[int] = set()
+        out: queue.Queue[Event | BaseException | None] = queue.Queue()
+        quit_ = threading.Event()
+        start_nodes = self.nodes
+
+        def take() -> tuple[tuple[str, int], int, bool] | None:  # under ``cond``
+            while not quit_.is_set():
+                task = self._next(kinds, wanted, busy)
+                if task is None:
+                    if not busy:
+                        return None  # nothing left to search
+                    cond.wait(0.05)  # the rest is searched by the other workers: wait for a new task
+                    continue
+                nodes = self._slice(task, deadline, max_nodes, stop, start_nodes)
+                if nodes is None:
+                    return None
+                busy.add(task[1])
+                return task, nodes, nodes == self._budget.get(task, self._first)
+            return None
+
+        def work(lane: Lane) -> None:
+            try:
+                while True:
+                    with cond:
+                        got = take()
+                    if got is None:
+                        return
+                    task, nodes, full = got
+                    began = time.perf_counter()
+                    score: int | None = None
+                    try:
+                        score = self.solver.solve_on(lane, *self._position(task), task[0] == WDL, nodes)
+                    except Halted:
+                        return
+                    except BudgetExceeded:
+                        pass
+                    with cond:
+                        self.nodes += lane.nodes
+                        self.seconds += time.perf_counter() - began
+                        event = self._found(task, score, full)
+                        busy.discard(task[1])
+                        cond.notify_all()
+                        if event is not None:  # in the lock: results reach the queue in the order learned
+                            out.put(event)
+            except BaseException as exc:  # pragma: no cover - surfaced in the caller
+                out.put(exc)
+            finally:
+                out.put(None)
+
+        # the columns whose win/draw/loss is still to be said: by the results the workers send, in order
+        # (what they learned may be ahead of what reached the queue)
+        wdl_todo = set(self.pending(WDL, wanted)) if WDL in kinds else set()
+        for lane in lanes:
+            lane.clear()
+        workers = [threading.Thread(target=work, args=(lane,), daemon=True, name="zerosum-progressive")
+                   for lane in lanes]
+        for thread in workers:
+            thread.start()
+        held: list[Event] = []  # exact scores proven while a win/draw/loss is still being searched
+        ready: list[Event] = []  # to be yielded
+        running = len(workers)
+        try:
+            while running:
+                try:
+                    item = out.get(timeout=0.1)  # a timeout: Ctrl-C is seen while the workers search
+                except queue.Empty:
+                    continue
+                if item is None:
+                    running -= 1
+                    continue
+                if isinstance(item, BaseException):  # pragma: no cover - a worker failed
+                    raise item
+                with cond:
+                    held.append(item)
+                    wdl_todo.discard(item.column)  # its win/draw/loss is said (or implied by its exact score)
+                    ready += sorted((e for e in held if e.kind == WDL or not wdl_todo), key=lambda e: e.kind != WDL)
+                    held = [e for e in held if e not in ready]
+                    ready += list(self._flush(kinds, wanted))
+                while ready:
+                    yield ready.pop(0)
+            ready, held = held, []
+            while ready:
+                yield ready.pop(0)
+        finally:
+            quit_.set()
+            for lane in lanes:
+                lane.halt()
+            for thread in workers:
+                thread.join()
+            for lane in lanes:
+                lane.clear()
+            while not out.empty():  # proven but not yielded: said by the next call
+                item = out.get()
+                if isinstance(item, Event):
+                    held.append(item)
+            self._known = ready + held + self._known

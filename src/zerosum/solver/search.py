@@ -79,8 +79,13 @@ ABORTED = 1 << 20
 #: the length of a ``stats`` array that lets a search stop and go on later (shorter ones just stop):
 #: ``[0]`` nodes searched, ``[1]`` stop once ``[0]`` reaches it (0: no limit), ``[2]`` the stopped
 #: frame + 1 (0: not stopped), ``[3]`` its node count, ``[4:8]`` the stopped solve's lo, hi, phase and
-#: window, ``[8]`` (``solve_many``) the value of ``[0]`` when the current position began
-STATS_SIZE = 9
+#: window, ``[8]`` (``solve_many``) the value of ``[0]`` when the current position began, ``[9]`` halt:
+#: nonzero stops the search (``ABORTED``) within ``HALT_EVERY`` nodes -- another thread sets it (lazy SMP,
+#: a parallel analysis ending); the search itself never clears it
+STATS_SIZE = 10
+HALT = 9
+#: a running search looks at its halt flag once every this many nodes (a power of two)
+HALT_EVERY = 1 << 10
 #: from this ply on, a side that has no line left open is known not to win
 _DRAW_PLY = 20
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
@@ -103,6 +108,12 @@ def _score_range(cur: np.uint64, msk: np.uint64, moves: int, geo):  # type: igno
         if lo < 0 and not open_line((cur ^ msk) | empty, rows + 1, k, rows):
             lo = 0
     return lo, hi
+
+
+def _released(fn: _F) -> _F:
+    """``njit`` for an entry point called from Python: the GIL is released while it runs (``nogil``), so
+    threads of one process search at once (each with its own frames and stats, over one shared table)."""
+    return cast(_F, njit(cache=True, nogil=True)(fn))
 
 
 def _without_refcounts(fn: _F) -> _F:
@@ -156,7 +167,7 @@ def _negamax(
     # the node count at which to stop; -1: no limit
     budget = base + max(stats[1] - stats[0], 0) if stats.shape[0] > 1 and stats[1] > 0 else -1
     while True:
-        if nodes == budget:
+        if nodes == budget or (pausable and (nodes & (HALT_EVERY - 1)) == 0 and stats[HALT] != 0):
             stats[0] += nodes - base
             if pausable:
                 stats[2], stats[3] = d + 1, nodes
@@ -382,7 +393,7 @@ def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[np.ndarray, 
     return order, colmask, work
 
 
-@njit(cache=True)
+@_released
 def solve_prepared(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
                    prepared: Prepared, table: np.ndarray, stats: np.ndarray) -> int:
     """``solve_position`` with the board's arrays from :func:`prepare` and a book (nothing allocated per
@@ -392,7 +403,7 @@ def solve_prepared(current: np.uint64, mask: np.uint64, rows: int, cols: int, k:
     return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work, book), stats)
 
 
-@njit(cache=True)
+@_released
 def solve_many(
     currents: np.ndarray,
     masks: np.ndarray,
@@ -426,7 +437,7 @@ def solve_many(
     return int(currents.shape[0])
 
 
-@njit(cache=True)
+@_released
 def solve_position(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
                    table: np.ndarray, stats: np.ndarray) -> int:
     """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``).

@@ -26,12 +26,21 @@ from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from ..values import score_to_value
 from .book import Book, load_default
+from .parallel import Lane, analyze_columns, check_threads, helper_order, race
 
-__all__ = ["Solver", "Position", "BudgetExceeded", "supports", "score_value"]
+__all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "supports", "score_value"]
 
 
 class BudgetExceeded(Exception):
     """A solve given a node limit ran out of nodes before it knew the answer (the table stays valid)."""
+
+
+class Halted(BudgetExceeded):
+    """A search on a lane another thread halted (:meth:`.parallel.Lane.halt`) stopped before its answer."""
+
+
+#: whether ``Solver.solve`` with ``threads > 1`` adds a lazy-SMP helper thread (see docs/solver.md's figures)
+LAZY_SMP = True
 
 Position = "ConnectXState | str | Sequence[int]"
 
@@ -71,15 +80,22 @@ class Solver:
 
     ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;
     8 bytes each).  ``book``: use the shipped opening book when one exists for the board
-    (``True``), not at all (``False``), or a book file path.
+    (``True``), not at all (``False``), or a book file path.  ``threads`` (1..``MAX_THREADS``): how many
+    threads :meth:`analyze` and a progressive analysis search with, over the one table (:mod:`.parallel`);
+    each more thread adds its own frames and small table (1 MB).
     """
 
     #: a long search returns to Python after this many nodes (well under a second) and goes on at once:
     #: Ctrl-C is handled there.  It changes no score and no node count.
     slice_nodes = 1 << 20
 
-    def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True) -> None:
+    def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
+                 threads: int = 1) -> None:
         self.game = solver_game(game)
+        #: the threads :meth:`analyze` (and a progressive analysis) search with, over the one table
+        self.threads = check_threads(threads)
+        #: whether :meth:`solve` with ``threads > 1`` adds a lazy-SMP helper (:func:`.parallel.race`)
+        self.lazy_smp = LAZY_SMP
         if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not 1 <= tt_size <= 1 << 32:
             raise UsageError(f"tt_size must be a whole number of entries 1..2**32, not {tt_size!r}")
         g = self.game
@@ -91,6 +107,7 @@ class Solver:
         self._dims = (g.rows, g.cols, g.k)
         self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
         self._near_table = self._board_arrays[2][5]  # the search's small table for positions near the end
+        self._lanes = [Lane(self._board_arrays, self._stats)]  # lane 0: the calling thread's
         #: nodes searched by the last call
         self.nodes = 0
         #: nodes of each position of the last ``solve_many``
@@ -115,6 +132,7 @@ class Solver:
     def book(self, book: Book | None) -> None:
         self._book = book
         arrays = search.book_arrays() if book is None else search.book_arrays(*book.probe())
+        self._book_arrays = arrays
         self._prepared = (*self._board_arrays, arrays)
 
     def __repr__(self) -> str:
@@ -146,7 +164,19 @@ class Solver:
     def reset(self) -> None:
         """Forget the transposition tables (the main one and the small one for near-end positions)."""
         self.table.fill(0)
-        self._near_table.fill(0)
+        for lane in self._lanes:
+            lane.board[2][5].fill(0)  # each lane's small table
+
+    def lanes(self, n: int) -> list[Lane]:
+        """``n`` lanes (:class:`.parallel.Lane`) to search on at once, made once and kept: lane 0 is the
+        one :meth:`solve_bits` uses, lane 1 a lazy-SMP helper's (:func:`.parallel.helper_order`)."""
+        g = self.game
+        while len(self._lanes) < n:
+            order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
+            if len(self._lanes) == 1:
+                order = helper_order(order)
+            self._lanes.append(Lane((order, colmask, work)))
+        return self._lanes[:n]
 
     # ---- solving --------------------------------------------------------------------------------
 
@@ -161,27 +191,57 @@ class Solver:
         ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
         """
         start = time.perf_counter()
-        score = self._book_score(current, mask)
-        stats = self._stats
-        stats.fill(0)
-        if score is None:
-            limit = None if node_limit is None else max(int(node_limit), 1)
-            while True:  # in slices, so that Ctrl-C (handled between them) stops a long search at once
-                stats[1] = stats[0] + (self.slice_nodes if limit is None else min(self.slice_nodes, limit - stats[0]))
-                score = int(
-                    search.solve_prepared(
-                        np.uint64(current), np.uint64(mask), self._dims[0], self._dims[1], self._dims[2], weak,
-                        self._prepared, self.table, stats,
-                    )
-                )
-                if score != search.ABORTED or (limit is not None and stats[0] >= limit):
-                    break
-        self.nodes = int(self._stats[0])
-        self.elapsed = time.perf_counter() - start
+        try:
+            if self.threads > 1 and self.lazy_smp and self._book_score(current, mask) is None:
+                score = self._result(race(self, current, mask, weak, self._limit(node_limit)), weak, node_limit)
+            else:
+                try:
+                    score = self.solve_on(self._lanes[0], current, mask, weak, node_limit)
+                finally:
+                    self.nodes = self._lanes[0].nodes
+        finally:
+            self.elapsed = time.perf_counter() - start
+        return score
+
+    @staticmethod
+    def _limit(node_limit: int | None) -> int | None:
+        return None if node_limit is None else max(int(node_limit), 1)
+
+    @staticmethod
+    def _result(score: int, weak: bool, node_limit: int | None) -> int:
         if score == search.ABORTED:
             raise BudgetExceeded(f"no answer within {node_limit} nodes")
-        if weak:
-            score = (score > 0) - (score < 0)
+        return (score > 0) - (score < 0) if weak else score
+
+    def solve_on(self, lane: Lane, current: int, mask: int, weak: bool = False, node_limit: int | None = None) -> int:
+        """:meth:`solve_bits` on one lane (:meth:`lanes`; ``lane.nodes``: its nodes), safe to run in
+        another thread at the same time as other lanes.  A halted lane raises :class:`Halted`."""
+        score = self._book_score(current, mask)
+        if score is None:
+            score = self.search_on(lane, current, mask, weak, self._limit(node_limit))
+            if score == search.ABORTED and lane.halted:
+                raise Halted("the search was stopped")
+        else:
+            lane.nodes = 0
+        return self._result(score, weak, node_limit)
+
+    def search_on(self, lane: Lane, current: int, mask: int, weak: bool, limit: int | None) -> int:
+        """The compiled search of one position on ``lane``, in slices (``search.ABORTED``: out of ``limit``
+        nodes, or halted)."""
+        stats = lane.stats
+        halt = stats[search.HALT]
+        stats.fill(0)
+        stats[search.HALT] = halt  # set by another thread: kept, only the lane's owner clears it
+        prepared = (*lane.board, self._book_arrays)
+        rows, cols, k = self._dims
+        score = search.ABORTED
+        while not stats[search.HALT]:  # in slices, so that Ctrl-C (handled between them) stops a long search at once
+            stats[1] = stats[0] + (self.slice_nodes if limit is None else min(self.slice_nodes, limit - stats[0]))
+            score = int(search.solve_prepared(np.uint64(current), np.uint64(mask), rows, cols, k, weak, prepared,
+                                              self.table, stats))
+            if score != search.ABORTED or (limit is not None and stats[0] >= limit):
+                break
+        lane.nodes = int(stats[0])
         return score
 
     def solve_many(self, positions: Sequence[Any], weak: bool = False) -> list[int]:
@@ -237,32 +297,45 @@ class Solver:
         state = self.position(position)
         return self.solve_bits(state.current, state.mask, weak, node_limit)
 
-    def analyze(self, position: Any, weak: bool = False, node_limit: int | None = None) -> list[int | None]:
+    def analyze(self, position: Any, weak: bool = False, node_limit: int | None = None,
+                threads: int | None = None) -> list[int | None]:
         """The score of playing each column (side to move's view); None for a full column.
 
-        ``node_limit`` bounds the nodes of the whole analysis (:class:`BudgetExceeded` beyond it).
+        ``node_limit`` bounds the nodes of the whole analysis (:class:`BudgetExceeded` beyond it; searched
+        by one thread).  ``threads`` (default ``self.threads``): the columns are shared out among that many
+        threads over the one table (:func:`.parallel.analyze_columns`): the same scores.
         """
         state = self.position(position)
+        threads = self.threads if threads is None else check_threads(threads)
         g = self.game
         start = time.perf_counter()
-        out: list[int | None] = []
-        nodes = 0
+        out: list[int | None] = [None] * g.cols
+        children = []
         for col in range(g.cols):
             if state.mask & g.top[col]:
-                out.append(None)
                 continue
             child = g.result(state, col)
             if child.won_by:
                 score = (g.cells + 2 - (state.ply + 1)) // 2
-                out.append((score > 0) - (score < 0) if weak else score)
+                out[col] = (score > 0) - (score < 0) if weak else score
             elif child.mask == g.board_mask:
-                out.append(0)
+                out[col] = 0
             else:
+                children.append((col, child.current, child.mask))
+        nodes = 0
+        if threads > 1 and node_limit is None and len(children) > 1:
+            order = sorted(children, key=lambda c: (abs(2 * c[0] - (g.cols - 1)), c[0]))  # centre first
+            scores, nodes = analyze_columns(self, order, weak, threads)
+            for col, score in scores.items():
+                out[col] = -score
+        else:
+            lane = self._lanes[0]
+            for col, current, mask in children:
                 left = None if node_limit is None else node_limit - nodes
                 try:
-                    out.append(-self.solve_bits(child.current, child.mask, weak, left))
+                    out[col] = -self.solve_on(lane, current, mask, weak, left)
                 finally:
-                    nodes += self.nodes
+                    nodes += lane.nodes
         self.nodes = nodes
         self.elapsed = time.perf_counter() - start
         return out

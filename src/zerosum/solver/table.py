@@ -23,6 +23,17 @@ memory round trips and stop evicting the valuable entries of the big one (-20% t
 for +5% nodes).  The search sees both through one tuple, ``tt`` (:func:`tables`), and asks for a slot
 (:func:`slot`), reads (:func:`probe`, :func:`narrow`) and writes (:func:`put`) by it; the table keeps only
 proven bounds, so a search stopped half way leaves it valid.
+
+Threads share the big table without a lock (:mod:`.parallel`: a parallel analysis, lazy SMP); each keeps
+its own small table and frames.  This is safe because an entry is ONE naturally aligned 64-bit word holding
+the key's stored bits and the bound together: a 64-bit aligned store or load is never torn on x86-64 or
+arm64, and the search reads an entry into a register once (``e = table[idx]``), checks its key bits and
+takes its bound from that same value.  So a thread reads either an older or a newer whole entry, never the
+key of one position with the bound of another.  Races can only lose information: two threads storing into
+one slot at once keep one of the two entries, or (``_store`` reads both slots, then writes one) leave one
+key in both of its slots -- each holds a bound proven for that key, and a lookup takes either.  Every entry
+read is a bound proven for the position it names, and alpha-beta returns the exact score whatever true
+bounds its table holds (it only searches more when one is missing), so no race can make a score wrong.
 """
 
 from __future__ import annotations

@@ -1,0 +1,177 @@
+"""The solver on several cores: threads of one process searching over one shared transposition table.
+
+The compiled search releases the GIL (``nogil``), so Python threads search at once.  Each thread runs on
+its own :class:`Lane` -- its frames, its small near-end table and its ``stats`` (nodes, budget, halt flag)
+-- while the big table and the book are the solver's, shared: :mod:`.table` explains why racing writes can
+lose an entry but never make a score wrong.
+
+* :func:`analyze_columns`: a full analysis with the columns taken from one queue by ``threads`` threads
+  (the calling thread is one of them, so Ctrl-C is seen between its slices); exactly the scores of one
+  thread, since every score is exact whatever the table holds.
+* :func:`race`: lazy SMP for one solve: a helper searches the same root with another column order, filling
+  the shared table; the first to finish answers and halts the other (``stats[HALT]``, looked at every
+  ``HALT_EVERY`` nodes).
+* :func:`default_threads`: what the faces use: 2 where this process may run on 2 cores or more.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+import numpy as np
+
+import zerosum.solver.search as search
+
+from ..core.processes import MAX_JOBS
+from ..errors import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .solver import Solver
+
+__all__ = ["Lane", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
+           "FACE_THREADS"]
+
+#: ``Solver(threads=N)``: 1..MAX_THREADS
+MAX_THREADS = MAX_JOBS
+#: the threads the faces ask for where the machine has the cores
+FACE_THREADS = 2
+
+
+def check_threads(threads: Any) -> int:
+    """``threads`` checked: a whole number 1..MAX_THREADS; a one-line UsageError otherwise."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise UsageError(f"threads must be a whole number 1..{MAX_THREADS}, not {threads!r}")
+    return threads
+
+
+def default_threads() -> int:
+    """The faces' threads: ``FACE_THREADS``, or fewer when this process may run on fewer cores."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
+        cores = os.cpu_count() or 1
+    return max(1, min(FACE_THREADS, cores))
+
+
+def helper_order(order: np.ndarray) -> np.ndarray:
+    """A lazy-SMP helper's column order: centre first like the main one, but the right-hand column of each
+    pair before the left one, so the two threads start in different subtrees."""
+    out = order.copy()
+    for i in range(1, len(out) - 1, 2):
+        out[i], out[i + 1] = out[i + 1], out[i]
+    return out
+
+
+class Lane:
+    """One searching thread's own memory: ``board = (order, colmask, work)`` (:func:`search.prepare`: the
+    frames and the small table) and ``stats`` (``search.STATS_SIZE``; ``stats[HALT]`` stops it)."""
+
+    def __init__(self, board: tuple[np.ndarray, np.ndarray, Any], stats: np.ndarray | None = None) -> None:
+        self.board = board
+        self.stats = np.zeros(search.STATS_SIZE, dtype=np.int64) if stats is None else stats
+        #: nodes of the lane's last search
+        self.nodes = 0
+
+    def halt(self) -> None:
+        """Stop the lane's running search within ``HALT_EVERY`` nodes, and every search it starts until
+        :meth:`clear`."""
+        self.stats[search.HALT] = 1
+
+    def clear(self) -> None:
+        self.stats[search.HALT] = 0
+
+    @property
+    def halted(self) -> bool:
+        return bool(self.stats[search.HALT])
+
+
+def _start(target: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=target, name="zerosum-solver", daemon=True)
+    thread.start()
+    return thread
+
+
+def race(solver: Solver, current: int, mask: int, weak: bool, node_limit: int | None) -> int:
+    """Lazy SMP: the score of one position (``search.ABORTED`` past ``node_limit``, counted on the main
+    lane), searched by the main lane and a helper with :func:`helper_order`; ``solver.nodes``: both's."""
+    main, helper = solver.lanes(2)
+    main.clear()
+    helper.clear()
+    found: dict[str, Any] = {}
+
+    def help_out() -> None:
+        try:
+            score = solver.search_on(helper, current, mask, weak, None)
+            if score != search.ABORTED:
+                found["score"] = score
+                main.halt()
+        except BaseException as exc:  # pragma: no cover - surfaced in the caller
+            found["error"] = exc
+            main.halt()
+
+    thread = _start(help_out)
+    try:
+        score = solver.search_on(main, current, mask, weak, node_limit)
+    finally:
+        helper.halt()
+        thread.join()
+        main.clear()
+        helper.clear()
+    if "error" in found:  # pragma: no cover - a helper never fails where the main lane does not
+        raise found["error"]
+    if score == search.ABORTED and "score" in found:
+        score = found["score"]
+    solver.nodes = main.nodes + helper.nodes
+    return score
+
+
+def analyze_columns(solver: Solver, children: Sequence[tuple[int, int, int]], weak: bool, threads: int
+                    ) -> tuple[dict[int, int], int]:
+    """The scores of ``children`` (``(column, current, mask)``, in the order they are taken), searched by
+    ``threads`` lanes taking them from one queue: ``({column: score of the child for its side to move},
+    nodes)``.  The calling thread searches too; an exception or Ctrl-C in it halts the others."""
+    lanes = solver.lanes(min(threads, max(1, len(children))))
+    todo = list(children)
+    lock = threading.Lock()
+    scores: dict[int, int] = {}
+    failed: list[BaseException] = []
+    nodes = [0]
+
+    def work(lane: Lane) -> None:
+        while True:
+            with lock:
+                if not todo or failed or lane.halted:
+                    return
+                column, current, mask = todo.pop(0)
+            score = solver.solve_on(lane, current, mask, weak, None)
+            with lock:
+                scores[column] = score
+                nodes[0] += lane.nodes
+
+    def helper(lane: Lane) -> None:
+        try:
+            work(lane)
+        except BaseException as exc:  # pragma: no cover - surfaced in the caller
+            with lock:
+                failed.append(exc)
+
+    for lane in lanes:
+        lane.clear()
+    helpers = [_start(lambda lane=lane: helper(lane)) for lane in lanes[1:]]  # type: ignore[misc]
+    finished = False
+    try:
+        work(lanes[0])
+        finished = True
+    finally:
+        if not finished:  # the caller was interrupted or failed: stop the others
+            for lane in lanes:
+                lane.halt()
+        for thread in helpers:
+            thread.join()
+        for lane in lanes:
+            lane.clear()
+    if failed:  # pragma: no cover - a helper never fails where the caller does not
+        raise failed[0]
+    return scores, nodes[0]
