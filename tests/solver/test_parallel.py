@@ -156,3 +156,19 @@ def test_threads_out_of_range_is_one_usage_error(threads: object) -> None:
 
 def test_the_faces_use_two_threads_where_there_are_two_cores() -> None:
     assert 1 <= default_threads() <= 2
+
+
+@pytest.mark.parametrize("bad", ["0", "33", "two", "1.5"])
+def test_bench_analysis_threads_out_of_range_is_one_line(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "analysis", "--threads", bad, "--plies", "40"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--threads" in err[-1]
+
+
+def test_the_solver_agent_takes_a_threads_option() -> None:
+    from zerosum.agents.registry import make_agent
+    from zerosum.errors import GameError
+
+    assert make_agent("solver:threads=1").threads == 1  # type: ignore[attr-defined]
+    with pytest.raises(GameError, match="threads"):
+        make_agent("solver:threads=0")

@@ -68,6 +68,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
+    from ..solver.parallel import FACE_THREADS, MAX_THREADS
     from ..solver.sampling import MAX_COUNT
     from .solver import TT_LOG_SIZES
 
@@ -84,12 +85,16 @@ def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="analyse without the opening book")
     parser.add_argument("--tt-log-size", type=int_arg(lo, hi), default=None, metavar="N",
                         help=f"a table of 2**N entries, N in {lo}..{hi} (default: the faces' own solver)")
+    parser.add_argument("--threads", type=int_arg(1, MAX_THREADS), default=None, metavar="N",
+                        help=f"the solver's search threads, 1..{MAX_THREADS} (default: the faces' own, "
+                             f"{FACE_THREADS} where the machine has the cores)")
 
 
 def _command(args: argparse.Namespace, game: Any) -> str:
     line = f"zerosum bench analysis --game {game.spec} --plies {args.plies} --per-ply {args.per_ply} --seed {args.seed}"
     line += " --no-book" if args.no_book else ""
-    return line + (f" --tt-log-size {args.tt_log_size}" if args.tt_log_size is not None else "")
+    line += f" --tt-log-size {args.tt_log_size}" if args.tt_log_size is not None else ""
+    return line + (f" --threads {args.threads}" if args.threads is not None else "")
 
 
 def _load() -> str:
@@ -106,7 +111,7 @@ def _solver_for(args: argparse.Namespace, game: Any) -> Iterator[Any]:
     ``--tt-log-size``, one built so and put in its place in the faces' cache until the run ends."""
     from ..ui import analysis
 
-    if not args.no_book and args.tt_log_size is None:
+    if not args.no_book and args.tt_log_size is None and args.threads is None:
         yield analysis.load_solver(game)
         return
     from ..solver.solver import DEFAULT_TT_SIZE, Solver
@@ -115,7 +120,10 @@ def _solver_for(args: argparse.Namespace, game: Any) -> Iterator[Any]:
     cache = analysis._SOLVERS  # where analyze() finds its solver
     missing = object()
     before = cache.get(game.spec, missing)
-    cache[game.spec] = Solver(game, tt_size=size, book=not args.no_book)
+    from ..solver.parallel import default_threads
+
+    threads = default_threads() if args.threads is None else args.threads
+    cache[game.spec] = Solver(game, tt_size=size, book=not args.no_book, threads=threads)
     try:
         yield cache[game.spec]
     finally:
@@ -140,7 +148,7 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
     print(f"load at start: {_load()}", file=out, flush=True)
     with _solver_for(args, game) as solver:
         book = solver.book
-        print(f"solver: table of {solver.table.shape[0]:,} entries, book: "
+        print(f"solver: {solver.threads} thread(s), table of {solver.table.shape[0]:,} entries, book: "
               f"{'none' if book is None else f'{len(book):,} entries, plies 0-{book.depth}'}", file=out)
         for state in quiet_positions(game, max(0, game.cells - 2), 1, args.seed):
             analyze(game, state)  # untimed: loads the compiled code and touches the table

@@ -6,8 +6,9 @@ its own :class:`Lane` -- its frames, its small near-end table and its ``stats`` 
 lose an entry but never make a score wrong.
 
 * :func:`analyze_columns`: a full analysis with the columns taken from one queue by ``threads`` threads
-  (the calling thread is one of them, so Ctrl-C is seen between its slices); exactly the scores of one
-  thread, since every score is exact whatever the table holds.
+  (the calling thread is one of them, so Ctrl-C is seen between its slices); a thread that finds the queue
+  empty helps with a column still searched (lazy SMP).  Exactly the scores of one thread, since every score
+  is exact whatever the table holds.
 * :func:`race`: lazy SMP for one solve: a helper searches the same root with another column order, filling
   the shared table; the first to finish answers and halts the other (``stats[HALT]``, looked at every
   ``HALT_EVERY`` nodes).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -27,16 +28,23 @@ import zerosum.solver.search as search
 from ..core.processes import MAX_JOBS
 from ..errors import UsageError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .solver import Solver
 
-__all__ = ["Lane", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
+class BudgetExceeded(Exception):
+    """A solve given a node limit ran out of nodes before it knew the answer (the table stays valid)."""
+
+
+class Halted(BudgetExceeded):
+    """A search on a lane another thread halted (:meth:`Lane.halt`) stopped before its answer."""
+
+__all__ = ["BudgetExceeded", "Halted", "Lane", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
            "FACE_THREADS"]
 
 #: ``Solver(threads=N)``: 1..MAX_THREADS
 MAX_THREADS = MAX_JOBS
 #: the threads the faces ask for where the machine has the cores
 FACE_THREADS = 2
+#: whether a lane with no column left helps with one still searched (:func:`analyze_columns`)
+HELP = True
 
 
 def check_threads(threads: Any) -> int:
@@ -93,7 +101,7 @@ def _start(target: Callable[[], None]) -> threading.Thread:
     return thread
 
 
-def race(solver: Solver, current: int, mask: int, weak: bool, node_limit: int | None) -> int:
+def race(solver: Any, current: int, mask: int, weak: bool, node_limit: int | None) -> int:
     """Lazy SMP: the score of one position (``search.ABORTED`` past ``node_limit``, counted on the main
     lane), searched by the main lane and a helper with :func:`helper_order`; ``solver.nodes``: both's."""
     main, helper = solver.lanes(2)
@@ -124,31 +132,61 @@ def race(solver: Solver, current: int, mask: int, weak: bool, node_limit: int | 
     if score == search.ABORTED and "score" in found:
         score = found["score"]
     solver.nodes = main.nodes + helper.nodes
-    return score
+    return int(score)
 
 
-def analyze_columns(solver: Solver, children: Sequence[tuple[int, int, int]], weak: bool, threads: int
+def analyze_columns(solver: Any, children: Sequence[tuple[int, int, int]], weak: bool, threads: int
                     ) -> tuple[dict[int, int], int]:
     """The scores of ``children`` (``(column, current, mask)``, in the order they are taken), searched by
     ``threads`` lanes taking them from one queue: ``({column: score of the child for its side to move},
-    nodes)``.  The calling thread searches too; an exception or Ctrl-C in it halts the others."""
+    nodes)``.  A lane that finds the queue empty helps with a column still searched (lazy SMP: the same
+    position, its own column order, the shared table); the first answer counts and halts the others on it.
+    The calling thread searches too; an exception or Ctrl-C in it halts the others."""
     lanes = solver.lanes(min(threads, max(1, len(children))))
     todo = list(children)
     lock = threading.Lock()
     scores: dict[int, int] = {}
     failed: list[BaseException] = []
     nodes = [0]
+    stopping = [False]
+    on: dict[int, list[Lane]] = {}  # the lanes searching each unfinished column
+
+    def take(lane: Lane) -> tuple[int, int, int] | None:  # under ``lock``
+        if todo:
+            task = todo.pop(0)
+        elif not HELP:
+            return None
+        else:
+            left = [c for c in children if c[0] in on and c[0] not in scores]
+            if not left:
+                return None
+            task = min(left, key=lambda c: len(on[c[0]]))  # help where the fewest lanes search
+        on.setdefault(task[0], []).append(lane)
+        return task
 
     def work(lane: Lane) -> None:
         while True:
             with lock:
-                if not todo or failed or lane.halted:
+                if failed or stopping[0]:
                     return
-                column, current, mask = todo.pop(0)
-            score = solver.solve_on(lane, current, mask, weak, None)
+                task = take(lane)
+                if task is None:
+                    return
+            column, current, mask = task
+            score: int | None = None
+            try:
+                score = solver.solve_on(lane, current, mask, weak, None)
+            except Halted:
+                pass  # another lane answered first (or the caller stops: seen at the loop's top)
             with lock:
-                scores[column] = score
                 nodes[0] += lane.nodes
+                on[column].remove(lane)
+                if score is not None and column not in scores:
+                    scores[column] = score
+                    for other in on[column]:
+                        other.halt()
+                if not stopping[0]:
+                    lane.clear()  # no one halts a lane that searches no column
 
     def helper(lane: Lane) -> None:
         try:
@@ -166,8 +204,10 @@ def analyze_columns(solver: Solver, children: Sequence[tuple[int, int, int]], we
         finished = True
     finally:
         if not finished:  # the caller was interrupted or failed: stop the others
-            for lane in lanes:
-                lane.halt()
+            with lock:
+                stopping[0] = True
+                for lane in lanes:
+                    lane.halt()
         for thread in helpers:
             thread.join()
         for lane in lanes:

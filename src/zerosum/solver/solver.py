@@ -26,17 +26,9 @@ from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from ..values import score_to_value
 from .book import Book, load_default
-from .parallel import Lane, analyze_columns, check_threads, helper_order, race
+from .parallel import BudgetExceeded, Halted, Lane, analyze_columns, check_threads, helper_order, race
 
 __all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "supports", "score_value"]
-
-
-class BudgetExceeded(Exception):
-    """A solve given a node limit ran out of nodes before it knew the answer (the table stays valid)."""
-
-
-class Halted(BudgetExceeded):
-    """A search on a lane another thread halted (:meth:`.parallel.Lane.halt`) stopped before its answer."""
 
 
 #: whether ``Solver.solve`` with ``threads > 1`` adds a lazy-SMP helper thread (see docs/solver.md's figures)

@@ -75,7 +75,9 @@ def load_solver(game: Game[Any, Any]) -> Any | None:
     except (ImportError, AttributeError):
         return None
     try:
-        solver = Solver(game)
+        from ..solver.parallel import default_threads
+
+        solver = Solver(game, threads=default_threads())  # both cores, over one table, where there are two
     except InvalidSpecError:
         solver = None
     _SOLVERS[game.spec] = solver
