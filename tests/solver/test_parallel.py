@@ -172,3 +172,32 @@ def test_the_solver_agent_takes_a_threads_option() -> None:
     assert make_agent("solver:threads=1").threads == 1  # type: ignore[attr-defined]
     with pytest.raises(GameError, match="threads"):
         make_agent("solver:threads=0")
+
+
+def test_an_agent_searches_on_one_core_unless_a_face_offers_more() -> None:
+    # matches stay fair: one core an engine by default; a face offers the machine's cores, a spec's own
+    # threads= wins over the offer
+    from zerosum.agents.registry import make_agent
+    from zerosum.solver.parallel import default_threads
+
+    agent = make_agent("solver")
+    assert agent.threads == 1  # type: ignore[attr-defined]
+    agent.use_cores(8)
+    assert agent.threads == default_threads()  # type: ignore[attr-defined]
+    agent.use_cores(1)
+    assert agent.threads == 1  # type: ignore[attr-defined]
+    pinned = make_agent("solver:threads=1")
+    pinned.use_cores(8)
+    assert pinned.threads == 1  # type: ignore[attr-defined]
+    make_agent("alphabeta:depth=2").use_cores(8)  # agents on one core take the offer quietly
+
+
+def test_the_faces_offer_the_solver_the_machines_cores(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from zerosum import get_game
+    from zerosum.ui import service
+
+    monkeypatch.setattr(service, "usable_cores", lambda: 2)
+    agent = service.checked_agent(get_game("connect4"), "solver")
+    from zerosum.solver.parallel import default_threads
+
+    assert agent.threads == min(2, default_threads())  # type: ignore[attr-defined]

@@ -205,6 +205,14 @@ class Agent(ABC):
     def reset(self) -> None:
         """Forget anything learned during a game (called before a new game)."""
 
+    def use_cores(self, cores: int) -> None:
+        """Let the agent search on up to ``cores`` cores when its spec did not say how many.
+
+        Agents search on one core unless told otherwise, so matches stay fair (one core an engine, as
+        engine testers run them); the faces (``zerosum play``, the server) offer the machine's cores through
+        this.  Agents that search on one core only ignore it.
+        """
+
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) whatever compiled code searching ``game`` needs, so that no clock pays for it.
 

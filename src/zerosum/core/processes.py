@@ -19,6 +19,14 @@ __all__ = ["die_with_parent", "MAX_JOBS"]
 MAX_JOBS = 32
 
 
+def usable_cores() -> int:
+    """How many cores this process may run on (its CPU affinity where the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
+        return os.cpu_count() or 1
+
+
 def die_with_parent(parent: int, every: float = 0.5) -> None:
     """End this process when process ``parent`` ends (at once if it has ended already)."""
     try:  # Linux: the kernel sends SIGKILL when the parent goes

@@ -68,8 +68,8 @@ class SolverAgent(SearchAgent):
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
         "tt": Option(int, "transposition table of 2**tt entries, 8 bytes each (default 24: 128 MB)",
                      lambda v: TT_RANGE[0] <= v <= TT_RANGE[1], f"a whole number {TT_RANGE[0]}..{TT_RANGE[1]}"),
-        "threads": Option(int, f"search threads over one table (default: {FACE_THREADS} where the machine has "
-                               f"the cores, else 1)", lambda v: 1 <= v <= MAX_THREADS,
+        "threads": Option(int, f"search threads over one table (default 1; the faces use {FACE_THREADS} where "
+                               f"the machine has the cores)", lambda v: 1 <= v <= MAX_THREADS,
                           f"a whole number 1..{MAX_THREADS}"),
     }
 
@@ -80,8 +80,9 @@ class SolverAgent(SearchAgent):
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                     or not 1 <= threads <= MAX_THREADS):
             raise AgentError(f"solver: threads={threads!r} is outside 1..{MAX_THREADS}")
-        #: the solver's threads (:mod:`zerosum.solver.parallel`)
-        self.threads = default_threads() if threads is None else threads
+        #: the solver's threads (:mod:`zerosum.solver.parallel`): 1 unless the spec or :meth:`use_cores` says
+        self.threads = 1 if threads is None else threads
+        self._threads_given = threads is not None
         super().__init__(limits=limits, seed=seed)
         self.use_book = book
         self.tt = tt
@@ -93,6 +94,16 @@ class SolverAgent(SearchAgent):
         self.last_fallback: str | None = None
         #: when the last move is proven only in win/draw/loss (its time ran out first), what that means; else None
         self.last_proof: str | None = None
+
+    def use_cores(self, cores: int) -> None:
+        """Search with up to ``cores`` threads (at most ``FACE_THREADS``, and the cores this process may
+        use), unless the spec set ``threads``."""
+        if self._threads_given:
+            return
+        self.threads = max(1, min(int(cores), default_threads()))
+        for solver in self._solvers.values():
+            if solver is not None:
+                solver.threads = self.threads
 
     def _solver_for(self, game: Game[Any, Any]) -> Any:
         from ..games.connectx import ConnectX

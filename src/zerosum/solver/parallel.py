@@ -25,7 +25,7 @@ import numpy as np
 
 import zerosum.solver.search as search
 
-from ..core.processes import MAX_JOBS
+from ..core.processes import MAX_JOBS, usable_cores
 from ..errors import UsageError
 
 
@@ -56,11 +56,7 @@ def check_threads(threads: Any) -> int:
 
 def default_threads() -> int:
     """The faces' threads: ``FACE_THREADS``, or fewer when this process may run on fewer cores."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
-        cores = os.cpu_count() or 1
-    return max(1, min(FACE_THREADS, cores))
+    return max(1, min(FACE_THREADS, usable_cores()))
 
 
 def helper_order(order: np.ndarray) -> np.ndarray:

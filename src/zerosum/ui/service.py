@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from time import perf_counter as _perf_counter
 from functools import lru_cache
+from time import perf_counter as _perf_counter
 from typing import Any
 
 from ..agents.base import Agent
 from ..agents.registry import agent_class, build_agent, make_agent
+from ..core.processes import usable_cores
 from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games import get_game, registered_games
@@ -146,7 +147,9 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
         if not budget:
             options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
-    return build_agent(name, options, spec, seed=seed)  # raises AgentError for a bad option
+    agent = build_agent(name, options, spec, seed=seed)  # raises AgentError for a bad option
+    agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
+    return agent
 
 
 def solver_plays(game: Game[Any, Any]) -> bool:

@@ -21,6 +21,7 @@ from rich.markup import escape
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent, strongest_agent_spec
+from ..core.processes import usable_cores
 from ..errors import IllegalMoveError, UsageError
 from ..game import BoardView, Game
 from ..games import get_game
@@ -404,7 +405,10 @@ def play(
         second = strongest_agent_spec(game) if first.strip() == "human" else "human"
     seats: dict[int, Agent | None] = {}
     for player, spec in ((1, first), (2, second)):
-        seats[player] = None if spec.strip() == "human" else make_agent(spec, seed=seed)
+        agent = None if spec.strip() == "human" else make_agent(spec, seed=seed)
+        if agent is not None:
+            agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
+        seats[player] = agent
     actions = game.parse_moves(moves) if moves else []
     out = out or sys.stdout
     if out is None:
