@@ -68,7 +68,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
-    from ..solver.parallel import FACE_THREADS, MAX_THREADS
+    from ..core.processes import FACE_THREADS
+    from ..core.processes import MAX_JOBS as MAX_THREADS  # numba-free: help needs no solver
     from ..solver.sampling import MAX_COUNT
     from .solver import TT_LOG_SIZES
 

@@ -13,10 +13,12 @@ import os
 import threading
 import time
 
-__all__ = ["die_with_parent", "MAX_JOBS"]
+__all__ = ["die_with_parent", "usable_cores", "MAX_JOBS", "FACE_THREADS"]
 
 #: the most worker processes any command starts (arena --jobs, book --jobs, serve --workers)
 MAX_JOBS = 32
+#: the cores the faces (``zerosum play``, the server) let one search use, where the machine has them
+FACE_THREADS = 2
 
 
 def usable_cores() -> int:

@@ -25,7 +25,7 @@ import numpy as np
 
 import zerosum.solver.search as search
 
-from ..core.processes import MAX_JOBS, usable_cores
+from ..core.processes import FACE_THREADS, MAX_JOBS, usable_cores
 from ..errors import UsageError
 
 
@@ -41,8 +41,6 @@ __all__ = ["BudgetExceeded", "Halted", "Lane", "default_threads", "check_threads
 
 #: ``Solver(threads=N)``: 1..MAX_THREADS
 MAX_THREADS = MAX_JOBS
-#: the threads the faces ask for where the machine has the cores
-FACE_THREADS = 2
 #: whether a lane with no column left helps with one still searched (:func:`analyze_columns`)
 HELP = True
 
