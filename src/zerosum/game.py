@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, SupportsIndex, TypeVar, cast
 
 __all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
-           "safe_repr", "board_cells"]
+           "safe_repr", "board_cells", "Origin", "unwind", "check_player"]
 
 PLAYER1 = 1
 PLAYER2 = 2
@@ -92,6 +92,38 @@ def board_cells(cells: Sequence[Sequence[int]], rows: int, cols: int, to_move: i
 def other(player: int) -> int:
     """The opponent of ``player`` (1 <-> 2)."""
     return 3 - player
+
+
+def check_player(player: object) -> int:
+    """``player`` when it is 1 or 2; else :class:`~zerosum.errors.InvalidMoveError` (for :meth:`Game.place`)."""
+    if type(player) is not int or player not in (1, 2):
+        from .errors import InvalidMoveError
+
+        raise InvalidMoveError(f"a player is 1 (moves first) or 2, not {safe_repr(player)}")
+    return player
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """The root of a state's history list (``(earlier, action)`` pairs, newest last).
+
+    ``spec`` is the spec of the game the state belongs to, so a state whose value does not say its board's size
+    (Connect-X and Othello bitboards) can still find its game to draw itself (``_repr_svg_``); ``known`` is
+    False for positions built from cells or by :meth:`Game.place`, whose moves from the start are unknown.
+    """
+
+    spec: str
+    known: bool = True
+
+
+def unwind(node: object) -> tuple[list[Any], "Origin | None"]:
+    """The actions of history list ``node`` (oldest first) and its root (None when the root is no Origin)."""
+    actions: list[Any] = []
+    while type(node) is tuple:
+        node, action = node
+        actions.append(action)
+    actions.reverse()
+    return actions, node if isinstance(node, Origin) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +358,64 @@ class Game(ABC, Generic[S, A]):
     def board_view(self, state: S, last: A | None = None) -> BoardView:
         """What faces draw: the cells, labels, the winning line and the cells ``last`` changed."""
         raise NotImplementedError(f"{type(self).__name__} has no board description")
+
+    def svg(self, state: S, last: A | None = None, *, cell: int = 40) -> str:
+        """The board as SVG, drawn from :meth:`board_view` (see :mod:`zerosum.core.svg`); ``last``: the move
+        to outline (default: the state's last move, when it remembers its moves); ``cell``: pixels, 8..200.
+
+        States draw themselves with it in Jupyter (``_repr_svg_``, as python-chess boards do).
+        """
+        from .core.svg import board_svg
+
+        if last is None:
+            played = self.moves_played(state)
+            last = played[-1] if played else None
+        return board_svg(self.board_view(state, last), cell=cell, title=self.title)
+
+    # ---- free boards for exercises: not moves -----------------------------------------------------
+
+    def place(self, state: S, where: Any, player: int) -> S:
+        """A new state with ``player``'s piece put ``where`` the board physically allows: **not a move**.
+
+        For exercises that build boards by hand.  Whose turn it is and the rules of play are ignored (a
+        player may place twice, on a board that already has a line); only the board's physics hold: a
+        Connect-X stone drops to the lowest empty cell of column ``where`` (0-based, as actions); in other
+        games ``where`` is any empty cell, as ``(row, col)`` (row 0 at the top, as :attr:`BoardView.cells`)
+        or its number ``row * cols + col``.  The side to move afterwards is the other of ``player``, except
+        where the game derives it from the pieces (Tic-Tac-Toe: X moves when both have as many).  A game
+        that is won stays won (the placed player's line counts first).  ``state`` itself never changes; the
+        new state's moves from the start are unknown (:meth:`moves_played` is None).
+
+        Bad input is one line: :class:`~zerosum.errors.InvalidMoveError` for a player other than 1 or 2 or a
+        ``where`` that is no cell, :class:`~zerosum.errors.IllegalMoveError` for a taken cell or a full column.
+        The default puts the piece into :meth:`board_view`'s cells and rebuilds with :meth:`from_board`.
+        """
+        player = check_player(player)
+        view = self.board_view(state)
+        row, col = self.place_cell(view, where)
+        if view.cells[row][col]:
+            from .errors import IllegalMoveError
+
+            raise IllegalMoveError(f"cell ({row}, {col}) is taken: a piece can only be placed on an empty cell")
+        cells = [list(r) for r in view.cells]
+        cells[row][col] = player
+        return self.from_board(cells, other(player))
+
+    def place_cell(self, view: BoardView, where: Any) -> Cell:
+        """``(row, col)`` of a cell named ``(row, col)`` or ``row * cols + col`` on ``view``'s board (for
+        :meth:`place`); :class:`~zerosum.errors.InvalidMoveError` for anything else."""
+        from .errors import InvalidMoveError
+
+        hint = (f"a cell is (row, col) with row 0..{view.rows - 1} from the top and col 0..{view.cols - 1}, "
+                f"or its number row * {view.cols} + col")
+        if type(where) is tuple and len(where) == 2:
+            row, col = (as_index(v, hint) for v in where)
+        else:
+            index = as_index(where, hint)
+            row, col = divmod(index, view.cols) if index >= 0 else (-1, 0)
+        if not (0 <= row < view.rows and 0 <= col < view.cols):
+            raise InvalidMoveError(f"{safe_repr(where)} is outside the board: {hint}")
+        return row, col
 
     def action_at(self, state: S, row: int, col: int) -> A | None:
         """The legal action a click on cell ``(row, col)`` (row 0 at the top) means, or None."""

@@ -19,7 +19,7 @@ import re
 from typing import Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, one_based, other
+from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, check_player, one_based, other
 from ..kernels.bits import line_bits
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState
@@ -90,7 +90,7 @@ class ConnectX(Game[ConnectXState, int]):
             grows.append(grow)
             length += grow
         self._line_shifts = tuple(tuple(d * g for g in grows) for d in self.directions)
-        self._initial = ConnectXState(0, 0, 1, 0, 0, None)
+        self._initial = ConnectXState(0, 0, 1, 0, 0, Origin(self.spec))  # the history's root names the game
 
     # ---- the protocol ------------------------------------------------------------------------
 
@@ -154,6 +154,31 @@ class ConnectX(Game[ConnectXState, int]):
                 raise IllegalMoveError("the game is over: the board is full")
             raise IllegalMoveError(f"column {action + 1} is full")
         return action
+
+    def place(self, state: ConnectXState, where: int, player: int) -> ConnectXState:
+        """``player``'s stone dropped into column ``where`` (0-based): **not a move** (see :meth:`Game.place`).
+
+        Gravity is the only rule: the stone lands on the lowest empty cell, whoever's turn it is and even on a
+        board that already has a line.  The other of ``player`` is to move next; a line counts as a win, the
+        placed player's first.
+
+        >>> game = ConnectX()
+        >>> board = game.place(game.place(game.initial_state, 3, 2), 3, 2)  # O twice in column 4
+        >>> game.to_grid(board).splitlines()[-2:], game.player(board)
+        (['...O...', '...O...'], 1)
+        """
+        player = check_player(player)
+        col = as_index(where, f"a Connect-X stone is placed in a column 0..{self.cols - 1}")
+        if not 0 <= col < self.cols:
+            raise IllegalMoveError(f"column {col} is outside 0..{self.cols - 1} (columns are 0-based here, as actions)")
+        if state.mask & self.top[col]:
+            raise IllegalMoveError(f"column {col} is full: no stone can be placed there")
+        mask = state.mask | (state.mask + self.bottom[col])
+        stones = {1: state.stones(1), 2: state.stones(2)}
+        stones[player] |= mask ^ state.mask
+        nxt = other(player)
+        won = player if self._has_line_bits(stones[player]) else nxt if self._has_line_bits(stones[nxt]) else 0
+        return ConnectXState(stones[nxt], mask, nxt, state.ply + 1, won, Origin(self.spec, known=False))
 
     def _has_line_bits(self, stones: int) -> bool:
         for shifts in self._line_shifts:
@@ -403,7 +428,7 @@ class ConnectX(Game[ConnectXState, int]):
             else:
                 won_by = 1 if x_line else 2
         current = current_x if to_move == 1 else current_o
-        return ConnectXState(current, mask, to_move, nx + no, won_by, UNKNOWN)
+        return ConnectXState(current, mask, to_move, nx + no, won_by, Origin(self.spec, known=False))
 
     def _last_stone_can_win(self, stones: int, mask: int) -> bool:
         """Whether removing one top stone of ``stones`` leaves no line (so that stone could end the game)."""

@@ -8,7 +8,9 @@ part in equality or hashing, so transpositions meet in sets and tables.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..game import unwind
 
 __all__ = ["ConnectXState", "UNKNOWN"]
 
@@ -69,11 +71,18 @@ class ConnectXState(tuple[int, int, int, int, int, object]):
     @property
     def history(self) -> tuple[int, ...] | None:
         """The 0-based columns played from the empty board, or None for a position made from a grid."""
-        if self._hist is UNKNOWN:
+        # a linked list (the earlier list, column) whose root is the game's Origin (older states: None)
+        moves, root = unwind(self._hist)
+        if self._hist is UNKNOWN or (root is not None and not root.known):
             return None
-        moves: list[int] = []
-        node: Any = self._hist  # a linked list: None, or (the earlier list, column)
-        while node is not None:
-            node, col = node
-            moves.append(col)
-        return tuple(reversed(moves))
+        return tuple(moves)
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG (Jupyter shows states with it): the game is found from the root of the history
+        list (:class:`~zerosum.game.Origin`); None (text instead) for a state that does not know it."""
+        root = unwind(self._hist)[1]
+        if root is None:
+            return None
+        from .registry import get_game
+
+        return get_game(root.spec).svg(self)

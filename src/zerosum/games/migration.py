@@ -7,6 +7,9 @@ The board is addressed ``board[x][y]``: ``x`` the row from the top, ``y`` the co
 cell inside the board.  Player 1 moves first; a player with no legal move loses, so there are no draws.
 Actions are ``(x, y, nx, ny)`` tuples, listed in row-major order of the moving stone.
 
+Free boards (:meth:`~zerosum.game.Game.place`, not moves): a stone may be placed on any empty cell, ``(x, y)``
+or ``x * n + y``; the other player is to move next.
+
 Notation: a move is the stone that moves, ``x,y`` (row from the top, column, both from 0); its one direction
 follows from whose stone it is.  A move string joins moves with ``;`` (``"3,0;7,3"``).  ``x,y>nx,ny`` and
 ``x,y,nx,ny`` are read too.
@@ -35,6 +38,10 @@ class MigrationState:
 
     board: tuple[tuple[int, ...], ...]
     to_move: int = 1
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG (Jupyter shows states with it; see :meth:`zerosum.game.Game.svg`)."""
+        return Migration(len(self.board)).svg(self)
 
 
 @register_game

@@ -18,6 +18,9 @@ capitals); :meth:`Othello.format_moves` writes passes as ``pass`` (``...g8passh1
 may also be left out, as game records usually do: a move named while the side to move can only pass is
 read as the pass followed by that move.
 
+Free boards (:meth:`~zerosum.game.Game.place`, not moves): a disc may be placed on any empty cell, and it
+flips nothing; the other player is to move next.
+
 Evaluations (for ``alphabeta:eval=NAME``), each antisymmetric and whole-numbered, from ``player``'s side:
 
 * ``mobility``: ``player``'s legal placements minus the opponent's (both counted as if each were to move);
@@ -35,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, other
+from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, other, unwind
 from .registry import register_game
 
 __all__ = ["Othello", "OthelloState"]
@@ -65,13 +68,17 @@ class OthelloState:
 
     @property
     def history(self) -> tuple[int, ...]:
-        """The actions played from the start."""
-        out: list[int] = []
-        node = self.hist
-        while node is not None:
-            node, action = node
-            out.append(action)
-        return tuple(reversed(out))
+        """The actions played from the start (the history list's root is the game's Origin)."""
+        return tuple(unwind(self.hist)[0])
+
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG (Jupyter shows states with it), the game found from the root of ``hist``."""
+        root = unwind(self.hist)[1]
+        if root is None:
+            return None
+        from .registry import get_game
+
+        return get_game(root.spec).svg(self)
 
 
 Evaluation = Callable[..., float]
@@ -118,7 +125,7 @@ class Othello(Game[OthelloState, int]):
         h = n // 2
         white = (1 << ((h - 1) * n + h - 1)) | (1 << (h * n + h))  # d4, e5
         black = (1 << ((h - 1) * n + h)) | (1 << (h * n + h - 1))  # e4, d5
-        self._initial = OthelloState(black, white, 1)
+        self._initial = OthelloState(black, white, 1, Origin(self.spec))  # the history's root names the game
 
     # ---- registration -------------------------------------------------------------------------------
 
@@ -321,7 +328,7 @@ class Othello(Game[OthelloState, int]):
         changed = 0
         if last is not None and last != self.pass_action:
             hist = state.hist
-            changed = state.changed if hist is not None and hist[1] == last else 1 << last
+            changed = state.changed if type(hist) is tuple and hist[1] == last else 1 << last
         return BoardView(
             rows=n, cols=n, cells=cells, col_labels=tuple(LETTERS[:n]),
             row_labels=tuple(str(r + 1) for r in range(n)),
@@ -347,11 +354,13 @@ class Othello(Game[OthelloState, int]):
     def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> OthelloState:
         flat = [v for row in board_cells(cells, self.n, self.n, to_move) for v in row]
         black, white = (sum(1 << i for i, v in enumerate(flat) if v == p) for p in (1, 2))
-        return OthelloState(black, white, to_move)
+        return OthelloState(black, white, to_move, Origin(self.spec, known=False))
 
     def moves_played(self, state: OthelloState) -> list[int] | None:
         """The actions played, or None for a position built from cells (its history is unknown)."""
-        return list(state.history) if state.hist is not None or state == self._initial else None
+        moves, root = unwind(state.hist)
+        known = root.known if root is not None else state.hist is not None
+        return moves if known or state == self._initial else None
 
     def _at(self, state: OthelloState, index: int) -> int:
         bit = 1 << index

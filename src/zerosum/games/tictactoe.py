@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from ..game import BoardView, Game, Outcome, as_index, board_cells, one_based
+from ..game import BoardView, Game, Outcome, as_index, board_cells, check_player, one_based
 from .connectx_eval import line_window_score
 from .registry import register_game
 
@@ -24,6 +24,10 @@ class TicTacToeState:
     """Nine cells, row-major: 0 empty, 1 X, 2 O.  The side to move follows from the counts."""
 
     cells: tuple[int, ...] = (0,) * 9
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG (Jupyter shows states with it; see :meth:`zerosum.game.Game.svg`)."""
+        return TicTacToe().svg(self)
 
 
 def _line_winner(cells: tuple[int, ...]) -> int | None:
@@ -97,6 +101,24 @@ class TicTacToe(Game[TicTacToeState, int]):
 
     def move_tokens(self, text: str) -> list[str]:
         return [ch for ch in text if not ch.isspace() and ch != ","]
+
+    def place(self, state: TicTacToeState, where: object, player: int) -> TicTacToeState:
+        """``player``'s mark on any empty cell (``where``: 0..8 row by row, or ``(row, col)``): **not a move**
+        (see :meth:`Game.place`).  The side to move still follows from the counts (X when both have as many).
+
+        >>> game = TicTacToe()
+        >>> print(game.render(game.place(game.place(game.initial_state, 4, 2), (0, 0), 2)))
+        O..
+        .O.
+        ...
+        """
+        player = check_player(player)
+        row, col = self.place_cell(self.board_view(state), where)
+        if state.cells[3 * row + col]:
+            raise IllegalMoveError(f"cell {3 * row + col + 1} is taken; free cells: {self._free(state)}")
+        cells = list(state.cells)
+        cells[3 * row + col] = player
+        return TicTacToeState(tuple(cells))
 
     @property
     def initial_state(self) -> TicTacToeState:
