@@ -10,7 +10,7 @@ The solver speaks in scores (DESIGN.md's convention: a win with the stone of ply
 scores ``(cells + 2 - p) // 2``, a loss the negative of the opponent's win, a draw 0);
 :func:`score_to_value` and :func:`value_to_score` convert between the two.
 
-Everything here is plain integer arithmetic on module constants, so the numba kernels compile these very
+Everything here is plain arithmetic on module constants, so the numba kernels compile these very
 functions (``njit(...)(values.to_parent)``) and never keep a copy of the rules.
 """
 
@@ -80,14 +80,14 @@ def to_child(bound: int) -> int:
     return -bound
 
 
-def clamp(v: float) -> int:
-    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result), as a
-    whole number (towards zero); NaN counts as the upper end."""
+def clamp(v: float) -> float:
+    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result); NaN
+    counts as the upper end.  Fractions are kept as they are: an evaluation may return any real number."""
     if not v <= HEURISTIC_BOUND:
         return HEURISTIC_BOUND
     if v < -HEURISTIC_BOUND:
         return -HEURISTIC_BOUND
-    return int(v)
+    return v
 
 
 def score_to_value(score: int, ply: int, cells: int) -> int:

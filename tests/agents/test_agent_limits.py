@@ -144,11 +144,11 @@ def test_out_of_range_agent_options_are_one_agent_error_line(spec: str, words: s
 
 
 def test_every_numeric_option_names_its_range() -> None:
-    from zerosum.agents.base import LIMIT_OPTIONS, SEED_OPTION
+    from zerosum.agents.base import LIMIT_OPTIONS, SEED_OPTION, flag
 
     options = [opt for _, opt in LIMIT_OPTIONS.values()] + [SEED_OPTION]
-    for cls in (AlphaBetaAgent, MCTSAgent, MinimaxAgent):
-        options += [opt for key, opt in cls.OPTIONS.items() if key not in ("eval", "playout", "fast")]
+    for cls in (AlphaBetaAgent, MCTSAgent, MinimaxAgent):  # yes/no flags (fast, plain, discount) have no range
+        options += [opt for key, opt in cls.OPTIONS.items() if key not in ("eval", "playout") and opt.kind is not flag]
     for opt in options:
         assert opt.check is not None and ".." in opt.help + opt.expect or "at most" in opt.expect, opt
 

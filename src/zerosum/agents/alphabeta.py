@@ -17,6 +17,17 @@
   tt)`` slots of 37 bytes (``MAX_TT``: about 155 MB), on the generic path a dict that admits no new
   position once full during a search and is emptied at the start of a search that finds it full.
 
+``plain=1`` is the textbook recursion instead (:mod:`zerosum.agents.textbook`): no discount, ordering,
+table or deepening, always on the generic path, ``nodes`` = the states visited.
+
+What a search reports: ``nodes`` counts the nodes entered, the root once per deepening iteration,
+including nodes answered by the table; ``evals`` the evaluation calls (generic path; the numba path does
+not count them: 0); ``scores`` every root action's value in the last completed iteration: exact for the
+best, an upper bound for the others (fail-soft: each was refuted by the window); on the numba path they
+are read back from the table (a root action whose entry was replaced since is missing, except the best,
+whose value is the result's).  A tracer (``search(game, state, tracer)``) sends the search down the generic
+path and sees every node: ``enter`` once per node counted, so the enter calls equal ``nodes``.
+
 Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.kernels` when the evaluation is
 ``window`` or ``threats`` and numba is installed (``fast=0`` forces the generic path); :meth:`warm_up`
 loads the kernel before the clock starts; the table is kept between calls (its
@@ -35,8 +46,9 @@ import numpy as np
 from ..errors import AgentError
 from ..game import Game
 from ..kernels.bits import column_order
-from ..values import INF, clamp, is_proven, to_child, to_parent
-from .base import Limits, Option, SearchResult, bounded, check_range, flag as _flag, kernels
+from ..values import INF, clamp, is_proven, to_child, to_parent, win_value
+from .base import Limits, Option, SearchResult, Tracer, bounded, check_range, flag as _flag, kernels
+from .tactics import wins_now
 from .minimax import EVAL_OPTIONS, EvaluatingAgent, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
@@ -63,13 +75,17 @@ class AlphaBetaAgent(EvaluatingAgent):
         **EVAL_OPTIONS,
         "tt": bounded(int, "transposition table entries (0: none)", 0, MAX_TT),
         "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
+        "plain": Option(_flag, "the textbook recursion: no discount, ordering, table or deepening (default 0)",
+                        None, "0 or 1"),
     }
 
-    def __init__(self, *, tt: int = DEFAULT_TT, fast: bool = True, **common: Any) -> None:
-        """``tt`` and ``fast`` here; ``limits``, ``seed``, ``eval``, ``three``, ``two`` as every evaluating search."""
+    def __init__(self, *, tt: int = DEFAULT_TT, fast: bool = True, plain: bool = False, **common: Any) -> None:
+        """``tt``, ``fast`` and ``plain`` here; ``limits``, ``seed``, ``eval``, ``three``, ``two`` as every
+        evaluating search."""
         super().__init__(**common)
         self.tt_size = check_range(self.name, "tt", tt, 0, MAX_TT)
         self.fast = fast
+        self.plain = plain
         self._tt: dict[Any, tuple[int, int, int, Any, bool]] = {}
         self._fast_tables: dict[str, Any] | None = None
 
@@ -98,7 +114,7 @@ class AlphaBetaAgent(EvaluatingAgent):
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and name in ("window", "threats")
+        return bool(self.fast and not self.plain and isinstance(game, ConnectX) and name in ("window", "threats")
                     and kernels() is not None)
 
     def warm_up(self, game: Game[Any, Any]) -> None:
@@ -113,17 +129,22 @@ class AlphaBetaAgent(EvaluatingAgent):
         if game.actions(state):
             probe._search_fast(game, state, name or "window", 2, None, time.perf_counter() + 3600, 0.0)
 
-    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
-        self.warm_up(game)  # before the clock: loading compiled code is not thinking time
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        if tracer is None:
+            self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
-        name, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two)
+        name, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two, state)
+        if self.plain:
+            from .textbook import plain_alphabeta
+
+            return plain_alphabeta(game, state, evaluate, self.limits.depth, self.limits.nodes, tracer)
         max_depth, budget, deadline = self._budget(game, state)
-        if self._uses_fast_path(game, name):
-            return self._search_fast(game, state, name or "window", max_depth, budget, deadline, start)
-        return self._search_generic(game, state, evaluate, actions, max_depth, budget, deadline, start)
+        if tracer is None and self._uses_fast_path(game, name):
+            return self._search_fast(game, state, name or "window", max_depth, budget, deadline, start, evaluate)
+        return self._search_generic(game, state, evaluate, actions, max_depth, budget, deadline, start, tracer)
 
     # ---- the generic path ---------------------------------------------------------------------
 
@@ -145,6 +166,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         budget: int | None,
         deadline: float | None,
         start: float,
+        tracer: Tracer | None = None,
     ) -> SearchResult:
         tt = self._tt if self.tt_size else None
         tt_size = self.tt_size
@@ -155,21 +177,30 @@ class AlphaBetaAgent(EvaluatingAgent):
         result, is_terminal, player, legal = game.result, game.is_terminal, game.player, game.actions
         centre_key = self._root_order(game, actions)
         rank = {a: i for i, a in enumerate(centre_key)}  # Connect-X: centre first among equals
-        nodes = 0
+        nodes = evals = 0
         cut = False
 
-        def negamax(s: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
-            nonlocal nodes, cut
+        def negamax(s: Any, depth: int, alpha: Any, beta: Any, ply: int, move: Any) -> Any:
+            nonlocal nodes, cut, evals
             if budget is not None and nodes >= budget:
                 raise _Stop
             nodes += 1
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
                 raise _Stop
+            if tracer is not None:
+                tracer.enter(s, move, ply, alpha, beta)
             if is_terminal(s):
-                return terminal_value(game, s)
+                v = terminal_value(game, s)
+                if tracer is not None:
+                    tracer.leave(v, "terminal")
+                return v
             if depth == 0:
                 cut = True
-                return clamp(evaluate(game, s, player(s)))
+                evals += 1
+                v = clamp(evaluate(game, s, player(s)))
+                if tracer is not None:
+                    tracer.leave(v, "depth", 1)
+                return v
             tt_move = None
             alpha0 = alpha
             tt_cut = False
@@ -179,15 +210,14 @@ class AlphaBetaAgent(EvaluatingAgent):
                     e_depth, e_flag, e_value, tt_move, e_cut = entry
                     if e_depth == depth:
                         tt_cut = e_cut  # the stored value may rest on evaluations
-                        if e_flag == EXACT:
-                            cut = cut or e_cut
-                            return e_value
                         if e_flag == LOWER and e_value > alpha:
                             alpha = e_value
                         elif e_flag == UPPER and e_value < beta:
                             beta = e_value
-                        if alpha >= beta:
+                        if e_flag == EXACT or alpha >= beta:
                             cut = cut or e_cut
+                            if tracer is not None:
+                                tracer.leave(e_value, "table")
                             return e_value
             outer_cut, cut = cut, tt_cut
             kill = killers.get(ply, ())
@@ -198,7 +228,7 @@ class AlphaBetaAgent(EvaluatingAgent):
 
             best, best_move = -INF, None
             for a in sorted(legal(s), key=key):
-                v = to_parent(negamax(result(s, a), depth - 1, to_child(beta), to_child(alpha), ply + 1))
+                v = to_parent(negamax(result(s, a), depth - 1, to_child(beta), to_child(alpha), ply + 1, a))
                 if v > best:
                     best, best_move = v, a
                 if v > alpha:
@@ -214,25 +244,33 @@ class AlphaBetaAgent(EvaluatingAgent):
             if tt is not None and (len(tt) < tt_size or s in tt):  # full: no new positions
                 flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
                 tt[s] = (depth, flag, best, best_move, node_cut)
+            if tracer is not None:
+                tracer.leave(best, "beta" if best >= beta else None)
             return best
 
         order = self._root_order(game, actions)
         best_action, best_value, done_depth, exact = order[0], 0, 0, False
+        scores: dict[Any, Any] = {}
         for depth in range(1, max_depth + 1):
             cut = False
             try:
                 if budget is not None and nodes >= budget:
                     raise _Stop
                 nodes += 1  # the root
-                alpha, iter_best = -INF, None
+                if tracer is not None:
+                    tracer.enter(state, None, 0, -INF, INF)
+                alpha, iter_best, iter_scores = -INF, None, {}
                 for a in order:
                     child = result(state, a)
-                    v = to_parent(negamax(child, depth - 1, -INF, to_child(alpha), 1))
+                    v = to_parent(negamax(child, depth - 1, -INF, to_child(alpha), 1, a))
+                    iter_scores[a] = v
                     if v > alpha:
                         alpha, iter_best = v, a
+                if tracer is not None:
+                    tracer.leave(alpha, None)
             except _Stop:
                 break
-            best_action, best_value, done_depth = iter_best, alpha, depth
+            best_action, best_value, done_depth, scores = iter_best, alpha, depth, iter_scores
             order = [iter_best] + [a for a in order if a != iter_best]
             exact = not cut  # no evaluation below: the game's value
             if is_proven(alpha) or exact:
@@ -245,7 +283,9 @@ class AlphaBetaAgent(EvaluatingAgent):
             depth=done_depth,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            scores={a: scores[a] for a in actions if a in scores},
             exact=exact,
+            evals=evals,
         )
 
     def _generic_pv(self, game: Game[Any, Any], state: Any, first: Any, depth: int) -> tuple[Any, ...]:
@@ -297,7 +337,9 @@ class AlphaBetaAgent(EvaluatingAgent):
         budget: int | None,
         deadline: float | None,
         start: float,
+        evaluate: Callable[..., Any] | None = None,
     ) -> SearchResult:
+        """The numba search; ``evaluate`` (the evaluation, for :meth:`_fast_scores`) None: no scores."""
         fast = kernels()
         assert fast is not None
 
@@ -323,6 +365,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         wscore = np.array([fast.window_counts(grid, t["windows"], contrib, wcnt)], dtype=np.int64)
         # the key leaves out the side to move, which grids built with strict=False may set freely
         keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
+        root_key, root_heights = int(keys[0]), heights.copy()
         order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
         best_action, best_value, done_depth, exact = order[0], 0, 0, False
         for depth in range(1, max_depth + 1):
@@ -351,6 +394,8 @@ class AlphaBetaAgent(EvaluatingAgent):
             if is_proven(best_value) or exact:
                 break
         pv = self._fast_pv(game, state, best_action, done_depth, t)
+        scores = {} if evaluate is None else self._fast_scores(game, state, best_action, best_value, done_depth,
+                                                                evaluate, root_key, root_heights)
         return SearchResult(
             action=best_action,
             value=best_value,
@@ -358,8 +403,44 @@ class AlphaBetaAgent(EvaluatingAgent):
             depth=done_depth,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            scores=scores,
             exact=exact,
         )
+
+    def _fast_scores(self, game: Any, state: Any, best: int, value: int, depth: int,
+                     evaluate: Callable[..., Any], root_key: int, heights: Any) -> dict[Any, Any]:
+        """Each root column's value after a numba search, read back from its table (see the module doc).
+
+        ``depth``: the completed iteration's; ``root_key``/``heights``: the root's table key and column
+        heights.  A child the kernel stores nothing for is scored here: at the depth limit evaluated, a
+        finished game by its result, a win in one for the side to move as the kernel does; a column whose
+        entry was replaced since is missing.  The chosen column's value is the result's.
+        """
+        t = self._fast_tables
+        scores: dict[Any, Any] = {}
+        if t is None or depth < 1:
+            return {best: value}
+        bits, mask, zob, rows = t["bits"], (1 << 64) - 1, t["zob"], game.rows
+        tt_key, tt_depth, tt_flag, tt_val = t["tt_key"], t["tt_depth"], t["tt_flag"], t["tt_val"]
+        mover = state.to_move
+        for a in game.actions(state):
+            if a == best:
+                scores[a] = value
+                continue
+            if depth > 1 and self.tt_size:
+                key = root_key ^ int(zob[mover - 1, a * rows + int(heights[a])])
+                idx = ((key * 0x9E3779B97F4A7C15) & mask) >> (64 - bits)
+                if int(tt_key[idx]) == key and int(tt_depth[idx]) == depth - 1 and int(tt_flag[idx]) != UPPER:
+                    scores[a] = to_parent(int(tt_val[idx]))  # exact, or (refuted) an upper bound
+                    continue
+            s = game.result(state, a)
+            if game.is_terminal(s):
+                scores[a] = to_parent(terminal_value(game, s))
+            elif depth == 1:
+                scores[a] = to_parent(clamp(evaluate(game, s, game.player(s))))
+            elif wins_now(game, s, game.player(s)):  # the kernel answers a win in one at once
+                scores[a] = to_parent(win_value(1))
+        return scores
 
     def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:
         fast = kernels()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from types import ModuleType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Protocol
 
 from ..errors import AgentError
 from ..game import Game
@@ -30,6 +30,7 @@ __all__ = [
     "SearchAgent",
     "Limits",
     "SearchResult",
+    "Tracer",
     "Option",
     "WIN",
     "HEURISTIC_BOUND",
@@ -102,9 +103,13 @@ class SearchResult:
     depth: int = 0
     elapsed: float = 0.0
     pv: tuple[Any, ...] = ()
-    #: optional per-action values (e.g. every column's score), keyed by action
+    #: one value per root action, from the root's side to move's view (alpha-beta: exact for the best
+    #: move, a bound for a refuted one; MCTS: the mean reward)
     scores: dict[Any, float] = field(default_factory=dict)
     exact: bool = False
+    #: evaluation calls made by the search (0 for a search that evaluates nothing, and on the numba paths,
+    #: which do not count them)
+    evals: int = 0
 
     def __post_init__(self) -> None:
         if not self.exact and is_proven(self.value):
@@ -116,6 +121,29 @@ class SearchResult:
 
     def describe(self) -> str:
         return describe_value(self.value)
+
+
+class Tracer(Protocol):
+    """What a traced search reports (``search(game, state, tracer=...)``; :mod:`zerosum.trace` builds trees).
+
+    A traced search takes its generic (Game-protocol) path; without a tracer the cost is one ``is not None``
+    test per node.  Every ``enter`` of a finished search has one ``leave`` (an iteration abandoned by a
+    node budget or a deadline leaves its open nodes unleft).
+    """
+
+    def enter(self, state: Any, action: Any, depth: int, alpha: float | None, beta: float | None) -> None:
+        """A node is entered (the root: action None, depth 0); ``alpha``/``beta``: the window on entry
+        (None for minimax, which has no window)."""
+
+    def leave(self, value: float, cutoff: str | None = None, evals: int = 0) -> None:
+        """The node entered last and not yet left is left with its value (side to move's view there);
+        ``cutoff``: None, ``"beta"`` (a fail-high), ``"table"`` (answered by the transposition table),
+        ``"depth"`` (evaluated at the depth limit) or ``"terminal"``; ``evals``: evaluations at this node."""
+
+    def mcts(self, parent: Any, action: Any, state: Any, visits: int, total: float) -> Any:
+        """After an MCTS search, one call per tree node, parents first (the root: parent None); the handle
+        returned is passed as ``parent`` for the node's children.  ``total``: the sum of rewards for the
+        player who moved into the node."""
 
 
 @dataclass(frozen=True)
@@ -228,8 +256,8 @@ class SearchAgent(Agent):
     """An agent that searches: ``search`` returns a :class:`SearchResult`, calling returns its action."""
 
     @abstractmethod
-    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
-        """Search ``state`` within this agent's limits."""
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        """Search ``state`` within this agent's limits, reporting to ``tracer`` when one is given."""
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         return self.search(game, state).action

@@ -1,8 +1,16 @@
 """Evaluation functions for depth-limited search, each usable by name (``alphabeta:eval=window``).
 
 An evaluation is ``f(game, state, player) -> number``: how good ``state`` looks for ``player``, positive
-when ``player`` is ahead.  Every evaluation here is antisymmetric (``f(.., 1) == -f(.., 2)``) and returns
-whole numbers, so the numba kernels of :mod:`zerosum.agents.kernels` reproduce them exactly.
+when ``player`` is ahead.  It may return any real number (fractions are kept, never cut to whole numbers).
+Every evaluation here is antisymmetric (``f(.., 1) == -f(.., 2)``) and returns whole numbers, so the numba
+kernels of :mod:`zerosum.agents.kernels` reproduce them exactly.
+
+Its point of view is declared with :func:`evaluation` (``@evaluation(view="first")``) and adapted by the
+searches (:func:`for_mover`): ``mover`` (the default) is called with the side to move and scores for it;
+``player`` is called with the player the search chooses a move for (the root's side to move) and scores
+for that player wherever it is evaluated; ``first`` / ``second`` score for player 1 / 2 whoever moves (the
+8 x 8 homework's fixed-player evaluation).  ``eval=path/to/file.py:fn`` names a function in a file
+(:func:`load_evaluation`).
 
 * ``window`` -- the classic course evaluation, :func:`window_eval`: over every line of k cells, k-1 of a
   player's stones and one empty cell count ``three``, k-2 stones and two empties count ``two``; the player's
@@ -38,6 +46,11 @@ from ..games.connectx_eval import (  # noqa: F401 - the evaluations' tools, unde
 )
 
 __all__ = [
+    "evaluation",
+    "for_mover",
+    "load_evaluation",
+    "VIEWS",
+    "MAX_EVAL_PATH",
     "window_eval",
     "threats_eval",
     "mobility_eval",
@@ -80,12 +93,12 @@ def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, 
     """
     if player not in (1, 2):
         raise ValueError(f"player must be 1 or 2, not {player!r}")
-    return int(_offered(game, "window")(game, state, player, three, two))  # type: ignore[call-arg]
+    return _offered(game, "window")(game, state, player, three, two)  # type: ignore[call-arg]
 
 
 def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
     """A stronger Connect-X evaluation: window + threats by row parity + centre control (see module doc)."""
-    return int(_offered(game, "threats")(game, state, player, three, two))  # type: ignore[call-arg]
+    return _offered(game, "threats")(game, state, player, three, two)  # type: ignore[call-arg]
 
 
 def mobility_eval(game: Game[Any, Any], state: Any, player: int) -> int:
@@ -124,8 +137,8 @@ def _by_name(name: str) -> Evaluation:
             _offered(game, name)
         assert func is not None
         if (three, two) != (50, 10) and _weighted(func):
-            return int(func(game, state, player, three, two))
-        return int(func(game, state, player))
+            return func(game, state, player, three, two)  # type: ignore[no-any-return]
+        return func(game, state, player)  # type: ignore[no-any-return]
 
     evaluate.__name__ = f"{name}_eval"
     return evaluate
@@ -171,16 +184,11 @@ def bind_evaluation(game: Game[Any, Any], name: str, three: int = 50, two: int =
     func = own
     if (three, two) != (50, 10) and _weighted(func):
         def weighted(g: Game[Any, Any], state: Any, player: int) -> int:
-            return int(func(g, state, player, three, two))  # type: ignore[call-arg]
+            return func(g, state, player, three, two)  # type: ignore[call-arg]
 
         weighted.__name__ = f"{name}_eval(three={three}, two={two})"
         return weighted
-
-    def evaluate(g: Game[Any, Any], state: Any, player: int) -> int:
-        return int(func(g, state, player))
-
-    evaluate.__name__ = f"{name}_eval"
-    return evaluate
+    return func  # the game's own function, called directly at every leaf
 
 
 def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
@@ -197,3 +205,74 @@ def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
 
     weighted_eval.__name__ = f"{name}_eval(three={three}, two={two})"
     return weighted_eval
+
+
+# ---- student evaluations: a declared point of view, and functions in files -----------------------------
+
+#: the points of view an evaluation may declare (see the module doc)
+VIEWS = ("mover", "player", "first", "second")
+#: the longest ``eval=path/to/file.py:fn`` accepted, in characters
+MAX_EVAL_PATH = 1000
+
+
+def evaluation(view: str = "mover") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare an evaluation's point of view: ``@evaluation(view="first")`` sets ``f.view`` (see module doc)."""
+    if view not in VIEWS:
+        raise AgentError(f"evaluation view {view!r} is not one of {', '.join(VIEWS)}")
+
+    def declare(func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            func.view = view  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):
+            raise AgentError(f"cannot declare the view of {func!r}: give a plain function") from None
+        return func
+
+    return declare
+
+
+def view_of(func: Callable[..., Any]) -> str:
+    """The view ``func`` declares (``mover`` when it declares none); one AgentError line for a bad one."""
+    view = getattr(func, "view", "mover")
+    if view not in VIEWS:
+        name = getattr(func, "__name__", "the evaluation")
+        raise AgentError(f"{name}.view is {view!r}: expected one of {', '.join(VIEWS)}")
+    return str(view)
+
+
+def for_mover(func: Callable[..., Any], root_player: int) -> Callable[..., Any]:
+    """``func`` as the searches call it: ``f(game, state, mover)`` scoring for ``mover``, the side to move.
+
+    A ``mover`` evaluation is returned as it is (no cost); the others are called with their fixed player
+    (``root_player`` for ``player``) and negated where the other side moves.
+    """
+    view = view_of(func)
+    if view == "mover":
+        return func
+    fixed = root_player if view == "player" else 1 if view == "first" else 2
+
+    def adapted(game: Game[Any, Any], state: Any, mover: int) -> Any:
+        value = func(game, state, fixed)
+        return value if mover == fixed else -value
+
+    adapted.__name__ = f"{getattr(func, '__name__', 'evaluation')}[view={view}]"
+    return adapted
+
+
+def load_evaluation(text: str) -> Callable[..., Any]:
+    """The function ``fn`` of ``path/to/file.py:fn`` (the file is run once, here); one AgentError line for
+    a path that is too long, a missing file, a file that fails, or a name that is not a function in it."""
+    from ..core.files import load_user_module
+
+    if len(text) > MAX_EVAL_PATH:
+        raise AgentError(f"eval={text[:40]!r}...: {len(text)} characters; the limit is {MAX_EVAL_PATH}")
+    path, _, attr = text.rpartition(":")
+    if not path.endswith(".py") or not attr.isidentifier():
+        raise AgentError(f"eval={text!r}: expected path/to/file.py:function")
+    module = load_user_module(path, what="evaluation file")
+    func = getattr(module, attr, None)
+    if func is None:
+        raise AgentError(f"evaluation file {path!r} has no {attr!r}")
+    if not callable(func):
+        raise AgentError(f"{attr!r} in {path!r} is not a function f(game, state, player) -> number")
+    view_of(func)
+    return func  # type: ignore[no-any-return]

@@ -25,6 +25,12 @@ mean reward of that child (-1..1, side to move's view) or a proven ``win_value``
 plies counted along the proof found, which need not be the shortest line); ``nodes`` counts simulations,
 ``scores`` holds each root action's mean reward.
 
+``plain=1`` is plain UCT with random playouts and nothing else: no proofs (a finished node is simply
+scored each time it is reached), no root check; the move is the most visited child (ties as above); it
+always runs on the generic path.  A tracer (``search(game, state, tracer)``) also sends the search down the
+generic path; after the search it gets the final tree (``tracer.mcts``, parents before children, each
+node's visits and total reward for the player who moved into it; the root's visits are the simulations).
+
 Connect-X runs in the numba kernels of :mod:`zerosum.agents.kernels` when the playout is ``random`` or
 ``greedy`` and numba is installed (``fast=0`` forces the generic path): on bitboards where the board fits in
 64 bits, else on cell arrays (each simulation replays its moves from the root).  :meth:`warm_up` loads the
@@ -50,7 +56,8 @@ from typing import Any, Callable
 from ..errors import AgentError
 from ..game import Game, other
 from ..values import loss_value, win_value
-from .base import Agent, Limits, Option, SearchAgent, SearchResult, bounded, check_range, flag as _flag, kernels
+from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag as _flag,
+                   kernels)
 from .tactics import tactical_move, winning_actions, wins_now
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
@@ -118,6 +125,8 @@ class MCTSAgent(SearchAgent):
         "playout": Option(_playout_name, "playout policy: random, greedy, alphabeta", None,
                           "one of random, greedy, alphabeta"),
         "fast": Option(_flag, "use the numba kernels on Connect-X when possible (default 1)", None, "0 or 1"),
+        "plain": Option(_flag, "plain UCT with random playouts: no proofs, no root tactics (default 0)", None,
+                        "0 or 1"),
     }
 
     def __init__(
@@ -128,8 +137,12 @@ class MCTSAgent(SearchAgent):
         c: float = 0.7,
         playout: "str | Callable[[Game[Any, Any], Any], Any]" = "random",
         fast: bool = True,
+        plain: bool = False,
     ) -> None:
         super().__init__(limits=limits, seed=seed)
+        if plain and playout != "random":
+            raise AgentError("mcts:plain=1 plays random playouts only: leave out playout=")
+        self.plain = plain
         if isinstance(playout, str) and playout not in PLAYOUTS:
             raise AgentError(f"unknown playout {playout!r}: choose one of {', '.join(PLAYOUTS)} or pass a callable")
         if not isinstance(playout, str) and not callable(playout):
@@ -148,8 +161,8 @@ class MCTSAgent(SearchAgent):
     def _uses_fast_path(self, game: Game[Any, Any]) -> bool:
         from ..games.connectx import ConnectX
 
-        return bool(self.fast and isinstance(game, ConnectX) and self.playout in ("random", "greedy")
-                    and kernels() is not None)
+        return bool(self.fast and not self.plain and isinstance(game, ConnectX)
+                    and self.playout in ("random", "greedy") and kernels() is not None)
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the numba kernels ``game`` needs with a tiny search, once per process."""
@@ -175,21 +188,26 @@ class MCTSAgent(SearchAgent):
         deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds * 0.97 - 0.005)
         return sims, deadline
 
-    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
-        self.warm_up(game)  # before the clock: loading compiled code is not thinking time
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        if tracer is None:
+            self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()
         self.tree_nodes = 0
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
         sims, deadline = self._budget()  # the root check counts against the time limit
+        if self.plain:
+            return self._search_generic(game, state, actions, sims, deadline, start, tracer)
         action, value, safe = tactical_move(game, state)
         if action is not None:
+            if tracer is not None:  # the root check answered: a tree of the root alone
+                tracer.mcts(None, None, state, 0, 0.0)
             return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
-                                elapsed=time.perf_counter() - start, pv=(action,))
-        if self._uses_fast_path(game):
+                                elapsed=time.perf_counter() - start, pv=(action,), scores={action: value})
+        if tracer is None and self._uses_fast_path(game):
             return self._search_fast(game, state, safe, sims, deadline, start)
-        return self._search_generic(game, state, safe, sims, deadline, start)
+        return self._search_generic(game, state, safe, sims, deadline, start, tracer)
 
     # ---- the generic path ---------------------------------------------------------------------
 
@@ -248,16 +266,19 @@ class MCTSAgent(SearchAgent):
         sims: int | None,
         deadline: float | None,
         start: float,
+        tracer: Tracer | None = None,
     ) -> SearchResult:
         rng = self.rng
         c = self.c
+        plain = self.plain
         policy = self._playout_policy(game)
         result, actions_of, winner, player = game.result, game.actions, game.winner, game.player
         root = _Node(state, None, None)
         root.children = [self._child(game, root, a) for a in safe]
         rng.shuffle(root.children)
         for ch in root.children:
-            self._prove(ch)
+            if not plain:
+                self._prove(ch)
         max_nodes = max(TREE_MEMORY // (GENERIC_NODE_BYTES + _state_bytes(state)), 1 + len(safe))
         created = 1 + len(safe)
         done = 0
@@ -281,7 +302,7 @@ class MCTSAgent(SearchAgent):
                 node.children = [self._child(game, node, a) for a in leaf_actions]
                 rng.shuffle(node.children)
                 for ch in node.children:
-                    if ch.proof != UNKNOWN:
+                    if ch.proof != UNKNOWN and not plain:
                         self._prove(ch)
                 if node.proof == UNKNOWN:
                     node = next((ch for ch in node.children if ch.proof == UNKNOWN), node.children[0])
@@ -305,11 +326,23 @@ class MCTSAgent(SearchAgent):
                 reward = -reward
                 up = up.parent
         self.tree_nodes = created
+        if tracer is not None:
+            self._report(root, tracer)
         return self._answer(game, state, root, done, max_depth, start)
+
+    @staticmethod
+    def _report(root: _Node, tracer: Tracer) -> None:
+        """The final tree to ``tracer.mcts``, parents before children (breadth first)."""
+        queue = [(None, root)]
+        for parent, node in queue:
+            handle = tracer.mcts(parent, node.action, node.state, node.visits, node.total)
+            queue.extend((handle, ch) for ch in node.children or ())
 
     def _child(self, game: Game[Any, Any], parent: _Node, action: Any) -> _Node:
         s = game.result(parent.state, action)
         node = _Node(s, parent, action)
+        if self.plain:  # plain UCT proves nothing: a finished node is scored each time it is reached
+            return node
         if game.is_terminal(s):
             node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
         elif wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected

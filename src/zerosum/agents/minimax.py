@@ -4,9 +4,15 @@ Values are from the side to move's view and counted from the node searched: a fi
 ``loss_value(0)`` for the side to move when the opponent has just won, 0 for a draw; one ply up, a value
 ``v`` becomes ``-v`` moved one step towards zero when proven (``to_parent``).  So a win in ``n`` plies is
 ``win_value(n)``: minimax takes the fastest win and, when every move loses, the slowest loss.  At the depth
-limit the evaluation (clamped to ``±HEURISTIC_BOUND``) stands in for the rest of the game.
+limit the evaluation (clamped to ``±HEURISTIC_BOUND``, fractions kept) stands in for the rest of the game.
 
-Ties between equally valued moves go to the first in ``game.actions`` order.
+``discount=0`` is the textbook minimax: a finished game is worth its utility times ``WIN`` (``WIN``, 0 or
+``-WIN``, whenever it ends) and one ply up a value is just negated, so every win is as good as any other.
+
+Ties between equally valued moves go to the first in ``game.actions`` order.  ``nodes`` counts the states
+visited, the root included (one per call of the recursion); ``evals`` the evaluations at the depth limit;
+``scores`` holds every root action's exact value.  A tracer (:class:`~zerosum.agents.base.Tracer`) sees
+every node entered and left.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any, Callable
 from ..errors import AgentError
 from ..game import Game
 from ..values import INF, WIN, clamp, to_child, to_parent
-from .base import Limits, Option, SearchAgent, SearchResult, bounded, check_range
+from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag
 
 __all__ = ["MinimaxAgent", "EvaluatingAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
@@ -33,17 +39,23 @@ def terminal_value(game: Game[Any, Any], state: Any) -> int:
 
 
 def resolve_evaluation(
-    game: Game[Any, Any], evaluation: "str | Callable[..., Any] | None", three: int, two: int
+    game: Game[Any, Any], evaluation: "str | Callable[..., Any] | None", three: int, two: int,
+    state: Any = None,
 ) -> tuple[str | None, Callable[[Game[Any, Any], Any, int], Any]]:
-    """(name or None for a callable, the evaluation function) for ``game``.
+    """(name or None for a callable, the evaluation function) for ``game``, called ``f(game, s, mover)``
+    and scoring for ``mover`` (a callable's declared view is adapted, the root ``state``'s side to move
+    being the ``player`` view's player).
 
     A name is looked up among the game's own evaluations once here, so the search calls the game's
     function directly at every leaf (no lookup per node).
     """
-    from .heuristics import bind_evaluation, default_evaluation
+    from .heuristics import bind_evaluation, default_evaluation, for_mover, load_evaluation
 
+    if isinstance(evaluation, str) and ".py:" in evaluation:
+        evaluation = load_evaluation(evaluation)
     if callable(evaluation):
-        return None, evaluation
+        root = game.player(state) if state is not None else 1
+        return None, for_mover(evaluation, root)
     name = evaluation or default_evaluation(game)
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later
@@ -51,9 +63,11 @@ def resolve_evaluation(
     return name, bind_evaluation(game, name, three, two)
 
 
-def _eval_name(value: str) -> str:
-    from .heuristics import EVALUATIONS
+def _eval_name(value: str) -> "str | Callable[..., Any]":
+    from .heuristics import EVALUATIONS, load_evaluation
 
+    if ".py:" in value:  # a function in a file: loaded (and checked) now, one AgentError line if it fails
+        return load_evaluation(value)
     if value not in EVALUATIONS:
         raise ValueError(value)
     return value
@@ -66,8 +80,8 @@ def _eval_names() -> str:
 
 
 EVAL_OPTIONS = {
-    "eval": Option(_eval_name, f"evaluation at the depth limit, one the game offers: {_eval_names()}", None,
-                   f"one of {_eval_names()}"),
+    "eval": Option(_eval_name, f"evaluation at the depth limit, one the game offers: {_eval_names()}; or "
+                   "path/to/file.py:function", None, f"one of {_eval_names()}, or path/to/file.py:function"),
     "three": bounded(int, "window/threats: weight of a line one stone short", -MAX_WEIGHT, MAX_WEIGHT),
     "two": bounded(int, "window/threats: weight of a line two stones short", -MAX_WEIGHT, MAX_WEIGHT),
 }
@@ -103,46 +117,69 @@ class MinimaxAgent(EvaluatingAgent):
     """Minimax: ``minimax`` searches to the end, ``minimax:depth=N`` to N plies then evaluates.
 
     ``eval=`` names the evaluation (default: ``threats`` for Connect-X, ``window`` for Tic-Tac-Toe,
-    ``mobility`` otherwise) or is any callable ``f(game, state, player)``.  ``nodes=`` caps the nodes of
-    one call: a search that would pass it raises :class:`AgentError` (minimax has no partial answer).
+    ``mobility`` otherwise), a function in a file (``path/to/file.py:fn``) or is any callable ``f(game,
+    state, player)``.  ``nodes=`` caps the nodes of one call: a search that would pass it raises
+    :class:`AgentError` (minimax has no partial answer).  ``discount=0``: no depth discount (module doc).
     """
 
     name = "minimax"
     description = "plain minimax; depth=N with an evaluation, else to the end of the game"
     LIMITS = ("depth", "nodes")
-    OPTIONS = EVAL_OPTIONS
+    OPTIONS = {**EVAL_OPTIONS,
+               "discount": Option(flag, "prefer faster wins and slower losses (default 1; 0: the textbook "
+                                  "minimax, every win alike)", None, "0 or 1")}
 
-    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
+    def __init__(self, *, discount: bool = True, **common: Any) -> None:
+        """``discount`` here; ``limits``, ``seed``, ``eval``, ``three``, ``two`` as every evaluating search."""
+        super().__init__(**common)
+        self.discount = discount
+
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         start = time.perf_counter()
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
-        _, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two)
+        _, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two, state)
         depth_limit = self.limits.depth
         budget = self.limits.nodes
-        nodes = 0
+        nodes = evals = 0
         result, is_terminal, player = game.result, game.is_terminal, game.player
+        up: Callable[[Any], Any] = to_parent if self.discount else (lambda v: -v)
 
-        def value(s: Any, depth: int) -> tuple[int, tuple[Any, ...]]:
-            nonlocal nodes
+        def value(s: Any, depth: int, a: Any, ply: int) -> tuple[Any, tuple[Any, ...]]:
+            nonlocal nodes, evals
             nodes += 1
             if budget is not None and nodes > budget:
                 raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
+            if tracer is not None:
+                tracer.enter(s, a, ply, None, None)
             if is_terminal(s):
-                return terminal_value(game, s), ()
+                v = terminal_value(game, s)
+                if tracer is not None:
+                    tracer.leave(v, "terminal")
+                return v, ()
             if depth == 0:
-                return clamp(evaluate(game, s, player(s))), ()
+                evals += 1
+                v = clamp(evaluate(game, s, player(s)))
+                if tracer is not None:
+                    tracer.leave(v, "depth", 1)
+                return v, ()
             best, best_pv = -INF, ()
-            for a in game.actions(s):
-                v, pv = value(result(s, a), depth - 1)
-                v = to_parent(v)
+            for b in game.actions(s):
+                v, pv = value(result(s, b), depth - 1, b, ply + 1)
+                v = up(v)
+                if ply == 0:
+                    scores[b] = v
                 if v > best:
-                    best, best_pv = v, (a, *pv)
+                    best, best_pv = v, (b, *pv)
+            if tracer is not None:
+                tracer.leave(best, None)
             return best, best_pv
 
         full = depth_limit is None
         limit = 10**9 if depth_limit is None else depth_limit
-        best_value, pv = value(state, limit)
+        scores: dict[Any, Any] = {}
+        best_value, pv = value(state, limit, None, 0)
         if depth_limit == 0:  # depth 0 only evaluates: play the first action
             pv = (actions[0],)
         return SearchResult(
@@ -152,5 +189,7 @@ class MinimaxAgent(EvaluatingAgent):
             depth=len(pv) if full else limit,
             elapsed=time.perf_counter() - start,
             pv=pv,
+            scores=scores,
             exact=full,  # searched to every end: the value is the game's
+            evals=evals,
         )

@@ -20,7 +20,7 @@ from ..game import Game
 from ..spec import convert, parse_spec
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits
 
-__all__ = ["BUILTIN", "make_agent", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
+__all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
            "FunctionAgent"]
 
 #: the agents zerosum ships: name -> (module, class), imported when the name is first used
@@ -115,6 +115,17 @@ class FunctionAgent(Agent):
         return self.func(game, state)
 
 
+def file_agent_parts(spec: str) -> tuple[str, str] | None:
+    """``(path, name)`` when ``spec`` names an agent in a file (``path/to/file.py:name``: the path comes
+    before the first colon), else None (``minimax:eval=f.py:fn`` is a built-in agent with an option)."""
+    text = spec.strip()
+    head, sep, _ = text.partition(":")
+    if not sep or not head.endswith(".py"):
+        return None
+    path, _, attr = text.rpartition(":")
+    return path, attr
+
+
 def _load_file_agent(spec: str) -> Agent:
     from ..core.files import load_user_module
 
@@ -157,7 +168,8 @@ def make_agent(
         return FunctionAgent(spec, getattr(spec, "__name__", "function"))
     if not isinstance(spec, str):
         raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
-    if ".py:" in spec or spec.strip().endswith(".py"):
+    head = spec.strip().partition(":")[0]  # a file's path: before the first colon (eval=f.py:fn is an option)
+    if head.endswith(".py"):
         if spec.strip().endswith(".py"):
             raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
         return _load_file_agent(spec.strip())

@@ -121,7 +121,7 @@ def labels_for(specs: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for s in specs:
-        if ".py:" in s:  # a file agent: its file name and attribute, not the whole path
+        if _file_part(s) is not None:  # a file agent: its file name and attribute, not the whole path
             path, _, attr = s.rpartition(":")
             s = f"{os.path.basename(path)}:{attr}"
         seen[s] = seen.get(s, 0) + 1
@@ -180,11 +180,9 @@ def plan_games(config: ArenaConfig) -> list[PlannedGame]:
 
 def _file_part(spec: str) -> tuple[str, str] | None:
     """``(path, name)`` of a file agent's spec, else None."""
-    text = spec.strip()
-    if ".py:" not in text:
-        return None
-    path, _, attr = text.rpartition(":")
-    return path, attr
+    from ..agents.registry import file_agent_parts
+
+    return file_agent_parts(spec)  # minimax:eval=f.py:fn is not a file agent
 
 
 def canonical_spec(spec: str) -> str:

@@ -123,6 +123,8 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
             listed = ", ".join(k + (f" ({_range(*r[1:])})" if r else "") for k, r in allowed.items()) or "none"
             raise AgentError(f"agent {name!r} has no option {key!r} here (options: {listed})")
         bounds = allowed[key]
+        if key == "eval" and ".py" in text:  # never run a file on the server's disk
+            raise AgentError(f"option eval={text[:40]!r}: the page offers the games' own evaluations only")
         if bounds is None:
             continue
         kind, lo, hi = bounds
