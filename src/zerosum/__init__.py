@@ -16,6 +16,7 @@ from .agents.base import Limits, SearchResult
 from .agents.registry import make_agent, register_agent
 from .game import Game, Outcome
 from .games import ConnectX, Migration, TicTacToe, get_game
+from .teaching import match, play_game
 
 __version__ = "0.1.0"
 
@@ -41,6 +42,8 @@ __all__ = [
     "Solver",
     "Game",
     "Outcome",
+    "play_game",
+    "match",
     "errors",
     "__version__",
 ]
