@@ -187,3 +187,10 @@ def test_show_draws_one_svg_board_updated_after_each_move_in_jupyter(monkeypatch
     record = zerosum.play_game("tictactoe", "first", "first", show=True)
     assert len(shown) == len(record.moves) + 1 and capsys.readouterr().out == ""
     assert [svg.count("stone p") for svg in shown] == list(range(len(record.moves) + 1))
+
+
+def test_match_with_spec_strings_runs_in_worker_processes_too() -> None:
+    result = zerosum.match("alphabeta:depth=2", "random", game="tictactoe", games=2, jobs=2, seed=3)
+    assert len(result.games) == 2 and result.wins + result.draws + result.losses == 2
+    for g in result.games:  # replayed from the stored moves
+        assert g.game.states_of(g.actions)[-1] == g.final and g.moves[0].search is None
