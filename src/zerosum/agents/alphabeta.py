@@ -48,7 +48,7 @@ from ..game import Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent, win_value
 from .base import Limits, Option, SearchResult, Tracer, bounded, check_range, flag as _flag, kernels
-from .tactics import wins_now
+from ..games.connectx_eval import winning_cells
 from .minimax import EVAL_OPTIONS, EvaluatingAgent, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
@@ -189,6 +189,7 @@ class AlphaBetaAgent(EvaluatingAgent):
                 raise _Stop
             if tracer is not None:
                 tracer.enter(s, move, ply, alpha, beta)
+            v: Any
             if is_terminal(s):
                 v = terminal_value(game, s)
                 if tracer is not None:
@@ -437,9 +438,9 @@ class AlphaBetaAgent(EvaluatingAgent):
             if game.is_terminal(s):
                 scores[a] = to_parent(terminal_value(game, s))
             elif depth == 1:
-                scores[a] = to_parent(clamp(evaluate(game, s, game.player(s))))
-            elif wins_now(game, s, game.player(s)):  # the kernel answers a win in one at once
-                scores[a] = to_parent(win_value(1))
+                scores[a] = -clamp(evaluate(game, s, game.player(s)))  # a heuristic value: just negated
+            elif winning_cells(game, s.current, s.mask) & (s.mask + game.bottom_mask) & game.board_mask:
+                scores[a] = to_parent(win_value(1))  # the side to move wins at once: the kernel says so at once
         return scores
 
     def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:

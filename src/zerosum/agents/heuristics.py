@@ -68,7 +68,7 @@ __all__ = [
     "MOBILITY_SCALE",
 ]
 
-Evaluation = Callable[[Game[Any, Any], Any, int], int]
+Evaluation = Callable[[Game[Any, Any], Any, int], float]
 
 # ---- the evaluations live with their games (re-exported here under their old names) ---------------
 #: per legal move of difference
@@ -81,10 +81,10 @@ def _offered(game: Game[Any, Any], name: str) -> Evaluation:
     if found is None:
         offered = ", ".join(game.evaluations()) or "none"
         raise AgentError(f"{game.title} ({game.spec!r}) has no {name} evaluation: it offers {offered}")
-    return found  # type: ignore[return-value]
+    return found
 
 
-def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
+def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> float:
     """The classic course evaluation (games made of lines of cells: Connect-X, Tic-Tac-Toe).
 
     Over every line of k cells: k-1 of a player's stones and one empty cell count ``three`` for that player,
@@ -96,7 +96,7 @@ def window_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, 
     return _offered(game, "window")(game, state, player, three, two)  # type: ignore[call-arg]
 
 
-def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
+def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> float:
     """A stronger Connect-X evaluation: window + threats by row parity + centre control (see module doc)."""
     return _offered(game, "threats")(game, state, player, three, two)  # type: ignore[call-arg]
 
@@ -129,7 +129,7 @@ def _by_name(name: str) -> Evaluation:
     if name == "threats":
         return threats_eval
 
-    def evaluate(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> int:
+    def evaluate(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> float:
         func = game.evaluations().get(name)
         if func is None:
             if name == "mobility":  # any game: the generic count
@@ -137,8 +137,8 @@ def _by_name(name: str) -> Evaluation:
             _offered(game, name)
         assert func is not None
         if (three, two) != (50, 10) and _weighted(func):
-            return func(game, state, player, three, two)  # type: ignore[no-any-return]
-        return func(game, state, player)  # type: ignore[no-any-return]
+            return func(game, state, player, three, two)
+        return func(game, state, player)
 
     evaluate.__name__ = f"{name}_eval"
     return evaluate
@@ -183,7 +183,7 @@ def bind_evaluation(game: Game[Any, Any], name: str, three: int = 50, two: int =
         own = mobility_eval
     func = own
     if (three, two) != (50, 10) and _weighted(func):
-        def weighted(g: Game[Any, Any], state: Any, player: int) -> int:
+        def weighted(g: Game[Any, Any], state: Any, player: int) -> float:
             return func(g, state, player, three, two)  # type: ignore[call-arg]
 
         weighted.__name__ = f"{name}_eval(three={three}, two={two})"
@@ -200,7 +200,7 @@ def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
     if (three, two) == (50, 10):
         return func
 
-    def weighted_eval(game: Game[Any, Any], state: Any, player: int) -> int:
+    def weighted_eval(game: Game[Any, Any], state: Any, player: int) -> float:
         return func(game, state, player, three, two)  # type: ignore[call-arg]
 
     weighted_eval.__name__ = f"{name}_eval(three={three}, two={two})"

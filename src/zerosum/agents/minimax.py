@@ -153,6 +153,7 @@ class MinimaxAgent(EvaluatingAgent):
                 raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
             if tracer is not None:
                 tracer.enter(s, a, ply, None, None)
+            v: float
             if is_terminal(s):
                 v = terminal_value(game, s)
                 if tracer is not None:
@@ -164,7 +165,8 @@ class MinimaxAgent(EvaluatingAgent):
                 if tracer is not None:
                     tracer.leave(v, "depth", 1)
                 return v, ()
-            best, best_pv = -INF, ()
+            best: float = -INF
+            best_pv: tuple[Any, ...] = ()
             for b in game.actions(s):
                 v, pv = value(result(s, b), depth - 1, b, ply + 1)
                 v = up(v)

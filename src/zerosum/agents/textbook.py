@@ -45,6 +45,7 @@ def plain_alphabeta(game: Game[Any, Any], state: Any, evaluate: Callable[[Game[A
             raise AgentError(f"alphabeta:plain=1 passed its node budget of {budget}: give it a depth")
         if tracer is not None:
             tracer.enter(s, a, ply, alpha, beta)
+        v: Any
         if is_terminal(s):
             v = terminal_value(game, s)
             if tracer is not None:
@@ -76,9 +77,10 @@ def plain_alphabeta(game: Game[Any, Any], state: Any, evaluate: Callable[[Game[A
         return best
 
     full = depth_limit is None
-    value = negamax(state, 10**9 if full else depth_limit, -INF, INF, None, 0)
+    limit = 10**9 if depth_limit is None else depth_limit
+    value = negamax(state, limit, -INF, INF, None, 0)
     if depth_limit == 0:  # depth 0 only evaluates: play the first action
         best_pv[0] = (actions_of(state)[0],)
     pv = best_pv[0]
-    return SearchResult(action=pv[0], value=value, nodes=nodes, depth=len(pv) if full else depth_limit,
+    return SearchResult(action=pv[0], value=value, nodes=nodes, depth=len(pv) if full else limit,
                         elapsed=time.perf_counter() - start, pv=pv, scores=scores, exact=full, evals=evals)
