@@ -24,7 +24,9 @@ def test_to_child_inverts_to_parent_on_proven_and_heuristic_values() -> None:
 
 def test_clamp_keeps_heuristics_below_proven_values() -> None:
     assert V.clamp(10**12) == V.HEURISTIC_BOUND and V.clamp(-10**12) == -V.HEURISTIC_BOUND
-    assert V.clamp(12.7) == 12 and V.clamp(-3) == -3 and V.clamp(float("nan")) == V.HEURISTIC_BOUND
+    # fractions are kept (a student's evaluation may return any real number; #14)
+    assert V.clamp(12.7) == 12.7 and V.clamp(-3) == -3 and V.clamp(float("nan")) == V.HEURISTIC_BOUND
+    assert V.clamp(V.HEURISTIC_BOUND + 0.5) == V.HEURISTIC_BOUND
 
 
 @pytest.mark.parametrize("cells", [16, 42, 64])

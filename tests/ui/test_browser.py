@@ -31,9 +31,12 @@ def warm_up(app) -> None:
     import importlib.util
 
     if importlib.util.find_spec("zerosum.solver.solver") is not None:
-        from zerosum.ui.analysis import solver_job
+        from zerosum import get_game
+        from zerosum.ui.service import analyze_job
 
-        app.state.pool.run(solver_job, ("connect4", [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]), 300)
+        game = get_game("connect4")
+        actions = [3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4]
+        app.state.pool.run(analyze_job, (game, actions, game.states_of(actions)[-1], 5.0), 300)
 
 
 @pytest.fixture(scope="module")

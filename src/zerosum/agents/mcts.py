@@ -54,7 +54,7 @@ import time
 from typing import Any, Callable
 
 from ..errors import AgentError
-from ..game import Game, other
+from ..game import Game, Origin, other
 from ..values import loss_value, win_value
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag as _flag,
                    kernels)
@@ -100,7 +100,11 @@ class _Node:
 
 
 def _state_bytes(state: Any, depth: int = 3) -> int:
-    """An estimate of the memory a state holds (its containers and their items, a few levels deep)."""
+    """An estimate of the memory a state holds (its containers and their items, a few levels deep); the root
+    of a move history (:class:`zerosum.game.Origin`) is one object shared by every state of a game, so it
+    counts nothing."""
+    if isinstance(state, Origin):
+        return 0
     size = sys.getsizeof(state)
     if depth > 0:
         if isinstance(state, (tuple, list, set, frozenset)):

@@ -13,7 +13,7 @@ import os
 import threading
 import time
 
-__all__ = ["die_with_parent", "usable_cores", "MAX_JOBS", "FACE_THREADS"]
+__all__ = ["die_with_parent", "usable_cores", "default_threads", "MAX_JOBS", "FACE_THREADS"]
 
 #: the most worker processes any command starts (arena --jobs, book --jobs, serve --workers)
 MAX_JOBS = 32
@@ -27,6 +27,12 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
         return os.cpu_count() or 1
+
+
+def default_threads() -> int:
+    """The threads the faces let one search use: ``FACE_THREADS``, or fewer when this process may run on
+    fewer cores."""
+    return max(1, min(FACE_THREADS, usable_cores()))
 
 
 def die_with_parent(parent: int, every: float = 0.5) -> None:

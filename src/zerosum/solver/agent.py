@@ -27,11 +27,12 @@ import time
 from dataclasses import replace
 from typing import Any, Callable
 
-from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult
+from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, Tracer
+from ..core.processes import FACE_THREADS, default_threads
+from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
 from ..game import Game
 from ..values import HEURISTIC_BOUND, score_to_value
-from .parallel import FACE_THREADS, MAX_THREADS, default_threads
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -141,8 +142,15 @@ class SolverAgent(SearchAgent):
         agent.spec = f"alphabeta:time={seconds}"
         return agent
 
-    def search(self, game: Game[Any, Any], state: Any) -> SearchResult:
-        return self.search_within(game, state, self.limits.time)
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        """The move in ``state`` (see :meth:`search_within`).  The solver's tree lives in compiled code and is
+        not traced: a ``tracer`` sees only the root, entered and left with the answer's value."""
+        if tracer is not None:
+            tracer.enter(state, None, 0, None, None)
+        found = self.search_within(game, state, self.limits.time)
+        if tracer is not None:
+            tracer.leave(found.value, None)
+        return found
 
     def search_within(self, game: Game[Any, Any], state: Any, seconds: float | None,
                       report: Callable[[Any], None] | None = None,

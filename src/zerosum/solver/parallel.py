@@ -17,7 +17,6 @@ lose an entry but never make a score wrong.
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any, Callable, Sequence
 
@@ -25,7 +24,7 @@ import numpy as np
 
 import zerosum.solver.search as search
 
-from ..core.processes import FACE_THREADS, MAX_JOBS, usable_cores
+from ..core.processes import FACE_THREADS, MAX_JOBS, default_threads
 from ..errors import UsageError
 
 
@@ -50,11 +49,6 @@ def check_threads(threads: Any) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise UsageError(f"threads must be a whole number 1..{MAX_THREADS}, not {threads!r}")
     return threads
-
-
-def default_threads() -> int:
-    """The faces' threads: ``FACE_THREADS``, or fewer when this process may run on fewer cores."""
-    return max(1, min(FACE_THREADS, usable_cores()))
 
 
 def helper_order(order: np.ndarray) -> np.ndarray:
