@@ -39,6 +39,7 @@ from numba import njit
 
 from ..kernels.connectx import (ONE, ZERO, centre_order, column_masks, non_losing, open_line, popcnt,
                                 win_cells)
+from .bounds import claimeven_upper
 from .frames import (ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, board_constants,
                      new_frames)
 from .order import column_of, sort_key
@@ -177,6 +178,8 @@ def _negamax(
             v = int(bscores[booked])  # the book's exact score: a true value whatever the window
         else:
             lo, hi = _score_range(cur, msk, moves, geo)
+            if beta >= 0:  # bounds.py: at most 0 or -1 if the other side can answer by claimeven
+                hi = min(hi, claimeven_upper(cur, msk, moves, geo))
             single = (nxt & (nxt - ONE)) == ZERO  # one move (a forced block): straight on, without the table
             in_near = cells - moves <= NEAR_EMPTY  # the small table holds this position
             idx, part, flip, sym, hint = NO_ENTRY, ZERO, 0, False, -1
