@@ -203,7 +203,7 @@ def _negamax(
                         continue
                     ckey, _, _ = table_key(cur ^ msk, msk | m, moves + 1, rows + 1, cols)
                     prefetch(table, near, tt, ckey, cells - moves - 1 <= NEAR_EMPTY)  # read a little later
-                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo)
+                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo, moves, beta)
                     if s < 0:  # no reply survives: we win with our next stone
                         win = c
                         break
