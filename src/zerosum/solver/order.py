@@ -3,7 +3,7 @@
 Alpha-beta cuts off as soon as one move refutes the window, so a node's cost is mostly the order of its
 moves.  The order, best first:
 
-0. when the window asks for no more than a draw (``beta <= 1``), the moves after which claimeven
+0. when the window asks for no more than a draw or a slow win (``beta <= (rows + 1) // 2``), the moves after which claimeven
    (:mod:`.bounds`) bounds the opponent low enough to cut: the child ends at once (-2% to -5% nodes);
 1. the column that refuted the position last time (the table remembers it);
 2. the moves that create the most winning cells for the mover -- less those right above an opponent's
@@ -60,6 +60,6 @@ def sort_key(cur, msk, m, rank, remembered, threats, geo, moves, beta):  # type:
     key = popcnt(w & ~(threats << ONE)) * 64 + 63 - rank
     if remembered:
         key += 1 << 20
-    if beta <= 1 and -claimeven_upper(cur ^ msk, msk | m, moves + 1, geo) >= beta:
+    if beta <= (rows + 1) // 2 and -claimeven_upper(cur ^ msk, msk | m, moves + 1, geo) >= beta:
         key += 1 << 21  # the reply is refuted at once by claimeven (bounds.py): a cut-off, first
     return w, key

@@ -178,7 +178,7 @@ def _negamax(
             v = int(bscores[booked])  # the book's exact score: a true value whatever the window
         else:
             lo, hi = _score_range(cur, msk, moves, geo)
-            if beta >= 0:  # bounds.py: at most 0 or -1 if the other side can answer by claimeven
+            if beta > -((rows + 1) // 2):  # bounds.py: at most 0 (or a loss) if the other side claims even
                 hi = min(hi, claimeven_upper(cur, msk, moves, geo))
             single = (nxt & (nxt - ONE)) == ZERO  # one move (a forced block): straight on, without the table
             in_near = cells - moves <= NEAR_EMPTY  # the small table holds this position
