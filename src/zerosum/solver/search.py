@@ -85,7 +85,7 @@ STATS_SIZE = 9
 #: from this ply on, a side that has no line left open is known not to win
 _DRAW_PLY = 20
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
-_ETC_EMPTY = 20
+_ETC_EMPTY = 16
 # enhanced transposition cut-offs look children up in the main table only
 assert _ETC_EMPTY - 1 > NEAR_EMPTY
 
