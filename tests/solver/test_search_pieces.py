@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
-from solver_truth import random_positions  # type: ignore[import-not-found]
+from solver_truth import random_positions, read_bench  # type: ignore[import-not-found]
 
 from zerosum import ConnectX, Solver
 from zerosum.kernels.connectx import centre_order, column_masks, mirror
 from zerosum.solver import frames, search
+from zerosum.solver.bounds import claimeven_upper_py
 from zerosum.solver.order import sort_key
 from zerosum.solver.table import (
     NEAR_EMPTY,
@@ -111,9 +112,9 @@ def test_a_position_and_its_mirror_image_share_one_key_near_the_root() -> None:
 # ---- the move sorter ----------------------------------------------------------------------------
 
 
-def _sorted(moves: str, hint: int = -1) -> tuple[list[int], int]:
-    """The legal columns in the order their sort keys give (``_negamax`` sorts by them), and a column no
-    reply survives (-1: none)."""
+def _sorted(moves: str, hint: int = -1, beta: int = 33) -> tuple[list[int], int]:
+    """The legal columns in the order their sort keys give (``_negamax`` sorts by them) in a node whose
+    window ends at ``beta``, and a column no reply survives (-1: none)."""
     game = ConnectX(6, 7, 4)
     state = game.from_moves(moves)
     geo = frames.board_constants(6, 7, 4, 1 << 10)
@@ -121,7 +122,8 @@ def _sorted(moves: str, hint: int = -1) -> tuple[list[int], int]:
     for rank, col in enumerate(centre_order(7).tolist()):
         if col in game.actions(state):
             m = U64(int(column_masks(6, 7)[col]) & (state.mask + int(geo[4])))
-            _, key = sort_key(U64(state.current), U64(state.mask), m, rank, col == hint, U64(0), geo)
+            _, key = sort_key(U64(state.current), U64(state.mask), m, rank, col == hint, U64(0), geo, state.ply,
+                              beta)
             if key < 0 and win < 0:
                 win = col
             keys.append((key, col))
@@ -132,6 +134,29 @@ def test_moves_are_tried_centre_first_and_the_remembered_column_before_all() -> 
     assert centre_order(7).tolist() == [3, 2, 4, 1, 5, 0, 6] and centre_order(4).tolist() == [1, 2, 0, 3]
     assert _sorted("") == ([3, 2, 4, 1, 5, 0, 6], -1)
     assert _sorted("", hint=6) == ([6, 3, 2, 4, 1, 5, 0], -1)
+
+
+def test_a_move_claimeven_refutes_the_reply_to_comes_first_when_it_cuts() -> None:
+    """In a node whose window asks for at least a draw (beta <= 0), the moves after which claimeven bounds
+    the opponent to 0 (bounds.py) come before every other; with a window asking for a win, they do not
+    move."""
+    game = ConnectX(6, 7, 4)
+    seen = 0
+    for moves, _ in read_bench("Test_L3_R1", limit=400):
+        state = game.from_moves(moves)
+        if (game.cells - state.ply) % 2 == 0:
+            continue
+        refuting = set()
+        for col in game.actions(state):
+            child = game.result(state, col)
+            if not child.won_by and claimeven_upper_py(child.current, child.mask, child.ply, 6, 7, 4) <= 0:
+                refuting.add(col)
+        order, win = _sorted(moves, beta=0)
+        if win >= 0 or not refuting or len(refuting) == len(order):
+            continue
+        assert set(order[:len(refuting)]) == refuting, (moves, order, refuting)
+        seen += order != _sorted(moves)[0]
+    assert seen > 0
 
 
 def test_moves_making_more_winning_cells_come_first() -> None:

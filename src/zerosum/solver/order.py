@@ -3,6 +3,8 @@
 Alpha-beta cuts off as soon as one move refutes the window, so a node's cost is mostly the order of its
 moves.  The order, best first:
 
+0. when the window asks for no more than a draw or a slow win (``beta <= (rows + 1) // 2``), the moves after which claimeven
+   (:mod:`.bounds`) bounds the opponent low enough to cut: the child ends at once (-2% to -5% nodes);
 1. the column that refuted the position last time (the table remembers it);
 2. the moves that create the most winning cells for the mover -- less those right above an opponent's
    winning cell, which the mover could never fill before the opponent wins;
@@ -18,7 +20,8 @@ While it looks at each move, the sorter also:
   on the easy sets, -20% to -28% on the others);
 * skips the right half of a position equal to its mirror image (near the root only).
 
-A move's sort key is ``winning cells * 64 + 63 - centre rank`` (plus ``2**20`` for the remembered column),
+A move's sort key is ``winning cells * 64 + 63 - centre rank`` (plus ``2**20`` for the remembered column,
+``2**21`` for a claimeven cut),
 so the column comes back from the key alone (:func:`column_of`); ``_negamax`` keeps the moves sorted by
 insertion, at most ``cols`` of them, in its frame.  (The loop over the columns lives there too: a numba
 piece handed arrays counts references to them with atomic operations, which inside a loop would cost more
@@ -31,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.connectx import ONE, ZERO, non_losing, popcnt, win_cells
+from .bounds import claimeven_upper
 
 __all__ = ["sort_key", "column_of"]
 
@@ -43,7 +47,7 @@ def column_of(key: int, order: np.ndarray, flip: int, cols: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def sort_key(cur, msk, m, rank, remembered, threats, geo):  # type: ignore[no-untyped-def]
+def sort_key(cur, msk, m, rank, remembered, threats, geo, moves, beta):  # type: ignore[no-untyped-def]
     """``(w, key)`` of move ``m`` (one bit), the ``rank``-th column centre first: ``w`` the mover's winning
     cells once it is played, ``key`` its sort key -- or -1 when no reply survives it (we win with our
     next stone).  ``threats``: the opponent's winning cells; ``remembered``: the table's column."""
@@ -56,4 +60,6 @@ def sort_key(cur, msk, m, rank, remembered, threats, geo):  # type: ignore[no-un
     key = popcnt(w & ~(threats << ONE)) * 64 + 63 - rank
     if remembered:
         key += 1 << 20
+    if beta <= (rows + 1) // 2 and -claimeven_upper(cur ^ msk, msk | m, moves + 1, geo) >= beta:
+        key += 1 << 21  # the reply is refuted at once by claimeven (bounds.py): a cut-off, first
     return w, key

@@ -39,6 +39,7 @@ from numba import njit
 
 from ..kernels.connectx import (ONE, ZERO, centre_order, column_masks, non_losing, open_line, popcnt,
                                 win_cells)
+from .bounds import claimeven_upper
 from .frames import (ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, board_constants,
                      new_frames)
 from .order import column_of, sort_key
@@ -89,7 +90,7 @@ HALT_EVERY = 1 << 10
 #: from this ply on, a side that has no line left open is known not to win
 _DRAW_PLY = 20
 #: enhanced transposition cut-offs are tried at nodes with at least this many empty cells
-_ETC_EMPTY = 20
+_ETC_EMPTY = 16
 # enhanced transposition cut-offs look children up in the main table only
 assert _ETC_EMPTY - 1 > NEAR_EMPTY
 
@@ -188,6 +189,8 @@ def _negamax(
             v = int(bscores[booked])  # the book's exact score: a true value whatever the window
         else:
             lo, hi = _score_range(cur, msk, moves, geo)
+            if beta > -((rows + 1) // 2):  # bounds.py: at most 0 (or a loss) if the other side claims even
+                hi = min(hi, claimeven_upper(cur, msk, moves, geo))
             single = (nxt & (nxt - ONE)) == ZERO  # one move (a forced block): straight on, without the table
             in_near = cells - moves <= NEAR_EMPTY  # the small table holds this position
             idx, part, flip, sym, hint = NO_ENTRY, ZERO, 0, False, -1
@@ -211,7 +214,7 @@ def _negamax(
                         continue
                     ckey, _, _ = table_key(cur ^ msk, msk | m, moves + 1, rows + 1, cols)
                     prefetch(table, near, tt, ckey, cells - moves - 1 <= NEAR_EMPTY)  # read a little later
-                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo)
+                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo, moves, beta)
                     if s < 0:  # no reply survives: we win with our next stone
                         win = c
                         break

@@ -1,0 +1,84 @@
+"""Static bounds: what a position's score cannot exceed, known without searching it.
+
+**Claimeven** (Victor Allis' rule, used as a bound in Christophe Steininger's solver).  When an even
+number of cells is empty, the side *not* to move can answer every move by playing on top of it in the
+same column.  Pair each column's empty cells from the top down: the upper cell of a pair goes to the
+answering side.  A column with an odd number of empty cells has one cell left over at its bottom -- the
+next cell to play there -- and there are an even number of such columns, so the answering side, when the
+side to move plays such a cell, plays the bottom cell of another such column (and so takes more than its
+share, which only hurts the side to move).  Whatever the side to move does, it ends with no more than:
+
+    its stones, every empty cell at an odd distance from the top of its column, and every cell
+    playable now
+
+If those cells hold no line, the side to move never wins: its score is at most 0.  If, besides, the
+answering side's cells (its stones and the rest of the empty cells) hold a line, it wins in the end: at
+most -1 (a loss with the last stone), less when the line's top cell is low (:func:`_latest_loss`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels.connectx import U64, open_line
+from .frames import board_constants
+
+__all__ = ["claimeven_upper", "NO_BOUND"]
+
+#: what :func:`claimeven_upper` returns when it proves nothing: above every score
+NO_BOUND = 1 << 10
+
+
+@njit(cache=True, inline="always")
+def claimeven_upper(cur, msk, moves, geo):  # type: ignore[no-untyped-def]
+    """The best score the side to move can still reach if the other side answers by claimeven: 0 (no
+    win), negative (a loss, at the latest when the first of the other side's lines can be complete;
+    never below ``-((rows + 1) // 2)``), or :data:`NO_BOUND` when the rule proves nothing (an odd number of empty cells,
+    or a line left among the side to move's cells)."""
+    rows, k, cells, bottom, board = geo[0], geo[2], geo[3], U64(geo[4]), U64(geo[5])  # uint64 from Python too
+    if (cells - moves) & 1:
+        return NO_BOUND
+    # the cells at an even distance from the top of their column (pattern 1010.. read from the top)
+    top_parity = U64((1 << (rows + 1)) // 3) * bottom
+    theirs = (cur ^ msk) | (board & ~msk & top_parity & ~(msk + bottom))
+    mine = board & ~theirs
+    h = rows + 1
+    if open_line(mine, h, k, rows):
+        return NO_BOUND
+    if not open_line(theirs, h, k, rows):
+        return 0
+    if k != 4 or h >= 20:
+        return -1  # a loss, with the last stone at the latest
+    return _latest_loss(theirs, rows, bottom, h)
+
+
+@njit(cache=True, inline="always")
+def _latest_loss(theirs, rows, bottom, h):  # type: ignore[no-untyped-def]
+    """The best score left to a side that cannot stop the other side's four-in-a-row lines ``theirs``.
+
+    A line is complete once its top cell is filled, and nothing above that cell can be filled before it:
+    with its top cell on row ``r`` (0 at the bottom) it is complete with ``rows - 1 - r`` cells still
+    empty at least, so the loss comes at ply ``cells - rows + 1 + r`` at the latest, the score
+    ``-((rows + 1 - r) // 2)``.  The line with the lowest top cell decides.
+    """
+    tops = U64(0)
+    for dd, top in ((1, 3), (h, 0), (h + 1, 3 * (h + 1)), (h - 1, 0)):  # its top: the last or first cell
+        d = U64(dd)
+        m = theirs & (theirs >> d)
+        m &= m >> (d + d)  # bit i: the cells i, i + d, i + 2d, i + 3d are all theirs
+        tops |= m << U64(top)
+    r = 0
+    while r < rows - 1 and tops & (bottom << U64(r)) == U64(0):
+        r += 1
+    return -((rows + 1 - r) // 2)
+
+
+def claimeven_upper_py(cur: int, msk: int, moves: int, rows: int, cols: int, k: int) -> int:
+    """:func:`claimeven_upper` of a position given as Python ints (for tests)."""
+    return int(_claimeven_upper(np.uint64(cur), np.uint64(msk), moves, rows, cols, k))
+
+
+@njit(cache=True)
+def _claimeven_upper(cur, msk, moves, rows, cols, k):  # type: ignore[no-untyped-def]
+    return claimeven_upper(cur, msk, moves, board_constants(rows, cols, k, 1 << 10))
