@@ -49,7 +49,7 @@ from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent, win_value
 from .base import Limits, Option, SearchResult, Tracer, bounded, check_range, flag as _flag, kernels
 from ..games.connectx_eval import winning_cells
-from .minimax import EVAL_OPTIONS, EvaluatingAgent, resolve_evaluation, terminal_value
+from .minimax import EVAL_OPTIONS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -174,7 +174,7 @@ class AlphaBetaAgent(EvaluatingAgent):
             tt.clear()
         killers: dict[int, list[Any]] = {}
         history: dict[Any, int] = {}
-        result, is_terminal, player, legal = game.result, game.is_terminal, game.player, game.actions
+        result, player, legal = game.result, game.player, game.actions
         centre_key = self._root_order(game, actions)
         rank = {a: i for i, a in enumerate(centre_key)}  # Connect-X: centre first among equals
         nodes = evals = 0
@@ -187,14 +187,10 @@ class AlphaBetaAgent(EvaluatingAgent):
             nodes += 1
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
                 raise _Stop
-            if tracer is not None:
-                tracer.enter(s, move, ply, alpha, beta)
+            done = open_node(game, s, move, ply, alpha, beta, tracer)
+            if done is not None:
+                return done
             v: Any
-            if is_terminal(s):
-                v = terminal_value(game, s)
-                if tracer is not None:
-                    tracer.leave(v, "terminal")
-                return v
             if depth == 0:
                 cut = True
                 evals += 1

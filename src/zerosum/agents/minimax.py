@@ -38,6 +38,29 @@ def terminal_value(game: Game[Any, Any], state: Any) -> int:
     return 0 if u == 0 else (WIN if u > 0 else -WIN)
 
 
+def open_node(game: Game[Any, Any], s: Any, a: Any, ply: int, alpha: Any, beta: Any, tracer: Any) -> int | None:
+    """Enter node ``s`` (reached by ``a``, ``ply`` plies below the root; ``alpha``, ``beta``: its window, None
+    for minimax) for ``tracer``: the value of a finished game (the node is then left, as "terminal"), else
+    None.  Every recursion of minimax and alpha-beta starts a node with it."""
+    if tracer is not None:
+        tracer.enter(s, a, ply, alpha, beta)
+    if not game.is_terminal(s):
+        return None
+    v = terminal_value(game, s)
+    if tracer is not None:
+        tracer.leave(v, "terminal")
+    return v
+
+
+def depth_leaf(game: Game[Any, Any], s: Any, evaluate: Callable[..., Any], tracer: Any) -> Any:
+    """The value of ``s`` where the depth limit stops the search: its evaluation for the side to move, kept
+    within the heuristic range (the node is left for ``tracer`` as "depth", with its one evaluation)."""
+    v = clamp(evaluate(game, s, game.player(s)))
+    if tracer is not None:
+        tracer.leave(v, "depth", 1)
+    return v
+
+
 def resolve_evaluation(
     game: Game[Any, Any], evaluation: "str | Callable[..., Any] | None", three: int, two: int,
     state: Any = None,
@@ -143,7 +166,7 @@ class MinimaxAgent(EvaluatingAgent):
         depth_limit = self.limits.depth
         budget = self.limits.nodes
         nodes = evals = 0
-        result, is_terminal, player = game.result, game.is_terminal, game.player
+        result = game.result
         up: Callable[[Any], Any] = to_parent if self.discount else (lambda v: -v)
 
         def value(s: Any, depth: int, a: Any, ply: int) -> tuple[Any, tuple[Any, ...]]:
@@ -151,20 +174,13 @@ class MinimaxAgent(EvaluatingAgent):
             nodes += 1
             if budget is not None and nodes > budget:
                 raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
-            if tracer is not None:
-                tracer.enter(s, a, ply, None, None)
-            v: float
-            if is_terminal(s):
-                v = terminal_value(game, s)
-                if tracer is not None:
-                    tracer.leave(v, "terminal")
-                return v, ()
+            done = open_node(game, s, a, ply, None, None, tracer)
+            if done is not None:
+                return done, ()
             if depth == 0:
                 evals += 1
-                v = clamp(evaluate(game, s, player(s)))
-                if tracer is not None:
-                    tracer.leave(v, "depth", 1)
-                return v, ()
+                return depth_leaf(game, s, evaluate, tracer), ()
+            v: float
             best: float = -INF
             best_pv: tuple[Any, ...] = ()
             for b in game.actions(s):

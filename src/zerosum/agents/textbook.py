@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from ..values import INF, clamp
+from ..values import INF
 from .base import SearchResult, Tracer
 
 __all__ = ["plain_alphabeta"]
@@ -30,33 +30,26 @@ __all__ = ["plain_alphabeta"]
 def plain_alphabeta(game: Game[Any, Any], state: Any, evaluate: Callable[[Game[Any, Any], Any, int], Any],
                     depth_limit: int | None, budget: int | None, tracer: Tracer | None = None) -> SearchResult:
     """The textbook alpha-beta search of ``state`` (see the module doc); ``evaluate(game, s, mover)``."""
-    from .minimax import terminal_value
+    from .minimax import depth_leaf, open_node
 
     start = time.perf_counter()
-    result, is_terminal, player, actions_of = game.result, game.is_terminal, game.player, game.actions
+    result, actions_of = game.result, game.actions
     nodes = evals = 0
     scores: dict[Any, Any] = {}
     best_pv: dict[int, tuple[Any, ...]] = {}
 
     def negamax(s: Any, depth: int, alpha: Any, beta: Any, a: Any, ply: int) -> Any:
         nonlocal nodes, evals
-        nodes += 1
-        if budget is not None and nodes > budget:
+        if budget is not None and nodes >= budget:  # this node would be one past the budget
             raise AgentError(f"alphabeta:plain=1 passed its node budget of {budget}: give it a depth")
-        if tracer is not None:
-            tracer.enter(s, a, ply, alpha, beta)
-        v: Any
-        if is_terminal(s):
-            v = terminal_value(game, s)
-            if tracer is not None:
-                tracer.leave(v, "terminal")
-            return v
+        nodes += 1
+        done = open_node(game, s, a, ply, alpha, beta, tracer)
+        if done is not None:
+            return done
         if depth == 0:
             evals += 1
-            v = clamp(evaluate(game, s, player(s)))
-            if tracer is not None:
-                tracer.leave(v, "depth", 1)
-            return v
+            return depth_leaf(game, s, evaluate, tracer)
+        v: Any
         best = -INF
         cut = None
         for b in actions_of(s):

@@ -35,7 +35,7 @@ class BudgetExceeded(Exception):
 class Halted(BudgetExceeded):
     """A search on a lane another thread halted (:meth:`Lane.halt`) stopped before its answer."""
 
-__all__ = ["BudgetExceeded", "Halted", "Lane", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
+__all__ = ["BudgetExceeded", "Halted", "Lane", "retire", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
            "FACE_THREADS"]
 
 #: ``Solver(threads=N)``: 1..MAX_THREADS
@@ -49,6 +49,17 @@ def check_threads(threads: Any) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise UsageError(f"threads must be a whole number 1..{MAX_THREADS}, not {threads!r}")
     return threads
+
+
+def retire(lanes: Sequence["Lane"], threads: Sequence[threading.Thread], halt: bool = True) -> None:
+    """End a parallel search: halt its lanes (when ``halt``), wait for its threads, clear the lanes' state."""
+    if halt:
+        for lane in lanes:
+            lane.halt()
+    for thread in threads:
+        thread.join()
+    for lane in lanes:
+        lane.clear()
 
 
 def helper_order(order: np.ndarray) -> np.ndarray:
@@ -194,12 +205,7 @@ def analyze_columns(solver: Any, children: Sequence[tuple[int, int, int]], weak:
         if not finished:  # the caller was interrupted or failed: stop the others
             with lock:
                 stopping[0] = True
-                for lane in lanes:
-                    lane.halt()
-        for thread in helpers:
-            thread.join()
-        for lane in lanes:
-            lane.clear()
+        retire(lanes, helpers, halt=not finished)
     if failed:  # pragma: no cover - a helper never fails where the caller does not
         raise failed[0]
     return scores, nodes[0]

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from .parallel import Lane, check_threads
+from .parallel import Lane, check_threads, retire
 from .solver import BudgetExceeded, Halted, Solver
 
 __all__ = ["Event", "Progressive", "WDL", "EXACT", "ROOT", "FIRST_SLICE"]
@@ -334,12 +334,7 @@ class Progressive:
                 yield ready.pop(0)
         finally:
             quit_.set()
-            for lane in lanes:
-                lane.halt()
-            for thread in workers:
-                thread.join()
-            for lane in lanes:
-                lane.clear()
+            retire(lanes, workers)
             while not out.empty():  # proven but not yielded: said by the next call
                 item = out.get()
                 if isinstance(item, Event):
