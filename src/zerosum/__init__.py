@@ -43,6 +43,7 @@ __all__ = [
     "Outcome",
     "play_game",
     "match",
+    "trace",
     "errors",
     "__version__",
 ]
@@ -54,6 +55,10 @@ def __getattr__(name: str) -> Any:
         from .solver import Solver
 
         return Solver
+    if name == "trace":  # a callable module: zerosum.trace(agent, game, state) and zerosum.trace.Tree
+        import importlib
+
+        return importlib.import_module("zerosum.trace")
     if name in ("play_game", "match"):  # the arena: imported when asked for (a Kaggle submission carries none)
         from . import teaching
 

@@ -36,6 +36,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("zerosum.commands.play", "serve the browser page for play and analysis"),
     "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver, analysis"),
     "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
+    "explain": ("zerosum.commands.explain", "why a search plays its move: scores, refutations, the traced tree"),
 }
 
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

@@ -1,0 +1,136 @@
+"""``zerosum explain MOVES --agent SPEC``: why a search plays what it plays.
+
+It traces the agent's search of the position (:func:`zerosum.trace.trace`) and prints each root move's score
+(``SearchResult.scores``, from the side to move's view; for alpha-beta the chosen move's score is exact and
+a refuted move's is a bound, "at most"), the principal variation, and for every other move its refutation:
+the opponent's reply that gave it its score in the tree, with the score after it.  Then the traced tree as
+indented text to ``--depth`` plies (with boards unless ``--no-boards``).
+
+This module imports quickly; the search loads inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .options import add_game_option, int_arg
+
+__all__ = ["COMMANDS", "MAX_TREE_DEPTH", "explain"]
+
+#: the deepest ``--depth`` (the printed tree, not the search: the search's depth is in the agent's spec)
+MAX_TREE_DEPTH = 8
+DEFAULT_AGENT = "alphabeta:plain=1,depth=4"
+
+
+def _add(parser: argparse.ArgumentParser) -> None:
+    from ..trace.nodes import DEFAULT_MAX_NODES, MAX_TRACE_NODES
+
+    parser.add_argument("moves", nargs="?", default="", metavar="MOVES",
+                        help="the position as a move string in the game's notation (default: the start)")
+    parser.add_argument("--agent", default=DEFAULT_AGENT, metavar="SPEC",
+                        help=f"the search to explain: alphabeta, minimax, mcts or solver with its options "
+                             f"(default: {DEFAULT_AGENT})")
+    add_game_option(parser)
+    parser.add_argument("--depth", type=int_arg(0, MAX_TREE_DEPTH), default=1, metavar="D",
+                        help=f"print the traced tree to D plies, 0..{MAX_TREE_DEPTH} (default 1; 0: no tree)")
+    parser.add_argument("--no-boards", action="store_true", help="print the tree without a board at each node")
+    parser.add_argument("--max-nodes", type=int_arg(1, MAX_TRACE_NODES), default=DEFAULT_MAX_NODES, metavar="N",
+                        help=f"stop (one error line) when the search visits more than N nodes, "
+                             f"1..{MAX_TRACE_NODES} (default {DEFAULT_MAX_NODES})")
+
+
+def _kind(tree: Any, action: Any) -> str:
+    """Whether a root move's score is exact or a bound, or what it is (MCTS: a mean)."""
+    if tree.kind == "solver":
+        return "exact" if action in tree.result.scores else "not scored"
+    child = tree.child(action)
+    if child is None:
+        return "not searched"
+    if child.visits is not None:
+        return f"mean of {child.visits}"
+    return {"upper": "at most", "lower": "at least"}.get(child.score_bound, "exact")
+
+
+def _why(tree: Any, action: Any) -> str:
+    """Why a root move scores what it does: its refutation in the tree, or how its node ended."""
+    from ..trace.nodes import short_value
+
+    game = tree.game
+    if tree.kind == "solver":
+        return "the solver's search is not traced" if action in tree.result.scores else "not scored"
+    child = tree.child(action)
+    if child is None:
+        return "not searched"
+    reply = tree.refutation(action)
+    if reply is None:
+        ended = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
+                 "table": "answered from the transposition table"}
+        return ended.get(child.cutoff or "", "not searched below")
+    how = "refuted by" if child.cutoff == "beta" or child.visits is not None else "best reply"
+    return f"{how} {game.format_action(reply.action)} ({tree.describe(reply) if reply.visits is None else 'Q=' + short_value(reply.score)})"
+
+
+def _verdict(tree: Any) -> str:
+    """One line: why the chosen move beats the others."""
+    from ..trace.nodes import short_value
+
+    result = tree.result
+    move = tree.game.format_action(result.action)
+    best = result.scores.get(result.action)
+    if tree.kind == "mcts":
+        return f"{move} is chosen: MCTS plays the move it visited most"
+    if best is None:
+        return f"{move} is chosen"
+    value = short_value(best, tree.discounted)
+    if tree.kind == "solver":
+        return f"{move} is chosen: the solver proves it scores {value}, the best there is"
+    if tree.kind == "alphabeta":
+        return (f"{move} is chosen: it scores {value}; every other move was refuted (its score is at most what "
+                f"is shown, never above {value}), ties going to the move searched first")
+    return f"{move} is chosen: it scores {value}, the best of every move's exact score (ties to the first)"
+
+
+def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
+    """The text ``zerosum explain`` prints for a traced ``tree`` of the position ``moves``."""
+    from ..trace.nodes import short_value
+
+    game, result = tree.game, tree.result
+    side = game.player_label(game.player(tree.state))
+    spec = getattr(tree.agent, "spec", "")
+    counts = " ".join(str(c) for c in tree.counts_per_depth())
+    lines = [f"{game.title}, {('after ' + moves) if moves.strip() else 'the start'}: {side} to move",
+             f"{spec}: {result.nodes} {'simulations' if tree.kind == 'mcts' else 'nodes'} (recorded per "
+             f"depth {counts}), {result.evals} evaluations; "
+             f"scores from {side}'s view" + ("" if tree.discounted else " (no depth discount)")]
+    if tree.note:
+        lines.append(tree.note)
+    rows = []
+    for action in game.actions(tree.state):
+        score = result.scores.get(action)
+        chosen = action == result.action
+        text = "-" if score is None else short_value(score, tree.discounted)
+        why = ("chosen" if chosen else _why(tree, action))
+        rows.append(("*" if chosen else " ", game.format_action(action), text, _kind(tree, action), why))
+    widths = [max(len(r[i]) for r in rows + [("", "move", "score", "", "")]) for i in range(5)]
+    lines.append("")
+    lines.append(f"  {'move'.ljust(widths[1])}  {'score'.ljust(widths[2])}  {''.ljust(widths[3])}  why")
+    for mark, move, text, kind, why in rows:
+        lines.append(f"{mark} {move.ljust(widths[1])}  {text.ljust(widths[2])}  {kind.ljust(widths[3])}  {why}")
+    pv = tree.pv or result.pv
+    lines += ["", f"principal variation: {' '.join(game.format_action(a) for a in pv)}"]
+    lines.append(_verdict(tree))
+    if depth > 0 or boards:
+        lines += ["", tree.text(depth=depth, boards=boards)]
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..trace import trace
+
+    tree = trace(args.agent, args.game, args.moves, max_nodes=args.max_nodes)
+    print(explain(tree, args.moves, args.depth, not args.no_boards))
+    return 0
+
+
+COMMANDS = {"explain": (_add, _run)}

@@ -1,0 +1,76 @@
+"""See inside a search: ``zerosum.trace(agent, game, state)`` returns the :class:`Tree` it visited.
+
+>>> import zerosum
+>>> tree = zerosum.trace("alphabeta:plain=1", "tictactoe", "1 4 2 5 9 7")
+>>> tree.result.action, len(tree) == tree.result.nodes, tree.pv
+(2, True, (2,))
+>>> tree.counts_per_depth()
+[1, 3, 2]
+
+The search runs on its generic (pure-Python) path with a recording tracer (the numba fast paths compute
+the same moves and values, and are never traced).  Minimax and alpha-beta record every node they count,
+so ``len(tree) == tree.result.nodes``; MCTS records its final tree (the root's visits are the simulations).
+The solver's own search lives in compiled code and is not traced: its tree is the root alone.
+
+This module is callable: ``zerosum.trace`` is both the module (``zerosum.trace.Tree``) and the function.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from ..errors import AgentError
+from .nodes import DEFAULT_MAX_NODES, MAX_TRACE_NODES, Node, Recorder
+from .tree import Tree
+
+__all__ = ["trace", "Tree", "Node", "Recorder", "DEFAULT_MAX_NODES", "MAX_TRACE_NODES"]
+
+
+def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """The tree ``agent``'s search visits from ``state`` of ``game``.
+
+    ``agent``: a search agent or its spec (``"alphabeta:plain=1,depth=3"``, ``"minimax:depth=2"``,
+    ``"mcts:sims=200,seed=1"``); a plain function or an agent without a search (``random``) has no tree to
+    show (one :class:`~zerosum.errors.AgentError` line).  ``game``: a Game or its spec; ``state``: a state,
+    a move string in the game's notation, or None (the start).  ``max_nodes`` (1..5,000,000, default
+    200,000): a search that records more stops with one error line asking for a smaller search, so a
+    notebook never runs out of memory.  An agent object keeps what it learned (alpha-beta's table), so
+    tracing it twice may show a smaller second tree; a spec builds a fresh agent each time.
+    """
+    from ..agents.base import SearchAgent, check_range
+    from ..agents.registry import make_agent
+    from ..games import get_game
+
+    check_range("trace", "max_nodes", max_nodes, 1, MAX_TRACE_NODES)
+    g = get_game(game)
+    if state is None:
+        state = g.initial_state
+    elif isinstance(state, str):
+        state = g.parse_position(state)[1]
+    searcher = make_agent(agent)
+    if not isinstance(searcher, SearchAgent):
+        what = getattr(agent, "__name__", None) if not isinstance(agent, str) else agent
+        raise AgentError(f"trace: {what or searcher.spec!r} does not search, so it has no tree: trace a search "
+                         f"agent such as 'alphabeta:plain=1,depth=3', 'minimax:depth=2' or 'mcts:sims=200'")
+    if g.is_terminal(state):
+        raise AgentError("trace: the game is over at this position: there is nothing to search")
+    discounted = not getattr(searcher, "plain", False) and getattr(searcher, "discount", True) is not False
+    recorder = Recorder(max_nodes, discounted)
+    result = searcher.search(g, state, tracer=recorder)
+    if not recorder.roots:
+        raise AgentError(f"trace: {searcher.spec!r} reported nothing to its tracer")
+    note = ("the solver's own search is not traced: its tree is the root alone, with the solver's value"
+            if searcher.name == "solver" else "")
+    return Tree(g, searcher, state, result, recorder, discounted=discounted, note=note)
+
+
+class _CallableModule(types.ModuleType):
+    """``zerosum.trace(...)`` calls :func:`trace`, whether the name is the function or this module."""
+
+    def __call__(self, agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+        return trace(agent, game, state, max_nodes=max_nodes)
+
+
+sys.modules[__name__].__class__ = _CallableModule
