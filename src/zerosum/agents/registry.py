@@ -102,12 +102,17 @@ def strongest_agent_spec(game: Game[Any, Any]) -> str:
 
 
 class FunctionAgent(Agent):
-    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention)."""
+    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention).
+
+    Under a node limit (``limits.nodes``, or the arena's ``--nodes``) it plays a counting game
+    (:mod:`zerosum.arena.counting`)."""
 
     name = "function"
+    LIMITS = ("nodes",)
 
-    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function") -> None:
-        super().__init__()
+    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function",
+                 limits: Limits | None = None) -> None:
+        super().__init__(limits=limits)
         self.func = func
         self.spec = spec
 
@@ -126,7 +131,7 @@ def file_agent_parts(spec: str) -> tuple[str, str] | None:
     return path, attr
 
 
-def _load_file_agent(spec: str) -> Agent:
+def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     from ..core.files import load_user_module
 
     path, _, attr = spec.rpartition(":")
@@ -148,7 +153,7 @@ def _load_file_agent(spec: str) -> Agent:
     if isinstance(obj, Agent):
         obj.spec = spec
         return obj
-    return FunctionAgent(obj, spec)
+    return FunctionAgent(obj, spec, limits)
 
 
 def make_agent(
@@ -165,14 +170,14 @@ def make_agent(
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):
-        return FunctionAgent(spec, getattr(spec, "__name__", "function"))
+        return FunctionAgent(spec, getattr(spec, "__name__", "function"), limits)
     if not isinstance(spec, str):
         raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
     head = spec.strip().partition(":")[0]  # a file's path: before the first colon (eval=f.py:fn is an option)
     if head.endswith(".py"):
         if spec.strip().endswith(".py"):
             raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
-        return _load_file_agent(spec.strip())
+        return _load_file_agent(spec.strip(), limits)
     name, raw = parse_spec(spec, AgentError)
     return build_agent(name, raw, spec, seed=seed, limits=limits)
 

@@ -23,7 +23,8 @@ from .stats import Sprt, fmt_elo, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
-           "open_run", "check_agents", "canonical_spec", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS"]
+           "open_run", "check_agents", "canonical_spec", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
+           "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE"]
 
 MODES = ("match", "round-robin", "gauntlet")
 #: games per pairing in one run (``--games``)
@@ -46,7 +47,7 @@ class ArenaConfig:
     openings_source: str = "start position"
     order: str = "random"  # or "sequential"
     limits: dict[str, Any] = field(default_factory=dict)  # depth / nodes / time handed to every agent
-    deadline: float | None = None  # hard seconds per move (None: from the time limit, else 60)
+    deadline: float | None = None  # hard seconds per move (None: default_deadline of each agent's time limit)
     grace: float = 30.0
     sprt: list[float] | None = None  # elo0, elo1, alpha, beta
 
@@ -265,21 +266,59 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
     return store, config
 
 
+#: the hard deadline of a move under a time limit T is T plus the larger of DEADLINE_MARGIN seconds and
+#: DEADLINE_SHARE x T (engine testers: cutechess-cli and fastchess forfeit a move over its time, less an optional
+#: ``timemargin``; a Python agent needs a little for its last check of the clock and the message home)
+DEADLINE_MARGIN = 0.25
+DEADLINE_SHARE = 0.10
+#: the hard deadline of a move without a time limit (and without ``--deadline``)
+UNTIMED_DEADLINE = 60.0
+#: how the default deadline is stated (help texts, docs, the run's header)
+DEADLINE_RULE = (f"the time limit + max({DEADLINE_MARGIN:g} s, {100 * DEADLINE_SHARE:g}%), "
+                 f"else {UNTIMED_DEADLINE:g} s")
+
+
+def default_deadline(time_limit: float | None) -> float:
+    """The hard deadline of a move under ``time_limit`` seconds (None: no time limit), by :data:`DEADLINE_RULE`."""
+    if not time_limit:
+        return UNTIMED_DEADLINE
+    return round(time_limit + max(DEADLINE_MARGIN, DEADLINE_SHARE * time_limit), 6)
+
+
+def _time_of(spec: str, limits: dict[str, Any]) -> float | None:
+    """An agent's time limit: its spec's ``time=`` option, else the run's ``--time`` (nothing is built or run:
+    a file agent has the run's)."""
+    from ..spec import parse_spec
+
+    t = limits.get("time")
+    if _file_part(spec) is not None:
+        return t
+    try:
+        _, raw = parse_spec(spec, AgentError)
+        return float(raw["time"]) if "time" in raw else t
+    except (GameError, ValueError):
+        return t
+
+
 def deadline_for(config: ArenaConfig, spec: str) -> float:
-    """The hard per-move deadline of an agent: ``--deadline``, else twice its time limit plus a second,
-    else 60 seconds."""
+    """The hard per-move deadline of an agent: ``--deadline``, else :func:`default_deadline` of its time limit
+    (its spec's ``time=``, else the run's ``--time``)."""
     if config.deadline is not None:
         return config.deadline
-    t = config.limits.get("time")
-    try:
-        from ..agents.base import Limits
-        from ..agents.registry import make_agent
+    return default_deadline(_time_of(spec, config.limits))
 
-        agent = make_agent(spec, seed=0, limits=Limits(**config.limits))
-        t = agent.limits.time if agent.limits.time is not None else t
-    except GameError:
-        pass
-    return 2.0 * t + 1.0 if t else 60.0
+
+def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
+    """The run's hard deadline in words: ``deadline per move: 1.25 s`` (with ``rule``, followed by how it
+    follows from the time limit, or ``(--deadline)``)."""
+    if config.deadline is not None:
+        return f"deadline per move: {config.deadline:g} s" + (" (--deadline)" if rule else "")
+    per = {label: deadline_for(config, spec) for label, spec in zip(labels_for(config.agents), config.agents)}
+    if len(set(per.values())) == 1:
+        text = f"{next(iter(per.values())):g} s"
+    else:
+        text = ", ".join(f"{label} {d:g} s" for label, d in per.items())
+    return f"deadline per move: {text}" + (f" ({DEADLINE_RULE})" if rule else "")
 
 
 def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int]) -> list[GameTask]:

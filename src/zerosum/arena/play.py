@@ -8,7 +8,10 @@ else that can go wrong with an agent is caught here and ends the game as a forfe
 - it returns something that is not an action of this game (``malformed move: 'x' (str)``): only plain
   ints, numpy integers and tuples (lists, 1-d arrays) of them are actions, so nothing done with the
   answer runs the agent's code (a hostile ``__repr__`` or ``__eq__`` is just a malformed move);
-- it returns an action the rules refuse (``illegal move: column 9 is outside 1..7``).
+- it returns an action the rules refuse (``illegal move: column 9 is outside 1..7``);
+- a plain player function under a node limit expands more states in one move than it allows
+  (``node limit: more than 100 states expanded in one move``): it plays a counting game
+  (:mod:`.counting`), and its count is each move's nodes.
 
 An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
 stores nothing for it (``("unstarted", seat, reason)``).
@@ -37,7 +40,7 @@ from typing import Any, Callable
 
 from ..core.files import describe_exception
 
-__all__ = ["GameTask", "play_game", "check_action", "run_game"]
+__all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget"]
 
 Send = Callable[[tuple[Any, ...]], None]
 
@@ -135,6 +138,7 @@ def play_game(task: GameTask, send: Send) -> None:
     from ..agents.base import Limits, SearchAgent
     from ..agents.registry import make_agent
     from ..games import get_game
+    from .counting import CountingGame, node_limit_reason
     from .openings import parse_opening, play_opening
 
     game = get_game(task.game)
@@ -157,6 +161,8 @@ def play_game(task: GameTask, send: Send) -> None:
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             send(("unstarted", seat, _short(describe_exception(exc))))
             return
+    counted = {seat: CountingGame(game, budget) for seat, agent in agents.items()
+               if (budget := node_budget(agent, task.limits)) is not None}
     while True:
         outcome = game.outcome(state)
         if outcome is not None:
@@ -164,6 +170,7 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         seat = game.player(state)
         agent = agents[seat]
+        counting = counted.get(seat)
         send(("think", seat))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
@@ -173,13 +180,23 @@ def play_game(task: GameTask, send: Send) -> None:
                 nodes = _num(getattr(found, "nodes", None))
                 value = _num(getattr(found, "value", None))
                 depth = _num(getattr(found, "depth", None))
+            elif counting is not None:  # a plain function under a node limit: it plays the counting game
+                counting.start_move()
+                action = agent(counting, state)  # type: ignore[arg-type]
+                nodes, value, depth = counting.count, None, None
             else:
                 action = agent(game, state)
                 nodes = value = depth = None
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
-            send(("end", 3 - seat, _short(f"error: {describe_exception(exc)}"), True))
+            reason = _short(f"error: {describe_exception(exc)}")
+            if counting is not None and counting.exceeded:  # NodeLimitExceeded, or what the function made of it
+                reason = node_limit_reason(counting.limit)
+            send(("end", 3 - seat, reason, True))
             return
         elapsed = time.perf_counter() - start
+        if counting is not None and counting.exceeded:  # it caught the NodeLimitExceeded and answered anyway
+            send(("end", 3 - seat, node_limit_reason(counting.limit), True))
+            return
         try:
             legal, why = check_action(game, state, action)
         except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
@@ -189,6 +206,17 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth))
         state = game.result(state, legal)
+
+
+def node_budget(agent: Any, limits: tuple[tuple[str, Any], ...] = ()) -> int | None:
+    """The states a plain player function may expand per move (:mod:`.counting`): its own node limit, else
+    the run's (``--nodes``), else None (not counted).  Search agents keep their own budgets: None."""
+    from ..agents.registry import FunctionAgent
+
+    if not isinstance(agent, FunctionAgent):
+        return None
+    own = getattr(agent.limits, "nodes", None)
+    return own if own is not None else dict(limits).get("nodes")
 
 
 def _num(x: Any) -> int | float | None:

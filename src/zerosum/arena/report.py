@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .match import ArenaConfig, pairings
+from .match import ArenaConfig, describe_deadline, pairings
 from .stats import (
     Z95,
     Sprt,
@@ -187,7 +187,8 @@ def print_tables(report: Report, console: Any = None) -> None:
     limits = ", ".join(f"{k}={v}" for k, v in cfg.limits.items() if v is not None) or "the agents' own"
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
-        + escape(f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}")
+        + escape(f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}; "
+                 f"{describe_deadline(cfg, rule=False)}")
     )
     t = Table(title="Pairings (first agent's view)", title_justify="left")
     for col in ("pairing", "games", "+W =D -L", "score", "Elo (games)", "LOS", "pairs LL LD DD/WL WD WW", "Elo (pairs)"):

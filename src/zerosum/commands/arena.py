@@ -39,7 +39,7 @@ MAX_COUNT = 100_000
 
 def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) -> None:
     from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
-    from ..arena.match import MAX_GAMES, MAX_JOBS, MAX_PLANNED
+    from ..arena.match import DEADLINE_RULE, MAX_GAMES, MAX_JOBS, MAX_PLANNED
     from ..arena.openings import MAX_OPENING_PLIES
     from .options import add_game_option, float_arg, int_arg
 
@@ -67,7 +67,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     p.add_argument("--depth", type=int_arg(1, MAX_DEPTH), help=f"search depth (Limits.depth), 1..{MAX_DEPTH:,}")
     p.add_argument("--deadline", type=float_arg(hi=MAX_DEADLINE, above=0),
                    help=f"hard seconds per move after which the agent forfeits, up to {MAX_DEADLINE:g} "
-                        "(default: 2 x time + 1, else 60)")
+                        f"(default: {DEADLINE_RULE.replace('%', '%%')}; --time 1 allows 1.25 s, --time 30 33 s)")
     p.add_argument("--grace", type=float_arg(0, MAX_GRACE), default=30.0,
                    help=f"extra seconds for each agent's first move in a new worker process (imports, "
                         f"compilation), 0..{MAX_GRACE:g} (default 30)")
@@ -237,6 +237,13 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         store = _start_new(args, config, out)
     console = _console()
     show = console.is_terminal and not args.quiet
+    if not args.quiet:  # the rule every move is held to, before the first move
+        from rich.markup import escape
+
+        from ..arena.match import describe_deadline
+
+        console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move in a "
+                             f"new worker: +{config.grace:g} s)"))
     start = time.perf_counter()
     try:
         if show:

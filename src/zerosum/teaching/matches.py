@@ -189,9 +189,10 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     ``games`` (1..100,000) come in pairs from one opening with colours swapped; ``openings``: a file or a list
     of move strings (default for connect4: the shipped balanced set; other games: random openings of
     ``opening_plies`` plies, default 2); ``seed`` fixes openings, colours and agent seeds; ``limits``
-    (depth, nodes, time) go to every agent built from a spec; ``deadline``: the hard seconds per move (default
-    2 x time + 1, else 60); ``sprt``: ``"ELO0,ELO1[,ALPHA,BETA]"`` stops when the test decides; ``jobs``: worker
-    processes (spec strings only; 1 plays here).
+    (depth, nodes, time) go to every agent built from a spec, and a plain function is held to ``nodes`` (it
+    forfeits a move that expands more states: :mod:`zerosum.arena.counting`); ``deadline``: the hard seconds
+    per move (default: time + max(0.25 s, 10%), else 60); ``sprt``: ``"ELO0,ELO1[,ALPHA,BETA]"`` stops when
+    the test decides; ``jobs``: worker processes (spec strings only; 1 plays here).
 
     >>> result = match("first", lambda game, state: game.actions(state)[-1], game="tictactoe", games=2)
     >>> result.wins + result.draws + result.losses, len(result.games)
@@ -221,7 +222,7 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
         if isinstance(entry, str):
             specs.append(canonical_spec(entry))
         else:
-            objects[i] = as_agent(entry)
+            objects[i] = as_agent(entry, limits=lim)  # a plain function is held to limits.nodes (arena.counting)
             specs.append(f"<{agent_label(entry)}>")  # a label no spec parses: the object plays, not a name
     if objects and jobs > 1:
         raise AgentError(f"match: jobs={jobs} needs spec strings: a function or Agent object cannot be sent to "
