@@ -2,7 +2,7 @@
 
 It traces the agent's search of the position (:func:`zerosum.trace.trace`) and prints each root move's score
 (``SearchResult.scores``, from the side to move's view; for alpha-beta the chosen move's score is exact and
-a refuted move's is a bound, "at most"), the principal variation, and for every other move its refutation:
+a refuted move's is a bound, "at most"; "exact" means the value of the search to its depth, not a bound), the principal variation, and for every other move its refutation:
 the opponent's reply that gave it its score in the tree, with the score after it.  Then the traced tree as
 indented text to ``--depth`` plies (with boards unless ``--no-boards``).
 
@@ -85,10 +85,10 @@ def _verdict(tree: Any) -> str:
     value = short_value(best, tree.discounted)
     if tree.kind == "solver":
         return f"{move} is chosen: the solver proves it scores {value}, the best there is"
-    if tree.kind == "alphabeta":
-        return (f"{move} is chosen: it scores {value}; every other move was refuted (its score is at most what "
-                f"is shown, never above {value}), ties going to the move searched first")
-    return f"{move} is chosen: it scores {value}, the best of every move's exact score (ties to the first)"
+    bounded = sum(1 for a in result.scores if a != result.action and _kind(tree, a) == "at most")
+    why = (f"; {bounded} of the others only bounded (refuted: each scores at most what is shown)"
+           if bounded else "")
+    return f"{move} is chosen: it scores {value}, and no other move scores more{why}; ties go to the first searched"
 
 
 def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:

@@ -196,7 +196,7 @@ def svg(tree: Any, depth: int | None = None) -> str:
             bottom = f"Q={short_value(node.score)}"
         else:
             top, bottom = tree.describe(node), _window(node, tree.discounted)
-        out.append(f'<g class="node {kind}"><title>{escape(" ".join(map(str, node.path())) or "root")}: '
+        out.append(f'<g class="node {kind}"><title>{escape(_moves(tree, list(node.path())) or "root")}: '
                    f'{escape(label(tree, node))}</title>'
                    f'<rect x="{x:g}" y="{y:g}" width="{_W}" height="{_H}" rx="{3 if node.is_max else 12}" '
                    f'fill="{fill}" stroke="{_CUT if node.cutoff == "beta" else _INK}" stroke-width="1.2"/>'
