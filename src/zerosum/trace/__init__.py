@@ -34,7 +34,7 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     ``agent``: a search agent or its spec (``"alphabeta:plain=1,depth=3"``, ``"minimax:depth=2"``,
     ``"mcts:sims=200,seed=1"``); a plain function or an agent without a search (``random``) has no tree to
     show (one :class:`~zerosum.errors.AgentError` line).  ``game``: a Game or its spec; ``state``: a state,
-    a move string in the game's notation, or None (the start).  ``max_nodes`` (1..5,000,000, default
+    a move string in the game's notation, or None (the start).  ``max_nodes`` (1..1,000,000, default
     200,000): a search that records more stops with one error line asking for a smaller search, so a
     notebook never runs out of memory.  An agent object keeps what it learned (alpha-beta's table), so
     tracing it twice may show a smaller second tree; a spec builds a fresh agent each time.

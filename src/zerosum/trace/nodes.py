@@ -22,8 +22,9 @@ from ..values import INF, is_proven, plies_to_end, to_parent
 
 __all__ = ["Node", "Recorder", "MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "short_value"]
 
-#: the most nodes one trace may record (and the default): a notebook never runs out of memory
-MAX_TRACE_NODES = 5_000_000
+#: the most nodes one trace may record, and the default (a node takes about 700 bytes with a Connect Four
+#: state: the default about 140 MB, the most about 700 MB), so a notebook never runs out of memory
+MAX_TRACE_NODES = 1_000_000
 DEFAULT_MAX_NODES = 200_000
 
 
