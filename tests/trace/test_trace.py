@@ -127,3 +127,17 @@ def test_the_solver_is_traced_at_the_root_alone() -> None:
     game = ConnectX(rows=4, cols=5, k=4)
     tree = zerosum.trace("solver", game, position(game, 4, 1))
     assert len(tree) == 1 and tree.root.value == tree.result.value and "not traced" in tree.note
+
+
+def test_a_search_stopped_by_its_node_budget_draws_its_last_finished_iteration() -> None:
+    game = ConnectX()
+    tree = zerosum.trace("alphabeta:nodes=500,eval=window", game, position(game, 4, 3))
+    assert len(tree) == tree.result.nodes == 500
+    unfinished = [node for node in tree if node.value is None]
+    assert unfinished and tree.iterations[-1].value is None  # the abandoned iteration's open nodes
+    assert tree.root is tree.iterations[-2] and tree.root.value == tree.result.value
+    assert tree.root.size() + sum(root.size() for root in tree.iterations if root is not tree.root) == 500
+    import xml.etree.ElementTree as ET
+
+    ET.fromstring(tree.svg(None))
+    assert tree.text(depth=1) and tree.dot()
