@@ -314,11 +314,13 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
     if config.deadline is not None:
         return f"deadline per move: {config.deadline:g} s" + (" (--deadline)" if rule else "")
     per = {label: deadline_for(config, spec) for label, spec in zip(labels_for(config.agents), config.agents)}
+    untimed = all(_time_of(spec, config.limits) is None for spec in config.agents)
     if len(set(per.values())) == 1:
         text = f"{next(iter(per.values())):g} s"
     else:
         text = ", ".join(f"{label} {d:g} s" for label, d in per.items())
-    return f"deadline per move: {text}" + (f" ({DEADLINE_RULE})" if rule else "")
+    how = "no time limit" if untimed else DEADLINE_RULE
+    return f"deadline per move: {text}" + (f" ({how})" if rule else "")
 
 
 def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int]) -> list[GameTask]:
