@@ -1,0 +1,108 @@
+"""Cells of 05_class_contest.ipynb: students' player functions, a round-robin, a table, node limits."""
+
+CELLS = [
+    ("md", r"""
+# 5. Running a class contest
+
+Each student hands in one file with a player function `play(game, state) -> action` for Connect Four.
+The folder `contest/` beside this notebook holds five:
+
+| file | the idea |
+| --- | --- |
+| `alice.py` | the legal column nearest the centre |
+| `bob.py` | win at once if possible, else block a win in one, else a random column |
+| `carol.py` | her own depth-3 alpha-beta, with a fractional evaluation |
+| `dave.py` | a random column |
+| `erin.py` | like Alice, but with an off-by-one bug |
+
+A spec string `"contest/alice.py:play"` names a function in a file, wherever an agent is expected. A
+function's random choices come from Python's global generator, which zerosum seeds for every game, so the
+whole contest is the same at every run.
+"""),
+    ("code", r"""
+import itertools
+from pathlib import Path
+
+import zerosum
+
+students = sorted(path.stem for path in Path("contest").glob("*.py"))
+players = {name: f"contest/{name}.py:play" for name in students}
+for name, spec in players.items():
+    print(f"{name:6} {spec:24} {Path(spec.partition(':')[0]).read_text().splitlines()[0]}")
+"""),
+    ("md", r"""
+## One game first
+
+`zerosum.play_game` plays one game and keeps every move; the record draws the final board.
+"""),
+    ("code", r"""
+record = zerosum.play_game("connect4", players["carol"], players["bob"], seed=1)
+print(record)
+record
+"""),
+    ("md", r"""
+## The round-robin
+
+Every pair of students plays a match of 4 games with `zerosum.match`: two openings from Connect Four's
+shipped balanced set, each played twice with the colours swapped (fair to both sides). A win is a point, a
+draw half a point.
+"""),
+    ("code", r"""
+points = {name: 0.0 for name in students}
+cross = {name: {} for name in students}
+forfeits = []
+for a, b in itertools.combinations(students, 2):
+    result = zerosum.match(players[a], players[b], game="connect4", games=4, seed=1)
+    mine = result.wins + result.draws / 2
+    points[a] += mine
+    points[b] += len(result.games) - mine
+    cross[a][b], cross[b][a] = mine, len(result.games) - mine
+    forfeits += [(game.first, game.second, game.reason) for game in result.games if game.forfeit]
+
+standings = sorted(students, key=lambda name: -points[name])
+print(f"{'':3} {'student':8}" + "".join(f"{name:>7}" for name in standings) + f"{'points':>8}")
+for rank, name in enumerate(standings, 1):
+    row = "".join(f"{'':>7}" if other == name else f"{cross[name][other]:>7g}" for other in standings)
+    print(f"{rank:>2}. {name:8}{row}{points[name]:>8g}")
+"""),
+    ("md", r"""
+Erin's bug costs her games by **forfeit**: a function that returns an illegal move (or raises) loses the
+game with the reason, as in the arena. Nothing crashes.
+"""),
+    ("code", r"""
+for first, second, reason in forfeits:
+    print(f"{first} vs {second}: {reason}")
+"""),
+    ("md", r"""
+## Node limits
+
+Contest rules often limit the work per move: *a state expanded is a node*. Under `limits={"nodes": N}`
+(on the command line `--nodes N`) each student's function is handed a counting game: every
+`game.result(...)` (and `place`, and each action of `states_of`) counts one node, and the call that goes
+beyond N loses the game by forfeit, reason "node limit". Catching the exception does not help. The count of
+each move is stored as its nodes.
+
+Carol's depth-3 search expands about 300 states a move, Bob at most 14 (7 `result`s and 7 `place`s):
+"""),
+    ("code", r"""
+counted = zerosum.match(players["carol"], players["bob"], game="connect4", games=2, seed=1,
+                        limits={"nodes": 100_000})
+for game in counted.games:
+    for seat, name in ((1, game.first), (2, game.second)):
+        print(f"{name:>14}: nodes per move {[move.nodes for move in game.moves if move.player == seat][:8]} ...")
+"""),
+    ("code", r"""
+limited = zerosum.match(players["carol"], players["bob"], game="connect4", games=2, seed=1, limits={"nodes": 200})
+for game in limited.games:
+    print(f"{game.first} vs {game.second}: {game.result} ({game.reason})")
+"""),
+    ("md", r"""
+## The same from the terminal
+
+`zerosum tournament` runs the whole round-robin in worker processes, keeps every game in a results file
+(SQLite), and can be resumed:
+
+    zerosum tournament contest/alice.py:play contest/bob.py:play contest/carol.py:play \
+        contest/dave.py:play contest/erin.py:play --games 4 --nodes 1000 --out contest.db
+"""),
+]
