@@ -78,3 +78,35 @@ def test_agent_with_time_limit_solves_or_plays_a_proven_move() -> None:
     action = agent(big, state)
     assert action in big.actions(state)
     assert agent.last_fallback is None  # type: ignore[attr-defined]
+
+
+def test_under_a_hard_time_control_nothing_proven_lets_alphabeta_move_in_the_time_left() -> None:
+    # the arena calls search(): its time is a control, so a move is made in time even when no win/draw/loss
+    # could be proven (marked not exact, last_fallback saying so); the faces call search_within (patient)
+    game = ConnectX()
+    state = game.from_moves("13712")  # ply 5 beyond the book: seconds to prove with no table
+    agent = make_agent("solver:time=0.5,book=no,tt=18")
+    ticks = itertools.count(0, 10)  # every look at the clock: 10 s later -- out of time at once
+    clock = lambda: float(next(ticks))  # noqa: E731
+    found = agent.search_within(game, state, 0.5, clock=clock, hard=True)  # type: ignore[attr-defined]
+    assert found.action in game.actions(state) and not found.exact
+    assert agent.last_fallback and "alphabeta" in agent.last_fallback  # type: ignore[attr-defined]
+
+
+def test_the_faces_ask_the_solver_for_a_proven_move_not_a_hard_time_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.ui import service
+
+    seen: list[bool] = []
+    real = SolverAgent.search_within
+
+    def spy(self, game, state, seconds, report=None, clock=None, hard=False):  # type: ignore[no-untyped-def]
+        seen.append(hard)
+        return real(self, game, state, seconds, report) if clock is None else real(self, game, state, seconds,
+                                                                                     report, clock, hard)
+
+    monkeypatch.setattr(SolverAgent, "search_within", spy)
+    game = ConnectX()
+    actions = game.parse_moves("444444")
+    agent = service.checked_agent(game, "solver:time=1")
+    service.move_job(service.MoveRequest(game, actions, game.states_of(actions)[-1], agent))
+    assert seen == [False]

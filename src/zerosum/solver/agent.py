@@ -91,7 +91,8 @@ class SolverAgent(SearchAgent):
         self._fallback: Agent | None = None
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
-        #: kept for callers of earlier versions: always None (a board the solver takes never falls back)
+        #: why alpha-beta chose the last move (a hard time control ran out before any move was proven), or None;
+        #: the faces never set one (:meth:`search_within` with ``hard`` False)
         self.last_fallback: str | None = None
         #: when the last move is proven only in win/draw/loss (its time ran out first), what that means; else None
         self.last_proof: str | None = None
@@ -147,19 +148,22 @@ class SolverAgent(SearchAgent):
         not traced: a ``tracer`` sees only the root, entered and left with the answer's value."""
         if tracer is not None:
             tracer.enter(state, None, 0, None, None)
-        found = self.search_within(game, state, self.limits.time)
+        found = self.search_within(game, state, self.limits.time, hard=True)
         if tracer is not None:
             tracer.leave(found.value, None)
         return found
 
     def search_within(self, game: Game[Any, Any], state: Any, seconds: float | None,
                       report: Callable[[Any], None] | None = None,
-                      clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+                      clock: Callable[[], float] = time.perf_counter, hard: bool = False) -> SearchResult:
         """The move in ``state``: exact when every column that may be best is scored within ``seconds``
         (always, for None), else a move proven to keep the position's win/draw/loss (``last_proof`` says so).
 
         ``report`` gets each :class:`~zerosum.solver.progressive.Event` as it is proven (a face shows the
-        analysis filling in); ``clock``: where time comes from.
+        analysis filling in); ``clock``: where time comes from.  ``hard``: ``seconds`` is a time control
+        (:meth:`search`, as the arena calls it): when not even the win/draw/loss of a move is proven by then,
+        alpha-beta moves in the time left (not exact; ``last_fallback`` says so) rather than lose on time.
+        The faces call this with ``hard`` False: a person waits for a proven move rather than get a guess.
         """
         solver = self._solver_for(game)
         if solver is None:
@@ -176,22 +180,28 @@ class SolverAgent(SearchAgent):
             if seconds is None and report is None:
                 return self._exact(solver, state, solver.analyze(state), solver.nodes, clock() - start)
             return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
-                                     start)
+                                     start, hard and seconds is not None, game)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
 
     def _progressive(self, solver: Any, state: Any, deadline: float | None, report: Callable[[Any], None] | None,
-                     clock: Callable[[], float], start: float) -> SearchResult:
+                     clock: Callable[[], float], start: float, hard: bool = False,
+                     game: Game[Any, Any] | None = None) -> SearchResult:
         from .progressive import EXACT, ROOT, WDL, Progressive
 
         run = Progressive(solver, state, clock=clock, root=True)
-        # win/draw/loss until the game's value is proven, however long that takes: never a guess on a board
-        # the solver takes; then the exact scores of the columns that may be best, while time is left
-        for event in run.events(kinds=(WDL,)):
+        # win/draw/loss until the game's value is proven (however long that takes, unless the time is a hard
+        # control); then the exact scores of the columns that may be best, while time is left
+        for event in run.events(kinds=(WDL,), deadline=deadline if hard else None):
             if report is not None and event.column != ROOT:
                 report(event)
             if run.proven():
                 break
+        if not run.proven():  # a hard time control ran out before any move was proven
+            assert deadline is not None and game is not None
+            left = max(0.05, deadline - clock())
+            self.last_fallback = f"nothing proven within {deadline - start:g} s: alphabeta:time={left:.2f} chose"
+            return self._alphabeta(round(left, 3)).search(game, state)
         value = run.best_class()
         assert value is not None
         while True:

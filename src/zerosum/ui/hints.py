@@ -15,7 +15,7 @@ from rich.text import Text
 from ..agents.base import Agent
 from ..errors import GameError
 from ..game import Game
-from .analysis import (MOVE_TIME, Analysis, EngineMove, engine_move, keeps_no_clock, live_analyze,
+from .analysis import (MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze,
                        partial_analysis)
 
 __all__ = ["LiveRow", "hint_analysis", "show_hint", "score_row", "think"]
@@ -138,7 +138,7 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
     :func:`~zerosum.ui.analysis.engine_move` lets them (behind a spinner on a terminal)."""
     game, state = session.game, session.state
     search_within = getattr(agent, "search_within", None)
-    if search_within is None or not keeps_no_clock(agent) or not game.board_view(state).gravity:
+    if search_within is None or not game.board_view(state).gravity:
         with session.output.thinking(f"{agent.spec} is thinking..."):
             return engine_move(game, state, agent), ""
     actions = game.actions(state)
@@ -154,6 +154,6 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
             plain, rich = score_row(game, state, found)
             live.update(f"{agent.spec} is thinking: {plain.splitlines()[1].strip()}", rich)
 
-        played = engine_move(game, state, agent, lambda g, s: search_within(
-            g, s, min(MOVE_TIME, session.solver_time), report))
+        seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
+        played = engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))
     return played, ""

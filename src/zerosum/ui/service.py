@@ -344,7 +344,10 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
     game, state = request.game, request.state
     fmt = game.format_action
     agent = _agent(request.agent)
-    played = engine_move(game, state, agent)
+    # an agent that can prove its move (the solver) takes the time it needs to prove one: never a guess here
+    search_within = getattr(agent, "search_within", None)
+    patient = None if search_within is None else (lambda g, s: search_within(g, s, agent.limits.time))
+    played = engine_move(game, state, agent, patient)
     found = played.found
     after = describe_state(game, [*request.actions, played.action], game.result(state, played.action))
     return {
