@@ -11,6 +11,9 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
   page asks again until ``done``.  Never alpha-beta's figures where the solver plays.
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
+* ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
+  plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most
+  :data:`zerosum.ui.service.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search).
 
 Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
 an engine that overruns its limit gets a 504, a server whose engines are all busy (or out of memory) a 503.
@@ -194,6 +197,14 @@ def create_app(
             reply["note"] = f"the {agent.name} needed more than {hard_limit:g} s here, so {instead.spec} moved instead"
         return JSONResponse(reply)
 
+    async def _explain(request: Request) -> Response:
+        checked = await run_in_threadpool(service.check_explain, query(request, "game"), query(request, "moves"),
+                                          query(request, "agent"), engine_time)
+        return JSONResponse(await engine(service.explain_job, (checked,)))
+
+    async def explain(request: Request) -> Response:
+        return await guarded(_explain, request)
+
     async def state(request: Request) -> Response:
         return await guarded(_state, request)
 
@@ -216,6 +227,7 @@ def create_app(
         Route("/api/state", state),
         Route("/api/analyze", analyze),
         Route("/api/move", move, methods=["POST"]),
+        Route("/api/explain", explain),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

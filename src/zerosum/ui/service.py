@@ -5,7 +5,8 @@
 * :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved; the
   board is the game's own :class:`~zerosum.game.BoardView` (no game is known here by name), with the move a
   click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
-* :func:`analyze_job` and :func:`move_job` run an engine; the server runs them in a worker process with a
+* :func:`explain_job` traces a search (:func:`zerosum.trace.trace`): each root move's score and why.
+* :func:`analyze_job`, :func:`move_job` and :func:`explain_job` run an engine; the server runs them in a worker process with a
   hard time limit, so they take and return only picklable values.
 """
 
@@ -27,7 +28,7 @@ from .analysis import analyze, engine_move, solver_available
 
 __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "check_move",
            "check_position", "MoveRequest",
-           "describe_state", "analyze_job", "move_job",
+           "describe_state", "analyze_job", "move_job", "check_explain", "explain_job", "TRACED", "MAX_EXPLAIN_NODES",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
            "warm_up", "games_catalogue"]
 
@@ -364,6 +365,84 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
         "pv": [fmt(a) for a in found.pv] if found is not None else [],
         "state": after,
     }
+
+
+#: the searches the page can explain (their trees are traced), and the most nodes one explanation records
+TRACED = ("alphabeta", "minimax", "mcts")
+MAX_EXPLAIN_NODES = 100_000  # about 70 MB of nodes: well inside a worker's memory bound
+_ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
+          "table": "answered from the transposition table"}
+
+
+def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | None,
+                  max_time: float = MAX_TIME) -> MoveRequest:
+    """A checked ``/api/explain`` request: a position still in play and a searching agent the trace follows."""
+    if isinstance(agent_spec, str) and agent_spec.strip().partition(":")[0] == "solver":
+        raise AgentError("the solver's search is not traced: its exact scores are the analysis (/api/analyze)")
+    request = check_move(game_spec, moves, agent_spec, None, max_time)
+    if request.agent.name not in TRACED:
+        raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
+                         f"choose one of {', '.join(TRACED)}")
+    return request
+
+
+def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dict[str, Any]:
+    """Why the agent plays what it plays in the request's position (runs in a worker): its search, traced,
+    as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
+    ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
+    chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
+    from ..trace import trace
+    from ..trace.nodes import short_value
+
+    game = request.game
+    tree = trace(request.agent, game, request.state, max_nodes=max_nodes)
+    fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
+
+    def number(v: float | None) -> float | int | None:
+        return None if v is None else _number(v)
+
+    def line(node: Any) -> list[str]:
+        moves = []
+        while node is not None:
+            moves.append(fmt(node.action))
+            node = node.best_child()
+        return moves
+
+    rows = []
+    for action in game.actions(request.state):
+        child, chosen, score = tree.child(action), action == result.action, result.scores.get(action)
+        reply = tree.refutation(action)
+        mcts = child is not None and child.visits is not None
+        bound = None if child is None or mcts else {"upper": "at most", "lower": "at least"}.get(child.score_bound)
+        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
+        refutation = None if reply is None else {
+            "move": fmt(reply.action), "value": number(reply.score),
+            "score": f"Q={short_value(reply.score)}" if mcts else tree.describe(reply)}
+        if chosen:
+            why = "chosen: " + ("the most visited move" if tree.kind == "mcts" else "no other move scores more")
+        elif child is None:
+            why = "not searched"
+        elif reply is None:
+            why = _ENDED.get(child.cutoff or "", "not searched below")
+        else:
+            how = "refuted by" if child.cutoff == "beta" or mcts else "best reply"  # as `zerosum explain` says
+            why = f"{how} {refutation['move']} ({refutation['score']})"  # type: ignore[index]
+        rows.append({"move": fmt(action), "score": None if score is None else short_value(score, tree.discounted),
+                     "value": number(score), "kind": kind, "bound": bound, "visits": child.visits if child else None,
+                     "refutation": refutation, "why": why, "pv": line(child) if child is not None else [],
+                     "chosen": chosen})
+    move = fmt(result.action)
+    best = result.scores.get(result.action)
+    bounded = sum(1 for r in rows if r["bound"] == "at most")
+    verdict = (f"{move} is chosen: MCTS plays the move it visited most" if tree.kind == "mcts"
+               else f"{move} is chosen" if best is None
+               else f"{move} is chosen: it scores {short_value(best, tree.discounted)} from {side}'s view, and no "
+                    f"other move scores more" + (f" ({bounded} refuted: each scores at most what is shown)"
+                                                 if bounded else ""))
+    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
+            "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
+            "nodes": result.nodes, "per_depth": tree.counts_per_depth(), "discounted": tree.discounted,
+            "verdict": verdict, "note": tree.note or None}
 
 
 def warm_up() -> None:
