@@ -243,3 +243,36 @@ def test_the_analysis_fills_in_win_draw_loss_then_exact(page) -> None:
         if text in ("W", "L"):  # a proven class before its distance: never a figure that looks like an estimate
             assert "proven" in cls and "estimate" not in cls and (text == "W") == (truth[c] > 0)
         assert "≈" not in text
+
+
+def test_why_after_an_engine_move_on_tictactoe_shows_the_table(page) -> None:
+    pytest.importorskip("zerosum.agents.minimax")
+    page.goto(page.base + "/?game=tictactoe&moves=1425&opponent=minimax:depth=4&side=1")
+    wait_moves(page, "1425")
+    assert page.locator("#why").is_hidden()  # no engine move yet: nothing to explain
+    page.click('[data-cell="8"]')  # X takes 9; O wins with 6 (4 5 6)
+    wait_moves(page, "142596")
+    page.click("#why")
+    page.wait_for_selector("#why-panel tr[data-why-move]", timeout=20000)
+    rows = page.locator("#why-panel tr[data-why-move]")
+    assert sorted(rows.nth(i).get_attribute("data-why-move") for i in range(rows.count())) == ["3", "6", "7", "8"]
+    chosen = page.locator("#why-panel tr.chosen")
+    assert chosen.count() == 1 and chosen.get_attribute("data-why-move") == "6"
+    assert "win" in chosen.text_content()
+    assert "6 is chosen" in page.text_content("#why-panel")
+    page.goto(page.base + "/?game=tictactoe&moves=1425&opponent=minimax:depth=4&side=1")
+    wait_moves(page, "1425")
+    assert page.locator("#why").is_hidden() and page.locator("#why-panel").is_hidden()
+
+
+def test_why_after_the_solver_moves_uses_its_exact_scores(page) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    page.goto(page.base + "/?game=connect4&moves=444433335555&opponent=solver&side=1")
+    wait_moves(page, "444433335555")
+    page.click('[data-column="0"]')
+    page.wait_for_function("() => document.querySelector('#moves').textContent.length === 14", timeout=30000)
+    page.click("#why")
+    page.wait_for_selector("#why-panel tr[data-why-move]", timeout=30000)
+    chosen = page.locator("#why-panel tr.chosen")
+    assert chosen.count() == 1 and chosen.get_attribute("data-why-move") == page.text_content("#moves")[-1]
+    assert "exact scores: " in chosen.text_content()  # the other columns score less (or, tied, not more)

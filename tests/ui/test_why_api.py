@@ -101,8 +101,7 @@ def test_the_winning_move_is_chosen_and_every_other_move_is_refuted_by_a_win(cli
 
 @pytest.mark.parametrize("params,words", [
     ({"game": "tictactoe", "moves": "1"}, "no agent given"),
-    ({"game": "tictactoe", "moves": "1", "agent": "solver"}, "the solver's search is not traced"),
-    ({"game": "connect4", "moves": "44", "agent": "solver:tt=20"}, "the solver's search is not traced"),
+    ({"game": "tictactoe", "moves": "1", "agent": "solver"}, "the solver plays Connect-X boards"),
     ({"game": "tictactoe", "moves": "1", "agent": "random"}, "does not search"),
     ({"game": "tictactoe", "moves": "1", "agent": "human"}, "not available here"),
     ({"game": "tictactoe", "moves": "1", "agent": "/tmp/evil.py:agent"}, "malformed spec"),
@@ -125,3 +124,14 @@ def test_bad_explain_requests_are_one_line_400s(client, params, words) -> None:
 def test_an_explain_parameter_given_twice_is_refused(client) -> None:
     reply = client.get("/api/explain", params=[("game", "tictactoe"), ("agent", "minimax"), ("agent", "mcts")])
     assert reply.status_code == 400 and "agent is given 2 times" in reply.json()["error"]
+
+
+def test_the_solver_why_is_its_exact_analysis_not_a_trace(client) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    data = explain(client, "444433335555", "solver:tt=20", game="connect4")
+    analysis = client.get("/api/analyze", params={"game": "connect4", "moves": "444433335555"}).json()
+    assert data["search"] == analysis["engine"] and data["move"] == analysis["best"]
+    assert {r["move"]: r["value"] for r in data["rows"]} == analysis["scores"]
+    chosen = [r for r in data["rows"] if r["chosen"]]
+    assert [r["move"] for r in chosen] == [analysis["best"]] and chosen[0]["why"].startswith("exact scores:")
+    assert all(r["kind"] == "exact" and r["refutation"] is None for r in data["rows"])

@@ -377,12 +377,10 @@ _ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
 def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | None,
                   max_time: float = MAX_TIME) -> MoveRequest:
     """A checked ``/api/explain`` request: a position still in play and a searching agent the trace follows."""
-    if isinstance(agent_spec, str) and agent_spec.strip().partition(":")[0] == "solver":
-        raise AgentError("the solver's search is not traced: its exact scores are the analysis (/api/analyze)")
     request = check_move(game_spec, moves, agent_spec, None, max_time)
-    if request.agent.name not in TRACED:
+    if request.agent.name not in (*TRACED, "solver"):
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
-                         f"choose one of {', '.join(TRACED)}")
+                         f"choose one of {', '.join(TRACED)} or solver")
     return request
 
 
@@ -395,6 +393,8 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dic
     from ..trace.nodes import short_value
 
     game = request.game
+    if request.agent.name == "solver":
+        return _exact_why(request)
     tree = trace(request.agent, game, request.state, max_nodes=max_nodes)
     fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
 
@@ -443,6 +443,26 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dic
             "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
             "nodes": result.nodes, "per_depth": tree.counts_per_depth(), "discounted": tree.discounted,
             "verdict": verdict, "note": tree.note or None}
+
+
+def _exact_why(request: MoveRequest) -> dict[str, Any]:
+    """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
+    game, fmt = request.game, request.game.format_action
+    found = analyze(game, request.state, time=request.agent.limits.time or DEFAULT_TIME)
+    best = found.scores.get(found.best)
+    alone = sum(1 for v in found.scores.values() if v == best) == 1
+    rows = [{"move": fmt(a), "score": str(found.point(a)), "value": _number(v),
+             "kind": "estimate" if found.estimate(a) else "exact", "bound": None, "visits": None, "refutation": None,
+             "why": (("exact scores: the other columns score less" if alone else "exact scores: no other column scores "
+                      "more") if found.exact else "the best estimate") if a == found.best else found.words(a),
+             "pv": [fmt(a)], "chosen": a == found.best} for a, v in found.scores.items()]
+    move = fmt(found.best) if found.best is not None else None
+    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
+            "search": found.engine, "side": game.player_label(game.player(request.state)), "move": move,
+            "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "per_depth": [], "discounted": True,
+            "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
+            "note": found.note or ("the solver's own search is not traced: these are its exact scores"
+                                   if found.exact else None)}
 
 
 def warm_up() -> None:

@@ -28,6 +28,7 @@ const ui = {
   busyToken: -1,        // the position (token) an engine is thinking about
   token: 0,             // counts positions shown, so late answers for old positions are dropped
   agents: [],
+  lastEngine: null,     // the engine's last move: {agent, before, after, move} (what "why?" explains)
 };
 
 async function api(path, options) {
@@ -162,6 +163,8 @@ async function show(game, moves) {
   render(info);
   updateAddress();
   clearScores();
+  if (!ui.lastEngine || ui.lastEngine.after !== info.moves) { ui.lastEngine = null; $("#why-panel").hidden = true; }
+  $("#why").hidden = !ui.lastEngine;
   if (engineToMove(info)) {
     await engineMove(token);
   } else {
@@ -189,6 +192,7 @@ async function engineMove(token) {
     details.push(`${reply.elapsed.toFixed(2)} s`);
     $("#engine-info").textContent = `${facts}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
     $("#board").classList.remove("waiting");
+    ui.lastEngine = { agent: reply.agent, before: info.moves, after: reply.moves, move: reply.move };
     await show(ui.game, reply.moves);
   } catch (err) {
     if (token !== ui.token) return;
@@ -408,6 +412,27 @@ function showAnalysis(info, reply) {
     + `${reply.elapsed.toFixed(2)} s${counted}${note}${legend}`;
 }
 
+// ---- why? (#why): the engine's last move in #why-panel (tr[data-why-move]): a traced search, or the solver's exact scores
+async function why() {
+  const last = ui.lastEngine, panel = $("#why-panel"), params = { game: ui.game, moves: last.before };
+  Object.assign(panel, { hidden: false, textContent: "Explaining…" });
+  let rows, lines;
+  try {
+    const e = await api(`/api/explain?${new URLSearchParams({ ...params, agent: last.agent })}`);
+    rows = e.rows.map((r) => [r.move, r.score ?? "–", r.bound || (r.kind === "mean" ? `mean of ${r.visits}` : r.kind),
+      r.chosen, r.chosen && !r.why.startsWith("exact") ? "chosen" : r.why]);
+    lines = [e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.search === "mcts" ? "simulations" : "nodes"}`
+      + ` · scores from ${e.side}'s view`, e.note, e.move !== last.move && `(this search chose ${e.move}; the engine played ${last.move})`];
+  } catch (err) { rows = []; lines = [`No explanation: ${err.message}`]; }
+  if (ui.lastEngine !== last) return;
+  const table = el("table"); table.innerHTML = "<tr><th>move</th><th>score</th><th></th><th>why</th></tr>";
+  for (const [move, score, kind, chosen, text] of rows) {
+    const tr = table.appendChild(el("tr", chosen ? "chosen" : "", { "data-why-move": move }));
+    for (const t of [(chosen ? "▶ " : "") + move, score, kind, text]) tr.appendChild(el("td")).textContent = t;
+  }
+  panel.replaceChildren(...(rows.length ? [table] : []), ...lines.filter(Boolean).map((t) => { const p = el("p"); p.textContent = t; return p; }));
+}
+
 // ---- start ------------------------------------------------------------------------------------------
 
 async function start() {
@@ -450,6 +475,7 @@ $("#game-select").addEventListener("change", () => {
 });
 $("#pass").addEventListener("click", () => { if (ui.info && ui.info.view.pass_action) play(ui.info.view.pass_action); });
 $("#new-game").addEventListener("click", newGame);
+$("#why").addEventListener("click", why);
 $("#undo").addEventListener("click", undo);
 $("#opponent").addEventListener("change", () => { ui.opponent = $("#opponent").value; if (ui.info) show(ui.game, ui.info.moves).catch((e) => showError(e.message)); });
 $("#side").addEventListener("change", () => { ui.human = Number($("#side").value); if (ui.info) show(ui.game, ui.info.moves).catch((e) => showError(e.message)); });
