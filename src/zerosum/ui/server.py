@@ -13,7 +13,8 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
 * ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
   plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most
-  :data:`zerosum.ui.service.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search).
+  :data:`zerosum.ui.service.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search); for the solver,
+  whose search is not traced, its exact analysis in the same rows.
 
 Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
 an engine that overruns its limit gets a 504, a server whose engines are all busy (or out of memory) a 503.
