@@ -198,11 +198,15 @@ def test_shipped_book_is_complete_and_consistent() -> None:
     game = solver.game
     frontier = [game.initial_state]
     for ply in range(book.depth):
-        nxt = []
+        nxt = {}
         for state in frontier:
             children = [game.result(state, a) for a in game.actions(state)]
-            want = max(-book.get(c.current, c.mask) for c in children)  # type: ignore[operator]
+            win_now = (game.cells + 1 - ply) // 2  # the score of a win with the next stone (number ply + 1)
+            want = max(win_now if game.is_terminal(c) else -book.get(c.current, c.mask)  # type: ignore[operator]
+                       for c in children)
             assert book.get(state.current, state.mask) == want
-            nxt.extend(children)
-        frontier = nxt
+            for c in children:  # finished games are no book positions; each position once
+                if not game.is_terminal(c):
+                    nxt[(c.current, c.mask)] = c
+        frontier = list(nxt.values())
     assert all(book.get(s.current, s.mask) is not None for s in frontier)
