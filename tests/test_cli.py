@@ -52,7 +52,7 @@ def test_play_survives_bad_input_and_finishes(monkeypatch, capsys) -> None:
 def test_play_undo_and_quit(monkeypatch, capsys) -> None:
     code, out, _ = run(["play", "--second", "first"], "4\nu\nu\n3\nq\n", monkeypatch, capsys)
     assert code == 0
-    assert out.count("Move taken back.") == 1 and "Nothing to undo." in out
+    assert out.count("Took back 2 plies") == 1 and "Nothing to undo" in out
     assert "Game abandoned." in out
 
 

@@ -74,18 +74,18 @@ def _hint(game_spec: str, found: Analysis) -> str:
 def test_the_terminal_hint_labels_estimates() -> None:
     values = {c: float(c) for c in range(7)}
     text = _hint("connect4", Analysis("alphabeta:time=1", False, dict(values), dict(values), 6))
-    assert "Hint from alphabeta:time=1 (estimates): play 7 (+6.00)" in text
-    assert "~+6.00" in text and "~ an estimate" in text
+    assert "Hint from alphabeta:time=1 (estimates): play 7, +6.00 est." in text
+    assert "     7  +6.00 est.  <- best" in text and "est.: alphabeta:time=1's heuristic estimate" in text
     values = {4: 0.5, 0: float(win_value(1))}
     grid = _hint("tictactoe", Analysis("alphabeta:time=1", False, dict(values), dict(values), 0))
-    assert "5  +0.50  (estimate)" in grid and "1  wins in 1\n" in grid
+    assert "5  +0.50 est." in grid and "1  win in 1 move  <- best\n" in grid
 
 
 def test_the_terminal_hint_of_an_exact_analysis_has_no_estimate_label() -> None:
     values = {c: float(win_value(10) if c == 3 else loss_value(10)) for c in range(7)}
     text = _hint("connect4", Analysis("alphabeta:time=1", True, dict(values), dict(values), 3))
-    assert "Hint from alphabeta:time=1: play 4 (wins in 10)" in text and "estimate" not in text
-    assert " W10 " in text
+    assert "Hint from alphabeta:time=1 (exact): play 4, win in 5 moves" in text and "est." not in text
+    assert "     4  win in 5 moves  <- best" in text  # 10 plies: the side to move's 5th move
 
 
 def test_which_agent_thinks_in_a_stoppable_worker_is_decided_by_its_budget_not_its_name() -> None:

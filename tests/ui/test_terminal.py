@@ -62,7 +62,8 @@ def test_undo_takes_back_a_full_move_against_an_engine() -> None:
     assert code == 0
     saved = re.findall(r"Move string: (\S+)", out)
     assert saved == ["41", "(empty:", "31"]
-    assert "Nothing to undo." in out and "Game abandoned. Moves: 31" in out
+    assert "Nothing to undo: no moves have been played yet." in out and "Game abandoned. Moves: 31" in out
+    assert out.count("Took back 2 plies: your move (4) and the engine's reply (1).") == 1
 
 
 def test_two_people_undo_one_move_at_a_time() -> None:
@@ -73,7 +74,7 @@ def test_two_people_undo_one_move_at_a_time() -> None:
 def test_save_prints_a_move_string_that_replays() -> None:
     code, out = run(["1,0", "s"], game_spec="migration:n=6", second="first")
     saved = re.search(r"Move string: (\S+)", out).group(1)
-    assert saved.startswith("1,0;") and f"--game 'migration:n=6' --moves '{saved}'" in out
+    assert saved.startswith("1,0;") and f"--game migration:n=6 --first human --second first --moves '{saved}'" in out
     code, again = run(["s"], game_spec="migration:n=6", first="human", second="human", moves=saved)
     assert f"Move string: {saved}" in again
 
@@ -128,8 +129,10 @@ def test_hint_uses_the_analysis_and_says_so() -> None:
                                    terminal.Output(out, False), [], analyzer=fake)
     assert session.run() == 0
     text = out.getvalue()
-    assert "Hint from the solver: play 3 (wins in" in text
-    assert "\n -1  -1  +2  -1  -1  -1  -1\n" in text
+    assert "Hint from the solver (exact): play 3, win in" in text
+    rows = re.findall(r"^ +(\d)  (.+)$", text, re.M)  # one row per legal move, in column order
+    assert [c for c, _ in rows] == [str(c) for c in range(1, 8)]
+    assert all(("win in" if c == "3" else "loss in") in said for c, said in rows) and "<- best" in rows[2][1]
 
 
 def test_hint_without_an_engine_says_why() -> None:
@@ -191,17 +194,17 @@ def test_solver_wins_a_won_position_against_a_script() -> None:
     seats = {"first": "human", "second": "solver"} if person == 1 else {"first": "solver", "second": "human"}
     code, out = run([str(c) for c in range(1, 8)] * 6, moves=moves, solver_time=300, **seats)
     assert code == 0
-    assert "solver wins." in out and "wins in" in out and "nodes" in out
+    assert "solver wins." in out and re.search(r"plays \d: win in \d+ moves? \(exact", out)
 
 
 def test_alphabeta_hint_on_tictactoe_scores_every_cell() -> None:
     pytest.importorskip("zerosum.agents.alphabeta")
     # X took 1 and 2, O took 4 and 5: X wins at once at 3; 6 blocks O and holds; 7, 8, 9 lose to O at 6
     code, out = run(["h", "q"], game_spec="tictactoe", first="human", second="human", moves="1425", hint_time=0.5)
-    assert "play 3 (wins in 1)" in out
-    assert re.search(r"^\s+6\s+(even|draw)", out, re.M)
-    for cell in "789":
-        assert re.search(rf"^\s+{cell}\s+loses in 2$", out, re.M)
+    assert "play 3, win in 1 move;" in out
+    assert re.search(r"^\s+6\s+(0 est\.|draw)$", out, re.M)
+    for cell in "789":  # O wins with its next move: a loss in 1 move
+        assert re.search(rf"^\s+{cell}\s+loss in 1 move$", out, re.M)
 
 
 def test_rich_board_highlights_the_last_move_and_the_line() -> None:
@@ -231,7 +234,7 @@ def test_a_slow_solver_move_is_a_proven_move_never_alphabeta(monkeypatch) -> Non
     code, out = run(["q"], moves="4444433321", first="solver", second="human", solver_time=0.001)
     assert code == 0
     assert "X (solver) plays" in out and "alphabeta" not in out
-    assert re.search(r"X \(solver\) plays \d: (a proven (win|draw|loss)|wins in|loses in|draw)", out)
+    assert re.search(r"X \(solver\) plays \d: (a proven (win|draw|loss)|win in|loss in|draw)", out)
     assert "\r" not in out and ESC not in out  # not a terminal: the final result only
 
 
@@ -239,4 +242,5 @@ def test_a_hint_in_a_pipe_prints_only_the_final_result() -> None:
     pytest.importorskip("zerosum.solver.solver")
     code, out = run(["h", "q"], moves="4444433321", first="human", second="human", solver_time=60)
     assert code == 0 and "\r" not in out and ESC not in out
-    assert "Hint from the solver: play" in out and "analysing" not in out and "?" not in out.split("Hint")[1]
+    assert "Hint from the solver (exact): play" in out and "analysing" not in out
+    assert "not yet proven" not in out.split("Hint")[1]

@@ -42,14 +42,20 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver-time", type=float_arg(hi=MAX_SOLVER_TIME, above=0), default=10.0,
                         metavar="SECONDS", help="how long a hint waits for the solver before alpha-beta answers "
                         f"(default: 10, at most {MAX_SOLVER_TIME:g})")
+    parser.add_argument("--analysis", action="store_true",
+                        help="a hint (every legal move's value) at each of your turns; the a key turns it on and off")
     parser.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+    parser.add_argument("--log", action="store_true",
+                        help="print the game as a scrolling log even on a terminal (default there: each board "
+                        "drawn in place; a pipe or a file always gets the log)")
 
 
 def _run_play(args: argparse.Namespace) -> int:
     from ..ui.terminal import play
 
     return play(args.game, args.first, args.second, args.moves, seed=args.seed,
-                color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time)
+                color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time,
+                analysis=args.analysis, log=args.log)
 
 
 # ---- serve --------------------------------------------------------------------------------------

@@ -1,8 +1,20 @@
-"""The terminal's hints and the engine's thinking, shown as they fill in (:mod:`zerosum.ui.terminal` uses them).
+"""How the terminal speaks of values: hints, the engine's move line, and the thinking shown as it fills in.
 
-On a terminal the row of column figures is redrawn in place each time the solver proves a column (its
-win/draw/loss ``W`` / ``0`` / ``L`` first, then its exact score); written to a file or a pipe, only the final
-result is printed.  Nothing waits behind a spinner with nothing to show.
+One format for every engine (the solver, alpha-beta, MCTS, minimax) and every game:
+
+- **exact** values are words with a distance: ``win in 7 moves``, ``draw``, ``loss in 12 moves`` (or
+  ``win (distance not yet proven)`` for a move proven only in win/draw/loss);
+- **estimates** are signed numbers marked ``est.``: ``+0.35 est.``, with what they are said once
+  (``est.: alphabeta:time=1's heuristic estimate ...``; MCTS: the mean result of its simulations, -1..+1).
+
+**Distances count moves, not plies**: the moves of the side to move (:func:`moves_to_end`).  A win in 3
+moves is its third move from now; a loss in 3 moves is the opponent's third move from now (the side to move
+makes 3 moves before it).  A position's first player wins the empty 7 x 6 board in 21 moves.
+
+:func:`format_hints` is the hint (a headline, one row per legal move in the game's order, then the legend)
+as ``(plain, rich markup)`` lines, for any :class:`~zerosum.ui.analysis.Analysis`; :func:`format_move` is the
+engine's move line.  On a terminal the rows are redrawn in place while the solver proves each move; written
+to a file or a pipe, only the final result is printed.
 """
 
 from __future__ import annotations
@@ -15,12 +27,150 @@ from rich.text import Text
 from ..agents.base import Agent
 from ..errors import GameError
 from ..game import Game
-from .analysis import (MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze,
+from ..values import is_proven, plies_to_end
+from .analysis import (MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze, load_solver,
                        partial_analysis)
 
-__all__ = ["LiveRow", "hint_analysis", "show_hint", "score_row", "think"]
+__all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think",
+           "moves_to_end", "exact_words", "estimate_words", "value_words", "DISTANCE_LEGEND", "from_book"]
 
+#: a line of text: plain, and rich markup (escaped) for colour
+Line = tuple[str, str]
+
+#: what a distance counts, said once under every hint that shows one
+DISTANCE_LEGEND = "in N moves: a win with the mover's Nth move from now, a loss to the opponent's Nth"
+#: a move proven only in win/draw/loss (a solver analysis stopped early)
+CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
+#: what an estimate is, by the agent's family (its ``name``); other searches: their depth
+ESTIMATE_UNITS = {"mcts": "mean result of {nodes:,} simulations, -1 loss .. +1 win"}
 STYLE_HEADER, STYLE_DIM = "bold cyan", "grey50"
+
+
+def moves_to_end(value: float) -> int:
+    """A proven value's distance in moves of the side to move: ``ceil(plies / 2)`` (a win ends on the side to
+    move's own ply 1, 3, 5 ...: its move 1, 2, 3 ...; a loss on the opponent's ply 2, 4, 6 ...)."""
+    return (plies_to_end(value) + 1) // 2
+
+
+def exact_words(value: float) -> str:
+    """An exact value in words: ``win in 7 moves``, ``loss in 1 move``, ``draw``."""
+    if is_proven(value):
+        n = moves_to_end(value)
+        return f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
+    if value == 0:
+        return "draw"
+    return f"{value:+g} (exact)"  # an exact value that is neither a proof nor a draw (no game here makes one)
+
+
+def estimate_words(value: float) -> str:
+    """A heuristic estimate: ``+0.35 est.``, ``-12 est.``, ``0 est.`` -- never a word an exact value uses."""
+    if value == 0:
+        return "0 est."
+    number = f"{value:+.2f}" if isinstance(value, float) else f"{int(value):+d}"
+    return f"{number} est."
+
+
+def value_words(found: Analysis, action: Any) -> str:
+    """``action``'s value in ``found``: exact words, an estimate, or ``not yet proven``."""
+    if action in found.classes:
+        return CLASS_WORDS[found.classes[action]]
+    if action not in found.values:
+        return "not yet proven"
+    value = found.values[action]
+    return estimate_words(value) if found.estimate(action) else exact_words(value)
+
+
+def _style(found: Analysis, action: Any) -> str:
+    value = found.values.get(action)
+    if value is None:
+        return STYLE_DIM
+    colour = "green" if value > 0 else "red" if value < 0 else "white"
+    return f"italic {colour}" if found.estimate(action) else f"bold {colour}"
+
+
+def from_book(game: Game[Any, Any], ply: int, nodes: int, exact: bool) -> bool:
+    """Whether an exact answer with no nodes searched at ``ply`` came from the solver's opening book (the
+    position's moves all lie within the book's depth), rather than a search."""
+    if not exact or nodes:
+        return False
+    book = getattr(load_solver(game), "book", None)
+    return book is not None and ply + 1 <= int(getattr(book, "depth", -1))
+
+
+def _proven_best(found: Analysis) -> bool:
+    return found.best is not None and (found.done or found.values.get(found.best, 0) > 0)
+
+
+def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int | None = None,
+                 headline: bool = True) -> list[Line]:
+    """The hint for ``found`` as ``(plain, rich markup)`` lines: a headline (who answered, exact or estimate,
+    the best move, time and nodes), one row per legal move in ``game.actions`` order with its value, the best
+    marked, then the legend of what is shown (distances in moves; what ``est.`` means).  ``ply``: the
+    position's ply, to say when the answer came from the opening book.  The engine's own note last."""
+    lines: list[Line] = []
+    actions = game.actions(state)
+    exact = found.exact or (found.done and not any(found.estimate(a) for a in actions))
+    if headline:
+        kind = "exact" if exact else "estimates" if found.done else "partial"
+        engine = f"{found.engine} ({kind})"
+        stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
+        if ply is not None and from_book(game, ply, found.nodes, exact):
+            stats += ", from the opening book"
+        if not _proven_best(found):
+            head = "so far nothing is proven better than the rest"
+            lines.append((f"Hint from {engine}: {head}; {stats}.",
+                          f"[bold]Hint[/] from {escape(engine)}: {head}; [dim]{stats}[/]."))
+        else:
+            best, said = game.format_action(found.best), value_words(found, found.best)
+            lines.append((f"Hint from {engine}: play {best}, {said}; {stats}.",
+                          f"[bold]Hint[/] from {escape(engine)}: play [bold green]{escape(best)}[/], "
+                          f"{escape(said)}; [dim]{stats}[/]."))
+    width = max([4, *(len(game.format_action(a)) for a in actions)])
+    lines.append((f"  {'move'.rjust(width)}  value", f"[{STYLE_HEADER}]  {'move'.rjust(width)}  value[/]"))
+    for a in actions:
+        name, said = game.format_action(a).rjust(width), value_words(found, a)
+        mark = "  <- best" if a == found.best and _proven_best(found) else ""
+        lines.append((f"  {name}  {said}{mark}",
+                      f"  [{STYLE_HEADER}]{escape(name)}[/]  [{_style(found, a)}]{escape(said)}[/]{mark}"))
+    if any(a in found.values and a not in found.classes and is_proven(found.values[a]) for a in actions):
+        lines.append((f"({DISTANCE_LEGEND})", f"[{STYLE_DIM}]({DISTANCE_LEGEND})[/]"))
+    if any(found.estimate(a) for a in actions):
+        unit = (f"est.: {found.engine}'s heuristic estimate, + good for the side to move, in its evaluation's "
+                "units; not a proof")
+        lines.append((f"({unit})", f"[{STYLE_DIM}]({escape(unit)})[/]"))
+    if found.note:
+        lines.append((f"({found.note})", f"({escape(found.note)})"))
+    return lines
+
+
+def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: Line | None = None,
+                ply: int | None = None) -> Line:
+    """The engine's move line: ``O (solver) plays 4: loss in 20 moves (exact, from the opening book), 0.01 s.``
+    or ``O (alphabeta:depth=3) plays 4: +0.35 est. (alphabeta depth 3 estimate), 1,234 nodes, 0.05 s.``
+    ``who``: who plays, plain and rich (default: the agent's spec); ``ply``: the position's ply, to say when
+    the move came from the opening book."""
+    move = game.format_action(played.action)
+    who = who or (agent.spec, escape(agent.spec))
+    plain, rich = f"{who[0]} plays {move}", f"{who[1]} plays [bold]{escape(move)}[/]"
+    found = played.found
+    if found is None:
+        return plain + f" ({played.elapsed:.2f} s).", rich + f" [dim]({played.elapsed:.2f} s)[/]."
+    effort = f"{found.nodes:,} nodes, {played.elapsed:.2f} s"
+    if played.proof:  # proven in win/draw/loss only
+        said, how = played.proof, "exact win/draw/loss"
+    elif played.exact:
+        said, how = exact_words(found.value), "exact"
+        if ply is not None and from_book(game, ply, found.nodes, True):
+            how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s"
+    else:
+        said = estimate_words(found.value)
+        name = str(getattr(agent, "name", "") or agent.spec)
+        unit = ESTIMATE_UNITS.get(name)
+        how = unit.format(nodes=found.nodes) if unit else (
+            f"{name} depth {found.depth} estimate" if found.depth else f"{agent.spec} estimate")
+        how = f"{name}: {how}" if unit else how
+    return (f"{plain}: {said} ({how}), {effort}.",
+            f"{rich}: [bold]{escape(said)}[/] ({escape(how)}), [dim]{effort}[/].")
 
 
 def hint_analysis(game: Game[Any, Any], state: Any, *, time: float, solver_time: float,
@@ -55,7 +205,7 @@ class LiveRow:
         if self._live is not None:
             self._live.update(rich if rich is not None else Text(plain), refresh=True)
             return
-        line = plain.replace("\n", " | ")[:79]
+        line = plain.splitlines()[0][:79]
         self.output.out.write("\r" + line.ljust(self._width))
         self._width = len(line)
         self.output.out.flush()
@@ -68,38 +218,22 @@ class LiveRow:
             self.output.out.flush()
 
 
-def score_row(game: Game[Any, Any], state: Any, found: Analysis) -> tuple[str, Any]:
-    """Every move's short figure (:meth:`Analysis.point`; ``~`` before an estimate, ``?`` not proven yet,
-    ``#`` no move there) under the column labels of a board whose moves are columns, plus the rich version."""
-    view = game.board_view(state)
-    actions = [game.action_at(state, 0, c) for c in range(view.cols)]
-    cells = [("~" if found.estimate(a) else "") + found.point(a) if a in found.values else
-             "#" if a is None else "?" for a in actions]
-    width = max(3, *(len(x) for x in cells))
-    header = " ".join(label.rjust(width) for label in view.col_labels)
-    row = " ".join(x.rjust(width) for x in cells)
-    guessed = any(found.estimate(a) for a in found.values)
-    legend = f"({found.legend}; {'~ an estimate, ' if guessed else ''}{'' if found.done else '? not yet proven, '}# full)"
-    text = Text()
-    text.append(header + "\n", style=STYLE_HEADER)
-    for c, x in enumerate(cells):
-        v = found.values.get(actions[c])
-        style = "grey42" if v is None else "bold green" if v > 0 else "bold red" if v < 0 else "white"
-        if actions[c] is not None and actions[c] == found.best and found.done:
-            style += " reverse"
-        text.append(("" if c == 0 else " ") + x.rjust(width), style=style)
-    text.append("\n" + legend, style=STYLE_DIM)
-    return f"{header}\n{row}\n{legend}", text
+def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> tuple[str, Any]:
+    """The analysis so far: a one-line count in plain text, the hint's rows in colour."""
+    actions = game.actions(state)
+    proven = sum(a in found.values for a in actions)
+    plain = f"{what}: {proven} of {len(actions)} moves proven ({found.elapsed:.1f} s)"
+    rows = format_hints(game, state, found, headline=False)
+    return plain, Text.from_markup("\n".join([escape(plain), *(r for _, r in rows)]))
 
 
 def show_hint(session: Any) -> None:
-    """The ``h`` key: the analysis filling in, then the best move and every move's figure."""
+    """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`)."""
     game, state, say = session.game, session.state, session.say
     gravity = game.board_view(state).gravity
     with LiveRow(session.output) as live:
         def report(found: Analysis) -> None:
-            plain, rich = score_row(game, state, found)
-            live.update(f"analysing: {plain.splitlines()[1].strip()}", rich)
+            live.update(*_progress(game, state, found, "analysing"))
 
         try:
             found = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
@@ -110,30 +244,13 @@ def show_hint(session: Any) -> None:
     if not found.engine:
         say(f"No hint: {found.note}.")
         return
-    # the analysis' own word: who answered, and whether its scores are proofs or estimates
-    engine = found.engine + ("" if found.exact or found.classes or not found.done else " (estimates)")
-    stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
-    if found.best is None or (not found.done and found.values.get(found.best, 0) <= 0):
-        head = "so far nothing is proven better than the rest"
-        say(f"Hint from {engine}: {head}; {stats}.", f"[bold]Hint[/] from {escape(engine)}: {head}; [dim]{stats}[/].")
-    else:
-        best, said = game.format_action(found.best), found.words(found.best)
-        say(f"Hint from {engine}: play {best} ({said}); {stats}.",
-            f"[bold]Hint[/] from {escape(engine)}: play [bold green]{escape(best)}[/] ({said}); [dim]{stats}[/].")
-    if found.note:
-        say(f"({found.note})")
-    if gravity:
-        say(*score_row(game, state, found))
-        return
-    width = max(len(game.format_action(a)) for a in found.scores)
-    ordered = sorted(found.scores, key=lambda a: -found.values[a])
-    for a in ordered:
-        say(f"  {game.format_action(a).rjust(width)}  {found.words(a)}" + ("  (estimate)" if found.estimate(a) else ""))
+    for plain, rich in format_hints(game, state, found, ply=len(session.actions)):
+        say(plain, rich)
 
 
 def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
     """``agent``'s move and a note ("" normally).  An agent that can show its analysis as it goes (the solver:
-    ``search_within``) thinks here, its columns filling in on a terminal, and takes at most ``MOVE_TIME``
+    ``search_within``) thinks here, its moves filling in on a terminal, and takes at most ``MOVE_TIME``
     seconds (or ``solver_time`` when smaller) for the exact distance once its move is proven; others think as
     :func:`~zerosum.ui.analysis.engine_move` lets them (behind a spinner on a terminal)."""
     game, state = session.game, session.state
@@ -151,8 +268,7 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
             if event.kind == "exact" or event.value == 0:
                 wdl[event.column] = (event.value > 0) - (event.value < 0)
             found = partial_analysis(game, state, actions, wdl, exact, event.seconds)
-            plain, rich = score_row(game, state, found)
-            live.update(f"{agent.spec} is thinking: {plain.splitlines()[1].strip()}", rich)
+            live.update(*_progress(game, state, found, f"{agent.spec} is thinking"))
 
         seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
         played = engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))

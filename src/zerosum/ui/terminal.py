@@ -1,18 +1,22 @@
 """``zerosum play``: a game in the terminal -- a person against an agent, two people, or two agents.
 
 Keys at a person's turn: a move in the game's notation (its ``MOVES_HELP``: a column number for Connect-X,
-a cell 1..9 for Tic-Tac-Toe, the stone ``x,y`` for Migration), ``h`` a hint (the best move and every move's
-score), ``u`` undo (a full move against an engine), ``s`` save (print the move string), ``q`` quit, ``?`` help.
+a cell 1..9 for Tic-Tac-Toe, the stone ``x,y`` for Migration), ``h`` a hint (every legal move's value,
+:func:`~zerosum.ui.hints.format_hints`), ``a`` analysis on/off (a hint at each of your turns), ``u`` undo
+(your last move, and the engine's reply to it), ``s`` save (the move string and a command that continues
+the game with the same players and settings), ``q`` quit, ``?`` help.
 
 It reads moves line by line, so it works the same at a keyboard and in a script:
-``printf '4\\n4\\nq\\n' | zerosum play``.  Colour (rich) only when the output is a terminal and neither
-``--no-color`` nor ``NO_COLOR`` is set; otherwise plain text without escape codes.  Bad input is explained
-and asked again; the end of input ends the game cleanly (exit status 0).
+``printf '4\\n4\\nq\\n' | zerosum play``.  On a terminal each board is drawn in place; elsewhere (or with
+``--log``) the session is a scrolling log (:mod:`zerosum.ui.terminal_view`).  Colour (rich) only when the
+output is a terminal and neither ``--no-color`` nor ``NO_COLOR`` is set; otherwise plain text without
+escape codes.  Bad input is explained and asked again; the end of input ends the game cleanly (exit 0).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
@@ -23,134 +27,60 @@ from ..agents.base import Agent
 from ..agents.registry import make_agent, strongest_agent_spec
 from ..core.processes import usable_cores
 from ..errors import IllegalMoveError, UsageError
-from ..game import BoardView, Game
+from ..game import Game
 from ..games import get_game
-from .analysis import Analysis, EngineMove
-from .hints import hint_analysis, show_hint, think
+from .analysis import HINT_TIME, SOLVER_TIME, Analysis
+from .hints import format_move, hint_analysis, show_hint, think
+from .terminal_view import STYLE, Output, mark, render_plain, render_rich
 
-__all__ = ["PlaySession", "play", "render_plain", "render_rich"]
+__all__ = ["PlaySession", "Settings", "play", "render_plain", "render_rich", "Output", "STYLE"]
 
 Reader = Callable[[str], "str | None"]
+Line = tuple[str, Any]
 
 QUIT = ("q", "quit", "exit")
 UNDO = ("u", "undo")
 HINT = ("h", "hint")
+ANALYSIS = ("a", "analysis")
 SAVE = ("s", "save")
 HELP = ("?", "help")
 
-# colours of the two sides and of the highlights (rich styles)
-STYLE = {1: "bold red", 2: "bold yellow", "empty": "grey42", "last": "on grey30", "win": "on dark_green",
-         "header": "bold cyan", "dim": "grey50"}
+
+def _number(x: float) -> str:
+    """``x`` as short as it reads back exactly (``60``, ``0.5``, ``0.123456789``)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(float(x))
 
 
-def mark(game: Game[Any, Any], player: int) -> str:
-    """The player's mark in plain text (``X``, ``>``)."""
-    return game.MARKS[player - 1]
+@dataclass
+class Settings:
+    """What the game was started with: everything :meth:`command` repeats so ``s`` can continue it later."""
 
+    game: str = "connect4"
+    first: str = "human"
+    second: str = "human"
+    seed: int | None = None
+    hint_time: float = HINT_TIME
+    solver_time: float = SOLVER_TIME
+    analysis: bool = False  # a hint at each of a person's turns (``--analysis``, the ``a`` key)
+    no_color: bool = False
+    log: bool = False  # a scrolling log even on a terminal
 
-def _cell_text(view: BoardView, r: int, c: int, glyphs: tuple[str, str] | None = None) -> str:
-    who = view.cells[r][c]
-    if who:
-        return (glyphs or view.marks)[who - 1]
-    return view.cell_labels[r][c] if view.cell_labels else "."
-
-
-def _widths(view: BoardView) -> tuple[int, int]:
-    """The width of a cell and of the row labels."""
-    labels = [len(x) for x in view.col_labels] + [len(x) for row in view.cell_labels for x in row]
-    return max([1, *labels]), max([0, *(len(x) for x in view.row_labels)])
-
-
-def render_plain(game: Game[Any, Any], state: Any, last: Any = None) -> str:
-    """The board as plain text (no escape codes), drawn from the game's :class:`BoardView`: column labels
-    over the cells, row labels before them, free cells by the name a person types (or ``.``), and a marker
-    ``v`` over the column of the last move on boards where a move is named by its column."""
-    view = game.board_view(state, last)
-    width, rwidth = _widths(view)
-    pad = " " * (rwidth + 1) if rwidth else ""
-    lines = []
-    if view.gravity and view.last:
-        col = view.last[0][1]
-        lines.append(pad + " ".join(("v" if c == col else " ").rjust(width) for c in range(view.cols)).rstrip())
-    if view.col_labels:
-        lines.append(pad + " ".join(x.rjust(width) for x in view.col_labels))
-    for r in range(view.rows):
-        head = view.row_labels[r].rjust(rwidth) + " " if rwidth else ""
-        lines.append(head + " ".join(_cell_text(view, r, c).rjust(width) for c in range(view.cols)))
-    return "\n".join(lines)
-
-
-def render_rich(game: Game[Any, Any], state: Any, last: Any = None) -> Any:
-    """The board as a rich ``Text``: coloured pieces, the last move and a winning line highlighted."""
-    from rich.text import Text
-
-    view = game.board_view(state, last)
-    width, rwidth = _widths(view)
-    width = max(2, width) if view.gravity else width
-    win, moved = set(view.highlight), set(view.last)
-    text = Text()
-    last_col = view.last[0][1] if view.gravity and view.last else None
-    if view.col_labels:
-        text.append(" " * rwidth)
-        for c, label in enumerate(view.col_labels):
-            text.append(" " * (width + 1 - len(label)))
-            text.append(label, style=STYLE["header"] + (" reverse" if c == last_col else ""))
-        text.append("\n")
-    for r in range(view.rows):
-        if rwidth:
-            text.append(view.row_labels[r].rjust(rwidth), style=STYLE["header"])
-        for c in range(view.cols):
-            who = view.cells[r][c]
-            text.append(" ")
-            if who:
-                style = STYLE[who]
-                if (r, c) in win:
-                    style += " " + STYLE["win"]
-                elif (r, c) in moved:
-                    style += " " + STYLE["last"]
-                text.append(view.glyphs[who - 1].rjust(width), style=style)
-            else:
-                text.append(_cell_text(view, r, c).rjust(width).replace(".", "·"),
-                            style=STYLE["dim"] if view.cell_labels else STYLE["empty"])
-        text.append("\n")
-    text.rstrip()
-    return text
-
-
-class Output:
-    """Where the session writes: plain text, or rich colour on a terminal."""
-
-    def __init__(self, out: TextIO, color: bool) -> None:
-        self.out = out
-        self.color = color
-        self.console: Any = None
-        if color:
-            from rich.console import Console
-
-            self.console = Console(file=out, force_terminal=True, highlight=False, soft_wrap=True)
-
-    def say(self, plain: str = "", rich: Any = None) -> None:
-        """Print ``plain`` (or, in colour, ``rich`` -- markup text or a renderable -- when given)."""
-        if self.console is not None:
-            self.console.print(plain if rich is None else rich)
-        else:
-            self.out.write(plain + "\n")
-            self.out.flush()
-
-    def prompt(self, plain: str, rich: str | None = None) -> str:
-        if self.console is not None:
-            from rich.text import Text
-
-            return str(Text.from_markup(rich or plain))
-        return plain
-
-    def thinking(self, what: str) -> Any:
-        """A context manager showing a spinner in colour mode (nothing in plain mode)."""
-        import contextlib
-
-        if self.console is not None and self.out.isatty():
-            return self.console.status(what, spinner="dots")
-        return contextlib.nullcontext()
+    def command(self, moves: str) -> str:
+        """The ``zerosum play`` command that restores the game after ``moves``: the game, the players in
+        their seats, the seed, the hint times when not the defaults, analysis, colour and log."""
+        args = ["zerosum", "play", "--game", self.game, "--first", self.first, "--second", self.second]
+        if moves:
+            args += ["--moves", moves]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
+        if self.hint_time != HINT_TIME:
+            args += ["--hint-time", _number(self.hint_time)]
+        if self.solver_time != SOLVER_TIME:
+            args += ["--solver-time", _number(self.solver_time)]
+        args += [flag for flag, on in (("--analysis", self.analysis), ("--no-color", self.no_color),
+                                       ("--log", self.log)) if on]
+        return " ".join(shlex.quote(a) for a in args)
 
 
 @dataclass
@@ -163,13 +93,18 @@ class PlaySession:
     output: Output
     actions: list[Any] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
-    hint_time: float = 1.0
-    solver_time: float = 10.0
+    hint_time: float = HINT_TIME
+    solver_time: float = SOLVER_TIME
     analyzer: Callable[..., Analysis] = hint_analysis
+    settings: Settings | None = None
 
     def __post_init__(self) -> None:
         if not self.states:
             self.states = self.game.states_of(self.actions)
+        if self.settings is None:
+            spec = {p: "human" if a is None else a.spec for p, a in self.seats.items()}
+            self.settings = Settings(self.game.spec, spec[1], spec[2], hint_time=self.hint_time,
+                                     solver_time=self.solver_time, no_color=not self.output.color)
 
     # ---- small helpers -----------------------------------------------------------------------
 
@@ -181,43 +116,68 @@ class PlaySession:
     def last(self) -> Any:
         return self.actions[-1] if self.actions else None
 
+    @property
+    def people(self) -> int:
+        return sum(s is None for s in self.seats.values())
+
     def say(self, plain: str = "", rich: Any = None) -> None:
         self.output.say(plain, rich)
 
     def who(self, player: int) -> str:
         seat = self.seats[player]
-        role = "you" if seat is None and sum(s is None for s in self.seats.values()) == 1 else (
-            f"player {player}" if seat is None else seat.spec)
+        role = "you" if seat is None and self.people == 1 else f"player {player}" if seat is None else seat.spec
         return f"{mark(self.game, player)} ({role})"
 
     def who_rich(self, player: int) -> str:
         return f"[{STYLE[player]}]{escape(self.who(player))}[/]"
 
-    def show(self) -> None:
+    def head(self) -> list[Line]:
+        """The game's title and keys (said once in a log; at the top of every board drawn in place)."""
+        keys = "  Keys: h hint, a analysis, u undo, s save, q quit, ? help." if self.people else ""
+        title = self.game.title
+        lines: list[Line] = [(f"{title}: {self.who(1)} against {self.who(2)}.{keys}",
+                              f"[bold]{escape(title)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")]
+        if self.people:
+            lines.append((f"Type a move: {self.game.MOVES_HELP}.", None))
+        return lines
+
+    def show(self, fresh: bool = False) -> None:
         game, state = self.game, self.state
-        if self.output.color:
-            self.say(rich=render_rich(game, state, self.last))
-        else:
-            self.say(render_plain(game, state, self.last))
+        board: Line = (render_plain(game, state, self.last), render_rich(game, state, self.last) if self.output.color
+                       else None)
+        moves = self.move_string()
+        head = self.head() + [(f"Moves: {moves or '(none yet)'}", None)]
+        self.output.frame(head, board, fresh)
 
     def move_string(self) -> str:
         return self.game.format_moves(self.actions)
 
     # ---- the keys ----------------------------------------------------------------------------
 
+    def _ply_owner(self, i: int, n: int) -> str:
+        """Whose move ply ``i`` was, for the undo message (``n``: how many plies are taken back)."""
+        player = self.game.player(self.states[i])
+        move = self.game.format_action(self.actions[i])
+        if self.seats[player] is not None:
+            return f"the engine's {'reply ' if n > 1 else 'move '}({move})"
+        return f"your move ({move})" if self.people == 1 else f"{mark(self.game, player)}'s move ({move})"
+
     def undo(self) -> None:
-        """Take back the last move, or the last full move when an engine sits in the other seat."""
-        if not self.actions:
-            self.say("Nothing to undo.")
+        """Take back plies until a person is to move again: the person's last move, and the engine's reply
+        to it when an engine sits in the other seat."""
+        turns = [i for i in range(len(self.actions)) if self.seats[self.game.player(self.states[i])] is None]
+        if not turns:
+            self.say("Nothing to undo: no moves have been played yet." if not self.actions else
+                     "Nothing to undo: only the engine's move has been played.")
             return
-        self.pop()
-        # keep taking back until it is a person's turn (or the start)
-        while self.actions and self.seats[self.game.player(self.state)] is not None:
+        back = len(self.actions) - turns[-1]
+        taken = [self._ply_owner(i, back) for i in range(turns[-1], len(self.actions))]
+        for _ in range(back):
             self.pop()
-        if self.seats[self.game.player(self.state)] is not None:
-            self.say("Back at the start; the engine moves first.")
+        if back == 1:
+            self.say(f"Took back {taken[0]}.")
         else:
-            self.say("Move taken back.")
+            self.say(f"Took back {back} plies: {', '.join(taken[:-1])} and {taken[-1]}.")
         self.show()
 
     def pop(self) -> None:
@@ -226,24 +186,33 @@ class PlaySession:
 
     def save(self) -> None:
         moves = self.move_string()
-        spec = self.game.spec
-        game_opt = "" if spec == "connectx:rows=6,cols=7,k=4" else f" --game '{spec}'"
-        shown = moves or "(empty: the start position)"
-        self.say(f"Move string: {shown}")
-        if moves:
-            self.say(f"Continue later with: zerosum play{game_opt} --moves '{moves}'")
+        assert self.settings is not None
+        self.say(f"Move string: {moves or '(empty: the start position)'}")
+        self.say(f"Continue later with: {self.settings.command(moves)}")
 
     def hint(self) -> None:
-        show_hint(self)  # the analysis filling in, then the best move and every move's figure
+        show_hint(self)  # the analysis filling in, then every legal move's value
+
+    def toggle_analysis(self) -> None:
+        assert self.settings is not None
+        self.settings.analysis = not self.settings.analysis
+        self.say("Analysis on: a hint at each of your turns (a turns it off)." if self.settings.analysis
+                 else "Analysis off.")
+        if self.settings.analysis:
+            self.hint()
 
     def help(self) -> None:
-        self.say(f"Type a move ({self.game.MOVES_HELP}); h hint, u undo, s save (print the move string), q quit.")
+        self.say(f"Type a move ({self.game.MOVES_HELP}); h hint, a analysis on/off, u undo, "
+                 "s save (the move string and a command to continue), q quit.")
 
     # ---- turns -------------------------------------------------------------------------------
 
     def human_turn(self) -> bool:
         """Ask until a legal move or a key that ends the turn; returns False to stop."""
         game = self.game
+        assert self.settings is not None
+        if self.settings.analysis:
+            self.hint()
         while True:
             state = self.state
             player = game.player(state)
@@ -251,17 +220,22 @@ class PlaySession:
             line = self.read(prompt)
             if line is None:
                 self.say("End of input: game abandoned. " + self._resume_hint())
+                self._continue_hint()
                 return False
             text = line.strip()
             key = text.lower()
             if key in QUIT:
                 self.say("Game abandoned. " + self._resume_hint())
+                self._continue_hint()
                 return False
             if key in UNDO:
                 self.undo()
                 return True
             if key in HINT:
                 self.hint()
+                continue
+            if key in ANALYSIS:
+                self.toggle_analysis()
                 continue
             if key in SAVE:
                 self.save()
@@ -277,44 +251,34 @@ class PlaySession:
                 self.say(f"{exc}. Try again (? for help).")
                 continue
             self.push(action)
-            self.show()
+            self.show(fresh=True)
             return True
 
     def _resume_hint(self) -> str:
         moves = self.move_string()
         return f"Moves: {moves}" if moves else "No moves were played."
 
+    def _continue_hint(self) -> None:
+        moves = self.move_string()
+        if moves:
+            assert self.settings is not None
+            self.say(f"Continue later with: {self.settings.command(moves)}")
+
     def push(self, action: Any) -> None:
         self.states.append(self.game.result(self.state, action))
         self.actions.append(action)
 
     def engine_turn(self, agent: Agent) -> None:
-        game, state = self.game, self.state
-        player = game.player(state)
-        played, note = think(self, agent)  # the solver shows its columns filling in; it never waits in silence
+        player = self.game.player(self.state)
+        ply = len(self.actions)
+        played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
         self.push(played.action)
-        self.say(*self._report(player, agent, played))
+        symbol = mark(self.game, player)
+        who = (f"{symbol} ({agent.spec})", f"[{STYLE[player]}]{escape(symbol)}[/] ({escape(agent.spec)})")
+        self.say(*format_move(self.game, agent, played, who=who, ply=ply))
         if note:
             self.say(f"({note})")
         self.show()
-
-    def _report(self, player: int, agent: Agent, played: EngineMove) -> tuple[str, str]:
-        move = self.game.format_action(played.action)
-        plain = f"{mark(self.game, player)} ({agent.spec}) plays {move}"
-        rich = f"[{STYLE[player]}]{mark(self.game, player)}[/] ({escape(agent.spec)}) plays [bold]{escape(move)}[/]"
-        if played.found is not None:
-            found = played.found
-            said = played.words + ("" if played.exact or played.proof else " (estimate)")
-            facts = f"{said}, {found.nodes:,} nodes, {played.elapsed:.2f} s"
-            if found.depth:
-                facts += f", depth {found.depth}"
-            plain += f": {facts}"
-            rich += f": [bold]{said}[/], [dim]{found.nodes:,} nodes, {played.elapsed:.2f} s" + (
-                f", depth {found.depth}[/]" if found.depth else "[/]")
-        else:
-            plain += f" ({played.elapsed:.2f} s)"
-            rich += f" [dim]({played.elapsed:.2f} s)[/]"
-        return plain + ".", rich + "."
 
     def announce(self) -> None:
         game, state = self.game, self.state
@@ -328,18 +292,14 @@ class PlaySession:
         w = out.winner
         label = game.player_label(w)
         seat = self.seats[w]
-        people = sum(s is None for s in self.seats.values())
-        cheer = " You win!" if seat is None and people == 1 else f" {seat.spec} wins." if seat is not None else ""
+        cheer = " You win!" if seat is None and self.people == 1 else f" {seat.spec} wins." if seat is not None else ""
         plain = f"Player {w} ({label}) wins: {how}.{cheer} Moves: {moves}"
         self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{escape(cheer)}[/] Moves: {moves}")
 
     def run(self) -> int:
-        keys = "  Keys: h hint, u undo, s save, q quit, ? help." if None in self.seats.values() else ""
-        title = self.game.title
-        self.say(f"{title}: {self.who(1)} against {self.who(2)}.{keys}",
-                 f"[bold]{escape(title)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")
-        if None in self.seats.values():
-            self.say(f"Type a move: {self.game.MOVES_HELP}.")
+        if not self.output.redraw:
+            for line in self.head():
+                self.say(*line)
         self.show()
         while True:
             if self.game.is_terminal(self.state):
@@ -359,6 +319,12 @@ def use_color(out: TextIO, no_color: bool = False) -> bool:
         return False
     isatty = getattr(out, "isatty", None)
     return bool(isatty and isatty())
+
+
+def redraws(out: TextIO, log: bool = False) -> bool:
+    """Whether boards are drawn in place: on a terminal that can (not ``TERM=dumb``), unless ``log``."""
+    isatty = getattr(out, "isatty", None)
+    return not log and bool(isatty and isatty()) and os.environ.get("TERM", "") != "dumb"
 
 
 def _stdin_reader(out: TextIO) -> Reader:
@@ -392,20 +358,26 @@ def play(
     out: TextIO | None = None,
     seed: int | None = None,
     color: bool | None = None,
-    hint_time: float = 1.0,
-    solver_time: float = 10.0,
+    hint_time: float = HINT_TIME,
+    solver_time: float = SOLVER_TIME,
+    analysis: bool = False,
+    log: bool = False,
 ) -> int:
     """Play one game; ``first``/``second`` are agent specs (``human`` for a person).
 
     ``read(prompt)`` returns the next line or None at the end of input (default: standard input);
-    ``color`` None decides from ``out`` (see :func:`use_color`).
+    ``color`` None decides from ``out`` (see :func:`use_color`); ``analysis``: a hint at each of a person's
+    turns; ``log``: a scrolling log even on a terminal (else boards are drawn in place there, see
+    :func:`redraws`).
     """
     game = get_game(game_spec)
+    first = first.strip()
     if second is None:
-        second = strongest_agent_spec(game) if first.strip() == "human" else "human"
+        second = strongest_agent_spec(game) if first == "human" else "human"
+    second = second.strip()
     seats: dict[int, Agent | None] = {}
     for player, spec in ((1, first), (2, second)):
-        agent = None if spec.strip() == "human" else make_agent(spec, seed=seed)
+        agent = None if spec == "human" else make_agent(spec, seed=seed)
         if agent is not None:
             agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
         seats[player] = agent
@@ -413,7 +385,8 @@ def play(
     out = out or sys.stdout
     if out is None:
         raise UsageError("standard output is closed: zerosum play needs somewhere to draw the board")
-    output = Output(out, use_color(out) if color is None else color)
+    output = Output(out, use_color(out) if color is None else color, redraw=redraws(out, log))
+    settings = Settings(game.spec, first, second, seed, hint_time, solver_time, analysis, color is False, log)
     session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
-                          solver_time=solver_time)
+                          solver_time=solver_time, settings=settings)
     return session.run()
