@@ -37,6 +37,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver, analysis"),
     "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
     "explain": ("zerosum.commands.explain", "why a search plays its move: scores, refutations, the traced tree"),
+    "replay": ("zerosum.commands.replay", "step through a game record: next, previous, jump, analysis"),
 }
 
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

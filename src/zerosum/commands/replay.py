@@ -1,0 +1,112 @@
+"""``zerosum replay FILE [--game N] [--list]``: step through a game record (:mod:`zerosum.ui.replay`); and the
+records side of the arena's commands: ``--pgnout FILE`` of match and tournament, ``report DB --export FILE``.
+
+The format is :mod:`zerosum.records` (docs/records.md).  Quick to import: the face loads inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from .options import UsageError, float_arg, int_arg
+
+__all__ = ["COMMANDS", "MAX_GAME_NUMBER", "check_pgnout", "export_records", "open_pgnout"]
+
+#: ``zerosum replay --game N``: at most this (a record file is at most 256 MB)
+MAX_GAME_NUMBER = 10_000_000
+
+
+def _add_replay(p: argparse.ArgumentParser) -> None:
+    from .play import MAX_HINT_TIME, MAX_SOLVER_TIME
+
+    p.add_argument("file", metavar="FILE", help="a record file (zerosum match --pgnout, zerosum report --export)")
+    p.add_argument("--game", dest="number", type=int_arg(1, MAX_GAME_NUMBER), default=1, metavar="N",
+                   help=f"which game of the file, counted from 1 (default 1, at most {MAX_GAME_NUMBER:,})")
+    p.add_argument("--list", action="store_true",
+                   help="print one line per game (number, players, result, termination) and stop")
+    p.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",
+                   help=f"the analysis (a): alpha-beta's time where the solver cannot go (default 1, at most "
+                        f"{MAX_HINT_TIME:g})")
+    p.add_argument("--solver-time", type=float_arg(hi=MAX_SOLVER_TIME, above=0), default=10.0, metavar="SECONDS",
+                   help=f"the analysis (a): how long it waits for the solver (default 10, at most {MAX_SOLVER_TIME:g})")
+    p.add_argument("--no-color", action="store_true", help="plain text even on a terminal")
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..records import read
+    from ..ui.replay import ReplaySession
+    from ..ui.terminal import Output, _stdin_reader, use_color
+
+    records = read(args.file)  # a missing, binary or malformed file is one line
+    if not records:
+        raise UsageError(f"record file {args.file!r} holds no games")
+    if args.list:
+        for i, r in enumerate(records, 1):
+            t = r.tags
+            plies = len(r.moves)
+            print(f"{i:>4}  {t['First']} - {t['Second']}  {r.result}  {t['Termination']}  "
+                  f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}, round {t['Round']})")
+        return 0
+    if args.number > len(records):
+        raise UsageError(f"--game {args.number}: record file {args.file!r} holds {len(records)} "
+                         f"game{'s' if len(records) != 1 else ''} (1..{len(records)})")
+    out = sys.stdout
+    if out is None:
+        raise UsageError("standard output is closed: zerosum replay needs somewhere to draw the board")
+    output = Output(out, use_color(out, args.no_color))
+    session = ReplaySession(records[args.number - 1], _stdin_reader(out), output, number=args.number,
+                            total=len(records), hint_time=args.hint_time, solver_time=args.solver_time)
+    return session.run()
+
+
+# ---- the arena's records -------------------------------------------------------------------------
+
+
+def check_pgnout(args: argparse.Namespace, results: Path) -> Path | None:
+    """``--pgnout``'s path once it may be written, before any work (None without it): a new run refuses an
+    existing file unless ``--overwrite`` (which replaces it); ``--resume`` appends to it."""
+    from ..core.files import check_output
+
+    if not getattr(args, "pgnout", None):
+        return None
+    path = check_output(args.pgnout, overwrite=bool(args.resume or args.overwrite), what="--pgnout file")
+    if path.resolve() == results.resolve():
+        raise UsageError(f"--pgnout {args.pgnout!r} is the results file: name another file for the records")
+    return path
+
+
+def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tuple[Any, Any]:
+    """``(writer, on_game)`` for ``run_arena`` (``(None, None)`` without ``--pgnout``)."""
+    if path is None:
+        return None, None
+    from ..records import Writer
+
+    writer = Writer(path, overwrite=not args.resume)
+    try:
+        return writer, writer.game_hook(store)
+    except BaseException:
+        writer.close()
+        raise
+
+
+def export_records(results: str, target: str, overwrite: bool) -> int:
+    """``zerosum report DB --export FILE``: every finished game of ``DB`` as records in ``FILE``."""
+    from ..arena.match import open_run
+    from ..core.files import check_output
+    from ..records import from_store, write
+
+    path = check_output(target, overwrite=overwrite, what="--export file")  # before any work
+    if Path(results).resolve() == path.resolve():
+        raise UsageError(f"--export {target!r} is the results file itself: name another file")
+    store, _ = open_run(Path(results))  # a missing, damaged or foreign file is one line
+    with store:
+        count = write(from_store(store), path, overwrite=overwrite)
+    print(f"wrote {count} game{'s' if count != 1 else ''} to {target}")
+    return 0
+
+
+COMMANDS = {"replay": (_add_replay, _run_replay)}

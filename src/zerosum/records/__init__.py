@@ -1,0 +1,60 @@
+"""Game records: plain text, PGN-like, one game after another, for every zerosum game.
+
+A record is tag pairs, a blank line, the moves in the game's own notation and the result token::
+
+    [Event "zerosum match"]
+    [Site "lab-3"]
+    [Date "2025.05.14"]
+    [Round "7"]
+    [First "alphabeta:depth=4"]
+    [Second "mcts:sims=200"]
+    [Game "connectx:rows=6,cols=7,k=4"]
+    [Opening "44"]
+    [Result "1-0"]
+    [Termination "normal"]
+    [TimeControl "1/0.5"]
+
+    3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3 {time=0.011s nodes=2950 value=+999958} 1-0
+
+- A tag value escapes ``"`` and ``\\`` with a backslash, as PGN does, and holds no line break.
+- A move may be followed by one comment ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
+  order): the mover's seconds, the nodes it searched and its value (the mover's view).  Nothing else goes in
+  a comment.
+- Movetext wraps at 80 columns; reading accepts any whitespace between tokens.
+- The result token: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (unfinished).
+- ``Opening`` is the move string played before the moves (``-``: the start position); ``Termination`` is
+  ``normal``, ``forfeit: REASON`` or ``adjudication: REASON``; ``TimeControl`` is ``BASE+INC`` (a game
+  clock), ``1/T`` (T seconds a move) or ``-``.
+
+:func:`parse` checks each game whole: its tags, its game spec, every move replayed legally from the opening,
+and a result that agrees with the board (a game over on the board must carry its result; one that is not
+over needs a forfeit or an adjudication).  Anything wrong is one :class:`~zerosum.errors.InvalidFileError`
+line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): column 9 is outside 1..7``.
+
+>>> r = parse('[Game "tictactoe"]\\n\\n5 1 {time=0.5s} 9 *')[0]
+>>> r.moves, r.notes[1], r.result
+(['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None), '*')
+>>> parse(format(r)) == [r]
+True
+"""
+
+from __future__ import annotations
+
+from .sources import Writer, from_game_record, from_store, termination
+from .text import RESULTS, ROSTER, WIDTH, MoveNote, Record, format, parse, read, write
+
+__all__ = [
+           "RESULTS",
+           "ROSTER",
+           "WIDTH",
+           "MoveNote",
+           "Record",
+           "Writer",
+           "format",
+           "from_game_record",
+           "from_store",
+           "parse",
+           "read",
+           "termination",
+           "write",
+]

@@ -1,0 +1,196 @@
+"""``zerosum replay``: step through a game record in the terminal.
+
+Keys, one a line (so a script can drive it: ``printf 'n\\nn\\ng 10\\nq\\n' | zerosum replay games.pgn``):
+Enter or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``a`` the engine's analysis
+of the shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  On a terminal in colour each key
+redraws the screen; elsewhere each step is printed after the last.
+
+Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks
+the shown ply in brackets and the opening off from the moves with ``|``.  The analysis is the terminal's hint
+(:func:`zerosum.ui.hints.show_hint`): the solver's exact scores where it takes the board, else an alpha-beta
+search's estimates, labelled by the analysis itself.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import GameError
+from ..records import Record
+from .analysis import value_words
+from .hints import hint_analysis, show_hint
+from .terminal import Output, render_plain, render_rich
+
+__all__ = ["KEYS_HELP", "ReplaySession"]
+
+Reader = Callable[[str], "str | None"]
+
+KEYS_HELP = ("Keys: Enter/n next, p previous, f first, l last, g N go to ply N, a analysis on/off, t tags, "
+             "? help, q quit.")
+#: the width the move list wraps at
+WIDTH = 78
+
+
+class ReplaySession:
+    """One record at the terminal: its states, the ply shown, and whether the analysis is on."""
+
+    def __init__(self, record: Record, read: Reader, output: Output, *, number: int = 1, total: int = 1,
+                 hint_time: float = 1.0, solver_time: float = 10.0,
+                 analyzer: Callable[..., Any] = hint_analysis) -> None:
+        self.record, self.read, self.output = record, read, output
+        self.game = record.game
+        self.states = record.states()  # IllegalMoveError names the game and ply
+        self.actions = record.actions()
+        self.opening = len(self.states) - 1 - len(record.moves)
+        self.number, self.total = number, total
+        self.hint_time, self.solver_time, self.analyzer = hint_time, solver_time, analyzer
+        self.ply = 0
+        self.analysis = False
+
+    # ---- what the analysis (show_hint) reads -------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.states[self.ply]
+
+    @property
+    def last_ply(self) -> int:
+        return len(self.states) - 1
+
+    def say(self, plain: str = "", rich: Any = None) -> None:
+        self.output.say(plain, rich)
+
+    # ---- drawing -------------------------------------------------------------------------------------
+
+    def heading(self) -> str:
+        tags = self.record.tags
+        return (f"Game {self.number} of {self.total}: {tags['First']} - {tags['Second']}, {self.record.result} "
+                f"({tags['Termination']}), {tags['Game']}")
+
+    def show_tags(self) -> None:
+        width = max(len(k) for k in self.record.tags)
+        for name, value in self.record.tags.items():
+            self.say(f"  {name.ljust(width)}  {value}")
+
+    def ply_line(self) -> str:
+        """What the shown ply is: the move that led to it, who played it and its note."""
+        if self.ply == 0:
+            return f"Ply 0 of {self.last_ply}: the start position."
+        game, i = self.game, self.ply - 1
+        mover = game.player_label(game.player(self.states[i]))
+        move = game.format_action(self.actions[i])
+        if i < self.opening:
+            return f"Ply {self.ply} of {self.last_ply}: {mover} played {move} (opening)."
+        text = f"Ply {self.ply} of {self.last_ply}: {mover} played {move}"
+        note = self.record.notes[i - self.opening]
+        if note is not None:
+            facts = ([f"{note.time:g} s"] if note.time is not None else []) + (
+                [f"{note.nodes:,} node{'' if note.nodes == 1 else 's'}"] if note.nodes is not None else [])
+            if note.value is not None:  # the mover's view, in words ("wins in 3", "+0.35")
+                facts.append(f"its value for {mover}: {value_words(note.value)}")
+            text += f" ({', '.join(facts)})"
+        return text + "."
+
+    def move_list(self) -> str:
+        """Every ply as ``N.move``, the shown one in brackets, ``|`` after the opening."""
+        items = []
+        for i, action in enumerate(self.actions):
+            item = f"{i + 1}.{self.game.format_action(action)}"
+            items.append(f"[{item}]" if i + 1 == self.ply else item)
+            if self.opening and i + 1 == self.opening:
+                items.append("|")
+        if not items:
+            return "Moves: none."
+        return textwrap.fill("Moves: " + " ".join(items), WIDTH, break_on_hyphens=False, break_long_words=False)
+
+    def ending(self) -> str:
+        """At the last ply: how the game ended."""
+        out = self.game.outcome(self.state)
+        why = out.reason if out is not None else "not over on the board"
+        return f"Result {self.record.result}: {self.record.tags['Termination']} ({why})."
+
+    def show(self) -> None:
+        console = self.output.console
+        if console is not None and getattr(self.output.out, "isatty", lambda: False)():
+            console.clear()
+        last = self.actions[self.ply - 1] if self.ply else None
+        self.say(self.heading())
+        if self.output.color:
+            self.say(rich=render_rich(self.game, self.state, last))
+        else:
+            self.say(render_plain(self.game, self.state, last))
+        self.say(self.ply_line())
+        if self.ply == self.last_ply:
+            self.say(self.ending())
+        self.say(self.move_list())
+        if self.analysis:
+            self.analyse()
+
+    def analyse(self) -> None:
+        out = self.game.outcome(self.state)
+        if out is not None:
+            self.say(f"Analysis: the game is over here ({out.reason}).")
+            return
+        try:
+            show_hint(self)
+        except GameError as exc:
+            self.say(f"No analysis: {exc}.")
+
+    # ---- the keys --------------------------------------------------------------------------------
+
+    def go(self, ply: int) -> None:
+        self.ply = ply
+        self.show()
+
+    def key(self, line: str) -> bool:
+        """Act on one line of input; False to stop."""
+        text = line.strip().lower()
+        if text in ("q", "quit", "exit"):
+            return False
+        if text in ("", "n", "next"):
+            if self.ply == self.last_ply:
+                self.say(f"Already at the last ply ({self.last_ply}); p goes back, f to the start, q quits.")
+            else:
+                self.go(self.ply + 1)
+        elif text in ("p", "prev", "previous"):
+            if self.ply == 0:
+                self.say("Already at the start (ply 0); n goes forward, l to the end.")
+            else:
+                self.go(self.ply - 1)
+        elif text in ("f", "first"):
+            self.go(0)
+        elif text in ("l", "last"):
+            self.go(self.last_ply)
+        elif text[:1] == "g" and (text[1:2] in ("", " ") or text[1:2].isdigit()):
+            rest = text[1:].strip()
+            n = int(rest) if rest.isascii() and rest.isdigit() and len(rest) < 10 else -1
+            if n < 0:
+                self.say(f"g needs a ply number 0..{self.last_ply}, e.g. g {self.last_ply}.")
+            elif n > self.last_ply:
+                self.say(f"No ply {n}: this game has plies 0..{self.last_ply} (g {self.last_ply} is the last).")
+            else:
+                self.go(n)
+        elif text in ("a", "analysis"):
+            self.analysis = not self.analysis
+            self.say("Analysis on." if self.analysis else "Analysis off.")
+            if self.analysis:
+                self.analyse()
+        elif text in ("t", "tags"):
+            self.show_tags()
+        elif text in ("?", "h", "help"):
+            self.say(KEYS_HELP)
+        else:
+            shown = line.strip()[:20]
+            self.say(f"Unknown key {shown!r}. {KEYS_HELP}")
+        return True
+
+    def run(self) -> int:
+        self.show()
+        self.show_tags()
+        self.say(KEYS_HELP)
+        while True:
+            line = self.read(f"ply {self.ply}/{self.last_ply}> ")
+            if line is None or not self.key(line):
+                return 0
