@@ -396,9 +396,11 @@ def run_arena(
     config: ArenaConfig,
     runner: Any,
     progress: Callable[[int, int, str], None] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
 ) -> Tally:
     """Play every planned game not yet in ``store`` (writing each as it ends); stop early when the SPRT
-    decides.  ``progress(done, total, text)`` is called after each game."""
+    decides.  ``progress(done, total, text)`` is called after each game; ``on_game(rec)`` with each game
+    once it is stored (``--pgnout``: :meth:`zerosum.records.Writer.game_hook`)."""
     plan = store.plan()
     tally = Tally(config, plan)
     for rec in store.games():
@@ -421,6 +423,8 @@ def run_arena(
         if rec.winner is not None:  # the runner speaks of seats; the file of agents
             rec.winner = g.first if rec.winner == 1 else g.second
         store.add_game(rec)
+        if on_game is not None:
+            on_game(rec)
         tally.add(rec)
         count[0] += 1
         st = tally.sprt_state()

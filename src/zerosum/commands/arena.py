@@ -84,6 +84,8 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     p.add_argument("--ray-address", metavar="ADDR", default=None,
                    help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
     p.add_argument("--out", default="results.db", metavar="FILE", help="SQLite results file (default results.db)")
+    p.add_argument("--pgnout", metavar="FILE", help="also write each game's record to FILE as it ends (docs/records.md); "
+                   "an existing FILE is refused unless --overwrite (replaces it) or --resume (appends)")
     p.add_argument("--resume", action="store_true", help="carry on the run stored in --out with its stored configuration (agents, games, seed, "
                         "openings, limits); only --jobs, --backend, --ray-address and --quiet apply; no game is played twice; "
                         "every agent is checked first (a changed agent file is refused)")
@@ -224,6 +226,9 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.runner import make_runner
 
     out = Path(args.out)
+    from .replay import check_pgnout, open_pgnout
+
+    pgnout = check_pgnout(args, out)  # --pgnout: checked before anything is written
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
@@ -245,7 +250,9 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move in a "
                              f"new worker: +{config.grace:g} s)"))
     start = time.perf_counter()
+    writer = None
     try:
+        writer, on_game = open_pgnout(pgnout, args, store)  # --pgnout: each game as it ends
         if show:
             from rich.markup import escape
             from rich.progress import (
@@ -266,9 +273,9 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                 def progress(done: int, total: int, text: str) -> None:
                     bar.update(task_id, completed=done, total=total, description=escape(text))
 
-                run_arena(store, config, runner, progress)
+                run_arena(store, config, runner, progress, on_game=on_game)
         else:
-            run_arena(store, config, runner)
+            run_arena(store, config, runner, on_game=on_game)
         elapsed = time.perf_counter() - start
         if not args.quiet:
             report = summarize(store)
@@ -278,6 +285,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             print(f"{store.count()} games in {out} ({elapsed:.1f} s this run)")
     finally:
         store.close()
+        if writer is not None:
+            writer.close()
     return 0
 
 
@@ -296,6 +305,9 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a results file written by match or tournament")
     p.add_argument("--plots", metavar="DIR", help="where to write the PNG plots (default: next to FILE)")
     p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.add_argument("--export", metavar="RECORDS", help="instead of tables and plots, write the record of every "
+                   "finished game to RECORDS (docs/records.md); an existing file is refused unless --overwrite")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --export file")
 
 
 def _run_report(args: argparse.Namespace) -> int:
@@ -304,6 +316,10 @@ def _run_report(args: argparse.Namespace) -> int:
     from ..core.files import check_output
     from ..errors import InvalidFileError
 
+    if args.export:  # records, not tables
+        from .replay import export_records
+
+        return export_records(args.file, args.export, args.overwrite)
     path = Path(args.file)
     store, _ = open_run(path)  # a missing, damaged or foreign file is one line
     with store:
