@@ -174,6 +174,7 @@ class PlaySession:
         taken = [self._ply_owner(i, back) for i in range(turns[-1], len(self.actions))]
         for _ in range(back):
             self.pop()
+        self.output.forget()  # drawn in place, the board after the undo shows its message only
         if back == 1:
             self.say(f"Took back {taken[0]}.")
         else:

@@ -132,6 +132,10 @@ class Output:
             return str(Text.from_markup(rich or plain))
         return plain
 
+    def forget(self) -> None:
+        """Drop the lines said since the last board: the next board drawn in place shows only what follows."""
+        self.notes = []
+
     def frame(self, head: list[tuple[str, Any]], board: tuple[str, Any], fresh: bool = False) -> None:
         """Show a board.  In place: the screen cleared, ``head``, the board, then the lines said since the
         last board (none when ``fresh``: a person's move makes the earlier hints and errors stale).  In a log:
