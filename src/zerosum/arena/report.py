@@ -11,24 +11,25 @@ import collections
 import math
 import statistics
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .match import ArenaConfig, describe_deadline, pairings
 from .stats import (
-    Z95,
     Sprt,
     Summary,
     fmt_elo,
     los,
     pair_counts,
     pentanomial,
+    rating_errors,
     ratings,
     trinomial,
 )
+from .plots import plot_names, write_plots
 from .store import Store
 
-__all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "write_plots", "plot_names"]
+__all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "table_layout", "short_labels",
+           "letter_labels", "progress_columns", "write_plots", "plot_names"]
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Standing:
     losses: int = 0
     forfeits: int = 0
     elo: float = 0.0
+    elo_error: float = math.nan  # half the 95% interval
     move_ms: float = math.nan
     nodes: float = math.nan
 
@@ -80,6 +82,7 @@ class Report:
     mean_plies: float
     mean_seconds: float
     sprt: dict[str, Any] | None
+    specs: dict[str, str] = field(default_factory=dict)  # label -> the agent's full spec
 
 
 def _kind(reason: str) -> str:
@@ -88,7 +91,8 @@ def _kind(reason: str) -> str:
 
 def summarize(store: Store) -> Report:
     config = ArenaConfig.from_json(store.meta("config"))
-    labels = [label for label, _ in store.agents()]
+    agents = store.agents()
+    labels = [label for label, _ in agents]
     plan = {g.idx: g for g in store.plan()}
     pairs = pairings(config.mode, len(labels))
     stats = [PairingStats(labels[a], labels[b]) for a, b in pairs]
@@ -142,8 +146,9 @@ def summarize(store: Store) -> Report:
         ps.penta = pentanomial(ps.pairs)
         ps.los = los(ps.wins, ps.losses)
     elos = ratings(len(labels), results) if results else [0.0] * len(labels)
+    errors = rating_errors(len(labels), results, elos)
     for i, st in enumerate(standings):
-        st.elo = elos[i]
+        st.elo, st.elo_error = elos[i], errors[i]
         if times[i]:
             st.move_ms = 1000 * statistics.fmean(times[i])
         if nodes[i]:
@@ -152,7 +157,7 @@ def summarize(store: Store) -> Report:
     return Report(
         config, len(plan), played, stats, order, dict(forfeits), dict(reasons),
         statistics.fmean(plies) if plies else math.nan, statistics.fmean(seconds) if seconds else math.nan,
-        store.meta("sprt"),
+        store.meta("sprt"), dict(agents),
     )
 
 
@@ -167,6 +172,12 @@ def _opening_plies(opening: str, config: ArenaConfig, _cache: dict[tuple[str, st
 
 
 # ---- tables --------------------------------------------------------------------------------------
+# Each table is tried in layouts that get narrower (full names; short labels; the pair statistics in a
+# table of their own; a lighter frame; letters) until every table fits the console's width; a legend maps
+# the labels to the full specs.  Cells fold rather than end in an ellipsis, so no two names look alike.
+
+_NAMES = {"alphabeta": "ab", "minimax": "mm", "openspiel-mcts": "os-mcts"}
+LONGEST_LABEL = 12  # longer short labels give way to letters
 
 
 def _interval(s: Summary | None) -> str:
@@ -177,10 +188,139 @@ def _interval(s: Summary | None) -> str:
     return f"{fmt_elo(s.elo)} ± {fmt_elo(s.error, sign=False)}"
 
 
+def _compact(label: str) -> str:
+    base, hash_, repeat = label.partition("#")
+    name, colon, opts = base.partition(":")
+    if not colon or any(c in name for c in "./\\"):  # a bare name, or a file agent's file.py:attr
+        return _NAMES.get(label, label)
+    parts = []
+    for opt in opts.split(","):
+        key, eq, value = opt.partition("=")
+        numeric = value[:1].isdigit() or value[:1] in "+-."
+        parts.append(opt if not eq else key[:1] + value if numeric else f"{key[:1]}={value}")
+    return f"{_NAMES.get(name, name)}:{','.join(parts)}" + (f"#{repeat}" if hash_ else "")
+
+
+def letter_labels(n: int) -> list[str]:
+    """``A``, ``B``, ... ``Z``, ``AA``, ``AB``...: ``n`` distinct labels."""
+    out = []
+    for i in range(1, n + 1):
+        text = ""
+        while i:
+            i, r = divmod(i - 1, 26)
+            text = chr(ord("A") + r) + text
+        out.append(text)
+    return out
+
+
+def short_labels(labels: Sequence[str]) -> list[str]:
+    """Unique short labels for agents: ``alphabeta:depth=2`` -> ``ab:d2``, ``mcts:time=1`` -> ``mcts:t1``;
+    letters (:func:`letter_labels`) when those are not all distinct, or one is longer than
+    :data:`LONGEST_LABEL` or is another agent's name."""
+    short = [_compact(label) for label in labels]
+    clash = any(s in labels and s != label for s, label in zip(short, labels))
+    if len(set(short)) == len(short) and not clash and all(len(s) <= LONGEST_LABEL for s in short):
+        return short
+    return letter_labels(len(labels))
+
+
+# the light layout's two-line headers
+_HEADERS = {"forfeits": "for-\nfeits", "ms/move": "ms/\nmove", "nodes/move": "nodes/\nmove", "Elo (games)": "Elo\n(games)",
+            "Elo (pairs)": "Elo\n(pairs)", "pairs LL LD DD/WL WD WW": "pairs LL LD\nDD/WL WD WW"}
+
+
+def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], light: int, left: Sequence[int] = (0,)) -> Any:
+    """A table framed heavily (``light`` 0), lightly (1: two spaces between columns) or tightly (2: one)."""
+    from rich import box
+    from rich.table import Table
+
+    if light:
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1) if light == 1 else 0,
+                  collapse_padding=True, pad_edge=False, show_edge=False)
+    else:
+        t = Table(title=title, title_justify="left", box=box.HEAVY_HEAD)
+    for i, col in enumerate(columns):
+        t.add_column(_HEADERS.get(col, col) if light else col, justify="left" if i in left else "right", overflow="fold")
+    for row in rows:
+        t.add_row(*row)
+    return t
+
+
+def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> list[Any]:
+    from rich.markup import escape
+
+    pcols = ["pairing", "games", "+W =D -L", "score", "Elo (games)", "LOS", "pairs LL LD DD/WL WD WW", "Elo (pairs)"]
+    prows = []
+    for ps in report.pairings:
+        cells = [escape(f"{name[ps.a]} vs {name[ps.b]}"), str(ps.games)] + ["-"] * 6
+        if ps.games and ps.tri is not None:
+            cells[2:] = [f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%", _interval(ps.tri),
+                         f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), _interval(ps.penta)]
+        prows.append(cells)
+    title = "Pairings (first agent's view)"
+    if split:  # the pentanomial statistics in a table of their own
+        out = [_table(title, pcols[:6], [r[:6] for r in prows], light),
+               _table("Game pairs (same opening, colours swapped)", [pcols[0], *pcols[6:]],
+                      [[r[0], *r[6:]] for r in prows], light)]
+    else:
+        out = [_table(title, pcols, prows, light)]
+    rrows = [
+        [str(i), escape(name[st.label]), fmt_elo(st.elo), fmt_elo(st.elo_error, sign=False), str(st.games),
+         "-" if not st.games else f"{100 * st.score:.1f}%", f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
+         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", "-" if math.isnan(st.nodes) else f"{st.nodes:,.0f}"]
+        for i, st in enumerate(report.standings, 1)
+    ]
+    rcols = ["#", "agent", "Elo", "±95%", "games", "score", "+W =D -L", "forfeits", "ms/move", "nodes/move"]
+    out.append(_table("Ranking (Elo by maximum likelihood, mean 0)", rcols, rrows, light, left=(1,)))
+    if report.forfeits:
+        frows = [[escape(name[agent]), escape(kind), str(n)] for (agent, kind), n in sorted(report.forfeits.items())]
+        out.append(_table("Forfeits", ["agent", "reason", "games"], frows, light, left=(0, 1)))
+    return out
+
+
+def _fits(console: Any, renderable: Any) -> bool:
+    from rich.measure import Measurement
+
+    unbounded = console.options.update_width(1 << 16)  # the natural width, not the console's clamp
+    width: int = Measurement.get(console, unbounded, renderable).maximum
+    return width <= int(console.width)
+
+
+def table_layout(report: Report, console: Any) -> tuple[dict[str, str], list[Any]]:
+    """The labels (agent -> what the tables show) and the tables of the first layout that fits
+    ``console.width``: full names; short labels; the pairs' statistics split off; a light frame; letters
+    (the last is shown whatever its width: its cells fold)."""
+    labels = list(report.specs) or [st.label for st in report.standings]  # in the order the agents were given
+    schemes = [labels, short_labels(labels), letter_labels(len(labels))]
+    layouts = [(s, split, light) for s in schemes for split, light in ((False, 0), (True, 0), (True, 1), (True, 2))]
+    for shown, split, light in layouts:
+        name = dict(zip(labels, shown))
+        tables = _tables(report, name, split, light)
+        if all(_fits(console, t) for t in tables):
+            return name, tables
+    return name, tables
+
+
+def progress_columns(console: Any) -> list[Any]:
+    """The columns of a run's progress line (rich ``Progress``): the running score folds onto more lines
+    when the console is narrow, and the bar, the count and the times keep their width (never ``…``)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Column
+
+    def whole() -> Column:
+        return Column(no_wrap=True)
+
+    return [TextColumn("[progress.description]{task.description}", table_column=Column(overflow="fold", ratio=1)),
+            BarColumn(bar_width=max(10, min(40, console.width // 5)), table_column=whole()),
+            MofNCompleteColumn(table_column=whole()), TimeElapsedColumn(table_column=whole()),
+            TimeRemainingColumn(table_column=whole())]
+
+
 def print_tables(report: Report, console: Any = None) -> None:
+    """The run's settings, its pairings, ranking and forfeits as tables that fit ``console`` (its width:
+    ``COLUMNS``), with a legend of agent labels when the tables cannot show full names."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
     console = console or Console()
     cfg = report.config
@@ -190,37 +330,13 @@ def print_tables(report: Report, console: Any = None) -> None:
         + escape(f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}; "
                  f"{describe_deadline(cfg, rule=False)}")
     )
-    t = Table(title="Pairings (first agent's view)", title_justify="left")
-    for col in ("pairing", "games", "+W =D -L", "score", "Elo (games)", "LOS", "pairs LL LD DD/WL WD WW", "Elo (pairs)"):
-        t.add_column(col, justify="left" if col == "pairing" else "right")
-    for ps in report.pairings:
-        if not ps.games:
-            t.add_row(escape(f"{ps.a} vs {ps.b}"), "0", "-", "-", "-", "-", "-", "-")
-            continue
-        assert ps.tri is not None
-        t.add_row(
-            escape(f"{ps.a} vs {ps.b}"), str(ps.games), f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%",
-            _interval(ps.tri), f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), _interval(ps.penta),
-        )
-    console.print(t)
-    r = Table(title="Ranking (Elo by maximum likelihood, mean 0)", title_justify="left")
-    for col in ("#", "agent", "Elo", "games", "score", "+W =D -L", "forfeits", "ms/move", "nodes/move"):
-        r.add_column(col, justify="left" if col == "agent" else "right")
-    for i, st in enumerate(report.standings, 1):
-        r.add_row(
-            str(i), escape(st.label), fmt_elo(st.elo), str(st.games), "-" if not st.games else f"{100 * st.score:.1f}%",
-            f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
-            "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", "-" if math.isnan(st.nodes) else f"{st.nodes:,.0f}",
-        )
-    console.print(r)
-    if report.forfeits:
-        f = Table(title="Forfeits", title_justify="left")
-        f.add_column("agent")
-        f.add_column("reason")
-        f.add_column("games", justify="right")
-        for (agent, kind), n in sorted(report.forfeits.items()):
-            f.add_row(escape(agent), escape(kind), str(n))
-        console.print(f)
+    name, tables = table_layout(report, console)
+    if any(k != v for k, v in name.items()):
+        legend = _table("Agents", ["label", "agent"], [[escape(v), escape(report.specs.get(k, k))] for k, v in name.items()],
+                        light=1, left=(0, 1))
+        console.print(legend)
+    for t in tables:
+        console.print(t)
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
         console.print(
@@ -240,94 +356,4 @@ def print_tables(report: Report, console: Any = None) -> None:
         console.print(line)
 
 
-# ---- plots ---------------------------------------------------------------------------------------
-
-
-def _finite(x: float, cap: float = 800.0) -> float:
-    if math.isnan(x):
-        return 0.0
-    return max(-cap, min(cap, x))
-
-
-def plot_names(report: Report, stem: str) -> list[str]:
-    """The files :func:`write_plots` writes for ``report``."""
-    names = []
-    if any(ps.games for ps in report.pairings):
-        names.append(f"{stem}-pairings.png")
-    if report.config.mode != "match" and report.played:
-        names.append(f"{stem}-ranking.png")
-    return names
-
-
-def _save(fig: Any, path: Path) -> None:
-    from ..core.files import atomic_output
-
-    with atomic_output(path, overwrite=True, binary=True, what="plot") as fh:
-        fig.savefig(fh, dpi=110, format="png")
-
-
-def write_plots(report: Report, out_dir: str | Path, stem: str) -> list[Path]:
-    """PNG files in the folder ``out_dir``: ``STEM-pairings.png`` (score and Elo per pairing, 95% intervals)
-    and, for tournaments, ``STEM-ranking.png`` (see :func:`plot_names`), each written whole (replacing an
-    older plot of the same name).  Infinite Elo is drawn at ±800."""
-    from ..core.files import check_output
-
-    out = Path(out_dir)
-    targets = [check_output(out / name, overwrite=True, what="plot") for name in plot_names(report, stem)]
-    if not targets:
-        return []
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    written = []
-    shown = [ps for ps in report.pairings if ps.games]
-    if shown:  # one row per pairing: score on the left, Elo on the right
-        names = [f"{ps.a} vs {ps.b}" for ps in shown]
-        rows = list(range(len(shown)))[::-1]  # the first pairing on top
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 0.32 * len(shown) + 1.8), sharey=True)
-        tri = [ps.tri for ps in shown]
-        scores = [100 * t.score for t in tri if t is not None]
-        half = [100 * Z95 * math.sqrt(t.variance / t.n) for t in tri if t is not None]
-        ax1.barh(rows, scores, xerr=half, capsize=3, color="#4C72B0")
-        ax1.axvline(50, color="grey", lw=0.8, ls="--")
-        ax1.set_xlim(0, 105)
-        ax1.set_xlabel("score of the first agent named (%)")
-        ax1.set_yticks(rows, names, fontsize=8)
-        ax1.set_title("Score, 95% interval", fontsize=10)
-        elo = [_finite(t.elo) for t in tri if t is not None]
-        lo = [e - _finite(t.elo_low) for e, t in zip(elo, tri) if t is not None]
-        hi = [_finite(t.elo_high) - e for e, t in zip(elo, tri) if t is not None]
-        ax2.errorbar(elo, rows, xerr=[lo, hi], fmt="o", capsize=3, color="#C44E52")
-        ax2.axvline(0, color="grey", lw=0.8, ls="--")
-        ax2.set_xlim(-850, 850)
-        ax2.set_xlabel("Elo difference (first agent named)")
-        ax2.set_title("Elo, 95% interval (drawn at ±800 when infinite)", fontsize=10)
-        fig.suptitle(f"{report.config.mode} on {report.config.game}: {report.played} games", fontsize=11)
-        fig.tight_layout()
-        path = out / f"{stem}-pairings.png"
-        _save(fig, path)
-        plt.close(fig)
-        written.append(path)
-    if report.config.mode != "match" and report.played:
-        ranked = list(reversed(report.standings))
-        fig, ax = plt.subplots(figsize=(8, 0.5 * len(ranked) + 1.5))
-        ax.barh(range(len(ranked)), [st.elo for st in ranked], color="#55A868")
-        ax.set_yticks(range(len(ranked)), [st.label for st in ranked], fontsize=8)
-        for i, st in enumerate(ranked):
-            label = f" {st.elo:+.0f} ({100 * st.score:.0f}%) "
-            ax.text(st.elo, i, label, va="center", ha="left" if st.elo >= 0 else "right", fontsize=7)
-        ax.axvline(0, color="grey", lw=0.8)
-        lo_x = min(st.elo for st in ranked)
-        hi_x = max(st.elo for st in ranked)
-        pad = 0.25 * (hi_x - lo_x) + 50
-        ax.set_xlim(min(0, lo_x) - pad, max(0, hi_x) + pad)
-        ax.set_xlabel("Elo (maximum likelihood, mean 0)")
-        ax.set_title(f"Ranking: {report.config.game}, {report.played} games")
-        fig.tight_layout()
-        path = out / f"{stem}-ranking.png"
-        _save(fig, path)
-        plt.close(fig)
-        written.append(path)
-    return written
+# ---- plots: in plots.py (re-exported here) ------------------------------------------------------

@@ -14,7 +14,10 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
   distributions whose expected scores are ``s1`` and ``s0`` (those of ``elo1`` and ``elo0``), not its normal
   approximation.  It is bounded, ``N ln((1 - s1)/(1 - s0)) <= LLR <= N ln(s1/s0)`` for ``N`` observations,
   so a handful of pairs can never decide (:attr:`Sprt.fewest`; 20 pairs for ``--sprt 0,50``).
-- :func:`ratings`: Elo for every agent of a tournament, by maximum likelihood.
+- :func:`ratings`: Elo for every agent of a tournament, by maximum likelihood; :func:`rating_errors` their
+  95% half-widths from the curvature of that likelihood.
+- :func:`score_interval`: a summary's 95% score interval kept inside ``[0, 1]``, with an exact one-sided bound
+  when every observation scored alike (where the normal interval has no width).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ __all__ = [
     "Sprt",
     "sprt_llr",
     "ratings",
+    "rating_errors",
+    "score_interval",
     "fmt_elo",
 ]
 
@@ -91,6 +96,23 @@ def _summary(values: Sequence[float], counts: Sequence[float]) -> Summary:
     var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
     half = Z95 * math.sqrt(var / n)
     return Summary(int(n), mean, var, elo(mean), elo(mean - half), elo(mean + half))
+
+
+def score_interval(s: Summary, values: Sequence[float] = (0.0, 0.5, 1.0)) -> tuple[float, float]:
+    """The 95% interval of ``s.score`` inside ``[0, 1]`` (what a score can be): the normal interval of
+    :class:`Summary` clipped, or, when it has no width because all ``n`` observations scored ``v`` (one of
+    ``values``), the exact bound ``[v c, 1 - (1 - v) c]`` with ``c = 0.025^(1/n)``: a distribution on
+    ``[0, 1]`` with mean ``p`` gives ``v`` at most ``p / v`` or ``(1 - p) / (1 - v)`` of the time, so outside
+    that range ``n`` alike results have probability under 2.5%.  All losses give ``[0, 1 - c]`` (one-sided);
+    ``(nan, nan)`` without observations."""
+    if not s.n:
+        return math.nan, math.nan
+    if s.variance > 0.0:
+        half = Z95 * math.sqrt(s.variance / s.n)
+        return max(0.0, s.score - half), min(1.0, s.score + half)
+    v = min(values, key=lambda x: abs(x - s.score))
+    c = 0.025 ** (1.0 / s.n)
+    return v * c, 1.0 - (1.0 - v) * c
 
 
 def trinomial(wins: int, draws: int, losses: int) -> Summary:
@@ -279,6 +301,30 @@ def ratings(
         if change < 1e-12:
             break
     return [400.0 * math.log10(s) for s in strength]
+
+
+def rating_errors(
+    players: int, results: Iterable[tuple[int, int, float]], elos: Sequence[float], prior_draws: float = 1.0
+) -> list[float]:
+    """Half the width of each rating's 95% interval (Elo points) for the :func:`ratings` ``elos`` of the same
+    ``results``: ``Z95`` standard errors from the inverse of the likelihood's curvature (the Fisher
+    information ``sum n_ij p_ij (1 - p_ij)``, with the same prior draws; a pseudo-inverse, as ratings are
+    fixed only up to their mean).  ``nan`` for an agent that played no game."""
+    import numpy as np
+
+    games = np.zeros((players, players))
+    for i, j, _ in results:
+        games[i, j] += 1.0
+        games[j, i] += 1.0
+    games[games > 0] += prior_draws
+    e = np.asarray(elos, dtype=float) * math.log(10.0) / 400.0
+    p = 1.0 / (1.0 + np.exp(e[None, :] - e[:, None]))  # p[i, j]: i's expected score against j
+    w = games * p * (1.0 - p)
+    info = np.diag(w.sum(axis=1)) - w
+    cov = np.linalg.pinv(info)
+    scale = Z95 * 400.0 / math.log(10.0)
+    played = games.sum(axis=1) > 0
+    return [scale * math.sqrt(max(cov[i, i], 0.0)) if played[i] else math.nan for i in range(players)]
 
 
 def fmt_elo(x: float | None, sign: bool = True) -> str:

@@ -22,7 +22,7 @@ def _console() -> Any:
     from rich.console import Console
 
     console = Console()
-    if not console.is_terminal:  # files and pipes: wide enough that tables do not wrap
+    if not console.is_terminal and not os.environ.get("COLUMNS"):  # files and pipes: wide, unless COLUMNS says
         console = Console(width=max(console.width, 160))
     return console
 
@@ -255,19 +255,11 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         writer, on_game = open_pgnout(pgnout, args, store)  # --pgnout: each game as it ends
         if show:
             from rich.markup import escape
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import Progress
 
-            with Progress(
-                TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,
-            ) as bar:
+            from ..arena.report import progress_columns
+
+            with Progress(*progress_columns(console), console=console, transient=False) as bar:
                 task_id = bar.add_task("starting", total=None)
 
                 def progress(done: int, total: int, text: str) -> None:
