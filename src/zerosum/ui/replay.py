@@ -21,7 +21,7 @@ from ..errors import GameError
 from ..records import Record
 from .analysis import value_words
 from .hints import hint_analysis, show_hint
-from .terminal import Output, render_plain, render_rich
+from .terminal import Output, render_rich
 
 __all__ = ["KEYS_HELP", "ReplaySession"]
 
@@ -120,7 +120,7 @@ class ReplaySession:
         if self.output.color:
             self.say(rich=render_rich(self.game, self.state, last))
         else:
-            self.say(render_plain(self.game, self.state, last))
+            self.say(self.game.render(self.state))
         self.say(self.ply_line())
         if self.ply == self.last_ply:
             self.say(self.ending())
