@@ -120,7 +120,7 @@ def test_every_game_of_a_random_record_file_replays(tmp_path, capsys, monkeypatc
     for number, record in enumerate(read(path), 1):
         code, out, _ = replay(path, ["l"], capsys, monkeypatch, "--game", str(number))
         assert code == 0
-        (_, first), (ply, end) = shown(out)
+        (_, _start), (ply, end) = shown(out)
         assert get_game(record.tags["Game"]).render(record.states()[-1]) in end and ply == len(record.states()) - 1
 
 
