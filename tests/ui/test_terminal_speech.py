@@ -85,7 +85,7 @@ def test_solver_hint_rows_are_exact_distances_in_moves_agreeing_with_pons() -> N
         rows = hint_rows(out)
         assert [m for m, _, _ in rows] == [game.format_action(a) for a in game.actions(state)]  # the game's order
         assert all(EXACT.match(said) for _, said, _ in rows) and "est." not in out
-        assert "(in N moves:" in out or all(said == "draw" for _, said, _ in rows)
+        assert "(win in N moves:" in out or all(said == "draw" for _, said, _ in rows)
         best = [said for _, said, b in rows if b]
         assert len(best) == 1 and "(exact)" in out
         # Pons' score: a win with the winner's stone k scores 22 - k; the side to move has played ply // 2
@@ -122,7 +122,7 @@ def test_an_analysis_mixing_proofs_and_estimates_tells_each_apart() -> None:
     rows = dict((m, said) for m, said, _ in hint_rows("Hint from" + "\n".join(p for p, _ in lines)))
     assert rows["1"] == "win in 1 move" and rows["5"] == "+0.50 est." and rows["9"] == "0 est."
     assert rows["2"] == "not yet proven"
-    assert any("(in N moves:" in p for p, _ in lines) and any("est.: alphabeta" in p for p, _ in lines)
+    assert any("(win in N moves:" in p for p, _ in lines) and any("est.: alphabeta" in p for p, _ in lines)
 
 
 # ---- the engine's move line ---------------------------------------------------------------------

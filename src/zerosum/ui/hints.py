@@ -38,7 +38,7 @@ __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "for
 Line = tuple[str, str]
 
 #: what a distance counts, said once under every hint that shows one
-DISTANCE_LEGEND = "in N moves: a win with the mover's Nth move from now, a loss to the opponent's Nth"
+DISTANCE_LEGEND = "win in N moves: the mover's Nth move wins; loss in N: the opponent's Nth"
 #: a move proven only in win/draw/loss (a solver analysis stopped early)
 CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
 #: what an estimate is, by the agent's family (its ``name``); other searches: their depth
