@@ -50,6 +50,8 @@ class ArenaConfig:
     deadline: float | None = None  # hard seconds per move (None: default_deadline of each agent's time limit)
     grace: float = 30.0
     sprt: list[float] | None = None  # elo0, elo1, alpha, beta
+    tc: list[float] | None = None  # game clock: [base, increment] seconds (--tc 10+0.1; clock.py)
+    adjudicate: dict[str, Any] | None = None  # {"solver": nodes, "draw": moves} (--adjudicate; adjudicate.py)
 
     digests: dict[str, str] = field(default_factory=dict)  # agent file (absolute path) -> its sha256
 
@@ -104,7 +106,11 @@ class ArenaConfig:
         for name, ok, expect in checks:
             if not ok:
                 return f"{name!r} is not {expect}"
-        return None
+        from .adjudicate import adjudicate_problem
+        from .clock import tc_problem
+
+        why = ("tc", self.tc is not None and tc_problem(self.tc)), ("adjudicate", adjudicate_problem(self.adjudicate))
+        return next((f"{name!r} is wrong: {text}" for name, text in why if text), None)
 
 
 def pairings(mode: str, n: int) -> list[tuple[int, int]]:
@@ -331,7 +337,8 @@ def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int]) -> l
         if g.idx in skip:
             continue
         a, b = config.agents[g.first], config.agents[g.second]
-        out.append(GameTask(g.idx, config.game, a, b, g.opening, g.seed, limits, (deadlines[a], deadlines[b])))
+        out.append(GameTask(g.idx, config.game, a, b, g.opening, g.seed, limits, (deadlines[a], deadlines[b]),
+                            (config.tc[0], config.tc[1]) if config.tc else None, tuple(sorted((config.adjudicate or {}).items()))))
     return out
 
 

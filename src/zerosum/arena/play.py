@@ -13,6 +13,10 @@ else that can go wrong with an agent is caught here and ends the game as a forfe
   (``node limit: more than 100 states expanded in one move``): it plays a counting game
   (:mod:`.counting`), and its count is each move's nodes.
 
+A run's adjudication rules (:mod:`.adjudicate`) are applied after each move, between the ``move`` and the
+next ``think`` (no clock runs then); under a game clock (:mod:`.clock`) each timed agent is told its time
+for the move before it thinks.
+
 An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
 stores nothing for it (``("unstarted", seat, reason)``).
 
@@ -59,6 +63,8 @@ class GameTask:
     seed: int
     limits: tuple[tuple[str, Any], ...] = ()
     deadlines: tuple[float, float] = (60.0, 60.0)  # hard per-move deadline of each seat (seconds)
+    tc: tuple[float, float] | None = None  # game clock: base and increment seconds (:mod:`.clock`)
+    adjudicate: tuple[tuple[str, int], ...] = ()  # the rules of :mod:`.adjudicate`, as sorted pairs
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -138,6 +144,8 @@ def play_game(task: GameTask, send: Send) -> None:
     from ..agents.base import Limits, SearchAgent
     from ..agents.registry import make_agent
     from ..games import get_game
+    from .adjudicate import Judge
+    from .clock import Clock, tell_budget, timed_agent
     from .counting import CountingGame, node_limit_reason
     from .openings import parse_opening, play_opening
 
@@ -163,14 +171,24 @@ def play_game(task: GameTask, send: Send) -> None:
             return
     counted = {seat: CountingGame(game, budget) for seat, agent in agents.items()
                if (budget := node_budget(agent, task.limits)) is not None}
+    judge = Judge(game, dict(task.adjudicate)) if task.adjudicate else None  # before any clock starts
+    clock = Clock(*task.tc) if task.tc else None  # a copy of the supervisor's: what the agents are told
+    timed = {seat: agent.limits for seat, agent in agents.items() if clock is not None and timed_agent(agent)}
+    played = 0
     while True:
         outcome = game.outcome(state)
         if outcome is not None:
             send(("end", outcome.winner, outcome.reason, False))
             return
+        verdict = judge(state, played) if judge is not None and played else None  # no clock runs here
+        if verdict is not None:
+            send(("end", verdict[0], verdict[1], False))
+            return
         seat = game.player(state)
         agent = agents[seat]
         counting = counted.get(seat)
+        if seat in timed:
+            tell_budget(agent, timed[seat], clock, seat)  # type: ignore[arg-type]
         send(("think", seat))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
@@ -206,6 +224,9 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth))
         state = game.result(state, legal)
+        played += 1
+        if clock is not None:
+            clock.charge(seat, time.perf_counter() - start)
 
 
 def node_budget(agent: Any, limits: tuple[tuple[str, Any], ...] = ()) -> int | None:

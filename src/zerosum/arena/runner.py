@@ -3,7 +3,10 @@
 Each game is one job of the pool, :func:`~zerosum.arena.play.run_game`, in a long-lived worker process.
 The game reports every step, and :func:`play_supervised` keeps its clock: when the agent to move has not
 answered by its deadline, the worker is killed (the pool starts a fresh one), the agent forfeits
-(``timeout: ...``) and the next game goes on.  A worker that dies (a crash in native code, ``os._exit``
+(``timeout: ...``) and the next game goes on.  Under a game clock (``--tc``, :mod:`.clock`) the supervisor also
+keeps both players' clocks, charging each move from its ``think`` to its ``move``: an agent still thinking
+when its clock runs out is killed the same way and loses (``time forfeit``); the time spent adjudicating
+between moves (:mod:`.adjudicate`) is nobody's.  A worker that dies (a crash in native code, ``os._exit``
 in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  Each agent's first move
 in a worker process gets ``grace`` extra seconds, for imports and just-in-time compilation.  An agent
 that cannot be built (it raises, or takes more than ``setup`` seconds) means the game never started: that
@@ -23,6 +26,7 @@ from typing import Any, Callable, Iterable
 
 from ..errors import GameError
 from ..pool import EngineCrashed, EngineFailed, EngineTimeout, Pool, RayPool
+from .clock import TIME_FORFEIT, Clock
 from .play import GameTask, run_game
 from .store import GameRecord
 
@@ -53,6 +57,13 @@ class _Game:
     nodes: list[Any] = field(default_factory=list)
     vals: list[Any] = field(default_factory=list)
     depths: list[Any] = field(default_factory=list)
+    clock: Clock | None = None  # the game clock that counts (--tc): each move from its think to its move
+    spare: float = 0.0  # the grace of the current move (not charged to the clock)
+    by_clock: bool = False  # the current move's limit is what its clock has left
+
+    def __post_init__(self) -> None:
+        if self.task.tc:
+            self.clock = Clock(*self.task.tc)
 
     def __call__(self, msg: tuple[Any, ...]) -> float:
         kind = msg[0]
@@ -60,11 +71,19 @@ class _Game:
             self.seat, self.since, self.limit, self.building = msg[1], time.perf_counter(), self.setup, True
         elif kind == "think":
             seat, cold = msg[1], msg[2]
-            limit = self.task.deadlines[seat - 1] + (self.grace if cold else 0.0)
+            self.spare = self.grace if cold else 0.0
+            limit = self.task.deadlines[seat - 1] + self.spare
+            self.by_clock = self.clock is not None and self.clock.left[seat] + self.spare < limit
+            if self.clock is not None and self.by_clock:
+                limit = self.clock.left[seat] + self.spare  # the flag falls first: the worker is killed then
             self.seat, self.since, self.limit, self.building = seat, time.perf_counter(), limit, False
         elif kind == "move":
             _, seat, text, elapsed, nodes, value, depth = msg
-            if self.seat == seat and time.perf_counter() - self.since > self.limit:  # too late, however close
+            took = time.perf_counter() - self.since
+            if self.seat == seat and took > self.limit:  # too late, however close
+                raise _Late
+            if self.clock is not None and self.seat == seat and not self.clock.charge(seat, took - self.spare):
+                self.by_clock = True
                 raise _Late
             self.seat = None
             self.moves.append(text)
@@ -80,6 +99,11 @@ class _Game:
             self.task.idx, _RESULT[winner], winner, reason, forfeit, self.moves, self.times, self.nodes,
             self.vals, self.depths, time.perf_counter() - self.started, time.time(),
         )
+
+    def late(self) -> GameRecord:
+        """The record of a game whose agent to move ran past its deadline or its clock."""
+        reason = TIME_FORFEIT if self.by_clock else f"timeout: no move within {self.limit:g} s"
+        return self.record(3 - (self.seat or 1), reason, True)
 
     def unstarted(self, why: str) -> GameError:
         """A game whose agent could not be built: no result, so the run stops and stores nothing for it."""
@@ -100,7 +124,7 @@ def play_supervised(pool: Any, task: GameTask, grace: float = 30.0, setup: float
     except (EngineTimeout, _Late):
         if g.building:
             raise g.unstarted(f"no agent within {g.limit:g} s") from None
-        return g.record(3 - (g.seat or 1), f"timeout: no move within {g.limit:g} s", True)
+        return g.late()
     except EngineCrashed as exc:
         if g.building:
             raise g.unstarted(f"its process died while building it (exit code {exc.exitcode})") from None

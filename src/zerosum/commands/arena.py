@@ -41,6 +41,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
     from ..arena.match import DEADLINE_RULE, MAX_GAMES, MAX_JOBS, MAX_PLANNED
     from ..arena.openings import MAX_OPENING_PLIES
+    from .arena_options import add_rule_options
     from .options import add_game_option, float_arg, int_arg
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
@@ -71,6 +72,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     p.add_argument("--grace", type=float_arg(0, MAX_GRACE), default=30.0,
                    help=f"extra seconds for each agent's first move in a new worker process (imports, "
                         f"compilation), 0..{MAX_GRACE:g} (default 30)")
+    add_rule_options(p)  # --tc, --adjudicate
     if what == "match":
         p.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                        help="stop as soon as the sequential probability ratio test decides (alpha = beta = 0.05)")
@@ -119,6 +121,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     )
     from ..arena.stats import Sprt
     from ..games import get_game
+    from .arena_options import rule_settings
     from .options import UsageError
 
     n = len(args.agents)
@@ -143,6 +146,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
                          "use fewer --games or agents")
     if args.opening_plies is not None and args.opening_plies > max_plies(game):
         raise UsageError(f"--opening-plies {args.opening_plies}: {game.spec} allows 0..{max_plies(game)}")
+    rules = rule_settings(args, game)  # --tc, --adjudicate
     specs = [canonical_spec(spec) for spec in args.agents]  # agent files by absolute path
     limits = {k: getattr(args, k) for k in ("depth", "nodes", "time") if getattr(args, k) is not None}
     digests = check_agents(specs, limits)  # bad or human agents fail here, before anything is written
@@ -163,7 +167,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     return ArenaConfig(
         game=game.spec, agents=specs, games=games, seed=args.seed, mode=mode,
         openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order,
-        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt, digests=digests,
+        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt, digests=digests, **rules,
     )
 
 
@@ -246,9 +250,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         from rich.markup import escape
 
         from ..arena.match import describe_deadline
+        from .arena_options import describe_rules
 
         console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move in a "
                              f"new worker: +{config.grace:g} s)"))
+        for line in describe_rules(config):  # --tc, --adjudicate
+            console.print(escape(line))
     start = time.perf_counter()
     writer = None
     try:
