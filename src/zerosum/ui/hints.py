@@ -135,8 +135,7 @@ def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int 
     if any(a in found.values and a not in found.classes and is_proven(found.values[a]) for a in actions):
         lines.append((f"({DISTANCE_LEGEND})", f"[{STYLE_DIM}]({DISTANCE_LEGEND})[/]"))
     if any(found.estimate(a) for a in actions):
-        unit = (f"est.: {found.engine}'s heuristic estimate, + good for the side to move, in its evaluation's "
-                "units; not a proof")
+        unit = f"est.: {found.engine}'s heuristic estimate; + favours the mover; not a proof"
         lines.append((f"({unit})", f"[{STYLE_DIM}]({escape(unit)})[/]"))
     if found.note:
         lines.append((f"({found.note})", f"({escape(found.note)})"))
