@@ -17,6 +17,7 @@ from rich.console import Console
 
 from zerosum import get_game, make_agent
 from zerosum.ui import terminal
+from zerosum.ui.analysis import analyze
 
 DOCS = Path(__file__).resolve().parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,7 +38,7 @@ def terminal_svg() -> str:
     # the person follows the hint; the solver answers, until the end
     while not game.is_terminal(session.state):
         if session.seats[game.player(session.state)] is None:
-            best = terminal.bounded_analyze(game, session.state).best
+            best = analyze(game, session.state).best
             output.console.print(f"{session.who_rich(game.player(session.state))} to move: {best + 1}")
             session.push(best)
             if not game.is_terminal(session.state):
@@ -103,7 +104,8 @@ def main() -> int:
         if "--browser-only" not in sys.argv:
             render_svg(hint_svg(), DOCS / "terminal-hint.png", browser)
             render_svg(terminal_svg(), DOCS / "terminal.png", browser)
-        browser_png(browser, DOCS / "browser.png")
+        if "--terminal-only" not in sys.argv:
+            browser_png(browser, DOCS / "browser.png")
         browser.close()
     print("wrote", *(str(DOCS / n) for n in ("terminal-hint.png", "terminal.png", "browser.png")))
     return 0
