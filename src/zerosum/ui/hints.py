@@ -91,7 +91,7 @@ def _style(found: Analysis, action: Any) -> str:
 def from_book(game: Game[Any, Any], ply: int, nodes: int, exact: bool) -> bool:
     """Whether an exact answer with no nodes searched at ``ply`` came from the solver's opening book (the
     position's moves all lie within the book's depth), rather than a search."""
-    if not exact or nodes:
+    if not exact or nodes or not getattr(game, "fits_64", False):  # only the solver's boards have a book
         return False
     book = getattr(load_solver(game), "book", None)
     return book is not None and ply + 1 <= int(getattr(book, "depth", -1))
