@@ -185,3 +185,13 @@ def test_a_play_game_record_becomes_a_record_that_replays_the_same_states(spec):
     assert record.states() == played.states()
     assert record.result == played.result and record.tags["First"] == "alphabeta:depth=2"
     assert record.notes[0] is not None and record.notes[0].time is not None
+
+
+def test_the_time_control_tag_comes_from_the_runs_clock_or_its_time_per_move():
+    from types import SimpleNamespace
+
+    from zerosum.records.sources import _time_control
+
+    assert _time_control(SimpleNamespace(tc=[10.0, 0.1], limits={"time": 2.0})) == "10+0.1"
+    assert _time_control(SimpleNamespace(tc=None, limits={"time": 0.5})) == "1/0.5"
+    assert _time_control(SimpleNamespace(limits={"depth": 3})) == "-"  # a config from before --tc

@@ -131,3 +131,49 @@ def test_the_analysis_of_a_connect_four_position_is_the_solvers(games, capsys, m
     assert (code, err) == (0, "")
     hint = out.split("Analysis on.")[1]
     assert "the solver" in hint and "exact" in hint  # exact scores, said so
+
+
+def test_at_a_terminal_single_keys_and_arrows_step_without_enter(games, tmp_path):
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "replay", str(games), "--no-color"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def until(text: bytes, limit: float = 60.0) -> None:
+        nonlocal seen
+        end = time.monotonic() + limit
+        while text not in seen and time.monotonic() < end:
+            if select.select([master], [], [], 0.5)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+        assert text in seen, seen.decode(errors="replace")[-500:]
+
+    try:
+        until(b"ply 0/")
+        os.write(master, b"n")
+        until(b"ply 1/")
+        os.write(master, b"\x1b[C")  # the right arrow
+        until(b"ply 2/")
+        os.write(master, b"\x1b[D")  # the left arrow
+        until(b"Ply 1 of", 30)
+        os.write(master, b"g")
+        until(b"go to ply: ")
+        os.write(master, b"3\r")
+        until(b"ply 3/")
+        os.write(master, b"q")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

@@ -38,7 +38,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     import sys
 
     from ..records import read
-    from ..ui.replay import ReplaySession
+    from ..ui.replay import ReplaySession, key_reader
     from ..ui.terminal import Output, _stdin_reader, use_color
 
     records = read(args.file)  # a missing, binary or malformed file is one line
@@ -58,7 +58,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     if out is None:
         raise UsageError("standard output is closed: zerosum replay needs somewhere to draw the board")
     output = Output(out, use_color(out, args.no_color))
-    session = ReplaySession(records[args.number - 1], _stdin_reader(out), output, number=args.number,
+    session = ReplaySession(records[args.number - 1], key_reader(out, _stdin_reader(out)), output, number=args.number,
                             total=len(records), hint_time=args.hint_time, solver_time=args.solver_time)
     return session.run()
 

@@ -2,7 +2,8 @@
 
 Keys, one a line (so a script can drive it: ``printf 'n\\nn\\ng 10\\nq\\n' | zerosum replay games.pgn``):
 Enter or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``a`` the engine's analysis
-of the shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  On a terminal in colour each key
+of the shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  At a terminal the keys need no
+Enter (:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for the ply), and in colour each key
 redraws the screen; elsewhere each step is printed after the last.
 
 Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks
@@ -13,9 +14,10 @@ search's estimates, labelled by the analysis itself.
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import GameError
 from ..records import Record
@@ -194,3 +196,44 @@ class ReplaySession:
             line = self.read(f"ply {self.ply}/{self.last_ply}> ")
             if line is None or not self.key(line):
                 return 0
+
+
+#: single keys at a terminal: the arrows and Home/End as well as the letters
+_ESCAPES = {"[C": "n", "[B": "n", "[D": "p", "[A": "p", "[H": "f", "[F": "l", "OH": "f", "OF": "l"}
+
+
+def key_reader(out: TextIO, lines: Reader) -> Reader:
+    """Single keys when standard input and ``out`` are a terminal (no Enter needed; the arrows step, Home
+    and End jump, ``g`` asks for the ply on a line); else ``lines``, one key a line."""
+    stdin = sys.stdin
+    try:
+        import termios
+        import tty
+
+        fd = stdin.fileno()
+        interactive = stdin.isatty() and out.isatty()
+    except (AttributeError, ImportError, OSError, ValueError):
+        interactive = False
+    if not interactive:
+        return lines
+
+    def read(prompt: str) -> str | None:
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd, termios.TCSANOW)  # before the prompt, and keeping keys typed ahead
+            out.write(prompt)
+            out.flush()
+            key = stdin.read(1)
+            if key == "\x1b":
+                key = _ESCAPES.get(stdin.read(2), "?")
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        if key in ("", "\x04"):  # the end of input, Ctrl-D
+            return None
+        if key == "g":
+            rest = lines("go to ply: ")
+            return None if rest is None else "g " + rest
+        out.write("\n")
+        return "" if key in ("\r", "\n") else key
+
+    return read
