@@ -41,7 +41,7 @@ def check_with_openspiel(records):
 
 def test_match_pgnout_round_trips_and_equals_the_results_file(tmp_path, capsys):
     db, pgn = tmp_path / "r.db", tmp_path / "games.pgn"
-    code, out, err = run(["match", "random", "alphabeta:depth=2", "--games", "6", "--time", "0.5", *RUN,
+    code, _, err = run(["match", "random", "alphabeta:depth=2", "--games", "6", "--time", "0.5", *RUN,
                           "--out", str(db), "--pgnout", str(pgn)], capsys)
     assert (code, err) == (0, "")
     written = read(pgn)
@@ -154,3 +154,16 @@ def test_export_of_a_missing_or_foreign_results_file_is_one_line(tmp_path, capsy
         code, out, err = run(["report", str(db), "--export", str(tmp_path / "e.pgn")], capsys)
         assert code == 2 and out == "" and err.count("\n") == 1
     assert not (tmp_path / "e.pgn").exists()
+
+
+def test_adjudicated_games_and_the_game_clock_are_in_the_tags(tmp_path, capsys):
+    db, pgn = tmp_path / "a.db", tmp_path / "a.pgn"
+    code, _, err = run(["match", "random", "first", "--games", "4", *RUN, "--tc", "5+0.1", "--adjudicate", "draw=3",
+                        "--opening-plies", "0", "--out", str(db), "--pgnout", str(pgn)], capsys)
+    assert (code, err) == (0, "")
+    records = read(pgn)
+    assert {r.tags["TimeControl"] for r in records} == {"5+0.1"}
+    adjudicated = [r for r in records if r.tags["Termination"].startswith("adjudication: ")]
+    assert adjudicated and all(r.result == "1/2-1/2" and not r.game.is_terminal(r.states()[-1]) for r in adjudicated)
+    assert sorted(records, key=lambda r: int(r.tags["Round"])) == list(from_store(db))
+    check_with_openspiel(records)
