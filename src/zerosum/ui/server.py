@@ -10,10 +10,15 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   ``&budget=S`` (0.05 s up to the engine time): S more seconds of a progressive analysis where the solver
   plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
   page asks again until ``done``.  Never alpha-beta's figures where the solver plays.
-* ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found.
+* ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found
+  (``note``: who moved instead, when the agent could not -- the solver on a board beyond 64 bits, or an engine
+  past the hard limit).
+* ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
+  record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "error"}]}``,
+  ``line`` the moves from the start (the opening's, then the game's) for the page's move list.
 * ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
   plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most
-  :data:`zerosum.ui.service.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search); for the solver,
+  :data:`zerosum.ui.explain.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search); for the solver,
   whose search is not traced, its exact analysis in the same rows.
 
 Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
@@ -33,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .connections import serve_config
+from .record_api import MAX_RECORD
 
 __all__ = ["create_app", "serve_config", "STATIC"]
 
@@ -41,6 +47,10 @@ MAX_BODY = 4096  # bytes of a POST body
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
 MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
 MIN_BUDGET = 0.05  # seconds: the smallest slice of a progressive analysis (/api/analyze?budget=)
+
+
+class TooLarge(Exception):
+    """A request body past its limit (answered 413)."""
 
 
 def create_app(
@@ -68,7 +78,8 @@ def create_app(
     from ..core.files import describe_exception
     from ..errors import GameError
     from ..spec import real
-    from . import service
+    from . import explain as why
+    from . import record_api, service
     from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup=service.warm_up)
@@ -100,6 +111,8 @@ def create_app(
         """Run a handler, turning every refusal into a JSON error (never a traceback, never a reset)."""
         try:
             return await handler(request)  # type: ignore[no-any-return]
+        except TooLarge as exc:
+            return error(413, str(exc))
         except GameError as exc:
             return error(400, str(exc))
         except EngineTimeout as exc:
@@ -124,8 +137,30 @@ def create_app(
         agents[:] = [n for n in agent_names() if n in service.AGENTS]
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "version": __version__, "agents": agents, "engine_time": engine_time,
-                             "engines": workers, "engines_ready": workers if mode == "inline" else pool.ready})
+        opponents = [{"spec": spec, "label": label, "elsewhere": elsewhere or None}
+                     for spec, label, elsewhere in service.OPPONENTS if spec.split(":")[0] in agents]
+        return JSONResponse({"ok": True, "version": __version__, "agents": agents, "opponents": opponents,
+                             "engine_time": engine_time, "engines": workers,
+                             "engines_ready": workers if mode == "inline" else pool.ready})
+
+    async def body_of(request: Request, limit: int, shape: str) -> Any:
+        """The request's JSON object, read no further than ``limit`` bytes (else a 413, as a GameError is
+        a 400: raised as ``TooLarge``)."""
+        length = request.headers.get("content-length", "0")
+        if length.isascii() and length.isdigit() and int(length) > limit:
+            raise TooLarge(f"the request body is larger than {limit} bytes")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise TooLarge(f"the request body is larger than {limit} bytes")
+        try:
+            data = json.loads(body or b"null")
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise GameError(f"the body is not JSON: send {shape}") from None
+        if not isinstance(data, dict):
+            raise GameError(f"the body must be a JSON object {shape}")
+        return data
 
     async def _state(request: Request) -> Response:
         game, actions, position = await run_in_threadpool(service.check_position, query(request, "game"),
@@ -159,20 +194,7 @@ def create_app(
         return JSONResponse(reply)
 
     async def _move(request: Request) -> Response:
-        length = request.headers.get("content-length", "0")
-        if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
-            return error(413, f"the request body is larger than {MAX_BODY} bytes")
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return error(413, f"the request body is larger than {MAX_BODY} bytes")
-        try:
-            data = json.loads(body or b"null")
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return error(400, "the body is not JSON: send {\"game\": SPEC, \"moves\": MOVES, \"agent\": SPEC}")
-        if not isinstance(data, dict):
-            return error(400, "the body must be a JSON object {\"game\": SPEC, \"moves\": MOVES, \"agent\": SPEC}")
+        data = await body_of(request, MAX_BODY, '{"game": SPEC, "moves": MOVES, "agent": SPEC}')
         unknown = sorted(set(data) - {"game", "moves", "agent", "seed"})
         if unknown:
             return error(400, f"unknown field(s) {', '.join(map(repr, unknown))}: expected game, moves, agent, seed")
@@ -189,9 +211,8 @@ def create_app(
         try:
             reply = await engine(service.move_job, (checked_move,))
         except EngineTimeout:
-            if "time" not in agent.LIMITS or agent.limits.time is not None:
-                raise
-            # an agent that keeps no clock here (the solver) overran: alpha-beta moves instead and says so
+            # the agent overran the hard limit (the solver proving a hard position, a deep search on a big
+            # board): alpha-beta moves instead and says so, so every board plays against every opponent
             instead = await run_in_threadpool(service.checked_agent, checked_move.game,
                                               f"alphabeta:time={min(1.0, engine_time):g}", engine_time, seed)
             reply = await engine(service.move_job, (checked_move.instead(instead),))
@@ -199,9 +220,19 @@ def create_app(
         return JSONResponse(reply)
 
     async def _explain(request: Request) -> Response:
-        checked = await run_in_threadpool(service.check_explain, query(request, "game"), query(request, "moves"),
+        checked = await run_in_threadpool(why.check_explain, query(request, "game"), query(request, "moves"),
                                           query(request, "agent"), engine_time)
-        return JSONResponse(await engine(service.explain_job, (checked,)))
+        return JSONResponse(await engine(why.explain_job, (checked,)))
+
+    async def _record(request: Request) -> Response:
+        data = await body_of(request, MAX_RECORD, '{"text": RECORD}')
+        unknown = sorted(set(data) - {"text"})
+        if unknown or not isinstance(data.get("text"), str):
+            raise GameError('send {"text": RECORD}: the text of a game record, as a string')
+        return JSONResponse(await run_in_threadpool(record_api.record_games, data["text"]))
+
+    async def record(request: Request) -> Response:
+        return await guarded(_record, request)
 
     async def explain(request: Request) -> Response:
         return await guarded(_explain, request)
@@ -229,6 +260,7 @@ def create_app(
         Route("/api/analyze", analyze),
         Route("/api/move", move, methods=["POST"]),
         Route("/api/explain", explain),
+        Route("/api/record", record, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

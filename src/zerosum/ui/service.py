@@ -5,9 +5,11 @@
 * :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved; the
   board is the game's own :class:`~zerosum.game.BoardView` (no game is known here by name), with the move a
   click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
-* :func:`explain_job` traces a search (:func:`zerosum.trace.trace`): each root move's score and why.
-* :func:`analyze_job`, :func:`move_job` and :func:`explain_job` run an engine; the server runs them in a worker process with a
-  hard time limit, so they take and return only picklable values.
+* :data:`OPPONENTS` are the engines the page offers; every one plays every board the page offers (the
+  solver, on a board it cannot take, hands its moves to alpha-beta as its agent does, and says so).
+* :func:`analyze_job` and :func:`move_job` run an engine (and :func:`zerosum.ui.explain.explain_job`, the
+  "why?"); the server runs them in a worker process with a hard time limit, so they take and return only
+  picklable values.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionErr
 from ..game import Game
 from ..games import get_game, registered_games
 from ..spec import integer, parse_spec, real
-from .analysis import analyze, engine_move, solver_available
+from .analysis import analyze, engine_move, keeps_no_clock, solver_available
 
 __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "check_move",
            "check_position", "MoveRequest",
-           "describe_state", "analyze_job", "move_job", "check_explain", "explain_job", "TRACED", "MAX_EXPLAIN_NODES",
-           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS",
+           "describe_state", "analyze_job", "move_job", "number",
+           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
+           "SOLVER_ELSEWHERE",
            "warm_up", "games_catalogue"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
@@ -45,11 +48,11 @@ SERVER_AGENTS: dict[str, dict[str, tuple[str, float, float] | None]] = {
     "solver": {"tt": (_INT, 10, 22), "book": None, "time": (_REAL, 0.01, MAX_TIME)},
     "alphabeta": {"depth": (_INT, 1, 8), "nodes": (_INT, 1, 10**6), "time": (_REAL, 0.01, MAX_TIME),
                   "tt": (_INT, 0, 2**20), "eval": None, "three": (_INT, -1000, 1000), "two": (_INT, -1000, 1000),
-                  "fast": None, "seed": (_INT, 0, 2**32 - 1)},
+                  "fast": None, "plain": None, "seed": (_INT, 0, 2**32 - 1)},
     "mcts": {"sims": (_INT, 1, 100_000), "time": (_REAL, 0.01, MAX_TIME), "c": (_REAL, 0, 100), "playout": None,
-             "fast": None, "seed": (_INT, 0, 2**32 - 1)},
+             "fast": None, "plain": None, "seed": (_INT, 0, 2**32 - 1)},
     "minimax": {"depth": (_INT, 1, 6), "nodes": (_INT, 1, 10**6), "eval": None, "three": (_INT, -1000, 1000),
-                "two": (_INT, -1000, 1000), "seed": (_INT, 0, 2**32 - 1)},
+                "two": (_INT, -1000, 1000), "discount": None, "seed": (_INT, 0, 2**32 - 1)},
     "random": {"seed": (_INT, 0, 2**32 - 1)},
     "first": {},
 }
@@ -57,6 +60,18 @@ SERVER_AGENTS: dict[str, dict[str, tuple[str, float, float] | None]] = {
 AGENTS = tuple(SERVER_AGENTS)
 #: the table size an agent gets on the server when its spec names none (their own defaults are larger)
 SERVER_TT = {"solver": "22"}
+#: the engines the page offers as opponents (spec, label, its label on a board the solver does not take, or
+#: ""), strongest first; each plays every board the page offers
+OPPONENTS = (
+    ("solver", "the solver (perfect play)", "the solver (not this board: alpha-beta moves for it)"),
+    ("alphabeta:time=1", "alpha-beta, 1 s a move", ""),
+    ("mcts:time=1", "MCTS, 1 s a move", ""),
+    ("minimax:depth=4", "minimax, depth 4", ""),
+    ("random", "random moves", ""),
+    ("first", "first legal move", ""),
+)
+#: why the solver hands a board to alpha-beta (its agent's own fallback, :mod:`zerosum.solver.agent`)
+SOLVER_ELSEWHERE = "the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)"
 
 
 def check_game(spec: str | None) -> Game[Any, Any]:
@@ -104,9 +119,12 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
                   seed: int | None = None) -> Agent:
     """A safe agent for the server: an agent of :data:`SERVER_AGENTS` with options in its ranges, built.
 
-    Agents that honour a time budget and are given no budget get ``DEFAULT_TIME``; an explicit ``time``
-    above ``max_time`` is lowered to it.  (The worker's hard limit covers depth/node budgets too.)  The
-    spec is parsed once, here; the agent's ``spec`` is the checked one.
+    Agents that honour a time budget and are given no budget (:func:`~zerosum.ui.analysis.keeps_no_clock`)
+    get ``DEFAULT_TIME``; an explicit ``time`` above ``max_time`` is lowered to it.  (The worker's hard
+    limit covers depth/node budgets too.)  The textbook alpha-beta (``plain=1``) keeps no clock, so it needs
+    a depth or a node budget.  The solver on a board it cannot take is its agent, which hands its moves to
+    alpha-beta (:data:`SOLVER_ELSEWHERE`).  The spec is parsed once, here; the agent's ``spec`` is the
+    checked one.
     """
     if spec is not None and not isinstance(spec, str):
         raise AgentError(f"agent must be a string, not {type(spec).__name__}")
@@ -141,16 +159,18 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
     cls = agent_class(name)
     if cls is None:
         raise AgentError(f"agent {name!r} is not installed yet")
-    if name == "solver" and not solver_plays(game):
-        raise AgentError("the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)")
     if name in SERVER_TT and "tt" not in options:
         options["tt"] = SERVER_TT[name]
-    if "time" in cls.LIMITS:  # the solver's time: for the distance once its move is proven (never a guess)
-        budget = {"time", "depth", "nodes", "sims"} & set(options)
-        if not budget:
-            options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     agent = build_agent(name, options, spec, seed=seed)  # raises AgentError for a bad option
+    if keeps_no_clock(agent):  # the solver's time: for the distance once its move is proven (never a guess)
+        options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
+        spec = name + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+        agent = build_agent(name, options, spec, seed=seed)
+    if name == "alphabeta" and getattr(agent, "plain", False) and agent.limits.depth is None \
+            and agent.limits.nodes is None:
+        raise AgentError(f"{spec!r}: the textbook alpha-beta (plain=1) keeps no clock; give it depth=N (1..8) "
+                         "or nodes=N (1..1000000) here")
     agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
     return agent
 
@@ -172,8 +192,10 @@ def _catalogue(classes: tuple[type[Game[Any, Any]], ...]) -> list[dict[str, Any]
         for name, preset in (*cls.presets.items(), (cls.name, None)):
             game = get_game(name)
             label = game.title if preset is not None or not cls.OPTIONS else f"{cls.__name__}, any size"
+            # every option of a game is a measure of its board, so none goes past the page's largest side
             options = {} if preset is not None else {
-                key: {"default": o.default, "lo": o.lo, "hi": o.hi, "help": o.help} for key, o in cls.OPTIONS.items()}
+                key: {"default": o.default, "lo": o.lo, "hi": min(o.hi, MAX_SIDE), "help": o.help}
+                for key, o in cls.OPTIONS.items()}
             out.append({"spec": name, "game": game.spec, "label": label, "options": options,
                         "solver": solver_plays(game)})
     return out
@@ -256,7 +278,7 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
         "exact": found.exact,
         "best": fmt(found.best) if found.best is not None else None,
         "words": found.words(found.best) if found.best is not None else None,
-        "scores": {fmt(a): _number(v) for a, v in found.scores.items()},
+        "scores": {fmt(a): number(v) for a, v in found.scores.items()},
         "score_words": {fmt(a): found.words(a) for a in found.scores},
         "points": {fmt(a): found.point(a) for a in found.scores},
         "estimates": [fmt(a) for a in found.scores if found.estimate(a)],
@@ -270,7 +292,7 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
     view = game.board_view(state)
     if view.gravity:  # a score per column, under the column labels
         column = [game.action_at(state, 0, c) for c in range(view.cols)]
-        reply["columns"] = [_number(found.scores[a]) if a in found.scores else None for a in column]
+        reply["columns"] = [number(found.scores[a]) if a in found.scores else None for a in column]
     return reply
 
 
@@ -299,7 +321,8 @@ def _resumed(game: Game[Any, Any], actions: list[Any], state: Any, budget: float
     return partial_analysis(game, state, game.actions(state), run.wdl, run.exact, run.seconds, run.nodes)
 
 
-def _number(v: float) -> float | int:
+def number(v: float) -> float | int:
+    """A JSON number: whole values as ints, others rounded to 4 places."""
     return int(v) if float(v).is_integer() else round(float(v), 4)
 
 
@@ -326,6 +349,7 @@ class MoveRequest:
     actions: list[Any]
     state: Any
     agent: Agent
+    note: str = ""  # what the page should know about who moves (the solver handing a board to alpha-beta)
 
     def instead(self, agent: Agent) -> "MoveRequest":
         return MoveRequest(self.game, self.actions, self.state, agent)
@@ -333,9 +357,14 @@ class MoveRequest:
 
 def check_move(game_spec: str | None, moves: str | None, agent_spec: str | None, seed: int | None = None,
                max_time: float = MAX_TIME) -> MoveRequest:
-    """The checked request: the position built once, the agent spec parsed once (raises GameError)."""
+    """The checked request: the position built once, the agent spec parsed once (raises GameError).  The
+    solver on a board it cannot take plays through its agent's fallback (alpha-beta), and the note says so."""
     game, actions, state = check_position(game_spec, moves, "the game is over: there is no move to make")
-    return MoveRequest(game, actions, state, checked_agent(game, agent_spec, max_time, seed))
+    agent = checked_agent(game, agent_spec, max_time, seed)
+    note = ""
+    if agent.name == "solver" and not solver_plays(game):
+        note = f"{SOLVER_ELSEWHERE}, not {game.title}: alpha-beta moves for it here"
+    return MoveRequest(game, actions, state, agent, note)
 
 
 def move_job(request: MoveRequest) -> dict[str, Any]:
@@ -355,7 +384,7 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
         "agent": agent.spec,
         "move": fmt(played.action),
         "moves": after["moves"],
-        "value": _number(found.value) if found is not None else None,
+        "value": number(found.value) if found is not None else None,
         "words": played.words or None,
         "exact": played.exact,
         "nodes": found.nodes if found is not None else None,
@@ -363,106 +392,9 @@ def move_job(request: MoveRequest) -> dict[str, Any]:
         "elapsed": round(played.elapsed, 4),
         "proof": played.proof or None,  # a move proven in win/draw/loss only: what that means
         "pv": [fmt(a) for a in found.pv] if found is not None else [],
+        "note": request.note or None,
         "state": after,
     }
-
-
-#: the searches the page can explain (their trees are traced), and the most nodes one explanation records
-TRACED = ("alphabeta", "minimax", "mcts")
-MAX_EXPLAIN_NODES = 100_000  # about 70 MB of nodes: well inside a worker's memory bound
-_ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
-          "table": "answered from the transposition table"}
-
-
-def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | None,
-                  max_time: float = MAX_TIME) -> MoveRequest:
-    """A checked ``/api/explain`` request: a position still in play and a searching agent the trace follows."""
-    request = check_move(game_spec, moves, agent_spec, None, max_time)
-    if request.agent.name not in (*TRACED, "solver"):
-        raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
-                         f"choose one of {', '.join(TRACED)} or solver")
-    return request
-
-
-def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dict[str, Any]:
-    """Why the agent plays what it plays in the request's position (runs in a worker): its search, traced,
-    as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
-    ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
-    chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
-    from ..trace import trace
-    from ..trace.nodes import short_value
-
-    game = request.game
-    if request.agent.name == "solver":
-        return _exact_why(request)
-    tree = trace(request.agent, game, request.state, max_nodes=max_nodes)
-    fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
-
-    def number(v: float | None) -> float | int | None:
-        return None if v is None else _number(v)
-
-    def line(node: Any) -> list[str]:
-        moves = []
-        while node is not None:
-            moves.append(fmt(node.action))
-            node = node.best_child()
-        return moves
-
-    rows = []
-    for action in game.actions(request.state):
-        child, chosen, score = tree.child(action), action == result.action, result.scores.get(action)
-        reply = tree.refutation(action)
-        mcts = child is not None and child.visits is not None
-        bound = None if child is None or mcts else {"upper": "at most", "lower": "at least"}.get(child.score_bound)
-        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
-        refutation = None if reply is None else {
-            "move": fmt(reply.action), "value": number(reply.score),
-            "score": f"Q={short_value(reply.score)}" if mcts else tree.describe(reply)}
-        if chosen:
-            why = "chosen: " + ("the most visited move" if tree.kind == "mcts" else "no other move scores more")
-        elif child is None:
-            why = "not searched"
-        elif reply is None:
-            why = _ENDED.get(child.cutoff or "", "not searched below")
-        else:
-            how = "refuted by" if child.cutoff == "beta" or mcts else "best reply"  # as `zerosum explain` says
-            why = f"{how} {refutation['move']} ({refutation['score']})"  # type: ignore[index]
-        rows.append({"move": fmt(action), "score": None if score is None else short_value(score, tree.discounted),
-                     "value": number(score), "kind": kind, "bound": bound, "visits": child.visits if child else None,
-                     "refutation": refutation, "why": why, "pv": line(child) if child is not None else [],
-                     "chosen": chosen})
-    move = fmt(result.action)
-    best = result.scores.get(result.action)
-    bounded = sum(1 for r in rows if r["bound"] == "at most")
-    verdict = (f"{move} is chosen: MCTS plays the move it visited most" if tree.kind == "mcts"
-               else f"{move} is chosen" if best is None
-               else f"{move} is chosen: it scores {short_value(best, tree.discounted)} from {side}'s view, and no "
-                    f"other move scores more" + (f" ({bounded} refuted: each scores at most what is shown)"
-                                                 if bounded else ""))
-    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
-            "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
-            "nodes": result.nodes, "per_depth": tree.counts_per_depth(), "discounted": tree.discounted,
-            "verdict": verdict, "note": tree.note or None}
-
-
-def _exact_why(request: MoveRequest) -> dict[str, Any]:
-    """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
-    game, fmt = request.game, request.game.format_action
-    found = analyze(game, request.state, time=request.agent.limits.time or DEFAULT_TIME)
-    best = found.scores.get(found.best)
-    alone = sum(1 for v in found.scores.values() if v == best) == 1
-    rows = [{"move": fmt(a), "score": str(found.point(a)), "value": _number(v),
-             "kind": "estimate" if found.estimate(a) else "exact", "bound": None, "visits": None, "refutation": None,
-             "why": (("exact scores: the other columns score less" if alone else "exact scores: no other column scores "
-                      "more") if found.exact else "the best estimate") if a == found.best else found.words(a),
-             "pv": [fmt(a)], "chosen": a == found.best} for a, v in found.scores.items()]
-    move = fmt(found.best) if found.best is not None else None
-    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
-            "search": found.engine, "side": game.player_label(game.player(request.state)), "move": move,
-            "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "per_depth": [], "discounted": True,
-            "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
-            "note": found.note or ("the solver's own search is not traced: these are its exact scores"
-                                   if found.exact else None)}
 
 
 def warm_up() -> None:

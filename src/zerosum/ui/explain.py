@@ -1,0 +1,116 @@
+"""The page's "why?": a search's traced tree as rows (``GET /api/explain``), as ``zerosum explain`` prints it.
+
+:func:`check_explain` checks the request (a position in play and a searching agent);
+:func:`explain_job` runs in an engine worker and returns only JSON-ready values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import AgentError
+from .analysis import analyze
+from .service import DEFAULT_TIME, MAX_TIME, SOLVER_ELSEWHERE, MoveRequest, check_move, number, solver_plays
+
+__all__ = ["check_explain", "explain_job", "TRACED", "MAX_EXPLAIN_NODES"]
+
+#: the searches the page can explain (their trees are traced), and the most nodes one explanation records
+TRACED = ("alphabeta", "minimax", "mcts")
+MAX_EXPLAIN_NODES = 100_000  # about 70 MB of nodes: well inside a worker's memory bound
+_ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
+          "table": "answered from the transposition table"}
+
+
+def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | None,
+                  max_time: float = MAX_TIME) -> MoveRequest:
+    """A checked ``/api/explain`` request: a position still in play and a searching agent the trace follows."""
+    request = check_move(game_spec, moves, agent_spec, None, max_time)
+    if request.agent.name == "solver" and not solver_plays(request.game):  # its agent hands the board on
+        seconds = request.agent.limits.time or DEFAULT_TIME
+        raise AgentError(f"{SOLVER_ELSEWHERE}; on this board alpha-beta moves for it, so ask "
+                         f"alphabeta:time={seconds:g} why")
+    if request.agent.name not in (*TRACED, "solver"):
+        raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
+                         f"choose one of {', '.join(TRACED)} or solver")
+    return request
+
+
+def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dict[str, Any]:
+    """Why the agent plays what it plays in the request's position (runs in a worker): its search, traced,
+    as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
+    ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
+    chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
+    from ..trace import trace
+    from ..trace.nodes import short_value
+
+    game = request.game
+    if request.agent.name == "solver":
+        return _exact_why(request)
+    tree = trace(request.agent, game, request.state, max_nodes=max_nodes)
+    fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
+
+    def maybe(v: float | None) -> float | int | None:
+        return None if v is None else number(v)
+
+    def line(node: Any) -> list[str]:
+        moves = []
+        while node is not None:
+            moves.append(fmt(node.action))
+            node = node.best_child()
+        return moves
+
+    rows = []
+    for action in game.actions(request.state):
+        child, chosen, score = tree.child(action), action == result.action, result.scores.get(action)
+        reply = tree.refutation(action)
+        mcts = child is not None and child.visits is not None
+        bound = None if child is None or mcts else {"upper": "at most", "lower": "at least"}.get(child.score_bound)
+        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
+        refutation = None if reply is None else {
+            "move": fmt(reply.action), "value": maybe(reply.score),
+            "score": f"Q={short_value(reply.score)}" if mcts else tree.describe(reply)}
+        if chosen:
+            why = "chosen: " + ("the most visited move" if tree.kind == "mcts" else "no other move scores more")
+        elif child is None:
+            why = "not searched"
+        elif reply is None:
+            why = _ENDED.get(child.cutoff or "", "not searched below")
+        else:
+            how = "refuted by" if child.cutoff == "beta" or mcts else "best reply"  # as `zerosum explain` says
+            why = f"{how} {refutation['move']} ({refutation['score']})"  # type: ignore[index]
+        rows.append({"move": fmt(action), "score": None if score is None else short_value(score, tree.discounted),
+                     "value": maybe(score), "kind": kind, "bound": bound, "visits": child.visits if child else None,
+                     "refutation": refutation, "why": why, "pv": line(child) if child is not None else [],
+                     "chosen": chosen})
+    move = fmt(result.action)
+    best = result.scores.get(result.action)
+    bounded = sum(1 for r in rows if r["bound"] == "at most")
+    verdict = (f"{move} is chosen: MCTS plays the move it visited most" if tree.kind == "mcts"
+               else f"{move} is chosen" if best is None
+               else f"{move} is chosen: it scores {short_value(best, tree.discounted)} from {side}'s view, and no "
+                    f"other move scores more" + (f" ({bounded} refuted: each scores at most what is shown)"
+                                                 if bounded else ""))
+    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
+            "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
+            "nodes": result.nodes, "per_depth": tree.counts_per_depth(), "discounted": tree.discounted,
+            "verdict": verdict, "note": tree.note or None}
+
+
+def _exact_why(request: MoveRequest) -> dict[str, Any]:
+    """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
+    game, fmt = request.game, request.game.format_action
+    found = analyze(game, request.state, time=request.agent.limits.time or DEFAULT_TIME)
+    best = found.scores.get(found.best)
+    alone = sum(1 for v in found.scores.values() if v == best) == 1
+    rows = [{"move": fmt(a), "score": str(found.point(a)), "value": number(v),
+             "kind": "estimate" if found.estimate(a) else "exact", "bound": None, "visits": None, "refutation": None,
+             "why": (("exact scores: the other columns score less" if alone else "exact scores: no other column scores "
+                      "more") if found.exact else "the best estimate") if a == found.best else found.words(a),
+             "pv": [fmt(a)], "chosen": a == found.best} for a, v in found.scores.items()]
+    move = fmt(found.best) if found.best is not None else None
+    return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
+            "search": found.engine, "side": game.player_label(game.player(request.state)), "move": move,
+            "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "per_depth": [], "discounted": True,
+            "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
+            "note": found.note or ("the solver's own search is not traced: these are its exact scores"
+                                   if found.exact else None)}

@@ -1,0 +1,174 @@
+// zerosum's page: the panels beside the board -- the move list, the analysis, "why?" and opening a record.
+// Hooks for tests: #move-list button[data-ply=N] (N: the position after N moves; 0 the start), the one shown
+// has aria-current="step", moves past it (redo) class "future"; #record-text, #record-open, #record-games.
+"use strict";
+
+// ---- the move list (#move-list): every move of the line, a click shows the position after it ---------------
+
+function renderMoveList() {
+  const list = $("#move-list");
+  list.replaceChildren();
+  const view = ui.info ? ui.info.view : null;
+  const entry = (ply, text, label) => {
+    const cls = ply > ui.ply ? "future" : "";
+    const button = el("button", cls, { type: "button", "data-ply": String(ply), "aria-label": label });
+    if (ply === ui.ply) button.setAttribute("aria-current", "step");
+    button.textContent = text;
+    button.addEventListener("click", () => go(ply));
+    return button;
+  };
+  const start = el("li", "start");
+  start.appendChild(entry(0, "start", "the start position"));
+  list.appendChild(start);
+  for (let i = 0; i < ui.line.length; i += 2) {
+    const li = el("li");
+    const number = el("span", "number");
+    number.textContent = `${i / 2 + 1}.`;
+    li.appendChild(number);
+    for (const ply of [i + 1, i + 2]) {
+      if (ply > ui.line.length) break;
+      const who = view ? pieceName(view, ply % 2 ? 1 : 2) : `player ${ply % 2 ? 1 : 2}`;
+      li.appendChild(entry(ply, ui.line[ply - 1], `move ${ply}, ${who}: ${ui.line[ply - 1]}`));
+    }
+    list.appendChild(li);
+  }
+  const current = list.querySelector('[aria-current="step"]');
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest", inline: "nearest" });
+  $("#first").disabled = $("#back").disabled = ui.ply === 0;
+  $("#forward").disabled = $("#last").disabled = ui.ply >= ui.line.length;
+  $("#undo").disabled = ui.ply === 0;
+  $("#redo").disabled = ui.ply >= ui.line.length;
+}
+
+// ---- analysis -------------------------------------------------------------------------------------
+
+function clearScores() {
+  for (const node of document.querySelectorAll(".score")) {
+    node.textContent = ""; node.title = ""; node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
+  }
+  $("#analysis-info").textContent = "";
+}
+
+async function analyse(token) {
+  const info = ui.info;
+  if (!$("#analysis").checked || !info || info.over) return;
+  $("#analysis-info").textContent = "Analysing…";
+  // where the solver plays, the analysis fills in: each slice says what is proven so far (win/draw/loss
+  // first, then exact scores) until it is done; elsewhere one answer
+  const params = { game: ui.game, moves: info.moves };
+  if (info.solver) params.budget = "0.5";
+  for (;;) {
+    let reply;
+    try {
+      reply = await api(`/api/analyze?${new URLSearchParams(params)}`);
+    } catch (err) {
+      if (token === ui.token) $("#analysis-info").textContent = `No analysis: ${err.message}`;
+      return;
+    }
+    if (token !== ui.token || !$("#analysis").checked) return;
+    showAnalysis(info, reply);
+    if (reply.done !== false) return;
+  }
+}
+
+function showAnalysis(info, reply) {
+  if (!reply.engine) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  const classes = reply.classes || {};
+  // the reply's own word: short figures under columns, words on cells; an estimate is marked "≈"
+  const estimates = new Set(reply.estimates);
+  const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
+  for (const [move, score] of Object.entries(reply.scores)) {
+    const node = nodes.get(move);
+    if (!node) continue;
+    const words = reply.score_words[move], guess = estimates.has(move), proven = move in classes;
+    node.textContent = (guess ? "≈" : "") + (info.view.gravity ? reply.points[move] : words);
+    node.title = guess ? `estimate: ${words}` : proven ? `proven ${classes[move]}; distance not yet known` : words;
+    node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
+    node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
+    if (guess) node.classList.add("estimate");
+    if (proven) node.classList.add("proven");
+    if (move === reply.best && reply.done !== false) node.classList.add("best");
+  }
+  if (reply.done === false) {
+    for (const [move, node] of nodes) if (!(move in reply.scores) && info.legal.includes(move)) node.textContent = "?";
+    const proven = Object.keys(reply.scores).length;
+    $("#analysis-info").textContent = `Proving, the solver: ${proven} of ${info.legal.length} columns known`
+      + ` (W / L: proven, distance to come; ?: not yet) · ${reply.elapsed.toFixed(2)} s`;
+    return;
+  }
+  const kind = reply.exact ? "Exact" : "Estimate";
+  const counted = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
+  const note = reply.note ? ` (${reply.note})` : "";
+  const legend = info.view.gravity && reply.legend ? ` · ${reply.legend}` : "";
+  $("#analysis-info").textContent = `${kind}, from ${reply.engine}: best ${reply.best} (${reply.words}) · `
+    + `${reply.elapsed.toFixed(2)} s${counted}${note}${legend}`;
+}
+
+// ---- why? (#why): the engine's last move in #why-panel (tr[data-why-move]): a traced search, or the solver's exact scores
+async function why() {
+  const last = ui.lastEngine, panel = $("#why-panel"), params = { game: ui.game, moves: last.before };
+  Object.assign(panel, { hidden: false, textContent: "Explaining…" });
+  let rows, lines;
+  try {
+    const e = await api(`/api/explain?${new URLSearchParams({ ...params, agent: last.agent })}`);
+    rows = e.rows.map((r) => [r.move, r.score ?? "–", r.bound || (r.kind === "mean" ? `mean of ${r.visits}` : r.kind),
+      r.chosen, r.chosen && !r.why.startsWith("exact") ? "chosen" : r.why]);
+    lines = [e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.search === "mcts" ? "simulations" : "nodes"}`
+      + ` · scores from ${e.side}'s view`, e.note, e.move !== last.move && `(this search chose ${e.move}; the engine played ${last.move})`];
+  } catch (err) { rows = []; lines = [`No explanation: ${err.message}`]; }
+  if (ui.lastEngine !== last) return;
+  const table = el("table"); table.innerHTML = "<tr><th>move</th><th>score</th><th></th><th>why</th></tr>";
+  for (const [move, score, kind, chosen, text] of rows) {
+    const tr = table.appendChild(el("tr", chosen ? "chosen" : "", { "data-why-move": move }));
+    for (const t of [(chosen ? "▶ " : "") + move, score, kind, text]) tr.appendChild(el("td")).textContent = t;
+  }
+  panel.replaceChildren(...(rows.length ? [table] : []), ...lines.filter(Boolean).map((t) => { const p = el("p"); p.textContent = t; return p; }));
+}
+
+// ---- opening a record (#record-box): paste or choose a file, send it, pick a game, step through it ------
+
+const MAX_RECORD = 256 * 1024;  // bytes: the server's limit (zerosum.ui.record_api.MAX_RECORD)
+
+async function readRecordFile() {
+  const file = $("#record-file").files[0];
+  if (!file) return;
+  if (file.size > MAX_RECORD) { $("#record-info").textContent = `${file.name} is larger than 256 KiB.`; return; }
+  $("#record-text").value = await file.text();
+  openRecord();
+}
+
+async function openRecord() {
+  const text = $("#record-text").value;
+  const info = $("#record-info"), select = $("#record-games");
+  if (!text.trim()) { info.textContent = "Paste a record, or choose a file."; return; }
+  if (new Blob([text]).size > MAX_RECORD) { info.textContent = "The record is larger than 256 KiB."; return; }
+  info.textContent = "Reading…";
+  let reply;
+  try {
+    reply = await api("/api/record", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text }) });
+  } catch (err) { info.textContent = `Not a record: ${err.message}`; return; }
+  ui.record = reply.games;
+  select.replaceChildren();
+  reply.games.forEach((g, i) => {
+    const t = g.tags, option = el("option", "", { value: String(i) });
+    const who = [t.First, t.Second].filter(Boolean).join(" – ");
+    option.textContent = `${i + 1}. ${who || t.Event || "game"} ${g.result} (${g.moves.length} moves)${g.error ? " — cannot be shown" : ""}`;
+    select.appendChild(option);
+  });
+  select.hidden = !reply.games.length;
+  info.textContent = reply.games.length ? `${reply.games.length} game${reply.games.length > 1 ? "s" : ""}` + (reply.note ? ` (${reply.note})` : "")
+    : "The record holds no game.";
+  if (reply.games.length) loadRecordGame(0);
+}
+
+function loadRecordGame(index) {
+  const g = ui.record[index];
+  const t = g.tags;
+  if (g.error) { $("#record-info").textContent = `Game ${index + 1} cannot be shown: ${g.error}`; return; }
+  $("#record-info").textContent = `Game ${index + 1}: ${[t.First, t.Second].filter(Boolean).join(" – ")} ${g.result}`
+    + `${t.Termination ? ` (${t.Termination})` : ""} · ← → step through it`;
+  // a record is watched, not played: two people (no engine moves at its end unless one is chosen)
+  setOpponent("person");
+  loadLine(g.game, g.line, 0);
+}
