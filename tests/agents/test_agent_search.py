@@ -278,3 +278,38 @@ def test_deepening_stops_once_every_game_end_is_seen(fast: int) -> None:
     ttt = TicTacToe()
     result = make_agent("alphabeta").search(ttt, ttt.initial_state)
     assert result.depth == 9 and result.value == 0 and result.elapsed < 0.9
+
+
+def test_fast_alphabeta_scores_every_root_move_even_when_its_table_entries_are_replaced() -> None:
+    """The numba path reads each root column's value from the search itself, not from a table entry that
+    a tiny table (16 entries) overwrites; each is exact for the chosen move and an upper bound on the
+    others' value (fail-soft), checked against a full-window search of each child one ply shallower.  (A
+    root that wins at once is proven at depth 1, and its other columns are then depth-1 values.)"""
+    from zerosum.agents.minimax import to_parent
+
+    game = ConnectX()
+    for seed in range(6):
+        state = random_position(game, 4 + seed, 300 + seed)
+        if game.is_terminal(state):
+            continue
+        found = make_agent("alphabeta:depth=5,tt=16").search(game, state)
+        assert set(found.scores) == set(game.actions(state))
+        assert found.scores[found.action] == found.value == max(found.scores.values())
+        for a, bound in found.scores.items():
+            child = game.result(state, a)
+            if not game.is_terminal(child) and found.depth > 1:
+                assert to_parent(value(f"alphabeta:depth={found.depth - 1},fast=0", game, child)) <= bound
+
+
+def test_fast_alphabeta_counts_its_evaluations_as_the_generic_path_does() -> None:
+    game = ConnectX()
+    for seed in range(6):
+        state = random_position(game, 6 + seed, 400 + seed)
+        if game.is_terminal(state):
+            continue
+        fast = make_agent("alphabeta:depth=1").search(game, state)
+        generic = make_agent("alphabeta:depth=1,fast=0").search(game, state)
+        assert fast.evals == generic.evals > 0
+        assert fast.scores == generic.scores
+        deeper = make_agent("alphabeta:depth=5").search(game, state)
+        assert 0 < deeper.evals <= deeper.nodes

@@ -21,11 +21,9 @@
 table or deepening, always on the generic path, ``nodes`` = the states visited.
 
 What a search reports: ``nodes`` counts the nodes entered, the root once per deepening iteration,
-including nodes answered by the table; ``evals`` the evaluation calls (generic path; the numba path does
-not count them: 0); ``scores`` every root action's value in the last completed iteration: exact for the
-best, an upper bound for the others (fail-soft: each was refuted by the window); on the numba path they
-are read back from the table (a root action whose entry was replaced since is missing, except the best,
-whose value is the result's).  A tracer (``search(game, state, tracer)``) sends the search down the generic
+including nodes answered by the table; ``evals`` the evaluation calls (both paths count them alike); ``scores`` every root action's value
+in the last completed iteration: exact for the best, an upper bound for the others (fail-soft: each was
+refuted by the window), the same on both paths.  A tracer (``search(game, state, tracer)``) sends the search down the generic
 path and sees every node: ``enter`` once per node counted, so the enter calls equal ``nodes``.
 
 Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.kernels` when the evaluation is
@@ -46,9 +44,8 @@ import numpy as np
 from ..errors import AgentError
 from ..game import Game
 from ..kernels.bits import column_order
-from ..values import INF, clamp, is_proven, to_child, to_parent, win_value
+from ..values import INF, clamp, is_proven, to_child, to_parent
 from .base import Limits, Option, SearchResult, Tracer, bounded, check_range, flag as _flag, kernels
-from ..games.connectx_eval import winning_cells
 from .minimax import EVAL_OPTIONS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
@@ -174,7 +171,7 @@ class AlphaBetaAgent(EvaluatingAgent):
             tt.clear()
         killers: dict[int, list[Any]] = {}
         history: dict[Any, int] = {}
-        result, player, legal = game.result, game.player, game.actions
+        result, player, legal, is_terminal = game.result, game.player, game.actions, game.is_terminal
         centre_key = self._root_order(game, actions)
         rank = {a: i for i, a in enumerate(centre_key)}  # Connect-X: centre first among equals
         nodes = evals = 0
@@ -187,8 +184,10 @@ class AlphaBetaAgent(EvaluatingAgent):
             nodes += 1
             if deadline is not None and nodes % CHECK_EVERY == 0 and time.perf_counter() >= deadline:
                 raise _Stop
-            done = open_node(game, s, move, ply, alpha, beta, tracer)
-            if done is not None:
+            if tracer is None:  # the untraced path makes no extra call
+                if is_terminal(s):
+                    return terminal_value(game, s)
+            elif (done := open_node(game, s, move, ply, alpha, beta, tracer)) is not None:
                 return done
             v: Any
             if depth == 0:
@@ -362,7 +361,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         wscore = np.array([fast.window_counts(grid, t["windows"], contrib, wcnt)], dtype=np.int64)
         # the key leaves out the side to move, which grids built with strict=False may set freely
         keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
-        root_key, root_heights = int(keys[0]), heights.copy()
+        root_vals, done_vals = np.full(game.cols, -fast.INF, dtype=np.int64), None
         order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
         best_action, best_value, done_depth, exact = order[0], 0, 0, False
         for depth in range(1, max_depth + 1):
@@ -373,26 +372,31 @@ class AlphaBetaAgent(EvaluatingAgent):
             frames[0, fast.F_ALPHA] = -fast.INF
             frames[0, fast.F_BETA] = fast.INF
             root_order = np.array(order, dtype=np.int64)
+            root_vals[:] = -fast.INF
             while True:
                 pause_at = int(stats[fast.NODES]) + fast.SLICE if deadline is not None else 0
                 status = fast.ab_run(grid, heights, state.to_move, state.ply, root_order, cfg, t["windows"],
                                      t["is_centre"], t["zob"], t["order"], t["tt_key"], t["tt_val"],
                                      t["tt_depth"], t["tt_flag"], t["tt_move"], t["tt_cut"], killers, history,
                                      stats, scratch, marks, frames, keys, moves, t["cell_windows"], wcnt, contrib,
-                                     wscore, pause_at)
+                                     wscore, root_vals, pause_at)
                 if status != 1 or time.perf_counter() >= deadline:  # type: ignore[operator]
                     break
             if status != 0:
                 break
             best_action = int(stats[fast.RESULT_MOVE])
-            best_value, done_depth = int(stats[fast.RESULT_VALUE]), depth
+            best_value, done_depth, done_vals = int(stats[fast.RESULT_VALUE]), depth, root_vals.copy()
             order = [best_action] + [c for c in order if c != best_action]
             exact = not stats[fast.CUT]  # no evaluation below: the game's value
             if is_proven(best_value) or exact:
                 break
         pv = self._fast_pv(game, state, best_action, done_depth, t)
-        scores = {} if evaluate is None else self._fast_scores(game, state, best_action, best_value, done_depth,
-                                                                evaluate, root_key, root_heights)
+        scores, evals = {best_action: best_value}, int(stats[fast.EVALS])
+        if evaluate is None:
+            scores = {}
+        elif done_vals is not None:
+            scores, more = self._fast_scores(game, state, best_action, best_value, done_depth, evaluate, done_vals)
+            evals += more
         return SearchResult(
             action=best_action,
             value=best_value,
@@ -402,42 +406,33 @@ class AlphaBetaAgent(EvaluatingAgent):
             pv=pv,
             scores=scores,
             exact=exact,
+            evals=evals,
         )
 
     def _fast_scores(self, game: Any, state: Any, best: int, value: int, depth: int,
-                     evaluate: Callable[..., Any], root_key: int, heights: Any) -> dict[Any, Any]:
-        """Each root column's value after a numba search, read back from its table (see the module doc).
+                     evaluate: Callable[..., Any], root_vals: Any) -> tuple[dict[Any, Any], int]:
+        """Each root column's value after a numba search, and the evaluations made here to find them.
 
-        ``depth``: the completed iteration's; ``root_key``/``heights``: the root's table key and column
-        heights.  A child the kernel stores nothing for is scored here: at the depth limit evaluated, a
-        finished game by its result, a win in one for the side to move as the kernel does; a column whose
-        entry was replaced since is missing.  The chosen column's value is the result's.
+        ``root_vals``: what the kernel's last completed iteration returned for each root column (``-INF``:
+        not searched).  The root skips its children only when it wins at once, which the first iteration
+        proves; then each other column is scored here as depth 1 scores it: a finished game by its result,
+        else by the evaluation.  The chosen column's value is the result's.
         """
-        t = self._fast_tables
         scores: dict[Any, Any] = {}
-        if t is None or depth < 1:
-            return {best: value}
-        bits, mask, zob, rows = t["bits"], (1 << 64) - 1, t["zob"], game.rows
-        tt_key, tt_depth, tt_flag, tt_val = t["tt_key"], t["tt_depth"], t["tt_flag"], t["tt_val"]
-        mover = state.to_move
+        evals = 0
         for a in game.actions(state):
             if a == best:
                 scores[a] = value
-                continue
-            if depth > 1 and self.tt_size:
-                key = root_key ^ int(zob[mover - 1, a * rows + int(heights[a])])
-                idx = ((key * 0x9E3779B97F4A7C15) & mask) >> (64 - bits)
-                if int(tt_key[idx]) == key and int(tt_depth[idx]) == depth - 1 and int(tt_flag[idx]) != UPPER:
-                    scores[a] = to_parent(int(tt_val[idx]))  # exact, or (refuted) an upper bound
-                    continue
-            s = game.result(state, a)
-            if game.is_terminal(s):
-                scores[a] = to_parent(terminal_value(game, s))
+            elif root_vals[a] > -INF:
+                scores[a] = int(root_vals[a])
             elif depth == 1:
-                scores[a] = -clamp(evaluate(game, s, game.player(s)))  # a heuristic value: just negated
-            elif winning_cells(game, s.current, s.mask) & (s.mask + game.bottom_mask) & game.board_mask:
-                scores[a] = to_parent(win_value(1))  # the side to move wins at once: the kernel says so at once
-        return scores
+                s = game.result(state, a)
+                if game.is_terminal(s):
+                    scores[a] = to_parent(terminal_value(game, s))
+                else:
+                    evals += 1
+                    scores[a] = -clamp(evaluate(game, s, game.player(s)))  # a heuristic value: just negated
+        return scores, evals
 
     def _fast_pv(self, game: Any, state: Any, first: int, depth: int, t: dict[str, Any]) -> tuple[int, ...]:
         fast = kernels()

@@ -166,7 +166,7 @@ class MinimaxAgent(EvaluatingAgent):
         depth_limit = self.limits.depth
         budget = self.limits.nodes
         nodes = evals = 0
-        result = game.result
+        result, is_terminal = game.result, game.is_terminal
         up: Callable[[Any], Any] = to_parent if self.discount else (lambda v: -v)
 
         def value(s: Any, depth: int, a: Any, ply: int) -> tuple[Any, tuple[Any, ...]]:
@@ -174,8 +174,10 @@ class MinimaxAgent(EvaluatingAgent):
             nodes += 1
             if budget is not None and nodes > budget:
                 raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
-            done = open_node(game, s, a, ply, None, None, tracer)
-            if done is not None:
+            if tracer is None:  # the untraced path makes no extra call
+                if is_terminal(s):
+                    return terminal_value(game, s), ()
+            elif (done := open_node(game, s, a, ply, None, None, tracer)) is not None:
                 return done, ()
             if depth == 0:
                 evals += 1

@@ -14,7 +14,7 @@ the names below are the ones the agents use.
 """
 
 from ...values import INF
-from .alphabeta import (CUT, ENTER, F_ALPHA, F_BETA, F_DEPTH, N_FIELDS, N_STATS, NODES, PHASE, RESULT_MOVE,
+from .alphabeta import (CUT, ENTER, EVALS, F_ALPHA, F_BETA, F_DEPTH, N_FIELDS, N_STATS, NODES, PHASE, RESULT_MOVE,
                         RESULT_VALUE, SLICE, SP, ab_run, tt_probe)
 from .grid import (BUDGET, COLS, EVAL, EVAL_THREATS, EVAL_WINDOW, K, ROWS, THREE, TT_BITS, TWO, grid_eval, grid_of,
                    make_tables, window_contributions, window_counts)
@@ -23,7 +23,7 @@ from .mcts_cells import mcts_init_grid, mcts_run_grid
 from .tree import P_DRAWN, P_LOST, P_UNKNOWN, P_WON, T_FIELDS, T_FIRST, T_MOVE, T_NCH, T_PLIES, T_PROOF, T_VISITS
 
 __all__ = [
-    "INF", "CUT", "ENTER", "F_ALPHA", "F_BETA", "F_DEPTH", "N_FIELDS", "N_STATS", "NODES", "PHASE", "RESULT_MOVE",
+    "INF", "CUT", "ENTER", "EVALS", "F_ALPHA", "F_BETA", "F_DEPTH", "N_FIELDS", "N_STATS", "NODES", "PHASE", "RESULT_MOVE",
     "RESULT_VALUE", "SLICE", "SP", "ab_run", "tt_probe",
     "BUDGET", "COLS", "EVAL", "EVAL_THREATS", "EVAL_WINDOW", "K", "ROWS", "THREE", "TT_BITS", "TWO", "grid_eval",
     "grid_of", "make_tables", "window_contributions", "window_counts",

@@ -20,9 +20,9 @@ from .grid import BUDGET, COLS, EVAL, EVAL_WINDOW, K, ROWS, TT_BITS, grid_eval, 
 __all__ = ["ab_run", "tt_probe"]
 
 U64 = np.uint64
-# stats (int64) slots
+# stats (int64) slots (registers follow below; EVALS after them)
 NODES, ABORTED, CUT = range(3)
-N_STATS = 8
+N_STATS = 9
 # tt flags
 EXACT, LOWER, UPPER = 1, 2, 3
 
@@ -41,7 +41,7 @@ def _tt_index(key: np.uint64, bits: int) -> np.int64:
 
 
 # search-machine registers (stats slots after NODES, ABORTED, CUT)
-SP, PHASE, RET, RESULT_VALUE, RESULT_MOVE = range(3, 8)
+SP, PHASE, RET, RESULT_VALUE, RESULT_MOVE, EVALS = range(3, 9)
 ENTER, NEXT, RETURN = 0, 1, 2
 # frame fields (one frame per ply from the root)
 F_DEPTH, F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BESTMOVE, F_N, F_I, F_CELL, F_COL, F_CUT = range(11)
@@ -56,12 +56,14 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
            tt_key: np.ndarray, tt_val: np.ndarray, tt_depth: np.ndarray, tt_flag: np.ndarray, tt_move: np.ndarray,
            tt_cut: np.ndarray, killers: np.ndarray, history: np.ndarray, stats: np.ndarray, scratch: np.ndarray, marks: np.ndarray,
            frames: np.ndarray, keys: np.ndarray, moves: np.ndarray, cell_windows: np.ndarray, wcnt: np.ndarray,
-           contrib: np.ndarray, wscore: np.ndarray, pause_at: int) -> int:
+           contrib: np.ndarray, wscore: np.ndarray, root_vals: np.ndarray, pause_at: int) -> int:
     """Fail-soft negamax alpha-beta as a machine with an explicit stack (numba caches it; no recursion).
 
     Set up frame 0 (depth, alpha=-INF, beta=INF), ``keys[0]``, ``stats[SP]=0``, ``stats[PHASE]=ENTER``,
     ``wcnt``/``wscore`` hold the window counts and score of the root (:func:`window_counts`), kept up to date
-    move by move, so the ``window`` evaluation costs nothing at the leaves.
+    move by move, so the ``window`` evaluation costs nothing at the leaves.  ``root_vals[c]`` receives the
+    value of each root column as its search returns (from the root's view; fail-soft, so an upper bound for
+    a refuted column), and ``stats[EVALS]`` counts the evaluations made at the depth limit.
     Then call until it returns 0 (done: ``stats[RESULT_VALUE]``, ``stats[RESULT_MOVE]``); it returns 1
     when it paused at ``pause_at`` nodes (call again to resume: the caller reads the clock meanwhile) and
     2 when the node budget ``cfg[BUDGET]`` stopped it.  Node-relative values; ties at the root go to the
@@ -95,6 +97,7 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
                 continue
             if depth == 0:
                 rcut = 1
+                stats[EVALS] += 1
                 if cfg[EVAL] == EVAL_WINDOW:
                     ret = clamp(wscore[0] if to_move == 1 else -wscore[0])
                 else:
@@ -227,6 +230,8 @@ def ab_run(grid: np.ndarray, heights: np.ndarray, root_to_move: int, root_stones
             wscore[0] += place(cell, root_to_move if sp % 2 == 0 else 3 - root_to_move, -1, cell_windows, wcnt,
                                 contrib)
             v = to_parent(ret)
+            if sp == 0:
+                root_vals[c] = v
             if v > frames[sp, F_BEST]:
                 frames[sp, F_BEST] = v
                 frames[sp, F_BESTMOVE] = c
