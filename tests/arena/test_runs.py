@@ -284,7 +284,7 @@ def test_solver_never_loses_a_drawn_board(tmp_path):
 
 def test_ctrl_c_stops_cleanly_and_records_no_false_forfeit(tmp_path):
     db = tmp_path / "int.db"
-    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "match", agent("slow_first"), "first", "--games", "40",
+    proc = subprocess.Popen([sys.executable, "-m", "zerosum", "match", agent("slow_first"), "first", "--games", "16",
                              "--jobs", "2", "--out", str(db), "--quiet"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -299,6 +299,6 @@ def test_ctrl_c_stops_cleanly_and_records_no_false_forfeit(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and err.strip() == "interrupted"
     got = rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0]
-    assert 1 <= got[0] < 40 and got[1] == 0
+    assert 1 <= got[0] < 16 and got[1] == 0
     assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
-    assert rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0] == (40, 0)
+    assert rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0] == (16, 0)
