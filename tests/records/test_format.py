@@ -111,6 +111,16 @@ def test_notes_are_written_as_documented_and_read_back():
     assert back.notes[:3] == [MoveNote(0.12, 3401, 2.0), None, MoveNote(value=-0.5)]
 
 
+def test_proven_values_are_written_as_wins_and_losses_in_plies_and_read_back():
+    from zerosum.values import loss_value, win_value
+
+    notes = [MoveNote(value=win_value(7)), MoveNote(value=loss_value(4)), MoveNote(value=3.0e9), MoveNote(value=12.0)]
+    record = record_of("connect4", 3, 0, notes, {})
+    text = " ".join(format(record).split())
+    assert "{value=+W7}" in text and "{value=-L4}" in text and "{value=+3000000000}" in text and "{value=+12}" in text
+    assert parse(format(record))[0].notes[:4] == notes
+
+
 def test_the_termination_tag_follows_the_arena_reasons():
     assert termination("4 in a row", False) == "normal"
     assert termination("time forfeit", True) == "forfeit: time forfeit"

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
+from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
 
 __all__ = ["RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format", "parse", "read", "write"]
 
@@ -27,6 +28,8 @@ WIDTH = 80
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NUMBER = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?")
+#: a proven value: ``+W5`` the mover wins 5 plies from this move's position, ``-L4`` it loses in 4 plies
+_PROVEN = re.compile(r"(?:\+W|-L)([0-9]{1,9})")
 _TOKENS = re.compile(r"""
     (?P<space>\s+)
   | (?P<tag>\[\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
@@ -66,7 +69,7 @@ class MoveNote:
         if self.nodes is not None:
             parts.append(f"nodes={self.nodes}")
         if self.value is not None:
-            parts.append(f"value={self.value:+.12g}")
+            parts.append(f"value={proven_text(self.value) or f'{self.value:+.12g}'}")
         return " ".join(parts)
 
     @classmethod
@@ -81,12 +84,29 @@ class MoveNote:
             if key in found:
                 raise InvalidFileError(f"comment {{{' '.join(body.split())}}}: {key} is given twice")
             text = raw[:-1] if key == "time" and raw.endswith("s") else raw
+            proven = _PROVEN.fullmatch(text) if key == "value" else None
+            if proven is not None and 0 < int(proven[1]) < WIN_PLIES:
+                found[key] = float((win_value if text[0] == "+" else loss_value)(int(proven[1])))
+                continue
             number = _NUMBER.fullmatch(text)
             if number is None or (key == "nodes" and not text.isdigit()) or not math.isfinite(float(text)):
-                want = {"time": "seconds such as 0.12s", "nodes": "a whole number", "value": "a number such as +2"}
+                want = {"time": "seconds such as 0.12s", "nodes": "a whole number",
+                        "value": "a number such as +2, or +W5 / -L4 (a win / loss in 5 / 4 plies)"}
                 raise InvalidFileError(f"comment {{{' '.join(body.split())}}}: {key}={raw!r} is not {want[key]}")
             found[key] = int(text) if key == "nodes" else float(text)
         return cls(**found)
+
+
+#: the longest distance a proven value can carry (plies)
+WIN_PLIES = 10**9 - int(HEURISTIC_BOUND)
+
+
+def proven_text(value: float) -> str | None:
+    """A proven value as the records write it (``+W5``: the mover wins in 5 plies; ``-L4``: loses in 4), or
+    None for an estimate."""
+    if not is_proven(value) or value != int(value) or not 0 < plies_to_end(value) < WIN_PLIES:
+        return None
+    return f"{'+W' if value > 0 else '-L'}{plies_to_end(value)}"
 
 
 @dataclass
