@@ -45,6 +45,7 @@ __all__ = [
     "match",
     "trace",
     "errors",
+    "records",
     "__version__",
 ]
 
@@ -55,10 +56,10 @@ def __getattr__(name: str) -> Any:
         from .solver import Solver
 
         return Solver
-    if name == "trace":  # a callable module: zerosum.trace(agent, game, state) and zerosum.trace.Tree
+    if name in ("trace", "records"):  # zerosum.trace(agent, game, state), zerosum.records.read(path)
         import importlib
 
-        return importlib.import_module("zerosum.trace")
+        return importlib.import_module(f"zerosum.{name}")
     if name in ("play_game", "match"):  # the arena: imported when asked for (a Kaggle submission carries none)
         from . import teaching
 

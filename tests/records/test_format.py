@@ -205,3 +205,12 @@ def test_the_time_control_tag_comes_from_the_runs_clock_or_its_time_per_move():
     assert _time_control(SimpleNamespace(tc=[10.0, 0.1], limits={"time": 2.0})) == "10+0.1"
     assert _time_control(SimpleNamespace(tc=None, limits={"time": 0.5})) == "1/0.5"
     assert _time_control(SimpleNamespace(limits={"depth": 3})) == "-"  # a config from before --tc
+
+
+def test_records_is_a_public_module_of_the_package():
+    import subprocess
+    import sys
+
+    code = "import zerosum; print(zerosum.records.parse is not None, 'records' in zerosum.__all__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True"]
