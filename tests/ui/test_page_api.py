@@ -150,7 +150,7 @@ def test_a_record_opens_as_games_with_their_lines_from_the_start(client) -> None
     assert [g["game"] for g in games] == ["connectx:rows=6,cols=7,k=4", "tictactoe"]
     assert games[0]["line"] == list("44" + "1212121") and games[0]["moves"] == list("1212121")
     assert games[0]["tags"]["First"] == "alphabeta" and games[0]["result"] == "1-0" and games[0]["error"] is None
-    assert games[1]["line"] == ["1", "4", "2", "5", "3"]
+    assert games[1]["line"] == ["1", "4", "2", "5", "3"] and games[1]["separator"] == ""
     # the line replays to the stated result on the page's own state route
     state = client.get("/api/state", params={"game": games[0]["game"], "moves": "".join(games[0]["line"])}).json()
     assert state["over"] and state["winner"] == 1

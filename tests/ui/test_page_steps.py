@@ -151,3 +151,13 @@ def test_a_bad_address_is_explained_and_the_page_starts_sanely(page, query, word
     page.wait_for_selector(".cx-grid, .cells")  # a board, never a blank page
     wait_moves(page, moves)
     assert "Loading" not in page.text_content("#status")
+
+
+def test_a_wide_board_whose_moves_take_commas_steps_too(page) -> None:
+    page.goto(page.base + "/?game=connectx:rows=8,cols=12,k=4&moves=6,7,6,7,11&opponent=person")
+    wait_moves(page, "6,7,6,7,11")
+    page.keyboard.press("ArrowLeft")
+    wait_moves(page, "6,7,6,7")
+    page.click('[data-column="9"]')
+    wait_moves(page, "6,7,6,7,10")
+    assert address(page)["moves"] == "6,7,6,7,10"

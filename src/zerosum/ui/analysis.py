@@ -310,5 +310,6 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
 
 def keeps_no_clock(agent: Agent) -> bool:
     """Whether ``agent`` was given no budget although it honours a time budget: nothing but the agent itself
-    ends its search (the solver), so a face must give it a time of its own (:mod:`zerosum.ui.hints`)."""
+    ends its search (the solver), so a face must give it a time of its own (the server's default time:
+    :func:`zerosum.ui.service.checked_agent`)."""
     return "time" in agent.LIMITS and agent.limits == Limits()

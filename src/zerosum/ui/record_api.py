@@ -2,7 +2,7 @@
 
 The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags,
 its moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start
-of the game -- the opening's, then the game's -- checked against the page's limits (:func:`check_position`)
+of the game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked against the page's limits (:func:`check_position`)
 so the page can step through them.  A game the page cannot show (a board past 16 x 16, moves that do not
 replay) keeps its place in the list with ``error`` saying why; malformed text is a 400 naming the line.
 """
@@ -28,14 +28,14 @@ def record_games(text: str) -> dict[str, Any]:
     games = []
     for record in records[:MAX_GAMES]:
         entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
-                                 "game": None, "line": [], "error": None}
+                                 "game": None, "line": [], "separator": "", "error": None}
         try:
             game = check_game(record.tags.get("Game"))
             opening = record.tags.get("Opening", "").strip()
             start = [game.format_action(a) for a in game.parse_moves(opening)] if opening not in ("", "-") else []
             line = [*start, *record.moves]
             actions, _ = checked_position(game, game.move_separator.join(line))
-            entry.update(game=game.spec, line=[game.format_action(a) for a in actions])
+            entry.update(game=game.spec, line=[game.format_action(a) for a in actions], separator=game.move_separator)
         except GameError as exc:
             entry["error"] = str(exc)
         games.append(entry)

@@ -14,7 +14,7 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   (``note``: who moved instead, when the agent could not -- the solver on a board beyond 64 bits, or an engine
   past the hard limit).
 * ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
-  record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "error"}]}``,
+  record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "separator", "error"}]}``,
   ``line`` the moves from the start (the opening's, then the game's) for the page's move list.
 * ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
   plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most

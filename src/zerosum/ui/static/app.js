@@ -235,10 +235,11 @@ async function go(ply) {
   }
 }
 
-// open a game's line at a ply (a record, a link, a new game)
-function loadLine(game, line, ply) {
+// open a game's line at a ply (a record, a link, a new game); `sep`: the game's move separator
+function loadLine(game, line, ply, sep) {
   ui.game = game;
   ui.line = line.slice();
+  ui.sep = sep;
   ui.lastEngine = null;
   return go(Math.min(ply, line.length));
 }
@@ -323,7 +324,7 @@ function newGame() {
   ui.opponent = $("#opponent").value;
   ui.opponent2 = $("#opponent2").value;
   setSide(Number($("#side").value));
-  loadLine(specFromControls(), [], 0).catch((err) => showError(err.message));
+  loadLine(specFromControls(), [], 0, "").catch((err) => showError(err.message));
 }
 
 // ---- start: the address's settings, each checked; a bad one is said and a sane one used -------------
@@ -377,7 +378,7 @@ async function start() {
     else problems.push(`ply=${plyText} is not a number of moves 0..${ply}: the last position is shown`);
   }
   showError(problems.join(" · "));
-  await loadLine(info.game, info.move_list, ply);
+  await loadLine(info.game, info.move_list, ply, info.separator);
 }
 
 // ---- the controls and keys ------------------------------------------------------------------------
@@ -419,4 +420,4 @@ document.addEventListener("keydown", (e) => {
   if (KEYS[e.key]) { e.preventDefault(); KEYS[e.key](); }
   else if (ui.info && ui.info.legal.includes(e.key)) play(e.key);
 });
-start();
+start().catch((err) => showError(`The page could not start: ${err.message}`));

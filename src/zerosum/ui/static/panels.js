@@ -170,5 +170,5 @@ function loadRecordGame(index) {
     + `${t.Termination ? ` (${t.Termination})` : ""} · ← → step through it`;
   // a record is watched, not played: two people (no engine moves at its end unless one is chosen)
   setOpponent("person");
-  loadLine(g.game, g.line, 0);
+  loadLine(g.game, g.line, 0, g.separator).catch((err) => showError(err.message));
 }
