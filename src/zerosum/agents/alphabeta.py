@@ -391,7 +391,8 @@ class AlphaBetaAgent(EvaluatingAgent):
             if is_proven(best_value) or exact:
                 break
         pv = self._fast_pv(game, state, best_action, done_depth, t)
-        scores, evals = {best_action: best_value}, int(stats[fast.EVALS])
+        scores: dict[Any, Any] = {best_action: best_value}
+        evals = int(stats[fast.EVALS])
         if evaluate is None:
             scores = {}
         elif done_vals is not None:
