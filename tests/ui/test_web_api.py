@@ -211,13 +211,14 @@ def test_analyze_connect4_matches_pons(client) -> None:
 def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
-    with TestClient(create_app(engine_time=1.0, workers=1, margin=4.0, busy_wait=60)) as c:
-        # ply 5: every column's score needs a search past the opening book (about 25 s here)
-        reply = c.post("/api/move", json={"game": "connect4", "moves": "13712", "agent": "solver"})
+    with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
+        # ply 8, past the opening book: even the win/draw/loss of its best move takes about 3 million nodes
+        # (0.2 s and more), far past the hard limit of 0.06 s, so the worker is stopped and alpha-beta moves
+        reply = c.post("/api/move", json={"game": "connect4", "moves": "32771557", "agent": "solver"})
         assert reply.status_code == 200, reply.text
         data = reply.json()
-        assert data["agent"] == "alphabeta:time=1" and "the solver needed more than 5 s" in data["note"]
-        assert data["moves"].startswith("13712") and len(data["moves"]) == 6
+        assert data["agent"] == "alphabeta:time=0.01" and "the solver needed more than 0.06 s" in data["note"]
+        assert data["moves"].startswith("32771557") and len(data["moves"]) == 9
 
 
 def test_serve_command_line(capsys) -> None:
