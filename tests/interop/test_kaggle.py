@@ -499,3 +499,20 @@ def test_solver_submission_file_beats_negamax(tmp_path) -> None:
     cold, warm = results
     assert cold in ([["DONE", 1], ["DONE", -1]], [["TIMEOUT", None], ["DONE", 0]]), cold
     assert warm == [["DONE", 1], ["DONE", -1]]
+
+
+def test_the_solver_plays_the_whole_game_on_the_booked_board_and_alphabeta_opens_elsewhere() -> None:
+    """On 7 x 6 the opening book answers at once and the solver's search keeps to the move's time, so the
+    solver plays from the first move; on 7 x 7 (no book) alpha-beta plays the early moves."""
+    need("zerosum.solver.agent")
+    need("zerosum.agents.alphabeta")
+    play = warmed(kaggle.agent("solver", time=0.3))
+    board = [0] * 42
+    board[38] = 1  # X in the centre of the bottom row
+    play({"board": board, "mark": 2, "remainingOverageTime": 0}, config(6, 7, 4))
+    assert play.last["agent"].startswith("solver") and not play.last["fallback"]
+    wide = warmed(kaggle.agent("solver", time=0.3), 7, 7, 4)
+    board = [0] * 49
+    board[45] = 1
+    wide({"board": board, "mark": 2, "remainingOverageTime": 0}, config(7, 7, 4))
+    assert wide.last["agent"].startswith("alphabeta")

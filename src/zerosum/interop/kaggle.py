@@ -12,9 +12,11 @@ Kaggle calls an agent as ``agent(observation, configuration) -> column``:
 schema rejects numpy integers and booleans), always a legal column (when the wrapped agent fails or answers
 nonsense, the centre-most legal column is played instead), and it sets the time limit of agents that honour
 one from ``actTimeout`` plus a share of the overage time that front-loads the opening.  The ``solver``
-cannot be stopped mid-search and an early position can take it up to a minute, so it answers once at most
-``SOLVER_EMPTY`` cells are empty; alpha-beta plays before that (and whenever the solver fails), and the
-solver is compiled on the first move, while the overage is full.
+keeps to the move's time: it plays a proven move, or alpha-beta moves in the time left when nothing is
+proven in time.  On a board with an opening book (7 x 6) it plays every move; on other boards an early
+position is rarely proven in time, so it answers once at most ``SOLVER_EMPTY`` cells are empty and
+alpha-beta plays before that (and whenever the solver fails).  The solver is compiled on the first move,
+while the overage is full.
 
 Without numba (not installed, or failing to import), the first move says so once on stderr and the agent
 searches in pure Python: alpha-beta and MCTS take their generic paths, and the solver (numba only) leaves
@@ -46,8 +48,8 @@ __all__ = ["KaggleAgent", "agent", "board_to_state", "state_to_board", "submissi
 SAFETY = 0.25
 #: seconds of overage time never spent (the first call also pays for imports and compilation)
 RESERVE = 4.0
-#: the solver answers once at most this many cells are empty; before that (where one exact solve can take
-#: up to a minute without an opening book) alpha-beta plays within the move's time budget
+#: on boards without an opening book the solver answers once at most this many cells are empty; before
+#: that (where a proof rarely comes within a move's time) alpha-beta plays within the move's time budget
 SOLVER_EMPTY = 28
 
 
@@ -171,7 +173,7 @@ class KaggleAgent:
         self.inner = make_agent(spec, seed=seed, limits=self.limits)
         #: a time per move given in the spec or the limits caps the budget
         self.time_cap: float | None = self.inner.limits.time
-        #: the solver cannot be stopped mid-search, so it plays only from ``solver_empty`` empty cells down;
+        #: on boards without a book the solver plays only from ``solver_empty`` empty cells down;
         #: ``opening`` (an agent spec, alpha-beta by default, given the move's time) plays before that;
         #: ``opening="alphabeta:fast=0"`` spares numba compiling alpha-beta on the first move, at some strength
         self.solver_empty = solver_empty
@@ -239,6 +241,19 @@ class KaggleAgent:
         except Exception:  # warming is an optimisation only
             pass
 
+    def _booked(self, game: Any) -> bool:
+        """Whether the solver has an opening book for ``game`` (7 x 6): it then plays from the first move --
+        the book answers the opening at once, and past it the solver's search keeps to the move's time (it
+        plays a proven move, or alpha-beta moves in the time left when nothing is proven in time)."""
+        solver_for = getattr(self.inner, "_solver_for", None)
+        if solver_for is None or self.pure:
+            return False
+        try:
+            solver = solver_for(game)
+        except Exception:  # noqa: BLE001 - no solver: no book
+            return False
+        return solver is not None and solver.book is not None
+
     def _board_game(self, rows: int, cols: int, k: int) -> Any:
         key = (rows, cols, k)
         if key not in self._games:
@@ -289,7 +304,7 @@ class KaggleAgent:
             if game not in self._warm:
                 self._warm_up(game)
             chain = [self.inner] if self.opening is None else [self.inner, self.opening]
-            if self.opening is not None and rows * cols - stones > self.solver_empty:
+            if self.opening is not None and rows * cols - stones > self.solver_empty and not self._booked(game):
                 chain = [self.opening]
             state = board_to_state(game, board, mark)
         except Exception as exc:
