@@ -1,0 +1,149 @@
+"""The tree of :mod:`zerosum.agents.mcts` on the generic path: nodes, MCTS-Solver proofs, UCT selection and
+the rule that picks the move from the root's children (the numba path rebuilds its root as these nodes to
+answer by the same rule).
+
+Proofs are for the player who moved into a node: ``WON``, ``LOST``, ``DRAWN`` or ``UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import Any
+
+from ..game import Game, Origin
+from ..values import loss_value, win_value
+from .base import SearchResult, Tracer
+from .tactics import wins_now
+
+__all__ = ["UNKNOWN", "WON", "LOST", "DRAWN", "REWARD", "Node", "state_bytes", "child", "select", "prove",
+           "report", "answer"]
+
+UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
+
+#: the reward of a proven node, for the player who moved into it
+REWARD = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}
+
+
+class Node:
+    __slots__ = ("state", "parent", "action", "children", "visits", "total", "proof", "plies")
+
+    def __init__(self, state: Any, parent: "Node | None", action: Any) -> None:
+        self.state = state
+        self.parent = parent
+        self.action = action
+        self.children: list[Node] | None = None
+        self.visits = 0
+        self.total = 0.0  # sum of rewards for the player who moved into this node
+        self.proof = UNKNOWN
+        self.plies = 0  # for a proven node: plies to the end along the proof
+
+
+def state_bytes(state: Any, depth: int = 3) -> int:
+    """An estimate of the memory a state holds (its containers and their items, a few levels deep); the root
+    of a move history (:class:`zerosum.game.Origin`) is one object shared by every state of a game, so it
+    counts nothing."""
+    if isinstance(state, Origin):
+        return 0
+    size = sys.getsizeof(state)
+    if depth > 0:
+        if isinstance(state, (tuple, list, set, frozenset)):
+            size += sum(state_bytes(x, depth - 1) for x in state)
+        elif isinstance(state, dict):
+            size += sum(state_bytes(k, depth - 1) + state_bytes(v, depth - 1) for k, v in state.items())
+        else:
+            names = getattr(type(state), "__slots__", ()) or tuple(getattr(state, "__dict__", ()))
+            names = (names,) if isinstance(names, str) else names
+            size += sum(state_bytes(getattr(state, n, None), depth - 1) for n in names)
+    return size
+
+
+def child(game: Game[Any, Any], parent: Node, action: Any, plain: bool) -> Node:
+    """The child of ``parent`` after ``action``, proven at once where it ends the game or lets the opponent
+    win at once (``plain``: nothing is proven)."""
+    s = game.result(parent.state, action)
+    node = Node(s, parent, action)
+    if plain:  # plain UCT proves nothing: a finished node is scored each time it is reached
+        return node
+    if game.is_terminal(s):
+        node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
+    elif wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
+        node.proof, node.plies = LOST, 1
+    return node
+
+
+def select(node: Node, c: float) -> Node:
+    """UCT: an unvisited child first, else the best upper bound; proven losses are never selected."""
+    assert node.children is not None
+    best, best_score = None, -math.inf
+    log_n = math.log(max(node.visits, 1))
+    for ch in node.children:
+        if ch.proof == LOST:
+            continue
+        if ch.visits == 0:
+            return ch
+        q = 0.5 if ch.proof == DRAWN else (ch.total / ch.visits + 1.0) / 2.0
+        score = q + c * math.sqrt(log_n / ch.visits)
+        if score > best_score:
+            best, best_score = ch, score
+    assert best is not None  # a node whose children are all lost is proven, never selected from
+    return best
+
+
+def prove(node: Node) -> None:
+    """Carry a new proof at ``node`` up the tree as far as it goes."""
+    while node.parent is not None and node.proof != UNKNOWN:
+        parent = node.parent
+        if parent.proof != UNKNOWN or parent.children is None:
+            return
+        if node.proof == WON:
+            parent.proof, parent.plies = LOST, node.plies + 1
+        elif all(ch.proof != UNKNOWN for ch in parent.children):
+            if any(ch.proof == DRAWN for ch in parent.children):
+                parent.proof = DRAWN
+            else:
+                parent.proof, parent.plies = WON, max(ch.plies for ch in parent.children) + 1
+        else:
+            return
+        node = parent
+
+
+def report(root: Node, tracer: Tracer) -> None:
+    """The final tree to ``tracer.mcts``, parents before children (breadth first)."""
+    queue: list[tuple[Any, Node]] = [(None, root)]
+    for parent, node in queue:
+        handle = tracer.mcts(parent, node.action, node.state, node.visits, node.total)
+        queue.extend((handle, ch) for ch in node.children or ())
+
+
+def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, start: float) -> SearchResult:
+    """The move from the root's children: a proven win (the shortest proof), else the most visited child not
+    proven lost, ties broken by the higher mean reward, then by ``game.actions`` order."""
+    assert root.children is not None
+    rank = {a: i for i, a in enumerate(game.actions(state))}
+    children = root.children
+    won = [ch for ch in children if ch.proof == WON]
+    if won:
+        best = min(won, key=lambda ch: (ch.plies, rank[ch.action]))
+        value: float = win_value(best.plies + 1)
+    else:
+        pool = [ch for ch in children if ch.proof != LOST] or children
+        best = min(pool, key=lambda ch: (-ch.visits, -(ch.total / ch.visits if ch.visits else 0.0),
+                                         rank[ch.action]))
+        if best.proof == LOST:
+            value = loss_value(best.plies + 1)
+        elif best.proof == DRAWN:
+            value = 0
+        else:
+            value = best.total / best.visits if best.visits else 0.0
+    pv = [best.action]
+    node = best
+    while node.children:
+        node = max(node.children, key=lambda ch: ch.visits)
+        if node.visits == 0:
+            break
+        pv.append(node.action)
+    scores = {ch.action: (ch.total / ch.visits if ch.visits else 0.0) for ch in children}
+    return SearchResult(action=best.action, value=value, nodes=sims, depth=depth,
+                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores)
