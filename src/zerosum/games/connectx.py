@@ -15,7 +15,6 @@ Python ints make every size work; boards that fit in 64 bits also run in the num
 
 from __future__ import annotations
 
-import re
 from typing import Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
@@ -23,12 +22,10 @@ from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board
 from ..kernels.bits import line_bits
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState
+from .connectx_text import grid_stones, join_moves, parse_grid, render_grid, split_moves
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
-
-_DIGITS = re.compile(r"[0-9]{1,18}")
-
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -300,23 +297,7 @@ class ConnectX(Game[ConnectXState, int]):
         One digit a move on boards of up to 9 columns ("4453"); on wider boards, or whenever the string
         holds a comma, comma- or space-separated numbers ("10,4,11").
         """
-        if not isinstance(moves, str):
-            raise InvalidMoveError(f"a move string is text such as '4453', not {type(moves).__name__}")
-        text = moves.strip()
-        if not text:
-            return []
-        if "," in text or self.cols > 9:
-            parts = [p for p in re.split(r"[,\s]+", text) if p]
-        else:
-            parts = [ch for ch in text if not ch.isspace()]
-        cols = []
-        for i, part in enumerate(parts):
-            if not _DIGITS.fullmatch(part):  # ASCII only: '4²'.isdigit() is True, int('4²') fails
-                raise InvalidMoveError(
-                    f"move {i + 1} of {moves!r} is {part!r}, not a column number 1..{self.cols}"
-                )
-            cols.append(int(part) - 1)
-        return cols
+        return split_moves(moves, self.cols)
 
     def from_moves(self, moves: str | Iterable[int]) -> ConnectXState:
         """The position after a move string (1-based, "4453") or a sequence of 0-based columns."""
@@ -350,9 +331,7 @@ class ConnectX(Game[ConnectXState, int]):
         hist = state.history
         if hist is None:
             raise InvalidPositionError("this position was built from a grid, so its move history is unknown")
-        if self.cols <= 9:
-            return "".join(str(c + 1) for c in hist)
-        return ",".join(str(c + 1) for c in hist)
+        return join_moves(hist, self.cols)
 
     def to_grid(self, state: ConnectXState) -> str:
         """Grid text: top row first, ``.`` empty, ``X`` the first player, ``O`` the second."""
@@ -364,10 +343,7 @@ class ConnectX(Game[ConnectXState, int]):
 
     def render(self, state: ConnectXState) -> str:
         """The grid under a 1-based column header; cells are spaced so wide boards stay aligned."""
-        width = len(str(self.cols))
-        header = " ".join(str(c + 1).rjust(width) for c in range(self.cols))
-        rows = [" ".join(ch.rjust(width) for ch in line) for line in self.to_grid(state).split("\n")]
-        return "\n".join([header, *rows])
+        return render_grid(self.to_grid(state), self.cols)
 
     def from_grid(self, text: str, strict: bool = True, to_move: int | None = None) -> ConnectXState:
         """A position from grid text (top row first; ``.`` empty, ``X``/``O`` stones; a header is skipped).
@@ -376,26 +352,8 @@ class ConnectX(Game[ConnectXState, int]):
         arrangement that respects gravity; the side to move is then the player with fewer stones (X on a
         tie) unless ``to_move`` says otherwise.
         """
-        grid = self._parse_grid(text)
-        current_x = current_o = mask = 0
-        for col in range(self.cols):
-            seen_empty = False
-            for row in range(self.rows):  # bottom up
-                ch = grid[self.rows - 1 - row][col]
-                bit = 1 << (col * self.height + row)
-                if ch == ".":
-                    seen_empty = True
-                    continue
-                if seen_empty:
-                    raise InvalidPositionError(
-                        f"floating stone at column {col + 1}, row {row + 1} from the bottom: "
-                        "stones must rest on the floor or on other stones"
-                    )
-                mask |= bit
-                if ch == "X":
-                    current_x |= bit
-                else:
-                    current_o |= bit
+        grid = parse_grid(text, self.rows, self.cols)
+        current_x, current_o, mask = grid_stones(grid, self.rows, self.cols, self.height)
         nx, no = current_x.bit_count(), current_o.bit_count()
         x_line, o_line = self._has_line_bits(current_x), self._has_line_bits(current_o)
         if to_move is not None and to_move not in (1, 2):
@@ -440,34 +398,6 @@ class ConnectX(Game[ConnectXState, int]):
             if stones & top_bit and not self._has_line_bits(stones ^ top_bit):
                 return True
         return False
-
-    def _parse_grid(self, text: str) -> list[str]:
-        if not isinstance(text, str):
-            raise InvalidPositionError(f"a grid is text, not {type(text).__name__}")
-        rows: list[str] = []
-        for raw in text.strip("\n").splitlines():
-            line = raw.strip()
-            if not line or re.fullmatch(r"[\d\s|]+", line):
-                continue  # blank or a column header
-            line = line.strip("|")
-            cells = line.split() if " " in line else list(line)
-            norm = []
-            for ch in cells:
-                up = ch.upper()
-                if up in ("X", "O", "."):
-                    norm.append(up)
-                elif ch in ("-", "_"):
-                    norm.append(".")
-                else:
-                    raise InvalidPositionError(f"unexpected {ch!r} in grid row {raw.strip()!r}: use . X O")
-            if len(norm) != self.cols:
-                raise InvalidPositionError(
-                    f"grid row {raw.strip()!r} has {len(norm)} cells; this board has {self.cols} columns"
-                )
-            rows.append("".join(norm))
-        if len(rows) != self.rows:
-            raise InvalidPositionError(f"the grid has {len(rows)} rows; this board has {self.rows}")
-        return rows
 
     def position(self, spec: "str | Sequence[int] | ConnectXState") -> ConnectXState:
         """A state from a state, a move string, a list of 0-based columns, or grid text."""
