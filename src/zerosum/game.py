@@ -5,15 +5,19 @@ their positions are equal (a move history kept for notation takes no part in equ
 
 Players are the integers 1 (moves first) and 2.  The end of a game has one answer, :meth:`Game.outcome`,
 from which :meth:`Game.winner`, :meth:`Game.is_terminal` and :meth:`Game.utility` are all derived.
+
+The checks of what callers hand a game live in :mod:`zerosum.core.checks` and the records a game hands out
+in :mod:`zerosum.core.game_types`; both are re-exported here, where the games import them from.
 """
 
 from __future__ import annotations
 
-import operator
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, SupportsIndex, TypeVar, cast
+from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
+
+from .core.checks import as_index, board_cells, check_player, one_based, other, safe_repr
+from .core.game_types import BoardView, Cell, GameOption, Origin, Outcome, unwind
 
 __all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
            "safe_repr", "board_cells", "Origin", "unwind", "check_player"]
@@ -23,172 +27,6 @@ PLAYER2 = 2
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
-
-
-def safe_repr(value: object, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters, or the type's name when ``__repr__`` itself fails."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a hostile __repr__
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def one_based(text: object, count: int, what: str, hint: str) -> int:
-    """The 0-based index of a 1-based number ``1..count`` as a person types it (``what``: "column").
-
-    Raises :class:`~zerosum.errors.InvalidMoveError` (ending in ``hint``) for text that is not a number, and
-    :class:`~zerosum.errors.IllegalMoveError` for a number outside ``1..count``.
-    """
-    from .errors import IllegalMoveError, InvalidMoveError
-
-    raw = str(text).strip()
-    if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
-        raise InvalidMoveError(f"{raw[:40]!r} is not a {what} number: {hint}")
-    index = int(raw) - 1
-    if not 0 <= index < count:
-        raise IllegalMoveError(f"{what} {raw} is outside 1..{count}")
-    return index
-
-
-def as_index(action: object, what: str) -> int:
-    """``action`` as a plain int (numpy ints and int subclasses too; never a bool, float or string).
-
-    Raises :class:`~zerosum.errors.InvalidMoveError` saying ``what`` an action is, for anything else,
-    including objects whose ``__index__`` or ``__repr__`` misbehave.
-    """
-    if type(action) is int:
-        return action
-    try:
-        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise TypeError
-        return int(operator.index(cast(SupportsIndex, action)))
-    except Exception:  # noqa: BLE001 - a hostile __index__ is still just a bad action
-        from .errors import InvalidMoveError
-
-        raise InvalidMoveError(f"{what}, not {safe_repr(action)}") from None
-
-
-def board_cells(cells: Sequence[Sequence[int]], rows: int, cols: int, to_move: int) -> tuple[tuple[int, ...], ...]:
-    """``cells`` as tuples, checked to be ``rows`` rows of ``cols`` values 0, 1 or 2, with ``to_move`` 1 or 2.
-
-    Raises :class:`~zerosum.errors.InvalidPositionError` naming what is wrong (for ``Game.from_board``).
-    """
-    from .errors import InvalidPositionError
-
-    if to_move not in (1, 2):
-        raise InvalidPositionError(f"the player to move is 1 or 2, not {safe_repr(to_move)}")
-    try:
-        out = tuple(tuple(operator.index(v) for v in row) for row in cells)
-    except TypeError:
-        raise InvalidPositionError("cells are rows of whole numbers 0 (empty), 1 or 2") from None
-    if len(out) != rows or any(len(row) != cols for row in out):
-        raise InvalidPositionError(f"expected {rows} rows of {cols} cells, not {[len(row) for row in out]}")
-    if any(v not in (0, 1, 2) for row in out for v in row):
-        raise InvalidPositionError("a cell holds 0 (empty), 1 or 2 (the player whose piece stands there)")
-    return out
-
-
-def other(player: int) -> int:
-    """The opponent of ``player`` (1 <-> 2)."""
-    return 3 - player
-
-
-def check_player(player: object) -> int:
-    """``player`` when it is 1 or 2; else :class:`~zerosum.errors.InvalidMoveError` (for :meth:`Game.place`)."""
-    if type(player) is not int or player not in (1, 2):
-        from .errors import InvalidMoveError
-
-        raise InvalidMoveError(f"a player is 1 (moves first) or 2, not {safe_repr(player)}")
-    return player
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """The root of a state's history list (``(earlier, action)`` pairs, newest last).
-
-    ``spec`` is the spec of the game the state belongs to, so a state whose value does not say its board's size
-    (Connect-X and Othello bitboards) can still find its game to draw itself (``_repr_svg_``); ``known`` is
-    False for positions built from cells or by :meth:`Game.place`, whose moves from the start are unknown.
-    """
-
-    spec: str
-    known: bool = True
-
-
-def unwind(node: object) -> tuple[list[Any], "Origin | None"]:
-    """The actions of history list ``node`` (oldest first) and its root (None when the root is no Origin)."""
-    actions: list[Any] = []
-    while type(node) is tuple:
-        node, action = node
-        actions.append(action)
-    actions.reverse()
-    return actions, node if isinstance(node, Origin) else None
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended: ``winner`` is 1, 2 or None for a draw; ``reason`` is a short phrase."""
-
-    winner: int | None
-    reason: str
-
-    def utility(self, player: int) -> int:
-        if self.winner is None:
-            return 0
-        return 1 if self.winner == player else -1
-
-
-@dataclass(frozen=True, slots=True)
-class GameOption:
-    """One option of a game spec (``rows`` in ``connectx:rows=8``): a whole number ``lo..hi``."""
-
-    default: int
-    lo: int
-    hi: int
-    help: str = ""
-
-
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class BoardView:
-    """What a face draws: the board as cells, with labels and highlights (see :meth:`Game.board_view`).
-
-    ``cells`` are rows, top row first; 0 empty, 1 or 2 the player whose piece stands there.  ``highlight``
-    holds the cells of a winning line and ``last`` the cells the last move changed, both ``(row, col)`` with
-    row 0 at the top.  ``gravity``: a move is named by its column (Connect-X).  ``pass_action``: the
-    notation of a pass move, when the game has one.  ``marks`` are the players' letters in plain text,
-    ``glyphs`` their pieces in colour and ``colors`` those pieces' colours (CSS colour names, the player
-    labels' colours: Othello's discs are black and white); ``cell_labels`` (rows of str, may be empty) what a
-    person types to play on an empty cell when that is not its row and column labels.
-    """
-
-    rows: int
-    cols: int
-    cells: tuple[tuple[int, ...], ...]
-    col_labels: tuple[str, ...] = ()
-    row_labels: tuple[str, ...] = ()
-    highlight: tuple[Cell, ...] = ()
-    last: tuple[Cell, ...] = ()
-    gravity: bool = False
-    pass_action: str | None = None
-    marks: tuple[str, str] = ("X", "O")
-    glyphs: tuple[str, str] = ("●", "●")
-    cell_labels: tuple[tuple[str, ...], ...] = ()
-    colors: tuple[str, str] = ("red", "yellow")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values (lists for tuples) for the page."""
-        return {
-            "rows": self.rows, "cols": self.cols, "cells": [list(r) for r in self.cells],
-            "col_labels": list(self.col_labels), "row_labels": list(self.row_labels),
-            "highlight": [list(c) for c in self.highlight], "last": [list(c) for c in self.last],
-            "gravity": self.gravity, "pass_action": self.pass_action, "marks": list(self.marks),
-            "glyphs": list(self.glyphs), "cell_labels": [list(r) for r in self.cell_labels],
-            "colors": list(self.colors),
-        }
 
 
 class Game(ABC, Generic[S, A]):
