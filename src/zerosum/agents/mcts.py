@@ -60,8 +60,9 @@ from ..values import win_value
 from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag as _flag,
                    kernels)
-from .mcts_fast import FAST_NODE_BYTES
-from .mcts_tree import (LOST, REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
+from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
+from .mcts_tree import LOST  # noqa: F401 - under its old name
+from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
                         state_bytes as _state_bytes)
 from .tactics import tactical_move, winning_actions
 
