@@ -298,17 +298,8 @@ class AlphaBetaAgent(EvaluatingAgent):
 
     # ---- the numba path (any Connect-X board): :mod:`.alphabeta_fast` -------------------------------
 
-    def _search_fast(
-        self,
-        game: Any,
-        state: Any,
-        name: str,
-        max_depth: int,
-        budget: int | None,
-        deadline: float | None,
-        start: float,
-        evaluate: Callable[..., Any] | None = None,
-    ) -> SearchResult:
+    def _search_fast(self, game: Any, state: Any, name: str, max_depth: int, budget: int | None,
+                     deadline: float | None, start: float, evaluate: Callable[..., Any] | None = None) -> SearchResult:
         """The numba search in this agent's tables; ``evaluate`` None: no scores."""
         self._fast_tables = alphabeta_fast.tables(game, name, self.tt_size, self._fast_tables)
         return alphabeta_fast.search(game, state, name, max_depth, budget, deadline, start, evaluate,
