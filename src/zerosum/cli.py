@@ -32,7 +32,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "match": ("zerosum.commands.arena", "a match between two agents"),
     "tournament": ("zerosum.commands.arena", "a round-robin (or gauntlet) tournament between agents"),
     "report": ("zerosum.commands.arena", "tables and plots from a results file"),
-    "openings": ("zerosum.commands.arena", "write a file of balanced openings"),
+    "openings": ("zerosum.commands.openings", "write a file of balanced openings"),
     "serve": ("zerosum.commands.play", "serve the browser page for play and analysis"),
     "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver, analysis"),
     "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
