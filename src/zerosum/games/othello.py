@@ -29,16 +29,20 @@ Evaluations (for ``alphabeta:eval=NAME``), each antisymmetric and whole-numbered
   stable: the discs on an edge that is completely filled, and the discs joined to a corner of their own
   colour by an unbroken run of their colour along an edge (neither kind can ever be flipped);
 * ``combined`` (the default): ``10 * mobility + 100 * corners + 25 * stability``.
+
+The position is :mod:`zerosum.games.othello_state` and the evaluations :mod:`zerosum.games.othello_eval`
+(the stable discs they count: :meth:`Othello.stable_discs`, here, from the board's edges).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, other, unwind
+from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, unwind
+from .othello_eval import combined_eval, corners_eval, mobility_eval, stability_eval
+from .othello_state import OthelloState
 from .registry import register_game
 
 __all__ = ["Othello", "OthelloState"]
@@ -46,39 +50,6 @@ __all__ = ["Othello", "OthelloState"]
 LETTERS = "abcdefghijklmnop"  # column letters, up to MAX_N columns
 _TOKEN = re.compile(r"\s*(?:([a-pA-P])([0-9]{1,2})|(pass))\s*,?", re.IGNORECASE)
 _MAX_TEXT = 4000  # the longest move string read (a 16 x 16 game with every pass written takes < 1,500)
-
-
-@dataclass(frozen=True, slots=True)
-class OthelloState:
-    """``black`` and ``white`` bitboards (bit ``r * n + c``) and the side to move (1 black, 2 white).
-
-    Equality and hashing use the position only; ``hist`` (the actions played, a linked list ``(earlier,
-    action)``) and ``changed`` (the bits the last move set) are kept for notation and pictures.
-    """
-
-    black: int
-    white: int
-    to_move: int = 1
-    hist: Any = field(default=None, compare=False, repr=False)
-    changed: int = field(default=0, compare=False, repr=False)
-
-    def discs(self, player: int) -> int:
-        """The bitboard of ``player``'s discs."""
-        return self.black if player == 1 else self.white
-
-    @property
-    def history(self) -> tuple[int, ...]:
-        """The actions played from the start (the history list's root is the game's Origin)."""
-        return tuple(unwind(self.hist)[0])
-
-    def _repr_svg_(self) -> str | None:
-        """The board as SVG (Jupyter shows states with it), the game found from the root of ``hist``."""
-        root = unwind(self.hist)[1]
-        if root is None:
-            return None
-        from .registry import get_game
-
-        return get_game(root.spec).svg(self)
 
 
 Evaluation = Callable[..., float]
@@ -387,33 +358,3 @@ class Othello(Game[OthelloState, int]):
         """The evaluations alpha-beta and minimax may name (``eval=``); the first is the default."""
         return {"combined": combined_eval, "mobility": mobility_eval, "corners": corners_eval,
                 "stability": stability_eval}
-
-
-def _players(state: OthelloState, player: int) -> tuple[int, int]:
-    return (state.black, state.white) if player == 1 else (state.white, state.black)
-
-
-def mobility_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
-    """``player``'s legal placements minus the opponent's (each counted as if it were to move)."""
-    own, opp = _players(state, player)
-    g: Othello = game  # type: ignore[assignment]
-    return g.moves_mask(own, opp).bit_count() - g.moves_mask(opp, own).bit_count()
-
-
-def corners_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
-    """``player``'s corner discs minus the opponent's."""
-    own, opp = _players(state, player)
-    corners: int = game._corner_mask  # type: ignore[attr-defined]
-    return (own & corners).bit_count() - (opp & corners).bit_count()
-
-
-def stability_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
-    """``player``'s stable discs minus the opponent's (filled edges and corner-anchored edge runs)."""
-    g: Othello = game  # type: ignore[assignment]
-    return g.stable_discs(state, player).bit_count() - g.stable_discs(state, other(player)).bit_count()
-
-
-def combined_eval(game: Game[Any, Any], state: OthelloState, player: int) -> int:
-    """``10 * mobility + 100 * corners + 25 * stability``: the default evaluation."""
-    return (10 * mobility_eval(game, state, player) + 100 * corners_eval(game, state, player)
-            + 25 * stability_eval(game, state, player))
