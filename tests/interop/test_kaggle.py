@@ -309,7 +309,9 @@ def test_kaggle_agent_writes_atomically(tmp_path, monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(kaggle, "_TEMPLATE", "{spec}" * 1)  # a short text, then a failing fsync
+    from zerosum.interop import kaggle_submission
+
+    monkeypatch.setattr(kaggle_submission, "_TEMPLATE", "{spec}" * 1)  # a short text, then a failing fsync
     monkeypatch.setattr(os, "fsync", broken)
     with pytest.raises(OSError):
         kaggle.write_submission(path, "random", overwrite=True)

@@ -22,10 +22,10 @@ Without numba (not installed, or failing to import), the first move says so once
 searches in pure Python: alpha-beta and MCTS take their generic paths, and the solver (numba only) leaves
 the whole game to its opening agent.  That is slower, not silent and not a centre-column shuffle.
 
-``zerosum kaggle-agent SPEC -o main.py`` writes a submission file that carries zerosum inside it: the
-modules the agent imports (found from the source by :mod:`.kaggle_bundle`, compressed) are unpacked once
-into a temporary folder, imported from there, and the file's last callable is the ``agent`` that Kaggle's
-loader picks up.  The file needs numpy, and numba to search fast; Kaggle's image has both.  An agent that
+``zerosum kaggle-agent SPEC -o main.py`` writes a submission file (its text: :mod:`.kaggle_submission`)
+that carries zerosum inside it: the modules the agent imports (found from the source by
+:mod:`.kaggle_bundle`, compressed) are unpacked once into a temporary folder, imported from there, and the
+file's last callable is the ``agent`` that Kaggle's loader picks up.  The file needs numpy, and numba to search fast; Kaggle's image has both.  An agent that
 cannot play unattended (``human``, one needing another adapter) is refused, and an existing output file is
 replaced only with ``--overwrite`` (written atomically).  This module imports nothing heavy, so the command
 starts quickly.
@@ -342,63 +342,7 @@ def agent(spec: str | Any = "solver", *, seed: int | None = None, **limits: Any)
     return KaggleAgent(spec, seed=seed, **limits)
 
 
-# ---- the single-file submission ---------------------------------------------------------------------
-
-_TEMPLATE = '''\
-"""Kaggle ConnectX submission: zerosum agent {spec!r}.
-
-Written by `zerosum kaggle-agent` (zerosum {version}).  The {count} files of zerosum this agent uses
-travel inside this file: on first use they are unpacked into a temporary folder and imported from there.
-Needs numpy; numba (both in Kaggle's image) makes it search fast, and without it the agent says so once on
-stderr and searches in pure Python.  Kaggle's loader takes the last callable defined here: `agent` below.
-"""
-
-SPEC = {spec!r}
-LIMITS = {limits!r}
-OPTIONS = {options!r}
-PAYLOAD_HASH = {digest!r}
-PAYLOAD = (
-{payload}
-)
-
-
-def _unpack():
-    import base64, io, lzma, os, sys, tarfile, tempfile
-
-    data = lzma.decompress(base64.b85decode("".join(PAYLOAD)))
-    roots = [tempfile.gettempdir(), os.getcwd(), os.path.expanduser("~")]
-    for root in roots:
-        target = os.path.join(root, "zerosum-kaggle-" + PAYLOAD_HASH)
-        marker = os.path.join(target, ".complete")
-        try:
-            if not os.path.exists(marker):
-                os.makedirs(target, exist_ok=True)
-                with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                    for member in tar.getmembers():  # our own archive: plain files under zerosum/
-                        if member.isfile() and member.name.startswith("zerosum/") and ".." not in member.name:
-                            path = os.path.join(target, *member.name.split("/"))
-                            os.makedirs(os.path.dirname(path), exist_ok=True)
-                            with open(path, "wb") as out:
-                                out.write(tar.extractfile(member).read())
-                open(marker, "w").close()
-        except OSError:
-            continue
-        if target not in sys.path:
-            sys.path.insert(0, target)
-        return target
-    raise RuntimeError("zerosum: no writable folder to unpack into")
-
-
-_unpack()
-from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
-
-_AGENT = _KaggleAgent(SPEC, **OPTIONS, **LIMITS)
-
-
-def agent(observation, configuration):
-    return _AGENT(observation, configuration)
-'''
-
+# ---- the single-file submission (its text: :mod:`.kaggle_submission`, which no submission carries) ----
 
 def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **limits: Any) -> str:
     """The text of a single-file Kaggle submission playing ``spec`` (checked before writing).
@@ -406,23 +350,13 @@ def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **lim
     Raises :class:`~zerosum.errors.AgentError` for a bad spec or limit, a user's own file, and an agent that
     cannot play unattended (``human``, or one whose module the submission cannot carry).
     """
-    from .. import __version__
-    from .kaggle_bundle import check_unattended
-    from .kaggle_bundle import payload as make_payload
+    from .kaggle_submission import submission_text
 
     if not isinstance(spec, str) or ".py:" in spec:
         raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
     options: dict[str, Any] = {} if opening == "alphabeta" else {"opening": opening}
     built = KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
-    agents = [a for a in (built.inner, built.opening) if a is not None]
-    for inner, what in zip(agents, ("agent", "opening agent")):
-        check_unattended(inner, what)  # a person at the keyboard, or a module a submission cannot carry
-    payload, digest, count = make_payload(sorted({type(a).__module__ for a in agents}))
-    width = 100
-    chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
-    body = "\n".join(f'    "{chunk}"' for chunk in chunks)
-    return _TEMPLATE.format(spec=spec, limits=dict(limits), options=options, digest=digest, payload=body,
-                            version=__version__, count=count)
+    return submission_text(spec, options, limits, built.inner, built.opening)
 
 
 def write_submission(path: str | os.PathLike[str], spec: str = "solver", *, opening: str = "alphabeta",

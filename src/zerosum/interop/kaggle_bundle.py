@@ -37,7 +37,8 @@ PACKAGE = Path(__file__).resolve().parent.parent
 RUNTIME = f"{__package__}.kaggle"
 #: parts of the package a submission never carries (front ends, other adapters, this writer); names, not imports
 NOT_CARRIED = tuple(f"zerosum.{part}" for part in ("arena", "ui", "commands", "cli", "interop.openspiel",
-                                                   "interop.pettingzoo", "interop.kaggle_bundle"))
+                                                   "interop.pettingzoo", "interop.kaggle_bundle",
+                                                   "interop.kaggle_submission"))
 
 
 def _path_of(module: str, root: Path = PACKAGE) -> Path | None:

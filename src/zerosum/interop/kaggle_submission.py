@@ -1,0 +1,90 @@
+"""The text of a single-file Kaggle submission (``zerosum kaggle-agent``): the modules the agent needs
+(:mod:`.kaggle_bundle`), compressed into the file, which unpacks them once into a temporary folder and
+plays through :class:`zerosum.interop.kaggle.KaggleAgent`.  Used only when a submission is written
+(:func:`zerosum.interop.kaggle.submission_source` checks the spec and builds the agent first); the
+submission itself does not carry this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["submission_text"]
+
+_TEMPLATE = '''\
+"""Kaggle ConnectX submission: zerosum agent {spec!r}.
+
+Written by `zerosum kaggle-agent` (zerosum {version}).  The {count} files of zerosum this agent uses
+travel inside this file: on first use they are unpacked into a temporary folder and imported from there.
+Needs numpy; numba (both in Kaggle's image) makes it search fast, and without it the agent says so once on
+stderr and searches in pure Python.  Kaggle's loader takes the last callable defined here: `agent` below.
+"""
+
+SPEC = {spec!r}
+LIMITS = {limits!r}
+OPTIONS = {options!r}
+PAYLOAD_HASH = {digest!r}
+PAYLOAD = (
+{payload}
+)
+
+
+def _unpack():
+    import base64, io, lzma, os, sys, tarfile, tempfile
+
+    data = lzma.decompress(base64.b85decode("".join(PAYLOAD)))
+    roots = [tempfile.gettempdir(), os.getcwd(), os.path.expanduser("~")]
+    for root in roots:
+        target = os.path.join(root, "zerosum-kaggle-" + PAYLOAD_HASH)
+        marker = os.path.join(target, ".complete")
+        try:
+            if not os.path.exists(marker):
+                os.makedirs(target, exist_ok=True)
+                with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+                    for member in tar.getmembers():  # our own archive: plain files under zerosum/
+                        if member.isfile() and member.name.startswith("zerosum/") and ".." not in member.name:
+                            path = os.path.join(target, *member.name.split("/"))
+                            os.makedirs(os.path.dirname(path), exist_ok=True)
+                            with open(path, "wb") as out:
+                                out.write(tar.extractfile(member).read())
+                open(marker, "w").close()
+        except OSError:
+            continue
+        if target not in sys.path:
+            sys.path.insert(0, target)
+        return target
+    raise RuntimeError("zerosum: no writable folder to unpack into")
+
+
+_unpack()
+from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
+
+_AGENT = _KaggleAgent(SPEC, **OPTIONS, **LIMITS)
+
+
+def agent(observation, configuration):
+    return _AGENT(observation, configuration)
+'''
+
+
+
+def submission_text(spec: str, options: dict[str, Any], limits: dict[str, Any], inner: Any, opening: Any) -> str:
+    """The submission playing ``spec`` (with ``options`` and ``limits``), whose agent and opening agent (None:
+    none) were built from them.
+
+    Raises :class:`~zerosum.errors.AgentError` for an agent that cannot play unattended (``human``, or one
+    whose module the submission cannot carry).
+    """
+    from .. import __version__
+    from .kaggle_bundle import check_unattended
+    from .kaggle_bundle import payload as make_payload
+
+    agents = [a for a in (inner, opening) if a is not None]
+    for agent, what in zip(agents, ("agent", "opening agent")):
+        check_unattended(agent, what)  # a person at the keyboard, or a module a submission cannot carry
+    payload, digest, count = make_payload(sorted({type(a).__module__ for a in agents}))
+    width = 100
+    chunks = [payload[i : i + width] for i in range(0, len(payload), width)]
+    body = "\n".join(f'    "{chunk}"' for chunk in chunks)
+    return _TEMPLATE.format(spec=spec, limits=dict(limits), options=options, digest=digest, payload=body,
+                            version=__version__, count=count)
