@@ -5,6 +5,8 @@
 * :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved; the
   board is the game's own :class:`~zerosum.game.BoardView` (no game is known here by name), with the move a
   click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
+  These, and the checks of a request's game and moves, live in :mod:`zerosum.ui.position` (re-exported
+  here); this module checks agents and runs the engines.
 * :data:`OPPONENTS` are the engines the page offers; every one plays every board the page offers (the
   solver, on a board it cannot take, hands its moves to alpha-beta as its agent does, and says so).
 * :func:`analyze_job` and :func:`move_job` run an engine (and :func:`zerosum.ui.explain.explain_job`, the
@@ -15,29 +17,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from time import perf_counter as _perf_counter
 from typing import Any
 
 from ..agents.base import Agent
 from ..agents.registry import agent_class, build_agent, make_agent
 from ..core.processes import usable_cores
-from ..errors import AgentError, GameError, InvalidMoveError, InvalidPositionError, InvalidSpecError
+from ..errors import AgentError, GameError
 from ..game import Game
-from ..games import get_game, registered_games
+from ..games import get_game
 from ..spec import integer, parse_spec, real
-from .analysis import analyze, engine_move, keeps_no_clock, solver_available
+from .analysis import analyze, engine_move, keeps_no_clock
+from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
+                       describe_state, games_catalogue, solver_plays)
 
 __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "check_move",
            "check_position", "MoveRequest",
            "describe_state", "analyze_job", "move_job", "number",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
            "SOLVER_ELSEWHERE",
-           "warm_up", "games_catalogue"]
+           "warm_up", "games_catalogue", "solver_plays"]
 
-MAX_SPEC = 100  # characters of a game or agent spec
-MAX_MOVES_TEXT = 2000  # characters of a move string
-MAX_SIDE = 16  # rows and columns of a board on the page
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
 _INT, _REAL = "int", "real"
@@ -72,38 +72,6 @@ OPPONENTS = (
 )
 #: why the solver hands a board to alpha-beta (its agent's own fallback, :mod:`zerosum.solver.agent`)
 SOLVER_ELSEWHERE = "the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)"
-
-
-def check_game(spec: str | None) -> Game[Any, Any]:
-    """The game of a request (``connect4`` when absent); boards above 16 x 16 are refused (those with more
-    than 256 cells before they are built)."""
-    if spec is not None and not isinstance(spec, str):
-        raise InvalidSpecError(f"game must be a string, not {type(spec).__name__}")
-    spec = (spec or "connect4").strip()
-    if len(spec) > MAX_SPEC:
-        raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
-    game = get_game(spec, max_cells=MAX_SIDE * MAX_SIDE)  # refused before it is built
-    view = game.board_view(game.initial_state)
-    if view.rows > MAX_SIDE or view.cols > MAX_SIDE:
-        raise InvalidSpecError(
-            f"a {view.rows} x {view.cols} board is too big for the page: at most {MAX_SIDE} x {MAX_SIDE}"
-        )
-    return game
-
-
-def check_moves(game: Game[Any, Any], moves: str | None) -> list[Any]:
-    """The actions of a move string, each checked (raises with the move that is wrong)."""
-    return checked_position(game, moves)[0]
-
-
-def checked_position(game: Game[Any, Any], moves: str | None) -> tuple[list[Any], Any]:
-    """The actions of a move string and their position, from one replay (:meth:`Game.parse_position`)."""
-    moves = moves or ""
-    if not isinstance(moves, str):
-        raise InvalidMoveError(f"moves must be a string, not {type(moves).__name__}")
-    if len(moves) > MAX_MOVES_TEXT:
-        raise InvalidMoveError(f"the move string is {len(moves)} characters long; the limit is {MAX_MOVES_TEXT}")
-    return game.parse_position(moves)
 
 
 def _range(lo: float, hi: float) -> str:
@@ -173,87 +141,6 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
                          "or nodes=N (1..1000000) here")
     agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
     return agent
-
-
-def solver_plays(game: Game[Any, Any]) -> bool:
-    """Whether the solver can play ``game`` (the solver answers: :func:`zerosum.solver.solver.supports`)."""
-    return solver_available(game)
-
-
-def games_catalogue() -> list[dict[str, Any]]:
-    """The games the page offers: each registered game's spec name, presets and options (in order)."""
-    return _catalogue(registered_games())
-
-
-@lru_cache(maxsize=4)
-def _catalogue(classes: tuple[type[Game[Any, Any]], ...]) -> list[dict[str, Any]]:
-    out = []
-    for cls in classes:
-        for name, preset in (*cls.presets.items(), (cls.name, None)):
-            game = get_game(name)
-            label = game.title if preset is not None or not cls.OPTIONS else f"{cls.__name__}, any size"
-            # every option of a game is a measure of its board, so none goes past the page's largest side
-            options = {} if preset is not None else {
-                key: {"default": o.default, "lo": o.lo, "hi": min(o.hi, MAX_SIDE), "help": o.help}
-                for key, o in cls.OPTIONS.items()}
-            out.append({"spec": name, "game": game.spec, "label": label, "options": options,
-                        "solver": solver_plays(game)})
-    return out
-
-
-def _status(game: Game[Any, Any], state: Any) -> str:
-    out = game.outcome(state)
-    if out is None:
-        player = game.player(state)
-        return f"Player {player} ({game.player_label(player)}) to move."
-    if out.winner is None:
-        return f"Draw: {out.reason}."
-    return f"Player {out.winner} ({game.player_label(out.winner)}) wins: {out.reason}."
-
-
-def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) -> dict[str, Any]:
-    """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence.
-
-    ``state``: that position when the caller has it (else it is built from ``actions``).  ``view`` is the
-    game's board description; ``targets`` (rows of move strings or None) the move a click on each cell
-    means (on boards whose moves are columns, every cell of a column means that column's move).
-    """
-    if state is None:
-        state = game.states_of(actions)[-1]
-    out = game.outcome(state)
-    view = game.board_view(state, actions[-1] if actions else None)
-    fmt = game.format_action
-    targets = []
-    for r in range(view.rows):
-        row = []
-        for c in range(view.cols):
-            action = game.action_at(state, r, c) if out is None else None
-            row.append(None if action is None else fmt(action))
-        targets.append(row)
-    return {
-        "game": game.spec,
-        "name": game.title,
-        "moves": game.format_moves(actions),
-        "move_list": [fmt(a) for a in actions],
-        "separator": game.move_separator,
-        "moves_help": game.MOVES_HELP,
-        "ply": len(actions),
-        "to_move": None if out else game.player(state),
-        "over": out is not None,
-        "winner": out.winner if out else None,
-        "legal": [fmt(a) for a in game.actions(state)],
-        "last": fmt(actions[-1]) if actions else None,
-        "labels": {str(p): game.player_label(p) for p in (1, 2)},
-        "rows": view.rows,
-        "cols": view.cols,
-        "board": [list(r) for r in view.cells],
-        "winning_line": [list(c) for c in view.highlight],
-        "view": view.to_dict(),
-        "targets": targets,
-        "solver": solver_plays(game),
-        "status": _status(game, state),
-        "games": games_catalogue(),
-    }
 
 
 def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True,
@@ -408,17 +295,6 @@ def warm_up() -> None:
             pass
     ttt = get_game("tictactoe")
     analyze(ttt, ttt.initial_state, time=0.05)
-
-
-def check_position(game_spec: str | None, moves: str | None, over_message: str = ""
-                   ) -> tuple[Game[Any, Any], list[Any], Any]:
-    """The game, the checked actions and their position, from one parse and one replay (``over_message``:
-    refuse a finished game)."""
-    game = check_game(game_spec)
-    actions, state = checked_position(game, moves)
-    if over_message and game.is_terminal(state):
-        raise InvalidPositionError(over_message)
-    return game, actions, state
 
 
 # GameError subclasses the server reports as 400 (everything zerosum refuses)
