@@ -1,1 +1,4 @@
-"""The core floor's helpers that every other floor may use: files in and out, user code loading."""
+"""The core floor's helpers that every other floor may use: files in and out and user code loading
+(:mod:`.files`), worker processes and cores (:mod:`.processes`), the checks of what callers hand a game
+(:mod:`.checks`), the records a game hands out (:mod:`.game_types`: ``Origin``, ``Outcome``, ``GameOption``,
+``BoardView``) and board pictures (:mod:`.svg`)."""
