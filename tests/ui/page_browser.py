@@ -100,4 +100,8 @@ def phone(browser, base_url):
 
 
 def wait_moves(page, text: str) -> None:
-    page.wait_for_function("t => document.querySelector('#moves').textContent === t", arg=text, timeout=15000)
+    """Wait until the page shows the moves ``text`` of a loaded game (the status no longer says "Loading…":
+    an empty line of moves is also what a page shows before its first answer)."""
+    page.wait_for_function("t => document.querySelector('#moves').textContent === t "
+                           "&& !document.querySelector('#status').textContent.startsWith('Loading')",
+                           arg=text, timeout=15000)
