@@ -12,7 +12,7 @@ from zerosum import ConnectX, Solver
 from zerosum.kernels.connectx import centre_order, column_masks, mirror
 from zerosum.solver import frames, search
 from zerosum.solver.bounds import claimeven_upper_py
-from zerosum.solver.order import sort_key
+from zerosum.solver.order import CUT, sort_key
 from zerosum.solver.table import (
     NEAR_EMPTY,
     SYM_PLY,
@@ -136,26 +136,36 @@ def test_moves_are_tried_centre_first_and_the_remembered_column_before_all() -> 
     assert _sorted("", hint=6) == ([6, 3, 2, 4, 1, 5, 0], -1)
 
 
-def test_a_move_claimeven_refutes_the_reply_to_comes_first_when_it_cuts() -> None:
-    """In a node whose window asks for at least a draw (beta <= 0), the moves after which claimeven bounds
-    the opponent to 0 (bounds.py) come before every other; with a window asking for a win, they do not
-    move."""
+def test_a_move_claimeven_refutes_the_reply_to_ends_the_node_when_it_cuts() -> None:
+    """In a node whose window asks for at least a draw (beta <= 0), a move after which claimeven bounds
+    the opponent to 0 or less (bounds.py) gets a cut key (at most ``CUT``; ``CUT - key`` = the bound it
+    proves): ``_negamax`` stops there without entering the child.  With a window asking for a win, such
+    moves keep their plain keys."""
     game = ConnectX(6, 7, 4)
+    geo = frames.board_constants(6, 7, 4, 1 << 10)
     seen = 0
     for moves, _ in read_bench("Test_L3_R1", limit=400):
         state = game.from_moves(moves)
         if (game.cells - state.ply) % 2 == 0:
             continue
-        refuting = set()
-        for col in game.actions(state):
+        for rank, col in enumerate(centre_order(7).tolist()):
+            if col not in game.actions(state):
+                continue
             child = game.result(state, col)
-            if not child.won_by and claimeven_upper_py(child.current, child.mask, child.ply, 6, 7, 4) <= 0:
-                refuting.add(col)
-        order, win = _sorted(moves, beta=0)
-        if win >= 0 or not refuting or len(refuting) == len(order):
-            continue
-        assert set(order[:len(refuting)]) == refuting, (moves, order, refuting)
-        seen += order != _sorted(moves)[0]
+            if child.won_by:
+                continue
+            m = U64(int(column_masks(6, 7)[col]) & (state.mask + int(geo[4])))
+            args = (U64(state.current), U64(state.mask), m, rank, False, U64(0), geo, state.ply)
+            _, cut = sort_key(*args, 0)
+            _, plain = sort_key(*args, 33)
+            if cut == -1:  # no reply survives: a win, whatever the window
+                continue
+            bound = claimeven_upper_py(child.current, child.mask, child.ply, 6, 7, 4)
+            if bound <= 0:
+                assert cut <= CUT and CUT - cut == -bound and plain >= 0, (moves, col, cut, bound)
+                seen += 1
+            else:
+                assert cut == plain >= 0, (moves, col, cut, plain)
     assert seen > 0
 
 
