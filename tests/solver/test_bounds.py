@@ -6,6 +6,7 @@ from __future__ import annotations
 from solver_truth import brute_score, random_positions, read_bench  # type: ignore[import-not-found]
 
 from zerosum import ConnectX
+from zerosum.kernels.bits import line_masks
 from zerosum.solver.bounds import NO_BOUND, claimeven_upper_py
 
 
@@ -38,6 +39,28 @@ def test_claimeven_never_bounds_a_small_board_below_its_score() -> None:
             assert score <= bound, (rows, cols, current, mask, score, bound)
             proved += bound != NO_BOUND
         assert proved >= 10, (rows, cols, proved)
+
+
+def test_claimeven_with_lines_right_above_the_others_never_bounds_below_its_score() -> None:
+    """The refinement (a line of the side to move lying right above one of the other side's, in the same
+    direction, completes only after it): brute force on 5 x 4, counting the positions it decides."""
+    rows, cols, k = 5, 4, 4
+    game = ConnectX(rows, cols, k)
+    memo: dict = {}
+    for state in random_positions(game, 60, seed=54, min_ply=2):
+        brute_score(game, state, memo)
+    h = rows + 1
+    bottom = sum(1 << (c * h) for c in range(cols))
+    board = bottom * ((1 << rows) - 1)
+    lines = line_masks(rows, cols, k)
+    refined = 0
+    for (current, mask), score in memo.items():
+        bound = claimeven_upper_py(current, mask, bin(mask).count("1"), rows, cols, k)
+        assert score <= bound, (current, mask, score, bound)
+        theirs = (current ^ mask) | (board & ~mask & ((1 << h) // 3) * bottom & ~(mask + bottom))
+        mine = board & ~theirs
+        refined += bound != NO_BOUND and any(mine & line == line for line in lines)
+    assert refined >= 100, refined  # the side to move had a line of its own in these, yet a bound is proved
 
 
 def test_claimeven_proves_nothing_with_an_odd_number_of_empty_cells() -> None:

@@ -12,7 +12,7 @@ from zerosum import ConnectX, Solver
 from zerosum.kernels.connectx import centre_order, column_masks, mirror
 from zerosum.solver import frames, search
 from zerosum.solver.bounds import claimeven_upper_py
-from zerosum.solver.order import sort_key
+from zerosum.solver.order import CUT, sort_key
 from zerosum.solver.table import (
     NEAR_EMPTY,
     SYM_PLY,
@@ -136,26 +136,36 @@ def test_moves_are_tried_centre_first_and_the_remembered_column_before_all() -> 
     assert _sorted("", hint=6) == ([6, 3, 2, 4, 1, 5, 0], -1)
 
 
-def test_a_move_claimeven_refutes_the_reply_to_comes_first_when_it_cuts() -> None:
-    """In a node whose window asks for at least a draw (beta <= 0), the moves after which claimeven bounds
-    the opponent to 0 (bounds.py) come before every other; with a window asking for a win, they do not
-    move."""
+def test_a_move_claimeven_refutes_the_reply_to_ends_the_node_when_it_cuts() -> None:
+    """In a node whose window asks for at least a draw (beta <= 0), a move after which claimeven bounds
+    the opponent to 0 or less (bounds.py) gets a cut key (at most ``CUT``; ``CUT - key`` = the bound it
+    proves): ``_negamax`` stops there without entering the child.  With a window asking for a win, such
+    moves keep plain keys."""
     game = ConnectX(6, 7, 4)
+    geo = frames.board_constants(6, 7, 4, 1 << 10)
     seen = 0
     for moves, _ in read_bench("Test_L3_R1", limit=400):
         state = game.from_moves(moves)
         if (game.cells - state.ply) % 2 == 0:
             continue
-        refuting = set()
-        for col in game.actions(state):
+        for rank, col in enumerate(centre_order(7).tolist()):
+            if col not in game.actions(state):
+                continue
             child = game.result(state, col)
-            if not child.won_by and claimeven_upper_py(child.current, child.mask, child.ply, 6, 7, 4) <= 0:
-                refuting.add(col)
-        order, win = _sorted(moves, beta=0)
-        if win >= 0 or not refuting or len(refuting) == len(order):
-            continue
-        assert set(order[:len(refuting)]) == refuting, (moves, order, refuting)
-        seen += order != _sorted(moves)[0]
+            if child.won_by:
+                continue
+            m = U64(int(column_masks(6, 7)[col]) & (state.mask + int(geo[4])))
+            args = (U64(state.current), U64(state.mask), m, rank, False, U64(0), geo, state.ply)
+            _, cut = sort_key(*args, 0)
+            _, plain = sort_key(*args, 33)
+            if cut == -1:  # no reply survives: a win, whatever the window
+                continue
+            bound = claimeven_upper_py(child.current, child.mask, child.ply, 6, 7, 4)
+            if bound <= 0:
+                assert cut <= CUT and CUT - cut == -bound and plain >= 0, (moves, col, cut, bound)
+                seen += 1
+            else:
+                assert cut >= 0 and plain >= 0, (moves, col, cut, plain)  # a plain key (weighed for the sign)
     assert seen > 0
 
 
@@ -196,6 +206,60 @@ def test_moves_making_more_winning_cells_come_first() -> None:
         assert cols == sorted(legal, key=lambda c: (-made(c), rank[c])), game.to_moves(state)
         checked += 1
     assert checked > 20
+
+
+def _made_cells(game: ConnectX, state, col: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """``(winning cells, those right above a playable cell)`` of the side that plays ``col``, once it has,
+    found cell by cell against a plain line test (the rows and columns of a 6 x 7 board)."""
+    child = game.result(state, col)
+    mover = child.mask ^ child.current
+    h = game.rows + 1
+
+    def bit(c: int, r: int) -> int:
+        return 1 << (c * h + r)
+
+    def stone(c: int, r: int) -> bool:
+        return 0 <= c < game.cols and 0 <= r < game.rows and bool(mover & bit(c, r))
+
+    def wins(c: int, r: int) -> bool:
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                step = 1
+                while stone(c + sign * step * dc, r + sign * step * dr):
+                    run += 1
+                    step += 1
+            if run >= 4:
+                return True
+        return False
+
+    playable = {(c, bin(child.mask >> (c * h) & ((1 << game.rows) - 1)).count("1")) for c in range(game.cols)}
+    made = [(c, r) for c in range(game.cols) for r in range(game.rows) if not child.mask & bit(c, r) and wins(c, r)]
+    return len(made), sum((c, r - 1) in playable for c, r in made)
+
+
+def test_in_a_window_about_the_sign_threats_right_above_a_playable_cell_weigh_five_times() -> None:
+    """With beta in -1..1 (a weak solve's windows) a move's key counts its winning cells, and those right
+    above a cell playable at once (the opponent can never play under them) four times more (Steininger's
+    weighting: -31% nodes on Test_L1_R3's first 20, weak); with a wider window, they do not."""
+    game = ConnectX(6, 7, 4)
+    rank = {c: i for i, c in enumerate(centre_order(7).tolist())}
+    checked = differ = 0
+    for state in random_positions(game, 80, seed=12, min_ply=SYM_PLY + 1):
+        legal = game.actions(state)
+        if any(game.result(state, col).won_by for col in legal):
+            continue
+        moves = game.to_moves(state)
+        cols, win = _sorted(moves, beta=1)
+        plain, plain_win = _sorted(moves)
+        if win >= 0 or plain_win >= 0:
+            continue  # a win or a claimeven cut ends the ordering
+        made = {c: _made_cells(game, state, c) for c in legal}
+        assert cols == sorted(legal, key=lambda c: (-(made[c][0] + 4 * made[c][1]), rank[c])), moves
+        assert plain == sorted(legal, key=lambda c: (-made[c][0], rank[c])), moves
+        checked += 1
+        differ += cols != plain
+    assert checked > 20 and differ > 0
 
 
 def test_a_move_no_reply_survives_ends_the_ordering() -> None:

@@ -42,7 +42,7 @@ from ..kernels.connectx import (ONE, ZERO, centre_order, column_masks, non_losin
 from .bounds import claimeven_upper
 from .frames import (ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, board_constants,
                      new_frames)
-from .order import column_of, sort_key
+from .order import CUT, column_of, sort_key
 from .table import (DEFAULT_LOG_SIZE, MAX_PART_BITS, NEAR_EMPTY, NO_ENTRY, book_find, child_upper, lower_bound,
                     make_table, narrow, position_key, prefetch, probe, put, slot, table_key, table_size, tables, upper_bound,
                     work_of)
@@ -203,7 +203,7 @@ def _negamax(
                 v = alpha if alpha == lo else beta
             else:
                 # order the moves (order.py): the remembered column, then the most winning cells, centre first
-                n, win = 0, -1
+                n, win, cutv = 0, -1, 0
                 if single:
                     mv[d, 0], sc[d, 0], wc[d, 0] = nxt, 0, win_cells(cur | nxt, msk, rows + 1, k, board)
                     n = 1
@@ -215,8 +215,9 @@ def _negamax(
                     ckey, _, _ = table_key(cur ^ msk, msk | m, moves + 1, rows + 1, cols)
                     prefetch(table, near, tt, ckey, cells - moves - 1 <= NEAR_EMPTY)  # read a little later
                     w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo, moves, beta)
-                    if s < 0:  # no reply survives: we win with our next stone
+                    if s < 0:  # no reply survives (we win with our next stone), or claimeven refutes them all
                         win = c
+                        cutv = (cells - 1 - moves) // 2 if s == -1 else CUT - s
                         break
                     j = n
                     while j > 0 and sc[d, j - 1] < s:
@@ -226,8 +227,8 @@ def _negamax(
                     n += 1
                 fi[d, COUNT] = n
                 v = 0
-                if win >= 0:  # we win with our next stone: the best score left
-                    v = (cells - 1 - moves) // 2
+                if win >= 0:  # we win with our next stone (the best score left), or claimeven cuts off
+                    v = cutv
                     put(table, near, tt, in_near, idx, part, lower_bound(v, cols - 1 - win if flip else win), 0)
                 elif not single and beta > (cells - 3 - moves) // 2:
                     beta = (cells - 3 - moves) // 2  # no move wins with our next stone: the one after at best
