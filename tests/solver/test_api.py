@@ -141,6 +141,20 @@ def test_cli_analyze(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert code == 2 and "64" in err
 
 
+def test_cli_analyze_searches_on_the_threads_asked_for_and_scores_alike(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for threads in ("1", "2"):
+        code, out, err = run_cli(["analyze", "4453", "--game", "connectx:rows=5,cols=6,k=4", "--threads", threads],
+                                 "", monkeypatch, capsys)
+        assert code == 0, err
+        outs.append([line for line in out.splitlines() if line.startswith(("score", "best"))])
+    assert outs[0] == outs[1] and outs[0]
+    for bad in ("0", "33", "two"):
+        code, out, err = run_cli(["analyze", "--threads", bad], "", monkeypatch, capsys)
+        assert code == 2 and "--threads" in err and len(err.splitlines()) == 1
+
+
 def test_book_round_trip(tmp_path, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
                          capsys: pytest.CaptureFixture[str]) -> None:
     path = str(tmp_path / "b.npz")

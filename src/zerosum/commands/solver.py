@@ -98,18 +98,25 @@ def _run_solve(args: argparse.Namespace) -> int:
 
 
 def _add_analyze(parser: argparse.ArgumentParser) -> None:
+    from ..core.processes import MAX_JOBS as MAX_THREADS  # numba-free: help needs no solver
+
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES",
                         help="the position as a move string, 1-based columns (default: the start)")
     _common(parser)
+    parser.add_argument("--threads", type=int_arg(1, MAX_THREADS), default=None, metavar="N",
+                        help=f"search threads over one table, 1..{MAX_THREADS} (default: 2 where this process "
+                             "may use two cores, as zerosum play and the page do)")
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
     from ..solver.solver import best_of
 
+    from ..core.processes import default_threads
+
     solver = solver_from(args)
     game = solver.game
     state = solver.position(args.moves)
-    scores = solver.analyze(state, weak=args.weak)
+    scores = solver.analyze(state, weak=args.weak, threads=args.threads or default_threads())
     width = max(5, len(str(game.cols)) + 1)
     print(f"position: {args.moves or '(start)'}, player {state.to_move} to move")
     print("column:" + "".join(str(c + 1).rjust(width) for c in range(game.cols)))
