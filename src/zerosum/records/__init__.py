@@ -14,12 +14,13 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
     [Termination "normal"]
     [TimeControl "1/0.5"]
 
-    3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3 {time=0.011s nodes=2950 value=+999958} 1-0
+    3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3 {time=0.011s nodes=2950 value=+W5} 1-0
 
 - A tag value escapes ``"`` and ``\\`` with a backslash, as PGN does, and holds no line break.
 - A move may be followed by one comment ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
-  order): the mover's seconds, the nodes it searched and its value (the mover's view).  Nothing else goes in
-  a comment.
+  order): the mover's seconds, the nodes it searched and its value (the mover's view: a proof is ``+W5`` /
+  ``-L4``, a win / loss that many plies ahead counting the move itself; an estimate is a number in the
+  agent's own units).  Nothing else goes in a comment.
 - Movetext wraps at 80 columns; reading accepts any whitespace between tokens.
 - The result token: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (unfinished).
 - ``Opening`` is the move string played before the moves (``-``: the start position); ``Termination`` is
