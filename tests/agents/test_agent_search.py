@@ -280,6 +280,12 @@ def test_deepening_stops_once_every_game_end_is_seen(fast: int) -> None:
     assert result.depth == 9 and result.value == 0 and result.elapsed < 0.9
 
 
+def _live_positions(game: ConnectX, first_ply: int, first_seed: int) -> list:
+    """Six random positions, ply ``first_ply`` + i and seed ``first_seed`` + i, the finished ones left out."""
+    states = [random_position(game, first_ply + i, first_seed + i) for i in range(6)]
+    return [s for s in states if not game.is_terminal(s)]
+
+
 def test_fast_alphabeta_scores_every_root_move_even_when_its_table_entries_are_replaced() -> None:
     """The numba path reads each root column's value from the search itself, not from a table entry that
     a tiny table (16 entries) overwrites; each is exact for the chosen move and an upper bound on the
@@ -288,10 +294,7 @@ def test_fast_alphabeta_scores_every_root_move_even_when_its_table_entries_are_r
     from zerosum.agents.minimax import to_parent
 
     game = ConnectX()
-    for seed in range(6):
-        state = random_position(game, 4 + seed, 300 + seed)
-        if game.is_terminal(state):
-            continue
+    for state in _live_positions(game, 4, 300):
         found = make_agent("alphabeta:depth=5,tt=16").search(game, state)
         assert set(found.scores) == set(game.actions(state))
         assert found.scores[found.action] == found.value == max(found.scores.values())
@@ -303,10 +306,7 @@ def test_fast_alphabeta_scores_every_root_move_even_when_its_table_entries_are_r
 
 def test_fast_alphabeta_counts_its_evaluations_as_the_generic_path_does() -> None:
     game = ConnectX()
-    for seed in range(6):
-        state = random_position(game, 6 + seed, 400 + seed)
-        if game.is_terminal(state):
-            continue
+    for state in _live_positions(game, 6, 400):
         fast = make_agent("alphabeta:depth=1").search(game, state)
         generic = make_agent("alphabeta:depth=1,fast=0").search(game, state)
         assert fast.evals == generic.evals > 0

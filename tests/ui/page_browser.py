@@ -83,20 +83,22 @@ def open_page(browser, base_url, viewport):
     return context, pg
 
 
-@pytest.fixture
-def page(browser, base_url):
-    context, pg = open_page(browser, base_url, DESKTOP)
+def _opened(browser, base_url, size):
+    """A page at ``size`` for one test; it fails the test if the page raised a script error."""
+    context, pg = open_page(browser, base_url, size)
     yield pg
     context.close()
     assert pg.errors == [], pg.errors
+
+
+@pytest.fixture
+def page(browser, base_url):
+    yield from _opened(browser, base_url, DESKTOP)
 
 
 @pytest.fixture
 def phone(browser, base_url):
-    context, pg = open_page(browser, base_url, PHONE)
-    yield pg
-    context.close()
-    assert pg.errors == [], pg.errors
+    yield from _opened(browser, base_url, PHONE)
 
 
 def wait_moves(page, text: str) -> None:
