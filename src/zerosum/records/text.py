@@ -1,20 +1,24 @@
 """Records as text: :class:`Record`, :class:`MoveNote`, :func:`parse`, :func:`format`, :func:`read` and
-:func:`write` (the format is described in :mod:`zerosum.records`)."""
+:func:`write` (the format is described in :mod:`zerosum.records`; the tokens and their bounds in
+:mod:`zerosum.records.lexer`)."""
 
 from __future__ import annotations
 
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.checks import safe_repr
 from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
 from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
+from .lexer import MAX_COMMENT, TextError, check_move, check_tag, flag, path_of, tokens
 
-__all__ = ["RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format", "parse", "read", "write"]
+__all__ = ["MAX_NODES", "MAX_SECONDS", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format", "parse",
+           "read", "write"]
 
 #: the result tokens
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -24,23 +28,37 @@ ROSTER: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Roun
                           "TimeControl": "-"}
 #: movetext lines are at most this wide (a longer comment gets a line of its own)
 WIDTH = 80
+#: the most seconds a move's note holds
+MAX_SECONDS = 10**9
+#: the most nodes a move's note holds
+MAX_NODES = 10**18
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NUMBER = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?")
 #: a proven value: ``+W5`` the mover wins 5 plies from this move's position, ``-L4`` it loses in 4 plies
 _PROVEN = re.compile(r"(?:\+W|-L)([0-9]{1,9})")
-_TOKENS = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<tag>\[\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
-  | (?P<comment>\{(?P<body>[^{}]*)\})
-  | (?P<word>[^\s{}\[\]"]+)
-""", re.VERBOSE)
+
+
+def _real(x: object, what: str) -> float:
+    """A finite real number (not a bool), as a float; InvalidFileError (one line) for anything else."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        try:
+            number = float(x)
+        except OverflowError:
+            number = math.inf
+        if math.isfinite(number):
+            return number
+    raise InvalidFileError(f"a move's {what} is a finite number, not {safe_repr(x, 40)}")
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
 class MoveNote:
-    """What a move cost: seconds, nodes searched and the mover's value (each may be None).
+    """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
+    mover's value (each may be None).
 
     Kept as the text holds them: seconds to the millisecond, values to 12 significant digits."""
 
@@ -49,17 +67,15 @@ class MoveNote:
     value: float | None = None
 
     def __post_init__(self) -> None:
-        for name, x in (("time", self.time), ("value", self.value)):
-            if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)):
-                raise InvalidFileError(f"a move's {name} is a finite number, not {x!r}")
         if self.time is not None:
-            if self.time < 0:
-                raise InvalidFileError(f"a move's time is at least 0 seconds, not {self.time!r}")
-            object.__setattr__(self, "time", round(float(self.time), 3))
+            seconds = _real(self.time, "time")
+            if not 0 <= seconds <= MAX_SECONDS:
+                raise InvalidFileError(f"a move's time is 0..{MAX_SECONDS:,} seconds, not {safe_repr(self.time, 40)}")
+            object.__setattr__(self, "time", round(seconds, 3))
         if self.value is not None:
-            object.__setattr__(self, "value", float(f"{self.value:.12g}"))
-        if self.nodes is not None and (type(self.nodes) is not int or self.nodes < 0):
-            raise InvalidFileError(f"a move's nodes are a whole number >= 0, not {self.nodes!r}")
+            object.__setattr__(self, "value", float(f"{_real(self.value, 'value'):.12g}"))
+        if self.nodes is not None and (type(self.nodes) is not int or not 0 <= self.nodes <= MAX_NODES):
+            raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
 
     def text(self) -> str:
         """The comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known)."""
@@ -75,14 +91,18 @@ class MoveNote:
     @classmethod
     def from_text(cls, body: str) -> MoveNote:
         """The note of a comment's inside; InvalidFileError (one line) for anything else."""
+        if not isinstance(body, str) or len(body) > MAX_COMMENT:
+            raise InvalidFileError(f"a comment's inside is text of at most {MAX_COMMENT:,} characters, not "
+                                   f"{safe_repr(body, 40)}")
+        shown = _clip(" ".join(body.split()), 60)
         found: dict[str, Any] = {}
         for item in body.split():
             key, eq, raw = item.partition("=")
             if not eq or key not in ("time", "nodes", "value"):
-                raise InvalidFileError(f"comment {{{' '.join(body.split())}}}: {item!r} is not time=SECONDSs, "
+                raise InvalidFileError(f"comment {{{shown}}}: {safe_repr(item, 40)} is not time=SECONDSs, "
                                        "nodes=N or value=V")
             if key in found:
-                raise InvalidFileError(f"comment {{{' '.join(body.split())}}}: {key} is given twice")
+                raise InvalidFileError(f"comment {{{shown}}}: {key} is given twice")
             text = raw[:-1] if key == "time" and raw.endswith("s") else raw
             proven = _PROVEN.fullmatch(text) if key == "value" else None
             if proven is not None and 0 < int(proven[1]) < WIN_PLIES:
@@ -92,7 +112,7 @@ class MoveNote:
             if number is None or (key == "nodes" and not text.isdigit()) or not math.isfinite(float(text)):
                 want = {"time": "seconds such as 0.12s", "nodes": "a whole number",
                         "value": "a number such as +2, or +W5 / -L4 (a win / loss in 5 / 4 plies)"}
-                raise InvalidFileError(f"comment {{{' '.join(body.split())}}}: {key}={raw!r} is not {want[key]}")
+                raise InvalidFileError(f"comment {{{shown}}}: {key}={safe_repr(raw, 40)} is not {want[key]}")
             found[key] = int(text) if key == "nodes" else float(text)
         return cls(**found)
 
@@ -112,7 +132,8 @@ def proven_text(value: float) -> str | None:
 @dataclass
 class Record:
     """One game: its tags (the roster of :data:`ROSTER` first), the moves after the opening in the game's
-    notation, a note (or None) per move, and the result token."""
+    notation, a note (or None) per move, and the result token.  Everything is checked when it is made: text
+    a UTF-8 file can hold, within the bounds of :mod:`zerosum.records.lexer`."""
 
     tags: dict[str, str]
     moves: list[str]
@@ -120,24 +141,29 @@ class Record:
     result: str = "*"
 
     def __post_init__(self) -> None:
-        if self.result not in RESULTS:
-            raise InvalidFileError(f"result {self.result!r} is not one of {', '.join(RESULTS)}")
+        if not isinstance(self.result, str) or self.result not in RESULTS:
+            raise InvalidFileError(f"result {safe_repr(self.result, 40)} is not one of {', '.join(RESULTS)}")
+        if not isinstance(self.tags, Mapping):
+            raise InvalidFileError(f"a record's tags are a dict of names to values, not {safe_repr(self.tags, 40)}")
         for name, value in self.tags.items():
-            if not isinstance(name, str) or not _NAME.fullmatch(name):
-                raise InvalidFileError(f"tag name {name!r}: letters, digits and _, starting with a letter")
-            if not isinstance(value, str) or _CONTROL.search(value):
-                raise InvalidFileError(f"tag {name}: its value is text on one line, not {value!r}")
+            check_tag(name, value)
         if not self.tags.get("Game"):
             raise InvalidFileError('a record needs a Game tag naming its game, e.g. [Game "connect4"]')
         tags = {k: self.tags.get(k, d) for k, d in ROSTER.items()}
         tags["Result"] = self.result
         tags.update((k, v) for k, v in self.tags.items() if k not in ROSTER)
         self.tags = tags
+        for what, items in (("moves", self.moves), ("notes", self.notes)):
+            if not isinstance(items, (list, tuple)):
+                raise InvalidFileError(f"a record's {what} are a list, not {safe_repr(items, 40)}")
         for m in self.moves:
-            if not isinstance(m, str) or not re.fullmatch(r"[^\s{}\[\]\"]+", m) or m in RESULTS:
-                raise InvalidFileError(f"move {m!r} is not a move token (no spaces, braces, brackets or quotes)")
+            check_move(m, RESULTS)
+        self.moves = list(self.moves)
         if len(self.notes) > len(self.moves):
             raise InvalidFileError(f"{len(self.notes)} notes for {len(self.moves)} moves")
+        for n in self.notes:
+            if n is not None and not isinstance(n, MoveNote):
+                raise InvalidFileError(f"a move's note is a MoveNote or None, not {safe_repr(n, 40)}")
         self.notes = [None if n == MoveNote() else n for n in self.notes]
         self.notes += [None] * (len(self.moves) - len(self.notes))
 
@@ -149,7 +175,7 @@ class Record:
         try:
             return get_game(self.tags["Game"])
         except GameError as exc:
-            raise InvalidFileError(f"Game tag {self.tags['Game']!r}: {exc}") from None
+            raise InvalidFileError(f"Game tag {safe_repr(self.tags['Game'], 60)}: {exc}") from None
 
     @property
     def opening(self) -> list[Any]:
@@ -159,7 +185,7 @@ class Record:
         try:
             return list(parse_opening(self.game, self.tags["Opening"]))
         except GameError as exc:
-            raise InvalidFileError(f"Opening tag {self.tags['Opening']!r}: {exc}") from None
+            raise InvalidFileError(f"Opening tag {safe_repr(self.tags['Opening'], 60)}: {exc}") from None
 
     def actions(self) -> list[Any]:
         """Every action from the start: the opening's, then the moves'."""
@@ -174,23 +200,31 @@ class Record:
             raise IllegalMoveError(f"game {self.tags['Round']} ({self.tags['First']} - {self.tags['Second']}): "
                                    f"{exc}") from None
 
-    def _replay(self) -> tuple[list[Any], list[Any]]:
+    def _replay(self, keep: bool = True) -> tuple[list[Any], list[Any]]:
+        """The states and actions from the start (``keep=False``: only the last state, no actions)."""
         game, opening = self.game, self.opening
         states = game.states_of(opening)
-        actions = list(opening)
+        actions = list(opening) if keep else []
         for i, text in enumerate(self.moves):
             try:
                 action = game.parse_action(text, states[-1])
-                states.append(game.result(states[-1], action))
+                after = game.result(states[-1], action)
             except IllegalMoveError as exc:
                 raise _BadMove(i, f"ply {len(opening) + i + 1}, move {i + 1} ({text!r}): {exc}") from None
-            actions.append(action)
+            if keep:
+                states.append(after)
+                actions.append(action)
+            else:
+                states = [after]
         return states, actions
 
     def check(self) -> list[Any]:
         """The states (as :meth:`states`), once the result is known to agree with the board: a game over on
         the board carries its result, a game not over is unfinished or ended by forfeit or adjudication."""
-        states = self._replay()[0]
+        return self._check(keep=True)
+
+    def _check(self, keep: bool) -> list[Any]:
+        states = self._replay(keep)[0]
         game, last = self.game, states[-1]
         out = game.outcome(last)
         if out is not None:
@@ -219,9 +253,13 @@ def _escape(value: str) -> str:
 
 
 def format(record: Record) -> str:
-    """The record as text: tag pairs, a blank line, the movetext wrapped at :data:`WIDTH`, a newline."""
-    tags = {**record.tags, "Result": record.result}
-    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags.items())
+    """The record as text: tag pairs, a blank line, the movetext wrapped at :data:`WIDTH`, a newline.
+
+    The record is checked again first (its fields may have been changed since it was made)."""
+    if not isinstance(record, Record):
+        raise InvalidFileError(f"format takes a Record, not {safe_repr(record, 40)}")
+    record = Record(record.tags, record.moves, record.notes, record.result)
+    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in record.tags.items())
     atoms: list[str] = []
     for move, note in zip(record.moves, record.notes):
         atoms.append(move if note is None else f"{move} {{{note.text()}}}")  # a move and its comment together
@@ -239,56 +277,51 @@ def format(record: Record) -> str:
 
 
 def parse(text: str) -> list[Record]:
-    """Every game of a record text, each checked (see the module docstring); ``[]`` for empty text."""
+    """Every game of a record text, each checked (see the module docstring); ``[]`` for empty text.
+
+    Memory stays proportional to the text: lines, tags, moves and comments are bounded (see
+    :mod:`zerosum.records.lexer`), and a game's moves are replayed keeping only the last state."""
     if not isinstance(text, str):
         raise InvalidFileError(f"a record is text, not {type(text).__name__}")
     games: list[Record] = []
     tags: dict[str, str] = {}
     moves: list[tuple[str, int]] = []
     notes: list[MoveNote | None] = []
-    phase, start, pos, line = "between", 1, 0, 1
+    phase, start, line = "between", 1, 1
 
     def bad(what: str, at: int | None = None) -> InvalidFileError:
         return InvalidFileError(f"game {len(games) + 1}, line {at or line}: {what}")
 
-    while pos < len(text):
-        m = _TOKENS.match(text, pos)
-        if m is None:
-            ch = text[pos]
-            what = ("a tag pair is [Name \"value\"] on one line" if ch == "[" else
-                    "a comment opened with { is never closed (or holds a brace)" if ch == "{" else
-                    f"unexpected {ch!r}")
-            raise bad(what)
-        pos, kind = m.end(), m.lastgroup
-        if kind == "space":
-            line += m.group().count("\n")
-            continue
-        if kind == "tag":
-            if phase == "moves":
-                raise bad(f"tag {m['name']} inside the moves: end the game with its result token first")
-            if phase == "between":
-                phase, start = "tags", line
-            name, value = m["name"], re.sub(r"\\(.)", r"\1", m["value"])
-            if name in tags:
-                raise bad(f"tag {name} is given twice")
-            tags[name] = value
-        elif phase == "between":
-            raise bad(f"expected a tag pair such as [Game \"connect4\"] to start a game, found {m.group()[:40]!r}")
-        elif kind == "comment":
-            if not moves or notes[-1] is not None:
-                raise bad("a comment belongs after a move, one per move")
-            try:
-                notes[-1] = MoveNote.from_text(m["body"])
-            except InvalidFileError as exc:
-                raise bad(str(exc)) from None
-            line += m.group().count("\n")
-        elif m.group() in RESULTS:
-            games.append(_finish(tags, moves, notes, m.group(), start, bad))
-            tags, moves, notes, phase = {}, [], [], "between"
-        else:
-            phase = "moves"
-            moves.append((m.group(), line))
-            notes.append(None)
+    try:
+        for token in tokens(text):
+            line = token.line
+            if token.kind == "tag":
+                if phase == "moves":
+                    raise bad(f"tag {token.name} inside the moves: end the game with its result token first")
+                if phase == "between":
+                    phase, start = "tags", line
+                if token.name in tags:
+                    raise bad(f"tag {token.name} is given twice")
+                tags[token.name] = token.value
+            elif phase == "between":
+                raise bad(f"expected a tag pair such as [Game \"connect4\"] to start a game, found "
+                          f"{safe_repr(token.text, 40)}")
+            elif token.kind == "comment":
+                if not moves or notes[-1] is not None:
+                    raise bad("a comment belongs after a move, one per move")
+                try:
+                    notes[-1] = MoveNote.from_text(token.name)
+                except InvalidFileError as exc:
+                    raise bad(str(exc)) from None
+            elif token.text in RESULTS:
+                games.append(_finish(tags, moves, notes, token.text, start, bad))
+                tags, moves, notes, phase = {}, [], [], "between"
+            else:
+                phase = "moves"
+                moves.append((token.text, line))
+                notes.append(None)
+    except TextError as exc:
+        raise bad(str(exc), exc.line) from None
     if phase != "between":
         raise bad("the game has no result token (1-0, 0-1, 1/2-1/2 or *) after its moves")
     return games
@@ -298,14 +331,14 @@ def _finish(tags: dict[str, str], moves: list[tuple[str, int]], notes: list[Move
             start: int, bad: Callable[..., InvalidFileError]) -> Record:
     """The record of one parsed game, checked; errors name the line of the tag or move at fault."""
     if tags.get("Result", result) != result:
-        raise bad(f"the Result tag says {tags['Result']} but the moves end with {result}")
+        raise bad(f"the Result tag says {_clip(tags['Result'], 40)} but the moves end with {result}")
     try:
         record = Record(tags, [t for t, _ in moves], [n or None for n in notes], result)
         _ = (record.game, record.opening)
     except InvalidFileError as exc:
         raise bad(str(exc), start) from None
     try:
-        record.check()
+        record._check(keep=False)
     except _BadMove as exc:
         raise bad(str(exc), moves[exc.index][1]) from None
     except InvalidFileError as exc:
@@ -317,7 +350,7 @@ def read(path: str | os.PathLike[str]) -> list[Record]:
     """Every game of a record file (one-line InvalidFileError naming the file, the game and the line)."""
     from ..core.files import read_text
 
-    text = read_text(path, "record file")
+    text = read_text(path_of(path, "record file"), "record file")
     try:
         return parse(text)
     except InvalidFileError as exc:
@@ -325,14 +358,21 @@ def read(path: str | os.PathLike[str]) -> list[Record]:
 
 
 def write(records: Iterable[Record], path: str | os.PathLike[str], *, overwrite: bool = False) -> int:
-    """Write ``records`` to ``path`` all at once (nothing is left on failure); how many were written."""
+    """Write ``records`` to ``path`` all at once (nothing is left on failure, and a file replaced with
+    ``overwrite`` stays as it was); how many were written."""
     from ..core.files import atomic_output
 
+    target = path_of(path, "record file")
+    flag(overwrite, "overwrite")
+    if isinstance(records, (str, bytes, Record)) or not isinstance(records, Iterable):
+        raise InvalidFileError(f"write takes a list (or any iterable) of records, not {safe_repr(records, 40)}")
     count = 0
-    with atomic_output(path, overwrite=overwrite, what="record file") as fh:
-        for record in records:
-            fh.write(("\n" if count else "") + format(record))
-            count += 1
+    try:
+        with atomic_output(target, overwrite=overwrite, what="record file") as fh:
+            for record in records:
+                fh.write(("\n" if count else "") + format(record))
+                count += 1
+    except OSError as exc:
+        raise InvalidFileError(f"record file {str(target)!r}: {exc.strerror or exc}; nothing was written "
+                               "(a file there is left as it was)") from None
     return count
-
-
