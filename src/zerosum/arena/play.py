@@ -20,6 +20,9 @@ for the move before it thinks.
 An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
 stores nothing for it (``("unstarted", seat, reason)``).
 
+Ctrl-C (KeyboardInterrupt) is nobody's fault: it leaves :func:`play_game` at once, whatever the agents were
+doing, with no ``end`` message, so an interrupted game is never a result (SystemExit from an agent forfeits).
+
 Messages (tuples) sent to the supervisor::
 
     ("setup", seat)                                  building the agent of that seat
@@ -166,6 +169,8 @@ def play_game(task: GameTask, send: Send) -> None:
         try:
             agents[seat] = make_agent(spec, seed=_seat_seed(task.seed, seat), limits=limits)
             agents[seat].warm_up(game)  # compiled code loads here, before any clock starts
+        except KeyboardInterrupt:  # Ctrl-C stops the caller: no game, no result
+            raise
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             send(("unstarted", seat, _short(describe_exception(exc))))
             return
@@ -205,6 +210,8 @@ def play_game(task: GameTask, send: Send) -> None:
             else:
                 action = agent(game, state)
                 nodes = value = depth = None
+        except KeyboardInterrupt:  # Ctrl-C stops the caller: the game is not over, nobody forfeits
+            raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             reason = _short(f"error: {describe_exception(exc)}")
             if counting is not None and counting.exceeded:  # NodeLimitExceeded, or what the function made of it
@@ -217,6 +224,8 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         try:
             legal, why = check_action(game, state, action)
+        except KeyboardInterrupt:
+            raise
         except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
             legal, why = None, _short(f"malformed move: {describe_exception(exc)}")
         if why is not None:

@@ -1,0 +1,128 @@
+"""Ctrl-C (a real SIGINT, sent to a real process) stops ``play_game`` and ``match``, in this process or with
+worker processes, within a second, and an interrupted game is never recorded as a forfeit (issue #20, 5).
+
+Each test runs a script in a fresh interpreter, waits until its agents are thinking, sends SIGINT and reads
+what the script saw.  The bounds are generous (5 s); before the fix the match played on to its end.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+FAULTY = Path(__file__).resolve().parent / "faulty_agents.py"
+
+SLOW = """
+import time
+def slow(game, state):
+    print("thinking", flush=True)
+    time.sleep(0.2)
+    return game.actions(state)[0]
+"""
+
+REPORT = """
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+else:
+    print("finished", flush=True)
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            found += [int(x) for x in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+class Interrupted:
+    """A script run until it printed ``marker`` ``times`` times, then sent SIGINT."""
+
+    def __init__(self, script: str, marker: str = "thinking", times: int = 3, wait: float = 0.0) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        lines: queue.Queue[str | None] = queue.Queue()
+        assert self.proc.stdout is not None
+        threading.Thread(target=self._read, args=(self.proc.stdout, lines), daemon=True).start()
+        out: list[str] = []
+        seen, deadline = 0, time.monotonic() + 120
+        while seen < times and time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            out.append(line)
+            seen += line.strip() == marker
+        time.sleep(wait)
+        assert self.proc.poll() is None, f"the script ended before it could be interrupted: {''.join(out)}"
+        self.children = _children(self.proc.pid) if sys.platform.startswith("linux") else []
+        sent = time.monotonic()
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=60)
+        self.seconds = time.monotonic() - sent
+        while (line := lines.get(timeout=5)) is not None:
+            out.append(line)
+        self.out = "".join(out)
+        assert self.proc.stderr is not None
+        self.err = self.proc.stderr.read()
+
+    @staticmethod
+    def _read(stream: object, lines: "queue.Queue[str | None]") -> None:
+        for line in stream:  # type: ignore[attr-defined]
+            lines.put(line)
+        lines.put(None)
+
+
+def test_ctrl_c_stops_an_in_process_match_within_a_second():
+    run = Interrupted(SLOW + "import zerosum\ntry:\n    zerosum.match(slow, 'first', game='tictactoe', games=16)"
+                      + REPORT)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert run.seconds < 5 and run.err == ""
+
+
+def test_interrupted_game_is_not_a_forfeit():
+    # before the fix: play_game returned a record, the slow side forfeiting with "error: KeyboardInterrupt"
+    run = Interrupted(SLOW + "import zerosum\ntry:\n    rec = zerosum.play_game('connect4', slow, slow)\n"
+                      "    print(rec.forfeit, rec.reason, flush=True)" + REPORT)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert "KeyboardInterrupt" not in run.out and run.seconds < 5
+
+
+def test_ctrl_c_stops_a_match_in_worker_processes_and_kills_them_without_thread_tracebacks():
+    script = (f"import zerosum\nprint('ready', flush=True)\ntry:\n    zerosum.match({str(FAULTY) + ':slow_first'!r}, "
+              "'first', game='tictactoe', games=40, jobs=2)" + REPORT)
+    run = Interrupted(script, marker="ready", times=1, wait=3.0)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert run.seconds < 5
+    assert "Traceback" not in run.err and "Exception in thread" not in run.err, run.err
+    time.sleep(0.5)
+    assert not [pid for pid in run.children if _alive(pid)]
+
+
+@pytest.mark.slow  # loads the compiled MCTS and alpha-beta in this process: the issue's own reproduction
+def test_ctrl_c_stops_a_match_of_timed_searches_within_a_second():
+    script = ("import zerosum\nprint('ready', flush=True)\ntry:\n"
+              "    r = zerosum.match('mcts:time=0.5', 'alphabeta:time=0.5', games=16)" + REPORT)
+    run = Interrupted(script, marker="ready", times=1, wait=10.0)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert run.seconds < 2 and run.err == ""
