@@ -182,6 +182,8 @@ def describe_exception(exc: BaseException) -> str:
     """``Type: message`` for any exception, even one whose ``__str__`` raises."""
     try:
         text = str(exc)
+    except KeyboardInterrupt:  # Ctrl-C while a slow __str__ runs still stops the program
+        raise
     except BaseException:  # noqa: BLE001 - a hostile __str__
         text = "(its message could not be printed)"
     name = type(exc).__name__
