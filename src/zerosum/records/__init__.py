@@ -41,10 +41,19 @@ True
 
 from __future__ import annotations
 
-from .sources import Writer, from_game_record, from_store, termination
-from .text import RESULTS, ROSTER, WIDTH, MoveNote, Record, format, parse, read, write
+from .lexer import MAX_COMMENT, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME
+from .sources import from_game_record, from_store, termination
+from .text import MAX_NODES, MAX_SECONDS, RESULTS, ROSTER, WIDTH, MoveNote, Record, format, parse, read, write
+from .writer import Writer
 
 __all__ = [
+           "MAX_COMMENT",
+           "MAX_LINE",
+           "MAX_MOVE",
+           "MAX_NODES",
+           "MAX_SECONDS",
+           "MAX_TAG",
+           "MAX_TAG_NAME",
            "RESULTS",
            "ROSTER",
            "WIDTH",

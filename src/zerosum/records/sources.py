@@ -1,5 +1,6 @@
-"""Records from where games are played: the arena as games finish (:class:`Writer`), an arena results file
-(:func:`from_store`) and :func:`zerosum.play_game` (:func:`from_game_record`)."""
+"""Records from where games are played: the arena's games (:func:`arena_maker`, which
+:class:`~zerosum.records.Writer` writes as they finish), an arena results file (:func:`from_store`) and
+:func:`zerosum.play_game` (:func:`from_game_record`)."""
 
 from __future__ import annotations
 
@@ -12,65 +13,34 @@ from typing import Any
 
 from ..arena.store import GameRecord as ArenaGame
 from ..arena.store import PlannedGame, Store
+from ..core.checks import safe_repr
 from ..errors import InvalidFileError
-from .text import MoveNote, Record, format
+from .lexer import MAX_TAG, flag, path_of
+from .text import MoveNote, Record
 
-__all__ = ["Writer", "from_game_record", "from_store", "termination"]
+__all__ = ["arena_maker", "from_game_record", "from_store", "termination"]
 
 
 def termination(reason: str, forfeit: bool) -> str:
     """The Termination tag of a game that ended with ``reason``: ``normal``, ``forfeit: REASON`` or
-    ``adjudication: REASON`` (the arena's reason ``adjudicated: ...`` without its first word)."""
-    reason = " ".join(str(reason).split())
-    if forfeit:
-        return f"forfeit: {reason}"
+    ``adjudication: REASON`` (the arena's reason ``adjudicated: ...`` without its first word), cut to fit a
+    tag (:data:`~zerosum.records.lexer.MAX_TAG` characters)."""
+    if not isinstance(reason, str):
+        raise InvalidFileError(f"a game's reason is text, not {safe_repr(reason, 40)}")
+    reason = " ".join(reason.split())
+    if flag(forfeit, "forfeit"):
+        return _fit(f"forfeit: {reason}")
     if reason.lower().startswith("adjudicated"):
         rest = reason[len("adjudicated"):].lstrip(" :")
-        return f"adjudication: {rest}" if rest else "adjudication"
+        return _fit(f"adjudication: {rest}") if rest else "adjudication"
     return "normal"
 
 
-class Writer:
-    """Appends records to a file as games finish (``--pgnout``): each game is written whole with one write
-    and flushed to disk before the next, so a run killed at any moment leaves only whole games.
-
-    ``overwrite``: start the file afresh (else append to it, as a resumed run does)."""
-
-    def __init__(self, path: str | os.PathLike[str], *, overwrite: bool = False) -> None:
-        from ..core.files import check_output
-
-        self.path = check_output(path, overwrite=True, what="record file")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if overwrite else 0)
-        try:
-            self._fd: int | None = os.open(self.path, flags, 0o666)
-        except OSError as exc:
-            raise InvalidFileError(f"record file {str(path)!r} cannot be written: {exc.strerror or exc}") from None
-        self.count = 0
-        self._gap = os.fstat(self._fd).st_size > 0
-
-    def write(self, record: Record) -> None:
-        if self._fd is None:
-            raise InvalidFileError(f"record file {str(self.path)!r} is closed")
-        data = (("\n" if self._gap else "") + format(record)).encode("utf-8")
-        os.write(self._fd, data)
-        os.fsync(self._fd)
-        self._gap, self.count = True, self.count + 1
-
-    def game_hook(self, store: Store) -> Callable[[ArenaGame], None]:
-        """For ``run_arena(on_game=...)``: each finished game of the run in ``store``, written as it ends."""
-        make = _arena_maker(store)
-        return lambda rec: self.write(make(rec))
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-    def __enter__(self) -> Writer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def _fit(value: str) -> str:
+    """A tag's value as the arena gives it, cut to :data:`~zerosum.records.lexer.MAX_TAG` characters and
+    made one line of text a file can hold (an agent's error message may be long, or hold anything)."""
+    value = " ".join(value.encode("utf-8", "replace").decode("utf-8").split())
+    return value if len(value) <= MAX_TAG else value[: MAX_TAG - 3] + "..."
 
 
 # ---- from the arena and from play_game ------------------------------------------------------------
@@ -93,7 +63,7 @@ def _notes(times: list[Any], nodes: list[Any], vals: list[Any]) -> list[MoveNote
             for t, n, v in zip(times, nodes, vals)]
 
 
-def _arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
+def arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
     """Turns a finished game of the run in ``store`` into its record (the plan, agents and config read once)."""
     from ..arena.match import ArenaConfig
 
@@ -106,7 +76,7 @@ def _arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
     def make(rec: ArenaGame) -> Record:
         g = plan[rec.idx]
         tags = {"Event": event, "Site": site, "Date": _date(rec.finished), "Round": str(rec.idx + 1),
-                "First": labels[g.first], "Second": labels[g.second], "Game": config.game,
+                "First": _fit(labels[g.first]), "Second": _fit(labels[g.second]), "Game": config.game,
                 "Opening": g.opening or "-", "Termination": termination(rec.reason, rec.forfeit),
                 "TimeControl": control}
         return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals), rec.result)
@@ -116,15 +86,23 @@ def _arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
 
 def from_store(store: Store | str | os.PathLike[str]) -> Iterator[Record]:
     """The records of every finished game of an arena results file (a :class:`Store` or its path), in the
-    order of the plan.  ``Round`` is the game's number in the plan, counted from 1."""
+    order of the plan.  ``Round`` is the game's number in the plan, counted from 1.  The file is opened
+    when the first record is asked for; a wrong type is refused at once."""
     if not isinstance(store, Store):
-        from ..arena.match import open_run
+        return _from_path(path_of(store, "results file"))
+    return _from_store(store)
 
-        opened, _ = open_run(Path(store))
-        with opened:
-            yield from from_store(opened)
-        return
-    make = _arena_maker(store)
+
+def _from_path(path: str | os.PathLike[str]) -> Iterator[Record]:
+    from ..arena.match import open_run
+
+    opened, _ = open_run(Path(path))
+    with opened:
+        yield from _from_store(opened)
+
+
+def _from_store(store: Store) -> Iterator[Record]:
+    make = arena_maker(store)
     for rec in store.games():
         yield make(rec)
 
@@ -132,10 +110,14 @@ def from_store(store: Store | str | os.PathLike[str]) -> Iterator[Record]:
 def from_game_record(rec: Any) -> Record:
     """The record of a game played by :func:`zerosum.play_game` (a teaching ``GameRecord``)."""
     from ..arena.openings import format_opening
+    from ..teaching.play import GameRecord
+
+    if not isinstance(rec, GameRecord):
+        raise InvalidFileError(f"from_game_record takes what zerosum.play_game returns, not {safe_repr(rec, 40)}")
 
     game = rec.game
     tags = {"Event": "zerosum play_game", "Site": socket.gethostname() or "?", "Date": _date(0.0), "Round": "1",
-            "First": rec.first, "Second": rec.second, "Game": game.spec,
+            "First": _fit(rec.first), "Second": _fit(rec.second), "Game": game.spec,
             "Opening": format_opening(game, rec.opening), "Termination": termination(rec.reason, rec.forfeit)}
     notes = _notes([m.seconds for m in rec.moves], [m.nodes for m in rec.moves], [m.value for m in rec.moves])
     return Record(tags, [m.notation for m in rec.moves], notes, rec.result)
