@@ -25,12 +25,6 @@ MAX_TAG_NAME = 64  # a tag's name
 MAX_MOVE = 64  # a move token
 MAX_COMMENT = 1_000  # a comment, between its braces
 
-_NAME = 64
-#: the longest move token, in characters
-MAX_MOVE = 64
-#: the longest comment, in characters between its braces
-MAX_COMMENT = 1_000
-
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MOVE = re.compile(r"[^\s{}\[\]\"]+")
