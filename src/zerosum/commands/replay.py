@@ -83,14 +83,19 @@ def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tupl
     """``(writer, on_game)`` for ``run_arena`` (``(None, None)`` without ``--pgnout``)."""
     if path is None:
         return None, None
+    import sys
+
     from ..records import Writer
 
-    writer = Writer(path, overwrite=not args.resume)
+    writer = Writer(path, overwrite=not args.resume)  # --resume: a torn last game removed, a damaged file refused
     try:
-        return writer, writer.game_hook(store)
+        hook = writer.game_hook(store)  # --resume: the stored games the file lacks written first
     except BaseException:
         writer.close()
         raise
+    for note in writer.notes:  # what was mended, one line each
+        print(note, file=sys.stderr)
+    return writer, hook
 
 
 def export_records(results: str, target: str, overwrite: bool) -> int:
