@@ -10,7 +10,7 @@ from zerosum.commands.bench import has_fast_playouts
 
 
 def test_bench_playouts_asks_the_kernels_for_the_fast_path(capsys) -> None:
-    kernels = pytest.importorskip("zerosum.kernels.connectx")
+    kernels = pytest.importorskip("zerosum.games.connectx_kernels")
     specs = ("connect4", "connectx:rows=7,cols=8,k=4", "connectx:rows=8,cols=8,k=4", "tictactoe", "migration:n=5")
     assert {s: has_fast_playouts(get_game(s)) for s in specs} == {s: kernels.supports(get_game(s)) for s in specs}
     assert has_fast_playouts(get_game("connect4")) and not has_fast_playouts(get_game("connectx:rows=8,cols=8,k=4"))

@@ -54,7 +54,7 @@ def generic_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, flo
 
 def fast_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, float]:
     """Random games in the numba kernels for about ``seconds`` (compile excluded): (games, elapsed)."""
-    from ..kernels.connectx import game_playouts
+    from ..games.connectx_kernels import game_playouts
 
     game_playouts(game, 1, seed)  # compile (or load from cache) first
     batch, games = 1000, 0
@@ -69,7 +69,7 @@ def fast_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[int, float]
 def has_fast_playouts(game: Any) -> bool:
     """Whether ``game`` has the numba playout path (the kernels say; False when numba is missing)."""
     try:
-        from ..kernels.connectx import supports
+        from ..games.connectx_kernels import supports
     except ImportError:
         return False
     return supports(game)

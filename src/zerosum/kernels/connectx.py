@@ -24,7 +24,6 @@ __all__ = [
     "line_bits", "has_line", "open_line", "win_cells", "non_losing", "mirror",
     "nth_column", "centre_order",
     "rng_next", "rng_seed", "shuffle", "random_playout", "greedy_playout", "random_playouts",
-    "supports", "game_playouts",
 ]
 
 U64 = np.uint64
@@ -352,21 +351,3 @@ def random_playouts(n: int, rows: int, cols: int, k: int, seed: int) -> tuple[in
             draws += 1
     return wins1, wins2, draws
 
-
-# ---- for callers that hold a Game --------------------------------------------------------------------
-
-
-def supports(game: object) -> bool:
-    """Whether these kernels take ``game``: a Connect-X board that fits 64 bits (the one place that knows)."""
-    from ..games.connectx import ConnectX
-
-    return isinstance(game, ConnectX) and game.fits_64
-
-
-def game_playouts(game: object, n: int, seed: int) -> tuple[int, int, int]:
-    """:func:`random_playouts` on ``game``'s board (one :func:`supports`): (first wins, second wins, draws)."""
-    from ..games.connectx import ConnectX
-
-    if not isinstance(game, ConnectX) or not game.fits_64:
-        raise ValueError(f"the Connect-X kernels do not take {getattr(game, 'spec', game)!r}")
-    return random_playouts(n, game.rows, game.cols, game.k, seed)
