@@ -15,9 +15,8 @@ from . import errors
 from .agents.base import Limits, SearchResult
 from .agents.registry import make_agent, register_agent
 from .game import Game, Outcome
+from .core.version import __version__
 from .games import ConnectX, Migration, TicTacToe, get_game
-
-__version__ = "0.1.0"
 
 
 def _openspiel_mcts() -> Any:

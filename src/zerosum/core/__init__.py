@@ -1,4 +1,5 @@
 """The core floor's helpers that every other floor may use: files in and out and user code loading
 (:mod:`.files`), worker processes and cores (:mod:`.processes`), the checks of what callers hand a game
 (:mod:`.checks`), the records a game hands out (:mod:`.game_types`: ``Origin``, ``Outcome``, ``GameOption``,
-``BoardView``) and board pictures (:mod:`.svg`)."""
+``BoardView``), board pictures (:mod:`.svg`) and
+zerosum's version (:mod:`.version`)."""

@@ -75,7 +75,7 @@ def submission_text(spec: str, options: dict[str, Any], limits: dict[str, Any], 
     Raises :class:`~zerosum.errors.AgentError` for an agent that cannot play unattended (``human``, or one
     whose module the submission cannot carry).
     """
-    from .. import __version__
+    from ..core.version import __version__
     from .kaggle_bundle import check_unattended
     from .kaggle_bundle import payload as make_payload
 
