@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable
 
 from ..core.files import describe_exception
 from ..errors import GameError
-from .base import EngineBusy, EngineCrashed, EngineTimeout, check_function, run_job, set_sink, unpack
+from .base import EngineBusy, EngineCrashed, EngineTimeout, check_function, run_job, set_sink, start_thread, unpack
 from .local import run_each
 from .ray_connect import NEEDS_RAY, connect, one_line
 from .worker import rss
@@ -54,7 +54,7 @@ class _Host:
                 set_sink(None)
             box.put(("done", *reply, rss(os.getpid())))
 
-        threading.Thread(target=work, name="zerosum-ray-job", daemon=True).start()
+        start_thread(work, "zerosum-ray-job")
         while True:
             batch = [box.get()]
             try:  # what follows within a few milliseconds (a move, then the next think) goes in the same message

@@ -8,11 +8,12 @@ arena uses this to run a clock per move).
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any, Callable
 
 __all__ = ["EngineTimeout", "EngineBusy", "EngineMemory", "EngineFailed", "EngineCrashed", "report",
-           "run_job", "check_function", "Reply", "OnEvent"]
+           "run_job", "check_function", "start_thread", "Reply", "OnEvent"]
 
 #: what a worker answers for one job: ``(status, payload, message)``; see :func:`run_job`
 Reply = tuple[str, Any, str]
@@ -61,6 +62,26 @@ def report(message: Any) -> None:
 def set_sink(send: Callable[[Any], Any] | None) -> None:
     """Where :func:`report` sends in this thread (the worker loop and inline runs set it)."""
     _sink.send = send
+
+
+def start_thread(target: Callable[[], Any], name: str) -> threading.Thread:
+    """A started daemon thread running ``target``.  An exception it lets out (a bug: the pool's threads hand
+    their failures on) is one line on standard error, never a traceback."""
+
+    def guarded() -> None:
+        try:
+            target()
+        except Exception as exc:  # noqa: BLE001 - reported in one line
+            from ..core.files import describe_exception
+
+            try:
+                sys.stderr.write(f"zerosum: thread {name}: {describe_exception(exc)}\n")
+            except (AttributeError, OSError, ValueError):  # no standard error, or closed
+                pass
+
+    thread = threading.Thread(target=guarded, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 def check_function(fn: Any) -> None:

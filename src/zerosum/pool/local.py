@@ -13,6 +13,10 @@ Bounds (the numbers are the defaults of :class:`Pool`; ``None`` turns one off):
 * life: a worker dies with the process that started it, even when that one is killed with SIGKILL.
   Workers are started from one long-lived thread of the pool, because Linux sends the parent-death
   signal when the *thread* that started the child ends.
+
+No thread of the pool prints a traceback: a worker that cannot start fails the job waiting for it with one
+:class:`EngineFailed` line (the next job tries a fresh one), and anything else a thread did not expect is one
+line on standard error (:func:`~zerosum.pool.base.start_thread`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable
 
-from .base import EngineBusy, EngineCrashed, EngineFailed, OnEvent, Reply, check_function, run_job, set_sink, unpack
+from ..core.files import describe_exception
+from .base import (EngineBusy, EngineCrashed, EngineFailed, OnEvent, Reply, check_function, run_job, set_sink,
+                   start_thread, unpack)
 from .worker import Worker, rss
 
 __all__ = ["Pool", "MEMORY_LIMIT", "RSS_LIMIT", "run_each"]
@@ -55,7 +61,7 @@ class Pool:
         self.size, self.wait, self.mode = max(1, size), wait, mode
         self.memory_limit, self.rss_limit, self.quiet = memory_limit, rss_limit, quiet
         self.warmup, self.warmup_limit = warmup, warmup_limit
-        self._idle: queue.Queue[Worker | None] = queue.Queue()
+        self._idle: queue.Queue[Worker | str | None] = queue.Queue()  # a str: why a worker could not start
         self._lock = threading.Lock()
         self._all: list[Worker] = []
         self._started = self._closed = False
@@ -105,13 +111,16 @@ class Pool:
 
     def _replace(self) -> None:
         """Start a worker in the background; it joins the idle ones once warm."""
-        threading.Thread(target=self._new_worker, name="zerosum-engine-warmup", daemon=True).start()
+        start_thread(self._new_worker, "zerosum-engine-warmup")
 
     def _spawn(self) -> Worker | None:
-        """A new worker, started by the spawner thread; None once the pool is closed."""
+        """A new worker, started by the spawner thread; None once the pool is closed, or when no process could
+        be started (a job waiting for a worker is then told why)."""
         try:
             worker = self._spawner.submit(Worker, self.memory_limit, self.quiet).result()
-        except RuntimeError:  # closed
+        except Exception as exc:  # noqa: BLE001 - closed (RuntimeError, CancelledError), or no process
+            if not self._closed:  # the next job waiting for a worker fails with why, in one line
+                self._idle.put(f"an engine process could not start: {describe_exception(exc)}")
             return None
         with self._lock:
             if not self._closed:
@@ -146,9 +155,12 @@ class Pool:
                 raise EngineBusy("every engine is busy; try again in a moment") from None
             if worker is None or self._closed:
                 self._idle.put(None)  # wakes the next waiter too
-                if worker is not None:
+                if isinstance(worker, Worker):
                     worker.kill()
                 raise EngineBusy("the pool is stopping")
+            if isinstance(worker, str):  # a worker that could not start: this job fails, the next tries again
+                self._replace()
+                raise EngineFailed(worker)
             if worker.alive():
                 return worker
             self._discard(worker)  # died while idle
@@ -231,9 +243,7 @@ def run_each(task: Callable[[Any], Any], size: int, items: Iterable[Any], on_res
                 results.put((item, None, exc))
                 return
 
-    threads = [threading.Thread(target=loop, name="zerosum-pool-job", daemon=True) for _ in range(min(size, total))]
-    for t in threads:
-        t.start()
+    threads = [start_thread(loop, "zerosum-pool-job") for _ in range(min(size, total))]
     done = 0
     finished = False
     try:
