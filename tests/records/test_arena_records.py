@@ -1,7 +1,6 @@
 """Records written by the arena: --pgnout as games finish, report --export, resume, bad paths, and every
 Connect Four record replayed in lockstep with OpenSpiel's rules."""
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -92,14 +91,8 @@ def test_tournament_pgnout_and_report_export_write_the_same_records(tmp_path, ca
     assert (code, err) == (0, "") and read(exported) == records
 
 
-def test_a_resumed_run_appends_only_the_games_it_plays(tmp_path, capsys):
-    db, pgn = tmp_path / "r.db", tmp_path / "r.pgn"
-    assert main(["match", "random", "first", "--games", "4", *RUN, "--out", str(db), "--pgnout", str(pgn)]) == 0
-    full = list(from_store(db))
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("DELETE FROM games WHERE idx >= 2")  # as if the run had been killed after two games
-    con.close()
+def test_a_resumed_run_appends_only_the_games_it_plays(killed_run, capsys):
+    db, pgn, full = killed_run(4, 2)  # as if the run had been killed after two games
     pgn.write_text("\n".join(format(r) for r in full[:2]))
     code, _, err = run(["match", "--resume", *RUN, "--out", str(db), "--pgnout", str(pgn)], capsys)
     assert (code, err) == (0, "")

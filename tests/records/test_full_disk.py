@@ -4,7 +4,6 @@ file damaged before its end, and writes the stored games the file lacks."""
 
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -140,14 +139,8 @@ def test_resume_refuses_a_file_damaged_before_its_end(tmp_path, damage, where):
     assert path.read_text() == text
 
 
-def test_resume_writes_the_stored_games_the_record_lacks(tmp_path, capsys):
-    db, pgn = tmp_path / "r.db", tmp_path / "r.pgn"
-    assert main(["match", "random", "first", "--games", "6", *RUN, "--out", str(db), "--pgnout", str(pgn)]) == 0
-    full = list(from_store(db))
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("DELETE FROM games WHERE idx >= 4")  # killed after four games were stored ...
-    con.close()
+def test_resume_writes_the_stored_games_the_record_lacks(killed_run, capsys):
+    db, pgn, full = killed_run(6, 4)  # killed after four games were stored ...
     pgn.write_text("\n".join(format(r) for r in full[:2]) + format(full[2])[:-40])  # ... and two and a bit written
     capsys.readouterr()
     code = main(["match", "--resume", *RUN, "--out", str(db), "--pgnout", str(pgn)])
