@@ -130,6 +130,16 @@ def test_the_termination_tag_follows_the_arena_reasons():
     assert termination("adjudicated: draw after 60 moves", False) == "adjudication: draw after 60 moves"
 
 
+def test_a_long_or_unprintable_forfeit_reason_still_makes_a_record_that_reads_back():
+    from zerosum.records import MAX_TAG
+
+    reason = "error: \x1b[31mboom\x1b[0m\r\n\x00" + "x" * 10_000 + "\ud800"  # an agent's error, as it was raised
+    tag = termination(reason, True)
+    assert tag.startswith("forfeit: error: [31mboom [0m xxx") and tag.endswith("...") and len(tag) == MAX_TAG
+    record = Record({"Game": "tictactoe", "Termination": tag}, ["5"], result="0-1")
+    assert parse(format(record)) == [record]
+
+
 def test_a_forfeit_or_adjudication_may_end_a_game_before_the_board_does():
     base = '[Game "connect4"]\n[Termination "{}"]\n\n4 4 {}\n'
     assert parse(base.format("forfeit: time forfeit", "0-1"))[0].result == "0-1"

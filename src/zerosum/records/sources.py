@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import time as _time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,8 @@ from .lexer import MAX_TAG, flag, path_of
 from .text import MoveNote, Record
 
 __all__ = ["arena_maker", "from_game_record", "from_store", "termination"]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def termination(reason: str, forfeit: bool) -> str:
@@ -39,7 +42,7 @@ def termination(reason: str, forfeit: bool) -> str:
 def _fit(value: str) -> str:
     """A tag's value as the arena gives it, cut to :data:`~zerosum.records.lexer.MAX_TAG` characters and
     made one line of text a file can hold (an agent's error message may be long, or hold anything)."""
-    value = " ".join(value.encode("utf-8", "replace").decode("utf-8").split())
+    value = " ".join(_CONTROL.sub(" ", value.encode("utf-8", "replace").decode("utf-8")).split())
     return value if len(value) <= MAX_TAG else value[: MAX_TAG - 3] + "..."
 
 

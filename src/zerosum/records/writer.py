@@ -50,7 +50,7 @@ class Writer:
         from ..core.files import check_output
 
         self.path = check_output(path_of(path, "record file"), overwrite=True, what="record file")
-        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         if flag(overwrite, "overwrite"):
             flags |= os.O_TRUNC
         self.count, self.held, self.notes, self._rounds = 0, 0, [], set()
