@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .options import add_game_option, int_arg
+from .options import add_game_option, float_arg, int_arg
 
 __all__ = ["COMMANDS", "MAX_TREE_DEPTH", "explain"]
 
@@ -24,7 +24,7 @@ DEFAULT_AGENT = "alphabeta:plain=1,depth=4"
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
-    from ..trace.nodes import DEFAULT_MAX_NODES, MAX_TRACE_NODES
+    from ..trace.bounds import DEFAULT_MAX_NODES, DEFAULT_MAX_TIME, MAX_TRACE_NODES, MAX_TRACE_TIME
 
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES",
                         help="the position as a move string in the game's notation (default: the start)")
@@ -37,7 +37,13 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-boards", action="store_true", help="print the tree without a board at each node")
     parser.add_argument("--max-nodes", type=int_arg(1, MAX_TRACE_NODES), default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"stop (one error line) when the search visits more than N nodes, "
-                             f"1..{MAX_TRACE_NODES} (default {DEFAULT_MAX_NODES})")
+                             f"1..{MAX_TRACE_NODES} (default {DEFAULT_MAX_NODES}); an MCTS asking for more "
+                             f"simulations is refused before it starts")
+    parser.add_argument("--max-time", type=float_arg(hi=MAX_TRACE_TIME, above=0), default=DEFAULT_MAX_TIME,
+                        metavar="SECONDS",
+                        help=f"stop (one error line) when the search runs longer, above 0 and at most "
+                             f"{MAX_TRACE_TIME:g} (default {DEFAULT_MAX_TIME:g}); an agent asking for more "
+                             f"time= is refused before it starts")
 
 
 def _kind(tree: Any, action: Any) -> str:
@@ -128,7 +134,7 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
 def _run(args: argparse.Namespace) -> int:
     from ..trace import trace
 
-    tree = trace(args.agent, args.game, args.moves, max_nodes=args.max_nodes)
+    tree = trace(args.agent, args.game, args.moves, max_nodes=args.max_nodes, max_time=args.max_time)
     print(explain(tree, args.moves, args.depth, not args.no_boards))
     return 0
 

@@ -22,33 +22,45 @@ import types
 from typing import Any
 
 from ..errors import AgentError
-from .nodes import DEFAULT_MAX_NODES, MAX_TRACE_NODES, Node, Recorder
+from .bounds import DEFAULT_MAX_NODES, DEFAULT_MAX_TIME, MAX_TRACE_NODES, MAX_TRACE_TIME, check_budget, time_bound
+from .nodes import Node, Recorder
 from .tree import Tree
 
-__all__ = ["trace", "Tree", "Node", "Recorder", "DEFAULT_MAX_NODES", "MAX_TRACE_NODES"]
+__all__ = ["trace", "Tree", "Node", "Recorder", "DEFAULT_MAX_NODES", "MAX_TRACE_NODES", "DEFAULT_MAX_TIME",
+           "MAX_TRACE_TIME"]
 
 
-def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES,
+          max_time: float = DEFAULT_MAX_TIME) -> Tree:
     """The tree ``agent``'s search visits from ``state`` of ``game``.
 
     ``agent``: a search agent or its spec (``"alphabeta:plain=1,depth=3"``, ``"minimax:depth=2"``,
     ``"mcts:sims=200,seed=1"``); a plain function or an agent without a search (``random``) has no tree to
     show (one :class:`~zerosum.errors.AgentError` line).  ``game``: a Game or its spec; ``state``: a state,
     a move string in the game's notation, or None (the start).  ``max_nodes`` (1..1,000,000, default
-    200,000): a search that records more stops with one error line asking for a smaller search, so a
-    notebook never runs out of memory.  An agent object keeps what it learned (alpha-beta's table), so
-    tracing it twice may show a smaller second tree; a spec builds a fresh agent each time.
+    200,000) and ``max_time`` (seconds, above 0 and at most 3,600, default 60) bound the search before it
+    starts and while it runs (:mod:`zerosum.trace.bounds`): a spec asking for more time or simulations is
+    refused at once, and a search that records more nodes or runs longer stops with one error line asking
+    for a smaller search, so a notebook never runs out of memory or waits for ever.  An agent object keeps
+    what it learned (alpha-beta's table), so tracing it twice may show a smaller second tree; a spec builds
+    a fresh agent each time.  Wrong types and values are one :class:`~zerosum.errors.GameError` line.
     """
     from ..agents.base import SearchAgent, check_range
     from ..agents.registry import make_agent
     from ..games import get_game
 
     check_range("trace", "max_nodes", max_nodes, 1, MAX_TRACE_NODES)
+    if isinstance(max_time, bool) or not isinstance(max_time, (int, float)) or not 0 < max_time <= MAX_TRACE_TIME:
+        given = repr(max_time) if isinstance(max_time, (int, float)) else f"a {type(max_time).__name__}"
+        raise AgentError(f"trace: max_time={given} is out of range: expected seconds above 0 and at most "
+                         f"{MAX_TRACE_TIME:g}")
     g = get_game(game)
     if state is None:
         state = g.initial_state
     elif isinstance(state, str):
         state = g.parse_position(state)[1]
+    else:
+        state = g.check_state(state)
     searcher = make_agent(agent)
     if not isinstance(searcher, SearchAgent):
         what = getattr(agent, "__name__", None) if not isinstance(agent, str) else agent
@@ -57,8 +69,10 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     if g.is_terminal(state):
         raise AgentError("trace: the game is over at this position: there is nothing to search")
     discounted = not getattr(searcher, "plain", False) and getattr(searcher, "discount", True) is not False
-    recorder = Recorder(max_nodes, discounted)
-    result = searcher.search(g, state, tracer=recorder)
+    check_budget(searcher, max_nodes, max_time)
+    recorder = Recorder(max_nodes, discounted, max_time)
+    with time_bound(searcher, max_time):
+        result = searcher.search(g, state, tracer=recorder)
     if not recorder.roots:
         raise AgentError(f"trace: {searcher.spec!r} reported nothing to its tracer")
     note = ("the solver's own search is not traced: its tree is the root alone, with the solver's value"
@@ -69,8 +83,9 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
 class _CallableModule(types.ModuleType):
     """``zerosum.trace(...)`` calls :func:`trace`, whether the name is the function or this module."""
 
-    def __call__(self, agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-        return trace(agent, game, state, max_nodes=max_nodes)
+    def __call__(self, agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_MAX_NODES,
+                 max_time: float = DEFAULT_MAX_TIME) -> Tree:
+        return trace(agent, game, state, max_nodes=max_nodes, max_time=max_time)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -2,9 +2,9 @@
 
 A search reports to a tracer (:class:`zerosum.agents.base.Tracer`): minimax and alpha-beta ``enter`` each
 node they count and ``leave`` it with its value; MCTS reports its final tree after the search.  The
-:class:`Recorder` turns those calls into :class:`Node` objects, at most ``limit`` of them (beyond it one
-:class:`~zerosum.errors.AgentError` line asks for a smaller search), and :class:`~zerosum.trace.tree.Tree`
-reads them.
+:class:`Recorder` turns those calls into :class:`Node` objects, at most ``limit`` of them and for at most
+``max_time`` seconds (past either, one :class:`~zerosum.errors.AgentError` line asks for a smaller search:
+:mod:`zerosum.trace.bounds`), and :class:`~zerosum.trace.tree.Tree` reads them.
 
 Two points of view.  Each node keeps what the search computed: ``value``, ``alpha`` and ``beta`` from the
 side to move's view *at that node* (negamax).  The drawings and ``score`` show the textbook's view instead:
@@ -14,18 +14,16 @@ the root's side to move is MAX, every value is from MAX's view, and a MIN node's
 
 from __future__ import annotations
 
+import time
 from typing import Any, Iterator
 
-from ..errors import AgentError
 from ..game import Game
 from ..values import INF, is_proven, plies_to_end, to_parent
+from .bounds import DEFAULT_MAX_NODES, too_long, too_many_nodes
 
-__all__ = ["Node", "Recorder", "MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "short_value"]
+__all__ = ["Node", "Recorder", "short_value"]
 
-#: the most nodes one trace may record, and the default (a node takes about 700 bytes with a Connect Four
-#: state: the default about 140 MB, the most about 700 MB), so a notebook never runs out of memory
-MAX_TRACE_NODES = 1_000_000
-DEFAULT_MAX_NODES = 200_000
+_CLOCK_EVERY = 64  # the recorder reads the clock at every 64th node (a few microseconds a node otherwise)
 
 
 class Node:
@@ -170,19 +168,22 @@ class Node:
 
 
 class Recorder:
-    """A :class:`~zerosum.agents.base.Tracer` that builds :class:`Node` objects (at most ``limit``)."""
+    """A :class:`~zerosum.agents.base.Tracer` that builds :class:`Node` objects: at most ``limit``, and none
+    once ``max_time`` seconds have passed since it was made (None: no time bound)."""
 
-    def __init__(self, limit: int = DEFAULT_MAX_NODES, discounted: bool = True) -> None:
-        self.limit, self.discounted = limit, discounted
+    def __init__(self, limit: int = DEFAULT_MAX_NODES, discounted: bool = True, max_time: float | None = None) -> None:
+        self.limit, self.discounted, self.max_time = limit, discounted, max_time
+        self.deadline = None if max_time is None else time.perf_counter() + max_time
         self.nodes: list[Node] = []
         self.roots: list[Node] = []
         self.stack: list[Node] = []
 
     def _new(self, state: Any, action: Any, depth: int, alpha: Any, beta: Any, parent: Node | None) -> Node:
-        if len(self.nodes) >= self.limit:
-            raise AgentError(f"trace: the search visits more than {self.limit:,} nodes (max_nodes, --max-nodes): trace a "
-                             f"smaller search (a lower depth= or sims=) or raise max_nodes (at most "
-                             f"{MAX_TRACE_NODES:,})")
+        count = len(self.nodes)
+        if count >= self.limit:
+            raise too_many_nodes(self.limit)
+        if self.deadline is not None and not count % _CLOCK_EVERY and time.perf_counter() > self.deadline:
+            raise too_long(self.max_time or 0.0)
         node = Node(state, action, depth, alpha, beta, parent, len(self.nodes), self.discounted)
         self.nodes.append(node)
         if parent is None:

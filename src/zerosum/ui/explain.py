@@ -1,7 +1,9 @@
 """The page's "why?": a search's traced tree as rows (``GET /api/explain``), as ``zerosum explain`` prints it.
 
-:func:`check_explain` checks the request (a position in play and a searching agent);
-:func:`explain_job` runs in an engine worker and returns only JSON-ready values.
+:func:`check_explain` checks the request (a position in play and a searching agent whose own budget fits the
+trace's bounds: :mod:`zerosum.trace.bounds`); :func:`explain_job` runs in an engine worker, its traced search
+bounded while it runs (:data:`MAX_EXPLAIN_NODES` nodes, ``MAX_TIME`` seconds), and returns only JSON-ready
+values.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ _ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
 def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | None,
                   max_time: float = MAX_TIME) -> MoveRequest:
     """A checked ``/api/explain`` request: a position still in play and a searching agent the trace follows."""
+    from ..trace.bounds import check_budget
+
     request = check_move(game_spec, moves, agent_spec, None, max_time)
     if request.agent.name == "solver" and not solver_plays(request.game):  # its agent hands the board on
         seconds = request.agent.limits.time or DEFAULT_TIME
@@ -32,10 +36,11 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
     if request.agent.name not in (*TRACED, "solver"):
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
                          f"choose one of {', '.join(TRACED)} or solver")
+    check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
     return request
 
 
-def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dict[str, Any]:
+def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_time: float = MAX_TIME) -> dict[str, Any]:
     """Why the agent plays what it plays in the request's position (runs in a worker): its search, traced,
     as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
     ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
@@ -46,7 +51,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES) -> dic
     game = request.game
     if request.agent.name == "solver":
         return _exact_why(request)
-    tree = trace(request.agent, game, request.state, max_nodes=max_nodes)
+    tree = trace(request.agent, game, request.state, max_nodes=max_nodes, max_time=max_time)
     fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
 
     def maybe(v: float | None) -> float | int | None:

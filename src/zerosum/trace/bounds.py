@@ -1,0 +1,83 @@
+"""The two bounds of a traced search, checked before it starts and while it runs.
+
+A traced search keeps every node it visits, so it is bounded twice: ``max_nodes`` nodes (memory) and
+``max_time`` seconds.  Before the search (:func:`check_budget`), a spec whose own budget is larger is refused:
+a time limit above ``max_time``, or more simulations than ``max_nodes`` (each MCTS simulation adds at least a
+node to the tree: on Connect Four about two).  While the search runs, the recorder
+(:class:`~zerosum.trace.nodes.Recorder`) stops minimax and alpha-beta at the first node past either bound.
+A search that reports its tree only when it ends (MCTS, which honours ``simulations``) is given ``max_time``
+as its time limit when it has none (:func:`time_bound`), and a search that ran into it is refused in the
+same words.  Every refusal is one :class:`~zerosum.errors.AgentError` line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..errors import AgentError
+
+__all__ = ["MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "MAX_TRACE_TIME", "DEFAULT_MAX_TIME", "check_budget",
+           "time_bound", "too_many_nodes", "too_long"]
+
+#: the most nodes one trace may record, and the default (a node takes about 700 bytes with a Connect Four
+#: state: the default about 140 MB, the most about 700 MB), so a notebook never runs out of memory
+MAX_TRACE_NODES = 1_000_000
+DEFAULT_MAX_NODES = 200_000
+#: the most seconds one traced search may run, and the default
+MAX_TRACE_TIME = 3600.0
+DEFAULT_MAX_TIME = 60.0
+#: a search given ``max_time`` stops a little before it (the agent's own margin): this share of it counts
+_RAN_INTO = 0.9
+
+
+def _spec(agent: Any) -> str:
+    spec = str(getattr(agent, "spec", agent))
+    return repr(spec if len(spec) <= 80 else spec[:77] + "...")
+
+
+def too_many_nodes(limit: int) -> AgentError:
+    """The error of a search that visits more than ``limit`` nodes."""
+    return AgentError(f"trace: the search visits more than {limit:,} nodes (max_nodes, --max-nodes): trace a "
+                      f"smaller search (a lower depth= or sims=) or raise max_nodes (at most {MAX_TRACE_NODES:,})")
+
+
+def too_long(seconds: float) -> AgentError:
+    """The error of a search that runs past ``seconds``."""
+    return AgentError(f"trace: the search did not end within {seconds:g} s (max_time, --max-time): trace a smaller search "
+                      f"(a lower depth= or sims=) or raise max_time (at most {MAX_TRACE_TIME:g} s)")
+
+
+def check_budget(agent: Any, max_nodes: int, max_time: float) -> None:
+    """Refuse, before it starts, a search whose own budget is past a bound (see the module docstring)."""
+    limits = agent.limits
+    if limits.time is not None and limits.time > max_time:
+        raise AgentError(f"trace: {_spec(agent)} searches for {limits.time:g} s, more than max_time allows "
+                         f"({max_time:g} s, --max-time): give it less time= or raise max_time (at most "
+                         f"{MAX_TRACE_TIME:g} s)")
+    sims = limits.simulations
+    if sims is not None and "simulations" in agent.LIMITS and sims > max_nodes:
+        raise AgentError(f"trace: {_spec(agent)} runs {sims:,} simulations, each adding a node to its tree: more "
+                         f"than max_nodes allows ({max_nodes:,}, --max-nodes): trace fewer sims= or raise "
+                         f"max_nodes (at most {MAX_TRACE_NODES:,})")
+
+
+@contextmanager
+def time_bound(agent: Any, max_time: float) -> Iterator[None]:
+    """Run the search inside: an agent that honours simulations and time, given simulations and no time,
+    searches with ``max_time`` as its time limit (its own limits come back afterwards); if it ran into it,
+    :func:`too_long` is raised."""
+    limits = agent.limits
+    if limits.time is not None or limits.simulations is None or not {"simulations", "time"} <= set(agent.LIMITS):
+        yield
+        return
+    agent.limits = dataclasses.replace(limits, time=max_time)
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        agent.limits = limits
+    if time.perf_counter() - start >= _RAN_INTO * max_time:
+        raise too_long(max_time)
