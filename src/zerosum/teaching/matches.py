@@ -168,9 +168,9 @@ def _openings(game: Game[Any, Any], openings: Any, plies: int | None, rounds: in
             raise AgentError("openings and opening_plies exclude each other")
         if isinstance(openings, (str, Path)):
             return read_openings(openings, game), str(openings)
-        if not isinstance(openings, (list, tuple)) or not openings:
+        if not isinstance(openings, (list, tuple)) or not openings or not all(isinstance(o, str) for o in openings):
             raise AgentError("openings: a file name or a list of move strings in the game's notation")
-        return [parse_opening(game, str(o)) for o in openings], f"{len(openings)} given"
+        return [parse_opening(game, o) for o in openings], f"{len(openings)} given"
     shipped = shipped_openings(game)
     if plies is None and shipped is not None:
         return read_openings(shipped, game), "shipped balanced set"
@@ -229,6 +229,8 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
                          "worker processes (use jobs=1, or name it in a file: 'path/to/file.py:name')")
     digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values)
     chosen, source = _openings(g, openings, opening_plies, (games + 1) // 2, seed)
+    if sprt is not None and not isinstance(sprt, str):
+        raise AgentError(f"sprt is a string \"ELO0,ELO1[,ALPHA,BETA]\" such as \"0,5\", not {type(sprt).__name__}")
     try:
         test = None if sprt is None else Sprt.parse(sprt)
     except ValueError as exc:

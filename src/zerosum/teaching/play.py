@@ -274,6 +274,8 @@ def play_game(game: "Game[Any, Any] | str", first: Any, second: Any, *, moves: "
     from ..games import get_game
 
     g = get_game(game)
+    if not isinstance(show, bool):
+        raise AgentError(f"show is True or False, not {type(show).__name__}")
     opening = _opening(g, moves)
     lim, seed = limits_of(limits), _seed(seed)
     agents = {seat: as_agent(a, seed=_seat_seed(seed, seat), limits=lim) for seat, a in ((1, first), (2, second))}
