@@ -119,6 +119,25 @@ def test_ctrl_c_stops_a_match_in_worker_processes_and_kills_them_without_thread_
     assert not [pid for pid in run.children if _alive(pid)]
 
 
+def test_ctrl_c_stops_a_traced_search_within_a_second():
+    script = ("import zerosum\nprint('ready', flush=True)\ntry:\n"
+              "    zerosum.trace('minimax:depth=12', 'connect4', max_nodes=1_000_000, max_time=600)" + REPORT)
+    run = Interrupted(script, marker="ready", times=1, wait=1.0)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert run.seconds < 5 and run.err == ""
+
+
+def test_ctrl_c_stops_a_wait_on_a_pool_job_and_kills_its_worker():
+    script = ("import time\nfrom zerosum.pool import Pool\nwith Pool(size=1, wait=None) as pool:\n"
+              "    pool.run(time.sleep, (0,), 60)\n    print('ready', flush=True)\n    try:\n"
+              "        pool.run(time.sleep, (60,), 120)" + REPORT.replace("\n", "\n    "))
+    run = Interrupted(script, marker="ready", times=1, wait=0.5)
+    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    assert run.seconds < 5 and run.err == ""
+    time.sleep(0.5)
+    assert not [pid for pid in run.children if _alive(pid)]
+
+
 @pytest.mark.slow  # loads the compiled MCTS and alpha-beta in this process: the issue's own reproduction
 def test_ctrl_c_stops_a_match_of_timed_searches_within_a_second():
     script = ("import zerosum\nprint('ready', flush=True)\ntry:\n"
