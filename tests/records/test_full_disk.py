@@ -92,7 +92,7 @@ def test_a_file_size_limit_cuts_back_a_short_write_and_names_the_file(tmp_path, 
     assert os.path.getsize(path) <= limit
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)  # each example fsyncs a few games
 @given(st.integers(1, 4), st.data())
 def test_resume_removes_a_torn_last_game_and_says_so(tmp_path_factory, whole, data):
     path = tmp_path_factory.mktemp("torn") / "t.pgn"
