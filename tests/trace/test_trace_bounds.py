@@ -76,6 +76,14 @@ def test_a_search_within_its_bounds_traces_the_same_tree_as_without_them():
         assert len(free.nodes) == len(bounded), spec
 
 
+def test_the_pages_why_is_bounded_in_nodes_while_it_runs():
+    from zerosum.ui.explain import check_explain, explain_job
+
+    request = check_explain("connect4", "", "minimax:depth=6")
+    with pytest.raises(AgentError, match=r"visits more than 1,000 nodes"):
+        explain_job(request, max_nodes=1000)
+
+
 def test_the_pages_why_is_bounded_in_time_while_it_runs():
     from zerosum.ui.explain import check_explain, explain_job
 
