@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from typing import Any, Callable, Sequence
 
 from . import __version__
 from .commands.options import UsageError, add_game_option
 from .errors import GameError
+from .spec import QUOTE_CHARS
 
 __all__ = ["main", "entry", "build_parser", "command", "add_game_option", "UsageError", "SUBCOMMANDS"]
 
@@ -43,9 +45,28 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 
+#: a quoted run, or a run without spaces, this long or longer in an error line is cut (:func:`_bounded`)
+_LONG_RUN = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'|\"(?:[^\"\\\n]|\\.){%d,}\"|\S{%d,}" % ((4 * QUOTE_CHARS,) * 3))
+#: the longest error line printed; past it the line is cut and its length said
+MAX_ERROR_LINE = 1000
+
+
+def _bounded(line: str) -> str:
+    """An error line with every long run of input cut as :func:`zerosum.spec.quoted` cuts it: the net under
+    messages that quote input themselves (argparse's own, ``unrecognized arguments: ...``, among them)."""
+    def cut(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if text[0] in "'\"" and text[-1] == text[0]:
+            return f"{text[:QUOTE_CHARS + 1]}{text[0]}... ({len(text) - 2:,} characters)"
+        return f"{text[:QUOTE_CHARS]}... ({len(text):,} characters)"
+
+    line = " ".join(_LONG_RUN.sub(cut, line).splitlines())
+    return line if len(line) <= MAX_ERROR_LINE else f"{line[:MAX_ERROR_LINE]}... ({len(line):,} characters)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, _bounded(f"{self.prog}: error: {message}") + "\n")
 
 
 def command(name: str) -> Handler:
@@ -111,7 +132,7 @@ def _say(line: str) -> None:
     """One line on standard error, if there is one to write to."""
     try:
         if sys.stderr is not None:
-            print(line, file=sys.stderr)
+            print(_bounded(line), file=sys.stderr)
     except (OSError, ValueError):
         pass
 

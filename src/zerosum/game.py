@@ -18,6 +18,7 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
 
 from .core.checks import as_index, board_cells, check_player, one_based, other, safe_repr
 from .core.game_types import BoardView, Cell, GameOption, Origin, Outcome, unwind
+from .spec import quoted
 
 __all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
            "safe_repr", "board_cells", "Origin", "unwind", "check_player"]
@@ -76,7 +77,7 @@ class Game(ABC, Generic[S, A]):
         for key, opt in cls.OPTIONS.items():
             if not opt.lo <= options[key] <= opt.hi:
                 raise InvalidSpecError(
-                    f"{key}={options[key]} in {spec!r} is out of range: expected {opt.lo}..{opt.hi}"
+                    f"{key}={options[key]} in {quoted(spec)} is out of range: expected {opt.lo}..{opt.hi}"
                 )
 
     @property
@@ -171,7 +172,7 @@ class Game(ABC, Generic[S, A]):
                 action = self.parse_action(token, state)
                 state = self.result(state, action)
             except IllegalMoveError as exc:
-                raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
+                raise type(exc)(f"move {i + 1} of {quoted(text.strip())}: {exc}") from None
             actions.append(action)
         return actions, state
 

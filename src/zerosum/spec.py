@@ -6,6 +6,10 @@ strings here; each consumer converts them with :func:`convert` and says what it 
 Numbers are read by :func:`integer` and :func:`real`, the one definition of a number zerosum accepts in any
 text a person types (specs, move strings, command-line options): ASCII digits only (``int("4²")`` and
 ``"٣".isdigit()`` would let other scripts through), at most :data:`MAX_DIGITS` digits, and finite.
+
+Every message that quotes what a person typed quotes it through :func:`quoted`, which keeps the first
+:data:`QUOTE_CHARS` characters and says how long the whole was: a 700 KB spec gives a short line, not a
+1.4 MB one.
 """
 
 from __future__ import annotations
@@ -13,15 +17,18 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, TypeVar, cast
 
-__all__ = ["parse_spec", "convert", "integer", "real", "between", "MAX_DIGITS"]
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "MAX_DIGITS", "QUOTE_CHARS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 T = TypeVar("T")
 
-#: the longest whole number accepted anywhere (every documented maximum is far below 10**18 < 2**63)
-MAX_DIGITS = 18
+#: the longest whole number accepted anywhere: 19 digits hold the largest documented maximum, a seed's
+#: 2**63 - 1 (9,223,372,036,854,775,807); each option's own range is checked after
+MAX_DIGITS = 19
+#: how many characters of a person's input an error message quotes (:func:`quoted`)
+QUOTE_CHARS = 40
 _INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 _REAL = re.compile(r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})(?:[eE][+-]?[0-9]{1,2})?" % MAX_DIGITS)
 
@@ -33,12 +40,12 @@ def integer(text: str) -> int:
     (42, -3)
     """
     if isinstance(text, bool) or not isinstance(text, (str, int)):
-        raise ValueError(f"{text!r} is not a whole number")
+        raise ValueError(f"{quoted(text)} is not a whole number")
     if isinstance(text, int):
         return text
     raw = text.strip()
     if not _INTEGER.fullmatch(raw):
-        raise ValueError(f"{raw!r} is not a whole number written with the digits 0-9 (at most {MAX_DIGITS})")
+        raise ValueError(f"{quoted(raw)} is not a whole number written with the digits 0-9 (at most {MAX_DIGITS})")
     return int(raw)
 
 
@@ -48,17 +55,42 @@ def real(text: str) -> float:
     ``nan``, ``inf`` and ``1e999`` are refused: no option means "forever" by accident.
     """
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
-        raise ValueError(f"{text!r} is not a number")
+        raise ValueError(f"{quoted(text)} is not a number")
     if isinstance(text, (int, float)):
         value = float(text)
     else:
         raw = text.strip()
         if not _REAL.fullmatch(raw):
-            raise ValueError(f"{raw!r} is not a finite decimal number such as 1.5")
+            raise ValueError(f"{quoted(raw)} is not a finite decimal number such as 1.5")
         value = float(raw)
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"{text!r} is not a finite number")
+        raise ValueError(f"{quoted(text)} is not a finite number")
     return value
+
+
+def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)`` for an error message, bounded: at most ``limit`` characters of it and, when cut, how
+    long the whole was.
+
+    >>> quoted("connect4")
+    "'connect4'"
+    >>> quoted("9" * 700_000, 8)
+    "'99999999'... (700,000 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= limit and len(shown := repr(value)) <= limit + 2:
+            return shown
+        cut = value[:limit]
+        while len(repr(cut)) > limit + 2:  # escapes (\x00, \U0001f600) count against the bound too
+            cut = cut[:-1]
+        return f"{cut!r}... ({len(value):,} characters)"
+    try:
+        shown = repr(value)
+    except Exception:  # noqa: BLE001 - an int past Python's digit limit, a hostile __repr__
+        if isinstance(value, int):
+            return f"a whole number of {value.bit_length():,} bits"
+        return f"a {type(value).__name__}"
+    return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
 
 
 integer.__name__ = "a whole number"  # how convert() names the kind in its messages
@@ -81,19 +113,19 @@ def parse_spec(spec: str, error: type[Exception]) -> tuple[str, dict[str, str]]:
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not _NAME.match(name):
-        raise error(f"malformed spec {spec!r}: expected a name such as 'alphabeta' or 'connect4'")
+        raise error(f"malformed spec {quoted(spec)}: expected a name such as 'alphabeta' or 'connect4'")
     options: dict[str, str] = {}
     if sep and rest.strip():
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             key, value = key.strip(), value.strip()
             if not eq or not _KEY.match(key) or not value:
-                raise error(f"malformed option {part.strip()!r} in spec {spec!r}: expected key=value")
+                raise error(f"malformed option {quoted(part.strip())} in spec {quoted(spec)}: expected key=value")
             if key in options:
-                raise error(f"option {key!r} given twice in spec {spec!r}")
+                raise error(f"option {quoted(key)} given twice in spec {quoted(spec)}")
             options[key] = value
     elif sep:
-        raise error(f"malformed spec {spec!r}: nothing after ':'")
+        raise error(f"malformed spec {quoted(spec)}: nothing after ':'")
     return name.lower(), options
 
 
@@ -114,7 +146,7 @@ def convert(
     try:
         result = parse(value)
     except (TypeError, ValueError):
-        raise error(f"option {key}={value!r} in {spec!r} is not {expect or parse.__name__}") from None
+        raise error(f"option {key}={quoted(value)} in {quoted(spec)} is not {expect or parse.__name__}") from None
     if check is not None and not check(result):
-        raise error(f"option {key}={value!r} in {spec!r} is out of range: expected {expect}")
+        raise error(f"option {key}={quoted(value)} in {quoted(spec)} is out of range: expected {expect}")
     return cast(T, result)

@@ -130,3 +130,17 @@ def test_bench_analysis_without_the_book_leaves_the_faces_solver_alone(capsys) -
     out = capsys.readouterr().out
     assert "table of 65,536 entries, book: none" in out and "--no-book --tt-log-size 16" in out
     assert analysis.load_solver(GAME) is before
+
+
+@pytest.mark.parametrize("seed", ["0", str(2**62)])
+def test_bench_analysis_accepts_the_documented_seeds_at_both_ends(capsys, seed: str) -> None:
+    assert main(["bench", "analysis", "--plies", "38", "--per-ply", "1", "--seed", seed]) == 0
+    out = capsys.readouterr().out
+    assert f"--seed {seed}" in out and re.search(r"^\| 38 \| 1 \| ", out, re.M), out
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**62 + 1)])
+def test_bench_analysis_refuses_a_seed_one_past_either_end(capsys, seed: str) -> None:
+    assert main(["bench", "analysis", "--plies", "38", "--per-ply", "1", "--seed", seed]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--seed" in err and f"0..{2**62}" in err, err

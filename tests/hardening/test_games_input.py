@@ -26,17 +26,16 @@ def test_move_strings_accept_only_ascii_digits(text: str) -> None:
         migration.parse_action(f"{text},0", migration.initial_state)
 
 
-@pytest.mark.parametrize("text", [*NON_ASCII_DIGITS, "nan", "inf", "-inf", "1e999", "1" * 19, "0x10", "", " "])
+@pytest.mark.parametrize("text", [*NON_ASCII_DIGITS, "nan", "inf", "-inf", "1e999", "1" * 20, "0x10", "", " "])
 def test_numbers_are_ascii_finite_and_bounded(text: str) -> None:
     with pytest.raises(ValueError):
         integer(text)
-    if text not in ("1" * 19,):
-        with pytest.raises(ValueError):
-            real(text)
+    with pytest.raises(ValueError):
+        real(text)
 
 
 def test_numbers_read_what_people_type() -> None:
-    assert integer(" 42 ") == 42 and integer("-3") == -3 and integer("9" * 18) == 10**18 - 1
+    assert integer(" 42 ") == 42 and integer("-3") == -3 and integer("9" * 19) == 10**19 - 1
     assert real("1.5") == 1.5 and real(".25") == 0.25 and real("2e-3") == 0.002 and real("3") == 3.0
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Protocol
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import between
+from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, describe_value, is_proven, loss_value, plies_to_end, win_value
 
 __all__ = [
@@ -73,11 +73,11 @@ class Limits:
                 continue
             lo, hi, expect = _LIMIT_RANGES[f.name]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise AgentError(f"Limits({f.name}={value!r}): expected {expect}")
+                raise AgentError(f"Limits({f.name}={quoted(value)}): expected {expect}")
             if f.name != "time" and not isinstance(value, int):
-                raise AgentError(f"Limits({f.name}={value!r}): expected {expect}")
+                raise AgentError(f"Limits({f.name}={quoted(value)}): expected {expect}")
             if not (lo < value <= hi if f.name == "time" else lo <= value <= hi):  # False for nan
-                raise AgentError(f"Limits({f.name}={value!r}) is out of range: expected {expect}")
+                raise AgentError(f"Limits({f.name}={quoted(value)}) is out of range: expected {expect}")
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None]
@@ -180,7 +180,7 @@ def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whol
     ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
     if not ok or not lo <= value <= hi:
         what = "a whole number" if whole else "a number"
-        raise AgentError(f"{owner}: {name}={value!r} is out of range: expected {what} in {lo}..{hi}")
+        raise AgentError(f"{owner}: {name}={quoted(value)} is out of range: expected {what} in {lo}..{hi}")
     return value
 
 

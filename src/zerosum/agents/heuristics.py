@@ -44,6 +44,7 @@ from ..games.connectx_eval import (  # noqa: F401 - the evaluations' tools, unde
     windows,
     winning_cells,
 )
+from ..spec import quoted
 
 __all__ = [
     "evaluation",
@@ -195,7 +196,7 @@ def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
     """The evaluation named ``name`` with its weights bound: ``f(game, state, player) -> int``."""
     names = evaluation_names()
     if name not in names:
-        raise AgentError(f"unknown evaluation {name!r}: choose one of {', '.join(names)}")
+        raise AgentError(f"unknown evaluation {quoted(name)}: choose one of {', '.join(names)}")
     func = _by_name(name)
     if (three, two) == (50, 10):
         return func
@@ -218,13 +219,13 @@ MAX_EVAL_PATH = 1000
 def evaluation(view: str = "mover") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an evaluation's point of view: ``@evaluation(view="first")`` sets ``f.view`` (see module doc)."""
     if view not in VIEWS:
-        raise AgentError(f"evaluation view {view!r} is not one of {', '.join(VIEWS)}")
+        raise AgentError(f"evaluation view {quoted(view)} is not one of {', '.join(VIEWS)}")
 
     def declare(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             func.view = view  # type: ignore[attr-defined]
         except (AttributeError, TypeError):
-            raise AgentError(f"cannot declare the view of {func!r}: give a plain function") from None
+            raise AgentError(f"cannot declare the view of {quoted(func)}: give a plain function") from None
         return func
 
     return declare
@@ -235,7 +236,7 @@ def view_of(func: Callable[..., Any]) -> str:
     view = getattr(func, "view", "mover")
     if view not in VIEWS:
         name = getattr(func, "__name__", "the evaluation")
-        raise AgentError(f"{name}.view is {view!r}: expected one of {', '.join(VIEWS)}")
+        raise AgentError(f"{quoted(name)}.view is {quoted(view)}: expected one of {', '.join(VIEWS)}")
     return str(view)
 
 
@@ -264,15 +265,15 @@ def load_evaluation(text: str) -> Callable[..., Any]:
     from ..core.files import load_user_module
 
     if len(text) > MAX_EVAL_PATH:
-        raise AgentError(f"eval={text[:40]!r}...: {len(text)} characters; the limit is {MAX_EVAL_PATH}")
+        raise AgentError(f"eval={quoted(text)}: the limit is {MAX_EVAL_PATH} characters")
     path, _, attr = text.rpartition(":")
     if not path.endswith(".py") or not attr.isidentifier():
-        raise AgentError(f"eval={text!r}: expected path/to/file.py:function")
+        raise AgentError(f"eval={quoted(text)}: expected path/to/file.py:function")
     module = load_user_module(path, what="evaluation file")
     func = getattr(module, attr, None)
     if func is None:
-        raise AgentError(f"evaluation file {path!r} has no {attr!r}")
+        raise AgentError(f"evaluation file {quoted(path)} has no {quoted(attr)}")
     if not callable(func):
-        raise AgentError(f"{attr!r} in {path!r} is not a function f(game, state, player) -> number")
+        raise AgentError(f"{quoted(attr)} in {quoted(path)} is not a function f(game, state, player) -> number")
     view_of(func)
     return func  # type: ignore[no-any-return]

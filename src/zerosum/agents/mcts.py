@@ -56,6 +56,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
+from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag as _flag,
@@ -114,9 +115,9 @@ class MCTSAgent(SearchAgent):
             raise AgentError("mcts:plain=1 plays random playouts only: leave out playout=")
         self.plain = plain
         if isinstance(playout, str) and playout not in PLAYOUTS:
-            raise AgentError(f"unknown playout {playout!r}: choose one of {', '.join(PLAYOUTS)} or pass a callable")
+            raise AgentError(f"unknown playout {quoted(playout)}: choose one of {', '.join(PLAYOUTS)} or pass a callable")
         if not isinstance(playout, str) and not callable(playout):
-            raise AgentError(f"a playout is a name or a callable f(game, state) -> action, not {playout!r}")
+            raise AgentError(f"a playout is a name or a callable f(game, state) -> action, not {quoted(playout)}")
         self.c = check_range(self.name, "c", c, 0, MAX_C, whole=False)
         self.playout = playout
         self.fast = fast

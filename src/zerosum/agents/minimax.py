@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
+from ..spec import quoted
 from ..values import INF, WIN, clamp, to_child, to_parent
 from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag
 
@@ -82,7 +83,7 @@ def resolve_evaluation(
     name = evaluation or default_evaluation(game)
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later
-        raise AgentError(f"{game.title} has no {name!r} evaluation: choose one of {', '.join(dict.fromkeys(offered))}")
+        raise AgentError(f"{game.title} has no {quoted(name)} evaluation: choose one of {', '.join(dict.fromkeys(offered))}")
     return name, bind_evaluation(game, name, three, two)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import convert, parse_spec
+from ..spec import convert, parse_spec, quoted
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits
 
 __all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
@@ -135,21 +135,21 @@ def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     from ..core.files import load_user_module
 
     path, _, attr = spec.rpartition(":")
-    if not os.path.isfile(path):
-        raise AgentError(f"agent file {path!r} not found (expected path/to/file.py:name)")
+    if not os.path.lexists(path):  # anything else there (a FIFO, a device) is named by load_user_module
+        raise AgentError(f"agent file {quoted(path)} not found (expected path/to/file.py:name)")
     module = load_user_module(path)
     obj = getattr(module, attr, None)
     if obj is None:
-        raise AgentError(f"{path!r} has no {attr!r}")
+        raise AgentError(f"{quoted(path)} has no {quoted(attr)}")
     try:
         if isinstance(obj, type) and issubclass(obj, Agent):
             obj = obj()
     except Exception as exc:  # a user class whose constructor fails
         from ..core.files import describe_exception
 
-        raise AgentError(f"{spec!r} could not be made: {describe_exception(exc)}") from None
+        raise AgentError(f"{quoted(spec)} could not be made: {describe_exception(exc)}") from None
     if not callable(obj):
-        raise AgentError(f"{spec!r} is not callable: an agent is f(game, state) -> action")
+        raise AgentError(f"{quoted(spec)} is not callable: an agent is f(game, state) -> action")
     if isinstance(obj, Agent):
         obj.spec = spec
         return obj
@@ -176,7 +176,7 @@ def make_agent(
     head = spec.strip().partition(":")[0]  # a file's path: before the first colon (eval=f.py:fn is an option)
     if head.endswith(".py"):
         if spec.strip().endswith(".py"):
-            raise AgentError(f"{spec!r}: name the agent in the file, as path/to/file.py:name")
+            raise AgentError(f"{quoted(spec)}: name the agent in the file, as path/to/file.py:name")
         return _load_file_agent(spec.strip(), limits)
     name, raw = parse_spec(spec, AgentError)
     return build_agent(name, raw, spec, seed=seed, limits=limits)
@@ -189,7 +189,8 @@ def build_agent(name: str, raw: dict[str, str], spec: str, *, seed: int | None =
     cls = agent_class(name)
     if cls is None:
         known = ", ".join(agent_names())
-        raise AgentError(f"unknown agent {name!r} in {spec!r}: choose one of {known}")
+        where = f" in {quoted(spec)}" if spec.strip() != name else ""
+        raise AgentError(f"unknown agent {quoted(name)}{where}: choose one of {known}")
     limit_values: dict[str, Any] = {}
     if limits is not None:
         limit_values = {f.name: getattr(limits, f.name) for f in fields(limits)}
@@ -205,7 +206,7 @@ def build_agent(name: str, raw: dict[str, str], spec: str, *, seed: int | None =
             kwargs[key] = convert(key, text, opt.kind, AgentError, spec, opt.check, opt.expect)
         else:
             accepted = [k for k, (f, _) in LIMIT_OPTIONS.items() if f in cls.LIMITS] + ["seed", *cls.OPTIONS]
-            raise AgentError(f"agent {name!r} has no option {key!r} (options: {', '.join(accepted)})")
+            raise AgentError(f"agent {name!r} has no option {quoted(key)} (options: {', '.join(accepted)})")
     agent_limits = Limits(**{k: v for k, v in limit_values.items() if v is not None})
     agent = cls(limits=agent_limits, seed=seed, **kwargs)
     agent.spec = spec.strip()

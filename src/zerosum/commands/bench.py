@@ -18,6 +18,7 @@ import statistics
 import time
 from typing import Any
 
+from ..spec import quoted
 from .bench_analysis import add_bench_analysis, run_bench_analysis
 from .options import UsageError, add_game_option, float_arg, int_arg
 from .solver import add_solver_bench, run_solver_bench
@@ -134,7 +135,7 @@ def _run_mcts(args: argparse.Namespace) -> int:
     from ..games import get_game
 
     if args.playout not in PLAYOUTS:
-        raise UsageError(f"--playout {args.playout!r}: choose one of {', '.join(PLAYOUTS)}")
+        raise UsageError(f"--playout {quoted(args.playout)}: choose one of {', '.join(PLAYOUTS)}")
     game = get_game(args.game)
     fast = MCTSAgent(playout=args.playout, fast=not args.generic)._uses_fast_path(game)
     sims = args.sims if args.sims is not None else (300_000 if fast else 3_000)
@@ -177,7 +178,7 @@ def _run_alphabeta(args: argparse.Namespace) -> int:
     from ..games import get_game
 
     if args.eval not in EVALUATIONS:
-        raise UsageError(f"--eval {args.eval!r}: choose one of {', '.join(EVALUATIONS)}")
+        raise UsageError(f"--eval {quoted(args.eval)}: choose one of {', '.join(EVALUATIONS)}")
     game = get_game(args.game)
     agent = AlphaBetaAgent(limits=Limits(nodes=args.nodes), eval=args.eval, fast=not args.generic)
     state = game.initial_state

@@ -23,19 +23,21 @@ from typing import Any, Iterator
 
 from .options import UsageError, add_game_option, int_arg
 
-__all__ = ["MAX_PER_PLY", "DEFAULT_PLIES", "parse_plies", "percentile", "add_bench_analysis", "run_bench_analysis"]
+__all__ = ["MAX_PER_PLY", "MAX_SEED", "DEFAULT_PLIES", "parse_plies", "percentile", "add_bench_analysis", "run_bench_analysis"]
 
 #: ``--per-ply``: at most this many positions a ply
 MAX_PER_PLY = 1000
 #: the plies sampled by default (the book's last ply and the hard middle game after it)
 DEFAULT_PLIES = "5-14"
 DEFAULT_PER_PLY = 10
+#: ``--seed``: at most 2**62 (README's Limits)
+MAX_SEED = 2**62
 
 
 def parse_plies(text: str, cells: int | None = None) -> tuple[int, int]:
     """``"A-B"`` (or ``"A"``) as ``(A, B)``, ``0 <= A <= B``, and ``B < cells`` when ``cells`` is given;
     UsageError (one line) otherwise."""
-    from ..spec import integer
+    from ..spec import integer, quoted
 
     head, dash, tail = text.partition("-")
     expect = "A-B with whole numbers 0 <= A <= B (e.g. 5-14), or one ply"
@@ -43,11 +45,11 @@ def parse_plies(text: str, cells: int | None = None) -> tuple[int, int]:
         lo = integer(head)
         hi = integer(tail) if dash else lo
     except ValueError:
-        raise UsageError(f"--plies {text!r}: expected {expect}") from None
+        raise UsageError(f"--plies {quoted(text)}: expected {expect}") from None
     if lo > hi:
-        raise UsageError(f"--plies {text!r}: the first ply is after the last; expected {expect}")
+        raise UsageError(f"--plies {quoted(text)}: the first ply is after the last; expected {expect}")
     if cells is not None and hi >= cells:
-        raise UsageError(f"--plies {text!r}: a position still to play has at most {cells - 1} stones on this "
+        raise UsageError(f"--plies {quoted(text)}: a position still to play has at most {cells - 1} stones on this "
                          f"board of {cells} cells")
     return lo, hi
 
@@ -81,8 +83,8 @@ def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
                              f"cells (default {DEFAULT_PLIES})")
     parser.add_argument("--per-ply", type=int_arg(1, MAX_PER_PLY), default=DEFAULT_PER_PLY, metavar="N",
                         help=f"quiet positions a ply, 1..{MAX_PER_PLY} (default {DEFAULT_PER_PLY})")
-    parser.add_argument("--seed", type=int_arg(0, 2**62), default=0,
-                        help="the sample's seed: the same seed, the same positions (default 0)")
+    parser.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0,
+                        help="the sample's seed, 0..2**62: the same seed, the same positions (default 0)")
     parser.add_argument("--no-book", action="store_true", help="analyse without the opening book")
     parser.add_argument("--tt-log-size", type=int_arg(lo, hi), default=None, metavar="N",
                         help=f"a table of 2**N entries, N in {lo}..{hi} (default: the faces' own solver)")

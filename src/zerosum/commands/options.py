@@ -11,7 +11,7 @@ import argparse
 from typing import Any, Callable
 
 from ..errors import UsageError
-from ..spec import integer, real
+from ..spec import integer, quoted, real
 
 __all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
 
@@ -39,18 +39,22 @@ def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float
         try:
             value = parse(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {expect}") from None
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not {expect}") from None
         if (lo is not None and value < lo) or (hi is not None and value > hi) or (above is not None and value <= above):
-            raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected {expect}")
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is out of range: expected {expect}")
         return value
 
     convert.__name__ = what  # argparse names the type in some messages
     return convert
 
 
+#: the largest whole number any option takes (``hi`` left out): numbers past 2**63 are refused everywhere
+MAX_WHOLE = 2**63 - 1
+
+
 def int_arg(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number in ASCII digits within ``lo..hi``."""
-    return _bounded(integer, "a whole number", lo, hi)
+    """An argparse ``type``: a whole number in ASCII digits within ``lo..hi`` (``hi`` at most :data:`MAX_WHOLE`)."""
+    return _bounded(integer, "a whole number", lo, MAX_WHOLE if hi is None else min(hi, MAX_WHOLE))
 
 
 def float_arg(lo: float | None = None, hi: float | None = None, *, above: float | None = None) -> Callable[[str], float]:

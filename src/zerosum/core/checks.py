@@ -12,12 +12,11 @@ __all__ = ["safe_repr", "one_based", "as_index", "board_cells", "other", "check_
 
 
 def safe_repr(value: object, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters, or the type's name when ``__repr__`` itself fails."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - a hostile __repr__
-        return f"a {type(value).__name__}"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """``repr(value)`` bounded (:func:`zerosum.spec.quoted`, the one helper), or the type's name when
+    ``__repr__`` itself fails."""
+    from ..spec import quoted
+
+    return quoted(value, limit)
 
 
 def one_based(text: object, count: int, what: str, hint: str) -> int:

@@ -20,6 +20,7 @@ from typing import Callable, ClassVar, Iterable, Sequence
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, check_player, one_based, other
 from ..kernels.bits import line_bits
+from ..spec import quoted
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState
 from .connectx_text import grid_stones, join_moves, parse_grid, render_grid, split_moves
@@ -58,7 +59,7 @@ class ConnectX(Game[ConnectXState, int]):
         rows, cols, k = options["rows"], options["cols"], options["k"]
         for name, value in (("rows", rows), ("cols", cols), ("k", k)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidSpecError(f"{name} must be a whole number, not {value!r}")
+                raise InvalidSpecError(f"{name} must be a whole number, not {quoted(value)}")
         if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
             raise InvalidSpecError(
                 f"a {rows} x {cols} board is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
@@ -303,7 +304,7 @@ class ConnectX(Game[ConnectXState, int]):
         """The position after a move string (1-based, "4453") or a sequence of 0-based columns."""
         if isinstance(moves, str):
             cols = self.split_moves(moves)
-            shown = repr(moves)
+            shown = quoted(moves)
             offset = 1
         else:
             if isinstance(moves, (bytes, bytearray)) or not isinstance(moves, Iterable):
@@ -311,7 +312,7 @@ class ConnectX(Game[ConnectXState, int]):
                     f"moves are a move string such as '4453' or a list of 0-based columns, not {type(moves).__name__}"
                 )
             cols = list(moves)
-            shown = str(cols)
+            shown = quoted(cols)
             offset = 0
         state = self._initial
         for i, col in enumerate(cols):

@@ -8,6 +8,7 @@ import re
 from typing import Sequence
 
 from ..errors import InvalidMoveError, InvalidPositionError
+from ..spec import quoted
 
 __all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid"]
 
@@ -32,7 +33,7 @@ def split_moves(moves: str, cols: int) -> list[int]:
     out = []
     for i, part in enumerate(parts):
         if not _DIGITS.fullmatch(part):  # ASCII only: '4²'.isdigit() is True, int('4²') fails
-            raise InvalidMoveError(f"move {i + 1} of {moves!r} is {part!r}, not a column number 1..{cols}")
+            raise InvalidMoveError(f"move {i + 1} of {quoted(moves)} is {quoted(part)}, not a column number 1..{cols}")
         out.append(int(part) - 1)
     return out
 
@@ -62,9 +63,9 @@ def parse_grid(text: str, rows: int, cols: int) -> list[str]:
             elif ch in ("-", "_"):
                 norm.append(".")
             else:
-                raise InvalidPositionError(f"unexpected {ch!r} in grid row {raw.strip()!r}: use . X O")
+                raise InvalidPositionError(f"unexpected {quoted(ch)} in grid row {quoted(raw.strip())}: use . X O")
         if len(norm) != cols:
-            raise InvalidPositionError(f"grid row {raw.strip()!r} has {len(norm)} cells; this board has {cols} columns")
+            raise InvalidPositionError(f"grid row {quoted(raw.strip())} has {len(norm)} cells; this board has {cols} columns")
         out.append("".join(norm))
     if len(out) != rows:
         raise InvalidPositionError(f"the grid has {len(out)} rows; this board has {rows}")

@@ -25,6 +25,7 @@ from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Outcome, board_cells, other, safe_repr
+from ..spec import quoted
 from .registry import register_game
 
 __all__ = ["Migration", "MigrationState"]
@@ -65,7 +66,7 @@ class Migration(Game[MigrationState, Action]):
     def check_options(cls, spec: str, options: dict[str, int]) -> None:
         n = options["n"]
         if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= cls.MAX_N:
-            raise InvalidSpecError(f"Migration needs a whole number n in 3..{cls.MAX_N}, not {n!r}")
+            raise InvalidSpecError(f"Migration needs a whole number n in 3..{cls.MAX_N}, not {quoted(n)}")
 
     def __init__(self, n: int = 8) -> None:
         self.check_options("", {"n": n})
@@ -156,7 +157,7 @@ class Migration(Game[MigrationState, Action]):
         leftover = re.sub(r"[-0-9\s,()>\[\]]", "", raw)
         if leftover or len(nums) not in (2, 4) or len(raw) > 200:
             raise InvalidMoveError(
-                f"{str(text).strip()!r} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
+                f"{quoted(str(text).strip())} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
             )
         if len(nums) == 2:
             if state is None:

@@ -41,6 +41,7 @@ from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, unwind
+from ..spec import quoted
 from .othello_eval import combined_eval, corners_eval, mobility_eval, stability_eval
 from .othello_state import OthelloState
 from .registry import register_game
@@ -74,7 +75,7 @@ class Othello(Game[OthelloState, int]):
 
     def __init__(self, n: int = 8) -> None:
         if isinstance(n, bool) or not isinstance(n, int) or not self.MIN_N <= n <= self.MAX_N or n % 2:
-            raise InvalidSpecError(f"Othello needs an even board side n in {self.MIN_N}..{self.MAX_N}, not {n!r}")
+            raise InvalidSpecError(f"Othello needs an even board side n in {self.MIN_N}..{self.MAX_N}, not {quoted(n)}")
         self.n = n
         self.cells = n * n
         self.pass_action = n * n
@@ -229,7 +230,7 @@ class Othello(Game[OthelloState, int]):
 
     def _not_a_move(self, text: object) -> InvalidMoveError:
         return InvalidMoveError(
-            f"{str(text).strip()[:40]!r} is not an Othello move: type a column letter a-{LETTERS[self.n - 1]} "
+            f"{quoted(str(text).strip())} is not an Othello move: type a column letter a-{LETTERS[self.n - 1]} "
             f"and a row number 1-{self.n} (e.g. d3), or pass"
         )
 
@@ -255,7 +256,7 @@ class Othello(Game[OthelloState, int]):
         while pos < len(body):
             match = _TOKEN.match(body, pos)
             if not match:
-                raise InvalidMoveError(f"move {len(out) + 1} of {body!r}: {self._not_a_move(body[pos:pos + 6])}")
+                raise InvalidMoveError(f"move {len(out) + 1} of {quoted(body)}: {self._not_a_move(body[pos:pos + 6])}")
             out.append(match.group(0).strip(" \t\r\n,"))
             pos = match.end()
         return out
@@ -272,7 +273,7 @@ class Othello(Game[OthelloState, int]):
                     actions.append(self.pass_action)
                 state = self.result(state, action)
             except IllegalMoveError as exc:
-                raise type(exc)(f"move {i + 1} of {text.strip()!r}: {exc}") from None
+                raise type(exc)(f"move {i + 1} of {quoted(text.strip())}: {exc}") from None
             actions.append(action)
         return actions, state
 

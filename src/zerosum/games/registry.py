@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from ..errors import GameError, InvalidSpecError
 from ..game import Game, GameOption
-from ..spec import convert, parse_spec
+from ..spec import convert, parse_spec, quoted
 
 __all__ = ["get_game", "register_game", "registered_games", "game_names", "spec_forms", "GameOption", "GAME_NAMES", "PRESETS"]
 
@@ -76,19 +76,20 @@ def __getattr__(attr: str) -> Any:
 
 def _check_cells(spec: str, cells: int, max_cells: int | None) -> None:
     if max_cells is not None and cells > max_cells:
-        raise InvalidSpecError(f"{spec!r} has {cells} cells; at most {max_cells} are allowed here")
+        raise InvalidSpecError(f"{quoted(spec)} has {cells} cells; at most {max_cells} are allowed here")
 
 
 def _options(spec: str) -> tuple[type[Game[Any, Any]], dict[str, int]]:
     """The class a spec names and its options (defaults, then the preset's, then the spec's)."""
     name, raw = parse_spec(spec, InvalidSpecError)
     if name not in _NAMES:
-        raise InvalidSpecError(f"unknown game {name!r} in {spec!r}: choose one of {', '.join(_NAMES)}")
+        where = f" in {quoted(spec)}" if spec.strip() != name else ""
+        raise InvalidSpecError(f"unknown game {quoted(name)}{where}: choose one of {', '.join(_NAMES)}")
     cls, preset = _NAMES[name]
     for key in raw:
         if key not in cls.OPTIONS:
             valid = ", ".join(cls.OPTIONS) if cls.OPTIONS else "none"
-            raise InvalidSpecError(f"game {name!r} has no option {key!r} (options: {valid})")
+            raise InvalidSpecError(f"game {name!r} has no option {quoted(key)} (options: {valid})")
     options = {key: opt.default for key, opt in cls.OPTIONS.items()}
     options.update(preset)
     for key, value in raw.items():

@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from ..game import BoardView, Game, Outcome, as_index, board_cells, check_player, one_based
+from ..spec import quoted
 from .connectx_eval import line_window_score
 from .registry import register_game
 
@@ -177,12 +178,12 @@ class TicTacToe(Game[TicTacToeState, int]):
             raise InvalidPositionError(f"a grid is text, not {type(text).__name__}")
         rows = [r.strip().replace(" ", "") for r in text.strip().splitlines() if r.strip()]
         if len(rows) != 3 or any(len(r) != 3 for r in rows):
-            raise InvalidPositionError(f"a Tic-Tac-Toe grid is 3 rows of 3 cells, got {text!r}")
+            raise InvalidPositionError(f"a Tic-Tac-Toe grid is 3 rows of 3 cells, got {quoted(text)}")
         table = {".": 0, "X": 1, "O": 2}
         try:
             cells = tuple(table[ch.upper()] for ch in "".join(rows))
         except KeyError as exc:
-            raise InvalidPositionError(f"unexpected {exc.args[0]!r} in grid: use . X O") from None
+            raise InvalidPositionError(f"unexpected {quoted(exc.args[0])} in grid: use . X O") from None
         nx, no = cells.count(1), cells.count(2)
         if nx not in (no, no + 1):
             raise InvalidPositionError(f"impossible stone counts: {nx} X and {no} O")
@@ -200,7 +201,7 @@ class TicTacToe(Game[TicTacToeState, int]):
             try:
                 state = self.result(state, self.parse_action(ch))
             except IllegalMoveError as exc:
-                raise type(exc)(f"move {i + 1} of {moves!r}: {exc}") from None
+                raise type(exc)(f"move {i + 1} of {quoted(moves)}: {exc}") from None
         return state
 
 
