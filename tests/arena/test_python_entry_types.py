@@ -65,3 +65,25 @@ def test_match_sprt_must_be_a_string_as_the_issue_found() -> None:
 
 def test_match_openings_must_be_move_strings_not_numbers() -> None:
     assert "openings" in _refused(lambda: zerosum.match("first", "first", game="tictactoe", games=2, openings=[5]))
+
+
+class _Hostile:
+    """A value whose repr and == raise (as a student's object might)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no ==")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("param, value", [("seed", _Hostile()), ("order", _Hostile()), ("deadline", 10**400),
+                                          ("deadline", 7200.5), ("openings", "\ud800"), ("order", ["random"])])
+def test_match_answers_hostile_and_huge_values_with_one_game_error_line(param: str, value: Any) -> None:
+    _refused(lambda: zerosum.match("first", "first", game="tictactoe", games=2, **{param: value}))
+
+
+def test_play_game_answers_a_seed_whose_repr_fails_with_one_game_error_line() -> None:
+    _refused(lambda: zerosum.play_game("tictactoe", "first", "first", seed=_Hostile()))

@@ -25,7 +25,7 @@ from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
            "open_run", "check_agents", "canonical_spec", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
-           "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE"]
+           "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
 
 # ---- agents and stored runs -------------------------------------------------------------------------
 
@@ -124,6 +124,8 @@ DEADLINE_MARGIN = 0.25
 DEADLINE_SHARE = 0.10
 #: the hard deadline of a move without a time limit (and without ``--deadline``)
 UNTIMED_DEADLINE = 60.0
+#: the longest hard deadline a run may set (``--deadline``, ``zerosum.match(deadline=)``): two hours
+MAX_DEADLINE = 7200.0
 #: how the default deadline is stated (help texts, docs, the run's header)
 DEADLINE_RULE = (f"the time limit + max({DEADLINE_MARGIN:g} s, {100 * DEADLINE_SHARE:g}%), "
                  f"else {UNTIMED_DEADLINE:g} s")

@@ -14,6 +14,7 @@ that took longer than it still forfeits the game (``timeout: ...``), as in the a
 from __future__ import annotations
 
 import math
+import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -167,6 +168,10 @@ def _openings(game: Game[Any, Any], openings: Any, plies: int | None, rounds: in
         if plies is not None:
             raise AgentError("openings and opening_plies exclude each other")
         if isinstance(openings, (str, Path)):
+            try:
+                os.fsencode(openings)
+            except UnicodeError:
+                raise AgentError("openings: the file name holds characters no file name can have") from None
             return read_openings(openings, game), str(openings)
         if not isinstance(openings, (list, tuple)) or not openings or not all(isinstance(o, str) for o in openings):
             raise AgentError("openings: a file name or a list of move strings in the game's notation")
@@ -191,14 +196,14 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     ``opening_plies`` plies, default 2); ``seed`` fixes openings, colours and agent seeds; ``limits``
     (depth, nodes, time) go to every agent built from a spec, and a plain function is held to ``nodes`` (it
     forfeits a move that expands more states: :mod:`zerosum.arena.counting`); ``deadline``: the hard seconds
-    per move (default: time + max(0.25 s, 10%), else 60); ``sprt``: ``"ELO0,ELO1[,ALPHA,BETA]"`` stops when
+    per move, above 0 and at most 7,200 (default: time + max(0.25 s, 10%), else 60); ``sprt``: ``"ELO0,ELO1[,ALPHA,BETA]"`` stops when
     the test decides; ``jobs``: worker processes (spec strings only; 1 plays here).
 
     >>> result = match("first", lambda game, state: game.actions(state)[-1], game="tictactoe", games=2)
     >>> result.wins + result.draws + result.losses, len(result.games)
     (2, 2)
     """
-    from ..arena.match import ArenaConfig, canonical_spec, check_agents, iter_plan, labels_for, run_arena
+    from ..arena.match import MAX_DEADLINE, ArenaConfig, canonical_spec, check_agents, iter_plan, labels_for, run_arena
     from ..arena.openings import format_opening
     from ..arena.report import summarize
     from ..arena.runner import LocalRunner
@@ -211,6 +216,10 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     g = get_game(game)
     check_range("match", "games", games, 1, 100_000)
     check_range("match", "jobs", jobs, 1, MAX_JOBS)
+    if not isinstance(order, str):
+        raise AgentError(f"match: order is 'random' or 'sequential', not {type(order).__name__}")
+    if deadline is not None:
+        check_range("match", "deadline", deadline, 0, MAX_DEADLINE, whole=False)
     seed = _seed(seed)
     lim = limits_of(limits)
     if lim.simulations is not None:

@@ -170,7 +170,9 @@ def _seed(seed: int | None) -> int:
     if seed is None:
         return random.SystemRandom().randrange(2**31)
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise AgentError(f"seed={seed!r}: expected a whole number in 0..{MAX_SEED} (or None: a fresh one)")
+        from ..game import safe_repr
+
+        raise AgentError(f"seed={safe_repr(seed)}: expected a whole number in 0..{MAX_SEED} (or None: a fresh one)")
     return seed
 
 
