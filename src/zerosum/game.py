@@ -16,12 +16,13 @@ import re
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
 
-from .core.checks import as_index, board_cells, check_player, one_based, other, safe_repr
+from .core.checks import (as_index, board_cells, check_actions, check_flag, check_player, check_text, one_based, other,
+                          safe_repr)
 from .core.game_types import BoardView, Cell, GameOption, Origin, Outcome, unwind
 from .spec import quoted
 
 __all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
-           "safe_repr", "board_cells", "Origin", "unwind", "check_player"]
+           "safe_repr", "board_cells", "Origin", "unwind", "check_player", "check_actions"]
 
 PLAYER1 = 1
 PLAYER2 = 2
@@ -64,6 +65,7 @@ class Game(ABC, Generic[S, A]):
         :attr:`SIDES` (an option left out counts at its default)."""
         if not cls.SIDES:
             raise NotImplementedError(f"{cls.__name__} does not say how many cells its boards have")
+        options = cls.option_values("", options, partial=True)
         cells = 1
         for side in cls.SIDES:
             cells *= side if isinstance(side, int) else options.get(side, cls.OPTIONS[side].default)
@@ -74,11 +76,30 @@ class Game(ABC, Generic[S, A]):
         """Raise :class:`~zerosum.errors.InvalidSpecError` unless every option is within its range."""
         from .errors import InvalidSpecError
 
+        options = cls.option_values(spec, options)
         for key, opt in cls.OPTIONS.items():
             if not opt.lo <= options[key] <= opt.hi:
                 raise InvalidSpecError(
                     f"{key}={options[key]} in {quoted(spec)} is out of range: expected {opt.lo}..{opt.hi}"
                 )
+
+    @classmethod
+    def option_values(cls, spec: str, options: Any, partial: bool = False) -> dict[str, int]:
+        """``options`` checked to be a dict of whole numbers by option name (every option, unless ``partial``):
+        :class:`~zerosum.errors.InvalidSpecError` naming what is wrong (for :meth:`check_options` and
+        :meth:`cells_for`, which check the ranges after)."""
+        from .errors import InvalidSpecError
+
+        where = f" in {quoted(spec)}" if isinstance(spec, str) and spec else ""
+        partial = check_flag(partial, "partial", InvalidSpecError)
+        if not isinstance(options, dict):
+            raise InvalidSpecError(f"options{where} are a dict such as {{'n': 8}}, not {safe_repr(options)}")
+        for key in cls.OPTIONS if not partial else options:
+            value = options.get(key) if isinstance(key, str) else None
+            if key not in cls.OPTIONS or type(value) is not int:
+                raise InvalidSpecError(f"{safe_repr(key)}={safe_repr(value)}{where}: {cls.__name__}'s options "
+                                       f"are whole numbers named {', '.join(cls.OPTIONS) or '(none)'}")
+        return options
 
     @property
     @abstractmethod
@@ -105,6 +126,24 @@ class Game(ABC, Generic[S, A]):
     def render(self, state: S) -> str:
         """A human-readable board."""
 
+    def check_state(self, state: Any) -> S:
+        """``state`` when it is a position of this game (its class, holding what fits the board); else
+        :class:`~zerosum.errors.InvalidPositionError` (:meth:`state_error`).  Every method that takes a state
+        checks it, once, except the rules (``player``, ``actions``, ``result``, ``outcome`` and what follows
+        from it), which searches call at every node: they check only when what they were given fails them,
+        so a state costs them nothing until it breaks.  Games override it to check what a state holds."""
+        if not isinstance(state, type(self.initial_state)):
+            raise self.state_error(state)
+        return state
+
+    def state_error(self, state: Any) -> Exception:
+        """The :class:`~zerosum.errors.InvalidPositionError` for what is not a position of this game."""
+        from .errors import InvalidPositionError
+
+        kind = type(self.initial_state).__name__
+        return InvalidPositionError(f"{safe_repr(state)} is not a position of {self.spec}: expected a {kind} "
+                                    f"of this game (game.initial_state, game.from_moves(...), game.result(...))")
+
     # ---- derived from outcome(): one answer for the end of a game -------------------------------
 
     def is_terminal(self, state: S) -> bool:
@@ -128,7 +167,7 @@ class Game(ABC, Generic[S, A]):
 
     def player_label(self, player: int) -> str:
         """How a person calls ``player`` ("X", "moves right")."""
-        return self.MARKS[player - 1]
+        return self.MARKS[check_player(player) - 1]
 
     def describe_win(self, state: S) -> str:
         """How a finished game was won or drawn, in words ("4 in a row, column 4, rows 1 to 4")."""
@@ -147,6 +186,9 @@ class Game(ABC, Generic[S, A]):
 
     def move_tokens(self, text: str) -> list[str]:
         """The moves of a move string, not yet checked (default: separated by spaces or ``;``)."""
+        from .errors import InvalidMoveError
+
+        text = check_text(text, "a move string", InvalidMoveError, hint=f" ({self.MOVES_HELP})")
         return [part for part in re.split(r"[;\s]+", text.strip()) if part]
 
     def parse_moves(self, text: str) -> list[A]:
@@ -183,12 +225,12 @@ class Game(ABC, Generic[S, A]):
 
     def format_moves(self, actions: Sequence[A]) -> str:
         """The move string of ``actions`` (the inverse of :meth:`parse_moves`)."""
-        return self.move_separator.join(self.format_action(a) for a in actions)
+        return self.move_separator.join(self.format_action(a) for a in check_actions(actions, "moves"))
 
     def states_of(self, actions: Sequence[A]) -> list[S]:
         """The states from the start through every action (``len(actions) + 1`` of them)."""
         states = [self.initial_state]
-        for action in actions:
+        for action in check_actions(actions, "moves"):
             states.append(self.result(states[-1], action))
         return states
 
@@ -206,6 +248,7 @@ class Game(ABC, Generic[S, A]):
         """
         from .core.svg import board_svg
 
+        state = self.check_state(state)
         if last is None:
             played = self.moves_played(state)
             last = played[-1] if played else None
@@ -245,6 +288,8 @@ class Game(ABC, Generic[S, A]):
         :meth:`place`); :class:`~zerosum.errors.InvalidMoveError` for anything else."""
         from .errors import InvalidMoveError
 
+        if not isinstance(view, BoardView):
+            raise InvalidMoveError(f"a board view is game.board_view(state), not {safe_repr(view)}")
         hint = (f"a cell is (row, col) with row 0..{view.rows - 1} from the top and col 0..{view.cols - 1}, "
                 f"or its number row * {view.cols} + col")
         if type(where) is tuple and len(where) == 2:
@@ -295,7 +340,7 @@ class Game(ABC, Generic[S, A]):
     def moves_played(self, state: S) -> list[A] | None:
         """The actions played from the start to ``state`` when the state remembers them, else None
         (default: the state's ``history`` attribute, when it has one)."""
-        history = getattr(state, "history", None)
+        history = getattr(self.check_state(state), "history", None)
         return None if history is None else list(history)
 
     def __repr__(self) -> str:

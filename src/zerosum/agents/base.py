@@ -15,12 +15,14 @@ Values are from the side to move's view; their algebra (``WIN``, ``win_value``, 
 
 from __future__ import annotations
 
+import numbers
 from types import ModuleType
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar, Protocol
 
-from ..errors import AgentError
+from ..core.checks import check_flag, check_whole, safe_repr
+from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, describe_value, is_proven, loss_value, plies_to_end, win_value
@@ -43,6 +45,9 @@ __all__ = [
     "bounded",
     "flag",
     "check_range",
+    "check_search",
+    "check_game",
+    "check_agent",
     "MAX_DEPTH",
     "MAX_NODES",
     "MAX_SIMULATIONS",
@@ -112,6 +117,9 @@ class SearchResult:
     evals: int = 0
 
     def __post_init__(self) -> None:
+        if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):
+            raise AgentError(f"SearchResult: value is a number (the side to move's view), not {safe_repr(self.value)}")
+        check_flag(self.exact, "SearchResult: exact", AgentError)
         if not self.exact and is_proven(self.value):
             object.__setattr__(self, "exact", True)
 
@@ -184,6 +192,34 @@ def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whol
     return value
 
 
+def check_agent(owner: str, limits: Any, seed: Any) -> None:
+    """An agent's ``limits`` (None or a :class:`Limits`) and ``seed`` (None or a whole number 0..MAX_SEED),
+    checked where an agent is made: one AgentError line naming the one that is wrong."""
+    if limits is not None and not isinstance(limits, Limits):
+        raise AgentError(f"{owner}: limits are a zerosum.Limits such as Limits(depth=4), not {safe_repr(limits)}")
+    if seed is not None:
+        check_whole(seed, f"{owner}: seed", 0, MAX_SEED, AgentError)
+
+
+def check_search(owner: str, game: Any, state: Any, tracer: Any = None) -> None:
+    """What an agent is handed, checked once where its move or search starts (never inside the search):
+    ``game`` a zerosum :class:`~zerosum.game.Game`, ``state`` one of its positions
+    (:meth:`~zerosum.game.Game.check_state`), ``tracer`` None or an object with the :class:`Tracer`'s
+    methods.  One :class:`~zerosum.errors.GameError` line naming what is wrong."""
+    check_game(owner, game).check_state(state)
+    if tracer is not None and not all(callable(getattr(tracer, name, None)) for name in ("enter", "leave", "mcts")):
+        raise AgentError(f"{owner}: a tracer has the methods enter, leave and mcts (zerosum.trace.Recorder), "
+                         f"not {safe_repr(tracer)}")
+
+
+def check_game(owner: str, game: Any) -> Game[Any, Any]:
+    """``game`` when it is a zerosum :class:`~zerosum.game.Game`; else one InvalidSpecError line."""
+    if not isinstance(game, Game):
+        raise InvalidSpecError(f"{owner}: the game is a zerosum Game such as zerosum.get_game('connect4'), "
+                               f"not {safe_repr(game)}")
+    return game
+
+
 #: (low, high, what is expected) of each ``Limits`` field; time is above its low end, the others from it
 _LIMIT_RANGES: dict[str, tuple[float, float, str]] = {
     "depth": (0, MAX_DEPTH, f"a whole number in 0..{MAX_DEPTH}"),
@@ -222,6 +258,7 @@ class Agent(ABC):
     OPTIONS: ClassVar[dict[str, Option]] = {}
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
+        check_agent(self.name, limits, seed)
         self.limits = limits if limits is not None else Limits()
         self.seed = seed
         self.spec = self.name

@@ -24,7 +24,7 @@ from ..errors import AgentError
 from ..game import Game
 from ..spec import quoted
 from ..values import INF, WIN, clamp, to_child, to_parent
-from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag
+from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, check_search, flag
 
 __all__ = ["MinimaxAgent", "EvaluatingAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
@@ -159,6 +159,7 @@ class MinimaxAgent(EvaluatingAgent):
         self.discount = discount
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        check_search(self.spec, game, state, tracer)
         start = time.perf_counter()
         actions = game.actions(state)
         if not actions:

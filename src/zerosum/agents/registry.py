@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ..errors import AgentError
 from ..game import Game
 from ..spec import convert, parse_spec, quoted
-from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits
+from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits, check_agent, check_search
 
 __all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
            "FunctionAgent"]
@@ -117,6 +117,7 @@ class FunctionAgent(Agent):
         self.spec = spec
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        check_search(self.spec, game, state)
         return self.func(game, state)
 
 
@@ -167,6 +168,7 @@ def make_agent(
     ``seed`` and ``limits`` are defaults that options in the spec override.  An :class:`Agent` passes
     through; a plain callable is wrapped.  Unknown names and bad options raise :class:`AgentError`.
     """
+    check_agent("make_agent", limits, seed)
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):

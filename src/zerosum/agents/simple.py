@@ -8,7 +8,7 @@ from typing import Any, Callable, TextIO
 
 from ..errors import AgentError, IllegalMoveError
 from ..game import Game
-from .base import Agent, Limits
+from .base import Agent, Limits, check_search
 
 __all__ = ["RandomAgent", "FirstAgent", "HumanAgent", "QuitGame", "UndoMove"]
 
@@ -27,6 +27,7 @@ class RandomAgent(Agent):
         pass  # a seeded random player keeps its stream across games, like any generator
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        check_search(self.spec, game, state)
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
@@ -40,6 +41,7 @@ class FirstAgent(Agent):
     description = "the first legal move (the classic dummy player)"
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        check_search(self.spec, game, state)
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
@@ -88,6 +90,7 @@ class HumanAgent(Agent):
         return line
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
+        check_search(self.spec, game, state)
         while True:
             try:
                 text = self._readline(f"Player {game.player(state)}, your move: ").strip()

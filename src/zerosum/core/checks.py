@@ -4,11 +4,13 @@ cells, players; each bad value raises one :class:`~zerosum.errors.GameError` nam
 
 from __future__ import annotations
 
+import math
 import operator
 import re
-from typing import Sequence, SupportsIndex, cast
+from typing import Any, Sequence, SupportsIndex, cast
 
-__all__ = ["safe_repr", "one_based", "as_index", "board_cells", "other", "check_player"]
+__all__ = ["safe_repr", "one_based", "as_index", "board_cells", "other", "check_player", "player_error",
+           "check_flag", "check_whole", "check_real", "check_text", "check_actions"]
 
 
 def safe_repr(value: object, limit: int = 80) -> str:
@@ -27,7 +29,13 @@ def one_based(text: object, count: int, what: str, hint: str) -> int:
     """
     from ..errors import IllegalMoveError, InvalidMoveError
 
-    raw = str(text).strip()
+    if type(text) is not str:
+        if type(text) is not int:  # a number typed from Python, 4; nothing else reads as one
+            from ..errors import InvalidMoveError
+
+            raise InvalidMoveError(f"{safe_repr(text)} is not a {what} number: {hint}")
+        text = str(text)
+    raw = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
         raise InvalidMoveError(f"{raw[:40]!r} is not a {what} number: {hint}")
     index = int(raw) - 1
@@ -61,11 +69,13 @@ def board_cells(cells: Sequence[Sequence[int]], rows: int, cols: int, to_move: i
     """
     from ..errors import InvalidPositionError
 
-    if to_move not in (1, 2):
+    if type(to_move) is not int or to_move not in (1, 2):
         raise InvalidPositionError(f"the player to move is 1 or 2, not {safe_repr(to_move)}")
     try:
+        if isinstance(cells, (str, bytes)) or any(isinstance(row, (str, bytes)) for row in cells):
+            raise TypeError
         out = tuple(tuple(operator.index(v) for v in row) for row in cells)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - whatever a caller passes (a hostile __index__ too) is one error
         raise InvalidPositionError("cells are rows of whole numbers 0 (empty), 1 or 2") from None
     if len(out) != rows or any(len(row) != cols for row in out):
         raise InvalidPositionError(f"expected {rows} rows of {cols} cells, not {[len(row) for row in out]}")
@@ -80,9 +90,88 @@ def other(player: int) -> int:
 
 
 def check_player(player: object) -> int:
-    """``player`` when it is 1 or 2; else :class:`~zerosum.errors.InvalidMoveError` (for :meth:`zerosum.game.Game.place`)."""
-    if type(player) is not int or player not in (1, 2):
+    """``player`` when it is 1 or 2 (numpy's ints too); else :func:`player_error`."""
+    if type(player) is not int:
+        try:
+            if isinstance(player, bool) or not hasattr(type(player), "__index__"):
+                raise TypeError
+            player = operator.index(cast(SupportsIndex, player))
+        except Exception:  # noqa: BLE001 - a hostile __index__ is still just a bad player
+            raise player_error(player) from None
+    if player not in (1, 2):
+        raise player_error(player)
+    return player
+
+
+def player_error(player: object) -> Exception:
+    """The :class:`~zerosum.errors.InvalidMoveError` for a player other than 1 or 2 (raised by the caller)."""
+    from ..errors import InvalidMoveError
+
+    return InvalidMoveError(f"a player is 1 (moves first) or 2, not {safe_repr(player)}")
+
+
+# ---- arguments from Python: one line each, naming the argument and what would be valid ---------------------
+
+
+def check_flag(value: object, name: str, error: type[Exception]) -> bool:
+    """``value`` when it is True or False (numpy's bools too); else ``error`` naming ``name``."""
+    if value is True or value is False:
+        return value
+    if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
+        return bool(value)
+    raise error(f"{name} must be True or False, not {safe_repr(value)}")
+
+
+def check_whole(value: object, name: str, lo: int | None, hi: int | None, error: type[Exception]) -> int:
+    """``value`` as an int when it is a whole number (numpy's too; never a bool or float) in ``lo..hi`` (an
+    end that is None is open); else ``error`` naming ``name`` and the range."""
+    number: int | None = None
+    if type(value) is int:
+        number = value
+    elif not isinstance(value, bool) and hasattr(type(value), "__index__"):
+        try:
+            number = operator.index(cast(SupportsIndex, value))
+        except Exception:  # noqa: BLE001 - a hostile __index__
+            number = None
+    if number is None or (lo is not None and number < lo) or (hi is not None and number > hi):
+        span = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+        if lo is not None and hi is None:
+            span = f"at least {lo}"
+        raise error(f"{name} must be a whole number {span}, not {safe_repr(value)}")
+    return number
+
+
+def check_real(value: object, name: str, lo: float, hi: float, error: type[Exception], *, above: bool = False) -> float:
+    """``value`` as a float when it is a finite real number (not a bool) with ``lo <= value <= hi`` (``lo <
+    value`` when ``above``); else ``error`` naming ``name`` and the range."""
+    number = math.nan
+    if not isinstance(value, bool) and isinstance(value, (int, float)) or type(value).__module__ == "numpy":
+        try:
+            number = float(cast(Any, value))
+        except Exception:  # noqa: BLE001 - a huge int (OverflowError), an array
+            number = math.nan
+    low_ok = number > lo if above else number >= lo
+    if not (low_ok and number <= hi) or not math.isfinite(number):
+        raise error(f"{name} must be a number {'above' if above else 'from'} {lo:g} to {hi:g}, not {safe_repr(value)}")
+    return number
+
+
+def check_text(value: object, name: str, error: type[Exception], *, hint: str = "") -> str:
+    """``value`` when it is a str that UTF-8 can write (no lone surrogates); else ``error`` naming ``name``."""
+    if type(value) is not str and not isinstance(value, str):
+        raise error(f"{name} must be text{hint}, not {safe_repr(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise error(f"{name} holds characters that cannot be written (lone surrogates): {safe_repr(value)}") from None
+    return value
+
+
+def check_actions(actions: object, what: str) -> list[Any]:
+    """``actions`` as a list when it is a list or tuple (of actions, checked by their game); else
+    :class:`~zerosum.errors.InvalidMoveError` saying ``what`` they are."""
+    if not isinstance(actions, (list, tuple)):
         from ..errors import InvalidMoveError
 
-        raise InvalidMoveError(f"a player is 1 (moves first) or 2, not {safe_repr(player)}")
-    return player
+        raise InvalidMoveError(f"{what} are a list of actions, not {safe_repr(actions)}")
+    return list(actions)

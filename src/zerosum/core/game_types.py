@@ -41,6 +41,11 @@ class Outcome:
     reason: str
 
     def utility(self, player: int) -> int:
+        """+1 / 0 / -1 for ``player`` (1 or 2; anything else is an InvalidMoveError)."""
+        if type(player) is not int or not 1 <= player <= 2:
+            from .checks import check_player
+
+            player = check_player(player)
         if self.winner is None:
             return 0
         return 1 if self.winner == player else -1

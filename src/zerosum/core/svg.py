@@ -42,7 +42,9 @@ def board_svg(view: Any, *, cell: int = 40, title: str | None = None) -> str:
     if isinstance(cell, bool) or not isinstance(cell, int) or not 8 <= cell <= _MAX_CELL:
         from ..errors import InvalidSpecError
 
-        raise InvalidSpecError(f"cell size {cell!r} is not a whole number of pixels in 8..{_MAX_CELL}")
+        from .checks import safe_repr
+
+        raise InvalidSpecError(f"cell size {safe_repr(cell)} is not a whole number of pixels in 8..{_MAX_CELL}")
     colors = [SHADES.get(c, c) for c in view.colors]
     win, last = set(map(tuple, view.highlight)), set(map(tuple, view.last))
     label = cell * 0.35  # font size of labels

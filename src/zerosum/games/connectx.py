@@ -22,15 +22,11 @@ from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board
 from ..kernels.bits import line_bits
 from ..spec import quoted
 from .connectx_eval import EVALUATIONS
-from .connectx_state import UNKNOWN, ConnectXState
-from .connectx_text import grid_stones, join_moves, parse_grid, render_grid, split_moves
+from .connectx_state import UNKNOWN, ConnectXState, fits
+from .connectx_text import grid_position, join_moves, render_grid, split_moves
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 @register_game
 class ConnectX(Game[ConnectXState, int]):
@@ -56,10 +52,8 @@ class ConnectX(Game[ConnectXState, int]):
 
     @classmethod
     def check_options(cls, spec: str, options: dict[str, int]) -> None:
+        options = cls.option_values(spec, options)
         rows, cols, k = options["rows"], options["cols"], options["k"]
-        for name, value in (("rows", rows), ("cols", cols), ("k", k)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidSpecError(f"{name} must be a whole number, not {quoted(value)}")
         if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
             raise InvalidSpecError(
                 f"a {rows} x {cols} board is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
@@ -96,45 +90,68 @@ class ConnectX(Game[ConnectXState, int]):
     def initial_state(self) -> ConnectXState:
         return self._initial
 
+    def check_state(self, state: object) -> ConnectXState:
+        if not fits(state, self.board_mask, self.bottom_mask):
+            raise self.state_error(state)
+        return state  # type: ignore[return-value]
+
     def player(self, state: ConnectXState) -> int:
-        return state.to_move
+        if type(state) is ConnectXState:
+            return state[2]
+        raise self.state_error(state)
 
     def actions(self, state: ConnectXState) -> list[int]:
-        mask = state[1]
-        if state[4] or mask == self.board_mask:
-            return []
-        return [c for c, top in enumerate(self.top) if not mask & top]
+        try:
+            mask = state[1]
+            if state[4] or mask == self.board_mask:
+                return []
+            return [c for c, top in enumerate(self.top) if not mask & top]
+        except Exception:  # noqa: BLE001 - the rules check a state only when it fails them (Game.check_state)
+            self.check_state(state)
+            raise
 
     def result(self, state: ConnectXState, action: int) -> ConnectXState:
-        current, mask, to_move, ply, won_by, hist = state
-        if type(action) is int and 0 <= action < self.cols and not won_by and not mask & self.top[action]:
-            col = action  # the common case, checked inline
-        else:
-            col = self._check_action(state, action)  # raises with the reason (or converts numpy ints)
-        new_mask = mask | (mask + self.bottom[col])
-        mover = current | (new_mask ^ mask)
-        won = to_move if self._has_line_bits(mover) else 0
-        return ConnectXState(
-            mover ^ new_mask, new_mask, 3 - to_move, ply + 1, won, UNKNOWN if hist is UNKNOWN else (hist, col)
-        )
+        try:
+            current, mask, to_move, ply, won_by, hist = state
+            if type(action) is int and 0 <= action < self.cols and not won_by and not mask & self.top[action]:
+                col = action  # the common case, checked inline
+            else:
+                col = self._check_action(state, action)  # raises with the reason (or converts numpy ints)
+            new_mask = mask | (mask + self.bottom[col])
+            mover = current | (new_mask ^ mask)
+            won = to_move if self._has_line_bits(mover) else 0
+            return ConnectXState(
+                mover ^ new_mask, new_mask, 3 - to_move, ply + 1, won, UNKNOWN if hist is UNKNOWN else (hist, col)
+            )
+        except Exception:  # noqa: BLE001 - as actions
+            self.check_state(state)
+            raise
 
     def outcome(self, state: ConnectXState) -> Outcome | None:
-        if state.won_by:
-            return Outcome(state.won_by, f"{self.k} in a row")
-        if state.mask == self.board_mask:
-            return Outcome(None, "board full")
-        return None
+        won = self.winner(state)
+        if won:
+            return Outcome(won, f"{self.k} in a row")
+        return Outcome(None, "board full") if state[1] == self.board_mask else None
 
     def is_terminal(self, state: ConnectXState) -> bool:
-        return bool(state.won_by) or state.mask == self.board_mask
+        try:
+            return bool(state[4]) or state[1] == self.board_mask
+        except Exception:  # noqa: BLE001 - as actions
+            self.check_state(state)
+            raise
 
     def winner(self, state: ConnectXState) -> int | None:
-        return state.won_by or None
+        if type(state) is ConnectXState:
+            return state[4] or None
+        raise self.state_error(state)
 
     def utility(self, state: ConnectXState, player: int) -> int:
-        if not state.won_by:
-            return 0
-        return 1 if state.won_by == player else -1
+        if type(state) is not ConnectXState:
+            raise self.state_error(state)
+        if type(player) is not int or not 1 <= player <= 2:
+            player = check_player(player)
+        won = state[4]
+        return 0 if not won else 1 if won == player else -1
 
     # ---- rules helpers -----------------------------------------------------------------------
 
@@ -165,7 +182,7 @@ class ConnectX(Game[ConnectXState, int]):
         >>> game.to_grid(board).splitlines()[-2:], game.player(board)
         (['...O...', '...O...'], 1)
         """
-        player = check_player(player)
+        player, state = check_player(player), self.check_state(state)
         col = as_index(where, f"a Connect-X stone is placed in a column 0..{self.cols - 1}")
         if not 0 <= col < self.cols:
             raise IllegalMoveError(f"column {col} is outside 0..{self.cols - 1} (columns are 0-based here, as actions)")
@@ -189,13 +206,11 @@ class ConnectX(Game[ConnectXState, int]):
 
     def has_line(self, state: ConnectXState, player: int) -> bool:
         """Whether ``player`` has ``k`` in a row (the classic ``checkWin``)."""
-        if player not in (1, 2):
-            raise ValueError(f"player must be 1 or 2, not {player!r}")
-        return self._has_line_bits(state.stones(player))
+        return self._has_line_bits(self.check_state(state).stones(check_player(player)))
 
     def winning_line(self, state: ConnectXState) -> list[tuple[int, int]]:
         """The cells ``(row, col)`` (row 0 at the top) of a winning line, or [] when nobody has one."""
-        if not state.won_by:
+        if not self.check_state(state).won_by:
             return []
         stones = state.stones(state.won_by)
         for d in self.directions:
@@ -225,18 +240,25 @@ class ConnectX(Game[ConnectXState, int]):
 
     def cell(self, state: ConnectXState, row: int, col: int) -> int:
         """0 empty, 1 or 2: the stone at ``row`` (0 = bottom) and ``col``."""
-        if not (_is_int(row) and _is_int(col) and 0 <= row < self.rows and 0 <= col < self.cols):
+        if not (type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols):
             raise InvalidPositionError(
-                f"cell (row {row!r}, column {col!r}) is outside the board: rows 0..{self.rows - 1} from the "
-                f"bottom, columns 0..{self.cols - 1}"
+                f"cell (row {quoted(row)}, column {quoted(col)}) is outside the board: rows "
+                f"0..{self.rows - 1} from the bottom, columns 0..{self.cols - 1}"
             )
+        return self._stone(self.check_state(state), row, col)
+
+    def _stone(self, state: ConnectXState, row: int, col: int) -> int:
         bit = 1 << (col * self.height + row)
         if not state.mask & bit:
             return 0
         return state.to_move if state.current & bit else other(state.to_move)
 
     def column_height(self, state: ConnectXState, col: int) -> int:
-        return ((state.mask & self.column[col]) >> (col * self.height)).bit_length()
+        """How many stones column ``col`` (0-based) holds."""
+        col = as_index(col, f"a column is a number 0..{self.cols - 1}")
+        if not 0 <= col < self.cols:
+            raise IllegalMoveError(f"column {col} is outside 0..{self.cols - 1} (columns are 0-based here, as actions)")
+        return ((self.check_state(state).mask & self.column[col]) >> (col * self.height)).bit_length()
 
     # ---- notation ----------------------------------------------------------------------------
 
@@ -244,11 +266,11 @@ class ConnectX(Game[ConnectXState, int]):
         """A 1-based column as a person types it; checked against ``state`` when one is given."""
         col = one_based(text, self.cols, "column", f"type 1..{self.cols}")
         if state is not None:
-            self._check_action(state, col)
+            self._check_action(self.check_state(state), col)
         return col
 
     def format_action(self, action: int) -> str:
-        return str(action + 1)
+        return str(as_index(action, "a Connect-X action is a 0-based column number") + 1)
 
     def move_tokens(self, text: str) -> list[str]:
         return [str(c + 1) for c in self.split_moves(text)]
@@ -267,8 +289,10 @@ class ConnectX(Game[ConnectXState, int]):
 
     def board_view(self, state: ConnectXState, last: int | None = None) -> BoardView:
         """Rows top first; a move is named by its column (``gravity``); ``last`` is the column played last."""
-        cells = tuple(tuple(self.cell(state, r, c) for c in range(self.cols)) for r in range(self.rows - 1, -1, -1))
+        state = self.check_state(state)
+        cells = tuple(tuple(self._stone(state, r, c) for c in range(self.cols)) for r in range(self.rows - 1, -1, -1))
         moved: tuple[tuple[int, int], ...] = ()
+        last = None if last is None else as_index(last, "the last move is a 0-based column")
         if last is not None and 0 <= last < self.cols and self.column_height(state, last):
             moved = ((self.rows - self.column_height(state, last), last),)
         return BoardView(self.rows, self.cols, cells, col_labels=tuple(str(c + 1) for c in range(self.cols)),
@@ -276,7 +300,7 @@ class ConnectX(Game[ConnectXState, int]):
                          marks=self.MARKS, glyphs=self.GLYPHS)
 
     def action_at(self, state: ConnectXState, row: int, col: int) -> int | None:
-        return col if col in self.actions(state) else None
+        return col if type(col) is int and col in self.actions(self.check_state(state)) else None
 
     TURN_FROM_PIECES = True
 
@@ -329,18 +353,16 @@ class ConnectX(Game[ConnectXState, int]):
 
     def to_moves(self, state: ConnectXState) -> str:
         """The move string of a position whose history is known (1-based; comma-separated past 9 columns)."""
-        hist = state.history
+        hist = self.check_state(state).history
         if hist is None:
             raise InvalidPositionError("this position was built from a grid, so its move history is unknown")
         return join_moves(hist, self.cols)
 
     def to_grid(self, state: ConnectXState) -> str:
         """Grid text: top row first, ``.`` empty, ``X`` the first player, ``O`` the second."""
-        chars = {0: ".", 1: "X", 2: "O"}
-        lines = []
-        for row in range(self.rows - 1, -1, -1):
-            lines.append("".join(chars[self.cell(state, row, c)] for c in range(self.cols)))
-        return "\n".join(lines)
+        state, chars = self.check_state(state), ".XO"
+        return "\n".join("".join(chars[self._stone(state, r, c)] for c in range(self.cols))
+                         for r in range(self.rows - 1, -1, -1))
 
     def render(self, state: ConnectXState) -> str:
         """The grid under a 1-based column header; cells are spaced so wide boards stay aligned."""
@@ -353,57 +375,12 @@ class ConnectX(Game[ConnectXState, int]):
         arrangement that respects gravity; the side to move is then the player with fewer stones (X on a
         tie) unless ``to_move`` says otherwise.
         """
-        grid = parse_grid(text, self.rows, self.cols)
-        current_x, current_o, mask = grid_stones(grid, self.rows, self.cols, self.height)
-        nx, no = current_x.bit_count(), current_o.bit_count()
-        x_line, o_line = self._has_line_bits(current_x), self._has_line_bits(current_o)
-        if to_move is not None and to_move not in (1, 2):
-            raise InvalidPositionError(f"to_move must be 1 or 2, not {to_move!r}")
-        if strict:
-            if nx not in (no, no + 1):
-                raise InvalidPositionError(
-                    f"impossible stone counts: {nx} X and {no} O (X moves first, so X has as many or one more)"
-                )
-            expected = 1 if nx == no else 2
-            if to_move is not None and to_move != expected:
-                raise InvalidPositionError(f"with {nx} X and {no} O it is player {expected}'s turn")
-            to_move = expected
-            if x_line and o_line:
-                raise InvalidPositionError("both players have a line: play continued after a win")
-            if x_line or o_line:
-                winner = 1 if x_line else 2
-                if winner != other(to_move):
-                    raise InvalidPositionError(
-                        f"{'X' if winner == 1 else 'O'} has a line but the other player moved after it"
-                    )
-                if not self._last_stone_can_win(current_x if winner == 1 else current_o, mask):
-                    raise InvalidPositionError("play continued after a win: no single last stone made the line")
-        elif to_move is None:
-            to_move = 1 if nx <= no else 2
-        won_by = 0
-        if x_line or o_line:
-            if x_line and o_line:
-                won_by = other(to_move)
-            else:
-                won_by = 1 if x_line else 2
-        current = current_x if to_move == 1 else current_o
-        return ConnectXState(current, mask, to_move, nx + no, won_by, Origin(self.spec, known=False))
-
-    def _last_stone_can_win(self, stones: int, mask: int) -> bool:
-        """Whether removing one top stone of ``stones`` leaves no line (so that stone could end the game)."""
-        for col in range(self.cols):
-            col_bits = mask & self.column[col]
-            if not col_bits:
-                continue
-            top_bit = 1 << (col_bits.bit_length() - 1)
-            if stones & top_bit and not self._has_line_bits(stones ^ top_bit):
-                return True
-        return False
+        return grid_position(self, text, strict, to_move)
 
     def position(self, spec: "str | Sequence[int] | ConnectXState") -> ConnectXState:
         """A state from a state, a move string, a list of 0-based columns, or grid text."""
         if isinstance(spec, ConnectXState):
-            return spec
+            return self.check_state(spec)
         if isinstance(spec, str) and ("\n" in spec.strip() or any(ch in spec.upper() for ch in "XO.")):
             return self.from_grid(spec)
         return self.from_moves(spec)

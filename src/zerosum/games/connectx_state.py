@@ -11,8 +11,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..game import unwind
+from ..core.checks import player_error
 
-__all__ = ["ConnectXState", "UNKNOWN"]
+__all__ = ["ConnectXState", "UNKNOWN", "fits"]
 
 #: the history marker of states built from a grid, whose moves are not known (picklable)
 UNKNOWN = False
@@ -65,8 +66,15 @@ class ConnectXState(tuple[int, int, int, int, int, object]):
         return tuple(self)
 
     def stones(self, player: int) -> int:
-        """The bitboard of ``player``'s stones."""
-        return self.current if player == self.to_move else self.current ^ self.mask
+        """The bitboard of ``player``'s stones (1 or 2; anything else is an InvalidMoveError)."""
+        try:
+            if player == self[2]:
+                return self[0]
+            if player == 3 - self[2]:
+                return self[0] ^ self[1]
+        except Exception:  # noqa: BLE001 - what cannot be compared with a player is no player
+            pass
+        raise player_error(player)
 
     @property
     def history(self) -> tuple[int, ...] | None:
@@ -86,3 +94,17 @@ class ConnectXState(tuple[int, int, int, int, int, object]):
         from .registry import get_game
 
         return get_game(root.spec).svg(self)
+
+
+def fits(state: object, board_mask: int, bottom_mask: int) -> bool:
+    """Whether ``state`` is a position of the board whose cells are ``board_mask`` (their bottom row
+    ``bottom_mask``): a :class:`ConnectXState` of whole-number bitboards whose stones all lie on the board, each
+    on the floor or on another stone, the side to move's among them, as many as its ply count, with 1 or 2 to
+    move and 0, 1 or 2 as the player with a line (for :meth:`zerosum.games.connectx.ConnectX.check_state`)."""
+    if type(state) is not ConnectXState:
+        return False
+    current, mask, to_move, ply, won_by, _ = state
+    if not all(type(v) is int for v in (current, mask, to_move, ply, won_by)) or current < 0 or mask < 0:
+        return False
+    return (not mask & ~board_mask and not (mask + bottom_mask) & mask and not current & ~mask
+            and to_move in (1, 2) and won_by in (0, 1, 2) and ply == mask.bit_count())

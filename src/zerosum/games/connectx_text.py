@@ -1,16 +1,20 @@
 """Connect-X as text, apart from the rules: move strings ("4453", "10,4,11") and grid text (top row first,
 ``.`` empty, ``X`` the first player, ``O`` the second), read and written for
-:class:`zerosum.games.connectx.ConnectX`, which checks what they describe against its rules."""
+:class:`zerosum.games.connectx.ConnectX`, which checks what they describe against its rules (a grid's
+position, :func:`grid_position`, with the game's own line test)."""
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Any, Sequence
 
+from ..core.checks import check_flag, check_whole, other
 from ..errors import InvalidMoveError, InvalidPositionError
+from ..game import Origin
 from ..spec import quoted
+from .connectx_state import ConnectXState
 
-__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid"]
+__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid", "grid_position"]
 
 _DIGITS = re.compile(r"[0-9]{1,18}")
 
@@ -103,3 +107,57 @@ def render_grid(grid: str, cols: int) -> str:
     header = " ".join(str(c + 1).rjust(width) for c in range(cols))
     lines = [" ".join(ch.rjust(width) for ch in line) for line in grid.split("\n")]
     return "\n".join([header, *lines])
+
+
+def grid_position(game: Any, text: str, strict: bool = True, to_move: int | None = None) -> ConnectXState:
+    """The position of grid ``text`` on ``game``'s board (:meth:`zerosum.games.connectx.ConnectX.from_grid`, which
+    this module does not import): with ``strict``, only one that can arise in play; else any that respects
+    gravity."""
+    strict = check_flag(strict, "strict", InvalidPositionError)
+    if to_move is not None:
+        to_move = check_whole(to_move, "to_move (the player to move)", 1, 2, InvalidPositionError)
+    grid = parse_grid(text, game.rows, game.cols)
+    current_x, current_o, mask = grid_stones(grid, game.rows, game.cols, game.height)
+    nx, no = current_x.bit_count(), current_o.bit_count()
+    x_line, o_line = game._has_line_bits(current_x), game._has_line_bits(current_o)
+    if strict:
+        if nx not in (no, no + 1):
+            raise InvalidPositionError(
+                f"impossible stone counts: {nx} X and {no} O (X moves first, so X has as many or one more)"
+            )
+        expected = 1 if nx == no else 2
+        if to_move is not None and to_move != expected:
+            raise InvalidPositionError(f"with {nx} X and {no} O it is player {expected}'s turn")
+        to_move = expected
+        if x_line and o_line:
+            raise InvalidPositionError("both players have a line: play continued after a win")
+        if x_line or o_line:
+            winner = 1 if x_line else 2
+            if winner != other(to_move):
+                raise InvalidPositionError(
+                    f"{'X' if winner == 1 else 'O'} has a line but the other player moved after it"
+                )
+            if not _last_stone_can_win(game, current_x if winner == 1 else current_o, mask):
+                raise InvalidPositionError("play continued after a win: no single last stone made the line")
+    elif to_move is None:
+        to_move = 1 if nx <= no else 2
+    won_by = 0
+    if x_line or o_line:
+        if x_line and o_line:
+            won_by = other(to_move)
+        else:
+            won_by = 1 if x_line else 2
+    current = current_x if to_move == 1 else current_o
+    return ConnectXState(current, mask, to_move, nx + no, won_by, Origin(game.spec, known=False))
+
+
+def _last_stone_can_win(game: Any, stones: int, mask: int) -> bool:
+    """Whether removing one top stone of ``stones`` leaves no line (so that stone could end the game)."""
+    for col in range(game.cols):
+        col_bits = mask & game.column[col]
+        if not col_bits:
+            continue
+        top_bit = 1 << (col_bits.bit_length() - 1)
+        if stones & top_bit and not game._has_line_bits(stones ^ top_bit):
+            return True
+    return False

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Outcome, board_cells, other, safe_repr
+from ..core.checks import check_text
+from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, check_player, other, safe_repr
 from ..spec import quoted
 from .registry import register_game
 
@@ -64,7 +65,7 @@ class Migration(Game[MigrationState, Action]):
 
     @classmethod
     def check_options(cls, spec: str, options: dict[str, int]) -> None:
-        n = options["n"]
+        n = cls.option_values(spec, options)["n"]
         if isinstance(n, bool) or not isinstance(n, int) or not 3 <= n <= cls.MAX_N:
             raise InvalidSpecError(f"Migration needs a whole number n in 3..{cls.MAX_N}, not {quoted(n)}")
 
@@ -86,33 +87,60 @@ class Migration(Game[MigrationState, Action]):
     def initial_state(self) -> MigrationState:
         return self._initial
 
+    def check_state(self, state: object) -> MigrationState:
+        n, board = self.n, getattr(state, "board", None) if type(state) is MigrationState else None
+        if (type(board) is not tuple or len(board) != n or getattr(state, "to_move", 0) not in (1, 2)
+                or any(type(row) is not tuple or len(row) != n for row in board)
+                or any(type(v) is not int or v not in (0, 1, 2) for row in board for v in row)):
+            raise self.state_error(state)
+        return state  # type: ignore[return-value]
+
     def player(self, state: MigrationState) -> int:
-        return state.to_move
+        try:
+            return state.to_move
+        except Exception:  # noqa: BLE001 - the rules check a state only when it fails them (Game.check_state)
+            raise self.state_error(state) from None
 
     def _moves(self, state: MigrationState, player: int) -> list[Action]:
-        dx, dy = self.STEP[player]
-        n, board = self.n, state.board
-        out = []
-        for x in range(n):
-            row = board[x]
-            for y in range(n):
-                if row[y] == player:
-                    nx, ny = x + dx, y + dy
-                    if 0 <= nx < n and 0 <= ny < n and board[nx][ny] == 0:
-                        out.append((x, y, nx, ny))
-        return out
+        try:
+            dx, dy = self.STEP[player]
+            n, board = self.n, state.board
+            out = []
+            for x in range(n):
+                row = board[x]
+                for y in range(n):
+                    if row[y] == player:
+                        nx, ny = x + dx, y + dy
+                        if 0 <= nx < n and 0 <= ny < n and board[nx][ny] == 0:
+                            out.append((x, y, nx, ny))
+            return out
+        except Exception:  # noqa: BLE001 - as player
+            self.check_state(state)
+            raise
 
     def actions(self, state: MigrationState) -> list[Action]:
-        return self._moves(state, state.to_move)
-
-    def result(self, state: MigrationState, action: Action) -> MigrationState:
         try:
-            if isinstance(action, (str, bytes)) or len(action) != 4:
+            to_move = state.to_move
+        except Exception:  # noqa: BLE001 - as player
+            raise self.state_error(state) from None
+        return self._moves(state, to_move)
+
+    def _as_action(self, action: object) -> Action:
+        """``action`` as four ints (numpy's too, never 1.5); else one InvalidMoveError."""
+        try:
+            if isinstance(action, (str, bytes)) or len(action) != 4:  # type: ignore[arg-type]
                 raise TypeError
-            x, y, nx, ny = (operator.index(v) for v in action)  # ints (numpy's too), never 1.5
+            x, y, nx, ny = (operator.index(v) for v in action)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - whatever a caller passes, the answer is one InvalidMoveError
             raise InvalidMoveError(f"a Migration action is a tuple (x, y, nx, ny), not {safe_repr(action)}") from None
-        p = state.to_move
+        return x, y, nx, ny
+
+    def result(self, state: MigrationState, action: Action) -> MigrationState:
+        x, y, nx, ny = self._as_action(action)
+        try:
+            p = state.to_move
+        except Exception:  # noqa: BLE001 - as player
+            raise self.state_error(state) from None
         legal = self._moves(state, p)
         if (x, y, nx, ny) not in legal:
             if not legal:
@@ -138,12 +166,16 @@ class Migration(Game[MigrationState, Action]):
         return f"({nx}, {ny}) is occupied"
 
     def outcome(self, state: MigrationState) -> Outcome | None:
-        if self._moves(state, state.to_move):
+        try:
+            to_move = state.to_move
+        except Exception:  # noqa: BLE001 - as player
+            raise self.state_error(state) from None
+        if self._moves(state, to_move):
             return None
-        return Outcome(other(state.to_move), f"player {state.to_move} has no legal move")
+        return Outcome(other(to_move), f"player {to_move} has no legal move")
 
     def render(self, state: MigrationState) -> str:
-        chars = {0: ".", 1: ">", 2: "^"}
+        chars, state = {0: ".", 1: ">", 2: "^"}, self.check_state(state)
         width = len(str(self.n - 1))
         lines = [" " * (width + 1) + " ".join(str(y).rjust(width) for y in range(self.n))]
         for x, row in enumerate(state.board):
@@ -152,7 +184,9 @@ class Migration(Game[MigrationState, Action]):
 
     def parse_action(self, text: str, state: MigrationState | None = None) -> Action:
         """``x,y`` (the stone to move; its one direction is implied) or ``x,y,nx,ny`` / ``x,y>nx,ny``."""
-        raw = str(text)
+        raw = check_text(text, "a Migration move", InvalidMoveError, hint=" such as '3,0' (row, column from 0)")
+        if state is not None:
+            state = self.check_state(state)
         nums = [int(v) for v in re.findall(r"-?[0-9]{1,18}", raw)]
         leftover = re.sub(r"[-0-9\s,()>\[\]]", "", raw)
         if leftover or len(nums) not in (2, 4) or len(raw) > 200:
@@ -171,7 +205,8 @@ class Migration(Game[MigrationState, Action]):
 
     def format_action(self, action: Action) -> str:
         """The stone that moves, ``x,y`` (:meth:`parse_action` reads it back in the position it is played)."""
-        return f"{action[0]},{action[1]}"
+        x, y, _, _ = self._as_action(action)
+        return f"{x},{y}"
 
     # ---- names and the picture ------------------------------------------------------------------
 
@@ -180,17 +215,20 @@ class Migration(Game[MigrationState, Action]):
         return f"Migration {self.n} x {self.n}"
 
     def player_label(self, player: int) -> str:
-        return "moves right" if player == 1 else "moves up"
+        return "moves right" if check_player(player) == 1 else "moves up"
 
     def board_view(self, state: MigrationState, last: Action | None = None) -> BoardView:
         """``board[x][y]`` as rows; rows and columns labelled from 0; ``last`` lights both cells it changed."""
         labels = tuple(str(i) for i in range(self.n))
+        last = None if last is None else self._as_action(last)
         moved = ((last[0], last[1]), (last[2], last[3])) if last is not None else ()
-        return BoardView(self.n, self.n, state.board, col_labels=labels, row_labels=labels, last=moved,
+        return BoardView(self.n, self.n, self.check_state(state).board, col_labels=labels, row_labels=labels, last=moved,
                          marks=self.MARKS, glyphs=self.GLYPHS)
 
     def action_at(self, state: MigrationState, row: int, col: int) -> Action | None:
-        for action in self.actions(state):
+        if type(row) is not int or type(col) is not int:
+            return None
+        for action in self.actions(self.check_state(state)):
             if action[:2] == (row, col):
                 return action
         return None
@@ -204,11 +242,12 @@ class Migration(Game[MigrationState, Action]):
         return self.n * self.n
 
     def action_index(self, action: Action) -> int:
-        return int(action[0]) * self.n + int(action[1])
+        x, y, _, _ = self._as_action(action)
+        return x * self.n + y
 
     def index_action(self, index: int, state: MigrationState) -> Action:
-        x, y = divmod(int(index), self.n)
-        dx, dy = self.STEP[state.to_move]
+        x, y = divmod(as_index(index, "an action number is x * n + y of the moving stone"), self.n)
+        dx, dy = self.STEP[self.check_state(state).to_move]
         return (x, y, x + dx, y + dy)
 
     def from_board(self, cells: Sequence[Sequence[int]], to_move: int) -> MigrationState:

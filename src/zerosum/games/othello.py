@@ -39,7 +39,8 @@ from __future__ import annotations
 import re
 from typing import Callable, ClassVar, Sequence
 
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
+from ..core.checks import check_actions, check_player, check_text
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, unwind
 from ..spec import quoted
 from .othello_eval import combined_eval, corners_eval, mobility_eval, stability_eval
@@ -108,7 +109,7 @@ class Othello(Game[OthelloState, int]):
         return f"Othello {self.n} x {self.n}"
 
     def player_label(self, player: int) -> str:
-        return "black" if player == 1 else "white"
+        return "black" if check_player(player) == 1 else "white"
 
     # ---- rules --------------------------------------------------------------------------------------
 
@@ -116,30 +117,48 @@ class Othello(Game[OthelloState, int]):
     def initial_state(self) -> OthelloState:
         return self._initial
 
+    def check_state(self, state: object) -> OthelloState:
+        if (type(state) is not OthelloState or not self._fits(state.black, state.white)
+                or type(state.to_move) is not int or state.to_move not in (1, 2)):
+            raise self.state_error(state)
+        return state
+
+    def _fits(self, own: object, opp: object) -> bool:
+        return type(own) is int and type(opp) is int and 0 <= own <= self._full and 0 <= opp <= self._full
+
     def player(self, state: OthelloState) -> int:
-        return state.to_move
+        try:
+            return state.to_move
+        except Exception:  # noqa: BLE001 - the rules check a state only when it fails them (Game.check_state)
+            raise self.state_error(state) from None
 
     def moves_mask(self, own: int, opp: int) -> int:
         """The bitboard of the cells where the side with discs ``own`` may place one (against ``opp``)."""
-        empty = self._full & ~(own | opp)
-        moves = 0
-        for shift, mask in self._dirs:
-            mo = mask & opp
-            if shift > 0:
-                t = (own << shift) & mo
-                run = 0
-                while t:
-                    run |= t
-                    t = (t << shift) & mo
-                moves |= (run << shift) & mask
-            else:
-                t = (own >> -shift) & mo
-                run = 0
-                while t:
-                    run |= t
-                    t = (t >> -shift) & mo
-                moves |= (run >> -shift) & mask
-        return moves & empty
+        try:
+            empty = self._full & ~(own | opp)
+            moves = 0
+            for shift, mask in self._dirs:
+                mo = mask & opp
+                if shift > 0:
+                    t = (own << shift) & mo
+                    run = 0
+                    while t:
+                        run |= t
+                        t = (t << shift) & mo
+                    moves |= (run << shift) & mask
+                else:
+                    t = (own >> -shift) & mo
+                    run = 0
+                    while t:
+                        run |= t
+                        t = (t >> -shift) & mo
+                    moves |= (run >> -shift) & mask
+            return moves & empty
+        except Exception:  # noqa: BLE001 - as player; what fails here is no pair of bitboards
+            if self._fits(own, opp):
+                raise
+            raise InvalidPositionError(f"own and opp are bitboards, whole numbers 0..2**{self.cells} - 1, not "
+                                       f"{quoted(own)} and {quoted(opp)}") from None
 
     def _flips(self, bit: int, own: int, opp: int) -> int:
         flips = 0
@@ -154,7 +173,10 @@ class Othello(Game[OthelloState, int]):
         return flips
 
     def _sides(self, state: OthelloState) -> tuple[int, int]:
-        return (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+        try:
+            return (state.black, state.white) if state.to_move == 1 else (state.white, state.black)
+        except Exception:  # noqa: BLE001 - as player
+            raise self.state_error(state) from None
 
     def actions(self, state: OthelloState) -> list[int]:
         own, opp = self._sides(state)
@@ -205,7 +227,10 @@ class Othello(Game[OthelloState, int]):
         return f"black {state.black.bit_count()}, white {state.white.bit_count()}"
 
     def outcome(self, state: OthelloState) -> Outcome | None:
-        b, w = state.black, state.white
+        try:
+            b, w = state.black, state.white
+        except Exception:  # noqa: BLE001 - as player
+            raise self.state_error(state) from None
         if self.moves_mask(b, w) or self.moves_mask(w, b):
             return None
         nb, nw = b.bit_count(), w.bit_count()
@@ -215,6 +240,9 @@ class Othello(Game[OthelloState, int]):
     # ---- notation -----------------------------------------------------------------------------------
 
     def format_action(self, action: int) -> str:
+        action = as_index(action, f"an Othello action is a cell number 0..{self.cells - 1} or {self.cells} (pass)")
+        if not 0 <= action <= self.cells:
+            raise IllegalMoveError(f"{action} is not an action: cells are 0..{self.cells - 1}, the pass {self.cells}")
         if action == self.pass_action:
             return "pass"
         row, col = divmod(action, self.n)
@@ -236,7 +264,7 @@ class Othello(Game[OthelloState, int]):
 
     def parse_action(self, text: str, state: OthelloState | None = None) -> int:
         """One move as a person types it: ``d3`` (column letter, row number from the top) or ``pass``."""
-        raw = str(text).strip()[:_MAX_TEXT]
+        raw = check_text(text, "an Othello move", InvalidMoveError, hint=" such as d3").strip()[:_MAX_TEXT]
         match = re.fullmatch(r"([a-pA-P])([0-9]{1,2})|(pass)", raw, re.IGNORECASE)
         if not match:
             raise self._not_a_move(raw)
@@ -279,10 +307,10 @@ class Othello(Game[OthelloState, int]):
 
     def format_moves(self, actions: Sequence[int]) -> str:
         """The move string of ``actions`` (``f5d6c3``; passes written as ``pass``), the inverse of parse_moves."""
-        return "".join(self.format_action(a) for a in actions)
+        return "".join(self.format_action(a) for a in check_actions(actions, "moves"))
 
     def render(self, state: OthelloState) -> str:
-        n, marks = self.n, {0: ".", 1: self.MARKS[0].lower(), 2: self.MARKS[1].lower()}
+        n, marks, state = self.n, {0: ".", 1: self.MARKS[0].lower(), 2: self.MARKS[1].lower()}, self.check_state(state)
         width = len(str(n))
         lines = [" " * (width + 1) + " ".join(LETTERS[:n])]
         for r in range(n):
@@ -295,10 +323,11 @@ class Othello(Game[OthelloState, int]):
     def board_view(self, state: OthelloState, last: int | None = None) -> BoardView:
         """The discs, column letters and row numbers; ``last`` (the move just played): the disc placed and
         the discs it flipped."""
-        n = self.n
+        n, state = self.n, self.check_state(state)
+        last = None if last is None else as_index(last, "the last move is an action number")
         cells = tuple(tuple(self._at(state, r * n + c) for c in range(n)) for r in range(n))
         changed = 0
-        if last is not None and last != self.pass_action:
+        if last is not None and 0 <= last < self.cells:  # a pass (or no cell) changes no disc
             hist = state.hist
             changed = state.changed if type(hist) is tuple and hist[1] == last else 1 << last
         return BoardView(
@@ -311,8 +340,9 @@ class Othello(Game[OthelloState, int]):
 
     def action_at(self, state: OthelloState, row: int, col: int) -> int | None:
         """Placing a disc on ``(row, col)`` when that is legal, else None (a pass is not on the board)."""
-        if not (0 <= row < self.n and 0 <= col < self.n):
+        if type(row) is not int or type(col) is not int or not (0 <= row < self.n and 0 <= col < self.n):
             return None
+        state = self.check_state(state)
         action = row * self.n + col
         own, opp = self._sides(state)
         return action if self.moves_mask(own, opp) >> action & 1 else None
@@ -330,7 +360,7 @@ class Othello(Game[OthelloState, int]):
 
     def moves_played(self, state: OthelloState) -> list[int] | None:
         """The actions played, or None for a position built from cells (its history is unknown)."""
-        moves, root = unwind(state.hist)
+        moves, root = unwind(self.check_state(state).hist)
         known = root.known if root is not None else state.hist is not None
         return moves if known or state == self._initial else None
 
@@ -342,7 +372,7 @@ class Othello(Game[OthelloState, int]):
 
     def stable_discs(self, state: OthelloState, player: int) -> int:
         """The bitboard of ``player``'s stable discs (see the module's note: filled edges, corner-anchored runs)."""
-        own, filled = state.discs(player), state.black | state.white
+        own, filled = self.check_state(state).discs(check_player(player)), state.black | state.white
         stable = 0
         for bits, mask in self._edges:
             if filled & mask == mask:

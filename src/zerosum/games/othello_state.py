@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.checks import player_error
 from ..game import unwind
 
 __all__ = ["OthelloState"]
@@ -26,8 +27,15 @@ class OthelloState:
     changed: int = field(default=0, compare=False, repr=False)
 
     def discs(self, player: int) -> int:
-        """The bitboard of ``player``'s discs."""
-        return self.black if player == 1 else self.white
+        """The bitboard of ``player``'s discs (1 or 2; anything else is an InvalidMoveError)."""
+        try:
+            if player == 1:
+                return self.black
+            if player == 2:
+                return self.white
+        except Exception:  # noqa: BLE001 - what cannot be compared with a player is no player
+            pass
+        raise player_error(player)
 
     @property
     def history(self) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from ..errors import GameError, InvalidSpecError
+from ..core.checks import check_whole
 from ..game import Game, GameOption
 from ..spec import convert, parse_spec, quoted
 
@@ -107,6 +108,8 @@ def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None
     >>> get_game("connectx:rows=8,cols=8,k=4").cols
     8
     """
+    if max_cells is not None:
+        check_whole(max_cells, "max_cells", 1, None, InvalidSpecError)
     if isinstance(spec, Game):
         if max_cells is not None:
             known = type(spec) in _GAMES

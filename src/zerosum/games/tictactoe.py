@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ..core.checks import check_text, player_error
 from ..game import BoardView, Game, Outcome, as_index, board_cells, check_player, one_based
 from ..spec import quoted
 from .connectx_eval import line_window_score
@@ -62,27 +63,35 @@ class TicTacToe(Game[TicTacToeState, int]):
     def title(self) -> str:
         return "Tic-Tac-Toe"
 
+    def check_state(self, state: object) -> TicTacToeState:
+        cells = getattr(state, "cells", None) if type(state) is TicTacToeState else None
+        if type(cells) is not tuple or len(cells) != 9 or any(type(v) is not int or v not in (0, 1, 2) for v in cells):
+            raise self.state_error(state)
+        return state  # type: ignore[return-value]
+
     def describe_win(self, state: TicTacToeState) -> str:
-        line = _line(state.cells)
+        line = _line(self.check_state(state).cells)
         if line is None:
             return super().describe_win(state)
         return f"three in a row, cells {' '.join(str(c + 1) for c in line)}"
 
     def winning_line(self, state: TicTacToeState) -> list[tuple[int, int]]:
-        line = _line(state.cells)
+        line = _line(self.check_state(state).cells)
         return [] if line is None else [(i // 3, i % 3) for i in line]
 
     def board_view(self, state: TicTacToeState, last: int | None = None) -> BoardView:
         """The 3 x 3 cells; an empty cell is named by its number 1..9."""
-        cells = tuple(state.cells[3 * r:3 * r + 3] for r in range(3))
+        cells = tuple(self.check_state(state).cells[3 * r:3 * r + 3] for r in range(3))
+        last = None if last is None else as_index(last, "the last move is a cell index 0..8")
         moved = ((last // 3, last % 3),) if last is not None and 0 <= last < 9 else ()
         labels = tuple(tuple(str(3 * r + c + 1) for c in range(3)) for r in range(3))
         return BoardView(3, 3, cells, highlight=tuple(self.winning_line(state)), last=moved,
                          marks=self.MARKS, glyphs=self.GLYPHS, cell_labels=labels)
 
     def action_at(self, state: TicTacToeState, row: int, col: int) -> int | None:
-        cell = 3 * row + col
-        return cell if 0 <= row < 3 and 0 <= col < 3 and cell in self.actions(state) else None
+        if type(row) is not int or type(col) is not int or not (0 <= row < 3 and 0 <= col < 3):
+            return None
+        return 3 * row + col if 3 * row + col in self.actions(self.check_state(state)) else None
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
         return {"window": window_eval}
@@ -101,6 +110,7 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState(flat)
 
     def move_tokens(self, text: str) -> list[str]:
+        text = check_text(text, "a move string", InvalidMoveError, hint=f" ({self.MOVES_HELP})")
         return [ch for ch in text if not ch.isspace() and ch != ","]
 
     def place(self, state: TicTacToeState, where: object, player: int) -> TicTacToeState:
@@ -126,11 +136,15 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState()
 
     def player(self, state: TicTacToeState) -> int:
-        filled = 9 - state.cells.count(0)
+        try:
+            filled = 9 - state.cells.count(0)
+        except Exception:  # noqa: BLE001 - the rules check a state only when it fails them (Game.check_state)
+            self.check_state(state)
+            raise
         return 1 if filled % 2 == 0 else 2
 
     def actions(self, state: TicTacToeState) -> list[int]:
-        if self.outcome(state) is not None:
+        if self.outcome(state) is not None:  # checks the state as the other rules do
             return []
         return [i for i, v in enumerate(state.cells) if v == 0]
 
@@ -148,19 +162,23 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState(tuple(cells))
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
-        won = _line_winner(state.cells)
-        if won:
-            return Outcome(won, "three in a row")
-        if 0 not in state.cells:
-            return Outcome(None, "board full")
-        return None
+        try:
+            won = _line_winner(state.cells)
+            if won:
+                return Outcome(won, "three in a row")
+            if 0 not in state.cells:
+                return Outcome(None, "board full")
+            return None
+        except Exception:  # noqa: BLE001 - as player
+            self.check_state(state)
+            raise
 
     def _free(self, state: TicTacToeState) -> str:
         return " ".join(str(i + 1) for i, v in enumerate(state.cells) if v == 0)
 
     def render(self, state: TicTacToeState) -> str:
-        chars = {0: ".", 1: "X", 2: "O"}
-        return "\n".join("".join(chars[v] for v in state.cells[r * 3 : r * 3 + 3]) for r in range(3))
+        chars, cells = {0: ".", 1: "X", 2: "O"}, self.check_state(state).cells
+        return "\n".join("".join(chars[v] for v in cells[r * 3 : r * 3 + 3]) for r in range(3))
 
     def parse_action(self, text: str, state: TicTacToeState | None = None) -> int:
         """A cell number 1..9 as a person types it (row by row from the top left)."""
@@ -170,7 +188,7 @@ class TicTacToe(Game[TicTacToeState, int]):
         return cell
 
     def format_action(self, action: int) -> str:
-        return str(action + 1)
+        return str(as_index(action, "a Tic-Tac-Toe action is a cell index 0..8") + 1)
 
     def from_grid(self, text: str) -> TicTacToeState:
         """A state from three rows of ``.``, ``X``, ``O``; positions that cannot arise raise."""
@@ -207,8 +225,8 @@ class TicTacToe(Game[TicTacToeState, int]):
 
 def window_eval(game: TicTacToe, state: TicTacToeState, player: int, three: int = 50, two: int = 10) -> int:
     """The window evaluation over the eight lines (see :func:`zerosum.games.connectx_eval.line_window_score`)."""
-    if player not in (1, 2):
-        raise ValueError(f"player must be 1 or 2, not {player!r}")
+    if player != 1 and player != 2:
+        raise player_error(player)
     cells, them = state.cells, 3 - player
     counts = [(sum(cells[i] == player for i in line), sum(cells[i] == them for i in line)) for line in LINES]
     return line_window_score(counts, 3, three, two)

@@ -24,11 +24,12 @@ import numpy as np
 
 import zerosum.solver.search as search
 
+from ..core.checks import check_whole
 from ..core.processes import FACE_THREADS, MAX_JOBS, default_threads
-from ..errors import UsageError
+from ..errors import GameError, UsageError
 
 
-class BudgetExceeded(Exception):
+class BudgetExceeded(GameError):
     """A solve given a node limit ran out of nodes before it knew the answer (the table stays valid)."""
 
 
@@ -46,9 +47,7 @@ HELP = True
 
 def check_threads(threads: Any) -> int:
     """``threads`` checked: a whole number 1..MAX_THREADS; a one-line UsageError otherwise."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise UsageError(f"threads must be a whole number 1..{MAX_THREADS}, not {threads!r}")
-    return threads
+    return check_whole(threads, "threads", 1, MAX_THREADS, UsageError)
 
 
 def retire(lanes: Sequence["Lane"], threads: Sequence[threading.Thread], halt: bool = True) -> None:

@@ -21,7 +21,8 @@ import numpy as np
 
 import zerosum.solver.search as search  # by its own name: ``from . import search`` would name this package
 
-from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError, UsageError
+from ..core.checks import check_flag, check_text, check_whole, safe_repr
+from ..errors import GameError, IllegalMoveError, InvalidFileError, InvalidPositionError, InvalidSpecError, UsageError
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from ..values import score_to_value
@@ -36,6 +37,8 @@ LAZY_SMP = True
 
 Position = "ConnectXState | str | Sequence[int]"
 
+#: the largest node limit (the compiled search counts nodes in 64-bit integers)
+MAX_NODE_LIMIT = 1 << 62
 #: the default table: 2**24 entries, 8 bytes each (128 MB, on huge pages where the system allows)
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
 
@@ -88,8 +91,9 @@ class Solver:
         self.threads = check_threads(threads)
         #: whether :meth:`solve` with ``threads > 1`` adds a lazy-SMP helper (:func:`.parallel.race`)
         self.lazy_smp = LAZY_SMP
-        if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not 1 <= tt_size <= 1 << 32:
-            raise UsageError(f"tt_size must be a whole number of entries 1..2**32, not {tt_size!r}")
+        check_whole(tt_size, "tt_size (entries of the table)", 1, 1 << 32, UsageError)
+        if book is not True and book is not False:
+            book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
         g = self.game
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
@@ -136,9 +140,7 @@ class Solver:
         """A playable state from a state, a move string or a list of 0-based columns."""
         g = self.game
         if isinstance(position, ConnectXState):
-            state = position
-            if state.mask & ~g.board_mask or state.current & ~state.mask:
-                raise InvalidPositionError(f"{state!r} is not a position of {g.spec}")
+            state = g.check_state(position)
         elif isinstance(position, str):
             state = g.from_grid(position) if "\n" in position.strip() else g.from_moves(position)
         elif isinstance(position, (list, tuple)):
@@ -162,6 +164,7 @@ class Solver:
     def lanes(self, n: int) -> list[Lane]:
         """``n`` lanes (:class:`.parallel.Lane`) to search on at once, made once and kept: lane 0 is the
         one :meth:`solve_bits` uses, lane 1 a lazy-SMP helper's (:func:`.parallel.helper_order`)."""
+        n = check_threads(n)
         g = self.game
         while len(self._lanes) < n:
             order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
@@ -182,6 +185,7 @@ class Solver:
 
         ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
         """
+        current, mask, weak, node_limit = self._checked(current, mask, weak, node_limit)
         start = time.perf_counter()
         try:
             if self.threads > 1 and self.lazy_smp and self._book_score(current, mask) is None:
@@ -194,6 +198,23 @@ class Solver:
         finally:
             self.elapsed = time.perf_counter() - start
         return score
+
+    def _checked(self, current: Any, mask: Any, weak: Any, limit: Any) -> tuple[int, int, bool, int | None]:
+        """What :meth:`solve_bits`, :meth:`solve_on` and :meth:`search_on` are handed, checked: bitboards of a
+        position of this board that is not over, ``weak`` True or False, a node limit None or 0 and up."""
+        g = self.game
+        ok = type(current) is int and type(mask) is int and current >= 0 and mask >= 0
+        if (not ok or mask & ~g.board_mask or (mask + g.bottom_mask) & mask or current & ~mask
+                or mask == g.board_mask or g._has_line_bits(current) or g._has_line_bits(current ^ mask)):
+            raise InvalidPositionError(f"current={safe_repr(current)}, mask={safe_repr(mask)} is not a position "
+                                       f"of {g.spec} that goes on: give the bitboards of Solver.position(...)")
+        return (current, mask, *self._options(weak, limit))
+
+    @staticmethod
+    def _options(weak: Any, limit: Any) -> tuple[bool, int | None]:
+        """``weak`` True or False, a node limit None or 0 and up; else one UsageError line."""
+        return (check_flag(weak, "weak", UsageError),
+                None if limit is None else check_whole(limit, "node_limit", 0, MAX_NODE_LIMIT, UsageError))
 
     @staticmethod
     def _limit(node_limit: int | None) -> int | None:
@@ -208,6 +229,9 @@ class Solver:
     def solve_on(self, lane: Lane, current: int, mask: int, weak: bool = False, node_limit: int | None = None) -> int:
         """:meth:`solve_bits` on one lane (:meth:`lanes`; ``lane.nodes``: its nodes), safe to run in
         another thread at the same time as other lanes.  A halted lane raises :class:`Halted`."""
+        current, mask, weak, node_limit = self._checked(current, mask, weak, node_limit)
+        if not isinstance(lane, Lane):
+            raise UsageError(f"lane is one of Solver.lanes(n), not {safe_repr(lane)}")
         score = self._book_score(current, mask)
         if score is None:
             score = self.search_on(lane, current, mask, weak, self._limit(node_limit))
@@ -220,6 +244,9 @@ class Solver:
     def search_on(self, lane: Lane, current: int, mask: int, weak: bool, limit: int | None) -> int:
         """The compiled search of one position on ``lane``, in slices (``search.ABORTED``: out of ``limit``
         nodes, or halted)."""
+        current, mask, weak, limit = self._checked(current, mask, weak, limit)
+        if not isinstance(lane, Lane):
+            raise UsageError(f"lane is one of Solver.lanes(n), not {safe_repr(lane)}")
         stats = lane.stats
         halt = stats[search.HALT]
         stats.fill(0)
@@ -242,10 +269,19 @@ class Solver:
 
         Book positions are answered from the book; ``self.node_counts`` holds each position's nodes.
         """
+        if not isinstance(positions, (list, tuple)):
+            raise InvalidPositionError(f"positions are a list (of move strings or states), not {safe_repr(positions)}")
         return self.solve_states([self.position(p) for p in positions], weak)
 
     def solve_states(self, states: Sequence[ConnectXState], weak: bool = False) -> list[int]:
-        """``solve_many`` for states already checked by :meth:`position` (what a benchmark times)."""
+        """``solve_many`` for states already checked by :meth:`position` (what a benchmark times; each is
+        checked again, a few microseconds against the search's milliseconds)."""
+        if not isinstance(states, (list, tuple)) or not all(type(s) is ConnectXState for s in states):
+            raise InvalidPositionError(f"states are a list of this board's ConnectXState (Solver.position), not "
+                                       f"{safe_repr(states)}")
+        for s in states:
+            self.position(s)
+        weak = self._options(weak, None)[0]
         start = time.perf_counter()
         n = len(states)
         if self.book is None:
@@ -287,7 +323,7 @@ class Solver:
         ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
         """
         state = self.position(position)
-        return self.solve_bits(state.current, state.mask, weak, node_limit)
+        return self.solve_bits(state.current, state.mask, weak, node_limit)  # which checks weak and node_limit
 
     def analyze(self, position: Any, weak: bool = False, node_limit: int | None = None,
                 threads: int | None = None) -> list[int | None]:
@@ -298,6 +334,7 @@ class Solver:
         threads over the one table (:func:`.parallel.analyze_columns`): the same scores.
         """
         state = self.position(position)
+        weak, node_limit = self._options(weak, node_limit)
         threads = self.threads if threads is None else check_threads(threads)
         g = self.game
         start = time.perf_counter()
