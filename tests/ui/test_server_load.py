@@ -79,14 +79,14 @@ def _zombie(pid: int) -> bool:
 class Server:
     """`zerosum serve` on a free loopback port, in its own process."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, engine_time: float = 2.0) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [*COMMAND, "serve", "--port", str(self.port), "--workers", str(workers),
-             "--engine-time", "2"],
+             "--engine-time", f"{engine_time:g}"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         deadline = time.monotonic() + 120

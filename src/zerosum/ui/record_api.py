@@ -2,42 +2,160 @@
 
 The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags,
 its moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start
-of the game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked against the page's limits (:func:`check_position`)
-so the page can step through them.  A game the page cannot show (a board past 16 x 16, moves that do not
-replay) keeps its place in the list with ``error`` saying why; malformed text is a 400 naming the line.
+of the game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked
+against the page's limits (:func:`check_position`) so the page can step through them.  A game the page cannot
+show (a board past 16 x 16, a game it does not know) keeps its place in the list with ``error`` saying why;
+malformed text is a 400 naming the game and the line.
+
+Reading a record replays its moves, which can cost seconds and memory, so :func:`record_job` runs in an engine
+worker (:mod:`zerosum.pool`) under an engine job's time and memory bounds, and the page's board check comes
+first, from the tags alone: the text is cut into games (:func:`games_of`), each game's ``Game`` tags are
+checked with :func:`check_game`, and a game the page cannot show is never replayed.  At most
+:data:`MAX_GAMES` games are read.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-from ..errors import GameError
+from ..errors import GameError, InvalidFileError
 from .service import check_game, checked_position
 
-__all__ = ["record_games", "MAX_RECORD", "MAX_GAMES"]
+__all__ = ["record_job", "record_games", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_RECORD_REQUESTS"]
 
 MAX_RECORD = 256 * 1024  # bytes of a record sent to the page's server
-MAX_GAMES = 1000  # games of one record listed (a record of more is cut, and the answer says so)
+MAX_GAMES = 1000  # games of one record read and listed (a record of more is cut, and the answer says so)
+MAX_RECORD_REQUESTS = 2  # records read at once by one server; more are refused at once (503)
+
+#: the start of a Game tag, as the record reader sees one; then its value, at most a long spec's length
+_GAME_TAG = re.compile(r'\[\s*Game\s+"')
+_VALUE = re.compile(r'((?:[^"\\\n]|\\.){0,400})"')
+#: a tag shown for a game that is not read (one line, a bounded value)
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]{0,63})\s+"((?:[^"\\\n]|\\.){0,400})"\s*\]')
+_ESCAPE = re.compile(r"\\(.)")
+_WHERE = re.compile(r"^game (\d+), line (\d+): ")
+
+
+def games_of(text: str) -> list[tuple[int, str]]:
+    """The text cut into games: ``(number of its first line, its text)``.  A game starts at a line that opens
+    with ``[`` (a tag) after a line of moves; a comment (``{...}``) may run over lines.  Malformed text is
+    cut somewhere all the same (reading the pieces then says what is wrong).  A cut never falls inside a
+    tag (a tag's name and value follow its ``[`` on the same line)."""
+    pieces: list[tuple[int, str]] = []
+    start, start_line, line, pos = 0, 1, 1, 0
+    moves_seen = in_comment = False
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end + 1
+        row = text[pos:end].strip()
+        if row.startswith("[") and not in_comment:
+            if moves_seen:
+                pieces.append((start_line, text[start:pos]))
+                start, start_line, moves_seen = pos, line, False
+            row = row[row.rfind("]") + 1:]  # moves after the tags, on the same line
+        if row:
+            moves_seen = True
+            opened, closed = row.rfind("{"), row.rfind("}")
+            if opened != closed:  # the line's last brace says whether a comment runs on
+                in_comment = opened > closed
+        pos, line = end, line + 1
+    if text[start:].strip() or not pieces:
+        pieces.append((start_line, text[start:]))
+    return pieces
+
+
+def _game_specs(piece: str) -> list[str | None]:
+    """The value of every Game tag in a piece of record text (None: one longer than any spec, or unclosed)."""
+    specs: list[str | None] = []
+    for m in _GAME_TAG.finditer(piece):
+        value = _VALUE.match(piece, m.end())
+        specs.append(None if value is None else _ESCAPE.sub(r"\1", value[1]))
+    return specs
+
+
+def _refusal(spec: str | None) -> str | None:
+    """Why the page cannot show a game of ``spec`` (None: it can), from the spec alone: nothing is built past
+    the page's size."""
+    if spec is None:
+        return "its Game tag is longer than any game spec, or not closed"
+    try:
+        check_game(spec)
+    except GameError as exc:
+        return str(exc)
+    return None
+
+
+def _entry(record: Any) -> dict[str, Any]:
+    """A game read from the record, with its line from the start checked against the page's limits."""
+    entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
+                             "game": None, "line": [], "separator": "", "error": None}
+    try:
+        game = check_game(record.tags.get("Game"))
+        opening = record.tags.get("Opening", "").strip()
+        start = [game.format_action(a) for a in game.parse_moves(opening)] if opening not in ("", "-") else []
+        actions, _ = checked_position(game, game.move_separator.join([*start, *record.moves]))
+        entry.update(game=game.spec, line=[game.format_action(a) for a in actions], separator=game.move_separator)
+    except GameError as exc:
+        entry["error"] = str(exc)
+    return entry
+
+
+def _unread(piece: str, why: str) -> dict[str, Any]:
+    """A game the page cannot show, listed from its tags (its moves are not read)."""
+    tags: dict[str, str] = {}
+    for m in _TAG.finditer(piece):
+        tags.setdefault(m[1], _ESCAPE.sub(r"\1", m[2]))
+    return {"tags": tags, "moves": [], "result": tags.get("Result", "*"), "game": None, "line": [],
+            "separator": "", "error": why}
+
+
+def _read(piece: str, first_line: int, games_before: int) -> list[Any]:
+    """The games of one piece, read by :func:`zerosum.records.parse`; its errors name the record's game and
+    line, not the piece's."""
+    from ..records import parse
+
+    try:
+        return parse(piece)
+    except InvalidFileError as exc:
+        message = _WHERE.sub(lambda m: f"game {games_before + int(m[1])}, line {first_line - 1 + int(m[2])}: ",
+                             str(exc), count=1)
+        raise InvalidFileError(message) from None
 
 
 def record_games(text: str) -> dict[str, Any]:
     """The games of the record ``text`` for the page (raises GameError: the text is not a record)."""
-    from ..records import parse
+    if not isinstance(text, str):
+        raise InvalidFileError(f"a record is text, not {type(text).__name__}")
+    pieces = games_of(text)
+    games: list[dict[str, Any]] = []
+    refused: dict[str | None, str | None] = {}  # each spec checked once
+    read = 0
+    for read, (first_line, piece) in enumerate(pieces, 1):
+        specs = _game_specs(piece)
+        for spec in specs:
+            if spec not in refused:
+                refused[spec] = _refusal(spec)
+        refusals = [why for why in (refused[spec] for spec in specs) if why is not None]
+        if refusals and len(specs) > 1:
+            raise InvalidFileError(f"game {len(games) + 1}, line {first_line}: a game the page cannot show "
+                                   f"({refusals[0]}) shares its lines with another game: start each game's tags "
+                                   "on a line of their own")
+        if refusals:
+            games.append(_unread(piece, refusals[0]))
+        else:
+            games.extend(_entry(record) for record in _read(piece, first_line, len(games)))
+        if len(games) >= MAX_GAMES:
+            break
+    total = len(games) + len(pieces) - read
+    note = None
+    if total > MAX_GAMES:
+        note = f"the record holds {total} games; the first {MAX_GAMES} are listed (the rest are not read)"
+    return {"games": games[:MAX_GAMES], "note": note}
 
-    records = parse(text)
-    games = []
-    for record in records[:MAX_GAMES]:
-        entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
-                                 "game": None, "line": [], "separator": "", "error": None}
-        try:
-            game = check_game(record.tags.get("Game"))
-            opening = record.tags.get("Opening", "").strip()
-            start = [game.format_action(a) for a in game.parse_moves(opening)] if opening not in ("", "-") else []
-            line = [*start, *record.moves]
-            actions, _ = checked_position(game, game.move_separator.join(line))
-            entry.update(game=game.spec, line=[game.format_action(a) for a in actions], separator=game.move_separator)
-        except GameError as exc:
-            entry["error"] = str(exc)
-        games.append(entry)
-    note = f"the record holds {len(records)} games; the first {MAX_GAMES} are listed" if len(records) > MAX_GAMES else None
-    return {"games": games, "note": note}
+
+def record_job(text: str) -> bytes:
+    """:func:`record_games` as JSON (ASCII), made in the worker that reads the record: the server only passes
+    the bytes on."""
+    return json.dumps(record_games(text), separators=(",", ":")).encode("ascii")

@@ -15,7 +15,10 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   past the hard limit).
 * ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
   record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "separator", "error"}]}``,
-  ``line`` the moves from the start (the opening's, then the game's) for the page's move list.
+  ``line`` the moves from the start (the opening's, then the game's) for the page's move list.  The record is
+  read in an engine worker under an engine job's bounds (time, memory), each game's board checked from its
+  tags before its moves are replayed; at most ``max_record_requests`` records are read at once (more: a 503
+  at once).
 * ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
   plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most
   :data:`zerosum.ui.explain.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search); for the solver,
@@ -38,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .connections import serve_config
-from .record_api import MAX_RECORD
+from .record_api import MAX_RECORD, MAX_RECORD_REQUESTS
 
 __all__ = ["create_app", "serve_config", "STATIC"]
 
@@ -61,9 +64,11 @@ def create_app(
     busy_wait: float = 10.0,
     margin: float = MARGIN,
     max_engine_requests: int = MAX_ENGINE_REQUESTS,
+    max_record_requests: int = MAX_RECORD_REQUESTS,
 ) -> Any:
     """The Starlette application.  ``engine_time`` caps every engine call (seconds); ``workers`` engine
-    processes answer at once; ``mode="inline"`` runs engines in the server's threads (tests, no kill)."""
+    processes answer at once; ``mode="inline"`` runs engines in the server's threads (tests, no kill);
+    ``max_record_requests`` records are read at once."""
     import anyio
     import anyio.to_thread
     from starlette.applications import Starlette
@@ -80,12 +85,13 @@ def create_app(
     from ..spec import real
     from . import explain as why
     from . import record_api, service
-    from .worker import EngineBusy, EngineFailed, EnginePool, EngineTimeout
+    from .worker import EngineBusy, EngineFailed, EngineMemory, EnginePool, EngineTimeout
 
     pool = EnginePool(size=workers, wait=busy_wait, mode=mode, warmup=service.warm_up)
     hard_limit = engine_time + margin
     limiter: list[Any] = []  # the engine requests' own threads (made on the event loop, at first use)
     waiting = [0]  # engine requests running or waiting (read and written on the event loop only)
+    reading = [0]  # records being read (on the event loop only)
 
     def error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -229,7 +235,21 @@ def create_app(
         unknown = sorted(set(data) - {"text"})
         if unknown or not isinstance(data.get("text"), str):
             raise GameError('send {"text": RECORD}: the text of a game record, as a string')
-        return JSONResponse(await run_in_threadpool(record_api.record_games, data["text"]))
+        if reading[0] >= max_record_requests:  # refused at once: records never queue up
+            raise EngineBusy(f"{reading[0]} records are being read already, the most at once here; try again in a "
+                             "moment")
+        reading[0] += 1
+        try:  # read in a worker: the replay's time and memory are bounded, as an engine's are
+            answer = await engine(record_api.record_job, (data["text"],))
+        except EngineTimeout:
+            raise EngineTimeout(f"the record took more than {hard_limit:g} s to read: send fewer or shorter "
+                                "games") from None
+        except EngineMemory:
+            raise TooLarge("the record needs more memory than the server gives a reader: send fewer or shorter "
+                           "games") from None
+        finally:
+            reading[0] -= 1
+        return Response(answer, media_type="application/json")  # JSON made in the worker
 
     async def record(request: Request) -> Response:
         return await guarded(_record, request)
