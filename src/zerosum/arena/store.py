@@ -107,7 +107,8 @@ def _lock(path: Path, create: bool) -> int | None:
     except ImportError:  # pragma: no cover - not on Windows
         return None
     try:
-        fd = os.open(path, (os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY, 0o644)
+        flags = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # never wait on a FIFO or write through a link
+        fd = os.open(path, flags | ((os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY), 0o644)
     except OSError as exc:
         raise InvalidFileError(f"results file {str(path)!r} cannot be opened: {exc.strerror or exc}") from None
     try:
@@ -145,10 +146,9 @@ class Store:
         self.db: sqlite3.Connection | None = None
         name = str(path)
         if not create:
-            if self.path.is_dir():
-                raise InvalidFileError(f"results file {name!r} is a directory, not a file")
-            if not self.path.is_file():
-                raise InvalidFileError(f"no results file {name!r}")
+            from ..core.files import _readable
+
+            _readable(self.path, "results file")  # missing, a directory, a FIFO, a device: one line each
             try:
                 with open(self.path, "rb") as fh:
                     header = fh.read(16)

@@ -169,19 +169,20 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
 def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
     """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
     from ..arena.match import canonical_spec, check_agents, open_run
+    from ..core.files import shown
     from ..errors import AgentError
     from .options import UsageError
 
     store, config = open_run(out, lock=True)
     try:
         if (config.mode == "match") != (mode == "match"):
-            raise UsageError(f"--resume: {str(out)!r} holds a {config.mode}, not a {mode}")
+            raise UsageError(f"--resume: {shown(out)} holds a {config.mode}, not a {mode}")
         if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
-            raise UsageError(f"--resume: {str(out)!r} holds a run of {' '.join(config.agents)}, not of these agents")
+            raise UsageError(f"--resume: {shown(out)} holds a run of {' '.join(config.agents)}, not of these agents")
         try:
             check_agents(config.agents, config.limits, config.digests)
         except AgentError as exc:
-            raise AgentError(f"--resume: the run in {str(out)!r} cannot go on: {exc}") from None
+            raise AgentError(f"--resume: the run in {shown(out)} cannot go on: {exc}") from None
     except BaseException:
         store.close()
         raise
@@ -192,10 +193,9 @@ def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
     """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan."""
     from ..arena.match import iter_plan, labels_for
     from ..arena.store import Store, lock_file
-    from ..core.files import check_output
+    from ..core.files import shown
     from .options import UsageError
 
-    check_output(out, overwrite=True, what="results file")
     if out.exists() and not args.overwrite:
         try:
             with Store(out) as old:
@@ -204,7 +204,7 @@ def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
             held = -1
         if held != 0:
             what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
-            raise UsageError(f"{str(out)!r} {what}: use --resume to carry on, --overwrite to replace, "
+            raise UsageError(f"{shown(out)} {what}: use --resume to carry on, --overwrite to replace, "
                              f"or --out to choose another file")
     if args.overwrite:
         with lock_file(out):  # a run still writing the old file keeps it
@@ -224,10 +224,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.report import print_tables, summarize
     from ..arena.runner import make_runner
 
-    out = Path(args.out)
+    from ..core.files import check_output
     from .replay import check_pgnout, open_pgnout
 
-    pgnout = check_pgnout(args, out)  # --pgnout: checked before anything is written
+    # every output, before any work: regular files (or none yet), never a FIFO, link or device
+    out = check_output(args.out, overwrite=True, what="results file")
+    pgnout = check_pgnout(args, out)
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
@@ -307,10 +309,10 @@ def _add_report(p: argparse.ArgumentParser) -> None:
 def _run_report(args: argparse.Namespace) -> int:
     from ..arena.match import open_run
     from ..arena.report import plot_names, print_tables, summarize, write_plots
-    from ..core.files import check_output
+    from ..core.files import check_output, shown
     from ..errors import InvalidFileError
 
-    if args.export:  # records, not tables
+    if args.export is not None:  # records, not tables (--export "" is refused: it names no file)
         from .replay import export_records
 
         return export_records(args.file, args.export, args.overwrite)
@@ -320,9 +322,11 @@ def _run_report(args: argparse.Namespace) -> int:
         report = summarize(store)
     out_dir = None
     if not args.no_plots:  # the plots' folder and files are checked before anything is shown or written
-        out_dir = Path(args.plots) if args.plots else path.resolve().parent
+        if args.plots is not None and not args.plots.strip():
+            raise InvalidFileError("--plots needs a folder name (leave it out for the results file's folder)")
+        out_dir = Path(args.plots) if args.plots is not None else path.resolve().parent
         if out_dir.exists() and not out_dir.is_dir():
-            raise InvalidFileError(f"--plots {str(out_dir)!r} is a file: name a folder for the plots")
+            raise InvalidFileError(f"--plots {shown(out_dir)} is not a folder: name a folder for the plots")
         if out_dir.is_dir():
             for name in plot_names(report, path.stem):
                 check_output(out_dir / name, overwrite=True, what="plot")

@@ -37,13 +37,14 @@ def _add_replay(p: argparse.ArgumentParser) -> None:
 def _run_replay(args: argparse.Namespace) -> int:
     import sys
 
+    from ..core.files import shown
     from ..records import read
     from ..ui.replay import ReplaySession, key_reader
     from ..ui.terminal import Output, _stdin_reader, use_color
 
     records = read(args.file)  # a missing, binary or malformed file is one line
     if not records:
-        raise UsageError(f"record file {args.file!r} holds no games")
+        raise UsageError(f"record file {shown(args.file)} holds no games")
     if args.list:
         for i, r in enumerate(records, 1):
             t = r.tags
@@ -52,7 +53,7 @@ def _run_replay(args: argparse.Namespace) -> int:
                   f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}, round {t['Round']})")
         return 0
     if args.number > len(records):
-        raise UsageError(f"--game {args.number}: record file {args.file!r} holds {len(records)} "
+        raise UsageError(f"--game {args.number}: record file {shown(args.file)} holds {len(records)} "
                          f"game{'s' if len(records) != 1 else ''} (1..{len(records)})")
     out = sys.stdout
     if out is None:
@@ -67,15 +68,16 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def check_pgnout(args: argparse.Namespace, results: Path) -> Path | None:
-    """``--pgnout``'s path once it may be written, before any work (None without it): a new run refuses an
-    existing file unless ``--overwrite`` (which replaces it); ``--resume`` appends to it."""
-    from ..core.files import check_output
+    """``--pgnout``'s path once it may be written, before any work (None without it): a regular file or
+    none (never a FIFO, link or device, even with ``--overwrite``); a new run refuses an existing file unless
+    ``--overwrite`` (which replaces it); ``--resume`` appends to it.  ``--pgnout ""`` is refused."""
+    from ..core.files import check_output, shown
 
-    if not getattr(args, "pgnout", None):
+    if getattr(args, "pgnout", None) is None:
         return None
-    path = check_output(args.pgnout, overwrite=bool(args.resume or args.overwrite), what="--pgnout file")
+    path = check_output(args.pgnout, overwrite=bool(args.resume or args.overwrite), what="record file")
     if path.resolve() == results.resolve():
-        raise UsageError(f"--pgnout {args.pgnout!r} is the results file: name another file for the records")
+        raise UsageError(f"--pgnout {shown(args.pgnout)} is the results file: name another file for the records")
     return path
 
 
@@ -101,12 +103,12 @@ def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tupl
 def export_records(results: str, target: str, overwrite: bool) -> int:
     """``zerosum report DB --export FILE``: every finished game of ``DB`` as records in ``FILE``."""
     from ..arena.match import open_run
-    from ..core.files import check_output
+    from ..core.files import check_output, shown
     from ..records import from_store, write
 
-    path = check_output(target, overwrite=overwrite, what="--export file")  # before any work
+    path = check_output(target, overwrite=overwrite, what="record file")  # before any work: a regular file
     if Path(results).resolve() == path.resolve():
-        raise UsageError(f"--export {target!r} is the results file itself: name another file")
+        raise UsageError(f"--export {shown(target)} is the results file itself: name another file")
     store, _ = open_run(Path(results))  # a missing, damaged or foreign file is one line
     with store:
         count = write(from_store(store), path, overwrite=overwrite)

@@ -1,15 +1,20 @@
 """Files in and out, the one way every command and library call reads and writes them.
 
-* :func:`check_output` decides, before any work starts, whether a path may be written: not a directory,
-  its folder exists, not an existing file unless ``overwrite``, never inside the installed zerosum package.
+* :func:`check_output` decides, before any work starts, whether a path may be written: outputs are regular
+  files, so a directory, symbolic link, FIFO, socket or device there is refused, with or without
+  ``overwrite``; its folder exists; not an existing file unless ``overwrite``; never inside the installed
+  zerosum package.  Every command checks every output through it before its work begins.
 * :func:`atomic_output` writes to a temporary file in the same folder and renames it over the target at
   the end, so a failed or interrupted run leaves the old file (or no file) and never a half-written one.
+  :func:`open_append` opens a file to append to (records as games end) without following a link or
+  blocking on a FIFO.
 * :func:`read_text` reads a text file a person named, with one-line errors for a missing, directory,
-  binary or oversized file.
+  FIFO, device, binary or oversized file; its open never blocks.
 * :func:`load_user_module` runs a person's ``.py`` file so that whatever it does at import (raise,
   ``sys.exit(3)``) becomes one :class:`~zerosum.errors.AgentError` line.
 
-Every failure is a :class:`~zerosum.errors.InvalidFileError` (or ``AgentError``) quoting the path.
+Every failure is a :class:`~zerosum.errors.InvalidFileError` (or ``AgentError``) quoting the path, bounded
+(:func:`shown`).
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import stat
 import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any, Iterator
 
 from ..errors import AgentError, InvalidFileError
+from ..spec import quoted
 
-__all__ = ["check_output", "atomic_output", "read_text", "read_bytes", "load_user_module", "file_digest",
+__all__ = ["check_output", "atomic_output", "open_append", "shown", "read_text", "read_bytes", "load_user_module", "file_digest",
            "PACKAGE_DIR", "MAX_READ_BYTES", "describe_exception", "benchmark_data", "BENCHMARKS_VARIABLE"]
 
 #: the installed package's folder: nothing is ever written below it
@@ -35,6 +42,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 BENCHMARKS_VARIABLE = "ZEROSUM_BENCHMARKS"
 #: the largest file read as input (books, openings, records, benchmark files)
 MAX_READ_BYTES = 256 * 1024 * 1024
+#: how many characters of a path an error message quotes (:func:`shown`)
+PATH_CHARS = 120
 
 
 def benchmark_data(*parts: str) -> Path:
@@ -51,33 +60,69 @@ def benchmark_data(*parts: str) -> Path:
 def _inside_package(path: Path) -> bool:
     try:
         path.resolve().relative_to(PACKAGE_DIR)
-    except ValueError:
+    except (ValueError, OSError):
         return False
     return True
+
+
+def shown(path: object) -> str:
+    """A path as an error message quotes it: :func:`zerosum.spec.quoted`, with room for a long folder."""
+    return quoted(os.fspath(path) if isinstance(path, os.PathLike) else path, PATH_CHARS)
+
+
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular one is (``"a FIFO"``, ``"a device"``...); None for a regular file."""
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    return next((name for test, name in kinds if test(mode)), None if stat.S_ISREG(mode) else "a special file")
+
+
+def _named(path: object, what: str) -> Path:
+    """``path`` as a :class:`Path` once it names something: text, not empty, no NUL."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidFileError(f"the {what} needs a file name")
+    if "\0" in text:
+        raise InvalidFileError(f"{what} {shown(text)}: a file name cannot hold a NUL character")
+    return Path(text)
+
+
+def _lstat(target: Path, what: str) -> os.stat_result | None:
+    """The entry itself (a symbolic link is not followed), None when there is none."""
+    try:
+        return os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # a name too long, a path through a file, a folder that cannot be searched
+        raise InvalidFileError(f"{what} {shown(target)} cannot be used: {exc.strerror or exc}") from None
+
+
+def _refuse_special(target: Path, info: os.stat_result | None, what: str) -> None:
+    kind = None if info is None else _kind(info.st_mode)
+    if kind is not None:
+        raise InvalidFileError(f"{what} {shown(target)} is {kind}, not a regular file: name a regular file to write")
 
 
 def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what: str = "output file") -> Path:
     """The path, once it is known that it may be written; :class:`InvalidFileError` otherwise.
 
-    Call it before the work starts, so that a bad path costs nothing.
+    Outputs are regular files: a directory, symbolic link (even to a regular file), FIFO, socket or device
+    at ``path`` is refused whether or not ``overwrite`` is given, so nothing ever blocks on a FIFO or
+    replaces ``/dev/null``.  Call it before the work starts, so that a bad path costs nothing.
     """
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise InvalidFileError(f"the {what} needs a file name")
-    target = Path(path)
-    if "\0" in str(target):
-        raise InvalidFileError(f"{what} {str(target)!r}: a file name cannot hold a NUL character")
+    target = _named(path, what)
     if _inside_package(target):
-        raise InvalidFileError(f"{what} {str(target)!r} is inside the installed zerosum package: "
+        raise InvalidFileError(f"{what} {shown(target)} is inside the installed zerosum package: "
                                "write it somewhere else (e.g. -o book.npz)")
-    if target.is_dir():
-        raise InvalidFileError(f"{what} {str(target)!r} is a directory: name a file")
+    info = _lstat(target, what)
+    _refuse_special(target, info, what)
     folder = target.parent
     if not folder.is_dir():
-        raise InvalidFileError(f"{what} {str(target)!r}: the folder {str(folder)!r} does not exist")
+        raise InvalidFileError(f"{what} {shown(target)}: the folder {shown(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise InvalidFileError(f"{what} {str(target)!r}: the folder {str(folder)!r} is not writable")
-    if (target.exists() or target.is_symlink()) and not overwrite:
-        raise InvalidFileError(f"{what} {str(target)!r} exists: pass --overwrite to replace it")
+        raise InvalidFileError(f"{what} {shown(target)}: the folder {shown(folder)} is not writable")
+    if info is not None and not overwrite:
+        raise InvalidFileError(f"{what} {shown(target)} exists: pass --overwrite to replace it")
     return target
 
 
@@ -86,7 +131,8 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
                   what: str = "output file", checked: bool = False) -> Iterator[IO[Any]]:
     """Write ``path`` all at once: a temporary file in the same folder, renamed over ``path`` on success.
 
-    ``checked=True`` skips :func:`check_output` (the caller checked it before its work began).
+    ``checked=True`` skips :func:`check_output` (the caller checked it before its work began); the target is
+    looked at once more just before the rename, so a FIFO or link put there meanwhile is refused, not replaced.
     """
     target = Path(path) if checked else check_output(path, overwrite=overwrite, what=what)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -96,6 +142,7 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        _refuse_special(target, _lstat(target, what), what)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -103,10 +150,37 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
         raise
 
 
+def open_append(path: str | os.PathLike[str], *, what: str = "output file", truncate: bool = False) -> int:
+    """A descriptor appending to the regular file ``path`` (made when missing; emptied when ``truncate``).
+
+    The open itself refuses what :func:`check_output` refuses, so a FIFO, link or device put at ``path``
+    after the check cannot block or be written: ``O_NOFOLLOW`` fails on a link, ``O_NONBLOCK`` makes a FIFO
+    with no reader fail at once (and one with a reader is refused after), and anything but a regular file
+    is closed again unwritten.  Close it with :func:`os.close`.
+    """
+    target = _named(path, what)
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = os.open(target, flags, 0o666)
+    except OSError as exc:
+        _refuse_special(target, _lstat(target, what), what)
+        raise InvalidFileError(f"{what} {shown(target)} cannot be written: {exc.strerror or exc}") from None
+    try:
+        _refuse_special(target, os.fstat(fd), what)
+        os.set_blocking(fd, True)
+        if truncate:
+            os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _mode_for(target: Path) -> int:
     """The replaced file's permissions, or a new file's: 0666 less the umask."""
     try:
-        return target.stat().st_mode & 0o7777
+        return os.lstat(target).st_mode & 0o7777
     except OSError:
         mask = os.umask(0)
         os.umask(mask)
@@ -114,39 +188,58 @@ def _mode_for(target: Path) -> int:
 
 
 def _readable(path: str | os.PathLike[str], what: str) -> Path:
-    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise InvalidFileError(f"the {what} needs a file name")
-    target = Path(path)
-    if "\0" in str(target):
-        raise InvalidFileError(f"{what} {str(target)!r}: a file name cannot hold a NUL character")
-    if target.is_dir():
-        raise InvalidFileError(f"{what} {str(target)!r} is a directory, not a file")
-    if not target.is_file():
-        raise InvalidFileError(f"{what} {str(target)!r} not found")
-    size = target.stat().st_size
-    if size > MAX_READ_BYTES:
-        raise InvalidFileError(f"{what} {str(target)!r} is {size:,} bytes; the limit is {MAX_READ_BYTES:,}")
+    """``path`` once it names a regular file (a link to one is fine) of at most :data:`MAX_READ_BYTES`."""
+    target = _named(path, what)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        raise InvalidFileError(f"{what} {shown(target)} not found") from None
+    except OSError as exc:
+        raise InvalidFileError(f"{what} {shown(target)} cannot be read: {exc.strerror or exc}") from None
+    kind = _kind(info.st_mode)
+    if kind is not None:
+        raise InvalidFileError(f"{what} {shown(target)} is {kind}, not a regular file")
+    if info.st_size > MAX_READ_BYTES:
+        raise InvalidFileError(f"{what} {shown(target)} is {info.st_size:,} bytes; the limit is {MAX_READ_BYTES:,}")
     return target
 
 
 def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of a file a person named (missing, directory and oversized files are one-line errors)."""
+    """The bytes of a file a person named (missing, special and oversized files are one-line errors).
+
+    The open does not block: a FIFO swapped in after the check is refused, not waited on.
+    """
     target = _readable(path, what)
     try:
-        return target.read_bytes()
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise InvalidFileError(f"{what} {str(target)!r} cannot be read: {exc.strerror or exc}") from None
+        raise InvalidFileError(f"{what} {shown(target)} cannot be read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        kind = _kind(info.st_mode)
+        if kind is not None:
+            raise InvalidFileError(f"{what} {shown(target)} is {kind}, not a regular file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_READ_BYTES + 1)
+    except OSError as exc:
+        raise InvalidFileError(f"{what} {shown(target)} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_READ_BYTES:
+        raise InvalidFileError(f"{what} {shown(target)} is over {MAX_READ_BYTES:,} bytes, the limit")
+    return data
 
 
 def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
     """The text of a UTF-8 file a person named; a binary file is a one-line error, not a traceback."""
     data = read_bytes(path, what)
     if b"\0" in data:
-        raise InvalidFileError(f"{what} {str(path)!r} is not a text file")
+        raise InvalidFileError(f"{what} {shown(path)} is not a text file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise InvalidFileError(f"{what} {str(path)!r} is not UTF-8 text") from None
+        raise InvalidFileError(f"{what} {shown(path)} is not UTF-8 text") from None
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:
@@ -159,22 +252,23 @@ def load_user_module(path: str | os.PathLike[str], what: str = "agent file") -> 
 
     ``sys.exit()`` in the file is caught too (SystemExit is not an Exception); only Ctrl-C passes through.
     """
-    target = Path(path)
-    if not target.is_file():
-        raise AgentError(f"{what} {str(path)!r} not found")
+    try:
+        target = _readable(path, what)
+    except InvalidFileError as exc:
+        raise AgentError(str(exc)) from None
     name = "zerosum_user_" + hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
     spec = importlib.util.spec_from_file_location(name, target)
     if spec is None or spec.loader is None:
-        raise AgentError(f"{what} {str(path)!r} cannot be loaded as Python (expected a .py file)")
+        raise AgentError(f"{what} {shown(path)} cannot be loaded as Python (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except KeyboardInterrupt:
         raise
     except SystemExit as exc:
-        raise AgentError(f"loading {what} {str(path)!r} failed: it called sys.exit({exc.code!r})") from None
+        raise AgentError(f"loading {what} {shown(path)} failed: it called sys.exit({quoted(exc.code)})") from None
     except BaseException as exc:  # a broken user file must never leave a traceback or end the program
-        raise AgentError(f"loading {what} {str(path)!r} failed: {describe_exception(exc)}") from None
+        raise AgentError(f"loading {what} {shown(path)} failed: {describe_exception(exc)}") from None
     return module
 
 

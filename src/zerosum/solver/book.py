@@ -170,7 +170,7 @@ def generate(
     ``solve_many`` searches the positions elsewhere (the engine pool's :class:`zerosum.pool.PositionSolver`:
     worker processes or Ray actors, each with a table the size of ``solver``'s); by default ``solver`` does.
     """
-    from ..core.files import atomic_output
+    from ..core.files import atomic_output, open_append
     from ..errors import UsageError
 
     game = solver.game
@@ -188,7 +188,7 @@ def generate(
     if checkpoint is not None:  # written afresh, all at once: what it held, less any torn last line
         with atomic_output(checkpoint, overwrite=True, what="book checkpoint") as fh:
             fh.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
-        out = open(checkpoint, "a", encoding="utf-8")
+        out = os.fdopen(open_append(checkpoint, what="book checkpoint"), "a", encoding="utf-8")
     try:
         start = time.perf_counter()
         todo = [(key, current, mask) for key, (current, mask) in sorted(last.items()) if key not in scores]
