@@ -19,12 +19,17 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   read in an engine worker under an engine job's bounds (time, memory), each game's board checked from its
   tags before its moves are replayed; at most ``max_record_requests`` records are read at once (more: a 503
   at once).
+* ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
+  ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
+  play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.
 * ``GET /api/explain?game=SPEC&moves=M&agent=SPEC`` -- why a search (alphabeta, minimax, mcts) plays what it
   plays: its traced search, each root move's score, kind and refutation, the line, the chosen move (at most
   :data:`zerosum.ui.explain.MAX_EXPLAIN_NODES` nodes, else a 400 asking for a smaller search); for the solver,
-  whose search is not traced, its exact analysis in the same rows.
+  whose search is not traced, its exact analysis in the same rows.  The traced search is bounded while it
+  runs (its nodes, and the engine time) and runs in an engine worker under its hard time limit.
 
-Bad specs, bad move strings, finished positions and oversized requests get a 4xx with a one-line message;
+Bad specs, bad move strings, finished positions, oversized requests and text no UTF-8 can hold (a lone
+surrogate, which JSON's ``"\\ud800"`` carries) get a 4xx with a one-line message;
 an engine that overruns its limit gets a 504, a server whose engines are all busy (or out of memory) a 503.
 The page allows less than the command line (:data:`zerosum.ui.service.SERVER_AGENTS`, boards up to 16 x 16).
 Requests are checked, and positions built, in threads, never on the event loop; engines run in worker
@@ -36,6 +41,7 @@ Slow clients are timed out and open connections capped: see :mod:`zerosum.ui.con
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -54,6 +60,27 @@ MIN_BUDGET = 0.05  # seconds: the smallest slice of a progressive analysis (/api
 
 class TooLarge(Exception):
     """A request body past its limit (answered 413)."""
+
+
+def refuse_unencodable(data: Any, what: str) -> None:
+    """Refuse text that no UTF-8 can hold (a lone surrogate) anywhere in ``data``, a request's JSON or one of
+    its query values: a GameError naming the field, as for any other bad input."""
+    from ..errors import UsageError
+
+    stack = [(what, data)]
+    while stack:
+        name, value = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise UsageError(f"{name} holds {value[exc.start]!r} (character {exc.start + 1}), a lone surrogate: "
+                                 "send text that UTF-8 can hold") from None
+        elif isinstance(value, dict):
+            stack.extend(("a field name", key) for key in value)
+            stack.extend((f"field {key!r}" if isinstance(key, str) else name, item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((name, item) for item in value)
 
 
 def create_app(
@@ -94,12 +121,15 @@ def create_app(
     reading = [0]  # records being read (on the event loop only)
 
     def error(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
+        # one line, and text UTF-8 can hold whatever the message quotes
+        line = " ".join(message.splitlines()).encode("utf-8", "backslashreplace").decode("utf-8")
+        return JSONResponse({"error": line}, status_code=status)
 
     def query(request: Request, name: str) -> str | None:
         values = request.query_params.getlist(name)
         if len(values) > 1:
             raise GameError(f"{name} is given {len(values)} times")
+        refuse_unencodable(values, name)
         return values[0] if values else None
 
     async def engine(job: Any, args: tuple[Any, ...]) -> Any:
@@ -166,6 +196,7 @@ def create_app(
             raise GameError(f"the body is not JSON: send {shape}") from None
         if not isinstance(data, dict):
             raise GameError(f"the body must be a JSON object {shape}")
+        refuse_unencodable(data, "the body")
         return data
 
     async def _state(request: Request) -> Response:
@@ -228,7 +259,13 @@ def create_app(
     async def _explain(request: Request) -> Response:
         checked = await run_in_threadpool(why.check_explain, query(request, "game"), query(request, "moves"),
                                           query(request, "agent"), engine_time)
-        return JSONResponse(await engine(why.explain_job, (checked,)))
+        # the trace is bounded while it runs: its nodes, and the engine time (inside the worker's hard limit)
+        job = functools.partial(why.explain_job, max_nodes=why.MAX_EXPLAIN_NODES, max_time=engine_time)
+        return JSONResponse(await engine(job, (checked,)))
+
+    async def _agent(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(service.agent_choice, query(request, "game"),
+                                                    query(request, "agent"), engine_time))
 
     async def _record(request: Request) -> Response:
         data = await body_of(request, MAX_RECORD, '{"text": RECORD}')
@@ -250,6 +287,9 @@ def create_app(
         finally:
             reading[0] -= 1
         return Response(answer, media_type="application/json")  # JSON made in the worker
+
+    async def agent(request: Request) -> Response:
+        return await guarded(_agent, request)
 
     async def record(request: Request) -> Response:
         return await guarded(_record, request)
@@ -281,6 +321,7 @@ def create_app(
         Route("/api/move", move, methods=["POST"]),
         Route("/api/explain", explain),
         Route("/api/record", record, methods=["POST"]),
+        Route("/api/agent", agent),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

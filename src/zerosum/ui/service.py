@@ -7,6 +7,8 @@
   click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
   These, and the checks of a request's game and moves, live in :mod:`zerosum.ui.position` (re-exported
   here); this module checks agents and runs the engines.
+* :func:`agent_choice` says whether the server plays an agent spec on a game, and :func:`nearest_agent` the
+  spec nearest to a refused one that it does play (the page's address uses them).
 * :data:`OPPONENTS` are the engines the page offers; every one plays every board the page offers (the
   solver, on a board it cannot take, hands its moves to alpha-beta as its agent does, and says so).
 * :func:`analyze_job` and :func:`move_job` run an engine (and :func:`zerosum.ui.explain.explain_job`, the
@@ -31,7 +33,8 @@ from .analysis import analyze, engine_move, keeps_no_clock
 from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
                        describe_state, games_catalogue, solver_plays)
 
-__all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "check_move",
+__all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "nearest_agent",
+           "agent_choice", "check_move",
            "check_position", "MoveRequest",
            "describe_state", "analyze_job", "move_job", "number",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
@@ -141,6 +144,50 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
                          "or nodes=N (1..1000000) here")
     agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
     return agent
+
+
+def nearest_agent(game: Game[Any, Any], spec: str, max_time: float = MAX_TIME) -> str | None:
+    """The spec nearest to a refused ``spec`` that the server takes on ``game`` (each number out of its range
+    brought to the nearest end of it, options the page does not offer dropped), or None when there is none
+    (an agent the page does not offer).  ``alphabeta:depth=100`` -> ``alphabeta:depth=8``."""
+    try:
+        name, options = parse_spec(spec, AgentError)
+    except AgentError:
+        return None
+    allowed = SERVER_AGENTS.get(name)
+    if allowed is None or len(spec) > MAX_SPEC:
+        return None
+    kept = {}
+    for key, text in options.items():
+        bounds = allowed.get(key, ())
+        if bounds is None:  # checked by the agent itself
+            kept[key] = text
+        elif bounds:
+            kind, lo, hi = bounds
+            try:
+                value = integer(text) if kind == _INT else real(text)
+            except ValueError:
+                continue
+            value = min(max(value, lo), hi)
+            kept[key] = str(int(value)) if kind == _INT else f"{value:g}"
+    nearest = name + (":" + ",".join(f"{k}={v}" for k, v in kept.items()) if kept else "")
+    try:
+        checked_agent(game, nearest, max_time)
+    except AgentError:
+        return None
+    return nearest
+
+
+def agent_choice(game_spec: str | None, spec: str | None, max_time: float = MAX_TIME) -> dict[str, Any]:
+    """Whether the server plays the agent ``spec`` on the game (``GET /api/agent``): ``accepted``, else why
+    not (``error``) and :func:`nearest_agent` (``nearest``, or None)."""
+    game = check_game(game_spec)
+    try:
+        checked_agent(game, spec, max_time)
+    except AgentError as exc:
+        nearest = nearest_agent(game, spec, max_time) if isinstance(spec, str) else None
+        return {"agent": spec, "accepted": False, "error": str(exc), "nearest": nearest}
+    return {"agent": spec, "accepted": True, "error": None, "nearest": None}
 
 
 def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True,

@@ -329,6 +329,21 @@ function newGame() {
 
 // ---- start: the address's settings, each checked; a bad one is said and a sane one used -------------
 
+// an engine the address names, as the server plays it on `game`: one it refuses (alphabeta:depth=100) gives
+// way to the nearest it plays (alphabeta:depth=8), else to `instead` ("" for opponent2: the first engine)
+async function playable(name, spec, game, instead, problems) {
+  if (spec === "person") return spec;
+  let reason;
+  try {
+    const reply = await api(`/api/agent?${new URLSearchParams({ game, agent: spec })}`);
+    if (reply.accepted) return spec;
+    reason = reply.error;
+    instead = reply.nearest || instead;
+  } catch (err) { reason = err.message; }
+  problems.push(`${name}=${spec}: ${reason}: ${instead ? `${instead} plays instead` : "the first engine plays both sides"}`);
+  return instead;
+}
+
 async function start() {
   try {
     const health = await api("/api/health");
@@ -370,6 +385,8 @@ async function start() {
   let opponent = params.get("opponent") || defaultOpponent(info.solver), opponent2 = params.get("opponent2") || "";
   if (!known(opponent)) { problems.push(`opponent=${opponent} is not one of ${["person", ...ui.agents].join(", ")}`); opponent = defaultOpponent(info.solver); }
   if (opponent2 && !known(opponent2)) { problems.push(`opponent2=${opponent2} is not one of ${ui.agents.join(", ")}`); opponent2 = ""; }
+  opponent = await playable("opponent", opponent, info.game, defaultOpponent(info.solver), problems);
+  if (opponent2) opponent2 = await playable("opponent2", opponent2, info.game, "", problems);
   setOpponent(opponent, opponent2);
   const plyText = params.get("ply");
   let ply = info.move_list.length;
