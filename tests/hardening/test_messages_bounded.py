@@ -68,6 +68,20 @@ def test_move_string_errors_are_bounded_for_huge_inputs(spec: str, moves: str) -
         assert len(str(caught.value)) <= BOUND, str(caught.value)[:400]
 
 
+@given(huge)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_arena_option_errors_are_bounded_for_huge_inputs(text: str) -> None:
+    from zerosum.arena.adjudicate import parse_adjudicate
+    from zerosum.arena.clock import parse_tc
+    from zerosum.arena.runner import make_runner
+
+    for call in (lambda: parse_tc(text), lambda: parse_tc("1+" + text), lambda: parse_adjudicate([text]),
+                 lambda: parse_adjudicate(["draw=" + text]), lambda: make_runner(text, 1, 1.0)):
+        with pytest.raises(GameError) as caught:
+            call()
+        assert len(str(caught.value)) <= BOUND, str(caught.value)[:400]
+
+
 #: command lines with one huge argument (130,000 characters is the kernel's limit on one argument)
 COMMAND_LINES = [
     ["match", "{x}", "random", "--game", "tictactoe", "--games", "1", "--quiet", "--out", "{tmp}/r.db"],

@@ -53,23 +53,23 @@ FORMS = (f"solver, solver=NODES ({MIN_SOLVER_NODES:,}..{MAX_SOLVER_NODES:,} node
 def parse_adjudicate(texts: Sequence[str]) -> dict[str, int] | None:
     """The rules of ``--adjudicate`` options (each ``solver``, ``solver=NODES`` or ``draw=N``, each kind
     at most once) as ``{"solver": nodes, "draw": n}``; None for none.  One UsageError line otherwise."""
-    from ..spec import integer
+    from ..spec import integer, quoted
 
     rules: dict[str, int] = {}
     for text in texts:
         kind, eq, value = (text.strip() if isinstance(text, str) else "").partition("=")
         kind = kind.strip()
         if kind not in ("solver", "draw") or (kind == "draw" and not eq):
-            raise UsageError(f"--adjudicate {text!r}: expected {FORMS}")
+            raise UsageError(f"--adjudicate {quoted(text)}: expected {FORMS}")
         if kind in rules:
-            raise UsageError(f"--adjudicate {text!r}: {kind} is given twice")
+            raise UsageError(f"--adjudicate {quoted(text)}: {kind} is given twice")
         lo, hi = (MIN_SOLVER_NODES, MAX_SOLVER_NODES) if kind == "solver" else (1, MAX_DRAW_MOVES)
         try:
             n = integer(value) if eq else DEFAULT_SOLVER_NODES
         except ValueError:
-            raise UsageError(f"--adjudicate {text!r}: expected {FORMS}") from None
+            raise UsageError(f"--adjudicate {quoted(text)}: expected {FORMS}") from None
         if not lo <= n <= hi:
-            raise UsageError(f"--adjudicate {text!r} is out of range: expected {FORMS}")
+            raise UsageError(f"--adjudicate {quoted(text)} is out of range: expected {FORMS}")
         rules[kind] = n
     return rules or None
 

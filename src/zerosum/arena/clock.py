@@ -42,20 +42,20 @@ _FORM = f"BASE+INC in seconds, e.g. 10+0.1 or 60 (BASE above 0 and at most {MAX_
 def parse_tc(text: str) -> list[float]:
     """``[base, increment]`` of a time control such as ``10+0.1`` or ``60`` (no increment); one
     :class:`~zerosum.errors.UsageError` line naming the text and the valid form otherwise."""
-    from ..spec import real
+    from ..spec import quoted, real
 
     raw = text.strip() if isinstance(text, str) else ""
     splits = [i for i, ch in enumerate(raw) if ch == "+" and i > 0 and raw[i - 1] not in "eE"]
     if len(splits) > 1 or not raw:
-        raise UsageError(f"time control {text!r} is not {_FORM}")
+        raise UsageError(f"time control {quoted(text)} is not {_FORM}")
     base_text, inc_text = (raw[: splits[0]], raw[splits[0] + 1:]) if splits else (raw, "0")
     try:
         tc = [real(base_text), real(inc_text)]
     except ValueError:
-        raise UsageError(f"time control {text!r} is not {_FORM}") from None
+        raise UsageError(f"time control {quoted(text)} is not {_FORM}") from None
     why = tc_problem(tc)
     if why is not None:
-        raise UsageError(f"time control {text!r} is out of range: {why} (BASE+INC, e.g. 10+0.1)")
+        raise UsageError(f"time control {quoted(text)} is out of range: {why} (BASE+INC, e.g. 10+0.1)")
     return tc
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import get_game
+from ..spec import quoted
 
 if TYPE_CHECKING:
     from ..games.connectx import ConnectX
@@ -57,7 +58,7 @@ def parse_opening(game: Game[Any, Any], text: str) -> Opening:
     actions = game.parse_moves(text)  # checks every move, naming the one that fails
     state = play_opening(game, actions)
     if game.is_terminal(state):
-        raise IllegalMoveError(f"opening {text!r} ends the game")
+        raise IllegalMoveError(f"opening {quoted(text)} ends the game")
     return tuple(actions)
 
 

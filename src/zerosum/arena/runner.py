@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 
 from ..errors import GameError
 from ..pool import EngineCrashed, EngineFailed, EngineTimeout, Pool, RayPool
+from ..spec import quoted
 from .clock import TIME_FORFEIT, Clock
 from .play import GameTask, run_game
 from .store import GameRecord
@@ -182,4 +183,4 @@ def make_runner(backend: str, jobs: int | None, grace: float, address: str | Non
         return LocalRunner(jobs, grace)
     if backend == "ray":
         return RayRunner(jobs, grace, address)
-    raise GameError(f"unknown backend {backend!r}: choose local or ray")
+    raise GameError(f"unknown backend {quoted(backend)}: choose local or ray")
