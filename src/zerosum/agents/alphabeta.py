@@ -44,7 +44,8 @@ from ..game import Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
-from .base import Limits, Option, SearchResult, Tracer, bounded, check_range, flag as _flag, kernels
+from .base import (Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag,
+                   kernels)
 from .minimax import EVAL_OPTIONS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
@@ -115,6 +116,7 @@ class AlphaBetaAgent(EvaluatingAgent):
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the numba kernel for ``game`` with a tiny search, once per process."""
+        check_game(self.spec, game)
         name, _ = resolve_evaluation(game, self.evaluation, self.three, self.two)
         key = (getattr(game, "spec", type(game).__name__), str(name))
         if key in _WARM or not self._uses_fast_path(game, name):
@@ -126,6 +128,7 @@ class AlphaBetaAgent(EvaluatingAgent):
             probe._search_fast(game, state, name or "window", 2, None, time.perf_counter() + 3600, 0.0)
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        check_search(self.spec, game, state, tracer)
         if tracer is None:
             self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()

@@ -59,8 +59,8 @@ from ..game import Game, other
 from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
-from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, flag as _flag,
-                   kernels)
+from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
+                   check_search, flag as _flag, kernels)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
 from .mcts_tree import LOST  # noqa: F401 - under its old name
 from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
@@ -137,6 +137,7 @@ class MCTSAgent(SearchAgent):
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the numba kernels ``game`` needs with a tiny search, once per process."""
+        check_game(self.spec, game)
         if self.playout == "alphabeta":  # its playouts search with alpha-beta
             self._alphabeta_playout().warm_up(game)
         if not self._uses_fast_path(game):
@@ -160,6 +161,7 @@ class MCTSAgent(SearchAgent):
         return sims, deadline
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        check_search(self.spec, game, state, tracer)
         if tracer is None:
             self.warm_up(game)  # before the clock: loading compiled code is not thinking time
         start = time.perf_counter()

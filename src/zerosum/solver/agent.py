@@ -27,7 +27,8 @@ import time
 from dataclasses import replace
 from typing import Any, Callable
 
-from ..agents.base import Agent, Limits, Option, SearchAgent, SearchResult, Tracer
+from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
+from ..core.checks import check_flag, check_real, check_whole
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
@@ -100,9 +101,10 @@ class SolverAgent(SearchAgent):
     def use_cores(self, cores: int) -> None:
         """Search with up to ``cores`` threads (at most ``FACE_THREADS``, and the cores this process may
         use), unless the spec set ``threads``."""
+        cores = check_whole(cores, "solver: cores", 1, None, AgentError)
         if self._threads_given:
             return
-        self.threads = max(1, min(int(cores), default_threads()))
+        self.threads = max(1, min(cores, default_threads()))
         for solver in self._solvers.values():
             if solver is not None:
                 solver.threads = self.threads
@@ -146,6 +148,7 @@ class SolverAgent(SearchAgent):
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         """The move in ``state`` (see :meth:`search_within`).  The solver's tree lives in compiled code and is
         not traced: a ``tracer`` sees only the root, entered and left with the answer's value."""
+        check_search(self.spec, game, state, tracer)
         if tracer is not None:
             tracer.enter(state, None, 0, None, None)
         found = self.search_within(game, state, self.limits.time, hard=True)
@@ -165,6 +168,14 @@ class SolverAgent(SearchAgent):
         alpha-beta moves in the time left (not exact; ``last_fallback`` says so) rather than lose on time.
         The faces call this with ``hard`` False: a person waits for a proven move rather than get a guess.
         """
+        check_search(self.spec, game, state)
+        if seconds is not None:
+            seconds = check_real(seconds, "solver: seconds", 0.0, MAX_TIME, AgentError, above=True)
+        if report is not None and not callable(report) or not callable(clock):
+            raise AgentError("solver: report is None or a function of one event, and clock a function of no arguments")
+        hard = check_flag(hard, "solver: hard", AgentError)
+        if report is not None:
+            report = _reporting(report)
         solver = self._solver_for(game)
         if solver is None:
             assert self._fallback is not None
@@ -240,3 +251,19 @@ class SolverAgent(SearchAgent):
             scores={c: s for c, s in enumerate(scores) if s is not None},
             exact=True,
         )
+
+
+def _reporting(report: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``report`` with what it raises (a function of the wrong kind) as one AgentError line."""
+
+    def call(event: Any) -> None:
+        try:
+            report(event)
+        except GameError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the caller's function failed: one line, not a traceback
+            from ..core.files import describe_exception
+
+            raise AgentError(f"solver: report(event) failed: {describe_exception(exc)[:200]}") from None
+
+    return call
