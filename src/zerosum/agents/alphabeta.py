@@ -27,9 +27,13 @@ refuted by the window), the same on both paths.  A tracer (``search(game, state,
 path and sees every node: ``enter`` once per node counted, so the enter calls equal ``nodes``.
 
 Connect-X (any size) runs in the numba kernel of :mod:`zerosum.agents.kernels` when the evaluation is
-``window`` or ``threats`` and numba is installed (``fast=0`` forces the generic path); :meth:`warm_up`
-loads the kernel before the clock starts; the table is kept between calls (its
-entries stay valid; ``reset()`` empties it).  Ties at the root go to the first move in the search order
+``window`` or ``threats`` and numba is installed (``fast=0`` forces the generic path); the table is kept
+between calls (its entries stay valid; ``reset()`` empties it).  The kernel is loaded once per process
+(:mod:`.prepare`; :meth:`warm_up` loads it before a clock starts): a search without a time limit loads it
+first, so a budget of nodes or depth searches the same either way; a time limit counts from the call,
+loading included, and when the kernel is not loaded within ``1 - prepare.SPARE`` of the limit (a cold
+cache, or numba's own start in a new process) the search takes the generic path for the time left while
+the loading goes on in the background.  Ties at the root go to the first move in the search order
 that reaches the best value: the previous iteration's best move, then centre first on Connect-X, else
 ``game.actions`` order.
 """
@@ -44,9 +48,9 @@ from ..game import Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
-from .base import (Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag,
-                   kernels)
+from .base import Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag
 from .minimax import EVAL_OPTIONS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
+from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -54,7 +58,8 @@ EXACT, LOWER, UPPER = 1, 2, 3
 DEFAULT_TT = 1 << 20
 #: the largest transposition table, in entries (numba path: 37 bytes a slot, about 155 MB)
 MAX_TT = 1 << 22
-_WARM: set[tuple[str, str]] = set()  # (game spec, evaluation) whose kernel this process has loaded
+#: seconds the kernel takes to compile on a cold cache (an idle two-core machine; :mod:`.prepare`)
+COLD_SECONDS = 3.5
 CHECK_EVERY = 256  # generic path: nodes between clock readings
 
 
@@ -95,8 +100,8 @@ class AlphaBetaAgent(EvaluatingAgent):
 
     # ---- the budget ---------------------------------------------------------------------------
 
-    def _budget(self, game: Game[Any, Any], state: Any) -> tuple[int, int | None, float | None]:
-        """(maximum depth, node budget, deadline)."""
+    def _budget(self, game: Game[Any, Any], state: Any, start: float) -> tuple[int, int | None, float | None]:
+        """(maximum depth, node budget, deadline) of a search called at ``start``."""
         limits = self.limits
         time_limit = limits.time
         if limits.depth is None and limits.nodes is None and time_limit is None:
@@ -105,33 +110,30 @@ class AlphaBetaAgent(EvaluatingAgent):
         if depth is None:
             cells = getattr(game, "cells", None)
             depth = cells - state.ply if cells is not None and hasattr(state, "ply") else 10**6
-        deadline = None if time_limit is None else time.perf_counter() + max(0.0, time_limit * 0.97 - 0.005)
+        deadline = None if time_limit is None else start + max(0.0, time_limit * 0.97 - 0.005)
         return depth, limits.nodes, deadline
 
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
         from ..games.connectx import ConnectX
 
         return bool(self.fast and not self.plain and isinstance(game, ConnectX) and name in ("window", "threats")
-                    and kernels() is not None)
+                    and numba_usable())
 
-    def warm_up(self, game: Game[Any, Any]) -> None:
-        """Load (or compile) the numba kernel for ``game`` with a tiny search, once per process."""
+    def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
+        """The compiled code a search of ``game`` needs (:mod:`.prepare`): none off the numba path."""
         check_game(self.spec, game)
         name, _ = resolve_evaluation(game, self.evaluation, self.three, self.two)
-        key = (getattr(game, "spec", type(game).__name__), str(name))
-        if key in _WARM or not self._uses_fast_path(game, name):
-            return
-        _WARM.add(key)
-        probe = AlphaBetaAgent(limits=Limits(depth=2), eval=name, three=self.three, two=self.two, tt=16)
-        state = game.initial_state
-        if game.actions(state):
-            probe._search_fast(game, state, name or "window", 2, None, time.perf_counter() + 3600, 0.0)
+        if not self._uses_fast_path(game, name):
+            return []
+        return [numba_step(), step("alphabeta", "alpha-beta's kernel", lambda: _probe(game), COLD_SECONDS)]
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Load (or compile) the numba kernel for ``game``, once per process."""
+        warm(self.preparation(game))
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         check_search(self.spec, game, state, tracer)
-        if tracer is None:
-            self.warm_up(game)  # before the clock: loading compiled code is not thinking time
-        start = time.perf_counter()
+        start = time.perf_counter()  # a time limit counts from here, loading compiled code included
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
@@ -140,8 +142,9 @@ class AlphaBetaAgent(EvaluatingAgent):
             from .textbook import plain_alphabeta
 
             return plain_alphabeta(game, state, evaluate, self.limits.depth, self.limits.nodes, tracer)
-        max_depth, budget, deadline = self._budget(game, state)
-        if tracer is None and self._uses_fast_path(game, name):
+        max_depth, budget, deadline = self._budget(game, state, start)
+        if (tracer is None and self._uses_fast_path(game, name)
+                and settle_search(self.preparation(game), start, deadline)):
             return self._search_fast(game, state, name or "window", max_depth, budget, deadline, start, evaluate)
         return self._search_generic(game, state, evaluate, actions, max_depth, budget, deadline, start, tracer)
 
@@ -307,3 +310,11 @@ class AlphaBetaAgent(EvaluatingAgent):
         self._fast_tables = alphabeta_fast.tables(game, name, self.tt_size, self._fast_tables)
         return alphabeta_fast.search(game, state, name, max_depth, budget, deadline, start, evaluate,
                                      t=self._fast_tables, three=self.three, two=self.two, tt_size=self.tt_size)
+
+
+def _probe(game: Game[Any, Any]) -> None:
+    """A depth-2 search of ``game``'s start on the numba path: its kernel compiled (or loaded)."""
+    probe = AlphaBetaAgent(limits=Limits(depth=2), tt=16)
+    state = game.initial_state
+    if game.actions(state):
+        probe._search_fast(game, state, "window", 2, None, time.perf_counter() + 3600, 0.0)

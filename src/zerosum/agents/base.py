@@ -281,8 +281,9 @@ class Agent(ABC):
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) whatever compiled code searching ``game`` needs, so that no clock pays for it.
 
-        Call it before a game's clock starts; the search agents also call it at the start of every search,
-        before they read the clock (after the first time for a game it costs nothing).
+        Call it before a game's clock starts (after the first time in a process it costs nothing).  A search
+        loads what it needs itself: first, without a time limit; within its time limit otherwise, searching
+        without compiled code that is not loaded in time (:mod:`zerosum.agents.prepare`).
         """
 
     def __repr__(self) -> str:

@@ -33,8 +33,12 @@ node's visits and total reward for the player who moved into it; the root's visi
 
 Connect-X runs in the numba kernels of :mod:`zerosum.agents.kernels` when the playout is ``random`` or
 ``greedy`` and numba is installed (``fast=0`` forces the generic path): on bitboards where the board fits in
-64 bits, else on cell arrays (each simulation replays its moves from the root).  :meth:`warm_up` loads the
-kernels before the clock starts (``search`` calls it before reading the clock).
+64 bits, else on cell arrays (each simulation replays its moves from the root).  The kernels are loaded
+once per process (:mod:`.prepare`; :meth:`warm_up` loads them before a clock starts): a search without a
+time limit loads them first, so a simulation budget searches the same either way; a time limit counts
+from the call, loading included, and when the kernels are not loaded within ``1 - prepare.SPARE`` of it
+(a cold cache, or numba's own start in a new process) the search takes the generic path for the time
+left while the loading goes on in the background (so do ``playout=alphabeta``'s playouts).
 
 Limits: ``sims=`` (1..``MAX_SIMULATIONS``) and ``time=`` (seconds, at most ``MAX_TIME``); when both are
 given, whichever comes first stops the search, on every path (the numba path runs in slices of about
@@ -60,11 +64,12 @@ from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
-                   check_search, flag as _flag, kernels)
+                   check_search, flag as _flag)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
 from .mcts_tree import LOST  # noqa: F401 - under its old name
 from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
                         state_bytes as _state_bytes)
+from .prepare import Step, numba_step, numba_usable, settle_search, step, steps_of, warm
 from .tactics import tactical_move, winning_actions
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
@@ -74,7 +79,8 @@ MAX_C = 100.0  # the largest exploration constant
 #: the memory a search tree may use, in bytes (see the module doc)
 TREE_MEMORY = 256 * 2**20
 GENERIC_NODE_BYTES = 200  # generic path: a node object and its share of its parent's children list
-_WARM: set[tuple[str, bool]] = set()  # (game spec, bitboards) whose kernels this process has loaded
+#: seconds the kernels take to compile on a cold cache (an idle two-core machine; :mod:`.prepare`)
+COLD_SECONDS = 4.5
 
 PLAYOUTS = ("random", "greedy", "alphabeta")
 
@@ -133,43 +139,40 @@ class MCTSAgent(SearchAgent):
         from ..games.connectx import ConnectX
 
         return bool(self.fast and not self.plain and isinstance(game, ConnectX)
-                    and self.playout in ("random", "greedy") and kernels() is not None)
+                    and self.playout in ("random", "greedy") and numba_usable())
+
+    def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
+        """The compiled code a search of ``game`` needs (:mod:`.prepare`): the kernels of its board (bitboards
+        or cell arrays), or alpha-beta's for ``playout=alphabeta``; none off the numba path."""
+        if self.playout == "alphabeta":  # its playouts search with alpha-beta
+            return steps_of(self._alphabeta_playout(), game)
+        if not self._uses_fast_path(game):
+            return []
+        bitboards = bool(game.fits_64 and not self._cells)  # type: ignore[attr-defined]
+        kind = "bitboards" if bitboards else "cell arrays"
+        return [numba_step(), step(f"mcts {kind}", f"MCTS's kernels on {kind}", lambda: _probe(game, bitboards),
+                                   COLD_SECONDS)]
 
     def warm_up(self, game: Game[Any, Any]) -> None:
-        """Load (or compile) the numba kernels ``game`` needs with a tiny search, once per process."""
+        """Load (or compile) the numba kernels ``game`` needs, once per process."""
         check_game(self.spec, game)
-        if self.playout == "alphabeta":  # its playouts search with alpha-beta
-            self._alphabeta_playout().warm_up(game)
-        if not self._uses_fast_path(game):
-            return
-        key = (getattr(game, "spec", ""), bool(game.fits_64 and not self._cells))  # type: ignore[attr-defined]
-        if key in _WARM:
-            return
-        _WARM.add(key)
-        probe = MCTSAgent(limits=Limits(simulations=16), seed=0, c=self.c, playout=self.playout)
-        probe._cells = self._cells
-        state = game.initial_state
-        actions = game.actions(state)
-        if actions:
-            probe._search_fast(game, state, actions, 16, None, time.perf_counter())
+        warm(self.preparation(game))
 
-    def _budget(self) -> tuple[int | None, float | None]:
+    def _budget(self, start: float) -> tuple[int | None, float | None]:
         sims, seconds = self.limits.simulations, self.limits.time
         if sims is None and seconds is None:
             sims = DEFAULT_SIMULATIONS
-        deadline = None if seconds is None else time.perf_counter() + max(0.0, seconds * 0.97 - 0.005)
+        deadline = None if seconds is None else start + max(0.0, seconds * 0.97 - 0.005)
         return sims, deadline
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         check_search(self.spec, game, state, tracer)
-        if tracer is None:
-            self.warm_up(game)  # before the clock: loading compiled code is not thinking time
-        start = time.perf_counter()
+        start = time.perf_counter()  # a time limit counts from here, loading compiled code included
         self.tree_nodes = 0
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
-        sims, deadline = self._budget()  # the root check counts against the time limit
+        sims, deadline = self._budget(start)  # the root check counts against the time limit
         if self.plain:
             return self._search_generic(game, state, actions, sims, deadline, start, tracer)
         action, value, safe = tactical_move(game, state)
@@ -178,13 +181,16 @@ class MCTSAgent(SearchAgent):
                 tracer.mcts(None, None, state, 0, 0.0)
             return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
                                 elapsed=time.perf_counter() - start, pv=(action,), scores={action: value})
-        if tracer is None and self._uses_fast_path(game):
+        # the compiled code this search would use (a traced search takes the generic path, its playouts do not)
+        compiled = (tracer is None or self.playout == "alphabeta") and settle_search(self.preparation(game), start,
+                                                                                      deadline)
+        if tracer is None and compiled and self._uses_fast_path(game):
             return self._search_fast(game, state, safe, sims, deadline, start)
-        return self._search_generic(game, state, safe, sims, deadline, start, tracer)
+        return self._search_generic(game, state, safe, sims, deadline, start, tracer, compiled)
 
     # ---- the generic path ---------------------------------------------------------------------
 
-    def _playout_policy(self, game: Game[Any, Any]) -> Callable[[Any, list[Any]], Any]:
+    def _playout_policy(self, game: Game[Any, Any], compiled: bool = True) -> Callable[[Any, list[Any]], Any]:
         rng = self.rng
         if callable(self.playout):
             policy = self.playout
@@ -194,6 +200,10 @@ class MCTSAgent(SearchAgent):
         if self.playout == "greedy":
             return lambda s, acts: self._greedy(game, s, acts)
         agent = self._alphabeta_playout()
+        if not compiled:  # its kernel is not loaded in time: the generic alpha-beta for this search
+            from .alphabeta import AlphaBetaAgent
+
+            agent = AlphaBetaAgent(limits=agent.limits, tt=0, fast=False)
         return lambda s, acts: agent(game, s)
 
     def _alphabeta_playout(self) -> Agent:
@@ -240,11 +250,13 @@ class MCTSAgent(SearchAgent):
         deadline: float | None,
         start: float,
         tracer: Tracer | None = None,
+        compiled: bool = True,
     ) -> SearchResult:
+        """``compiled`` False: the compiled code the playouts would use was not loaded in time."""
         rng = self.rng
         c = self.c
         plain = self.plain
-        policy = self._playout_policy(game)
+        policy = self._playout_policy(game, compiled)
         result, actions_of, winner, player = game.result, game.actions, game.winner, game.player
         root = _Node(state, None, None)
         root.children = [self._child(game, root, a) for a in safe]
@@ -316,3 +328,13 @@ class MCTSAgent(SearchAgent):
             game, state, safe, sims, deadline, start, c=self.c, greedy=self.playout == "greedy", cells=self._cells,
             rng=self.rng, memory=TREE_MEMORY, answer=self._answer)
         return result
+
+
+def _probe(game: Game[Any, Any], bitboards: bool) -> None:
+    """A 16-simulation search of ``game``'s start on the numba path: its kernels compiled (or loaded)."""
+    probe = MCTSAgent(limits=Limits(simulations=16), seed=0)
+    probe._cells = not bitboards
+    state = game.initial_state
+    actions = game.actions(state)
+    if actions:
+        probe._search_fast(game, state, actions, 16, None, time.perf_counter())

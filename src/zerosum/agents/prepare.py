@@ -1,0 +1,265 @@
+"""Preparing the engines: their compiled code loaded (or compiled) before it is needed, in the background.
+
+An engine with numba code (alpha-beta and MCTS on Connect-X, the solver) has it loaded into the process
+before its first search: with a warm cache about a second, most of it numba's own start (importing numba
+and setting up its compiler); with a cold one -- the first run after installing or changing the code -- a
+compile of seconds to a minute.  A :class:`Step` is one piece of that work, done once per process.  An
+agent lists the steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`), and then:
+
+* :func:`warm` does them here and now (waiting for the background when it is already doing one);
+* :func:`start` queues them for one background thread, so that whatever the process does meanwhile -- a
+  person thinking over a move, the opening book's moves -- hides them;
+* :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
+* :func:`status` says what is under way, for a face to show during any wait: ``preparing the engine
+  (compiling the solver's search), first run only: 12 s of about 40 s``.
+
+A thread, not a process: the steps a search needs run one after another (the solver's search is one
+function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
+of its own, and what it compiles is loaded already when it ends.  Every numba call from the foreground
+waits on numba's compiler lock while a compile runs, so a foreground that must not wait uses only
+steps that are :func:`ready` (benchmarks/first_search.py measures both ways).
+
+A server (or any host) prepares its engines the same way: ``start(steps_of(agent, game))`` at start-up
+for each engine it offers, :func:`ready` (or :func:`pending`) for a health check, :func:`status` for a
+page's wait message, and :func:`warm` before a request that must not run cold.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
+           "settle_search", "status", "remaining", "seconds", "MESSAGE_AFTER", "SPARE"]
+
+#: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
+MESSAGE_AFTER = 0.4
+#: a step running longer than this is compiling, not loading from the cache: a first run
+_COMPILING_AFTER = 1.5
+#: the share of a search's time limit kept for searching without compiled code that is not loaded in time
+SPARE = 0.4
+
+
+class Step:
+    """One piece of preparation (loading or compiling some compiled code), done at most once per process.
+
+    ``label`` says what it prepares, for people; ``cold`` is about how long it takes on a cold cache (seconds,
+    on an idle two-core machine), for :func:`remaining`.  A step that fails is done all the same (``error``
+    keeps why): the search that needs it meets the same failure and reports it.
+    """
+
+    def __init__(self, key: str, label: str, work: Callable[[], object], cold: float) -> None:
+        self.key, self.label, self.cold = key, label, cold
+        self._work = work
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        #: when it started (``time.perf_counter``), while it runs or after; None before
+        self.started: float | None = None
+        #: how long it took, once done
+        self.seconds: float | None = None
+        self.error: Exception | None = None
+
+    def __repr__(self) -> str:
+        state = "ready" if self.ready else "running" if self.running else "waiting"
+        return f"Step({self.key!r}, {state})"
+
+    @property
+    def ready(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def running(self) -> bool:
+        return self.started is not None and not self._done.is_set()
+
+    def run(self) -> None:
+        """Do the work here, once: returns at once when done, waits while another thread does it."""
+        if self._done.is_set():
+            return
+        with self._lock:
+            if self._done.is_set():
+                return
+            self.started = time.perf_counter()
+            try:
+                self._work()
+            except Exception as exc:  # noqa: BLE001 - kept: the search that needs it says why
+                self.error = exc
+            except BaseException:  # Ctrl-C: not done, the next caller starts again
+                self.started = None
+                raise
+            self.seconds = time.perf_counter() - self.started
+            self._done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether it is done, after waiting at most ``timeout`` seconds (None: until it is)."""
+        return self._done.wait(timeout)
+
+
+_STEPS: dict[str, Step] = {}
+_LOCK = threading.Lock()
+
+
+def step(key: str, label: str, work: Callable[[], object], cold: float) -> Step:
+    """The process's step named ``key``: made with ``work`` the first time, the same object after."""
+    with _LOCK:
+        if key not in _STEPS:
+            _STEPS[key] = Step(key, label, work, cold)
+        return _STEPS[key]
+
+
+def _numba_start() -> None:
+    from ..kernels.connectx import geometry
+    from .base import kernels
+
+    if kernels() is None:
+        raise ImportError("numba cannot be imported here")
+    geometry(1, 1)  # numba's compiler set up, and one small cached kernel loaded
+
+
+def numba_step() -> Step:
+    """numba itself: imported and its compiler set up (about a second, cold or warm), the first step of
+    every engine with compiled code."""
+    return step("numba", "starting numba", _numba_start, 1.0)
+
+
+def numba_usable() -> bool:
+    """Whether compiled code can run here: numba started, or (not tried yet) is installed.  Cheap: it
+    imports nothing (numba's start is a step)."""
+    numba = numba_step()
+    if numba.ready:
+        return numba.error is None
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):  # ``sys.modules["numba"] = None``, a broken install
+        return False
+
+
+def steps_of(agent: Any, game: Any, state: Any = None) -> list[Step]:
+    """The steps ``agent``'s search of ``state`` (None: of any position of ``game``) needs; none for an
+    agent without compiled code (one without a ``preparation`` method)."""
+    preparation = getattr(agent, "preparation", None)
+    return list(preparation(game, state)) if preparation is not None else []
+
+
+def ready(steps: Iterable[Step]) -> bool:
+    return all(s.ready for s in steps)
+
+
+# ---- the background thread ----------------------------------------------------------------------------
+
+_QUEUE: list[Step] = []
+_WAKE = threading.Condition(_LOCK)
+_THREAD: list[threading.Thread] = []  # the running background thread, if any
+
+
+def start(steps: Iterable[Step]) -> None:
+    """Queue ``steps`` (those not done or queued already, in order) for the background thread, started when
+    none runs.  It is a daemon: a process that ends does not wait for it."""
+    with _WAKE:
+        _QUEUE.extend(s for s in steps if not s.ready and s not in _QUEUE)
+        if _QUEUE and not _THREAD:
+            thread = threading.Thread(target=_background, name="zerosum-prepare", daemon=True)
+            _THREAD.append(thread)
+            thread.start()
+
+
+def _background() -> None:
+    while True:
+        with _WAKE:
+            if not _QUEUE:
+                _THREAD.clear()
+                return
+            next_step = _QUEUE.pop(0)
+        next_step.run()
+
+
+def pending() -> list[Step]:
+    """The steps queued or running, not done yet (in the background or here)."""
+    with _LOCK:
+        steps = list(_STEPS.values())
+        queued = list(_QUEUE)
+    return [s for s in steps if s.running] + [s for s in queued if not s.running and not s.ready]
+
+
+def warm(steps: Iterable[Step]) -> None:
+    """Do ``steps`` here and now, in order (each waits for the background thread when it is doing it)."""
+    for s in steps:
+        s.run()
+
+
+def settle(steps: list[Step], until: float) -> bool:
+    """Whether ``steps`` are done by ``until`` (a ``time.perf_counter`` time): they are started in the
+    background and waited for until then, no longer.  What they have not finished goes on after."""
+    if ready(steps):
+        return True
+    start(steps)
+    for s in steps:
+        if not s.wait(max(0.0, until - time.perf_counter())):
+            return False
+    return True
+
+
+def settle_search(steps: list[Step], start: float, deadline: float | None) -> bool:
+    """Whether a search called at ``start`` with ``deadline`` (None: no time limit) can use the compiled
+    code of ``steps``: without a time limit they are done here first (a budget of nodes or depth searches
+    the same either way); with one they are waited for while ``SPARE`` of the time is still left, and a
+    search that cannot wait longer goes without them (they go on in the background)."""
+    if deadline is None:
+        warm(steps)
+    elif not settle(steps, deadline - SPARE * max(0.0, deadline - start)):
+        return False
+    return numba_usable()
+
+
+# ---- what people are told ---------------------------------------------------------------------------
+
+
+def _load_factor() -> float:
+    """About how much slower than on an idle machine a compile runs now: the square root of the load per
+    core, at least 1 (measured: about 2 at a load of 9 on two cores)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # not available on this system
+        return 1.0
+    return float(max(1.0, load / (os.cpu_count() or 1)) ** 0.5)
+
+
+def remaining(steps: Iterable[Step], now: float | None = None) -> float:
+    """About how many more seconds ``steps`` take on a cold cache, on this machine as loaded now."""
+    now = time.perf_counter() if now is None else now
+    factor = _load_factor()
+    left = 0.0
+    for s in steps:
+        if s.ready:
+            continue
+        ran = now - s.started if s.started is not None else 0.0
+        left += max(0.0, s.cold * factor - ran)
+    return left
+
+
+def status(since: float | None = None, now: float | None = None) -> str | None:
+    """What the preparation is doing, for a person who has waited since ``since`` (default: since the step
+    under way started): ``preparing the engine (compiling the solver's search), first run only: 12 s, about
+    30 s more``; None when nothing is under way."""
+    steps = pending()
+    running = [s for s in steps if s.running]
+    if not running:
+        return None
+    now = time.perf_counter() if now is None else now
+    started = [s.started for s in running if s.started is not None]
+    waited = now - (since if since is not None else min(started, default=now))
+    what = f"preparing the engine ({running[0].label})"
+    compiling = any(now - (s.started or now) > _COMPILING_AFTER for s in running if s.key != "numba")
+    if not compiling:
+        return f"{what}: {seconds(waited)}"
+    left = remaining(steps, now)
+    more = f"about {left:.0f} s more" if left >= 1 else "taking longer than usual"
+    return f"{what}, first run only: {seconds(waited)}, {more}"
+
+
+def seconds(x: float) -> str:
+    """A wait in words: ``0.4 s``, ``12 s``."""
+    return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
