@@ -3,11 +3,13 @@ fuzz (:mod:`test_fuzz_api_types`), and the wrong values to put in their place.
 
 The calls are derived, not listed: every name in ``zerosum.__all__`` and ``zerosum.records.__all__``, every
 public method of each registered game (and of its states), of an agent of every kind, of a
-:class:`~zerosum.Solver` and of a record :class:`~zerosum.records.Writer`.  A parameter gets its valid value
-from :data:`VALID` by its name (or from :data:`BY_CALL` where one call's parameter means something else), so a
-new public function is fuzzed as soon as it exists, and one whose parameter has a name seen nowhere before
-fails :func:`test_fuzz_api_types.test_every_parameter_has_a_valid_value` until it is given one.  What is left
-out, and why, is :data:`EXCLUDED`.
+:class:`~zerosum.Solver` and of a record :class:`~zerosum.records.Writer`.  A parameter gets its valid value by
+its name from the context of its area (:func:`game_context` for a game's methods, one dict each for the
+agents, the Solver, the top level and the records; :data:`BY_CALL` and :data:`TOP_BY_CALL` where one call's
+parameter means something else), so a new public function is fuzzed as soon as it exists, and one whose
+parameter has a name seen nowhere before stops the suite (:class:`MissingValue`, reported by
+``test_every_parameter_has_a_valid_value``) until it is given one.  What is left out, and why, is
+:data:`EXCLUDED`.
 """
 
 from __future__ import annotations
@@ -210,10 +212,11 @@ def agent_calls() -> Iterator[Call]:
         game = zerosum.get_game(game_spec)
         ctx = {"game": game, "state": game.initial_state, "tracer": None, "cores": 1, "seconds": None,
                "report": None, "clock": _clock, "hard": False}
+        agent(game, game.initial_state)  # compiled code loaded (or compiled, on a cold cache) before any clock
         for name, method in _public_methods(agent):
             if f"agent.{spec}.{name}" in EXCLUDED:
                 continue
-            yield _call(f"agent.{spec}.{name}", method, ctx, fixed=("clock",))
+            yield _call(f"agent.{spec}.{name}", method, ctx)
 
 
 def _clock() -> float:
@@ -227,6 +230,7 @@ def solver_calls() -> Iterator[Call]:
     solver = zerosum.Solver(SOLVER_GAME, tt_size=1 << 10, book=False)
     game = solver.game
     state = game.from_moves("1234")
+    solver.analyze("")  # compiled code loaded (or compiled, on a cold cache) before any clock
     yield _call("zerosum.Solver", zerosum.Solver,
                 {"game": SOLVER_GAME, "tt_size": 1 << 10, "book": False, "threads": 1})
     ctx = {"position": "1234", "weak": False, "node_limit": None, "threads": 1, "current": state.current,
@@ -257,6 +261,8 @@ def top_level_calls(workdir: str) -> Iterator[Call]:
         yield _call(label, obj, {**ctx, **TOP_BY_CALL.get(label, {})})
     outcome = zerosum.Outcome(1, "three in a row")
     yield _call("Outcome.utility", outcome.utility, {"player": 1})
+    limits = zerosum.Limits(depth=2)  # replace(**changes): its keywords are Limits' fields
+    yield Call("Limits.replace", limits.replace, {"depth": 3, "nodes": None, "time": None, "simulations": None})
 
 
 def records_calls(workdir: str) -> Iterator[Call]:
@@ -312,7 +318,13 @@ def _nested(depth: int) -> list[Any]:
 def wrong_values() -> list[Any]:
     """Values of every wrong kind: no documented parameter takes most of them, and none costs seconds when one
     does (ints are at most 0 or at least 2**62: above every documented maximum that would cost time)."""
+    from zerosum.games import ConnectXState, MigrationState, OthelloState, TicTacToeState
+
     states = [zerosum.get_game(spec).initial_state for spec in SMALL_GAMES.values()]
+    # states of the right classes holding what no board has (built by hand, as a caller could)
+    states += [ConnectXState(-1, 10**400, 3, 0, 0, None), ConnectXState(None, None, None, None, None, None),
+               TicTacToeState((9,) * 9), TicTacToeState(None), MigrationState(None, 1),  # type: ignore[arg-type]
+               MigrationState(((1, 2),), 3), OthelloState(-1, 2**70, 5), OthelloState(None, None)]  # type: ignore[arg-type]
     games = [zerosum.get_game(spec) for spec in ("tictactoe", "migration:n=3")]
     return [
         None, True, False, 0, -1, -(2**63), 2**63, 2**64, 10**400, -(10**400),

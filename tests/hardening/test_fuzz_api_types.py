@@ -175,7 +175,7 @@ def test_wrong_types_drawn_by_hypothesis(label: str, data: st.DataObject) -> Non
 
 @pytest.mark.slow
 @pytest.mark.parametrize("label", HYPOTHESIS_LABELS)
-@_hypothesis_profile(300)
+@_hypothesis_profile(100)
 @given(data=st.data())
 def test_wrong_types_drawn_by_hypothesis_at_length(label: str, data: st.DataObject) -> None:
     _check_drawn(label, data)

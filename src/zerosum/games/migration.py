@@ -89,7 +89,8 @@ class Migration(Game[MigrationState, Action]):
 
     def check_state(self, state: object) -> MigrationState:
         n, board = self.n, getattr(state, "board", None) if type(state) is MigrationState else None
-        if (type(board) is not tuple or len(board) != n or getattr(state, "to_move", 0) not in (1, 2)
+        to_move = getattr(state, "to_move", None)
+        if (type(board) is not tuple or len(board) != n or type(to_move) is not int or to_move not in (1, 2)
                 or any(type(row) is not tuple or len(row) != n for row in board)
                 or any(type(v) is not int or v not in (0, 1, 2) for row in board for v in row)):
             raise self.state_error(state)

@@ -192,24 +192,28 @@ class Othello(Game[OthelloState, int]):
 
     def result(self, state: OthelloState, action: int) -> OthelloState:
         action = as_index(action, f"an Othello action is a cell number 0..{self.cells - 1} or {self.cells} (pass)")
-        own, opp = self._sides(state)
-        p = state.to_move
-        if action == self.pass_action:
-            if self.moves_mask(own, opp):
-                raise IllegalMoveError(f"{self.player_label(p)} has a move, so may not pass: {self._legal(state)}")
-            if not self.moves_mask(opp, own):
-                raise IllegalMoveError(f"the game is over: {self._score(state)}")
-            return OthelloState(state.black, state.white, 3 - p, (state.hist, action), 0)
-        if not 0 <= action < self.cells:
-            raise IllegalMoveError(f"{action} is not an action: cells are 0..{self.cells - 1}, the pass {self.cells}")
-        bit = 1 << action
-        flips = 0 if (own | opp) & bit else self._flips(bit, own, opp)
-        if not flips:
-            raise IllegalMoveError(f"{self.format_action(action)} is not legal: {self._why(state, bit)}")
-        own |= bit | flips
-        opp &= ~flips
-        black, white = (own, opp) if p == 1 else (opp, own)
-        return OthelloState(black, white, 3 - p, (state.hist, action), bit | flips)
+        try:
+            own, opp = self._sides(state)
+            p = state.to_move
+            if action == self.pass_action:
+                if self.moves_mask(own, opp):
+                    raise IllegalMoveError(f"{self.player_label(p)} has a move, so may not pass: {self._legal(state)}")
+                if not self.moves_mask(opp, own):
+                    raise IllegalMoveError(f"the game is over: {self._score(state)}")
+                return OthelloState(state.black, state.white, 3 - p, (state.hist, action), 0)
+            if not 0 <= action < self.cells:
+                raise IllegalMoveError(f"{action} is not an action: cells are 0..{self.cells - 1}, the pass {self.cells}")
+            bit = 1 << action
+            flips = 0 if (own | opp) & bit else self._flips(bit, own, opp)
+            if not flips:
+                raise IllegalMoveError(f"{self.format_action(action)} is not legal: {self._why(state, bit)}")
+            own |= bit | flips
+            opp &= ~flips
+            black, white = (own, opp) if p == 1 else (opp, own)
+            return OthelloState(black, white, 3 - p, (state.hist, action), bit | flips)
+        except Exception:  # noqa: BLE001 - as player (an IllegalMoveError of a good state passes through)
+            self.check_state(state)
+            raise
 
     def _why(self, state: OthelloState, bit: int) -> str:
         if not self.actions(state):
