@@ -18,6 +18,14 @@ each result as it is proven.
 On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
 ``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
+
+Its compiled code is loaded once per process (:mod:`zerosum.agents.prepare`; :meth:`SolverAgent.preparation`
+lists the steps, :meth:`SolverAgent.warm_up` does them): a compile of tens of seconds on a cold cache.  Until
+it is loaded, a position whose every move the opening book scores is answered from the book alone (the
+same move and value, no compiled code), so the book's moves never wait; another position waits for it --
+except under a time control (``search``), which counts the loading in its time: when the code is not
+loaded within ``1 - prepare.SPARE`` of it, alpha-beta moves in the time left, as when nothing is proven in
+time.
 """
 
 from __future__ import annotations
@@ -28,12 +36,15 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
+from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
+from ..agents.traits import PROOF, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, safe_repr
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
 from ..game import Game
-from ..values import HEURISTIC_BOUND, score_to_value
+from ..kernels.bits import column_order
+from ..values import HEURISTIC_BOUND, WIN, score_to_value
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -45,6 +56,9 @@ _NO = ("0", "false", "no", "off")
 PROOF = {1: "a proven win; distance not yet known", 0: "a proven draw",
          -1: "a proven loss whatever it plays; which move loses slowest is not yet known"}
 BIG = 1 << 30
+#: seconds the solver's code takes to compile on a cold cache (an idle two-core machine; the tables, then
+#: the search, which is one large function)
+COLD_TABLES, COLD_SEARCH = 3.0, 20.0
 
 
 def flag(text: str) -> bool:
@@ -65,6 +79,10 @@ class SolverAgent(SearchAgent):
 
     name = "solver"
     description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
+    TRAITS = AgentTraits(label="the solver", short="solver", exact=True, elsewhere="alpha-beta",
+                         values=ValueUnit(kind=PROOF, low=-WIN, high=WIN, words="{label}'s exact value"),
+                         server=ServerTraits(caps={"tt": (10, 22)}, refuses=("threads", "seed"), defaults={"tt": "22"}),
+                         opponent=("", "the solver (perfect play)"), strength=100)
     LIMITS = ("time",)
     OPTIONS = {
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
@@ -145,6 +163,20 @@ class SolverAgent(SearchAgent):
         agent.spec = f"alphabeta:time={seconds}"
         return agent
 
+    def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
+        """The compiled code a search of ``state`` (None: of any position) needs (:mod:`..agents.prepare`):
+        none where the opening book answers ``state``; alpha-beta's where the solver cannot take the game."""
+        if not _takes(game):
+            return steps_of(self._alphabeta(self.limits.time or 1.0), game)
+        if state is not None and self._book_move(game, state) is not None:
+            return []
+        return [numba_step(), step("solver tables", "the solver's tables", lambda: _probe(game), COLD_TABLES),
+                step("solver search", "the solver's search", lambda: _probe(game, search=True), COLD_SEARCH)]
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Load (or compile) the solver's code, once per process."""
+        warm(self.preparation(game))
+
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         """The move in ``state`` (see :meth:`search_within`).  The solver's tree lives in compiled code and is
         not traced: a ``tracer`` sees only the root, entered and left with the answer's value."""
@@ -177,6 +209,18 @@ class SolverAgent(SearchAgent):
         if report is not None:
             report = _guarded("report(event)", report)
         clock = _guarded("clock()", clock, seconds=True)
+        start = clock()
+        steps = self.preparation(game)
+        if steps and not ready(steps) and _takes(game) and not game.is_terminal(state):
+            found = self._book_move(game, state)  # the book needs no compiled code
+            if found is not None:
+                self.last_fallback = self.last_proof = None
+                return replace(found, elapsed=clock() - start)
+            if hard and seconds is not None and not settle(steps, time.perf_counter() + (1 - SPARE) * seconds):
+                left = max(0.05, start + seconds - clock())
+                self.last_fallback = f"the solver's code is not loaded yet: alphabeta:time={left:.2f} chose"
+                return self._alphabeta(round(left, 3)).search(game, state)
+            warm(steps)
         solver = self._solver_for(game)
         if solver is None:
             assert self._fallback is not None
@@ -187,10 +231,9 @@ class SolverAgent(SearchAgent):
             raise AgentError("no legal action: the game is over")
         self.last_fallback = None
         self.last_proof = None
-        start = clock()
         try:
             if seconds is None and report is None:
-                return self._exact(solver, state, solver.analyze(state), solver.nodes, clock() - start)
+                return self._exact(game, state, solver.analyze(state), solver.nodes, clock() - start)
             return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
                                      start, hard and seconds is not None, game)
         except GameError as exc:
@@ -221,7 +264,7 @@ class SolverAgent(SearchAgent):
             todo = [c for c in run.order if run.wdl.get(c, value) == value and (value or c in run.wdl)]
             if not run.pending(WDL, todo) and not run.pending(EXACT, todo):
                 scores: list[int | None] = [run.exact.get(c) if c in todo else None for c in range(run.cols)]
-                found = self._exact(solver, state, scores, run.nodes, clock() - start)
+                found = self._exact(solver.game, state, scores, run.nodes, clock() - start)
                 return replace(found, scores={c: s for c, s in run.exact.items()})
             proved = next(run.events(deadline=deadline, columns=todo), None)
             if proved is None:  # out of time: a proven move, its distance not yet known
@@ -235,11 +278,37 @@ class SolverAgent(SearchAgent):
                             depth=solver.game.cells - state.ply, elapsed=clock() - start, pv=(best,),
                             scores=dict(run.exact), exact=False)
 
-    def _exact(self, solver: Any, state: Any, scores: list[int | None], nodes: int, elapsed: float) -> SearchResult:
-        from .solver import best_of
+    def has_book(self, game: Any) -> bool:
+        """Whether this agent plays ``game`` with an opening book (the shipped one, 7 x 6)."""
+        from .book import load_default
 
-        cx = solver.game
-        best = best_of(scores, cx.cols)
+        return self.use_book and _takes(game) and load_default(game) is not None
+
+    def _book_move(self, game: Any, state: Any) -> SearchResult | None:
+        """The answer from the opening book alone, when it scores every move (or the move ends the game); else
+        None.  The book's scores are the solver's, so the move and value are the solver's own."""
+        from .book import load_default
+
+        book = load_default(game) if self.has_book(game) else None
+        if book is None or state.ply + 1 > book.depth:
+            return None
+        scores: list[int | None] = [None] * game.cols
+        for col in game.actions(state):
+            child = game.result(state, col)
+            if child.won_by:
+                scores[col] = (game.cells + 2 - (state.ply + 1)) // 2
+            elif child.mask == game.board_mask:
+                scores[col] = 0
+            else:
+                score = book.get(child.current, child.mask)
+                if score is None:
+                    return None
+                scores[col] = -score
+        return self._exact(game, state, scores, 0, 0.0)
+
+    def _exact(self, cx: Any, state: Any, scores: list[int | None], nodes: int, elapsed: float) -> SearchResult:
+        """The exact answer from every legal column's score (None: a full column): the centre-most best."""
+        best = max((c for c in column_order(cx.cols) if scores[c] is not None), key=lambda c: scores[c])  # type: ignore[arg-type, return-value]
         score = scores[best]
         assert score is not None
         return SearchResult(
@@ -252,6 +321,25 @@ class SolverAgent(SearchAgent):
             scores={c: s for c, s in enumerate(scores) if s is not None},
             exact=True,
         )
+
+
+def _takes(game: Any) -> bool:
+    """Whether the solver takes ``game``: a Connect-X board that fits 64 bits (as :func:`.solver.supports`,
+    without importing the compiled code)."""
+    from ..games.connectx import ConnectX
+
+    return isinstance(game, ConnectX) and game.fits_64
+
+
+def _probe(game: Any, search: bool = False) -> None:
+    """A small solver of ``game``, made (its tables' code compiled or loaded) and, with ``search``, searching
+    the start for a few nodes (the search's code)."""
+    from .solver import Solver
+
+    solver = Solver(game, tt_size=1 << 10, book=False)
+    if search:
+        state = game.initial_state
+        solver.search_on(solver.lanes(1)[0], state.current, state.mask, True, 1000)
 
 
 def _guarded(what: str, func: Callable[..., Any], seconds: bool = False) -> Callable[..., Any]:
