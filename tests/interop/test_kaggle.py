@@ -396,11 +396,12 @@ def need(module: str) -> None:
 
 
 def warmed(play: kaggle.KaggleAgent, rows: int = 6, cols: int = 7, k: int = 4) -> kaggle.KaggleAgent:
-    """The agent after one move outside Kaggle's clock, so numba compiles before the game, not in it.
+    """The agent with its compiled code prepared outside Kaggle's clock, and one move played.
 
-    (A cold compile on a loaded two-core machine can pass Kaggle's 60 s of overage; the README records
-    the cold figures.  These tests are about strength.)
+    (A game prepares it in the background from its first move, playing from the book and alpha-beta's
+    generic path meanwhile; these tests are about strength.)
     """
+    play.warm_up(rows, cols, k)
     play({"board": [0] * (rows * cols), "mark": 1, "remainingOverageTime": 0}, config(rows, cols, k))
     return play
 

@@ -15,8 +15,13 @@ one from ``actTimeout`` plus a share of the overage time that front-loads the op
 keeps to the move's time: it plays a proven move, or alpha-beta moves in the time left when nothing is
 proven in time.  On a board with an opening book (7 x 6) it plays every move; on other boards an early
 position is rarely proven in time, so it answers once at most ``SOLVER_EMPTY`` cells are empty and
-alpha-beta plays before that (and whenever the solver fails).  The solver is compiled on the first move,
-while the overage is full.
+alpha-beta plays before that (and whenever the solver fails).
+
+Compiled code is prepared in the background from a board's first move (:mod:`zerosum.agents.prepare`), the
+opening agent's first: a cold cache compiles for tens of seconds, which the moves hide.  Until it is all
+ready every move keeps to ``actTimeout`` alone, so the overage is kept; the solver plays what the opening
+book answers (no compiled code needed) and the opening agent the rest (its generic path while its own
+kernel is not ready either).
 
 Without numba (not installed, or failing to import), the first move says so once on stderr and the agent
 searches in pure Python: alpha-beta and MCTS take their generic paths, and the solver (numba only) leaves
@@ -40,13 +45,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..agents.prepare import numba_usable, ready, start, steps_of, warm
 from ..errors import AgentError
 
 __all__ = ["KaggleAgent", "agent", "board_to_state", "state_to_board", "submission_source", "write_submission"]
 
 #: seconds kept back from ``actTimeout`` for Kaggle's own work around the call
 SAFETY = 0.25
-#: seconds of overage time never spent (the first call also pays for imports and compilation)
+#: seconds of overage time never spent
 RESERVE = 4.0
 #: on boards without an opening book the solver answers once at most this many cells are empty; before
 #: that (where a proof rarely comes within a move's time) alpha-beta plays within the move's time budget
@@ -112,24 +118,6 @@ def _centre_most(columns: list[int], cols: int) -> int:
     return min(columns, key=lambda c: (abs(2 * c - (cols - 1)), c))
 
 
-def _immediate_win_position(game: Any) -> Any:
-    """A position where the first player wins with the next stone (k-1 stacked in column 0, or in a row)."""
-    k = game.k
-    plans = []
-    if game.rows >= k and game.cols >= 2:
-        plans.append([0, 1] * (k - 1))
-    if game.rows >= 2 and game.cols >= k:
-        plans.append([c for c in range(k - 1) for _ in (0, 1)])
-    for plan in plans:
-        try:
-            state = game.from_moves(plan)
-        except Exception:
-            continue
-        if not game.is_terminal(state) and any(game.result(state, a).won_by for a in game.actions(state)):
-            return state
-    return None
-
-
 class KaggleAgent:
     """A zerosum agent behind Kaggle's ``agent(observation, configuration) -> int`` interface.
 
@@ -162,7 +150,7 @@ class KaggleAgent:
         self.safety = safety
         self.reserve = reserve
         self._games: dict[tuple[int, int, int], Any] = {}
-        self._warm: set[Any] = set()
+        self._steps: dict[Any, list[Any]] = {}  # the compiled code each board needs (``prepare`` steps)
         self._game: Any = None
         self._last_stones = -1
         #: what the last call did: column, seconds, budget, whether the fallback was used and why
@@ -188,9 +176,7 @@ class KaggleAgent:
 
     def _check_numba(self) -> None:
         """On the first move: without numba, switch to pure-Python search and say so once on stderr."""
-        from ..agents.base import kernels
-
-        self.pure = self._uses_numba() and kernels() is None
+        self.pure = self._uses_numba() and not numba_usable()  # imports nothing: numba starts in the background
         if not self.pure:
             return
         for inner in (self.inner, self.opening):
@@ -218,41 +204,28 @@ class KaggleAgent:
         return int(action), ""
 
     def _warm_up(self, game: Any) -> None:
-        """Compile (or load) the agents' numba code on a board's first move, while the overage is full.
+        """Start preparing the agents' compiled code for ``game`` in the background, on its first move: the
+        opening agent's first (it plays while the solver's compiles)."""
+        agents = [] if self.pure else [a for a in (self.opening, self.inner) if a is not None]
+        self._steps[game] = [s for a in agents for s in steps_of(a, game)]
+        start(self._steps[game])
 
-        The time it takes counts against this move's budget, so the search after it keeps to the budget.
-        The solver is run once on a position it answers at once.
-        """
-        self._warm.add(game)
-        for inner in (self.inner, self.opening):
-            try:
-                if inner is not None:
-                    inner.warm_up(game)
-            except Exception:  # noqa: BLE001, S110 - warming is an optimisation only
-                pass
-        state = _immediate_win_position(game)
-        solver_for = getattr(self.inner, "_solver_for", None)
-        if state is None or solver_for is None or self.pure:
-            return
-        try:
-            solver = solver_for(game)
-            if solver is not None:
-                solver.solve(state)
-        except Exception:  # warming is an optimisation only
-            pass
+    def warm_up(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
+        """Prepare the agents' compiled code for a board here and now, outside any game's clock (a test, a
+        notebook); a game prepares it in the background by itself."""
+        if self.pure is None:
+            self._check_numba()
+        game = self._board_game(rows, cols, k)
+        if game not in self._steps:
+            self._warm_up(game)
+        warm(self._steps[game])
 
     def _booked(self, game: Any) -> bool:
         """Whether the solver has an opening book for ``game`` (7 x 6): it then plays from the first move --
         the book answers the opening at once, and past it the solver's search keeps to the move's time (it
         plays a proven move, or alpha-beta moves in the time left when nothing is proven in time)."""
-        solver_for = getattr(self.inner, "_solver_for", None)
-        if solver_for is None or self.pure:
-            return False
-        try:
-            solver = solver_for(game)
-        except Exception:  # noqa: BLE001 - no solver: no book
-            return False
-        return solver is not None and solver.book is not None
+        has_book = getattr(self.inner, "has_book", None)  # the solver's (no compiled code needed)
+        return not self.pure and has_book is not None and bool(has_book(game))
 
     def _board_game(self, rows: int, cols: int, k: int) -> Any:
         key = (rows, cols, k)
@@ -301,12 +274,15 @@ class KaggleAgent:
                     if a is not None:
                         a.reset()  # a new game (or a new board size)
             self._game, self._last_stones = game, stones
-            if game not in self._warm:
+            if game not in self._steps:
                 self._warm_up(game)
-            chain = [self.inner] if self.opening is None else [self.inner, self.opening]
-            if self.opening is not None and rows * cols - stones > self.solver_empty and not self._booked(game):
-                chain = [self.opening]
             state = board_to_state(game, board, mark)
+            chain = [self.inner] if self.opening is None else [self.inner, self.opening]
+            if self.opening is not None and (rows * cols - stones > self.solver_empty and not self._booked(game)
+                                             or not ready(steps_of(self.inner, game, state))):
+                chain = [self.opening]  # the solver only where it can play now (its code, or its book)
+            if not ready(self._steps[game]):  # still compiling: this move keeps to actTimeout, the overage is kept
+                budget = min(budget, self.budget(configuration, {}, stones, rows * cols))
         except Exception as exc:
             reasons.append(f"{type(exc).__name__}: {exc}")
             chain = []
