@@ -322,9 +322,10 @@ def wrong_values() -> list[Any]:
 
     states = [zerosum.get_game(spec).initial_state for spec in SMALL_GAMES.values()]
     # states of the right classes holding what no board has (built by hand, as a caller could)
-    states += [ConnectXState(-1, 10**400, 3, 0, 0, None), ConnectXState(None, None, None, None, None, None),
-               TicTacToeState((9,) * 9), TicTacToeState(None), MigrationState(None, 1),  # type: ignore[arg-type]
-               MigrationState(((1, 2),), 3), OthelloState(-1, 2**70, 5), OthelloState(None, None)]  # type: ignore[arg-type]
+    nothing: Any = None
+    states += [ConnectXState(-1, 10**400, 3, 0, 0, None), ConnectXState(*[nothing] * 6), TicTacToeState((9,) * 9),
+               TicTacToeState(nothing), MigrationState(nothing, 1), MigrationState(((1, 2),), 3),
+               OthelloState(-1, 2**70, 5), OthelloState(nothing, nothing)]
     games = [zerosum.get_game(spec) for spec in ("tictactoe", "migration:n=3")]
     return [
         None, True, False, 0, -1, -(2**63), 2**63, 2**64, 10**400, -(10**400),
