@@ -15,24 +15,34 @@ makes 3 moves before it).  A position's first player wins the empty 7 x 6 board 
 as ``(plain, rich markup)`` lines, for any :class:`~zerosum.ui.analysis.Analysis`; :func:`format_move` is the
 engine's move line.  On a terminal the rows are redrawn in place while the solver proves each move; written
 to a file or a pipe, only the final result is printed.
+
+No wait on a terminal is silent: after a second without news the line under the rows says what the wait is
+(:func:`waiting_words`): the engine's preparation when its compiled code is still loading or compiling
+(``preparing the engine (the solver's search), first run only: 12 s, about 30 s more``), else who is
+thinking and for how long.  The engine's move and a hint first wait for the compiled code they need
+(:mod:`zerosum.agents.prepare`, started in the background when the game starts), so they search at full
+strength once it is there; a move the opening book answers needs none.
 """
 
 from __future__ import annotations
 
+import threading
+import time as _time
 from typing import Any, Callable
 
 from rich.markup import escape
 from rich.text import Text
 
 from ..agents.base import Agent
+from ..agents.prepare import MESSAGE_AFTER, seconds, status, steps_of, warm
 from ..errors import GameError
 from ..game import Game
 from ..values import is_proven, plies_to_end
-from .analysis import (MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze, load_solver,
-                       partial_analysis)
+from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze, partial_analysis
 
 __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think",
-           "moves_to_end", "exact_words", "estimate_words", "value_words", "DISTANCE_LEGEND", "from_book"]
+           "moves_to_end", "exact_words", "estimate_words", "value_words", "DISTANCE_LEGEND", "from_book",
+           "waiting_words", "TICK"]
 
 #: a line of text: plain, and rich markup (escaped) for colour
 Line = tuple[str, str]
@@ -44,6 +54,15 @@ CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distanc
 #: what an estimate is, by the agent's family (its ``name``); other searches: their depth
 ESTIMATE_UNITS = {"mcts": "mean result of {nodes:,} simulations, -1 loss .. +1 win"}
 STYLE_HEADER, STYLE_DIM = "bold cyan", "grey50"
+#: seconds between two looks at a wait (a line that says what it is, once it passes ``MESSAGE_AFTER``)
+TICK = 0.2
+
+
+def waiting_words(what: str, since: float, now: float | None = None) -> str:
+    """What a person has waited for since ``since``: the engine's preparation while it runs
+    (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is thinking: 3 s``)."""
+    now = _time.perf_counter() if now is None else now
+    return status(since, now) or f"{what}: {seconds(now - since)}"
 
 
 def moves_to_end(value: float) -> int:
@@ -93,7 +112,10 @@ def from_book(game: Game[Any, Any], ply: int, nodes: int, exact: bool) -> bool:
     position's moves all lie within the book's depth), rather than a search."""
     if not exact or nodes or not getattr(game, "fits_64", False):  # only the solver's boards have a book
         return False
-    book = getattr(load_solver(game), "book", None)
+    from ..solver.book import load_default  # the solver's own book, read without its compiled code
+
+    board: Any = game  # a board the solver takes (fits_64)
+    book = load_default(board)
     return book is not None and ply + 1 <= int(getattr(book, "depth", -1))
 
 
@@ -181,14 +203,24 @@ def hint_analysis(game: Game[Any, Any], state: Any, *, time: float, solver_time:
 
 class LiveRow:
     """Lines redrawn in place on a terminal (rich's ``Live`` in colour, a carriage return in plain text);
-    nothing at all elsewhere (a file or a pipe gets the final result only, printed by the caller)."""
+    nothing at all elsewhere (a file or a pipe gets the final result only, printed by the caller).
 
-    def __init__(self, output: Any) -> None:
+    ``idle``: what the wait is (``solver is thinking``); after ``MESSAGE_AFTER`` seconds without an update a
+    line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
+    thread of its own -- it speaks while the one that updates is busy (loading compiled code, searching)."""
+
+    def __init__(self, output: Any, idle: str | None = None) -> None:
         self.output = output
         out = output.out
         self.live_ok = bool(getattr(out, "isatty", None) and out.isatty())
+        self.idle = idle
         self._live: Any = None
         self._width = 0
+        self._lock = threading.Lock()
+        self._shown: tuple[str, Any] = ("", None)  # the last update: plain text, rich renderable
+        self._since = self._news = _time.perf_counter()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def __enter__(self) -> "LiveRow":
         if self.live_ok and self.output.console is not None:
@@ -196,20 +228,45 @@ class LiveRow:
 
             self._live = Live(Text(""), console=self.output.console, transient=True, auto_refresh=False)
             self._live.__enter__()
+        if self.live_ok and self.idle is not None:
+            self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
+            self._ticker.start()
         return self
 
     def update(self, plain: str, rich: Any = None) -> None:
+        with self._lock:
+            self._shown, self._news = (plain, rich), _time.perf_counter()
+            self._draw(plain, rich)
+
+    def _draw(self, plain: str, rich: Any, note: str = "") -> None:
+        """Show ``plain`` (``rich`` in colour), with ``note`` under it; the caller holds the lock."""
         if not self.live_ok:
             return
         if self._live is not None:
-            self._live.update(rich if rich is not None else Text(plain), refresh=True)
+            body = rich if rich is not None else Text(plain)
+            if note:
+                body = Text.assemble(*([body, "\n"] if plain else []), (note, STYLE_DIM))
+            self._live.update(body, refresh=True)
             return
-        line = plain.splitlines()[0][:79]
+        line = (note or plain).splitlines()[0][:79] if note or plain else ""
         self.output.out.write("\r" + line.ljust(self._width))
         self._width = len(line)
         self.output.out.flush()
 
+    def _tick(self) -> None:
+        assert self.idle is not None
+        while not self._stop.wait(TICK):
+            now = _time.perf_counter()
+            if now - self._news >= MESSAGE_AFTER:
+                note = waiting_words(self.idle, self._since, now)
+                with self._lock:
+                    if not self._stop.is_set():
+                        self._draw(*self._shown, note=note)
+
     def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         if self._live is not None:
             self._live.__exit__(*exc)
         elif self.live_ok and self._width:
@@ -230,10 +287,12 @@ def show_hint(session: Any) -> None:
     """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`)."""
     game, state, say = session.game, session.state, session.say
     gravity = game.board_view(state).gravity
-    with LiveRow(session.output) as live:
+    with LiveRow(session.output, idle="analysing") as live:
         def report(found: Analysis) -> None:
             live.update(*_progress(game, state, found, "analysing"))
 
+        hint_agent = getattr(session, "hint_agent", None)  # the engine that answers hints: its code first
+        warm(steps_of(hint_agent, game, state) if hint_agent is not None else [])
         try:
             found = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
                                      report=report if gravity else None)
@@ -255,10 +314,12 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
     game, state = session.game, session.state
     search_within = getattr(agent, "search_within", None)
     if search_within is None or not game.board_view(state).gravity:
-        with session.output.thinking(f"{agent.spec} is thinking..."):
+        with LiveRow(session.output, idle=f"{agent.spec} is thinking"):
+            warm(steps_of(agent, game, state))  # its compiled code first, so it searches at full strength
             return engine_move(game, state, agent), ""
     actions = game.actions(state)
-    with LiveRow(session.output) as live:
+    with LiveRow(session.output, idle=f"{agent.spec} is thinking") as live:
+        warm(steps_of(agent, game, state))  # none where the opening book answers
         wdl: dict[int, int] = {}
         exact: dict[int, int] = {}
 

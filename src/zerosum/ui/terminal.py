@@ -24,6 +24,7 @@ from typing import Any, Callable, TextIO
 from rich.markup import escape
 
 from ..agents.base import Agent
+from ..agents.prepare import start, steps_of
 from ..agents.registry import make_agent, strongest_agent_spec
 from ..core.processes import usable_cores
 from ..errors import IllegalMoveError, UsageError
@@ -97,6 +98,7 @@ class PlaySession:
     solver_time: float = SOLVER_TIME
     analyzer: Callable[..., Analysis] = hint_analysis
     settings: Settings | None = None
+    hint_agent: Agent | None = None  # the engine that answers hints: its compiled code is waited for first
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -383,11 +385,13 @@ def play(
             agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
         seats[player] = agent
     actions = game.parse_moves(moves) if moves else []
+    hint_agent = make_agent(strongest_agent_spec(game))  # the engines' code loads while the person thinks:
+    start([s for a in (*seats.values(), hint_agent) if a is not None for s in steps_of(a, game)])
     out = out or sys.stdout
     if out is None:
         raise UsageError("standard output is closed: zerosum play needs somewhere to draw the board")
     output = Output(out, use_color(out) if color is None else color, redraw=redraws(out, log))
     settings = Settings(game.spec, first, second, seed, hint_time, solver_time, analysis, color is False, log)
     session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
-                          solver_time=solver_time, settings=settings)
+                          solver_time=solver_time, settings=settings, hint_agent=hint_agent)
     return session.run()

@@ -9,7 +9,6 @@ the last, no escape codes, so a transcript reads like the session.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, TextIO
 
 from ..game import BoardView, Game
@@ -150,9 +149,3 @@ class Output:
             self.out.write(CLEAR)
         for line in [*head, board, *notes]:
             self._print(*line)
-
-    def thinking(self, what: str) -> Any:
-        """A context manager showing a spinner in colour mode (nothing in plain mode)."""
-        if self.console is not None and self.out.isatty():
-            return self.console.status(what, spinner="dots")
-        return contextlib.nullcontext()

@@ -1,0 +1,148 @@
+"""`zerosum play` never waits in silence (#21, item 5): the engines' compiled code is prepared in the background
+from the start, and every wait says what it is -- the preparation (``preparing the engine ..., first run
+only``) or the engine thinking -- before a second has passed.
+
+The games are real: ``zerosum play`` in a pseudo-terminal (pty_play.py), a person answering some seconds
+after each prompt, numba's cache empty (``NUMBA_CACHE_DIR`` a fresh folder) or filled by a game before.
+The slow test is the issue's own: a game against the solver on a cold cache, the person answering 3 s after
+each prompt, no pause over one second without a message; it prints the engine's reply times, cold and warm.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from typing import Any
+
+import pytest
+
+from zerosum import ConnectX, TicTacToe
+from zerosum.agents import prepare
+from zerosum.agents.base import Agent
+from zerosum.ui.terminal import PlaySession
+from zerosum.ui.terminal_view import Output
+
+import pty_play
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="a pseudo-terminal needs fork")
+
+
+class Screen(io.StringIO):
+    """A terminal that keeps what was written and when."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[tuple[float, str]] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.writes.append((time.perf_counter(), text))
+        return super().write(text)
+
+
+def env_for(cache: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "NUMBA_CACHE_DIR")}
+    env.update(TERM="xterm", COLUMNS="100", LINES="40")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    return env
+
+
+def report(name: str, session: pty_play.Session) -> list[float]:
+    """Print the engine's reply times (from each answer to the next prompt) and return them."""
+    times = [round(t.seconds, 2) for t in session.turns()]
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\n{name}: reply times {times} s (load {load})")
+    return times
+
+
+# ---- in the process: the line that says what a wait is -------------------------------------------------
+
+
+def test_a_wait_on_the_engines_preparation_says_what_it_is() -> None:
+    """A step that takes two seconds, started in the background: the wait for it shows the step and, once it
+    runs long enough to be a compile, that this happens on the first run only."""
+    done = []
+    step = prepare.step(f"test step {time.perf_counter()}", "a test step", lambda: (time.sleep(2.0), done.append(1)),
+                        cold=3.0)
+    prepare.start([step])
+    screen = Screen()
+    output = Output(screen, color=False)
+    entered = time.perf_counter()
+    from zerosum.ui.hints import LiveRow
+
+    with LiveRow(output, idle="the test is thinking"):
+        prepare.warm([step])
+    assert done == [1] and step.ready
+    said = [(at - entered, text) for at, text in screen.writes if "preparing the engine (a test step)" in text]
+    assert said, screen.writes
+    assert said[0][0] < 1.0  # the issue's bound: no wait over a second without a message
+    assert any("first run only" in text for _, text in said)
+    assert screen.getvalue().endswith("\r")  # the line is cleared at the end
+
+
+def test_an_engine_thinking_says_so_after_a_moment() -> None:
+    class Slow(Agent):
+        name = "slow"
+
+        def __call__(self, game: Any, state: Any) -> Any:
+            time.sleep(1.2)
+            return game.actions(state)[0]
+
+    screen = Screen()
+    game = TicTacToe()
+    session = PlaySession(game, {1: Slow(), 2: None}, lambda prompt: None, Output(screen, color=False))
+    session.engine_turn(session.seats[1])  # type: ignore[arg-type]
+    assert "slow is thinking: " in screen.getvalue()
+    assert "X (slow) plays 1" in screen.getvalue()
+
+
+def test_the_solver_answers_the_opening_from_its_book_without_its_compiled_code() -> None:
+    """The book's moves need none of the solver's compiled code: their preparation is empty, the rest is not."""
+    from zerosum import make_agent
+
+    solver, game = make_agent("solver"), ConnectX()
+    assert prepare.steps_of(solver, game, game.from_moves("4453")) == []
+    assert [s.key for s in prepare.steps_of(solver, game, game.from_moves("44444455"))] == [
+        "numba", "solver tables", "solver search"]  # 8 stones: the moves after it are past the book
+    assert prepare.steps_of(solver, TicTacToe()) == []  # alpha-beta plays there: no compiled code
+
+
+# ---- a person at a terminal ---------------------------------------------------------------------------
+
+
+def test_a_game_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
+    """A quick game on a board only alpha-beta plays (7 x 9), numba's cache empty: the engine's first reply
+    waits for alpha-beta's compile, and says so; no pause (generously: two seconds) goes without a message."""
+    session = pty_play.play(["--game", "connectx:rows=7,cols=9,k=4", "--second", "alphabeta:time=0.3"],
+                            env_for(str(tmp_path)), moves=3, think=0.5, timeout=300, game=ConnectX(7, 9, 4))
+    times = report("7 x 9 against alphabeta:time=0.3, cold cache", session)
+    turns = session.turns()
+    assert len(turns) == 3, session.text()[-2000:]
+    assert "preparing the engine" in "".join(text for _, text in turns[0].chunks)
+    for turn in turns:
+        assert not turn.silent_pauses(limit=2.0), (turn.answer, turn.silent_pauses(limit=2.0))
+    assert max(times[1:]) < 5  # once prepared, alpha-beta answers in its 0.3 s (generous)
+    assert "Game abandoned." in session.text()
+
+
+@pytest.mark.slow
+def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_path) -> None:
+    """The issue's test: the default game (a person against the solver) on a cold cache, the person answering
+    3 s after each prompt (a hint asked for at the second), eight moves: past the opening book the solver
+    waits for its compile, saying so; no pause over one second without a message.  Then the same game on
+    the cache it left (warm).  Prints the engine's reply times, cold and warm."""
+    cache = str(tmp_path / "numba")
+    for name in ("cold", "warm"):
+        session = pty_play.play([], env_for(cache), moves=8, think=3.0, timeout=900, keys={1: "h"})
+        report(f"connect4 against the solver, {name} cache", session)
+        turns = session.turns()
+        assert len(turns) >= 8, session.text()[-2000:]
+        for turn in turns:
+            assert not turn.silent_pauses(limit=1.0), (name, turn.answer, turn.silent_pauses())
+        assert "Hint from the solver" in session.text()
+        if name == "cold":
+            assert any("preparing the engine" in text for turn in turns for _, text in turn.chunks)
