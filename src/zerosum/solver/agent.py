@@ -37,14 +37,13 @@ from typing import Any, Callable
 
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
 from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
-from ..agents.traits import PROOF, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, safe_repr
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
 from ..game import Game
 from ..kernels.bits import column_order
-from ..values import HEURISTIC_BOUND, WIN, score_to_value
+from ..values import HEURISTIC_BOUND, score_to_value
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -79,10 +78,6 @@ class SolverAgent(SearchAgent):
 
     name = "solver"
     description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
-    TRAITS = AgentTraits(label="the solver", short="solver", exact=True, elsewhere="alpha-beta",
-                         values=ValueUnit(kind=PROOF, low=-WIN, high=WIN, words="{label}'s exact value"),
-                         server=ServerTraits(caps={"tt": (10, 22)}, refuses=("threads", "seed"), defaults={"tt": "22"}),
-                         opponent=("", "the solver (perfect play)"), strength=100)
     LIMITS = ("time",)
     OPTIONS = {
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
