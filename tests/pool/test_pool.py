@@ -66,7 +66,7 @@ def test_a_job_is_checked_once_in_the_caller(pool) -> None:  # type: ignore[no-u
     job = Job.checked("tictactoe", [0, 4], "first", limits={"depth": 2})
     assert job == Job("tictactoe", (0, 4), "first", (("depth", 2),), None)
     reply = pool.run(choose_move, (job,), 60)
-    assert reply["action"] == 1 and reply["text"] == "2"
+    assert reply.action == 1 and reply.text == "2" and reply.agent == "first" and reply.nodes is None
     over = Job.checked("tictactoe", [0, 3, 1, 4, 2], "first")
     with pytest.raises(InvalidPositionError, match="the game is over"):
         pool.run(choose_move, (over,), 60)

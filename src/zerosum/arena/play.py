@@ -31,14 +31,16 @@ Messages (tuples) sent to the supervisor::
     ("end", winner_seat | None, reason, forfeit)
     ("unstarted", seat, reason)                      the agent of that seat could not be built
 
-In a worker of the engine pool, :func:`run_game` reports the first three kinds as they happen (``think``
-with a third item, whether the agent moves for the first time in that process) and returns the last one.
+Each move is chosen through the engine pool's one move function, :func:`zerosum.pool.moves.move_report`, so
+the arena and the web server read an agent's answer the same way (the game's own agents, fresh for each
+game, so that a game replays the same from its seed).  In a worker of the engine pool, :func:`run_game`
+reports the first three kinds as they happen (``think`` with a third item, whether the agent moves for the
+first time in that process) and returns the last one.
 A fault of the arena itself (never an agent's) is an exception of the job.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import re
 import time
@@ -46,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.files import describe_exception
+from ..pool.moves import move_report
 
 __all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget"]
 
@@ -144,7 +147,7 @@ def _seat_seed(seed: int, seat: int) -> int:
 
 def play_game(task: GameTask, send: Send) -> None:
     """Play ``task`` to the end, sending the messages listed in the module docstring."""
-    from ..agents.base import Limits, SearchAgent
+    from ..agents.base import Limits
     from ..agents.registry import make_agent
     from ..games import get_game
     from .adjudicate import Judge
@@ -197,19 +200,11 @@ def play_game(task: GameTask, send: Send) -> None:
         send(("think", seat))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
-            if isinstance(agent, SearchAgent):
-                found = agent.search(game, state)
-                action = getattr(found, "action", found)
-                nodes = _num(getattr(found, "nodes", None))
-                value = _num(getattr(found, "value", None))
-                depth = _num(getattr(found, "depth", None))
-            elif counting is not None:  # a plain function under a node limit: it plays the counting game
+            if counting is not None:  # a plain function under a node limit: it plays the counting game
                 counting.start_move()
-                action = agent(counting, state)  # type: ignore[arg-type]
-                nodes, value, depth = counting.count, None, None
-            else:
-                action = agent(game, state)
-                nodes = value = depth = None
+            report = move_report(game if counting is None else counting, state, agent)
+            action, value, depth = report.action, report.value, report.depth
+            nodes = counting.count if counting is not None else report.nodes
         except KeyboardInterrupt:  # Ctrl-C stops the caller: the game is not over, nobody forfeits
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
@@ -247,19 +242,6 @@ def node_budget(agent: Any, limits: tuple[tuple[str, Any], ...] = ()) -> int | N
         return None
     own = getattr(agent.limits, "nodes", None)
     return own if own is not None else dict(limits).get("nodes")
-
-
-def _num(x: Any) -> int | float | None:
-    """A search statistic as a plain finite number (None for anything else)."""
-    if x is None or isinstance(x, bool):
-        return None
-    try:
-        f = float(float(x))  # twice: a float subclass becomes a plain float
-    except Exception:  # noqa: BLE001 - an agent's number whose __float__ misbehaves is no number
-        return None
-    if not math.isfinite(f):
-        return None
-    return int(f) if f.is_integer() else f
 
 
 # ---- in a worker of the engine pool -----------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable
 
@@ -47,13 +48,17 @@ class Pool:
 
     Workers start at :meth:`start` (or the first job) and are replaced, in the background, whenever one is
     killed or retired; each runs ``warmup`` (a function without arguments: imports, compiled kernels) before
-    it takes a job, so a job's time limit is never spent loading code.  ``wait=None`` waits for a worker
-    as long as it takes.
+    it takes a job, so a job's time limit is never spent loading code.  What the warm-up reports
+    (:func:`~zerosum.pool.base.report`) is kept for :attr:`preparing`.  A job waits ``wait`` seconds for a
+    worker (None: as long as it takes), and ``ready_wait`` seconds when no worker is warm yet (the first ones
+    are warming up: seconds to a minute on a cold compile cache), so that a pool just started is slow to
+    answer, never busy.
     """
 
     def __init__(self, size: int = 2, wait: float | None = 10.0, mode: str = "process", *,
                  memory_limit: int | None = MEMORY_LIMIT, rss_limit: int | None = RSS_LIMIT,
-                 warmup: Callable[[], Any] | None = None, warmup_limit: float = 120.0, quiet: bool = False) -> None:
+                 warmup: Callable[[], Any] | None = None, warmup_limit: float = 120.0, quiet: bool = False,
+                 ready_wait: float | None = None) -> None:
         if mode not in ("process", "inline"):
             raise ValueError(f"mode is 'process' or 'inline', not {mode!r}")
         if warmup is not None:
@@ -61,6 +66,8 @@ class Pool:
         self.size, self.wait, self.mode = max(1, size), wait, mode
         self.memory_limit, self.rss_limit, self.quiet = memory_limit, rss_limit, quiet
         self.warmup, self.warmup_limit = warmup, warmup_limit
+        self.ready_wait = wait if ready_wait is None or wait is None else max(wait, ready_wait)
+        self._warming: dict[int, tuple[float, str]] = {}  # id of a warming worker -> (since, what it prepares)
         self._idle: queue.Queue[Worker | str | None] = queue.Queue()  # a str: why a worker could not start
         self._lock = threading.Lock()
         self._all: list[Worker] = []
@@ -73,6 +80,16 @@ class Pool:
         """How many workers are up and warm (busy or idle)."""
         with self._lock:
             return sum(1 for w in self._all if w.warm)
+
+    @property
+    def preparing(self) -> tuple[float, str] | None:
+        """While no worker is warm: how long the first has been warming up (seconds) and what it prepares now
+        (what its warm-up last reported, "" before anything); None once one is warm, or none is warming."""
+        with self._lock:
+            if any(w.warm for w in self._all) or not self._warming:
+                return None
+            since, doing = min(self._warming.values())
+        return time.monotonic() - since, doing
 
     @property
     def pids(self) -> list[int]:
@@ -134,24 +151,41 @@ class Pool:
         if worker is None:
             return
         if self.warmup is not None:
+            key = id(worker)
+
+            def progress(message: Any) -> None:
+                if isinstance(message, tuple) and len(message) == 2 and message[0] == "preparing":
+                    with self._lock:
+                        self._warming[key] = (self._warming[key][0], str(message[1]))
+
+            with self._lock:
+                self._warming[key] = (time.monotonic(), "")
             try:
-                if worker.call(self.warmup, (), self.warmup_limit)[0] == "memory":
+                if worker.call(self.warmup, (), self.warmup_limit, progress)[0] == "memory":
                     raise MemoryError
             except BaseException:  # noqa: BLE001 - a worker that cannot warm up is replaced by a cold one
                 self._discard(worker)
                 worker = self._spawn()
                 if worker is None:
                     return
+            finally:
+                with self._lock:
+                    self._warming.pop(key, None)
         worker.warm = True
         self._idle.put(worker)
 
     def _take(self) -> Worker:
-        """An idle live worker, waiting up to ``wait`` seconds for one."""
+        """An idle live worker, waiting up to ``wait`` seconds for one (``ready_wait`` while none is warm)."""
         self.start()
+        starting = self.ready == 0
+        wait = self.ready_wait if starting else self.wait
+        deadline = None if wait is None else time.monotonic() + wait
         while True:
             try:
-                worker = self._idle.get(timeout=self.wait)
+                worker = self._idle.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                if starting:
+                    raise EngineBusy(f"the engines are still starting after {wait:g} s; try again in a moment") from None
                 raise EngineBusy("every engine is busy; try again in a moment") from None
             if worker is None or self._closed:
                 self._idle.put(None)  # wakes the next waiter too
