@@ -18,10 +18,11 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
 
 from .core.checks import (as_index, board_cells, check_actions, check_flag, check_player, check_text, one_based, other,
                           safe_repr)
-from .core.game_types import BoardView, Cell, GameOption, Origin, Outcome, unwind
+from .core.game_types import COLUMN_BITBOARD, BoardView, Cell, GameOption, GameTraits, Origin, Outcome, unwind
 from .spec import quoted
 
-__all__ = ["Game", "Outcome", "BoardView", "GameOption", "PLAYER1", "PLAYER2", "other", "as_index", "one_based",
+__all__ = ["Game", "Outcome", "BoardView", "GameOption", "GameTraits", "COLUMN_BITBOARD", "PLAYER1", "PLAYER2",
+           "other", "as_index", "one_based",
            "safe_repr", "board_cells", "Origin", "unwind", "check_player", "check_actions"]
 
 PLAYER1 = 1
@@ -40,6 +41,9 @@ class Game(ABC, Generic[S, A]):
 
     #: the spec string that :func:`zerosum.get_game` turns back into an equal game
     spec: str = ""
+    #: what the game declares about itself for the engines and the faces (whether the exact solver takes
+    #: it, how its states are laid out for compiled code); a game whose traits depend on its size sets its own
+    traits: GameTraits = GameTraits()
 
     # ---- registration (see :mod:`zerosum.games.registry`) ----------------------------------------
     #: the spec name (``connectx``); extra spec names with their options; the spec's options

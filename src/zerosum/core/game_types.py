@@ -1,13 +1,14 @@
 """The plain records a game hands out (re-exported by :mod:`zerosum.game`): a state's move history
 (:class:`Origin`, :func:`unwind`), how a game ended (:class:`Outcome`), one option of a game spec
-(:class:`GameOption`) and what a face draws (:class:`BoardView`)."""
+(:class:`GameOption`), what a face draws (:class:`BoardView`) and what a game declares about itself for the
+engines and the faces (:class:`GameTraits`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Origin", "unwind", "Outcome", "GameOption", "Cell", "BoardView"]
+__all__ = ["Origin", "unwind", "Outcome", "GameOption", "Cell", "BoardView", "GameTraits", "COLUMN_BITBOARD"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,27 @@ class GameOption:
 
 
 Cell = tuple[int, int]
+
+#: a :attr:`GameTraits.layout`: states are a pair of bitboards, the side to move's stones (``current``) and
+#: every stone (``mask``), column ``c`` owning bits ``c * (rows + 1)`` up, one empty sentinel bit on top; the
+#: game has ``rows``, ``cols``, ``k`` (the line length), ``height``, ``cells``, ``bottom_mask``,
+#: ``board_mask`` and ``fits_64`` -- the layout the compiled kernels (:mod:`zerosum.kernels`) and the
+#: solver read
+COLUMN_BITBOARD = "column-bitboard"
+
+
+@dataclass(frozen=True, slots=True)
+class GameTraits:
+    """What a game declares about itself, as data (as OpenSpiel's ``GameType`` does): the engines and the
+    faces ask these, never the game's class or name.
+
+    ``solver``: the exact solver (:mod:`zerosum.solver`) takes this game, so the faces may promise exact
+    values and progressive analyses.  ``layout``: how its states are laid out for compiled code ("" none;
+    :data:`COLUMN_BITBOARD`), so an engine knows which fast path can read them.
+    """
+
+    solver: bool = False
+    layout: str = ""
 
 
 @dataclass(frozen=True, slots=True)

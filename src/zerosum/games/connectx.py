@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Callable, ClassVar, Iterable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
-from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, check_player, one_based, other
+from ..game import (COLUMN_BITBOARD, BoardView, Game, GameOption, GameTraits, Origin, Outcome, as_index, board_cells,
+                    check_player, one_based, other)
 from ..kernels.bits import line_bits
 from ..spec import quoted
 from .connectx_eval import EVALUATIONS
@@ -75,6 +76,7 @@ class ConnectX(Game[ConnectXState, int]):
         self.cells = rows * cols
         self.directions = (1, h1, h1 - 1, h1 + 1)  # vertical, horizontal, two diagonals
         self.fits_64 = cols * h1 <= 64
+        self.traits = GameTraits(solver=self.fits_64, layout=COLUMN_BITBOARD)  # the solver takes 64-bit boards
         # per direction, the shifts that grow a run to k by doubling (k=4: d, then 2d)
         grows, length = [], 1
         while length < k:
