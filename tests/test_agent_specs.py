@@ -110,8 +110,9 @@ def test_limits_and_results() -> None:
     with pytest.raises(Exception):
         limits.depth = 3  # type: ignore[misc]  # frozen
     assert win_value(3) > win_value(5) > 10**6 and loss_value(5) > loss_value(3)
-    assert describe_value(win_value(7)) == "wins in 7" and describe_value(loss_value(4)) == "loses in 4"
-    assert describe_value(0.35) == "+0.35"
+    # the one vocabulary (zerosum.core.words): distances in moves of the side concerned, estimates marked
+    assert describe_value(win_value(7)) == "win in 4 moves" and describe_value(loss_value(4)) == "loss in 2 moves"
+    assert describe_value(0.35) == "+0.35 est." and describe_value(0, exact=True) == "draw"
     assert SearchResult(action=3, value=win_value(1)).proven
 
 

@@ -8,7 +8,8 @@ a parent's search bound into the child's.
 
 The solver speaks in scores (DESIGN.md's convention: a win with the stone of ply ``p``, counted from 1,
 scores ``(cells + 2 - p) // 2``, a loss the negative of the opponent's win, a draw 0);
-:func:`score_to_value` and :func:`value_to_score` convert between the two.
+:func:`score_to_value` and :func:`value_to_score` convert between the two.  Values are put in words by
+:mod:`zerosum.core.words` (one vocabulary: distances in moves of the side concerned).
 
 Everything here is plain arithmetic on module constants, so the numba kernels compile these very
 functions (``njit(...)(values.to_parent)``) and never keep a copy of the rules.
@@ -29,7 +30,6 @@ __all__ = [
     "clamp",
     "score_to_value",
     "value_to_score",
-    "describe_value",
 ]
 
 #: proven results score beyond every heuristic value: a win now is ``WIN``
@@ -119,10 +119,3 @@ def value_to_score(value: int, ply: int, cells: int) -> int:
     score = (cells + 2 - last) // 2
     return score if value > 0 else -score
 
-
-def describe_value(value: float) -> str:
-    """A value in words: ``wins in 7`` / ``loses in 4`` (plies) when proven, else ``+0.35`` / ``+12``."""
-    if is_proven(value):
-        plies = plies_to_end(value)
-        return f"{'wins' if value > 0 else 'loses'} in {plies}"
-    return f"{value:+.2f}" if isinstance(value, float) else f"{value:+d}"

@@ -10,7 +10,10 @@ kernels of :mod:`zerosum.agents.kernels` on first use, or answers None when numb
 search in pure Python.  :meth:`Agent.warm_up` loads (or compiles) them before a clock starts.
 
 Values are from the side to move's view; their algebra (``WIN``, ``win_value``, ``is_proven``, ...) lives in
-:mod:`zerosum.values` and is re-exported here.
+:mod:`zerosum.values` and their words in :mod:`zerosum.core.words`, re-exported here.  What an agent declares
+about itself (its label, whether its search can be traced, the unit of its values, what the server may ask
+of it) is its ``TRAITS`` (:mod:`zerosum.agents.traits`); :func:`server_options` derives the server's option
+ranges from the agent's own.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar, Protocol
 
 from ..core.checks import check_flag, check_whole, safe_repr
+from ..core.words import describe_value
 from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import between, quoted
-from ..values import HEURISTIC_BOUND, WIN, describe_value, is_proven, loss_value, plies_to_end, win_value
+from ..values import HEURISTIC_BOUND, WIN, is_proven, loss_value, plies_to_end, win_value
+from .traits import AgentTraits
 
 __all__ = [
     "Agent",
@@ -34,6 +39,8 @@ __all__ = [
     "SearchResult",
     "Tracer",
     "Option",
+    "AgentTraits",
+    "server_options",
     "WIN",
     "HEURISTIC_BOUND",
     "win_value",
@@ -128,7 +135,9 @@ class SearchResult:
         return is_proven(self.value)
 
     def describe(self) -> str:
-        return describe_value(self.value)
+        """The value in words (:func:`zerosum.core.words.describe_value`): ``win in 4 moves``, ``draw``,
+        ``+0.35 est.``."""
+        return describe_value(self.value, self.exact)
 
 
 class Tracer(Protocol):
@@ -156,12 +165,15 @@ class Tracer(Protocol):
 
 @dataclass(frozen=True)
 class Option:
-    """One spec option an agent accepts: converter, help text, and an optional range check."""
+    """One spec option an agent accepts: converter, help text, and an optional range check (``lo..hi`` when
+    it is a range: :func:`server_options` reads it)."""
 
     kind: Callable[[str], Any]
     help: str
     check: Callable[[Any], bool] | None = None
     expect: str = ""
+    lo: float | None = None
+    hi: float | None = None
 
 
 def flag(text: str) -> bool:
@@ -177,7 +189,7 @@ def bounded(kind: Callable[[str], Any], text: str, lo: float, hi: float) -> Opti
     """An option whose value must lie in ``lo..hi``; the range is named in its help and its error."""
     what = "a whole number" if kind is int else "a number"
     return Option(kind, f"{text} ({lo:g}..{hi:g})" if kind is not int else f"{text} ({lo}..{hi})", between(lo, hi),
-                  f"{what} in {lo:g}..{hi:g}" if kind is not int else f"{what} in {lo}..{hi}")
+                  f"{what} in {lo:g}..{hi:g}" if kind is not int else f"{what} in {lo}..{hi}", lo, hi)
 
 
 def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whole: bool = True) -> Any:
@@ -232,7 +244,7 @@ _LIMIT_RANGES: dict[str, tuple[float, float, str]] = {
 def _limit_option(kind: Callable[[str], Any], text: str, name: str) -> Option:
     lo, hi, expect = _LIMIT_RANGES[name]
     check = (lambda v: lo < v <= hi) if name == "time" else between(lo, hi)
-    return Option(kind, f"{text}: {expect}", check, expect)
+    return Option(kind, f"{text}: {expect}", check, expect, lo, hi)
 
 
 #: the budget options every agent may accept, mapped to ``Limits`` fields
@@ -243,6 +255,40 @@ LIMIT_OPTIONS: dict[str, tuple[str, Option]] = {
     "sims": ("simulations", _limit_option(int, "simulations per move", "simulations")),
 }
 SEED_OPTION = bounded(int, "random seed (reproducible play)", 0, MAX_SEED)
+
+#: the server's kinds of number (:func:`server_options`)
+INT, REAL = "int", "real"
+
+
+def server_options(cls: "type[Agent]", caps: dict[str, tuple[float, float]] | None = None
+                   ) -> dict[str, tuple[str, float, float] | None] | None:
+    """What the server lets a person ask of agent class ``cls``: option -> (``"int"`` or ``"real"``, lowest,
+    highest), or None for an option the agent checks itself (a flag, a name); None when the server does not
+    offer the agent at all (``TRAITS.server`` is None).
+
+    Derived from the agent's own options (its budget options, its ``OPTIONS``, ``seed``), each range narrowed
+    by the server-wide ``caps`` and the agent's own ``TRAITS.server.caps``; ``TRAITS.server.refuses`` are left
+    out.  Options without a range of their own take the caps' range when there is one.
+    """
+    served = cls.TRAITS.server
+    if served is None:
+        return None
+    own = {key: opt for key, (field_name, opt) in LIMIT_OPTIONS.items() if field_name in cls.LIMITS}
+    own.update(cls.OPTIONS)
+    own["seed"] = SEED_OPTION
+    out: dict[str, tuple[str, float, float] | None] = {}
+    for key, opt in own.items():
+        if key in served.refuses:
+            continue
+        kind = INT if opt.kind is int else REAL if opt.kind is float else None
+        ranges = [r for r in ((caps or {}).get(key), served.caps.get(key)) if r is not None]
+        if opt.lo is not None and opt.hi is not None:
+            ranges.append((opt.lo, opt.hi))
+        if kind is None or not ranges:
+            out[key] = None
+            continue
+        out[key] = (kind, max(lo for lo, _ in ranges), min(hi for _, hi in ranges))
+    return out
 
 
 class Agent(ABC):
@@ -256,6 +302,8 @@ class Agent(ABC):
     description: ClassVar[str] = ""
     LIMITS: ClassVar[tuple[str, ...]] = ()
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    #: what the agent declares about itself for the faces (:mod:`zerosum.agents.traits`)
+    TRAITS: ClassVar[AgentTraits] = AgentTraits()
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
         check_agent(self.name, limits, seed)
@@ -285,6 +333,12 @@ class Agent(ABC):
         loads what it needs itself: first, without a time limit; within its time limit otherwise, searching
         without compiled code that is not loaded in time (:mod:`zerosum.agents.prepare`).
         """
+
+    def needs_budget(self) -> tuple[str, ...]:
+        """The budget options (``depth``, ``nodes``) of which this agent, as configured, needs one to stop by
+        itself; () when it keeps its own clock or has a budget (the faces refuse a search only a hard limit
+        would end: the textbook alpha-beta ignores ``time``)."""
+        return ()
 
     def __repr__(self) -> str:
         return f"make_agent({self.spec!r})"

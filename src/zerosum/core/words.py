@@ -1,0 +1,101 @@
+"""One vocabulary for values: every face words a value here (the terminal, the page and its API,
+``SearchResult.describe()``, ``zerosum analyze``, ``zerosum explain``, the replay of a record).
+
+Values are from the side to move's view (:mod:`zerosum.values`).  **Distances count moves of the side
+concerned, never plies**: a proven result's distance is the number of moves the winner makes up to and
+including the winning one, ``ceil(plies / 2)`` (:func:`moves_to_end`).  A win in 3 moves is the side to
+move's third move from now (plies 1, 3, 5); a loss in 3 moves is the opponent's third move from now (plies
+2, 4, 6: the side to move makes 3 moves before it).  The first player wins the empty 7 x 6 board in 21 moves.
+
+- **exact** values: ``win in 7 moves``, ``loss in 1 move``, ``draw`` (:func:`exact_words`); a move proven
+  only in win/draw/loss: ``win (distance not yet proven)`` (:data:`CLASS_WORDS`);
+- **estimates**: a signed number marked ``est.``, ``+0.35 est.``, ``0 est.`` (:func:`estimate_words`) --
+  never a word an exact value uses; what the number is (a heuristic, a mean result) is the agent's
+  :class:`~zerosum.agents.traits.ValueUnit`;
+- **short figures** for a narrow slot: ``W7``, ``L1`` (moves), ``0``, ``≈+0.35`` (:func:`short_words`), with
+  :data:`SHORT_LEGEND` said beside them.
+
+Record files keep their own compact notation (``+W5`` / ``-L4`` in plies, :mod:`zerosum.records`): that is
+the file format; what a face shows of a record is worded here.
+"""
+
+from __future__ import annotations
+
+from ..values import is_proven, plies_to_end, score_to_value
+
+__all__ = ["moves_to_end", "exact_words", "estimate_words", "value_words", "describe_value", "short_words",
+           "class_words", "score_words", "CLASS_WORDS", "CLASS_NAMES", "CLASS_POINTS", "DISTANCE_LEGEND",
+           "SHORT_LEGEND", "CLASS_LEGEND", "ESTIMATE_MARK"]
+
+#: what a distance counts, said once wherever one is shown
+DISTANCE_LEGEND = "win in N moves: the mover's Nth move wins; loss in N: the opponent's Nth"
+#: what the short figures mean (:func:`short_words`)
+SHORT_LEGEND = "W n: a win in n moves, L n: a loss in n moves, 0: a draw, ≈: an estimate"
+#: a move proven only in win/draw/loss (an analysis stopped early): its words, and its one-word name
+CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
+CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
+#: the short figures of such a move, and what they mean
+CLASS_POINTS = {1: "W", 0: "0", -1: "L"}
+CLASS_LEGEND = "W / L: proven, distance not yet known"
+#: the mark of an estimate's short figure
+ESTIMATE_MARK = "≈"
+
+
+def moves_to_end(value: float) -> int:
+    """A proven value's distance in moves of the side concerned: ``ceil(plies / 2)`` (a win ends on the side
+    to move's own ply 1, 3, 5 ...: its move 1, 2, 3 ...; a loss on the opponent's ply 2, 4, 6 ...)."""
+    return (plies_to_end(value) + 1) // 2
+
+
+def _number(value: float) -> str:
+    return f"{value:+.2f}" if isinstance(value, float) else f"{int(value):+d}"
+
+
+def exact_words(value: float) -> str:
+    """An exact value in words: ``win in 7 moves``, ``loss in 1 move``, ``draw`` (``won``/``lost``: the game
+    is over)."""
+    if is_proven(value):
+        n = moves_to_end(value)
+        if n == 0:
+            return "won" if value > 0 else "lost"
+        return f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
+    if value == 0:
+        return "draw"
+    return f"{value:+g} (exact)"  # an exact value that is neither a proof nor a draw (no game here makes one)
+
+
+def estimate_words(value: float) -> str:
+    """A heuristic estimate: ``+0.35 est.``, ``-12 est.``, ``0 est.`` -- never a word an exact value uses."""
+    return "0 est." if value == 0 else f"{_number(value)} est."
+
+
+def class_words(sign: int) -> str:
+    """A move proven only in win (+1), draw (0) or loss (-1), its distance not yet known."""
+    return CLASS_WORDS[sign]
+
+
+def value_words(value: float, exact: bool = False) -> str:
+    """Any value in words: exact words when it is a proof (``exact``, or a proven win or loss), else an
+    estimate's."""
+    return exact_words(value) if exact or is_proven(value) else estimate_words(value)
+
+
+def describe_value(value: float, exact: bool = False) -> str:
+    """A search's value in words (``SearchResult.describe()``): :func:`value_words`."""
+    return value_words(value, exact)
+
+
+def short_words(value: float, exact: bool = False) -> str:
+    """A value in a few characters for a narrow slot (:data:`SHORT_LEGEND`): ``W7`` / ``L1`` (a win / loss in
+    7 / 1 moves), ``0`` (a draw), ``≈+0.35`` (an estimate)."""
+    if is_proven(value):
+        return f"{'W' if value > 0 else 'L'}{moves_to_end(value)}"
+    if exact:
+        return "0" if value == 0 else _number(value)
+    return ESTIMATE_MARK + ("0" if value == 0 else _number(value))
+
+
+def score_words(score: int, ply: int, cells: int) -> str:
+    """A solver score (DESIGN's convention, the side to move's view at ``ply`` on a board of ``cells``) in
+    words: ``win in 3 moves``, ``draw``, ``loss in 18 moves``."""
+    return exact_words(score_to_value(score, ply, cells))
