@@ -25,12 +25,15 @@ from ..game import Game
 from ..spec import quoted
 from ..values import INF, WIN, clamp, to_child, to_parent
 from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, check_search, flag
+from .traits import AgentTraits, ServerTraits, ValueUnit
 
 __all__ = ["MinimaxAgent", "EvaluatingAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
 #: the largest weight ``three=`` / ``two=`` may have (either sign): sums over every window stay far from
 #: the 64-bit limit of the numba kernels, and values are clamped to ``HEURISTIC_BOUND`` anyway
 MAX_WEIGHT = 100_000
+#: the weights the page may set (:class:`~.traits.ServerTraits`)
+SERVER_WEIGHTS = {"three": (-1000, 1000), "two": (-1000, 1000)}
 
 
 def terminal_value(game: Game[Any, Any], state: Any) -> int:
@@ -148,6 +151,9 @@ class MinimaxAgent(EvaluatingAgent):
 
     name = "minimax"
     description = "plain minimax; depth=N with an evaluation, else to the end of the game"
+    TRAITS = AgentTraits(label="minimax", short="mm", traced=True, values=ValueUnit(),
+                         server=ServerTraits(caps={"depth": (1, 6), **SERVER_WEIGHTS}),
+                         opponent=("depth=4", "minimax, depth 4"), strength=20)
     LIMITS = ("depth", "nodes")
     OPTIONS = {**EVAL_OPTIONS,
                "discount": Option(flag, "prefer faster wins and slower losses (default 1; 0: the textbook "

@@ -21,7 +21,7 @@ from ..spec import convert, parse_spec, quoted
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits, check_agent, check_search
 
 __all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
-           "FunctionAgent"]
+           "opponents", "plays_itself", "FunctionAgent"]
 
 #: the agents zerosum ships: name -> (module, class), imported when the name is first used
 BUILTIN: dict[str, tuple[str, str]] = {
@@ -89,16 +89,29 @@ def agent_names() -> list[str]:
     return [name for name in _REGISTRY if agent_class(name) is not None]
 
 
+def opponents() -> list[tuple[str, type[Agent]]]:
+    """``(spec, class)`` of every installed agent that declares how it is offered as an opponent
+    (``TRAITS.opponent``), strongest (``TRAITS.strength``) first; ties in registration order."""
+    found = []
+    for name in list(_REGISTRY):
+        cls = agent_class(name)
+        offered = cls.TRAITS.opponent if cls is not None else None
+        if cls is not None and offered is not None:
+            found.append((name + (":" + offered[0] if offered[0] else ""), cls))
+    found.sort(key=lambda pair: -pair[1].TRAITS.strength)  # stable: ties keep the registration order
+    return found
+
+
+def plays_itself(cls: type[Agent], game: Game[Any, Any]) -> bool:
+    """Whether agent class ``cls`` moves itself on ``game``: an agent of exact values (``TRAITS.exact``) only
+    where the exact solver takes the game (``game.traits.solver``); others everywhere."""
+    return not cls.TRAITS.exact or game.traits.solver
+
+
 def strongest_agent_spec(game: Game[Any, Any]) -> str:
-    """The strongest agent this installation has for ``game`` (the default opponent of ``zerosum play``)."""
-    fits = getattr(game, "fits_64", False)
-    if fits and agent_class("solver") is not None:
-        return "solver"
-    if agent_class("alphabeta") is not None:
-        return "alphabeta:time=1"
-    if agent_class("mcts") is not None:
-        return "mcts:time=1"
-    return "random"
+    """The strongest agent this installation has for ``game`` (the default opponent of ``zerosum play``): the
+    first of :func:`opponents` that moves itself on ``game``."""
+    return next((spec for spec, cls in opponents() if plays_itself(cls, game)), "random")
 
 
 class FunctionAgent(Agent):

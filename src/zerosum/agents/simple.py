@@ -9,6 +9,7 @@ from typing import Any, Callable, TextIO
 from ..errors import AgentError, IllegalMoveError
 from ..game import Game
 from .base import Agent, Limits, check_search
+from .traits import AgentTraits, ServerTraits
 
 __all__ = ["RandomAgent", "FirstAgent", "HumanAgent", "QuitGame", "UndoMove"]
 
@@ -18,6 +19,7 @@ class RandomAgent(Agent):
 
     name = "random"
     description = "a uniformly random legal move (seed= for reproducible play)"
+    TRAITS = AgentTraits(label="random moves", server=ServerTraits(), opponent=("", "random moves"), strength=10)
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
         super().__init__(limits=limits, seed=seed)
@@ -39,6 +41,8 @@ class FirstAgent(Agent):
 
     name = "first"
     description = "the first legal move (the classic dummy player)"
+    TRAITS = AgentTraits(label="first legal move", server=ServerTraits(refuses=("seed",)),
+                         opponent=("", "first legal move"), strength=0)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         check_search(self.spec, game, state)
@@ -65,6 +69,7 @@ class HumanAgent(Agent):
 
     name = "human"
     description = "a person at the keyboard"
+    TRAITS = AgentTraits(label="a person")
 
     def __init__(
         self,

@@ -18,7 +18,8 @@ that exception does not help (every later counted call raises again, and the mov
 function returns one).  The count of every move is stored as that move's nodes, like a search agent's.
 
 Otherwise the counting game is the game: every attribute and method comes from it, it compares equal to it,
-``isinstance(game, ConnectX)`` holds, and the function sees the same actions and the same resulting states.
+``isinstance`` against the game's own class holds, and the function sees the same actions and the same
+resulting states.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class CountingGame:
         raise AttributeError(f"the game is read-only for a player (cannot set {name!r})")
 
     @property  # type: ignore[misc]
-    def __class__(self) -> type:  # isinstance(game, ConnectX) holds, as for the game itself
+    def __class__(self) -> type:  # isinstance against the game's class holds, as for the game itself
         return type(self._game)
 
     def __eq__(self, other: object) -> bool:

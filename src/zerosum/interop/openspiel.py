@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..agents.base import Agent, Limits, Option
+from ..agents.traits import AgentTraits
 from ..agents.registry import make_agent
 from ..errors import AgentError, InvalidPositionError
 from ..game import Game, other
@@ -328,6 +329,7 @@ class _OpenSpielMCTSAgent(BotAgent):
 
     name = "openspiel-mcts"
     description = "OpenSpiel's C++ MCTS bot with random rollouts (sims=, time=, c=, rollouts=, solve=)"
+    TRAITS = AgentTraits(label="OpenSpiel's MCTS", short="os-mcts")
     LIMITS = ("simulations", "time")
     OPTIONS = {
         "c": Option(float, "UCT exploration constant", lambda v: v >= 0, "a number >= 0"),

@@ -23,9 +23,10 @@ ints: any board size, no numba).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InvalidSpecError, UsageError
+from ..game import COLUMN_BITBOARD
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from ..kernels.bits import win_cells
@@ -42,9 +43,9 @@ MIN_TRIES = 2_000
 def connectx_game(game: Any) -> ConnectX:
     """``game`` (a Connect-X game or its spec) as a :class:`ConnectX`; InvalidSpecError for any other game."""
     g = get_game(game) if isinstance(game, str) else game
-    if not isinstance(g, ConnectX):
+    if getattr(getattr(g, "traits", None), "layout", "") != COLUMN_BITBOARD:  # the game says how its states lie
         raise InvalidSpecError(f"quiet positions are sampled on Connect-X boards only, not {getattr(g, 'spec', g)!r}")
-    return g
+    return cast(ConnectX, g)
 
 
 def _landing(game: ConnectX, mask: int) -> list[tuple[int, int]]:

@@ -15,7 +15,7 @@ table lives as long as the solver, so later solves reuse what earlier ones learn
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 import numpy as np
 
@@ -23,6 +23,7 @@ import zerosum.solver.search as search  # by its own name: ``from . import searc
 
 from ..core.checks import check_flag, check_text, check_whole, safe_repr
 from ..errors import GameError, IllegalMoveError, InvalidFileError, InvalidPositionError, InvalidSpecError, UsageError
+from ..game import COLUMN_BITBOARD
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
 from ..values import score_to_value
@@ -46,9 +47,10 @@ DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
 def supports(game: Any) -> bool:
     """Whether the solver can take ``game`` (a game object): a Connect-X board with cols x (rows + 1) <= 64.
 
-    The one capability question the faces, the arena and the commands ask; no caller names a game class.
+    The one capability question the faces, the arena and the commands ask; the game answers it
+    (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class.
     """
-    return isinstance(game, ConnectX) and game.fits_64
+    return bool(getattr(getattr(game, "traits", None), "solver", False))
 
 
 def score_value(game: Any, state: Any, score: int) -> int:
@@ -59,9 +61,10 @@ def score_value(game: Any, state: Any, score: int) -> int:
 
 def solver_game(game: Any) -> ConnectX:
     """The Connect-X game of ``game`` (a spec or a game), checked to fit the 64-bit kernels."""
-    g = get_game(game) if not isinstance(game, ConnectX) else game
-    if not isinstance(g, ConnectX):
-        raise InvalidSpecError(f"the solver plays Connect-X only, not {getattr(g, 'spec', g)!r}")
+    found = get_game(game)  # a game passes through
+    if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
+        raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
+    g = cast(ConnectX, found)
     if not supports(g):
         raise InvalidSpecError(
             f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver takes boards with "
