@@ -44,13 +44,14 @@ import time
 from typing import Any, Callable
 
 from ..errors import AgentError
-from ..game import Game
+from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
 from .base import Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag
-from .minimax import EVAL_OPTIONS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
+from .minimax import EVAL_OPTIONS, SERVER_WEIGHTS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
+from .traits import AgentTraits, ServerTraits, ValueUnit
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -72,6 +73,9 @@ class AlphaBetaAgent(EvaluatingAgent):
 
     name = "alphabeta"
     description = "alpha-beta with ordering, a transposition table and iterative deepening"
+    TRAITS = AgentTraits(label="alpha-beta", short="ab", traced=True, values=ValueUnit(),
+                         server=ServerTraits(caps={"depth": (1, 8), "tt": (0, 2**20), **SERVER_WEIGHTS}),
+                         opponent=("time=1", "alpha-beta, 1 s a move"), strength=40)
     LIMITS = ("depth", "nodes", "time")
     OPTIONS = {
         **EVAL_OPTIONS,
@@ -90,6 +94,10 @@ class AlphaBetaAgent(EvaluatingAgent):
         self.plain = plain
         self._tt: dict[Any, tuple[int, int, int, Any, bool]] = {}
         self._fast_tables: dict[str, Any] | None = None
+
+    def needs_budget(self) -> tuple[str, ...]:
+        """The textbook recursion (``plain=1``) keeps no clock: it needs a depth or a node budget."""
+        return ("depth", "nodes") if self.plain and self.limits.depth is None and self.limits.nodes is None else ()
 
     def reset(self) -> None:
         """Forget the transposition table (kept between moves otherwise: its entries stay valid)."""
@@ -114,9 +122,8 @@ class AlphaBetaAgent(EvaluatingAgent):
         return depth, limits.nodes, deadline
 
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
-        from ..games.connectx import ConnectX
-
-        return bool(self.fast and not self.plain and isinstance(game, ConnectX) and name in ("window", "threats")
+        return bool(self.fast and not self.plain and game.traits.layout == COLUMN_BITBOARD
+                    and name in ("window", "threats")
                     and numba_usable())
 
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
@@ -151,10 +158,8 @@ class AlphaBetaAgent(EvaluatingAgent):
     # ---- the generic path ---------------------------------------------------------------------
 
     def _root_order(self, game: Game[Any, Any], actions: list[Any]) -> list[Any]:
-        from ..games.connectx import ConnectX
-
-        if isinstance(game, ConnectX):
-            rank = {c: i for i, c in enumerate(column_order(game.cols))}
+        if game.traits.layout == COLUMN_BITBOARD:  # actions are columns: centre first
+            rank = {c: i for i, c in enumerate(column_order(getattr(game, "cols")))}
             return sorted(actions, key=rank.__getitem__)
         return list(actions)
 

@@ -59,7 +59,7 @@ import time
 from typing import Any, Callable
 
 from ..errors import AgentError
-from ..game import Game, other
+from ..game import COLUMN_BITBOARD, Game, other
 from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
@@ -71,6 +71,7 @@ from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child
                         state_bytes as _state_bytes)
 from .prepare import Step, numba_step, numba_usable, settle_search, step, steps_of, warm
 from .tactics import tactical_move, winning_actions
+from .traits import MEAN, AgentTraits, ServerTraits, ValueUnit
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
 
@@ -96,6 +97,11 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
     description = "Monte Carlo tree search (UCT) with proven wins and losses"
+    TRAITS = AgentTraits(label="MCTS", short="mcts", traced=True, counts="simulations",
+                         chooses="the move it visited most", server=ServerTraits(),
+                         values=ValueUnit(kind=MEAN, low=-1, high=1,
+                                          words="{name}: mean result of {nodes:,} simulations, -1 loss .. +1 win"),
+                         opponent=("time=1", "MCTS, 1 s a move"), strength=30)
     LIMITS = ("simulations", "time")
     OPTIONS = {
         "c": bounded(float, "exploration constant (rewards scaled to 0..1)", 0, MAX_C),
@@ -136,9 +142,7 @@ class MCTSAgent(SearchAgent):
         self.rng = random.Random(self.seed)
 
     def _uses_fast_path(self, game: Game[Any, Any]) -> bool:
-        from ..games.connectx import ConnectX
-
-        return bool(self.fast and not self.plain and isinstance(game, ConnectX)
+        return bool(self.fast and not self.plain and game.traits.layout == COLUMN_BITBOARD
                     and self.playout in ("random", "greedy") and numba_usable())
 
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
@@ -215,20 +219,19 @@ class MCTSAgent(SearchAgent):
 
     def _greedy(self, game: Game[Any, Any], s: Any, acts: list[Any]) -> Any:
         """Take a win, else block the opponent's win in one, else a random move."""
-        from ..games.connectx import ConnectX
-
         rng = self.rng
         me = game.player(s)
-        if isinstance(game, ConnectX):
+        if game.traits.layout == COLUMN_BITBOARD:
             from .heuristics import winning_cells
 
-            playable = (s.mask + game.bottom_mask) & game.board_mask
-            mine = winning_cells(game, s.current, s.mask) & playable
-            theirs = winning_cells(game, s.current ^ s.mask, s.mask) & playable
+            bits: Any = game  # its masks and geometry, as the layout names them (GameTraits)
+            playable = (s.mask + bits.bottom_mask) & bits.board_mask
+            mine = winning_cells(bits, s.current, s.mask) & playable
+            theirs = winning_cells(bits, s.current ^ s.mask, s.mask) & playable
             target = mine or theirs
             if target:
                 low = target & -target
-                return (low.bit_length() - 1) // game.height
+                return (low.bit_length() - 1) // bits.height
             return acts[rng.randrange(len(acts))]
         wins = winning_actions(game, s, acts, me)
         if wins:
