@@ -37,13 +37,14 @@ from typing import Any, Callable
 
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
 from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
+from ..agents.traits import PROOF as PROOF_VALUES, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, safe_repr
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
-from ..game import Game
+from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
-from ..values import HEURISTIC_BOUND, score_to_value
+from ..values import HEURISTIC_BOUND, WIN, score_to_value
 
 __all__ = ["SolverAgent", "flag"]
 
@@ -78,6 +79,12 @@ class SolverAgent(SearchAgent):
 
     name = "solver"
     description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
+    TRAITS = AgentTraits(label="the solver", short="solver", exact=True, fallback="alphabeta",
+                         plays="Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)",
+                         values=ValueUnit(kind=PROOF_VALUES, low=-WIN, high=WIN, words="{label}'s exact value"),
+                         server=ServerTraits(caps={"tt": (10, 22)}, refuses=("threads", "seed"),
+                                             defaults={"tt": "22"}),
+                         opponent=("", "the solver (perfect play)"), strength=100)
     LIMITS = ("time",)
     OPTIONS = {
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
@@ -123,17 +130,16 @@ class SolverAgent(SearchAgent):
                 solver.threads = self.threads
 
     def _solver_for(self, game: Game[Any, Any]) -> Any:
-        from ..games.connectx import ConnectX
-
         spec = getattr(game, "spec", repr(game))
         if spec in self._solvers:
             return self._solvers[spec]
         solver = None
-        if not isinstance(game, ConnectX):
+        board: Any = game  # a column-bitboard game has rows and cols (GameTraits.layout)
+        if game.traits.layout != COLUMN_BITBOARD:
             reason = f"the solver plays Connect-X only, not {spec}"
-        elif not game.fits_64:
-            reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {game.rows} x {game.cols} "
-                      f"needs {game.cols * (game.rows + 1)} bits")
+        elif not game.traits.solver:
+            reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {board.rows} x {board.cols} "
+                      f"needs {board.cols * (board.rows + 1)} bits")
         else:
             from .solver import Solver
 
@@ -320,10 +326,8 @@ class SolverAgent(SearchAgent):
 
 def _takes(game: Any) -> bool:
     """Whether the solver takes ``game``: a Connect-X board that fits 64 bits (as :func:`.solver.supports`,
-    without importing the compiled code)."""
-    from ..games.connectx import ConnectX
-
-    return isinstance(game, ConnectX) and game.fits_64
+    without importing the compiled code): the game says so (``game.traits.solver``)."""
+    return bool(getattr(getattr(game, "traits", None), "solver", False))
 
 
 def _probe(game: Any, search: bool = False) -> None:
