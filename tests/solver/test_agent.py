@@ -94,6 +94,7 @@ def test_under_a_hard_time_control_nothing_proven_lets_alphabeta_move_in_the_tim
 
 
 def test_the_faces_ask_the_solver_for_a_proven_move_not_a_hard_time_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.pool import Job, choose_move
     from zerosum.ui import service
 
     seen: list[bool] = []
@@ -108,5 +109,5 @@ def test_the_faces_ask_the_solver_for_a_proven_move_not_a_hard_time_control(monk
     game = ConnectX()
     actions = game.parse_moves("444444")
     agent = service.checked_agent(game, "solver:time=1")
-    service.move_job(service.MoveRequest(game, actions, game.states_of(actions)[-1], agent))
+    choose_move(Job.of(game, actions, game.states_of(actions)[-1], agent))
     assert seen == [False]

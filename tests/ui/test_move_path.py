@@ -14,6 +14,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 import zerosum.agents.registry as registry  # noqa: E402
+import zerosum.pool.moves as moves  # noqa: E402
 import zerosum.ui.service as service  # noqa: E402
 from zerosum import get_game  # noqa: E402
 from zerosum.agents.base import SearchAgent, SearchResult  # noqa: E402
@@ -71,7 +72,7 @@ def test_a_request_plays_each_of_its_moves_once(monkeypatch, path) -> None:
 
 def test_a_move_request_is_checked_before_the_engine_runs(monkeypatch) -> None:
     ran: list[Any] = []
-    monkeypatch.setattr(service, "engine_move", lambda *args: ran.append(args))
+    monkeypatch.setattr(moves, "move_report", lambda *args: ran.append(args))
     with TestClient(create_app(mode="inline", workers=1)) as client:
         bad_agent = client.post("/api/move", json={"game": "connect4", "moves": "44", "agent": "random:seed=x"})
         over = client.post("/api/move", json={"game": "tictactoe", "moves": "1425 3", "agent": "random"})

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from zerosum.ui.worker import EngineFailed, EngineMemory, EnginePool
+from zerosum.pool import EngineFailed, EngineMemory, Pool
 
 from process_helpers import alive, wait_gone  # noqa: E402
 
@@ -24,8 +24,8 @@ linux = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads
 
 @linux
 def test_a_worker_past_its_resident_bound_is_replaced() -> None:
-    pool = EnginePool(size=1, wait=10, rss_limit=1)  # every worker is past 1 byte after a job
-    kept = EnginePool(size=1, wait=10)
+    pool = Pool(size=1, wait=10, rss_limit=1)  # every worker is past 1 byte after a job
+    kept = Pool(size=1, wait=10)
     try:
         first = pool.run(os.getpid, (), 30)
         assert pool.run(os.getpid, (), 30) != first  # replaced after its job
@@ -39,7 +39,7 @@ def test_a_worker_past_its_resident_bound_is_replaced() -> None:
 
 @linux
 def test_a_job_is_a_function_never_a_module_function_string() -> None:
-    pool = EnginePool(size=1, wait=5, mode="inline")
+    pool = Pool(size=1, wait=5, mode="inline")
     with pytest.raises(TypeError, match="importable function"):
         pool.run("os:getpid", (), 30)  # type: ignore[arg-type]
     assert pool.run(math.hypot, (3, 4), 30) == 5.0
@@ -47,7 +47,7 @@ def test_a_job_is_a_function_never_a_module_function_string() -> None:
 
 @linux
 def test_a_job_past_the_memory_limit_fails_cleanly_and_the_worker_is_replaced() -> None:
-    pool = EnginePool(size=1, wait=5, memory_limit=256 * 2**20)
+    pool = Pool(size=1, wait=5, memory_limit=256 * 2**20)
     try:
         before = pool.run(os.getpid, (), 30)
         with pytest.raises(EngineMemory, match="ran out of memory .a worker may use 256 MB"):
@@ -59,7 +59,7 @@ def test_a_job_past_the_memory_limit_fails_cleanly_and_the_worker_is_replaced() 
 
 
 def test_a_job_whose_result_cannot_be_sent_back_fails_without_losing_the_worker() -> None:
-    pool = EnginePool(size=1, wait=5)
+    pool = Pool(size=1, wait=5)
     try:
         first = pool.run(os.getpid, (), 30)
         with pytest.raises(EngineFailed, match="cannot be sent back"):
@@ -72,8 +72,8 @@ def test_a_job_whose_result_cannot_be_sent_back_fails_without_losing_the_worker(
 
 OWNER = textwrap.dedent("""
     import sys, threading, time
-    from zerosum.ui.worker import EnginePool
-    pool = EnginePool(size=2, wait=5)
+    from zerosum.pool import Pool
+    pool = Pool(size=2, wait=5)
     # started from threads that end at once (as the server's request threads do)
     for _ in range(2):
         t = threading.Thread(target=pool.run, args=(time.sleep, (0.3,), 30))

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from zerosum import get_game  # noqa: E402
 from zerosum.core.files import benchmark_data  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
-from zerosum.ui.worker import EnginePool, EngineTimeout  # noqa: E402
+from zerosum.pool import EngineTimeout, Pool  # noqa: E402
 
 #: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
 PONS = benchmark_data("pons")
@@ -162,7 +162,7 @@ def test_the_server_allows_fewer_agents_and_options_than_the_cli() -> None:
     make_agent("minimax:depth=9")  # the command line may ask for more
 
 def test_a_job_past_its_limit_is_killed_and_the_pool_recovers() -> None:
-    pool = EnginePool(size=1, wait=1.0)
+    pool = Pool(size=1, wait=1.0)
     try:
         with pytest.raises(EngineTimeout):
             pool.run(time.sleep, (30,), 1.0)

@@ -101,12 +101,15 @@ def _status(game: Game[Any, Any], state: Any) -> str:
     return f"Player {out.winner} ({game.player_label(out.winner)}) wins: {out.reason}."
 
 
-def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) -> dict[str, Any]:
+def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None, catalogue: bool = True
+                   ) -> dict[str, Any]:
     """The position after ``actions`` for the page: board, turn, legal moves, outcome, a status sentence.
 
     ``state``: that position when the caller has it (else it is built from ``actions``).  ``view`` is the
     game's board description; ``targets`` (rows of move strings or None) the move a click on each cell
-    means (on boards whose moves are columns, every cell of a column means that column's move).
+    means (on boards whose moves are columns, every cell of a column means that column's move).  ``games``
+    lists the games the page offers (:func:`games_catalogue`), unless ``catalogue`` is False (the position
+    after an engine's move: the page has the list already).
     """
     if state is None:
         state = game.states_of(actions)[-1]
@@ -142,5 +145,5 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None) 
         "targets": targets,
         "solver": solver_plays(game),
         "status": _status(game, state),
-        "games": games_catalogue(),
+        **({"games": games_catalogue()} if catalogue else {}),
     }

@@ -11,9 +11,10 @@
   spec nearest to a refused one that it does play (the page's address uses them).
 * :data:`OPPONENTS` are the engines the page offers; every one plays every board the page offers (the
   solver, on a board it cannot take, hands its moves to alpha-beta as its agent does, and says so).
-* :func:`analyze_job` and :func:`move_job` run an engine (and :func:`zerosum.ui.explain.explain_job`, the
-  "why?"); the server runs them in a worker process with a hard time limit, so they take and return only
-  picklable values.
+* :func:`analyze_job` runs an engine (and :func:`zerosum.ui.explain.explain_job`, the "why?"); the server runs
+  it in a worker process with a hard time limit, so it takes and returns only picklable values.  A move is the
+  pool's one engine job (:func:`zerosum.pool.choose_move`), checked here (:func:`check_move`) and put in the
+  page's words here (:func:`move_reply`).
 """
 
 from __future__ import annotations
@@ -23,23 +24,23 @@ from time import perf_counter as _perf_counter
 from typing import Any
 
 from ..agents.base import Agent
-from ..agents.registry import agent_class, build_agent, make_agent
+from ..agents.registry import agent_class, build_agent
 from ..core.processes import usable_cores
-from ..errors import AgentError, GameError
+from ..errors import AgentError
 from ..game import Game
-from ..games import get_game
 from ..spec import integer, parse_spec, real
-from .analysis import analyze, engine_move, keeps_no_clock
+from ..pool.moves import MoveReport
+from .analysis import analyze, keeps_no_clock, value_words
 from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
                        describe_state, games_catalogue, solver_plays)
 
 __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "nearest_agent",
            "agent_choice", "check_move",
            "check_position", "MoveRequest",
-           "describe_state", "analyze_job", "move_job", "number",
+           "describe_state", "analyze_job", "move_reply", "number",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
            "SOLVER_ELSEWHERE",
-           "warm_up", "games_catalogue", "solver_plays"]
+           "games_catalogue", "solver_plays"]
 
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
@@ -260,20 +261,6 @@ def number(v: float) -> float | int:
     return int(v) if float(v).is_integer() else round(float(v), 4)
 
 
-_AGENTS: dict[tuple[str, int | None], Agent] = {}
-
-
-def _agent(agent: Agent) -> Agent:
-    """The worker's agent of ``agent``'s spec and seed, kept for the life of the worker (the solver keeps
-    its table between moves); ``agent`` itself the first time."""
-    key = (agent.spec, agent.seed)
-    if key not in _AGENTS:
-        if len(_AGENTS) >= 4:  # each may hold a table
-            _AGENTS.clear()
-        _AGENTS[key] = agent
-    return _AGENTS[key]
-
-
 @dataclass(frozen=True)
 class MoveRequest:
     """A checked ``/api/move`` request: the game, the actions played, their position and the built agent
@@ -284,9 +271,6 @@ class MoveRequest:
     state: Any
     agent: Agent
     note: str = ""  # what the page should know about who moves (the solver handing a board to alpha-beta)
-
-    def instead(self, agent: Agent) -> "MoveRequest":
-        return MoveRequest(self.game, self.actions, self.state, agent)
 
 
 def check_move(game_spec: str | None, moves: str | None, agent_spec: str | None, seed: int | None = None,
@@ -301,48 +285,29 @@ def check_move(game_spec: str | None, moves: str | None, agent_spec: str | None,
     return MoveRequest(game, actions, state, agent, note)
 
 
-def move_job(request: MoveRequest) -> dict[str, Any]:
-    """The agent's move in the request's position and what it found (runs in a worker).
+def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict[str, Any]:
+    """The ``/api/move`` answer: the move the engine job reported (:func:`zerosum.pool.choose_move`), in the
+    page's words, with ``state``, the position after it (as ``/api/state`` describes it, without the games).
 
-    ``exact`` is the search's own word (:attr:`~zerosum.agents.base.SearchResult.exact`)."""
-    game, state = request.game, request.state
+    ``exact`` is the search's own word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``note`` says who
+    moved instead, when someone did."""
+    game = request.game
     fmt = game.format_action
-    agent = _agent(request.agent)
-    # an agent that can prove its move (the solver) takes the time it needs to prove one: never a guess here
-    search_within = getattr(agent, "search_within", None)
-    patient = None if search_within is None else (lambda g, s: search_within(g, s, agent.limits.time))
-    played = engine_move(game, state, agent, patient)
-    found = played.found
-    after = describe_state(game, [*request.actions, played.action], game.result(state, played.action))
+    actions = [*request.actions, report.action]
+    after = describe_state(game, actions, game.result(request.state, report.action), catalogue=False)
+    words = report.proof or (value_words(report.value, report.exact) if report.value is not None else "")
     return {
-        "agent": agent.spec,
-        "move": fmt(played.action),
+        "agent": report.agent,
+        "move": report.text or fmt(report.action),
         "moves": after["moves"],
-        "value": number(found.value) if found is not None else None,
-        "words": played.words or None,
-        "exact": played.exact,
-        "nodes": found.nodes if found is not None else None,
-        "depth": found.depth if found is not None else None,
-        "elapsed": round(played.elapsed, 4),
-        "proof": played.proof or None,  # a move proven in win/draw/loss only: what that means
-        "pv": [fmt(a) for a in found.pv] if found is not None else [],
-        "note": request.note or None,
+        "value": number(report.value) if report.value is not None else None,
+        "words": words or None,
+        "exact": report.exact,
+        "nodes": report.nodes,
+        "depth": report.depth,
+        "elapsed": round(report.elapsed, 4),
+        "proof": report.proof or None,  # a move proven in win/draw/loss only: what that means
+        "pv": [fmt(a) for a in report.pv],
+        "note": note or None,
         "state": after,
     }
-
-
-def warm_up() -> None:
-    """Load every engine's compiled code in a new worker before it takes a job (runs in the worker)."""
-    game = get_game("connect4")
-    state = game.parse_position("444433335555")[1]
-    for spec in ("alphabeta:depth=2", "mcts:sims=50", "solver:tt=10"):
-        try:
-            make_agent(spec)(game, state)
-        except AgentError:  # not installed
-            pass
-    ttt = get_game("tictactoe")
-    analyze(ttt, ttt.initial_state, time=0.05)
-
-
-# GameError subclasses the server reports as 400 (everything zerosum refuses)
-CLIENT_ERRORS = (GameError,)

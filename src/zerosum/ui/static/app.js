@@ -5,8 +5,10 @@
 // The game is a line of moves and the position shown is after the first `ply` of them: back and forward
 // step through it (the moves past `ply` are the redo), a move that is not the next one starts a new line
 // from the position shown, as an editor does.  An engine moves only at the end of the line.
+// An engine's move answers with the position after it, which the page shows without asking again.  The start
+// (the address's settings) and the waits (#wait) are in start.js.
 // Hooks for tests: #status, #moves (the moves up to the position shown), #announce (the live region),
-// #first #back #forward #last #undo #redo, #pause #step (engines on both sides), #pass.
+// #first #back #forward #last #undo #redo, #pause #step (engines on both sides), #pass, #wait.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -28,6 +30,7 @@ const ui = {
   opponents: [],
   lastEngine: null,     // the engine's last move: {agent, before, after, move} (what "why?" explains)
   record: [],           // the games of the record opened last
+  waiting: null,        // the request whose wait #wait describes, if any
 };
 
 async function api(path, options) {
@@ -203,12 +206,14 @@ function announce(info) {
 
 // ---- positions ------------------------------------------------------------------------------------
 
-// show the position after `ply` moves of the line (an engine to move at the end of the line moves)
-async function go(ply) {
+// show the position after `ply` moves of the line (an engine to move at the end of the line moves);
+// `known`: that position as the server described it already (an engine's move answers with it)
+async function go(ply, known) {
   const token = ++ui.token;
   $("#board").classList.remove("waiting");
   const moves = ui.line.slice(0, ply).join(ui.sep);
-  const info = await api(`/api/state?${new URLSearchParams({ game: ui.game, moves })}`);
+  const info = known && known.moves === moves ? known
+    : await api(`/api/state?${new URLSearchParams({ game: ui.game, moves })}`);
   if (token !== ui.token) return;
   const gameChanged = !ui.info || ui.info.game !== info.game;
   Object.assign(ui, { game: info.game, info, ply, sep: info.separator });
@@ -246,22 +251,25 @@ function loadLine(game, line, ply, sep) {
 
 function busy() { return ui.busyToken === ui.token; }
 
-// a move from the position shown: the next one of the line (redo), else a new line from here
-function advance(move) {
+// a move from the position shown: the next one of the line (redo), else a new line from here (`known`: the
+// position after it, when the server sent it)
+function advance(move, known) {
   if (ui.line[ui.ply] !== move) ui.line = ui.line.slice(0, ui.ply).concat([move]);
-  return go(ui.ply + 1);
+  return go(ui.ply + 1, known);
 }
 
 async function engineMove(token) {
   const info = ui.info, agent = engineFor(info.to_move) || ui.opponent;
   ui.busyToken = token;
   $("#board").classList.add("waiting");
+  const stopNote = waitNote(`${agent} is thinking`);
   try {
     const reply = await api("/api/move", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game: ui.game, moves: info.moves, agent }),
     });
+    stopNote();
     if (token !== ui.token) return;
     const details = [];
     if (reply.words) details.push(reply.exact || reply.proof ? reply.words : `${reply.words} (estimate)`);
@@ -271,12 +279,13 @@ async function engineMove(token) {
     $("#board").classList.remove("waiting");
     ui.busyToken = -1;
     ui.lastEngine = { agent: reply.agent, before: info.moves, after: reply.moves, move: reply.move };
-    await advance(reply.move);
+    await advance(reply.move, reply.state);
   } catch (err) {
     if (token !== ui.token) return;
     showError(`The engine could not move: ${err.message}`);
     $("#status").textContent = ui.info.status;
   } finally {
+    stopNote();
     if (token === ui.token) {
       ui.busyToken = -1;
       $("#board").classList.remove("waiting");
@@ -325,77 +334,6 @@ function newGame() {
   ui.opponent2 = $("#opponent2").value;
   setSide(Number($("#side").value));
   loadLine(specFromControls(), [], 0, "").catch((err) => showError(err.message));
-}
-
-// ---- start: the address's settings, each checked; a bad one is said and a sane one used -------------
-
-// an engine the address names, as the server plays it on `game`: one it refuses (alphabeta:depth=100) gives
-// way to the nearest it plays (alphabeta:depth=8), else to `instead` ("" for opponent2: the first engine)
-async function playable(name, spec, game, instead, problems) {
-  if (spec === "person") return spec;
-  let reason;
-  try {
-    const reply = await api(`/api/agent?${new URLSearchParams({ game, agent: spec })}`);
-    if (reply.accepted) return spec;
-    reason = reply.error;
-    instead = reply.nearest || instead;
-  } catch (err) { reason = err.message; }
-  problems.push(`${name}=${spec}: ${reason}: ${instead ? `${instead} plays instead` : "the first engine plays both sides"}`);
-  return instead;
-}
-
-async function start() {
-  try {
-    const health = await api("/api/health");
-    ui.agents = health.agents;
-    ui.opponents = health.opponents || [];
-  } catch (err) { showError(`The server does not answer: ${err.message}`); }
-  fillOpponents();
-  const params = new URLSearchParams(location.search), problems = [];
-  const known = (spec) => spec === "person" || ui.agents.includes(spec.split(":")[0]);
-  const side = params.get("side") ?? "1";
-  if (!["0", "1", "2"].includes(side)) problems.push(`side=${side} is not 1 (you play first), 2 (second) or 0 (engines play both)`);
-  setSide(["0", "2"].includes(side) ? Number(side) : 1);
-  const analysis = params.get("analysis") ?? "0";
-  if (!["0", "1"].includes(analysis)) problems.push(`analysis=${analysis} is not 0 or 1`);
-  $("#analysis").checked = analysis === "1";
-  ui.paused = ui.human === 0 && params.get("paused") === "1";
-  setSide(ui.human);
-  let game = params.get("game") || "connect4", moves = params.get("moves") || "";
-  if (params.has("pos")) {  // Pascal Pons' solver: ?pos=4453, the 1-based columns of 7 x 6 Connect Four
-    if (params.has("moves")) problems.push("the address has both moves= and pos=: moves= is used");
-    else if (params.has("game") && !["connect4", "connectx:rows=6,cols=7,k=4"].includes(game)) {
-      problems.push(`pos= is Pons' form for 7 x 6 Connect Four, not game=${game}: Connect Four is opened`);
-      game = "connect4"; moves = params.get("pos");
-    } else moves = params.get("pos");
-  }
-  let info;
-  try {
-    info = await api(`/api/state?${new URLSearchParams({ game, moves })}`);
-  } catch (err) {
-    try {  // the game is fine and the moves are not: that game from its start
-      info = await api(`/api/state?${new URLSearchParams({ game })}`);
-      problems.push(`${err.message}: the game starts from the beginning instead`);
-    } catch (e) {
-      problems.push(`${e.message}: Connect Four is opened instead`);
-      info = await api("/api/state?game=connect4");
-    }
-  }
-  fillGames(info.games);
-  let opponent = params.get("opponent") || defaultOpponent(info.solver), opponent2 = params.get("opponent2") || "";
-  if (!known(opponent)) { problems.push(`opponent=${opponent} is not one of ${["person", ...ui.agents].join(", ")}`); opponent = defaultOpponent(info.solver); }
-  if (opponent2 && !known(opponent2)) { problems.push(`opponent2=${opponent2} is not one of ${ui.agents.join(", ")}`); opponent2 = ""; }
-  opponent = await playable("opponent", opponent, info.game, defaultOpponent(info.solver), problems);
-  if (opponent2) opponent2 = await playable("opponent2", opponent2, info.game, "", problems);
-  setOpponent(opponent, opponent2);
-  const plyText = params.get("ply");
-  let ply = info.move_list.length;
-  if (plyText !== null) {
-    if (/^\d+$/.test(plyText) && Number(plyText) <= ply) ply = Number(plyText);
-    else problems.push(`ply=${plyText} is not a number of moves 0..${ply}: the last position is shown`);
-  }
-  showError(problems.join(" · "));
-  await loadLine(info.game, info.move_list, ply, info.separator);
 }
 
 // ---- the controls and keys ------------------------------------------------------------------------
