@@ -5,9 +5,10 @@ A file holds one opening a line; the first field is the opening, anything after 
 the game's own move strings (:meth:`~zerosum.game.Game.parse_moves`, :meth:`~zerosum.game.Game.format_moves`),
 e.g. ``"4453"`` for Connect Four, ``"159"`` for Tic-Tac-Toe, ``"1,0;4,1"`` for Migration.
 
-For Connect Four the package ships ``data/openings-connect4.txt``: positions a few plies in whose solved
-value is a draw or close to it, written by ``zerosum openings`` with the solver.  Other games get random short
-openings drawn from the seed (:func:`random_openings`).
+A game may ship its own openings as ``data/openings-NAME.txt``, NAME one of its registered spec names
+(:func:`shipped_openings`; Connect Four ships ``openings-connect4.txt``: positions a few plies in whose
+solved value is a draw or close to it, written by ``zerosum openings`` with the solver).  Other games get
+random short openings drawn from the seed (:func:`random_openings`).
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from __future__ import annotations
 import random
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import GameError, IllegalMoveError
 from ..game import Game
 from ..games import get_game
+from ..games.registry import game_names
 from ..spec import quoted
-
-if TYPE_CHECKING:
-    from ..games.connectx import ConnectX
 
 __all__ = [
     "parse_opening",
@@ -110,14 +109,17 @@ def write_openings(
 
 
 def shipped_openings(game: Game[Any, Any]) -> Path | None:
-    """The openings file that ships with the package for ``game`` (Connect Four only), if present."""
-    if game != get_game("connect4"):
-        return None
+    """The openings file that ships with the package for ``game``, if present: ``data/openings-NAME.txt`` for
+    the first of the game's registered spec names that has one (Connect Four's: ``openings-connect4.txt``)."""
     try:
-        path = Path(str(resources.files("zerosum") / "data" / "openings-connect4.txt"))
+        data = Path(str(resources.files("zerosum") / "data"))
     except (ModuleNotFoundError, TypeError):  # pragma: no cover
         return None
-    return path if path.is_file() else None
+    for name in game_names():
+        path = data / f"openings-{name}.txt"
+        if path.is_file() and get_game(name) == game:
+            return path
+    return None
 
 
 def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:
@@ -159,7 +161,7 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
 Evaluator = Callable[[Any], int]
 
 
-def _positions(game: "ConnectX", plies: int) -> list[tuple[int, ...]]:
+def _positions(game: Any, plies: int) -> list[tuple[int, ...]]:
     """One move sequence for every distinct open position ``plies`` in, mirror images counted once.
 
     Built ply by ply from the positions one ply less (transpositions once), each reached by its
@@ -213,7 +215,7 @@ def has_balanced_openings(game: Game[Any, Any]) -> bool:
     return supports(game)
 
 
-def balanced_game(game: Game[Any, Any]) -> "ConnectX":
+def balanced_game(game: Game[Any, Any]) -> Any:
     """``game`` as the solver takes it: balanced openings are judged in the solver's scores, so the solver
     says which games have them (:func:`zerosum.solver.solver.solver_game`); GameError for the others."""
     try:

@@ -174,10 +174,18 @@ def _opening_plies(opening: str, config: ArenaConfig, _cache: dict[tuple[str, st
 # ---- tables --------------------------------------------------------------------------------------
 # Each table is tried in layouts that get narrower (full names; short labels; the pair statistics in a
 # table of their own; a lighter frame; letters) until every table fits the console's width; a legend maps
-# the labels to the full specs.  Cells fold rather than end in an ellipsis, so no two names look alike.
+# the labels to the full specs.  Cells fold rather than end in an ellipsis, so no two names look alike.  An
+# agent's short name is the one it declares (``TRAITS.short``: alphabeta's ``ab``), else its name.
 
-_NAMES = {"alphabeta": "ab", "minimax": "mm", "openspiel-mcts": "os-mcts"}
 LONGEST_LABEL = 12  # longer short labels give way to letters
+
+
+def _short_name(name: str) -> str:
+    """The agent ``name``'s declared short label (:mod:`zerosum.agents.traits`), else the name itself."""
+    from ..agents.registry import agent_class
+
+    cls = agent_class(name)
+    return (cls.TRAITS.short if cls is not None else "") or name
 
 
 def _interval(s: Summary | None) -> str:
@@ -191,14 +199,16 @@ def _interval(s: Summary | None) -> str:
 def _compact(label: str) -> str:
     base, hash_, repeat = label.partition("#")
     name, colon, opts = base.partition(":")
-    if not colon or any(c in name for c in "./\\"):  # a bare name, or a file agent's file.py:attr
-        return _NAMES.get(label, label)
+    if any(c in name for c in "./\\"):  # a file agent's file.py:attr
+        return label
+    if not colon:  # a bare name
+        return _short_name(label)
     parts = []
     for opt in opts.split(","):
         key, eq, value = opt.partition("=")
         numeric = value[:1].isdigit() or value[:1] in "+-."
         parts.append(opt if not eq else key[:1] + value if numeric else f"{key[:1]}={value}")
-    return f"{_NAMES.get(name, name)}:{','.join(parts)}" + (f"#{repeat}" if hash_ else "")
+    return f"{_short_name(name)}:{','.join(parts)}" + (f"#{repeat}" if hash_ else "")
 
 
 def letter_labels(n: int) -> list[str]:

@@ -4,7 +4,9 @@ It traces the agent's search of the position (:func:`zerosum.trace.trace`) and p
 (``SearchResult.scores``, from the side to move's view; for alpha-beta the chosen move's score is exact and
 a refuted move's is a bound, "at most"; "exact" means the value of the search to its depth, not a bound), the principal variation, and for every other move its refutation:
 the opponent's reply that gave it its score in the tree, with the score after it.  Then the traced tree as
-indented text to ``--depth`` plies (with boards unless ``--no-boards``).
+indented text to ``--depth`` plies (with boards unless ``--no-boards``).  What the agent's search is (traced,
+what its counts and values are, why it chooses) comes from its declared traits
+(:mod:`zerosum.agents.traits`); values are worded by :mod:`zerosum.core.words` (distances in moves).
 
 This module imports quickly; the search loads inside ``run``.
 """
@@ -29,8 +31,7 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="?", default="", metavar="MOVES",
                         help="the position as a move string in the game's notation (default: the start)")
     parser.add_argument("--agent", default=DEFAULT_AGENT, metavar="SPEC",
-                        help=f"the search to explain: alphabeta, minimax, mcts or solver with its options "
-                             f"(default: {DEFAULT_AGENT})")
+                        help=f"the search to explain, an agent spec with its options (default: {DEFAULT_AGENT})")
     add_game_option(parser)
     parser.add_argument("--depth", type=int_arg(0, MAX_TREE_DEPTH), default=1, metavar="D",
                         help=f"print the traced tree to D plies, 0..{MAX_TREE_DEPTH} (default 1; 0: no tree)")
@@ -48,7 +49,7 @@ def _add(parser: argparse.ArgumentParser) -> None:
 
 def _kind(tree: Any, action: Any) -> str:
     """Whether a root move's score is exact or a bound, or what it is (MCTS: a mean)."""
-    if tree.kind == "solver":
+    if tree.kind == "exact":
         return "exact" if action in tree.result.scores else "not scored"
     child = tree.child(action)
     if child is None:
@@ -63,8 +64,9 @@ def _why(tree: Any, action: Any) -> str:
     from ..trace.nodes import short_value
 
     game = tree.game
-    if tree.kind == "solver":
-        return "the solver's search is not traced" if action in tree.result.scores else "not scored"
+    if tree.kind == "exact":
+        label = tree.traits.label or tree.agent.name
+        return f"{label}'s search is not traced" if action in tree.result.scores else "not scored"
     child = tree.child(action)
     if child is None:
         return "not searched"
@@ -74,23 +76,25 @@ def _why(tree: Any, action: Any) -> str:
                  "table": "answered from the transposition table"}
         return ended.get(child.cutoff or "", "not searched below")
     how = "refuted by" if child.cutoff == "beta" or child.visits is not None else "best reply"
-    return f"{how} {game.format_action(reply.action)} ({tree.describe(reply) if reply.visits is None else 'Q=' + short_value(reply.score)})"
+    said = tree.words(reply) if reply.visits is None else "Q=" + short_value(reply.score)
+    return f"{how} {game.format_action(reply.action)} ({said})"
 
 
 def _verdict(tree: Any) -> str:
     """One line: why the chosen move beats the others."""
-    from ..trace.nodes import short_value
+    from ..trace.nodes import value_text
 
-    result = tree.result
+    result, traits = tree.result, tree.traits
     move = tree.game.format_action(result.action)
     best = result.scores.get(result.action)
-    if tree.kind == "mcts":
-        return f"{move} is chosen: MCTS plays the move it visited most"
+    label = traits.label or tree.agent.name
+    if traits.chooses:
+        return f"{move} is chosen: {label} plays {traits.chooses}"
     if best is None:
         return f"{move} is chosen"
-    value = short_value(best, tree.discounted)
-    if tree.kind == "solver":
-        return f"{move} is chosen: the solver proves it scores {value}, the best there is"
+    value = value_text(best, tree.discounted)
+    if tree.kind == "exact":  # its scores are its own (the solver's convention); its value in words
+        return f"{move} is chosen: {label} proves it scores {value} ({value_text(result.value)}), the best there is"
     bounded = sum(1 for a in result.scores if a != result.action and _kind(tree, a) == "at most")
     why = (f"; {bounded} of the others only bounded (refuted: each scores at most what is shown)"
            if bounded else "")
@@ -99,14 +103,14 @@ def _verdict(tree: Any) -> str:
 
 def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
     """The text ``zerosum explain`` prints for a traced ``tree`` of the position ``moves``."""
-    from ..trace.nodes import short_value
+    from ..trace.nodes import value_text
 
     game, result = tree.game, tree.result
     side = game.player_label(game.player(tree.state))
     spec = getattr(tree.agent, "spec", "")
     counts = " ".join(str(c) for c in tree.counts_per_depth())
     lines = [f"{game.title}, {('after ' + moves) if moves.strip() else 'the start'}: {side} to move",
-             f"{spec}: {result.nodes} {'simulations' if tree.kind == 'mcts' else 'nodes'} (recorded per "
+             f"{spec}: {result.nodes} {tree.traits.counts} (recorded per "
              f"depth {counts}), {result.evals} evaluations; "
              f"scores from {side}'s view" + ("" if tree.discounted else " (no depth discount)")]
     if tree.note:
@@ -115,7 +119,7 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
     for action in game.actions(tree.state):
         score = result.scores.get(action)
         chosen = action == result.action
-        text = "-" if score is None else short_value(score, tree.discounted)
+        text = "-" if score is None else value_text(score, tree.discounted)
         why = ("chosen" if chosen else _why(tree, action))
         rows.append(("*" if chosen else " ", game.format_action(action), text, _kind(tree, action), why))
     widths = [max(len(r[i]) for r in rows + [("", "move", "score", "", "")]) for i in range(5)]

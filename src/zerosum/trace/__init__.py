@@ -75,8 +75,10 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
         result = searcher.search(g, state, tracer=recorder)
     if not recorder.roots:
         raise AgentError(f"trace: {searcher.spec!r} reported nothing to its tracer")
-    note = ("the solver's own search is not traced: its tree is the root alone, with the solver's value"
-            if searcher.name == "solver" else "")
+    traits = searcher.TRAITS
+    label = traits.label or searcher.name
+    note = ("" if traits.traced or len(recorder.nodes) > 1 else
+            f"{label}'s own search is not traced: its tree is the root alone, with {label}'s value")
     return Tree(g, searcher, state, result, recorder, discounted=discounted, note=note)
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..values import INF
-from .nodes import Node, short_value
+from ..values import INF, is_proven
+from .nodes import PROOF_LEGEND, Node, short_value
 
 __all__ = ["text", "svg", "html", "dot", "label", "SVG_NODES"]
 
@@ -91,6 +91,8 @@ def _header(tree: Any) -> list[str]:
                     f"({tree.root.size()} nodes)")
     if tree.note:
         head.append(tree.note)
+    if tree.discounted and any(n.score is not None and is_proven(n.score) for n in tree.nodes):
+        head.append(f"({PROOF_LEGEND})")
     return head
 
 

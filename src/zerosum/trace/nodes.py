@@ -17,11 +17,12 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
+from ..core.words import exact_words, short_words
 from ..game import Game
-from ..values import INF, is_proven, plies_to_end, to_parent
+from ..values import INF, is_proven, to_parent
 from .bounds import DEFAULT_MAX_NODES, too_long, too_many_nodes
 
-__all__ = ["Node", "Recorder", "short_value"]
+__all__ = ["Node", "Recorder", "short_value", "value_text", "PROOF_LEGEND"]
 
 _CLOCK_EVERY = 64  # the recorder reads the clock at every 64th node (a few microseconds a node otherwise)
 
@@ -206,13 +207,26 @@ class Recorder:
         return node
 
 
+#: what a proof's short figure in a drawing means (:func:`short_value`; values from MAX's view)
+PROOF_LEGEND = "W n / L n: a win / loss for MAX in n moves, the winner's nth move ending the game"
+
+
 def short_value(value: float | None, discounted: bool = True) -> str:
-    """A value in a few characters: ``+24``, ``-0.35``, ``win 3`` (plies; a proven value), ``loss``."""
+    """A value in a few characters: ``+24``, ``-0.35``, ``W2`` / ``L3`` (a proven win / loss in 2 / 3 moves
+    of the side concerned: :func:`zerosum.core.words.short_words`), ``win`` / ``loss`` (a search without a
+    depth discount proves no distance)."""
     if value is None:
         return "?"
     if is_proven(value):
-        word = "win" if value > 0 else "loss"
-        return f"{word} {plies_to_end(value)}" if discounted else word
+        return short_words(value) if discounted else "win" if value > 0 else "loss"
     if isinstance(value, int):
         return f"{value:+d}" if value else "0"
     return f"{value:+.2f}" if value else "0"
+
+
+def value_text(value: float | None, discounted: bool = True) -> str:
+    """A value where there is room for words: a proof's distance in moves (``win in 2 moves``), else
+    :func:`short_value`."""
+    if value is not None and is_proven(value) and discounted:
+        return exact_words(value)
+    return short_value(value, discounted)

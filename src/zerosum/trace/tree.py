@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 from ..game import Game
 from .draw import dot as _dot, html as _html, svg as _svg, text as _text
-from .nodes import Node, Recorder, short_value
+from .nodes import Node, Recorder, short_value, value_text
 
 __all__ = ["Tree"]
 
@@ -31,8 +31,12 @@ class Tree:
         self.root = finished[-1] if finished else self.iterations[-1]
         self.discounted = discounted
         self.note = note
-        #: "minimax", "alphabeta", "mcts" or "solver" (the root alone)
-        self.kind = ("solver" if getattr(agent, "name", "") == "solver" else "mcts" if self.root.visits is not None
+        #: the agent's declared traits (:mod:`zerosum.agents.traits`): what its values and counts are
+        self.traits = getattr(agent, "TRAITS", None)
+        #: the shape of the search, read from the tree itself: "exact" (an untraced search of exact values:
+        #: the root alone), "mcts" (visits and means), "minimax" (no window) or "alphabeta" (windows)
+        self.kind = ("exact" if self.traits is not None and self.traits.exact and not self.traits.traced
+                     else "mcts" if self.root.visits is not None
                      else "minimax" if self.root.alpha is None else "alphabeta")
 
     def __len__(self) -> int:
@@ -89,10 +93,16 @@ class Tree:
         return None if child is None else child.best_child()
 
     def describe(self, node: Node) -> str:
-        """A node's value from MAX's view, with ``<=``/``>=`` when it is a bound: ``<=+24``, ``win 3``."""
+        """A node's value from MAX's view, with ``<=``/``>=`` when it is a bound: ``<=+24``, ``W2`` (a win in
+        2 moves: :func:`~zerosum.trace.nodes.short_value`)."""
         text = short_value(node.score, self.discounted)
         kind = node.score_bound
         return ("<=" if kind == "upper" else ">=" if kind == "lower" else "") + text
+
+    def words(self, node: Node) -> str:
+        """:meth:`describe` where there is room for words: an exact proof's distance in moves (``win in 2
+        moves``: :func:`~zerosum.trace.nodes.value_text`), a bound as :meth:`describe` has it."""
+        return value_text(node.score, self.discounted) if node.score_bound == "exact" else self.describe(node)
 
     # ---- drawings (zerosum.trace.draw) --------------------------------------------------------
 

@@ -19,10 +19,11 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from ..core.words import exact_words
 from ..errors import GameError
 from ..records import Record
 from ..values import is_proven
-from .hints import exact_words, hint_analysis, show_hint
+from .hints import hint_analysis, show_hint
 from .terminal import Output, render_rich
 
 __all__ = ["KEYS_HELP", "ReplaySession"]
@@ -90,7 +91,7 @@ class ReplaySession:
         if note is not None:
             facts = ([f"{note.time:g} s"] if note.time is not None else []) + (
                 [f"{note.nodes:,} node{'' if note.nodes == 1 else 's'}"] if note.nodes is not None else [])
-            if note.value is not None:  # the mover's view: a proof in words, else the agent's own number
+            if note.value is not None:  # the mover's view: a proof in words (moves), else the agent's own number
                 words = exact_words(note.value) if is_proven(note.value) else f"{note.value:+g} (the agent's units)"
                 facts.append(f"its value for {mover}: {words}")
             text += f" ({', '.join(facts)})"
