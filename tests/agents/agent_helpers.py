@@ -43,7 +43,7 @@ def tactical_positions(game: ConnectX, kind: str, count: int, seed: int) -> list
                 break
             if kind == "block" and not wins:
                 # the opponent's wins in one if it could move now: its winning cells that are playable
-                from zerosum.agents.heuristics import winning_cells
+                from zerosum.games.connectx_eval import winning_cells
 
                 playable = (state.mask + game.bottom_mask) & game.board_mask
                 theirs = winning_cells(game, state.current ^ state.mask, state.mask) & playable
@@ -55,7 +55,7 @@ def tactical_positions(game: ConnectX, kind: str, count: int, seed: int) -> list
 
 
 def blocking_column(game: ConnectX, state: Any) -> int:
-    from zerosum.agents.heuristics import winning_cells
+    from zerosum.games.connectx_eval import winning_cells
 
     playable = (state.mask + game.bottom_mask) & game.board_mask
     theirs = winning_cells(game, state.current ^ state.mask, state.mask) & playable

@@ -10,6 +10,7 @@ import pytest
 
 from zerosum import ConnectX, Migration, TicTacToe
 from zerosum.agents import heuristics as H
+from zerosum.games import connectx_eval as E
 from zerosum.errors import AgentError
 
 from agent_helpers import random_position
@@ -85,34 +86,34 @@ def test_threats_are_antisymmetric_and_see_decided_positions() -> None:
         assert H.threats_eval(game, state, 1) == -H.threats_eval(game, state, 2)
     # the side to move (X) can complete a line now
     state = game.from_moves("112233")
-    assert H.threats_eval(game, state, 1) == H.THREAT_DECISIVE
+    assert H.threats_eval(game, state, 1) == E.THREAT_DECISIVE
     # O to move, X threatens both ends of the bottom row: O cannot stop both
     state = game.from_moves("3747")
     state = game.result(state, 4)  # X: columns 3, 4, 5 on the bottom row, 2 and 6 open
-    assert H.threats_eval(game, state, 2) == -H.THREAT_DECISIVE
+    assert H.threats_eval(game, state, 2) == -E.THREAT_DECISIVE
 
 
 def test_threat_parity_favours_the_owner() -> None:
     game = ConnectX()
     h = game.height
     row0, row1 = 1 << (3 * h + 0), 1 << (3 * h + 1)  # column 4, rows 1 and 2 (1-based)
-    assert H._threat_score(game, row0, 1, game.rows, h) == H.THREAT_GOOD  # odd row: the first player's
-    assert H._threat_score(game, row1, 1, game.rows, h) == H.THREAT_OTHER
-    assert H._threat_score(game, row1, 2, game.rows, h) == H.THREAT_GOOD  # even row: the second player's
+    assert E._threat_score(game, row0, 1, game.rows, h) == E.THREAT_GOOD  # odd row: the first player's
+    assert E._threat_score(game, row1, 1, game.rows, h) == E.THREAT_OTHER
+    assert E._threat_score(game, row1, 2, game.rows, h) == E.THREAT_GOOD  # even row: the second player's
     # stacked threats (one right above the other) are worth more; a threat above the opponent's counts less
-    assert H._threat_score(game, row0 | row1, 2, game.rows, h) == H.THREAT_GOOD + H.THREAT_OTHER + H.THREAT_STACKED
-    assert H._threat_score(game, row1, 2, game.rows, h, against=row0) == H.THREAT_GOOD // 4
-    assert H._threat_score(game, row0, 2, game.rows, h, against=row1) == H.THREAT_OTHER
+    assert E._threat_score(game, row0 | row1, 2, game.rows, h) == E.THREAT_GOOD + E.THREAT_OTHER + E.THREAT_STACKED
+    assert E._threat_score(game, row1, 2, game.rows, h, against=row0) == E.THREAT_GOOD // 4
+    assert E._threat_score(game, row0, 2, game.rows, h, against=row1) == E.THREAT_OTHER
     # in a position: O to move, X threatens (not playable yet) on row 3 of column 4
     state = game.from_moves("4411122")  # X: 4, 1, 1... built by play; compare with the plain window
     diff = H.threats_eval(game, state, 1) - H.window_eval(game, state, 1)
-    t_x = H.winning_cells(game, state.stones(1), state.mask)
-    t_o = H.winning_cells(game, state.stones(2), state.mask)
+    t_x = E.winning_cells(game, state.stones(1), state.mask)
+    t_o = E.winning_cells(game, state.stones(2), state.mask)
     playable = (state.mask + game.bottom_mask) & game.board_mask
     if not (t_o & playable) and (t_x & playable).bit_count() < 2:
         centre = (state.stones(1) & game.column[3]).bit_count() - (state.stones(2) & game.column[3]).bit_count()
-        expect = (H._threat_score(game, t_x, 1, game.rows, h, t_o) - H._threat_score(game, t_o, 2, game.rows, h, t_x)
-                  + H.CENTRE_WEIGHT * centre)
+        expect = (E._threat_score(game, t_x, 1, game.rows, h, t_o) - E._threat_score(game, t_o, 2, game.rows, h, t_x)
+                  + E.CENTRE_WEIGHT * centre)
         assert diff == expect
 
 
@@ -143,7 +144,7 @@ def test_kernel_constants_agree() -> None:
     from zerosum.agents.kernels import grid as fast
 
     assert (fast.THREAT_GOOD, fast.THREAT_OTHER, fast.THREAT_DECISIVE, fast.CENTRE_WEIGHT, fast.THREAT_STACKED) == (
-        H.THREAT_GOOD, H.THREAT_OTHER, H.THREAT_DECISIVE, H.CENTRE_WEIGHT, H.THREAT_STACKED)
+        E.THREAT_GOOD, E.THREAT_OTHER, E.THREAT_DECISIVE, E.CENTRE_WEIGHT, E.THREAT_STACKED)
 
 
 @pytest.mark.parametrize("game", BOARDS, ids=lambda g: g.spec)

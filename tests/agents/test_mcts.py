@@ -9,6 +9,7 @@ import pytest
 from zerosum import ConnectX, Limits, Migration, TicTacToe, make_agent
 from zerosum.agents.base import win_value
 from zerosum.agents.mcts import MCTSAgent, tactical_move
+from zerosum.agents.mcts_tree import LOST
 from zerosum.agents.simple import FirstAgent
 from zerosum.errors import AgentError
 
@@ -140,7 +141,7 @@ def test_most_visited_child_is_chosen() -> None:
         M.MCTSAgent._answer = original
     assert again == chosen
     rank = {a: i for i, a in enumerate(game.actions(state))}
-    pool = [c for c in seen["children"] if c[3] != M.LOST]
+    pool = [c for c in seen["children"] if c[3] != LOST]
     best = min(pool, key=lambda c: (-c[1], -(c[2] / c[1] if c[1] else 0), rank[c[0]]))
     assert best[0] == chosen
 

@@ -34,16 +34,6 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game, other
-from ..games.connectx_eval import (  # noqa: F401 - the evaluations' tools, under their old names
-    CENTRE_WEIGHT,
-    THREAT_DECISIVE,
-    THREAT_GOOD,
-    THREAT_OTHER,
-    THREAT_STACKED,
-    _threat_score,
-    windows,
-    winning_cells,
-)
 from ..spec import quoted
 
 __all__ = [
@@ -59,19 +49,12 @@ __all__ = [
     "get_evaluation",
     "bind_evaluation",
     "default_evaluation",
-    "windows",
-    "winning_cells",
-    "THREAT_GOOD",
-    "THREAT_OTHER",
-    "THREAT_DECISIVE",
-    "THREAT_STACKED",
-    "CENTRE_WEIGHT",
     "MOBILITY_SCALE",
 ]
 
 Evaluation = Callable[[Game[Any, Any], Any, int], float]
 
-# ---- the evaluations live with their games (re-exported here under their old names) ---------------
+# ---- the evaluations live with their games (games/connectx_eval.py: windows, threats, their weights) --
 #: per legal move of difference
 MOBILITY_SCALE = 10
 

@@ -66,7 +66,6 @@ from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
                    check_search, flag as _flag)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
-from .mcts_tree import LOST  # noqa: F401 - under its old name
 from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
                         state_bytes as _state_bytes)
 from .prepare import Step, numba_step, numba_usable, settle_search, step, steps_of, warm
@@ -222,7 +221,7 @@ class MCTSAgent(SearchAgent):
         rng = self.rng
         me = game.player(s)
         if game.traits.layout == COLUMN_BITBOARD:
-            from .heuristics import winning_cells
+            from ..games.connectx_eval import winning_cells
 
             bits: Any = game  # its masks and geometry, as the layout names them (GameTraits)
             playable = (s.mask + bits.bottom_mask) & bits.board_mask

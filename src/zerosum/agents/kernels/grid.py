@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ...kernels.bits import centre_columns, lines
-from ..heuristics import CENTRE_WEIGHT, THREAT_DECISIVE, THREAT_GOOD, THREAT_OTHER, THREAT_STACKED
+from ...games.connectx_eval import CENTRE_WEIGHT, THREAT_DECISIVE, THREAT_GOOD, THREAT_OTHER, THREAT_STACKED
 
 __all__ = ["make_tables", "window_contributions", "window_counts", "place", "grid_of", "makes_line", "grid_eval"]
 
