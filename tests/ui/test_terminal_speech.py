@@ -15,7 +15,8 @@ from zerosum.agents.registry import agent_class
 from zerosum.cli import build_parser, main
 from zerosum.core.files import benchmark_data
 from zerosum.ui.analysis import Analysis
-from zerosum.ui.hints import estimate_words, exact_words, format_hints
+from zerosum.core.words import estimate_words, exact_words
+from zerosum.ui.hints import format_hints
 from zerosum.ui.terminal import play
 from zerosum.ui.terminal_view import CLEAR
 from zerosum.values import HEURISTIC_BOUND, loss_value, win_value

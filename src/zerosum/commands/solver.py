@@ -109,6 +109,7 @@ def _add_analyze(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
+    from ..core.words import score_words
     from ..solver.solver import best_of
 
     from ..core.processes import default_threads
@@ -128,7 +129,8 @@ def _run_analyze(args: argparse.Namespace) -> int:
         verdict = {1: "a win", 0: "a draw", -1: "a loss"}[value]
         print(f"best: column {best + 1} ({verdict})")
     else:
-        print(f"best: column {best + 1} (score {value:+d})" if value else f"best: column {best + 1} (a draw)")
+        said = score_words(value, state.ply, game.cells)  # the one vocabulary: moves of the side concerned
+        print(f"best: column {best + 1} (score {value:+d}: {said})" if value else f"best: column {best + 1} (a draw)")
     print(f"nodes: {solver.nodes}, {solver.elapsed * 1e3:.1f} ms")
     return 0
 

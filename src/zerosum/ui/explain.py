@@ -3,21 +3,23 @@
 :func:`check_explain` checks the request (a position in play and a searching agent whose own budget fits the
 trace's bounds: :mod:`zerosum.trace.bounds`); :func:`explain_job` runs in an engine worker, its traced search
 bounded while it runs (:data:`MAX_EXPLAIN_NODES` nodes, ``MAX_TIME`` seconds), and returns only JSON-ready
-values.
+values.  Which agents can be explained, and how, is what they declare (:mod:`zerosum.agents.traits`): a
+traced search is explained by its tree, an agent of exact values by its exact analysis; values are worded by
+:mod:`zerosum.core.words`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..agents.registry import agent_class
 from ..errors import AgentError
 from .analysis import analyze
-from .service import DEFAULT_TIME, MAX_TIME, SOLVER_ELSEWHERE, MoveRequest, check_move, number, solver_plays
+from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, hands_off, number, server_agents
 
-__all__ = ["check_explain", "explain_job", "TRACED", "MAX_EXPLAIN_NODES"]
+__all__ = ["check_explain", "explain_job", "explained", "MAX_EXPLAIN_NODES"]
 
-#: the searches the page can explain (their trees are traced), and the most nodes one explanation records
-TRACED = ("alphabeta", "minimax", "mcts")
+#: the most nodes one explanation records
 MAX_EXPLAIN_NODES = 100_000  # about 70 MB of nodes: well inside a worker's memory bound
 _ENDED = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
           "table": "answered from the transposition table"}
@@ -29,15 +31,21 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
     from ..trace.bounds import check_budget
 
     request = check_move(game_spec, moves, agent_spec, None, max_time)
-    if request.agent.name == "solver" and not solver_plays(request.game):  # its agent hands the board on
+    traits = request.agent.TRAITS
+    if hands_off(request.agent, request.game):  # its agent hands the board on
         seconds = request.agent.limits.time or DEFAULT_TIME
-        raise AgentError(f"{SOLVER_ELSEWHERE}; on this board alpha-beta moves for it, so ask "
-                         f"alphabeta:time={seconds:g} why")
-    if request.agent.name not in (*TRACED, "solver"):
+        raise AgentError(f"{request.note}, so ask {traits.fallback}:time={seconds:g} why")
+    if not traits.traced and not traits.exact:
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
-                         f"choose one of {', '.join(TRACED)} or solver")
+                         f"choose one of {', '.join(explained())}")
     check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
     return request
+
+
+def explained() -> list[str]:
+    """The agents the page can explain: those it offers whose search is traced, or whose values are exact."""
+    return [name for name in server_agents() if (cls := agent_class(name)) is not None
+            and (cls.TRAITS.traced or cls.TRAITS.exact)]
 
 
 def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_time: float = MAX_TIME) -> dict[str, Any]:
@@ -46,10 +54,10 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
     chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
     from ..trace import trace
-    from ..trace.nodes import short_value
+    from ..trace.nodes import short_value, value_text
 
-    game = request.game
-    if request.agent.name == "solver":
+    game, traits = request.game, request.agent.TRAITS
+    if traits.exact:  # its search is compiled code, not traced: its exact analysis instead
         return _exact_why(request)
     tree = trace(request.agent, game, request.state, max_nodes=max_nodes, max_time=max_time)
     fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
@@ -73,9 +81,9 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
         refutation = None if reply is None else {
             "move": fmt(reply.action), "value": maybe(reply.score),
-            "score": f"Q={short_value(reply.score)}" if mcts else tree.describe(reply)}
+            "score": f"Q={short_value(reply.score)}" if mcts else tree.words(reply)}
         if chosen:
-            why = "chosen: " + ("the most visited move" if tree.kind == "mcts" else "no other move scores more")
+            why = "chosen: " + (traits.chooses or "no other move scores more")
         elif child is None:
             why = "not searched"
         elif reply is None:
@@ -83,23 +91,23 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         else:
             how = "refuted by" if child.cutoff == "beta" or mcts else "best reply"  # as `zerosum explain` says
             why = f"{how} {refutation['move']} ({refutation['score']})"  # type: ignore[index]
-        rows.append({"move": fmt(action), "score": None if score is None else short_value(score, tree.discounted),
+        rows.append({"move": fmt(action), "score": None if score is None else value_text(score, tree.discounted),
                      "value": maybe(score), "kind": kind, "bound": bound, "visits": child.visits if child else None,
                      "refutation": refutation, "why": why, "pv": line(child) if child is not None else [],
                      "chosen": chosen})
     move = fmt(result.action)
     best = result.scores.get(result.action)
     bounded = sum(1 for r in rows if r["bound"] == "at most")
-    verdict = (f"{move} is chosen: MCTS plays the move it visited most" if tree.kind == "mcts"
+    label = traits.label or request.agent.name
+    verdict = (f"{move} is chosen: {label} plays {traits.chooses}" if traits.chooses
                else f"{move} is chosen" if best is None
-               else f"{move} is chosen: it scores {short_value(best, tree.discounted)} from {side}'s view, and no "
+               else f"{move} is chosen: it scores {value_text(best, tree.discounted)} from {side}'s view, and no "
                     f"other move scores more" + (f" ({bounded} refuted: each scores at most what is shown)"
                                                  if bounded else ""))
     return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
             "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
-            "nodes": result.nodes, "per_depth": tree.counts_per_depth(), "discounted": tree.discounted,
-            "verdict": verdict, "note": tree.note or None}
-
+            "nodes": result.nodes, "counts": traits.counts, "per_depth": tree.counts_per_depth(),
+            "discounted": tree.discounted, "verdict": verdict, "note": tree.note or None}
 
 def _exact_why(request: MoveRequest) -> dict[str, Any]:
     """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
@@ -115,7 +123,8 @@ def _exact_why(request: MoveRequest) -> dict[str, Any]:
     move = fmt(found.best) if found.best is not None else None
     return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
             "search": found.engine, "side": game.player_label(game.player(request.state)), "move": move,
-            "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "per_depth": [], "discounted": True,
+            "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "counts": request.agent.TRAITS.counts,
+            "per_depth": [], "discounted": True,
             "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
             "note": found.note or ("the solver's own search is not traced: these are its exact scores"
                                    if found.exact else None)}

@@ -1,15 +1,17 @@
 """How the terminal speaks of values: hints, the engine's move line, and the thinking shown as it fills in.
 
-One format for every engine (the solver, alpha-beta, MCTS, minimax) and every game:
+One format for every engine and every game, in the one vocabulary of :mod:`zerosum.core.words`:
 
 - **exact** values are words with a distance: ``win in 7 moves``, ``draw``, ``loss in 12 moves`` (or
   ``win (distance not yet proven)`` for a move proven only in win/draw/loss);
 - **estimates** are signed numbers marked ``est.``: ``+0.35 est.``, with what they are said once
-  (``est.: alphabeta:time=1's heuristic estimate ...``; MCTS: the mean result of its simulations, -1..+1).
+  (``est.: alphabeta:time=1's heuristic estimate ...``; an engine's move line says the unit its agent
+  declares, :class:`~zerosum.agents.traits.ValueUnit`: MCTS's mean result of its simulations, -1..+1).
 
-**Distances count moves, not plies**: the moves of the side to move (:func:`moves_to_end`).  A win in 3
-moves is its third move from now; a loss in 3 moves is the opponent's third move from now (the side to move
-makes 3 moves before it).  A position's first player wins the empty 7 x 6 board in 21 moves.
+**Distances count moves, not plies**: the moves of the side concerned
+(:func:`~zerosum.core.words.moves_to_end`).  A win in 3 moves is the mover's third move from now; a loss in 3
+moves is the opponent's third move from now (the side to move makes 3 moves before it).  A position's first
+player wins the empty 7 x 6 board in 21 moves.
 
 :func:`format_hints` is the hint (a headline, one row per legal move in the game's order, then the legend)
 as ``(plain, rich markup)`` lines, for any :class:`~zerosum.ui.analysis.Analysis`; :func:`format_move` is the
@@ -34,25 +36,21 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..agents.base import Agent
+from ..core.words import CLASS_WORDS, DISTANCE_LEGEND, estimate_words, exact_words
 from ..agents.prepare import MESSAGE_AFTER, seconds, status, steps_of, warm
+from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
-from ..values import is_proven, plies_to_end
+from ..values import is_proven
 from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze, partial_analysis
 
-__all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think",
-           "moves_to_end", "exact_words", "estimate_words", "value_words", "DISTANCE_LEGEND", "from_book",
+__all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think", "value_words",
+           "from_book",
            "waiting_words", "TICK"]
 
 #: a line of text: plain, and rich markup (escaped) for colour
 Line = tuple[str, str]
 
-#: what a distance counts, said once under every hint that shows one
-DISTANCE_LEGEND = "win in N moves: the mover's Nth move wins; loss in N: the opponent's Nth"
-#: a move proven only in win/draw/loss (a solver analysis stopped early)
-CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
-#: what an estimate is, by the agent's family (its ``name``); other searches: their depth
-ESTIMATE_UNITS = {"mcts": "mean result of {nodes:,} simulations, -1 loss .. +1 win"}
 STYLE_HEADER, STYLE_DIM = "bold cyan", "grey50"
 #: seconds between two looks at a wait (a line that says what it is, once it passes ``MESSAGE_AFTER``)
 TICK = 0.2
@@ -63,30 +61,6 @@ def waiting_words(what: str, since: float, now: float | None = None) -> str:
     (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is thinking: 3 s``)."""
     now = _time.perf_counter() if now is None else now
     return status(since, now) or f"{what}: {seconds(now - since)}"
-
-
-def moves_to_end(value: float) -> int:
-    """A proven value's distance in moves of the side to move: ``ceil(plies / 2)`` (a win ends on the side to
-    move's own ply 1, 3, 5 ...: its move 1, 2, 3 ...; a loss on the opponent's ply 2, 4, 6 ...)."""
-    return (plies_to_end(value) + 1) // 2
-
-
-def exact_words(value: float) -> str:
-    """An exact value in words: ``win in 7 moves``, ``loss in 1 move``, ``draw``."""
-    if is_proven(value):
-        n = moves_to_end(value)
-        return f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
-    if value == 0:
-        return "draw"
-    return f"{value:+g} (exact)"  # an exact value that is neither a proof nor a draw (no game here makes one)
-
-
-def estimate_words(value: float) -> str:
-    """A heuristic estimate: ``+0.35 est.``, ``-12 est.``, ``0 est.`` -- never a word an exact value uses."""
-    if value == 0:
-        return "0 est."
-    number = f"{value:+.2f}" if isinstance(value, float) else f"{int(value):+d}"
-    return f"{number} est."
 
 
 def value_words(found: Analysis, action: Any) -> str:
@@ -110,11 +84,11 @@ def _style(found: Analysis, action: Any) -> str:
 def from_book(game: Game[Any, Any], ply: int, nodes: int, exact: bool) -> bool:
     """Whether an exact answer with no nodes searched at ``ply`` came from the solver's opening book (the
     position's moves all lie within the book's depth), rather than a search."""
-    if not exact or nodes or not getattr(game, "fits_64", False):  # only the solver's boards have a book
+    if not exact or nodes or not game.traits.solver:  # only the solver's boards have a book
         return False
     from ..solver.book import load_default  # the solver's own book, read without its compiled code
 
-    board: Any = game  # a board the solver takes (fits_64)
+    board: Any = game  # a board the solver takes (game.traits.solver)
     book = load_default(board)
     return book is not None and ply + 1 <= int(getattr(book, "depth", -1))
 
@@ -176,7 +150,7 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     found = played.found
     if found is None:
         return plain + f" ({played.elapsed:.2f} s).", rich + f" [dim]({played.elapsed:.2f} s)[/]."
-    effort = f"{found.nodes:,} nodes, {played.elapsed:.2f} s"
+    effort = f"{found.nodes:,} {agent.TRAITS.counts}, {played.elapsed:.2f} s"  # what its count counts, as it says
     if played.proof:  # proven in win/draw/loss only
         said, how = played.proof, "exact win/draw/loss"
     elif played.exact:
@@ -185,11 +159,10 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
             how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s"
     else:
         said = estimate_words(found.value)
+        traits = agent.TRAITS  # the unit of its values, as the agent declares it
         name = str(getattr(agent, "name", "") or agent.spec)
-        unit = ESTIMATE_UNITS.get(name)
-        how = unit.format(nodes=found.nodes) if unit else (
-            f"{name} depth {found.depth} estimate" if found.depth else f"{agent.spec} estimate")
-        how = f"{name}: {how}" if unit else how
+        how = (traits.values or ValueUnit()).describe(name=name, label=traits.label or name, spec=agent.spec,
+                                                      depth=found.depth, nodes=found.nodes)
     return (f"{plain}: {said} ({how}), {effort}.",
             f"{rich}: [bold]{escape(said)}[/] ({escape(how)}), [dim]{effort}[/].")
 
@@ -286,7 +259,7 @@ def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> t
 def show_hint(session: Any) -> None:
     """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`)."""
     game, state, say = session.game, session.state, session.say
-    gravity = game.board_view(state).gravity
+    solver = game.traits.solver  # the solver's analysis fills in as it goes
     with LiveRow(session.output, idle="analysing") as live:
         def report(found: Analysis) -> None:
             live.update(*_progress(game, state, found, "analysing"))
@@ -295,7 +268,7 @@ def show_hint(session: Any) -> None:
         warm(steps_of(hint_agent, game, state) if hint_agent is not None else [])
         try:
             found = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
-                                     report=report if gravity else None)
+                                     report=report if solver else None)
         except GameError as exc:
             say(f"No hint: {exc}.")
             return
@@ -313,7 +286,7 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
     :func:`~zerosum.ui.analysis.engine_move` lets them (behind a spinner on a terminal)."""
     game, state = session.game, session.state
     search_within = getattr(agent, "search_within", None)
-    if search_within is None or not game.board_view(state).gravity:
+    if search_within is None or not game.traits.solver:
         with LiveRow(session.output, idle=f"{agent.spec} is thinking"):
             warm(steps_of(agent, game, state))  # its compiled code first, so it searches at full strength
             return engine_move(game, state, agent), ""

@@ -9,8 +9,10 @@
   here); this module checks agents and runs the engines.
 * :func:`agent_choice` says whether the server plays an agent spec on a game, and :func:`nearest_agent` the
   spec nearest to a refused one that it does play (the page's address uses them).
-* :data:`OPPONENTS` are the engines the page offers; every one plays every board the page offers (the
-  solver, on a board it cannot take, hands its moves to alpha-beta as its agent does, and says so).
+* :data:`OPPONENTS` are the engines the page offers and :data:`SERVER_AGENTS` what it may ask of each,
+  drawn from the agents' declared traits (:mod:`zerosum.agents.traits`: no agent is named here); every one
+  plays every board the page offers (an exact agent, on a board the solver cannot take, hands its moves to
+  its fallback as its agent does, and says so: :func:`hands_off`).
 * :func:`analyze_job` runs an engine (and :func:`zerosum.ui.explain.explain_job`, the "why?"); the server runs
   it in a worker process with a hard time limit, so it takes and returns only picklable values.  A move is the
   pool's one engine job (:func:`zerosum.pool.choose_move`), checked here (:func:`check_move`) and put in the
@@ -23,8 +25,8 @@ from dataclasses import dataclass
 from time import perf_counter as _perf_counter
 from typing import Any
 
-from ..agents.base import Agent
-from ..agents.registry import agent_class, build_agent
+from ..agents.base import INT as _INT, Agent, server_options
+from ..agents.registry import agent_class, agent_names, build_agent, opponents
 from ..core.processes import usable_cores
 from ..errors import AgentError
 from ..game import Game
@@ -39,43 +41,70 @@ __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "chec
            "check_position", "MoveRequest",
            "describe_state", "analyze_job", "move_reply", "number",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
-           "SOLVER_ELSEWHERE",
+           "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off",
            "games_catalogue", "solver_plays"]
 
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
-_INT, _REAL = "int", "real"
-#: what the page may ask of each agent: option -> (kind, lowest, highest); other options are refused.
-#: ``time`` above the server's engine time is lowered to it; ``tt`` gets the maximum when not given.
-#: Options without a range (eval, playout, book, fast) are checked by the agent itself.
-SERVER_AGENTS: dict[str, dict[str, tuple[str, float, float] | None]] = {
-    "solver": {"tt": (_INT, 10, 22), "book": None, "time": (_REAL, 0.01, MAX_TIME)},
-    "alphabeta": {"depth": (_INT, 1, 8), "nodes": (_INT, 1, 10**6), "time": (_REAL, 0.01, MAX_TIME),
-                  "tt": (_INT, 0, 2**20), "eval": None, "three": (_INT, -1000, 1000), "two": (_INT, -1000, 1000),
-                  "fast": None, "plain": None, "seed": (_INT, 0, 2**32 - 1)},
-    "mcts": {"sims": (_INT, 1, 100_000), "time": (_REAL, 0.01, MAX_TIME), "c": (_REAL, 0, 100), "playout": None,
-             "fast": None, "plain": None, "seed": (_INT, 0, 2**32 - 1)},
-    "minimax": {"depth": (_INT, 1, 6), "nodes": (_INT, 1, 10**6), "eval": None, "three": (_INT, -1000, 1000),
-                "two": (_INT, -1000, 1000), "discount": None, "seed": (_INT, 0, 2**32 - 1)},
-    "random": {"seed": (_INT, 0, 2**32 - 1)},
-    "first": {},
-}
-#: the agents the page may ask for (never 'human' or a file on the server's disk)
-AGENTS = tuple(SERVER_AGENTS)
-#: the table size an agent gets on the server when its spec names none (their own defaults are larger)
-SERVER_TT = {"solver": "22"}
-#: the engines the page offers as opponents (spec, label, its label on a board the solver does not take, or
-#: ""), strongest first; each plays every board the page offers
-OPPONENTS = (
-    ("solver", "the solver (perfect play)", "the solver (not this board: alpha-beta moves for it)"),
-    ("alphabeta:time=1", "alpha-beta, 1 s a move", ""),
-    ("mcts:time=1", "MCTS, 1 s a move", ""),
-    ("minimax:depth=4", "minimax, depth 4", ""),
-    ("random", "random moves", ""),
-    ("first", "first legal move", ""),
-)
-#: why the solver hands a board to alpha-beta (its agent's own fallback, :mod:`zerosum.solver.agent`)
-SOLVER_ELSEWHERE = "the solver plays Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)"
+#: the server's bounds on budget options, whatever the agent (each agent's own ranges and its declared
+#: ``TRAITS.server.caps`` narrow them further): ``time`` above the engine time is lowered to it
+SERVER_CAPS: dict[str, tuple[float, float]] = {"time": (0.01, MAX_TIME), "nodes": (1, 10**6), "sims": (1, 100_000),
+                                              "seed": (0, 2**32 - 1)}
+
+
+def server_agents() -> dict[str, dict[str, tuple[str, float, float] | None]]:
+    """What the page may ask of each installed agent the server offers (``TRAITS.server``; never ``human`` or
+    a file on the server's disk): option -> (kind, lowest, highest), or None for an option the agent checks
+    itself (eval, playout, book, fast); other options are refused.  Derived from each agent's own options
+    (:func:`zerosum.agents.base.server_options`), read when asked, so an agent registered later is in it."""
+    out = {}
+    for name in agent_names():
+        cls = agent_class(name)
+        allowed = server_options(cls, SERVER_CAPS) if cls is not None else None
+        if allowed is not None:
+            out[name] = allowed
+    return out
+
+
+def offered_opponents() -> tuple[tuple[str, str, str], ...]:
+    """The engines the page offers as opponents, strongest first (their declared ``TRAITS.opponent``): (spec,
+    label, its label on a board it does not play itself, or "")."""
+    served = server_agents()
+    return tuple((spec, cls.TRAITS.opponent[1], _elsewhere_label(cls)) for spec, cls in opponents()
+                 if spec.partition(":")[0] in served and cls.TRAITS.opponent is not None)
+
+
+def _elsewhere_label(cls: type[Agent]) -> str:
+    traits = cls.TRAITS
+    if not traits.exact or not traits.fallback:
+        return ""
+    fallback = agent_class(traits.fallback)
+    who = (fallback.TRAITS.label if fallback is not None else "") or traits.fallback
+    return f"{traits.label or cls.name} (not this board: {who} moves for it)"
+
+
+def hands_off(agent: Agent, game: Game[Any, Any]) -> str:
+    """Why ``agent`` does not move itself on ``game`` (an agent of exact values on a game the solver does not
+    take hands it to its fallback: its agent's own), or ""."""
+    traits = agent.TRAITS
+    if not traits.exact or game.traits.solver:
+        return ""
+    fallback = agent_class(traits.fallback) if traits.fallback else None
+    who = (fallback.TRAITS.label if fallback is not None else "") or traits.fallback or "another search"
+    return f"{traits.label or agent.name} plays {traits.plays or 'only what the solver takes'}, not {game.title}: " \
+           f"{who} moves for it here"
+
+
+def __getattr__(name: str) -> Any:
+    """``AGENTS`` (the agents the page may ask for), ``SERVER_AGENTS`` and ``OPPONENTS``, read from the
+    registered agents' traits when asked."""
+    if name == "SERVER_AGENTS":
+        return server_agents()
+    if name == "AGENTS":
+        return tuple(server_agents())
+    if name == "OPPONENTS":
+        return offered_opponents()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _range(lo: float, hi: float) -> str:
@@ -93,22 +122,23 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
 
     Agents that honour a time budget and are given no budget (:func:`~zerosum.ui.analysis.keeps_no_clock`)
     get ``DEFAULT_TIME``; an explicit ``time`` above ``max_time`` is lowered to it.  (The worker's hard
-    limit covers depth/node budgets too.)  The textbook alpha-beta (``plain=1``) keeps no clock, so it needs
-    a depth or a node budget.  The solver on a board it cannot take is its agent, which hands its moves to
-    alpha-beta (:data:`SOLVER_ELSEWHERE`).  The spec is parsed once, here; the agent's ``spec`` is the
-    checked one.
+    limit covers depth/node budgets too.)  An agent that keeps no clock as configured (the textbook
+    alpha-beta, ``plain=1``: :meth:`~zerosum.agents.base.Agent.needs_budget`) needs a depth or a node budget.
+    An exact agent on a board the solver cannot take hands its moves to its fallback (:func:`hands_off`).
+    The spec is parsed once, here; the agent's ``spec`` is the checked one.
     """
     if spec is not None and not isinstance(spec, str):
         raise AgentError(f"agent must be a string, not {type(spec).__name__}")
     spec = (spec or "").strip()
+    served = server_agents()
     if not spec:
-        raise AgentError("no agent given: choose one of " + ", ".join(AGENTS))
+        raise AgentError("no agent given: choose one of " + ", ".join(served))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     name, options = parse_spec(spec, AgentError)
-    if name not in SERVER_AGENTS:
-        raise AgentError(f"agent {name!r} is not available here: choose one of {', '.join(AGENTS)}")
-    allowed = SERVER_AGENTS[name]
+    if name not in served:
+        raise AgentError(f"agent {name!r} is not available here: choose one of {', '.join(served)}")
+    allowed = served[name]
     for key, text in options.items():
         if key not in allowed:
             listed = ", ".join(k + (f" ({_range(*r[1:])})" if r else "") for k, r in allowed.items()) or "none"
@@ -131,18 +161,19 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
     cls = agent_class(name)
     if cls is None:
         raise AgentError(f"agent {name!r} is not installed yet")
-    if name in SERVER_TT and "tt" not in options:
-        options["tt"] = SERVER_TT[name]
+    served_traits = cls.TRAITS.server
+    for key, default in (served_traits.defaults if served_traits is not None else {}).items():
+        options.setdefault(key, default)  # the page's own default (a smaller table)
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
     agent = build_agent(name, options, spec, seed=seed)  # raises AgentError for a bad option
     if keeps_no_clock(agent):  # the solver's time: for the distance once its move is proven (never a guess)
         options["time"] = f"{min(DEFAULT_TIME, max_time):g}"
         spec = name + ":" + ",".join(f"{k}={v}" for k, v in options.items())
         agent = build_agent(name, options, spec, seed=seed)
-    if name == "alphabeta" and getattr(agent, "plain", False) and agent.limits.depth is None \
-            and agent.limits.nodes is None:
-        raise AgentError(f"{spec!r}: the textbook alpha-beta (plain=1) keeps no clock; give it depth=N (1..8) "
-                         "or nodes=N (1..1000000) here")
+    needed = [key for key in agent.needs_budget() if allowed.get(key)]
+    if needed:
+        said = " or ".join(f"{key}=N ({_range(*allowed[key][1:])})" for key in needed)  # type: ignore[index]
+        raise AgentError(f"{spec!r}: this search keeps no clock; give it {said} here")
     agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
     return agent
 
@@ -155,7 +186,7 @@ def nearest_agent(game: Game[Any, Any], spec: str, max_time: float = MAX_TIME) -
         name, options = parse_spec(spec, AgentError)
     except AgentError:
         return None
-    allowed = SERVER_AGENTS.get(name)
+    allowed = server_agents().get(name)
     if allowed is None or len(spec) > MAX_SPEC:
         return None
     kept = {}
@@ -279,10 +310,7 @@ def check_move(game_spec: str | None, moves: str | None, agent_spec: str | None,
     solver on a board it cannot take plays through its agent's fallback (alpha-beta), and the note says so."""
     game, actions, state = check_position(game_spec, moves, "the game is over: there is no move to make")
     agent = checked_agent(game, agent_spec, max_time, seed)
-    note = ""
-    if agent.name == "solver" and not solver_plays(game):
-        note = f"{SOLVER_ELSEWHERE}, not {game.title}: alpha-beta moves for it here"
-    return MoveRequest(game, actions, state, agent, note)
+    return MoveRequest(game, actions, state, agent, hands_off(agent, game))
 
 
 def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict[str, Any]:

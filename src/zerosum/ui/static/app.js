@@ -272,7 +272,7 @@ async function engineMove(token) {
     stopNote();
     if (token !== ui.token) return;
     const details = [];
-    if (reply.words) details.push(reply.exact || reply.proof ? reply.words : `${reply.words} (estimate)`);
+    if (reply.words) details.push(reply.words);  // the server's words: an estimate says "est." itself
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
     $("#engine-info").textContent = `${reply.agent} played ${reply.move}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
