@@ -100,6 +100,45 @@ def test_an_engine_thinking_says_so_after_a_moment() -> None:
     assert "X (slow) plays 1" in screen.getvalue()
 
 
+def slow_step(seconds: float, label: str = "a test step", work: Any = None) -> prepare.Step:
+    return prepare.step(f"{label} {time.perf_counter()}", label, work or (lambda: time.sleep(seconds)), cold=3.0)
+
+
+def test_settle_waits_until_its_deadline_and_no_longer() -> None:
+    """A search with a time limit waits for compiled code only so long; the step goes on in the background."""
+    step = slow_step(1.5)
+    start = time.perf_counter()
+    assert not prepare.settle([step], start + 0.3)
+    assert time.perf_counter() - start < 1.0 and not step.ready  # generous: the deadline was 0.3 s
+    assert step.wait(10) and prepare.settle([step], time.perf_counter())
+
+
+def test_a_step_that_fails_is_done_and_keeps_why() -> None:
+    def broken() -> None:
+        raise ImportError("no numba here")
+
+    step = slow_step(0, "a broken step", broken)
+    prepare.warm([step])
+    assert step.ready and isinstance(step.error, ImportError)
+    prepare.warm([step])  # done once: not run again
+
+
+def test_a_command_is_told_what_is_being_prepared_in_a_line_or_two() -> None:
+    """A second into the wait one line says what runs; once the step runs long enough to be a compile, a
+    second line says it is a first run and about how long it takes; nothing more."""
+    said: list[str] = []
+    step = slow_step(2.5, "the test's kernel")
+    prepare.announce([step], said.append, after=0.5)
+    prepare.warm([step])
+    time.sleep(0.3)
+    assert len(said) == 2, said
+    assert said[0].startswith("preparing the engine (the test's kernel): 0.")
+    assert said[1].startswith("preparing the engine (the test's kernel), first run only: ") and "more" in said[1]
+    prepare.announce([step], said.append, after=0.1)  # ready: nothing to say
+    time.sleep(0.3)
+    assert len(said) == 2
+
+
 def test_the_solver_answers_the_opening_from_its_book_without_its_compiled_code() -> None:
     """The book's moves need none of the solver's compiled code: their preparation is empty, the rest is not."""
     from zerosum import make_agent
@@ -146,3 +185,17 @@ def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_pat
         assert "Hint from the solver" in session.text()
         if name == "cold":
             assert any("preparing the engine" in text for turn in turns for _, text in turn.chunks)
+
+
+def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
+    """`zerosum analyze` has no think time to hide a compile; on a cold cache a line on standard error says
+    what it waits for, and the scores follow."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "zerosum", "analyze", "4455"], capture_output=True, text=True,
+                          timeout=600, env=env_for(str(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    assert "score:" in done.stdout and "best: column" in done.stdout
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("zerosum: preparing the engine (") for line in lines), lines

@@ -11,7 +11,8 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
   person thinking over a move, the opening book's moves -- hides them;
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
 * :func:`status` says what is under way, for a face to show during any wait: ``preparing the engine
-  (compiling the solver's search), first run only: 12 s of about 40 s``.
+  (the solver's search), first run only: 12 s, about 30 s more``; :func:`announce` says it in a line or
+  two, for a command that has no screen to redraw.
 
 A thread, not a process: the steps a search needs run one after another (the solver's search is one
 function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
-           "settle_search", "status", "remaining", "seconds", "MESSAGE_AFTER", "SPARE"]
+           "settle_search", "status", "remaining", "seconds", "announce", "MESSAGE_AFTER", "SPARE"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
@@ -263,3 +264,30 @@ def status(since: float | None = None, now: float | None = None) -> str | None:
 def seconds(x: float) -> str:
     """A wait in words: ``0.4 s``, ``12 s``."""
     return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
+
+
+def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0) -> None:
+    """Start ``steps`` in the background and, while they are not all done, ``say`` what is being prepared
+    (a command's lines on standard error, no screen to redraw): once ``after`` seconds from now (:func:`status`),
+    and once more when a step turns out to compile (a first run), with about how long it takes."""
+    if ready(steps):
+        return
+    start(steps)
+    since = time.perf_counter()
+
+    def watch() -> None:
+        time.sleep(after)
+        said = status(since)
+        if said is None:
+            return
+        say(said)
+        while "first run only" not in said and not ready(steps):
+            time.sleep(0.2)
+            now = time.perf_counter()
+            if any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps):
+                said = status(since) or ""
+                if said:
+                    say(said)
+                return
+
+    threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()

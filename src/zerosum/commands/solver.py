@@ -109,6 +109,11 @@ def _add_analyze(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
+    from ..agents.prepare import announce
+    from ..solver.agent import solver_steps
+
+    # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait
+    announce(solver_steps(args.game), lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
     from ..core.words import score_words
     from ..solver.solver import best_of
 

@@ -46,7 +46,7 @@ from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
 from ..values import HEURISTIC_BOUND, WIN, score_to_value
 
-__all__ = ["SolverAgent", "flag"]
+__all__ = ["SolverAgent", "flag", "solver_steps"]
 
 #: the ``tt`` option: a table of 2**tt entries (the solver commands' ``--tt-log-size`` range)
 TT_RANGE = (10, 31)
@@ -171,8 +171,7 @@ class SolverAgent(SearchAgent):
             return steps_of(self._alphabeta(self.limits.time or 1.0), game)
         if state is not None and self._book_move(game, state) is not None:
             return []
-        return [numba_step(), step("solver tables", "the solver's tables", lambda: _probe(game), COLD_TABLES),
-                step("solver search", "the solver's search", lambda: _probe(game, search=True), COLD_SEARCH)]
+        return solver_steps(game)
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the solver's code, once per process."""
@@ -322,6 +321,22 @@ class SolverAgent(SearchAgent):
             scores={c: s for c, s in enumerate(scores) if s is not None},
             exact=True,
         )
+
+
+def solver_steps(game: Any) -> list[Step]:
+    """The steps of the solver's compiled code (:mod:`..agents.prepare`) for ``game`` (a game or its spec):
+    numba's start, the solver's tables, its search; none for a game the solver cannot take."""
+    if isinstance(game, str):
+        from ..games import get_game
+
+        try:
+            game = get_game(game)
+        except GameError:  # the command that asked says what is wrong with the spec
+            return []
+    if not _takes(game):
+        return []
+    return [numba_step(), step("solver tables", "the solver's tables", lambda: _probe(game), COLD_TABLES),
+            step("solver search", "the solver's search", lambda: _probe(game, search=True), COLD_SEARCH)]
 
 
 def _takes(game: Any) -> bool:
