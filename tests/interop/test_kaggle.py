@@ -475,9 +475,10 @@ def test_a_failing_solver_hands_over_to_alphabeta() -> None:
 def test_solver_submission_file_beats_negamax(tmp_path) -> None:
     """The real thing: a `solver` submission loaded by path at Kaggle's default time, twice.
 
-    The first game starts with a cold numba cache: compiling alpha-beta and the solver takes about 30 s of
-    the 60 s overage on a loaded two-core machine, and can pass it under heavier load (then the first move
-    times out).  The second game reuses the cache the first one left in the unpacked folder and must win.
+    The first game starts with a cold numba cache (#21, item 5): the compiled code is prepared in the
+    background while the book's moves and alpha-beta's generic path play, every move keeping to actTimeout,
+    so at least 45 of the 60 s of overage are left after ten moves (measured: all 60), and it wins.  The
+    second game reuses the cache the first one filled and wins too.
     """
     pytest.importorskip("kaggle_environments")
     need("zerosum.solver.agent")
@@ -490,18 +491,21 @@ def test_solver_submission_file_beats_negamax(tmp_path) -> None:
         random.seed(int(sys.argv[2]))
         env = kaggle_environments.make("connectx")
         env.run([sys.argv[1], "negamax"])
-        print(json.dumps([[s.status, s.reward] for s in env.state]))
+        left = [s[0]["observation"]["remainingOverageTime"] for s in env.steps if s[0]["status"] == "ACTIVE"]
+        print(json.dumps({"end": [[s.status, s.reward] for s in env.state], "left": left}))
         """
     )
+    env = {**os.environ, "TMPDIR": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}  # empty: cold
     results = []
     for seed in (0, 1):
         proc = subprocess.run([sys.executable, "-c", script, str(path), str(seed)], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=600, env={**os.environ, "TMPDIR": str(tmp_path)})
+                              capture_output=True, text=True, timeout=600, env=env)
         assert proc.returncode == 0, proc.stderr
         results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     cold, warm = results
-    assert cold in ([["DONE", 1], ["DONE", -1]], [["TIMEOUT", None], ["DONE", 0]]), cold
-    assert warm == [["DONE", 1], ["DONE", -1]]
+    assert cold["end"] == [["DONE", 1], ["DONE", -1]], cold
+    assert cold["left"][min(10, len(cold["left"]) - 1)] >= 45  # the overage left after the first ten moves
+    assert warm["end"] == [["DONE", 1], ["DONE", -1]], warm
 
 
 def test_the_solver_plays_the_whole_game_on_the_booked_board_and_alphabeta_opens_elsewhere() -> None:
