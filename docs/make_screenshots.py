@@ -17,7 +17,7 @@ from rich.console import Console
 
 from zerosum import get_game, make_agent
 from zerosum.ui import terminal
-from zerosum.ui.analysis import analyze
+from zerosum import analysis
 
 DOCS = Path(__file__).resolve().parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -38,7 +38,7 @@ def terminal_svg() -> str:
     # the person follows the hint; the solver answers, until the end
     while not game.is_terminal(session.state):
         if session.seats[game.player(session.state)] is None:
-            best = analyze(game, session.state).best
+            best = analysis.service(game).analyse(session.state).best
             output.console.print(f"{session.who_rich(game.player(session.state))} to move: {best + 1}")
             session.push(best)
             if not game.is_terminal(session.state):

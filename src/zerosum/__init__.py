@@ -45,6 +45,7 @@ __all__ = [
     "trace",
     "errors",
     "records",
+    "analysis",
     "__version__",
 ]
 
@@ -55,7 +56,8 @@ def __getattr__(name: str) -> Any:
         from .solver import Solver
 
         return Solver
-    if name in ("trace", "records"):  # zerosum.trace(agent, game, state), zerosum.records.read(path)
+    if name in ("trace", "records", "analysis"):  # zerosum.trace(agent, game, state), zerosum.records.read(path),
+        # zerosum.analysis.service(game)
         import importlib
 
         return importlib.import_module(f"zerosum.{name}")

@@ -8,13 +8,13 @@ import sqlite3
 import pytest
 from test_runs import rows  # the arena tests' helpers (tests/arena/test_runs.py)
 
+from zerosum.analysis import prove
 from zerosum.arena.adjudicate import (
     DEFAULT_SOLVER_NODES,
     TABLE_SIZE,
     Judge,
     describe_adjudication,
     parse_adjudicate,
-    prove,
 )
 from zerosum.arena.match import ArenaConfig
 from zerosum.arena.openings import parse_opening, play_opening

@@ -10,7 +10,7 @@ from zerosum.cli import main
 from zerosum.errors import InvalidSpecError, UsageError
 from zerosum.games import get_game
 from zerosum.solver.sampling import is_quiet, quiet_positions, safe_moves
-from zerosum.ui import analysis
+from zerosum.analysis import service
 
 GAME = get_game("connect4")
 
@@ -125,11 +125,11 @@ def test_bench_analysis_prints_the_table(capsys) -> None:
 
 
 def test_bench_analysis_without_the_book_leaves_the_faces_solver_alone(capsys) -> None:
-    before = analysis.load_solver(GAME)
+    before = service(GAME).solver
     assert main(["bench", "analysis", "--plies", "33", "--per-ply", "1", "--no-book", "--tt-log-size", "16"]) == 0
     out = capsys.readouterr().out
     assert "table of 65,536 entries, book: none" in out and "--no-book --tt-log-size 16" in out
-    assert analysis.load_solver(GAME) is before
+    assert service(GAME).solver is before
 
 
 @pytest.mark.parametrize("seed", ["0", str(2**62)])

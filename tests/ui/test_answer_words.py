@@ -13,7 +13,8 @@ from zerosum import get_game
 from zerosum.agents.base import Limits
 from zerosum.agents.registry import FunctionAgent, agent_class, make_agent
 from zerosum.ui import service, terminal
-from zerosum.ui.analysis import Analysis, analyze, keeps_no_clock
+from zerosum import analysis
+from zerosum.ui.analysis import Analysis, keeps_no_clock
 from zerosum.values import loss_value, win_value
 
 UI = Path(service.__file__).parent
@@ -56,7 +57,7 @@ def test_a_proven_move_is_no_estimate_even_in_an_inexact_analysis() -> None:
 def test_the_solver_analysis_gives_its_own_scores_as_points() -> None:
     pytest.importorskip("zerosum.solver.solver")
     game = get_game("connect4")
-    found = analyze(game, game.from_moves("4453"))
+    found = analysis.service(game).analyse(game.from_moves("4453"))
     assert found.engine == "the solver" and found.exact
     assert all(found.point(c) == (f"{int(s):+d}" if s else "0") for c, s in found.scores.items())
 

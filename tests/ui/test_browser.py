@@ -148,12 +148,12 @@ def test_an_estimate_is_marked_on_the_page(page) -> None:
 
 def test_the_analysis_fills_in_win_draw_loss_then_exact(page) -> None:
     pytest.importorskip("zerosum.solver.solver")
-    from zerosum.ui.analysis import load_solver
+    from zerosum.analysis import service
     from zerosum.games import get_game
 
     moves = "4444433321"  # ply 10, past the book: the solver proves it slice by slice
     game = get_game("connect4")
-    truth = load_solver(game).analyze(game.from_moves(moves))
+    truth = service(game).solver.analyze(game.from_moves(moves))
     page.goto(page.base + f"/?game=connect4&moves={moves}&opponent=person")
     wait_moves(page, moves)
     # record every figure each column shows, in order, as the page changes them

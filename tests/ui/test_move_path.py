@@ -20,7 +20,8 @@ from zerosum import get_game  # noqa: E402
 from zerosum.agents.base import SearchAgent, SearchResult  # noqa: E402
 from zerosum.agents.registry import FunctionAgent  # noqa: E402
 from zerosum.game import Game  # noqa: E402
-from zerosum.ui.analysis import engine_move, solver_available  # noqa: E402
+from zerosum import analysis  # noqa: E402
+from zerosum.ui.analysis import engine_move  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 
 
@@ -124,7 +125,7 @@ def test_the_solver_answers_which_games_it_takes() -> None:
     assert takes == {"connect4": True, "connectx:rows=7,cols=8,k=4": True, "connectx:rows=8,cols=8,k=4": False,
                      "tictactoe": False}
     for spec, fits in takes.items():  # the faces ask the solver, nothing else
-        assert solver_available(get_game(spec)) is fits
+        assert analysis.service(get_game(spec)).solves is fits
         assert service.solver_plays(get_game(spec)) is fits
 
 

@@ -13,7 +13,8 @@ from zerosum import get_game
 from zerosum.agents.base import plies_to_end
 from zerosum.cli import main
 from zerosum.core.files import benchmark_data
-from zerosum.ui.analysis import Analysis, analyze, solver_value
+from zerosum import analysis
+from zerosum.ui.analysis import Analysis
 from zerosum.ui.terminal import play
 
 ESC = "\x1b["
@@ -117,7 +118,7 @@ def test_cli_no_color_and_scripted_stdin(monkeypatch, capsys) -> None:
 def test_hint_uses_the_analysis_and_says_so() -> None:
     def fake(game, state, time, solver_time, report=None):  # every column scored, column 3 (index 2) best
         scores = {c: (2 if c == 2 else -1) for c in game.actions(state)}
-        values = {c: solver_value(game, state, s) for c, s in scores.items()}
+        values = {c: analysis.service(game).score_value(state, s) for c, s in scores.items()}
         return Analysis("the solver", True, scores, values, 2, points={c: f"{s:+d}" for c, s in scores.items()})
 
     feed = iter(["h", "q"])
@@ -167,9 +168,9 @@ def test_solver_value_words_follow_the_value_algebra() -> None:
         win_most = (game.cells + 2 - (state.ply + 1)) // 2  # winning with the very next stone
         loss_most = (game.cells + 2 - (state.ply + 2)) // 2  # losing to the stone after it
         for score in range(-loss_most, win_most + 1):
-            assert solver_value(game, state, score) == score_to_value(score, state.ply, game.cells)
-        assert plies_to_end(solver_value(game, state, win_most)) == 1
-        assert plies_to_end(solver_value(game, state, -loss_most)) == 2
+            assert analysis.service(game).score_value(state, score) == score_to_value(score, state.ply, game.cells)
+        assert plies_to_end(analysis.service(game).score_value(state, win_most)) == 1
+        assert plies_to_end(analysis.service(game).score_value(state, -loss_most)) == 2
 
 
 def test_hint_from_the_solver_matches_pons_scores() -> None:
@@ -177,7 +178,7 @@ def test_hint_from_the_solver_matches_pons_scores() -> None:
     game = get_game("connect4")
     for moves, score in pons_positions("Test_L3_R1", 3):
         state = game.from_moves(moves)
-        found = analyze(game, state)
+        found = analysis.service(game).analyse(state)
         assert found.engine == "the solver" and found.exact
         assert max(found.scores.values()) == score == found.scores[found.best]
         if score:

@@ -246,20 +246,19 @@ def test_a_budgeted_analysis_fills_in_win_draw_loss_then_exact(monkeypatch) -> N
     pytest.importorskip("zerosum.solver.solver")
     import itertools
 
+    from zerosum.analysis import service as analysis_service
     from zerosum.ui import service
-    from zerosum.ui.analysis import load_solver
 
     ticks = itertools.count(0, 1)
     monkeypatch.setattr(service, "CLOCK", lambda: float(next(ticks)))  # every slice: out of time after one search
-    monkeypatch.setattr(service, "_RUNS", {})
     game, actions, state = service.check_position("connect4", "4444433321")
-    replies = []
-    for _ in range(400):
-        replies.append(service.analyze_job(game, actions, state, 1.0, True, 1.5))
+    replies: list = []
+    for _ in range(400):  # each slice goes on from where the last stopped, as the page asks
+        replies.append(service.analyze_job(game, actions, state, 1.0, True, 1.5, replies[-1]["resume"] if replies else None))
         if replies[-1]["done"]:
             break
     final = replies[-1]
-    truth = load_solver(game).analyze(state)
+    truth = analysis_service(game).solver.analyze(state)
     assert final["done"] and final["exact"] and final["engine"] == "the solver"
     assert final["columns"] == truth and not final["classes"] and not final["estimates"]
     assert len(replies) > 2 and not replies[0]["done"]

@@ -17,10 +17,12 @@
 
   The adjudicator's solver has no opening book: the book proves every position of its depth (ply 8 on
   7 x 6) at once, so it would end every game at its opening, before the agents have played; the node budget
-  is the measure of "near enough to the end" that a weak engine is expected to find the result too.  One
-  solver, with a small transposition table (:data:`TABLE_SIZE`), lives as long as its worker process:
-  consecutive positions of a game share most of their trees, so each check starts from what the last one
-  learned.
+  is the measure of "near enough to the end" that a weak engine is expected to find the result too.  The
+  ruling is the analysis service's (:meth:`zerosum.analysis.Service.prove`), on a solver of its own with a
+  small transposition table (:data:`TABLE_SIZE`) that lives as long as its worker process: consecutive
+  positions of a game share most of their trees, so each check starts from what the last one learned.  It
+  is the one solver that does not share the process's table: a table the players' solver has filled would
+  prove positions far from the end within the budget (docs/architecture.md has the measurement).
 - ``draw=N``: a game still undecided after ``N`` moves (plies played by the agents, after the opening) is
   scored a draw: reason ``adjudicated: draw after N moves``.
 
@@ -35,7 +37,7 @@ from typing import Any, Sequence
 from ..errors import UsageError
 
 __all__ = ["parse_adjudicate", "adjudicate_problem", "describe_adjudication", "check_adjudication", "Judge",
-           "prove", "DEFAULT_SOLVER_NODES", "MIN_SOLVER_NODES", "MAX_SOLVER_NODES", "MAX_DRAW_MOVES", "TABLE_SIZE"]
+           "DEFAULT_SOLVER_NODES", "MIN_SOLVER_NODES", "MAX_SOLVER_NODES", "MAX_DRAW_MOVES", "TABLE_SIZE"]
 
 #: the solver's node budget per check when ``--adjudicate solver`` names none
 DEFAULT_SOLVER_NODES = 100
@@ -104,43 +106,11 @@ def check_adjudication(game: Any, rules: dict[str, int] | None) -> None:
     """Refuse (one UsageError line) solver adjudication of a game the solver cannot take."""
     if not rules or "solver" not in rules:
         return
-    from ..solver.solver import supports
+    from ..analysis import service
 
-    if not supports(game):
+    if not service(game).solves:
         raise UsageError(f"--adjudicate solver: the solver takes Connect-X boards with cols x (rows + 1) <= 64, "
                          f"not {game.spec}: use --adjudicate draw=N, or no adjudication")
-
-
-_SOLVERS: dict[str, Any] = {}  # game spec -> the adjudicator's solver, one a worker process
-
-
-def _solver(game: Any) -> Any:
-    solver = _SOLVERS.get(game.spec)
-    if solver is None:
-        from ..solver.solver import Solver
-
-        solver = _SOLVERS[game.spec] = Solver(game, tt_size=TABLE_SIZE, book=False)
-    return solver
-
-
-def prove(solver: Any, state: Any, nodes: int) -> tuple[int, int | None] | None:
-    """``(sign, plies)`` when ``solver`` proves ``state`` (not over) within ``nodes`` nodes: the sign of its
-    result for the side to move (+1, 0, -1) and, for a win or loss, the plies to its end when a second
-    search finds them within the same budget (else None).  None when not proven."""
-    from ..solver.solver import BudgetExceeded
-    from ..values import plies_to_end, score_to_value
-
-    try:
-        sign = solver.solve_bits(state.current, state.mask, weak=True, node_limit=nodes)
-    except BudgetExceeded:
-        return None
-    if sign == 0:
-        return 0, None
-    try:
-        score = solver.solve_bits(state.current, state.mask, weak=False, node_limit=nodes)
-    except BudgetExceeded:
-        return sign, None
-    return sign, plies_to_end(score_to_value(score, state.ply, solver.game.cells))
 
 
 class Judge:
@@ -151,13 +121,16 @@ class Judge:
         self.game = game
         self.nodes = rules.get("solver")
         self.draw = rules.get("draw")
-        self.solver = _solver(game) if self.nodes is not None else None
-        if self.solver is not None:  # compiled code loads now, before any clock starts
-            prove(self.solver, game.initial_state, MIN_SOLVER_NODES)
+        self.engine: Any = None
+        if self.nodes is not None:  # the analysis service's ruling; its compiled code loads now, before any clock
+            from ..analysis import service
+
+            self.engine = service(game)
+            self.engine.prove(game.initial_state, MIN_SOLVER_NODES, TABLE_SIZE)
 
     def __call__(self, state: Any, moves: int) -> tuple[int | None, str] | None:
-        if self.solver is not None:
-            proof = prove(self.solver, state, self.nodes)  # type: ignore[arg-type]
+        if self.engine is not None:
+            proof = self.engine.prove(state, self.nodes, TABLE_SIZE)  # nodes: given with the engine
             if proof is not None:
                 sign, plies = proof
                 if sign == 0:

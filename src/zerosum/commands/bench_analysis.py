@@ -2,9 +2,10 @@
 
 It samples quiet positions at each ply of ``--plies`` (:func:`zerosum.solver.sampling.quiet_positions`:
 random games from the empty board in which no move hands the opponent a win in one; the same ``--seed``
-gives the same positions) and analyses each with :func:`zerosum.ui.analysis.analyze`, the call behind the
-terminal's hint and ``/api/analyze``, in this one process (one solver, its table kept from position to
-position, as a face's solver keeps it).  It prints, per ply, the wall time's p50, p90 and max (nearest
+gives the same positions) and analyses each with the analysis service (:mod:`zerosum.analysis`), the one
+behind the terminal's hint and ``/api/analyze``, in this one process (one solver, its table kept from position
+to position, as a face's solver keeps it); ``--no-book``, ``--tt-log-size`` or ``--threads`` measure a service
+of their own, made so, and leave the process's alone.  It prints, per ply, the wall time's p50, p90 and max (nearest
 rank), the mean nodes, whether every analysis was exact, and the fallbacks: analyses the faces would have
 handed to alpha-beta (not exact, or longer than their wait for the solver).  The command line and the
 machine's load at the start and the end come first and last, so the figures can be judged.  The first
@@ -18,8 +19,7 @@ import math
 import os
 import sys
 import time
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from .options import UsageError, add_game_option, int_arg
 
@@ -108,40 +108,26 @@ def _load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {os.cpu_count()} CPUs)"
 
 
-@contextmanager
-def _solver_for(args: argparse.Namespace, game: Any) -> Iterator[Any]:
-    """The solver :func:`analyze` uses during the run: the faces' own (cached) one, or, for ``--no-book`` or
-    ``--tt-log-size``, one built so and put in its place in the faces' cache until the run ends."""
-    from ..ui import analysis
+def _service_for(args: argparse.Namespace, game: Any) -> Any:
+    """The analysis service measured: the process's own, or, for ``--no-book``, ``--tt-log-size`` or
+    ``--threads``, one made so (its own solver), which leaves the process's alone."""
+    from ..analysis import Service, service
 
     if not args.no_book and args.tt_log_size is None and args.threads is None:
-        yield analysis.load_solver(game)
-        return
-    from ..solver.solver import DEFAULT_TT_SIZE, Solver
-
-    size = DEFAULT_TT_SIZE if args.tt_log_size is None else 1 << args.tt_log_size
-    cache = analysis._SOLVERS  # where analyze() finds its solver
-    missing = object()
-    before = cache.get(game.spec, missing)
-    from ..solver.parallel import default_threads
-
-    threads = default_threads() if args.threads is None else args.threads
-    cache[game.spec] = Solver(game, tt_size=size, book=not args.no_book, threads=threads)
-    try:
-        yield cache[game.spec]
-    finally:
-        if before is missing:
-            del cache[game.spec]
-        else:
-            cache[game.spec] = before
+        return service(game)
+    measured = Service(game, table=None if args.tt_log_size is None else 1 << args.tt_log_size)
+    if args.threads is not None:
+        measured.threads = args.threads
+    return measured
 
 
 def run_bench_analysis(args: argparse.Namespace) -> int:
+    from ..analysis import service
     from ..games import get_game
     from ..solver.sampling import connectx_game, quiet_positions
-    from ..ui.analysis import SOLVER_TIME, analyze, solver_available
+    from ..ui.analysis import SOLVER_TIME
 
-    if not solver_available(get_game(args.game)):
+    if not service(get_game(args.game)).solves:
         raise UsageError(f"--game {args.game}: the solver takes Connect-X boards with cols x (rows + 1) <= 64 "
                          "only (and needs numba)")
     game = connectx_game(args.game)
@@ -149,38 +135,39 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
     out = sys.stdout
     print(f"command: {_command(args, game)}", file=out)
     print(f"load at start: {_load()}", file=out, flush=True)
-    with _solver_for(args, game) as solver:
-        book = solver.book
-        print(f"solver: {solver.threads} thread(s), table of {solver.table.shape[0]:,} entries, book: "
-              f"{'none' if book is None else f'{len(book):,} entries, plies 0-{book.depth}'}", file=out)
-        for state in quiet_positions(game, max(0, game.cells - 2), 1, args.seed):
-            analyze(game, state)  # untimed: loads the compiled code and touches the table
-        print(f"fallbacks: analyses not exact or longer than the faces' {SOLVER_TIME:g} s wait for the solver "
-              "(they would be alpha-beta's)", file=out)
-        print("| ply | positions | p50 s | p90 s | max s | mean nodes | exact | fallbacks |", file=out)
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out, flush=True)
-        wall = cpu = 0.0
-        worst: tuple[float, str] = (0.0, "")
-        for ply in range(lo, hi + 1):
-            states = quiet_positions(game, ply, args.per_ply, args.seed)
-            times, nodes, exact, fallbacks = [], [], True, 0
-            for state in states:
-                c0, t0 = time.process_time(), time.perf_counter()
-                found = analyze(game, state)
-                dt = time.perf_counter() - t0
-                cpu += time.process_time() - c0
-                times.append(dt)
-                nodes.append(found.nodes or solver.nodes)  # the analysis's count, else the solver's
-                exact = exact and found.exact
-                fallbacks += int(not found.exact or dt > SOLVER_TIME)
-                worst = max(worst, (dt, game.to_moves(state)))
-            wall += sum(times)
-            if not times:
-                print(f"| {ply} | 0 | - | - | - | - | - | - |", file=out, flush=True)
-                continue
-            print(f"| {ply} | {len(times)} | {percentile(times, 0.5):.3f} | {percentile(times, 0.9):.3f} | "
-                  f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |",
-                  file=out, flush=True)
+    engine, use_book = _service_for(args, game), not args.no_book
+    with engine.borrowed(book=use_book) as solver:
+        book, entries = solver.book, solver.table.shape[0]
+    print(f"solver: {engine.threads} thread(s), table of {entries:,} entries, book: "
+          f"{'none' if book is None else f'{len(book):,} entries, plies 0-{book.depth}'}", file=out)
+    for state in quiet_positions(game, max(0, game.cells - 2), 1, args.seed):
+        engine.analyse(state, book=use_book)  # untimed: loads the compiled code and touches the table
+    print(f"fallbacks: analyses not exact or longer than the faces' {SOLVER_TIME:g} s wait for the solver "
+          "(they would be alpha-beta's)", file=out)
+    print("| ply | positions | p50 s | p90 s | max s | mean nodes | exact | fallbacks |", file=out)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out, flush=True)
+    wall = cpu = 0.0
+    worst: tuple[float, str] = (0.0, "")
+    for ply in range(lo, hi + 1):
+        states = quiet_positions(game, ply, args.per_ply, args.seed)
+        times, nodes, exact, fallbacks = [], [], True, 0
+        for state in states:
+            c0, t0 = time.process_time(), time.perf_counter()
+            found = engine.analyse(state, book=use_book)
+            dt = time.perf_counter() - t0
+            cpu += time.process_time() - c0
+            times.append(dt)
+            nodes.append(found.nodes)
+            exact = exact and found.exact
+            fallbacks += int(not found.exact or dt > SOLVER_TIME)
+            worst = max(worst, (dt, game.to_moves(state)))
+        wall += sum(times)
+        if not times:
+            print(f"| {ply} | 0 | - | - | - | - | - | - |", file=out, flush=True)
+            continue
+        print(f"| {ply} | {len(times)} | {percentile(times, 0.5):.3f} | {percentile(times, 0.9):.3f} | "
+              f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |",
+              file=out, flush=True)
     print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU; slowest: {worst[0]:.3f} s at {worst[1] or '(empty)'}",
           file=out)
     print(f"load at end: {_load()}", file=out)

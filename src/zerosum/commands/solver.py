@@ -114,29 +114,28 @@ def _run_analyze(args: argparse.Namespace) -> int:
 
     # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait
     announce(solver_steps(args.game), lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    from ..analysis import service
     from ..core.words import score_words
-    from ..solver.solver import best_of
+    from ..solver.solver import solver_game
 
-    from ..core.processes import default_threads
-
-    solver = solver_from(args)
-    game = solver.game
-    state = solver.position(args.moves)
-    scores = solver.analyze(state, weak=args.weak, threads=args.threads or default_threads())
+    game = solver_game(args.game)
+    engine, table = service(game), 1 << args.tt_log_size  # the process's analysis service: one solver
+    with engine.borrowed(table=table) as solver:
+        state = settled(solver).position(args.moves)
+    found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
+    scores = [found.scores.get(c) for c in range(game.cols)]
     width = max(5, len(str(game.cols)) + 1)
     print(f"position: {args.moves or '(start)'}, player {state.to_move} to move")
     print("column:" + "".join(str(c + 1).rjust(width) for c in range(game.cols)))
     print("score: " + "".join(("full" if s is None else f"{s:+d}" if s else "0").rjust(width) for s in scores))
-    best = best_of(scores, game.cols)
-    value = scores[best]
-    assert value is not None
+    best, value = found.best, int(found.scores[found.best])
     if args.weak:
         verdict = {1: "a win", 0: "a draw", -1: "a loss"}[value]
         print(f"best: column {best + 1} ({verdict})")
     else:
         said = score_words(value, state.ply, game.cells)  # the one vocabulary: moves of the side concerned
         print(f"best: column {best + 1} (score {value:+d}: {said})" if value else f"best: column {best + 1} (a draw)")
-    print(f"nodes: {solver.nodes}, {solver.elapsed * 1e3:.1f} ms")
+    print(f"nodes: {found.nodes}, {found.elapsed * 1e3:.1f} ms")
     return 0
 
 

@@ -15,20 +15,16 @@ from typing import Any, Callable
 
 __all__ = ["solve_position", "PositionSolver"]
 
-_SOLVERS: dict[tuple[str, int], Any] = {}
-
-
 def solve_position(game: str, tt_size: int, item: tuple[int, int, int]) -> tuple[int, int]:
-    """``(key, score)``: the exact score of the position ``item = (key, current, mask)`` (bitboards), by a
-    solver with a table of ``tt_size`` entries and no book, kept for the life of the worker."""
-    from ..solver.solver import Solver
+    """``(key, score)``: the exact score of the position ``item = (key, current, mask)`` (bitboards), by the
+    worker's one solver of the game (the analysis service's, :mod:`zerosum.analysis`), without its book, its
+    table at least ``tt_size`` entries and kept for the life of the worker."""
+    from ..analysis import service
+    from ..games import get_game
 
-    solver = _SOLVERS.get((game, tt_size))
-    if solver is None:
-        _SOLVERS.clear()
-        solver = _SOLVERS[(game, tt_size)] = Solver(game, tt_size=tt_size, book=False)
     key, current, mask = item
-    return key, solver.solve_bits(current, mask)
+    with service(get_game(game)).borrowed(book=False, table=tt_size) as solver:
+        return key, solver.solve_bits(current, mask)
 
 
 def _solve_one(pool: Any, item: tuple[int, int, int], game: str, tt_size: int) -> tuple[int, int]:

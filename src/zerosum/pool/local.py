@@ -68,7 +68,10 @@ class Pool:
         self.warmup, self.warmup_limit = warmup, warmup_limit
         self.ready_wait = wait if ready_wait is None or wait is None else max(wait, ready_wait)
         self._warming: dict[int, tuple[float, str]] = {}  # id of a warming worker -> (since, what it prepares)
-        self._idle: queue.Queue[Worker | str | None] = queue.Queue()  # a str: why a worker could not start
+        # the idle workers, the last one back taken first: a worker that just answered (its tables warm, a
+        # progressive analysis kept: zerosum.analysis) answers the next job when it is free; a str: why a worker
+        # could not start
+        self._idle: queue.Queue[Worker | str | None] = queue.LifoQueue()
         self._lock = threading.Lock()
         self._all: list[Worker] = []
         self._started = self._closed = False

@@ -19,6 +19,11 @@ On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it s
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
 ``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
 
+It owns no solver: it borrows the process's one solver of the game from the analysis service
+(:mod:`zerosum.analysis`), with its book or without (``book``), its table at least ``2**tt`` entries (the
+largest any user asked for), searching on its own ``threads`` -- so the terminal's hints and the page's
+analyses warm the table its moves search, and the other way round.
+
 Its compiled code is loaded once per process (:mod:`zerosum.agents.prepare`; :meth:`SolverAgent.preparation`
 lists the steps, :meth:`SolverAgent.warm_up` does them): a compile of tens of seconds on a cold cache.  Until
 it is loaded, a position whose every move the opening book scores is answered from the book alone (the
@@ -88,7 +93,8 @@ class SolverAgent(SearchAgent):
     LIMITS = ("time",)
     OPTIONS = {
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
-        "tt": Option(int, "transposition table of 2**tt entries, 8 bytes each (default 24: 128 MB)",
+        "tt": Option(int, "a transposition table of at least 2**tt entries, 8 bytes each (default 24: 128 MB; the "
+                          "process's one table of the game, shared with its analyses)",
                      lambda v: TT_RANGE[0] <= v <= TT_RANGE[1], f"a whole number {TT_RANGE[0]}..{TT_RANGE[1]}"),
         "threads": Option(int, f"search threads over one table (default 1; the faces use {FACE_THREADS} where "
                                f"the machine has the cores)", lambda v: 1 <= v <= MAX_THREADS,
@@ -108,7 +114,7 @@ class SolverAgent(SearchAgent):
         super().__init__(limits=limits, seed=seed)
         self.use_book = book
         self.tt = tt
-        self._solvers: dict[str, Any] = {}
+        self._refused: set[str] = set()  # the games it said it cannot take (once each)
         self._fallback: Agent | None = None
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
@@ -125,15 +131,18 @@ class SolverAgent(SearchAgent):
         if self._threads_given:
             return
         self.threads = max(1, min(cores, default_threads()))
-        for solver in self._solvers.values():
-            if solver is not None:
-                solver.threads = self.threads
 
-    def _solver_for(self, game: Game[Any, Any]) -> Any:
+    def _service_for(self, game: Game[Any, Any]) -> Any:
+        """The analysis service whose solver this agent borrows (:mod:`zerosum.analysis`: one solver, table and
+        book a process and game, shared with the hints and analyses), or None where the solver does not answer
+        (the first time, it says why and starts its fallback)."""
+        from ..analysis import service
+
         spec = getattr(game, "spec", repr(game))
-        if spec in self._solvers:
-            return self._solvers[spec]
-        solver = None
+        engine = service(game)
+        if engine.solves or spec in self._refused:
+            return engine if engine.solves else None
+        self._refused.add(spec)
         board: Any = game  # a column-bitboard game has rows and cols (GameTraits.layout)
         if game.traits.layout != COLUMN_BITBOARD:
             reason = f"the solver plays Connect-X only, not {spec}"
@@ -141,14 +150,9 @@ class SolverAgent(SearchAgent):
             reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {board.rows} x {board.cols} "
                       f"needs {board.cols * (board.rows + 1)} bits")
         else:
-            from .solver import Solver
-
-            solver = Solver(game, tt_size=1 << self.tt, book=self.use_book, threads=self.threads)
-            reason = None
-        if solver is None:
-            self._start_fallback(str(reason))
-        self._solvers[spec] = solver
-        return solver
+            reason = "the solver's compiled code (numba) is not installed"
+        self._start_fallback(reason)
+        return None
 
     def _start_fallback(self, reason: str) -> None:
         seconds = self.limits.time or 1.0
@@ -221,8 +225,8 @@ class SolverAgent(SearchAgent):
                 self.last_fallback = f"the solver's code is not loaded yet: alphabeta:time={left:.2f} chose"
                 return self._alphabeta(round(left, 3)).search(game, state)
             warm(steps)
-        solver = self._solver_for(game)
-        if solver is None:
+        engine = self._service_for(game)
+        if engine is None:
             assert self._fallback is not None
             if isinstance(self._fallback, SearchAgent):
                 return self._fallback.search(game, state)
@@ -232,10 +236,12 @@ class SolverAgent(SearchAgent):
         self.last_fallback = None
         self.last_proof = None
         try:
-            if seconds is None and report is None:
-                return self._exact(game, state, solver.analyze(state), solver.nodes, clock() - start)
-            return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
-                                     start, hard and seconds is not None, game)
+            with engine.borrowed(book=self.use_book, table=1 << self.tt) as solver:
+                if seconds is None and report is None:
+                    scores = solver.analyze(state, threads=self.threads)
+                    return self._exact(game, state, scores, solver.nodes, clock() - start)
+                return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
+                                         start, hard and seconds is not None, game)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
 
@@ -244,7 +250,7 @@ class SolverAgent(SearchAgent):
                      game: Game[Any, Any] | None = None) -> SearchResult:
         from .progressive import EXACT, ROOT, WDL, Progressive
 
-        run = Progressive(solver, state, clock=clock, root=True)
+        run = Progressive(solver, state, clock=clock, root=True, threads=self.threads)
         # win/draw/loss until the game's value is proven (however long that takes, unless the time is a hard
         # control); then the exact scores of the columns that may be best, while time is left
         for event in run.events(kinds=(WDL,), deadline=deadline if hard else None):

@@ -17,8 +17,10 @@ It runs in slices: every search gets a node budget (``Solver``'s ``node_limit``)
 again later with twice the budget, after the other columns had their turn -- so the easy columns come first,
 centre-most first among equals, and a hard one never holds the others back.  Between slices it stops at a
 deadline, a node total or a :class:`threading.Event`; calling :meth:`Progressive.events` again goes on where
-it stopped (what it proved stays proven, and the table keeps its bounds).  Pure Python over ``Solver``'s
-public methods.
+it stopped (what it proved stays proven, and the table keeps its bounds).  :meth:`Progressive.snapshot` is
+what it knows as plain data, and :meth:`Progressive.restore` takes that in -- in another process too, whose
+table learned nothing of it: what was proven is not searched again, and each search goes on at the budget it
+had reached (:mod:`zerosum.analysis.progress`).  Pure Python over ``Solver``'s public methods.
 
 With ``threads`` > 1 (default: the solver's own ``threads``) that many worker threads take the searches
 from the one queue, each on its own lane of the solver (:mod:`.parallel`: its frames, one shared table),
@@ -35,6 +37,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from ..errors import UsageError
 from .parallel import Lane, check_threads, retire
 from .solver import BudgetExceeded, Halted, Solver
 
@@ -144,6 +147,40 @@ class Progressive:
         if record:  # a move that ends the game: its win/draw/loss, like every column's, then its score
             self._known += [Event(column, WDL, self.wdl[column], 0, 0.0), event]
         return event
+
+    # ---- as plain data ---------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """What this analysis knows, as plain (JSON-ready) data that :meth:`restore` takes in any process: the
+        position, the proven results and each search's next budget (what the table learned stays behind)."""
+        return {"position": [self.state.current, self.state.mask], "wdl": sorted([c, v] for c, v in self.wdl.items()),
+                "exact": sorted([c, v] for c, v in self.exact.items()),
+                "budgets": sorted([kind, c, n] for (kind, c), n in self._budget.items())}
+
+    def restore(self, data: Any) -> None:
+        """Take in what a :meth:`snapshot` of this position knew (results it lacks, the larger budgets), checked
+        first: one :class:`~zerosum.errors.UsageError` line for anything malformed, and never a false proof from
+        a score out of its range, a column that cannot be played or a result that contradicts one known."""
+        if not isinstance(data, dict) or data.get("position") != [self.state.current, self.state.mask]:
+            raise UsageError("the progress is not of this position: start the analysis again without it")
+        g, ply = self.solver.game, self.state.ply
+        hi, lo = (g.cells + 2 - (ply + 1)) // 2, -((g.cells + 2 - (ply + 2)) // 2)
+        wdl, exact, budgets = _rows(data.get("wdl"), 2), _rows(data.get("exact"), 2), _rows(data.get("budgets"), 3)
+        told = {c: v for c, v in wdl} | {c: _sign(s) for c, s in exact}
+        if not (all(c in self.order and v in (-1, 0, 1) for c, v in wdl)
+                and all(c in self.order and lo <= s <= hi for c, s in exact)
+                and len(dict(wdl)) == len(wdl) and len(dict(exact)) == len(exact)
+                and all(told[c] == v for c, v in wdl) and all(self.wdl.get(c, v) == v for c, v in told.items())
+                and all(self.exact.get(c, s) == s for c, s in exact)
+                and all(kind in (WDL, EXACT) and (c in self._children or c == ROOT) and MIN_SLICE <= n <= 1 << 62
+                        for kind, c, n in budgets)):
+            raise UsageError("the progress does not hold together: start the analysis again without it")
+        for c, v in told.items():
+            self.wdl[c] = v
+        for c, s in [*exact, *((c, 0) for c, v in wdl if v == 0)]:  # a draw's score is 0
+            self.exact[c] = s
+        for kind, c, n in budgets:
+            self._budget[(kind, c)] = max(n, self._budget.get((kind, c), 0))
 
     # ---- searching -------------------------------------------------------------------------------
 
@@ -340,3 +377,18 @@ class Progressive:
                 if isinstance(item, Event):
                     held.append(item)
             self._known = ready + held + self._known
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _rows(items: Any, width: int) -> list[tuple[Any, ...]]:
+    """``items``, a list of lists of ``width`` whole numbers (a budget's kind, a string, first), as tuples;
+    [] for None; else one UsageError line."""
+    items = [] if items is None else items
+    if not (isinstance(items, list) and all(isinstance(row, list) and len(row) == width for row in items)
+            and all(type(x) is int for row in items for x in row[-2:])
+            and all(width == 2 or type(row[0]) is str for row in items)):
+        raise UsageError("the progress is malformed: start the analysis again without it")
+    return [tuple(row) for row in items]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..agents.registry import agent_class
+from ..analysis import service
 from ..errors import AgentError
-from .analysis import analyze
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, hands_off, number, server_agents
 
 __all__ = ["check_explain", "explain_job", "explained", "MAX_EXPLAIN_NODES"]
@@ -112,7 +112,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
 def _exact_why(request: MoveRequest) -> dict[str, Any]:
     """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
     game, fmt = request.game, request.game.format_action
-    found = analyze(game, request.state, time=request.agent.limits.time or DEFAULT_TIME)
+    found = service(game).analyse(request.state, time=request.agent.limits.time or DEFAULT_TIME)
     best = found.scores.get(found.best)
     alone = sum(1 for v in found.scores.values() if v == best) == 1
     rows = [{"move": fmt(a), "score": str(found.point(a)), "value": number(v),

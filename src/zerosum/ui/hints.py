@@ -42,7 +42,8 @@ from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
 from ..values import is_proven
-from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move, live_analyze, partial_analysis
+from ..analysis import service
+from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move
 
 __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think", "value_words",
            "from_book",
@@ -83,14 +84,11 @@ def _style(found: Analysis, action: Any) -> str:
 
 def from_book(game: Game[Any, Any], ply: int, nodes: int, exact: bool) -> bool:
     """Whether an exact answer with no nodes searched at ``ply`` came from the solver's opening book (the
-    position's moves all lie within the book's depth), rather than a search."""
-    if not exact or nodes or not game.traits.solver:  # only the solver's boards have a book
+    position's moves all lie within the book's depth: the analysis service says), rather than a search."""
+    if not exact or nodes:
         return False
-    from ..solver.book import load_default  # the solver's own book, read without its compiled code
-
-    board: Any = game  # a board the solver takes (game.traits.solver)
-    book = load_default(board)
-    return book is not None and ply + 1 <= int(getattr(book, "depth", -1))
+    depth = service(game).book_depth  # the solver's own book, read without its compiled code
+    return depth is not None and ply + 1 <= depth
 
 
 def _proven_best(found: Analysis) -> bool:
@@ -170,8 +168,8 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
 def hint_analysis(game: Game[Any, Any], state: Any, *, time: float, solver_time: float,
                   report: Callable[[Analysis], None] | None = None) -> Analysis:
     """A hint's analysis: the solver's, filling in for at most ``solver_time`` seconds (what it proved by then),
-    else alpha-beta's for ``time`` seconds."""
-    return live_analyze(game, state, solver_time, report, time=time)
+    else alpha-beta's for ``time`` seconds (the analysis service: :mod:`zerosum.analysis`)."""
+    return service(game).analyse(state, seconds=solver_time, on_update=report, time=time)
 
 
 class LiveRow:
@@ -290,18 +288,12 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
         with LiveRow(session.output, idle=f"{agent.spec} is thinking"):
             warm(steps_of(agent, game, state))  # its compiled code first, so it searches at full strength
             return engine_move(game, state, agent), ""
-    actions = game.actions(state)
     with LiveRow(session.output, idle=f"{agent.spec} is thinking") as live:
         warm(steps_of(agent, game, state))  # none where the opening book answers
-        wdl: dict[int, int] = {}
-        exact: dict[int, int] = {}
+        follow = service(game).follower(state)  # the agent's results, as the analysis they add up to
 
         def report(event: Any) -> None:
-            (exact if event.kind == "exact" else wdl)[event.column] = event.value
-            if event.kind == "exact" or event.value == 0:
-                wdl[event.column] = (event.value > 0) - (event.value < 0)
-            found = partial_analysis(game, state, actions, wdl, exact, event.seconds)
-            live.update(*_progress(game, state, found, f"{agent.spec} is thinking"))
+            live.update(*_progress(game, state, follow(event), f"{agent.spec} is thinking"))
 
         seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
         played = engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))

@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import Game
 from ..games import get_game, registered_games
-from .analysis import solver_available
+from ..analysis import service
 
 __all__ = ["MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "check_game", "check_moves", "checked_position",
            "check_position", "solver_plays", "games_catalogue", "describe_state"]
@@ -66,8 +66,9 @@ def check_position(game_spec: str | None, moves: str | None, over_message: str =
 
 
 def solver_plays(game: Game[Any, Any]) -> bool:
-    """Whether the solver can play ``game`` (the solver answers: :func:`zerosum.solver.solver.supports`)."""
-    return solver_available(game)
+    """Whether the solver can play ``game`` (the analysis service says: the game declares the solver takes it,
+    and the solver is installed)."""
+    return service(game).solves
 
 
 def games_catalogue() -> list[dict[str, Any]]:

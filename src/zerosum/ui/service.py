@@ -32,7 +32,8 @@ from ..errors import AgentError
 from ..game import Game
 from ..spec import integer, parse_spec, real
 from ..pool.moves import MoveReport
-from .analysis import analyze, keeps_no_clock, value_words
+from ..core.words import value_words
+from .analysis import keeps_no_clock
 from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
                        describe_state, games_catalogue, solver_plays)
 
@@ -223,19 +224,25 @@ def agent_choice(game_spec: str | None, spec: str | None, max_time: float = MAX_
 
 
 def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: float, use_solver: bool = True,
-                budget: float | None = None) -> dict[str, Any]:
+                budget: float | None = None, resume: str | None = None) -> dict[str, Any]:
     """Every legal move's score in ``state``, the position after ``actions``, checked by the caller (runs in a
-    worker); ``use_solver=False`` asks alpha-beta only.  The reply speaks for itself: ``engine`` names who
-    answered, ``exact`` says whether the scores are proofs and ``estimates`` lists the moves whose score is
-    a heuristic one; ``points`` are the short figures a narrow slot shows (``legend`` says what they mean).
+    worker), from the worker's analysis service (:mod:`zerosum.analysis`); ``use_solver=False`` asks
+    alpha-beta only.  The reply speaks for itself: ``engine`` names who answered, ``exact`` says whether the
+    scores are proofs and ``estimates`` lists the moves whose score is a heuristic one; ``points`` are the
+    short figures a narrow slot shows (``legend`` says what they mean).
 
     ``budget`` (seconds): a slice of a progressive analysis where the solver plays -- what it has proven so
     far, ``done`` saying whether every column is scored and ``classes`` the moves proven only in win/draw/loss
-    ("win", "draw", "loss"); asked again, it goes on where it stopped (the worker keeps the analysis)."""
-    if budget is not None and use_solver and solver_plays(game):
-        found = _resumed(game, actions, state, budget)
+    ("win", "draw", "loss").  Until it is done, ``resume`` is the text of where it stopped: asked again with
+    it, on any worker, the analysis goes on from there (a worker that answered before also goes on with what
+    its table learned)."""
+    from ..analysis import parse, service, token
+
+    engine = service(game)
+    if budget is not None and use_solver and engine.solves:
+        found = engine.analyse(state, seconds=budget, resume=parse(resume), clock=CLOCK)
     else:
-        found = analyze(game, state, time=time, use_solver=use_solver)
+        found = engine.analyse(state, time=time, use_solver=use_solver)
     fmt = game.format_action
     reply: dict[str, Any] = {
         "game": game.spec,
@@ -254,6 +261,7 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
         "note": found.note or None,
         "done": found.done,
         "classes": {fmt(a): CLASS_NAMES[v] for a, v in found.classes.items()},
+        "resume": token(found.progress),
     }
     view = game.board_view(state)
     if view.gravity:  # a score per column, under the column labels
@@ -263,28 +271,7 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
 
 
 CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
-_RUNS: dict[tuple[str, str], Any] = {}  # the worker's progressive analyses, newest last
-MAX_RUNS = 8
 CLOCK = _perf_counter  # where a slice's time comes from (tests pass their own)
-
-
-def _resumed(game: Game[Any, Any], actions: list[Any], state: Any, budget: float) -> Any:
-    """The analysis after ``budget`` more seconds of the position's progressive analysis (kept in this worker)."""
-    from ..solver.progressive import Progressive
-    from .analysis import load_solver, partial_analysis
-
-    key = (game.spec, game.format_moves(actions))
-    run = _RUNS.pop(key, None)
-    if run is None:
-        solver = load_solver(game)
-        assert solver is not None  # the caller asked solver_plays
-        run = Progressive(solver, state, clock=lambda: CLOCK())
-        while len(_RUNS) >= MAX_RUNS:
-            _RUNS.pop(next(iter(_RUNS)))
-    _RUNS[key] = run
-    for _ in run.events(deadline=CLOCK() + budget):
-        pass
-    return partial_analysis(game, state, game.actions(state), run.wdl, run.exact, run.seconds, run.nodes)
 
 
 def number(v: float) -> float | int:

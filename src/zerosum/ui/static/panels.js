@@ -68,6 +68,7 @@ async function analyse(token) {
     if (token !== ui.token || !$("#analysis").checked) return;
     showAnalysis(info, reply);
     if (reply.done !== false) return;
+    params.resume = reply.resume;  // the next slice goes on where this one stopped, whichever worker answers
   }
 }
 

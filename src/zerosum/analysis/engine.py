@@ -1,0 +1,280 @@
+"""The analysis service: one :class:`Service` a process and game (:func:`service`), owning the solver, its
+table and its book, and answering "analyse this position" (see the package docstring)."""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from ..core.words import CLASS_LEGEND, CLASS_POINTS
+from ..errors import InvalidPositionError, UsageError
+from ..game import Game
+from ..values import HEURISTIC_BOUND, score_to_value
+from .estimate import estimated
+from .result import SOLVER_LEGEND, SOLVER_SHORT, Analysis, best_action, centre_order
+
+__all__ = ["Service", "service", "prove", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE"]
+
+#: who answers when the solver does (:attr:`Analysis.engine`)
+SOLVER_NAME = "the solver"
+#: seconds of alpha-beta where the solver does not go (a hint's default)
+ESTIMATE_TIME = 1.0
+#: progressive analyses a service keeps going between slices (the oldest is let go first)
+MAX_RUNS = 8
+#: entries of the solver's table when nobody asks for more (2**24, 8 bytes each: 128 MB)
+DEFAULT_TABLE = 1 << 24
+
+_SERVICES: dict[str, "Service"] = {}
+_LOCK = threading.Lock()
+
+
+def service(game: Game[Any, Any]) -> "Service":
+    """The analysis service of ``game`` in this process (one a game spec, made at first use)."""
+    key = str(getattr(game, "spec", None) or repr(game))
+    with _LOCK:
+        found = _SERVICES.get(key)
+        if found is None:
+            found = _SERVICES[key] = Service(game)
+        return found
+
+
+def takes(game: Any) -> bool:
+    """Whether the solver takes ``game``: what the game declares (:attr:`~zerosum.game.GameTraits.solver`),
+    asked without the solver's compiled code."""
+    return bool(getattr(getattr(game, "traits", None), "solver", False))
+
+
+class Service:
+    """Analyses of one game (see the package docstring).  ``table``: the entries of the solver's table an
+    analysis asks for (default :data:`DEFAULT_TABLE`); the solver's table is the largest any user asked for
+    (:meth:`borrowed`).  :func:`service` gives the process's own; a ``Service`` made apart (a benchmark of
+    another table) shares nothing with it."""
+
+    def __init__(self, game: Game[Any, Any], table: int | None = None) -> None:
+        from ..core.processes import default_threads
+
+        self.game = game
+        #: the solver takes this game (it may still be missing: numba not installed, :attr:`solves`)
+        self.takes = takes(game)
+        #: the threads an analysis searches with unless told (the faces': two where the machine has them)
+        self.threads = default_threads()
+        self._floor = table or DEFAULT_TABLE  # the table an analysis asks for
+        self._size = 0  # the table the solver was made with
+        self._solver: Any = None
+        self._book: Any = None
+        self._judges: dict[int, Any] = {}
+        self._lock = threading.RLock()
+        self._runs: OrderedDict[tuple[int, int], tuple[Any, int, float]] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"analysis.service({getattr(self.game, 'spec', self.game)!r})"
+
+    # ---- the solver ------------------------------------------------------------------------------
+
+    @property
+    def solves(self) -> bool:
+        """Whether the solver answers here: it takes the game and its compiled code is installed."""
+        if not self.takes:
+            return False
+        try:
+            import zerosum.solver.solver  # noqa: F401 - numba, or ImportError
+        except ImportError:
+            return False
+        return True
+
+    @property
+    def solver(self) -> Any:
+        """The solver (``zerosum.solver.Solver``, made at first use with the table an analysis asks for), or None
+        where it does not answer."""
+        return self._solver if self._solver is not None else self._made(None)
+
+    def _made(self, table: int | None) -> Any:
+        if not self.solves:
+            return None
+        with self._lock:
+            want = table or self._floor
+            if self._solver is None or want > self._size:
+                from ..solver.solver import Solver
+
+                self._size = max(self._size, want)
+                self._solver = Solver(self.game, tt_size=self._size, book=True)  # threads: each call's own
+                self._book = self._solver.book
+                self._runs.clear()  # they searched the old table
+            return self._solver
+
+    @contextmanager
+    def borrowed(self, *, book: bool = True, table: int | None = None) -> Iterator[Any]:
+        """The solver, for this thread alone while the block runs, with the opening book or without it
+        (``book``) and a table of at least ``table`` entries (a larger one is made once, when asked for).
+        Raises InvalidPositionError where the solver does not answer."""
+        solver = self._made(table)
+        if solver is None:
+            raise InvalidPositionError(f"the solver does not take {getattr(self.game, 'spec', self.game)}")
+        with self._lock:
+            wanted = self._book if book else None
+            if solver.book is not wanted:
+                solver.book = wanted
+            try:
+                yield solver
+            finally:
+                if solver.book is not self._book:
+                    solver.book = self._book
+
+    @property
+    def book_depth(self) -> int | None:
+        """The last ply the opening book scores every position of, or None without a book (read without the
+        compiled code)."""
+        if not self.takes:
+            return None
+        from ..solver.book import load_default
+
+        book = load_default(self.game)  # type: ignore[arg-type]
+        return None if book is None else int(book.depth)
+
+    def from_book(self, state: Any) -> bool:
+        """Whether the opening book scores every move of ``state`` (its analysis needs no search)."""
+        depth = self.book_depth
+        return depth is not None and state.ply + 1 <= depth
+
+    def score_value(self, state: Any, score: int) -> int:
+        """A solver score of ``state`` (the side to move's view) as an agent value."""
+        return score_to_value(int(score), state.ply, self.game.cells)  # type: ignore[attr-defined]
+
+    # ---- analyses ----------------------------------------------------------------------------------
+
+    def analyse(self, state: Any, *, seconds: float | None = None, resume: Any = None,
+                on_update: Callable[[Analysis], None] | None = None, stop: threading.Event | None = None,
+                time: float = ESTIMATE_TIME, use_solver: bool = True, threads: int | None = None,
+                weak: bool = False, book: bool = True, table: int | None = None,
+                clock: Callable[[], float] = _time.perf_counter) -> Analysis:
+        """Every legal move of ``state`` valued (see the package docstring).
+
+        Where the solver answers: without ``seconds``, ``resume`` or ``on_update``, every exact score (``weak``:
+        win/draw/loss only; ``book``: with the opening book; ``threads``; ``table``); else progressively, for
+        at most ``seconds`` (or until ``stop`` is set), ``on_update`` seeing the analysis after each result,
+        going on from ``resume`` (an earlier answer's :attr:`~Analysis.progress`, from any process) or from
+        where this service's last analysis of the position stopped.  Elsewhere (or ``use_solver`` False):
+        alpha-beta's estimates in about ``time`` seconds."""
+        actions = self.game.actions(state)
+        if not actions:
+            raise InvalidPositionError("the game is over: there is nothing to analyse")
+        if not (use_solver and self.solves):
+            return estimated(self.game, state, actions, time)
+        threads = self.threads if threads is None else threads
+        if seconds is None and resume is None and on_update is None and stop is None:
+            return self._solved(state, actions, threads, weak, book, table)
+        from .progress import run_of
+
+        with self.borrowed(table=table) as solver:
+            run, nodes, spent = run_of(self._runs, solver, state, resume, clock, threads)
+            first, began = run.nodes, clock()
+            deadline = None if seconds is None else began + seconds
+
+            def now() -> Analysis:
+                found = self.partial(state, run.wdl, run.exact, spent + clock() - began, nodes + run.nodes - first)
+                found.progress = None if found.done else {**run.snapshot(), "nodes": found.nodes,
+                                                          "seconds": round(found.elapsed, 4)}
+                return found
+
+            for _ in run.events(deadline=deadline, stop=stop):
+                if on_update is not None:
+                    on_update(now())
+            found = now()
+            key = (state.current, state.mask)
+            self._runs.pop(key, None)
+            if not found.done:  # kept, newest last, for the next slice
+                self._runs[key] = (run, found.nodes, found.elapsed)
+                while len(self._runs) > MAX_RUNS:
+                    self._runs.popitem(last=False)
+        if not found.done and seconds is not None:
+            found.note = f"not every column is proven within {seconds:g} s"
+        return found
+
+    def _solved(self, state: Any, actions: list[Any], threads: int, weak: bool, book: bool,
+                table: int | None) -> Analysis:
+        """Every exact score (or, ``weak``, every win/draw/loss) from one call of the solver."""
+        with self.borrowed(book=book, table=table) as solver:
+            raw = solver.analyze(state, weak=weak, threads=threads)
+            nodes, elapsed = solver.nodes, solver.elapsed
+        known = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
+        if weak:
+            found = self.partial(state, known, {c: 0 for c, s in known.items() if s == 0}, elapsed, nodes)
+            found.done = True
+            return found
+        found = self.partial(state, {}, known, elapsed, nodes)
+        found.from_book = book and not nodes and self.from_book(state)
+        return found
+
+    def partial(self, state: Any, wdl: dict[int, int], exact: dict[int, int], elapsed: float,
+                nodes: int = 0) -> Analysis:
+        """The analysis of what the solver proved: exact scores ``exact`` and win/draw/loss ``wdl`` (+1 / 0 /
+        -1) by column.  Exact (and done) when every legal column has its score."""
+        actions = self.game.actions(state)
+        scores: dict[Any, float] = {c: s for c, s in exact.items() if c in actions}
+        values = {c: float(self.score_value(state, int(s))) for c, s in scores.items()}
+        points = {c: f"{int(s):+d}" if s else "0" for c, s in scores.items()}
+        found = Analysis(SOLVER_NAME, False, scores, values, None, nodes, elapsed, points=points,
+                         legend=SOLVER_LEGEND, solver_scores=True, exact_moves=set(scores))
+        found.classes = {c: v for c, v in wdl.items() if c in actions and c not in exact}
+        for c, v in found.classes.items():
+            found.values[c] = v * HEURISTIC_BOUND
+            found.points[c] = CLASS_POINTS[v]
+            found.scores[c] = v  # a proven win/draw/loss: its sign, marked as such by ``classes``
+        found.done = found.exact = all(c in exact for c in actions)
+        if found.values:
+            found.best = best_action(found.values, centre_order(self.game, state, actions))
+        if not found.done:
+            found.legend = f"{SOLVER_SHORT}; {CLASS_LEGEND}"
+        return found
+
+    def follower(self, state: Any) -> Callable[[Any], Analysis]:
+        """A function of a solver's progressive events (``zerosum.solver.progressive.Event``, as the solver
+        agent reports them) that returns the analysis they add up to, so far."""
+        wdl: dict[int, int] = {}
+        exact: dict[int, int] = {}
+
+        def follow(event: Any) -> Analysis:
+            (exact if event.kind == "exact" else wdl)[event.column] = event.value
+            if event.kind == "exact" or event.value == 0:
+                wdl[event.column] = (event.value > 0) - (event.value < 0)
+            return self.partial(state, wdl, exact, event.seconds, event.nodes)
+
+        return follow
+
+    # ---- rulings (the arena's adjudication) ---------------------------------------------------------
+
+    def prove(self, state: Any, nodes: int, table: int) -> tuple[int, int | None] | None:
+        """:func:`prove` ``state`` within ``nodes`` nodes by the adjudicator's solver: no book, a table of its
+        own of ``table`` entries (the one exception to one solver a game: docs/architecture.md says why)."""
+        if not self.solves:
+            raise UsageError(f"the solver does not take {getattr(self.game, 'spec', self.game)}")
+        with self._lock:
+            judge = self._judges.get(table)
+            if judge is None:
+                from ..solver.solver import Solver
+
+                judge = self._judges[table] = Solver(self.game, tt_size=table, book=False)
+            return prove(judge, state, nodes)
+
+
+def prove(solver: Any, state: Any, nodes: int) -> tuple[int, int | None] | None:
+    """``(sign, plies)`` when ``solver`` proves ``state`` (not over) within ``nodes`` nodes: the sign of its
+    result for the side to move (+1, 0, -1) and, for a win or loss, the plies to its end when a second
+    search finds them within the same budget (else None).  None when not proven."""
+    from ..solver.solver import BudgetExceeded
+    from ..values import plies_to_end
+
+    try:
+        sign = solver.solve_bits(state.current, state.mask, weak=True, node_limit=nodes)
+    except BudgetExceeded:
+        return None
+    if sign == 0:
+        return 0, None
+    try:
+        score = solver.solve_bits(state.current, state.mask, weak=False, node_limit=nodes)
+    except BudgetExceeded:
+        return sign, None
+    return sign, plies_to_end(score_to_value(score, state.ply, solver.game.cells))
