@@ -43,14 +43,14 @@ def test_an_estimate_is_marked_and_an_exact_answer_is_not() -> None:
     actions, state = ttt.parse_position("1425")
     proof = service.analyze_job(ttt, actions, state, 0.5)
     assert proof["exact"] is True and proof["estimates"] == []
-    assert proof["points"]["3"] == "W1" and proof["score_words"]["3"] == "wins in 1"
+    assert proof["points"]["3"] == "W1" and proof["score_words"]["3"] == "win in 1 move"
 
 
 def test_a_proven_move_is_no_estimate_even_in_an_inexact_analysis() -> None:
     values = {0: 5.0, 1: float(win_value(1))}
     found = Analysis("someone", False, dict(values), dict(values), 1)
     assert found.estimate(0) and not found.estimate(1)
-    assert found.point(1) == "W1" and found.point(0) == "+5.00"
+    assert found.point(1) == "W1" and found.point(0) == "≈+5.00"  # an estimate's short figure is marked
     assert not Analysis("someone", True, {0: 0.0}, {0: 0.0}, 0).estimate(0)
 
 

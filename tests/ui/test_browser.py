@@ -105,8 +105,8 @@ def test_the_analysis_switch_on_tictactoe(page) -> None:
     page.goto(page.base + "/?game=tictactoe&moves=1425&opponent=person&analysis=1")
     page.wait_for_function("() => (document.querySelector('[data-score-cell=\"2\"]')?.textContent || '') !== ''",
                            timeout=20000)
-    assert page.text_content('[data-score-cell="2"]') == "wins in 1"
-    assert page.text_content('[data-score-cell="8"]') == "loses in 2"
+    assert page.text_content('[data-score-cell="2"]') == "win in 1 move"
+    assert page.text_content('[data-score-cell="8"]') == "loss in 1 move"
     assert page.text_content("#analysis-info").startswith("Exact, from ")
     assert page.locator(".score.estimate").count() == 0
 

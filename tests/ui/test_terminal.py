@@ -182,7 +182,8 @@ def test_hint_from_the_solver_matches_pons_scores() -> None:
         assert found.engine == "the solver" and found.exact
         assert max(found.scores.values()) == score == found.scores[found.best]
         if score:
-            assert found.words(found.best) == ("wins" if score > 0 else "loses") + f" in {plies_to_end(found.value)}"
+            moves = (plies_to_end(found.value) + 1) // 2  # distances in moves of the side concerned, not plies
+            assert found.words(found.best) == ("win" if score > 0 else "loss") + f" in {moves} move" + "s" * (moves > 1)
         else:
             assert found.words(found.best) == "draw"
 

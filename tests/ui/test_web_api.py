@@ -187,9 +187,9 @@ def test_analyze_tictactoe_with_alphabeta(client) -> None:
     reply = client.get("/api/analyze", params={"game": "tictactoe", "moves": "1425"})
     assert reply.status_code == 200, reply.text
     data = reply.json()
-    assert data["best"] == "3" and data["score_words"]["3"] == "wins in 1"
+    assert data["best"] == "3" and data["score_words"]["3"] == "win in 1 move"
     assert set(data["scores"]) == {"3", "6", "7", "8", "9"}
-    assert all(data["score_words"][c] == "loses in 2" for c in "789")
+    assert all(data["score_words"][c] == "loss in 1 move" for c in "789")  # the opponent's first move
 
 
 def test_analyze_connect4_matches_pons(client) -> None:

@@ -16,11 +16,11 @@ from typing import Any, Callable
 
 from ..agents.base import Agent, Limits, SearchAgent, SearchResult
 from ..analysis import Analysis
-from ..core.words import value_words
+from ..core.words import CLASS_LEGEND, value_words
 from ..errors import AgentError
 from ..game import Game
 
-__all__ = ["Analysis", "EngineMove", "MOVE_TIME", "HINT_TIME", "SOLVER_TIME", "engine_move", "keeps_no_clock"]
+__all__ = ["Analysis", "EngineMove", "MOVE_TIME", "HINT_TIME", "SOLVER_TIME", "engine_move", "keeps_no_clock", "summary"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
@@ -67,6 +67,25 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     exact = found is not None and found.exact
     proof = "" if exact else str(getattr(agent, "last_proof", None) or "")
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof)
+
+
+def summary(found: Analysis, game: Game[Any, Any], state: Any) -> str:
+    """The one line a page shows under the board for ``found`` (the API's ``summary``, shown as it is):
+    ``Exact, from the solver: best 4 (win in 19 moves) · 0.03 s``, ``Estimate, from alphabeta:time=1: ...``,
+    or, while a progressive analysis fills in, how many moves are proven so far."""
+    if not found.engine:
+        return f"No analysis: {found.note}"
+    actions = game.actions(state)
+    if not found.done:
+        known = sum(1 for a in actions if a in found.scores)
+        return (f"Proving, {found.engine}: {known} of {len(actions)} moves known ({CLASS_LEGEND}; ?: not yet)"
+                f" · {found.elapsed:.2f} s")
+    best = game.format_action(found.best) if found.best is not None else "none"
+    counted = f" · {found.nodes:,} nodes" if found.nodes else ""
+    note = f" ({found.note})" if found.note else ""
+    legend = f" · {found.legend}" if found.legend and game.board_view(state).gravity else ""  # under the columns
+    return (f"{'Exact' if found.exact else 'Estimate'}, from {found.engine}: best {best} ({found.words(found.best)})"
+            f" · {found.elapsed:.2f} s{counted}{note}{legend}")
 
 
 def keeps_no_clock(agent: Agent) -> bool:

@@ -36,7 +36,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..agents.base import Agent
-from ..core.words import CLASS_WORDS, DISTANCE_LEGEND, estimate_words, exact_words
+from ..core.words import DISTANCE_LEGEND, estimate_words, exact_words
 from ..agents.prepare import MESSAGE_AFTER, seconds, status, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
@@ -65,13 +65,9 @@ def waiting_words(what: str, since: float, now: float | None = None) -> str:
 
 
 def value_words(found: Analysis, action: Any) -> str:
-    """``action``'s value in ``found``: exact words, an estimate, or ``not yet proven``."""
-    if action in found.classes:
-        return CLASS_WORDS[found.classes[action]]
-    if action not in found.values:
-        return "not yet proven"
-    value = found.values[action]
-    return estimate_words(value) if found.estimate(action) else exact_words(value)
+    """``action``'s value in ``found``: exact words, an estimate (:meth:`Analysis.words`), or ``not yet
+    proven``."""
+    return found.words(action) or "not yet proven"
 
 
 def _style(found: Analysis, action: Any) -> str:

@@ -33,7 +33,7 @@ from ..game import Game
 from ..spec import integer, parse_spec, real
 from ..pool.moves import MoveReport
 from ..core.words import value_words
-from .analysis import keeps_no_clock
+from .analysis import keeps_no_clock, summary
 from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
                        describe_state, games_catalogue, solver_plays)
 
@@ -262,6 +262,7 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
         "done": found.done,
         "classes": {fmt(a): CLASS_NAMES[v] for a, v in found.classes.items()},
         "resume": token(found.progress),
+        "summary": summary(found, game, state),  # the page's line, in the one vocabulary (core.words)
     }
     view = game.board_view(state)
     if view.gravity:  # a score per column, under the column labels
@@ -326,3 +327,4 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
         "note": note or None,
         "state": after,
     }
+

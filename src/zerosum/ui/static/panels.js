@@ -1,4 +1,6 @@
 // zerosum's page: the panels beside the board -- the move list, the analysis, "why?" and opening a record.
+// Every value is shown in the words the server sends (zerosum.core.words: distances in moves; an estimate
+// marked "est." or "≈"); no engine or game is named here.
 // Hooks for tests: #move-list button[data-ply=N] (N: the position after N moves; 0 the start), the one shown
 // has aria-current="step", moves past it (redo) class "future"; #record-text, #record-open, #record-games.
 "use strict";
@@ -73,17 +75,18 @@ async function analyse(token) {
 }
 
 function showAnalysis(info, reply) {
-  if (!reply.engine) { $("#analysis-info").textContent = `No analysis: ${reply.note}`; return; }
+  $("#analysis-info").textContent = reply.summary;  // the server's line: who answered, the best, its words
+  if (!reply.engine) return;
   const classes = reply.classes || {};
-  // the reply's own word: short figures under columns, words on cells; an estimate is marked "≈"
+  // the reply's own words: short figures under columns, words on cells (an estimate's say so themselves)
   const estimates = new Set(reply.estimates);
   const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
   for (const [move, score] of Object.entries(reply.scores)) {
     const node = nodes.get(move);
     if (!node) continue;
     const words = reply.score_words[move], guess = estimates.has(move), proven = move in classes;
-    node.textContent = (guess ? "≈" : "") + (info.view.gravity ? reply.points[move] : words);
-    node.title = guess ? `estimate: ${words}` : proven ? `proven ${classes[move]}; distance not yet known` : words;
+    node.textContent = info.view.gravity ? reply.points[move] : words;
+    node.title = words;
     node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
     if (guess) node.classList.add("estimate");
@@ -92,17 +95,7 @@ function showAnalysis(info, reply) {
   }
   if (reply.done === false) {
     for (const [move, node] of nodes) if (!(move in reply.scores) && info.legal.includes(move)) node.textContent = "?";
-    const proven = Object.keys(reply.scores).length;
-    $("#analysis-info").textContent = `Proving, the solver: ${proven} of ${info.legal.length} columns known`
-      + ` (W / L: proven, distance to come; ?: not yet) · ${reply.elapsed.toFixed(2)} s`;
-    return;
   }
-  const kind = reply.exact ? "Exact" : "Estimate";
-  const counted = reply.nodes ? ` · ${reply.nodes.toLocaleString("en")} nodes` : "";
-  const note = reply.note ? ` (${reply.note})` : "";
-  const legend = info.view.gravity && reply.legend ? ` · ${reply.legend}` : "";
-  $("#analysis-info").textContent = `${kind}, from ${reply.engine}: best ${reply.best} (${reply.words}) · `
-    + `${reply.elapsed.toFixed(2)} s${counted}${note}${legend}`;
 }
 
 // ---- why? (#why): the engine's last move in #why-panel (tr[data-why-move]): a traced search, or the solver's exact scores
@@ -114,7 +107,7 @@ async function why() {
     const e = await api(`/api/explain?${new URLSearchParams({ ...params, agent: last.agent })}`);
     rows = e.rows.map((r) => [r.move, r.score ?? "–", r.bound || (r.kind === "mean" ? `mean of ${r.visits}` : r.kind),
       r.chosen, r.chosen && !r.why.startsWith("exact") ? "chosen" : r.why]);
-    lines = [e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.search === "mcts" ? "simulations" : "nodes"}`
+    lines = [e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.counts || "nodes"}`
       + ` · scores from ${e.side}'s view`, e.note, e.move !== last.move && `(this search chose ${e.move}; the engine played ${last.move})`];
   } catch (err) { rows = []; lines = [`No explanation: ${err.message}`]; }
   if (ui.lastEngine !== last) return;
