@@ -213,14 +213,16 @@ def check_agent(owner: str, limits: Any, seed: Any) -> None:
         check_whole(seed, f"{owner}: seed", 0, MAX_SEED, AgentError)
 
 
-def check_search(owner: str, game: Any, state: Any, tracer: Any = None) -> None:
+def check_search(owner: str, game: Any, state: Any, tracer: Any = None,
+                 calls: tuple[str, ...] = ("enter", "leave")) -> None:
     """What an agent is handed, checked once where its move or search starts (never inside the search):
     ``game`` a zerosum :class:`~zerosum.game.Game`, ``state`` one of its positions
     (:meth:`~zerosum.game.Game.check_state`), ``tracer`` None or an object with the :class:`Tracer`'s
-    methods.  One :class:`~zerosum.errors.GameError` line naming what is wrong."""
+    methods that this search ``calls`` (a student's tracer for minimax needs only ``enter`` and ``leave``;
+    MCTS calls ``mcts``).  One :class:`~zerosum.errors.GameError` line naming what is wrong."""
     check_game(owner, game).check_state(state)
-    if tracer is not None and not all(callable(getattr(tracer, name, None)) for name in ("enter", "leave", "mcts")):
-        raise AgentError(f"{owner}: a tracer has the methods enter, leave and mcts (zerosum.trace.Recorder), "
+    if tracer is not None and not all(callable(getattr(tracer, name, None)) for name in calls):
+        raise AgentError(f"{owner}: a tracer has the methods {' and '.join(calls)} (zerosum.trace.Recorder), "
                          f"not {safe_repr(tracer)}")
 
 

@@ -169,7 +169,7 @@ class MCTSAgent(SearchAgent):
         return sims, deadline
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
-        check_search(self.spec, game, state, tracer)
+        check_search(self.spec, game, state, tracer, ("mcts",))
         start = time.perf_counter()  # a time limit counts from here, loading compiled code included
         self.tree_nodes = 0
         actions = game.actions(state)
