@@ -37,3 +37,18 @@ def pid_after(seconds: float) -> int:
 def supervise_pid(pool, item):  # type: ignore[no-untyped-def]
     """An ``each`` supervisor: the worker's process id for one item."""
     return item, pool.run(pid_after, (0.01,), 60)
+
+
+def slow_warmup(seconds: float) -> None:
+    """A warm-up that reports what it prepares, then takes ``seconds`` (a cold compile, in short)."""
+    report(("preparing", "a slow engine"))
+    time.sleep(seconds)
+
+
+def logged_warmup(path: str, seconds: float) -> None:
+    """A warm-up that writes when it starts and ends (``start T`` / ``end T`` lines, wall-clock seconds)."""
+    with open(path, "a") as f:
+        f.write(f"start {time.time()}\n")
+    time.sleep(seconds)
+    with open(path, "a") as f:
+        f.write(f"end {time.time()}\n")

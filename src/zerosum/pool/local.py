@@ -48,7 +48,9 @@ class Pool:
 
     Workers start at :meth:`start` (or the first job) and are replaced, in the background, whenever one is
     killed or retired; each runs ``warmup`` (a function without arguments: imports, compiled kernels) before
-    it takes a job, so a job's time limit is never spent loading code.  What the warm-up reports
+    it takes a job, so a job's time limit is never spent loading code.  The pool's first warm-up runs
+    alone: the other workers wait for it (at most ``warmup_limit``) and then load what it compiled from the
+    cache, so a cold compile cache is compiled once, not once a worker.  What the warm-up reports
     (:func:`~zerosum.pool.base.report`) is kept for :attr:`preparing`.  A job waits ``wait`` seconds for a
     worker (None: as long as it takes), and ``ready_wait`` seconds when no worker is warm yet (the first ones
     are warming up: seconds to a minute on a cold compile cache), so that a pool just started is slow to
@@ -68,6 +70,7 @@ class Pool:
         self.warmup, self.warmup_limit = warmup, warmup_limit
         self.ready_wait = wait if ready_wait is None or wait is None else max(wait, ready_wait)
         self._warming: dict[int, tuple[float, str]] = {}  # id of a warming worker -> (since, what it prepares)
+        self._first_warm_up: threading.Event | None = None  # set once the pool's first warm-up has ended
         # the idle workers, the last one back taken first: a worker that just answered (its tables warm, a
         # progressive analysis kept: zerosum.analysis) answers the next job when it is free; a str: why a worker
         # could not start
@@ -154,6 +157,7 @@ class Pool:
         if worker is None:
             return
         if self.warmup is not None:
+            first = self._follow_first_warm_up()
             key = id(worker)
 
             def progress(message: Any) -> None:
@@ -174,8 +178,21 @@ class Pool:
             finally:
                 with self._lock:
                     self._warming.pop(key, None)
+                if first is not None:
+                    first.set()
         worker.warm = True
         self._idle.put(worker)
+
+    def _follow_first_warm_up(self) -> threading.Event | None:
+        """The event to set after this warm-up when it is the pool's first (None otherwise), after waiting for
+        the first one to end, at most ``warmup_limit`` seconds, when it is not."""
+        with self._lock:
+            first = self._first_warm_up
+            if first is None:
+                self._first_warm_up = threading.Event()
+                return self._first_warm_up
+        first.wait(self.warmup_limit)
+        return None
 
     def _take(self) -> Worker:
         """An idle live worker, waiting up to ``wait`` seconds for one (``ready_wait`` while none is warm)."""
@@ -242,6 +259,8 @@ class Pool:
             self._closed = True
             workers, self._all = self._all, []
         self._spawner.shutdown(wait=False, cancel_futures=True)
+        if self._first_warm_up is not None:
+            self._first_warm_up.set()  # no worker waits for it any more
         for worker in workers:
             worker.kill()
         self._idle.put(None)  # wakes a caller waiting for a worker (each one passes it on)

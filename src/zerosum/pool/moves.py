@@ -14,9 +14,9 @@ same report.  A worker keeps one cache of agents (:func:`agent_of`): the agent o
 built once and kept, so a solver keeps its table from one move to the next.  The arena's games build their
 own agents, fresh for each game, so that a game replays the same from its seed.
 
-:func:`warm_up` is the web server's warm-up of a new worker: each engine it offers makes one small move, so
-its compiled code is loaded before the worker takes a job; it reports what it prepares (``("preparing",
-label)``), which the pool keeps for the server's health answer.
+:func:`warm_up` is the web server's warm-up of a new worker: the compiled code of every engine it offers is
+prepared (:mod:`zerosum.agents.prepare`) before the worker takes a job; it reports what it prepares
+(``("preparing", label)``), which the pool keeps for the server's health answer.
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["Job", "MoveReport", "move_report", "choose_move", "position", "agent_of", "warm_up", "number_of",
-           "WARM_UP"]
+__all__ = ["Job", "MoveReport", "move_report", "choose_move", "position", "agent_of", "warm_up", "number_of"]
 
 
 @dataclass(frozen=True)
@@ -199,30 +198,24 @@ def choose_move(job: Job) -> MoveReport:
     return replace(report, text=game.format_action(report.action))
 
 
-#: the web server's warm-up: (label, game, moves, agent spec) -- each a small move of an engine it offers
-WARM_UP = (
-    ("alpha-beta", "connect4", (3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4), "alphabeta:depth=2"),
-    ("MCTS", "connect4", (3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4), "mcts:sims=50"),
-    ("the solver", "connect4", (3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4), "solver:tt=10"),
-    ("alpha-beta", "tictactoe", (), "alphabeta:time=0.05"),
-)
-
-
-def warm_up() -> None:
-    """Load every offered engine's compiled code in a new worker before it takes a job (runs in the worker):
-    each loads its code for the game (``warm_up``) and makes one small move of :data:`WARM_UP`, after
-    ``("preparing", label)`` is reported.  An engine that is not installed is left out; none is kept in the
-    worker's cache of agents."""
+def warm_up(game: str, specs: tuple[str, ...]) -> None:
+    """Prepare the compiled code every agent of ``specs`` needs to search ``game`` (:mod:`zerosum.agents.prepare`:
+    each step once per process), in a new worker before it takes a job; ``("preparing", label)`` is reported
+    before each step.  An agent that is not installed is left out."""
+    from ..agents.prepare import steps_of
+    from ..agents.registry import make_agent
     from ..errors import AgentError
+    from ..games import get_game
     from .base import report
 
-    for label, game, moves, spec in WARM_UP:
-        report(("preparing", label))
+    g = get_game(game)
+    steps: list[Any] = []
+    for spec in specs:
         try:
-            job = Job.checked(game, moves, spec)
+            agent = make_agent(spec)
         except AgentError:  # not installed
             continue
-        assert job.built is not None
-        game_, state, agent = job.built
-        agent.warm_up(game_)
-        move_report(game_, state, agent)
+        steps.extend(s for s in steps_of(agent, g) if s not in steps)
+    for s in steps:
+        report(("preparing", s.label))
+        s.run()

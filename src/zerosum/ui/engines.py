@@ -4,26 +4,32 @@
 analysis, a "why?", the reading of a record -- in a worker under a hard time limit (the engine time plus a
 margin), with at most ``max_engine_requests`` running or waiting at once (more: a 503 at once).
 
-While the workers warm up (loading the engines' compiled code: about a second with a warm compile cache,
-half a minute or more with a cold one, on the first run after installing), a request waits for the first warm
-worker, up to :data:`READY_WAIT` seconds, rather than being refused; :meth:`Engines.health` says whether they
-are ready and, while they are not, what they are doing (:func:`preparing_words`).
+While the workers warm up (loading the engines' compiled code: about two seconds with a warm compile cache;
+with a cold one, on the first run after installing, a compile of about a minute and a half on two busy
+cores, done by the first worker alone while the others wait to load it from the cache), a request waits for
+the first warm worker, up to :data:`READY_WAIT` seconds, rather than being refused; :meth:`Engines.health`
+says whether they are ready and, while they are not, what they are doing (:func:`preparing_words`).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from ..pool import EngineBusy, Pool
 from ..pool.moves import warm_up
+from . import service
+from .position import DEFAULT_GAME
 
-__all__ = ["Engines", "READY_WAIT", "MARGIN", "MAX_ENGINE_REQUESTS", "preparing_words"]
+__all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "preparing_words"]
 
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
 MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
-#: seconds a request waits for the first warm worker while the engines start (a worker's warm-up is cut off
-#: at 120 s, and a worker takes some seconds to start); a request past it gets a 503
-READY_WAIT = 150.0
+#: seconds a worker's warm-up may take (past it the worker is replaced by one that loads nothing first)
+WARM_UP_LIMIT = 240.0
+#: seconds a request waits for the first warm worker while the engines start (the warm-up's limit, and the
+#: seconds a worker takes to start); a request past it gets a 503
+READY_WAIT = 300.0
 #: a warm-up still running after this many seconds is compiling, not loading: a first run
 _COMPILING_AFTER = 3.0
 
@@ -47,7 +53,10 @@ class Engines:
         self.hard_limit = engine_time + margin
         self.max_engine_requests, self.max_record_requests = max_engine_requests, max_record_requests
         self.ready_wait = max(busy_wait, ready_wait)
-        self.pool = Pool(size=workers, wait=busy_wait, mode=mode, warmup=warm_up, ready_wait=ready_wait)
+        # each worker prepares the engines the page offers, on the game it opens with
+        warmup = functools.partial(warm_up, DEFAULT_GAME, tuple(spec for spec, *_ in service.OPPONENTS))
+        self.pool = Pool(size=workers, wait=busy_wait, mode=mode, warmup=warmup, warmup_limit=WARM_UP_LIMIT,
+                         ready_wait=ready_wait)
         self.waiting = 0  # engine requests running or waiting (read and written on the event loop only)
         self.reading = 0  # records being read (on the event loop only)
         self.agents: list[str] = []  # the installed agents the server offers, found at the start

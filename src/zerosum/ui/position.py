@@ -14,12 +14,13 @@ from ..game import Game
 from ..games import get_game, registered_games
 from ..analysis import service
 
-__all__ = ["MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "check_game", "check_moves", "checked_position",
+__all__ = ["MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "DEFAULT_GAME", "check_game", "check_moves", "checked_position",
            "check_position", "solver_plays", "games_catalogue", "describe_state"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
 MAX_MOVES_TEXT = 2000  # characters of a move string
 MAX_SIDE = 16  # rows and columns of a board on the page
+DEFAULT_GAME = "connect4"  # the game of a request that names none, and the page's first
 
 
 def check_game(spec: str | None) -> Game[Any, Any]:
@@ -27,7 +28,7 @@ def check_game(spec: str | None) -> Game[Any, Any]:
     than 256 cells before they are built)."""
     if spec is not None and not isinstance(spec, str):
         raise InvalidSpecError(f"game must be a string, not {type(spec).__name__}")
-    spec = (spec or "connect4").strip()
+    spec = (spec or DEFAULT_GAME).strip()
     if len(spec) > MAX_SPEC:
         raise InvalidSpecError(f"the game spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     game = get_game(spec, max_cells=MAX_SIDE * MAX_SIDE)  # refused before it is built

@@ -4,8 +4,8 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
 
 * ``GET /`` -- the page (``?game=connect4&moves=4453`` opens that position); ``/static/*`` its assets.
 * ``GET /api/health`` -- ``{"ok": true, "engines": 2, "engines_ready": 2, "ready": true, "preparing": null,
-  "ready_wait": 150, ...}``: the engines load for a second or two after the start (half a minute or more on the
-  first run, when their code is compiled) and after one is replaced; ``ready`` says whether one is warm, and
+  "ready_wait": 300, ...}``: the engines load for about two seconds after the start (on the first run, when
+  their code is compiled, a minute or two) and after one is replaced; ``ready`` says whether one is warm, and
   while none is, ``preparing`` says what they are doing ("preparing the engine (the solver), first run only:
   12 s").  A request meanwhile waits for the first warm engine, up to ``ready_wait`` seconds
   (:mod:`zerosum.ui.engines`).
@@ -248,9 +248,10 @@ async def move(request: Request) -> Response:
         report = await engines.run(choose_move, (Job.of(checked.game, checked.actions, checked.state, checked.agent),))
     except EngineTimeout:
         # the agent overran the hard limit (the solver proving a hard position, a deep search on a big
-        # board): alpha-beta moves instead and says so, so every board plays against every opponent
+        # board): a search that keeps its clock moves instead (service.stand_in: alpha-beta) and says so, so
+        # every board plays against every opponent
         instead = await run_in_threadpool(service.checked_agent, checked.game,
-                                          f"alphabeta:time={min(1.0, engines.engine_time):g}", engines.engine_time,
+                                          service.stand_in(min(1.0, engines.engine_time)), engines.engine_time,
                                           seed)
         report = await engines.run(choose_move, (Job.of(checked.game, checked.actions, checked.state, instead),))
         note = f"the {checked.agent.name} needed more than {engines.hard_limit:g} s here, so {instead.spec} moved instead"
