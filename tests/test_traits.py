@@ -75,9 +75,6 @@ ALLOWED = {
     ("arena/adjudicate.py", "'first'"): "the first player, in a sentence",
     ("ui/replay.py", "'first'"): "the replay's key for the first position",
     ("ui/static/index.html", '"first"'): "the id of the first-position button",
-    # not yet drawn from traits: the server's stand-in when an engine overruns its hard limit (the thin
-    # server of #21 item 3 owns ui/server.py; the analysis service's own stand-in is the place for it)
-    ("ui/server.py", "f'alphabeta:time='"): "PENDING (#21 item 3): the stand-in search when an engine overruns",
 }
 
 

@@ -42,7 +42,7 @@ __all__ = ["check_game", "check_moves", "checked_position", "check_agent", "chec
            "check_position", "MoveRequest",
            "describe_state", "analyze_job", "move_reply", "number",
            "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
-           "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off",
+           "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off", "stand_in",
            "games_catalogue", "solver_plays"]
 
 MAX_TIME = 5.0  # seconds an engine may think per request
@@ -82,6 +82,16 @@ def _elsewhere_label(cls: type[Agent]) -> str:
     fallback = agent_class(traits.fallback)
     who = (fallback.TRAITS.label if fallback is not None else "") or traits.fallback
     return f"{traits.label or cls.name} (not this board: {who} moves for it)"
+
+
+def stand_in(seconds: float) -> str:
+    """The search that moves instead when an engine overruns the hard limit, given ``seconds``: the strongest
+    opponent the page offers that keeps its own clock (it honours ``time``) and plays every game itself; ""
+    when there is none."""
+    served = server_agents()
+    specs = [spec.partition(":")[0] for spec, cls in opponents()
+             if spec.partition(":")[0] in served and "time" in cls.LIMITS and not cls.TRAITS.exact]
+    return f"{specs[0]}:time={seconds:g}" if specs else ""
 
 
 def hands_off(agent: Agent, game: Game[Any, Any]) -> str:
