@@ -7,6 +7,7 @@ each module gets its own server.  Importing this module skips the test module cl
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -43,13 +44,12 @@ def warm_up(app) -> None:
         app.state.pool.run(analyze_job, (game, actions, game.states_of(actions)[-1], 5.0), 300)
 
 
-@pytest.fixture(scope="module")
-def base_url():
+@contextlib.contextmanager
+def served(app):
+    """``app`` served on a free port of this machine by uvicorn, in a thread: its address."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(engine_time=3.0, workers=1, margin=60.0, busy_wait=120)  # margin: a first solver call may compile
-    warm_up(app)
     server = uvicorn.Server(serve_config(app, "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -59,6 +59,14 @@ def base_url():
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    app = create_app(engine_time=3.0, workers=1, margin=60.0, busy_wait=120)  # margin: a first solver call may compile
+    warm_up(app)
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

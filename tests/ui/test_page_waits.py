@@ -5,15 +5,12 @@ page says so and the engine's first move arrives once they are ready."""
 from __future__ import annotations
 
 import functools
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from page_browser import DESKTOP, base_url, browser, open_page, page, wait_moves  # noqa: E402,F401  (fixtures)
+from page_browser import DESKTOP, base_url, browser, open_page, page, served, wait_moves  # noqa: E402,F401  (fixtures)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from slow_warmup import slow_warm_up  # noqa: E402
@@ -51,24 +48,12 @@ def test_a_wait_over_a_second_says_what_it_waits_for(page) -> None:
 @pytest.fixture(scope="module")
 def slow_url():
     """A server whose engine takes ``WARM_UP`` seconds to warm up (a cold compile cache, in short)."""
-    import uvicorn
+    from zerosum.ui.server import create_app
 
-    from zerosum.ui.server import create_app, serve_config
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = create_app(engine_time=1.0, workers=1, busy_wait=0.5)
     app.state.pool.warmup = functools.partial(slow_warm_up, WARM_UP)
-    server = uvicorn.Server(serve_config(app, "127.0.0.1", port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(app) as url:
+        yield url
 
 
 def test_while_the_engines_warm_up_the_page_says_so_and_the_engine_moves_once_ready(browser, slow_url) -> None:
