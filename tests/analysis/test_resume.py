@@ -134,10 +134,11 @@ def test_progress_text_that_is_no_progress_is_one_line(text) -> None:  # type: i
 
 
 def test_the_page_asks_each_slice_with_the_last_answers_resume(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zerosum.ui import position
     from zerosum.ui import service as page_service
 
     monkeypatch.setattr(page_service, "CLOCK", ticking())  # the slice is over before it searches
-    game, actions, state = page_service.check_position("connect4", MOVES)
+    game, actions, state = position.check_position("connect4", MOVES)
     reply = page_service.analyze_job(game, actions, state, 1.0, True, 0.05)
     assert reply["done"] is False and isinstance(reply["resume"], str)
     other = Service(GAME)  # another worker

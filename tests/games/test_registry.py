@@ -100,7 +100,7 @@ def test_names_are_not_taken_twice_and_a_game_must_say_its_size(toy) -> None:
 
 
 def test_the_default_notation_and_the_faces_need_no_code_for_a_new_game(toy) -> None:
-    from zerosum.ui.service import describe_state
+    from zerosum.ui.position import describe_state
     from zerosum.ui.terminal import render_plain
 
     game = get_game("toyrow:n=3")

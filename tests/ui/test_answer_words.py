@@ -12,7 +12,7 @@ import pytest
 from zerosum import get_game
 from zerosum.agents.base import Limits
 from zerosum.agents.registry import FunctionAgent, agent_class, make_agent
-from zerosum.ui import service, terminal
+from zerosum.ui import position, service, terminal
 from zerosum import analysis
 from zerosum.ui.analysis import Analysis, keeps_no_clock
 from zerosum.values import loss_value, win_value
@@ -106,7 +106,7 @@ def test_pieces_take_the_colours_the_game_names() -> None:
     for spec in ("connect4", "tictactoe", "migration"):
         game = get_game(spec)
         assert game.board_view(game.initial_state).to_dict()["colors"] == ["red", "yellow"]
-    state = service.describe_state(get_game("othello:n=6"), [])
+    state = position.describe_state(get_game("othello:n=6"), [])
     assert state["view"]["colors"] == ["black", "white"] and state["labels"] == {"1": "black", "2": "white"}
 
 

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import zerosum.agents.registry as registry  # noqa: E402
 import zerosum.pool.moves as moves  # noqa: E402
+import zerosum.ui.position as position  # noqa: E402
 import zerosum.ui.service as service  # noqa: E402
 from zerosum import get_game  # noqa: E402
 from zerosum.agents.base import SearchAgent, SearchResult  # noqa: E402
@@ -126,7 +127,7 @@ def test_the_solver_answers_which_games_it_takes() -> None:
                      "tictactoe": False}
     for spec, fits in takes.items():  # the faces ask the solver, nothing else
         assert analysis.service(get_game(spec)).solves is fits
-        assert service.solver_plays(get_game(spec)) is fits
+        assert position.solver_plays(get_game(spec)) is fits
 
 
 def test_an_analyze_request_builds_the_position_once_and_says_if_it_is_exact(monkeypatch) -> None:

@@ -13,7 +13,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from zerosum import get_game, make_agent  # noqa: E402
-from zerosum.ui import service  # noqa: E402
+from zerosum.ui import position, service  # noqa: E402
 from zerosum.ui.record_api import MAX_RECORD  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 
@@ -51,7 +51,7 @@ def fast(spec: str) -> str:
 def test_the_offered_games_sizes_stay_within_the_page_limit(client) -> None:
     for g in client.get("/api/state").json()["games"]:
         for o in g["options"].values():
-            assert o["hi"] <= service.MAX_SIDE
+            assert o["hi"] <= position.MAX_SIDE
 
 
 def test_every_offered_board_plays_two_engine_moves_against_every_offered_opponent(client) -> None:

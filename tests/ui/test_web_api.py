@@ -247,11 +247,11 @@ def test_a_budgeted_analysis_fills_in_win_draw_loss_then_exact(monkeypatch) -> N
     import itertools
 
     from zerosum.analysis import service as analysis_service
-    from zerosum.ui import service
+    from zerosum.ui import position, service
 
     ticks = itertools.count(0, 1)
     monkeypatch.setattr(service, "CLOCK", lambda: float(next(ticks)))  # every slice: out of time after one search
-    game, actions, state = service.check_position("connect4", "4444433321")
+    game, actions, state = position.check_position("connect4", "4444433321")
     replies: list = []
     for _ in range(400):  # each slice goes on from where the last stopped, as the page asks
         replies.append(service.analyze_job(game, actions, state, 1.0, True, 1.5, replies[-1]["resume"] if replies else None))

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from ..errors import GameError, InvalidFileError
-from .service import check_game, checked_position
+from .position import check_game, checked_position
 
 __all__ = ["record_job", "record_games", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_RECORD_REQUESTS"]
 

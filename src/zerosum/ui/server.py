@@ -70,6 +70,7 @@ from . import explain as why
 from . import record_api, service
 from .connections import serve_config
 from .engines import MARGIN, MAX_ENGINE_REQUESTS, READY_WAIT, Engines
+from .position import check_position, describe_state, solver_plays
 from .record_api import MAX_RECORD, MAX_RECORD_REQUESTS
 
 __all__ = ["create_app", "serve_config", "answered", "STATIC", "MARGIN", "READY_WAIT"]
@@ -185,16 +186,16 @@ async def health(request: Request) -> Response:
 
 @answered
 async def state(request: Request) -> Response:
-    game, actions, position = await run_in_threadpool(service.check_position, query(request, "game"),
+    game, actions, position = await run_in_threadpool(check_position, query(request, "game"),
                                                       query(request, "moves"))
-    return JSONResponse(await run_in_threadpool(service.describe_state, game, actions, position))
+    return JSONResponse(await run_in_threadpool(describe_state, game, actions, position))
 
 
 @answered
 async def analyze(request: Request) -> Response:
     engines = engines_of(request)
     # the position is built once, here; the worker gets it
-    game, actions, position = await run_in_threadpool(service.check_position, query(request, "game"),
+    game, actions, position = await run_in_threadpool(check_position, query(request, "game"),
                                                       query(request, "moves"),
                                                       "the game is over: there is nothing to analyse")
     engine_time = engines.engine_time
@@ -213,7 +214,7 @@ async def analyze(request: Request) -> Response:
     try:
         reply = await engines.run(service.analyze_job, (game, actions, position, seconds, True))
     except EngineTimeout:
-        if not service.solver_plays(game):
+        if not solver_plays(game):
             raise
         # the solver overran: alpha-beta's opinion instead
         reply = await engines.run(service.analyze_job, (game, actions, position, seconds, False))

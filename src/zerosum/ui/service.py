@@ -1,12 +1,9 @@
 """What the browser page asks, answered as plain JSON-ready dicts (the server validates, this computes).
 
-* :func:`check_game`, :func:`check_moves`, :func:`check_agent` turn request text into objects, raising a
-  :class:`~zerosum.errors.GameError` subclass with a message for the person (the server makes it a 400).
-* :func:`describe_state` is the board, whose turn, the legal moves and the outcome -- no engine involved; the
-  board is the game's own :class:`~zerosum.game.BoardView` (no game is known here by name), with the move a
-  click on each cell means, and :func:`games_catalogue` lists the games the page offers with their options.
-  These, and the checks of a request's game and moves, live in :mod:`zerosum.ui.position` (re-exported
-  here); this module checks agents and runs the engines.
+* :func:`check_agent` and :func:`checked_agent` turn an agent spec into an agent the server plays, raising a
+  :class:`~zerosum.errors.GameError` subclass with a message for the person (the server makes it a 400).  A
+  request's game and moves, the position as the page shows it and the games it offers are
+  :mod:`zerosum.ui.position`'s (no engine involved); this module checks agents and runs the engines.
 * :func:`agent_choice` says whether the server plays an agent spec on a game, and :func:`nearest_agent` the
   spec nearest to a refused one that it does play (the page's address uses them).
 * :data:`OPPONENTS` are the engines the page offers and :data:`SERVER_AGENTS` what it may ask of each,
@@ -34,16 +31,11 @@ from ..spec import integer, parse_spec, real
 from ..pool.moves import MoveReport
 from ..core.words import value_words
 from .analysis import keeps_no_clock, summary
-from .position import (MAX_MOVES_TEXT, MAX_SIDE, MAX_SPEC, check_game, check_moves, check_position, checked_position,
-                       describe_state, games_catalogue, solver_plays)
+from .position import MAX_SPEC, check_game, check_position, describe_state
 
-__all__ = ["check_game", "check_moves", "checked_position", "check_agent", "checked_agent", "nearest_agent",
-           "agent_choice", "check_move",
-           "check_position", "MoveRequest",
-           "describe_state", "analyze_job", "move_reply", "number",
-           "MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
-           "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off", "stand_in",
-           "games_catalogue", "solver_plays"]
+__all__ = ["check_agent", "checked_agent", "nearest_agent", "agent_choice", "check_move", "MoveRequest",
+           "analyze_job", "move_reply", "number", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
+           "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off", "stand_in"]
 
 MAX_TIME = 5.0  # seconds an engine may think per request
 DEFAULT_TIME = 1.0  # seconds, when an agent spec sets no budget
