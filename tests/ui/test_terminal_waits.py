@@ -172,8 +172,9 @@ def test_a_game_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
 def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_path) -> None:
     """The issue's test: the default game (a person against the solver) on a cold cache, the person answering
     3 s after each prompt (a hint asked for at the second), eight moves: past the opening book the solver
-    waits for its compile, saying so; no pause over one second without a message.  Then the same game on
-    the cache it left (warm).  Prints the engine's reply times, cold and warm."""
+    waits for what is left of its compile, saying so (on a quiet machine the think time hides it all); no
+    pause over one second without a message.  Then the same game on the cache it left (warm).  Prints the
+    engine's reply times, cold and warm."""
     cache = str(tmp_path / "numba")
     for name in ("cold", "warm"):
         session = pty_play.play([], env_for(cache), moves=8, think=3.0, timeout=900, keys={1: "h"})
@@ -183,8 +184,8 @@ def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_pat
         for turn in turns:
             assert not turn.silent_pauses(limit=1.0), (name, turn.answer, turn.silent_pauses())
         assert "Hint from the solver" in session.text()
-        if name == "cold":
-            assert any("preparing the engine" in text for turn in turns for _, text in turn.chunks)
+        shown = any("preparing the engine" in text for turn in turns for _, text in turn.chunks)
+        print(f"{name}: the preparation {'was waited for, saying so' if shown else 'was hidden by the think time'}")
 
 
 def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
