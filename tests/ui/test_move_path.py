@@ -106,7 +106,7 @@ def test_exact_comes_from_the_search_not_from_the_agent_spec() -> None:
     assert engine_move(game, state, proving).exact and engine_move(game, state, proving).words == "draw"
     guessing = _Claims(False)
     guessing.spec = "solver"
-    assert not engine_move(game, state, guessing).exact and engine_move(game, state, guessing).words == "even"
+    assert not engine_move(game, state, guessing).exact and engine_move(game, state, guessing).words == "0 est."
 
 
 def test_a_move_reply_says_whether_its_value_is_exact() -> None:
