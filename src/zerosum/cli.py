@@ -18,28 +18,32 @@ import re
 import sys
 from typing import Any, Callable, Sequence
 
-from . import __version__
+from .core.version import __version__
 from .commands.options import UsageError, add_game_option
 from .errors import GameError
 from .spec import QUOTE_CHARS
 
 __all__ = ["main", "entry", "build_parser", "command", "add_game_option", "UsageError", "SUBCOMMANDS"]
 
-#: subcommand -> (the module of :mod:`zerosum.commands` that implements it, one-line help)
+#: subcommand -> (the module of :mod:`zerosum.commands` that implements it, one-line help), read from a
+#: table a line a command: its name, its module's last part, its help
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("zerosum.commands.play", "play a game in the terminal (default: you against the strongest agent)"),
-    "solve": ("zerosum.commands.solver", "solve positions read from standard input, one move string a line"),
-    "analyze": ("zerosum.commands.solver", "the score of every column of a position"),
-    "book": ("zerosum.commands.solver", "write an opening book for the solver"),
-    "match": ("zerosum.commands.arena", "a match between two agents"),
-    "tournament": ("zerosum.commands.arena", "a round-robin (or gauntlet) tournament between agents"),
-    "report": ("zerosum.commands.arena", "tables and plots from a results file"),
-    "openings": ("zerosum.commands.openings", "write a file of balanced openings"),
-    "serve": ("zerosum.commands.play", "serve the browser page for play and analysis"),
-    "bench": ("zerosum.commands.bench", "benchmarks: playouts, mcts, alphabeta, solver, analysis"),
-    "kaggle-agent": ("zerosum.commands.kaggle", "write a single-file Kaggle ConnectX submission"),
-    "explain": ("zerosum.commands.explain", "why a search plays its move: scores, refutations, the traced tree"),
-    "replay": ("zerosum.commands.replay", "step through a game record: next, previous, jump, analysis"),
+    name: (f"zerosum.commands.{module}", text)
+    for name, module, text in (line.split(None, 2) for line in """
+        play          play      play a game in the terminal (default: you against the strongest agent)
+        solve         solver    solve positions read from standard input, one move string a line
+        analyze       solver    the score of every column of a position
+        book          solver    write an opening book for the solver
+        match         arena     a match between two agents
+        tournament    arena     a round-robin (or gauntlet) tournament between agents
+        report        arena     tables and plots from a results file
+        openings      openings  write a file of balanced openings
+        serve         play      serve the browser page for play and analysis
+        bench         bench     benchmarks: playouts, mcts, alphabeta, solver, analysis
+        kaggle-agent  kaggle    write a single-file Kaggle ConnectX submission
+        explain       explain   why a search plays its move: scores, refutations, the traced tree
+        replay        replay    step through a game record: next, previous, jump, analysis
+        """.strip().splitlines())
 }
 
 Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

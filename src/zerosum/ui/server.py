@@ -175,7 +175,7 @@ async def page(request: Request) -> Response:
 
 @answered
 async def health(request: Request) -> Response:
-    from .. import __version__
+    from ..core.version import __version__
 
     engines = engines_of(request)
     opponents = [{"spec": spec, "label": label, "elsewhere": elsewhere or None}
