@@ -8,7 +8,7 @@ Each round, in turn:
 * a new ``zerosum serve`` (its default two engine workers, waited for until they are warm, untimed), then the
   page's analysis as ``panels.js`` asks for it: ``GET /api/analyze?budget=S`` again and again, each with the
   last answer's ``resume`` when it has one, until ``done``; the wall time from the first request to the last
-  answer, and how many slices that took.
+  answer, how many slices that took, and the nodes each searched.
 
 Both start from an empty table (a new process, a new server), so neither is warmed by the other.  The load
 average is printed with every figure (other work on the machine changes them).  ``--python`` and ``--src``
@@ -53,18 +53,18 @@ def env_for(src: str | None) -> dict[str, str]:
     return env
 
 
-def cli(python: str, src: str | None, moves: str) -> tuple[float, float]:
-    """``zerosum analyze MOVES``: (wall seconds of the process, the analysis seconds it prints)."""
+def cli(python: str, src: str | None, moves: str) -> tuple[float, float, int]:
+    """``zerosum analyze MOVES``: (wall seconds of the process, the analysis seconds and nodes it prints)."""
     start = time.perf_counter()
     out = subprocess.run([python, "-m", "zerosum", "analyze", moves], capture_output=True, text=True, check=True,
                          env=env_for(src)).stdout
     wall = time.perf_counter() - start
-    found = re.search(r"nodes: \d+, ([\d.]+) ms", out)
-    return wall, float(found.group(1)) / 1000 if found else float("nan")
+    found = re.search(r"nodes: (\d+), ([\d.]+) ms", out)
+    return (wall, float(found.group(2)) / 1000, int(found.group(1))) if found else (wall, float("nan"), 0)
 
 
-def page(python: str, src: str | None, moves: str, budget: float) -> tuple[float, int, bool]:
-    """A new server, warm; then the page's slices until done: (wall seconds, slices, exact)."""
+def page(python: str, src: str | None, moves: str, budget: float) -> tuple[float, int, bool, int]:
+    """A new server, warm; then the page's slices until done: (wall seconds, slices, exact, nodes)."""
     port = free_port()
     server = subprocess.Popen([python, "-m", "zerosum", "serve", "--port", str(port)], env=env_for(src),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -88,7 +88,7 @@ def page(python: str, src: str | None, moves: str, budget: float) -> tuple[float
             reply = get(base + "/api/analyze?" + urllib.parse.urlencode(params))
             slices += 1
             if reply.get("done") is not False:
-                return time.perf_counter() - start, slices, bool(reply.get("exact"))
+                return time.perf_counter() - start, slices, bool(reply.get("exact")), int(reply.get("nodes") or 0)
             if reply.get("resume"):
                 params["resume"] = reply["resume"]
     finally:
@@ -109,17 +109,21 @@ def main() -> int:
     cli(args.python, args.src, "44")  # compiled code loaded once (numba's cache), untimed
     walls, inner, pages = [], [], []
     for n in range(1, args.rounds + 1):
-        wall, analysis = cli(args.python, args.src, args.moves)
+        wall, analysis, nodes = cli(args.python, args.src, args.moves)
         walls.append(wall)
         inner.append(analysis)
-        print(f"round {n}: zerosum analyze  {wall:6.2f} s wall, {analysis:6.2f} s analysing  ({load()})", flush=True)
-        seconds, slices, exact = page(args.python, args.src, args.moves, args.budget)
-        pages.append(seconds)
-        print(f"round {n}: the page         {seconds:6.2f} s to {'exact' if exact else 'NOT exact'}, {slices} slices "
+        print(f"round {n}: zerosum analyze  {wall:6.2f} s wall, {analysis:6.2f} s analysing, {nodes:,} nodes "
               f"({load()})", flush=True)
+        seconds, slices, exact, searched = page(args.python, args.src, args.moves, args.budget)
+        pages.append(seconds)
+        print(f"round {n}: the page         {seconds:6.2f} s to {'exact' if exact else 'NOT exact'}, {slices} slices, "
+              f"{searched:,} nodes ({load()})", flush=True)
     med_page, med_wall, med_inner = (statistics.median(v) for v in (pages, walls, inner))
-    print(f"median: the page {med_page:.2f} s; zerosum analyze {med_wall:.2f} s wall ({med_inner:.2f} s analysing); "
-          f"page / analyze wall = {med_page / med_wall:.2f}, page / analysing = {med_page / med_inner:.2f}")
+    by_wall = statistics.median(p / w for p, w in zip(pages, walls))  # each round's pair: the same load
+    by_inner = statistics.median(p / i for p, i in zip(pages, inner))
+    print(f"median: the page {med_page:.2f} s; zerosum analyze {med_wall:.2f} s wall ({med_inner:.2f} s analysing)")
+    print(f"median of the rounds' ratios: page / analyze's wall time {by_wall:.2f}, page / its analysing time "
+          f"{by_inner:.2f}")
     return 0
 
 

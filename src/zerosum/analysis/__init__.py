@@ -5,8 +5,8 @@ answers "analyse this position" for every face (the terminal's hints, the page, 
 >>> from zerosum import ConnectX, analysis
 >>> game = ConnectX()
 >>> found = analysis.service(game).analyse(game.from_moves("4453"))
->>> found.engine, found.exact, game.format_action(found.best), found.kind(3), found.distance(3)
-('the solver', True, '4', 'exact', 18)
+>>> found.engine, found.exact, game.format_action(found.best), found.kind(found.best), found.distance(found.best)
+('the solver', True, '3', 'exact', 36)
 
 * :func:`service` ``(game)`` is the process's :class:`Service` of that game (one a game spec, made at first
   use; importing this package loads no compiled code).  ``Service.solver`` is its solver (None where the
