@@ -15,7 +15,7 @@ come from :mod:`zerosum.core.words`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..core.words import CLASS_POINTS, CLASS_WORDS, SHORT_LEGEND, short_words, value_words
 from ..game import Game
@@ -57,11 +57,7 @@ class Analysis:
 
     def words(self, action: Any) -> str:
         """``action``'s value in words (:func:`~zerosum.core.words.value_words`), "" for a move without one."""
-        if action in self.classes:
-            return CLASS_WORDS[self.classes[action]]
-        if action not in self.values:
-            return ""
-        return value_words(self.values[action], self.exact or action in self.exact_moves)
+        return self._said(action, CLASS_WORDS, value_words)
 
     def point(self, action: Any) -> str:
         """``action``'s short figure for a narrow slot (see :attr:`legend`): the engine's own, else its value
@@ -69,11 +65,15 @@ class Analysis:
         without a score."""
         if action in self.points:
             return self.points[action]
+        return self._said(action, CLASS_POINTS, short_words)
+
+    def _said(self, action: Any, of_class: dict[int, str], said: Callable[[float, bool], str]) -> str:
+        """``action``'s value as ``said`` puts it (``of_class`` for a move proven only in win/draw/loss)."""
         if action in self.classes:
-            return CLASS_POINTS[self.classes[action]]
+            return of_class[self.classes[action]]
         if action not in self.values:
             return ""
-        return short_words(self.values[action], self.exact or action in self.exact_moves)
+        return said(self.values[action], self.exact or action in self.exact_moves)
 
     def kind(self, action: Any) -> str:
         """``action``'s kind: ``"exact"``, ``"class"`` (win/draw/loss proven, distance not yet), ``"estimate"``,
