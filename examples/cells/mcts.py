@@ -19,7 +19,7 @@ numbers below are the same at every run.
     ("code", r"""
 import zerosum
 from zerosum import get_game, make_agent
-from zerosum.values import describe_value
+from zerosum.core.words import describe_value
 
 game = get_game("connect4")
 position = game.states_of(game.parse_moves("415"))[-1]

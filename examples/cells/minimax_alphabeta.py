@@ -21,7 +21,8 @@ from collections import Counter
 
 import zerosum
 from zerosum import get_game, make_agent
-from zerosum.values import WIN, describe_value
+from zerosum.core.words import describe_value
+from zerosum.values import WIN
 
 game = get_game("tictactoe")
 
@@ -167,8 +168,8 @@ position
 """),
     ("md", r"""
 `SearchResult.scores` holds one score per root move (from the mover's view). Without the discount every
-winning move scores +1 (in units of `WIN`); with it the scores say *how soon* each move wins: "wins in 1"
-(ply) for cell 6, "wins in 3" for cell 4.
+winning move scores +1 (in units of `WIN`); with it the scores say *how soon* each move wins: "win in 1
+move" for cell 6, "win in 2 moves" for cell 4 (the mover's own moves, as everywhere in zerosum).
 
 ## Connect Four at a fixed depth
 
