@@ -1,7 +1,8 @@
 """The public Python API as a list of calls, each with a valid value for every parameter, for the wrong-type
 fuzz (:mod:`test_fuzz_api_types`), and the wrong values to put in their place.
 
-The calls are derived, not listed: every name in ``zerosum.__all__`` and ``zerosum.records.__all__``, every
+The calls are derived, not listed: every name in ``zerosum.__all__``, ``zerosum.records.__all__`` and
+``zerosum.analysis.__all__`` (and a ``Service``'s methods), every
 public method of each registered game (and of its states), of an agent of every kind, of a
 :class:`~zerosum.Solver` and of a record :class:`~zerosum.records.Writer`.  A parameter gets its valid value by
 its name from the context of its area (:func:`game_context` for a game's methods, one dict each for the
@@ -42,13 +43,18 @@ EXCLUDED = {
     "zerosum.Game": "the abstract base class to subclass: instantiating it is Python's own TypeError",
     "zerosum.errors": "a module of exception classes (their constructors take anything, as Exception's do)",
     "zerosum.records": "a module: its own __all__ is fuzzed name by name",
+    "zerosum.analysis": "a module: its own __all__ is fuzzed name by name, and a Service's methods",
+    "analysis.EXACT": "a constant", "analysis.CLASS": "a constant", "analysis.ESTIMATE": "a constant",
+    "analysis.SOLVER_NAME": "a constant", "analysis.ESTIMATE_TIME": "a constant", "analysis.MAX_RUNS": "a constant",
+    "analysis.DEFAULT_TABLE": "a constant",
     "zerosum.__version__": "a string, not a function",
     "records.RESULTS": "a constant", "records.ROSTER": "a constant", "records.WIDTH": "a constant",
     # Beyond the surface this suite fuzzes: the agent classes themselves (AlphaBetaAgent(...): Python builds
     # agents with make_agent, whose seed and limits are fuzzed, and spec options pass the spec parser), the
     # results' own methods (trace's Tree, play_game's GameRecord, match's MatchResult), the registries'
     # register_game / register_agent (they change the process), the evaluation functions a game offers
-    # (called inside searches with what the search hands them), zerosum.spec's integer and real (documented to
+    # (called inside searches with what the search hands them), an Analysis's own methods (an answer's data,
+    # read by the faces), zerosum.spec's integer and real (documented to
     # raise ValueError, which convert() turns into the caller's error), and the OpenSpiel adapter's agent
     # (openspiel-mcts: an optional extra).
 }
@@ -286,9 +292,36 @@ def records_calls(workdir: str) -> Iterator[Call]:
         yield _call(f"Writer.{name}", method, {**ctx, "store": None})
 
 
+def analysis_calls() -> Iterator[Call]:
+    """Every callable of ``zerosum.analysis.__all__``, and the methods of a Service of its own (a small board
+    the solver takes, so every analysis answers in milliseconds)."""
+    import threading
+
+    from zerosum import analysis
+
+    game: Any = zerosum.get_game(SOLVER_GAME)
+    state = game.from_moves("1234")
+    engine = analysis.Service(game, table=1 << 10)
+    first = engine.analyse(state, seconds=0.001)  # compiled code loaded before any clock; a progress
+    solver = zerosum.Solver(SOLVER_GAME, tt_size=1 << 10, book=False)
+    ctx = {"game": game, "table": 1 << 10, "state": state, "seconds": None, "resume": None, "on_update": None,
+           "stop": threading.Event(), "time": 0.05, "use_solver": True, "threads": 1, "weak": False, "book": True,
+           "clock": _clock, "score": 1, "nodes": 1000, "solver": solver, "text": analysis.token(first.progress),
+           "progress": first.progress, "engine": "someone", "exact": False, "scores": {}, "values": {},
+           "best": None, "elapsed": 0.0, "note": "", "points": {}, "legend": "", "classes": {}, "done": True,
+           "exact_moves": set(), "solver_scores": False, "from_book": False}
+    for name in analysis.__all__:
+        label = f"analysis.{name}"
+        if label not in EXCLUDED:
+            yield _call(label, getattr(analysis, name), ctx)
+    for name, method in _public_methods(engine):
+        yield _call(f"Service.{name}", method, ctx)
+
+
 def all_calls(workdir: str) -> list[Call]:
     """Every call above, in a fixed order."""
-    return [*top_level_calls(workdir), *game_calls(), *agent_calls(), *solver_calls(), *records_calls(workdir)]
+    return [*top_level_calls(workdir), *game_calls(), *agent_calls(), *solver_calls(), *records_calls(workdir),
+            *analysis_calls()]
 
 
 # ---- wrong values ---------------------------------------------------------------------------------------

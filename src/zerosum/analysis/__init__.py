@@ -16,7 +16,7 @@ answers "analyse this position" for every face (the terminal's hints, the page, 
 * :meth:`Service.analyse` answers an :class:`Analysis`: every legal move's value as an agent value, its kind
   (``exact``, ``class``: win/draw/loss proven, distance not yet; ``estimate``), a proven win's or loss's
   distance in plies, the best move (the highest value; ties to the centre-most column on boards with gravity,
-  else the game's first: :func:`centre_order`), nodes, seconds and who answered (``engine``).  Where the
+  else the game's first: ``result.centre_order``), nodes, seconds and who answered (``engine``).  Where the
   solver takes the game it is exact; given ``seconds`` it is progressive (each column's win/draw/loss, then its
   exact score, ``on_update`` seeing each), stoppable (``stop``), and resumable: the answer's
   :attr:`Analysis.progress` is plain data that ``analyse(state, resume=progress)`` continues in any process
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, SOLVER_NAME, Service, prove, service
 from .progress import parse, token
-from .result import CLASS, ESTIMATE, EXACT, Analysis, best_action, centre_order
+from .result import CLASS, ESTIMATE, EXACT, Analysis
 
-__all__ = ["service", "Service", "Analysis", "prove", "best_action", "centre_order", "parse", "token",
+__all__ = ["service", "Service", "Analysis", "prove", "parse", "token",
            "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE"]

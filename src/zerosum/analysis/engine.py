@@ -9,6 +9,9 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from ..agents.base import MAX_TIME, check_game
+from ..core.checks import check_flag, check_real, check_whole, guarded, safe_repr
+from ..core.processes import MAX_JOBS
 from ..core.words import CLASS_LEGEND, CLASS_POINTS
 from ..errors import InvalidPositionError, UsageError
 from ..game import Game
@@ -33,7 +36,8 @@ _LOCK = threading.Lock()
 
 def service(game: Game[Any, Any]) -> "Service":
     """The analysis service of ``game`` in this process (one a game spec, made at first use)."""
-    key = str(getattr(game, "spec", None) or repr(game))
+    game = check_game("analysis.service", game)
+    key = str(game.spec or id(game))
     with _LOCK:
         found = _SERVICES.get(key)
         if found is None:
@@ -56,7 +60,8 @@ class Service:
     def __init__(self, game: Game[Any, Any], table: int | None = None) -> None:
         from ..core.processes import default_threads
 
-        self.game = game
+        self.game = check_game("analysis.Service", game)
+        table = None if table is None else _entries(table)
         #: the solver takes this game (it may still be missing: numba not installed, :attr:`solves`)
         self.takes = takes(game)
         #: the threads an analysis searches with unless told (the faces': two where the machine has them)
@@ -110,6 +115,7 @@ class Service:
         """The solver, for this thread alone while the block runs, with the opening book or without it
         (``book``) and a table of at least ``table`` entries (a larger one is made once, when asked for).
         Raises InvalidPositionError where the solver does not answer."""
+        book, table = check_flag(book, "book", UsageError), None if table is None else _entries(table)
         solver = self._made(table)
         if solver is None:
             raise InvalidPositionError(f"the solver does not take {getattr(self.game, 'spec', self.game)}")
@@ -136,12 +142,17 @@ class Service:
 
     def from_book(self, state: Any) -> bool:
         """Whether the opening book scores every move of ``state`` (its analysis needs no search)."""
+        state = self.game.check_state(state)
         depth = self.book_depth
         return depth is not None and state.ply + 1 <= depth
 
     def score_value(self, state: Any, score: int) -> int:
         """A solver score of ``state`` (the side to move's view) as an agent value."""
-        return score_to_value(int(score), state.ply, self.game.cells)  # type: ignore[attr-defined]
+        state = self.game.check_state(state)
+        if not self.takes:
+            raise UsageError(f"the solver does not take {self.game.spec}: it has no scores")
+        cells = self.game.cells  # type: ignore[attr-defined]
+        return score_to_value(check_whole(score, "score", -cells, cells, UsageError), state.ply, cells)
 
     # ---- analyses ----------------------------------------------------------------------------------
 
@@ -158,6 +169,15 @@ class Service:
         going on from ``resume`` (an earlier answer's :attr:`~Analysis.progress`, from any process) or from
         where this service's last analysis of the position stopped.  Elsewhere (or ``use_solver`` False):
         alpha-beta's estimates in about ``time`` seconds."""
+        state = self.game.check_state(state)
+        seconds = None if seconds is None else check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
+        time = check_real(time, "time", 0.0, MAX_TIME, UsageError, above=True)
+        use_solver, weak = check_flag(use_solver, "use_solver", UsageError), check_flag(weak, "weak", UsageError)
+        threads = None if threads is None else check_whole(threads, "threads", 1, MAX_JOBS, UsageError)
+        if stop is not None and not isinstance(stop, threading.Event):
+            raise UsageError(f"stop is None or a threading.Event, not {safe_repr(stop)}")
+        on_update = None if on_update is None else _guarded("on_update(analysis)", on_update)
+        clock = _guarded("clock()", clock, seconds=True)
         actions = self.game.actions(state)
         if not actions:
             raise InvalidPositionError("the game is over: there is nothing to analyse")
@@ -174,7 +194,7 @@ class Service:
             deadline = None if seconds is None else began + seconds
 
             def now() -> Analysis:
-                found = self.partial(state, run.wdl, run.exact, spent + clock() - began, nodes + run.nodes - first)
+                found = self._partial(state, run.wdl, run.exact, spent + clock() - began, nodes + run.nodes - first)
                 found.progress = None if found.done else {**run.snapshot(), "nodes": found.nodes,
                                                           "seconds": round(found.elapsed, 4)}
                 return found
@@ -201,14 +221,14 @@ class Service:
             nodes, elapsed = solver.nodes, solver.elapsed
         known = {c: int(s) for c, s in enumerate(raw) if s is not None and c in actions}
         if weak:
-            found = self.partial(state, known, {c: 0 for c, s in known.items() if s == 0}, elapsed, nodes)
+            found = self._partial(state, known, {c: 0 for c, s in known.items() if s == 0}, elapsed, nodes)
             found.done = True
             return found
-        found = self.partial(state, {}, known, elapsed, nodes)
+        found = self._partial(state, {}, known, elapsed, nodes)
         found.from_book = book and not nodes and self.from_book(state)
         return found
 
-    def partial(self, state: Any, wdl: dict[int, int], exact: dict[int, int], elapsed: float,
+    def _partial(self, state: Any, wdl: dict[int, int], exact: dict[int, int], elapsed: float,
                 nodes: int = 0) -> Analysis:
         """The analysis of what the solver proved: exact scores ``exact`` and win/draw/loss ``wdl`` (+1 / 0 /
         -1) by column.  Exact (and done) when every legal column has its score."""
@@ -233,6 +253,7 @@ class Service:
     def follower(self, state: Any) -> Callable[[Any], Analysis]:
         """A function of a solver's progressive events (``zerosum.solver.progressive.Event``, as the solver
         agent reports them) that returns the analysis they add up to, so far."""
+        state = self.game.check_state(state)
         wdl: dict[int, int] = {}
         exact: dict[int, int] = {}
 
@@ -240,7 +261,7 @@ class Service:
             (exact if event.kind == "exact" else wdl)[event.column] = event.value
             if event.kind == "exact" or event.value == 0:
                 wdl[event.column] = (event.value > 0) - (event.value < 0)
-            return self.partial(state, wdl, exact, event.seconds, event.nodes)
+            return self._partial(state, wdl, exact, event.seconds, event.nodes)
 
         return follow
 
@@ -249,8 +270,9 @@ class Service:
     def prove(self, state: Any, nodes: int, table: int) -> tuple[int, int | None] | None:
         """:func:`prove` ``state`` within ``nodes`` nodes by the adjudicator's solver: no book, a table of its
         own of ``table`` entries (the one exception to one solver a game: docs/architecture.md says why)."""
+        state, table = self.game.check_state(state), _entries(table)
         if not self.solves:
-            raise UsageError(f"the solver does not take {getattr(self.game, 'spec', self.game)}")
+            raise UsageError(f"the solver does not take {self.game.spec}")
         with self._lock:
             judge = self._judges.get(table)
             if judge is None:
@@ -264,9 +286,12 @@ def prove(solver: Any, state: Any, nodes: int) -> tuple[int, int | None] | None:
     """``(sign, plies)`` when ``solver`` proves ``state`` (not over) within ``nodes`` nodes: the sign of its
     result for the side to move (+1, 0, -1) and, for a win or loss, the plies to its end when a second
     search finds them within the same budget (else None).  None when not proven."""
-    from ..solver.solver import BudgetExceeded
+    from ..solver.solver import BudgetExceeded, Solver
     from ..values import plies_to_end
 
+    if not isinstance(solver, Solver):
+        raise UsageError(f"solver is a zerosum Solver, not {safe_repr(solver)}")
+    state = solver.game.check_state(state)
     try:
         sign = solver.solve_bits(state.current, state.mask, weak=True, node_limit=nodes)
     except BudgetExceeded:
@@ -278,3 +303,16 @@ def prove(solver: Any, state: Any, nodes: int) -> tuple[int, int | None] | None:
     except BudgetExceeded:
         return sign, None
     return sign, plies_to_end(score_to_value(score, state.ply, solver.game.cells))
+
+
+def _entries(table: Any) -> int:
+    """A table's entries, checked (the Solver's own range)."""
+    return check_whole(table, "table (entries)", 1, 1 << 32, UsageError)
+
+
+def _guarded(what: str, func: Any, seconds: bool = False) -> Callable[..., Any]:
+    """``func`` (a caller's callback or clock) as :func:`~zerosum.core.checks.guarded` calls it: what it
+    raises, or a function of the wrong kind, is one UsageError line."""
+    if not callable(func):
+        raise UsageError(f"{what.partition('(')[0]} is a function, not {safe_repr(func)}")
+    return guarded(f"analysis: {what}", func, UsageError, seconds=seconds)

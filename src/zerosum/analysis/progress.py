@@ -54,8 +54,16 @@ def _spent(resume: Any) -> tuple[int, float]:
 
 
 def token(progress: dict[str, Any] | None) -> str | None:
-    """``progress`` as one line of text (compact JSON), or None."""
-    return None if progress is None else json.dumps(progress, separators=(",", ":"))
+    """``progress`` (an answer's :attr:`~zerosum.analysis.Analysis.progress`: a dict) as one line of text
+    (compact JSON), or None; one UsageError line for anything JSON cannot hold."""
+    if progress is None:
+        return None
+    if not isinstance(progress, dict):
+        raise UsageError(f"progress is an answer's progress (a dict) or None, not {type(progress).__name__}")
+    try:
+        return json.dumps(progress, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        raise UsageError("progress holds what JSON cannot: it is not an answer's progress") from None
 
 
 def parse(text: Any) -> Any:

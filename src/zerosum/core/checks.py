@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import operator
 import re
-from typing import Any, Sequence, SupportsIndex, cast
+from typing import Any, Callable, Sequence, SupportsIndex, cast
 
 __all__ = ["safe_repr", "one_based", "as_index", "board_cells", "other", "check_player", "player_error",
-           "check_flag", "check_whole", "check_real", "check_text", "check_actions"]
+           "check_flag", "check_whole", "check_real", "check_text", "check_actions", "guarded"]
 
 
 def safe_repr(value: object, limit: int = 80) -> str:
@@ -175,3 +175,25 @@ def check_actions(actions: object, what: str) -> list[Any]:
 
         raise InvalidMoveError(f"{what} are a list of actions, not {safe_repr(actions)}")
     return list(actions)
+
+
+def guarded(what: str, func: Callable[..., Any], error: type[Exception], *, seconds: bool = False) -> Callable[..., Any]:
+    """``func`` (a caller's callback or clock) with what it raises, or a function of the wrong kind, as one
+    ``error`` line naming ``what`` (a GameError it raises passes as it is); with ``seconds``, what it returns
+    must be a number of seconds."""
+    from ..errors import GameError
+
+    def call(*args: Any) -> Any:
+        try:
+            out = func(*args)
+        except GameError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the caller's function failed: one line, not a traceback
+            from .files import describe_exception
+
+            raise error(f"{what} failed: {describe_exception(exc)[:200]}") from None
+        if seconds and (isinstance(out, bool) or not isinstance(out, (int, float))):
+            raise error(f"{what} returned {safe_repr(out)}, not a number of seconds")
+        return out
+
+    return call

@@ -43,7 +43,7 @@ from typing import Any, Callable
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
 from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
 from ..agents.traits import PROOF as PROOF_VALUES, AgentTraits, ServerTraits, ValueUnit
-from ..core.checks import check_flag, check_real, check_whole, safe_repr
+from ..core.checks import check_flag, check_real, check_whole, guarded
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
@@ -364,19 +364,5 @@ def _probe(game: Any, search: bool = False) -> None:
 
 def _guarded(what: str, func: Callable[..., Any], seconds: bool = False) -> Callable[..., Any]:
     """``func`` (a caller's report or clock) with what it raises, a function of the wrong kind, as one
-    AgentError line; with ``seconds``, what it returns must be a number."""
-
-    def call(*args: Any) -> Any:
-        try:
-            out = func(*args)
-        except GameError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the caller's function failed: one line, not a traceback
-            from ..core.files import describe_exception
-
-            raise AgentError(f"solver: {what} failed: {describe_exception(exc)[:200]}") from None
-        if seconds and (isinstance(out, bool) or not isinstance(out, (int, float))):
-            raise AgentError(f"solver: {what} returned {safe_repr(out)}, not a number of seconds")
-        return out
-
-    return call
+    AgentError line; with ``seconds``, what it returns must be a number (:func:`~zerosum.core.checks.guarded`)."""
+    return guarded(f"solver: {what}", func, AgentError, seconds=seconds)
