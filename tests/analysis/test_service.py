@@ -107,12 +107,16 @@ def test_a_finished_game_has_nothing_to_analyse() -> None:
 
 
 def test_the_adjudicator_rules_on_a_table_of_its_own_without_the_book() -> None:
-    game = get_game("connectx:rows=4,cols=5,k=4")
-    engine = Service(game)
-    assert engine.prove(game.from_moves("1122"), 100_000, 1 << 12) is not None
-    assert engine._solver is None  # the shared solver was not made, nor its table touched
-    judge = engine._judges[1 << 12]
-    assert judge.book is None and judge is not engine.solver
+    small = get_game("connectx:rows=5,cols=6,k=4")
+    state = small.from_moves("3344")
+    ruled, fresh = Service(small, table=1 << 16), Service(small, table=1 << 16)
+    assert ruled.prove(state, 10_000_000, 1 << 12) is not None  # proven, on the adjudicator's own table
+    after = ruled.analyse(state, threads=1)
+    assert after.nodes == fresh.analyse(state, threads=1).nodes  # the shared table learned nothing from it
+    game = get_game("connect4")
+    inside = game.from_moves("4453")
+    if service(game).from_book(inside):  # the book would answer at once; the ruling searches, within its budget
+        assert service(game).prove(inside, 100, 1 << 12) is None
 
 
 def test_no_face_builds_a_solver_or_keeps_one() -> None:
