@@ -163,12 +163,14 @@ class Service:
                 clock: Callable[[], float] = _time.perf_counter) -> Analysis:
         """Every legal move of ``state`` valued (see the package docstring).
 
-        Where the solver answers: without ``seconds``, ``resume`` or ``on_update``, every exact score (``weak``:
-        win/draw/loss only; ``book``: with the opening book; ``threads``; ``table``); else progressively, for
-        at most ``seconds`` (or until ``stop`` is set), ``on_update`` seeing the analysis after each result,
+        Where the solver answers: without ``seconds``, ``resume``, ``on_update`` or ``stop``, every exact score
+        (``weak``: win/draw/loss only), from one call of the solver; else progressively, for at most ``seconds``
+        (or until ``stop`` is set), ``on_update`` seeing the analysis after each result,
         going on from ``resume`` (an earlier answer's :attr:`~Analysis.progress`, from any process) or from
-        where this service's last analysis of the position stopped.  Elsewhere (or ``use_solver`` False):
-        alpha-beta's estimates in about ``time`` seconds."""
+        where this service's last analysis of the position stopped.  Either way ``book``: with the opening book
+        or without it, ``threads``: how many search (default :attr:`threads`), ``table``: the least entries of the
+        solver's table, ``clock``: where time comes from.  Elsewhere (or ``use_solver`` False): alpha-beta's
+        estimates in about ``time`` seconds."""
         state = self.game.check_state(state)
         seconds = None if seconds is None else check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
         time = check_real(time, "time", 0.0, MAX_TIME, UsageError, above=True)
@@ -188,7 +190,7 @@ class Service:
             return self._solved(state, actions, threads, weak, book, table)
         from .progress import run_of
 
-        with self.borrowed(table=table) as solver:
+        with self.borrowed(book=book, table=table) as solver:
             run, nodes, spent = run_of(self._runs, solver, state, resume, clock, threads)
             first, began = run.nodes, clock()
             deadline = None if seconds is None else began + seconds
