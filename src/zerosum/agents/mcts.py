@@ -147,6 +147,7 @@ class MCTSAgent(SearchAgent):
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
         """The compiled code a search of ``game`` needs (:mod:`.prepare`): the kernels of its board (bitboards
         or cell arrays), or alpha-beta's for ``playout=alphabeta``; none off the numba path."""
+        check_game(self.spec, game)
         if self.playout == "alphabeta":  # its playouts search with alpha-beta
             return steps_of(self._alphabeta_playout(), game)
         if not self._uses_fast_path(game):

@@ -40,7 +40,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable
 
-from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_search
+from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_game, check_search
 from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
 from ..agents.traits import PROOF as PROOF_VALUES, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, guarded
@@ -171,6 +171,10 @@ class SolverAgent(SearchAgent):
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
         """The compiled code a search of ``state`` (None: of any position) needs (:mod:`..agents.prepare`):
         none where the opening book answers ``state``; alpha-beta's where the solver cannot take the game."""
+        if state is None:
+            check_game(self.spec, game)
+        else:
+            check_search(self.spec, game, state)
         if not _takes(game):
             return steps_of(self._alphabeta(self.limits.time or 1.0), game)
         if state is not None and self._book_move(game, state) is not None:
