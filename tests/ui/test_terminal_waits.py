@@ -145,8 +145,8 @@ def test_the_solver_answers_the_opening_from_its_book_without_its_compiled_code(
 
     solver, game = make_agent("solver"), ConnectX()
     assert prepare.steps_of(solver, game, game.from_moves("4453")) == []
-    assert [s.key for s in prepare.steps_of(solver, game, game.from_moves("44444455"))] == [
-        "numba", "solver tables", "solver search"]  # 8 stones: the moves after it are past the book
+    assert [s.key for s in prepare.steps_of(solver, game, game.from_moves("444444555"))] == [
+        "numba", "solver tables", "solver search"]  # 9 stones: the moves after it are past the (ply-9) book
     assert prepare.steps_of(solver, TicTacToe()) == []  # alpha-beta plays there: no compiled code
 
 

@@ -212,13 +212,13 @@ def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
     with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
-        # ply 8, past the opening book: even the win/draw/loss of its best move takes about 3 million nodes
-        # (0.2 s and more), far past the hard limit of 0.06 s, so the worker is stopped and alpha-beta moves
-        reply = c.post("/api/move", json={"game": "connect4", "moves": "32771557", "agent": "solver"})
+        # ply 9, past the opening book: its full analysis is the slowest of `bench analysis --plies 9 --seed 1`
+        # (0.375 s, millions of nodes), far past the hard limit of 0.06 s, so the worker is stopped and alpha-beta moves
+        reply = c.post("/api/move", json={"game": "connect4", "moves": "153117156", "agent": "solver"})
         assert reply.status_code == 200, reply.text
         data = reply.json()
         assert data["agent"] == "alphabeta:time=0.01" and "the solver needed more than 0.06 s" in data["note"]
-        assert data["moves"].startswith("32771557") and len(data["moves"]) == 9
+        assert data["moves"].startswith("153117156") and len(data["moves"]) == 10
 
 
 def test_serve_command_line(capsys) -> None:
