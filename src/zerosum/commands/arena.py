@@ -16,6 +16,9 @@ from ..errors import GameError
 
 __all__ = ["COMMANDS"]
 
+#: the progress bar's words until the first game of a run ends: a cold numba cache compiles the engines first
+FIRST_GAMES = "the first games are starting (a first run also compiles the engines: up to a minute)"
+
 
 def _console() -> Any:
     from rich.console import Console
@@ -265,8 +268,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
 
             with Progress(*progress_columns(console), console=console, transient=False) as bar:
                 task_id = bar.add_task("starting", total=None)
+                first = [True]
 
                 def progress(done: int, total: int, text: str) -> None:
+                    if first[0]:  # until a game ends, say why a first run may wait (no silent wait: #21)
+                        first[0] = False
+                        text += f" · {FIRST_GAMES}"
                     bar.update(task_id, completed=done, total=total, description=escape(text))
 
                 run_arena(store, config, runner, progress, on_game=on_game)
