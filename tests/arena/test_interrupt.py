@@ -119,11 +119,16 @@ def test_ctrl_c_stops_a_match_in_worker_processes_and_kills_them_without_thread_
     assert not [pid for pid in run.children if _alive(pid)]
 
 
-def test_ctrl_c_stops_a_traced_search_within_a_second():
-    script = ("import zerosum\nprint('ready', flush=True)\ntry:\n"
-              "    zerosum.trace('minimax:depth=12', 'connect4', max_nodes=1_000_000, max_time=600)" + REPORT)
-    run = Interrupted(script, marker="ready", times=1, wait=1.0)
+def _interrupted_call(call: str, wait: float) -> Interrupted:
+    """``call`` (a line of Python after ``import zerosum``) sent Ctrl-C ``wait`` seconds in: it was interrupted."""
+    run = Interrupted("import zerosum\nprint('ready', flush=True)\ntry:\n    " + call + REPORT, marker="ready",
+                      times=1, wait=wait)
     assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    return run
+
+
+def test_ctrl_c_stops_a_traced_search_within_a_second():
+    run = _interrupted_call("zerosum.trace('minimax:depth=12', 'connect4', max_nodes=1_000_000, max_time=600)", 1.0)
     assert run.seconds < 5 and run.err == ""
 
 
@@ -140,8 +145,5 @@ def test_ctrl_c_stops_a_wait_on_a_pool_job_and_kills_its_worker():
 
 @pytest.mark.slow  # loads the compiled MCTS and alpha-beta in this process: the issue's own reproduction
 def test_ctrl_c_stops_a_match_of_timed_searches_within_a_second():
-    script = ("import zerosum\nprint('ready', flush=True)\ntry:\n"
-              "    r = zerosum.match('mcts:time=0.5', 'alphabeta:time=0.5', games=16)" + REPORT)
-    run = Interrupted(script, marker="ready", times=1, wait=10.0)
-    assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
+    run = _interrupted_call("r = zerosum.match('mcts:time=0.5', 'alphabeta:time=0.5', games=16)", 10.0)
     assert run.seconds < 2 and run.err == ""
