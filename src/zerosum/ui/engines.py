@@ -54,7 +54,7 @@ class Engines:
         self.max_engine_requests, self.max_record_requests = max_engine_requests, max_record_requests
         self.ready_wait = max(busy_wait, ready_wait)
         # each worker prepares the engines the page offers, on the game it opens with
-        warmup = functools.partial(warm_up, DEFAULT_GAME, tuple(spec for spec, *_ in service.OPPONENTS))
+        warmup = functools.partial(warm_up, DEFAULT_GAME, tuple(spec for spec, *_ in service.offered_opponents()))
         self.pool = Pool(size=workers, wait=busy_wait, mode=mode, warmup=warmup, warmup_limit=WARM_UP_LIMIT,
                          ready_wait=ready_wait)
         self.waiting = 0  # engine requests running or waiting (read and written on the event loop only)

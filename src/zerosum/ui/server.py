@@ -39,7 +39,7 @@ Every route is a function of this module under one error wrapper (:func:`answere
 strings, finished positions, oversized requests and text no UTF-8 can hold (a lone surrogate, which JSON's
 ``"\\ud800"`` carries) get a 4xx with a one-line message; an engine that overruns its limit gets a 504, a
 server whose engines are all busy (or out of memory) a 503.  The page allows less than the command line
-(:data:`zerosum.ui.service.SERVER_AGENTS`, boards up to 16 x 16).  Requests are checked, and positions built,
+(:func:`zerosum.ui.service.server_agents`, boards up to 16 x 16).  Requests are checked, and positions built,
 in threads, never on the event loop; engines run in worker processes (:mod:`zerosum.ui.engines`), so a long
 search is killed, never left running.
 
@@ -179,7 +179,7 @@ async def health(request: Request) -> Response:
 
     engines = engines_of(request)
     opponents = [{"spec": spec, "label": label, "elsewhere": elsewhere or None}
-                 for spec, label, elsewhere in service.OPPONENTS if spec.split(":")[0] in engines.agents]
+                 for spec, label, elsewhere in service.offered_opponents() if spec.split(":")[0] in engines.agents]
     return JSONResponse({"ok": True, "version": __version__, "agents": engines.agents, "opponents": opponents,
                          **engines.health()})
 
@@ -324,7 +324,7 @@ ROUTES = [
 def _installed_agents(engines: Engines) -> None:
     from ..agents.registry import agent_names
 
-    engines.agents[:] = [n for n in agent_names() if n in service.AGENTS]
+    engines.agents[:] = [n for n in agent_names() if n in service.server_agents()]
 
 
 def create_app(

@@ -6,7 +6,7 @@
   :mod:`zerosum.ui.position`'s (no engine involved); this module checks agents and runs the engines.
 * :func:`agent_choice` says whether the server plays an agent spec on a game, and :func:`nearest_agent` the
   spec nearest to a refused one that it does play (the page's address uses them).
-* :data:`OPPONENTS` are the engines the page offers and :data:`SERVER_AGENTS` what it may ask of each,
+* :func:`offered_opponents` are the engines the page offers and :func:`server_agents` what it may ask of each,
   drawn from the agents' declared traits (:mod:`zerosum.agents.traits`: no agent is named here); every one
   plays every board the page offers (an exact agent, on a board the solver cannot take, hands its moves to
   its fallback as its agent does, and says so: :func:`hands_off`).
@@ -34,7 +34,7 @@ from .analysis import keeps_no_clock, summary
 from .position import MAX_SPEC, check_game, check_position, describe_state
 
 __all__ = ["check_agent", "checked_agent", "nearest_agent", "agent_choice", "check_move", "MoveRequest",
-           "analyze_job", "move_reply", "number", "MAX_TIME", "AGENTS", "SERVER_AGENTS", "OPPONENTS",
+           "analyze_job", "move_reply", "number", "MAX_TIME",
            "SERVER_CAPS", "server_agents", "offered_opponents", "hands_off", "stand_in"]
 
 MAX_TIME = 5.0  # seconds an engine may think per request
@@ -98,18 +98,6 @@ def hands_off(agent: Agent, game: Game[Any, Any]) -> str:
            f"{who} moves for it here"
 
 
-def __getattr__(name: str) -> Any:
-    """``AGENTS`` (the agents the page may ask for), ``SERVER_AGENTS`` and ``OPPONENTS``, read from the
-    registered agents' traits when asked."""
-    if name == "SERVER_AGENTS":
-        return server_agents()
-    if name == "AGENTS":
-        return tuple(server_agents())
-    if name == "OPPONENTS":
-        return offered_opponents()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def _range(lo: float, hi: float) -> str:
     return f"{lo:g}..{hi:g}" if hi < 10**6 else f"{lo:g}..{int(hi)}"
 
@@ -121,7 +109,7 @@ def check_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TI
 
 def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_TIME,
                   seed: int | None = None) -> Agent:
-    """A safe agent for the server: an agent of :data:`SERVER_AGENTS` with options in its ranges, built.
+    """A safe agent for the server: an agent of :func:`server_agents` with options in its ranges, built.
 
     Agents that honour a time budget and are given no budget (:func:`~zerosum.ui.analysis.keeps_no_clock`)
     get ``DEFAULT_TIME``; an explicit ``time`` above ``max_time`` is lowered to it.  (The worker's hard
