@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 from .core.version import __version__
 from .commands.options import UsageError, add_game_option
 from .errors import GameError
-from .spec import QUOTE_CHARS
+from .spec import QUOTE_CHARS, quoted
 
 __all__ = ["main", "entry", "build_parser", "command", "add_game_option", "UsageError", "SUBCOMMANDS"]
 
@@ -71,6 +71,15 @@ def _bounded(line: str) -> str:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
         self.exit(2, _bounded(f"{self.prog}: error: {message}") + "\n")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        """argparse's own, but the arguments nobody knows are named each one quoted and at most three of them
+        (argparse joins them all with spaces: ``'0 ' * 2000`` would fill a line nothing could cut)."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            more = f" and {len(extra) - 3:,} more" if len(extra) > 3 else ""
+            self.error(f"unrecognized arguments: {', '.join(quoted(a) for a in extra[:3])}{more}")
+        return parsed
 
 
 def command(name: str) -> Handler:

@@ -113,3 +113,40 @@ def test_killing_a_worker_whose_pipe_is_already_gone_is_quiet() -> None:
     os.close(worker.conn.fileno())  # the descriptor goes behind the connection's back
     worker.kill()  # no OSError
     assert not worker.alive()
+
+
+def test_a_worker_killed_during_a_call_closes_its_pipe_once_in_the_calling_thread() -> None:
+    # close() of the pool kills workers while their job threads read them: a second close of one pipe
+    # used to hit whatever file had taken the descriptor number meanwhile (CI saw a fresh worker's pipe go)
+    import threading
+    import time
+
+    from zerosum.pool.base import EngineCrashed
+    from zerosum.pool.worker import Worker
+
+    worker = Worker()
+    raised: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            worker.call(time.sleep, (60,), 120)
+        except BaseException as exc:  # noqa: BLE001 - looked at below
+            raised.append(exc)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not worker._calling and time.monotonic() < deadline:
+        time.sleep(0.01)
+    worker.kill()
+    reader, writer = os.pipe()  # may take a number the pipe would have freed
+    try:
+        thread.join(60)
+        assert len(raised) == 1 and isinstance(raised[0], EngineCrashed)
+        assert worker.conn.closed and not worker.alive()
+        worker.kill()  # again: nothing to do
+        os.fstat(reader), os.fstat(writer)  # still open: nobody closed them behind our back
+    finally:
+        os.close(reader), os.close(writer)
+    with pytest.raises(EngineCrashed):
+        worker.call(os.getpid, (), 5)

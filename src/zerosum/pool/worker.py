@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from typing import Any, Callable
 
@@ -88,6 +89,12 @@ class Worker:
         self.process.start()
         child.close()
         self.warm = False  # ran its pool's warm-up
+        # the pipe is closed once, under this lock, and never under a call reading it: two threads closing
+        # one Connection could both pass its "still open" check, and the second close would hit whatever
+        # file took the descriptor number in between (a record, another worker's pipe)
+        self._lock = threading.Lock()
+        self._calling = False
+        self._close_after_call = False
 
     @property
     def pid(self) -> int:
@@ -101,6 +108,20 @@ class Worker:
         """The job's reply.  ``timeout`` (seconds, None for none) counts from now; ``on_event`` may set a new
         one (seconds from the event) with each message the job reports.  Raises :class:`EngineTimeout` past
         the limit and :class:`EngineCrashed` when the process dies; the caller must then kill this worker."""
+        with self._lock:
+            if self.conn.closed:
+                raise EngineCrashed("the engine process was stopped", self.process.exitcode)
+            self._calling = True
+        try:
+            return self._call(fn, args, timeout, on_event)
+        finally:
+            with self._lock:
+                self._calling = False
+                if self._close_after_call:
+                    self._close_pipe()
+
+    def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None,
+              on_event: OnEvent | None) -> Reply:
         self.conn.send((fn, args))
         limit = timeout
         deadline = None if timeout is None else time.perf_counter() + timeout
@@ -126,12 +147,21 @@ class Worker:
             return status, payload, message
 
     def kill(self) -> None:
+        """End the process and close the pipe; safe from any thread, any number of times.  A call in
+        progress in another thread sees the process die and closes the pipe on its way out."""
         if self.process.is_alive():
             self.process.kill()
         self.process.join(2)
+        with self._lock:
+            if self._calling:
+                self._close_after_call = True
+            else:
+                self._close_pipe()
+
+    def _close_pipe(self) -> None:  # under the lock
         try:
             self.conn.close()
-        except OSError:  # closed already (a reader thread saw the worker die first): nothing to do
+        except OSError:  # its descriptor is gone already: nothing left to close
             pass
 
     def stop(self) -> None:
