@@ -5,6 +5,12 @@ move), to a chosen depth; below it a node says how many nodes are not drawn.  A 
 child that caused it, and the moves it skipped are drawn as grey stubs.  In the SVG each drawn node is one
 element ``<g class="node ...">``, each skipped move one ``<g class="skipped">``, each "not drawn" count one
 ``<g class="more">``, so tests (and people) can count them.
+
+The SVG keeps its own size wherever it is shown (an inline ``max-width: none``): notebook front ends
+shrink every ``svg`` of an output to the cell (``max-width: 100%``), which made a 3,000-px tree's labels
+3 px high.  :func:`html`, what notebooks show, puts it in a box that scrolls sideways instead, so labels stay
+9 to 12 px in JupyterLab, the classic Notebook, VS Code and nbconvert's HTML whatever the tree's size
+(tests/trace/test_tree_readable.py measures them in Chromium).
 """
 
 from __future__ import annotations
@@ -157,6 +163,11 @@ def _text(x: float, y: float, words: str, size: float = 11, color: str = _INK, c
 
 def svg(tree: Any, depth: int | None = None) -> str:
     """An SVG document of :attr:`Tree.root`'s tree to ``depth`` plies (default: :func:`default_depth`)."""
+    return _drawing(tree, depth)[0]
+
+
+def _drawing(tree: Any, depth: int | None) -> tuple[str, float]:
+    """The SVG document and its width in pixels."""
     if depth is None:
         depth = default_depth(tree)
     xs, stubs, width = _layout(tree, depth)
@@ -168,8 +179,11 @@ def svg(tree: Any, depth: int | None = None) -> str:
     def y_of(d: int) -> float:
         return 30 + d * _ROW
 
+    # its own size, never shrunk to the cell: JupyterLab's and the classic Notebook's `svg {max-width: 100%}`
+    # would scale a 3,000-px tree's 10-px labels to 3 px; html() scrolls it sideways instead
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + left:g}" height="{height:g}" '
-           f'viewBox="0 0 {width + left:g} {height:g}" font-family="sans-serif">',
+           f'viewBox="0 0 {width + left:g} {height:g}" class="zerosum-tree" '
+           f'style="width:{width + left:g}px;max-width:none;height:auto" font-family="sans-serif">',
            f"<title>{escape(str(getattr(tree.agent, 'spec', 'search')))}: {len(tree.nodes)} nodes</title>",
            f'<rect width="100%" height="100%" fill="#ffffff"/>']
     for d in range(levels):
@@ -207,14 +221,27 @@ def svg(tree: Any, depth: int | None = None) -> str:
         if node.depth == depth and node.children:
             out.append(f'<g class="more">{_text(x + _W / 2, y + _H + 14, f"+{node.size() - 1} below", 10, _GREY)}</g>')
     out.append("</svg>")
-    return "\n".join(out)
+    return "\n".join(out), width + left
+
+
+#: a drawing wider than this (pixels) gets a line saying it scrolls, and how to draw less
+WIDE = 960
 
 
 def html(tree: Any) -> str:
-    """The SVG in a box that scrolls sideways, under one line of counts (for notebooks)."""
+    """The SVG at its own size in a box that scrolls sideways, under a line of counts (for notebooks).
+
+    The SVG is never scaled to the cell (its labels stay 9 to 12 px in JupyterLab, the classic Notebook,
+    VS Code and nbconvert's HTML); a drawing wider than :data:`WIDE` pixels says how to draw a narrower one.
+    """
+    drawing, width = _drawing(tree, None)
     head = escape(_header(tree)[0])
-    return (f'<div><div style="font-family:monospace;font-size:12px">{head}</div>'
-            f'<div style="overflow-x:auto;max-width:100%">{svg(tree)}</div></div>')
+    note = ""
+    if width > WIDE:
+        note = (f'<div style="font-family:monospace;font-size:12px;color:#6b7280">{width:,.0f} px wide: scroll '
+                f"sideways (the root is at the middle), or draw fewer levels: IPython.display.SVG(tree.svg(depth=1))</div>")
+    return (f'<div><div style="font-family:monospace;font-size:12px">{head}</div>{note}'
+            f'<div style="overflow-x:auto;max-width:100%">{drawing}</div></div>')
 
 
 # ---- Graphviz -----------------------------------------------------------------------------------
