@@ -37,6 +37,7 @@ __all__ = [
     "agent_evaluator",
     "max_plies",
     "candidate_positions",
+    "format_value",
     "MAX_OPENING_PLIES",
     "MAX_POSITIONS",
 ]
@@ -156,42 +157,65 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
     return [pool[i % len(pool)] for i in range(count)]
 
 
-# ---- balanced openings for Connect-X, from an evaluator (the solver by default) -----------------------
+# ---- judged openings: every position some plies in whose value is within a bound --------------------
+# The judge is the solver (Connect-X boards it takes: exact scores) or any search agent (any game: the value
+# of its search, in its own unit), so "openings with evaluation 0" mean the same on every board.
 
-Evaluator = Callable[[Any], int]
+Evaluator = Callable[[Any], float]
 
 
-def _positions(game: Any, plies: int) -> list[tuple[int, ...]]:
-    """One move sequence for every distinct open position ``plies`` in, mirror images counted once.
+def _mirror_key(game: Game[Any, Any], seq: tuple[Any, ...]) -> Any:
+    """The state of ``seq`` played in mirrored columns, for Connect-X (the one game here with that symmetry
+    of its rules and actions); None for the others."""
+    from ..games.connectx import ConnectX
 
-    Built ply by ply from the positions one ply less (transpositions once), each reached by its
-    alphabetically first move sequence, in that order.  More than :data:`MAX_POSITIONS` positions at any
-    ply is a :class:`~zerosum.errors.GameError` (fewer plies, please), raised before anything is judged.
+    if not isinstance(game, ConnectX):
+        return None
+    return game.from_moves([game.cols - 1 - c for c in seq])
+
+
+def _ordered(actions: list[Any]) -> list[Any]:
+    try:
+        return sorted(actions)
+    except TypeError:  # actions without an order of their own: the game's order
+        return list(actions)
+
+
+def _positions(game: Game[Any, Any], plies: int) -> list[tuple[Any, ...]]:
+    """One move sequence for every distinct open position ``plies`` in (Connect-X: mirror images once).
+
+    Built ply by ply from the positions one ply less (transpositions once: states are equal when their
+    positions are), each reached by its first move sequence in the order of the actions, in that order.
+    More than :data:`MAX_POSITIONS` positions at any ply is a :class:`~zerosum.errors.GameError` (fewer
+    plies, please), raised before anything is judged.
     """
     start = game.initial_state
-    level: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {(start.current, start.mask): ((), start)}
+    try:
+        level: dict[Any, tuple[Any, ...]] = {start: ()}
+    except TypeError:
+        raise GameError(f"{game.spec}: its states cannot be told apart (they are not hashable), so its "
+                        "positions cannot be enumerated: use random openings (no --with)") from None
     for ply in range(1, plies + 1):
-        nxt: dict[tuple[int, int], tuple[tuple[int, ...], Any]] = {}
-        for seq, state in level.values():
-            for c in sorted(game.actions(state)):  # none once the game is over
-                child = game.result(state, c)
-                key = (child.current, child.mask)
-                if key not in nxt:
-                    nxt[key] = (seq + (c,), child)
+        nxt: dict[Any, tuple[Any, ...]] = {}
+        for state, seq in level.items():
+            for a in _ordered(game.actions(state)):  # none once the game is over
+                child = game.result(state, a)
+                if child not in nxt:
+                    nxt[child] = seq + (a,)
             if len(nxt) > MAX_POSITIONS:
                 raise GameError(f"more than {MAX_POSITIONS:,} positions {ply} plies into {game.spec}: "
                                 "ask for fewer plies")
         level = nxt
-    seen: set[tuple[int, int]] = set()
+    seen: set[Any] = set()
     out = []
-    for key, (seq, state) in level.items():
-        if game.is_terminal(state):
+    for state, seq in level.items():
+        if game.is_terminal(state) or state in seen:
             continue
-        mirror = game.from_moves([game.cols - 1 - c for c in seq])
-        canon = min(key, (mirror.current, mirror.mask))
-        if canon not in seen:
-            seen.add(canon)
-            out.append(seq)
+        seen.add(state)
+        mirror = _mirror_key(game, seq)
+        if mirror is not None:
+            seen.add(mirror)
+        out.append(seq)
     return out
 
 
@@ -207,7 +231,8 @@ def max_plies(game: Game[Any, Any]) -> int:
 
 
 def has_balanced_openings(game: Game[Any, Any]) -> bool:
-    """Whether ``game`` has balanced openings (the solver, installed, takes it); others get random ones."""
+    """Whether the solver judges ``game``'s openings (it takes the game, and is installed); any game's can be
+    judged by a search agent (:func:`agent_evaluator`)."""
     try:
         from ..solver.solver import supports  # numba: imported only when asked for
     except ImportError:
@@ -216,16 +241,18 @@ def has_balanced_openings(game: Game[Any, Any]) -> bool:
 
 
 def balanced_game(game: Game[Any, Any]) -> Any:
-    """``game`` as the solver takes it: balanced openings are judged in the solver's scores, so the solver
-    says which games have them (:func:`zerosum.solver.solver.solver_game`); GameError for the others."""
+    """``game`` as the solver takes it (:func:`zerosum.solver.solver.solver_game`); GameError for the others,
+    which a search agent judges instead."""
     try:
         from ..solver.solver import solver_game  # numba: imported only when asked for
     except ImportError:
-        raise GameError(f"balanced openings need the solver, which is not installed here ({game.spec})") from None
+        raise GameError(f"the solver is not installed here, so it cannot judge openings of {game.spec}: "
+                        "judge them with a search agent (--with AGENT)") from None
     try:
         return solver_game(game)
     except GameError as exc:
-        raise GameError(f"balanced openings are judged in the solver's scores: {exc}") from None
+        raise GameError(f"the solver cannot judge openings of {game.spec} ({exc}): judge them with a search "
+                        "agent (--with AGENT, e.g. alphabeta:depth=2)") from None
 
 
 def solver_evaluator(game: Game[Any, Any]) -> Evaluator:
@@ -237,78 +264,91 @@ def solver_evaluator(game: Game[Any, Any]) -> Evaluator:
 
 
 def agent_evaluator(game: Game[Any, Any], spec: str) -> Evaluator:
-    """A search agent as evaluator: a proven value becomes the solver's score, anything else counts as 0."""
-    from ..agents.base import SearchAgent, is_proven, plies_to_end
+    """A search agent as judge, on any game: a position's value is the value of the agent's search of it
+    (``SearchResult.value``, the side to move's view), in the agent's own unit: its evaluation's at a depth
+    limit, beyond 10**6 for a proven win.  Each position is searched by a fresh agent (seed 0), so a value
+    never depends on the positions judged before it.  AgentError for a spec that does not search."""
+    from ..agents.base import SearchAgent
     from ..agents.registry import make_agent
     from ..errors import AgentError
 
-    board = balanced_game(game)
-    agent = make_agent(spec, seed=0)
-    if not isinstance(agent, SearchAgent):
-        raise AgentError(f"{spec!r} does not search, so it cannot evaluate openings")
+    if not isinstance(make_agent(spec, seed=0), SearchAgent):
+        raise AgentError(f"{spec!r} does not search, so it cannot judge openings: give a search agent "
+                         "(alphabeta:depth=2, minimax:depth=1,eval=..., mcts:sims=200)")
 
-    def evaluate(state: Any) -> int:
+    def evaluate(state: Any) -> float:
+        agent = make_agent(spec, seed=0)
+        assert isinstance(agent, SearchAgent)
         value = agent.search(game, state).value
-        if not is_proven(value):
-            return 0
-        end_ply = state.ply + plies_to_end(value)  # the ply of the winning stone
-        score = (board.cells + 2 - end_ply) // 2
-        return int(score if value > 0 else -score)
+        return int(value) if float(value).is_integer() else float(value)
 
     return evaluate
 
 
+def format_value(value: float) -> str:
+    """A judged value as the openings file writes it: ``0``, ``-3``, ``0.25`` (whole numbers without a point)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 def candidate_positions(game: Game[Any, Any], plies: int, sample: int | None = None, seed: int = 0
-                        ) -> list[tuple[int, ...]]:
+                        ) -> list[tuple[Any, ...]]:
     """The move sequences :func:`generate_openings` judges (``sample`` of them, drawn from ``seed``);
-    :class:`~zerosum.errors.GameError` for a game the solver does not take, more plies than the board
-    allows, too many positions, or none."""
-    board = balanced_game(game)
-    if not 0 <= plies <= max_plies(board):
-        raise GameError(f"{plies} plies: a {board.rows} x {board.cols} board allows openings of 0..{max_plies(board)} plies")
-    candidates = _positions(board, plies)
+    :class:`~zerosum.errors.GameError` for more plies than the board allows, too many positions, or none."""
+    if not 0 <= plies <= max_plies(game):
+        raise GameError(f"{plies} plies: {game.spec} allows openings of 0..{max_plies(game)} plies")
+    candidates = _positions(game, plies)
     if not candidates:
         raise GameError(f"no open position {plies} plies into {game.spec}: ask for fewer plies")
     if sample is not None and sample < len(candidates):
-        candidates = sorted(random.Random(f"zerosum-sample/{seed}").sample(candidates, sample))
+        chosen = set(random.Random(f"zerosum-sample/{seed}").sample(range(len(candidates)), sample))
+        candidates = [c for i, c in enumerate(candidates) if i in chosen]
     return candidates
 
 
 def generate_openings(
     game: Game[Any, Any],
     plies: int,
-    max_score: int,
+    max_score: float,
     evaluate: Evaluator | None = None,
     progress: Callable[[int, int], None] | None = None,
     sample: int | None = None,
     seed: int = 0,
-    found: Callable[[Opening, int], None] | None = None,
+    found: Callable[[Opening, float], None] | None = None,
     begin: Callable[[int], None] | None = None,
-    candidates: list[tuple[int, ...]] | None = None,
-) -> list[tuple[Opening, int]]:
-    """Every distinct position ``plies`` moves in (mirror images once) whose value is within ``±max_score``.
+    candidates: list[tuple[Any, ...]] | None = None,
+    count: int | None = None,
+) -> list[tuple[Opening, float]]:
+    """Every distinct position ``plies`` moves in (Connect-X: mirror images once) whose value is within
+    ``±max_score``.
 
-    ``evaluate(state) -> score`` defaults to the solver.  ``sample=N`` judges only N of the positions,
-    drawn from ``seed`` (for depths where judging all of them takes too long).  Returns ``(columns, score)``
-    in move-string order; ``begin(total)`` is called once the positions are known (before any is judged),
-    ``progress(done, total)`` after each position judged and ``found(columns, score)`` for each one kept, as
-    it is found.  Too many plies for the board is a :class:`~zerosum.errors.GameError` before any work.
+    ``evaluate(state) -> value`` defaults to the solver (the games it takes); :func:`agent_evaluator` judges
+    any game.  ``sample=N`` judges only N of the positions, drawn from ``seed``.  ``count=N`` keeps the first
+    N found, judging the positions in an order shuffled from ``seed`` (randomized openings, the same for the
+    same seed); without it every position is judged, in move-string order.  Returns ``(actions, value)``;
+    ``begin(total)`` is called once the positions are known (before any is judged), ``progress(done,
+    total)`` after each position judged and ``found(actions, value)`` for each one kept, as it is found.
+    Too many plies for the board is a :class:`~zerosum.errors.GameError` before any work.
     ``candidates``: the positions from :func:`candidate_positions`, when the caller has them already.
     """
-    board = balanced_game(game)
     if candidates is None:
         candidates = candidate_positions(game, plies, sample, seed)
     if evaluate is None:
         evaluate = solver_evaluator(game)
+        game = balanced_game(game)
+    if count is not None:
+        candidates = list(candidates)
+        random.Random(f"zerosum-openings-order/{seed}").shuffle(candidates)
     if begin is not None:
         begin(len(candidates))
-    out = []
+    out: list[tuple[Opening, float]] = []
     for i, seq in enumerate(candidates):
-        score = evaluate(board.from_moves(list(seq)))
+        score = evaluate(play_opening(game, seq))
         if abs(score) <= max_score:
             out.append((tuple(seq), score))
             if found is not None:
                 found(tuple(seq), score)
         if progress is not None:
             progress(i + 1, len(candidates))
+        if count is not None and len(out) >= count:
+            break
     return out
