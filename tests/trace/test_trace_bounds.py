@@ -94,12 +94,13 @@ def test_the_pages_why_is_bounded_in_time_while_it_runs():
     assert time.perf_counter() - start < 20
 
 
-@pytest.mark.parametrize("state", [5, 2.5, [3, 3], b"44", zerosum.TicTacToe().initial_state,
+@pytest.mark.parametrize("state", [5, 2.5, {3: 3}, b"44", zerosum.TicTacToe().initial_state,
                                    zerosum.ConnectX(cols=9).from_moves("99")])
 def test_trace_answers_a_state_of_another_kind_with_one_game_error_line(state):
     with pytest.raises(GameError) as caught:
         zerosum.trace("alphabeta:depth=2", "connect4", state)
     assert "\n" not in str(caught.value) and "not a position of" in str(caught.value)
+    # (a list of moves is a position: tests/agents/test_search_positions.py)
 
 
 @pytest.mark.parametrize("kwargs", [{"max_time": 0}, {"max_time": -1.0}, {"max_time": float("nan")},

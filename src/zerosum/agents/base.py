@@ -30,6 +30,7 @@ from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, is_proven, loss_value, plies_to_end, win_value
+from .positions import taking_positions
 from .traits import AgentTraits
 
 __all__ = [
@@ -347,7 +348,18 @@ class Agent(ABC):
 
 
 class SearchAgent(Agent):
-    """An agent that searches: ``search`` returns a :class:`SearchResult`, calling returns its action."""
+    """An agent that searches: ``search`` returns a :class:`SearchResult`, calling returns its action.
+
+    ``search(game, state)`` takes the position as a state, a move string (``"4453"``) or a list of actions
+    (``[3, 3, 4, 2]``), alike (:mod:`zerosum.agents.positions`): every subclass's ``search`` is wrapped, where
+    the class is made, so that it is handed a state.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("search")
+        if own is not None and not getattr(own, "__isabstractmethod__", False):
+            setattr(cls, "search", taking_positions(own))
 
     @abstractmethod
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:

@@ -37,7 +37,8 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     ``agent``: a search agent or its spec (``"alphabeta:plain=1,depth=3"``, ``"minimax:depth=2"``,
     ``"mcts:sims=200,seed=1"``); a plain function or an agent without a search (``random``) has no tree to
     show (one :class:`~zerosum.errors.AgentError` line).  ``game``: a Game or its spec; ``state``: a state,
-    a move string in the game's notation, or None (the start).  ``max_nodes`` (1..1,000,000, default
+    a move string in the game's notation (``"4453"``), a list of actions as Python numbers them
+    (``[3, 3, 4, 2]``), or None (the start): as ``agent.search`` takes them.  ``max_nodes`` (1..1,000,000, default
     200,000) and ``max_time`` (seconds, above 0 and at most 3,600, default 60) bound the search before it
     starts and while it runs (:mod:`zerosum.trace.bounds`): a spec asking for more time or simulations is
     refused at once, and a search that records more nodes or runs longer stops with one error line asking
@@ -46,6 +47,7 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     a fresh agent each time.  Wrong types and values are one :class:`~zerosum.errors.GameError` line.
     """
     from ..agents.base import SearchAgent, check_range
+    from ..agents.positions import search_position
     from ..agents.registry import make_agent
     from ..games import get_game
 
@@ -55,12 +57,7 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
         raise AgentError(f"trace: max_time={given} is out of range: expected seconds above 0 and at most "
                          f"{MAX_TRACE_TIME:g}")
     g = get_game(game)
-    if state is None:
-        state = g.initial_state
-    elif isinstance(state, str):
-        state = g.parse_position(state)[1]
-    else:
-        state = g.check_state(state)
+    state = g.check_state(search_position(g, state))
     searcher = make_agent(agent)
     if not isinstance(searcher, SearchAgent):
         what = getattr(agent, "__name__", None) if not isinstance(agent, str) else agent
