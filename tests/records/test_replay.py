@@ -44,7 +44,7 @@ def test_scripted_keys_show_the_records_states(games, capsys, monkeypatch, numbe
     states, game = record.states(), record.game
     last = len(states) - 1
     keys = ["n", "", "n", "g 3", "p", "l", "n", "f", "p", "g 2", "q", "n"]
-    code, out, err = replay(games, keys, capsys, monkeypatch, "--game", str(number))
+    code, out, err = replay(games, keys, capsys, monkeypatch, "--index", str(number))
     assert (code, err) == (0, "")
     plies = [p for p, _ in shown(out)]
     assert plies == [0, 1, 2, 3, 3, 2, last, 0, 2]  # q stops before the last n
@@ -52,7 +52,10 @@ def test_scripted_keys_show_the_records_states(games, capsys, monkeypatch, numbe
         assert game.render(states[ply]) in block  # the board of exactly that position
         if ply:
             move = game.format_action(record.actions()[ply - 1])
-            assert f"[{ply}.{move}]" in " ".join(block.split())  # the move list marks the shown ply
+            listed = " ".join(block.split())
+            assert listed.count("[") == 1 and f"[{move}]" in listed  # the move list marks the shown ply
+            if ply % 2:  # the first player's move of full move (ply + 1) // 2 carries its number
+                assert f"{(ply + 1) // 2}. [{move}]" in listed
     assert f"Already at the last ply ({last})" in out and "Already at the start (ply 0)" in out
     assert f"Result {record.result}: {record.tags['Termination']}" in out
     assert f"First        {record.tags['First']}" in out  # the tags
@@ -63,7 +66,7 @@ def test_the_opening_and_the_notes_are_shown(games, capsys, monkeypatch):
     code, out, _ = replay(games, ["n", "n", "n"], capsys, monkeypatch)
     assert code == 0
     assert "Ply 1 of" in out and "played 4 (opening)" in out
-    assert "Moves: 1.4 2.4 |" in out
+    assert "Moves: 1. 4 4 |" in out  # full moves numbered, the opening set off
     note = record.notes[0]
     ply3 = out.split("Ply 3 of")[1].splitlines()[0]
     assert f"{note.nodes:,} nodes" in ply3 and f"{note.time:g} s" in ply3 and "its value for X" in ply3
@@ -78,7 +81,7 @@ def test_unknown_keys_and_bad_jumps_say_one_line_and_go_on(games, capsys, monkey
 
 
 def test_the_analysis_toggles_and_labels_its_engine(games, capsys, monkeypatch):
-    code, out, err = replay(games, ["g 2", "a", "n", "l", "a", "n"], capsys, monkeypatch, "--game", "2",
+    code, out, err = replay(games, ["g 2", "a", "n", "l", "a", "n"], capsys, monkeypatch, "--index", "2",
                             "--hint-time", "0.2")
     assert (code, err) == (0, "")
     assert out.count("Analysis on.") == 1 and out.count("Analysis off.") == 1
@@ -97,13 +100,14 @@ def test_list_prints_one_line_per_game(games, capsys, monkeypatch):
 
 def test_bad_game_numbers_files_and_text_are_one_line(games, tmp_path, capsys, monkeypatch):
     cases = [
-        (["--game", "4"], games, "holds 3 games (1..3)"),
-        (["--game", "0"], games, "out of range"),
+        (["--index", "4"], games, "holds 3 games (1..3)"),
+        (["--index", "0"], games, "out of range"),
+        (["--game", "connect4"], games, "--index N"),
+        (["--index", "1", "--game", "2"], games, "--index"),
         ([], tmp_path / "none.pgn", "not found"),
         ([], tmp_path, "is a directory"),
     ]
-    (tmp_path / "bad.pgn").write_text(format(read(games)[0]).replace(" 1-0", " 9 1-0").replace(" 0-1", " 9 0-1")
-                                      .replace(" 1/2-1/2", " 9 1/2-1/2"))
+    (tmp_path / "bad.pgn").write_text(re.sub(r"(1-0|0-1|1/2-1/2)\n$", r"9 \1\n", format(read(games)[0])))
     cases.append(([], tmp_path / "bad.pgn", "game 1, line"))
     (tmp_path / "empty.pgn").write_text("\n")
     cases.append(([], tmp_path / "empty.pgn", "holds no games"))
@@ -118,8 +122,9 @@ def test_every_game_of_a_random_record_file_replays(tmp_path, capsys, monkeypatc
     path = tmp_path / "more.pgn"
     write([from_game_record(play_game(s, "random", "random", seed=i)) for i, s in enumerate(specs)], path)
     for number, record in enumerate(read(path), 1):
-        code, out, _ = replay(path, ["l"], capsys, monkeypatch, "--game", str(number))
-        assert code == 0
+        code, out, err = replay(path, ["l"], capsys, monkeypatch, "--game", str(number))  # the old spelling
+        assert code == 0 and err == f"zerosum replay: note: --game {number} is now --index {number} (--game " \
+                                    "names a game type elsewhere)\n"
         (_, _start), (ply, end) = shown(out)
         assert get_game(record.tags["Game"]).render(record.states()[-1]) in end and ply == len(record.states()) - 1
 

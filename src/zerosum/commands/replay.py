@@ -1,4 +1,4 @@
-"""``zerosum replay FILE [--game N] [--list]``: step through a game record (:mod:`zerosum.ui.replay`); and the
+"""``zerosum replay FILE [--index N] [--list]``: step through a game record (:mod:`zerosum.ui.replay`); and the
 records side of the arena's commands: ``--pgnout FILE`` of match and tournament, ``report DB --export FILE``.
 
 The format is :mod:`zerosum.records` (docs/records.md).  Quick to import: the face loads inside ``run``.
@@ -14,7 +14,7 @@ from .options import UsageError, float_arg, int_arg
 
 __all__ = ["COMMANDS", "MAX_GAME_NUMBER", "check_pgnout", "export_records", "open_pgnout"]
 
-#: ``zerosum replay --game N``: at most this (a record file is at most 256 MB)
+#: ``zerosum replay --index N``: at most this (a record file is at most 256 MB)
 MAX_GAME_NUMBER = 10_000_000
 
 
@@ -22,8 +22,12 @@ def _add_replay(p: argparse.ArgumentParser) -> None:
     from .play import MAX_HINT_TIME, MAX_SOLVER_TIME
 
     p.add_argument("file", metavar="FILE", help="a record file (zerosum match --pgnout, zerosum report --export)")
-    p.add_argument("--game", dest="number", type=int_arg(1, MAX_GAME_NUMBER), default=1, metavar="N",
-                   help=f"which game of the file, counted from 1 (default 1, at most {MAX_GAME_NUMBER:,})")
+    p.add_argument("--index", "-n", dest="number", type=int_arg(1, MAX_GAME_NUMBER), default=None, metavar="N",
+                   help=f"which game of the file, counted from 1 as --list numbers them (default 1, at most "
+                        f"{MAX_GAME_NUMBER:,})")
+    p.add_argument("--game", dest="old_number", metavar="N",
+                   help="the old spelling of --index N, still read (elsewhere --game names a game type; a record "
+                        "names its own)")
     p.add_argument("--list", action="store_true",
                    help="print one line per game (number, players, result, termination) and stop")
     p.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",
@@ -42,6 +46,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     from ..ui.replay import ReplaySession, key_reader
     from ..ui.terminal import Output, _stdin_reader, use_color
 
+    number = _index(args)
     records = read(args.file)  # a missing, binary or malformed file is one line
     if not records:
         raise UsageError(f"record file {shown(args.file)} holds no games")
@@ -52,16 +57,38 @@ def _run_replay(args: argparse.Namespace) -> int:
             print(f"{i:>4}  {t['First']} - {t['Second']}  {r.result}  {t['Termination']}  "
                   f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}, round {t['Round']})")
         return 0
-    if args.number > len(records):
-        raise UsageError(f"--game {args.number}: record file {shown(args.file)} holds {len(records)} "
+    if number > len(records):
+        raise UsageError(f"--index {number}: record file {shown(args.file)} holds {len(records)} "
                          f"game{'s' if len(records) != 1 else ''} (1..{len(records)})")
     out = sys.stdout
     if out is None:
         raise UsageError("standard output is closed: zerosum replay needs somewhere to draw the board")
     output = Output(out, use_color(out, args.no_color))
-    session = ReplaySession(records[args.number - 1], key_reader(out, _stdin_reader(out)), output, number=args.number,
+    session = ReplaySession(records[number - 1], key_reader(out, _stdin_reader(out)), output, number=number,
                             total=len(records), hint_time=args.hint_time, solver_time=args.solver_time)
     return session.run()
+
+
+def _index(args: argparse.Namespace) -> int:
+    """``--index N`` (default 1), or the old ``--game N`` with a note on standard error; a ``--game`` that
+    is not a game number (a game type, as elsewhere) is one line pointing to ``--index``."""
+    import sys
+
+    if args.old_number is None:
+        return 1 if args.number is None else int(args.number)
+    if args.number is not None:
+        raise UsageError("--index and --game both pick a game: give --index N alone")
+    text = args.old_number.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise UsageError(f"--game {args.old_number!r}: replay takes the game from the record (its Game tag); "
+                         "pick a game of the file with --index N")
+    try:
+        number = int_arg(1, MAX_GAME_NUMBER)(text)
+    except (argparse.ArgumentTypeError, ValueError) as exc:
+        raise UsageError(f"--game {text}: {exc}") from None
+    print(f"zerosum replay: note: --game {text} is now --index {text} (--game names a game type elsewhere)",
+          file=sys.stderr)
+    return number
 
 
 # ---- the arena's records -------------------------------------------------------------------------

@@ -8,13 +8,23 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
     [Round "7"]
     [First "alphabeta:depth=4"]
     [Second "mcts:sims=200"]
+    [White "alphabeta:depth=4"]
+    [Black "mcts:sims=200"]
     [Game "connectx:rows=6,cols=7,k=4"]
     [Opening "44"]
     [Result "1-0"]
     [Termination "normal"]
     [TimeControl "1/0.5"]
 
-    3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3 {time=0.011s nodes=2950 value=+W5} 1-0
+    2. 3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3. 3 {time=0.011s nodes=2950 value=+W5} 1-0
+
+- ``White`` and ``Black`` repeat ``First`` and ``Second`` under PGN's names, for the tools that read PGN
+  headers (Ordo, BayesElo, python-chess); a record read with only one of a pair gets the other from it, and
+  a pair that disagrees is refused.  ``Result`` is PGN's: ``1-0``, ``0-1``, ``1/2-1/2``, ``*``.
+- Full moves are numbered as PGN numbers them, counting plies from the start position (the opening's
+  first): ``N.`` before the first player's move, ``N...`` before a second player's move that starts the
+  moves.  A number ends in a dot, so the move ``4`` and the number ``4.`` never read alike.  Numbers are
+  optional when reading (older records have none) but must be right where given.
 
 - A tag value escapes ``"`` and ``\\`` with a backslash, as PGN does, and holds no line break.
 - A move may be followed by one comment ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
@@ -36,7 +46,7 @@ and a result that agrees with the board (a game over on the board must carry its
 over needs a forfeit or an adjudication).  Anything wrong is one :class:`~zerosum.errors.InvalidFileError`
 line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): column 9 is outside 1..7``.
 
->>> r = parse('[Game "tictactoe"]\\n\\n5 1 {time=0.5s} 9 *')[0]
+>>> r = parse('[Game "tictactoe"]\\n\\n1. 5 1 {time=0.5s} 2. 9 *')[0]
 >>> r.moves, r.notes[1], r.result
 (['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None), '*')
 >>> parse(format(r)) == [r]
@@ -45,7 +55,7 @@ True
 
 from __future__ import annotations
 
-from .lexer import MAX_COMMENT, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME
+from .lexer import MAX_COMMENT, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME, move_number
 from .sources import from_game_record, from_store, termination
 from .text import MAX_NODES, MAX_SECONDS, RESULTS, ROSTER, WIDTH, MoveNote, Record, format, parse, read, write
 from .writer import Writer
@@ -67,6 +77,7 @@ __all__ = [
            "format",
            "from_game_record",
            "from_store",
+           "move_number",
            "parse",
            "read",
            "termination",

@@ -16,7 +16,7 @@ from ..core.checks import safe_repr
 from ..errors import InvalidFileError
 
 __all__ = ["MAX_COMMENT", "MAX_LINE", "MAX_MOVE", "MAX_TAG", "MAX_TAG_NAME", "TextError", "Token", "check_move",
-           "check_tag", "check_text", "flag", "path_of", "tokens"]
+           "check_tag", "check_text", "flag", "is_move_number", "move_number", "path_of", "tokens"]
 
 # The bounds of a record's text, in characters (the README's Limits):
 MAX_LINE = 16_384  # a line: a tag line at its longest (every character of the value escaped) fits
@@ -28,6 +28,10 @@ MAX_COMMENT = 1_000  # a comment, between its braces
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MOVE = re.compile(r"[^\s{}\[\]\"]+")
+#: a move number, as PGN writes it: ``3.`` before the first player's move of full move 3, ``3...`` before the
+#: second player's when no first player's move comes before it (a number ends in a dot, so the Connect Four
+#: move ``4`` and the move number ``4.`` never read alike; a move token never has this form)
+_MOVE_NUMBER = re.compile(r"[0-9]{1,12}\.(?:\.\.)?")
 #: characters no UTF-8 file can hold (lone surrogates, as ``surrogateescape`` or a broken string leaves them)
 _UNENCODABLE = re.compile("[\ud800-\udfff]")
 # A tag lies on one line (blanks are spaces and tabs); its value is unrolled (runs of plain characters between
@@ -137,11 +141,23 @@ def check_tag(name: object, value: object) -> None:
     check_text(value, f"tag {name}")
 
 
+def move_number(ply: int) -> str:
+    """The move number written before the move of ``ply`` (counted from 0 at the start position): full move
+    ``ply // 2 + 1``, as ``N.`` before the first player's move and ``N...`` before the second player's."""
+    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
+
+
+def is_move_number(token: str) -> bool:
+    """Whether a movetext token is a move number (``12.`` or ``12...``) rather than a move."""
+    return _MOVE_NUMBER.fullmatch(token) is not None
+
+
 def check_move(move: object, results: tuple[str, ...]) -> None:
-    """A move token: text without spaces, braces, brackets or quotes, not a result token, bounded."""
-    if not isinstance(move, str) or not _MOVE.fullmatch(move) or move in results:
+    """A move token: text without spaces, braces, brackets or quotes, not a result token or a move number
+    (``4.``), bounded."""
+    if not isinstance(move, str) or not _MOVE.fullmatch(move) or move in results or is_move_number(move):
         raise InvalidFileError(f"move {safe_repr(move, 60)} is not a move token (no spaces, braces, brackets or "
-                               "quotes)")
+                               "quotes; not a result or a move number such as 4.)")
     if len(move) > MAX_MOVE:
         raise InvalidFileError(f"move {safe_repr(move, 30)} is {len(move):,} characters; the longest is {MAX_MOVE}")
     check_text(move, "move")

@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,119 +12,23 @@ from typing import Any
 from ..core.checks import safe_repr
 from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
-from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
-from .lexer import MAX_COMMENT, TextError, check_move, check_tag, flag, path_of, tokens
+from .lexer import TextError, check_move, check_tag, flag, is_move_number, move_number, path_of, tokens
+from .notes import MAX_NODES, MAX_SECONDS, MoveNote, clip
 
 __all__ = ["MAX_NODES", "MAX_SECONDS", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format", "parse",
            "read", "write"]
 
 #: the result tokens
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-#: the tags every record has, in this order (a record read without some gets these defaults)
+#: the tags every record has, in this order (a record read without some gets these defaults; White and Black
+#: are PGN's names of First and Second, written for the tools that read PGN: Ordo, BayesElo, python-chess)
 ROSTER: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "First": "?",
-                          "Second": "?", "Game": "", "Opening": "-", "Result": "*", "Termination": "?",
-                          "TimeControl": "-"}
+                          "Second": "?", "White": "?", "Black": "?", "Game": "", "Opening": "-", "Result": "*",
+                          "Termination": "?", "TimeControl": "-"}
+#: PGN's name of each player tag
+_PGN_NAMES = {"First": "White", "Second": "Black"}
 #: movetext lines are at most this wide (a longer comment gets a line of its own)
 WIDTH = 80
-#: the most seconds a move's note holds
-MAX_SECONDS = 10**9
-#: the most nodes a move's note holds
-MAX_NODES = 10**18
-
-_NUMBER = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?")
-#: a proven value: ``+W5`` the mover wins 5 plies from this move's position, ``-L4`` it loses in 4 plies
-_PROVEN = re.compile(r"(?:\+W|-L)([0-9]{1,9})")
-
-
-def _real(x: object, what: str) -> float:
-    """A finite real number (not a bool), as a float; InvalidFileError (one line) for anything else."""
-    if isinstance(x, (int, float)) and not isinstance(x, bool):
-        try:
-            number = float(x)
-        except OverflowError:
-            number = math.inf
-        if math.isfinite(number):
-            return number
-    raise InvalidFileError(f"a move's {what} is a finite number, not {safe_repr(x, 40)}")
-
-
-def _clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters for a message."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-@dataclass(frozen=True)
-class MoveNote:
-    """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
-    mover's value (each may be None).
-
-    Kept as the text holds them: seconds to the millisecond, values to 12 significant digits."""
-
-    time: float | None = None
-    nodes: int | None = None
-    value: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.time is not None:
-            seconds = _real(self.time, "time")
-            if not 0 <= seconds <= MAX_SECONDS:
-                raise InvalidFileError(f"a move's time is 0..{MAX_SECONDS:,} seconds, not {safe_repr(self.time, 40)}")
-            object.__setattr__(self, "time", round(seconds, 3))
-        if self.value is not None:
-            object.__setattr__(self, "value", float(f"{_real(self.value, 'value'):.12g}"))
-        if self.nodes is not None and (type(self.nodes) is not int or not 0 <= self.nodes <= MAX_NODES):
-            raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
-
-    def text(self) -> str:
-        """The comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known)."""
-        parts = []
-        if self.time is not None:
-            parts.append(f"time={f'{self.time:.3f}'.rstrip('0').rstrip('.')}s")
-        if self.nodes is not None:
-            parts.append(f"nodes={self.nodes}")
-        if self.value is not None:
-            parts.append(f"value={proven_text(self.value) or f'{self.value:+.12g}'}")
-        return " ".join(parts)
-
-    @classmethod
-    def from_text(cls, body: str) -> MoveNote:
-        """The note of a comment's inside; InvalidFileError (one line) for anything else."""
-        if not isinstance(body, str) or len(body) > MAX_COMMENT:
-            raise InvalidFileError(f"a comment's inside is text of at most {MAX_COMMENT:,} characters, not "
-                                   f"{safe_repr(body, 40)}")
-        shown = _clip(" ".join(body.split()), 60)
-        found: dict[str, Any] = {}
-        for item in body.split():
-            key, eq, raw = item.partition("=")
-            if not eq or key not in ("time", "nodes", "value"):
-                raise InvalidFileError(f"comment {{{shown}}}: {safe_repr(item, 40)} is not time=SECONDSs, "
-                                       "nodes=N or value=V")
-            if key in found:
-                raise InvalidFileError(f"comment {{{shown}}}: {key} is given twice")
-            text = raw[:-1] if key == "time" and raw.endswith("s") else raw
-            proven = _PROVEN.fullmatch(text) if key == "value" else None
-            if proven is not None and 0 < int(proven[1]) < WIN_PLIES:
-                found[key] = float((win_value if text[0] == "+" else loss_value)(int(proven[1])))
-                continue
-            number = _NUMBER.fullmatch(text)
-            if number is None or (key == "nodes" and not text.isdigit()) or not math.isfinite(float(text)):
-                want = {"time": "seconds such as 0.12s", "nodes": "a whole number",
-                        "value": "a number such as +2, or +W5 / -L4 (a win / loss in 5 / 4 plies)"}
-                raise InvalidFileError(f"comment {{{shown}}}: {key}={safe_repr(raw, 40)} is not {want[key]}")
-            found[key] = int(text) if key == "nodes" else float(text)
-        return cls(**found)
-
-
-#: the longest distance a proven value can carry (plies)
-WIN_PLIES = 10**9 - int(HEURISTIC_BOUND)
-
-
-def proven_text(value: float) -> str | None:
-    """A proven value as the records write it (``+W5``: the mover wins in 5 plies; ``-L4``: loses in 4), or
-    None for an estimate."""
-    if not is_proven(value) or value != int(value) or not 0 < plies_to_end(value) < WIN_PLIES:
-        return None
-    return f"{'+W' if value > 0 else '-L'}{plies_to_end(value)}"
 
 
 @dataclass
@@ -151,6 +53,8 @@ class Record:
             raise InvalidFileError('a record needs a Game tag naming its game, e.g. [Game "connect4"]')
         tags = {k: self.tags.get(k, d) for k, d in ROSTER.items()}
         tags["Result"] = self.result
+        for ours, pgn in _PGN_NAMES.items():  # First rules (as the result token rules Result); White from it
+            tags[ours] = tags[pgn] = self.tags.get(ours, self.tags.get(pgn, "?"))
         tags.update((k, v) for k, v in self.tags.items() if k not in ROSTER)
         self.tags = tags
         for what, items in (("moves", self.moves), ("notes", self.notes)):
@@ -261,8 +165,10 @@ def format(record: Record) -> str:
     record = Record(record.tags, record.moves, record.notes, record.result)
     head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in record.tags.items())
     atoms: list[str] = []
-    for move, note in zip(record.moves, record.notes):
-        atoms.append(move if note is None else f"{move} {{{note.text()}}}")  # a move and its comment together
+    start = len(record.opening)  # plies are numbered from the start position, the opening's first
+    for i, (move, note) in enumerate(zip(record.moves, record.notes)):
+        number = f"{move_number(start + i)} " if (start + i) % 2 == 0 or i == 0 else ""
+        atoms.append(number + (move if note is None else f"{move} {{{note.text()}}}"))  # kept together
     atoms.append(record.result)
     lines: list[str] = []
     line = ""
@@ -287,6 +193,7 @@ def parse(text: str) -> list[Record]:
     tags: dict[str, str] = {}
     moves: list[tuple[str, int]] = []
     notes: list[MoveNote | None] = []
+    numbers: list[tuple[int, str, int]] = []  # each move number: the index of the move it precedes, its text, line
     phase, start, line = "between", 1, 1
 
     def bad(what: str, at: int | None = None) -> InvalidFileError:
@@ -306,6 +213,12 @@ def parse(text: str) -> list[Record]:
             elif phase == "between":
                 raise bad(f"expected a tag pair such as [Game \"connect4\"] to start a game, found "
                           f"{safe_repr(token.text, 40)}")
+            elif numbers and numbers[-1][0] == len(moves):  # a move number: a move comes next
+                if token.kind == "comment" or token.text in RESULTS or is_move_number(token.text):
+                    raise bad(f"move number {numbers[-1][1]} is followed by {safe_repr(token.text, 40)}, not a move")
+                phase = "moves"
+                moves.append((token.text, line))
+                notes.append(None)
             elif token.kind == "comment":
                 if not moves or notes[-1] is not None:
                     raise bad("a comment belongs after a move, one per move")
@@ -314,8 +227,11 @@ def parse(text: str) -> list[Record]:
                 except InvalidFileError as exc:
                     raise bad(str(exc)) from None
             elif token.text in RESULTS:
-                games.append(_finish(tags, moves, notes, token.text, start, bad))
-                tags, moves, notes, phase = {}, [], [], "between"
+                games.append(_finish(tags, moves, notes, numbers, token.text, start, bad))
+                tags, moves, notes, numbers, phase = {}, [], [], [], "between"
+            elif is_move_number(token.text):
+                phase = "moves"
+                numbers.append((len(moves), token.text, line))
             else:
                 phase = "moves"
                 moves.append((token.text, line))
@@ -327,16 +243,26 @@ def parse(text: str) -> list[Record]:
     return games
 
 
-def _finish(tags: dict[str, str], moves: list[tuple[str, int]], notes: list[MoveNote | None], result: str,
-            start: int, bad: Callable[..., InvalidFileError]) -> Record:
-    """The record of one parsed game, checked; errors name the line of the tag or move at fault."""
+def _finish(tags: dict[str, str], moves: list[tuple[str, int]], notes: list[MoveNote | None],
+            numbers: list[tuple[int, str, int]], result: str, start: int,
+            bad: Callable[..., InvalidFileError]) -> Record:
+    """The record of one parsed game, checked; errors name the line of the tag, move or number at fault."""
     if tags.get("Result", result) != result:
-        raise bad(f"the Result tag says {_clip(tags['Result'], 40)} but the moves end with {result}")
+        raise bad(f"the Result tag says {clip(tags['Result'], 40)} but the moves end with {result}")
+    for ours, pgn in _PGN_NAMES.items():
+        if tags.get(ours, tags.get(pgn)) != tags.get(pgn, tags.get(ours)):
+            raise bad(f"the {pgn} tag says {clip(tags[pgn], 40)!r} but the {ours} tag says "
+                      f"{clip(tags[ours], 40)!r} ({pgn} is PGN's name for the {ours.lower()} player)", start)
     try:
         record = Record(tags, [t for t, _ in moves], [n or None for n in notes], result)
         _ = (record.game, record.opening)
     except InvalidFileError as exc:
         raise bad(str(exc), start) from None
+    plies = len(record.opening)
+    for index, text, at in numbers:  # optional (older records have none), but right where given
+        if text != move_number(plies + index):
+            raise bad(f"move number {text} where {move_number(plies + index)} belongs (ply {plies + index + 1}, "
+                      f"counted from the start position)", at)
     try:
         record._check(keep=False)
     except _BadMove as exc:

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from ..core.words import exact_words
 from ..errors import GameError
-from ..records import Record
+from ..records import Record, move_number
 from ..values import is_proven
 from .hints import hint_analysis, show_hint
 from .terminal import Output, render_rich
@@ -98,16 +98,20 @@ class ReplaySession:
         return text + "."
 
     def move_list(self) -> str:
-        """Every ply as ``N.move``, the shown one in brackets, ``|`` after the opening."""
+        """Every ply with full-move numbers as a record writes them (``1. 4 4 2. 3 5``: the first player's
+        move of each pair numbered), the shown ply in brackets, ``|`` after the opening."""
         items = []
         for i, action in enumerate(self.actions):
-            item = f"{i + 1}.{self.game.format_action(action)}"
-            items.append(f"[{item}]" if i + 1 == self.ply else item)
+            move = self.game.format_action(action)
+            move = f"[{move}]" if i + 1 == self.ply else move
+            # a number stays on the line of its move (textwrap breaks at ASCII blanks only)
+            items.append(f"{move_number(i)}\u00a0{move}" if i % 2 == 0 or i == self.opening else move)
             if self.opening and i + 1 == self.opening:
                 items.append("|")
         if not items:
             return "Moves: none."
-        return textwrap.fill("Moves: " + " ".join(items), WIDTH, break_on_hyphens=False, break_long_words=False)
+        text = textwrap.fill("Moves: " + " ".join(items), WIDTH, break_on_hyphens=False, break_long_words=False)
+        return text.replace("\u00a0", " ")
 
     def ending(self) -> str:
         """At the last ply: how the game ended."""

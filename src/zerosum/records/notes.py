@@ -1,0 +1,112 @@
+"""A move's note in a record, ``{time=0.12s nodes=3401 value=+W5}``: :class:`MoveNote` and how proven values
+are written (:func:`proven_text`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.checks import safe_repr
+from ..errors import InvalidFileError
+from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
+from .lexer import MAX_COMMENT
+
+__all__ = ["MAX_NODES", "MAX_SECONDS", "WIN_PLIES", "MoveNote", "clip", "proven_text"]
+
+#: the most seconds a move's note holds
+MAX_SECONDS = 10**9
+#: the most nodes a move's note holds
+MAX_NODES = 10**18
+
+_NUMBER = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?")
+#: a proven value: ``+W5`` the mover wins 5 plies from this move's position, ``-L4`` it loses in 4 plies
+_PROVEN = re.compile(r"(?:\+W|-L)([0-9]{1,9})")
+
+
+def _real(x: object, what: str) -> float:
+    """A finite real number (not a bool), as a float; InvalidFileError (one line) for anything else."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        try:
+            number = float(x)
+        except OverflowError:
+            number = math.inf
+        if math.isfinite(number):
+            return number
+    raise InvalidFileError(f"a move's {what} is a finite number, not {safe_repr(x, 40)}")
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True)
+class MoveNote:
+    """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
+    mover's value (each may be None).
+
+    Kept as the text holds them: seconds to the millisecond, values to 12 significant digits."""
+
+    time: float | None = None
+    nodes: int | None = None
+    value: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None:
+            seconds = _real(self.time, "time")
+            if not 0 <= seconds <= MAX_SECONDS:
+                raise InvalidFileError(f"a move's time is 0..{MAX_SECONDS:,} seconds, not {safe_repr(self.time, 40)}")
+            object.__setattr__(self, "time", round(seconds, 3))
+        if self.value is not None:
+            object.__setattr__(self, "value", float(f"{_real(self.value, 'value'):.12g}"))
+        if self.nodes is not None and (type(self.nodes) is not int or not 0 <= self.nodes <= MAX_NODES):
+            raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
+
+    def text(self) -> str:
+        """The comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known)."""
+        seconds = None if self.time is None else f"{self.time:.3f}".rstrip("0").rstrip(".") + "s"
+        value = None if self.value is None else proven_text(self.value) or f"{self.value:+.12g}"
+        known = (("time", seconds), ("nodes", self.nodes), ("value", value))
+        return " ".join(f"{name}={text}" for name, text in known if text is not None)
+
+    @classmethod
+    def from_text(cls, body: str) -> MoveNote:
+        """The note of a comment's inside; InvalidFileError (one line) for anything else."""
+        if not isinstance(body, str) or len(body) > MAX_COMMENT:
+            raise InvalidFileError(f"a comment's inside is text of at most {MAX_COMMENT:,} characters, not "
+                                   f"{safe_repr(body, 40)}")
+        shown = clip(" ".join(body.split()), 60)
+        found: dict[str, Any] = {}
+        for item in body.split():
+            key, eq, raw = item.partition("=")
+            if not eq or key not in ("time", "nodes", "value"):
+                raise InvalidFileError(f"comment {{{shown}}}: {safe_repr(item, 40)} is not time=SECONDSs, "
+                                       "nodes=N or value=V")
+            if key in found:
+                raise InvalidFileError(f"comment {{{shown}}}: {key} is given twice")
+            text = raw[:-1] if key == "time" and raw.endswith("s") else raw
+            proven = _PROVEN.fullmatch(text) if key == "value" else None
+            if proven is not None and 0 < int(proven[1]) < WIN_PLIES:
+                found[key] = float((win_value if text[0] == "+" else loss_value)(int(proven[1])))
+                continue
+            number = _NUMBER.fullmatch(text)
+            if number is None or (key == "nodes" and not text.isdigit()) or not math.isfinite(float(text)):
+                want = {"time": "seconds such as 0.12s", "nodes": "a whole number",
+                        "value": "a number such as +2, or +W5 / -L4 (a win / loss in 5 / 4 plies)"}
+                raise InvalidFileError(f"comment {{{shown}}}: {key}={safe_repr(raw, 40)} is not {want[key]}")
+            found[key] = int(text) if key == "nodes" else float(text)
+        return cls(**found)
+
+
+#: the longest distance a proven value can carry (plies)
+WIN_PLIES = 10**9 - int(HEURISTIC_BOUND)
+
+
+def proven_text(value: float) -> str | None:
+    """A proven value as the records write it (``+W5``: the mover wins in 5 plies; ``-L4``: loses in 4), or
+    None for an estimate."""
+    if not is_proven(value) or value != int(value) or not 0 < plies_to_end(value) < WIN_PLIES:
+        return None
+    return f"{'+W' if value > 0 else '-L'}{plies_to_end(value)}"
