@@ -22,6 +22,9 @@ for that player wherever it is evaluated; ``first`` / ``second`` score for playe
   in its column (that one will be met first), a bonus for a threat right above another of the same player,
   plus centre control; a threat the side to move can play at once, or two the opponent can, decide the game.
   It beats ``window`` at equal depth (see the README's match).
+* ``runs`` -- Connect-X's :func:`zerosum.games.connectx_eval.runs_eval`, the run-length heuristic of the
+  course's Connect Four comparison: every maximal run of L stones (2 <= L < k) in a row, column or
+  diagonal counts ``10 ** (L - 1)``, blocked or not; the player's total minus the opponent's.
 * ``mobility`` -- :func:`mobility_eval`, for Migration and any game without a better one: the difference
   in the number of legal moves, times ``MOBILITY_SCALE``.
 """

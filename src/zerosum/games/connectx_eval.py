@@ -1,8 +1,9 @@
-"""Connect-X's evaluations for depth-limited search (``window`` and ``threats``), and the window score of
-any game made of lines of cells (Tic-Tac-Toe uses :func:`line_window_score`).
+"""Connect-X's evaluations for depth-limited search (``window``, ``threats`` and ``runs``), and the window
+score of any game made of lines of cells (Tic-Tac-Toe uses :func:`line_window_score`).
 
 :mod:`zerosum.agents.heuristics` documents them and finds them through :meth:`ConnectX.evaluations`; the numba
-kernels of :mod:`zerosum.agents.kernels` use the same constants and reproduce the same numbers.
+kernels of :mod:`zerosum.agents.kernels` use the same constants and reproduce the same numbers (``runs``,
+the course comparison's heuristic, has no kernel: the searches run it on their generic path).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from ..game import Game, other
 from ..kernels.bits import centre_columns, line_masks, win_cells
 
-__all__ = ["window_eval", "threats_eval", "line_window_score", "windows", "winning_cells", "EVALUATIONS",
-           "THREAT_GOOD", "THREAT_OTHER", "THREAT_DECISIVE", "THREAT_STACKED", "CENTRE_WEIGHT"]
+__all__ = ["window_eval", "threats_eval", "runs_eval", "runs_by_length", "line_window_score", "windows",
+           "winning_cells", "EVALUATIONS", "THREAT_GOOD", "THREAT_OTHER", "THREAT_DECISIVE", "THREAT_STACKED",
+           "CENTRE_WEIGHT", "RUN_BASE"]
 
 # ---- tuning constants (the numba kernels use the same numbers) ------------------------------------
 #: a threat on a row whose parity suits its owner
@@ -27,6 +29,8 @@ THREAT_STACKED = 200
 THREAT_DECISIVE = 100_000
 #: per stone in the centre column(s)
 CENTRE_WEIGHT = 4
+#: ``runs``: a run of L stones (2 <= L < k) counts RUN_BASE ** (L - 1)
+RUN_BASE = 10
 
 
 # ---- the lines of k cells ----------------------------------------------------------------------
@@ -137,5 +141,55 @@ def threats_eval(game: Game[Any, Any], state: Any, player: int, three: int = 50,
     return base + sign * score
 
 
+# ---- runs: the course comparison's heuristic -------------------------------------------------------
+
+
+def _directions(game: Game[Any, Any]) -> tuple[int, ...]:
+    """The bit steps of the four directions: up a column, along a row, and the two diagonals."""
+    h = game.height  # type: ignore[attr-defined]
+    return (1, h, h + 1, h - 1)
+
+
+def runs_by_length(game: Game[Any, Any], stones: int) -> dict[int, int]:
+    """Length -> how many maximal runs of that many ``stones`` lie in a line, over the four directions.
+
+    A run is a maximal sequence of consecutive cells holding the stones along a row, a column or a
+    diagonal, whatever bounds it (the edge, an empty cell, an opposing stone); a lone stone is a run of 1 in
+    each of the four directions.  (The empty row above every column keeps runs from wrapping round.)
+    """
+    counts: dict[int, int] = {}
+    for step in _directions(game):
+        starts = stones & ~(stones << step)  # stones with no stone of the same run before them
+        run, length, longer = starts, 1, 0
+        while run:
+            longer = run & (stones >> (length * step))  # runs of more than ``length`` stones
+            exact = (run & ~longer).bit_count()
+            if exact:
+                counts[length] = counts.get(length, 0) + exact
+            run, length = longer, length + 1
+    return counts
+
+
+def runs_eval(game: Game[Any, Any], state: Any, player: int) -> int:
+    """The run-length heuristic of the course's Connect Four comparison (``eval=runs``).
+
+    Every maximal run of L of a player's stones in a row, column or diagonal (:func:`runs_by_length`),
+    2 <= L < k, counts ``RUN_BASE ** (L - 1)`` (in Connect Four: 10 a two, 100 a three), whether or not the
+    run can still grow to k (``window`` counts only lines that can); the result is ``player``'s total minus
+    the opponent's, ``+sys.maxsize`` / ``-sys.maxsize`` when a player has a run of k or more.
+    """
+    if player not in (1, 2):
+        raise ValueError(f"player must be 1 or 2, not {player!r}")
+    k = game.k  # type: ignore[attr-defined]
+    score = 0
+    for who, sign in ((player, 1), (other(player), -1)):
+        for length, count in runs_by_length(game, state.stones(who)).items():
+            if length >= k:
+                return sign * sys.maxsize
+            if length >= 2:
+                score += sign * count * RUN_BASE ** (length - 1)
+    return score
+
+
 #: Connect-X's evaluations by name, the default first
-EVALUATIONS = {"threats": threats_eval, "window": window_eval}
+EVALUATIONS = {"threats": threats_eval, "window": window_eval, "runs": runs_eval}
