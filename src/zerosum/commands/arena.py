@@ -39,7 +39,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
     from ..arena.match import DEADLINE_RULE, MAX_GAMES, MAX_JOBS, MAX_PLANNED
     from ..arena.openings import MAX_OPENING_PLIES
-    from .arena_options import add_rule_options
+    from .arena_options import add_ranking_options, add_rule_options
     from .options import add_game_option, float_arg, int_arg
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
@@ -71,6 +71,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                    help=f"extra seconds for each agent's first move in a new worker process (imports, "
                         f"compilation), 0..{MAX_GRACE:g} (default 30)")
     add_rule_options(p)  # --tc, --adjudicate
+    add_ranking_options(p, grade=what != "match")  # --ranking, --grade
     if what == "match":
         p.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                        help="stop as soon as the sequential probability ratio test decides (alpha = beta = 0.05)")
@@ -228,6 +229,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.runner import make_runner
 
     from ..core.files import check_output
+    from .arena_options import check_ranking, finish_ranking
     from .replay import check_pgnout, open_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
@@ -236,12 +238,14 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
+            check_ranking(args, config)  # --ranking, --grade
             runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
         except BaseException:
             store.close()
             raise
     else:
         config = _build_config(args, mode)
+        check_ranking(args, config)  # --ranking, --grade: before anything is written
         runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
         store = _start_new(args, config, out)
     console = _console()
@@ -286,6 +290,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             console.print(f"{report.played} games in {out!s} ({elapsed:.1f} s this run)")
         else:
             print(f"{store.count()} games in {out} ({elapsed:.1f} s this run)")
+        if getattr(args, "grade", None) is not None or args.ranking is not None:
+            finish_ranking(args, summarize(store), console, args.quiet)  # grades, --ranking
     finally:
         store.close()
         if writer is not None:
@@ -310,7 +316,10 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.add_argument("--export", metavar="RECORDS", help="instead of tables and plots, write the record of every "
                    "finished game to RECORDS (docs/records.md); an existing file is refused unless --overwrite")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --export file")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --export or --ranking file")
+    from .arena_options import add_ranking_options
+
+    add_ranking_options(p, grade=True)
 
 
 def _run_report(args: argparse.Namespace) -> int:
@@ -320,13 +329,18 @@ def _run_report(args: argparse.Namespace) -> int:
     from ..errors import InvalidFileError
 
     if args.export is not None:  # records, not tables (--export "" is refused: it names no file)
+        if args.ranking is not None or args.grade is not None:
+            raise GameError("--export writes records only: run report again for --ranking or --grade")
         from .replay import export_records
 
         return export_records(args.file, args.export, args.overwrite)
     path = Path(args.file)
-    store, _ = open_run(path)  # a missing, damaged or foreign file is one line
+    store, config = open_run(path)  # a missing, damaged or foreign file is one line
     with store:
         report = summarize(store)
+    from .arena_options import check_ranking, finish_ranking
+
+    check_ranking(args, config)  # --ranking, --grade
     out_dir = None
     if not args.no_plots:  # the plots' folder and files are checked before anything is shown or written
         if args.plots is not None and not args.plots.strip():
@@ -341,6 +355,7 @@ def _run_report(args: argparse.Namespace) -> int:
             check_output(out_dir, what="plots folder")
     console = _console()
     print_tables(report, console)
+    finish_ranking(args, report, console, quiet=False)  # grades, --ranking
     if out_dir is not None:
         out_dir.mkdir(exist_ok=True)
         for written in write_plots(report, out_dir, path.stem):

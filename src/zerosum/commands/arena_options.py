@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_rule_options", "rule_settings", "describe_rules"]
+__all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -66,3 +66,45 @@ def describe_rules(config: Any) -> list[str]:
     if config.adjudicate:
         lines.append(describe_adjudication(config.adjudicate))
     return lines
+
+
+# ---- --ranking FILE.csv|.json and --grade LOW,HIGH (zerosum.arena.grading) ------------------------------
+
+
+def add_ranking_options(p: argparse.ArgumentParser, grade: bool) -> None:
+    """``--ranking`` (match, tournament, report) and, where a run has more than two agents, ``--grade``."""
+    p.add_argument("--ranking", metavar="FILE", help="also write the ranking to FILE.csv or FILE.json: rank, agent, "
+                   "spec, points, games, score, W/D/L, Elo with its 95%% interval, forfeits (and grade with --grade); "
+                   "an existing FILE is refused unless --overwrite")
+    if grade:
+        p.add_argument("--grade", metavar="LOW,HIGH", help="grade every agent from 0 to 10 points: 0 at or below "
+                       "LOW's Elo, 10 at or above HIGH's, ten equal Elo bands between (docs/arena.md); LOW and "
+                       "HIGH are agents of the run (a spec, a label, or an agent file's name: random,instructor)")
+
+
+def check_ranking(args: argparse.Namespace, config: Any) -> None:
+    """``--ranking`` and ``--grade`` checked against the run's configuration, before any game: one line for
+    a file that may not be written or a grade whose agents are not in the run."""
+    from ..arena.grading import check_ranking_path, find_agent, parse_grade
+    from ..arena.plan import labels_for
+    from ..errors import UsageError
+
+    if getattr(args, "ranking", None) is not None:
+        check_ranking_path(args.ranking, overwrite=args.overwrite)
+    if getattr(args, "grade", None) is not None:
+        low, high = (find_agent(name, labels_for(config.agents), config.agents) for name in parse_grade(args.grade))
+        if low == high:
+            raise UsageError(f"--grade {args.grade}: LOW and HIGH are the same agent, {low}")
+
+
+def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: bool) -> None:
+    """After a run (or for ``zerosum report``): the grades' table, and the ranking file with ``--ranking``."""
+    from ..arena.grading import grades_table, parse_grade, ranking, write_ranking
+
+    grade = getattr(args, "grade", None)
+    if grade is not None and not quiet:
+        console.print(grades_table(ranking(report, grade), *parse_grade(grade)))
+    if getattr(args, "ranking", None) is not None:
+        write_ranking(args.ranking, report, grade, overwrite=args.overwrite)
+        if not quiet:
+            console.print(f"wrote the ranking to {args.ranking}")
