@@ -20,10 +20,13 @@ from zerosum.agents.alphabeta import AlphaBetaAgent
 game = get_game("migration:n=8")
 
 
+def moves_of(game, state, player):
+    # player's legal moves even when it is not their turn: the same board with that player to move
+    return len(game.actions(game.from_board(state.board, player)))
+
+
 def share_of_moves(game, state, player):
-    # game._moves(state, p) lists player p's moves even when it is not p's turn (Migration only)
-    mine = len(game._moves(state, player))
-    theirs = len(game._moves(state, 3 - player))
+    mine, theirs = moves_of(game, state, player), moves_of(game, state, 3 - player)
     return mine / (mine + theirs) - 0.5 if mine + theirs else 0.0
 
 
@@ -47,9 +50,10 @@ print("scores per move:", {game.format_action(a): round(v, 4) for a, v in found.
 ## Whose point of view?
 
 The searches call an evaluation with the side to move (`view="mover"`, the default). Some courses write
-it for a fixed player instead: the 8 x 8 homework's evaluation always scores for player 1. Declare that
-with `@evaluation(view="first")` and the search adapts it: it calls the function with player 1 and negates
-the value where player 2 is to move. Same moves, values and node counts:
+it for a fixed player instead: the 8 x 8 homework's evaluation always scores for O, the second player (O
+is the player that maximises there). Declare that with `@evaluation(view="second")` and the search adapts
+it: it calls the function with player 2 and negates the value where player 1 is to move. (`view="first"`
+is the same for player 1.) Same moves, values and node counts:
 """),
     ("code", r"""
 import math
@@ -57,15 +61,15 @@ import math
 from zerosum.agents.heuristics import evaluation
 
 
-@evaluation(view="first")
-def share_for_first(game, state, player):
-    assert player == 1  # always called for player 1
-    return share_of_moves(game, state, 1)
+@evaluation(view="second")
+def share_for_second(game, state, player):
+    assert player == 2  # always called for player 2, O in the homework
+    return share_of_moves(game, state, 2)
 
 
-fixed = AlphaBetaAgent(eval=share_for_first, limits=Limits(depth=3)).search(game, state)
-print("mover view:", found.action, found.value, found.nodes)
-print("first view:", fixed.action, fixed.value, fixed.nodes)
+fixed = AlphaBetaAgent(eval=share_for_second, limits=Limits(depth=3)).search(game, state)
+print("mover view: ", found.action, found.value, found.nodes)
+print("second view:", fixed.action, fixed.value, fixed.nodes)
 # the values agree up to rounding: -(a/(a+b) - 0.5) and b/(a+b) - 0.5 differ in the last bits
 print("the same search:", (found.action, found.nodes) == (fixed.action, fixed.nodes)
       and math.isclose(found.value, fixed.value))
