@@ -10,7 +10,9 @@ searches (:func:`for_mover`): ``mover`` (the default) is called with the side to
 ``player`` is called with the player the search chooses a move for (the root's side to move) and scores
 for that player wherever it is evaluated; ``first`` / ``second`` score for player 1 / 2 whoever moves (the
 8 x 8 homework's fixed-player evaluation).  ``eval=path/to/file.py:fn`` names a function in a file
-(:func:`load_evaluation`).
+(:func:`load_evaluation`).  A person's function is checked (:mod:`zerosum.agents.student`): a wrong
+signature when it is loaded; ``None``, NaN, an infinity or a non-number, and an undeclared fixed-side view,
+when it first meets a game; every value it returns while searching.
 
 * ``window`` -- the classic course evaluation, :func:`window_eval`: over every line of k cells, k-1 of a
   player's stones and one empty cell count ``three``, k-2 stones and two empties count ``two``; the player's
@@ -42,6 +44,7 @@ from ..spec import quoted
 __all__ = [
     "evaluation",
     "for_mover",
+    "student_evaluation",
     "load_evaluation",
     "VIEWS",
     "MAX_EVAL_PATH",
@@ -245,6 +248,17 @@ def for_mover(func: Callable[..., Any], root_player: int) -> Callable[..., Any]:
     return adapted
 
 
+def student_evaluation(func: Callable[..., Any], game: Game[Any, Any], root_player: int) -> Callable[..., Any]:
+    """A person's evaluation as the searches call it, ``f(game, state, mover)`` scoring for ``mover``: probed
+    once per game (:func:`zerosum.agents.student.probe_evaluation`: its values, and the view check), every
+    answer checked (:func:`zerosum.agents.student.checked`), its declared view adapted (:func:`for_mover`)."""
+    from .student import checked, probe_evaluation
+
+    view = view_of(func)
+    probe_evaluation(func, game, view)
+    return for_mover(checked(func), root_player)
+
+
 def load_evaluation(text: str) -> Callable[..., Any]:
     """The function ``fn`` of ``path/to/file.py:fn`` (the file is run once, here); one AgentError line for
     a path that is too long, a missing file, a file that fails, or a name that is not a function in it."""
@@ -262,4 +276,7 @@ def load_evaluation(text: str) -> Callable[..., Any]:
     if not callable(func):
         raise AgentError(f"{quoted(attr)} in {quoted(path)} is not a function f(game, state, player) -> number")
     view_of(func)
+    from .student import check_signature
+
+    check_signature(func)  # a wrong signature now; its values when it first meets a game (agents/student.py)
     return func  # type: ignore[no-any-return]

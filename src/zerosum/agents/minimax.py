@@ -76,13 +76,13 @@ def resolve_evaluation(
     A name is looked up among the game's own evaluations once here, so the search calls the game's
     function directly at every leaf (no lookup per node).
     """
-    from .heuristics import bind_evaluation, default_evaluation, for_mover, load_evaluation
+    from .heuristics import bind_evaluation, default_evaluation, load_evaluation, student_evaluation
 
     if isinstance(evaluation, str) and ".py:" in evaluation:
         evaluation = load_evaluation(evaluation)
-    if callable(evaluation):
+    if callable(evaluation):  # a person's function: probed once, its answers checked (agents/student.py)
         root = game.player(state) if state is not None else 1
-        return None, for_mover(evaluation, root)
+        return None, student_evaluation(evaluation, game, root)
     name = evaluation or default_evaluation(game)
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later

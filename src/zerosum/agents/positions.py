@@ -71,6 +71,8 @@ def position_name(game: Game[Any, Any], state: Any) -> str:
     """A position as people name it in a message: ``the start position``, ``the position after '4453'``
     (the game's move string), or its board on one line when its moves are not known."""
     try:
+        if state == game.initial_state:
+            return "the start position"
         moves = game.moves_played(state)
         if moves is not None:
             return "the start position" if not moves else f"the position after {safe_repr(game.format_moves(moves))}"

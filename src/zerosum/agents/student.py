@@ -1,0 +1,225 @@
+"""A person's own functions, checked: probed once when first met, and their answers checked while searching.
+
+An evaluation ``f(game, state, player) -> number`` given to a search (``eval=path/to/file.py:fn``, or any
+callable as ``eval=``) fails early and in one line, naming the function (``file.py:fn``), the position (its
+move string) and what was expected:
+
+* **when it is loaded**: a function that cannot be called as ``f(game, state, player)`` (a wrong
+  signature) is refused at once (:func:`check_signature`);
+* **when it first meets a game** (before the first search of that game, :func:`probe_evaluation`): it is
+  called on the start position and on a few positions of one fixed random game (seed 0, at most
+  ``PROBE_PLIES`` plies); an exception, ``None`` (a missing ``return``), NaN, an infinity, a bool or
+  anything that is not a real number is one :class:`~zerosum.errors.AgentError` line;
+* **while searching** (:func:`checked`): every value it returns is checked the same way, for the price of
+  one type test on the common answers (a Python ``int`` or a finite ``float``); numpy numbers, fractions and
+  the like take a slower check.  The searches that run compiled code (alpha-beta's and MCTS's numba paths)
+  never call a Python evaluation, so they pay nothing.
+
+**The view check.**  An evaluation is called with the side to move and scores for it, unless it declares
+another point of view (``@evaluation(view="second")``: :mod:`zerosum.agents.heuristics`).  A function
+written from one fixed side (the 8 x 8 homework's scores for O, whoever moves) and not declared is read from
+the wrong side half the time, silently.  What can be told from its values: if, on the probed positions, it
+returns the same value for player 1 as for player 2 where that value is not 0, its answer does not depend on
+the ``player`` it is asked about; the probe then refuses it, in one line saying how to declare it.  What
+cannot be told: which side such a function scores for (the message names both declarations), and a function
+that ignores ``player`` because it reads the side to move from the state itself (correct as it is: declare
+``@evaluation(view="mover")`` and the check is skipped).  A function that depends on ``player`` only a
+little (a fixed-side score plus a small term in ``player``), or that scores 0 on every probed position, is
+not caught.  A function that declares any view is not checked for it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import random
+import weakref
+from typing import Any, Callable
+
+from ..core.files import describe_exception
+from ..errors import AgentError
+from ..game import Game, safe_repr
+from .positions import position_name
+
+__all__ = ["check_signature", "probe_evaluation", "checked", "function_name", "bad_value",
+           "probe_player", "PROBE_PLIES"]
+
+#: the probe's positions: the start, then those of one fixed random game (seed 0), at most this many plies
+PROBE_PLIES = 12
+
+#: (function, game key) pairs probed already, so that each function meets each game once per process
+_PROBED: "weakref.WeakKeyDictionary[Any, set[Any]]" = weakref.WeakKeyDictionary()
+
+
+def function_name(func: Any) -> str:
+    """How a message names ``func``: ``path/to/file.py:name`` for a function defined in a file, else its
+    name (a notebook's function, a callable object's class)."""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or type(func).__name__
+    name = str(name).rpartition("<locals>.")[2]  # a function made inside another: its own name
+    filename = getattr(getattr(func, "__code__", None), "co_filename", "")
+    if filename.endswith(".py") and os.path.isfile(filename) and "ipykernel" not in filename:
+        try:
+            shown = os.path.relpath(filename)
+        except ValueError:  # another drive (Windows)
+            shown = filename
+        return f"{shown if not shown.startswith('..') else filename}:{name}"
+    return str(name)
+
+
+def check_signature(func: Any, what: str = "evaluation", call: str = "f(game, state, player)") -> None:
+    """One AgentError line when ``func`` cannot be called with as many positional arguments as ``call``
+    names (a function whose signature cannot be read, a builtin, passes)."""
+    import inspect
+
+    count = call.count(",") + 1
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*range(count))
+    except TypeError:
+        raise AgentError(f"{what} {function_name(func)}({', '.join(signature.parameters)}) cannot be called as "
+                         f"{call}: expected "
+                         f"{count} arguments, {call[call.index('(') + 1:-1]}") from None
+
+
+def bad_value(value: Any) -> str | None:
+    """Why ``value`` is no evaluation (``returned None (a missing return?)``), or None for a finite real
+    number.  A bool is refused: ``True`` is a number only by accident."""
+    if value is None:
+        return "returned None (a missing return?)"
+    if isinstance(value, bool):
+        return f"returned {value!r}, a bool"
+    if not isinstance(value, numbers.Real):
+        return f"returned {safe_repr(value)} ({type(value).__name__})"
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # a whole number too large for a float is still finite
+        return None
+    except (TypeError, ValueError):  # a Real that will not convert
+        return f"returned {safe_repr(value)} ({type(value).__name__})"
+    return None if finite else f"returned {safe_repr(value)}"
+
+
+def _fail(name: str, game: Game[Any, Any], state: Any, player: Any, why: str) -> AgentError:
+    return AgentError(f"evaluation {name} {why} at {position_name(game, state)} for player {player}: expected "
+                      f"a finite number (f(game, state, player) -> int or float)")
+
+
+def _call(func: Any, name: str, game: Game[Any, Any], state: Any, player: int) -> Any:
+    """``func(game, state, player)``, its value checked; one AgentError line for anything wrong."""
+    try:
+        value = func(game, state, player)
+    except Exception as exc:  # noqa: BLE001 - a person's code: any failure is one line naming it
+        raise AgentError(f"evaluation {name} raised {describe_exception(exc)} at {position_name(game, state)} "
+                         f"for player {player}") from None
+    why = bad_value(value)
+    if why is not None:
+        raise _fail(name, game, state, player, why)
+    return value
+
+
+def checked(func: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+    """``func(game, state, player)`` with every answer checked (see the module doc): the value as it is, or
+    one AgentError line naming ``name`` (default: :func:`function_name`), the position and the player."""
+    shown = name or function_name(func)
+
+    def evaluate(game: Any, state: Any, player: int) -> Any:
+        try:
+            value = func(game, state, player)
+        except Exception as exc:  # noqa: BLE001 - as _call
+            raise AgentError(f"evaluation {shown} raised {describe_exception(exc)} at "
+                             f"{position_name(game, state)} for player {player}") from None
+        if type(value) is int or (type(value) is float and value - value == 0.0):  # the common answers
+            return value
+        why = bad_value(value)
+        if why is not None:
+            raise _fail(shown, game, state, player, why)
+        return value
+
+    evaluate.__name__ = getattr(func, "__name__", "evaluation")
+    if hasattr(func, "view"):
+        evaluate.view = func.view  # type: ignore[attr-defined]
+    return evaluate
+
+
+def _probe_positions(game: Game[Any, Any]) -> list[Any]:
+    """The start and the positions of one fixed random game (seed 0), at most ``PROBE_PLIES`` plies, none
+    finished (an evaluation is never asked about a finished game)."""
+    rng = random.Random(0)
+    state = game.initial_state
+    found = []
+    for _ in range(PROBE_PLIES + 1):
+        if game.is_terminal(state):
+            break
+        found.append(state)
+        state = game.result(state, rng.choice(game.actions(state)))
+    return found
+
+
+def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str = "mover") -> None:
+    """Call ``func`` on :func:`_probe_positions` (once per function and game in a process): one AgentError
+    line for a value that is no number, and for an undeclared function whose value does not depend on the
+    player it is asked about (the view check of the module doc).  ``view``: the function's declared view."""
+    key = game.spec or id(game)
+    try:
+        seen = _PROBED.setdefault(func, set())
+    except TypeError:  # not weakly referable (a bound method, a callable object without __weakref__)
+        seen = set()
+    if key in seen:
+        return
+    name = function_name(func)
+    check_signature(func)
+    fixed = {"first": (1,), "second": (2,)}.get(view, (1, 2))
+    same_nonzero: tuple[Any, Any] | None = None
+    depends = False
+    for state in _probe_positions(game):
+        values = [_call(func, name, game, state, p) for p in fixed]
+        if len(values) == 2:
+            if values[0] != values[1]:
+                depends = True
+            elif values[0] != 0 and same_nonzero is None:
+                same_nonzero = (state, values[0])
+    if view == "mover" and not hasattr(func, "view") and not depends and same_nonzero is not None:
+        state, value = same_nonzero
+        raise AgentError(
+            f"evaluation {name} gives {safe_repr(value)} for player 1 and for player 2 at "
+            f"{position_name(game, state)}: it scores from one fixed side, but is called with the side to "
+            f"move; declare its side with @evaluation(view=\"second\") (player 2, O: the homework's) or "
+            f"view=\"first\", or @evaluation(view=\"mover\") if it reads the side to move from the state "
+            f"(from zerosum.agents.heuristics import evaluation)")
+    seen.add(key)
+
+
+def probe_player(func: Callable[..., Any], game: Game[Any, Any], name: str | None = None) -> Any:
+    """Call player ``func(game, state) -> action`` on the start position: its action, or one AgentError line
+    naming the function for a wrong signature, an exception, or an answer that is not one of the legal
+    actions (Python's numbering: ``game.actions(state)``)."""
+    shown = name or function_name(func)
+    check_signature(func, "player", "f(game, state)")
+    state = game.initial_state
+    where = position_name(game, state)
+    try:
+        action = func(game, state)
+    except Exception as exc:  # noqa: BLE001 - a person's code
+        raise AgentError(f"player {shown} raised {describe_exception(exc)} at {where}") from None
+    legal = game.actions(state)
+    if _plain(action) in legal:
+        return action
+    kinds = sorted({type(a).__name__ for a in legal})
+    shown_legal = safe_repr(legal, 60)
+    raise AgentError(f"player {shown} returned {safe_repr(action)} ({type(action).__name__}) at {where}: expected "
+                     f"one of the legal actions {shown_legal} ({' or '.join(kinds)}, numbered as in Python)")
+
+
+def _plain(action: Any) -> Any:
+    """``action`` as the games number actions (a whole number, or a tuple of them), or None: a float, a
+    bool or a string is no action, however it compares."""
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
+    if type(action) in (tuple, list):
+        items = tuple(_plain(v) for v in action)
+        return None if any(v is None or isinstance(v, tuple) for v in items) else items
+    return None
