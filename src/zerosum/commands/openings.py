@@ -120,7 +120,7 @@ def _run(args: argparse.Namespace) -> int:
                     f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {format_value(max_score)} "
                     f"--with {judge}{sample}{count}{seed}\n"
                     f"# of the {total} positions {args.plies} {'ply' if args.plies == 1 else 'plies'} in{' (a sample)' if sample else ''}, "
-                    f"{'the first found in an order shuffled from the seed' if count else 'those'} whose value is "
+                    f"{f'the first {args.count} found in an order shuffled from the seed,' if count else 'those'} whose value is "
                     f"within +-{format_value(max_score)}; the number after each "
                     f"is {unit} for the side to move\n"
                 )
