@@ -1,4 +1,4 @@
-"""Contest rules for students' functions: a node limit for plain functions (the counting game) and a hard
+"""Contest rules for students' functions: a node limit for plain functions (counted game objects) and a hard
 deadline that is stated and tight."""
 
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import zerosum
-from zerosum.arena.counting import CountingGame, NodeLimitExceeded, node_limit_reason
+from zerosum.arena.counting import Meter, NodeLimitExceeded, metered, node_limit_reason
 from zerosum.arena.match import ArenaConfig, deadline_for, default_deadline, describe_deadline
 from zerosum.cli import main
 from zerosum.errors import GameError
@@ -51,8 +51,7 @@ def test_a_function_that_expands_a_few_states_plays_and_its_counts_are_recorded(
             if game.player(state) == seat_of_one_ply:  # one state expanded per legal move, until a win is found
                 assert counted is not None and 1 <= counted <= len(game.actions(state))
             else:
-                assert counted is not None  # 'first' is counted too: it expands nothing
-                assert counted == 0
+                assert counted is None  # 'first' expands no state: its nodes are not counted, never 0
             state = game.result(state, game.parse_action(text, state))
 
 
@@ -114,7 +113,7 @@ def test_zerosum_match_forfeits_a_plain_function_over_its_node_limit():
     record = zerosum.play_game("tictactoe", module.one_ply, module.first, limits={"nodes": 100}, seed=2)
     assert not record.forfeit
     assert all(m.nodes >= 1 for m in record.moves if m.player == 1)  # one_ply expands a state or more a move
-    assert all(m.nodes == 0 for m in record.moves if m.player == 2)  # first expands none
+    assert all(m.nodes is None for m in record.moves if m.player == 2)  # first expands none: not counted
     # the function's own limit wins over none given to the match
     limited = zerosum.agents.registry.make_agent(module.full_search, limits=zerosum.Limits(nodes=50))
     assert zerosum.play_game("tictactoe", limited, "first", seed=1).reason == node_limit_reason(50)
@@ -132,31 +131,24 @@ def test_search_agents_keep_their_own_budgets_under_nodes(tmp_path):
         assert all(n is not None and n <= 100 for n in searcher)  # its own node budget, honoured by itself
 
 
-def test_the_counting_game_is_the_game_for_a_player():
+def test_a_metered_move_counts_the_game_itself_and_refuses_past_the_limit():
     game = zerosum.get_game("tictactoe")
-    counting = CountingGame(game, 5)
     state = game.initial_state
-    assert isinstance(counting, type(game)) and isinstance(counting, zerosum.Game)
-    assert counting == game and hash(counting) == hash(game) and repr(counting) == repr(game)
-    assert counting.spec == game.spec and counting.actions(state) == game.actions(state)
-    assert counting.player(state) == game.player(state) and counting.outcome(state) == game.outcome(state)
-    assert counting.count == 0  # asking is free
-    for a in game.actions(state)[:3]:
-        assert counting.result(state, a) == game.result(state, a)
-    assert counting.count == 3
-    assert counting.states_of([4, 0]) == game.states_of([4, 0]) and counting.count == 5
-    with pytest.raises(NodeLimitExceeded, match="node limit"):
-        counting.result(state, 8)  # the sixth state expanded: beyond 5
-    with pytest.raises(NodeLimitExceeded):
-        counting.result(state, 1)  # once over, every expansion refuses until the next move
+    meter = Meter(8, declared=False)
+    with metered(meter):
+        assert game.actions(state) and game.outcome(state) is None and meter.count == 0  # asking is free
+        for a in game.actions(state)[:3]:
+            assert game.result(state, a) == zerosum.get_game("tictactoe").result(state, a)
+        assert meter.count == 6  # three here and three in the fresh game built to compare
+        with pytest.raises(NodeLimitExceeded, match="node limit"):
+            game.states_of([4, 0, 1])  # a list longer than what is left is refused before any work
+        with pytest.raises(NodeLimitExceeded):
+            game.result(state, 1)  # once over, every expansion refuses until the next move
     assert isinstance(NodeLimitExceeded("x"), GameError)
-    counting.start_move()
-    assert counting.count == 0 and not counting.exceeded
-    assert counting.place(state, 5, 2) == game.place(state, 5, 2) and counting.count == 1
-    with pytest.raises(AttributeError):
-        counting.spec = "other"
-    with pytest.raises(NodeLimitExceeded):  # a list longer than what is left is refused before any work
-        counting.states_of([0, 1, 2, 3, 4])
+    assert game.result(state, 1) is not None  # outside a metered move nothing counts
+    with metered(meter):
+        assert meter.count == 0 and not meter.exceeded
+        assert game.place(state, 5, 2) == game.place(state, 5, 2) and meter.count == 2
 
 
 # ---- the hard deadline -------------------------------------------------------------------------------

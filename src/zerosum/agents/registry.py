@@ -115,23 +115,41 @@ def strongest_agent_spec(game: Game[Any, Any]) -> str:
 
 
 class FunctionAgent(Agent):
-    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention).
+    """Wraps a plain callable ``f(game, state) -> action`` (the classic player convention), or a one-argument
+    ``player(board)`` from an agent file (the 8 x 8 homework's contract: :mod:`zerosum.agents.homework`).
 
-    Under a node limit (``limits.nodes``, or the arena's ``--nodes``) it plays a counting game
-    (:mod:`zerosum.arena.counting`)."""
+    In the arena, under a node limit (``limits.nodes``, or the run's ``--nodes``) or with a declared search
+    function (``NODES_COUNTED_BY``), its nodes are counted (:mod:`zerosum.arena.counting`).  A function from
+    an agent file plays with its file's folder first on ``sys.path`` and its sibling modules at hand."""
 
     name = "function"
     LIMITS = ("nodes",)
 
-    def __init__(self, func: Callable[[Game[Any, Any], Any], Any], spec: str = "function",
+    def __init__(self, func: Callable[..., Any], spec: str = "function",
                  limits: Limits | None = None) -> None:
         super().__init__(limits=limits)
         self.func = func
         self.spec = spec
+        #: the homework's board adapter, when ``func`` is a one-argument ``player(board)``
+        self.board: Any = None
+        #: the search function the file declares (``NODES_COUNTED_BY``), else None
+        self.declared: Any = None
+        #: the agent file's folder and the modules it imported from there (None: not from a file)
+        self.folder: str | None = None
+        self.siblings: dict[str, Any] = {}
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        if self.board is not None:
+            self.board.check_game(game)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         check_search(self.spec, game, state)
-        return self.func(game, state)
+        if self.folder is None:
+            return self.func(game, state) if self.board is None else self.board.move(game, state)
+        from .homework import sibling_imports
+
+        with sibling_imports(self.folder, self.siblings):
+            return self.func(game, state) if self.board is None else self.board.move(game, state)
 
 
 def file_agent_parts(spec: str) -> tuple[str, str] | None:
@@ -147,11 +165,15 @@ def file_agent_parts(spec: str) -> tuple[str, str] | None:
 
 def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     from ..core.files import load_user_module
+    from .homework import BoardPlayer, declared_counter, sibling_imports, takes_board
 
     path, _, attr = spec.rpartition(":")
     if not os.path.lexists(path):  # anything else there (a FIFO, a device) is named by load_user_module
         raise AgentError(f"agent file {quoted(path)} not found (expected path/to/file.py:name)")
-    module = load_user_module(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    siblings: dict[str, Any] = {}
+    with sibling_imports(folder, siblings):  # the file imports the modules beside it, and only its own
+        module = load_user_module(path)
     obj = getattr(module, attr, None)
     if obj is None:
         raise AgentError(f"{quoted(path)} has no {quoted(attr)}")
@@ -167,7 +189,12 @@ def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     if isinstance(obj, Agent):
         obj.spec = spec
         return obj
-    return FunctionAgent(obj, spec, limits)
+    agent = FunctionAgent(obj, spec, limits)
+    agent.folder, agent.siblings = folder, siblings
+    agent.declared = declared_counter(module, obj, path)
+    if takes_board(obj):
+        agent.board = BoardPlayer(obj, f"{os.path.basename(path)}:{attr}")
+    return agent
 
 
 def make_agent(
@@ -185,7 +212,12 @@ def make_agent(
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):
-        return FunctionAgent(spec, getattr(spec, "__name__", "function"), limits)
+        from .homework import BoardPlayer, takes_board
+
+        agent = FunctionAgent(spec, getattr(spec, "__name__", "function"), limits)
+        if takes_board(spec):  # the homework's player(board), handed over in Python
+            agent.board = BoardPlayer(spec, f"{agent.spec}(board)")
+        return agent
     if not isinstance(spec, str):
         raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
     head = spec.strip().partition(":")[0]  # a file's path: before the first colon (eval=f.py:fn is an option)

@@ -9,9 +9,12 @@ else that can go wrong with an agent is caught here and ends the game as a forfe
   ints, numpy integers and tuples (lists, 1-d arrays) of them are actions, so nothing done with the
   answer runs the agent's code (a hostile ``__repr__`` or ``__eq__`` is just a malformed move);
 - it returns an action the rules refuse (``illegal move: column 9 is outside 1..7``);
-- a plain player function under a node limit expands more states in one move than it allows
-  (``node limit: more than 100 states expanded in one move``): it plays a counting game
-  (:mod:`.counting`), and its count is each move's nodes.
+- a plain player function under a node limit goes beyond it in one move
+  (``node limit: more than 100 states expanded in one move``), or, where its nodes cannot be counted, beyond
+  its CPU time for a move (``cpu time limit: ...``): :mod:`.counting` measures it, and its count is each
+  move's nodes (None: not counted);
+- the homework's ``player(board)`` answers something that is not a legal column (``malformed move: ...``,
+  ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`).
 
 A run's adjudication rules (:mod:`.adjudicate`) are applied after each move, between the ``move`` and the
 next ``think`` (no clock runs then); under a game clock (:mod:`.clock`) each timed agent is told its time
@@ -41,16 +44,19 @@ A fault of the arena itself (never an agent's) is an exception of the job.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..agents.homework import BadAnswer
 from ..core.files import describe_exception
 from ..pool.moves import move_report
+from .counting import cpu_limit, metered
 
-__all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget"]
+__all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget", "meter_for", "cpu_seconds"]
 
 Send = Callable[[tuple[Any, ...]], None]
 
@@ -71,6 +77,7 @@ class GameTask:
     deadlines: tuple[float, float] = (60.0, 60.0)  # hard per-move deadline of each seat (seconds)
     tc: tuple[float, float] | None = None  # game clock: base and increment seconds (:mod:`.clock`)
     adjudicate: tuple[tuple[str, int], ...] = ()  # the rules of :mod:`.adjudicate`, as sorted pairs
+    move_cpu: float | None = None  # CPU seconds a move of an uncounted player function (None: the default)
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -152,7 +159,6 @@ def play_game(task: GameTask, send: Send) -> None:
     from ..games import get_game
     from .adjudicate import Judge
     from .clock import Clock, tell_budget, timed_agent
-    from .counting import CountingGame, node_limit_reason
     from .openings import parse_opening, play_opening
 
     game = get_game(task.game)
@@ -177,8 +183,8 @@ def play_game(task: GameTask, send: Send) -> None:
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             send(("unstarted", seat, _short(describe_exception(exc))))
             return
-    counted = {seat: CountingGame(game, budget) for seat, agent in agents.items()
-               if (budget := node_budget(agent, task.limits)) is not None}
+    meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
+    cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}
     judge = Judge(game, dict(task.adjudicate)) if task.adjudicate else None  # before any clock starts
     clock = Clock(*task.tc) if task.tc else None  # a copy of the supervisor's: what the agents are told
     timed = {seat: agent.limits for seat, agent in agents.items() if clock is not None and timed_agent(agent)}
@@ -194,28 +200,31 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         seat = game.player(state)
         agent = agents[seat]
-        counting = counted.get(seat)
+        meter, guard = meters.get(seat), None
         if seat in timed:
             tell_budget(agent, timed[seat], clock, seat)  # type: ignore[arg-type]
         send(("think", seat))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
-            if counting is not None:  # a plain function under a node limit: it plays the counting game
-                counting.start_move()
-            report = move_report(game if counting is None else counting, state, agent)
+            with contextlib.ExitStack() as stack:
+                if meter is not None:  # a plain function counted (:mod:`.counting`)
+                    stack.enter_context(metered(meter))
+                if seat in cpu:  # whose nodes may not be counted: its CPU time is bounded
+                    guard = stack.enter_context(cpu_limit(cpu[seat]))
+                report = move_report(game, state, agent)
             action, value, depth = report.action, report.value, report.depth
-            nodes = counting.count if counting is not None else report.nodes
+            nodes = meter.nodes() if meter is not None else report.nodes
         except KeyboardInterrupt:  # Ctrl-C stops the caller: the game is not over, nobody forfeits
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
-            reason = _short(f"error: {describe_exception(exc)}")
-            if counting is not None and counting.exceeded:  # NodeLimitExceeded, or what the function made of it
-                reason = node_limit_reason(counting.limit)
-            send(("end", 3 - seat, reason, True))
+            kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
+            reason = _short(f"{kind}: {exc}" if kind else f"error: {describe_exception(exc)}")
+            send(("end", 3 - seat, _over(meter, guard) or reason, True))
             return
         elapsed = time.perf_counter() - start
-        if counting is not None and counting.exceeded:  # it caught the NodeLimitExceeded and answered anyway
-            send(("end", 3 - seat, node_limit_reason(counting.limit), True))
+        over = _over(meter, guard)
+        if over is not None:  # it caught the NodeLimitExceeded (or the CPU's) and answered anyway
+            send(("end", 3 - seat, over, True))
             return
         try:
             legal, why = check_action(game, state, action)
@@ -233,8 +242,41 @@ def play_game(task: GameTask, send: Send) -> None:
             clock.charge(seat, time.perf_counter() - start)
 
 
+def _over(meter: Any, guard: Any) -> str | None:
+    """The reason of a move over its node limit or CPU time, else None."""
+    from .counting import cpu_limit_reason, node_limit_reason
+
+    if meter is not None and meter.exceeded:
+        return node_limit_reason(meter.limit)
+    if guard is not None and guard.exceeded:
+        return cpu_limit_reason(guard.seconds)
+    return None
+
+
+def meter_for(agent: Any, limits: tuple[tuple[str, Any], ...] = ()) -> Any:
+    """The :class:`~.counting.Meter` of a plain player function (its declared search function's counter
+    installed), or None: a search agent, or an undeclared function without a node limit (not counted)."""
+    from .counting import Meter, install_counter
+
+    declared = getattr(agent, "declared", None)
+    budget = node_budget(agent, limits)
+    if budget is None and declared is None:
+        return None
+    if declared is not None:
+        install_counter(declared)
+    return Meter(budget, declared is not None)
+
+
+def cpu_seconds(meter: Any, move_cpu: float | None) -> float:
+    """The CPU seconds of a move of an undeclared function under a node limit: ``--move-cpu``, else the
+    default of its node limit (:func:`~.counting.default_move_cpu`)."""
+    from .counting import default_move_cpu
+
+    return move_cpu if move_cpu is not None else default_move_cpu(meter.limit)
+
+
 def node_budget(agent: Any, limits: tuple[tuple[str, Any], ...] = ()) -> int | None:
-    """The states a plain player function may expand per move (:mod:`.counting`): its own node limit, else
+    """The nodes a plain player function may spend per move (:mod:`.counting`): its own node limit, else
     the run's (``--nodes``), else None (not counted).  Search agents keep their own budgets: None."""
     from ..agents.registry import FunctionAgent
 

@@ -25,6 +25,8 @@ from .stats import (
     ratings,
     trinomial,
 )
+from .forfeits import not_counted_note, nodes_cell, run_move_cpu
+from .forfeits import why as forfeit_why
 from .plots import plot_names, write_plots
 from .store import Store
 
@@ -83,6 +85,10 @@ class Report:
     mean_seconds: float
     sprt: dict[str, Any] | None
     specs: dict[str, str] = field(default_factory=dict)  # label -> the agent's full spec
+    #: (agent, reason kind) -> why, in one short line (:func:`zerosum.arena.forfeits.why`): the Forfeits table
+    forfeit_why: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: CPU seconds a move of a file agent whose nodes are not counted (a run with --nodes), else None
+    move_cpu: float | None = None
 
 
 def _kind(reason: str) -> str:
@@ -101,6 +107,7 @@ def summarize(store: Store) -> Report:
     times: dict[int, list[float]] = collections.defaultdict(list)
     nodes: dict[int, list[float]] = collections.defaultdict(list)
     forfeits: collections.Counter[tuple[str, str]] = collections.Counter()
+    why: dict[tuple[str, str], list[str]] = {}
     reasons: collections.Counter[str] = collections.Counter()
     results: list[tuple[int, int, float]] = []
     plies, seconds = [], []
@@ -131,6 +138,9 @@ def summarize(store: Store) -> Report:
             loser = g.second if rec.result == "1-0" else g.first
             standings[loser].forfeits += 1
             forfeits[(labels[loser], _kind(rec.reason))] += 1
+            seen = why.setdefault((labels[loser], _kind(rec.reason)), [])
+            if rec.reason not in seen:
+                seen.append(rec.reason)
         reasons[_kind(rec.reason)] += 1
         for i, t in enumerate(rec.times):  # moves alternate, starting with whoever is to move after the opening
             mover = g.first if (i + _opening_plies(g.opening, config)) % 2 == 0 else g.second
@@ -157,7 +167,8 @@ def summarize(store: Store) -> Report:
     return Report(
         config, len(plan), played, stats, order, dict(forfeits), dict(reasons),
         statistics.fmean(plies) if plies else math.nan, statistics.fmean(seconds) if seconds else math.nan,
-        store.meta("sprt"), dict(agents),
+        store.meta("sprt"), dict(agents), {key: forfeit_why(reasons) for key, reasons in why.items()},
+        run_move_cpu(config.limits, store.meta("move_cpu")),
     )
 
 
@@ -277,13 +288,14 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
     rrows = [
         [str(i), escape(name[st.label]), fmt_elo(st.elo), fmt_elo(st.elo_error, sign=False), str(st.games),
          "-" if not st.games else f"{100 * st.score:.1f}%", f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
-         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", "-" if math.isnan(st.nodes) else f"{st.nodes:,.0f}"]
+         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", nodes_cell(st.nodes, st.games, report.move_cpu)]
         for i, st in enumerate(report.standings, 1)
     ]
     rcols = ["#", "agent", "Elo", "±95%", "games", "score", "+W =D -L", "forfeits", "ms/move", "nodes/move"]
     out.append(_table("Ranking (Elo by maximum likelihood, mean 0)", rcols, rrows, light, left=(1,)))
     if report.forfeits:
-        frows = [[escape(name[agent]), escape(kind), str(n)] for (agent, kind), n in sorted(report.forfeits.items())]
+        frows = [[escape(name[agent]), escape(report.forfeit_why.get((agent, kind), kind)), str(n)]
+                 for (agent, kind), n in sorted(report.forfeits.items())]
         out.append(_table("Forfeits", ["agent", "reason", "games"], frows, light, left=(0, 1)))
     return out
 
@@ -347,6 +359,9 @@ def print_tables(report: Report, console: Any = None) -> None:
         console.print(legend)
     for t in tables:
         console.print(t)
+    note = not_counted_note(report.standings, report.specs, report.move_cpu)
+    if note is not None:
+        console.print(escape(note))
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
         console.print(

@@ -1,0 +1,227 @@
+"""The 8 x 8 homework's player contract, and what a student's agent file may declare.
+
+**The board player.**  A function in an agent file that takes one argument, ``player(board)``, is the course
+homework's player: it is handed the board as a numpy array (``rows x cols``, the top row first, ``0`` empty,
+``1`` X, ``2`` O) and returns a 0-based column.  The homework's player is O, the maximising side, so the
+adapter (:class:`BoardPlayer`) always shows the board from O's side: when the player is in fact the first
+player (X), ``1`` and ``2`` are swapped, so that its own stones are always ``2``.  It plays every Connect-X
+board (``--game connect4-8x8``, the homework's board, or any other size).
+
+Its answer must be a column: a Python int or a numpy integer (not a bool, not a float, not None) in
+``0..cols-1``, in a column that is not full.  Anything else is one :class:`BadAnswer` line naming the
+function, the position (its move string) and what was expected; in the arena the game is forfeited with that
+line as its reason (``malformed move: ...`` or ``illegal move: ...``).
+
+**Declarations** an agent file may make (module-level names):
+
+- ``NODES_COUNTED_BY = "minMax"``: the arena counts the calls of that function as the player's nodes
+  (:mod:`zerosum.arena.counting`).  The name is looked up in the agent file, then in the module that
+  defines the player; ``"hw_student.minMax"`` names a function of a module the file imported.  Every global
+  binding of the function is replaced by the counting wrapper, so the recursion's own calls count.
+
+**Sibling modules.**  While an agent file is loaded (and while its function plays a move) its own folder
+comes first on ``sys.path``, so ``import hw_student`` finds ``hw_student.py`` beside it.  The modules it
+imports from its folder are kept with the agent and taken out of ``sys.modules`` again, so two students'
+files that each import their own ``helpers.py`` each get their own (:func:`sibling_imports`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import sys
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Iterator
+
+from ..errors import AgentError
+from ..game import Game
+from ..spec import quoted
+
+__all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "declared_counter", "sibling_imports",
+           "board_of", "DECLARATION"]
+
+#: the module-level name by which an agent file names its search function (the nodes the arena counts)
+DECLARATION = "NODES_COUNTED_BY"
+
+
+class BadAnswer(AgentError):
+    """A board player's answer that is not a legal column; ``kind``: ``malformed move`` or ``illegal move``
+    (the arena's forfeit reason starts with it)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+# ---- sibling modules --------------------------------------------------------------------------------
+
+
+def _inside(module: Any, folder: str) -> bool:
+    where = getattr(module, "__file__", None)
+    if not isinstance(where, str):
+        return False
+    try:
+        return os.path.commonpath([os.path.realpath(where), folder]) == folder
+    except ValueError:  # another drive
+        return False
+
+
+@contextlib.contextmanager
+def sibling_imports(folder: str, kept: dict[str, ModuleType]) -> Iterator[None]:
+    """Within: ``folder`` first on ``sys.path`` and the modules ``kept`` from it in ``sys.modules``; after:
+    both as they were, and every module newly imported from ``folder`` moved into ``kept`` (the agent's own)."""
+    folder = os.path.realpath(folder)
+    sys.path.insert(0, folder)
+    saved = {name: sys.modules.get(name) for name in kept}
+    sys.modules.update(kept)
+    before = set(sys.modules)
+    try:
+        yield
+    finally:
+        for name in [n for n in sys.modules if n not in before]:
+            if _inside(sys.modules[name], folder):
+                kept[name] = sys.modules.pop(name)
+        for name, old in saved.items():
+            if old is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = old
+        with contextlib.suppress(ValueError):
+            sys.path.remove(folder)
+
+
+# ---- the one-argument board player ------------------------------------------------------------------
+
+
+def takes_board(func: Callable[..., Any]) -> bool:
+    """Whether ``func`` is a one-argument player (``player(board)``): exactly one required positional
+    parameter and no ``*args``.  Classes and callables whose signature cannot be read are not."""
+    if isinstance(func, type):
+        return False
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind == inspect.Parameter.VAR_POSITIONAL for p in params):
+        return False
+    required = [p for p in params if p.kind in positional and p.default is inspect.Parameter.empty]
+    return len(required) == 1
+
+
+def board_of(game: Any, state: Any) -> Any:
+    """The numpy board the homework's player sees: ``rows x cols`` ints, the top row first, 0 empty, the
+    side to move's stones 2 (O) and the other side's 1 (X)."""
+    import numpy as np
+
+    mover = game.player(state)
+    codes = {".": 0, "X": 1 if mover == 2 else 2, "O": 2 if mover == 2 else 1}
+    rows = game.to_grid(state).split("\n")
+    return np.array([[codes[c] for c in row] for row in rows], dtype=np.int64)
+
+
+def _position(game: Any, state: Any) -> str:
+    """The position as an error names it: its move string ("the start position" when empty), else its grid."""
+    try:
+        moves = game.to_moves(state)
+    except Exception:  # noqa: BLE001 - a position built from a grid has no history
+        return "grid " + "/".join(game.to_grid(state).split("\n"))
+    return quoted(moves) if moves else "the start position"
+
+
+def _shown(answer: Any) -> str:
+    from ..game import safe_repr
+
+    return f"{safe_repr(answer)} ({type(answer).__name__})"
+
+
+class BoardPlayer:
+    """The adapter of a one-argument ``player(board)`` (see the module doc): called ``(game, state)``."""
+
+    def __init__(self, func: Callable[[Any], Any], label: str) -> None:
+        self.func = func
+        self.label = label  # "hw.py:player": how errors name the function
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """One AgentError line unless ``game`` is a Connect-X board (the only board the contract has)."""
+        from ..games.connectx import ConnectX
+
+        if not isinstance(game, ConnectX):
+            raise AgentError(f"{self.label} takes one argument, so it is the homework's player(board): it plays "
+                             f"Connect-X boards only, not {game.spec} (write f(game, state) for other games)")
+
+    def move(self, game: Game[Any, Any], state: Any) -> int:
+        """The player's column in ``state``, checked (:class:`BadAnswer` for anything but a legal one)."""
+        self.check_game(game)
+        answer = self.func(board_of(game, state))
+        return self.check_answer(game, state, answer)
+
+    def check_answer(self, game: Any, state: Any, answer: Any) -> int:
+        legal = game.actions(state)
+        cols = game.cols
+        expected = f"expected a 0-based column 0..{cols - 1} that is not full: one of {', '.join(map(str, legal))}"
+        where = f"{self.label} returned {_shown(answer)} in position {_position(game, state)}"
+        column = _column(answer)
+        if column is None:
+            raise BadAnswer(f"{where}: {expected}", "malformed move")
+        if not 0 <= column < cols:
+            raise BadAnswer(f"{where}: column {column} is outside 0..{cols - 1}; {expected}", "illegal move")
+        if column not in legal:
+            raise BadAnswer(f"{where}: column {column} is full; {expected}", "illegal move")
+        return column
+
+
+def _column(answer: Any) -> int | None:
+    """A plain int for an int or numpy integer (never a bool, float or anything else), else None."""
+    if type(answer) is int:
+        return answer
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        return None
+    return int(answer) if isinstance(answer, np.integer) else None
+
+
+# ---- the declared search function ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Declared:
+    """The function an agent file names with ``NODES_COUNTED_BY``: its ``name`` and the global namespaces
+    (module dicts) that bind it, where the counting wrapper replaces it."""
+
+    text: str  # the declaration as written
+    name: str
+    function: Callable[..., Any] = field(repr=False)
+    namespaces: tuple[dict[str, Any], ...] = field(repr=False)
+
+
+def declared_counter(module: ModuleType, player: Any, path: str) -> Declared | None:
+    """The file's ``NODES_COUNTED_BY`` resolved (None when it has none); one AgentError line when it names
+    no function."""
+    text = getattr(module, DECLARATION, None)
+    if text is None:
+        return None
+    where = f"{quoted(os.path.basename(path))}: {DECLARATION} = {quoted(text) if isinstance(text, str) else repr(text)}"
+    if not isinstance(text, str) or not text.strip():
+        raise AgentError(f"{where}: expected the name of the search function whose calls are the nodes, "
+                         f"such as 'minMax'")
+    owner: Any = module
+    *path_parts, name = text.strip().split(".")
+    for part in path_parts:
+        owner = getattr(owner, part, None)
+        if not isinstance(owner, ModuleType):
+            raise AgentError(f"{where}: {quoted(part)} is not a module the file imported (write 'minMax', or "
+                             f"'module.minMax' for a module it imports)")
+    spaces = [vars(owner)]
+    inner = getattr(player, "__globals__", None)
+    if not path_parts and isinstance(inner, dict) and inner is not spaces[0]:
+        spaces.append(inner)
+    function = next((space[name] for space in spaces if name in space), None)
+    if not callable(function) or isinstance(function, type):
+        raise AgentError(f"{where}: there is no function {quoted(name)} there to count (expected the search "
+                         f"function whose calls are the nodes, such as 'minMax')")
+    holders = tuple(space for space in spaces if space.get(name) is function)
+    return Declared(text.strip(), name, function, holders)
