@@ -176,8 +176,10 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
     return f"deadline per move: {text}" + (f" ({how})" if rule else "")
 
 
-def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int]) -> list[GameTask]:
+def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int], move_cpu: Any = None) -> list[GameTask]:
+    """The games of ``plan`` still to play; ``move_cpu``: the run's ``--move-cpu`` (stored with the run)."""
     deadlines = {s: deadline_for(config, s) for s in set(config.agents)}
+    cpu = float(move_cpu) if isinstance(move_cpu, (int, float)) and not isinstance(move_cpu, bool) and move_cpu > 0 else None
     limits = tuple(sorted((k, v) for k, v in config.limits.items() if v is not None))
     out = []
     for g in plan:
@@ -185,7 +187,8 @@ def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int]) -> l
             continue
         a, b = config.agents[g.first], config.agents[g.second]
         out.append(GameTask(g.idx, config.game, a, b, g.opening, g.seed, limits, (deadlines[a], deadlines[b]),
-                            (config.tc[0], config.tc[1]) if config.tc else None, tuple(sorted((config.adjudicate or {}).items()))))
+                            (config.tc[0], config.tc[1]) if config.tc else None, tuple(sorted((config.adjudicate or {}).items())),
+                            cpu))
     return out
 
 
@@ -260,7 +263,7 @@ def run_arena(
     for rec in store.games():
         tally.add(rec)
     done = store.done()
-    todo = tasks_for(config, plan, done)
+    todo = tasks_for(config, plan, done, store.meta("move_cpu"))
     total = len(plan)
     count = [len(done)]
     decided = [False]

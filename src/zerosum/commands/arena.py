@@ -248,6 +248,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         check_ranking(args, config)  # --ranking, --grade: before anything is written
         runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
         store = _start_new(args, config, out)
+        if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
+            store.set_meta("move_cpu", args.move_cpu)
     console = _console()
     show = console.is_terminal and not args.quiet
     if not args.quiet:  # the rule every move is held to, before the first move

@@ -43,6 +43,24 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
                         f"solver proves its result within {DEFAULT_SOLVER_NODES:,} nodes, or solver=NODES, "
                         f"{MIN_SOLVER_NODES:,}..{MAX_SOLVER_NODES:,}) or 'draw=N' (a draw after N moves after the "
                         f"opening, 1..{MAX_DRAW_MOVES:,}); may be given once for each")
+    add_cpu_option(p)
+
+
+#: the longest CPU time of a move (``--move-cpu``), seconds
+MAX_MOVE_CPU = 3600.0
+
+
+def add_cpu_option(p: argparse.ArgumentParser) -> None:
+    """``--move-cpu``: the CPU seconds a move of a player function whose nodes cannot be counted (docs/arena.md)."""
+    from ..arena.counting import CPU_PER_NODE, MIN_MOVE_CPU
+    from .options import float_arg
+
+    p.add_argument("--move-cpu", type=float_arg(hi=MAX_MOVE_CPU, above=0), metavar="SECONDS",
+                   help=f"with --nodes: the process CPU time a move of a player function may take when its nodes "
+                        f"cannot be counted (no zerosum state expanded, no NODES_COUNTED_BY), above 0 and at most "
+                        f"{MAX_MOVE_CPU:g}; past it the game is forfeited (cpu time limit). Default: "
+                        f"{CPU_PER_NODE * 1000:g} ms per node of --nodes, at least {MIN_MOVE_CPU:g} s "
+                        f"(--nodes 10000: 10 s)")
 
 
 def rule_settings(args: argparse.Namespace, game: Any) -> dict[str, Any]:
@@ -50,6 +68,10 @@ def rule_settings(args: argparse.Namespace, game: Any) -> dict[str, Any]:
     for a rule the game cannot have)."""
     from ..arena.adjudicate import check_adjudication, parse_adjudicate
 
+    if getattr(args, "move_cpu", None) is not None and getattr(args, "nodes", None) is None:
+        from .options import UsageError
+
+        raise UsageError("--move-cpu bounds the moves whose nodes cannot be counted under a node limit: give --nodes too")
     rules = parse_adjudicate(args.adjudicate)
     check_adjudication(game, rules)
     return {"tc": args.tc, "adjudicate": rules}
