@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import IO, Callable
 
 from ...spec import quoted
-from .messages import (CONTROL, INTEGER, NUMBER, TOKEN, MAX_LINE, MAX_NUMBER, NO_MOVE, BestMove, Command,
+from .messages import (CONTROL, GO_FIELDS, INTEGER, NUMBER, TOKEN, MAX_LINE, MAX_NUMBER, NO_MOVE, BestMove, Command,
                        GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, Message, NewGame, OptionSpec, Position,
                        ProtocolError, Quit, ReadyOk, Reply, SetOption, Stop, Unknown, shown)
 
@@ -115,18 +115,15 @@ def _position(w: _Words) -> Message:
     return Position(game, w.rest("the moves", empty=True))
 
 
-_GO_KEYS = ("movetime", "nodes", "depth", "ftime", "stime", "finc", "sinc")
-
-
 def _go(w: _Words) -> Message:
     got: dict[str, int] = {}
     while w.more():
         key = w.word("a go field")
-        if key not in _GO_KEYS:
-            raise ProtocolError(f"unknown go field {quoted(key)} (expected {', '.join(_GO_KEYS)})")
+        if key not in GO_FIELDS:
+            raise ProtocolError(f"unknown go field {quoted(key)} (expected {', '.join(GO_FIELDS)})")
         if key in got:
             raise ProtocolError(f"{key} twice")
-        got[key] = w.number(key, 1 if key in ("movetime", "nodes", "depth") else 0)
+        got[key] = w.number(key, GO_FIELDS[key])
     return Go(**got)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
-from typing import Union
+from typing import ClassVar, Optional, Union
 
 from ...errors import GameError
 from ...spec import quoted
@@ -14,7 +14,7 @@ __all__ = [
     "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "NO_MOVE", "ProtocolError",
     "Hello", "IsReady", "SetOption", "NewGame", "Position", "Go", "Stop", "Quit",
     "Id", "OptionSpec", "GameSpec", "HelloDone", "ReadyOk", "Info", "BestMove", "Unknown",
-    "Command", "Reply", "Message", "TOKEN", "INTEGER", "NUMBER", "CONTROL", "shown",
+    "Command", "Reply", "Message", "GO_FIELDS", "TOKEN", "INTEGER", "NUMBER", "CONTROL", "shown",
 ]
 
 #: the version this module speaks (``zsp 1``)
@@ -70,69 +70,83 @@ def _number_text(value: float) -> str:
     return repr(float(value))
 
 
+@dataclass(frozen=True)
+class _Line:
+    """What every line's value shares: its first word, its text fields (checked where a value is built, so a
+    value that could not be written as a line cannot be built) and, for a bare word, its line."""
+
+    WORD: ClassVar[str] = ""
+    #: (field, may be empty, may hold spaces) of each text field
+    TEXT: ClassVar[tuple[tuple[str, bool, bool], ...]] = ()
+    #: the line, its fields by name ("" the word alone; a blank end is dropped: an empty last text field)
+    FORMAT: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for name, empty, spaces in self.TEXT:
+            _check_text(self.WORD, f"the {name}", getattr(self, name), empty=empty, spaces=spaces)
+        self.check()
+
+    def check(self) -> None:
+        """What a value of this kind checks beyond its text fields."""
+
+    def line(self) -> str:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return self.FORMAT.format(**values).rstrip(" ") if self.FORMAT else self.WORD
+
+
 # ---- GUI -> engine ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Hello:
+class Hello(_Line):
     """``zsp VERSION``: the GUI opens the conversation; the engine answers with its handshake."""
 
+    WORD, FORMAT = "zsp", "zsp {version}"
     version: int = PROTOCOL_VERSION
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         _check_number("zsp", "the version", self.version, 1, optional=False)
 
-    def line(self) -> str:
-        return f"zsp {self.version}"
-
 
 @dataclass(frozen=True)
-class IsReady:
+class IsReady(_Line):
     """``isready``: answered by ``readyok`` once the engine has done what it was told before."""
-
-    def line(self) -> str:
-        return "isready"
+    WORD = "isready"
 
 
 @dataclass(frozen=True)
-class SetOption:
+class SetOption(_Line):
     """``setoption name N value V`` (V may be empty and may hold spaces)."""
 
+    WORD, TEXT = "setoption", (("name", False, False), ("value", True, True))
+    FORMAT = "setoption name {name} value {value}"
     name: str
     value: str = ""
 
-    def __post_init__(self) -> None:
-        _check_text("setoption", "the name", self.name, spaces=False)
-        _check_text("setoption", "the value", self.value, empty=True)
-
-    def line(self) -> str:
-        return f"setoption name {self.name} value {self.value}".rstrip(" ")
-
 
 @dataclass(frozen=True)
-class NewGame:
-    """``newgame``: what follows belongs to another game (forget what was learnt)."""
-
-    def line(self) -> str:
-        return "newgame"
-
-
-@dataclass(frozen=True)
-class Position:
+class Position(_Line):
     """``position SPEC [moves MOVES]``: the game's spec and its move string from the start ("" the start)."""
 
+    WORD, TEXT = "position", (("game", False, False), ("moves", True, True))
     game: str
     moves: str = ""
-
-    def __post_init__(self) -> None:
-        _check_text("position", "the game", self.game, spaces=False)
-        _check_text("position", "the moves", self.moves, empty=True)
 
     def line(self) -> str:
         return f"position {self.game}" + (f" moves {self.moves}" if self.moves else "")
 
 
+#: the fields of ``go`` and the least value of each
+GO_FIELDS = {"movetime": 1, "nodes": 1, "depth": 1, "ftime": 0, "stime": 0, "finc": 0, "sinc": 0}
+
+
 @dataclass(frozen=True)
-class Go:
+class Stop(_Line):
+    """``stop``: end the search now and answer ``bestmove`` (within 100 ms)."""
+    WORD = "stop"
+
+
+@dataclass(frozen=True)
+class Go(_Line):
     """``go [movetime MS] [nodes N] [depth D] [ftime MS stime MS [finc MS] [sinc MS]]``: search the position.
 
     ``ftime``/``stime``: the first and the second player's clocks (milliseconds left), ``finc``/``sinc``
@@ -140,17 +154,19 @@ class Go:
     limits.
     """
 
-    movetime: int | None = None
-    nodes: int | None = None
-    depth: int | None = None
-    ftime: int | None = None
-    stime: int | None = None
-    finc: int | None = None
-    sinc: int | None = None
+    WORD = "go"
+    movetime: Optional[int] = None
+    nodes: Optional[int] = None
+    depth: Optional[int] = None
+    # the clocks
+    ftime: Optional[int] = None
+    stime: Optional[int] = None
+    finc: Optional[int] = None
+    sinc: Optional[int] = None
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            _check_number("go", f.name, getattr(self, f.name), 1 if f.name in ("movetime", "nodes", "depth") else 0)
+    def check(self) -> None:
+        for name, lowest in GO_FIELDS.items():
+            _check_number("go", name, getattr(self, name), lowest)
         if (self.ftime is None) != (self.stime is None):
             raise ProtocolError("go: ftime and stime come together (both clocks or neither)")
         if self.ftime is None and (self.finc is not None or self.sinc is not None):
@@ -165,61 +181,54 @@ class Go:
         return self.stime, self.sinc or 0
 
     def line(self) -> str:
-        return " ".join(["go"] + [f"{f.name} {getattr(self, f.name)}" for f in fields(self)
-                                  if getattr(self, f.name) is not None])
+        return " ".join(["go"] + [f"{name} {getattr(self, name)}" for name in GO_FIELDS
+                                  if getattr(self, name) is not None])
 
 
 @dataclass(frozen=True)
-class Stop:
-    """``stop``: end the search now and answer ``bestmove`` (within 100 ms)."""
-
-    def line(self) -> str:
-        return "stop"
+class NewGame(_Line):
+    """``newgame``: what follows belongs to another game (forget what was learnt)."""
+    WORD = "newgame"
 
 
 @dataclass(frozen=True)
-class Quit:
-    """``quit``: end the program (after at most a short stop of a running search)."""
-
-    def line(self) -> str:
-        return "quit"
+class Quit(_Line):
+    """``quit``: end the program (a running search is stopped and answered first)."""
+    WORD = "quit"
 
 
 # ---- engine -> GUI ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Id:
+class Id(_Line):
     """``id name NAME`` or ``id author AUTHOR``."""
 
+    WORD, TEXT, FORMAT = "id", (("value", False, True),), "id {key} {value}"
     key: str
     value: str
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         if self.key not in ("name", "author"):
             raise ProtocolError(f"id: the key is name or author, not {quoted(self.key)}")
-        _check_text("id", self.key, self.value)
-
-    def line(self) -> str:
-        return f"id {self.key} {self.value}"
 
 
 @dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(_Line):
     """``option name N type spin default D min A max B``, ``... type check default true|false`` or
     ``... type string default [TEXT]`` (a string's default may be empty and may hold spaces)."""
 
+    WORD, TEXT = "option", (("name", False, False),)
     name: str
     type: str
     default: str
     min: int | None = None
     max: int | None = None
 
-    def __post_init__(self) -> None:
-        _check_text("option", "the name", self.name, spaces=False)
+    def check(self) -> None:
         if self.type not in _OPTION_TYPES:
             raise ProtocolError(f"option {self.name}: the type is spin, check or string, not {quoted(self.type)}")
-        _check_text("option", "the default", self.default, empty=self.type == "string",
-                    spaces=self.type == "string")
+        text = self.type == "string"
+        _check_text("option", "the default", self.default, empty=text, spaces=text)
         if self.type != "spin":
             if self.min is not None or self.max is not None:
                 raise ProtocolError(f"option {self.name}: only a spin has min and max")
@@ -235,42 +244,27 @@ class OptionSpec:
                                 f"not {quoted(self.default)}")
 
     def line(self) -> str:
-        if self.type == "spin":
-            return f"option name {self.name} type spin default {self.default} min {self.min} max {self.max}"
-        return f"option name {self.name} type {self.type} default {self.default}".rstrip(" ")
+        spin = f" min {self.min} max {self.max}" if self.type == "spin" else ""
+        return f"option name {self.name} type {self.type} default {self.default}".rstrip(" ") + spin
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """``game SPEC``: one game the engine plays (a line for each)."""
+class GameSpec(_Line):
+    """``game SPEC``: a game the engine plays (a line for each): a name alone (``connectx``) for every game
+    of that name, or a full spec for that game only."""
 
+    WORD, TEXT, FORMAT = "game", (("spec", False, False),), "game {spec}"
     spec: str
 
-    def __post_init__(self) -> None:
-        _check_text("game", "the spec", self.spec, spaces=False)
-
-    def line(self) -> str:
-        return f"game {self.spec}"
-
 
 @dataclass(frozen=True)
-class HelloDone:
+class HelloDone(_Line):
     """``zspok``: the handshake is over."""
-
-    def line(self) -> str:
-        return "zspok"
+    WORD = "zspok"
 
 
 @dataclass(frozen=True)
-class ReadyOk:
-    """``readyok``: the answer to ``isready``."""
-
-    def line(self) -> str:
-        return "readyok"
-
-
-@dataclass(frozen=True)
-class Info:
+class Info(_Line):
     """``info [depth D] [nodes N] [time MS] [score exact S | score est E] [pv MOVES | string TEXT]``.
 
     ``exact``: the solver's convention (positive: the side to move wins; a win on ply p of a board of c
@@ -278,6 +272,7 @@ class Info:
     ``string`` take the rest of the line.  At least one field.
     """
 
+    WORD = "info"
     depth: int | None = None
     nodes: int | None = None
     time: int | None = None
@@ -286,7 +281,7 @@ class Info:
     pv: str | None = None
     string: str | None = None
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         for name in ("depth", "nodes", "time"):
             _check_number("info", name, getattr(self, name), 0)
         if self.exact is not None and (isinstance(self.exact, bool) or not isinstance(self.exact, int)
@@ -301,10 +296,9 @@ class Info:
             raise ProtocolError("info: a score is exact or an estimate, not both")
         if self.pv is not None and self.string is not None:
             raise ProtocolError("info: pv and string each take the rest of the line: one of them")
-        if self.pv is not None:
-            _check_text("info", "the pv", self.pv)
-        if self.string is not None:
-            _check_text("info", "the string", self.string)
+        for name in ("pv", "string"):
+            if getattr(self, name) is not None:
+                _check_text("info", f"the {name}", getattr(self, name))
         if all(getattr(self, f.name) is None for f in fields(self)):
             raise ProtocolError("info: at least one field")
 
@@ -315,21 +309,25 @@ class Info:
             parts.append(f"score exact {self.exact}")
         if self.est is not None:
             parts.append(f"score est {_number_text(self.est)}")
-        if self.pv is not None:
-            parts.append(f"pv {self.pv}")
-        if self.string is not None:
-            parts.append(f"string {self.string}")
+        parts += [f"{name} {getattr(self, name)}" for name in ("pv", "string") if getattr(self, name) is not None]
         return " ".join(parts)
 
 
 @dataclass(frozen=True)
-class BestMove:
+class ReadyOk(_Line):
+    """``readyok``: the answer to ``isready``."""
+    WORD = "readyok"
+
+
+@dataclass(frozen=True)
+class BestMove(_Line):
     """``bestmove MOVE``: the move chosen, one move in the game's notation; None (``bestmove (none)``) when
     the position has no move."""
 
+    WORD = "bestmove"
     move: str | None
 
-    def __post_init__(self) -> None:
+    def check(self) -> None:
         if self.move is not None:
             _check_text("bestmove", "the move", self.move, spaces=False)
             if self.move == NO_MOVE:

@@ -1,0 +1,396 @@
+"""``zerosum engine SPEC``: any zerosum agent as a program speaking the engine protocol (docs/protocol.md).
+
+The program reads protocol lines on standard input and writes only protocol lines on standard output
+(anything else the agent or numba might print goes to standard error).  Each ``go`` searches in a child
+process forked from the engine (so it inherits the agent warmed up at ``position``), which reports every
+finished iteration as an ``info`` line; ``stop`` answers ``bestmove`` at once with the best move found so
+far (before any: the first legal move) and kills the child, as does ``quit``.  Every ``go`` is answered by
+one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
+``stop`` and ``quit`` are handled at once; any other command waits until the search has answered (so a
+script piped in plays each ``go`` to its end), and so does a ``stop`` that follows a waiting ``go``.
+
+Limits: a ``go`` field replaces the agent's own limit of that kind (``depth``; ``nodes``, or ``sims`` for an
+agent that counts simulations; ``movetime`` and the clock become ``time``); a ``go`` without fields searches
+within the agent's own limits.  An agent that honours ``depth`` deepens one ply an iteration within the
+budget left, so a ``stop`` finds a move from the last finished depth.  Values: ``score exact S`` for a
+proven result (the solver's convention on the games the solver takes, elsewhere 1, 0 or -1), ``score est
+E`` otherwise, in the agent's own unit (:attr:`~zerosum.agents.traits.AgentTraits.values`).
+
+Bad input never ends the program: a malformed line, an unknown game or an illegal move is an ``info string
+error ...`` line.  An unknown command is ignored.  This module imports quickly; the agents load in ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import select
+import time
+from collections import deque
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterator
+
+from ..external import protocol as p
+
+__all__ = ["COMMANDS", "Engine", "move_time"]
+
+#: a ``stop`` or a search past its time is answered within this many seconds (the protocol's 100 ms)
+STOP_SECONDS = 0.1
+#: the watchdog: a search given ``time`` seconds is ended at ``time * (1 + GRACE_SHARE) + GRACE`` at the latest
+GRACE, GRACE_SHARE = 0.05, 0.05
+#: the clock: the share of the time left a move may take at most, and what is kept for the pipe (ms)
+CLOCK_SHARE, CLOCK_RESERVE = 0.8, 20
+#: the moves left assumed for a game whose length is not bounded by its cells
+MOVES_LEFT = 20
+
+
+def _add(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", metavar="SPEC",
+                        help="the agent, as everywhere (alphabeta:depth=6, mcts:time=1, solver, file.py:name)")
+    parser.add_argument("--game", action="append", metavar="SPEC", dest="games",
+                        help="a game it offers to play (repeatable; default: every game, any size)")
+    parser.add_argument("--name", metavar="NAME", help="the name it gives in the handshake (default: zerosum SPEC)")
+
+
+def move_time(left_ms: int, inc_ms: int, moves_left: int) -> float:
+    """Seconds for one move on a clock of ``left_ms`` with increment ``inc_ms``: an even share of what is
+    left over the moves still to play plus most of the increment, never more than ``CLOCK_SHARE`` of what is
+    left (less a reserve for the pipe), and at least a millisecond."""
+    share = left_ms / max(1, moves_left) + 0.75 * inc_ms
+    cap = CLOCK_SHARE * left_ms - CLOCK_RESERVE
+    return max(1.0, min(share, cap)) / 1000.0
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return (text[:limit] + "...") if len(text) > limit else (text or "(no message)")
+
+
+@dataclass
+class _Search:
+    process: Any
+    conn: Any
+    fallback: str
+    watchdog: float | None  # monotonic time past which the search is ended (None: no time limit)
+    best: str = ""
+
+
+class Engine:
+    """The protocol's engine side around one agent: :meth:`handle` takes a line, :meth:`serve` runs the
+    loop over a file descriptor.  ``write`` takes each line the engine sends (without its end)."""
+
+    def __init__(self, agent: Any, games: list[Any], write: Callable[[str], None], name: str = "") -> None:
+        self.agent, self.games, self.write = agent, games, write
+        self.name = name or f"zerosum {agent.spec}"
+        self.position: tuple[Any, Any, int] | None = None  # game, state, ply
+        self.search: _Search | None = None
+        self.warm: set[str] = set()
+        self.queue: deque[Any] = deque()  # commands waiting for the running search to answer
+
+    # ---- commands ---------------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Take one line (see the module docstring for the order commands are handled in); False after
+        ``quit``."""
+        try:
+            command: Any = p.parse_command(line)
+        except p.ProtocolError as exc:
+            command = exc
+        waiting = bool(self.queue)
+        if isinstance(command, p.Stop) and not any(isinstance(c, p.Go) for c in self.queue):
+            waiting = False  # it can only mean the running search
+        if waiting or (self.search is not None and not isinstance(command, (p.IsReady, p.Stop, p.Quit))):
+            self.queue.append(command)
+            return True
+        if not self.execute(command):
+            return False
+        return self.drain()
+
+    def drain(self) -> bool:
+        """Handle the commands that waited for a search, until one starts a search; False after ``quit``."""
+        while self.queue and self.search is None:
+            if not self.execute(self.queue.popleft()):
+                return False
+        return True
+
+    def execute(self, command: Any) -> bool:
+        if isinstance(command, p.ProtocolError):
+            self.error(str(command))
+        elif isinstance(command, p.Hello):
+            self.hello()
+        elif isinstance(command, p.IsReady):
+            self.send(p.ReadyOk())
+        elif isinstance(command, p.Stop):
+            self.stop()
+        elif isinstance(command, p.Quit):
+            self.stop()
+            return False
+        elif isinstance(command, p.Position):
+            self.set_position(command.game, command.moves)
+        elif isinstance(command, p.Go):
+            self.go(command)
+        elif isinstance(command, p.SetOption):
+            self.error(f"no option {command.name!r}: this engine has none")
+        elif isinstance(command, p.NewGame):
+            self.agent.reset()
+        return True  # an Unknown line is ignored
+
+    def send(self, message: Any) -> None:
+        self.write(message.line())
+
+    def error(self, text: str) -> None:
+        self.send(p.Info(string="error " + _one_line(text)))
+
+    def hello(self) -> None:
+        from ..core.version import __version__
+        from ..games.registry import registered_games
+
+        self.send(p.Id("name", _one_line(self.name)))
+        self.send(p.Id("author", f"the zerosum authors (zerosum {__version__})"))
+        for spec in [g.spec for g in self.games] or [cls.name for cls in registered_games()]:
+            self.send(p.GameSpec(spec))
+        self.send(p.HelloDone())
+
+    def set_position(self, spec: str, moves: str) -> None:
+        from ..errors import GameError
+        from ..games import get_game
+
+        self.position = None
+        try:
+            game = get_game(spec)
+            if self.games and game.spec not in {g.spec for g in self.games}:
+                raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
+            actions, state = game.parse_position(moves)
+            if game.spec not in self.warm:
+                self.agent.warm_up(game)  # compiled code loads here, never on a clock
+                self.warm.add(game.spec)
+        except GameError as exc:
+            self.error(str(exc))
+            return
+        self.position = (game, state, len(actions))
+
+    def go(self, command: Any) -> None:
+        if self.position is None:
+            self.error("no position: send position SPEC [moves MOVES] before go")
+            self.send(p.BestMove(None))
+            return
+        game, state, ply = self.position
+        actions = game.actions(state)
+        if not actions:
+            self.error("the game is over: there is no move to make")
+            self.send(p.BestMove(None))
+            return
+        limits = self.limits(command, game, state, ply)
+        fallback = game.format_action(actions[0])
+        start = time.monotonic()
+        watchdog = None if limits.time is None else start + limits.time * (1 + GRACE_SHARE) + GRACE
+        context = multiprocessing.get_context("fork")
+        mine, theirs = context.Pipe(duplex=False)
+        process = context.Process(target=_child, args=(theirs, os.getpid(), self.agent, game, state, ply, limits),
+                                  daemon=True, name="zerosum-engine-search")
+        process.start()
+        theirs.close()
+        self.search = _Search(process, mine, fallback, watchdog)
+
+    def limits(self, command: Any, game: Any, state: Any, ply: int) -> Any:
+        """The agent's own limits with the ``go`` fields put in (see the module docstring)."""
+        from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SIMULATIONS, MAX_TIME, Limits
+
+        honours = getattr(self.agent, "LIMITS", ())
+        changes: dict[str, Any] = {}
+        if command.depth is not None:
+            changes["depth"] = min(command.depth, MAX_DEPTH)
+        if command.nodes is not None:
+            counted = "nodes" if "nodes" in honours or "simulations" not in honours else "simulations"
+            changes[counted] = min(command.nodes, MAX_NODES if counted == "nodes" else MAX_SIMULATIONS)
+        seconds = [command.movetime / 1000.0] if command.movetime is not None else []
+        clock = command.clock(game.player(state))
+        if clock is not None:
+            cells = getattr(game, "cells", None)
+            moves_left = (cells - ply + 1) // 2 if isinstance(cells, int) and cells > ply else MOVES_LEFT
+            seconds.append(move_time(clock[0], clock[1], moves_left))
+        if seconds:
+            changes["time"] = min(MAX_TIME, max(0.001, min(seconds)))
+        own = getattr(self.agent, "limits", None)
+        base = {f.name: getattr(own, f.name) for f in fields(own)} if own is not None else {}
+        return Limits(**{**base, **changes})
+
+    def stop(self, answer: bool = True) -> None:
+        """End a running search: ``bestmove`` with the best move so far (unless ``answer`` is False)."""
+        search, self.search = self.search, None
+        if search is None:
+            return
+        if answer:
+                self.send(p.BestMove(search.best or search.fallback))
+        try:
+            search.process.kill()
+            search.process.join(5)
+            search.conn.close()
+        except (OSError, ValueError):  # pragma: no cover - already gone
+            pass
+
+    # ---- the search's reports -----------------------------------------------------------------------
+
+    def on_search(self) -> None:
+        """Read what the search child sent (its pipe is readable)."""
+        search = self.search
+        if search is None:
+            return
+        try:
+            kind, info, move = search.conn.recv()
+        except (EOFError, OSError):
+            kind, info, move = "error", None, "the search process ended without a move"
+        if kind == "info":
+            search.best = move or search.best
+            self.send(info)
+        elif kind == "error":
+            self.error(f"the agent failed: {move}")
+            self.stop()
+        else:
+            self.stop()
+
+    def serve(self, fd: int) -> int:
+        """Answer the lines read from ``fd`` until ``quit`` or its end; 0."""
+        pending = bytearray()
+        dropping = ended = False
+        while True:
+            search = self.search
+            timeout = None if search is None or search.watchdog is None else max(0.0, search.watchdog - time.monotonic())
+            ready, _, _ = select.select(([] if ended else [fd]) + ([search.conn] if search is not None else []), [],
+                                        [], timeout)
+            if search is not None and search is self.search:
+                if search.conn in ready:
+                    self.on_search()
+                elif search.watchdog is not None and time.monotonic() >= search.watchdog:
+                    self.stop()  # the agent overran its time: the best move so far
+                if self.search is None and not self.drain():
+                    return 0
+            if fd not in ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # the end of the input: what waits is done, then the program ends as at quit
+                ended = True
+                self.queue.append(p.Quit())
+                if not self.drain():
+                    return 0
+                continue
+            pending += chunk
+            while True:
+                end = pending.find(b"\n")
+                if end < 0:
+                    if len(pending) > p.MAX_LINE:
+                        self.error(f"a line longer than {p.MAX_LINE:,} bytes was dropped")
+                        pending.clear()
+                        dropping = True
+                    break
+                raw, pending[:] = bytes(pending[:end]), pending[end + 1:]
+                if dropping:
+                    dropping = False
+                    continue
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    self.error("a line that is not UTF-8 was dropped")
+                    continue
+                if not self.handle(line):
+                    return 0
+
+
+# ---- the search, in a child process -----------------------------------------------------------------
+
+def _child(conn: Any, parent: int, agent: Any, game: Any, state: Any, ply: int, limits: Any) -> None:
+    """Search and send ``("info", Info, move)`` per finished iteration, then ``("done", None, None)``."""
+    from ..core.processes import die_with_parent
+
+    die_with_parent(parent)
+    os.dup2(2, 1)  # nothing the agent prints reaches the protocol's output
+    try:
+        for info, move in _iterations(agent, game, state, ply, limits):
+            conn.send(("info", info, move))
+        conn.send(("done", None, None))
+    except BaseException as exc:  # noqa: BLE001 - the agent's failure is reported, never a traceback
+        conn.send(("error", None, _one_line(f"{type(exc).__name__}: {exc}")))
+
+
+def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any) -> Iterator[tuple[Any, str]]:
+    from ..agents.base import SearchAgent
+
+    start = time.perf_counter()
+    if not isinstance(agent, SearchAgent):
+        yield _info(game, state, ply, None, 0, start, agent(game, state))
+        return
+    honours = agent.LIMITS
+    if "depth" not in honours or all(getattr(limits, f) is None for f in ("depth", "nodes", "time")):
+        agent.limits = limits
+        found = agent.search(game, state)
+        yield _info(game, state, ply, found, found.nodes, start, found.action)
+        return
+    cells = getattr(game, "cells", None)
+    deepest = limits.depth or (cells - ply if isinstance(cells, int) and cells > ply else 10_000)
+    nodes = 0
+    for depth in range(1, deepest + 1):
+        left = None if limits.time is None else limits.time - (time.perf_counter() - start)
+        budget = None if limits.nodes is None else limits.nodes - nodes
+        if (left is not None and left <= 0.001) or (budget is not None and budget < 1):
+            return
+        agent.limits = limits.replace(depth=depth, nodes=budget, time=left)
+        found = agent.search(game, state)
+        nodes += found.nodes
+        yield _info(game, state, ply, found, nodes, start, found.action)
+        if found.exact or found.depth < depth:  # proven, or cut short by the budget
+            return
+
+
+def _info(game: Any, state: Any, ply: int, found: Any, nodes: int, start: float, action: Any) -> tuple[Any, str]:
+    """The ``info`` line of a search result (None: an agent that does not search) and its move's text."""
+    from ..values import is_proven, value_to_score
+
+    move = game.format_action(action)
+    elapsed = int((time.perf_counter() - start) * 1000)
+    if found is None:
+        return p.Info(time=elapsed), move
+    score: dict[str, Any] = {}
+    value = found.value
+    if found.exact and (value == 0 or is_proven(value)):
+        if game.traits.solver and isinstance(getattr(game, "cells", None), int):
+            score["exact"] = value_to_score(int(value), ply, game.cells)
+        else:
+            score["exact"] = (value > 0) - (value < 0)
+    else:
+        score["est"] = float(value)
+    pv = None
+    try:
+        after = state
+        for step in found.pv:  # only a line of legal moves from the position is sent
+            after = game.result(after, step)
+        pv = game.format_moves(list(found.pv)) or None
+    except Exception:  # noqa: BLE001 - a pv the rules refuse is left out
+        pass
+    return p.Info(depth=max(0, int(found.depth)), nodes=max(0, int(nodes)), time=elapsed, pv=pv, **score), move
+
+
+def _run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..agents.registry import make_agent
+    from ..games import get_game
+
+    agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
+    games = [get_game(spec) for spec in args.games or []]
+    out = os.dup(1)
+    os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
+    sys.stdout = sys.stderr
+
+    def write(line: str) -> None:
+        data = memoryview((line + "\n").encode("utf-8"))
+        while data:
+            data = data[os.write(out, data):]
+
+    try:
+        return Engine(agent, games, write, args.name or "").serve(sys.stdin.fileno())
+    except BrokenPipeError:
+        return 0
+
+
+COMMANDS = {"engine": (_add, _run)}

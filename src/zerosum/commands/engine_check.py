@@ -1,0 +1,400 @@
+"""``zerosum engine-check COMMAND...``: what an external engine gets right and wrong (docs/protocol.md).
+
+It starts the program in a process group of its own, talks the protocol to it with a deadline on every
+answer, and prints one line a check: the handshake; ``readyok``; a legal ``bestmove`` on every test position
+of each zerosum game it plays (:func:`test_positions`: the start, positions from seeded random games, the
+last positions before their ends); ``bestmove (none)`` on finished games; ``stop`` answered within
+``--stop-limit`` ms; well-formed ``info`` lines with legal principal variations; an unknown command ignored;
+bad input (an illegal move, an unknown game, a malformed ``go``) answered with ``info string error`` and the
+engine still answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on
+standard output but protocol lines.  Exit status 0 only when every check passes, 1 otherwise.
+The whole process group is killed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from typing import Any, Callable
+
+from ..external import protocol as p
+from .options import float_arg, int_arg
+
+__all__ = ["COMMANDS", "test_positions", "check_engine", "TEST_GAMES"]
+
+#: the games tested for a bare game name in the handshake (every board fits a 64-bit bitboard)
+TEST_GAMES = {"connectx": ("connect4", "connectx:rows=4,cols=5,k=3", "connectx:rows=7,cols=6,k=4"),
+              "tictactoe": ("tictactoe",), "migration": ("migration:n=5",), "othello": ("othello:n=6",)}
+#: the random games each test set is drawn from (seeds 1..GAMES_PER_SPEC)
+GAMES_PER_SPEC = 2
+
+
+def _add(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND...",
+                        help="the engine's command line (one quoted string is split as a shell would)")
+    parser.add_argument("--movetime", type=int_arg(1, 60_000), default=100, metavar="MS",
+                        help="the movetime of each test position, 1..60000 ms (default 100)")
+    parser.add_argument("--timeout", type=float_arg(above=0, hi=600), default=10.0, metavar="SECONDS",
+                        help="how long any answer may take beyond its movetime, above 0 and at most 600 (default 10)")
+    parser.add_argument("--stop-limit", type=int_arg(1, 60_000), default=100, metavar="MS",
+                        help="how soon bestmove must follow stop, 1..60000 ms (default 100, the protocol's)")
+    parser.add_argument("--game", action="append", metavar="SPEC", dest="games",
+                        help="test only this game (repeatable; default: every zerosum game the engine names)")
+
+
+def test_positions(game: Any) -> list[tuple[str, Any, bool]]:
+    """The fixed test positions of ``game``: ``(move string, state, finished)``, from the start and from
+    seeded random games (early, middle, the last two positions before the end, and the end itself)."""
+    import random
+
+    out: list[tuple[str, Any, bool]] = [("", game.initial_state, False)]
+    for seed in range(1, GAMES_PER_SPEC + 1):
+        rng, state, actions = random.Random(seed), game.initial_state, []
+        states = [state]
+        while not game.is_terminal(state):
+            action = rng.choice(game.actions(state))
+            actions.append(action)
+            state = game.result(state, action)
+            states.append(state)
+        n = len(actions)
+        for ply in sorted({n // 4, n // 2, max(0, n - 2), max(0, n - 1), n}):
+            out.append((game.format_moves(actions[:ply]), states[ply], ply == n))
+    return out
+
+
+class _Engine:
+    """The program under test: lines in, lines out (read by a thread), each read with a deadline."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     start_new_session=True)
+        self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self.back: list[tuple[float, str]] = []  # lines read and put back, read again first
+
+        def pump() -> None:
+            assert self.proc.stdout is not None
+            while True:
+                try:
+                    line = p.read_line(self.proc.stdout)
+                except p.ProtocolError as exc:
+                    line = f"\x00{exc}"  # not a line an engine could send: reported as garbage
+                except (OSError, ValueError):
+                    line = None
+                self.lines.put((time.monotonic(), line))
+                if line is None:
+                    return
+
+        threading.Thread(target=pump, daemon=True, name="engine-check-reader").start()
+
+    def send(self, line: str) -> bool:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write((line + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def read(self, seconds: float) -> tuple[float, str] | None:
+        """The next line and when it came, or None when none came in time or the output ended."""
+        if self.back:
+            return self.back.pop()
+        try:
+            when, line = self.lines.get(timeout=max(0.0, seconds))
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put((when, None))  # the end stays the end
+            return None
+        return when, line
+
+    def exited(self) -> str:
+        code = self.proc.poll()
+        if code is None:
+            return ""
+        self.stderr.seek(0)
+        tail = self.stderr.read()[-300:].decode("utf-8", "replace").strip().splitlines()
+        return f"the engine exited (status {code})" + (f": {tail[-1]}" if tail else "")
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        self.stderr.close()
+
+
+class _Failed(Exception):
+    pass
+
+
+class _Checker:
+    def __init__(self, engine: _Engine, args: argparse.Namespace) -> None:
+        self.engine, self.args = engine, args
+        self.results: list[tuple[str, bool, str]] = []
+        self.infos = self.bad_infos = 0
+        self.first_bad_info = self.garbage = ""
+        self.position: tuple[Any, Any] | None = None  # game, state of the position last sent, for pvs
+        self.games: list[str] = []  # the handshake's game lines
+
+    def wait_for(self, want: Callable[[Any], bool], seconds: float, what: str) -> tuple[float, Any, list[Any]]:
+        """Read replies until one satisfies ``want``: (when, that reply, the replies before it)."""
+        deadline, before = time.monotonic() + seconds, list[Any]()
+        while True:
+            got = self.engine.read(deadline - time.monotonic())
+            if got is None:
+                raise _Failed(self.engine.exited() or f"no {what} within {seconds:g} s")
+            when, line = got
+            try:
+                reply = p.parse_reply(line) if not line.startswith("\x00") else None
+            except p.ProtocolError as exc:
+                reply = None
+                if line.split()[:1] == ["info"]:
+                    self.bad_infos += 1
+                    self.first_bad_info = self.first_bad_info or str(exc)
+                    continue
+            if reply is None or isinstance(reply, p.Unknown):
+                self.garbage = self.garbage or line.lstrip("\x00")
+                continue
+            if isinstance(reply, p.Info):
+                self.note_info(reply)
+            if want(reply):
+                return when, reply, before
+            before.append(reply)
+
+    def note_info(self, info: Any) -> None:
+        self.infos += 1
+        if info.pv is None or self.position is None:
+            return
+        game, state = self.position
+        try:
+            for token in game.move_tokens(info.pv):
+                state = game.result(state, game.parse_action(token, state))
+        except Exception as exc:  # noqa: BLE001 - any refusal of the rules is the engine's fault
+            self.bad_infos += 1
+            self.first_bad_info = self.first_bad_info or f"pv {info.pv!r} is not legal from the position: {exc}"
+
+    def bestmove(self, seconds: float) -> tuple[float, Any]:
+        when, reply, _ = self.wait_for(lambda r: isinstance(r, p.BestMove), seconds, "bestmove")
+        return when, reply
+
+    def synced(self, what: str) -> list[Any]:
+        """``isready`` and the replies before its ``readyok``."""
+        if not self.engine.send("isready"):
+            raise _Failed(self.engine.exited() or f"{what}: could not write to the engine")
+        return self.wait_for(lambda r: isinstance(r, p.ReadyOk), self.args.timeout, f"readyok after {what}")[2]
+
+
+def _handshake(c: _Checker) -> str:
+    if not c.engine.send("zsp 1"):
+        raise _Failed(c.engine.exited() or "could not write to the engine")
+    _, _, before = c.wait_for(lambda r: isinstance(r, p.HelloDone), c.args.timeout, "zspok after zsp 1")
+    ids = {r.key: r.value for r in before if isinstance(r, p.Id)}
+    c.games = [r.spec for r in before if isinstance(r, p.GameSpec)]
+    options = sum(isinstance(r, p.OptionSpec) for r in before)
+    missing = [f"id {key}" for key in ("name", "author") if key not in ids] + ([] if c.games else ["a game line"])
+    if missing:
+        raise _Failed(f"no {' and no '.join(missing)} before zspok")
+    return f"{ids['name']!r} by {ids['author']!r}, {len(c.games)} game(s), {options} option(s)"
+
+
+def _specs(c: _Checker) -> list[Any]:
+    """The zerosum games to test: each game line's (a bare name: :data:`TEST_GAMES`), or ``--game``'s."""
+    from ..errors import GameError
+    from ..games import get_game
+
+    named = []
+    for spec in c.args.games or c.games:
+        for one in (TEST_GAMES.get(spec, (spec,)) if not c.args.games else (spec,)):
+            try:
+                named.append(get_game(one))
+            except GameError:  # not a zerosum game: not tested
+                pass
+    return list({g.spec: g for g in named}.values())
+
+
+def _legal_moves(c: _Checker) -> str:
+    games = _specs(c)
+    if not games:
+        raise _Failed(f"none of its games is a zerosum game ({', '.join(c.games)})")
+    count, slowest = 0, 0.0
+    for game in games:
+        c.engine.send("newgame")
+        for moves, state, finished in test_positions(game):
+            if finished:
+                continue
+            c.position = (game, state)
+            line = f"position {game.spec}" + (f" moves {moves}" if moves else "")
+            c.engine.send(line)
+            sent = time.monotonic()
+            c.engine.send(f"go movetime {c.args.movetime}")
+            when, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+            slowest = max(slowest, when - sent)
+            label = f"{game.spec} after {moves!r}" if moves else f"{game.spec} at the start"
+            if best.move is None:
+                raise _Failed(f"{label}: bestmove {p.NO_MOVE} where {len(game.actions(state))} moves are legal")
+            try:
+                action = game.parse_action(best.move, state)
+                game.result(state, action)
+            except Exception as exc:  # noqa: BLE001 - the rules' refusal, whatever it is
+                raise _Failed(f"{label}: bestmove {best.move} is illegal: {exc}") from None
+            count += 1
+    return f"{count} positions of {', '.join(g.spec for g in games)} (slowest {slowest * 1000:.0f} ms)"
+
+
+def _finished(c: _Checker) -> str:
+    count = 0
+    for game in _specs(c):
+        for moves, state, finished in test_positions(game):
+            if finished:
+                c.engine.send(f"position {game.spec} moves {moves}")
+                c.engine.send(f"go movetime {c.args.movetime}")
+                _, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+                if best != p.BestMove(None):
+                    raise _Failed(f"{game.spec} after {moves!r} is over, yet bestmove {best.move}")
+                count += 1
+    return f"bestmove (none) on {count} finished games"
+
+
+def _stop(c: _Checker) -> str:
+    game = _specs(c)[0]
+    c.position = (game, game.initial_state)
+    c.engine.send(f"position {game.spec}")
+    c.synced("position")
+    c.engine.send("go movetime 600000 depth 1000")
+    early = c.engine.read(0.3)  # let the search start; a bestmove now ended it before the stop
+    if early is not None and early[1].startswith("bestmove"):
+        return f"not measured: the search ended before stop ({early[1]})"
+    if early is not None:
+        c.engine.back.append(early)  # read again below
+    sent = time.monotonic()
+    c.engine.send("stop")
+    limit = c.args.stop_limit / 1000
+    try:
+        when, best = c.bestmove(max(limit, min(c.args.timeout, 5.0)))
+    except _Failed as exc:
+        raise _Failed(f"stop ignored: {exc}") from None
+    took = (when - sent) * 1000
+    if when - sent > limit:
+        raise _Failed(f"bestmove came {took:.0f} ms after stop (limit {c.args.stop_limit} ms)")
+    if best.move is None or best.move not in {game.format_action(a) for a in game.actions(game.initial_state)}:
+        raise _Failed(f"bestmove {best.move} after stop is not a legal move")
+    return f"bestmove {took:.0f} ms after stop (limit {c.args.stop_limit} ms)"
+
+
+def _unknown(c: _Checker) -> str:
+    c.engine.send("xyzzy-not-a-command 1 2 3")
+    c.synced("an unknown command")
+    return "ignored"
+
+
+def _bad_input(c: _Checker) -> str:
+    game = _specs(c)[0]
+    problems = []
+    for label, line in (("an illegal move", f"position {game.spec} moves " + _illegal(game)),
+                        ("an unknown game", "position nosuchgame:size=3"), ("a malformed go", "go movetime banana")):
+        c.engine.send(line)
+        before = c.synced(label)
+        if not any(isinstance(r, p.Info) and (r.string or "").startswith("error") for r in before):
+            problems.append(label)
+    if problems:
+        raise _Failed(f"no 'info string error ...' line for {', '.join(problems)}")
+    return "an illegal move, an unknown game, a malformed go: each an error line, still answering"
+
+
+def _illegal(game: Any) -> str:
+    """A move string whose last move the rules refuse (a full column, a taken cell, or no such move)."""
+    state, actions = game.initial_state, []
+    for _ in range(game.cells if isinstance(getattr(game, "cells", None), int) else 200):
+        legal = game.actions(state)
+        if not legal:
+            break
+        actions.append(legal[0])
+        state = game.result(state, legal[0])
+        for other in game.actions(game.initial_state):
+            if other not in game.actions(state):
+                return str(game.format_moves(actions + [other]))
+    return "zz"
+
+
+def _no_position(c: _Checker) -> str:
+    c.engine.send("position nosuchgame:size=3")  # no valid position now
+    c.engine.send(f"go movetime {c.args.movetime}")
+    _, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+    if best != p.BestMove(None):
+        raise _Failed(f"go without a valid position answered bestmove {best.move}, not (none)")
+    return "bestmove (none)"
+
+
+def _quit(c: _Checker) -> str:
+    sent = time.monotonic()
+    c.engine.send("quit")
+    try:
+        code = c.engine.proc.wait(c.args.timeout)
+    except subprocess.TimeoutExpired:
+        raise _Failed(f"still running {c.args.timeout:g} s after quit") from None
+    if code != 0:
+        raise _Failed(f"exited with status {code}")
+    return f"exited with status 0 in {(time.monotonic() - sent) * 1000:.0f} ms"
+
+
+def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, bool, str]]:
+    """Run every check on the engine started by ``argv``: ``(check, passed, detail)`` a check."""
+    engine = _Engine(argv)
+    c = _Checker(engine, args)
+    try:
+        steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
+                 ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
+                 ("unknown command", _unknown), ("bad input", _bad_input), ("go without position", _no_position),
+                 ("quit", _quit)]
+        for i, (name, step) in enumerate(steps):
+            try:
+                c.results.append((name, True, step(c)))
+            except _Failed as exc:
+                c.results.append((name, False, str(exc)))
+            if not c.results[-1][1] and engine.exited():
+                c.results += [(later, False, "not run: the engine is gone") for later, _ in steps[i + 1:]
+                              if later != "quit"]
+                break
+        if engine.proc.poll() is None:  # what it printed before quit
+            while engine.read(0.05) is not None:
+                pass
+        c.results.append(("info lines", c.bad_infos == 0,
+                          f"{c.infos} well formed" if c.bad_infos == 0 else f"{c.bad_infos} bad: {c.first_bad_info}"))
+        c.results.append(("only protocol lines", not c.garbage,
+                          "nothing else on standard output" if not c.garbage else f"garbage: {c.garbage[:80]!r}"))
+    finally:
+        engine.kill()
+    return c.results
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+
+    argv = list(args.command)
+    if len(argv) == 1 and " " in argv[0].strip():
+        argv = shlex.split(argv[0])
+    if not argv:
+        raise UsageError("name the engine's command, as: zerosum engine-check ./my-engine")
+    try:
+        results = check_engine(argv, args)
+    except OSError as exc:
+        raise UsageError(f"cannot start {shlex.join(argv)[:200]}: {exc.strerror or exc}") from None
+    print(f"engine-check: {shlex.join(argv)[:200]}")
+    for name, passed, detail in results:
+        print(f"  {'ok  ' if passed else 'FAIL'}  {name}: {detail}")
+    failed = sum(1 for _, passed, _ in results if not passed)
+    print(f"{len(results) - failed} of {len(results)} checks pass" + (f"; {failed} fail" if failed else ""))
+    return 0 if failed == 0 else 1
+
+
+COMMANDS = {"engine-check": (_add, _run)}
