@@ -12,6 +12,7 @@ in :mod:`zerosum.core.game_types`; both are re-exported here, where the games im
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
@@ -62,6 +63,21 @@ class Game(ABC, Generic[S, A]):
 
     #: the sides of the board: option names (or fixed numbers) whose product is the number of cells
     SIDES: ClassVar[tuple[str | int, ...]] = ()
+
+    #: True for a game written with the course's names (``to_move``, ``is_terminal``, ``utility``,
+    #: ``display``... and no ``outcome``): every entry (``get_game``, the agents) plays it through its
+    #: adapter, :class:`zerosum.games.course.CourseGame`, which sets it too
+    COURSE: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass without ``outcome`` is written with the course's names: what zerosum's own protocol
+        still lacks (``outcome``, ``render``, ``player``, ``actions``, ``result``, ``initial_state``) is
+        filled in from its adapter, so it can be made and played (:mod:`zerosum.games.course`)."""
+        super().__init_subclass__(**kwargs)
+        if getattr(getattr(cls, "outcome", None), "__isabstractmethod__", False):
+            cls.COURSE = True
+            if "subclass" in COURSE_HOOKS:
+                COURSE_HOOKS["subclass"](cls)
 
     @classmethod
     def cells_for(cls, options: dict[str, int]) -> int:
@@ -355,3 +371,22 @@ class Game(ABC, Generic[S, A]):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.spec))
+
+
+#: how a course game plays (:mod:`zerosum.games.course` registers them when zerosum.games is imported):
+#: ``"subclass"`` completes a course subclass, ``"input"`` turns (game object, your state) into (its adapter,
+#: its position)
+COURSE_HOOKS: dict[str, Callable[..., Any]] = {}
+
+
+def course_entry(method: Callable[..., Any]) -> Callable[..., Any]:
+    """An agent's ``method(game, state, ...)`` taking a course game object and its own states too; for a
+    zerosum Game it costs one ``isinstance`` test (every agent's ``__call__`` and ``search`` are wrapped)."""
+
+    @functools.wraps(method)
+    def entry(self: Any, game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        if (not isinstance(game, Game) or game.COURSE) and "input" in COURSE_HOOKS:
+            game, state = COURSE_HOOKS["input"](game, state)
+        return method(self, game, state, *args, **kwargs)
+
+    return entry

@@ -27,7 +27,7 @@ from typing import Any, Callable, ClassVar, Protocol
 from ..core.checks import check_flag, check_whole, safe_repr
 from ..core.words import describe_value
 from ..errors import AgentError, InvalidSpecError
-from ..game import Game
+from ..game import Game, course_entry
 from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, is_proven, loss_value, plies_to_end, win_value
 from .positions import taking_positions
@@ -308,6 +308,11 @@ class Agent(ABC):
     #: what the agent declares about itself for the faces (:mod:`zerosum.agents.traits`)
     TRAITS: ClassVar[AgentTraits] = AgentTraits()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # __call__ and search take a course game object too
+        for name in set(cls.__dict__) & {"__call__", "search"}:
+            setattr(cls, name, course_entry(cls.__dict__[name]))
+
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
         check_agent(self.name, limits, seed)
         self.limits = limits if limits is not None else Limits()
@@ -356,10 +361,10 @@ class SearchAgent(Agent):
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("search")
         if own is not None and not getattr(own, "__isabstractmethod__", False):
             setattr(cls, "search", taking_positions(own))
+        super().__init_subclass__(**kwargs)  # after: what Agent wraps around search is called first
 
     @abstractmethod
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:

@@ -12,6 +12,8 @@ from ..errors import GameError, InvalidSpecError
 from ..core.checks import check_whole
 from ..game import Game, GameOption
 from ..spec import convert, parse_spec, quoted
+from .course import course_game, is_course_game, object_game
+from .course_files import course_file, load_course_file
 
 __all__ = ["get_game", "register_game", "registered_games", "game_names", "spec_forms", "GameOption", "GAME_NAMES", "PRESETS"]
 
@@ -98,8 +100,13 @@ def _options(spec: str) -> tuple[type[Game[Any, Any]], dict[str, int]]:
     return cls, options
 
 
-def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None = None) -> Game[Any, Any]:
+def get_game(spec: "str | Game[Any, Any] | Any" = "connect4", *, max_cells: int | None = None) -> Game[Any, Any]:
     """The game named by ``spec``; a :class:`Game` passes through unchanged.
+
+    Your own game plays too (:mod:`zerosum.games.course`): an object written with the course's names
+    (``actions``, ``result``, ``is_terminal``, ``utility``, ``to_move``...) or easyAI's, adapted; or a file of
+    one, ``"path/to/file.py:ClassName"``, optionally with constructor arguments as Python literals
+    (``"nim.py:Nim(piles=(1, 2, 3))"``).
 
     Every size is checked before anything is built: each option within its documented range (Connect-X sides
     up to 64, Migration up to 64), and the cells against ``max_cells`` when a caller (the web server) allows
@@ -110,6 +117,8 @@ def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None
     """
     if max_cells is not None:
         check_whole(max_cells, "max_cells", 1, None, InvalidSpecError)
+    if is_course_game(spec) or (isinstance(spec, str) and (course_file(spec) or object_game(spec.strip()))):
+        return _course(spec, max_cells)
     if isinstance(spec, Game):
         if max_cells is not None:
             known = type(spec) in _GAMES
@@ -125,3 +134,17 @@ def get_game(spec: "str | Game[Any, Any]" = "connect4", *, max_cells: int | None
         raise
     except GameError as exc:  # pragma: no cover - constructors raise InvalidSpecError
         raise InvalidSpecError(str(exc)) from None
+
+
+def _course(spec: Any, max_cells: int | None) -> Game[Any, Any]:
+    """Your own game: an object, a file's (``path/to/file.py:Name``) or an object's made here (``<Name>``)."""
+    if max_cells is not None:
+        raise InvalidSpecError("your own game cannot be played here (its size cannot be checked): play it "
+                               "with zerosum play, zerosum match or from Python")
+    if not isinstance(spec, str):
+        return course_game(spec)
+    if course_file(spec):
+        return load_course_file(spec)
+    found = object_game(spec.strip())
+    assert found is not None
+    return found

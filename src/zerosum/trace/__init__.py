@@ -57,6 +57,8 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
         raise AgentError(f"trace: max_time={given} is out of range: expected seconds above 0 and at most "
                          f"{MAX_TRACE_TIME:g}")
     g = get_game(game)
+    if g.COURSE:  # your own game (zerosum.games.course): your own states too
+        state = g.position(state)  # type: ignore[attr-defined]
     state = g.check_state(search_position(g, state))
     searcher = make_agent(agent)
     if not isinstance(searcher, SearchAgent):

@@ -1,0 +1,423 @@
+"""Your own game: any object that speaks the course's protocol, as a zerosum :class:`~zerosum.game.Game`.
+
+``zerosum.get_game(obj)`` adapts an object written the way the courses write games -- AIMA's and the
+game-API course's names, or easyAI's ``TwoPlayerGame`` (:mod:`.course_rules` lists both) -- or a file of one
+(``"path/to/file.py:ClassName"``, optionally with constructor arguments as Python literals:
+``"nim.py:Nim(piles=(1, 2, 3))"``).  Every agent, ``zerosum.trace``, ``play_game``, ``match``, ``zerosum play``
+and the arena then play it; agents also take the object and its own states directly
+(``make_agent("alphabeta:plain=1").search(game, game.initial)``).
+
+What the adapter adds, and how:
+
+* **Players** are 1 (whoever is to move at the start) and 2 (the other value ``to_move`` returns).
+* **The end**: ``utility(state, first player)`` read by its sign: > 0 player 1 won, < 0 player 2, 0 a draw.
+* **States** are :class:`CourseState` values: ``state.value`` is your own state, and they are hashable for
+  tables: two are equal when their keys are, the key being ``state_key(state)`` when the game has one
+  (easyAI's ``ttentry()``), else the state itself when it hashes and compares by value, else a key
+  derived from its contents (:func:`~.course_rules.freeze`: lists as tuples, dicts and sets by content,
+  objects by their fields).
+* **Moves** are your own actions (a list among them becomes a tuple).  A person types a move as
+  ``str(action)`` with the spaces left out (``(1,1)``, ``2,3``) or, when no action reads like that, as its
+  number in ``actions(state)`` (1 for the first).
+* **Pictures**: the text ``display``/``print_state``/``render`` prints or returns (``repr`` without one),
+  drawn as SVG in notebooks; evaluations: ``evaluate(state, player)`` or easyAI's ``scoring()`` when the game
+  has one, else zerosum's ``mobility``.
+
+A game that lacks a method is refused in one line naming every method to add and what it must return; one
+whose methods fail on the start position is refused naming the call (each is tried once, on the start).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Any, Callable
+
+from ..core.files import describe_exception
+from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
+from ..game import COURSE_HOOKS, Game, Outcome, safe_repr
+from ..spec import quoted
+from .course_rules import COURSE_NAMES, Rules, describe_call_error, freeze, own, rules_for
+
+__all__ = ["CourseGame", "CourseState", "course_game", "course_input", "is_course_game", "object_game"]
+
+#: how many of a new game's first results are checked for changing the state they were given
+WATCHED_RESULTS = 64
+
+
+class CourseState:
+    """A position of a course game: your state (``value``) with the key it is compared and hashed by."""
+
+    __slots__ = ("value", "_key", "game", "moves", "raw", "end")
+
+    def __init__(self, game: "CourseGame", value: Any) -> None:
+        self.value, self.game, self._key = value, game, self
+        self.moves: list[Any] | None = None  # the legal actions, once asked (a state never changes)
+        self.raw: list[Any] | None = None  # your own actions, where some had to be made hashable
+        self.end: Any = self  # the outcome once asked (self: not asked yet)
+
+    @property
+    def key(self) -> Any:
+        """The hashable key this state is compared by (derived when first asked: see the module doc)."""
+        if self._key is self:
+            self._key = self.game.rules.key(self.value)
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is CourseState and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"CourseState({safe_repr(self.value, 200)})"
+
+    def _repr_svg_(self) -> str:
+        return self.game.svg(self)
+
+
+def _hashable(action: Any) -> Any:
+    try:
+        hash(action)
+        return action
+    except TypeError:
+        return freeze(action)
+
+
+class CourseGame(Game[CourseState, Any]):
+    """A course game object as a zerosum Game (see the module doc); ``obj`` is the object itself."""
+
+    COURSE = True
+    MOVES_HELP = "a move as str(action) without spaces, or its number in actions(state) (1 for the first)"
+
+    def __init__(self, obj: Any, spec: str | None = None) -> None:
+        self.obj = obj
+        self.rules: Rules = rules_for(obj)
+        self.name_ = type(obj).__name__
+        missing = self.rules.missing
+        if missing:
+            adds = "; ".join(self.rules.NEEDS[m] for m in missing)
+            raise InvalidSpecError(f"{self.name_} cannot be played yet ({self.rules.style} style): add {adds}")
+        self.spec = spec if spec is not None else _object_spec(self)
+        self.watched = WATCHED_RESULTS
+        self.first, self.second = self._probe()
+
+    # ---- the probe: each method once, on the start position ---------------------------------------
+
+    def _probe(self) -> tuple[Any, Any]:
+        def tried(what: str, call: Callable[[], Any]) -> Any:
+            try:
+                return call()
+            except GameError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a student's method that fails, named in one line
+                raise InvalidSpecError(describe_call_error(self.name_, what, exc)) from None
+
+        value = tried("initial_state", self.rules.initial)
+        if value is None:
+            raise InvalidSpecError(f"{self.name_}'s initial state is None: {self.rules.needs('initial_state')}")
+        self._start = CourseState(self, value)
+        tried("state key of the initial state", lambda: self._start.key)
+        first = tried(f"{getattr(self.rules, 'found', {}).get('to_move', 'to_move')}(initial state)",
+                      lambda: self.rules.mover(value))
+        if tried("the terminal test of the initial state", lambda: self.rules.over(value)):
+            return first, None
+        acts = tried("actions(initial state)", lambda: self._own_actions(self._start))
+        if not acts:
+            raise InvalidSpecError(f"{self.name_}: the initial state has no actions but is not over: "
+                                   f"{self.rules.needs('is_terminal')}")
+        after = tried("result(initial state, first action)", lambda: self.result(self._start, acts[0]))
+        mover = tried("to_move(state after the first action)", lambda: self.rules.mover(after.value))
+        tried("display(initial state)", lambda: self.rules.show(value))
+        return first, (mover if mover != first else None)
+
+    # ---- the rules ----------------------------------------------------------------------------------
+
+    @property
+    def initial_state(self) -> CourseState:
+        return self._start
+
+    def wrap(self, value: Any) -> CourseState:
+        """Your state ``value`` as a position of this game."""
+        return CourseState(self, value)
+
+    def check_state(self, state: Any) -> CourseState:
+        """``state`` as a :class:`CourseState`: one of this game's, or your own state of the start's type."""
+        if type(state) is CourseState:
+            if state.game is not self and state.game != self:
+                raise self.state_error(state)
+            return state
+        if type(state) is not type(self._start.value):
+            raise self.state_error(state)
+        return self.wrap(state)
+
+    def position(self, state: Any) -> CourseState:
+        """A position as a person has it: a state (yours or this game's), a move string, a list of your
+        actions from the start, or None (the start)."""
+        if state is None:
+            return self._start
+        kind = type(self._start.value)
+        if type(state) is CourseState or type(state) is kind:
+            return self.check_state(state)
+        if isinstance(state, str):
+            return self.parse_position(state)[1]
+        if isinstance(state, (list, tuple)):
+            return self.states_of(list(state))[-1]
+        return self.check_state(state)
+
+    def state_error(self, state: Any) -> Exception:
+        kind = type(self._start.value).__name__
+        return InvalidPositionError(f"{safe_repr(state)} is not a position of {self.name_}: expected a {kind} "
+                                    f"(game.initial_state, game.result(...)) or a zerosum state of this game")
+
+    def player(self, state: CourseState) -> int:
+        mover = self.rules.mover(self.check_state(state).value)
+        if mover == self.first:
+            return 1
+        if self.second is None:
+            self.second = mover
+        if mover != self.second:
+            raise GameError(f"{self.name_}: the player to move is {safe_repr(mover)}, a third player after "
+                            f"{safe_repr(self.first)} and {safe_repr(self.second)}: a zerosum game has two")
+        return 2
+
+    def _own_actions(self, state: CourseState) -> list[Any]:
+        found = self.rules.moves(state.value)
+        if found is None or isinstance(found, (str, bytes)):
+            raise GameError(f"{self.name_}: actions returned {safe_repr(found)}: it must return the legal moves, "
+                            "a list")
+        return list(found)
+
+    def actions(self, state: CourseState) -> list[Any]:
+        state = self.check_state(state)
+        if state.moves is None:
+            if self.outcome(state) is not None:
+                state.moves = []
+            else:
+                raw = self._own_actions(state)
+                try:
+                    hash(tuple(raw))
+                    state.moves = raw
+                except TypeError:
+                    state.moves, state.raw = [_hashable(a) for a in raw], raw
+        return list(state.moves)
+
+    def result(self, state: CourseState, action: Any) -> CourseState:
+        state = self.check_state(state)
+        legal = self.actions(state)
+        try:
+            index = legal.index(action)
+        except ValueError:
+            raise self._illegal(state, action, legal) from None
+        except Exception:  # noqa: BLE001 - an action whose __eq__ fails is no action of this game
+            raise self._illegal(state, action, legal) from None
+        raw = (state.raw or legal)[index]
+        watched = self.watched > 0  # a result that changes the state it was given breaks every search
+        if watched:
+            self.watched -= 1
+            before = state.key
+        after = self.rules.play(state.value, raw)
+        if after is None:
+            raise GameError(f"{self.name_}: result(state, {safe_repr(raw)}) returned None: it must return the "
+                            "next state")
+        if watched and (after is state.value or self.rules.key(state.value) != before):
+            raise GameError(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
+                            "it must return a new state (copy the board first, e.g. dict(state.board))")
+        return self.wrap(after)
+
+    def _illegal(self, state: CourseState, action: Any, legal: list[Any]) -> IllegalMoveError:
+        if not legal:
+            return IllegalMoveError(f"the game is over: {self.describe_win(state)}")
+        names = " ".join(self.format_action(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+        return IllegalMoveError(f"{safe_repr(action)} is not a legal move here: the legal moves are {names}")
+
+    def outcome(self, state: CourseState) -> Outcome | None:
+        state = self.check_state(state)
+        if state.end is not state:
+            return state.end  # type: ignore[no-any-return]
+        end = None
+        if self.rules.over(state.value):
+            u = self.rules.score(state.value, self.first)
+            if isinstance(u, bool) or not isinstance(u, (int, float)) or u != u:
+                raise GameError(f"{self.name_}: utility returned {safe_repr(u)} at the end: it must return a "
+                                "number (> 0 the player won, < 0 lost, 0 a draw)")
+            winner = 1 if u > 0 else 2 if u < 0 else None
+            end = Outcome(winner, "a draw" if winner is None else f"{self.player_label(winner)} wins")
+        state.end = end
+        return end
+
+    def render(self, state: CourseState) -> str:
+        return self.rules.show(self.check_state(state).value)
+
+    # ---- names, notation, picture, evaluation -------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return self.name_
+
+    def player_label(self, player: int) -> str:
+        value = self.first if player == 1 else self.second
+        if isinstance(value, str) and 0 < len(value) <= 12:
+            return value
+        return super().player_label(player) if value is None else safe_repr(value, 12)
+
+    def format_action(self, action: Any) -> str:
+        return "".join(str(action).split())
+
+    def parse_action(self, text: str, state: CourseState | None = None) -> Any:
+        """A move as a person types it: ``str(action)`` without spaces, or its number in ``actions(state)``."""
+        from ..errors import InvalidMoveError
+
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is text ({self.MOVES_HELP}), not {type(text).__name__}")
+        legal = self.actions(self.initial_state if state is None else state)
+        typed = "".join(text.split())
+        named = [a for a in legal if self.format_action(a) == typed]
+        named = named or [a for a in legal if self.format_action(a).casefold() == typed.casefold()]
+        if named:
+            return named[0]
+        if re.fullmatch(r"[0-9]{1,9}", typed) and 1 <= int(typed) <= len(legal):
+            return legal[int(typed) - 1]
+        if not legal:
+            raise IllegalMoveError(f"the game is over: there is no move to make ({quoted(text)})")
+        shown = " ".join(self.format_action(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+        raise IllegalMoveError(f"{quoted(text)} is not a legal move here: type one of {shown}, or its number "
+                               f"1..{len(legal)}")
+
+    def svg(self, state: CourseState, last: Any = None, *, cell: int = 40) -> str:
+        """The text picture (:meth:`render`) as SVG, for notebooks (a course game has no board description)."""
+        from html import escape
+
+        lines = self.render(state).splitlines() or [""]
+        size = max(8, min(int(cell) if isinstance(cell, int) else 40, 200)) * 0.45
+        width = max(len(line) for line in lines) * size * 0.62 + 2 * size
+        height = len(lines) * size * 1.25 + 1.5 * size
+        rows = "".join(f'<tspan x="{size:g}" dy="{size * 1.25:g}">{escape(line) or " "}</tspan>' for line in lines)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+                f'role="img" aria-label="{escape(self.title)}"><rect width="100%" height="100%" fill="#f8fafc"/>'
+                f'<text font-family="monospace" font-size="{size:g}" xml:space="preserve" fill="#111827">'
+                f"{rows}</text></svg>")
+
+    def board_view(self, state: CourseState, last: Any = None) -> Any:
+        raise NotImplementedError(f"{self.name_} has no board description: its states are drawn as the text "
+                                  "of render(state)")
+
+    def evaluations(self) -> dict[str, Callable[..., float]]:
+        if self.rules.evaluation is None:
+            return {}
+        name = "scoring" if self.rules.style == "easyAI" else "evaluate"
+
+        def own_evaluation(game: Any, state: Any, player: int) -> float:
+            who = self.first if player == 1 else self.second
+            return self.rules.evaluate(self.check_state(state).value, who)  # type: ignore[no-any-return]
+
+        own_evaluation.__name__ = name
+        return {name: own_evaluation}
+
+    @property
+    def portable(self) -> bool:
+        """True when another process can build this game from its spec (a file's game, not an object)."""
+        return not self.spec.startswith("<")
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is CourseGame and (other.obj is self.obj or (self.portable and other.spec == self.spec))
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"get_game({self.spec!r})" if self.portable else f"get_game(<{self.name_} object>)"
+
+
+# ---- one adapter an object ----------------------------------------------------------------------------
+
+_BY_OBJECT: "weakref.WeakValueDictionary[int, CourseGame]" = weakref.WeakValueDictionary()
+_BY_SPEC: "weakref.WeakValueDictionary[str, CourseGame]" = weakref.WeakValueDictionary()
+
+
+def _object_spec(game: CourseGame) -> str:
+    """``<TicTacToe>``, ``<TicTacToe 2>``...: the spec of an object's game, known in this process only."""
+    base, n = game.name_, 1
+    while (spec := f"<{base}>" if n == 1 else f"<{base} {n}>") in _BY_SPEC and _BY_SPEC[spec].obj is not game.obj:
+        n += 1
+    return spec
+
+
+def is_course_game(obj: Any) -> bool:
+    """True for a zerosum Game subclass written with the course's names, and for any object that has one of
+    them (a complete game or not: :func:`course_game` names what is missing)."""
+    if isinstance(obj, Game):
+        return bool(getattr(obj, "COURSE", False))
+    try:
+        return any(own(obj, name) is not None for name in COURSE_NAMES)
+    except Exception:  # noqa: BLE001 - a hostile object is no game
+        return False
+
+
+def course_game(obj: Any, spec: str | None = None) -> CourseGame:
+    """The zerosum Game of ``obj`` (one per object: asked again, the same one)."""
+    if isinstance(obj, CourseGame):
+        return obj
+    known = _BY_OBJECT.get(id(obj))
+    if known is not None and known.obj is obj and (spec is None or known.spec == spec):
+        return known
+    game = CourseGame(obj, spec)
+    _BY_OBJECT[id(obj)] = game
+    _BY_SPEC[game.spec] = game
+    return game
+
+
+def object_game(spec: str) -> CourseGame | None:
+    """The game of an object made in this process, by its spec (``<TicTacToe>``), or None."""
+    return _BY_SPEC.get(spec)
+
+
+def course_input(game: Any, state: Any) -> tuple[Any, Any]:
+    """What an agent is handed, as zerosum sees it: a course object becomes its :class:`CourseGame` and your
+    state its :class:`CourseState`; anything else is returned as it is (the agent's own checks name it)."""
+    if not is_course_game(game):
+        return game, state
+    adapted = course_game(game)
+    return adapted, adapted.position(state)
+
+
+# ---- zerosum.Game subclassed with the course's names ----------------------------------------------------
+
+def _standin(name: str) -> Callable[..., Any]:
+    """A course subclass's ``name`` (``outcome``, ``render``...) answered by its adapter."""
+
+    def method(self: Any, state: Any, *args: Any) -> Any:
+        adapter = course_game(self)
+        return getattr(adapter, name)(adapter.check_state(state), *args)
+
+    method.__name__ = method.__qualname__ = name
+    method.standin = True  # type: ignore[attr-defined]
+    return method
+
+
+class _InitialState(property):
+    """A course subclass's ``initial_state``: its own once it sets one (``self.initial_state = ...``), else its
+    adapter's (from AIMA's ``initial``)."""
+
+    standin = True
+
+    def __init__(self) -> None:
+        def get(game: Any) -> Any:
+            mine = getattr(game, "__dict__", {})
+            return mine["initial_state"] if "initial_state" in mine else course_game(game).initial_state.value
+
+        def put(game: Any, value: Any) -> None:
+            game.__dict__["initial_state"] = value
+
+        super().__init__(get, put)
+
+
+def complete_subclass(cls: type) -> None:
+    """Fill in what a zerosum.Game subclass written with the course's names leaves abstract (called by
+    :meth:`zerosum.game.Game.__init_subclass__`), so it can be made; its adapter plays it."""
+    for name in ("outcome", "render", "player", "actions", "result", "initial_state"):
+        if getattr(getattr(cls, name, None), "__isabstractmethod__", False):
+            setattr(cls, name, _InitialState() if name == "initial_state" else _standin(name))
+
+
+COURSE_HOOKS.update(subclass=complete_subclass, input=course_input)

@@ -1,0 +1,100 @@
+"""Your own game from a file: ``path/to/file.py:Name``, optionally ``path/to/file.py:Name(ARGS)``.
+
+``Name`` is a class (made with ARGS), a function returning a game (called with ARGS) or a game object (no
+ARGS).  ARGS are Python literals only, positional or named (``nim.py:Nim(piles=(1, 2, 3))``,
+``ttt.py:TicTacToe(h=4, v=4, k=3)``): they are read with :func:`ast.literal_eval`, never run.  The file runs
+once per process while it is unchanged (a changed file is read again), so the arena's worker processes,
+which are handed the spec, build the same game; the spec is kept as written, so a relative path is relative
+to the folder the command runs in.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any
+
+from ..core.files import describe_exception, load_user_module
+from ..errors import AgentError, InvalidSpecError
+from ..game import Game
+from ..spec import quoted
+from .course import CourseGame, course_game, is_course_game
+
+__all__ = ["course_file", "load_course_file", "MAX_ARGUMENTS"]
+
+#: the longest ARGS accepted, in characters
+MAX_ARGUMENTS = 2000
+_SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\((?P<args>.*)\))?", re.S)
+
+_LOADED: dict[str, tuple[tuple[int, int], Game[Any, Any]]] = {}
+
+
+def course_file(spec: str) -> bool:
+    """True when ``spec`` names a file (its part before the first colon ends in ``.py``)."""
+    return spec.strip().partition(":")[0].endswith(".py")
+
+
+def _arguments(spec: str, text: str | None) -> tuple[list[Any], dict[str, Any]]:
+    if text is None or not text.strip():
+        return [], {}
+    if len(text) > MAX_ARGUMENTS:
+        raise InvalidSpecError(f"the arguments in {quoted(spec)} are over {MAX_ARGUMENTS} characters")
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call) and all(k.arg is not None for k in call.keywords)
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
+    except (SyntaxError, ValueError, TypeError, AssertionError, MemoryError, RecursionError):
+        raise InvalidSpecError(f"the arguments in {quoted(spec)} are Python literals, such as "
+                               "Nim(piles=(1, 2, 3)) or TicTacToe(4, 4, k=3)") from None
+    return args, kwargs
+
+
+def load_course_file(spec: str) -> Game[Any, Any]:
+    """The game ``spec`` names (see the module doc); one InvalidSpecError line for whatever is wrong."""
+    text = spec.strip()
+    found = _SPEC.fullmatch(text)
+    if found is None:
+        raise InvalidSpecError(f"{quoted(spec)}: name the game in the file, as path/to/file.py:ClassName "
+                               "or path/to/file.py:ClassName(arguments)")
+    path, name = found["path"], found["name"]
+    args, kwargs = _arguments(text, found["args"])
+    try:
+        info = os.stat(path)
+    except OSError:
+        raise InvalidSpecError(f"game file {quoted(path)} not found (expected path/to/file.py:ClassName)") from None
+    stamp = (info.st_mtime_ns, info.st_size)
+    known = _LOADED.get(text)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    try:
+        module = load_user_module(path, "game file")
+    except AgentError as exc:
+        raise InvalidSpecError(str(exc)) from None
+    target = getattr(module, name, None)
+    if target is None:
+        raise InvalidSpecError(f"game file {quoted(path)} has no {quoted(name)}")
+    if isinstance(target, type) or (callable(target) and not is_course_game(target)):
+        try:
+            obj = target(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - a student's constructor that fails, in one line
+            raise InvalidSpecError(f"{quoted(text)} could not be made: {describe_exception(exc)}") from None
+    elif args or kwargs:
+        raise InvalidSpecError(f"{quoted(text)}: {name} is a game object, not a class: it takes no arguments")
+    else:
+        obj = target
+    game = _as_game(obj, text)
+    _LOADED[text] = (stamp, game)
+    return game
+
+
+def _as_game(obj: Any, spec: str) -> Game[Any, Any]:
+    if isinstance(obj, Game) and not obj.COURSE:
+        obj.spec = spec  # a complete zerosum Game: the arena's workers build it again from this spec
+        return obj
+    if not is_course_game(obj):
+        raise InvalidSpecError(f"{quoted(spec)} is a {type(obj).__name__}, not a game: a game has the course's "
+                               "methods (actions, result, is_terminal, utility, to_move) or easyAI's")
+    game: CourseGame = course_game(obj, spec)
+    return game

@@ -1,0 +1,334 @@
+"""How :class:`~zerosum.games.course.CourseGame` calls a person's game object, in the two styles courses write.
+
+**The course's (and AIMA's) names**: ``initial_state`` (or AIMA's ``initial``; an attribute, a property or a
+method of no arguments), ``actions(state)``, ``result(state, action)``, ``is_terminal(state)`` (or AIMA's
+``terminal_test``), ``utility(state, player)``, ``to_move(state)`` (or ``player(state)``), and optionally one
+of ``display(state)`` / ``print_state(state)`` (which may print) / ``render(state)`` and
+``evaluate(state, player)``.  Players are whatever ``to_move`` returns ('X'/'O', 1/2, 'MAX'/'MIN').
+
+**easyAI's names** (``TwoPlayerGame``): the object *is* the position: ``possible_moves()``,
+``make_move(move)`` (then the player switches: ``switch_player()`` when the class has it, else
+``current_player = 3 - current_player``), ``current_player`` (or the older ``nplayer``), ``scoring()`` (the
+score for the player to move; at the end > 0 a win, < 0 a loss) or ``lose()`` / ``win()``, and optionally
+``is_over()`` (default: no possible move), ``show()`` and ``ttentry()`` (a hashable key of the position).
+A position is a copy of the object (``copy.deepcopy``, its ``players`` shared, not copied).
+
+Each style is a small object with one vocabulary (:class:`Rules`): ``initial``, ``mover``, ``moves``,
+``play``, ``over``, ``score`` (the first player's utility at the end), ``show``, ``key`` and ``evaluation``.
+What a game lacks is found when it is adapted: :func:`missing` names every method to add and what it must
+return, in one line.  How a state becomes hashable is :func:`freeze`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+from typing import Any, Callable
+
+from ..core.files import describe_exception
+from ..errors import InvalidPositionError, InvalidSpecError
+from ..game import Game
+
+__all__ = ["Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
+
+#: the names that make an object a course game (one is enough to be adapted, not refused as "no game")
+COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", "to_move", "possible_moves",
+                "make_move", "initial", "initial_state")
+
+#: how deep :func:`freeze` follows nested containers before it asks for a ``state_key``
+MAX_NESTING = 40
+
+
+def own(obj: Any, name: str) -> Any:
+    """``obj``'s own attribute ``name``, or None: zerosum.Game's defaults and the stand-ins it gives course
+    subclasses (:meth:`zerosum.game.Game.__init_subclass__`) are not the object's own."""
+    if isinstance(obj, Game) and name not in getattr(obj, "__dict__", {}):
+        attr = getattr(type(obj), name, None)
+        if attr is None or attr is getattr(Game, name, None) or getattr(attr, "standin", False):
+            return None
+    try:
+        return getattr(obj, name, None)
+    except Exception:  # noqa: BLE001 - a property that fails is not there
+        return None
+
+
+def plain_eq(value: Any) -> bool:
+    """True when ``value``'s class compares by identity (object's own ``__eq__``): its fields make its key."""
+    return type(value).__eq__ is object.__eq__  # type: ignore[comparison-overlap]
+
+
+def freeze(value: Any, depth: int = 0) -> Any:
+    """A hashable key equal for equal positions: hashable values as they are; lists and tuples as tuples,
+    dicts and sets as frozensets (their order does not count), numpy arrays by shape, type and bytes, and
+    objects that compare by identity by their class and fields.  Anything else: InvalidPositionError asking
+    for ``state_key(state)``."""
+    if depth > MAX_NESTING:
+        raise InvalidPositionError("a state nested deeper than 40 levels: add state_key(state) to the game, "
+                                   "returning a hashable value equal for equal positions")
+    kind = type(value)
+    if kind in (int, str, float, bool, bytes, type(None)):
+        return value
+    try:  # the quick way: containers of hashable values
+        if isinstance(value, (list, tuple)):
+            return _hashed(tuple(value))
+        if isinstance(value, dict):
+            return _hashed(frozenset(value.items()))
+        if isinstance(value, (set, frozenset)):
+            return _hashed(frozenset(value))
+    except TypeError:
+        pass
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return frozenset((freeze(k, depth + 1), freeze(v, depth + 1)) for k, v in value.items())
+    if isinstance(value, (set, frozenset)):
+        return frozenset(freeze(v, depth + 1) for v in value)
+    if hasattr(value, "tobytes") and hasattr(value, "shape") and hasattr(value, "dtype"):
+        return ("array", tuple(value.shape), str(value.dtype), value.tobytes())
+    if plain_eq(value) and hasattr(value, "__dict__"):
+        return (kind.__qualname__, freeze(vars(value), depth + 1))
+    try:
+        hash(value)
+    except TypeError:
+        raise InvalidPositionError(
+            f"a state holds a {kind.__name__}, which cannot be hashed: add state_key(state) to the game, "
+            "returning a hashable value (a tuple) equal for equal positions") from None
+    return value
+
+
+def _hashed(value: Any) -> Any:
+    hash(value)  # TypeError when something inside cannot be hashed
+    return value
+
+
+def _shown(call: Callable[[], Any]) -> str:
+    """What ``call`` printed, or what it returned when that is text (``display`` prints, ``render`` returns)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        back = call()
+    return back if isinstance(back, str) and not out.getvalue() else out.getvalue().rstrip("\n")
+
+
+class Rules:
+    """One style of calling a game object; see the module doc.  ``name`` is its class's name."""
+
+    style = ""
+    #: what each method the style needs must do, by name (for the one-line error of a missing one)
+    NEEDS: dict[str, str] = {}
+
+    def __init__(self, obj: Any) -> None:
+        self.obj, self.name = obj, type(obj).__name__
+        custom = own(obj, "state_key")
+        self.custom_key = custom if callable(custom) else None
+
+    def call(self, what: str, func: Callable[..., Any], *args: Any) -> Any:
+        """``func(*args)``; a bare NotImplementedError (AIMA's base class) becomes one line naming the method."""
+        try:
+            return func(*args)
+        except NotImplementedError as exc:
+            raise InvalidSpecError(f"{self.name}.{what} is not written yet (it raised NotImplementedError"
+                                   f"{': ' + str(exc) if str(exc) else ''}): {self.needs(what)}") from None
+
+    def needs(self, what: str) -> str:
+        return ""
+
+    missing: list[str] = []
+    evaluation: Callable[..., Any] | None = None
+
+    def initial(self) -> Any:
+        """The start state."""
+        raise NotImplementedError
+
+    def mover(self, value: Any) -> Any:
+        """The player to move, as the game names it."""
+        raise NotImplementedError
+
+    def moves(self, value: Any) -> Any:
+        """The legal actions, as the game returns them."""
+        raise NotImplementedError
+
+    def play(self, value: Any, action: Any) -> Any:
+        """The state after ``action``."""
+        raise NotImplementedError
+
+    def over(self, value: Any) -> Any:
+        """True when the game is over."""
+        raise NotImplementedError
+
+    def score(self, value: Any, player: Any) -> Any:
+        """``player``'s utility at the end, as the game returns it."""
+        raise NotImplementedError
+
+    def show(self, value: Any) -> str:
+        """The state as text."""
+        raise NotImplementedError
+
+    def evaluate(self, value: Any, player: Any) -> Any:
+        """The game's own evaluation of ``value`` for ``player`` (when :attr:`evaluation` is not None)."""
+        raise NotImplementedError
+
+    def key(self, value: Any) -> Any:
+        """The hashable key of a state (``state_key(state)`` when the game has one, else :func:`freeze`)."""
+        if self.custom_key is not None:
+            return self.custom_key(value)
+        if not plain_eq(value):
+            try:
+                hash(value)
+                return value
+            except TypeError:
+                pass
+        return freeze(value)
+
+
+class CourseRules(Rules):
+    """The course's and AIMA's names (module doc)."""
+
+    style = "course"
+    NEEDS = {
+        "initial_state": "initial_state (or AIMA's initial): the start state",
+        "actions": "actions(state) returning the legal moves (a list)",
+        "result": "result(state, action) returning the next state (a new one)",
+        "is_terminal": "is_terminal(state) (or terminal_test) returning True when the game is over",
+        "utility": "utility(state, player) returning a number at the end (> 0 player won, < 0 lost, 0 a draw)",
+        "to_move": "to_move(state) (or player) returning the player to move (any two values, such as 'X' and 'O')",
+    }
+
+    def __init__(self, obj: Any) -> None:
+        super().__init__(obj)
+        self.first_of = {"initial_state": ("initial_state", "initial"), "actions": ("actions",),
+                         "result": ("result",), "is_terminal": ("is_terminal", "terminal_test"),
+                         "utility": ("utility",), "to_move": ("to_move", "player")}
+        self.found = {role: next((n for n in names if own(obj, n) is not None), None)
+                      for role, names in self.first_of.items()}
+        self.missing = [role for role, name in self.found.items() if name is None]
+        self.methods = {role: own(obj, name) for role, name in self.found.items() if name is not None}
+        shows = [n for n in ("render", "display", "print_state") if callable(own(obj, n))]
+        self.shower = own(obj, shows[0]) if shows else None
+        evaluate = own(obj, "evaluate")
+        self.evaluation = evaluate if callable(evaluate) else None
+
+    def needs(self, what: str) -> str:
+        role = next((r for r, names in self.first_of.items() if what.split("(")[0] in names), what)
+        return f"add {self.NEEDS.get(role, what)}"
+
+    def method(self, role: str) -> Callable[..., Any]:
+        return self.methods[role]  # type: ignore[no-any-return]
+
+    def initial(self) -> Any:
+        found = own(self.obj, self.found["initial_state"])  # type: ignore[arg-type]
+        return self.call("initial_state()", found) if callable(found) else found
+
+    def mover(self, value: Any) -> Any:
+        return self.call(f"{self.found['to_move']}(state)", self.method("to_move"), value)
+
+    def moves(self, value: Any) -> Any:
+        return self.call("actions(state)", self.method("actions"), value)
+
+    def play(self, value: Any, action: Any) -> Any:
+        return self.call("result(state, action)", self.method("result"), value, action)
+
+    def over(self, value: Any) -> Any:
+        return self.call(f"{self.found['is_terminal']}(state)", self.method("is_terminal"), value)
+
+    def score(self, value: Any, player: Any) -> Any:
+        return self.call("utility(state, player)", self.method("utility"), value, player)
+
+    def show(self, value: Any) -> str:
+        if self.shower is None:
+            return repr(value)
+        return _shown(lambda: self.shower(value))  # type: ignore[misc]
+
+    def evaluate(self, value: Any, player: Any) -> Any:
+        return self.evaluation(value, player)  # type: ignore[misc]
+
+
+class EasyRules(Rules):
+    """easyAI's names (module doc): a position is a copy of the object."""
+
+    style = "easyAI"
+    NEEDS = {
+        "possible_moves": "possible_moves() returning the legal moves (a list)",
+        "make_move": "make_move(move) playing move on the object itself",
+        "current_player": "current_player: 1 or 2, the player to move (an attribute)",
+        "scoring": "scoring() returning the score for the player to move (at the end > 0 a win, < 0 a loss, "
+                   "0 a draw), or lose() returning True when the player to move has lost",
+    }
+
+    def __init__(self, obj: Any) -> None:
+        super().__init__(obj)
+        self.turn = next((n for n in ("current_player", "nplayer") if own(obj, n) is not None), None)
+        self.missing = [n for n in ("possible_moves", "make_move") if not callable(own(obj, n))]
+        self.missing += [] if self.turn else ["current_player"]
+        self.ends = [n for n in ("scoring", "lose", "win") if callable(own(obj, n))]
+        if not self.ends:
+            self.missing.append("scoring")
+        self.evaluation = own(obj, "scoring") if "scoring" in self.ends else None
+
+    def needs(self, what: str) -> str:
+        return f"add {self.NEEDS.get(what.split('(')[0], what)}"
+
+    def copy(self, value: Any) -> Any:
+        players = getattr(value, "__dict__", {}).get("players")
+        return copy.deepcopy(value, {id(players): players} if players is not None else {})
+
+    def initial(self) -> Any:
+        return self.copy(self.obj)
+
+    def mover(self, value: Any) -> Any:
+        return getattr(value, self.turn)  # type: ignore[arg-type]
+
+    def moves(self, value: Any) -> Any:
+        return self.call("possible_moves()", value.possible_moves)
+
+    def play(self, value: Any, action: Any) -> Any:
+        after = self.copy(value)
+        self.call("make_move(move)", after.make_move, action)
+        switch = getattr(after, "switch_player", None)
+        if callable(switch):
+            switch()
+        else:
+            setattr(after, self.turn, 3 - getattr(after, self.turn))  # type: ignore[arg-type]
+        return after
+
+    def over(self, value: Any) -> Any:
+        done = getattr(value, "is_over", None)
+        return self.call("is_over()", done) if callable(done) else not list(self.moves(value))
+
+    def score(self, value: Any, player: Any) -> Any:
+        """The score at the end for ``player``: scoring() (the mover's view), else lose() / win()."""
+        sign = 1 if self.mover(value) == player else -1
+        if "scoring" in self.ends:
+            mine = self.call("scoring()", value.scoring)
+        elif "lose" in self.ends and self.call("lose()", value.lose):
+            mine = -1
+        else:
+            mine = 1 if "win" in self.ends and self.call("win()", value.win) else 0
+        return mine * sign if isinstance(mine, (int, float)) and not isinstance(mine, bool) else mine
+
+    def show(self, value: Any) -> str:
+        shower = getattr(value, "show", None)
+        if not callable(shower):
+            return repr(value)
+        return _shown(shower)
+
+    def evaluate(self, value: Any, player: Any) -> Any:
+        return self.score(value, player)
+
+    def key(self, value: Any) -> Any:
+        entry = getattr(value, "ttentry", None)
+        if callable(entry):
+            return entry()
+        fields = {k: v for k, v in vars(value).items() if k != "players"}
+        return freeze(fields)
+
+
+def rules_for(obj: Any) -> Rules:
+    """The style ``obj`` is written in: easyAI's when it has ``possible_moves`` or ``make_move``."""
+    easy = any(callable(own(obj, n)) for n in ("possible_moves", "make_move"))
+    return EasyRules(obj) if easy else CourseRules(obj)
+
+
+def describe_call_error(name: str, what: str, exc: BaseException) -> str:
+    """``TicTacToe.actions(initial state) raised KeyError: 3`` (for the probe of a new game)."""
+    return f"{name}.{what} raised {describe_exception(exc)}"
