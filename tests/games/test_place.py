@@ -110,7 +110,7 @@ def test_bad_place_is_one_line(spec: str, where: object, player: object, error: 
 def test_full_column_and_taken_cell_are_refused() -> None:
     game = get_game("connectx:rows=2,cols=3,k=2")
     state = game.place(game.place(game.initial_state, 0, 1), 0, 1)
-    with pytest.raises(IllegalMoveError, match="column 0 is full"):
+    with pytest.raises(IllegalMoveError, match="^column 1 is full$"):  # as result() says it (1-based)
         game.place(state, 0, 2)
     for spec, cell in (("tictactoe", 4), ("othello:n=6", 14), ("migration:n=5", (1, 0))):
         g = get_game(spec)

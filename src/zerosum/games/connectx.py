@@ -24,7 +24,7 @@ from ..kernels.bits import line_bits
 from ..spec import quoted
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState, fits
-from .connectx_text import grid_position, join_moves, render_grid, split_moves
+from .connectx_text import grid_position, join_moves, line_words, render_grid, split_moves
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
@@ -161,9 +161,7 @@ class ConnectX(Game[ConnectXState, int]):
         action = as_index(action, "a Connect-X action is a 0-based column number")
         assert isinstance(action, int)
         if not 0 <= action < self.cols:
-            raise IllegalMoveError(
-                f"column {action + 1} is outside 1..{self.cols} (action {action} is outside 0..{self.cols - 1})"
-            )
+            raise self._outside(action)
         if state.won_by:
             raise IllegalMoveError(f"the game is over: player {state.won_by} has {self.k} in a row")
         if state.mask & self.top[action]:
@@ -171,6 +169,11 @@ class ConnectX(Game[ConnectXState, int]):
                 raise IllegalMoveError("the game is over: the board is full")
             raise IllegalMoveError(f"column {action + 1} is full")
         return action
+
+    def _outside(self, col: int) -> IllegalMoveError:
+        """The one wording of a column off the board, wherever a 0-based column is given (``result``,
+        ``place``, ``column_height``): the column as people number it, then the action as Python does."""
+        return IllegalMoveError(f"column {col + 1} is outside 1..{self.cols} (action {col} is outside 0..{self.cols - 1})")
 
     def place(self, state: ConnectXState, where: int, player: int) -> ConnectXState:
         """``player``'s stone dropped into column ``where`` (0-based): **not a move** (see :meth:`Game.place`).
@@ -185,11 +188,11 @@ class ConnectX(Game[ConnectXState, int]):
         (['...O...', '...O...'], 1)
         """
         player, state = check_player(player), self.check_state(state)
-        col = as_index(where, f"a Connect-X stone is placed in a column 0..{self.cols - 1}")
+        col = as_index(where, f"a Connect-X stone is placed in a column 0..{self.cols - 1} (0-based, as actions)")
         if not 0 <= col < self.cols:
-            raise IllegalMoveError(f"column {col} is outside 0..{self.cols - 1} (columns are 0-based here, as actions)")
+            raise self._outside(col)
         if state.mask & self.top[col]:
-            raise IllegalMoveError(f"column {col} is full: no stone can be placed there")
+            raise IllegalMoveError(f"column {col + 1} is full")  # as result() says it
         mask = state.mask | (state.mask + self.bottom[col])
         stones = {1: state.stones(1), 2: state.stones(2)}
         stones[player] |= mask ^ state.mask
@@ -228,26 +231,29 @@ class ConnectX(Game[ConnectXState, int]):
         out = self.outcome(state)
         if out is None or out.winner is None:
             return "" if out is None else out.reason
-        cells = [(self.rows - 1 - r, c) for r, c in self.winning_line(state)]  # row 0 at the bottom
-        rows = sorted({r for r, _ in cells})
-        cols = sorted({c for _, c in cells})
-        if len(rows) == 1:
-            where = f"row {rows[0] + 1}, columns {cols[0] + 1} to {cols[-1] + 1}"
-        elif len(cols) == 1:
-            where = f"column {cols[0] + 1}, rows {rows[0] + 1} to {rows[-1] + 1}"
-        else:
-            first, last = min(cells, key=lambda rc: rc[1]), max(cells, key=lambda rc: rc[1])
-            where = f"diagonal from column {first[1] + 1} row {first[0] + 1} to column {last[1] + 1} row {last[0] + 1}"
-        return f"{self.k} in a row, {where}"
+        return line_words(self.winning_line(state), self.rows, self.k)
 
-    def cell(self, state: ConnectXState, row: int, col: int) -> int:
-        """0 empty, 1 or 2: the stone at ``row`` (0 = bottom) and ``col``."""
+    def cell(self, state: ConnectXState, row: int, col: int, *, origin: str = "bottom") -> int:
+        """0 empty, 1 or 2: the stone at ``row`` and ``col`` (0-based, as Python numbers them).
+
+        ``origin="top"``: row 0 is the top row, as the board is drawn and as :meth:`board_view`,
+        :meth:`winning_line`, :meth:`from_board`, :meth:`to_grid` and :meth:`place`'s cells count rows;
+        ``origin="bottom"`` (the default, for the callers written before the keyword): row 0 is the bottom
+        row, where the first stone of a column lands.
+
+        >>> game = ConnectX()
+        >>> state = game.from_moves("44")  # X at the bottom of column 4, O on top of it
+        >>> game.cell(state, 5, 3, origin="top"), game.cell(state, 0, 3, origin="bottom")
+        (1, 1)
+        """
+        if origin not in ("top", "bottom"):
+            raise InvalidPositionError(f"origin={quoted(origin)}: rows are counted from the 'top' or the 'bottom'")
         if not (type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols):
             raise InvalidPositionError(
                 f"cell (row {quoted(row)}, column {quoted(col)}) is outside the board: rows "
-                f"0..{self.rows - 1} from the bottom, columns 0..{self.cols - 1}"
+                f"0..{self.rows - 1} from the {origin}, columns 0..{self.cols - 1}"
             )
-        return self._stone(self.check_state(state), row, col)
+        return self._stone(self.check_state(state), row if origin == "bottom" else self.rows - 1 - row, col)
 
     def _stone(self, state: ConnectXState, row: int, col: int) -> int:
         bit = 1 << (col * self.height + row)
@@ -257,9 +263,9 @@ class ConnectX(Game[ConnectXState, int]):
 
     def column_height(self, state: ConnectXState, col: int) -> int:
         """How many stones column ``col`` (0-based) holds."""
-        col = as_index(col, f"a column is a number 0..{self.cols - 1}")
+        col = as_index(col, f"a column is a number 0..{self.cols - 1} (0-based, as actions)")
         if not 0 <= col < self.cols:
-            raise IllegalMoveError(f"column {col} is outside 0..{self.cols - 1} (columns are 0-based here, as actions)")
+            raise self._outside(col)
         return ((self.check_state(state).mask & self.column[col]) >> (col * self.height)).bit_length()
 
     # ---- notation ----------------------------------------------------------------------------

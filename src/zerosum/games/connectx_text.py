@@ -14,7 +14,7 @@ from ..game import Origin
 from ..spec import quoted
 from .connectx_state import ConnectXState
 
-__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid", "grid_position"]
+__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid", "grid_position", "line_words"]
 
 _DIGITS = re.compile(r"[0-9]{1,18}")
 
@@ -89,8 +89,8 @@ def grid_stones(grid: list[str], rows: int, cols: int, height: int) -> tuple[int
                 seen_empty = True
                 continue
             if seen_empty:
-                raise InvalidPositionError(
-                    f"floating stone at column {col + 1}, row {row + 1} from the bottom: "
+                raise InvalidPositionError(  # the row as the grid is written: counted from the top
+                    f"floating stone at column {col + 1}, row {rows - row} of the grid (counted from the top): "
                     "stones must rest on the floor or on other stones"
                 )
             mask |= bit
@@ -161,3 +161,20 @@ def _last_stone_can_win(game: Any, stones: int, mask: int) -> bool:
         if stones & top_bit and not game._has_line_bits(stones ^ top_bit):
             return True
     return False
+
+
+def line_words(line: Sequence[tuple[int, int]], rows: int, k: int) -> str:
+    """A winning line's cells ``(row, col)`` (row 0 at the top, as :meth:`ConnectX.winning_line` gives them)
+    in words: ``4 in a row, column 4, rows 1 to 4`` (rows counted from the bottom, where stones land, and
+    columns from the left, both 1-based)."""
+    cells = [(rows - 1 - r, c) for r, c in line]  # row 0 at the bottom
+    found = sorted({r for r, _ in cells})
+    cols = sorted({c for _, c in cells})
+    if len(found) == 1:
+        where = f"row {found[0] + 1}, columns {cols[0] + 1} to {cols[-1] + 1}"
+    elif len(cols) == 1:
+        where = f"column {cols[0] + 1}, rows {found[0] + 1} to {found[-1] + 1}"
+    else:
+        first, last = min(cells, key=lambda rc: rc[1]), max(cells, key=lambda rc: rc[1])
+        where = f"diagonal from column {first[1] + 1} row {first[0] + 1} to column {last[1] + 1} row {last[0] + 1}"
+    return f"{k} in a row, {where}"

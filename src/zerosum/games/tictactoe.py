@@ -151,7 +151,7 @@ class TicTacToe(Game[TicTacToeState, int]):
     def result(self, state: TicTacToeState, action: int) -> TicTacToeState:
         action = as_index(action, "a Tic-Tac-Toe action is a cell index 0..8")
         if not 0 <= action < 9:
-            raise IllegalMoveError(f"cell {action} is outside 0..8 (cells are numbered row by row)")
+            raise IllegalMoveError(f"cell {action + 1} is outside 1..9 (action {action} is outside 0..8)")
         out = self.outcome(state)
         if out is not None:
             raise IllegalMoveError(f"the game is over: {_describe(out)}")
