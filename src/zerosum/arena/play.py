@@ -78,6 +78,7 @@ class GameTask:
     tc: tuple[float, float] | None = None  # game clock: base and increment seconds (:mod:`.clock`)
     adjudicate: tuple[tuple[str, int], ...] = ()  # the rules of :mod:`.adjudicate`, as sorted pairs
     move_cpu: float | None = None  # CPU seconds a move of an uncounted player function (None: the default)
+    engines: tuple[tuple[str, str], ...] = ()  # named external engines: (name, definition JSON) (zerosum.external)
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -156,11 +157,14 @@ def play_game(task: GameTask, send: Send) -> None:
     """Play ``task`` to the end, sending the messages listed in the module docstring."""
     from ..agents.base import Limits
     from ..agents.registry import make_agent
+    from ..external import Engine, EngineFault
+    from ..external.names import from_pairs, register_definitions
     from ..games import get_game
     from .adjudicate import Judge
     from .clock import Clock, tell_budget, timed_agent
     from .openings import parse_opening, play_opening
 
+    register_definitions(from_pairs(task.engines))  # a run's named engines are agent specs here too
     game = get_game(task.game)
     state = play_opening(game, parse_opening(game, task.opening))
     # classic file agents often use the global generators: make them reproducible too
@@ -187,7 +191,9 @@ def play_game(task: GameTask, send: Send) -> None:
     cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}
     judge = Judge(game, dict(task.adjudicate)) if task.adjudicate else None  # before any clock starts
     clock = Clock(*task.tc) if task.tc else None  # a copy of the supervisor's: what the agents are told
-    timed = {seat: agent.limits for seat, agent in agents.items() if clock is not None and timed_agent(agent)}
+    engines = {seat: agent for seat, agent in agents.items() if isinstance(agent, Engine)}  # told the clock itself
+    timed = {seat: agent.limits for seat, agent in agents.items()
+             if clock is not None and timed_agent(agent) and seat not in engines}
     played = 0
     while True:
         outcome = game.outcome(state)
@@ -203,6 +209,9 @@ def play_game(task: GameTask, send: Send) -> None:
         meter, guard = meters.get(seat), None
         if seat in timed:
             tell_budget(agent, timed[seat], clock, seat)  # type: ignore[arg-type]
+        if seat in engines:  # a run's deadline (else its own) and both clocks, sent with go
+            engines[seat].tell(task.deadlines[seat - 1] if task.engines else None,
+                       (clock.left[1], clock.left[2], clock.increment) if clock is not None else None)
         send(("think", seat))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
@@ -219,6 +228,8 @@ def play_game(task: GameTask, send: Send) -> None:
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
             reason = _short(f"{kind}: {exc}" if kind else f"error: {describe_exception(exc)}")
+            if isinstance(exc, EngineFault):  # crash, timeout, protocol error, garbage output, illegal move
+                reason = exc.reason
             send(("end", 3 - seat, _over(meter, guard) or reason, True))
             return
         elapsed = time.perf_counter() - start

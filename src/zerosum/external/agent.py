@@ -1,0 +1,340 @@
+"""An external engine as an agent: :class:`Engine`, usable wherever a zerosum agent is.
+
+>>> from zerosum.external import Engine                                   # doctest: +SKIP
+>>> with Engine("./my_engine --threads 1", limits=Limits(time=0.1)) as engine:  # doctest: +SKIP
+...     zerosum.play_game("connect4", engine, "alphabeta:depth=4")
+
+``Engine(command)`` starts the program at once (one :class:`~zerosum.external.session.Session`, its handshake
+checked) and keeps it running for every move and game until :meth:`Engine.close` (or the ``with`` block's end,
+or the program's).  Each move sends ``position SPEC moves MOVES`` (every move from the start, in the game's
+own notation) and ``go`` with the agent's limits (``depth``, ``nodes``, ``time`` as ``movetime``) and, under
+the arena's game clock, both clocks; a game the engine does not list in its handshake is refused before any
+move.  The move's search figures come from the engine's last ``info``: ``depth``, ``nodes``, the score
+(``exact S``: the solver's convention, turned into a proven value on Connect-X boards; ``est E``: an estimate,
+kept within the heuristic bound) and the ``pv``.
+
+Every rule broken is an :class:`~zerosum.external.process.EngineFault` (an AgentError) whose ``reason`` the
+arena records as the forfeit: crash, timeout, protocol error, garbage output, illegal move; the program is
+then killed (its whole process group) and a fresh one is started for the next game.
+
+Engines named with ``--engine NAME=COMMAND`` (:mod:`.definitions`) are subclasses of :class:`Engine` built by
+:func:`~zerosum.agents.registry.make_agent` for each game; they share one running program per engine and
+seat in a process (a worker of the arena keeps it from game to game: ``newgame`` between games).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import weakref
+from typing import Any, ClassVar, Sequence
+
+from ..agents.base import Limits, SearchAgent, SearchResult, Tracer, check_search
+from ..agents.traits import AgentTraits, ValueUnit
+from ..errors import AgentError, GameError
+from ..game import Game
+from ..spec import quoted
+from ..values import HEURISTIC_BOUND, clamp, score_to_value
+from .definitions import EngineDefinition
+from .process import ILLEGAL, EngineFault, split_command
+from .protocol import Go, Position
+from .history import moves_to
+from .session import STARTUP, STOP_WAIT, Latency, Session
+
+__all__ = ["Engine", "UNTIMED_DEADLINE", "SAFETY"]
+
+#: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
+UNTIMED_DEADLINE = 60.0
+#: an engine's own deadline ends this much before the arena's (so the engine, not its worker, is stopped)
+SAFETY = 0.02
+#: the reason of a move still thinking when its side's clock ran out (the arena's word)
+TIME_FORFEIT = "time forfeit"
+
+
+def _default_deadline(limits: Limits) -> float:
+    """The arena's rule: the time limit plus the larger of 0.25 s and 10%, else 60 s."""
+    t = limits.time
+    return UNTIMED_DEADLINE if not t else t + max(0.25, 0.1 * t)
+
+
+class Engine(SearchAgent):
+    """An external program speaking zerosum's engine protocol (see the module docstring).
+
+    ``command``: a string (split into words as a shell would, run without one) or a list of words; ``dir``: the
+    folder it runs in; ``options``: ``{name: value}`` set after the handshake; ``name``: how records and tables
+    call it (default: the program's file name); ``limits``: depth, nodes and time sent with each ``go``;
+    ``deadline``: the hard seconds of a move (default: the time limit plus the larger of 0.25 s and 10%, else
+    60 s); ``startup``: seconds for the handshake.  AgentError (one line) for a command that does not start or
+    fails its handshake.
+    """
+
+    name = "engine"
+    description = "an external program speaking zerosum's engine protocol (docs/protocol.md)"
+    LIMITS = ("depth", "nodes", "time")
+    TRAITS = AgentTraits(label="external engine", values=ValueUnit(words="{spec} estimate"))
+    #: set on the classes of named engines (:func:`~zerosum.external.definitions.register_engine`)
+    DEFINITION: ClassVar[EngineDefinition | None] = None
+
+    def __init__(self, command: str | Sequence[str] | None = None, *, dir: str | None = None,
+                 options: dict[str, Any] | None = None, name: str | None = None, limits: Limits | None = None,
+                 seed: int | None = None, deadline: float | None = None, startup: float = STARTUP) -> None:
+        super().__init__(limits=limits, seed=seed)
+        shared = command is None
+        if command is None:
+            if self.DEFINITION is None:
+                raise AgentError("Engine needs a command, e.g. Engine('./my_engine')")
+            self.definition = self.DEFINITION
+        else:
+            if options is not None and not isinstance(options, dict):
+                raise AgentError(f"Engine options are a dict {{name: value}}, not {type(options).__name__}")
+            words = tuple(split_command(command))
+            label = name or os.path.basename(words[0])
+            self.definition = EngineDefinition(label, words, os.path.abspath(dir) if dir else None,
+                                               tuple((str(k), str(v)) for k, v in (options or {}).items()))
+            self.spec = label
+        if deadline is not None and not (isinstance(deadline, (int, float)) and 0 < deadline <= 7200):
+            raise AgentError(f"Engine deadline is seconds above 0 and at most 7200, not {quoted(deadline)}")
+        self.deadline = deadline
+        self.startup = startup
+        self.told: float | None = None  # the arena's deadline of the next move (tell)
+        self.clock: tuple[float, float, float] | None = None  # (first's, second's seconds left, increment)
+        self._shared = shared
+        self._session: Session | None = None
+        self._history: tuple[Any, Any, list[Any]] | None = None  # (game, state after the last move, moves)
+        self._games: set[str] = set()
+        self._fresh = False  # newgame was sent and no move searched since
+        session = self._session_now()  # a command that does not start fails here, before any game
+        if not shared and name is None and session.hello.name:
+            self.spec = session.hello.name  # how the engine calls itself
+
+    # ---- the running program --------------------------------------------------------------------
+
+    def _session_now(self) -> Session:
+        """The running program: started when there is none (at first, and after a fault); a crash fault
+        when it ended by itself."""
+        if self._session is not None:
+            if self._session.alive():
+                return self._session
+            raise self._fail(self._session.process.crash())
+        self._session = _lease(self.definition, self, self.startup) if self._shared else \
+            _start(self.definition, self.startup)
+        if not self._shared:
+            weakref.finalize(self, _close_quietly, self._session)
+        self._games = set()
+        self._history = None
+        self._fresh = False
+        return self._session
+
+    @property
+    def handshake(self) -> Any:
+        """What the engine said of itself: ``name``, ``author``, ``options``, ``games``."""
+        return self._session_now().hello
+
+    @property
+    def latency(self) -> Latency:
+        """Median latency figures of the running program (:class:`~zerosum.external.session.Latency`)."""
+        return self._session_now().latency()
+
+    def close(self) -> None:
+        """End the program (``quit``, then its whole process group is killed); the next move starts it again."""
+        session, self._session = self._session, None
+        if session is not None:
+            _release(session)
+            session.close()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fail(self, fault: EngineFault) -> EngineFault:
+        """The program broke a rule: it is killed (a fresh one plays the next game)."""
+        session, self._session = self._session, None
+        if session is not None:
+            _release(session)
+            session.process.kill()
+        return fault
+
+    def tell(self, deadline: float | None = None, clock: tuple[float, float, float] | None = None) -> None:
+        """What the arena says before a move: the move's hard ``deadline`` in seconds (None: the engine's own,
+        see the class docstring) and the game ``clock``, ``(first's seconds left, second's, increment)`` or None
+        (sent with ``go`` as ``ftime stime finc sinc``; a move past its side's time is a time forfeit)."""
+        self.told = deadline
+        self.clock = clock
+
+    # ---- games ----------------------------------------------------------------------------------
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """AgentError (one line) unless the engine listed ``game`` in its handshake."""
+        session = self._session_now()
+        if game.spec in self._games:
+            return
+        listed = [_canonical(g) for g in session.hello.games]
+        if game.spec not in listed:
+            said = ", ".join(session.hello.games) or "none"
+            raise AgentError(f"engine {self.spec} does not play {game.spec} (its games: {said})")
+        self._games.add(game.spec)
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        """Before a game's clock starts: a program that ended while idle is started again, the game is
+        checked and a new game begun (``newgame``)."""
+        if self._session is not None and not self._session.alive():
+            self._fail(self._session.process.crash())
+        self.check_game(game)
+        self._new_game()
+
+    def reset(self) -> None:
+        self._history = None
+
+    def _new_game(self) -> None:
+        session = self._session_now()
+        try:
+            session.new_game()
+        except EngineFault as fault:
+            raise self._fail(fault) from None
+        self._history = None
+        self._fresh = True
+
+    def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        check_search(self.spec, game, state)
+        self.check_game(game)
+        moves, known = moves_to(game, state, self._history)
+        if not known and not self._fresh:
+            self._new_game()
+        self._fresh = False
+        session = self._session_now()
+        deadline = (self.told or self.deadline or _default_deadline(self.limits)) - SAFETY
+        late = None
+        if self.clock is not None:
+            left = self.clock[game.player(state) - 1] - SAFETY
+            if left < deadline:
+                deadline, late = left, TIME_FORFEIT
+        deadline = max(deadline, 0.001)
+        stop_at = deadline - min(STOP_WAIT + 0.05, deadline / 2)
+        try:
+            thought = session.think(Position(game.spec, game.format_moves(moves)), self._go(), stop_at, deadline,
+                                    late)
+            action = self._action(game, state, thought.move)
+        except EngineFault as fault:
+            raise self._fail(fault) from None
+        self._history = (game, game.result(state, action), [*moves, action])
+        return SearchResult(action=action, value=_value(game, len(moves), thought.exact, thought.est),
+                            nodes=thought.nodes or 0, depth=thought.depth or 0, elapsed=thought.wall,
+                            pv=_pv(game, state, thought.pv), exact=thought.exact is not None and _exact_kind(game))
+
+    def _go(self) -> Go:
+        lim = self.limits
+        fields: dict[str, int] = {}
+        if lim.time:
+            fields["movetime"] = max(1, round(lim.time * 1000))
+        if lim.nodes:
+            fields["nodes"] = lim.nodes
+        if lim.depth:
+            fields["depth"] = lim.depth
+        if self.clock is not None:
+            first, second, inc = self.clock
+            ms = [max(0, round(x * 1000)) for x in (first, second, inc)]
+            fields.update(ftime=ms[0], stime=ms[1], finc=ms[2], sinc=ms[2])
+        return Go(**fields)
+
+    def _action(self, game: Game[Any, Any], state: Any, move: str | None) -> Any:
+        if move is None:
+            raise EngineFault(ILLEGAL, "bestmove (none), but the position has legal moves")
+        try:
+            action = game.parse_action(move, state)
+        except GameError as exc:
+            raise EngineFault(ILLEGAL, f"bestmove {quoted(move)}: {exc}") from None
+        if action not in game.actions(state):
+            try:
+                game.result(state, action)
+                why = "not a legal move here"
+            except GameError as exc:
+                why = str(exc)
+            raise EngineFault(ILLEGAL, f"bestmove {quoted(move)}: {why}")
+        return action
+
+
+def _canonical(spec: str) -> str:
+    from ..games import get_game
+
+    try:
+        return get_game(spec).spec
+    except GameError:
+        return spec
+
+
+def _exact_kind(game: Game[Any, Any]) -> bool:
+    return isinstance(getattr(game, "cells", None), int)
+
+
+def _value(game: Game[Any, Any], ply: int, exact: int | None, est: float | None) -> float:
+    """A reported score as a zerosum value (the side to move's view)."""
+    if exact is not None:
+        if exact == 0:
+            return 0
+        cells = getattr(game, "cells", None)
+        if isinstance(cells, int):
+            return score_to_value(exact, ply, cells)
+        return HEURISTIC_BOUND if exact > 0 else -HEURISTIC_BOUND
+    return clamp(est) if est is not None else 0
+
+
+def _pv(game: Game[Any, Any], state: Any, text: str | None) -> tuple[Any, ...]:
+    """The principal variation's moves that parse and are legal, in order (the rest is dropped)."""
+    if not text:
+        return ()
+    out = []
+    try:
+        for token in game.move_tokens(text):
+            action = game.parse_action(token, state)
+            state = game.result(state, action)
+            out.append(action)
+            if game.is_terminal(state):
+                break
+    except GameError:
+        pass
+    return tuple(out)
+
+
+# ---- running programs: a private one per Engine object, or shared per named engine in a process ------
+
+_SHARED: dict[EngineDefinition, list[tuple[Session, Any]]] = {}  # definition -> (session, weakref to its agent)
+
+
+def _start(definition: EngineDefinition, startup: float) -> Session:
+    return Session(definition.command, definition.folder, definition.name, definition.options, startup)
+
+
+def _lease(definition: EngineDefinition, owner: Engine, startup: float) -> Session:
+    """A running program of ``definition`` that no live agent holds (started when none is free)."""
+    held = _SHARED.setdefault(definition, [])
+    for i, (session, ref) in enumerate(held):
+        if ref() is None and session.alive():
+            held[i] = (session, weakref.ref(owner))
+            return session
+    held[:] = [(s, r) for s, r in held if s.alive()]
+    session = _start(definition, startup)
+    held.append((session, weakref.ref(owner)))
+    return session
+
+
+def _release(session: Session) -> None:
+    for held in _SHARED.values():
+        held[:] = [(s, r) for s, r in held if s is not session]
+
+
+def _close_quietly(session: Session) -> None:
+    try:
+        session.close()
+    except Exception:  # noqa: BLE001 - at exit, nothing is left to tell
+        pass
+
+
+@atexit.register
+def _close_all() -> None:
+    for held in list(_SHARED.values()):
+        for session, _ in held:
+            _close_quietly(session)
+    _SHARED.clear()
+

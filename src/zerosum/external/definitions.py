@@ -1,0 +1,137 @@
+"""External engines by name: ``--engine NAME=COMMAND`` read and checked (:mod:`.names` registers them).
+
+An :class:`EngineDefinition` is a name, a command (its words), a folder to run it in and options to set
+(``setoption``) after the handshake: plain values that cross process boundaries and are stored with a run.
+:func:`~zerosum.external.names.register_engine` makes the name an agent spec for :func:`~zerosum.agents.registry.make_agent` in this
+process (``NAME``, or ``NAME:depth=6``, ``NAME:time=0.5``, ``NAME:nodes=N``: limits sent with each ``go``), as
+any other agent; the arena hands the definitions to its worker processes with each game
+(:func:`~zerosum.external.names.definitions_for`), which register them there too.
+
+Command-line forms (one-line :class:`~zerosum.errors.UsageError` for anything malformed):
+
+- ``--engine NAME=COMMAND``: COMMAND split into words as a POSIX shell would (quotes kept together), run
+  without a shell;
+- ``--engine-dir NAME=DIR``: the folder NAME runs in (default: the current one);
+- ``--engine-option NAME.OPTION=VALUE``: ``setoption name OPTION value VALUE`` after the handshake (checked
+  against the options the engine declares).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..errors import AgentError, UsageError
+from ..spec import quoted
+from .process import split_command
+
+__all__ = ["EngineDefinition", "parse_engines", "MAX_ENGINES"]
+
+#: the most ``--engine`` flags one command takes
+MAX_ENGINES = 64
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]{0,63}")
+_OPTION = re.compile(r"[^\s=]{1,200}")
+
+
+@dataclass(frozen=True)
+class EngineDefinition:
+    """An external engine: ``name`` (an agent spec), ``command`` (its words), ``folder`` (None: the current
+    one) and ``options`` (``(name, value)`` pairs set after the handshake)."""
+
+    name: str
+    command: tuple[str, ...]
+    folder: str | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "command": list(self.command), "folder": self.folder,
+                "options": [list(pair) for pair in self.options]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "EngineDefinition":
+        """The definition stored as :meth:`to_json` wrote it; AgentError when it is not one."""
+        try:
+            if not isinstance(data, dict) or set(data) != {"name", "command", "folder", "options"}:
+                raise TypeError
+            name, words, folder = data["name"], data["command"], data["folder"]
+            options = tuple((str(k), str(v)) for k, v in data["options"])
+            if not (isinstance(name, str) and _NAME.fullmatch(name) and isinstance(words, list) and words
+                    and all(isinstance(w, str) for w in words) and (folder is None or isinstance(folder, str))):
+                raise TypeError
+        except (TypeError, ValueError):
+            raise AgentError(f"a stored engine definition is malformed: {quoted(str(data), 80)}") from None
+        return cls(name, tuple(words), folder, options)
+
+    def describe(self) -> str:
+        """``NAME = COMMAND`` as a shell would read it (with its folder and options, when given)."""
+        import shlex
+
+        text = f"{self.name} = {shlex.join(self.command)}"
+        if self.folder:
+            text += f" (in {self.folder})"
+        if self.options:
+            text += " " + " ".join(f"{k}={v}" for k, v in self.options)
+        return text
+
+
+def _split(text: str, sep: str, flag: str, form: str) -> tuple[str, str]:
+    name, found, rest = text.partition(sep)
+    name = name.strip()
+    if not found or not _NAME.fullmatch(name):
+        raise UsageError(f"{flag} {quoted(text)}: expected {form} (NAME: a letter, then letters, digits, - or _, "
+                         "at most 64)")
+    return name, rest
+
+
+def parse_engines(engines: Sequence[str], dirs: Sequence[str] = (), options: Sequence[str] = ()) -> list[EngineDefinition]:
+    """The definitions of ``--engine NAME=COMMAND`` flags, with their ``--engine-dir NAME=DIR`` and
+    ``--engine-option NAME.OPTION=VALUE`` (see the module docstring); one UsageError line for a malformed
+    flag, a name given twice, a name that is an agent already, or a folder or option of no engine."""
+    from ..agents.registry import agent_class
+
+    if len(engines) > MAX_ENGINES:
+        raise UsageError(f"at most {MAX_ENGINES} --engine flags, got {len(engines)}")
+    commands: dict[str, tuple[str, ...]] = {}
+    for text in engines:
+        name, command = _split(text, "=", "--engine", "NAME=COMMAND")
+        key = name.lower()
+        if key in commands:
+            raise UsageError(f"--engine {name} is given twice: each engine needs a name of its own")
+        cls = agent_class(key)
+        if cls is not None and getattr(cls, "DEFINITION", None) is None:  # an engine named before may be named again
+            raise UsageError(f"--engine {name}: {name!r} is a zerosum agent already; give the engine another name")
+        try:
+            commands[key] = tuple(split_command(command))
+        except AgentError as exc:
+            raise UsageError(f"--engine {name}: {exc}") from None
+    folders: dict[str, str] = {}
+    for text in dirs:
+        name, folder = _split(text, "=", "--engine-dir", "NAME=DIR")
+        key = _known(name, commands, "--engine-dir")
+        if not folder.strip():
+            raise UsageError(f"--engine-dir {name}= names no folder")
+        if key in folders:
+            raise UsageError(f"--engine-dir {name} is given twice")
+        if not os.path.isdir(folder):
+            raise UsageError(f"--engine-dir {name}: folder {quoted(folder)} not found")
+        folders[key] = os.path.abspath(folder)
+    settings: dict[str, list[tuple[str, str]]] = {}
+    for text in options:
+        name, rest = _split(text, ".", "--engine-option", "NAME.OPTION=VALUE")
+        key = _known(name, commands, "--engine-option")
+        option, eq, value = rest.partition("=")
+        if not eq or not _OPTION.fullmatch(option):
+            raise UsageError(f"--engine-option {quoted(text)}: expected NAME.OPTION=VALUE")
+        settings.setdefault(key, []).append((option, value.strip()))
+    names = {n.partition("=")[0].strip().lower(): n.partition("=")[0].strip() for n in engines}
+    return [EngineDefinition(names[key], words, folders.get(key), tuple(settings.get(key, ())))
+            for key, words in commands.items()]
+
+
+def _known(name: str, commands: dict[str, Any], flag: str) -> str:
+    key = name.lower()
+    if key not in commands:
+        raise UsageError(f"{flag} {name}: no --engine {name}=COMMAND names that engine")
+    return key

@@ -1,0 +1,58 @@
+"""Named external engines in this process: a name registered as an agent spec (:mod:`.definitions` reads
+the flags), and the definitions handed to the arena's worker processes."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from ..errors import AgentError
+from .definitions import EngineDefinition
+
+__all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs"]
+
+_REGISTERED: dict[str, EngineDefinition] = {}
+
+
+def registered(name: str) -> EngineDefinition | None:
+    """The engine registered as ``name`` in this process (any case), or None."""
+    return _REGISTERED.get(name.lower())
+
+
+def register_engine(definition: EngineDefinition) -> None:
+    """Make ``definition.name`` an agent spec in this process (replacing an engine of that name; AgentError
+    when the name is a zerosum agent)."""
+    from ..agents.registry import agent_class, register_agent
+    from .agent import Engine
+
+    key = definition.name.lower()
+    if _REGISTERED.get(key) == definition:
+        return
+    if key not in _REGISTERED and agent_class(key) is not None:
+        raise AgentError(f"engine {definition.name!r}: that name is a zerosum agent already")
+    cls = type(f"Engine_{key}", (Engine,), {"name": key, "DEFINITION": definition,
+                                            "description": f"external engine: {definition.describe()}"})
+    register_agent(key, cls)
+    _REGISTERED[key] = definition
+
+
+def register_definitions(definitions: Iterable[EngineDefinition]) -> None:
+    for definition in definitions:
+        register_engine(definition)
+
+
+def definitions_for(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """``(name, JSON)`` of every registered engine that ``specs`` name (``NAME`` or ``NAME:options``), for a
+    worker process to register (:func:`register_definitions` of :meth:`EngineDefinition.from_json`)."""
+    found: dict[str, str] = {}
+    for spec in specs:
+        name = spec.strip().partition(":")[0].strip().lower()
+        definition = _REGISTERED.get(name)
+        if definition is not None:
+            found[name] = json.dumps(definition.to_json(), sort_keys=True)
+    return tuple(sorted(found.items()))
+
+
+def from_pairs(pairs: Iterable[tuple[str, str]]) -> list[EngineDefinition]:
+    """The definitions of :func:`definitions_for`'s pairs."""
+    return [EngineDefinition.from_json(json.loads(text)) for _, text in pairs]

@@ -1,0 +1,239 @@
+"""An external engine's process: started through the reaper, read line by line under a deadline, killed whole.
+
+:class:`EngineProcess` starts a command (``shlex`` words, no shell) in a folder, under :mod:`.reaper`, so the
+engine has a session and a process group of its own and leaves nothing behind when it ends or is killed.
+Lines are written to its standard input and read from its standard output under a deadline, never more than
+:data:`~zerosum.external.protocol.MAX_LINE` bytes a line, so a program that hangs, floods its output or
+writes one endless line costs the arena a bounded wait and bounded memory.  Its standard error is read by a
+thread into a short tail (the last lines, each cut short), which a crash's reason quotes.
+
+Whatever goes wrong is an :class:`EngineFault` whose ``reason`` is the forfeit reason the arena records:
+``crash: ...``, ``timeout: ...``, ``protocol error: ...``, ``garbage output: ...`` or ``illegal move: ...``.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import AgentError
+from ..spec import quoted
+
+__all__ = ["EngineFault", "EngineProcess", "split_command", "CRASH", "TIMEOUT", "PROTOCOL", "GARBAGE", "ILLEGAL"]
+
+#: the kinds of forfeit an external engine can cause (the start of each reason)
+CRASH, TIMEOUT, PROTOCOL, GARBAGE, ILLEGAL = "crash", "timeout", "protocol error", "garbage output", "illegal move"
+#: the longest reason (and the longest quote of the engine's standard error in it)
+MAX_REASON = 300
+#: how much of the engine's standard error is kept (the last lines, each cut to 200 characters)
+STDERR_LINES = 8
+_REAPER = str(Path(__file__).with_name("reaper.py"))
+
+
+class EngineFault(AgentError):
+    """An external engine broke a rule: ``reason`` (``kind: details``) is the forfeit reason."""
+
+    def __init__(self, kind: str, details: str) -> None:
+        text = " ".join(f"{kind}: {details}".split())
+        if len(text) > MAX_REASON:
+            text = text[: MAX_REASON - 3] + "..."
+        super().__init__(text)
+        self.kind = kind
+        self.reason = text
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """The words of a command: a string split as a POSIX shell splits words (no shell runs it: for pipes or
+    redirections use ``sh -c '...'``), or a list of words as given.  AgentError for an empty or unbalanced one."""
+    if isinstance(command, str):
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            raise AgentError(f"engine command {quoted(command)} cannot be split into words: {exc}") from None
+    elif isinstance(command, (list, tuple)) and all(isinstance(w, str) for w in command):
+        words = list(command)
+    else:
+        raise AgentError(f"an engine command is a string or a list of strings, not {type(command).__name__}")
+    if not words or not words[0]:
+        raise AgentError("an engine command names a program (it is empty)")
+    if any("\x00" in w for w in words):
+        raise AgentError(f"engine command {quoted(' '.join(words))} holds a NUL character")
+    return words
+
+
+def _find_program(program: str, folder: str | None) -> str | None:
+    """Why ``program`` cannot run from ``folder``, or None when it can (as far as can be told beforehand)."""
+    if os.sep in program:
+        path = program if os.path.isabs(program) or folder is None else os.path.join(folder, program)
+        if not os.path.exists(path):
+            return f"{quoted(program)} not found" + (f" (in {quoted(folder)})" if folder else "")
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            return f"{quoted(program)} is not an executable file"
+        return None
+    if shutil.which(program) is None:
+        return f"{quoted(program)} is not on the PATH (give its path, e.g. ./{program})"
+    return None
+
+
+class EngineProcess:
+    """One running engine (see the module docstring).  ``label`` names it in messages."""
+
+    def __init__(self, words: Sequence[str], folder: str | None = None, label: str = "engine") -> None:
+        self.words, self.folder, self.label = list(words), folder, label
+        if folder is not None and not os.path.isdir(folder):
+            raise AgentError(f"engine {label}: folder {quoted(folder)} not found")
+        why = _find_program(self.words[0], folder)
+        if why is not None:
+            raise AgentError(f"engine {label}: the command {quoted(shlex.join(self.words))} cannot start: {why}")
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-I", "-S", _REAPER, str(os.getpid()), *self.words], cwd=folder,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                start_new_session=True, close_fds=True)
+        except OSError as exc:
+            raise AgentError(f"engine {label}: cannot start {quoted(self.words[0])}: {exc.strerror or exc}") from None
+        assert self.popen.stdin is not None and self.popen.stdout is not None and self.popen.stderr is not None
+        self._in, self._out = self.popen.stdin, self.popen.stdout.fileno()
+        os.set_blocking(self._out, False)
+        self._buffer = bytearray()
+        self._eof = False
+        self.read_bytes = 0  # everything read from the engine's output
+        self.tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._stderr = threading.Thread(target=self._drain, args=(self.popen.stderr,), daemon=True,
+                                        name="zerosum-engine-stderr")
+        self._stderr.start()
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int:
+        """The reaper's process id (the engine is its child, in a group of its own)."""
+        return int(self.popen.pid)
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None and not self._eof
+
+    def _drain(self, stream: object) -> None:
+        """Keep the last lines of the engine's standard error (a thread: a chatty engine never blocks)."""
+        read = getattr(stream, "readline")
+        try:
+            while True:
+                line = read(4096)
+                if not line:
+                    return
+                text = " ".join(line.decode("utf-8", "replace").split())
+                if text:
+                    self.tail.append(text[:200])
+        except (OSError, ValueError):
+            return
+
+    def send(self, line: str) -> None:
+        """Write one line; a crash fault when the engine is gone."""
+        try:
+            self._in.write(line.encode("utf-8") + b"\n")
+            self._in.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self.crash() from None
+
+    def read_line(self, deadline: float, limit: int) -> str | None:
+        """The next line of output (without its end), or None when ``deadline`` (``time.monotonic()``) passes
+        first.  A crash fault at the end of the output; a garbage fault for a line over ``limit`` bytes (as soon as
+        that many arrive without an end) or one that is not UTF-8 (the engine is not to be trusted after either)."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                raw = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                if raw.endswith(b"\r"):
+                    raw = raw[:-1]
+                try:
+                    return raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise EngineFault(GARBAGE, "a line that is not UTF-8 text: "
+                                      + quoted(raw.decode("utf-8", "replace"), 60)) from None
+            if len(self._buffer) > limit:  # no end in sight: the line is garbage already
+                self._buffer.clear()
+                raise EngineFault(GARBAGE, f"a line longer than {limit:,} bytes")
+            if self._eof:
+                raise self.crash()
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                return None
+            ready, _, _ = select.select([self._out], [], [], wait)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                continue
+            self.read_bytes += len(chunk)
+            self._buffer += chunk
+
+    def exit_code(self, wait: float = 1.0) -> int | None:
+        """The engine's exit code (negative: the signal that killed it), waiting up to ``wait`` seconds."""
+        try:
+            return self.popen.wait(wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def crash(self) -> EngineFault:
+        """The crash fault of an engine whose output ended (its exit code, and its last words on stderr)."""
+        code = self.exit_code()
+        if code is None:
+            self.kill()
+            how = "closed its output"
+        elif code == 127 and any("cannot start" in t for t in self.tail):
+            how = "could not start"
+        elif code < 0:
+            how = f"was killed by signal {-code} ({signal.Signals(-code).name})" if -code in signal.valid_signals() \
+                else f"was killed by signal {-code}"
+        else:
+            how = f"exited (exit code {code})"
+        self._stderr.join(0.5)
+        said = f": {self.tail[-1]}" if self.tail else ""
+        return EngineFault("crash", f"the engine {how}{said}")
+
+    def kill(self) -> None:
+        """End the engine and everything it started, at once (the reaper kills the group), and reap it."""
+        with self._lock:
+            if self.popen.poll() is None:
+                try:
+                    self.popen.send_signal(signal.SIGTERM)  # the reaper: kill the group, reap, end
+                except OSError:
+                    pass
+                try:
+                    self.popen.wait(3.0)
+                except subprocess.TimeoutExpired:
+                    self.popen.kill()
+                    self.popen.wait(3.0)
+            for stream in (self.popen.stdin, self.popen.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+            self._eof = True
+
+    def close(self, quit_line: str = "quit", wait: float = 0.5) -> None:
+        """End politely: ``quit``, a short wait, then :meth:`kill` (which always runs)."""
+        if self.popen.poll() is None and not self._eof:
+            try:
+                self.send(quit_line)
+                self.popen.wait(wait)
+            except (EngineFault, subprocess.TimeoutExpired):
+                pass
+        self.kill()

@@ -1,0 +1,145 @@
+"""The reaper: a tiny process between zerosum and an external engine, so that nothing an engine starts
+outlives it.
+
+Run as a script (``python -I -S reaper.py PARENT_PID PROGRAM [ARGS...]``, by :mod:`.process`), in a session
+of its own; it imports nothing but the standard library.  It starts the engine in a process group of its own
+(standard input, output and error passed straight through: no copying, no added latency), and then waits.
+When the engine ends, when the reaper is told to stop (SIGTERM, SIGHUP, SIGINT), or when its parent goes
+(even on SIGKILL: Linux's parent-death signal, and a check of the parent's id every half second), it kills
+the engine's whole process group with SIGKILL, then every process left below it (on Linux it is a child
+subreaper: an engine's orphaned children come to it, whatever group they moved to), reaps them all (no
+zombies), and ends as the engine ended: the same exit code, or killed by the same signal.
+
+An engine that cannot be started (no such program, not executable) ends with exit code 127 and one line on
+standard error saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+CANNOT_START = 127
+_STOP = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+_WATCHED = {signal.SIGCHLD, *_STOP}
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _prctl(option: int, value: int) -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+    except Exception:  # noqa: BLE001 - not Linux: the parent's id is watched instead
+        pass
+
+
+def _start(program: list[str]) -> int:
+    """Fork the engine in its own process group; the child never returns."""
+    pid = os.fork()
+    if pid:
+        try:
+            os.setpgid(pid, pid)  # both sides set it, so the group exists before either goes on
+        except OSError:
+            pass
+        return pid
+    try:
+        os.setpgid(0, 0)
+        for sig in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+        os.execvp(program[0], program)
+    except OSError as exc:
+        os.write(2, f"cannot start {program[0]!r}: {exc.strerror or exc}\n".encode("utf-8", "replace"))
+    finally:
+        os._exit(CANNOT_START)
+
+
+def _children() -> list[int]:
+    """The ids of this process's children (Linux /proc; empty elsewhere)."""
+    me = str(os.getpid())
+    found: list[int] = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and fields[1].decode() == me:
+            found.append(int(name))
+    return found
+
+
+def _clean_up(group: int) -> None:
+    """Kill the engine's group and everything left below this process; reap them all."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        for pid in _children():  # escaped the group (setsid): orphans came here as to a subreaper
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.01)
+
+
+def main(argv: list[str]) -> int:
+    parent, program = int(argv[1]), argv[2:]
+    signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+    if os.getppid() != parent:
+        return 1
+    engine = _start(program)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)  # the engine's output pipe ends when the engine's group does, not when this does
+    status: int | None = None
+    while status is None:
+        got = signal.sigtimedwait(_WATCHED, 0.5)
+        if got is None:
+            if os.getppid() != parent:
+                break
+            continue
+        if got.si_signo != signal.SIGCHLD:
+            break
+        while True:  # reap whatever ended; the engine's own status ends the wait
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid == 0:
+                break
+            if pid == engine:
+                status = code
+    _clean_up(engine)
+    if status is None:
+        return 1
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+        os.kill(os.getpid(), sig)
+        return 128 + sig
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

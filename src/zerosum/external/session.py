@@ -1,0 +1,256 @@
+"""The conversation with one external engine (docs/protocol.md, version 1), on top of :mod:`.process`.
+
+A :class:`Session` starts the program, holds the handshake (``zsp 1`` ... ``zspok``: its name, author,
+options and games), sets options, starts games (``newgame``, then an ``isready`` round trip) and searches:
+``position``, ``go``, every ``info`` kept (the last depth, nodes, time, score and pv each), ``bestmove``.  Every
+wait has a deadline and every move's output a bound; what breaks a rule ends the session with an
+:class:`~zerosum.external.process.EngineFault` naming the forfeit:
+
+- the output ends: ``crash: the engine exited (exit code 3): <its last line on standard error>``;
+- no ``bestmove`` by the move's stop point: ``stop`` is sent; none by its deadline either: the whole process
+  group is killed, ``timeout: no bestmove within 1.35 s (stop sent after 1.22 s)`` (or the arena's
+  ``time forfeit`` under a game clock);
+- a line over :data:`~zerosum.external.protocol.MAX_LINE` bytes, not UTF-8, with control characters, or more
+  than :data:`MAX_OUTPUT` bytes or :data:`MAX_LINES` lines in one move: ``garbage output: ...``;
+- a known reply that is malformed (``info depth x``), or no ``zspok``/``readyok`` in time: ``protocol error: ...``.
+
+Lines whose first word the protocol does not know are ignored (within those bounds).
+
+**Latency** is measured apart from thinking: :attr:`Session.pings` are ``isready`` -> ``readyok`` round trips
+(one at the start of each game: what one exchange costs, pipe and the engine's input loop, with no search);
+:attr:`Session.overheads` are, for each move whose engine reported its own ``time``, the time from writing
+``go`` to reading ``bestmove`` less that reported time (what the move cost beyond the engine's own clock).
+"""
+
+from __future__ import annotations
+
+import collections
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..errors import AgentError
+from ..spec import quoted
+from .process import GARBAGE, PROTOCOL, TIMEOUT, EngineFault, EngineProcess
+from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, NewGame,
+                       OptionSpec, Position, ProtocolError, ReadyOk, SetOption, Stop, parse_reply)
+from .protocol.messages import CONTROL
+
+__all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "MAX_OUTPUT", "MAX_LINES", "STOP_WAIT"]
+
+#: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
+STARTUP = 30.0
+#: seconds an ``isready`` waits for ``readyok`` (after ``newgame`` and options)
+READY = 10.0
+#: the most output one move may produce (bytes), and the most lines
+MAX_OUTPUT = 4 * 2**20
+MAX_LINES = 20_000
+#: seconds allowed after ``stop`` before the engine is killed (engine-check asks 0.1 s; a loaded machine more)
+STOP_WAIT = 0.1
+#: the last latency samples kept
+SAMPLES = 10_000
+
+
+@dataclass
+class Handshake:
+    """What the engine said of itself before ``zspok``."""
+
+    name: str = ""
+    author: str = ""
+    options: dict[str, OptionSpec] = field(default_factory=dict)
+    games: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Thought:
+    """One move's search: the move text, the last value of each ``info`` field, and the wall time."""
+
+    move: str | None
+    depth: int | None = None
+    nodes: int | None = None
+    time: int | None = None  # the engine's own milliseconds
+    exact: int | None = None
+    est: float | None = None
+    pv: str | None = None
+    wall: float = 0.0  # seconds from writing go to reading bestmove
+    stopped: bool = False  # stop was sent
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Medians of an engine's latency samples in milliseconds (None without samples); see the module docstring."""
+
+    ping_ms: float | None
+    overhead_ms: float | None
+    pings: int
+    moves: int
+
+    def describe(self) -> str:
+        parts = []
+        if self.ping_ms is not None:
+            parts.append(f"isready round trip {self.ping_ms:.2f} ms (median of {self.pings})")
+        if self.overhead_ms is not None:
+            parts.append(f"go-to-bestmove beyond its own time {self.overhead_ms:.2f} ms (median of {self.moves})")
+        return "; ".join(parts) or "not measured"
+
+
+def _median_ms(samples: Sequence[float]) -> float | None:
+    return round(1000 * statistics.median(samples), 3) if samples else None
+
+
+class Session:
+    """A running engine after its handshake (see the module docstring).  ``label`` names it in messages."""
+
+    def __init__(self, words: Sequence[str], folder: str | None = None, label: str = "engine",
+                 options: Sequence[tuple[str, str]] = (), startup: float = STARTUP) -> None:
+        self.label = label
+        self.process = EngineProcess(words, folder, label)
+        self.pings: collections.deque[float] = collections.deque(maxlen=SAMPLES)
+        self.overheads: collections.deque[float] = collections.deque(maxlen=SAMPLES)
+        try:
+            self.hello = self._handshake(time.monotonic() + startup, startup)
+            for name, value in options:
+                self.set_option(name, value)
+            if options:
+                self.ping()
+        except EngineFault as fault:
+            self.process.kill()
+            raise AgentError(f"engine {label} failed its handshake: {fault.reason}") from None
+        except BaseException:
+            self.process.kill()
+            raise
+
+    # ---- lines ----------------------------------------------------------------------------------
+
+    def _reply(self, deadline: float) -> Any:
+        """The next reply as a typed value (an Unknown for a line the protocol does not know), or None at the
+        deadline; a garbage or protocol fault for a bad line."""
+        line = self.process.read_line(deadline, MAX_LINE)
+        if line is None:
+            return None
+        bad = CONTROL.search(line)
+        if bad is not None:
+            raise EngineFault(GARBAGE, f"control character {bad.group()!r} in {quoted(line, 60)}")
+        try:
+            return parse_reply(line)
+        except ProtocolError as exc:
+            raise EngineFault(PROTOCOL, str(exc)) from None
+
+    def send(self, command: Any) -> None:
+        self.process.send(command.line())
+
+    def _handshake(self, deadline: float, startup: float) -> Handshake:
+        self.send(Hello(1))
+        hello = Handshake()
+        lines = 0
+        while True:
+            reply = self._reply(deadline)
+            lines += 1
+            if reply is None:
+                raise EngineFault(PROTOCOL, f"no zspok within {startup:g} s of 'zsp 1' (is it a zerosum engine?)")
+            if lines > MAX_LINES:
+                raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines before zspok")
+            if isinstance(reply, HelloDone):
+                return hello
+            if isinstance(reply, Id):
+                setattr(hello, reply.key, reply.value)
+            elif isinstance(reply, OptionSpec):
+                hello.options[reply.name] = reply
+            elif isinstance(reply, GameSpec):
+                hello.games.append(reply.spec)
+
+    def set_option(self, name: str, value: str) -> None:
+        """``setoption``, checked against the options the engine declared (AgentError, one line)."""
+        spec = self.hello.options.get(name)
+        if spec is None:
+            known = ", ".join(self.hello.options) or "none"
+            raise AgentError(f"engine {self.label} has no option {quoted(name)} (its options: {known})")
+        if spec.type == "spin":
+            ok = value.strip().lstrip("+-").isdigit() and spec.min <= int(value) <= spec.max  # type: ignore[operator]
+            if not ok:
+                raise AgentError(f"engine {self.label}: option {name} is a whole number in {spec.min}..{spec.max}, "
+                                 f"not {quoted(value)}")
+        elif spec.type == "check" and value not in ("true", "false"):
+            raise AgentError(f"engine {self.label}: option {name} is true or false, not {quoted(value)}")
+        try:
+            self.send(SetOption(name, value))
+        except ProtocolError as exc:
+            raise AgentError(f"engine {self.label}: option {name}: {exc}") from None
+
+    def ping(self, wait: float = READY) -> float:
+        """One ``isready`` round trip (seconds; kept in :attr:`pings`); a protocol fault without ``readyok``."""
+        start = time.perf_counter()
+        self.send(IsReady())
+        deadline = time.monotonic() + wait
+        lines = 0
+        while True:
+            reply = self._reply(deadline)
+            lines += 1
+            if reply is None:
+                raise EngineFault(PROTOCOL, f"no readyok within {wait:g} s of isready")
+            if lines > MAX_LINES:
+                raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines before readyok")
+            if isinstance(reply, ReadyOk):
+                took = time.perf_counter() - start
+                self.pings.append(took)
+                return took
+
+    def new_game(self) -> None:
+        """``newgame``, then a round trip: the engine is ready, and one latency sample is taken."""
+        self.send(NewGame())
+        self.ping()  # newgame's own work (clearing tables) happens here
+        self.ping()  # the round trip alone
+
+    # ---- a move ---------------------------------------------------------------------------------
+
+    def think(self, position: Position, go: Go, stop_at: float, deadline: float,
+              late: str | None = None) -> Thought:
+        """Search ``position`` with ``go``; ``stop_at``/``deadline`` are seconds from now: ``stop`` is sent at
+        the first, the engine killed at the second.  ``late``: the reason of a timeout (default: timeout)."""
+        self.send(position)
+        start = time.perf_counter()
+        self.send(go)
+        now = time.monotonic()
+        soft, hard = now + stop_at, now + deadline
+        thought = Thought(None)
+        first_byte = self.process.read_bytes
+        lines = 0
+        while True:
+            reply = self._reply(soft if not thought.stopped else hard)
+            if reply is None:
+                if not thought.stopped:
+                    self.send(Stop())
+                    thought.stopped = True
+                    continue
+                self.process.kill()
+                if late is not None:
+                    raise EngineFault(late, f"no bestmove within {deadline:g} s")
+                raise EngineFault(TIMEOUT, f"no bestmove within {deadline:g} s (stop sent after {stop_at:g} s)")
+            lines += 1
+            if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
+                raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
+            if isinstance(reply, Info):
+                for name in ("depth", "nodes", "time", "pv"):
+                    if getattr(reply, name) is not None:
+                        setattr(thought, name, getattr(reply, name))
+                if reply.exact is not None or reply.est is not None:
+                    thought.exact, thought.est = reply.exact, reply.est
+            elif isinstance(reply, BestMove):
+                thought.wall = time.perf_counter() - start
+                thought.move = reply.move
+                if thought.time is not None:
+                    self.overheads.append(max(0.0, thought.wall - thought.time / 1000))
+                return thought
+
+    def latency(self) -> Latency:
+        """The medians of this engine's latency samples so far."""
+        return Latency(_median_ms(self.pings), _median_ms(self.overheads), len(self.pings), len(self.overheads))
+
+    def alive(self) -> bool:
+        return self.process.alive()
+
+    def close(self) -> None:
+        """``quit``, a short wait, then the whole process group is killed."""
+        self.process.close()
+

@@ -1,0 +1,299 @@
+"""An external engine as an agent (zerosum.external.Engine): real programs started as processes, a good one
+and misbehaving ones, each fault a forfeit with its reason, and nothing an engine starts left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import zerosum
+from zerosum.agents.base import Limits
+from zerosum.agents.registry import make_agent
+from zerosum.errors import AgentError
+from zerosum.external import Engine, EngineDefinition, register_engine
+
+from process_helpers import alive, wait_gone  # noqa: E402
+
+linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+
+#: a small engine written for these tests, independent of zerosum: Connect Four and Tic-Tac-Toe, the legal
+#: move nearest the middle (columns 4, 3, 5, 2, 6, 1, 7; cells 5, 1, 2, ...: the lowest free cell); its first
+#: argument chooses how it misbehaves, and it writes every line it hears to $ENGINE_LOG when that is set
+ENGINE = r'''
+import os, subprocess, sys, time
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+LOG = os.environ.get("ENGINE_LOG")
+
+
+def out(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def legal(game, moves):
+    if game == "tictactoe":
+        return [c for c in (5, 1, 2, 3, 4, 6, 7, 8, 9) if str(c) not in moves]
+    heights = {c: moves.count(str(c)) for c in range(1, 8)}
+    return [c for c in (4, 3, 5, 2, 6, 1, 7) if heights[c] < 6]
+
+
+game, moves = "", ""
+for line in sys.stdin:
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write(line)
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "zsp":
+        if MODE == "silent":
+            continue
+        out("id name middle " + MODE)
+        out("id author the tests")
+        out("option name Skill type spin default 3 min 0 max 10")
+        out("game connectx:rows=6,cols=7,k=4")
+        out("game tictactoe")
+        out("zspok")
+    elif words[0] == "isready":
+        out("readyok")
+    elif words[0] == "position":
+        game, moves = words[1], (words[3] if len(words) > 3 else "")
+    elif words[0] == "go":
+        if MODE == "crash":
+            sys.stderr.write("Traceback: ZeroDivisionError: division by zero\n")
+            sys.stderr.flush()
+            os._exit(3)
+        if MODE == "hang":
+            time.sleep(3600)
+        if MODE == "fork":
+            child = subprocess.Popen(["sleep", "3600"])
+            with open(os.environ["CHILD_PID"], "w") as f:
+                f.write(str(child.pid))
+            time.sleep(3600)
+        if MODE == "garbage":
+            sys.stdout.buffer.write(b"\xff\xfe\x00 garbage\n")
+            sys.stdout.flush()
+        if MODE == "longline":
+            sys.stdout.write("x" * (3 << 20))
+            sys.stdout.flush()
+            time.sleep(3600)
+        if MODE == "flood":
+            while True:  # a thousand lines a write
+                sys.stdout.write(("info string " + "flood " * 20 + "\n") * 1000)
+        if MODE == "illegal":
+            out("bestmove 9")
+            continue
+        if MODE == "badinfo":
+            out("info depth x")
+        if MODE == "late":  # answers only when told to stop
+            heard = sys.stdin.readline()
+            if LOG:
+                with open(LOG, "a") as f:
+                    f.write(heard)
+        best = legal(game, moves)[0]
+        out(f"info depth 1 nodes 7 time 0 score est 0.5 pv {best}")
+        out(f"bestmove {best}")
+    elif words[0] == "quit":
+        break
+'''
+
+
+@pytest.fixture
+def engine_file(tmp_path: Path) -> Path:
+    path = tmp_path / "middle.py"
+    path.write_text(ENGINE)
+    return path
+
+
+def command(path: Path, mode: str = "good") -> list[str]:
+    return [sys.executable, str(path), mode]
+
+
+def middle_first(moves: str) -> int:
+    """The test engine's rule, again: the legal column nearest the middle (0-based)."""
+    return next(c for c in (4, 3, 5, 2, 6, 1, 7) if moves.count(str(c)) < 6) - 1
+
+
+# ---- a good engine --------------------------------------------------------------------------------------
+
+def test_a_good_engine_plays_a_whole_game_by_its_rule_and_hears_the_protocol(engine_file, tmp_path, monkeypatch):
+    log = tmp_path / "heard.txt"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    with Engine(command(engine_file), limits=Limits(time=0.5), options={"Skill": 7}) as engine:
+        assert engine.spec == "middle good"  # its id name
+        assert engine.handshake.games == ["connectx:rows=6,cols=7,k=4", "tictactoe"]
+        record = zerosum.play_game("connect4", engine, "first", seed=1)
+        assert record.winner is not None and not record.forfeit
+        moves = ""
+        for move in record.moves:
+            if move.player == 1:  # every move of the engine follows its rule, seen from the moves before it
+                assert move.action == middle_first(moves)
+                assert (move.nodes, move.depth, move.value) == (7, 1, 0.5)
+            moves += str(move.action + 1)
+        latency = engine.latency
+        assert latency.pings >= 2 and latency.ping_ms is not None and latency.ping_ms > 0
+        assert latency.moves == len([m for m in record.moves if m.player == 1])  # it reports its time
+    heard = log.read_text().splitlines()
+    assert heard[:4] == ["zsp 1", "setoption name Skill value 7", "isready", "newgame"]
+    first_go = heard.index("go movetime 500")
+    assert heard[first_go - 1] == "position connectx:rows=6,cols=7,k=4"
+    second = [line for line in heard if line.startswith("position")][1]
+    assert second == f"position connectx:rows=6,cols=7,k=4 moves {record.notation[:2]}"
+    assert heard[-1] == "quit"
+
+
+def test_a_game_whose_states_keep_no_history_is_told_its_moves(engine_file):
+    with Engine(command(engine_file), limits=Limits(depth=2)) as engine:
+        record = zerosum.play_game("tictactoe", "first", engine, moves="1", seed=0)
+        # X plays 1 (opening), then the first free cells; O (the engine) the free cell first in 5,1,2,3,...
+        assert record.notation == "1523467"
+        assert not record.forfeit
+
+
+def test_a_named_engine_is_an_agent_spec_with_limits(engine_file, tmp_path, monkeypatch):
+    log = tmp_path / "heard.txt"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    register_engine(EngineDefinition("middle", tuple(command(engine_file))))
+    first = make_agent("middle:depth=3,nodes=500")
+    second = make_agent("Middle")
+    assert first.spec == "middle:depth=3,nodes=500"
+    record = zerosum.play_game("connect4", first, second, seed=0)
+    assert not record.forfeit
+    assert "go nodes 500 depth 3" in log.read_text().splitlines()
+    pid_of = [a._session.process.pid for a in (first, second)]  # two live agents: two programs
+    assert pid_of[0] != pid_of[1]
+    del first
+    again = make_agent("middle")  # the first agent is gone: its program is taken again
+    assert again._session.process.pid == pid_of[0]
+
+
+# ---- what goes wrong ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode, reason", [
+    ("crash", "crash: the engine exited (exit code 3): Traceback: ZeroDivisionError: division by zero"),
+    ("hang", "timeout: no bestmove within"),
+    ("garbage", "garbage output: a line that is not UTF-8 text"),
+    ("longline", "garbage output: a line longer than 1,048,576 bytes"),
+    ("flood", "garbage output: more than 20,000 lines or 4 MiB in one move"),
+    ("illegal", "illegal move: bestmove '9': column 9 is outside 1..7"),
+    ("badinfo", "protocol error: bad line 'info depth x'"),
+])
+def test_each_fault_forfeits_with_its_reason_and_leaves_no_process(engine_file, mode, reason):
+    engine = Engine(command(engine_file, mode), limits=Limits(time=1.0))
+    process = engine._session.process
+    start = time.monotonic()
+    record = zerosum.play_game("connect4", engine, "first", seed=0)
+    assert record.forfeit and record.winner == 2 and len(record.moves) == 0
+    assert record.reason.startswith(reason), record.reason
+    assert time.monotonic() - start < 10
+    assert process.popen.poll() is not None  # the program was killed and reaped
+    engine.close()
+
+
+def test_a_timeout_sends_stop_first_and_an_engine_that_answers_it_is_in_time(engine_file, tmp_path, monkeypatch):
+    log = tmp_path / "heard.txt"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    with Engine(command(engine_file, "late"), limits=Limits(time=0.2)) as engine:
+        record = zerosum.play_game("connect4", engine, "first", seed=0)
+        assert not record.forfeit  # it answers every stop within the deadline
+        assert all(m.seconds < 0.45 for m in record.moves if m.player == 1)
+    heard = log.read_text().splitlines()
+    assert heard.count("stop") == len([m for m in record.moves if m.player == 1])
+
+
+@linux
+def test_a_child_the_engine_started_dies_with_it(engine_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHILD_PID", str(tmp_path / "child.pid"))
+    engine = Engine(command(engine_file, "fork"), limits=Limits(time=0.2))
+    record = zerosum.play_game("connect4", engine, "first", seed=0)
+    assert record.reason.startswith("timeout: no bestmove within 0.43 s (stop sent after")
+    child = int((tmp_path / "child.pid").read_text())
+    assert wait_gone([child]) == []  # the sleep the engine started is gone, and reaped: no zombie
+    assert not os.path.exists(f"/proc/{child}")
+
+
+@linux
+def test_a_killed_owner_takes_its_engines_and_their_children_along(engine_file, tmp_path):
+    """SIGKILL of the process that started the engine: the reaper kills the engine's group."""
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    script = (f"import sys; sys.path.insert(0, {str(Path(zerosum.__file__).parents[1])!r})\n"
+              "from zerosum.external import Engine\n"
+              "import zerosum, os\n"
+              f"e = Engine({command(engine_file, 'fork')!r}, deadline=3600)\n"
+              f"print(e._session.process.pid, flush=True)\n"
+              "zerosum.play_game('connect4', e, 'first')\n")
+    env = {**os.environ, "CHILD_PID": str(pid_file)}
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env)
+    reaper = int(owner.stdout.readline())
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    assert alive(child) and alive(reaper)
+    owner.send_signal(signal.SIGKILL)
+    owner.wait(10)
+    assert wait_gone([reaper, child], 10) == []
+
+
+def test_a_command_that_cannot_start_is_one_line(tmp_path):
+    with pytest.raises(AgentError, match=r"cannot start: '\./nowhere' not found") as exc:
+        Engine("./nowhere --fast", dir=str(tmp_path))
+    assert "\n" not in str(exc.value)
+    with pytest.raises(AgentError, match="is not on the PATH"):
+        Engine("no-such-program-zerosum")
+    with pytest.raises(AgentError, match="cannot be split"):
+        Engine("'unbalanced")
+
+
+def test_a_handshake_that_never_ends_is_one_line(engine_file):
+    start = time.monotonic()
+    with pytest.raises(AgentError, match=r"failed its handshake: protocol error: no zspok within 1 s"):
+        Engine(command(engine_file, "silent"), startup=1)
+    assert time.monotonic() - start < 5
+
+
+def test_a_game_the_engine_does_not_list_is_refused_before_a_move(engine_file):
+    with Engine(command(engine_file)) as engine:
+        with pytest.raises(AgentError, match=r"does not play othello:n=8 \(its games: connectx:rows=6,cols=7,k=4, "
+                                             r"tictactoe\)"):
+            engine.warm_up(zerosum.get_game("othello"))
+
+
+def test_an_unknown_or_bad_option_is_one_line(engine_file):
+    with pytest.raises(AgentError, match=r"has no option 'Hash' \(its options: Skill\)"):
+        Engine(command(engine_file), options={"Hash": 64})
+    with pytest.raises(AgentError, match=r"option Skill is a whole number in 0..10, not '11'"):
+        Engine(command(engine_file), options={"Skill": 11})
+
+
+def test_the_clock_goes_with_go(engine_file, tmp_path, monkeypatch):
+    log = tmp_path / "heard.txt"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    with Engine(command(engine_file)) as engine:
+        engine.tell(deadline=5.0, clock=(12.5, 9.0, 0.1))
+        game = zerosum.get_game("connect4")
+        found = engine.search(game, game.from_moves("44"))
+        assert found.action == 3
+    assert "go ftime 12500 stime 9000 finc 100 sinc 100" in log.read_text().splitlines()
+
+
+def test_an_engine_that_ended_while_idle_is_started_again_for_the_next_game(engine_file):
+    engine = Engine(command(engine_file), limits=Limits(time=0.2))
+    first = engine._session.process
+    first.kill()
+    game = zerosum.get_game("connect4")
+    with pytest.raises(AgentError, match=r"^crash: the engine exited"):  # in the middle of a game: a crash
+        engine.search(game, game.from_moves("4"))
+    record = zerosum.play_game("connect4", engine, "first", seed=0)  # a new game: a new program
+    assert not record.forfeit
+    assert engine._session.process.pid != first.pid
+    engine.close()
