@@ -135,3 +135,15 @@ def test_tictactoe_cells_are_1_to_9_for_people_and_0_to_8_for_python() -> None:
     won = game.parse_position("1 4 2 5 3")[1]
     assert game.winning_line(won) == [(0, 0), (0, 1), (0, 2)]  # the top row, 0-based
     assert game.describe_win(won) == "three in a row, cells 1 2 3"
+
+
+@pytest.mark.parametrize("position, sign, moves", [("1 4 2 5", "win", "1 move"), ("1 2 5", "loss", "2 moves")])
+def test_a_search_without_a_depth_discount_says_its_distance_is_not_counted(position: str, sign: str,
+                                                                            moves: str) -> None:
+    """X to move wins at once after 1 4 2 5 (cell 3); after 1 2 5, O to move cannot stop two lines: the
+    textbook's minimax scores every win alike, so no distance is said (it said 'won', or 'win in 0 moves')."""
+    game = zerosum.get_game("tictactoe")
+    for spec in ("minimax:discount=0", "alphabeta:plain=1"):
+        assert zerosum.make_agent(spec).search(game, position).describe() == \
+            f"{sign} (distance not counted: no depth discount)"
+    assert zerosum.make_agent("minimax").search(game, position).describe() == f"{sign} in {moves}"

@@ -21,10 +21,10 @@ the file format; what a face shows of a record is worded here.
 
 from __future__ import annotations
 
-from ..values import is_proven, plies_to_end, score_to_value
+from ..values import WIN, is_proven, plies_to_end, score_to_value
 
 __all__ = ["moves_to_end", "exact_words", "estimate_words", "value_words", "describe_value", "short_words",
-           "class_words", "score_words", "CLASS_WORDS", "CLASS_NAMES", "CLASS_POINTS", "DISTANCE_LEGEND",
+           "class_words", "score_words", "CLASS_WORDS", "UNCOUNTED_WORDS", "CLASS_NAMES", "CLASS_POINTS", "DISTANCE_LEGEND",
            "SHORT_LEGEND", "CLASS_LEGEND", "ESTIMATE_MARK"]
 
 #: what a distance counts, said once wherever one is shown
@@ -34,6 +34,9 @@ SHORT_LEGEND = "W n: a win in n moves, L n: a loss in n moves, 0: a draw, ≈: a
 #: a move proven only in win/draw/loss (an analysis stopped early): its words, and its one-word name
 CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
 CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
+#: a proof from a search without a depth discount: every win is worth ``WIN`` wherever it ends
+UNCOUNTED_WORDS = {1: "win (distance not counted: no depth discount)",
+                   -1: "loss (distance not counted: no depth discount)"}
 #: the short figures of such a move, and what they mean
 CLASS_POINTS = {1: "W", 0: "0", -1: "L"}
 CLASS_LEGEND = "W / L: proven, distance not yet known"
@@ -81,7 +84,12 @@ def value_words(value: float, exact: bool = False) -> str:
 
 
 def describe_value(value: float, exact: bool = False) -> str:
-    """A search's value in words (``SearchResult.describe()``): :func:`value_words`."""
+    """A search's value in words (``SearchResult.describe()``): :func:`value_words`, except at the full
+    ``WIN``: a search never starts from a finished game, so a root value of exactly ``±WIN`` is a proof found
+    without a depth discount (``minimax:discount=0``, ``alphabeta:plain=1``), whose distance was not counted
+    (:data:`UNCOUNTED_WORDS`; not ``won``, nor ``win in 0 moves``)."""
+    if value == WIN or value == -WIN:
+        return UNCOUNTED_WORDS[1 if value > 0 else -1]
     return value_words(value, exact)
 
 
