@@ -45,17 +45,23 @@ def canonical_spec(spec: str) -> str:
     return f"{os.path.abspath(part[0])}:{part[1]}"
 
 
-def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None) -> dict[str, str]:
+def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None,
+                 game: str | None = None, engines: dict[str, Any] | None = None) -> dict[str, str]:
     """Build every agent once, before any game; returns the SHA-256 of every agent file.
 
     Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
     ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
-    given (a resumed run), not the file the run began with.
+    given (a resumed run), not the file the run began with.  An external engine (:mod:`zerosum.external`)
+    is started here (a command that does not start or fails its handshake fails here), checked to play
+    ``game`` when given, and ended; ``engines`` (a dict), when given, gets what each said of itself and its
+    latency (:meth:`~zerosum.external.Engine.probe`).
     """
     from ..agents.base import Limits
     from ..agents.registry import make_agent
     from ..agents.simple import HumanAgent
     from ..core.files import file_digest
+    from ..external import Engine
+    from ..games import get_game
 
     lim = Limits(**limits)
     found: dict[str, str] = {}
@@ -72,6 +78,14 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         agent = make_agent(spec, seed=0, limits=lim)
         if isinstance(agent, HumanAgent):
             raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
+        if isinstance(agent, Engine):
+            try:
+                if game is not None:
+                    agent.check_game(get_game(game))
+                if engines is not None:
+                    engines[agent.definition.name] = agent.probe()
+            finally:
+                agent.close()  # the workers start their own
     return found
 
 
@@ -178,7 +192,10 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
 
 def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int], move_cpu: Any = None) -> list[GameTask]:
     """The games of ``plan`` still to play; ``move_cpu``: the run's ``--move-cpu`` (stored with the run)."""
+    from ..external.names import definitions_for
+
     deadlines = {s: deadline_for(config, s) for s in set(config.agents)}
+    engines = definitions_for(config.agents)  # the run's named engines, registered in each worker
     cpu = float(move_cpu) if isinstance(move_cpu, (int, float)) and not isinstance(move_cpu, bool) and move_cpu > 0 else None
     limits = tuple(sorted((k, v) for k, v in config.limits.items() if v is not None))
     out = []
@@ -188,7 +205,7 @@ def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int], move
         a, b = config.agents[g.first], config.agents[g.second]
         out.append(GameTask(g.idx, config.game, a, b, g.opening, g.seed, limits, (deadlines[a], deadlines[b]),
                             (config.tc[0], config.tc[1]) if config.tc else None, tuple(sorted((config.adjudicate or {}).items())),
-                            cpu))
+                            cpu, engines))
     return out
 
 

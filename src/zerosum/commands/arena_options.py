@@ -1,5 +1,6 @@
 """The arena's options for game clocks and adjudication (``--tc``, ``--adjudicate``), for ``zerosum match``
-and ``zerosum tournament`` (:mod:`zerosum.commands.arena`).
+and ``zerosum tournament`` (:mod:`zerosum.commands.arena`), and for external engines (``--engine NAME=COMMAND``,
+``--engine-dir``, ``--engine-option``), which ``zerosum play`` takes too.
 
 Kept quick to import (``--help`` loads no solver): the arena's modules load when a run is built.
 """
@@ -9,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking"]
+__all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking",
+           "add_engine_options", "engine_settings"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -130,3 +132,26 @@ def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: b
         write_ranking(args.ranking, report, grade, overwrite=args.overwrite)
         if not quiet:
             console.print(f"wrote the ranking to {args.ranking}")
+
+
+def add_engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
+                   help="an external program speaking zerosum's engine protocol (docs/protocol.md), then usable as "
+                        "the agent NAME (NAME:time=0.5, NAME:depth=6); COMMAND is split into words as a shell "
+                        "would and run without one; may be given for several engines")
+    p.add_argument("--engine-dir", action="append", default=[], metavar="NAME=DIR",
+                   help="the folder engine NAME runs in (default: the current one)")
+    p.add_argument("--engine-option", action="append", default=[], metavar="NAME.OPTION=VALUE",
+                   help="set an option engine NAME declares (setoption) after its handshake")
+
+
+def engine_settings(args: argparse.Namespace) -> list[Any]:
+    """The engines of ``--engine`` (with ``--engine-dir`` and ``--engine-option``), each name registered as an
+    agent spec in this process (:mod:`zerosum.external.definitions`: one UsageError line for a malformed flag,
+    a name given twice or a name that is a zerosum agent)."""
+    from ..external import parse_engines, register_engine
+
+    found = parse_engines(args.engine, args.engine_dir, args.engine_option)
+    for definition in found:
+        register_engine(definition)
+    return found

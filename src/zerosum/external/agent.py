@@ -47,6 +47,8 @@ __all__ = ["Engine", "UNTIMED_DEADLINE", "SAFETY"]
 UNTIMED_DEADLINE = 60.0
 #: an engine's own deadline ends this much before the arena's (so the engine, not its worker, is stopped)
 SAFETY = 0.02
+#: the ``isready`` round trips of :meth:`Engine.probe`
+PROBE_PINGS = 21
 #: the reason of a move still thinking when its side's clock ran out (the arena's word)
 TIME_FORFEIT = "time forfeit"
 
@@ -134,6 +136,18 @@ class Engine(SearchAgent):
     def latency(self) -> Latency:
         """Median latency figures of the running program (:class:`~zerosum.external.session.Latency`)."""
         return self._session_now().latency()
+
+    def probe(self, pings: int = PROBE_PINGS) -> dict[str, Any]:
+        """What the engine said of itself and its latency, measured now with ``pings`` ``isready`` round
+        trips (no search): ``{"definition", "name", "author", "ping_ms"}`` (``ping_ms``: their median), as a
+        run stores it."""
+        session = self._session_now()
+        try:
+            took = sorted(session.ping() for _ in range(pings))
+        except EngineFault as fault:
+            raise AgentError(f"engine {self.spec}: {self._fail(fault).reason}") from None
+        return {"definition": self.definition.to_json(), "name": session.hello.name, "author": session.hello.author,
+                "ping_ms": round(1000 * took[len(took) // 2], 3) if took else None}
 
     def close(self) -> None:
         """End the program (``quit``, then its whole process group is killed); the next move starts it again."""
