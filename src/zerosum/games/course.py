@@ -30,16 +30,15 @@ whose methods fail on the start position is refused naming the call (each is tri
 from __future__ import annotations
 
 import re
-import weakref
 from typing import Any, Callable
 
 from ..core.files import describe_exception
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
-from ..game import COURSE_HOOKS, Game, Outcome, safe_repr
+from ..game import Game, Outcome, safe_repr
 from ..spec import quoted
-from .course_rules import COURSE_NAMES, Rules, describe_call_error, freeze, own, rules_for
+from .course_rules import Rules, describe_call_error, freeze, rules_for
 
-__all__ = ["CourseGame", "CourseState", "course_game", "course_input", "is_course_game", "object_game"]
+__all__ = ["CourseGame", "CourseState", "plain_action"]
 
 #: how many of a new game's first results are checked for changing the state they were given
 WATCHED_RESULTS = 64
@@ -76,6 +75,11 @@ class CourseState:
         return self.game.svg(self)
 
 
+def plain_action(action: Any) -> bool:
+    """True for an action the arena passes as it is: a whole number, or a tuple of whole numbers."""
+    return type(action) is int or (type(action) is tuple and all(type(v) is int for v in action))
+
+
 def _hashable(action: Any) -> Any:
     try:
         hash(action)
@@ -88,9 +92,10 @@ class CourseGame(Game[CourseState, Any]):
     """A course game object as a zerosum Game (see the module doc); ``obj`` is the object itself."""
 
     COURSE = True
-    MOVES_HELP = "a move as str(action) without spaces, or its number in actions(state) (1 for the first)"
+    MOVES_HELP = ("the move as printed (str(action)), without spaces, or its number among the legal moves, 1 for "
+                  "the first")
 
-    def __init__(self, obj: Any, spec: str | None = None) -> None:
+    def __init__(self, obj: Any, spec: str) -> None:
         self.obj = obj
         self.rules: Rules = rules_for(obj)
         self.name_ = type(obj).__name__
@@ -98,7 +103,7 @@ class CourseGame(Game[CourseState, Any]):
         if missing:
             adds = "; ".join(self.rules.NEEDS[m] for m in missing)
             raise InvalidSpecError(f"{self.name_} cannot be played yet ({self.rules.style} style): add {adds}")
-        self.spec = spec if spec is not None else _object_spec(self)
+        self.spec = spec
         self.watched = WATCHED_RESULTS
         self.first, self.second = self._probe()
 
@@ -259,7 +264,7 @@ class CourseGame(Game[CourseState, Any]):
         value = self.first if player == 1 else self.second
         if isinstance(value, str) and 0 < len(value) <= 12:
             return value
-        return super().player_label(player) if value is None else safe_repr(value, 12)
+        return f"player {player}" if value is None else f"player {safe_repr(value, 12)}"
 
     def format_action(self, action: Any) -> str:
         return "".join(str(action).split())
@@ -327,97 +332,3 @@ class CourseGame(Game[CourseState, Any]):
 
     def __repr__(self) -> str:
         return f"get_game({self.spec!r})" if self.portable else f"get_game(<{self.name_} object>)"
-
-
-# ---- one adapter an object ----------------------------------------------------------------------------
-
-_BY_OBJECT: "weakref.WeakValueDictionary[int, CourseGame]" = weakref.WeakValueDictionary()
-_BY_SPEC: "weakref.WeakValueDictionary[str, CourseGame]" = weakref.WeakValueDictionary()
-
-
-def _object_spec(game: CourseGame) -> str:
-    """``<TicTacToe>``, ``<TicTacToe 2>``...: the spec of an object's game, known in this process only."""
-    base, n = game.name_, 1
-    while (spec := f"<{base}>" if n == 1 else f"<{base} {n}>") in _BY_SPEC and _BY_SPEC[spec].obj is not game.obj:
-        n += 1
-    return spec
-
-
-def is_course_game(obj: Any) -> bool:
-    """True for a zerosum Game subclass written with the course's names, and for any object that has one of
-    them (a complete game or not: :func:`course_game` names what is missing)."""
-    if isinstance(obj, Game):
-        return bool(getattr(obj, "COURSE", False))
-    try:
-        return any(own(obj, name) is not None for name in COURSE_NAMES)
-    except Exception:  # noqa: BLE001 - a hostile object is no game
-        return False
-
-
-def course_game(obj: Any, spec: str | None = None) -> CourseGame:
-    """The zerosum Game of ``obj`` (one per object: asked again, the same one)."""
-    if isinstance(obj, CourseGame):
-        return obj
-    known = _BY_OBJECT.get(id(obj))
-    if known is not None and known.obj is obj and (spec is None or known.spec == spec):
-        return known
-    game = CourseGame(obj, spec)
-    _BY_OBJECT[id(obj)] = game
-    _BY_SPEC[game.spec] = game
-    return game
-
-
-def object_game(spec: str) -> CourseGame | None:
-    """The game of an object made in this process, by its spec (``<TicTacToe>``), or None."""
-    return _BY_SPEC.get(spec)
-
-
-def course_input(game: Any, state: Any) -> tuple[Any, Any]:
-    """What an agent is handed, as zerosum sees it: a course object becomes its :class:`CourseGame` and your
-    state its :class:`CourseState`; anything else is returned as it is (the agent's own checks name it)."""
-    if not is_course_game(game):
-        return game, state
-    adapted = course_game(game)
-    return adapted, adapted.position(state)
-
-
-# ---- zerosum.Game subclassed with the course's names ----------------------------------------------------
-
-def _standin(name: str) -> Callable[..., Any]:
-    """A course subclass's ``name`` (``outcome``, ``render``...) answered by its adapter."""
-
-    def method(self: Any, state: Any, *args: Any) -> Any:
-        adapter = course_game(self)
-        return getattr(adapter, name)(adapter.check_state(state), *args)
-
-    method.__name__ = method.__qualname__ = name
-    method.standin = True  # type: ignore[attr-defined]
-    return method
-
-
-class _InitialState(property):
-    """A course subclass's ``initial_state``: its own once it sets one (``self.initial_state = ...``), else its
-    adapter's (from AIMA's ``initial``)."""
-
-    standin = True
-
-    def __init__(self) -> None:
-        def get(game: Any) -> Any:
-            mine = getattr(game, "__dict__", {})
-            return mine["initial_state"] if "initial_state" in mine else course_game(game).initial_state.value
-
-        def put(game: Any, value: Any) -> None:
-            game.__dict__["initial_state"] = value
-
-        super().__init__(get, put)
-
-
-def complete_subclass(cls: type) -> None:
-    """Fill in what a zerosum.Game subclass written with the course's names leaves abstract (called by
-    :meth:`zerosum.game.Game.__init_subclass__`), so it can be made; its adapter plays it."""
-    for name in ("outcome", "render", "player", "actions", "result", "initial_state"):
-        if getattr(getattr(cls, name, None), "__isabstractmethod__", False):
-            setattr(cls, name, _InitialState() if name == "initial_state" else _standin(name))
-
-
-COURSE_HOOKS.update(subclass=complete_subclass, input=course_input)

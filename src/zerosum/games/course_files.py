@@ -19,7 +19,8 @@ from ..core.files import describe_exception, load_user_module
 from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import quoted
-from .course import CourseGame, course_game, is_course_game
+from .course import CourseGame
+from .course_objects import arena_view, course_game, is_course_game
 
 __all__ = ["course_file", "load_course_file", "MAX_ARGUMENTS"]
 
@@ -97,4 +98,4 @@ def _as_game(obj: Any, spec: str) -> Game[Any, Any]:
         raise InvalidSpecError(f"{quoted(spec)} is a {type(obj).__name__}, not a game: a game has the course's "
                                "methods (actions, result, is_terminal, utility, to_move) or easyAI's")
     game: CourseGame = course_game(obj, spec)
-    return game
+    return arena_view(game)  # the arena's workers build it from the spec: moves as numbers where needed

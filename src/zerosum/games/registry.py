@@ -12,7 +12,7 @@ from ..errors import GameError, InvalidSpecError
 from ..core.checks import check_whole
 from ..game import Game, GameOption
 from ..spec import convert, parse_spec, quoted
-from .course import course_game, is_course_game, object_game
+from .course_objects import course_game, is_course_game, object_game
 from .course_files import course_file, load_course_file
 
 __all__ = ["get_game", "register_game", "registered_games", "game_names", "spec_forms", "GameOption", "GAME_NAMES", "PRESETS"]

@@ -219,8 +219,11 @@ def play_one(game: Game[Any, Any], agents: dict[int, Agent], opening: list[Any],
     from ..arena.play import GameTask
     from ..arena.play import play_game as arena_game
 
+    from ..games.course_objects import arena_view
+
     seats = {s: _Recorder(a) if isinstance(a, SearchAgent) else a for s, a in agents.items()}
-    task = GameTask(0, game, seats[1], seats[2], game.format_moves(opening) or "-", seed)  # type: ignore[arg-type]
+    played = arena_view(game)  # your own game whose moves are not numbers: the arena's numbered view of it
+    task = GameTask(0, played, seats[1], seats[2], game.format_moves(opening) or "-", seed)  # type: ignore[arg-type]
     state = game.states_of(opening)[-1]
     moves: list[Move] = []
     end: list[tuple[Any, ...]] = []

@@ -145,8 +145,11 @@ class PlaySession:
 
     def show(self, fresh: bool = False) -> None:
         game, state = self.game, self.state
-        board: Line = (render_plain(game, state, self.last), render_rich(game, state, self.last) if self.output.color
-                       else None)
+        try:
+            board: Line = (render_plain(game, state, self.last),
+                           render_rich(game, state, self.last) if self.output.color else None)
+        except NotImplementedError:  # a game without a board description (your own game): its own text
+            board = (game.render(state), None)
         moves = self.move_string()
         head = self.head() + [(f"Moves: {moves or '(none yet)'}", None)]
         self.output.frame(head, board, fresh)
