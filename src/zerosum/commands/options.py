@@ -20,7 +20,8 @@ def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") 
     from ..games.registry import spec_forms  # the registered games, so a new game needs no edit here
 
     parser.add_argument("--game", default=default, metavar="SPEC",
-                        help=f"the game: {spec_forms()} (default: {default})")
+                        help=f"the game: {spec_forms()}; or your own, path/to/file.py:ClassName (with arguments: "
+                             f"'file.py:ClassName(4, k=3)'; docs/games.md) (default: {default})")
 
 
 def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float | None,
