@@ -48,10 +48,16 @@ def _add_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", action="store_true",
                         help="print the game as a scrolling log even on a terminal (default there: each board "
                         "drawn in place; a pipe or a file always gets the log)")
+    from .arena_options import add_engine_options
+
+    add_engine_options(parser)  # --engine NAME=COMMAND: then --first or --second NAME
 
 
 def _run_play(args: argparse.Namespace) -> int:
     from ..ui.terminal import play
+    from .arena_options import engine_settings
+
+    engine_settings(args)  # each --engine NAME is an agent spec now
 
     return play(args.game, args.first, args.second, args.moves, seed=args.seed,
                 color=False if args.no_color else None, hint_time=args.hint_time, solver_time=args.solver_time,

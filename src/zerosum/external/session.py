@@ -40,7 +40,7 @@ from .protocol.messages import CONTROL
 __all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "MAX_OUTPUT", "MAX_LINES", "STOP_WAIT"]
 
 #: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
-STARTUP = 30.0
+STARTUP = 10.0
 #: seconds an ``isready`` waits for ``readyok`` (after ``newgame`` and options)
 READY = 10.0
 #: the most output one move may produce (bytes), and the most lines
