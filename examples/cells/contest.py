@@ -1,11 +1,13 @@
-"""Cells of 05_class_contest.ipynb: students' player functions, a round-robin, a table, node limits."""
+"""Cells of 05_class_contest.ipynb: students' player functions, a round-robin, a table, node limits, and the
+8 x 8 homework's contest with its ranking file and grades."""
 
 CELLS = [
     ("md", r"""
 # 5. Running a class contest
 
 Each student hands in one file with a player function `play(game, state) -> action` for Connect Four.
-The folder `contest/` beside this notebook holds five:
+The folder `contest/` beside this notebook holds five (and, for the homework's contest at the end, the
+instructor's player and two students who wrote theirs the homework's way):
 
 | file | the idea |
 | --- | --- |
@@ -25,7 +27,7 @@ from pathlib import Path
 
 import zerosum
 
-students = sorted(path.stem for path in Path("contest").glob("*.py"))
+students = ["alice", "bob", "carol", "dave", "erin"]
 players = {name: f"contest/{name}.py:play" for name in students}
 for name, spec in players.items():
     print(f"{name:6} {spec:24} {Path(spec.partition(':')[0]).read_text().splitlines()[0]}")
@@ -104,5 +106,52 @@ for game in limited.games:
 
     zerosum tournament contest/alice.py:play contest/bob.py:play contest/carol.py:play \
         contest/dave.py:play contest/erin.py:play --games 4 --nodes 1000 --out contest.db
+"""),
+    ("md", r"""
+## The homework's contest: 8 x 8, `player(board)`, grades
+
+The 8 x 8 homework asks for a function `player(board)`: a numpy board, the top row first, 0 empty, 1 X,
+2 O; the player is O and returns a 0-based column. It counts the calls of its own `minMax` as nodes
+(`NODES_COUNTED_BY = "minMax"` in the file tells the arena), stops at 10,000 and plays the best move found
+so far. `contest/instructor.py` is the instructor's player, the reference; `contest/frank.py` and
+`contest/grace.py` are students who wrote theirs that way. Every game starts from one of
+`contest/openings.txt`: positions four plies in whose evaluation (the instructor's) is 0.
+
+The grading rule: 0 points at or below the random player's Elo, 10 at or above the instructor's, ten equal
+Elo bands between (`zerosum.arena.grading.grade_points`). With random at -300 and the instructor at +200:
+"""),
+    ("code", r"""
+from zerosum.arena.grading import grade_points
+
+elos = {"random": -300, "instructor": 200, "at -50": -50, "at +10": 10, "at -299": -299, "at +260": 260}
+grade_points(elos, "random", "instructor")
+"""),
+    ("md", r"""
+The contest is `zerosum tournament` with `--ranking` and `--grade` (here with six players and two games a
+pairing, to be quick; `contest/README.md` has the full command). From Python, the command runs through
+`zerosum.cli.main`, and `zerosum.arena.grading.ranking` reads the results file back as rows with grades:
+"""),
+    ("code", r"""
+import tempfile
+
+from zerosum.arena.grading import ranking
+from zerosum.cli import main
+
+work = Path(tempfile.mkdtemp())
+homework = ["random", "contest/instructor.py:player", "contest/frank.py:player", "contest/grace.py:player",
+            "contest/alice.py:play", "contest/bob.py:play"]
+main(["tournament", *homework, "--game", "connect4-8x8", "--nodes", "10000", "--openings", "contest/openings.txt",
+      "--games", "2", "--jobs", "2", "--quiet", "--out", str(work / "contest.db"),
+      "--ranking", str(work / "ranking.csv"), "--grade", "random,instructor"])
+
+for row in ranking(work / "contest.db", grade=("random", "instructor")):
+    print(f"rank {row['rank']}  {row['agent']:22} Elo {row['elo']:+5.0f} [{row['elo_low']:+5.0f}, {row['elo_high']:+5.0f}]"
+          f"  score {row['score']:6.1%}  forfeits {row['forfeits']}  grade {row['grade']:>2}")
+"""),
+    ("md", r"""
+The ranking file, `ranking.csv` (`ranking.json` gives the same rows as JSON):
+"""),
+    ("code", r"""
+print((work / "ranking.csv").read_text())
 """),
 ]
