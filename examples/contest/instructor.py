@@ -6,13 +6,17 @@ and counts its own calls: it never makes more than ``NODE_LIMIT`` of them in a m
 of the deepest search it finished (the homework's rule).  ``NODES_COUNTED_BY`` tells the arena to count the
 calls of ``minMax`` as this player's nodes.
 
-``score(game, state, player)`` is the same evaluation as a zerosum evaluation (``eval=instructor.py:score``),
-used to pick the contest's openings of evaluation 0.
+The evaluation, from O's fixed view: every line of four cells holding stones of one side only is worth
+``LINE[n]`` (n its stones) to that side.  It is kept up to date move by move, so a node costs little.
+``score(game, state, player)`` is the same evaluation as a zerosum evaluation (``eval=instructor.py:score``,
+the mover's view), used to pick the contest's openings of evaluation 0.
 """
 
 NODES_COUNTED_BY = "minMax"
 NODE_LIMIT = 10_000
 WIN = 1_000_000
+#: a line of four cells holding n stones of one side and none of the other is worth LINE[n] to that side
+LINE = [0, 1, 10, 100, 1000]
 
 calls = 0  # minMax calls in the current move
 
@@ -21,100 +25,123 @@ class OutOfNodes(Exception):
     pass
 
 
-def weights(rows, cols, k=4):
-    """How many lines of k cells pass through each cell: the centre is worth more."""
-    table = [[0] * cols for _ in range(rows)]
+def lines_through(rows, cols, k=4):
+    """For every cell, the numbers of the lines of k cells through it; and how many lines there are."""
+    through = [[[] for _ in range(cols)] for _ in range(rows)]
+    count = 0
     for r in range(rows):
         for c in range(cols):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_r, end_c = r + (k - 1) * dr, c + (k - 1) * dc
-                if 0 <= end_r < rows and 0 <= end_c < cols:
+                if 0 <= r + (k - 1) * dr < rows and 0 <= c + (k - 1) * dc < cols:
                     for i in range(k):
-                        table[r + i * dr][c + i * dc] += 1
-    return table
+                        through[r + i * dr][c + i * dc].append(count)
+                    count += 1
+    return through, count
 
 
-def wins_at(grid, r, c, who, k=4):
-    """Whether the stone of ``who`` at (r, c) completes k in a row."""
-    rows, cols = len(grid), len(grid[0])
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            rr, cc = r + sign * dr, c + sign * dc
-            while 0 <= rr < rows and 0 <= cc < cols and grid[rr][cc] == who:
-                run += 1
-                rr, cc = rr + sign * dr, cc + sign * dc
-        if run >= k:
-            return True
-    return False
+def line_value(o, x):
+    """What a line holding o stones of O and x of X is worth to O."""
+    if o and x:
+        return 0
+    return LINE[o] - LINE[x]
 
 
-def minMax(grid, heights, table, depth, alpha, beta, maximizing, value, order):
-    """Alpha-beta from O's (2's) fixed view: O maximises, X minimises; ``value`` is the weights' balance."""
+class Board:
+    """The grid (top row first, 0 empty, 1 X, 2 O), the free height of each column, and the evaluation."""
+
+    def __init__(self, board, k=4):
+        self.grid = [[int(v) for v in row] for row in board]
+        self.rows, self.cols = len(self.grid), len(self.grid[0])
+        self.heights = [next((r for r in range(self.rows) if self.grid[r][c]), self.rows) for c in range(self.cols)]
+        self.through, count = lines_through(self.rows, self.cols, k)
+        self.stones = {1: [0] * count, 2: [0] * count}
+        for r in range(self.rows):
+            for c in range(self.cols):
+                for line in self.through[r][c]:
+                    if self.grid[r][c]:
+                        self.stones[self.grid[r][c]][line] += 1
+        o, x = self.stones[2], self.stones[1]
+        self.value = sum(line_value(o[i], x[i]) for i in range(count))
+
+    def play(self, c, who):
+        r = self.heights[c] - 1
+        self.grid[r][c] = who
+        self.heights[c] = r
+        o, x = self.stones[2], self.stones[1]
+        for line in self.through[r][c]:
+            before = line_value(o[line], x[line])
+            self.stones[who][line] += 1
+            self.value += line_value(o[line], x[line]) - before
+        return r
+
+    def undo(self, c, who):
+        r = self.heights[c]
+        o, x = self.stones[2], self.stones[1]
+        for line in self.through[r][c]:
+            before = line_value(o[line], x[line])
+            self.stones[who][line] -= 1
+            self.value += line_value(o[line], x[line]) - before
+        self.grid[r][c] = 0
+        self.heights[c] = r + 1
+
+    def wins(self, c, who):
+        """Whether the stone ``who`` just dropped into column ``c`` made four in a row."""
+        r = self.heights[c]
+        return any(self.stones[who][line] == 4 for line in self.through[r][c])
+
+
+def minMax(board, depth, alpha, beta, maximizing, order):
+    """Alpha-beta from O's (2's) fixed view: O maximises, X minimises."""
     global calls
     calls += 1
     if depth == 0:
-        return value
+        return board.value
     who = 2 if maximizing else 1
-    best = -WIN * 10 if maximizing else WIN * 10
-    moved = False
+    best = None
     for c in order:
-        r = heights[c] - 1
-        if r < 0:
+        if board.heights[c] == 0:
             continue
-        moved = True
-        grid[r][c] = who
-        heights[c] = r
-        if wins_at(grid, r, c, who):
-            v = (WIN + depth) if maximizing else -(WIN + depth)  # a sooner win is worth more
-        else:
-            if calls >= NODE_LIMIT:  # the next call would pass the limit: stop, keep what is known
-                grid[r][c] = 0
-                heights[c] = r + 1
-                raise OutOfNodes
-            step = table[r][c] if maximizing else -table[r][c]
-            v = minMax(grid, heights, table, depth - 1, alpha, beta, not maximizing, value + step, order)
-        grid[r][c] = 0
-        heights[c] = r + 1
+        board.play(c, who)
+        try:
+            if board.wins(c, who):
+                v = (WIN + depth) if maximizing else -(WIN + depth)  # a sooner win is worth more
+            else:
+                if calls >= NODE_LIMIT:  # the next call would pass the limit: stop, keep what is known
+                    raise OutOfNodes
+                v = minMax(board, depth - 1, alpha, beta, not maximizing, order)
+        finally:
+            board.undo(c, who)
+        if best is None or (v > best if maximizing else v < best):
+            best = v
         if maximizing:
-            best = max(best, v)
             alpha = max(alpha, v)
         else:
-            best = min(best, v)
             beta = min(beta, v)
         if alpha >= beta:
             break
-    return best if moved else 0  # a full board is a draw
+    return 0 if best is None else best  # a full board is a draw
 
 
 def player(board):
     global calls
     calls = 0
-    grid = [[int(x) for x in row] for row in board]
-    rows, cols = len(grid), len(grid[0])
-    table = weights(rows, cols)
-    heights = [next((r for r in range(rows) if grid[r][c]), rows) for c in range(cols)]
-    value = sum(table[r][c] * (1 if grid[r][c] == 2 else -1) for r in range(rows) for c in range(cols) if grid[r][c])
-    order = sorted(range(cols), key=lambda c: abs(2 * c + 1 - cols))  # the centre first
-    legal = [c for c in order if heights[c] > 0]
+    b = Board(board)
+    order = sorted(range(b.cols), key=lambda c: abs(2 * c + 1 - b.cols))  # the centre first
+    legal = [c for c in order if b.heights[c] > 0]
     best = legal[0]
     try:
-        for depth in range(1, rows * cols + 1):
+        for depth in range(1, b.rows * b.cols + 1):
             scores = {}
             for c in legal:
-                r = heights[c] - 1
-                grid[r][c] = 2
-                heights[c] = r
+                b.play(c, 2)
                 try:
-                    if wins_at(grid, r, c, 2):
+                    if b.wins(c, 2):
                         return c
                     if calls >= NODE_LIMIT:
                         raise OutOfNodes
-                    scores[c] = minMax(grid, heights, table, depth - 1, -WIN * 10, WIN * 10, False,
-                                       value + table[r][c], order)
+                    scores[c] = minMax(b, depth - 1, -WIN * 10, WIN * 10, False, order)
                 finally:
-                    grid[r][c] = 0
-                    heights[c] = r + 1
+                    b.undo(c, 2)
             best = max(legal, key=lambda c: scores[c])  # ties: the one nearer the centre
             legal.sort(key=lambda c: -scores[c])  # the next depth searches the best first
     except OutOfNodes:
@@ -123,12 +150,8 @@ def player(board):
 
 
 def score(game, state, player):
-    """The weights' balance of a zerosum state for ``player`` (a zerosum evaluation, the mover's view)."""
-    cells = game.board_view(state).cells
-    table = weights(len(cells), len(cells[0]), game.k)
-    total = 0
-    for r, row in enumerate(cells):
-        for c, who in enumerate(row):
-            if who:
-                total += table[r][c] if who == player else -table[r][c]
-    return total
+    """The evaluation of a zerosum state for ``player`` (a zerosum evaluation: the mover's view)."""
+    codes = {".": 0, "X": 1, "O": 2}
+    grid = [[codes[ch] for ch in row] for row in game.to_grid(state).split("\n")]
+    value = Board(grid, game.k).value  # X's stones are 1, O's 2: O's view
+    return value if player == 2 else -value
