@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..external.names import describe_engines, stored_engines
 from .match import ArenaConfig, describe_deadline, pairings
 from .stats import (
     Sprt,
@@ -89,6 +90,8 @@ class Report:
     forfeit_why: dict[tuple[str, str], str] = field(default_factory=dict)
     #: CPU seconds a move of a file agent whose nodes are not counted (a run with --nodes), else None
     move_cpu: float | None = None
+    #: the run's external engines: name -> what it said of itself and its latency (zerosum.external.Engine.probe)
+    engines: dict[str, Any] = field(default_factory=dict)
 
 
 def _kind(reason: str) -> str:
@@ -168,7 +171,7 @@ def summarize(store: Store) -> Report:
         config, len(plan), played, stats, order, dict(forfeits), dict(reasons),
         statistics.fmean(plies) if plies else math.nan, statistics.fmean(seconds) if seconds else math.nan,
         store.meta("sprt"), dict(agents), {key: forfeit_why(reasons) for key, reasons in why.items()},
-        run_move_cpu(config.limits, store.meta("move_cpu")),
+        run_move_cpu(config.limits, store.meta("move_cpu")), stored_engines(store.meta("engines")),
     )
 
 
@@ -362,6 +365,8 @@ def print_tables(report: Report, console: Any = None) -> None:
     note = not_counted_note(report.standings, report.specs, report.move_cpu)
     if note is not None:
         console.print(escape(note))
+    for line in describe_engines(report.engines):  # external engines: their command and latency
+        console.print(escape(line))
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
         console.print(

@@ -4,12 +4,14 @@ the flags), and the definitions handed to the arena's worker processes."""
 from __future__ import annotations
 
 import json
-from typing import Iterable
+import shlex
+from typing import Any, Iterable
 
 from ..errors import AgentError
 from .definitions import EngineDefinition
 
-__all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs"]
+__all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs",
+           "stored_engines", "describe_engines"]
 
 _REGISTERED: dict[str, EngineDefinition] = {}
 
@@ -56,3 +58,27 @@ def definitions_for(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:
 def from_pairs(pairs: Iterable[tuple[str, str]]) -> list[EngineDefinition]:
     """The definitions of :func:`definitions_for`'s pairs."""
     return [EngineDefinition.from_json(json.loads(text)) for _, text in pairs]
+
+
+def stored_engines(stored: Any) -> dict[str, dict[str, Any]]:
+    """A run's external engines as its results file keeps them (``meta`` ``engines``: name ->
+    :meth:`~zerosum.external.Engine.probe`), anything else read as none."""
+    if not isinstance(stored, dict):
+        return {}
+    return {str(k): v for k, v in stored.items() if isinstance(v, dict)}
+
+
+def describe_engines(engines: dict[str, dict[str, Any]]) -> list[str]:
+    """One line per external engine of a run: its command, what it calls itself, and its latency: the median
+    ``isready`` round trip measured before the first game, apart from any thinking."""
+    out = []
+    for name, seen in engines.items():
+        definition = seen.get("definition")
+        words = definition.get("command") if isinstance(definition, dict) else None
+        command = shlex.join(str(w) for w in words) if isinstance(words, list) else "?"
+        said = " by ".join(str(x) for x in (seen.get("name"), seen.get("author")) if x)
+        ping = seen.get("ping_ms")
+        latency = (f"latency {ping:.2f} ms (isready round trip, median)" if isinstance(ping, (int, float))
+                   and not isinstance(ping, bool) else "latency not measured")
+        out.append(f"engine {name} = {command}" + (f" ({said})" if said else "") + f": {latency}")
+    return out
