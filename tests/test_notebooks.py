@@ -99,8 +99,16 @@ def test_the_minimax_notebook_prints_equal_counts_for_the_textbook_check() -> No
     assert "textbook check, minimax: equal: True" in text
     assert "textbook check, alpha-beta: equal: True" in text
     assert "549,946 nodes" in text  # the whole game tree of Tic-Tac-Toe
-    assert "discount=0 plays 4" in text and "discounted plays 6" in text  # the first win against the fastest
+    assert "discount=0 plays cell 5" in text and "discounted plays cell 7" in text  # the first win, the fastest
     assert "the same nodes as the search counted: True" in text  # zerosum.trace against the search
+
+
+def test_the_notebooks_name_cells_as_people_do() -> None:
+    """One numbering (#22, item 6): printed cells are 1..9 wherever Python's 0-based actions are shown too."""
+    text = printed(executed("01_game_api.ipynb"))
+    assert "refused: cell 5 is taken" in text and "minimax plays cell 3" in text  # index 4 taken; index 2 wins
+    cells = [int(n) for n in re.findall(r"\bcells? (\d)", printed(executed("02_minimax_vs_alphabeta.ipynb")))]
+    assert cells and all(1 <= n <= 9 for n in cells) and 3 in cells
 
 
 def test_the_evaluation_notebook_keeps_fractions_adapts_the_view_and_wins() -> None:

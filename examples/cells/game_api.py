@@ -22,8 +22,9 @@ print("to move:", game.player(state))
 print("actions:", game.actions(state))
 """),
     ("md", r"""
-A Tic-Tac-Toe action is a cell number 0..8, row by row from the top left. `result` makes the new state;
-`render` prints it as text. A state as the last line of a cell draws itself as a board (SVG), like a
+A Tic-Tac-Toe action is a cell index 0..8, row by row from the top left: Python counts from 0. People
+count the cells 1..9, and so do the game's notation and its messages (`game.format_action(4)` is `"5"`, the
+centre); what a cell prints says which it is. `result` makes the new state; `render` prints it as text. A state as the last line of a cell draws itself as a board (SVG), like a
 python-chess board.
 """),
     ("code", r"""
@@ -50,12 +51,13 @@ final
 
 Exercises start from boards drawn by hand, which no legal game has to reach. `game.place(state, where,
 player)` puts a piece on an empty cell, ignoring whose turn it is: it is **not a move** (it is never
-counted as one, and it is apart from legal play). In Tic-Tac-Toe the side to move follows from the pieces.
+counted as one, and it is apart from legal play). `where` is a cell index 0..8, as an action is; a refusal
+names the cell as people do (1..9). In Tic-Tac-Toe the side to move follows from the pieces.
 """),
     ("code", r"""
 board = game.initial_state
-for cell, player in [(0, 1), (1, 1), (4, 2), (8, 2)]:
-    board = game.place(board, cell, player)
+for index, player in [(0, 1), (1, 1), (4, 2), (8, 2)]:  # cell indexes 0..8, as actions
+    board = game.place(board, index, player)
 print(game.render(board))
 print("to move:", game.player(board))
 board
@@ -64,7 +66,7 @@ board
 from zerosum.errors import IllegalMoveError
 
 try:
-    game.place(board, 4, 1)  # the centre is taken
+    game.place(board, 4, 1)  # index 4, the centre (cell 5), is taken
 except IllegalMoveError as error:
     print("refused:", error)
 """),
@@ -72,7 +74,8 @@ except IllegalMoveError as error:
 ## Your own search on this API
 
 The textbook's minimax decision fits in a few lines. It only uses the functions above, so it works for
-every game of zerosum. On the exercise board X wins at once in cell 2.
+every game of zerosum. On the exercise board X wins at once in cell 3 (index 2: `format_action` names an
+action as people do).
 """),
     ("code", r"""
 def minimax_decision(game, state):
@@ -87,7 +90,7 @@ def minimax_decision(game, state):
     return max(game.actions(state), key=lambda a: value(game.result(state, a)))
 
 
-print("minimax plays cell", minimax_decision(game, board))
+print("minimax plays cell", game.format_action(minimax_decision(game, board)))
 """),
     ("md", r"""
 ## Migration

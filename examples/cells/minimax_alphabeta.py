@@ -57,7 +57,7 @@ from the view of the side to move, in units of `WIN`: 0 is a draw.)
 """),
     ("code", r"""
 minimax, minimax_depths = traced("minimax:discount=0", game.initial_state)
-print(f"value {minimax.value / WIN:+g}, move {minimax.action}, nodes {minimax.nodes:,}")
+print(f"value {minimax.value / WIN:+g}, move: cell {game.format_action(minimax.action)}, nodes {minimax.nodes:,}")
 for depth, count in enumerate(minimax_depths):
     print(f"depth {depth}: {count:>9,}")
 """),
@@ -145,7 +145,8 @@ print(f"{'depth':>5} {'minimax':>9} {'alpha-beta':>11} {'full':>7}")
 for depth, (m, p, f) in enumerate(zip(pad(minimax_depths), pad(plain_depths), pad(full_depths))):
     print(f"{depth:>5} {m:>9,} {p:>11,} {f:>7,}")
 print(f"{'all':>5} {minimax.nodes:>9,} {plain.nodes:>11,} {full.nodes:>7,}")
-print("values:", minimax.value, plain.value, full.value, " moves:", minimax.action, plain.action, full.action)
+print("values:", minimax.value, plain.value, full.value,
+      " moves: cells", *(game.format_action(r.action) for r in (minimax, plain, full)))
 """),
     ("md", r"""
 All three find a draw (value 0). Their moves can differ: every first move draws, and the full alpha-beta
@@ -156,20 +157,24 @@ tries the centre first.
 zerosum's default `minimax` discounts by depth: a win in 1 ply scores more than a win in 5, so it takes
 the fastest win (and, when every move loses, the slowest loss). The textbook minimax (`discount=0`) sees
 every win as alike and plays the first winning move in the game's order. Here X (to move) wins at once in
-cell 6 (the 7th in the notation), and also wins later after cell 4:
+cell 7, and also wins later after cell 5 (cells as people count them, 1..9; `format_action` turns a
+0-based action into one):
 """),
     ("code", r"""
 position = game.states_of(game.parse_moves("1243"))[-1]
 plain_minimax = make_agent("minimax:discount=0").search(game, position)
 discounted = make_agent("minimax").search(game, position)
-print("discount=0 plays", plain_minimax.action, " scores:", {a: f"{v / WIN:+g}" for a, v in plain_minimax.scores.items()})
-print("discounted plays", discounted.action, " scores:", {a: describe_value(v) for a, v in discounted.scores.items()})
+cell = game.format_action
+print("discount=0 plays cell", cell(plain_minimax.action), " scores by cell:",
+      {cell(a): f"{v / WIN:+g}" for a, v in plain_minimax.scores.items()})
+print("discounted plays cell", cell(discounted.action), " scores by cell:",
+      {cell(a): describe_value(v) for a, v in discounted.scores.items()})
 position
 """),
     ("md", r"""
 `SearchResult.scores` holds one score per root move (from the mover's view). Without the discount every
 winning move scores +1 (in units of `WIN`); with it the scores say *how soon* each move wins: "win in 1
-move" for cell 6, "win in 2 moves" for cell 4 (the mover's own moves, as everywhere in zerosum).
+move" for cell 7, "win in 2 moves" for cell 5 (the mover's own moves, as everywhere in zerosum).
 
 ## Connect Four at a fixed depth
 
@@ -182,7 +187,7 @@ middle = connect4.states_of(connect4.parse_moves("4453"))[-1]
 for spec in ("minimax:depth=4,eval=window,discount=0", "alphabeta:plain=1,depth=4,eval=window",
              "alphabeta:depth=4,eval=window"):
     result, depths = traced(spec, middle, game=connect4)
-    print(f"{spec:40} move {result.action}  value {result.value:+}  nodes {result.nodes:>5,}"
+    print(f"{spec:40} column {connect4.format_action(result.action)}  value {result.value:+}  nodes {result.nodes:>5,}"
           f"  evaluations {result.evals:>5,}  per depth {depths}")
 middle
 """),
@@ -214,7 +219,7 @@ class Tree:
 
         for depth, action, alpha, beta, value, cutoff in self.nodes:
             if depth <= max_depth:
-                move = "root" if action is None else f"cell {action}"
+                move = "root" if action is None else f"cell {game.format_action(action)}"
                 print(f"{'    ' * depth}{move}: window [{short(alpha)}, {short(beta)}] value {short(value)}"
                       f"{'  (' + cutoff + ')' if cutoff else ''}")
 
@@ -222,7 +227,8 @@ class Tree:
 exercise = game.states_of(game.parse_moves("1425"))[-1]
 tree = Tree()
 result = make_agent("alphabeta:plain=1").search(game, exercise, tracer=tree)
-print(f"X to move; alpha-beta plays cell {result.action}, value {result.value / WIN:+g}, {result.nodes} nodes")
+print(f"X to move; alpha-beta plays cell {game.format_action(result.action)}, value {result.value / WIN:+g}, "
+      f"{result.nodes} nodes")
 tree.show(max_depth=2)
 exercise
 """),
