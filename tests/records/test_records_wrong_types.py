@@ -63,7 +63,7 @@ def good(tmp_path_factory):
         "text": lambda: '[Game "tictactoe"]\n\n5 *', "body": lambda: "time=1s",
         "records": lambda: [record], "overwrite": lambda: True, "reason": lambda: "three in a row",
         "forfeit": lambda: False, "store": lambda: store, "rec": lambda: play_game("tictactoe", "first", "first"),
-        "path": lambda: where / f"out{next(counter)}.pgn",
+        "path": lambda: where / f"out{next(counter)}.pgn", "ply": lambda: 3,
     }
     yield values, where
     store.close()
@@ -79,8 +79,8 @@ def callables(writer: Writer) -> dict[str, object]:
 
 def test_the_table_covers_every_callable_public_name():
     public = {name for name in records.__all__ if callable(getattr(records, name))}
-    assert public == {"MoveNote", "Record", "Writer", "format", "from_game_record", "from_store", "parse", "read",
-                      "termination", "write"}
+    assert public == {"MoveNote", "Record", "Writer", "format", "from_game_record", "from_store", "move_number",
+                      "parse", "read", "termination", "write"}
     assert {name for name in records.__all__ if not callable(getattr(records, name))} == {
         "MAX_COMMENT", "MAX_LINE", "MAX_MOVE", "MAX_NODES", "MAX_SECONDS", "MAX_TAG", "MAX_TAG_NAME", "RESULTS",
         "ROSTER", "WIDTH"}

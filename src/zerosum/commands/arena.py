@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
+from .arena_options import RESULTS
 
 __all__ = ["COMMANDS"]
 
@@ -84,10 +85,13 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                    help="local processes, or a Ray cluster (pip install 'zerosum[ray]')")
     p.add_argument("--ray-address", metavar="ADDR", default=None,
                    help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
-    p.add_argument("--out", default="results.db", metavar="FILE", help="SQLite results file (default results.db)")
+    p.add_argument("-o", "--output", "--out", dest="out", default=None, metavar="FILE",
+                   help=f"SQLite results file (default {RESULTS}; when it holds a run, a new run takes the next free "
+                        f"name, results-2.db, ..., and says so)")
     p.add_argument("--pgnout", metavar="FILE", help="also write each game's record to FILE as it ends (docs/records.md); "
-                   "an existing FILE is refused unless --overwrite (replaces it) or --resume (appends)")
-    p.add_argument("--resume", action="store_true", help="carry on the run stored in --out with its stored configuration (agents, games, seed, "
+                   "an existing FILE is refused unless --overwrite (replaces it) or --resume (appends); --resume "
+                   "without --pgnout goes on writing the file named at the start")
+    p.add_argument("--resume", action="store_true", help="carry on the run stored in -o/--output with its stored configuration (agents, games, seed, "
                         "openings, limits); only --jobs, --backend, --ray-address and --quiet apply; no game is played twice; "
                         "every agent is checked first (a changed agent file is refused)")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
@@ -198,18 +202,15 @@ def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
     from ..arena.match import iter_plan, labels_for
     from ..arena.store import Store, lock_file
     from ..core.files import shown
+    from .arena_options import held_games
     from .options import UsageError
 
     if out.exists() and not args.overwrite:
-        try:
-            with Store(out) as old:
-                held = old.count() if not old.is_empty() else 0
-        except GameError:
-            held = -1
+        held = held_games(out)
         if held != 0:
             what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
             raise UsageError(f"{shown(out)} {what}: use --resume to carry on, --overwrite to replace, "
-                             f"or --out to choose another file")
+                             f"or -o/--output to choose another file")
     if args.overwrite:
         with lock_file(out):  # a run still writing the old file keeps it
             for suffix in ("", "-wal", "-shm"):
@@ -229,15 +230,16 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.runner import make_runner
 
     from ..core.files import check_output
-    from .arena_options import check_ranking, finish_ranking
-    from .replay import check_pgnout, open_pgnout
+    from .arena_options import check_ranking, finish_ranking, results_path
+    from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
-    out = check_output(args.out, overwrite=True, what="results file")
+    out = check_output(results_path(args), overwrite=True, what="results file")
     pgnout = check_pgnout(args, out)
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
+            pgnout = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
             check_ranking(args, config)  # --ranking, --grade
             runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
         except BaseException:
@@ -282,7 +284,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                         text += f" · {FIRST_GAMES}"
                     bar.update(task_id, completed=done, total=total, description=escape(text))
 
-                run_arena(store, config, runner, progress, on_game=on_game)
+                tally = run_arena(store, config, runner, progress, on_game=on_game)
+                stopped = tally.sprt_state()
+                if stopped is not None and stopped[1] is not None:  # the bar ends at the real count, not N/20000
+                    done = store.count()
+                    bar.update(task_id, completed=done, total=done, description=escape(
+                        f"{tally.describe()} · {done} games (SPRT stopped: {stopped[1]} accepted)"))
         else:
             run_arena(store, config, runner, on_game=on_game)
         elapsed = time.perf_counter() - start
@@ -316,8 +323,9 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a results file written by match or tournament")
     p.add_argument("--plots", metavar="DIR", help="where to write the PNG plots (default: next to FILE)")
     p.add_argument("--no-plots", action="store_true", help="tables only")
-    p.add_argument("--export", metavar="RECORDS", help="instead of tables and plots, write the record of every "
-                   "finished game to RECORDS (docs/records.md); an existing file is refused unless --overwrite")
+    p.add_argument("-o", "--output", "--export", dest="export", metavar="RECORDS",
+                   help="instead of tables and plots, write the record of every finished game to RECORDS "
+                        "(docs/records.md); an existing file is refused unless --overwrite")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --export or --ranking file")
     from .arena_options import add_ranking_options
 

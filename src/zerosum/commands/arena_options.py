@@ -8,10 +8,14 @@ Kept quick to import (``--help`` loads no solver): the arena's modules load when
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
+from ..errors import GameError
+
 __all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking",
-           "add_engine_options", "engine_settings"]
+           "add_engine_options", "engine_settings", "RESULTS", "held_games", "results_path"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -155,3 +159,41 @@ def engine_settings(args: argparse.Namespace) -> list[Any]:
     for definition in found:
         register_engine(definition)
     return found
+
+
+# ---- the results file ------------------------------------------------------------------------------
+
+#: the results file of a run that names none (a new run takes the next free name, results-2.db, ... when it
+#: holds a run)
+RESULTS = "results.db"
+
+
+def held_games(path: Path) -> int:
+    """The games a results file holds (0: none, or no file; -1: a file that is not a results file)."""
+    from ..arena.store import Store
+
+    if not os.path.lexists(path):
+        return 0
+    try:
+        with Store(path) as old:
+            return old.count() if not old.is_empty() else 0
+    except GameError:
+        return -1
+
+
+def results_path(args: argparse.Namespace) -> str:
+    """``-o/--output``, else :data:`RESULTS`; a new run that names no file and would meet a run there (without
+    ``--overwrite``) takes the next free name, ``results-2.db``, ``results-3.db``, ..., and says so."""
+    import sys
+
+    if args.out is not None or args.resume or args.overwrite:
+        return RESULTS if args.out is None else str(args.out)
+    name, number, held = RESULTS, 1, held_games(Path(RESULTS))
+    while held_games(Path(name)) != 0:
+        number += 1
+        name = f"{Path(RESULTS).stem}-{number}{Path(RESULTS).suffix}"
+    if number > 1:
+        what = f"holds a run ({held} games)" if held > 0 else "is not a results file"
+        print(f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
+              f"--overwrite replaces {RESULTS}; -o FILE names the file)", file=sys.stderr)
+    return name

@@ -7,12 +7,17 @@ The format is :mod:`zerosum.records` (docs/records.md).  Quick to import: the fa
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from .options import UsageError, float_arg, int_arg
 
-__all__ = ["COMMANDS", "MAX_GAME_NUMBER", "check_pgnout", "export_records", "open_pgnout"]
+__all__ = ["COMMANDS", "MAX_GAME_NUMBER", "PGNOUT_KEY", "check_pgnout", "export_records", "open_pgnout",
+           "resumed_pgnout"]
+
+#: the results file's meta key naming the run's record file (relative to the results file's folder)
+PGNOUT_KEY = "pgnout"
 
 #: ``zerosum replay --index N``: at most this (a record file is at most 256 MB)
 MAX_GAME_NUMBER = 10_000_000
@@ -108,8 +113,38 @@ def check_pgnout(args: argparse.Namespace, results: Path) -> Path | None:
     return path
 
 
+def _remembered(store: Any) -> Path | None:
+    """The record file the results file names (None: the run has none, or was stored by an older version)."""
+    name = store.meta(PGNOUT_KEY)
+    if not isinstance(name, str) or not name:
+        return None
+    return Path(os.path.normpath(Path(store.path).resolve().parent / name))
+
+
+def resumed_pgnout(args: argparse.Namespace, path: Path | None, store: Any) -> Path | None:
+    """The record file a resumed run writes to: the one the run began with (the results file remembers
+    it), said on standard error, unless ``--pgnout`` names one; a file other than the remembered one must be
+    new (it then gets every game of the run, the stored ones first), so no game is in it twice."""
+    import sys
+
+    from ..core.files import check_output, shown
+
+    before = _remembered(store)
+    if path is None:
+        if before is not None:
+            path = check_output(before, overwrite=True, what="record file")
+            print(f"--resume: the records go on in {shown(before)}, the record file this run began with "
+                  "(--pgnout NEW names a new file for every game)", file=sys.stderr)
+        return path
+    if before is not None and path.resolve() != before and path.exists():
+        raise UsageError(f"--pgnout {shown(path)}: this run writes its records to {shown(before)}; leave --pgnout "
+                         "out to go on there, or name a new file (it gets every game of the run)")
+    return path
+
+
 def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tuple[Any, Any]:
-    """``(writer, on_game)`` for ``run_arena`` (``(None, None)`` without ``--pgnout``)."""
+    """``(writer, on_game)`` for ``run_arena`` (``(None, None)`` without ``--pgnout``); the results file
+    remembers the record file (relative to its folder), so that ``--resume`` goes on writing it."""
     if path is None:
         return None, None
     import sys
@@ -118,6 +153,9 @@ def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tupl
 
     writer = Writer(path, overwrite=not args.resume)  # --resume: a torn last game removed, a damaged file refused
     try:
+        where = os.path.relpath(Path(path).resolve(), Path(store.path).resolve().parent)
+        if store.meta(PGNOUT_KEY) != where:
+            store.set_meta(PGNOUT_KEY, where)
         hook = writer.game_hook(store)  # --resume: the stored games the file lacks written first
     except BaseException:
         writer.close()

@@ -144,6 +144,8 @@ def check_tag(name: object, value: object) -> None:
 def move_number(ply: int) -> str:
     """The move number written before the move of ``ply`` (counted from 0 at the start position): full move
     ``ply // 2 + 1``, as ``N.`` before the first player's move and ``N...`` before the second player's."""
+    if type(ply) is not int or not 0 <= ply < 10**12:
+        raise InvalidFileError(f"a ply is a whole number 0..10**12 - 1, not {safe_repr(ply, 40)}")
     return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
 
 
