@@ -40,7 +40,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SEED, MAX_TIME
     from ..arena.match import DEADLINE_RULE, MAX_GAMES, MAX_JOBS, MAX_PLANNED
     from ..arena.openings import MAX_OPENING_PLIES
-    from .arena_options import add_ranking_options, add_rule_options
+    from .arena_options import add_engine_options, add_ranking_options, add_rule_options
     from .options import add_game_option, float_arg, int_arg
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
@@ -72,6 +72,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                    help=f"extra seconds for each agent's first move in a new worker process (imports, "
                         f"compilation), 0..{MAX_GRACE:g} (default 30)")
     add_rule_options(p)  # --tc, --adjudicate
+    add_engine_options(p)  # --engine NAME=COMMAND, --engine-dir, --engine-option
     add_ranking_options(p, grade=what != "match")  # --ranking, --grade
     if what == "match":
         p.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
@@ -124,7 +125,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     )
     from ..arena.stats import Sprt
     from ..games import get_game
-    from .arena_options import rule_settings
+    from .arena_options import engine_settings, rule_settings
     from .options import UsageError
 
     n = len(args.agents)
@@ -152,7 +153,10 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     rules = rule_settings(args, game)  # --tc, --adjudicate
     specs = [canonical_spec(spec) for spec in args.agents]  # agent files by absolute path
     limits = {k: getattr(args, k) for k in ("depth", "nodes", "time") if getattr(args, k) is not None}
-    digests = check_agents(specs, limits)  # bad or human agents fail here, before anything is written
+    engine_settings(args)  # --engine: each NAME an agent spec
+    args.engines_seen = {}  # what each engine says of itself and its latency, kept with the run
+    # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
+    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen)
     rounds = (games + 1) // 2
     if args.openings:
         if args.opening_plies is not None:
@@ -179,6 +183,7 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
     from ..arena.match import canonical_spec, check_agents, open_run
     from ..core.files import shown
     from ..errors import AgentError
+    from .arena_options import resumed_engines
     from .options import UsageError
 
     store, config = open_run(out, lock=True)
@@ -187,8 +192,9 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
             raise UsageError(f"--resume: {shown(out)} holds a {config.mode}, not a {mode}")
         if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
             raise UsageError(f"--resume: {shown(out)} holds a run of {' '.join(config.agents)}, not of these agents")
+        resumed_engines(args, store)  # the run's engines as stored with it
         try:
-            check_agents(config.agents, config.limits, config.digests)
+            check_agents(config.agents, config.limits, config.digests, game=config.game)
         except AgentError as exc:
             raise AgentError(f"--resume: the run in {shown(out)} cannot go on: {exc}") from None
     except BaseException:
@@ -250,6 +256,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         check_ranking(args, config)  # --ranking, --grade: before anything is written
         runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
         store = _start_new(args, config, out)
+        if args.engines_seen:  # kept with the run: --resume starts them again, the report shows them
+            store.set_meta("engines", args.engines_seen)
         if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
             store.set_meta("move_cpu", args.move_cpu)
     console = _console()

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import GameError
 
 __all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking",
-           "add_engine_options", "engine_settings", "RESULTS", "held_games", "results_path"]
+           "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -197,3 +197,17 @@ def results_path(args: argparse.Namespace) -> str:
         print(f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
               f"--overwrite replaces {RESULTS}; -o FILE names the file)", file=sys.stderr)
     return name
+
+
+def resumed_engines(args: argparse.Namespace, store: Any) -> None:
+    """``--resume``: the run's engines, as its results file keeps them, registered as agent specs again (their
+    handshake and game are checked with the other agents); ``--engine`` flags with ``--resume`` are one line."""
+    from ..errors import UsageError
+    from ..external import EngineDefinition, register_engine
+    from ..external.names import stored_engines
+
+    if getattr(args, "engine", None) or getattr(args, "engine_dir", None) or getattr(args, "engine_option", None):
+        raise UsageError("--resume starts the engines stored with the run: leave out --engine, --engine-dir and "
+                         "--engine-option")
+    for seen in stored_engines(store.meta("engines")).values():
+        register_engine(EngineDefinition.from_json(seen.get("definition")))
