@@ -233,6 +233,9 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
         else:
             objects[i] = as_agent(entry, limits=lim)  # a plain function is held to limits.nodes (arena.counting)
             specs.append(f"<{agent_label(entry)}>")  # a label no spec parses: the object plays, not a name
+    if jobs > 1 and not getattr(g, "portable", True):
+        raise AgentError(f"match: jobs={jobs} needs a game that worker processes can build: your {g.title} object "
+                         f"lives in this process only (use jobs=1, or name it in a file: 'path/to/file.py:{g.title}')")
     if objects and jobs > 1:
         raise AgentError(f"match: jobs={jobs} needs spec strings: a function or Agent object cannot be sent to "
                          "worker processes (use jobs=1, or name it in a file: 'path/to/file.py:name')")

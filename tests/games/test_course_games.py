@@ -1,0 +1,444 @@
+"""Your own game plays (#22, item 1): a game class written the way the courses write it -- AIMA's Tic-Tac-Toe
+(a GameState namedtuple with to_move, utility, board, moves; ``display`` prints) and easyAI's Nim (the
+object is the position; ``possible_moves``, ``make_move``, ``scoring``) -- plays with every agent, in
+``trace``, ``play_game``, ``match`` and on the command line, checked against a brute-force minimax and
+Nim's known winning rule written here.  This file is also a game file: ``path/to/this.py:TicTacToe``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+from collections import namedtuple
+from pathlib import Path
+
+import pytest
+
+import zerosum
+from zerosum import make_agent
+from zerosum.errors import GameError, IllegalMoveError, InvalidSpecError
+
+HERE = Path(__file__).resolve()
+ROOT = HERE.parent.parent.parent
+
+# ---- the course's games, written as the courses write them ------------------------------------------------
+
+GameState = namedtuple("GameState", "to_move, utility, board, moves")
+
+
+class TicTacToe:
+    """AIMA's Tic-Tac-Toe: the board a dict {(x, y): player}, moves the free cells, X first."""
+
+    def __init__(self, h=3, v=3, k=3):
+        self.h, self.v, self.k = h, v, k
+        moves = [(x, y) for x in range(1, h + 1) for y in range(1, v + 1)]
+        self.initial = GameState(to_move="X", utility=0, board={}, moves=moves)
+
+    def actions(self, state):
+        return state.moves
+
+    def result(self, state, move):
+        if move not in state.moves:
+            return state  # illegal move has no effect
+        board = state.board.copy()
+        board[move] = state.to_move
+        moves = list(state.moves)
+        moves.remove(move)
+        return GameState(to_move=("O" if state.to_move == "X" else "X"),
+                         utility=self.compute_utility(board, move, state.to_move), board=board, moves=moves)
+
+    def utility(self, state, player):
+        return state.utility if player == "X" else -state.utility
+
+    def terminal_test(self, state):
+        return state.utility != 0 or len(state.moves) == 0
+
+    def to_move(self, state):
+        return state.to_move
+
+    def display(self, state):
+        board = state.board
+        for x in range(1, self.h + 1):
+            for y in range(1, self.v + 1):
+                print(board.get((x, y), "."), end=" ")
+            print()
+
+    def compute_utility(self, board, move, player):
+        if (self.k_in_row(board, move, player, (0, 1)) or self.k_in_row(board, move, player, (1, 0))
+                or self.k_in_row(board, move, player, (1, -1)) or self.k_in_row(board, move, player, (1, 1))):
+            return +1 if player == "X" else -1
+        return 0
+
+    def k_in_row(self, board, move, player, delta_x_y):
+        (delta_x, delta_y) = delta_x_y
+        x, y = move
+        n = 0
+        while board.get((x, y)) == player:
+            n += 1
+            x, y = x + delta_x, y + delta_y
+        x, y = move
+        while board.get((x, y)) == player:
+            n += 1
+            x, y = x - delta_x, y - delta_y
+        n -= 1
+        return n >= self.k
+
+
+class Nim:
+    """easyAI's Nim: take any number of pieces from one pile; whoever takes the last piece loses."""
+
+    def __init__(self, players=None, piles=(5, 5, 5, 5)):
+        self.players = players
+        self.piles = list(piles)
+        self.current_player = 1
+
+    def possible_moves(self):
+        return ["%d,%d" % (i + 1, j) for i in range(len(self.piles)) for j in range(1, self.piles[i] + 1)]
+
+    def make_move(self, move):
+        move = list(map(int, move.split(",")))
+        self.piles[move[0] - 1] -= move[1]
+
+    def unmake_move(self, move):
+        move = list(map(int, move.split(",")))
+        self.piles[move[0] - 1] += move[1]
+
+    def show(self):
+        print(" ".join(map(str, self.piles)))
+
+    def win(self):
+        return max(self.piles) == 0
+
+    def is_over(self):
+        return self.win()
+
+    def scoring(self):
+        return 100 if self.win() else 0
+
+    def ttentry(self):
+        return tuple(self.piles)
+
+
+# ---- independent truth --------------------------------------------------------------------------------------
+
+def brute_minimax(game, state):
+    """The textbook minimax value of ``state`` for X, on the course's own names (memoised by board)."""
+
+    @functools.cache
+    def value(key):
+        s = states[key]
+        if game.terminal_test(s):
+            return game.utility(s, "X")
+        values = [value(remember(game.result(s, a))) for a in game.actions(s)]
+        return max(values) if game.to_move(s) == "X" else min(values)
+
+    states = {}
+
+    def remember(s):
+        key = (s.to_move, frozenset(s.board.items()))
+        states[key] = s
+        return key
+
+    return value(remember(state))
+
+
+def nim_mover_wins(piles):
+    """Misère Nim: the player to move wins unless every pile is at most 1 and an odd number of 1-piles is
+    left, or some pile is larger and the piles' XOR is 0 (Bouton)."""
+    if max(piles, default=0) <= 1:
+        return sum(piles) % 2 == 0
+    x = 0
+    for p in piles:
+        x ^= p
+    return x != 0
+
+
+def textbook_alphabeta_nodes(game, state):
+    """The textbook alpha-beta (max/min form) on the course's names: the states it visits, root included."""
+    count = 0
+
+    def max_value(s, alpha, beta):
+        nonlocal count
+        count += 1
+        if game.terminal_test(s):
+            return game.utility(s, "X")
+        v = -float("inf")
+        for a in game.actions(s):
+            v = max(v, min_value(game.result(s, a), alpha, beta))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(s, alpha, beta):
+        nonlocal count
+        count += 1
+        if game.terminal_test(s):
+            return game.utility(s, "X")
+        v = float("inf")
+        for a in game.actions(s):
+            v = min(v, max_value(game.result(s, a), alpha, beta))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    value = (max_value if game.to_move(state) == "X" else min_value)(state, -float("inf"), float("inf"))
+    return value, count
+
+
+def play(game, state, *moves):
+    for m in moves:
+        state = game.result(state, m)
+    return state
+
+
+# ---- search: every agent on the course's own objects ---------------------------------------------------------
+
+def test_tic_tac_toe_is_a_draw_and_the_textbook_alpha_beta_visits_what_the_textbook_visits() -> None:
+    game = TicTacToe()
+    assert brute_minimax(game, game.initial) == 0
+    found = make_agent("alphabeta:plain=1").search(game, game.initial)
+    value, nodes = textbook_alphabeta_nodes(game, game.initial)
+    assert (found.value, value) == (0, 0) and found.exact
+    assert found.nodes == nodes  # the same states, in the course's own action order
+    assert found.action in game.actions(game.initial)
+
+
+def test_every_position_two_plies_in_gets_the_brute_force_value_from_each_searching_agent() -> None:
+    game = TicTacToe()
+    agents = [make_agent(spec) for spec in ("alphabeta:plain=1", "alphabeta", "minimax:depth=9")]
+    for i, (a, b) in enumerate((a, b) for a in game.actions(game.initial)
+                               for b in game.actions(game.result(game.initial, a))):
+        state = play(game, game.initial, a, b)
+        truth = brute_minimax(game, state)  # X to move: X's view is the mover's
+        for agent in agents[:2] if i % 8 else agents:  # minimax on every eighth position
+            value = agent.search(game, state).value
+            assert (value > 0) - (value < 0) == truth, (a, b, agent)
+
+
+def test_the_full_minimax_tree_of_tic_tac_toe_has_its_published_549946_nodes() -> None:
+    game = TicTacToe()
+    found = make_agent("minimax:discount=0").search(game, game.initial)
+    assert (found.value, found.nodes) == (0, 549_946)
+
+
+def test_nim_values_follow_the_winning_rule_from_every_position() -> None:
+    import itertools
+
+    for piles in itertools.product(range(4), range(4), range(3)):
+        if sum(piles) == 0:
+            continue
+        nim = Nim(piles=piles)
+        found = make_agent("alphabeta:plain=1").search(nim, nim)
+        assert (found.value > 0) == nim_mover_wins(piles), piles
+        assert found.exact
+
+
+def test_mcts_random_and_first_play_legal_moves_and_mcts_takes_a_win() -> None:
+    game = TicTacToe()
+    state = play(game, game.initial, (1, 1), (2, 1), (1, 2), (2, 2))  # X wins at (1, 3)
+    for spec in ("mcts:sims=400,seed=1", "mcts:plain=1,sims=400,seed=1"):
+        assert make_agent(spec)(game, state) == (1, 3)
+    for spec in ("random:seed=3", "first"):
+        assert make_agent(spec)(game, state) in state.moves
+    nim = Nim(piles=(1, 2))  # the mover wins by taking the 2-pile whole: '2,2' (plain UCT: in misère Nim the
+    assert make_agent("mcts:plain=1,sims=500,seed=2")(nim, nim) == "2,2"  # one who ends the game loses)
+
+
+def test_states_are_hashable_keys_equal_for_transpositions() -> None:
+    game = zerosum.get_game(TicTacToe())
+    one = play(game, game.initial_state, (1, 1), (2, 2), (1, 2))
+    two = play(game, game.initial_state, (1, 2), (2, 2), (1, 1))
+    assert one == two and hash(one) == hash(two) and len({one, two}) == 1
+    assert one.value.board == {(1, 1): "X", (2, 2): "O", (1, 2): "X"}  # your own state, unchanged
+    assert game.player(one) == 2 and game.player_label(2) == "O"
+
+
+# ---- the faces -------------------------------------------------------------------------------------------------
+
+def test_trace_draws_the_course_display_and_counts_every_node() -> None:
+    game = TicTacToe()
+    state = play(game, game.initial, (1, 1), (2, 2), (1, 2))
+    tree = zerosum.trace("alphabeta:plain=1", game, state)
+    assert len(tree) == tree.result.nodes and tree.result.action == (1, 3)
+    assert "X X ." in tree.text()  # the course's display, captured
+    assert zerosum.trace("alphabeta:plain=1", game, "(1,1) (2,2) (1,2)").result.nodes == tree.result.nodes
+
+
+def test_play_game_and_match_play_the_course_games() -> None:
+    game = TicTacToe()
+    record = zerosum.play_game(game, "alphabeta", "alphabeta:plain=1", seed=1)
+    assert record.result == "1/2-1/2" and not record.forfeit
+    assert all(move.action in [(x, y) for x in (1, 2, 3) for y in (1, 2, 3)] for move in record.moves)
+    assert record.game.parse_moves(record.notation) == record.actions
+    result = zerosum.match("alphabeta", "random", game=game, games=4, seed=2)
+    assert result.losses == 0 and len(result.games) == 4
+    nim = Nim(piles=(1, 2, 2))  # XOR 1: the first player wins
+    for seed in range(3):
+        record = zerosum.play_game(nim, "alphabeta", "random", seed=seed)
+        assert (record.winner, record.forfeit) == (1, False), record
+        assert record.reason == "player 1 wins"
+        assert all(isinstance(move.action, str) for move in record.moves)
+    with pytest.raises(GameError, match="worker processes can build"):
+        zerosum.match("random", "first", game=nim, games=2, jobs=2)
+
+
+def test_a_zerosum_game_subclass_written_with_the_course_names_plays() -> None:
+    class Race(zerosum.Game):
+        """Count to 5 by adding 1 or 2; whoever says 5 wins."""
+
+        def __init__(self):
+            self.initial_state = (0, "A")
+
+        def actions(self, state):
+            return [n for n in (1, 2) if state[0] + n <= 5]
+
+        def result(self, state, action):
+            return (state[0] + action, "B" if state[1] == "A" else "A")
+
+        def is_terminal(self, state):
+            return state[0] == 5
+
+        def utility(self, state, player):
+            return -1 if state[1] == player else 1  # the player who just moved said 5
+
+        def to_move(self, state):
+            return state[1]
+
+        def print_state(self, state):
+            print(f"{state[0]} ({state[1]} to move)")
+
+    race = Race()
+    assert race.render(race.initial_state) == "0 (A to move)" and race.player(race.initial_state) == 1
+    found = make_agent("alphabeta:plain=1").search(race, race.initial_state)
+    assert (found.action, found.value > 0) == (2, True)  # 2, then keep to 2 and 5: the first player wins
+    assert zerosum.play_game(race, "alphabeta", "random", seed=1).winner == 1
+
+
+# ---- the command line -------------------------------------------------------------------------------------------
+
+def _zerosum(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "zerosum", *args], cwd=cwd, input=stdin, capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+def test_cli_match_tournament_play_and_explain_load_the_game_file(tmp_path: Path) -> None:
+    ttt, nim = f"{HERE}:TicTacToe", f"{HERE}:Nim(piles=(1, 2, 2))"
+    done = _zerosum("match", "alphabeta", "random", "--game", ttt, "--games", "2", "--out", "m.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 games" in done.stdout and "forfeits" in done.stdout
+    done = _zerosum("tournament", "alphabeta", "random", "first", "--game", nim, "--games", "2", "--jobs", "2",
+                    "--out", "t.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "6 games in t.db" in done.stdout and "endings: player" in done.stdout  # the Nim's own players 1, 2
+    done = _zerosum("play", "--game", nim, "--first", "human", "--second", "alphabeta", cwd=tmp_path,
+                    stdin="1\n9,9\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "1 2 2" in done.stdout and "0 2 2" in done.stdout  # the Nim's own show(): 1,1 (move 1) was played
+    assert "'9,9' is not a legal move here" in done.stdout
+    done = _zerosum("explain", "(1,1) (2,2)", "--agent", "alphabeta:plain=1", "--game", ttt, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "principal variation" in done.stdout or "(1," in done.stdout
+    done = _zerosum("match", "random", "first", "--game", f"{HERE}:Nope", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "has no 'Nope'" in done.stderr
+
+
+# ---- one line for what a game lacks or gets wrong -------------------------------------------------------------
+
+def _without(cls, *names):
+    return type(cls.__name__, (object,), {k: v for k, v in vars(cls).items() if k not in names})
+
+
+@pytest.mark.parametrize("names, said", [
+    (("actions",), "actions(state) returning the legal moves"),
+    (("result",), "result(state, action) returning the next state"),
+    (("terminal_test",), "is_terminal(state) (or terminal_test) returning True"),
+    (("utility",), "utility(state, player) returning a number"),
+    (("to_move",), "to_move(state) (or player) returning the player to move"),
+    (("actions", "utility"), "actions(state) returning the legal moves (a list); utility(state, player)"),
+])
+def test_a_missing_method_of_the_course_is_named_with_what_it_returns(names, said) -> None:
+    with pytest.raises(InvalidSpecError) as caught:
+        zerosum.get_game(_without(TicTacToe, *names)())
+    text = str(caught.value)
+    assert "\n" not in text and "TicTacToe cannot be played yet" in text and said in text
+
+
+def test_a_missing_initial_state_and_missing_easyai_methods_are_named() -> None:
+    bare = _without(TicTacToe, "__init__")
+    with pytest.raises(InvalidSpecError, match=r"add initial_state \(or AIMA's initial\): the start state"):
+        zerosum.get_game(bare())
+    for names, said in ((("possible_moves",), "possible_moves() returning the legal moves"),
+                        (("make_move",), "make_move(move) playing move on the object itself"),
+                        (("scoring", "win"), "scoring() returning the score for the player to move")):
+        with pytest.raises(InvalidSpecError, match=r"Nim cannot be played yet \(easyAI style\): add .*" + said.replace("(", r"\(").replace(")", r"\)")):
+            zerosum.get_game(_without(Nim, *names)())
+
+
+def test_what_a_game_gets_wrong_is_one_line_naming_the_method() -> None:
+    class Base:  # AIMA's Game: the methods a subclass must write raise NotImplementedError
+        def utility(self, state, player):
+            raise NotImplementedError
+
+    Unwritten = type("TicTacToe", (Base,), {k: v for k, v in vars(TicTacToe).items() if k != "utility"})
+    state = play(Unwritten(), Unwritten().initial, (1, 1), (2, 1), (1, 2), (2, 2), (1, 3))
+    with pytest.raises(InvalidSpecError, match=r"TicTacToe.utility\(state, player\) is not written yet .*add utility"):
+        zerosum.get_game(Unwritten()).outcome(state)
+
+    def mutating(self, state, move):
+        state.board[move] = state.to_move
+        state.moves.remove(move)
+        return GameState("O" if state.to_move == "X" else "X", 0, state.board, state.moves)
+
+    Mutating = type("TicTacToe", (TicTacToe,), {"result": mutating})
+    with pytest.raises(GameError, match="changed the state it was given: it must return a new state"):
+        make_agent("alphabeta:plain=1").search(Mutating(), Mutating().initial)
+    Silent = type("TicTacToe", (TicTacToe,), {"utility": lambda self, state, player: None})
+    with pytest.raises(GameError, match=r"utility returned None at the end: it must return a number"):
+        zerosum.play_game(Silent(), "first", "first")
+    Failing = type("TicTacToe", (TicTacToe,), {"actions": lambda self, state: state.nope})
+    with pytest.raises(InvalidSpecError, match=r"TicTacToe.actions\(initial state\) raised AttributeError"):
+        zerosum.get_game(Failing())
+
+
+def test_moves_are_typed_as_printed_or_by_their_number_and_a_bad_one_is_one_line() -> None:
+    game = zerosum.get_game(Nim(piles=(1, 2)))
+    start = game.initial_state
+    assert game.parse_action("2,1", start) == "2,1" and game.parse_action("2", start) == "2,1"
+    assert game.parse_moves("2,2") == ["2,2"] and game.format_moves(["1,1", "2,1"]) == "1,1 2,1"
+    with pytest.raises(IllegalMoveError, match=r"^'3,1' is not a legal move here: type one of 1,1 2,1 2,2, or its number 1..3$"):
+        game.parse_action("3,1", start)
+    with pytest.raises(IllegalMoveError, match="is not a legal move here"):
+        game.result(start, "9,9")
+    ttt = zerosum.get_game(TicTacToe())
+    assert ttt.parse_action("( 2, 2 )", ttt.initial_state) == (2, 2) and ttt.format_action((2, 2)) == "(2,2)"
+
+
+def test_game_files_and_their_arguments_are_read_with_one_line_errors(tmp_path: Path) -> None:
+    nim = zerosum.get_game(f"{HERE}:Nim(piles=(1, 2, 2))")
+    assert nim.render(nim.initial_state) == "1 2 2" and nim.spec == f"{HERE}:Nim(piles=(1, 2, 2))"
+    assert zerosum.get_game(nim.spec) is nim  # read once while the file is unchanged
+    (tmp_path / "broken.py").write_text("class Game:\n    def __init__(self):\n        raise ValueError('no')\n")
+    for spec, said in ((f"{tmp_path}/missing.py:Nim", "not found"),
+                       (f"{HERE}:Nope", "has no 'Nope'"),
+                       (f"{HERE}:Nim(piles=__import__('os'))", "are Python literals"),
+                       (f"{tmp_path}/broken.py:Game", "could not be made: ValueError: no"),
+                       (f"{HERE}:HERE", "is a PosixPath, not a game")):
+        with pytest.raises(InvalidSpecError, match=said) as caught:
+            zerosum.get_game(spec)
+        assert "\n" not in str(caught.value)
+
+
+def test_states_draw_as_svg_in_notebooks() -> None:
+    import xml.etree.ElementTree as ET
+
+    game = zerosum.get_game(TicTacToe())
+    state = play(game, game.initial_state, (1, 1))
+    svg = state._repr_svg_()
+    root = ET.fromstring(svg)
+    assert "X . ." in "".join(root.itertext())
+    assert game.evaluations() == {} and "scoring" in zerosum.get_game(Nim()).evaluations()
