@@ -78,6 +78,7 @@ class _Engine:
                                      start_new_session=True)
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.back: list[tuple[float, str]] = []  # lines read and put back, read again first
+        self.ended = False  # the output has ended
 
         def pump() -> None:
             assert self.proc.stdout is not None
@@ -88,6 +89,7 @@ class _Engine:
                     line = f"\x00{exc}"  # not a line an engine could send: reported as garbage
                 except (OSError, ValueError):
                     line = None
+                self.ended = line is None
                 self.lines.put((time.monotonic(), line))
                 if line is None:
                     return
@@ -117,8 +119,9 @@ class _Engine:
         return when, line
 
     def exited(self) -> str:
-        code = self.proc.poll()
-        if code is None:
+        try:  # after the end of its output, a moment to exit
+            code = self.proc.wait(2 if self.ended else 0)
+        except subprocess.TimeoutExpired:
             return ""
         self.stderr.seek(0)
         tail = self.stderr.read()[-300:].decode("utf-8", "replace").strip().splitlines()
@@ -291,12 +294,6 @@ def _stop(c: _Checker) -> str:
     return f"bestmove {took:.0f} ms after stop (limit {c.args.stop_limit} ms)"
 
 
-def _unknown(c: _Checker) -> str:
-    c.engine.send("xyzzy-not-a-command 1 2 3")
-    c.synced("an unknown command")
-    return "ignored"
-
-
 def _bad_input(c: _Checker) -> str:
     game = _specs(c)[0]
     problems = []
@@ -354,7 +351,8 @@ def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, b
     try:
         steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
                  ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
-                 ("unknown command", _unknown), ("bad input", _bad_input), ("go without position", _no_position),
+                 ("unknown command", lambda c: (c.engine.send("xyzzy-not-a-command 1 2 3"),
+                                                c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
                  ("quit", _quit)]
         for i, (name, step) in enumerate(steps):
             try:

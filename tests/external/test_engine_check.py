@@ -1,0 +1,132 @@
+"""`zerosum engine-check` catches real faults: deliberately broken engines written here each fail the check
+they break; the example engines (C and Python) and zerosum's own pass."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 600
+
+# A correct minimal engine for tic-tac-toe (its own rules: a test's independent truth), from which each
+# broken engine below differs in one fault.
+GOOD = r'''
+import sys, time, random
+LINES = [(0,1,2),(3,4,5),(6,7,8),(0,3,6),(1,4,7),(2,5,8),(0,4,8),(2,4,6)]
+FAULT = sys.argv[1] if len(sys.argv) > 1 else ""
+def say(s): print(s, flush=True)
+def over(b): return any(b[i] and b[i] == b[j] == b[k] for i, j, k in LINES) or all(b)
+pos = None
+for line in sys.stdin:
+    w = line.split()
+    cmd = w[0] if w else ""
+    if cmd == "zsp":
+        say("id name " + ("broken" if FAULT else "good"))
+        if FAULT != "handshake": say("id author test")
+        say("game tictactoe"); say("zspok")
+    elif cmd == "isready": say("readyok")
+    elif cmd == "position":
+        pos = None
+        try:
+            assert w[1] == "tictactoe"
+            b = [0] * 9
+            for n, c in enumerate("".join(w[3:])):
+                i = int(c) - 1
+                assert 0 <= i < 9 and not b[i] and not over(b)
+                b[i] = 1 + n % 2
+            pos = b
+        except Exception:
+            if FAULT != "silent": say("info string error bad position")
+    elif cmd == "go":
+        if any(not x.isdigit() for x in w[2::2]): say("info string error malformed go"); continue
+        if FAULT == "crash" and pos is not None and sum(map(bool, pos)) >= 3: sys.exit(3)
+        if pos is None or over(pos): say("bestmove (none)"); continue
+        free = [i + 1 for i in range(9) if not pos[i]]
+        if FAULT == "garbage": say("info depth two score est x")
+        if FAULT == "chatty": say("thinking...")
+        if "1000" in w[2::2] or "600000" in w[2::2]:  # the stop test's long search
+            if FAULT == "ignore-stop": time.sleep(8)
+            else:
+                for more in sys.stdin:
+                    if more.split()[:1] == ["stop"]: break
+        say("bestmove %d" % ((set(range(1, 10)) - set(free)).pop() if FAULT == "illegal" and len(free) < 9 else free[0]))
+    elif cmd == "quit": sys.exit(0)
+'''
+
+
+@pytest.fixture(scope="module")
+def engine_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("engines") / "ttt.py"
+    path.write_text(textwrap.dedent(GOOD))
+    return path
+
+
+def check(*command: str, extra: tuple[str, ...] = ()) -> tuple[int, str]:
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "20", "--stop-limit", "2000",
+                             *extra, *command], capture_output=True, text=True, timeout=WAIT)
+    return result.returncode, result.stdout + result.stderr
+
+
+def failed(output: str) -> set[str]:
+    return {line.split("FAIL", 1)[1].split(":")[0].strip() for line in output.splitlines() if "FAIL" in line}
+
+
+def test_a_correct_engine_passes(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file))
+    assert status == 0 and failed(out) == set(), out
+    assert "11 of 11 checks pass" in out and "positions of tictactoe" in out
+
+
+@pytest.mark.parametrize("fault, expect", [
+    ("handshake", {"handshake"}),
+    ("illegal", {"legal moves"}),
+    ("ignore-stop", {"stop"}),
+    ("garbage", {"info lines"}),
+    ("chatty", {"only protocol lines"}),
+    ("silent", {"bad input"}),
+])
+def test_each_fault_fails_its_check(engine_file: Path, fault: str, expect: set[str]) -> None:
+    status, out = check(sys.executable, str(engine_file), fault)
+    assert status == 1, out
+    assert expect <= failed(out), out
+
+
+def test_a_crash_is_named_and_ends_the_checks(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "crash")
+    assert status == 1 and "the engine exited (status 3)" in out, out
+    assert "not run: the engine is gone" in out
+
+
+def test_a_program_that_cannot_start_is_one_usage_line(tmp_path: Path) -> None:
+    status, out = check(str(tmp_path / "no-such-engine"))
+    assert status == 2 and len(out.strip().splitlines()) == 1 and "cannot start" in out
+
+
+def test_the_c_example_engine_passes(tmp_path: Path) -> None:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
+    binary = tmp_path / "alphabeta"
+    subprocess.run([cc, "-O2", "-o", str(binary), str(ROOT / "examples/engines/alphabeta.c")], check=True, timeout=WAIT)
+    status, out = check(str(binary))
+    assert status == 0, out
+    assert "stop: bestmove" in out  # measured: its search was running when stop came
+
+
+def test_the_python_example_engine_passes() -> None:
+    status, out = check(sys.executable, str(ROOT / "examples/engines/random_engine.py"))
+    assert status == 0, out
+
+
+def test_zerosum_engine_passes() -> None:
+    status, out = check(sys.executable, "-m", "zerosum", "engine", "alphabeta:depth=6",
+                        extra=("--game", "connect4", "--game", "tictactoe"))
+    assert status == 0, out
+    assert "stop: bestmove" in out

@@ -1,0 +1,159 @@
+"""`zerosum engine SPEC` as a real program (python -m zerosum engine ...) driven through a transcript."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from zerosum import get_game
+from zerosum.commands.engine import move_time
+from zerosum.external.protocol import BestMove, Info, ProtocolError, Unknown, parse_reply
+
+WAIT = 60.0  # seconds any answer may take on a loaded machine (a first run compiles numba kernels)
+
+
+class Program:
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "zerosum", "engine", *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                     bufsize=0)  # unbuffered: select sees every line not yet read
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def read(self, seconds: float = WAIT) -> str:
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], seconds)
+        assert ready, "no line in time"
+        line = self.proc.stdout.readline().decode()
+        assert line.endswith("\n"), f"the output ended: {self.proc.stderr.read().decode()[-500:]}"  # type: ignore[union-attr]
+        return line[:-1]
+
+    def until(self, word: str) -> list[str]:
+        lines = [self.read()]
+        while not lines[-1].startswith(word):
+            lines.append(self.read())
+        return lines
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, 9)
+        self.proc.wait()
+
+
+@pytest.fixture
+def engine():
+    program = Program("alphabeta:depth=5")
+    yield program
+    program.close()
+
+
+def _replies(lines: list[str]) -> list[object]:
+    out = []
+    for line in lines:
+        reply = parse_reply(line)  # every line is a protocol line (ProtocolError otherwise)
+        assert not isinstance(reply, Unknown), line
+        out.append(reply)
+    return out
+
+
+def test_a_transcript(engine: Program) -> None:
+    engine.send("zsp 1")
+    hello = engine.until("zspok")
+    assert hello[0] == "id name zerosum alphabeta:depth=5" and "game connectx" in hello and "game tictactoe" in hello
+    engine.send("xyzzy 1 2")  # unknown: ignored
+    engine.send("isready")
+    assert engine.read() == "readyok"
+    # a position the solver knows: X wins with column 3 (4455 scores 18: a win on ply 7)
+    engine.send("position connect4 moves 4455")
+    engine.send("go depth 5")
+    lines = engine.until("bestmove")
+    replies = _replies(lines)
+    infos = [r for r in replies if isinstance(r, Info)]
+    assert [i.depth for i in infos][:2] == [1, 2] and replies[-1] == BestMove("3")
+    assert infos[-1].exact == 18 and infos[-1].pv is not None and infos[-1].pv.startswith("3")
+    game = get_game("connect4")
+    for info in infos:  # each pv is legal from the position
+        state = game.from_moves("4455")
+        for token in game.move_tokens(info.pv or ""):
+            state = game.result(state, game.parse_action(token, state))
+    # an estimate in alpha-beta's unit on a quiet position, a finished game, bad input: one line each
+    engine.send("position tictactoe moves 15")
+    engine.send("go depth 2")
+    infos = [r for r in _replies(engine.until("bestmove")) if isinstance(r, Info)]
+    assert infos and infos[-1].est is not None
+    engine.send("position tictactoe moves 1425 3")  # X has the top row: over
+    engine.send("go movetime 50")
+    assert engine.until("bestmove")[-1] == "bestmove (none)"
+    for bad in ("position connect4 moves 4444444", "position connect4 moves 48", "position chess",
+                "go movetime banana", "setoption name Hash value 1", "position connect4 moves 4\x015"):
+        engine.send(bad)
+        line = engine.read()
+        assert line.startswith("info string error "), (bad, line)
+    engine.send("go")  # the last position was refused: no position
+    assert engine.until("bestmove")[-2:] == [
+        "info string error no position: send position SPEC [moves MOVES] before go", "bestmove (none)"]
+    engine.send("quit")
+    assert engine.proc.wait(WAIT) == 0
+
+
+def test_stop_is_answered_at_once_with_a_legal_move() -> None:
+    program = Program("alphabeta:time=60")
+    try:
+        program.send("position connect4 moves 44")
+        program.send("isready")
+        program.until("readyok")  # the kernels are loaded before the clock
+        program.send("go")
+        first = program.read()
+        assert first.startswith("info depth 1"), first  # searching
+        time.sleep(0.3)
+        sent = time.monotonic()
+        program.send("stop")
+        lines = program.until("bestmove")
+        took = time.monotonic() - sent
+        assert took < 2.0, f"bestmove {took * 1000:.0f} ms after stop"  # the protocol's 100 ms, loaded machine
+        move = lines[-1].split()[1]
+        assert int(move) in range(1, 8)
+        program.send("isready")  # still answering, and the search is gone
+        assert program.read() == "readyok"
+        children = subprocess.run(["pgrep", "-P", str(program.proc.pid)], capture_output=True, text=True).stdout
+        assert not children.split(), "the search process outlived stop"
+    finally:
+        program.close()
+
+
+def test_a_bad_spec_is_one_line_before_any_protocol() -> None:
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", "nosuchagent"], input="zsp 1\n",
+                            capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and "nosuchagent" in result.stderr
+
+
+def test_commands_wait_for_a_running_search() -> None:
+    """A script piped in plays every go to its end: position and go wait for the search before them."""
+    script = "position connect4\ngo depth 3\nposition connect4 moves 4\ngo depth 3\n"
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", "alphabeta"], input=script,
+                            capture_output=True, text=True, timeout=WAIT)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and [line.split()[0] for line in lines].count("bestmove") == 2
+    assert [line.split()[:3] for line in lines if line.startswith("info")].count(["info", "depth", "3"]) == 2
+
+
+@pytest.mark.parametrize("left, inc, moves_left, expect", [
+    (60_000, 0, 20, 3.0), (60_000, 1000, 20, 3.75), (100, 0, 1, 0.06), (0, 0, 10, 0.001), (10_000, 5000, 21, 4.226), (1000, 5000, 21, 0.78)])
+def test_move_time_spends_an_even_share_and_never_the_whole_clock(left: int, inc: int, moves_left: int,
+                                                                  expect: float) -> None:
+    assert move_time(left, inc, moves_left) == pytest.approx(expect, abs=1e-3)
+    assert move_time(left, inc, moves_left) * 1000 <= max(1, 0.8 * left)
+
+
+def test_protocol_errors_are_values_not_tracebacks() -> None:
+    with pytest.raises(ProtocolError):
+        parse_reply("bestmove")
