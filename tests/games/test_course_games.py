@@ -286,6 +286,30 @@ def test_play_game_and_match_play_the_course_games() -> None:
         zerosum.match("random", "first", game=nim, games=2, jobs=2)
 
 
+def test_a_player_function_written_for_the_course_game_plays_on_it() -> None:
+    def course_player(game, state):  # the textbook's search, on the course's own names and fields
+        me = game.to_move(state)
+
+        def value(s, alpha, beta, mine):
+            if game.terminal_test(s):
+                return game.utility(s, me)
+            best = -2 if mine else 2
+            for a in game.actions(s):
+                v = value(game.result(s, a), alpha, beta, not mine)
+                best = max(best, v) if mine else min(best, v)
+                alpha, beta = (max(alpha, best), beta) if mine else (alpha, min(beta, best))
+                if alpha >= beta:
+                    break
+            return best
+
+        assert len(state.moves) == len(game.actions(state))  # your state's own fields
+        return max(game.actions(state), key=lambda a: value(game.result(state, a), -2, 2, False))
+
+    for seed in range(2):
+        record = zerosum.play_game(TicTacToe(), course_player, "alphabeta", seed=seed)
+        assert (record.result, record.forfeit) == ("1/2-1/2", False), record
+
+
 def test_a_zerosum_game_subclass_written_with_the_course_names_plays() -> None:
     class Race(zerosum.Game):
         """Count to 5 by adding 1 or 2; whoever says 5 wins."""

@@ -47,19 +47,19 @@ WATCHED_RESULTS = 64
 class CourseState:
     """A position of a course game: your state (``value``) with the key it is compared and hashed by."""
 
-    __slots__ = ("value", "_key", "game", "moves", "raw", "end")
+    __slots__ = ("value", "_key", "_game", "_moves", "_raw", "_end")
 
     def __init__(self, game: "CourseGame", value: Any) -> None:
-        self.value, self.game, self._key = value, game, self
-        self.moves: list[Any] | None = None  # the legal actions, once asked (a state never changes)
-        self.raw: list[Any] | None = None  # your own actions, where some had to be made hashable
-        self.end: Any = self  # the outcome once asked (self: not asked yet)
+        self.value, self._game, self._key = value, game, self
+        self._moves: list[Any] | None = None  # the legal actions, once asked (a state never changes)
+        self._raw: list[Any] | None = None  # your own actions, where some had to be made hashable
+        self._end: Any = self  # the outcome once asked (self: not asked yet)
 
     @property
     def key(self) -> Any:
         """The hashable key this state is compared by (derived when first asked: see the module doc)."""
         if self._key is self:
-            self._key = self.game.rules.key(self.value)
+            self._key = self._game.rules.key(self.value)
         return self._key
 
     def __eq__(self, other: object) -> bool:
@@ -71,8 +71,14 @@ class CourseState:
     def __repr__(self) -> str:
         return f"CourseState({safe_repr(self.value, 200)})"
 
+    def __getattr__(self, name: str) -> Any:
+        """Your state's own fields (``state.board``), so a player function written for your game reads them."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(object.__getattribute__(self, "value"), name)
+
     def _repr_svg_(self) -> str:
-        return self.game.svg(self)
+        return self._game.svg(self)
 
 
 def plain_action(action: Any) -> bool:
@@ -149,7 +155,7 @@ class CourseGame(Game[CourseState, Any]):
     def check_state(self, state: Any) -> CourseState:
         """``state`` as a :class:`CourseState`: one of this game's, or your own state of the start's type."""
         if type(state) is CourseState:
-            if state.game is not self and state.game != self:
+            if state._game is not self and state._game != self:
                 raise self.state_error(state)
             return state
         if type(state) is not type(self._start.value):
@@ -195,17 +201,17 @@ class CourseGame(Game[CourseState, Any]):
 
     def actions(self, state: CourseState) -> list[Any]:
         state = self.check_state(state)
-        if state.moves is None:
+        if state._moves is None:
             if self.outcome(state) is not None:
-                state.moves = []
+                state._moves = []
             else:
                 raw = self._own_actions(state)
                 try:
                     hash(tuple(raw))
-                    state.moves = raw
+                    state._moves = raw
                 except TypeError:
-                    state.moves, state.raw = [_hashable(a) for a in raw], raw
-        return list(state.moves)
+                    state._moves, state._raw = [_hashable(a) for a in raw], raw
+        return list(state._moves)
 
     def result(self, state: CourseState, action: Any) -> CourseState:
         state = self.check_state(state)
@@ -216,7 +222,7 @@ class CourseGame(Game[CourseState, Any]):
             raise self._illegal(state, action, legal) from None
         except Exception:  # noqa: BLE001 - an action whose __eq__ fails is no action of this game
             raise self._illegal(state, action, legal) from None
-        raw = (state.raw or legal)[index]
+        raw = (state._raw or legal)[index]
         watched = self.watched > 0  # a result that changes the state it was given breaks every search
         if watched:
             self.watched -= 1
@@ -238,8 +244,8 @@ class CourseGame(Game[CourseState, Any]):
 
     def outcome(self, state: CourseState) -> Outcome | None:
         state = self.check_state(state)
-        if state.end is not state:
-            return state.end  # type: ignore[no-any-return]
+        if state._end is not state:
+            return state._end  # type: ignore[no-any-return]
         end = None
         if self.rules.over(state.value):
             u = self.rules.score(state.value, self.first)
@@ -248,11 +254,32 @@ class CourseGame(Game[CourseState, Any]):
                                 "number (> 0 the player won, < 0 lost, 0 a draw)")
             winner = 1 if u > 0 else 2 if u < 0 else None
             end = Outcome(winner, "a draw" if winner is None else f"{self.player_label(winner)} wins")
-        state.end = end
+        state._end = end
         return end
 
     def render(self, state: CourseState) -> str:
         return self.rules.show(self.check_state(state).value)
+
+    def utility(self, state: CourseState, player: Any) -> int:
+        """+1 / 0 / -1 for ``player``: 1 or 2, or as your game names them ('X', 'O')."""
+        if player is not self.first and player is not self.second and type(player) is int:
+            return super().utility(state, player)
+        return super().utility(state, 1 if player == self.first else 2 if player == self.second else player)
+
+    def __getattr__(self, name: str) -> Any:
+        """Your game's other methods (``to_move``, ``terminal_test``, ``display``...), taking this game's
+        states, so a player function written for your game runs on it."""
+        if name.startswith("_") or "obj" not in self.__dict__:
+            raise AttributeError(name)
+        found = getattr(self.obj, name)
+        if not callable(found):
+            return found
+
+        def forwarded(*args: Any, **kwargs: Any) -> Any:
+            args = tuple(a.value if type(a) is CourseState else a for a in args)
+            return found(*args, **kwargs)
+
+        return forwarded
 
     # ---- names, notation, picture, evaluation -------------------------------------------------------
 
