@@ -13,6 +13,8 @@ import math
 import sqlite3
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zerosum.arena.grading import grade_points, parse_grade, ranking
 from zerosum.cli import main
@@ -56,6 +58,17 @@ def test_grade_refusals():
         with pytest.raises(UsageError):
             parse_grade(bad)
     assert parse_grade("random,alphabeta:depth=2,eval=window") == ("random", "alphabeta:depth=2,eval=window")
+
+
+@given(st.text(max_size=60))
+def test_parse_grade_gives_two_names_or_one_line(text):
+    try:
+        low, high = parse_grade(text)
+    except UsageError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("--grade")
+    else:
+        assert low and high and low == low.strip() and high == high.strip()
+        assert f"{low},{high}" in ",".join(part.strip() for part in text.split(",", 1))
 
 
 def _stored_counts(db):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import UsageError
+from ..spec import quoted
 
 __all__ = ["FULL_POINTS", "BANDS", "RANKING_FIELDS", "parse_grade", "find_agent", "grade_points", "ranking",
            "check_ranking_path", "write_ranking", "ranking_text", "grades_table"]
@@ -52,9 +53,9 @@ def parse_grade(text: str) -> tuple[str, str]:
     """``"LOW,HIGH"`` as two names (agent specs or labels); one UsageError line otherwise."""
     low, comma, high = str(text).partition(",")
     if not comma or not low.strip() or not high.strip():
-        raise UsageError(f"--grade {text!r}: give LOW,HIGH, two agents of the tournament (e.g. random,instructor)")
+        raise UsageError(f"--grade {quoted(text)}: give LOW,HIGH, two agents of the tournament (e.g. random,instructor)")
     if "," in high and ":" not in high:  # a spec's options hold commas, after a colon
-        raise UsageError(f"--grade {text!r}: give exactly two agents, LOW,HIGH")
+        raise UsageError(f"--grade {quoted(text)}: give exactly two agents, LOW,HIGH")
     return low.strip(), high.strip()
 
 
@@ -83,8 +84,8 @@ def find_agent(name: str, labels: Sequence[str], specs: Sequence[str]) -> str:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise UsageError(f"--grade: {name!r} is not an agent of this tournament (its agents: {', '.join(labels)})")
-    raise UsageError(f"--grade: {name!r} names {len(hits)} agents of this tournament ({', '.join(hits)}): "
+        raise UsageError(f"--grade: {quoted(name)} is not an agent of this tournament (its agents: {', '.join(labels[:8])}{', ...' if len(labels) > 8 else ''})")
+    raise UsageError(f"--grade: {quoted(name)} names {len(hits)} agents of this tournament ({', '.join(hits)}): "
                      "give the label shown in the tables")
 
 
@@ -157,7 +158,7 @@ def check_ranking_path(path: str | os.PathLike[str], overwrite: bool = False) ->
 
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise UsageError(f"--ranking {str(path)!r}: name a .csv or .json file (the extension says which)")
+        raise UsageError(f"--ranking {quoted(str(path))}: name a .csv or .json file (the extension says which)")
     return check_output(path, overwrite=overwrite, what="ranking file")
 
 

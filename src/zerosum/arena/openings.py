@@ -273,7 +273,7 @@ def agent_evaluator(game: Game[Any, Any], spec: str) -> Evaluator:
     from ..errors import AgentError
 
     if not isinstance(make_agent(spec, seed=0), SearchAgent):
-        raise AgentError(f"{spec!r} does not search, so it cannot judge openings: give a search agent "
+        raise AgentError(f"{quoted(spec)} does not search, so it cannot judge openings: give a search agent "
                          "(alphabeta:depth=2, minimax:depth=1,eval=..., mcts:sims=200)")
 
     def evaluate(state: Any) -> float:

@@ -122,7 +122,7 @@ def check_ranking(args: argparse.Namespace, config: Any) -> None:
     if getattr(args, "grade", None) is not None:
         low, high = (find_agent(name, labels_for(config.agents), config.agents) for name in parse_grade(args.grade))
         if low == high:
-            raise UsageError(f"--grade {args.grade}: LOW and HIGH are the same agent, {low}")
+            raise UsageError(f"--grade: LOW and HIGH are the same agent, {low}")
 
 
 def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: bool) -> None:
@@ -130,8 +130,10 @@ def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: b
     from ..arena.grading import grades_table, parse_grade, ranking, write_ranking
 
     grade = getattr(args, "grade", None)
-    if grade is not None and not quiet:
-        console.print(grades_table(ranking(report, grade), *parse_grade(grade)))
+    if grade is not None:
+        rows = ranking(report, grade)  # LOW not ranking below HIGH is one line, quiet or not
+        if not quiet:
+            console.print(grades_table(rows, *parse_grade(grade)))
     if getattr(args, "ranking", None) is not None:
         write_ranking(args.ranking, report, grade, overwrite=args.overwrite)
         if not quiet:
