@@ -40,7 +40,7 @@ from ..game import Game
 from ..spec import quoted
 
 __all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "declared_counter", "sibling_imports",
-           "board_of", "DECLARATION"]
+           "board_of", "plain_int", "DECLARATION"]
 
 #: the module-level name by which an agent file names its search function (the nodes the arena counts)
 DECLARATION = "NODES_COUNTED_BY"
@@ -163,7 +163,7 @@ class BoardPlayer:
         cols = game.cols
         expected = f"expected a 0-based column 0..{cols - 1} that is not full: one of {', '.join(map(str, legal))}"
         where = f"{self.label} returned {_shown(answer)} in position {_position(game, state)}"
-        column = _column(answer)
+        column = plain_int(answer)
         if column is None:
             raise BadAnswer(f"{where}: {expected}", "malformed move")
         if not 0 <= column < cols:
@@ -173,15 +173,16 @@ class BoardPlayer:
         return column
 
 
-def _column(answer: Any) -> int | None:
-    """A plain int for an int or numpy integer (never a bool, float or anything else), else None."""
-    if type(answer) is int:
-        return answer
+def plain_int(value: Any) -> int | None:
+    """A plain int for an int or numpy integer (never a bool, float or anything else), else None: what a
+    player may answer where an action is a number (the arena reads every answer through it)."""
+    if type(value) is int:
+        return value
     try:
         import numpy as np
     except ImportError:  # pragma: no cover
         return None
-    return int(answer) if isinstance(answer, np.integer) else None
+    return int(value) if isinstance(value, np.integer) else None
 
 
 # ---- the declared search function ------------------------------------------------------------------

@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..agents.homework import BadAnswer
+from ..agents.homework import BadAnswer, plain_int
 from ..core.files import describe_exception
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
@@ -90,17 +90,6 @@ def _short(text: str) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
-def _plain_int(value: Any) -> int | None:
-    """A plain int for an int or a numpy integer (bools and int subclasses are not actions)."""
-    if type(value) is int:
-        return value
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover
-        return None
-    return int(value) if isinstance(value, np.integer) else None
-
-
 def _plain_action(action: Any, legal: list[Any]) -> Any:
     """The agent's answer as the game's own plain type (an int, or a tuple of ints), else None.
 
@@ -116,11 +105,11 @@ def _plain_action(action: Any, legal: list[Any]) -> Any:
             array = False
         if type(action) not in (tuple, list) and not array:
             return None
-        items = [_plain_int(v) for v in action]
+        items = [plain_int(v) for v in action]
         if len(items) != len(legal[0]) or any(v is None for v in items):
             return None
         return tuple(items)
-    return _plain_int(action)
+    return plain_int(action)
 
 
 def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
