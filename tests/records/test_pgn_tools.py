@@ -92,6 +92,36 @@ def test_ordo_rates_a_tournaments_record_file(tournament, tmp_path):
     assert table == {label: (p, n) for label, (p, n) in points.items()}
 
 
+def scores(db):
+    """label -> [wins, losses, draws], from the results file's tables."""
+    table = {label: [0, 0, 0] for label in AGENTS}
+    for first, second, result in truth(db).values():
+        if result == "1/2-1/2":
+            table[first][2] += 1
+            table[second][2] += 1
+        else:
+            winner, loser = (first, second) if result == "1-0" else (second, first)
+            table[winner][0] += 1
+            table[loser][1] += 1
+    return table
+
+
+@pytest.mark.skipif(shutil.which("bayeselo") is None,
+                    reason="BayesElo is not installed (docs/records.md: how to build it)")
+def test_bayeselo_rates_a_tournaments_record_file(tournament):
+    db, pgn = tournament
+    done = subprocess.run(["bayeselo"], input=f"readpgn {pgn}\nelo\nmm\nratings\nx\nx\n", capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "12 game(s) loaded" in done.stdout + done.stderr
+    found = {}
+    for line in done.stdout.splitlines():  # Rank Name Rating delta + - games score score% W L D ...
+        m = re.match(r"\s*\d+\s+(\S+)\s+-?\d+(?:\s+[-\d.]+){6}\s+(\d+)\s+(\d+)\s+(\d+)\s", line)
+        if m:
+            found[m[1]] = [int(m[2]), int(m[3]), int(m[4])]
+    assert found == scores(db)
+
+
 # ---- move numbers -----------------------------------------------------------------------------------
 
 
