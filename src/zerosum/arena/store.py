@@ -3,7 +3,8 @@
 Tables:
 
 - ``meta(key, value)``: ``config`` (JSON: game, agents, games, seed, limits, ...), ``schema``, ``sprt``
-  (the decision, once made);
+  (the decision, once made), ``pgnout`` (the run's record file, relative to this file's folder, which
+  ``--resume`` goes on writing);
 - ``agents(id, label, spec)``;
 - ``plan(idx, round, pairing, first, second, opening, seed)``: every game the run will play, fixed from
   the seed before the first move, so a resumed run plays exactly the games still missing;
