@@ -30,15 +30,15 @@ __all__ = ["search_position", "play_actions", "position_name", "taking_positions
 def search_position(game: Any, state: Any) -> Any:
     """The position ``state`` names in ``game`` (see the module doc); ``state`` itself when it is not a
     move string, a list of moves or None (then :meth:`~zerosum.game.Game.check_state` judges it)."""
-    if not isinstance(game, Game):
-        return state  # not a zerosum game: check_search says what a game is
+    kind = type(state)  # a state (the common case) passes after three tests
+    if (state is not None and kind is not str and kind is not list and kind is not tuple) \
+            or not isinstance(game, Game):  # not a zerosum game: check_search says what a game is
+        return state
     if state is None:
         return game.initial_state
-    if isinstance(state, str):
+    if kind is str:
         return game.parse_position(state)[1]
-    if isinstance(state, (list, tuple)) and not isinstance(state, type(game.initial_state)):
-        return play_actions(game, state)
-    return state
+    return play_actions(game, state)  # a list or a plain tuple (a state that is a tuple is its own class)
 
 
 def taking_positions(search: Callable[..., Any]) -> Callable[..., Any]:
