@@ -358,3 +358,31 @@ def test_the_homework_spec_no_longer_asks_for_a_depth():
     game = zerosum.get_game("connect4-8x8")
     found = make_agent("alphabeta:plain=1,depth=8,nodes=10000").search(game, game.initial_state)
     assert found.nodes == 10_000 and found.action in game.actions(game.initial_state)
+
+
+def test_a_metered_move_counts_its_own_thread_only_and_leaves_the_game_classes_as_they_were():
+    import threading
+
+    from zerosum.arena.counting import Meter, metered
+    from zerosum.games.tictactoe import TicTacToe
+
+    game = zerosum.get_game("tictactoe")
+    state = game.initial_state
+    own = TicTacToe.__dict__["result"]
+    meter = Meter(1000, declared=False)
+    other_thread_done = threading.Event()
+
+    def elsewhere():
+        for a in game.actions(state):
+            game.result(state, a)  # another thread's expansions: not this player's
+        other_thread_done.set()
+
+    with metered(meter):
+        game.result(state, 0)
+        worker = threading.Thread(target=elsewhere)
+        worker.start()
+        worker.join(timeout=60)
+        assert other_thread_done.is_set()
+        game.result(state, 1)
+    assert meter.count == 2
+    assert TicTacToe.__dict__["result"] is own  # restored

@@ -123,7 +123,12 @@ class Meter:
         return function(*args, **kwargs)
 
 
-_ACTIVE: list[Meter] = []  # the meter of the move being played in this process (at most one)
+#: the meter of the move each thread is playing (a worker plays in one thread; a notebook may run more)
+_ACTIVE: dict[int, Meter] = {}
+
+
+def _meter() -> Meter | None:
+    return _ACTIVE.get(threading.get_ident()) if _ACTIVE else None
 
 
 def install_counter(declared: Any) -> None:
@@ -135,9 +140,10 @@ def install_counter(declared: Any) -> None:
 
     @functools.wraps(original)
     def counted(*args: Any, **kwargs: Any) -> Any:
-        if not _ACTIVE:
+        meter = _meter()
+        if meter is None:
             return original(*args, **kwargs)
-        return _ACTIVE[-1].call(original, args, kwargs)
+        return meter.call(original, args, kwargs)
 
     counted.__zerosum_counted__ = True  # type: ignore[attr-defined]
     for space in declared.namespaces:
@@ -168,7 +174,7 @@ def _counting(original: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``original`` (a game class's method ``name``), counting for the active meter."""
 
     def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        meter = _ACTIVE[-1] if _ACTIVE else None
+        meter = _meter()
         if meter is None or meter._inside:
             return original(self, *args, **kwargs)
         n = 1
@@ -189,37 +195,53 @@ def _counting(original: Callable[..., Any], name: str) -> Callable[..., Any]:
     return functools.wraps(original)(counted)
 
 
-@contextlib.contextmanager
-def _games_counted() -> Iterator[None]:
-    """Within: every zerosum game class's ``result``, ``states_of`` and ``place`` count for the active meter."""
-    patched: list[tuple[type, str, Any]] = []
-    try:
+_PATCH_LOCK = threading.Lock()
+_patched: list[tuple[type, str, Any]] = []  # (class, method name, its own function) while any move counts games
+_counting_moves = [0]  # metered moves now counting game objects (in any thread)
+
+
+def _patch_games() -> None:
+    """The first metered move in: every zerosum game class's ``result``, ``states_of`` and ``place`` count
+    for the meter of the calling thread (and call through for every other thread)."""
+    with _PATCH_LOCK:
+        _counting_moves[0] += 1
+        if _counting_moves[0] > 1:
+            return
         for cls in _game_classes():
             for name in _COUNTED:
                 original = cls.__dict__.get(name)
                 if callable(original) and not isinstance(original, type):  # plain functions, not static ones
-                    patched.append((cls, name, original))
+                    _patched.append((cls, name, original))
                     setattr(cls, name, _counting(original, name))
-        yield
-    finally:
-        for cls, name, original in reversed(patched):
+
+
+def _unpatch_games() -> None:
+    """The last metered move out: every game class as it was."""
+    with _PATCH_LOCK:
+        _counting_moves[0] -= 1
+        if _counting_moves[0]:
+            return
+        while _patched:
+            cls, name, original = _patched.pop()
             setattr(cls, name, original)
 
 
 @contextlib.contextmanager
 def metered(meter: Meter) -> Iterator[Meter]:
-    """One move of the player ``meter`` counts: its declared function's calls, else the states it expands
-    through any zerosum game object."""
+    """One move of the player ``meter`` counts, in this thread: its declared function's calls, else the
+    states it expands through any zerosum game object."""
     meter.start_move()
-    _ACTIVE.append(meter)
+    me = threading.get_ident()
+    _ACTIVE[me] = meter
+    games = not meter.declared
     try:
-        if meter.declared:
-            yield meter
-        else:
-            with _games_counted():
-                yield meter
+        if games:
+            _patch_games()
+        yield meter
     finally:
-        _ACTIVE.remove(meter)
+        if games:
+            _unpatch_games()
+        _ACTIVE.pop(me, None)
 
 
 # ---- the CPU-time limit ------------------------------------------------------------------------------------
