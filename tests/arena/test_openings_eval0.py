@@ -8,6 +8,7 @@ position enumerated by brute force (every move sequence, positions compared by t
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,38 @@ def test_python_api_judges_any_game():
                                                                        count=4, seed=1)]
     # tic-tac-toe after one move is a draw wherever it is played: 9 positions (no mirror folding there)
     assert all(len(seq) == 1 for seq, _ in kept)
+
+
+def test_a_course_game_of_a_students_own_gets_openings_that_round_trip(tmp_path):
+    """AIMA's Tic-Tac-Toe class (tests/games): moves written '(2,1) (3,1)' hold spaces, so the value follows
+    a '#'; every opening read back is a draw by a brute-force minimax over the class's own methods."""
+    import functools
+    import importlib.util
+
+    from zerosum.arena.openings import read_openings
+
+    path = Path(__file__).resolve().parents[1] / "games" / "test_course_games.py"
+    out = tmp_path / "draws.txt"
+    assert main(["openings", "--game", f"{path}:TicTacToe", "--plies", "2", "--with", "alphabeta:plain=1",
+                 "--max-score", "0", "-o", str(out)]) == 0
+    openings = read_openings(out, get_game(f"{path}:TicTacToe"))
+    spec = importlib.util.spec_from_file_location("aima_ttt_for_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    raw = module.TicTacToe()
+
+    @functools.lru_cache(maxsize=None)
+    def value(board: frozenset, to_move: str) -> int:  # X's view
+        state = module.GameState(to_move=to_move, utility=0, board=dict(board),
+                                 moves=[m for m in raw.initial.moves if m not in dict(board)])
+        children = []
+        for m in state.moves:
+            child = raw.result(state, m)
+            children.append(child.utility if raw.terminal_test(child) else value(frozenset(child.board.items()), child.to_move))
+        return 0 if not children else max(children) if to_move == "X" else min(children)
+
+    every = {}
+    for a, b in itertools.permutations(raw.initial.moves, 2):
+        state = raw.result(raw.result(raw.initial, a), b)
+        every[(a, b)] = value(frozenset(state.board.items()), state.to_move)
+    assert sorted(openings) == sorted(k for k, v in every.items() if v == 0)  # exactly the drawn ones

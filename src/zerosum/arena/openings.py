@@ -1,7 +1,9 @@
 """Openings: short move sequences that every game pair starts from.
 
 A file holds one opening a line; the first field is the opening, anything after whitespace is a comment
-(the generator writes the solver's score there), and lines starting with ``#`` are comments.  Notation:
+(the generator writes the judged value there), and lines starting with ``#`` are comments.  Where a game's
+move strings hold spaces (a course game's ``(2,1) (3,1)``), the opening is all of a line before a ``#``
+(:func:`opening_line`, :func:`opening_field`).  Notation:
 the game's own move strings (:meth:`~zerosum.game.Game.parse_moves`, :meth:`~zerosum.game.Game.format_moves`),
 e.g. ``"4453"`` for Connect Four, ``"159"`` for Tic-Tac-Toe, ``"1,0;4,1"`` for Migration.
 
@@ -27,6 +29,8 @@ from ..spec import quoted
 __all__ = [
     "parse_opening",
     "format_opening",
+    "opening_line",
+    "opening_field",
     "read_openings",
     "write_openings",
     "shipped_openings",
@@ -67,6 +71,26 @@ def format_opening(game: Game[Any, Any], actions: Sequence[Any]) -> str:
     return game.format_moves(actions) if actions else "-"
 
 
+def _spaced(game: Game[Any, Any]) -> bool:
+    """Whether the game's move strings hold spaces (a course game's ``(2,1) (3,1)``)."""
+    return any(ch.isspace() for ch in game.move_separator)
+
+
+def opening_line(game: Game[Any, Any], actions: Sequence[Any], comment: Any = None) -> str:
+    """One line of an openings file: the opening, then its comment (the judged value) after a space, or after
+    `` # `` where the game's move strings hold spaces themselves."""
+    text = format_opening(game, actions)
+    if comment is None:
+        return text
+    return f"{text} # {comment}" if _spaced(game) else f"{text} {comment}"
+
+
+def opening_field(game: Game[Any, Any], line: str) -> str:
+    """The opening of a line of an openings file (:func:`opening_line`): its first field, or where the game's
+    move strings hold spaces, all of it before a ``#``."""
+    return line.split("#", 1)[0].strip() if _spaced(game) else line.split()[0]
+
+
 def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:
     state = game.initial_state
     for a in actions:
@@ -85,7 +109,7 @@ def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
         if not line or line.startswith("#"):
             continue
         try:
-            openings.append(parse_opening(game, line.split()[0]))
+            openings.append(parse_opening(game, opening_field(game, line)))
         except GameError as exc:
             raise type(exc)(f"{path}, line {number}: {exc}") from None
     if not openings:
@@ -100,9 +124,7 @@ def write_openings(
     """Write ``(actions, comment)`` pairs, one a line, after ``#`` header lines (all at once, never over an
     existing file unless ``overwrite``)."""
     lines = [f"# {h}" for h in header]
-    for actions, comment in openings:
-        text = format_opening(game, actions)
-        lines.append(text if comment is None else f"{text} {comment}")
+    lines += [opening_line(game, actions, comment) for actions, comment in openings]
     from ..core.files import atomic_output
 
     with atomic_output(path, overwrite=overwrite, what="openings file") as fh:

@@ -86,6 +86,7 @@ def _run(args: argparse.Namespace) -> int:
         format_value,
         generate_openings,
         max_plies,
+        opening_line,
         random_openings,
         solver_evaluator,
     )
@@ -130,7 +131,7 @@ def _run(args: argparse.Namespace) -> int:
                     print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
 
             def found(seq: tuple[Any, ...], score: float) -> None:
-                out.write(f"{format_opening(game, seq)} {format_value(score)}\n")
+                out.write(opening_line(game, seq, format_value(score)) + "\n")
                 out.flush()
 
             kept = generate_openings(game, args.plies, max_score, evaluate, progress, args.sample, args.seed,
