@@ -257,6 +257,10 @@ def test_an_uncounted_player_over_its_cpu_time_forfeits(tmp_path, name):
                "--move-cpu", "0.3")
     assert len(rows) == 2
     assert all(forfeit and reason == cpu_limit_reason(0.3) for reason, forfeit, *_ in rows)
+    from zerosum.arena.store import Store
+
+    with Store(tmp_path / f"{name}.db") as store:
+        assert store.meta("move_cpu") == 0.3  # kept with the run: --resume plays on under it
 
 
 # ---- alpha-beta's plain=1,nodes=N against a textbook search --------------------------------------------
