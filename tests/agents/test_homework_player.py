@@ -201,3 +201,23 @@ def test_two_students_with_a_helpers_module_each_play_in_worker_processes(tmp_pa
 def test_a_one_argument_function_plays_from_python():
     record = zerosum.play_game("connect4-8x8", lambda board: int(np.argmin(board[0])), "first", seed=1)
     assert not record.forfeit and len(record.moves) > 0
+
+
+def test_a_forfeit_reason_in_the_table_is_one_short_line_whatever_it_was():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from zerosum.arena.forfeits import REASON_CHARS, short_reason
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(max_size=400))
+    def check(text):
+        for reason in (text, f"error: {text}", f"error: ValueError: {text}", f"error: {text}: {text}"):
+            line = short_reason(reason)
+            assert "\n" not in line and len(line) <= REASON_CHARS
+
+    check()
+    assert short_reason("error: TypeError: player() takes 1 positional argument but 2 were given") == (
+        "error: player() takes 1 positional argument but 2 were given (TypeError)")
+    assert short_reason("node limit: more than 10,000 states expanded in one move") == (
+        "node limit: more than 10,000 states expanded in one move")

@@ -26,9 +26,9 @@ def short_reason(reason: str, width: int = REASON_CHARS) -> str:
     suffix = ""
     if sep and kind == "error":
         name, colon, message = rest.partition(": ")
-        if colon and name.replace(".", "_").isidentifier():
+        if colon and name.replace(".", "_").isidentifier() and len(name) <= width // 3:
             text, suffix = f"error: {message}", f" ({name})"
-    room = max(10, width - len(suffix))
+    room = width - len(suffix)
     if len(text) > room:
         text = text[: room - 3].rstrip() + "..."
     return text + suffix
