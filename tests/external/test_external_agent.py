@@ -73,8 +73,8 @@ for line in sys.stdin:
             time.sleep(3600)
         if MODE == "fork":
             child = subprocess.Popen(["sleep", "3600"])
-            with open(os.environ["CHILD_PID"], "w") as f:
-                f.write(str(child.pid))
+            with open(os.environ["CHILD_PID"], "a") as f:
+                f.write(f"{child.pid}\n")
             time.sleep(3600)
         if MODE == "garbage":
             sys.stdout.buffer.write(b"\xff\xfe\x00 garbage\n")
@@ -91,6 +91,8 @@ for line in sys.stdin:
             continue
         if MODE == "badinfo":
             out("info depth x")
+        if MODE == "slow":
+            time.sleep(0.05)
         if MODE == "late":  # answers only when told to stop
             heard = sys.stdin.readline()
             if LOG:
@@ -213,7 +215,7 @@ def test_a_child_the_engine_started_dies_with_it(engine_file, tmp_path, monkeypa
     engine = Engine(command(engine_file, "fork"), limits=Limits(time=0.2))
     record = zerosum.play_game("connect4", engine, "first", seed=0)
     assert record.reason.startswith("timeout: no bestmove within 0.43 s (stop sent after")
-    child = int((tmp_path / "child.pid").read_text())
+    child = int((tmp_path / "child.pid").read_text().split()[0])
     assert wait_gone([child]) == []  # the sleep the engine started is gone, and reaped: no zombie
     assert not os.path.exists(f"/proc/{child}")
 
@@ -234,10 +236,10 @@ def test_a_killed_owner_takes_its_engines_and_their_children_along(engine_file, 
     owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env)
     reaper = int(owner.stdout.readline())
     deadline = time.monotonic() + 30
-    while not pid_file.exists() or not pid_file.read_text():
+    while not pid_file.exists() or not pid_file.read_text().endswith("\n"):
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    child = int(pid_file.read_text())
+    child = int(pid_file.read_text().split()[0])
     assert alive(child) and alive(reaper)
     owner.send_signal(signal.SIGKILL)
     owner.wait(10)

@@ -366,7 +366,7 @@ def print_tables(report: Report, console: Any = None) -> None:
     if note is not None:
         console.print(escape(note))
     for line in describe_engines(report.engines):  # external engines: their command and latency
-        console.print(escape(line))
+        console.print(escape(line), soft_wrap=True)  # one line each, however long its command
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
         console.print(

@@ -184,8 +184,7 @@ class Engine(SearchAgent):
         session = self._session_now()
         if game.spec in self._games:
             return
-        listed = [_canonical(g) for g in session.hello.games]
-        if game.spec not in listed:
+        if not any(_plays(listed, game) for listed in session.hello.games):
             said = ", ".join(session.hello.games) or "none"
             raise AgentError(f"engine {self.spec} does not play {game.spec} (its games: {said})")
         self._games.add(game.spec)
@@ -269,13 +268,19 @@ class Engine(SearchAgent):
         return action
 
 
-def _canonical(spec: str) -> str:
+def _plays(listed: str, game: Game[Any, Any]) -> bool:
+    """Whether a ``game SPEC`` line of the handshake names ``game``: a game's registered name alone (``connectx``,
+    ``othello``) names every board of it; a spec (``connect4``, ``connectx:rows=8,cols=8,k=4``) that one board."""
     from ..games import get_game
 
+    if listed.lower() == getattr(type(game), "name", None):
+        return True
+    if ".py" in listed:  # a game in a file: never loaded from what an engine says
+        return listed == game.spec
     try:
-        return get_game(spec).spec
+        return get_game(listed).spec == game.spec
     except GameError:
-        return spec
+        return False
 
 
 def _exact_kind(game: Game[Any, Any]) -> bool:

@@ -1,0 +1,179 @@
+"""External engines in the arena (match, tournament): --engine NAME=COMMAND with real programs, bad engines
+forfeiting with their reasons under a clock with records written, kill -9 of the arena then --resume, bad
+flags, and a cross-language match with the example C engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from zerosum.cli import main
+from zerosum.records import read as read_records
+
+from process_helpers import wait_gone  # noqa: E402
+from test_external_agent import ENGINE, middle_first  # noqa: E402
+
+linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Path:
+    path = tmp_path / "middle.py"
+    path.write_text(ENGINE)
+    return path
+
+
+def flag(name: str, path: Path, mode: str = "good") -> list[str]:
+    return ["--engine", f"{name}={sys.executable} {path} {mode}"]
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def played(records: list) -> list[tuple]:
+    """(opening, moves, result) of every record, sorted: the games a record file holds, to compare."""
+    return sorted((r.tags["Opening"], tuple(r.moves), r.result) for r in records)
+
+
+def processes_running(path: Path) -> list[int]:
+    """The processes whose command line names ``path`` (the engines of a test, and their reapers)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    if str(path).encode() in f.read():
+                        found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+@linux
+def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(engine, tmp_path, monkeypatch, capsys):
+    db, pgn, children = tmp_path / "t.db", tmp_path / "t.pgn", tmp_path / "children.txt"
+    monkeypatch.setenv("CHILD_PID", str(children))
+    bad = {"crash": "crash: the engine exited (exit code 3): Traceback: ZeroDivisionError",
+           "hang": "time forfeit: no bestmove within", "garbage": "garbage output: a line that is not UTF-8 text",
+           "illegal": "illegal move: bestmove '9': column 9 is outside 1..7", "fork": "time forfeit: no bestmove within"}
+    flags = flag("mid", engine) + [f for mode in bad for f in flag(mode, engine, mode)]
+    code = main(["tournament", "mid", *bad, "first", "alphabeta:depth=2", "--gauntlet", "--games", "2", "--tc", "2+0.1",
+                 "--jobs", "2", "--seed", "4", *flags, "--out", str(db), "--pgnout", str(pgn)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "engine mid = " in out and "(middle good by the tests): latency" in out
+    games = rows(db, "SELECT g.idx, p.first, p.second, p.opening, g.moves, g.result, g.reason, g.forfeit "
+                     "FROM games g JOIN plan p USING (idx) ORDER BY g.idx")
+    labels = [label for (label,) in rows(db, "SELECT label FROM agents ORDER BY id")]
+    assert len(games) == 14 and labels[0] == "mid"
+    for idx, first, second, opening, moves, result, reason, forfeit in games:
+        other = labels[second if first == 0 else first]
+        if other in bad:  # the bad engine forfeits, with its reason, and mid wins
+            assert forfeit == 1 and reason.startswith(bad[other]), (other, reason)
+            assert result == ("1-0" if first == 0 else "0-1")
+            continue
+        assert forfeit == 0, reason
+        history = "" if opening == "-" else opening  # connect4 openings are move strings of one-digit columns
+        for i, move in enumerate(json.loads(moves)):  # every move of mid follows its rule
+            mover = first if (len(history)) % 2 == 0 else second
+            if labels[mover] == "mid":
+                assert int(move) - 1 == middle_first(history), (idx, history, move)
+            history += move
+    assert played(read_records(pgn)) == sorted((g[3], tuple(json.loads(g[4])), g[5]) for g in games)
+    pids = [int(p) for p in children.read_text().split()]
+    assert len(pids) == 2 and wait_gone(pids, 10) == []  # what the forking engine started died with it
+    assert wait_gone(processes_running(engine), 10) == []  # every engine ended with the run
+
+
+@linux
+def test_kill_9_of_the_arena_then_resume_plays_every_game_once(engine, tmp_path):
+    db, pgn, games = tmp_path / "k.db", tmp_path / "k.pgn", 12
+    cmd = [sys.executable, "-m", "zerosum", "match", "mid", "alphabeta:depth=1", *flag("mid", engine, "slow"),
+           "--games", str(games), "--jobs", "2", "--seed", "5", "--out", str(db), "--pgnout", str(pgn), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline, done = time.time() + 120, 0
+    while time.time() < deadline and done < 3:
+        time.sleep(0.05)
+        try:
+            done = rows(db, "SELECT COUNT(*) FROM games")[0][0] if db.exists() else 0
+        except sqlite3.OperationalError:
+            continue
+    running = processes_running(engine)
+    assert running, "the engines run during the match"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    assert wait_gone(running, 15) == []  # the engines (and their reapers) died with the arena
+    before = rows(db, "SELECT * FROM games ORDER BY idx")
+    assert 3 <= len(before) < games, "the run must be killed in the middle"
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0  # the engine is stored with the run
+    after = rows(db, "SELECT * FROM games ORDER BY idx")
+    assert [r[0] for r in after] == list(range(games))  # every planned game once
+    kept = {r[0]: r for r in after}
+    assert all(kept[r[0]] == r for r in before)  # games finished before the kill are untouched
+    assert all(r[4] == 0 for r in after)  # no forfeits: the resumed run played properly
+    # the record file named at the start holds every game once
+    assert played(read_records(pgn)) == sorted((r[0], tuple(json.loads(r[1])), r[2]) for r in rows(
+        db, "SELECT p.opening, g.moves, g.result FROM games g JOIN plan p USING (idx)"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--engine", "mid"], "--engine 'mid': expected NAME=COMMAND"),
+    (["--engine", "mid=a", "--engine", "MID=b"], "--engine MID is given twice"),
+    (["--engine", "random=./x"], "--engine random: 'random' is a zerosum agent already"),
+    (["--engine", "mid=./no-such-engine"], "engine mid: the command './no-such-engine' cannot start"),
+    (["--engine", f"mid={sys.executable} -c pass"], "engine mid failed its handshake: crash: the engine exited (exit code 0)"),
+    (["--engine-dir", "mid=/nowhere"], "--engine-dir mid: no --engine mid=COMMAND names that engine"),
+])
+def test_a_bad_engine_flag_is_one_line_and_writes_nothing(tmp_path, capsys, args, message):
+    db = tmp_path / "bad.db"
+    assert main(["match", "mid", "first", *args, "--out", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert not db.exists()
+
+
+def test_an_engine_that_does_not_play_the_game_is_refused_before_any_game(engine, tmp_path, capsys):
+    db = tmp_path / "othello.db"
+    assert main(["match", "mid", "first", "--game", "othello", *flag("mid", engine), "--out", str(db)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "engine mid does not play othello:n=8 (its games: connectx:rows=6,cols=7,k=4, tictactoe)" in err
+    assert not db.exists()
+
+
+def test_resume_takes_no_engine_flags(engine, tmp_path, capsys):
+    db = tmp_path / "r.db"
+    assert main(["match", "mid", "first", *flag("mid", engine), "--games", "2", "--jobs", "1", "--out", str(db),
+                 "--quiet"]) == 0
+    assert main(["match", "--resume", *flag("mid", engine), "--out", str(db), "--quiet"]) == 2
+    assert "--resume starts the engines stored with the run" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/alphabeta.c")
+def test_a_cross_language_match_c_against_python(engine, tmp_path):
+    source = ROOT / "examples" / "engines" / "alphabeta.c"
+    if not source.exists():
+        pytest.skip("examples/engines/alphabeta.c is not in this checkout")
+    program = tmp_path / "alphabeta"
+    subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True, timeout=120)
+    db = tmp_path / "c.db"
+    assert main(["match", "c", "mid", "--engine", f"c={program}", *flag("mid", engine), "--time", "0.05",
+                 "--games", "2", "--jobs", "1", "--out", str(db), "--quiet"]) == 0
+    got = rows(db, "SELECT result, forfeit, reason FROM games g JOIN plan p USING (idx) ORDER BY idx")
+    assert [f for _, f, _ in got] == [0, 0]
+    # a search beats a fixed rule: the C engine wins with either colour
+    assert [r for r, _, _ in got] == ["1-0", "0-1"]
