@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerosum.arena.grading import grade_points, parse_grade, ranking
+from zerosum.arena.grading import grade_points, parse_grade, ranking, resolve_grade
 from zerosum.cli import main
 from zerosum.errors import UsageError
 
@@ -54,10 +54,18 @@ def test_grade_refusals():
         grade_points({"a": 10.0, "b": 5.0}, "a", "b")
     with pytest.raises(UsageError, match="does not rank below"):
         grade_points({"a": 5.0, "b": 5.0}, "a", "b")
-    for bad in ("random", ",x", "x,", "a,b,c"):
+    for bad in ("random", ",x", "x,", " , "):
         with pytest.raises(UsageError):
             parse_grade(bad)
-    assert parse_grade("random,alphabeta:depth=2,eval=window") == ("random", "alphabeta:depth=2,eval=window")
+    # a spec's options hold commas: the split is the one that leaves an agent of the run on each side
+    labels = ["random", "alphabeta:depth=2,eval=window", "first", "instructor.py:player"]
+    specs = [*labels[:3], "/home/t/instructor.py:player"]
+    assert resolve_grade("random,alphabeta:depth=2,eval=window", labels, specs) == ("random", labels[1])
+    assert resolve_grade("alphabeta:depth=2,eval=window,instructor", labels, specs) == (labels[1], labels[3])
+    assert resolve_grade(("first", "instructor.py"), labels, specs) == ("first", labels[3])
+    for bad in ("random,random", "random,solver", "alphabeta:depth=2,random", "random,first,instructor"):
+        with pytest.raises(UsageError):
+            resolve_grade(bad, labels, specs)
 
 
 @given(st.text(max_size=60))

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from ..errors import UsageError
 from ..spec import quoted
 
-__all__ = ["FULL_POINTS", "BANDS", "RANKING_FIELDS", "parse_grade", "find_agent", "grade_points", "ranking",
+__all__ = ["FULL_POINTS", "BANDS", "RANKING_FIELDS", "parse_grade", "resolve_grade", "find_agent", "grade_points", "ranking",
            "check_ranking_path", "write_ranking", "ranking_text", "grades_table"]
 
 #: the points of an agent at or above HIGH
@@ -50,13 +50,37 @@ FORMATS = (".csv", ".json")
 
 
 def parse_grade(text: str) -> tuple[str, str]:
-    """``"LOW,HIGH"`` as two names (agent specs or labels); one UsageError line otherwise."""
+    """``"LOW,HIGH"`` split at its first comma (a spec's options hold commas too: :func:`resolve_grade`
+    tries every comma once the agents are known); one UsageError line without two names."""
     low, comma, high = str(text).partition(",")
     if not comma or not low.strip() or not high.strip():
         raise UsageError(f"--grade {quoted(text)}: give LOW,HIGH, two agents of the tournament (e.g. random,instructor)")
-    if "," in high and ":" not in high:  # a spec's options hold commas, after a colon
-        raise UsageError(f"--grade {quoted(text)}: give exactly two agents, LOW,HIGH")
     return low.strip(), high.strip()
+
+
+def resolve_grade(grade: tuple[str, str] | str, labels: Sequence[str], specs: Sequence[str]) -> tuple[str, str]:
+    """The labels of LOW and HIGH: ``grade`` is a pair of names or ``"LOW,HIGH"``, split at the one comma
+    that leaves an agent of the run on each side (``random,alphabeta:depth=2,eval=window`` works); one
+    UsageError line when no split or several do, or both name the same agent."""
+    if isinstance(grade, str):
+        parse_grade(grade)  # two names at least
+        parts = grade.split(",")
+        found = set()
+        for i in range(1, len(parts)):
+            try:
+                found.add((find_agent(",".join(parts[:i]).strip(), labels, specs),
+                           find_agent(",".join(parts[i:]).strip(), labels, specs)))
+            except UsageError:
+                continue
+        if len(found) > 1:
+            raise UsageError(f"--grade {quoted(grade)} can be read {len(found)} ways: name LOW and HIGH by "
+                             "their labels in the tables")
+        low, high = found.pop() if found else (find_agent(n, labels, specs) for n in parse_grade(grade))
+    else:
+        low, high = (find_agent(n, labels, specs) for n in grade)
+    if low == high:
+        raise UsageError(f"--grade: LOW and HIGH are the same agent, {low}")
+    return low, high
 
 
 def _names_of(label: str, spec: str) -> set[str]:
@@ -116,10 +140,7 @@ def ranking(source: Any, grade: tuple[str, str] | str | None = None) -> list[dic
     specs = [report.specs.get(label, label) for label in labels]
     points = None
     if grade is not None:
-        low, high = parse_grade(grade) if isinstance(grade, str) else grade
-        low, high = find_agent(low, labels, specs), find_agent(high, labels, specs)
-        if low == high:
-            raise UsageError(f"--grade: LOW and HIGH are the same agent, {low}")
+        low, high = resolve_grade(grade, labels, specs)
         points = grade_points({st.label: st.elo for st in report.standings}, low, high)
     rows = []
     for rank, (st, spec) in enumerate(zip(report.standings, specs), 1):
@@ -187,11 +208,8 @@ def write_ranking(path: str | os.PathLike[str], source: Any, grade: tuple[str, s
     about: dict[str, Any] = {"game": report.config.game, "mode": report.config.mode, "games": report.played,
                              "grade": None}
     if grade is not None:
-        low, high = parse_grade(grade) if isinstance(grade, str) else grade
-        labels = [row["agent"] for row in rows]
-        specs = [row["spec"] for row in rows]
-        about["grade"] = {"low": find_agent(low, labels, specs), "high": find_agent(high, labels, specs),
-                          "full": FULL_POINTS, "bands": BANDS}
+        low, high = resolve_grade(grade, [row["agent"] for row in rows], [row["spec"] for row in rows])
+        about["grade"] = {"low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
     text = ranking_text(rows, target.suffix.lower().lstrip("."), about)
     with atomic_output(target, overwrite=overwrite, what="ranking file", checked=True) as fh:
         fh.write(text)

@@ -113,27 +113,25 @@ def add_ranking_options(p: argparse.ArgumentParser, grade: bool) -> None:
 def check_ranking(args: argparse.Namespace, config: Any) -> None:
     """``--ranking`` and ``--grade`` checked against the run's configuration, before any game: one line for
     a file that may not be written or a grade whose agents are not in the run."""
-    from ..arena.grading import check_ranking_path, find_agent, parse_grade
+    from ..arena.grading import check_ranking_path, resolve_grade
     from ..arena.plan import labels_for
-    from ..errors import UsageError
 
     if getattr(args, "ranking", None) is not None:
         check_ranking_path(args.ranking, overwrite=args.overwrite)
     if getattr(args, "grade", None) is not None:
-        low, high = (find_agent(name, labels_for(config.agents), config.agents) for name in parse_grade(args.grade))
-        if low == high:
-            raise UsageError(f"--grade: LOW and HIGH are the same agent, {low}")
+        resolve_grade(args.grade, labels_for(config.agents), config.agents)
 
 
 def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: bool) -> None:
     """After a run (or for ``zerosum report``): the grades' table, and the ranking file with ``--ranking``."""
-    from ..arena.grading import grades_table, parse_grade, ranking, write_ranking
+    from ..arena.grading import grades_table, ranking, resolve_grade, write_ranking
 
     grade = getattr(args, "grade", None)
     if grade is not None:
         rows = ranking(report, grade)  # LOW not ranking below HIGH is one line, quiet or not
         if not quiet:
-            console.print(grades_table(rows, *parse_grade(grade)))
+            labels = [row["agent"] for row in rows]
+            console.print(grades_table(rows, *resolve_grade(grade, labels, [row["spec"] for row in rows])))
     if getattr(args, "ranking", None) is not None:
         write_ranking(args.ranking, report, grade, overwrite=args.overwrite)
         if not quiet:
