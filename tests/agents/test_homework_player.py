@@ -221,3 +221,20 @@ def test_a_forfeit_reason_in_the_table_is_one_short_line_whatever_it_was():
         "error: player() takes 1 positional argument but 2 were given (TypeError)")
     assert short_reason("node limit: more than 10,000 states expanded in one move") == (
         "node limit: more than 10,000 states expanded in one move")
+
+
+def test_a_library_installed_below_the_agent_s_folder_stays_imported(tmp_path, monkeypatch):
+    # a student's folder holding a virtual environment: its libraries are not the file's siblings
+    library = tmp_path / ".venv" / "site-packages"
+    write(library / "hwlib_installed", "__init__.py", "VALUE = 3\n")
+    monkeypatch.syspath_prepend(str(library))
+    write(tmp_path, "helpers.py", "def column():\n    return 1\n")
+    student = write(tmp_path, "hw.py", "import hwlib_installed\nimport helpers\n"
+                                       "def player(board):\n    return hwlib_installed.VALUE + helpers.column()\n")
+    try:
+        agent = make_agent(f"{student}:player")
+        game = zerosum.get_game("connect4-8x8")
+        assert agent(game, game.initial_state) == 4
+        assert "hwlib_installed" in sys.modules and "helpers" not in sys.modules
+    finally:
+        sys.modules.pop("hwlib_installed", None)

@@ -58,14 +58,19 @@ class BadAnswer(AgentError):
 # ---- sibling modules --------------------------------------------------------------------------------
 
 
-def _inside(module: Any, folder: str) -> bool:
-    where = getattr(module, "__file__", None)
+def _sibling(name: str, folder: str) -> bool:
+    """Whether module ``name`` was found beside the agent file: its top-level module is ``folder/top.py`` or
+    the package ``folder/top/``.  A library installed below the folder (a ``.venv`` there, a checkout's
+    ``src/``) is not a sibling: it stays imported, as any library does."""
+    top = sys.modules.get(name.partition(".")[0])
+    where = getattr(top, "__file__", None)
     if not isinstance(where, str):
         return False
-    try:
-        return os.path.commonpath([os.path.realpath(where), folder]) == folder
-    except ValueError:  # another drive
-        return False
+    path = os.path.realpath(where)
+    parent = os.path.dirname(path)
+    if os.path.basename(path).startswith("__init__."):
+        parent = os.path.dirname(parent)
+    return parent == folder
 
 
 @contextlib.contextmanager
@@ -80,9 +85,8 @@ def sibling_imports(folder: str, kept: dict[str, ModuleType]) -> Iterator[None]:
     try:
         yield
     finally:
-        for name in [n for n in sys.modules if n not in before]:
-            if _inside(sys.modules[name], folder):
-                kept[name] = sys.modules.pop(name)
+        for name in [n for n in sys.modules if n not in before and _sibling(n, folder)]:
+            kept[name] = sys.modules.pop(name)
         for name, old in saved.items():
             if old is None:
                 sys.modules.pop(name, None)
