@@ -157,3 +157,14 @@ def test_move_time_spends_an_even_share_and_never_the_whole_clock(left: int, inc
 def test_protocol_errors_are_values_not_tracebacks() -> None:
     with pytest.raises(ProtocolError):
         parse_reply("bestmove")
+
+
+def test_an_agent_that_fails_or_prints_leaves_the_protocol_clean(tmp_path) -> None:
+    agent = tmp_path / "student.py"
+    agent.write_text("def play(game, state):\n    print('debug output')\n    raise RuntimeError('oops')\n")
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", f"{agent}:play"],
+                            input="position connect4 moves 44\ngo movetime 200\n", capture_output=True, text=True,
+                            timeout=WAIT)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert result.stdout.splitlines() == ["info string error the agent failed: RuntimeError: oops", "bestmove 1"]
+    assert "debug output" in result.stderr

@@ -31,12 +31,11 @@ from collections import deque
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Iterator
 
+from ..errors import GameError
 from ..external import protocol as p
 
 __all__ = ["COMMANDS", "Engine", "move_time"]
 
-#: a ``stop`` or a search past its time is answered within this many seconds (the protocol's 100 ms)
-STOP_SECONDS = 0.1
 #: the watchdog: a search given ``time`` seconds is ended at ``time * (1 + GRACE_SHARE) + GRACE`` at the latest
 GRACE, GRACE_SHARE = 0.05, 0.05
 #: the clock: the share of the time left a move may take at most, and what is kept for the pipe (ms)
@@ -115,6 +114,18 @@ class Engine:
         return True
 
     def execute(self, command: Any) -> bool:
+        """Carry out one command; whatever fails in it (but the output) is an error line, never a traceback."""
+        try:
+            return self._execute(command)
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an agent's or a game's failure: the engine goes on
+            self.error(str(exc) if isinstance(exc, GameError) else f"{type(exc).__name__}: {exc}")
+            if isinstance(command, p.Go) and self.search is None:
+                self.send(p.BestMove(None))  # every go has its bestmove
+            return True
+
+    def _execute(self, command: Any) -> bool:
         if isinstance(command, p.ProtocolError):
             self.error(str(command))
         elif isinstance(command, p.Hello):
@@ -153,21 +164,16 @@ class Engine:
         self.send(p.HelloDone())
 
     def set_position(self, spec: str, moves: str) -> None:
-        from ..errors import GameError
         from ..games import get_game
 
-        self.position = None
-        try:
-            game = get_game(spec)
-            if self.games and game.spec not in {g.spec for g in self.games}:
-                raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
-            actions, state = game.parse_position(moves)
-            if game.spec not in self.warm:
-                self.agent.warm_up(game)  # compiled code loads here, never on a clock
-                self.warm.add(game.spec)
-        except GameError as exc:
-            self.error(str(exc))
-            return
+        self.position = None  # until this one is known good (a failure is an error line: execute)
+        game = get_game(spec)
+        if self.games and game.spec not in {g.spec for g in self.games}:
+            raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
+        actions, state = game.parse_position(moves)
+        if game.spec not in self.warm:
+            self.agent.warm_up(game)  # compiled code loads here, never on a clock
+            self.warm.add(game.spec)
         self.position = (game, state, len(actions))
 
     def go(self, command: Any) -> None:
@@ -216,21 +222,18 @@ class Engine:
         base = {f.name: getattr(own, f.name) for f in fields(own)} if own is not None else {}
         return Limits(**{**base, **changes})
 
-    def stop(self, answer: bool = True) -> None:
-        """End a running search: ``bestmove`` with the best move so far (unless ``answer`` is False)."""
+    def stop(self) -> None:
+        """End a running search: ``bestmove`` with the best move so far."""
         search, self.search = self.search, None
         if search is None:
             return
-        if answer:
-                self.send(p.BestMove(search.best or search.fallback))
+        self.send(p.BestMove(search.best or search.fallback))
         try:
             search.process.kill()
             search.process.join(5)
             search.conn.close()
         except (OSError, ValueError):  # pragma: no cover - already gone
             pass
-
-    # ---- the search's reports -----------------------------------------------------------------------
 
     def on_search(self) -> None:
         """Read what the search child sent (its pipe is readable)."""
