@@ -28,6 +28,7 @@ NOTEBOOKS = {
     "03_writing_an_evaluation.ipynb": "evaluation.py",
     "04_mcts_vs_alphabeta.ipynb": "mcts.py",
     "05_class_contest.ipynb": "contest.py",
+    "06_your_own_game.ipynb": "own_game.py",
 }
 
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}

@@ -28,14 +28,6 @@ _BY_OBJECT: "weakref.WeakValueDictionary[int, CourseGame]" = weakref.WeakValueDi
 _BY_SPEC: "weakref.WeakValueDictionary[str, CourseGame]" = weakref.WeakValueDictionary()
 
 
-def _object_spec(obj: Any) -> str:
-    """``<TicTacToe>``, ``<TicTacToe 2>``...: the spec of an object's game, known in this process only."""
-    base, n = type(obj).__name__, 1
-    while (spec := f"<{base}>" if n == 1 else f"<{base} {n}>") in _BY_SPEC and _BY_SPEC[spec].obj is not obj:
-        n += 1
-    return spec
-
-
 def is_course_game(obj: Any) -> bool:
     """True for a zerosum Game subclass written with the course's names, and for any object that has one of
     them (a complete game or not: :func:`course_game` names what is missing)."""
@@ -53,15 +45,17 @@ def course_game(obj: Any, spec: str | None = None) -> CourseGame:
         return obj
     known = _BY_OBJECT.get(id(obj))
     if known is not None and known.obj is obj and (spec is None or known.spec == spec):
-        return known
-    game = CourseGame(obj, spec if spec is not None else _object_spec(obj))
-    _BY_OBJECT[id(obj)] = game
-    _BY_SPEC[game.spec] = game
+        game = known
+    else:
+        game = CourseGame(obj, spec if spec is not None else f"<{type(obj).__name__}>")
+        _BY_OBJECT[id(obj)] = game
+    _BY_SPEC[game.spec] = game  # an object's spec, <TicTacToe>, names the one asked for last (in a match: its own)
     return game
 
 
 def object_game(spec: str) -> CourseGame | None:
-    """The game of an object made in this process, by its spec (``<TicTacToe>``), or None."""
+    """The game of an object adapted in this process, by its spec (``<TicTacToe>``: of two objects of one class,
+    the one asked for last), or None."""
     return _BY_SPEC.get(spec)
 
 
