@@ -130,3 +130,18 @@ def test_zerosum_engine_passes() -> None:
                         extra=("--game", "connect4", "--game", "tictactoe"))
     assert status == 0, out
     assert "stop: bestmove" in out
+
+
+def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp_path: Path) -> None:
+    mute = tmp_path / "mute.py"
+    mute.write_text("import sys\nfor line in sys.stdin:\n    if line.strip() == 'quit': break\n")
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "3", sys.executable,
+                             str(mute)], capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 1, result.stdout
+    assert "handshake: no zspok after zsp 1 within 3 s" in result.stdout
+    assert result.stdout.count("not run: no handshake") == 7 and "ok    quit" in result.stdout
+
+
+def test_a_game_that_is_none_of_zerosums_is_one_usage_line(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), extra=("--game", "chess"))
+    assert status == 2 and len(out.strip().splitlines()) == 1 and "chess" in out

@@ -14,6 +14,7 @@ The whole process group is killed at the end.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
 import shlex
@@ -56,13 +57,10 @@ def test_positions(game: Any) -> list[tuple[str, Any, bool]]:
 
     out: list[tuple[str, Any, bool]] = [("", game.initial_state, False)]
     for seed in range(1, GAMES_PER_SPEC + 1):
-        rng, state, actions = random.Random(seed), game.initial_state, []
-        states = [state]
-        while not game.is_terminal(state):
-            action = rng.choice(game.actions(state))
-            actions.append(action)
-            state = game.result(state, action)
-            states.append(state)
+        rng, actions, states = random.Random(seed), list[Any](), [game.initial_state]
+        while not game.is_terminal(states[-1]):
+            actions.append(rng.choice(game.actions(states[-1])))
+            states.append(game.result(states[-1], actions[-1]))
         n = len(actions)
         for ply in sorted({n // 4, n // 2, max(0, n - 2), max(0, n - 1), n}):
             out.append((game.format_moves(actions[:ply]), states[ply], ply == n))
@@ -91,7 +89,7 @@ class _Engine:
                     line = None
                 self.ended = line is None
                 self.lines.put((time.monotonic(), line))
-                if line is None:
+                if self.ended:
                     return
 
         threading.Thread(target=pump, daemon=True, name="engine-check-reader").start()
@@ -115,8 +113,7 @@ class _Engine:
             return None
         if line is None:
             self.lines.put((when, None))  # the end stays the end
-            return None
-        return when, line
+        return None if line is None else (when, line)
 
     def exited(self) -> str:
         try:  # after the end of its output, a moment to exit
@@ -128,16 +125,17 @@ class _Engine:
         return f"the engine exited (status {code})" + (f": {tail[-1]}" if tail else "")
 
     def kill(self) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         self.proc.wait()
         self.stderr.close()
 
 
 class _Failed(Exception):
-    pass
+    """A check that failed: the message says why."""
+
+
+_GONE = "the engine is gone"  # why the checks after a crash are not run
 
 
 class _Checker:
@@ -186,9 +184,10 @@ class _Checker:
             self.bad_infos += 1
             self.first_bad_info = self.first_bad_info or f"pv {info.pv!r} is not legal from the position: {exc}"
 
-    def bestmove(self, seconds: float) -> tuple[float, Any]:
-        when, reply, _ = self.wait_for(lambda r: isinstance(r, p.BestMove), seconds, "bestmove")
-        return when, reply
+    def bestmove(self, seconds: float | None = None) -> tuple[float, Any]:
+        """The next ``bestmove`` and when it came (``seconds``: by default a move's time and the timeout)."""
+        wait = self.args.movetime / 1000 + self.args.timeout if seconds is None else seconds
+        return self.wait_for(lambda r: isinstance(r, p.BestMove), wait, "bestmove")[:2]
 
     def synced(self, what: str) -> list[Any]:
         """``isready`` and the replies before its ``readyok``."""
@@ -240,7 +239,7 @@ def _legal_moves(c: _Checker) -> str:
             c.engine.send(line)
             sent = time.monotonic()
             c.engine.send(f"go movetime {c.args.movetime}")
-            when, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+            when, best = c.bestmove()
             slowest = max(slowest, when - sent)
             label = f"{game.spec} after {moves!r}" if moves else f"{game.spec} at the start"
             if best.move is None:
@@ -259,9 +258,10 @@ def _finished(c: _Checker) -> str:
     for game in _specs(c):
         for moves, state, finished in test_positions(game):
             if finished:
+                c.position = (game, state)
                 c.engine.send(f"position {game.spec} moves {moves}")
                 c.engine.send(f"go movetime {c.args.movetime}")
-                _, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+                _, best = c.bestmove()
                 if best != p.BestMove(None):
                     raise _Failed(f"{game.spec} after {moves!r} is over, yet bestmove {best.move}")
                 count += 1
@@ -289,8 +289,10 @@ def _stop(c: _Checker) -> str:
     took = (when - sent) * 1000
     if when - sent > limit:
         raise _Failed(f"bestmove came {took:.0f} ms after stop (limit {c.args.stop_limit} ms)")
-    if best.move is None or best.move not in {game.format_action(a) for a in game.actions(game.initial_state)}:
-        raise _Failed(f"bestmove {best.move} after stop is not a legal move")
+    try:
+        game.result(game.initial_state, game.parse_action(best.move or "(none)", game.initial_state))
+    except Exception:  # noqa: BLE001 - the rules' refusal, whatever it is
+        raise _Failed(f"bestmove {best.move} after stop is not a legal move") from None
     return f"bestmove {took:.0f} ms after stop (limit {c.args.stop_limit} ms)"
 
 
@@ -311,22 +313,18 @@ def _bad_input(c: _Checker) -> str:
 def _illegal(game: Any) -> str:
     """A move string whose last move the rules refuse (a full column, a taken cell, or no such move)."""
     state, actions = game.initial_state, []
-    for _ in range(game.cells if isinstance(getattr(game, "cells", None), int) else 200):
-        legal = game.actions(state)
-        if not legal:
-            break
-        actions.append(legal[0])
-        state = game.result(state, legal[0])
-        for other in game.actions(game.initial_state):
-            if other not in game.actions(state):
-                return str(game.format_moves(actions + [other]))
+    while game.actions(state):  # the first move each time, until a move of the start is refused
+        actions.append(game.actions(state)[0])
+        state = game.result(state, actions[-1])
+        refused = [a for a in game.actions(game.initial_state) if a not in game.actions(state)]
+        if refused:
+            return str(game.format_moves(actions + refused[:1]))
     return "zz"
 
 
 def _no_position(c: _Checker) -> str:
-    c.engine.send("position nosuchgame:size=3")  # no valid position now
-    c.engine.send(f"go movetime {c.args.movetime}")
-    _, best = c.bestmove(c.args.movetime / 1000 + c.args.timeout)
+    c.engine.send(f"position nosuchgame:size=3\ngo movetime {c.args.movetime}")  # no valid position now
+    _, best = c.bestmove()
     if best != p.BestMove(None):
         raise _Failed(f"go without a valid position answered bestmove {best.move}, not (none)")
     return "bestmove (none)"
@@ -354,15 +352,16 @@ def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, b
                  ("unknown command", lambda c: (c.engine.send("xyzzy-not-a-command 1 2 3"),
                                                 c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
                  ("quit", _quit)]
-        for i, (name, step) in enumerate(steps):
+        skip = ""  # why the checks left are not run: the engine is gone (quit neither), or never said hello
+        for name, step in steps:
+            if skip and (name != "quit" or skip == _GONE):
+                c.results.append((name, False, f"not run: {skip}"))
+                continue
             try:
                 c.results.append((name, True, step(c)))
             except _Failed as exc:
                 c.results.append((name, False, str(exc)))
-            if not c.results[-1][1] and engine.exited():
-                c.results += [(later, False, "not run: the engine is gone") for later, _ in steps[i + 1:]
-                              if later != "quit"]
-                break
+                skip = _GONE if engine.exited() else "no handshake" if name == "handshake" else ""
         if engine.proc.poll() is None:  # what it printed before quit
             while engine.read(0.05) is not None:
                 pass
@@ -377,12 +376,15 @@ def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, b
 
 def _run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
+    from ..games import get_game
 
     argv = list(args.command)
     if len(argv) == 1 and " " in argv[0].strip():
         argv = shlex.split(argv[0])
     if not argv:
         raise UsageError("name the engine's command, as: zerosum engine-check ./my-engine")
+    for spec in args.games or []:
+        get_game(spec)  # a game that is none of zerosum's: one error line
     try:
         results = check_engine(argv, args)
     except OSError as exc:
