@@ -196,7 +196,8 @@ def test_openings_command(tmp_path, capsys):
     assert len(lines) == 5 and all(len(l) == 2 for l in lines)
     # Connect-X from a given evaluator (a search agent) instead of the solver
     pytest.importorskip("zerosum.agents.alphabeta")
-    assert main(["openings", "--game", "connectx:rows=4,cols=5,k=3", "--plies", "1", "--with", "alphabeta:depth=2,fast=0"]) == 0
+    assert main(["openings", "--game", "connectx:rows=4,cols=5,k=3", "--plies", "1", "--with", "alphabeta:depth=2,fast=0",
+                 "--max-score", "1000000"]) == 0  # the agent's values, in its unit: all three within 10**6
     text = capsys.readouterr().out
     assert text.startswith("# zerosum openings")
     assert [l.split()[0] for l in text.splitlines() if not l.startswith("#")] == ["1", "2", "3"]
