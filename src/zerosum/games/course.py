@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from ..core.files import describe_exception
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
-from ..game import Game, Outcome, safe_repr
+from ..game import BoardView, Game, Outcome, safe_repr
 from ..spec import quoted
 from .course_rules import Rules, describe_call_error, freeze, rules_for
 
@@ -330,9 +330,10 @@ class CourseGame(Game[CourseState, Any]):
                 f'<text font-family="monospace" font-size="{size:g}" xml:space="preserve" fill="#111827">'
                 f"{rows}</text></svg>")
 
-    def board_view(self, state: CourseState, last: Any = None) -> Any:
-        raise NotImplementedError(f"{self.name_} has no board description: its states are drawn as the text "
-                                  "of render(state)")
+    def board_view(self, state: CourseState, last: Any = None) -> BoardView:
+        """No board: a course game describes none (0 rows), so the faces draw its text (:meth:`render`)."""
+        self.check_state(state)
+        return BoardView(0, 0, ())
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
         if self.rules.evaluation is None:

@@ -145,11 +145,10 @@ class PlaySession:
 
     def show(self, fresh: bool = False) -> None:
         game, state = self.game, self.state
-        try:
-            board: Line = (render_plain(game, state, self.last),
-                           render_rich(game, state, self.last) if self.output.color else None)
-        except NotImplementedError:  # a game without a board description (your own game): its own text
-            board = (game.render(state), None)
+        board: Line = (game.render(state), None)  # a game that describes no board (your own game): its text
+        if game.board_view(state).rows:
+            board = (render_plain(game, state, self.last), render_rich(game, state, self.last) if self.output.color
+                     else None)
         moves = self.move_string()
         head = self.head() + [(f"Moves: {moves or '(none yet)'}", None)]
         self.output.frame(head, board, fresh)
