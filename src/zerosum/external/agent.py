@@ -195,15 +195,15 @@ class Engine(SearchAgent):
         if self._session is not None and not self._session.alive():
             self._fail(self._session.process.crash())
         self.check_game(game)
-        self._new_game()
+        self._new_game(Position(game.spec))  # the engine may load its code for the game now, off the clock
 
     def reset(self) -> None:
         self._history = None
 
-    def _new_game(self) -> None:
+    def _new_game(self, position: Position | None = None) -> None:
         session = self._session_now()
         try:
-            session.new_game()
+            session.new_game(position)
         except EngineFault as fault:
             raise self._fail(fault) from None
         self._history = None

@@ -37,12 +37,16 @@ from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, I
                        OptionSpec, Position, ProtocolError, ReadyOk, SetOption, Stop, parse_reply)
 from .protocol.messages import CONTROL
 
-__all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "MAX_OUTPUT", "MAX_LINES", "STOP_WAIT"]
+__all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "PREPARE", "MAX_OUTPUT", "MAX_LINES",
+           "STOP_WAIT"]
 
 #: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
 STARTUP = 10.0
-#: seconds an ``isready`` waits for ``readyok`` (after ``newgame`` and options)
+#: seconds an ``isready`` waits for ``readyok`` (after options; between games)
 READY = 10.0
+#: seconds the ``isready`` after ``newgame`` and a game's first ``position`` waits (no clock runs: an engine
+#: may compile its code for the game then)
+PREPARE = 110.0
 #: the most output one move may produce (bytes), and the most lines
 MAX_OUTPUT = 4 * 2**20
 MAX_LINES = 20_000
@@ -196,10 +200,13 @@ class Session:
                 self.pings.append(took)
                 return took
 
-    def new_game(self) -> None:
-        """``newgame``, then a round trip: the engine is ready, and one latency sample is taken."""
+    def new_game(self, position: Position | None = None) -> None:
+        """``newgame`` (and ``position``, when given: an engine may load what the game needs there), then a
+        round trip: the engine is ready (within :data:`PREPARE` seconds), and one latency sample is taken."""
         self.send(NewGame())
-        self.ping()  # newgame's own work (clearing tables) happens here
+        if position is not None:
+            self.send(position)
+        self.ping(PREPARE)  # newgame's own work (clearing tables, loading code for the game) happens here
         self.ping()  # the round trip alone
 
     # ---- a move ---------------------------------------------------------------------------------
