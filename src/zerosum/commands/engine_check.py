@@ -39,7 +39,8 @@ GAMES_PER_SPEC = 2
 
 def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND...",
-                        help="the engine's command line (one quoted string is split as a shell would)")
+                        help="the engine's command line, after the options (one quoted string is split as a "
+                             "shell would; a leading -- is dropped)")
     parser.add_argument("--movetime", type=int_arg(1, 60_000), default=100, metavar="MS",
                         help="the movetime of each test position, 1..60000 ms (default 100)")
     parser.add_argument("--timeout", type=float_arg(above=0, hi=600), default=10.0, metavar="SECONDS",
@@ -235,8 +236,7 @@ def _legal_moves(c: _Checker) -> str:
             if finished:
                 continue
             c.position = (game, state)
-            line = f"position {game.spec}" + (f" moves {moves}" if moves else "")
-            c.engine.send(line)
+            c.engine.send(f"position {game.spec}" + (f" moves {moves}" if moves else ""))
             sent = time.monotonic()
             c.engine.send(f"go movetime {c.args.movetime}")
             when, best = c.bestmove()
@@ -245,8 +245,7 @@ def _legal_moves(c: _Checker) -> str:
             if best.move is None:
                 raise _Failed(f"{label}: bestmove {p.NO_MOVE} where {len(game.actions(state))} moves are legal")
             try:
-                action = game.parse_action(best.move, state)
-                game.result(state, action)
+                game.result(state, game.parse_action(best.move, state))
             except Exception as exc:  # noqa: BLE001 - the rules' refusal, whatever it is
                 raise _Failed(f"{label}: bestmove {best.move} is illegal: {exc}") from None
             count += 1
@@ -378,7 +377,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..games import get_game
 
-    argv = list(args.command)
+    argv = list(args.command)[1 if args.command[:1] == ["--"] else 0:]  # options come before COMMAND
     if len(argv) == 1 and " " in argv[0].strip():
         argv = shlex.split(argv[0])
     if not argv:
