@@ -28,7 +28,7 @@ import collections
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..errors import AgentError
 from ..spec import quoted
@@ -144,25 +144,29 @@ class Session:
     def send(self, command: Any) -> None:
         self.process.send(command.line())
 
+    def _replies(self, deadline: float, awaited: str, after: str) -> Iterator[Any]:
+        """Every reply until ``deadline``: a protocol fault when it passes (no ``awaited`` ``after`` ...), a
+        garbage fault past :data:`MAX_LINES` lines."""
+        for _ in range(MAX_LINES):
+            reply = self._reply(deadline)
+            if reply is None:
+                raise EngineFault(PROTOCOL, f"no {awaited} within {after}")
+            yield reply
+        raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines before {awaited}")
+
     def _handshake(self, deadline: float, startup: float) -> Handshake:
         self.send(Hello(1))
         hello = Handshake()
-        lines = 0
-        while True:
-            reply = self._reply(deadline)
-            lines += 1
-            if reply is None:
-                raise EngineFault(PROTOCOL, f"no zspok within {startup:g} s of 'zsp 1' (is it a zerosum engine?)")
-            if lines > MAX_LINES:
-                raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines before zspok")
+        for reply in self._replies(deadline, "zspok", f"{startup:g} s of 'zsp 1' (is it a zerosum engine?)"):
             if isinstance(reply, HelloDone):
-                return hello
+                break
             if isinstance(reply, Id):
                 setattr(hello, reply.key, reply.value)
             elif isinstance(reply, OptionSpec):
                 hello.options[reply.name] = reply
             elif isinstance(reply, GameSpec):
                 hello.games.append(reply.spec)
+        return hello
 
     def set_option(self, name: str, value: str) -> None:
         """``setoption``, checked against the options the engine declared (AgentError, one line)."""
@@ -186,19 +190,12 @@ class Session:
         """One ``isready`` round trip (seconds; kept in :attr:`pings`); a protocol fault without ``readyok``."""
         start = time.perf_counter()
         self.send(IsReady())
-        deadline = time.monotonic() + wait
-        lines = 0
-        while True:
-            reply = self._reply(deadline)
-            lines += 1
-            if reply is None:
-                raise EngineFault(PROTOCOL, f"no readyok within {wait:g} s of isready")
-            if lines > MAX_LINES:
-                raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines before readyok")
+        for reply in self._replies(time.monotonic() + wait, "readyok", f"{wait:g} s of isready"):
             if isinstance(reply, ReadyOk):
-                took = time.perf_counter() - start
-                self.pings.append(took)
-                return took
+                break
+        took = time.perf_counter() - start
+        self.pings.append(took)
+        return took
 
     def new_game(self, position: Position | None = None) -> None:
         """``newgame`` (and ``position``, when given: an engine may load what the game needs there), then a
