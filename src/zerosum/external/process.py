@@ -105,6 +105,8 @@ class EngineProcess:
         assert self.popen.stdin is not None and self.popen.stdout is not None and self.popen.stderr is not None
         self._in, self._out = self.popen.stdin, self.popen.stdout.fileno()
         os.set_blocking(self._out, False)
+        self._poll = select.poll()
+        self._poll.register(self._out, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._buffer = bytearray()
         self._eof = False
         self.read_bytes = 0  # everything read from the engine's output
@@ -168,8 +170,7 @@ class EngineProcess:
             wait = deadline - time.monotonic()
             if wait <= 0:
                 return None
-            ready, _, _ = select.select([self._out], [], [], wait)
-            if not ready:
+            if not self._poll.poll(max(1, int(wait * 1000))):  # poll: any descriptor number (select stops at 1024)
                 continue
             try:
                 chunk = os.read(self._out, 1 << 16)
