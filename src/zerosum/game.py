@@ -64,15 +64,12 @@ class Game(ABC, Generic[S, A]):
     #: the sides of the board: option names (or fixed numbers) whose product is the number of cells
     SIDES: ClassVar[tuple[str | int, ...]] = ()
 
-    #: True for a game written with the course's names (``to_move``, ``is_terminal``, ``utility``,
-    #: ``display``... and no ``outcome``): every entry (``get_game``, the agents) plays it through its
-    #: adapter, :class:`zerosum.games.course.CourseGame`, which sets it too
+    #: True for a game written with the course's names (no ``outcome``; :mod:`zerosum.games.course`): every
+    #: entry (``get_game``, the agents) plays it through its adapter, ``CourseGame``, which sets it too
     COURSE: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A subclass without ``outcome`` is written with the course's names: what zerosum's own protocol
-        still lacks (``outcome``, ``render``, ``player``, ``actions``, ``result``, ``initial_state``) is
-        filled in from its adapter, so it can be made and played (:mod:`zerosum.games.course`)."""
+        """A subclass without ``outcome`` (the course's names) gets from its adapter what it still lacks."""
         super().__init_subclass__(**kwargs)
         if getattr(getattr(cls, "outcome", None), "__isabstractmethod__", False):
             cls.COURSE = True
@@ -197,8 +194,19 @@ class Game(ABC, Generic[S, A]):
     # ---- notation: one move and a move string (each game overrides what makes sense for it) ----
 
     def parse_action(self, text: str, state: S) -> A:
-        """Parse one move as a person types it (1-based columns, cell numbers, ...)."""
-        raise NotImplementedError
+        """Parse one move as a person types it (1-based columns, cell numbers, ...).  Default: the legal action
+        that :meth:`format_action` prints as ``text`` (spaces and case aside), else the one of that number (1 for
+        the first); :class:`~zerosum.errors.IllegalMoveError` naming the legal moves otherwise."""
+        from .errors import IllegalMoveError
+
+        text = check_text(text, "a move", IllegalMoveError, hint=f" ({self.MOVES_HELP})")
+        legal, typed = self.actions(state), "".join(text.split()).casefold()
+        named = [a for a in legal if "".join(self.format_action(a).split()).casefold() == typed]
+        if named or (re.fullmatch("[0-9]{1,9}", typed) and 1 <= int(typed) <= len(legal)):
+            return named[0] if named else legal[int(typed) - 1]
+        shown = " ".join(self.format_action(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+        raise IllegalMoveError(f"{quoted(text)} is not a legal move here: type one of {shown}, or its number "
+                               f"1..{len(legal)}" if legal else f"the game is over: there is no move ({quoted(text)})")
 
     def format_action(self, action: A) -> str:
         """Print one action the way :meth:`parse_action` reads it."""
@@ -373,9 +381,8 @@ class Game(ABC, Generic[S, A]):
         return hash((type(self).__name__, self.spec))
 
 
-#: how a course game plays (:mod:`zerosum.games.course` registers them when zerosum.games is imported):
-#: ``"subclass"`` completes a course subclass, ``"input"`` turns (game object, your state) into (its adapter,
-#: its position)
+#: how a course game plays (registered by :mod:`zerosum.games.course_objects`): ``"subclass"`` completes a
+#: course subclass, ``"input"`` turns (game object, your state) into (its adapter, its position)
 COURSE_HOOKS: dict[str, Callable[..., Any]] = {}
 
 

@@ -342,6 +342,37 @@ def test_a_zerosum_game_subclass_written_with_the_course_names_plays() -> None:
     assert zerosum.play_game(race, "alphabeta", "random", seed=1).winner == 1
 
 
+def test_a_zerosum_game_without_a_notation_of_its_own_plays_and_reads_moves() -> None:
+    Said = namedtuple("Said", "total, mover")
+
+    class Count(zerosum.Game):  # zerosum's own protocol, with no parse_action: moves are read as they print
+        initial_state = Said(0, 1)
+
+        def player(self, state):
+            return state.mover
+
+        def actions(self, state):
+            return [] if state.total >= 4 else [n for n in (1, 2) if state.total + n <= 4]
+
+        def result(self, state, action):
+            if action not in self.actions(state):
+                raise IllegalMoveError(f"{action} is not a move here")
+            return Said(state.total + action, 3 - state.mover)
+
+        def outcome(self, state):
+            return zerosum.Outcome(3 - state.mover, "said 4") if state.total == 4 else None
+
+        def render(self, state):
+            return str(state[0])
+
+    game = Count()
+    assert not game.COURSE and game.parse_moves("2 1") == [2, 1] and game.parse_action("2", game.initial_state) == 2
+    record = zerosum.play_game(game, "alphabeta", "random", seed=1)
+    assert (record.winner, record.forfeit, record.reason) == (1, False, "said 4")  # say 1, then 4
+    with pytest.raises(IllegalMoveError, match=r"^'3' is not a legal move here: type one of 1 2, or its number 1..2$"):
+        game.parse_action("3", game.initial_state)
+
+
 # ---- the command line -------------------------------------------------------------------------------------------
 
 def _zerosum(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -297,24 +297,8 @@ class CourseGame(Game[CourseState, Any]):
         return "".join(str(action).split())
 
     def parse_action(self, text: str, state: CourseState | None = None) -> Any:
-        """A move as a person types it: ``str(action)`` without spaces, or its number in ``actions(state)``."""
-        from ..errors import InvalidMoveError
-
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"a move is text ({self.MOVES_HELP}), not {type(text).__name__}")
-        legal = self.actions(self.initial_state if state is None else state)
-        typed = "".join(text.split())
-        named = [a for a in legal if self.format_action(a) == typed]
-        named = named or [a for a in legal if self.format_action(a).casefold() == typed.casefold()]
-        if named:
-            return named[0]
-        if re.fullmatch(r"[0-9]{1,9}", typed) and 1 <= int(typed) <= len(legal):
-            return legal[int(typed) - 1]
-        if not legal:
-            raise IllegalMoveError(f"the game is over: there is no move to make ({quoted(text)})")
-        shown = " ".join(self.format_action(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-        raise IllegalMoveError(f"{quoted(text)} is not a legal move here: type one of {shown}, or its number "
-                               f"1..{len(legal)}")
+        """A move as a person types it: ``str(action)`` without spaces, or its number among the legal moves."""
+        return super().parse_action(text, self.initial_state if state is None else state)
 
     def svg(self, state: CourseState, last: Any = None, *, cell: int = 40) -> str:
         """The text picture (:meth:`render`) as SVG, for notebooks (a course game has no board description)."""
