@@ -4,18 +4,21 @@ and misbehaving ones, each fault a forfeit with its reason, and nothing an engin
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import zerosum
 from zerosum.agents.base import Limits
 from zerosum.agents.registry import make_agent
-from zerosum.errors import AgentError
-from zerosum.external import Engine, EngineDefinition, register_engine
+from zerosum.errors import AgentError, UsageError
+from zerosum.external import Engine, EngineDefinition, parse_engines, register_engine
 
 from process_helpers import alive, wait_gone  # noqa: E402
 
@@ -299,3 +302,43 @@ def test_an_engine_that_ended_while_idle_is_started_again_for_the_next_game(engi
     assert not record.forfeit
     assert engine._session.process.pid != first.pid
     engine.close()
+
+
+def test_a_position_that_does_not_continue_the_game_starts_a_new_one(engine_file, tmp_path, monkeypatch):
+    log = tmp_path / "heard.txt"
+    monkeypatch.setenv("ENGINE_LOG", str(log))
+    game = zerosum.get_game("connect4")
+    with Engine(command(engine_file), limits=Limits(depth=1)) as engine:
+        assert engine.search(game, game.from_moves("44")).action == 3  # a new game: newgame first
+        assert engine.search(game, game.from_moves("4444")).action == 3  # one reply later: the same game
+        assert engine.search(game, game.from_moves("1")).action == 3  # taken back (a person's undo): new game
+    heard = log.read_text().splitlines()
+    assert heard.count("newgame") == 2
+    assert [line.split(" moves ")[-1] for line in heard if line.startswith("position")] == ["44", "4444", "1"]
+
+
+# ---- the flags, any text ---------------------------------------------------------------------------------
+
+names = st.from_regex(r"[A-Za-z][A-Za-z0-9_\-]{0,20}", fullmatch=True).filter(
+    lambda n: n.lower() not in ("random", "first", "human", "minimax", "alphabeta", "mcts", "solver"))
+words = st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1,
+                         max_size=12), min_size=1, max_size=5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(names, words)
+def test_an_engine_flag_reads_back_its_name_and_words(name, command_words):
+    found = parse_engines([f"{name}={shlex.join(command_words)}"])
+    assert [(d.name, list(d.command)) for d in found] == [(name, command_words)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=3), st.lists(st.text(max_size=30), max_size=2),
+       st.lists(st.text(max_size=30), max_size=2))
+def test_any_engine_flags_are_definitions_or_one_usage_line(engines, dirs, options):
+    try:
+        found = parse_engines(engines, dirs, options)
+    except UsageError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 400
+        return
+    assert len(found) == len(engines) and all(d.command for d in found)

@@ -177,3 +177,16 @@ def test_a_cross_language_match_c_against_python(engine, tmp_path):
     assert [f for _, f, _ in got] == [0, 0]
     # a search beats a fixed rule: the C engine wins with either colour
     assert [r for r, _, _ in got] == ["1-0", "0-1"]
+
+
+def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path):
+    cmd = [sys.executable, "-m", "zerosum", "play", *flag("mid", engine), "--second", "mid:time=0.5", "--log",
+           "--no-color"]
+    done = subprocess.run(cmd, input="1\n1\nq\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # the engine answers column 4 both times (its rule: the free column nearest the middle)
+    assert done.stdout.count("O (mid:time=0.5) plays 4") == 2
+    assert "Moves: 1414" in done.stdout
+    bad = subprocess.run([*cmd[:3], "play", "--engine", "mid=./nowhere", "--second", "mid"], input="q\n",
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert bad.returncode == 2 and "engine mid: the command './nowhere' cannot start" in bad.stderr
