@@ -123,10 +123,24 @@ def test_stop_is_answered_at_once_with_a_legal_move() -> None:
         assert int(move) in range(1, 8)
         program.send("isready")  # still answering, and the search is gone
         assert program.read() == "readyok"
+        # the search is gone: what children the engine has (a spare for the next go) use no processor
         children = subprocess.run(["pgrep", "-P", str(program.proc.pid)], capture_output=True, text=True).stdout
-        assert not children.split(), "the search process outlived stop"
+        before = {pid: _cpu_ticks(pid) for pid in children.split()}
+        assert len(before) <= 1
+        time.sleep(1.0)
+        assert all(_cpu_ticks(pid) - ticks < 20 for pid, ticks in before.items()), "a search outlived stop"
     finally:
         program.close()
+
+
+def _cpu_ticks(pid: str) -> int:
+    """The processor time process ``pid`` has used, in clock ticks (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime, stime
 
 
 def test_a_bad_spec_is_one_line_before_any_protocol() -> None:

@@ -2,19 +2,21 @@
 
 The program reads protocol lines on standard input and writes only protocol lines on standard output
 (anything else the agent or numba might print goes to standard error).  Each ``go`` searches in a child
-process forked from the engine (so it inherits the agent warmed up at ``position``), which reports every
-finished iteration as an ``info`` line; ``stop`` answers ``bestmove`` at once with the best move found so
-far (before any: the first legal move) and kills the child, as does ``quit``.  Every ``go`` is answered by
-one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
+process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
+game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports
+every finished iteration as an ``info`` line; ``stop`` answers ``bestmove`` at once with the best move found
+so far (before any: the first legal move) and kills the child, as does ``quit``.  Every ``go`` is answered
+by one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
 ``stop`` and ``quit`` are handled at once; any other command waits until the search has answered (so a
 script piped in plays each ``go`` to its end), and so does a ``stop`` that follows a waiting ``go``.
 
 Limits: a ``go`` field replaces the agent's own limit of that kind (``depth``; ``nodes``, or ``sims`` for an
 agent that counts simulations; ``movetime`` and the clock become ``time``); a ``go`` without fields searches
-within the agent's own limits.  An agent that honours ``depth`` deepens one ply an iteration within the
-budget left, so a ``stop`` finds a move from the last finished depth.  Values: ``score exact S`` for a
-proven result (the solver's convention on the games the solver takes, elsewhere 1, 0 or -1), ``score est
-E`` otherwise, in the agent's own unit (:attr:`~zerosum.agents.traits.AgentTraits.values`).
+within the agent's own limits; a move's time counts from the ``go``.  An agent that honours ``depth``
+deepens one ply an iteration within the budget left, so a ``stop`` finds a move from the last finished
+depth.  Values: ``score exact S`` for a proven result (the solver's convention on the games the solver
+takes, elsewhere 1, 0 or -1), ``score est E`` otherwise, in the agent's own unit
+(:attr:`~zerosum.agents.traits.AgentTraits.values`).
 
 Bad input never ends the program: a malformed line, an unknown game or an illegal move is an ``info string
 error ...`` line.  An unknown command is ignored.  This module imports quickly; the agents load in ``run``.
@@ -23,16 +25,16 @@ error ...`` line.  An unknown command is ignored.  This module imports quickly; 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import select
 import time
 from collections import deque
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..errors import GameError
 from ..external import protocol as p
+from .engine_search import SearchProcess, one_line
 
 __all__ = ["COMMANDS", "Engine", "move_time"]
 
@@ -61,15 +63,9 @@ def move_time(left_ms: int, inc_ms: int, moves_left: int) -> float:
     return max(1.0, min(share, cap)) / 1000.0
 
 
-def _one_line(text: str, limit: int = 500) -> str:
-    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return (text[:limit] + "...") if len(text) > limit else (text or "(no message)")
-
-
 @dataclass
 class _Search:
-    process: Any
-    conn: Any
+    process: SearchProcess
     fallback: str
     watchdog: float | None  # monotonic time past which the search is ended (None: no time limit)
     best: str = ""
@@ -84,6 +80,7 @@ class Engine:
         self.name = name or f"zerosum {agent.spec}"
         self.position: tuple[Any, Any, int] | None = None  # game, state, ply
         self.search: _Search | None = None
+        self.spare: SearchProcess | None = None  # the next search's process, forked while nothing runs
         self.warm: set[str] = set()
         self.queue: deque[Any] = deque()  # commands waiting for the running search to answer
 
@@ -135,7 +132,9 @@ class Engine:
         elif isinstance(command, p.Stop):
             self.stop()
         elif isinstance(command, p.Quit):
+            self.position = None  # no spare after this search
             self.stop()
+            self.drop_spare()
             return False
         elif isinstance(command, p.Position):
             self.set_position(command.game, command.moves)
@@ -145,19 +144,21 @@ class Engine:
             self.error(f"no option {command.name!r}: this engine has none")
         elif isinstance(command, p.NewGame):
             self.agent.reset()
+            self.drop_spare()  # its agent remembers the last game: a fresh copy
+            self.fork()
         return True  # an Unknown line is ignored
 
     def send(self, message: Any) -> None:
         self.write(message.line())
 
     def error(self, text: str) -> None:
-        self.send(p.Info(string="error " + _one_line(text)))
+        self.send(p.Info(string="error " + one_line(text)))
 
     def hello(self) -> None:
         from ..core.version import __version__
         from ..games.registry import registered_games
 
-        self.send(p.Id("name", _one_line(self.name)))
+        self.send(p.Id("name", one_line(self.name)))
         self.send(p.Id("author", f"the zerosum authors (zerosum {__version__})"))
         for spec in [g.spec for g in self.games] or [cls.name for cls in registered_games()]:
             self.send(p.GameSpec(spec))
@@ -174,7 +175,9 @@ class Engine:
         if game.spec not in self.warm:
             self.agent.warm_up(game)  # compiled code loads here, never on a clock
             self.warm.add(game.spec)
+            self.drop_spare()  # a spare forked before holds none of it
         self.position = (game, state, len(actions))
+        self.fork()
 
     def go(self, command: Any) -> None:
         if self.position is None:
@@ -191,13 +194,9 @@ class Engine:
         fallback = game.format_action(actions[0])
         start = time.monotonic()
         watchdog = None if limits.time is None else start + limits.time * (1 + GRACE_SHARE) + GRACE
-        context = multiprocessing.get_context("fork")
-        mine, theirs = context.Pipe(duplex=False)
-        process = context.Process(target=_child, args=(theirs, os.getpid(), self.agent, game, state, ply, limits),
-                                  daemon=True, name="zerosum-engine-search")
-        process.start()
-        theirs.close()
-        self.search = _Search(process, mine, fallback, watchdog)
+        process, self.spare = self.spare or SearchProcess(self.agent), None
+        process.start(game, state, ply, limits, start)
+        self.search = _Search(process, fallback, watchdog)
 
     def limits(self, command: Any, game: Any, state: Any, ply: int) -> Any:
         """The agent's own limits with the ``go`` fields put in (see the module docstring)."""
@@ -222,18 +221,28 @@ class Engine:
         base = {f.name: getattr(own, f.name) for f in fields(own)} if own is not None else {}
         return Limits(**{**base, **changes})
 
-    def stop(self) -> None:
-        """End a running search: ``bestmove`` with the best move so far."""
+    def stop(self, finished: bool = False) -> None:
+        """End a running search: ``bestmove`` with the best move so far.  A search that ``finished`` leaves
+        its process for the next ``go``; one cut short is killed, and a new process forked after the answer."""
         search, self.search = self.search, None
         if search is None:
             return
         self.send(p.BestMove(search.best or search.fallback))
-        try:
-            search.process.kill()
-            search.process.join(5)
-            search.conn.close()
-        except (OSError, ValueError):  # pragma: no cover - already gone
-            pass
+        if finished and self.spare is None:
+            self.spare = search.process  # its pages are its own by now: it searches fastest
+            return
+        search.process.kill()
+        self.fork()  # the next go's process, forked now (after the bestmove: its time is nobody's)
+
+    def fork(self) -> None:
+        """Fork the spare search process, if there is none and a position to search."""
+        if self.spare is None and self.position is not None:
+            self.spare = SearchProcess(self.agent)
+
+    def drop_spare(self) -> None:
+        if self.spare is not None:
+            self.spare.kill()
+            self.spare = None
 
     def on_search(self) -> None:
         """Read what the search child sent (its pipe is readable)."""
@@ -241,7 +250,7 @@ class Engine:
         if search is None:
             return
         try:
-            kind, info, move = search.conn.recv()
+            kind, info, move = search.process.conn.recv()
         except (EOFError, OSError):
             kind, info, move = "error", None, "the search process ended without a move"
         if kind == "info":
@@ -251,7 +260,7 @@ class Engine:
             self.error(f"the agent failed: {move}")
             self.stop()
         else:
-            self.stop()
+            self.stop(finished=True)
 
     def serve(self, fd: int) -> int:
         """Answer the lines read from ``fd`` until ``quit`` or its end; 0."""
@@ -260,10 +269,10 @@ class Engine:
         while True:
             search = self.search
             timeout = None if search is None or search.watchdog is None else max(0.0, search.watchdog - time.monotonic())
-            ready, _, _ = select.select(([] if ended else [fd]) + ([search.conn] if search is not None else []), [],
+            ready, _, _ = select.select(([] if ended else [fd]) + ([search.process.conn] if search is not None else []), [],
                                         [], timeout)
             if search is not None and search is self.search:
-                if search.conn in ready:
+                if search.process.conn in ready:
                     self.on_search()
                 elif search.watchdog is not None and time.monotonic() >= search.watchdog:
                     self.stop()  # the agent overran its time: the best move so far
@@ -298,79 +307,6 @@ class Engine:
                     continue
                 if not self.handle(line):
                     return 0
-
-
-# ---- the search, in a child process -----------------------------------------------------------------
-
-def _child(conn: Any, parent: int, agent: Any, game: Any, state: Any, ply: int, limits: Any) -> None:
-    """Search and send ``("info", Info, move)`` per finished iteration, then ``("done", None, None)``."""
-    from ..core.processes import die_with_parent
-
-    die_with_parent(parent)
-    os.dup2(2, 1)  # nothing the agent prints reaches the protocol's output
-    try:
-        for info, move in _iterations(agent, game, state, ply, limits):
-            conn.send(("info", info, move))
-        conn.send(("done", None, None))
-    except BaseException as exc:  # noqa: BLE001 - the agent's failure is reported, never a traceback
-        conn.send(("error", None, _one_line(f"{type(exc).__name__}: {exc}")))
-
-
-def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any) -> Iterator[tuple[Any, str]]:
-    from ..agents.base import SearchAgent
-
-    start = time.perf_counter()
-    if not isinstance(agent, SearchAgent):
-        yield _info(game, state, ply, None, 0, start, agent(game, state))
-        return
-    honours = agent.LIMITS
-    if "depth" not in honours or all(getattr(limits, f) is None for f in ("depth", "nodes", "time")):
-        agent.limits = limits
-        found = agent.search(game, state)
-        yield _info(game, state, ply, found, found.nodes, start, found.action)
-        return
-    cells = getattr(game, "cells", None)
-    deepest = limits.depth or (cells - ply if isinstance(cells, int) and cells > ply else 10_000)
-    nodes = 0
-    for depth in range(1, deepest + 1):
-        left = None if limits.time is None else limits.time - (time.perf_counter() - start)
-        budget = None if limits.nodes is None else limits.nodes - nodes
-        if (left is not None and left <= 0.001) or (budget is not None and budget < 1):
-            return
-        agent.limits = limits.replace(depth=depth, nodes=budget, time=left)
-        found = agent.search(game, state)
-        nodes += found.nodes
-        yield _info(game, state, ply, found, nodes, start, found.action)
-        if found.exact or found.depth < depth:  # proven, or cut short by the budget
-            return
-
-
-def _info(game: Any, state: Any, ply: int, found: Any, nodes: int, start: float, action: Any) -> tuple[Any, str]:
-    """The ``info`` line of a search result (None: an agent that does not search) and its move's text."""
-    from ..values import is_proven, value_to_score
-
-    move = game.format_action(action)
-    elapsed = int((time.perf_counter() - start) * 1000)
-    if found is None:
-        return p.Info(time=elapsed), move
-    score: dict[str, Any] = {}
-    value = found.value
-    if found.exact and (value == 0 or is_proven(value)):
-        if game.traits.solver and isinstance(getattr(game, "cells", None), int):
-            score["exact"] = value_to_score(int(value), ply, game.cells)
-        else:
-            score["exact"] = (value > 0) - (value < 0)
-    else:
-        score["est"] = float(value)
-    pv = None
-    try:
-        after = state
-        for step in found.pv:  # only a line of legal moves from the position is sent
-            after = game.result(after, step)
-        pv = game.format_moves(list(found.pv)) or None
-    except Exception:  # noqa: BLE001 - a pv the rules refuse is left out
-        pass
-    return p.Info(depth=max(0, int(found.depth)), nodes=max(0, int(nodes)), time=elapsed, pv=pv, **score), move
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,0 +1,135 @@
+"""The search behind ``zerosum engine`` (:mod:`.engine`): each ``go`` runs in a child process forked from the
+engine ahead of time, with the agent warmed up, so that a ``go`` costs no fork and a ``stop`` can kill it; a
+search that ends by itself leaves its process for the next ``go`` (whose pages are its own by then).
+
+:class:`SearchProcess` is one such child: it waits for jobs (the game, the position, the limits and when
+the ``go`` came), searches each, and reports each finished iteration; an agent that honours a depth deepens one
+ply an iteration within what is left of the budget.  Values: ``score exact S`` for a proven result (the
+solver's convention on the games the solver takes, elsewhere 1, 0 or -1), ``score est E`` otherwise.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from typing import Any, Iterator
+
+from ..external import protocol as p
+
+__all__ = ["SearchProcess", "one_line"]
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (an error line's text)."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return (text[:limit] + "...") if len(text) > limit else (text or "(no message)")
+
+
+class SearchProcess:
+    """A child forked from the engine now, waiting for the searches it will run, one at a time (:meth:`start`)."""
+
+    def __init__(self, agent: Any) -> None:
+        import gc
+
+        gc.freeze()  # the child's collector leaves the engine's objects (and their pages) alone
+        context = multiprocessing.get_context("fork")
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, os.getpid(), agent), daemon=True,
+                                       name="zerosum-engine-search")
+        self.process.start()
+        theirs.close()
+
+    def start(self, game: Any, state: Any, ply: int, limits: Any, start: float) -> None:
+        """Search ``state`` (``ply`` moves from the start) within ``limits``, the go having come at ``start``."""
+        self.conn.send((game, state, ply, limits, start))
+
+    def kill(self) -> None:
+        try:
+            self.process.kill()
+            self.process.join(5)
+            self.conn.close()
+        except (OSError, ValueError):  # pragma: no cover - already gone
+            pass
+
+
+def _serve(conn: Any, parent: int, agent: Any) -> None:
+    """The child: for each job, search and send ``("info", Info, move)`` per finished iteration, then
+    ``("done", None, None)``; or ``("error", None, why)``, and end."""
+    from ..core.processes import die_with_parent
+
+    die_with_parent(parent)
+    os.dup2(2, 1)  # nothing the agent prints reaches the protocol's output
+    while True:
+        try:
+            game, state, ply, limits, start = conn.recv()
+        except (EOFError, OSError):  # the engine let this process go
+            return
+        try:
+            for info, move in _iterations(agent, game, state, ply, limits, start):
+                conn.send(("info", info, move))
+            conn.send(("done", None, None))
+        except BaseException as exc:  # noqa: BLE001 - the agent's failure is reported, never a traceback
+            conn.send(("error", None, one_line(f"{type(exc).__name__}: {exc}")))
+            return
+
+
+def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any, start: float
+                ) -> Iterator[tuple[Any, str]]:
+    """The search's results, one an iteration; its time counts from ``start`` (``time.monotonic``, the go)."""
+    from ..agents.base import SearchAgent
+
+    if limits.time is not None:  # what the fork and the pipe took is the move's time too
+        limits = limits.replace(time=max(0.001, limits.time - (time.monotonic() - start)))
+        start = time.monotonic()
+    if not isinstance(agent, SearchAgent):
+        yield _info(game, state, ply, None, 0, start, agent(game, state))
+        return
+    honours = agent.LIMITS
+    if "depth" not in honours or all(getattr(limits, f) is None for f in ("depth", "nodes", "time")):
+        agent.limits = limits
+        found = agent.search(game, state)
+        yield _info(game, state, ply, found, found.nodes, start, found.action)
+        return
+    cells = getattr(game, "cells", None)
+    deepest = limits.depth or (cells - ply if isinstance(cells, int) and cells > ply else 10_000)
+    nodes = 0
+    for depth in range(1, deepest + 1):
+        left = None if limits.time is None else limits.time - (time.monotonic() - start)
+        budget = None if limits.nodes is None else limits.nodes - nodes
+        if (left is not None and left <= 0.001) or (budget is not None and budget < 1):
+            return
+        agent.limits = limits.replace(depth=depth, nodes=budget, time=left)
+        found = agent.search(game, state)
+        nodes += found.nodes
+        yield _info(game, state, ply, found, nodes, start, found.action)
+        if found.exact or found.depth < depth:  # proven, or cut short by the budget
+            return
+
+
+def _info(game: Any, state: Any, ply: int, found: Any, nodes: int, start: float, action: Any) -> tuple[Any, str]:
+    """The ``info`` line of a search result (None: an agent that does not search) and its move's text."""
+    from ..values import is_proven, value_to_score
+
+    move = game.format_action(action)
+    elapsed = int((time.monotonic() - start) * 1000)
+    if found is None:
+        return p.Info(time=elapsed), move
+    score: dict[str, Any] = {}
+    value = found.value
+    if found.exact and (value == 0 or is_proven(value)):
+        if game.traits.solver and isinstance(getattr(game, "cells", None), int):
+            score["exact"] = value_to_score(int(value), ply, game.cells)
+        else:
+            score["exact"] = (value > 0) - (value < 0)
+    else:
+        score["est"] = float(value)
+    pv = None
+    try:
+        after = state
+        for step in found.pv:  # only a line of legal moves from the position is sent
+            after = game.result(after, step)
+        pv = game.format_moves(list(found.pv)) or None
+    except Exception:  # noqa: BLE001 - a pv the rules refuse is left out
+        pass
+    return p.Info(depth=max(0, int(found.depth)), nodes=max(0, int(nodes)), time=elapsed, pv=pv, **score), move
