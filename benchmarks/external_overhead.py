@@ -5,11 +5,13 @@
 Plays ``zerosum match A B --time S --games N`` twice a round, in turn: once with A and B as zerosum's own
 agents in the arena's worker processes, once with each as an external program speaking the engine protocol,
 ``python -m zerosum engine A`` (``--engine a=... --engine b=...``, the arena's ``go movetime`` doing what
-``--time`` does for the Python agents).  Same seed, openings and time per move.  It prints, for every run, the
-wall time of the whole command (start-up included), the moves played and the wall time per move, then the
-ratio of the medians, external over Python (round 0, first, is not counted: it fills the compile caches), for the whole command and per move (the target of issue #23: at
-most 1.10), and the engines' latency as the run measured it (the median ``isready`` round trip).  Game
-lengths differ between runs (a timed search is not deterministic), so the per-move ratio is the fair one.
+``--time`` does for the Python agents).  Same seed, openings and time per move.  A first round (0) is not
+counted: it fills the compile caches.  For every run it prints the wall time of the whole command (start-up
+included), the moves played, the wall time per move and the mean time per move as the workers stored it (a
+Python agent's search; an engine's move from writing ``position`` to reading ``bestmove``); then the ratios
+of the medians, external over Python (the target of issue #23: at most 1.10), and the engines' latency as
+the run measured it (the median ``isready`` round trip).  Game lengths differ between runs (a timed search
+is not deterministic), so the per-move ratios are the fair ones.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ import time
 from pathlib import Path
 
 
-def run(cmd: list[str], db: Path) -> tuple[float, int, str]:
-    """Wall seconds of ``cmd``, the moves its run stored, and its engines' latency line."""
+def run(cmd: list[str], db: Path) -> tuple[float, int, float, str]:
+    """Wall seconds of ``cmd``, the moves its run stored, their mean stored seconds (each move as its worker
+    timed it: the agent's search, or for an engine everything from writing ``position`` to reading
+    ``bestmove``), and its engines' latency line."""
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - start
@@ -36,7 +40,8 @@ def run(cmd: list[str], db: Path) -> tuple[float, int, str]:
         sys.exit(f"failed ({done.returncode}): {shlex.join(cmd)}\n{done.stderr}")
     con = sqlite3.connect(db)
     try:
-        moves = sum(len(json.loads(m)) for (m,) in con.execute("SELECT moves FROM games"))
+        times = [t for (m,) in con.execute("SELECT times FROM games") for t in json.loads(m)]
+        moves = len(times)
         forfeits = con.execute("SELECT COUNT(*) FROM games WHERE forfeit = 1").fetchone()[0]
     finally:
         con.close()
@@ -45,7 +50,7 @@ def run(cmd: list[str], db: Path) -> tuple[float, int, str]:
     report = subprocess.run([sys.executable, "-m", "zerosum", "report", str(db), "--no-plots"], capture_output=True,
                             text=True).stdout
     latency = "; ".join(line.strip() for line in report.splitlines() if line.startswith("engine "))
-    return wall, moves, latency
+    return wall, moves, statistics.fmean(times) if times else float("nan"), latency
 
 
 def main() -> int:
@@ -61,7 +66,7 @@ def main() -> int:
               "--quiet", "--overwrite"]
     python = [sys.executable, "-m", "zerosum"]
     engine = shlex.join([sys.executable, "-m", "zerosum", "engine"])
-    rows: dict[str, list[tuple[float, int]]] = {"python": [], "external": []}
+    rows: dict[str, list[tuple[float, int, float]]] = {"python": [], "external": []}
     print(f"match {a} vs {b}, --time {args.time:g}, {args.games} games, --jobs {args.jobs}, {args.rounds} rounds; "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="zerosum-overhead-") as folder:
@@ -73,17 +78,21 @@ def main() -> int:
                 else:
                     cmd = [*python, "match", "ea", "eb", "--engine", f"ea={engine} {a}", "--engine", f"eb={engine} {b}",
                            *common, "--out", str(db)]
-                wall, moves, latency = run(cmd, db)
+                wall, moves, stored, latency = run(cmd, db)
                 if r >= 0:
-                    rows[kind].append((wall, moves))
-                print(f"round {r + 1} {kind:8s}: {wall:6.2f} s, {moves} moves, {1000 * wall / moves:6.1f} ms a move"
+                    rows[kind].append((wall, moves, stored))
+                print(f"round {r + 1} {kind:8s}: {wall:6.2f} s, {moves} moves, {1000 * wall / moves:6.1f} ms a move "
+                      f"(stored {1000 * stored:5.1f} ms)"
                       + (f"  [{latency}]" if latency else "") + f"  (load {os.getloadavg()[0]:.2f})", flush=True)
-    med = {k: statistics.median(w for w, _ in v) for k, v in rows.items()}
-    per = {k: statistics.median(w / m for w, m in v) for k, v in rows.items()}
+    med = {k: statistics.median(w for w, _, _ in v) for k, v in rows.items()}
+    per = {k: statistics.median(w / m for w, m, _ in v) for k, v in rows.items()}
+    kept = {k: statistics.median(t for _, _, t in v) for k, v in rows.items()}
     print(f"median wall: python {med['python']:.2f} s, external {med['external']:.2f} s: ratio "
           f"{med['external'] / med['python']:.3f}")
     print(f"median per move: python {1000 * per['python']:.1f} ms, external {1000 * per['external']:.1f} ms: ratio "
           f"{per['external'] / per['python']:.3f}")
+    print(f"median stored time per move: python {1000 * kept['python']:.1f} ms, external {1000 * kept['external']:.1f} "
+          f"ms: ratio {kept['external'] / kept['python']:.3f}")
     return 0
 
 
