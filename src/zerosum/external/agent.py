@@ -64,7 +64,7 @@ class Engine(SearchAgent):
 
     ``command``: a string (split into words as a shell would, run without one) or a list of words; ``dir``: the
     folder it runs in; ``options``: ``{name: value}`` set after the handshake; ``name``: how records and tables
-    call it (default: the program's file name); ``limits``: depth, nodes and time sent with each ``go``;
+    call it (default: the name the engine gives itself, ``id name``, else its program's file name); ``limits``: depth, nodes and time sent with each ``go``;
     ``deadline``: the hard seconds of a move (default: the time limit plus the larger of 0.25 s and 10%, else
     60 s); ``startup``: seconds for the handshake.  AgentError (one line) for a command that does not start or
     fails its handshake.
