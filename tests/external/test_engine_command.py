@@ -182,3 +182,47 @@ def test_an_agent_that_fails_or_prints_leaves_the_protocol_clean(tmp_path) -> No
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert result.stdout.splitlines() == ["info string error the agent failed: RuntimeError: oops", "bestmove 1"]
     assert "debug output" in result.stderr
+
+
+def _fuzz_lines(seed: int, count: int) -> list[str]:
+    """Lines a careless or hostile GUI might send: commands, their mutations, noise, control characters,
+    a line too long; ``go`` only with small limits so the run stays short."""
+    import random
+
+    rng = random.Random(seed)
+    good = ["zsp 1", "isready", "newgame", "stop", "position connect4 moves 4453", "position tictactoe moves 15",
+            "position othello:n=6", "position migration:n=5 moves 1,0", "position connectx:rows=5,cols=12,k=4 moves 10,11",
+            "go depth 1", "go nodes 50", "go movetime 20", "go ftime 100 stime 100", "setoption name x value y"]
+    noise = ["", "   ", "go depth", "go depth 0", "go depth -1", "go nodes 1e3", "go bogus 3", "position",
+             "position connect4 moves 0", "position connect4 moves 44444444", "position connectx:rows=99",
+             "position ../evil.py:Game", "position connect4 moves 4453 extra words", "isready now",
+             "zsp", "zsp banana", "info depth 3", "bestmove 4", "quit now", "\x00\x01\x02", "go\tdepth\t1",
+             "position tictactoe moves 11", "position connect4 moves ٤٤", "é" * 50, "x" * 3000]
+    lines = []
+    for _ in range(count):
+        line = rng.choice(good if rng.random() < 0.5 else noise)
+        if rng.random() < 0.2 and line:
+            cut = rng.randrange(len(line))
+            line = line[:cut] + rng.choice(["", " ", "\t", "9", "\x7f", "\u2028"]) + line[cut + 1:]
+        lines.append(line)
+    return lines
+
+
+def test_no_input_breaks_the_engine_or_its_output() -> None:
+    """Whatever comes in, standard output holds protocol lines only, every go gets exactly one bestmove, and
+    no traceback is printed (the count of go lines is read by the protocol's own parser)."""
+    from zerosum.external.protocol import Go, parse_command
+
+    lines = _fuzz_lines(7, 400)
+    gos = 0
+    for line in lines:
+        try:
+            gos += isinstance(parse_command(line), Go)
+        except ProtocolError:
+            pass
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", "alphabeta"],
+                            input="\n".join(lines + ["quit"]) + "\n", capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    replies = [parse_reply(line) for line in result.stdout.splitlines()]
+    assert not any(isinstance(r, Unknown) for r in replies)
+    assert sum(isinstance(r, BestMove) for r in replies) == gos > 20
