@@ -236,8 +236,8 @@ plain = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOL
 with tempfile.TemporaryDirectory() as folder:
     path = pathlib.Path(folder) / "nim.py"
     path.write_text(NIM_FILE)
-    done = subprocess.run([sys.executable, "-m", "zerosum", "tournament", "alphabeta", "random", "mcts:plain=1,sims=100",
-                           "--game", f"{path}:Nim(piles=(1, 2, 3))", "--games", "4", "--out", f"{folder}/t.db"],
+    done = subprocess.run([sys.executable, "-m", "zerosum", "tournament", "alphabeta", "random",
+                           "mcts:plain=1,sims=100", "--game", f"{path}:Nim(piles=(1, 2, 3))", "--games", "4", "--out", f"{folder}/t.db"],
                           capture_output=True, text=True, cwd=folder, env=plain)
     print(done.stdout[-900:] or done.stderr)
 """),

@@ -430,8 +430,9 @@ def test_a_missing_initial_state_and_missing_easyai_methods_are_named() -> None:
     for names, said in ((("possible_moves",), "possible_moves() returning the legal moves"),
                         (("make_move",), "make_move(move) playing move on the object itself"),
                         (("scoring", "win"), "scoring() returning the score for the player to move")):
-        with pytest.raises(InvalidSpecError, match=r"Nim cannot be played yet \(easyAI style\): add .*" + said.replace("(", r"\(").replace(")", r"\)")):
+        with pytest.raises(InvalidSpecError) as caught:
             zerosum.get_game(_without(Nim, *names)())
+        assert str(caught.value).startswith("Nim cannot be played yet (easyAI style): add ") and said in str(caught.value)
 
 
 def test_what_a_game_gets_wrong_is_one_line_naming_the_method() -> None:
@@ -465,7 +466,8 @@ def test_moves_are_typed_as_printed_or_by_their_number_and_a_bad_one_is_one_line
     start = game.initial_state
     assert game.parse_action("2,1", start) == "2,1" and game.parse_action("2", start) == "2,1"
     assert game.parse_moves("2,2") == ["2,2"] and game.format_moves(["1,1", "2,1"]) == "1,1 2,1"
-    with pytest.raises(IllegalMoveError, match=r"^'3,1' is not a legal move here: type one of 1,1 2,1 2,2, or its number 1..3$"):
+    refused = r"^'3,1' is not a legal move here: type one of 1,1 2,1 2,2, or its number 1..3$"
+    with pytest.raises(IllegalMoveError, match=refused):
         game.parse_action("3,1", start)
     with pytest.raises(IllegalMoveError, match="is not a legal move here"):
         game.result(start, "9,9")

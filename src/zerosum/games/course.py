@@ -36,7 +36,7 @@ from ..core.files import describe_exception
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
 from ..spec import quoted
-from .course_rules import Rules, describe_call_error, freeze, rules_for
+from .course_rules import NEEDS, CourseRules, EasyRules, describe_call_error, freeze, rules_for
 
 __all__ = ["CourseGame", "CourseState", "plain_action"]
 
@@ -103,11 +103,11 @@ class CourseGame(Game[CourseState, Any]):
 
     def __init__(self, obj: Any, spec: str) -> None:
         self.obj = obj
-        self.rules: Rules = rules_for(obj)
+        self.rules: CourseRules | EasyRules = rules_for(obj)
         self.name_ = type(obj).__name__
         missing = self.rules.missing
         if missing:
-            adds = "; ".join(self.rules.NEEDS[m] for m in missing)
+            adds = "; ".join(NEEDS[m] for m in missing)
             raise InvalidSpecError(f"{self.name_} cannot be played yet ({self.rules.style} style): add {adds}")
         self.spec = spec
         self.watched = WATCHED_RESULTS

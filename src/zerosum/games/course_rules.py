@@ -15,8 +15,9 @@ A position is a copy of the object (``copy.deepcopy``, its ``players`` shared, n
 
 Each style is a small object with one vocabulary (:class:`Rules`): ``initial``, ``mover``, ``moves``,
 ``play``, ``over``, ``score`` (the first player's utility at the end), ``show``, ``key`` and ``evaluation``.
-What a game lacks is found when it is adapted: :func:`missing` names every method to add and what it must
-return, in one line.  How a state becomes hashable is :func:`freeze`.
+What a game lacks is found when it is adapted: each style's ``missing`` lists the methods to add, and
+:data:`NEEDS` says what each must return, for one line naming them all.  How a state becomes hashable is
+:func:`freeze`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..core.files import describe_exception
 from ..errors import InvalidPositionError, InvalidSpecError
 from ..game import Game
 
-__all__ = ["Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
+__all__ = ["NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
 
 #: the names that make an object a course game (one is enough to be adapted, not refused as "no game")
 COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", "to_move", "possible_moves",
@@ -38,6 +39,22 @@ COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", 
 
 #: how deep :func:`freeze` follows nested containers before it asks for a ``state_key``
 MAX_NESTING = 40
+
+
+#: what each method a style needs must do (the one-line error of a missing one names it so)
+NEEDS = {
+    "initial_state": "initial_state (or AIMA's initial): the start state",
+    "actions": "actions(state) returning the legal moves (a list)",
+    "result": "result(state, action) returning the next state (a new one)",
+    "is_terminal": "is_terminal(state) (or terminal_test) returning True when the game is over",
+    "utility": "utility(state, player) returning a number at the end (> 0 player won, < 0 lost, 0 a draw)",
+    "to_move": "to_move(state) (or player) returning the player to move (any two values, such as 'X' and 'O')",
+    "possible_moves": "possible_moves() returning the legal moves (a list)",
+    "make_move": "make_move(move) playing move on the object itself",
+    "current_player": "current_player: 1 or 2, the player to move (an attribute)",
+    "scoring": "scoring() returning the score for the player to move (at the end > 0 a win, < 0 a loss, "
+               "0 a draw), or lose() returning True when the player to move has lost",
+}
 
 
 def own(obj: Any, name: str) -> Any:
@@ -114,8 +131,6 @@ class Rules:
     """One style of calling a game object; see the module doc.  ``name`` is its class's name."""
 
     style = ""
-    #: what each method the style needs must do, by name (for the one-line error of a missing one)
-    NEEDS: dict[str, str] = {}
 
     def __init__(self, obj: Any) -> None:
         self.obj, self.name = obj, type(obj).__name__
@@ -136,38 +151,6 @@ class Rules:
     missing: list[str] = []
     evaluation: Callable[..., Any] | None = None
 
-    def initial(self) -> Any:
-        """The start state."""
-        raise NotImplementedError
-
-    def mover(self, value: Any) -> Any:
-        """The player to move, as the game names it."""
-        raise NotImplementedError
-
-    def moves(self, value: Any) -> Any:
-        """The legal actions, as the game returns them."""
-        raise NotImplementedError
-
-    def play(self, value: Any, action: Any) -> Any:
-        """The state after ``action``."""
-        raise NotImplementedError
-
-    def over(self, value: Any) -> Any:
-        """True when the game is over."""
-        raise NotImplementedError
-
-    def score(self, value: Any, player: Any) -> Any:
-        """``player``'s utility at the end, as the game returns it."""
-        raise NotImplementedError
-
-    def show(self, value: Any) -> str:
-        """The state as text."""
-        raise NotImplementedError
-
-    def evaluate(self, value: Any, player: Any) -> Any:
-        """The game's own evaluation of ``value`` for ``player`` (when :attr:`evaluation` is not None)."""
-        raise NotImplementedError
-
     def key(self, value: Any) -> Any:
         """The hashable key of a state (``state_key(state)`` when the game has one, else :func:`freeze`)."""
         if self.custom_key is not None:
@@ -185,14 +168,6 @@ class CourseRules(Rules):
     """The course's and AIMA's names (module doc)."""
 
     style = "course"
-    NEEDS = {
-        "initial_state": "initial_state (or AIMA's initial): the start state",
-        "actions": "actions(state) returning the legal moves (a list)",
-        "result": "result(state, action) returning the next state (a new one)",
-        "is_terminal": "is_terminal(state) (or terminal_test) returning True when the game is over",
-        "utility": "utility(state, player) returning a number at the end (> 0 player won, < 0 lost, 0 a draw)",
-        "to_move": "to_move(state) (or player) returning the player to move (any two values, such as 'X' and 'O')",
-    }
 
     def __init__(self, obj: Any) -> None:
         super().__init__(obj)
@@ -210,7 +185,7 @@ class CourseRules(Rules):
 
     def needs(self, what: str) -> str:
         role = next((r for r, names in self.first_of.items() if what.split("(")[0] in names), what)
-        return f"add {self.NEEDS.get(role, what)}"
+        return f"add {NEEDS.get(role, what)}"
 
     def method(self, role: str) -> Callable[..., Any]:
         return self.methods[role]  # type: ignore[no-any-return]
@@ -247,13 +222,6 @@ class EasyRules(Rules):
     """easyAI's names (module doc): a position is a copy of the object."""
 
     style = "easyAI"
-    NEEDS = {
-        "possible_moves": "possible_moves() returning the legal moves (a list)",
-        "make_move": "make_move(move) playing move on the object itself",
-        "current_player": "current_player: 1 or 2, the player to move (an attribute)",
-        "scoring": "scoring() returning the score for the player to move (at the end > 0 a win, < 0 a loss, "
-                   "0 a draw), or lose() returning True when the player to move has lost",
-    }
 
     def __init__(self, obj: Any) -> None:
         super().__init__(obj)
@@ -266,7 +234,7 @@ class EasyRules(Rules):
         self.evaluation = own(obj, "scoring") if "scoring" in self.ends else None
 
     def needs(self, what: str) -> str:
-        return f"add {self.NEEDS.get(what.split('(')[0], what)}"
+        return f"add {NEEDS.get(what.split('(')[0], what)}"
 
     def copy(self, value: Any) -> Any:
         players = getattr(value, "__dict__", {}).get("players")
@@ -323,7 +291,7 @@ class EasyRules(Rules):
         return freeze(fields)
 
 
-def rules_for(obj: Any) -> Rules:
+def rules_for(obj: Any) -> "CourseRules | EasyRules":
     """The style ``obj`` is written in: easyAI's when it has ``possible_moves`` or ``make_move``."""
     easy = any(callable(own(obj, n)) for n in ("possible_moves", "make_move"))
     return EasyRules(obj) if easy else CourseRules(obj)
