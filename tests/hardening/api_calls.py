@@ -148,7 +148,7 @@ def game_context(game: Any) -> dict[str, Any]:
     opp = getattr(state, "white", getattr(state, "mask", 0) ^ own)
     return {
         "state": state, "action": action, "player": 1, "to_move": 1, "last": None, "cell": 40, "strict": True,
-        "where": _first_empty_cell(game, state), "row": 0, "col": 0, "cells": view.cells, "view": view,
+        "where": _first_empty_cell(game, state), "row": 0, "col": 0, "origin": "bottom", "cells": view.cells, "view": view,
         "index": game.action_index(action), "actions": played, "moves": game.format_moves(played),
         "text": game.format_moves(played), "spec": game.spec, "own": own, "opp": opp,
         "options": {key: getattr(game, key, opt.default) for key, opt in type(game).OPTIONS.items()},
@@ -281,7 +281,7 @@ def records_calls(workdir: str) -> Iterator[Call]:
            "nodes": 10, "value": 1.0, "record": record, "records": [record], "rec": game_record,
            "store": os.path.join(workdir, "missing.db"), "text": records.format(record),
            "path": os.path.join(workdir, "fuzz.pgn"), "overwrite": True, "reason": "three in a row",
-           "forfeit": False}
+           "forfeit": False, "ply": 3}
     for name in records.__all__:
         label = f"records.{name}"
         if label in EXCLUDED:

@@ -246,7 +246,7 @@ class ConnectX(Game[ConnectXState, int]):
         >>> game.cell(state, 5, 3, origin="top"), game.cell(state, 0, 3, origin="bottom")
         (1, 1)
         """
-        if origin not in ("top", "bottom"):
+        if type(origin) is not str or origin not in ("top", "bottom"):
             raise InvalidPositionError(f"origin={quoted(origin)}: rows are counted from the 'top' or the 'bottom'")
         if not (type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols):
             raise InvalidPositionError(
