@@ -269,11 +269,9 @@ class CourseGame(Game[CourseState, Any]):
     def __getattr__(self, name: str) -> Any:
         """Your game's other methods (``to_move``, ``terminal_test``, ``display``...), taking this game's
         states, so a player function written for your game runs on it."""
-        if name.startswith("_") or "obj" not in self.__dict__:
+        found = None if name.startswith("_") or "obj" not in self.__dict__ else getattr(self.obj, name, None)
+        if not callable(found):  # only methods: zerosum asks games for optional data (cells), never yours
             raise AttributeError(name)
-        found = getattr(self.obj, name)
-        if not callable(found):
-            return found
 
         def forwarded(*args: Any, **kwargs: Any) -> Any:
             args = tuple(a.value if type(a) is CourseState else a for a in args)
