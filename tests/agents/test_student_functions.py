@@ -224,18 +224,17 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Path, body: str, words: 
     assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
 
 
-def test_a_player_with_a_wrong_signature_is_one_line_before_the_first_game() -> None:
+def test_a_player_whose_answer_is_no_action_forfeits_with_why() -> None:
     import zerosum
-    from zerosum.errors import AgentError
-
-    def three(game, state, extra):  # type: ignore[no-untyped-def]
-        return 0
-
-    with pytest.raises(AgentError, match=r"three\(game, state, extra\) cannot be called as f\(game, state\)"):
-        zerosum.play_game("tictactoe", three, "random")
 
     def wrong_kind(game, state):  # type: ignore[no-untyped-def]
         return "5"  # a move string, not an action: the game is forfeited with why
 
     record = zerosum.play_game("tictactoe", wrong_kind, "random")
     assert record.result == "0-1" and record.reason.startswith("malformed move: '5' (str)")
+
+    def three(game, state, extra):  # type: ignore[no-untyped-def]
+        return 0
+
+    record = zerosum.play_game("tictactoe", three, "random")
+    assert record.result == "0-1" and "missing 1 required positional argument: 'extra'" in record.reason
