@@ -104,6 +104,8 @@ for line in sys.stdin:
         best = legal(game, moves)[0]
         out(f"info depth 1 nodes 7 time 0 score est 0.5 pv {best}")
         out(f"bestmove {best}")
+        if MODE == "double":  # a second answer nobody asked for
+            out(f"bestmove {legal(game, moves)[-1]}")
     elif words[0] == "quit":
         break
 '''
@@ -151,6 +153,17 @@ def test_a_good_engine_plays_a_whole_game_by_its_rule_and_hears_the_protocol(eng
     assert heard[8] == "go movetime 500"
     assert [line for line in heard if line.startswith("position")][2] == f"{start} moves {record.notation[:2]}"
     assert heard[-1] == "quit"
+
+
+def test_output_between_moves_is_no_answer_to_the_next(engine_file):
+    with Engine(command(engine_file, "double"), limits=Limits(depth=1)) as engine:
+        record = zerosum.play_game("connect4", engine, "first", seed=0)
+    assert not record.forfeit
+    moves = ""
+    for move in record.moves:
+        if move.player == 1:
+            assert move.action == middle_first(moves)  # never the second bestmove of the move before
+        moves += str(move.action + 1)
 
 
 def test_a_game_whose_states_keep_no_history_is_told_its_moves(engine_file):

@@ -184,6 +184,28 @@ class EngineProcess:
             self.read_bytes += len(chunk)
             self._buffer += chunk
 
+    def drain(self, limit: int) -> int:
+        """Drop the whole lines waiting to be read (output nobody asked for, such as a second ``bestmove``), so
+        the next answer read is the next command's; how many bytes were dropped.  Never waits."""
+        dropped = 0
+        while not self._eof and self._poll.poll(0) and dropped <= 64 * limit:
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                break
+            self.read_bytes += len(chunk)
+            self._buffer += chunk
+            dropped += len(chunk)
+        end = self._buffer.rfind(b"\n")
+        if end >= 0:
+            del self._buffer[: end + 1]
+        return dropped
+
     def exit_code(self, wait: float = 1.0) -> int | None:
         """The engine's exit code (negative: the signal that killed it), waiting up to ``wait`` seconds."""
         try:

@@ -212,6 +212,7 @@ class Session:
               late: str | None = None) -> Thought:
         """Search ``position`` with ``go``; ``stop_at``/``deadline`` are seconds from now: ``stop`` is sent at
         the first, the engine killed at the second.  ``late``: the reason of a timeout (default: timeout)."""
+        self.process.drain(MAX_LINE)  # what it said since its last answer is no answer to this move
         self.send(position)
         start = time.perf_counter()
         self.send(go)
