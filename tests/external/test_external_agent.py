@@ -19,6 +19,7 @@ from zerosum.agents.base import Limits
 from zerosum.agents.registry import make_agent
 from zerosum.errors import AgentError, UsageError
 from zerosum.external import Engine, EngineDefinition, parse_engines, register_engine
+from zerosum.values import HEURISTIC_BOUND, WIN
 
 from process_helpers import alive, wait_gone  # noqa: E402
 
@@ -94,6 +95,10 @@ for line in sys.stdin:
             continue
         if MODE == "badinfo":
             out("info depth x")
+        if MODE == "exact":  # says the side to move wins, at the end of the board (the empty 7 x 6 board's score)
+            out("info depth 42 score exact 1")
+            out(f"bestmove {legal(game, moves)[0]}")
+            continue
         if MODE == "slow":
             time.sleep(0.05)
         if MODE == "late":  # answers only when told to stop
@@ -164,6 +169,16 @@ def test_output_between_moves_is_no_answer_to_the_next(engine_file):
         if move.player == 1:
             assert move.action == middle_first(moves)  # never the second bestmove of the move before
         moves += str(move.action + 1)
+
+
+def test_an_exact_score_is_a_proven_value_where_the_solver_goes_else_a_sign(engine_file):
+    with Engine(command(engine_file, "exact"), limits=Limits(depth=1)) as engine:
+        connect4, tictactoe = zerosum.get_game("connect4"), zerosum.get_game("tictactoe")
+        found = engine.search(connect4, connect4.initial_state)
+        # score 1 on the empty 7 x 6 board: the side to move wins with its stone of ply 41, 41 plies from now
+        assert (found.value, found.exact, found.depth) == (WIN - 41, True, 42)
+        found = engine.search(tictactoe, tictactoe.initial_state)  # a sign only: at the heuristic bound
+        assert (found.value, found.exact) == (HEURISTIC_BOUND, False)
 
 
 def test_a_game_whose_states_keep_no_history_is_told_its_moves(engine_file):

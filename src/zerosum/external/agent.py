@@ -234,7 +234,7 @@ class Engine(SearchAgent):
         self._history = (game, game.result(state, action), [*moves, action])
         return SearchResult(action=action, value=_value(game, len(moves), thought.exact, thought.est),
                             nodes=thought.nodes or 0, depth=thought.depth or 0, elapsed=thought.wall,
-                            pv=_pv(game, state, thought.pv), exact=thought.exact is not None and _exact_kind(game))
+                            pv=_pv(game, state, thought.pv), exact=thought.exact is not None and (thought.exact == 0 or _exact_kind(game)))
 
     def _go(self) -> Go:
         lim = self.limits
@@ -284,17 +284,19 @@ def _plays(listed: str, game: Game[Any, Any]) -> bool:
 
 
 def _exact_kind(game: Game[Any, Any]) -> bool:
-    return isinstance(getattr(game, "cells", None), int)
+    """Whether ``score exact S`` is the solver's convention here (distance included): the games the solver
+    takes; elsewhere S is only the sign of the result (docs/protocol.md)."""
+    return bool(game.traits.solver) and isinstance(getattr(game, "cells", None), int)
 
 
 def _value(game: Game[Any, Any], ply: int, exact: int | None, est: float | None) -> float:
-    """A reported score as a zerosum value (the side to move's view)."""
+    """A reported score as a zerosum value (the side to move's view): an exact score with its distance as a
+    proven value; a result without one (1 or -1 where the convention has no meaning) at the heuristic bound."""
     if exact is not None:
         if exact == 0:
             return 0
-        cells = getattr(game, "cells", None)
-        if isinstance(cells, int):
-            return score_to_value(exact, ply, cells)
+        if _exact_kind(game):
+            return score_to_value(exact, ply, game.cells)  # type: ignore[attr-defined]
         return HEURISTIC_BOUND if exact > 0 else -HEURISTIC_BOUND
     return clamp(est) if est is not None else 0
 
