@@ -29,6 +29,7 @@ NOTEBOOKS = {
     "04_mcts_vs_alphabeta.ipynb": "mcts.py",
     "05_class_contest.ipynb": "contest.py",
     "06_your_own_game.ipynb": "own_game.py",
+    "07_course_experiments.ipynb": "experiments.py",
 }
 
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
