@@ -53,7 +53,7 @@ def test_every_connectx_rendering_agrees_with_the_textbook_board(spec: str, seed
         for c in range(game.cols):
             assert game.cell(state, r, c, origin="top") == board[r][c]
             assert game.cell(state, game.rows - 1 - r, c, origin="bottom") == board[r][c]
-            assert game.cell(state, game.rows - 1 - r, c) == board[r][c]  # the default: from the bottom
+            assert game.cell(state, r, c) == board[r][c]  # the default: from the top
     # the text people read: a 1-based header over the grid
     header, *lines = game.render(state).splitlines()
     assert header.split() == [str(c + 1) for c in range(game.cols)]
@@ -101,8 +101,8 @@ def test_place_and_result_word_the_same_error_alike(spec: str) -> None:
 def test_cell_names_its_origin_and_refuses_an_unknown_one() -> None:
     game = zerosum.get_game("connect4")
     state = game.from_moves("44")
-    assert game.cell(state, 0, 3) == game.cell(state, 5, 3, origin="top") == 1  # X, at the bottom
-    assert game.cell(state, 1, 3) == game.cell(state, 4, 3, origin="top") == 2
+    assert game.cell(state, 0, 3, origin="bottom") == game.cell(state, 5, 3) == 1  # X, at the bottom
+    assert game.cell(state, 1, 3, origin="bottom") == game.cell(state, 4, 3) == 2
     with pytest.raises(InvalidPositionError, match="'left'"):
         game.cell(state, 0, 0, origin="left")
     with pytest.raises(InvalidPositionError, match="rows 0..5 from the top"):

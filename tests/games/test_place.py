@@ -64,7 +64,7 @@ def test_connectx_place_ignores_turn_and_an_existing_line() -> None:
         state = game.place(state, 0, 1)  # X four times in a row, never O's turn
     assert game.winner(state) == 1
     state = game.place(state, 1, 2)  # the line is there: placing goes on regardless
-    assert game.cell(state, 0, 1) == 2 and game.winner(state) == 1
+    assert game.cell(state, 0, 1, origin="bottom") == 2 and game.winner(state) == 1
     assert game.player(state) == 1
 
 
@@ -81,7 +81,7 @@ def test_placed_boards_play_on_legally() -> None:
     state = game.place(game.place(game.initial_state, 3, 1), 3, 1)
     assert game.player(state) == 2
     after = game.result(state, 3)
-    assert game.cell(after, 2, 3) == 2
+    assert game.cell(after, 2, 3, origin="bottom") == 2
 
 
 @pytest.mark.parametrize(

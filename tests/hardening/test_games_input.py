@@ -91,7 +91,7 @@ def test_cell_is_bounds_checked(row: object, col: object) -> None:
     state = game.from_moves("12")
     with pytest.raises(InvalidPositionError):
         game.cell(state, row, col)  # type: ignore[arg-type]
-    assert game.cell(state, 0, 1) == 2 and game.cell(state, 4, 6) == 0
+    assert game.cell(state, 4, 1) == 2 and game.cell(state, 0, 6) == 0
 
 
 @pytest.mark.parametrize("spec", ["migration:n=20000", "migration:n=100000", "connectx:rows=99999,cols=7",

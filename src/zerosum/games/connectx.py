@@ -233,17 +233,16 @@ class ConnectX(Game[ConnectXState, int]):
             return "" if out is None else out.reason
         return line_words(self.winning_line(state), self.rows, self.k)
 
-    def cell(self, state: ConnectXState, row: int, col: int, *, origin: str = "bottom") -> int:
+    def cell(self, state: ConnectXState, row: int, col: int, *, origin: str = "top") -> int:
         """0 empty, 1 or 2: the stone at ``row`` and ``col`` (0-based, as Python numbers them).
 
-        ``origin="top"``: row 0 is the top row, as the board is drawn and as :meth:`board_view`,
+        ``origin="top"`` (the default): row 0 is the top row, as the board is drawn and as :meth:`board_view`,
         :meth:`winning_line`, :meth:`from_board`, :meth:`to_grid` and :meth:`place`'s cells count rows;
-        ``origin="bottom"`` (the default, for the callers written before the keyword): row 0 is the bottom
-        row, where the first stone of a column lands.
+        ``origin="bottom"``: row 0 is the bottom row, where the first stone of a column lands.
 
         >>> game = ConnectX()
         >>> state = game.from_moves("44")  # X at the bottom of column 4, O on top of it
-        >>> game.cell(state, 5, 3, origin="top"), game.cell(state, 0, 3, origin="bottom")
+        >>> game.cell(state, 5, 3), game.cell(state, 0, 3, origin="bottom")
         (1, 1)
         """
         if type(origin) is not str or origin not in ("top", "bottom"):

@@ -107,7 +107,7 @@ def board_to_state(game: Any, board: Any, mark: int) -> Any:
 
 def state_to_board(game: Any, state: Any) -> list[int]:
     """A Kaggle board (flat list, top-left first, 0/1/2) from a Connect-X state."""
-    return [game.cell(state, game.rows - 1 - r, c) for r in range(game.rows) for c in range(game.cols)]
+    return [game.cell(state, r, c) for r in range(game.rows) for c in range(game.cols)]
 
 
 def _legal_columns(board: list[int], cols: int) -> list[int]:

@@ -97,7 +97,7 @@ def grid_of(game, state, zob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ui
     key = 0
     for c in range(cols):
         for r in range(rows):
-            p = game.cell(state, r, c)
+            p = game.cell(state, r, c, origin="bottom")
             if p:
                 grid[c * rows + r] = p
                 heights[c] = r + 1
