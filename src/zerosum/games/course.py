@@ -29,13 +29,10 @@ whose methods fail on the start position is refused naming the call (each is tri
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
-from ..core.files import describe_exception
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
-from ..spec import quoted
 from .course_rules import NEEDS, CourseRules, EasyRules, describe_call_error, freeze, rules_for
 
 __all__ = ["CourseGame", "CourseState", "plain_action"]
