@@ -490,6 +490,35 @@ def test_game_files_and_their_arguments_are_read_with_one_line_errors(tmp_path: 
         assert "\n" not in str(caught.value)
 
 
+AIMA_GAMES = """
+class Game:
+    def actions(self, state):
+        raise NotImplementedError
+
+    def terminal_test(self, state):
+        return not self.actions(state)
+
+    def to_move(self, state):
+        return state.to_move
+
+    def display(self, state):
+        print(state)
+"""
+
+
+def test_a_game_file_imports_the_modules_beside_it_as_aima_s_do(tmp_path: Path) -> None:
+    (tmp_path / "games.py").write_text(AIMA_GAMES)  # AIMA's games.py: the base class with its defaults
+    source = HERE.read_text().split("class TicTacToe:")[1].split("\nclass Nim:")[0]
+    (tmp_path / "tictactoe.py").write_text("from collections import namedtuple\nfrom games import Game\n\n"
+                                          "GameState = namedtuple('GameState', 'to_move, utility, board, moves')\n\n"
+                                          "class TicTacToe(Game):" + source.replace("    def to_move(self, state):\n"
+                                                                                    "        return state.to_move\n", ""))
+    game = zerosum.get_game(f"{tmp_path}/tictactoe.py:TicTacToe(3, 3, k=3)")
+    assert "def to_move" not in (tmp_path / "tictactoe.py").read_text()  # AIMA's base class says who moves
+    assert game.player_label(1) == "X" and make_agent("alphabeta").search(game, game.initial_state).value == 0
+    assert str(tmp_path) not in sys.path
+
+
 def test_states_draw_as_svg_in_notebooks() -> None:
     import xml.etree.ElementTree as ET
 

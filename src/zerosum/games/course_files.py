@@ -3,9 +3,10 @@
 ``Name`` is a class (made with ARGS), a function returning a game (called with ARGS) or a game object (no
 ARGS).  ARGS are Python literals only, positional or named (``nim.py:Nim(piles=(1, 2, 3))``,
 ``ttt.py:TicTacToe(h=4, v=4, k=3)``): they are read with :func:`ast.literal_eval`, never run.  The file runs
-once per process while it is unchanged (a changed file is read again), so the arena's worker processes,
-which are handed the spec, build the same game; the spec is kept as written, so a relative path is relative
-to the folder the command runs in.
+once per process while it is unchanged (a changed file is read again), with its own folder first on
+``sys.path`` while it loads, so that it imports the modules beside it (AIMA's ``games.py``).  The arena's
+worker processes, handed the spec, build the same game; the spec is kept as written, so a relative path is
+relative to the folder the command runs in.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 from typing import Any
 
 from ..core.files import describe_exception, load_user_module
@@ -69,10 +71,17 @@ def load_course_file(spec: str) -> Game[Any, Any]:
     known = _LOADED.get(text)
     if known is not None and known[0] == stamp:
         return known[1]
+    folder = os.path.dirname(os.path.abspath(path))  # the file imports the modules beside it (AIMA's games.py)
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
     try:
         module = load_user_module(path, "game file")
     except AgentError as exc:
         raise InvalidSpecError(str(exc)) from None
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
     target = getattr(module, name, None)
     if target is None:
         raise InvalidSpecError(f"game file {quoted(path)} has no {quoted(name)}")
