@@ -284,6 +284,10 @@ def test_play_game_and_match_play_the_course_games() -> None:
         assert all(isinstance(move.action, str) for move in record.moves)
     with pytest.raises(GameError, match="worker processes can build"):
         zerosum.match("random", "first", game=nim, games=2, jobs=2)
+    tree = zerosum.trace("alphabeta:plain=1", nim, nim)  # easyAI's object is its own start position
+    assert len(tree) == tree.result.nodes and tree.result.value > 0 and "1 2 2" in tree.text()
+    with pytest.raises(InvalidSpecError, match=r"^Nim is a class: pass a game made from it, such as Nim\(\)$"):
+        zerosum.play_game(Nim, "random", "random")
 
 
 def test_a_player_function_written_for_the_course_game_plays_on_it() -> None:

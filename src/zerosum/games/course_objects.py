@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable
 
-from ..errors import IllegalMoveError, InvalidMoveError
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..game import COURSE_HOOKS, Game
 from .course import CourseGame, CourseState, plain_action
 from .course_rules import COURSE_NAMES, own
@@ -43,6 +43,8 @@ def course_game(obj: Any, spec: str | None = None) -> CourseGame:
     """The zerosum Game of ``obj`` (one per object: asked again, the same one)."""
     if isinstance(obj, CourseGame):
         return obj
+    if isinstance(obj, type):
+        raise InvalidSpecError(f"{obj.__name__} is a class: pass a game made from it, such as {obj.__name__}()")
     known = _BY_OBJECT.get(id(obj))
     if known is not None and known.obj is obj and (spec is None or known.spec == spec):
         game = known
