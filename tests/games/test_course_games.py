@@ -15,6 +15,8 @@ from collections import namedtuple
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import zerosum
 from zerosum import make_agent
@@ -532,3 +534,42 @@ def test_states_draw_as_svg_in_notebooks() -> None:
     root = ET.fromstring(svg)
     assert "X . ." in "".join(root.itertext())
     assert game.evaluations() == {} and "scoring" in zerosum.get_game(Nim()).evaluations()
+
+
+@pytest.fixture(scope="module")
+def nim_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A game file holding the Nim above (this file cannot be loaded inside a hypothesis test: its own tests
+    would nest)."""
+    import inspect
+
+    path = tmp_path_factory.mktemp("nim") / "nim.py"
+    path.write_text(inspect.getsource(Nim))
+    return str(path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=30))
+def test_any_constructor_arguments_give_a_game_or_one_line(nim_file: str, text: str) -> None:
+    try:
+        game = zerosum.get_game(f"{nim_file}:Nim({text})")
+    except GameError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert game.title == "Nim"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(1, 3), st.integers(1, 3)), st.sampled_from("XO"), max_size=9),
+       st.randoms(use_true_random=False))
+def test_a_derived_key_depends_on_the_position_not_on_the_order_it_was_built_in(board, rnd) -> None:
+    game = zerosum.get_game(TicTacToe())
+    items = list(board.items())
+    rnd.shuffle(items)
+    moves = [m for m in game.initial_state.value.moves if m not in board]
+    one, two = (game.wrap(GameState("X", 0, b, list(moves))) for b in (board, dict(items)))
+    assert one == two and hash(one) == hash(two)
+    if board:
+        changed = dict(board)
+        cell = next(iter(changed))
+        changed[cell] = "O" if changed[cell] == "X" else "X"
+        assert game.wrap(GameState("X", 0, changed, list(moves))) != one

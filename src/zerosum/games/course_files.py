@@ -23,6 +23,7 @@ from ..game import Game
 from ..spec import quoted
 from .course import CourseGame
 from .course_objects import arena_view, course_game, is_course_game
+from .course_rules import one_line
 
 __all__ = ["course_file", "load_course_file", "MAX_ARGUMENTS"]
 
@@ -78,7 +79,7 @@ def load_course_file(spec: str) -> Game[Any, Any]:
     try:
         module = load_user_module(path, "game file")
     except AgentError as exc:
-        raise InvalidSpecError(str(exc)) from None
+        raise InvalidSpecError(one_line(str(exc))) from None
     finally:
         if added and folder in sys.path:
             sys.path.remove(folder)
@@ -89,7 +90,7 @@ def load_course_file(spec: str) -> Game[Any, Any]:
         try:
             obj = target(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - a student's constructor that fails, in one line
-            raise InvalidSpecError(f"{quoted(text)} could not be made: {describe_exception(exc)}") from None
+            raise InvalidSpecError(one_line(f"{quoted(text)} could not be made: {describe_exception(exc)}")) from None
     elif args or kwargs:
         raise InvalidSpecError(f"{quoted(text)}: {name} is a game object, not a class: it takes no arguments")
     else:

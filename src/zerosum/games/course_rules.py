@@ -31,7 +31,7 @@ from ..core.files import describe_exception
 from ..errors import InvalidPositionError, InvalidSpecError
 from ..game import Game
 
-__all__ = ["NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
+__all__ = ["one_line", "NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
 
 #: the names that make an object a course game (one is enough to be adapted, not refused as "no game")
 COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", "to_move", "possible_moves",
@@ -297,6 +297,16 @@ def rules_for(obj: Any) -> "CourseRules | EasyRules":
     return EasyRules(obj) if easy else CourseRules(obj)
 
 
+#: the longest message made of what a person's code raised, in characters
+MAX_MESSAGE = 400
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line (a person's exception may span several), at most :data:`MAX_MESSAGE` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+
+
 def describe_call_error(name: str, what: str, exc: BaseException) -> str:
-    """``TicTacToe.actions(initial state) raised KeyError: 3`` (for the probe of a new game)."""
-    return f"{name}.{what} raised {describe_exception(exc)}"
+    """``TicTacToe.actions(initial state) raised KeyError: 3`` (for the probe of a new game), on one line."""
+    return one_line(f"{name}.{what} raised {describe_exception(exc)}")
