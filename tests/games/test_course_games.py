@@ -250,6 +250,16 @@ def test_mcts_random_and_first_play_legal_moves_and_mcts_takes_a_win() -> None:
     assert make_agent("mcts:plain=1,sims=500,seed=2")(nim, nim) == "2,2"  # one who ends the game loses)
 
 
+def test_numpy_numbers_are_numbers() -> None:
+    np = pytest.importorskip("numpy")
+    NumpyTicTacToe = type("TicTacToe", (TicTacToe,),
+                          {"utility": lambda self, s, p: np.int64(TicTacToe.utility(self, s, p))})
+    NumpyNim = type("Nim", (Nim,), {"scoring": lambda self: np.int64(Nim.scoring(self))})
+    assert make_agent("alphabeta").search(NumpyTicTacToe(), NumpyTicTacToe().initial).value == 0
+    nim = NumpyNim(piles=(1, 2))
+    assert make_agent("alphabeta:plain=1").search(nim, nim).value > 0  # scoring's sign, from the mover's view
+
+
 def test_states_are_hashable_keys_equal_for_transpositions() -> None:
     game = zerosum.get_game(TicTacToe())
     one = play(game, game.initial_state, (1, 1), (2, 2), (1, 2))
@@ -438,7 +448,8 @@ def test_a_missing_initial_state_and_missing_easyai_methods_are_named() -> None:
                         (("scoring", "win"), "scoring() returning the score for the player to move")):
         with pytest.raises(InvalidSpecError) as caught:
             zerosum.get_game(_without(Nim, *names)())
-        assert str(caught.value).startswith("Nim cannot be played yet (easyAI style): add ") and said in str(caught.value)
+        text = str(caught.value)
+        assert text.startswith("Nim cannot be played yet (easyAI style): add ") and said in text
 
 
 def test_what_a_game_gets_wrong_is_one_line_naming_the_method() -> None:
@@ -515,10 +526,10 @@ class Game:
 def test_a_game_file_imports_the_modules_beside_it_as_aima_s_do(tmp_path: Path) -> None:
     (tmp_path / "games.py").write_text(AIMA_GAMES)  # AIMA's games.py: the base class with its defaults
     source = HERE.read_text().split("class TicTacToe:")[1].split("\nclass Nim:")[0]
+    source = source.replace("    def to_move(self, state):\n        return state.to_move\n", "")
     (tmp_path / "tictactoe.py").write_text("from collections import namedtuple\nfrom games import Game\n\n"
                                           "GameState = namedtuple('GameState', 'to_move, utility, board, moves')\n\n"
-                                          "class TicTacToe(Game):" + source.replace("    def to_move(self, state):\n"
-                                                                                    "        return state.to_move\n", ""))
+                                          "class TicTacToe(Game):" + source)
     game = zerosum.get_game(f"{tmp_path}/tictactoe.py:TicTacToe(3, 3, k=3)")
     assert "def to_move" not in (tmp_path / "tictactoe.py").read_text()  # AIMA's base class says who moves
     assert game.player_label(1) == "X" and make_agent("alphabeta").search(game, game.initial_state).value == 0

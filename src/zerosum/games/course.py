@@ -29,6 +29,7 @@ whose methods fail on the start position is refused naming the call (each is tri
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Callable
 
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
@@ -246,9 +247,10 @@ class CourseGame(Game[CourseState, Any]):
         end = None
         if self.rules.over(state.value):
             u = self.rules.score(state.value, self.first)
-            if isinstance(u, bool) or not isinstance(u, (int, float)) or u != u:
+            if isinstance(u, bool) or not isinstance(u, numbers.Real) or u != u:
                 raise GameError(f"{self.name_}: utility returned {safe_repr(u)} at the end: it must return a "
                                 "number (> 0 the player won, < 0 lost, 0 a draw)")
+            u = float(u)
             winner = 1 if u > 0 else 2 if u < 0 else None
             end = Outcome(winner, "a draw" if winner is None else f"{self.player_label(winner)} wins")
         state._end = end

@@ -25,13 +25,15 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import numbers
 from typing import Any, Callable
 
 from ..core.files import describe_exception
 from ..errors import InvalidPositionError, InvalidSpecError
 from ..game import Game
 
-__all__ = ["one_line", "NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq", "COURSE_NAMES"]
+__all__ = ["one_line", "NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq",
+           "COURSE_NAMES", "describe_call_error"]
 
 #: the names that make an object a course game (one is enough to be adapted, not refused as "no game")
 COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", "to_move", "possible_moves",
@@ -272,7 +274,7 @@ class EasyRules(Rules):
             mine = -1
         else:
             mine = 1 if "win" in self.ends and self.call("win()", value.win) else 0
-        return mine * sign if isinstance(mine, (int, float)) and not isinstance(mine, bool) else mine
+        return mine * sign if isinstance(mine, numbers.Real) and not isinstance(mine, bool) else mine
 
     def show(self, value: Any) -> str:
         shower = getattr(value, "show", None)
