@@ -413,7 +413,8 @@ def test_cli_match_tournament_play_and_explain_load_the_game_file(tmp_path: Path
     assert "'9,9' is not a legal move here" in done.stdout
     done = _zerosum("explain", "(1,1) (2,2)", "--agent", "alphabeta:plain=1", "--game", ttt, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "principal variation" in done.stdout or "(1," in done.stdout
+    assert "TicTacToe, after (1,1) (2,2): X to move" in done.stdout
+    assert "* (1,2)  0      exact    chosen" in done.stdout and "principal variation: (1,2) " in done.stdout
     done = _zerosum("match", "random", "first", "--game", f"{HERE}:Nope", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "has no 'Nope'" in done.stderr
 
