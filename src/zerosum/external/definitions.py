@@ -2,16 +2,18 @@
 
 An :class:`EngineDefinition` is a name, a command (its words), a folder to run it in and options to set
 (``setoption``) after the handshake: plain values that cross process boundaries and are stored with a run.
-:func:`~zerosum.external.names.register_engine` makes the name an agent spec for :func:`~zerosum.agents.registry.make_agent` in this
-process (``NAME``, or ``NAME:depth=6``, ``NAME:time=0.5``, ``NAME:nodes=N``: limits sent with each ``go``), as
-any other agent; the arena hands the definitions to its worker processes with each game
-(:func:`~zerosum.external.names.definitions_for`), which register them there too.
+:func:`~zerosum.external.names.register_engine` makes the name an agent spec for
+:func:`~zerosum.agents.registry.make_agent` in this process (``NAME``, or ``NAME:depth=6``, ``NAME:time=0.5``,
+``NAME:nodes=N``: limits sent with each ``go``), as any other agent; the arena hands the definitions to its
+worker processes with each game (:func:`~zerosum.external.names.definitions_for`), which register them there
+too.
 
 Command-line forms (one-line :class:`~zerosum.errors.UsageError` for anything malformed):
 
 - ``--engine NAME=COMMAND``: COMMAND split into words as a POSIX shell would (quotes kept together), run
   without a shell;
-- ``--engine-dir NAME=DIR``: the folder NAME runs in (default: the current one);
+- ``--engine-dir NAME=DIR``: the folder NAME runs in (default: the current one; either is kept with a run
+  as an absolute path, so ``--resume`` from another folder runs it where it ran);
 - ``--engine-option NAME.OPTION=VALUE``: ``setoption name OPTION value VALUE`` after the handshake (checked
   against the options the engine declares).
 """
@@ -126,7 +128,8 @@ def parse_engines(engines: Sequence[str], dirs: Sequence[str] = (), options: Seq
             raise UsageError(f"--engine-option {quoted(text)}: expected NAME.OPTION=VALUE")
         settings.setdefault(key, []).append((option, value.strip()))
     names = {n.partition("=")[0].strip().lower(): n.partition("=")[0].strip() for n in engines}
-    return [EngineDefinition(names[key], words, folders.get(key), tuple(settings.get(key, ())))
+    here = os.path.abspath(os.curdir)  # kept with a run: --resume from another folder starts it in this one
+    return [EngineDefinition(names[key], words, folders.get(key, here), tuple(settings.get(key, ())))
             for key, words in commands.items()]
 
 
