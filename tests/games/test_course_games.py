@@ -296,6 +296,7 @@ def test_play_game_and_match_play_the_course_games() -> None:
         assert all(isinstance(move.action, str) for move in record.moves)
     with pytest.raises(GameError, match="worker processes can build"):
         zerosum.match("random", "first", game=nim, games=2, jobs=2)
+    assert repr(zerosum.get_game(nim).initial_state) == "CourseState(Nim: 1 2 2)"  # what show() prints
     tree = zerosum.trace("alphabeta:plain=1", nim, nim)  # easyAI's object is its own start position
     assert len(tree) == tree.result.nodes and tree.result.value > 0 and "1 2 2" in tree.text()
     with pytest.raises(InvalidSpecError, match=r"^Nim is a class: pass a game made from it, such as Nim\(\)$"):

@@ -67,7 +67,13 @@ class CourseState:
         return hash(self.key)
 
     def __repr__(self) -> str:
-        return f"CourseState({safe_repr(self.value, 200)})"
+        if type(self.value).__repr__ is not object.__repr__:  # type: ignore[comparison-overlap]
+            return f"CourseState({safe_repr(self.value, 200)})"
+        try:  # an object without a repr of its own (easyAI's game): what it shows, on one line
+            shown = " / ".join(line.strip() for line in self._game.render(self).splitlines() if line.strip())
+        except Exception:  # noqa: BLE001 - a show() that fails still leaves a repr
+            shown = object.__repr__(self.value)
+        return f"CourseState({type(self.value).__name__}: {shown[:200]})"
 
     def __getattr__(self, name: str) -> Any:
         """Your state's own fields (``state.board``), so a player function written for your game reads them."""
