@@ -246,8 +246,13 @@ def test_mcts_random_and_first_play_legal_moves_and_mcts_takes_a_win() -> None:
         assert make_agent(spec)(game, state) == (1, 3)
     for spec in ("random:seed=3", "first"):
         assert make_agent(spec)(game, state) in state.moves
-    nim = Nim(piles=(1, 2))  # the mover wins by taking the 2-pile whole: '2,2' (plain UCT: in misère Nim the
-    assert make_agent("mcts:plain=1,sims=500,seed=2")(nim, nim) == "2,2"  # one who ends the game loses)
+    nim = Nim(piles=(1, 2))  # the mover wins by taking the 2-pile whole: '2,2' (in misère Nim the one who ends
+    for spec in ("mcts:plain=1,sims=500,seed=2", "mcts:sims=500,seed=2"):  # the game loses: a proof must see it)
+        assert make_agent(spec)(nim, nim) == "2,2", spec
+    # piles (1, 1, 2): the one winning move leaves three 1-piles, an odd number (Bouton's misère rule); taking
+    # the 2-pile whole leaves two, and loses
+    nim = Nim(piles=(1, 1, 2))
+    assert make_agent("mcts:sims=2000,seed=4")(nim, nim) == "3,1"
 
 
 def test_numpy_numbers_are_numbers() -> None:

@@ -67,7 +67,8 @@ def child(game: Game[Any, Any], parent: Node, action: Any, plain: bool) -> Node:
     if plain:  # plain UCT proves nothing: a finished node is scored each time it is reached
         return node
     if game.is_terminal(s):
-        node.proof = DRAWN if game.winner(s) is None else WON  # only the mover can have just won
+        won_by = game.winner(s)  # the mover, in most games; the other side in a misère game (Nim)
+        node.proof = DRAWN if won_by is None else WON if won_by == game.player(parent.state) else LOST
     elif wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
         node.proof, node.plies = LOST, 1
     return node
