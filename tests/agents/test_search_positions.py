@@ -71,3 +71,26 @@ def test_what_is_no_position_is_still_one_line(form: Any) -> None:
     with pytest.raises(GameError) as caught:
         make_agent("alphabeta:depth=2").search(zerosum.get_game("connect4"), form)
     assert "not a position of" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_game_whose_states_are_plain_tuples_is_handed_its_states() -> None:
+    # a tuple is a list of moves only where the game's states are not tuples themselves
+    from zerosum import make_agent
+    from zerosum.game import Game
+
+    class ToFive(Game):  # add 1 or 2 to a running total; who reaches 5 wins; a state is (total, mover)
+        initial_state = (0, 1)
+
+        def player(self, s): return s[1]  # type: ignore[no-untyped-def]  # noqa: E704
+        def actions(self, s): return [] if self.is_terminal(s) else [1, 2]  # type: ignore[no-untyped-def]  # noqa: E704
+        def result(self, s, a): return (s[0] + a, 3 - s[1])  # type: ignore[no-untyped-def]  # noqa: E704
+        def is_terminal(self, s): return s[0] >= 5  # type: ignore[no-untyped-def]  # noqa: E704
+        def utility(self, s, p): return (1 if 3 - s[1] == p else -1) if s[0] >= 5 else 0  # type: ignore[no-untyped-def]  # noqa: E704,E501
+        def display(self, s): print(s)  # type: ignore[no-untyped-def]  # noqa: E704
+
+    game = ToFive()
+    agent = make_agent("alphabeta:plain=1")
+    # totals 2 and 5 are the winning ones to reach (5 - 3k): from 0 play 2, from 3 play 2, from 1 play 1
+    assert agent.search(game, game.initial_state).action == 2
+    assert agent.search(game, (3, 1)).action == 2
+    assert agent.search(game, [1]).action == 1  # a list is moves: total 1, the second player to move

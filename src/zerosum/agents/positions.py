@@ -8,6 +8,7 @@ it (:func:`search_position`):
   as people number them), ``"1 5 9"`` on Tic-Tac-Toe (cells 1..9);
 * a list (or tuple) of actions as Python numbers them, played from the start: ``[3, 3, 4, 2]`` is the same
   Connect-X position as ``"4453"`` (actions are 0-based);
+* (a string or a tuple is a state, not moves, in a game whose states are strings or tuples);
 * None: the start.
 
 A move that is not a move, or not legal where it is played, is the game's one-line
@@ -36,9 +37,11 @@ def search_position(game: Any, state: Any) -> Any:
         return state
     if state is None:
         return game.initial_state
+    if type(game.initial_state) is kind:  # a game whose states are plain strings or tuples: a state
+        return state
     if kind is str:
         return game.parse_position(state)[1]
-    return play_actions(game, state)  # a list or a plain tuple (a state that is a tuple is its own class)
+    return play_actions(game, state)  # a list, or a plain tuple in a game whose states are not tuples
 
 
 def taking_positions(search: Callable[..., Any]) -> Callable[..., Any]:
