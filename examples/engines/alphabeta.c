@@ -3,7 +3,8 @@
  * Any board whose bitboard fits 64 bits (cols x (rows + 1) <= 64), any line length k.  Negamax alpha-beta
  * with iterative deepening and centre-first ordering; a proven win or loss is reported as "score exact S"
  * (the solver's convention), anything else as "score est E" (a count of open lines).  go's depth, nodes,
- * movetime and clocks are honoured; stop, quit and isready are read during a search (every 4096 nodes).
+ * movetime and clocks are honoured (a go with none of them: a second); a malformed go is refused; stop,
+ * quit and isready are read during a search (every 4096 nodes).
  *
  *     cc -O2 -o alphabeta examples/engines/alphabeta.c
  *     zerosum engine-check ./alphabeta
@@ -35,7 +36,19 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void say(const char *fmt, const char *text) { printf(fmt, text); fflush(stdout); }
+/* one line out; the text put in (a piece of a line read) loses its control characters, as lines must */
+static void say(const char *fmt, const char *text) {
+    char clean[LINE];
+    int n = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c && n < LINE - 1; c++) {
+        int c1 = *c == 0xC2 && c[1] >= 0x80 && c[1] <= 0x9F;   /* U+0080..U+009F in UTF-8 */
+        clean[n++] = *c < 0x20 || *c == 0x7F || c1 ? '?' : *c;
+        c += c1;
+    }
+    clean[n] = 0;
+    printf(fmt, clean);
+    fflush(stdout);
+}
 
 /* ---- reading lines from standard input, without stdio's buffer (so poll sees what is waiting) ---- */
 static char inbuf[1 << 16];
@@ -169,17 +182,28 @@ static int setup(const char *spec, const char *moves) {   /* 1: the position is 
     return has_position = 1;
 }
 
-static void go(char *args) {
-    long depth = 64, movetime = 0, fclock = -1, sclock = -1, finc = 0, sinc = 0;
-    node_limit = 0;
+static const char *GO_FIELDS[7] = {"movetime", "nodes", "depth", "ftime", "stime", "finc", "sinc"};
+
+/* go's fields into v (-1: not given); 0 when the line is malformed: an unknown or repeated field, a value
+ * that is not a whole number, a limit of 0, one clock without the other, an increment without the clocks */
+static int parse_go(char *args, long v[7]) {
+    for (int i = 0; i < 7; i++) v[i] = -1;
     for (char *w = strtok(args, " \t"); w; w = strtok(NULL, " \t")) {
-        char *v = strtok(NULL, " \t");
-        long x = v ? atol(v) : 0;
-        if (!strcmp(w, "depth")) depth = x; else if (!strcmp(w, "nodes")) node_limit = x;
-        else if (!strcmp(w, "movetime")) movetime = x; else if (!strcmp(w, "ftime")) fclock = x;
-        else if (!strcmp(w, "stime")) sclock = x; else if (!strcmp(w, "finc")) finc = x;
-        else if (!strcmp(w, "sinc")) sinc = x;
+        char *x = strtok(NULL, " \t"), *end;
+        int i = 0;
+        while (i < 7 && strcmp(w, GO_FIELDS[i])) i++;
+        if (i == 7 || !x || v[i] >= 0 || *x < '0' || *x > '9' || strlen(x) > 18) return 0;
+        v[i] = strtol(x, &end, 10);
+        if (*end || (i < 3 && v[i] == 0)) return 0;
     }
+    return (v[3] < 0) == (v[4] < 0) && (v[3] >= 0 || (v[5] < 0 && v[6] < 0));
+}
+
+static void go(const long v[7]) {
+    long depth = v[2] > 0 ? v[2] : 64, movetime = v[0] > 0 ? v[0] : 0, fclock = v[3], sclock = v[4];
+    long finc = v[5] > 0 ? v[5] : 0, sinc = v[6] > 0 ? v[6] : 0;
+    node_limit = v[1] > 0 ? v[1] : 0;
+    if (v[0] < 0 && v[1] < 0 && v[2] < 0 && v[3] < 0) movetime = 1000;   /* no limit given: a second */
     if (!has_position) { say("%s\n", "info string error no position: send position first"); say("%s\n", "bestmove (none)"); return; }
     if (ply == cells || has_line(all ^ own)) { say("%s\n", "info string error the game is over"); say("%s\n", "bestmove (none)"); return; }
     double start = now(), budget = movetime / 1000.0;
@@ -228,7 +252,13 @@ static void go(char *args) {
 
 static int handle(char *line) {          /* 0 after quit */
     char *word = strtok(line, " \t"), *rest = strtok(NULL, "");
+    int bare = !rest || !rest[strspn(rest, " \t")];   /* nothing after the word */
     if (!word) return 1;
+    if (!bare && (!strcmp(word, "isready") || !strcmp(word, "quit") || !strcmp(word, "stop")
+                  || !strcmp(word, "newgame"))) {
+        say("info string error malformed %s: nothing may follow\n", word);
+        return 1;
+    }
     if (!strcmp(word, "zsp")) {
         say("%s\n", "id name alphabeta.c (zerosum example)");
         say("%s\n", "id author the zerosum authors");
@@ -244,20 +274,10 @@ static int handle(char *line) {          /* 0 after quit */
         else setup(spec, moves ? moves : "");
     } else if (!strcmp(word, "go")) {
         char args[LINE] = "";
-        if (rest) { strncpy(args, rest, LINE - 1); }
-        for (char *c = args; *c; c++)
-            if (*c != ' ' && *c != '\t' && (*c < '0' || *c > '9') && (*c < 'a' || *c > 'z')) {
-                say("%s\n", "info string error malformed go"); return 1;
-            }
-        for (char *w = args; *w;) {      /* a field name must be followed by digits */
-            while (*w == ' ' || *w == '\t') w++;
-            if (!*w) break;
-            char *v = w + strcspn(w, " \t");
-            while (*v == ' ' || *v == '\t') v++;
-            if (*v < '0' || *v > '9') { say("%s\n", "info string error malformed go"); return 1; }
-            w = v + strcspn(v, " \t");
-        }
-        go(args);
+        long fields[7];
+        if (rest) strncpy(args, rest, LINE - 1);
+        if (!parse_go(args, fields)) { say("%s\n", "info string error malformed go"); return 1; }
+        go(fields);
         while (npending && !quitting) {  /* what came during the search */
             char next[LINE];
             strcpy(next, pending[0]);

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import pathlib
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -208,7 +210,20 @@ def _fuzz_lines(seed: int, count: int) -> list[str]:
     return lines
 
 
-def test_no_input_breaks_the_engine_or_its_output() -> None:
+@pytest.fixture(params=["zerosum", "c"])
+def any_engine(request: pytest.FixtureRequest, tmp_path) -> list[str]:
+    """zerosum engine alphabeta, and the example C engine compiled here (skipped only without a compiler)."""
+    if request.param == "zerosum":
+        return [sys.executable, "-m", "zerosum", "engine", "alphabeta"]
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
+    source = pathlib.Path(__file__).resolve().parents[2] / "examples/engines/alphabeta.c"
+    subprocess.run([cc, "-O2", "-o", str(tmp_path / "alphabeta"), str(source)], check=True, timeout=WAIT)
+    return [str(tmp_path / "alphabeta")]
+
+
+def test_no_input_breaks_the_engine_or_its_output(any_engine: list[str]) -> None:
     """Whatever comes in, standard output holds protocol lines only, every go gets exactly one bestmove, and
     no traceback is printed (the count of go lines is read by the protocol's own parser)."""
     from zerosum.external.protocol import Go, parse_command
@@ -220,9 +235,9 @@ def test_no_input_breaks_the_engine_or_its_output() -> None:
             gos += isinstance(parse_command(line), Go)
         except ProtocolError:
             pass
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", "alphabeta"],
-                            input="\n".join(lines + ["quit"]) + "\n", capture_output=True, text=True, timeout=WAIT)
+    result = subprocess.run(any_engine, input="\n".join(lines + ["quit"]) + "\n", capture_output=True, text=True,
+                            timeout=WAIT)
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
-    replies = [parse_reply(line) for line in result.stdout.splitlines()]
+    replies = [parse_reply(line) for line in result.stdout.split("\n")[:-1]]  # lines end at \n only (not U+2028)
     assert not any(isinstance(r, Unknown) for r in replies)
     assert sum(isinstance(r, BestMove) for r in replies) == gos > 20
