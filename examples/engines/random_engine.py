@@ -12,8 +12,30 @@ import random
 import sys
 
 
+GO_FIELDS = ("movetime", "nodes", "depth", "ftime", "stime", "finc", "sinc")
+
+
 def say(line):
-    print(line, flush=True)
+    """One line out, without control characters (an error line may quote what came in)."""
+    print("".join(c if c.isprintable() else "?" for c in line), flush=True)
+
+
+def number(text):
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def go_ok(words):
+    """Whether 'go ...' is well formed: known fields once each, whole numbers, limits above 0, both clocks."""
+    names, values = words[1::2], words[2::2]
+    try:
+        given = {name: number(value) for name, value in zip(names, values)}
+    except ValueError:
+        return False
+    return (len(names) == len(values) == len(given) and set(given) <= set(GO_FIELDS)
+            and all(given[n] > 0 for n in ("movetime", "nodes", "depth") if n in given)
+            and ("ftime" in given) == ("stime" in given) and ("ftime" in given or not {"finc", "sinc"} & set(given)))
 
 
 def parse_spec(spec):
@@ -24,9 +46,9 @@ def parse_spec(spec):
         raise ValueError(f"this engine plays connectx, not {spec}")
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
-        if key not in size or not value.isdigit():
+        if key not in size:
             raise ValueError(f"bad option {option!r} in {spec}")
-        size[key] = int(value)
+        size[key] = number(value)
     if min(size.values()) < 1 or size["k"] < 2:
         raise ValueError(f"bad size in {spec}")
     return size["rows"], size["cols"], size["k"]
@@ -48,7 +70,7 @@ def set_position(words):
         raise ValueError("position SPEC [moves MOVES]")
     rows, cols, k = parse_spec(words[1])
     text = "".join(words[3:])
-    moves = [int(m) for m in text.split(",") if m] if ("," in text or cols > 9) else [int(m) for m in text]
+    moves = [number(m) for m in (text.split(",") if ("," in text or cols > 9) else text) if m]
     board, heights, over = {}, [0] * cols, False
     for ply, column in enumerate(moves):
         if over or not 1 <= column <= cols or heights[column - 1] == rows:
@@ -64,7 +86,9 @@ def main():
     for line in sys.stdin:
         words = line.split()
         command = words[0] if words else ""
-        if command == "zsp":
+        if command in ("isready", "quit", "stop", "newgame") and len(words) > 1:
+            say(f"info string error malformed {command}: nothing may follow")
+        elif command == "zsp":
             for reply in ("id name random_engine.py", "id author the zerosum authors", "game connectx", "zspok"):
                 say(reply)
         elif command == "isready":
@@ -76,7 +100,7 @@ def main():
                 position = None
                 say(f"info string error {exc}")
         elif command == "go":
-            if any(not w.isdigit() for w in words[2::2]):
+            if not go_ok(words):
                 say("info string error malformed go")
             elif position is None or position[5]:
                 say("info string error no position, or the game is over")

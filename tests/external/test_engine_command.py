@@ -210,16 +210,20 @@ def _fuzz_lines(seed: int, count: int) -> list[str]:
     return lines
 
 
-@pytest.fixture(params=["zerosum", "c"])
+@pytest.fixture(params=["zerosum", "c", "python"])
 def any_engine(request: pytest.FixtureRequest, tmp_path) -> list[str]:
-    """zerosum engine alphabeta, and the example C engine compiled here (skipped only without a compiler)."""
+    """zerosum engine alphabeta, the example C engine compiled here (skipped only without a compiler) and the
+    example Python engine."""
+    examples = pathlib.Path(__file__).resolve().parents[2] / "examples/engines"
     if request.param == "zerosum":
         return [sys.executable, "-m", "zerosum", "engine", "alphabeta"]
+    if request.param == "python":
+        return [sys.executable, str(examples / "random_engine.py")]
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
-    source = pathlib.Path(__file__).resolve().parents[2] / "examples/engines/alphabeta.c"
-    subprocess.run([cc, "-O2", "-o", str(tmp_path / "alphabeta"), str(source)], check=True, timeout=WAIT)
+    subprocess.run([cc, "-O2", "-o", str(tmp_path / "alphabeta"), str(examples / "alphabeta.c")], check=True,
+                   timeout=WAIT)
     return [str(tmp_path / "alphabeta")]
 
 
