@@ -591,3 +591,45 @@ def test_a_derived_key_depends_on_the_position_not_on_the_order_it_was_built_in(
         cell = next(iter(changed))
         changed[cell] = "O" if changed[cell] == "X" else "X"
         assert game.wrap(GameState("X", 0, changed, list(moves))) != one
+
+
+class Fig52Game:
+    """AIMA's Figure 5.2, written as AIMA writes it: MAX moves a1..a3, MIN answers; leaves worth 3..14."""
+
+    succs = dict(A=dict(a1="B", a2="C", a3="D"), B=dict(b1="B1", b2="B2", b3="B3"),
+                 C=dict(c1="C1", c2="C2", c3="C3"), D=dict(d1="D1", d2="D2", d3="D3"))
+    utils = dict(B1=3, B2=12, B3=8, C1=2, C2=4, C3=6, D1=14, D2=5, D3=2)
+    initial = "A"
+
+    def actions(self, state):  # type: ignore[no-untyped-def]
+        return list(self.succs.get(state, {}).keys())
+
+    def result(self, state, move):  # type: ignore[no-untyped-def]
+        return self.succs[state][move]
+
+    def utility(self, state, player):  # type: ignore[no-untyped-def]
+        return self.utils[state] if player == "MAX" else -self.utils[state]
+
+    def terminal_test(self, state):  # type: ignore[no-untyped-def]
+        return state not in ("A", "B", "C", "D")
+
+    def to_move(self, state):  # type: ignore[no-untyped-def]
+        return "MIN" if state in "BCD" else "MAX"
+
+    def display(self, state):  # type: ignore[no-untyped-def]
+        print(state)
+
+
+def test_the_textbook_searches_keep_a_course_games_own_utilities() -> None:
+    # AIMA's Figure 5.2: the minimax value is 3 (a1); alpha-beta cuts C after c1 (2 <= 3) and visits 11 states
+    game = Fig52Game()
+    found = make_agent("minimax:discount=0").search(game, game.initial)
+    assert (found.action, found.value, found.nodes) == ("a1", 3, 13)
+    assert found.scores == {"a1": 3, "a2": 2, "a3": 2}
+    found = make_agent("alphabeta:plain=1").search(game, game.initial)
+    assert (found.action, found.value, found.nodes) == ("a1", 3, 11)
+    assert found.scores["a1"] == 3 and found.scores["a2"] <= 2 and found.scores["a3"] <= 2  # refuted: bounds
+    tree = zerosum.trace("alphabeta:plain=1", game, game.initial)
+    assert "cut-off by c1, skipped c2 c3" in tree.text()
+    # the other agents read the utility's sign: every leaf is MAX's, so each move wins for MAX
+    assert make_agent("alphabeta").search(game, game.initial).value > 0

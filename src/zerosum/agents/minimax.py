@@ -36,13 +36,19 @@ MAX_WEIGHT = 100_000
 SERVER_WEIGHTS = {"three": (-1000, 1000), "two": (-1000, 1000)}
 
 
-def terminal_value(game: Game[Any, Any], state: Any) -> int:
-    """The value of a finished game for the side to move: a loss now, a win now, or 0."""
+def terminal_value(game: Game[Any, Any], state: Any, raw: bool = False) -> Any:
+    """The value of a finished game for the side to move: a loss now, a win now, or 0.  ``raw`` (the
+    textbook searches): a game that keeps its own utilities (``payoff``: a course's game class, whose
+    utility may be 3 or 12, AIMA's Figure 5.2) is worth that utility as it is."""
+    payoff = getattr(game, "payoff", None) if raw else None
+    if payoff is not None:
+        return payoff(state, game.player(state))
     u = game.utility(state, game.player(state))
     return 0 if u == 0 else (WIN if u > 0 else -WIN)
 
 
-def open_node(game: Game[Any, Any], s: Any, a: Any, ply: int, alpha: Any, beta: Any, tracer: Any) -> int | None:
+def open_node(game: Game[Any, Any], s: Any, a: Any, ply: int, alpha: Any, beta: Any, tracer: Any,
+              raw: bool = False) -> Any:
     """Enter node ``s`` (reached by ``a``, ``ply`` plies below the root; ``alpha``, ``beta``: its window, None
     for minimax) for ``tracer``: the value of a finished game (the node is then left, as "terminal"), else
     None.  Every recursion of minimax and alpha-beta starts a node with it."""
@@ -50,7 +56,7 @@ def open_node(game: Game[Any, Any], s: Any, a: Any, ply: int, alpha: Any, beta: 
         tracer.enter(s, a, ply, alpha, beta)
     if not game.is_terminal(s):
         return None
-    v = terminal_value(game, s)
+    v = terminal_value(game, s, raw)
     if tracer is not None:
         tracer.leave(v, "terminal")
     return v
@@ -176,6 +182,7 @@ class MinimaxAgent(EvaluatingAgent):
         nodes = evals = 0
         result, is_terminal = game.result, game.is_terminal
         up: Callable[[Any], Any] = to_parent if self.discount else (lambda v: -v)
+        raw = not self.discount  # the textbook minimax: a course game's utilities as they are
 
         def value(s: Any, depth: int, a: Any, ply: int) -> tuple[Any, tuple[Any, ...]]:
             nonlocal nodes, evals
@@ -184,8 +191,8 @@ class MinimaxAgent(EvaluatingAgent):
                 raise AgentError(f"minimax passed its node budget of {budget}: give it a depth")
             if tracer is None:  # the untraced path makes no extra call
                 if is_terminal(s):
-                    return terminal_value(game, s), ()
-            elif (done := open_node(game, s, a, ply, None, None, tracer)) is not None:
+                    return terminal_value(game, s, raw), ()
+            elif (done := open_node(game, s, a, ply, None, None, tracer, raw)) is not None:
                 return done, ()
             if depth == 0:
                 evals += 1

@@ -1,7 +1,8 @@
 """The textbook alpha-beta recursion (``alphabeta:plain=1``), for students to compare their own with.
 
 As in the textbook: terminal utilities as they are (``WIN``, 0 or ``-WIN``: the game's utility times
-``WIN``, whenever the game ends), no depth discount, no move ordering, no transposition table; actions in
+``WIN``, whenever the game ends; a course's own game class keeps its own utilities, 3 or 12 as AIMA's
+Figure 5.2 has them: :meth:`~zerosum.games.course.CourseGame.payoff`), no depth discount, no move ordering, no transposition table; actions in
 ``game.actions`` order; a node fails high as soon as a child's value reaches beta (``v >= beta``), and at the
 root ties go to the first action reaching the best value.  It is written in negamax form (one function,
 values from the side to move's view), which visits exactly the states the max/min form visits.
@@ -72,7 +73,7 @@ class _Textbook:
             raise _Stop
         self.nodes += 1
         game, tracer = self.game, self.tracer
-        done = open_node(game, s, a, ply, alpha, beta, tracer)
+        done = open_node(game, s, a, ply, alpha, beta, tracer, True)
         if done is not None:
             return done
         if depth == 0:

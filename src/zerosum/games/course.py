@@ -271,6 +271,17 @@ class CourseGame(Game[CourseState, Any]):
             return super().utility(state, player)
         return super().utility(state, 1 if player == self.first else 2 if player == self.second else player)
 
+    def payoff(self, state: CourseState, player: int) -> Any:
+        """Your ``utility`` as it is, for player 1 or 2 at a finished state: the textbook agents
+        (``minimax:discount=0``, ``alphabeta:plain=1``) score a finished game with it, so AIMA's Figure 5.2
+        is worth 3, not a win.  The other agents read its sign only (:meth:`outcome`)."""
+        state = self.check_state(state)
+        self.outcome(state)  # a utility that is no number is one line
+        u = self.rules.score(state.value, self.first if player == 1 else self.second)
+        if isinstance(u, numbers.Integral):
+            return int(u)
+        return float(u) if not isinstance(u, numbers.Rational) else u
+
     def __getattr__(self, name: str) -> Any:
         """Your game's other methods (``to_move``, ``terminal_test``, ``display``...), taking this game's
         states, so a player function written for your game runs on it."""
