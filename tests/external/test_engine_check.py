@@ -100,13 +100,14 @@ def test_each_fault_fails_its_check(engine_file: Path, fault: str, expect: set[s
 
 def test_a_crash_is_named_and_ends_the_checks(engine_file: Path) -> None:
     status, out = check(sys.executable, str(engine_file), "crash")
-    assert status == 1 and "the engine exited (status 3)" in out, out
+    assert status == 1 and "crash: the engine exited (exit code 3)" in out, out
     assert "not run: the engine is gone" in out
 
 
 def test_a_program_that_cannot_start_is_one_usage_line(tmp_path: Path) -> None:
     status, out = check(str(tmp_path / "no-such-engine"))
     assert status == 2 and len(out.strip().splitlines()) == 1 and "cannot start" in out
+    assert out.startswith("zerosum engine-check: error: ")
 
 
 def test_the_c_example_engine_passes(tmp_path: Path) -> None:

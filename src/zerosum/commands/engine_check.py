@@ -7,21 +7,14 @@ last positions before their ends); ``bestmove (none)`` on finished games; ``stop
 ``--stop-limit`` ms; well-formed ``info`` lines with legal principal variations; an unknown command ignored;
 bad input (an illegal move, an unknown game, a malformed ``go``) answered with ``info string error`` and the
 engine still answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on
-standard output but protocol lines.  Exit status 0 only when every check passes, 1 otherwise.
-The whole process group is killed at the end.
+standard output but protocol lines.  Exit status 0 only when every check passes, 1 otherwise.  The whole
+process group is killed at the end.  From Python: :func:`check_engine`.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import queue
 import shlex
-import signal
-import subprocess
-import tempfile
-import threading
 import time
 from typing import Any, Callable
 
@@ -38,7 +31,7 @@ GAMES_PER_SPEC = 2
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND...",
+    parser.add_argument("program", nargs=argparse.REMAINDER, metavar="COMMAND...",  # "command": the CLI's own
                         help="the engine's command line, after the options (one quoted string is split as a "
                              "shell would; a leading -- is dropped)")
     parser.add_argument("--movetime", type=int_arg(1, 60_000), default=100, metavar="MS",
@@ -69,67 +62,47 @@ def test_positions(game: Any) -> list[tuple[str, Any, bool]]:
 
 
 class _Engine:
-    """The program under test: lines in, lines out (read by a thread), each read with a deadline."""
+    """The program under test, run as the arena runs engines (:class:`zerosum.external.process.EngineProcess`:
+    a session and process group of its own under a reaper, bounded lines, killed whole); each read has a
+    deadline, and a line can be put back to be read again."""
 
     def __init__(self, argv: list[str]) -> None:
-        self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                                     start_new_session=True)
-        self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        from ..external.process import EngineProcess
+
+        self.proc = EngineProcess(argv, label="under test")  # AgentError: one line, when it cannot start
         self.back: list[tuple[float, str]] = []  # lines read and put back, read again first
-        self.ended = False  # the output has ended
-
-        def pump() -> None:
-            assert self.proc.stdout is not None
-            while True:
-                try:
-                    line = p.read_line(self.proc.stdout)
-                except p.ProtocolError as exc:
-                    line = f"\x00{exc}"  # not a line an engine could send: reported as garbage
-                except (OSError, ValueError):
-                    line = None
-                self.ended = line is None
-                self.lines.put((time.monotonic(), line))
-                if self.ended:
-                    return
-
-        threading.Thread(target=pump, daemon=True, name="engine-check-reader").start()
+        self.gone = ""  # why its output ended (a crash), once it has
 
     def send(self, line: str) -> bool:
+        from ..external.process import EngineFault
+
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write((line + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
+            self.proc.send(line)
             return True
-        except (OSError, ValueError):
+        except EngineFault as fault:
+            self.gone = fault.reason
             return False
 
     def read(self, seconds: float) -> tuple[float, str] | None:
-        """The next line and when it came, or None when none came in time or the output ended."""
+        """The next line and when it came, or None when none came in time or the output ended.  A line
+        that is no text or too long comes as ``"\x00"`` and the reason: garbage."""
+        from ..external.process import GARBAGE, EngineFault
+
         if self.back:
             return self.back.pop()
-        try:
-            when, line = self.lines.get(timeout=max(0.0, seconds))
-        except queue.Empty:
+        if self.gone:
             return None
-        if line is None:
-            self.lines.put((when, None))  # the end stays the end
-        return None if line is None else (when, line)
+        try:
+            line = self.proc.read_line(time.monotonic() + max(0.0, seconds), p.MAX_LINE)
+        except EngineFault as fault:
+            if fault.kind == GARBAGE:
+                return time.monotonic(), "\x00" + fault.reason
+            self.gone = fault.reason
+            return None
+        return None if line is None else (time.monotonic(), line)
 
     def exited(self) -> str:
-        try:  # after the end of its output, a moment to exit
-            code = self.proc.wait(2 if self.ended else 0)
-        except subprocess.TimeoutExpired:
-            return ""
-        self.stderr.seek(0)
-        tail = self.stderr.read()[-300:].decode("utf-8", "replace").strip().splitlines()
-        return f"the engine exited (status {code})" + (f": {tail[-1]}" if tail else "")
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-        self.stderr.close()
+        return self.gone
 
 
 class _Failed(Exception):
@@ -332,19 +305,20 @@ def _no_position(c: _Checker) -> str:
 def _quit(c: _Checker) -> str:
     sent = time.monotonic()
     c.engine.send("quit")
-    try:
-        code = c.engine.proc.wait(c.args.timeout)
-    except subprocess.TimeoutExpired:
-        raise _Failed(f"still running {c.args.timeout:g} s after quit") from None
+    code = c.engine.proc.exit_code(c.args.timeout)
+    if code is None:
+        raise _Failed(f"still running {c.args.timeout:g} s after quit")
     if code != 0:
         raise _Failed(f"exited with status {code}")
     return f"exited with status 0 in {(time.monotonic() - sent) * 1000:.0f} ms"
 
 
-def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, bool, str]]:
-    """Run every check on the engine started by ``argv``: ``(check, passed, detail)`` a check."""
+def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0, stop_limit: int = 100,
+                 games: list[str] | None = None) -> list[tuple[str, bool, str]]:
+    """Run every check on the engine started by ``argv`` (the command's options as keywords):
+    ``(check, passed, detail)`` a check, in the order printed."""
     engine = _Engine(argv)
-    c = _Checker(engine, args)
+    c = _Checker(engine, argparse.Namespace(movetime=movetime, timeout=timeout, stop_limit=stop_limit, games=games))
     try:
         steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
                  ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
@@ -361,7 +335,7 @@ def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, b
             except _Failed as exc:
                 c.results.append((name, False, str(exc)))
                 skip = _GONE if engine.exited() else "no handshake" if name == "handshake" else ""
-        if engine.proc.poll() is None:  # what it printed before quit
+        if engine.proc.alive():  # what it printed before quit
             while engine.read(0.05) is not None:
                 pass
         c.results.append(("info lines", c.bad_infos == 0,
@@ -369,15 +343,15 @@ def check_engine(argv: list[str], args: argparse.Namespace) -> list[tuple[str, b
         c.results.append(("only protocol lines", not c.garbage,
                           "nothing else on standard output" if not c.garbage else f"garbage: {c.garbage[:80]!r}"))
     finally:
-        engine.kill()
+        engine.proc.kill()
     return c.results
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
+    from ..errors import AgentError, UsageError
     from ..games import get_game
 
-    argv = list(args.command)[1 if args.command[:1] == ["--"] else 0:]  # options come before COMMAND
+    argv = list(args.program)[1 if args.program[:1] == ["--"] else 0:]  # options come before COMMAND
     if len(argv) == 1 and " " in argv[0].strip():
         argv = shlex.split(argv[0])
     if not argv:
@@ -385,9 +359,10 @@ def _run(args: argparse.Namespace) -> int:
     for spec in args.games or []:
         get_game(spec)  # a game that is none of zerosum's: one error line
     try:
-        results = check_engine(argv, args)
-    except OSError as exc:
-        raise UsageError(f"cannot start {shlex.join(argv)[:200]}: {exc.strerror or exc}") from None
+        results = check_engine(argv, movetime=args.movetime, timeout=args.timeout, stop_limit=args.stop_limit,
+                               games=args.games)
+    except AgentError as exc:  # the program cannot start
+        raise UsageError(str(exc)) from None
     print(f"engine-check: {shlex.join(argv)[:200]}")
     for name, passed, detail in results:
         print(f"  {'ok  ' if passed else 'FAIL'}  {name}: {detail}")
