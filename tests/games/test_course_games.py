@@ -633,3 +633,16 @@ def test_the_textbook_searches_keep_a_course_games_own_utilities() -> None:
     assert "cut-off by c1, skipped c2 c3" in tree.text()
     # the other agents read the utility's sign: every leaf is MAX's, so each move wins for MAX
     assert make_agent("alphabeta").search(game, game.initial).value > 0
+
+
+def test_explain_reads_its_moves_as_a_move_string_on_a_game_whose_states_are_strings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import inspect
+
+    (tmp_path / "fig52.py").write_text(inspect.getsource(Fig52Game))
+    out = subprocess.run([sys.executable, "-m", "zerosum", "explain", "", "--agent", "alphabeta:plain=1",
+                          "--game", f"{tmp_path}/fig52.py:Fig52Game"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "* a1    +3     exact" in out.stdout and "refuted by c1 (+2)" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "zerosum", "explain", "a1", "--agent", "minimax:discount=0",
+                          "--game", f"{tmp_path}/fig52.py:Fig52Game"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "* b1    -3     exact  chosen" in out.stdout, out.stderr

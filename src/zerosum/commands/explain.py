@@ -138,7 +138,11 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
 def _run(args: argparse.Namespace) -> int:
     from ..trace import trace
 
-    tree = trace(args.agent, args.game, args.moves, max_nodes=args.max_nodes, max_time=args.max_time)
+    from ..games.registry import get_game
+
+    game = get_game(args.game)
+    state = game.parse_position(args.moves)[1]  # a move string, always (a game's own states may be strings)
+    tree = trace(args.agent, game, state, max_nodes=args.max_nodes, max_time=args.max_time)
     print(explain(tree, args.moves, args.depth, not args.no_boards))
     return 0
 
