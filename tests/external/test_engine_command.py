@@ -245,3 +245,21 @@ def test_no_input_breaks_the_engine_or_its_output(any_engine: list[str]) -> None
     replies = [parse_reply(line) for line in result.stdout.split("\n")[:-1]]  # lines end at \n only (not U+2028)
     assert not any(isinstance(r, Unknown) for r in replies)
     assert sum(isinstance(r, BestMove) for r in replies) == gos > 20
+
+
+def test_a_node_budget_is_never_exceeded_and_a_cut_depth_does_not_choose() -> None:
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", "alphabeta"],
+                            input="position connect4\ngo nodes 500\nposition connect4 moves 4\ngo nodes 2000\n",
+                            capture_output=True, text=True, timeout=WAIT)
+    answers: list[list[object]] = [[]]
+    for line in result.stdout.splitlines():
+        reply = parse_reply(line)
+        answers[-1].append(reply)
+        if isinstance(reply, BestMove):
+            answers.append([])
+    for budget, answer in zip((500, 2000), answers):
+        infos = [r for r in answer if isinstance(r, Info)]
+        assert all(i.nodes is not None and i.nodes <= budget for i in infos)
+        full = [i for i in infos if i.depth is not None]
+        assert [i.depth for i in full] == list(range(1, len(full) + 1))  # one line a finished depth
+        assert answer[-1] == BestMove((full[-1].pv or "")[:1])  # the deepest finished depth's move

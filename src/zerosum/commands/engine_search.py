@@ -102,8 +102,11 @@ def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any, start:
         agent.limits = limits.replace(depth=depth, nodes=budget, time=left)
         found = agent.search(game, state)
         nodes += found.nodes
+        if found.depth < depth and depth > 1:  # cut short by the budget: the last full depth's move stands
+            yield p.Info(nodes=nodes, time=int((time.monotonic() - start) * 1000)), ""
+            return
         yield _info(game, state, ply, found, nodes, start, found.action)
-        if found.exact or found.depth < depth:  # proven, or cut short by the budget
+        if found.exact or found.depth < depth:  # proven, or cut short at depth 1
             return
 
 
