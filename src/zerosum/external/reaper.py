@@ -100,6 +100,48 @@ def _clean_up(group: int) -> None:
             time.sleep(0.01)
 
 
+def _reaped(engine: int) -> int | None:
+    """Reap whatever ended; the engine's wait status when it is among them."""
+    status = None
+    while True:
+        try:
+            pid, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return status
+        if pid == 0:
+            return status
+        if pid == engine:
+            status = code
+
+
+def _wait(engine: int, parent: int) -> int | None:
+    """Wait until the engine ends (its wait status), or until this process is told to stop or its parent
+    goes (None).  Signals are taken as they come where the system can (``sigtimedwait``); elsewhere (macOS)
+    the engine and the parent are looked at every 50 ms."""
+    if hasattr(signal, "sigtimedwait"):
+        while True:
+            got = signal.sigtimedwait(_WATCHED, 0.5)
+            if got is None:
+                if os.getppid() != parent:
+                    return None
+            elif got.si_signo != signal.SIGCHLD:
+                return None
+            else:
+                status = _reaped(engine)
+                if status is not None:
+                    return status
+    stop: list[int] = []
+    for sig in _STOP:
+        signal.signal(sig, lambda number, frame: stop.append(number))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _WATCHED)
+    while not stop and os.getppid() == parent:
+        status = _reaped(engine)
+        if status is not None:
+            return status
+        time.sleep(0.05)
+    return None
+
+
 def main(argv: list[str]) -> int:
     parent, program = int(argv[1]), argv[2:]
     signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
@@ -111,24 +153,7 @@ def main(argv: list[str]) -> int:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)  # the engine's output pipe ends when the engine's group does, not when this does
-    status: int | None = None
-    while status is None:
-        got = signal.sigtimedwait(_WATCHED, 0.5)
-        if got is None:
-            if os.getppid() != parent:
-                break
-            continue
-        if got.si_signo != signal.SIGCHLD:
-            break
-        while True:  # reap whatever ended; the engine's own status ends the wait
-            try:
-                pid, code = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                pid = 0
-            if pid == 0:
-                break
-            if pid == engine:
-                status = code
+    status = _wait(engine, parent)
     _clean_up(engine)
     if status is None:
         return 1
