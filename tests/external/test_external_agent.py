@@ -108,9 +108,10 @@ for line in sys.stdin:
                     f.write(heard)
         best = legal(game, moves)[0]
         out(f"info depth 1 nodes 7 time 0 score est 0.5 pv {best}")
+        if MODE == "double":  # a second answer nobody asked for, in the same write
+            out(f"bestmove {best}\nbestmove {legal(game, moves)[-1]}")
+            continue
         out(f"bestmove {best}")
-        if MODE == "double":  # a second answer nobody asked for
-            out(f"bestmove {legal(game, moves)[-1]}")
     elif words[0] == "quit":
         break
 '''
