@@ -278,6 +278,24 @@ def test_a_killed_owner_takes_its_engines_and_their_children_along(engine_file, 
     assert wait_gone([reaper, child], 10) == []
 
 
+def test_an_engine_object_plays_a_match_from_python(engine_file):
+    with Engine(command(engine_file), limits=Limits(depth=1)) as engine:
+        result = zerosum.match(engine, "first", games=2, seed=3)
+    assert result.wins + result.draws + result.losses == 2 and not any(g.forfeit for g in result.games)
+    assert result.first == "middle good"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"options": ["Skill"]}, "options are a dict"), ({"deadline": 0}, "deadline is seconds above 0"),
+    ({"startup": "soon"}, "startup is seconds above 0"), ({"limits": {"time": 1}}, "limits are a zerosum.Limits"),
+])
+def test_bad_arguments_from_python_are_one_line(engine_file, kwargs, message):
+    with pytest.raises(AgentError, match=message):
+        Engine(command(engine_file), **kwargs)
+    with pytest.raises(AgentError, match="a string or a list of strings"):
+        Engine(42)  # type: ignore[arg-type]
+
+
 def test_a_command_that_cannot_start_is_one_line(tmp_path):
     with pytest.raises(AgentError, match=r"cannot start: '\./nowhere' not found") as exc:
         Engine("./nowhere --fast", dir=str(tmp_path))

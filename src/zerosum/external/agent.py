@@ -94,8 +94,10 @@ class Engine(SearchAgent):
             self.definition = EngineDefinition(label, words, os.path.abspath(dir) if dir else None,
                                                tuple((str(k), str(v)) for k, v in (options or {}).items()))
             self.spec = label
-        if deadline is not None and not (isinstance(deadline, (int, float)) and 0 < deadline <= 7200):
-            raise AgentError(f"Engine deadline is seconds above 0 and at most 7200, not {quoted(deadline)}")
+        for what, value in (("deadline", deadline), ("startup", startup)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0 < value <= 7200):
+                raise AgentError(f"Engine {what} is seconds above 0 and at most 7200, not {quoted(value)}")
         self.deadline = deadline
         self.startup = startup
         self.told: float | None = None  # the arena's deadline of the next move (tell)
