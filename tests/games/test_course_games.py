@@ -646,3 +646,16 @@ def test_explain_reads_its_moves_as_a_move_string_on_a_game_whose_states_are_str
     out = subprocess.run([sys.executable, "-m", "zerosum", "explain", "a1", "--agent", "minimax:discount=0",
                           "--game", f"{tmp_path}/fig52.py:Fig52Game"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "* b1    -3     exact  chosen" in out.stdout, out.stderr
+
+
+def test_a_method_that_raises_mid_search_is_one_line_naming_it_and_the_state() -> None:
+    class Broken(Fig52Game):
+        def utility(self, state, player):  # type: ignore[no-untyped-def]
+            if state == "D2":
+                raise KeyError(state)
+            return super().utility(state, player)
+
+    game = Broken()
+    for spec in ("minimax", "alphabeta:plain=1", "mcts:sims=50,seed=1"):
+        with pytest.raises(GameError, match=r"^Broken.utility\(state, player\) raised KeyError: 'D2' at state 'D2'$"):
+            make_agent(spec).search(game, game.initial)

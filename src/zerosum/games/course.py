@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
-from .course_rules import NEEDS, CourseRules, EasyRules, describe_call_error, freeze, rules_for
+from .course_rules import NEEDS, CourseRules, EasyRules, MethodFailed, describe_call_error, freeze, rules_for
 
 __all__ = ["CourseGame", "CourseState", "plain_action"]
 
@@ -123,6 +123,8 @@ class CourseGame(Game[CourseState, Any]):
         def tried(what: str, call: Callable[[], Any]) -> Any:
             try:
                 return call()
+            except MethodFailed as exc:  # named for the start position, as the probe's own lines are
+                raise InvalidSpecError(describe_call_error(self.name_, what, exc.original)) from None
             except GameError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a student's method that fails, named in one line

@@ -29,8 +29,8 @@ import numbers
 from typing import Any, Callable
 
 from ..core.files import describe_exception
-from ..errors import InvalidPositionError, InvalidSpecError
-from ..game import Game
+from ..errors import GameError, InvalidPositionError, InvalidSpecError
+from ..game import Game, safe_repr
 
 __all__ = ["one_line", "NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq",
            "COURSE_NAMES", "describe_call_error"]
@@ -140,12 +140,19 @@ class Rules:
         self.custom_key = custom if callable(custom) else None
 
     def call(self, what: str, func: Callable[..., Any], *args: Any) -> Any:
-        """``func(*args)``; a bare NotImplementedError (AIMA's base class) becomes one line naming the method."""
+        """``func(*args)``; a bare NotImplementedError (AIMA's base class) becomes one line naming the method,
+        and anything else your method raises one :class:`GameError` line naming it and the state."""
         try:
             return func(*args)
         except NotImplementedError as exc:
             raise InvalidSpecError(f"{self.name}.{what} is not written yet (it raised NotImplementedError"
                                    f"{': ' + str(exc) if str(exc) else ''}): {self.needs(what)}") from None
+        except GameError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a person's code, named in one line
+            where = f" at state {safe_repr(args[0], 80)}" if args else ""
+            raise MethodFailed(one_line(f"{self.name}.{what} raised {describe_exception(exc)}{where}"),
+                               exc) from None
 
     def needs(self, what: str) -> str:
         return ""
@@ -301,6 +308,15 @@ def rules_for(obj: Any) -> "CourseRules | EasyRules":
 
 #: the longest message made of what a person's code raised, in characters
 MAX_MESSAGE = 400
+
+
+class MethodFailed(GameError):
+    """A method of a person's game raised something other than a zerosum error: one line naming the method
+    and the state; ``original`` is what it raised."""
+
+    def __init__(self, message: str, original: BaseException) -> None:
+        super().__init__(message)
+        self.original = original
 
 
 def one_line(text: str) -> str:
