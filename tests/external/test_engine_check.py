@@ -146,3 +146,24 @@ def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp
 def test_a_game_that_is_none_of_zerosums_is_one_usage_line(engine_file: Path) -> None:
     status, out = check(sys.executable, str(engine_file), extra=("--game", "chess"))
     assert status == 2 and len(out.strip().splitlines()) == 1 and "chess" in out
+
+
+def test_zerosum_engine_and_the_c_engine_play_a_match_in_the_arena(tmp_path: Path) -> None:
+    """Both sides external programs, in two languages: no forfeit, and every game ends by the rules."""
+    import sqlite3
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
+    binary = tmp_path / "alphabeta"
+    subprocess.run([cc, "-O2", "-o", str(binary), str(ROOT / "examples/engines/alphabeta.c")], check=True, timeout=WAIT)
+    db = tmp_path / "match.db"
+    zab = f"{sys.executable} -m zerosum engine alphabeta:depth=4"
+    result = subprocess.run([sys.executable, "-m", "zerosum", "match", "zab", "c", "--engine", f"zab={zab}",
+                             "--engine", f"c={binary}", "--time", "0.05", "--games", "2", "--jobs", "1",
+                             "--out", str(db), "--quiet"], capture_output=True, text=True, timeout=WAIT, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(db) as con:
+        games = con.execute("SELECT result, forfeit, reason FROM games ORDER BY idx").fetchall()
+    assert len(games) == 2 and all(forfeit == 0 for _, forfeit, _ in games), games
+    assert all(result in ("1-0", "0-1", "1/2-1/2") for result, _, _ in games)
