@@ -164,19 +164,25 @@ def test_resume_takes_no_engine_flags(engine, tmp_path, capsys):
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/alphabeta.c")
-def test_a_cross_language_match_c_against_python(engine, tmp_path):
-    source = ROOT / "examples" / "engines" / "alphabeta.c"
-    if not source.exists():
-        pytest.skip("examples/engines/alphabeta.c is not in this checkout")
+def test_a_cross_language_tournament_c_python_and_zerosum(engine, tmp_path):
+    """The example C engine, the example Python engine, this file's engine and a zerosum agent, under a clock
+    with records: no forfeit, and the C engine's search wins every game against the two fixed rules."""
+    source, example = ROOT / "examples" / "engines" / "alphabeta.c", ROOT / "examples" / "engines" / "random_engine.py"
+    if not source.exists() or not example.exists():
+        pytest.skip("examples/engines/alphabeta.c or random_engine.py is not in this checkout")
     program = tmp_path / "alphabeta"
     subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True, timeout=120)
-    db = tmp_path / "c.db"
-    assert main(["match", "c", "mid", "--engine", f"c={program}", *flag("mid", engine), "--time", "0.05",
-                 "--games", "2", "--jobs", "1", "--out", str(db), "--quiet"]) == 0
-    got = rows(db, "SELECT result, forfeit, reason FROM games g JOIN plan p USING (idx) ORDER BY idx")
-    assert [f for _, f, _ in got] == [0, 0]
-    # a search beats a fixed rule: the C engine wins with either colour
-    assert [r for r, _, _ in got] == ["1-0", "0-1"]
+    db, pgn = tmp_path / "c.db", tmp_path / "c.pgn"
+    assert main(["tournament", "c:time=0.05", "rnd", "mid", "first", "--engine", f"c={program}",
+                 "--engine", f"rnd={sys.executable} {example}", *flag("mid", engine), "--tc", "10+0.1",
+                 "--games", "2", "--jobs", "2", "--out", str(db), "--pgnout", str(pgn), "--quiet"]) == 0
+    got = rows(db, "SELECT a.label, b.label, g.result, g.forfeit, p.opening, g.moves FROM games g JOIN plan p USING (idx) "
+                   "JOIN agents a ON a.id = p.first JOIN agents b ON b.id = p.second ORDER BY idx")
+    assert len(got) == 12 and [f for *_, f, _, _ in got] == [0] * 12
+    for first, second, result, *_ in got:
+        if {first, second} in ({"c:time=0.05", "mid"}, {"c:time=0.05", "first"}):
+            assert result == ("1-0" if first == "c:time=0.05" else "0-1"), (first, second, result)
+    assert played(read_records(pgn)) == sorted((o, tuple(json.loads(m)), r) for _, _, r, _, o, m in got)
 
 
 def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path):
