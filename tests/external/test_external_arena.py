@@ -155,12 +155,19 @@ def test_an_engine_that_does_not_play_the_game_is_refused_before_any_game(engine
     assert not db.exists()
 
 
-def test_resume_takes_no_engine_flags(engine, tmp_path, capsys):
+def test_resume_takes_no_engine_flags_and_refuses_a_damaged_engine_list(engine, tmp_path, capsys):
     db = tmp_path / "r.db"
     assert main(["match", "mid", "first", *flag("mid", engine), "--games", "2", "--jobs", "1", "--out", str(db),
                  "--quiet"]) == 0
     assert main(["match", "--resume", *flag("mid", engine), "--out", str(db), "--quiet"]) == 2
     assert "--resume starts the engines stored with the run" in capsys.readouterr().err
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE meta SET value = ? WHERE key = 'engines'", (json.dumps({"mid": {"definition": [1]}}),))
+    con.close()
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "a stored engine definition is malformed" in err and "\n" not in err
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/alphabeta.c")
