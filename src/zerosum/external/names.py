@@ -39,6 +39,7 @@ def register_engine(definition: EngineDefinition) -> None:
 
 
 def register_definitions(definitions: Iterable[EngineDefinition]) -> None:
+    """:func:`register_engine` of each (a worker, with the engines of the game it is handed)."""
     for definition in definitions:
         register_engine(definition)
 
