@@ -1,0 +1,204 @@
+"""A contest's state: one SQLite database, ``DIR/contest.db``, in WAL mode.
+
+Everything a contest knows lives here (the files of submissions sit beside it, under ``DIR/submissions``):
+
+``config(key TEXT PRIMARY KEY, value TEXT)``
+    JSON values: ``game`` (spec), ``limits`` ({nodes, move_time, tc}), ``openings`` (move strings),
+    ``references`` ([{name, spec}]), ``deadline`` (ISO 8601 UTC or null), ``seed``, ``frozen``, ``created``.
+``people(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL, role TEXT NOT NULL)``
+    ``role`` is ``student`` or ``teacher``; ``token_hash`` the sha256 hex of the token (the token itself is
+    never stored).
+``submissions(id, name, created, filename, kind, sha256, path, status, message, ply, active)``
+    ``kind`` ``python`` | ``notebook`` | ``program``; ``path`` relative to DIR; ``status`` ``validating`` |
+    ``ok`` | ``failed``; ``message`` and ``ply`` the validation's answer; at most one ``active`` row a name,
+    every earlier one kept (the history).
+``games(id, stage, pairing, first, second, opening, seed, status, result, reason, moves, record, started,
+finished)``
+    ``stage`` ``ladder`` | ``final``; ``first`` / ``second`` entry ids, ``sub:ID`` or ``ref:NAME``; ``status``
+    ``pending`` | ``running`` | ``done``; ``result`` ``1-0`` | ``0-1`` | ``1/2-1/2``.
+
+Durability: every change is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) with ``synchronous=FULL``, so
+a process killed at any moment (SIGKILL included) loses nothing that was committed, and never leaves half a
+change.  Several processes (the server, the ladder's workers) may open the same database: WAL lets readers go
+on while one writes, and a writer waits up to :data:`BUSY_SECONDS` for another.  A :class:`Store` may be used
+from several threads: each thread gets its own connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import UsageError
+
+__all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS"]
+
+DB_NAME = "contest.db"
+#: how long a writer waits for another process's transaction before giving up
+BUSY_SECONDS = 30.0
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS config (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS people (
+    name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL, role TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL, filename TEXT, kind TEXT,
+    sha256 TEXT, path TEXT, status TEXT, message TEXT, ply INTEGER, active INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS submissions_name ON submissions(name);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, stage TEXT, pairing TEXT, first TEXT, second TEXT, opening TEXT, seed INTEGER,
+    status TEXT, result TEXT, reason TEXT, moves TEXT, record TEXT, started REAL, finished REAL);
+CREATE INDEX IF NOT EXISTS games_first ON games(first);
+CREATE INDEX IF NOT EXISTS games_second ON games(second);
+"""
+
+
+def hash_token(token: str) -> str:
+    """The sha256 hex of a token: what the store keeps instead of it."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Store:
+    """The database of the contest in ``directory`` (``create=True`` makes the schema; otherwise the database
+    must exist: a UsageError names the folder)."""
+
+    def __init__(self, directory: str | Path, *, create: bool = False) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / DB_NAME
+        if not create and not self.path.is_file():
+            raise UsageError(f"{str(self.directory)[:120]!r} is not a contest folder (no {DB_NAME}): make one with "
+                             "`zerosum contest new`")
+        self._local = threading.local()
+        if create:
+            self.connection().executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+
+    # -- connections and transactions ------------------------------------------------------------------
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit: changes go through :meth:`transaction`)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic change: committed when the block ends, rolled back when it raises."""
+        db = self.connection()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        """A read query's rows as dicts."""
+        return [dict(row) for row in self.connection().execute(sql, params)]
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- config ----------------------------------------------------------------------------------------
+    def set_config(self, **values: Any) -> None:
+        """Store each keyword as a JSON value, in one transaction."""
+        with self.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO config(key, value) VALUES (?, ?)",
+                           [(key, json.dumps(value)) for key, value in values.items()])
+
+    def config(self) -> dict[str, Any]:
+        """Every config value, decoded."""
+        return {row["key"]: json.loads(row["value"]) for row in self.rows("SELECT key, value FROM config")}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        row = self.connection().execute("SELECT value FROM config WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    # -- people ----------------------------------------------------------------------------------------
+    def add_people(self, people: list[tuple[str, str, str]]) -> None:
+        """Add ``(name, token, role)`` rows at once (only each token's hash is stored)."""
+        with self.transaction() as db:
+            db.executemany("INSERT INTO people(name, token_hash, role) VALUES (?, ?, ?)",
+                           [(name, hash_token(token), role) for name, token, role in people])
+
+    def person(self, token: str) -> tuple[str, str] | None:
+        """``(name, role)`` of whoever holds ``token``, or None."""
+        row = self.connection().execute("SELECT name, role FROM people WHERE token_hash = ?",
+                                        (hash_token(token),)).fetchone()
+        return None if row is None else (row["name"], row["role"])
+
+    def people(self, role: str | None = None) -> list[str]:
+        """Names, in order, of everyone (or of one role)."""
+        if role is None:
+            return [r["name"] for r in self.rows("SELECT name FROM people ORDER BY name")]
+        return [r["name"] for r in self.rows("SELECT name FROM people WHERE role = ? ORDER BY name", (role,))]
+
+    # -- submissions -----------------------------------------------------------------------------------
+    def add_submission(self, name: str, filename: str, kind: str, sha256: str, path: str,
+                       created: float | None = None) -> int:
+        """A new submission, status ``validating``, made the name's active one (the earlier ones stay, inactive);
+        its id."""
+        with self.transaction() as db:
+            db.execute("UPDATE submissions SET active = 0 WHERE name = ? AND active = 1", (name,))
+            cursor = db.execute(
+                "INSERT INTO submissions(name, created, filename, kind, sha256, path, status, active) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'validating', 1)",
+                (name, time.time() if created is None else created, filename, kind, sha256, path))
+            return int(cursor.lastrowid or 0)
+
+    def set_status(self, submission: int, status: str, message: str | None = None, ply: int | None = None) -> None:
+        """A submission's validation answer."""
+        with self.transaction() as db:
+            db.execute("UPDATE submissions SET status = ?, message = ?, ply = ? WHERE id = ?",
+                       (status, message, ply, submission))
+
+    def submission(self, submission: int) -> dict[str, Any] | None:
+        found = self.rows("SELECT * FROM submissions WHERE id = ?", (submission,))
+        return found[0] if found else None
+
+    def submissions(self, name: str | None = None) -> list[dict[str, Any]]:
+        """Every submission (or one person's), newest first."""
+        if name is None:
+            return self.rows("SELECT * FROM submissions ORDER BY id DESC")
+        return self.rows("SELECT * FROM submissions WHERE name = ? ORDER BY id DESC", (name,))
+
+    def active(self) -> list[dict[str, Any]]:
+        """Each person's active submission, in name order."""
+        return self.rows("SELECT * FROM submissions WHERE active = 1 ORDER BY name")
+
+    def recent_uploads(self, name: str, since: float) -> int:
+        """How many submissions ``name`` made since ``since`` (seconds since the epoch)."""
+        row = self.connection().execute("SELECT COUNT(*) FROM submissions WHERE name = ? AND created >= ?",
+                                        (name, since)).fetchone()
+        return int(row[0])
+
+    # -- games -----------------------------------------------------------------------------------------
+    def games(self, entries: list[str] | None = None, stage: str | None = None) -> list[dict[str, Any]]:
+        """Games (those where one of ``entries`` plays, of one ``stage``), newest first."""
+        sql, params = "SELECT * FROM games WHERE 1", []
+        if entries is not None:
+            marks = ",".join("?" * len(entries)) or "NULL"
+            sql += f" AND (first IN ({marks}) OR second IN ({marks}))"
+            params += entries + entries
+        if stage is not None:
+            sql += " AND stage = ?"
+            params.append(stage)
+        return self.rows(sql + " ORDER BY id DESC", tuple(params))
+
+    def game(self, game: int) -> dict[str, Any] | None:
+        found = self.rows("SELECT * FROM games WHERE id = ?", (game,))
+        return found[0] if found else None
