@@ -52,7 +52,7 @@ for line in sys.stdin:
         if FAULT == "garbage": say("info depth two score est x")
         if FAULT == "chatty": say("thinking...")
         if "1000" in w[2::2] or "600000" in w[2::2]:  # the stop test's long search
-            if FAULT == "ignore-stop": time.sleep(8)
+            if FAULT == "ignore-stop": time.sleep(3)  # past the stop limit of 2 s
             else:
                 for more in sys.stdin:
                     if more.split()[:1] == ["stop"]: break
