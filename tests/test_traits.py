@@ -68,6 +68,17 @@ ALLOWED = {
     ("commands/bench.py", "'solver'"): "the bench subcommand that measures the solver",
     ("commands/bench.py", "'random'"): "the playout policy named random (an MCTS option value)",
     ("commands/bench.py", "from games.connectx_kernels"): "bench playouts/mcts measure the Connect-X kernels",
+    # the compliance checker's test boards: an engine that names a game by its name alone ("game connectx") is
+    # checked on these boards of it (each fits the 64-bit bitboard); a fixed test set, not a branch on a game
+    ("commands/engine_check.py", "'connect4'"): "engine-check's test boards for 'game connectx'",
+    ("commands/engine_check.py", "'connectx:rows=4,cols=5,k=3'"): "engine-check's test boards for 'game connectx'",
+    ("commands/engine_check.py", "'connectx:rows=7,cols=6,k=4'"): "engine-check's test boards for 'game connectx'",
+    ("commands/engine_check.py", "'connectx'"): "engine-check's test set key: the game named alone",
+    ("commands/engine_check.py", "'tictactoe'"): "engine-check's test set for 'game tictactoe'",
+    ("commands/engine_check.py", "'migration'"): "engine-check's test set key: the game named alone",
+    ("commands/engine_check.py", "'migration:n=5'"): "engine-check's test board for 'game migration'",
+    ("commands/engine_check.py", "'othello'"): "engine-check's test set key: the game named alone",
+    ("commands/engine_check.py", "'othello:n=6'"): "engine-check's test board for 'game othello'",
     # ordinary words that happen to be agent names
     ("arena/plan.py", "'random'"): "the openings order random/sequential",
     ("commands/arena.py", "'random'"): "the --order random/sequential choice",

@@ -365,6 +365,12 @@ class Game(ABC, Generic[S, A]):
         move, without a move history; :class:`~zerosum.errors.InvalidPositionError` when the game has none."""
         raise NotImplementedError(f"{type(self).__name__} cannot build a position from its cells")
 
+    def mirrored_actions(self, actions: Sequence[A]) -> list[A] | None:
+        """The actions that play ``actions``' position mirrored, where the rules are symmetric under a mirror
+        that maps actions to actions (Connect-X: column c to cols - 1 - c), else None (the default): openings
+        keep one of each mirrored pair."""
+        return None
+
     def moves_played(self, state: S) -> list[A] | None:
         """The actions played from the start to ``state`` when the state remembers them, else None
         (default: the state's ``history`` attribute, when it has one)."""

@@ -150,9 +150,9 @@ class BoardPlayer:
 
     def check_game(self, game: Game[Any, Any]) -> None:
         """One AgentError line unless ``game`` is a Connect-X board (the only board the contract has)."""
-        from ..games.connectx import ConnectX
+        from ..core.game_types import COLUMN_BITBOARD
 
-        if not isinstance(game, ConnectX):
+        if game.traits.layout != COLUMN_BITBOARD:  # the Connect-X boards (a column of stones, gravity)
             raise AgentError(f"{self.label} takes one argument, so it is the homework's player(board): it plays "
                              f"Connect-X boards only, not {game.spec} (write f(game, state) for other games)")
 

@@ -187,13 +187,15 @@ Evaluator = Callable[[Any], float]
 
 
 def _mirror_key(game: Game[Any, Any], seq: tuple[Any, ...]) -> Any:
-    """The state of ``seq`` played in mirrored columns, for Connect-X (the one game here with that symmetry
-    of its rules and actions); None for the others."""
-    from ..games.connectx import ConnectX
-
-    if not isinstance(game, ConnectX):
+    """The state of ``seq`` played mirrored, where the game's rules have that symmetry
+    (:meth:`~zerosum.game.Game.mirrored_actions`: Connect-X's columns); None for the others."""
+    mirrored = game.mirrored_actions(seq)
+    if mirrored is None:
         return None
-    return game.from_moves([game.cols - 1 - c for c in seq])
+    state = game.initial_state
+    for action in mirrored:
+        state = game.result(state, action)
+    return state
 
 
 def _ordered(actions: list[Any]) -> list[Any]:

@@ -276,6 +276,14 @@ class ConnectX(Game[ConnectXState, int]):
             self._check_action(self.check_state(state), col)
         return col
 
+    def mirrored_actions(self, actions: Sequence[int]) -> list[int]:
+        """Column c played as column cols - 1 - c: the rules are symmetric left to right.
+
+        >>> ConnectX().mirrored_actions([3, 0, 6])
+        [3, 6, 0]
+        """
+        return [self.cols - 1 - c for c in actions]
+
     def format_action(self, action: int) -> str:
         return str(as_index(action, "a Connect-X action is a 0-based column number") + 1)
 
