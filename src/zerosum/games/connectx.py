@@ -282,7 +282,16 @@ class ConnectX(Game[ConnectXState, int]):
         >>> ConnectX().mirrored_actions([3, 0, 6])
         [3, 6, 0]
         """
-        return [self.cols - 1 - c for c in actions]
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+            raise InvalidMoveError(f"a list of actions (0-based columns) is expected, not {type(actions).__name__}")
+        mirrored = []
+        for action in actions:
+            col = as_index(action, "a Connect-X action is a 0-based column number")
+            assert isinstance(col, int)
+            if not 0 <= col < self.cols:
+                raise self._outside(col)
+            mirrored.append(self.cols - 1 - col)
+        return mirrored
 
     def format_action(self, action: int) -> str:
         return str(as_index(action, "a Connect-X action is a 0-based column number") + 1)
