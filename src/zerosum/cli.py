@@ -77,6 +77,7 @@ class _Parser(argparse.ArgumentParser):
     def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
         """argparse's own, but the arguments nobody knows are named each one quoted and at most three of them
         (argparse joins them all with spaces: ``'0 ' * 2000`` would fill a line nothing could cut)."""
+        parsed: argparse.Namespace
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
             more = f" and {len(extra) - 3:,} more" if len(extra) > 3 else ""
