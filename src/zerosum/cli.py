@@ -45,6 +45,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         replay        replay    step through a game record: next, previous, jump, analysis
         engine        engine    an agent as a program speaking the engine protocol (docs/protocol.md)
         engine-check  engine_check  what an external engine gets right and wrong (docs/protocol.md)
+        contest       contest   a hosted class contest: new, serve, final (docs/contest.md)
         """.strip().splitlines())
 }
 

@@ -1,0 +1,176 @@
+"""``zerosum contest new|serve|final``: a hosted class contest (docs/contest.md).
+
+* ``new DIR --game SPEC --roster FILE.csv [limits] [openings] [--reference [NAME=]SPEC ...] [--deadline T]``:
+  the contest's folder (:func:`zerosum.contest.setup.create_contest`): its database, ``tokens.csv`` (0600) and
+  the judged openings.  Nothing is written when any option is wrong.
+* ``serve DIR [--port P] [--host H] [--unconfined]``: the students' and the teacher's pages and the HTTP API
+  (:mod:`zerosum.ui.contest_server`).
+* ``final DIR``: freeze the entries and play the final round robin (the ladder's module, :mod:`zerosum.contest.final`).
+
+Kept quick to import: the contest's modules load inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["COMMANDS", "MAX_COUNT", "parse_reference"]
+
+#: ``--openings-count``
+MAX_COUNT = 1000
+
+
+def _contest_args(p: argparse.ArgumentParser) -> None:
+    """``zerosum contest ACTION ...``: one parser a subcommand."""
+    sub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    sub.required = True
+    _new_args(sub.add_parser("new", help="make a contest folder: config, roster, tokens, openings",
+                             description="make a contest folder: config, roster, tokens, openings"))
+    _serve_args(sub.add_parser("serve", help="serve the students' and the teacher's pages and the API",
+                               description="serve the students' and the teacher's pages and the API"))
+    final = sub.add_parser("final", help="freeze the entries, play the final round robin, write the grades",
+                           description="freeze the entries, play the final round robin, write DIR/results.csv "
+                                       "and DIR/results.json")
+    final.add_argument("directory", metavar="DIR", help="the contest folder")
+
+
+def _new_args(p: argparse.ArgumentParser) -> None:
+    from ..agents.base import MAX_SEED
+    from ..arena.openings import MAX_OPENING_PLIES
+    from .arena_options import _tc_arg
+    from .options import float_arg, int_arg
+
+    p.add_argument("directory", metavar="DIR", help="the contest folder (made; it may exist if it holds no contest)")
+    p.add_argument("--game", required=True, metavar="SPEC",
+                   help="the game, as everywhere (connect4, connectx:rows=8,cols=8,k=4, tictactoe, file.py:Class)")
+    p.add_argument("--roster", required=True, metavar="FILE.csv",
+                   help="the students: a CSV whose first column is a name a line (a first row 'name' is a header); "
+                        "names are letters, digits, spaces and . - _ ', at most 64 characters")
+    p.add_argument("--nodes", type=int_arg(1, 10**9), metavar="N", help="node budget of a move, 1..10**9")
+    clock = p.add_mutually_exclusive_group()
+    clock.add_argument("--move-time", type=float_arg(hi=3600, above=0), metavar="S",
+                       help="seconds a move (above 0, at most 3600)")
+    clock.add_argument("--tc", type=_tc_arg, metavar="BASE+INC", help="a game clock a player, e.g. 60+1")
+    p.add_argument("--openings", metavar="FILE",
+                   help="the openings, one move string a line (# comments); default: judged by zerosum")
+    p.add_argument("--opening-plies", type=int_arg(0, MAX_OPENING_PLIES), default=None, metavar="P",
+                   help="judged openings: plies in (default 4)")
+    p.add_argument("--openings-count", type=int_arg(1, MAX_COUNT), default=None, metavar="N",
+                   help=f"judged openings: how many of evaluation 0, 1..{MAX_COUNT} (default 8)")
+    p.add_argument("--openings-with", metavar="SPEC", default=None,
+                   help="what judges the openings: the solver where it takes the game, else alphabeta:depth=4")
+    p.add_argument("--reference", action="append", default=None, metavar="[NAME=]SPEC",
+                   help="a reference player, repeatable: random, alphabeta:depth=4, instructor=teacher.py:player "
+                        "(default: random)")
+    p.add_argument("--deadline", metavar="ISO-8601",
+                   help="submissions close then: 2026-12-01T18:00Z (no zone: UTC); default: none")
+    p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
+                   help="seed of the openings' order and the games (default: drawn, and stored)")
+    p.add_argument("--url", default="http://localhost:8000", metavar="URL",
+                   help="the address students reach the server at, for the links of tokens.csv "
+                        "(default http://localhost:8000)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a contest already in DIR (its submissions and games are deleted)")
+
+
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    from .options import int_arg
+
+    p.add_argument("directory", metavar="DIR", help="the contest folder (made by `zerosum contest new`)")
+    p.add_argument("--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for the class's network)")
+    p.add_argument("--unconfined", action="store_true",
+                   help="run students' code WITHOUT a sandbox where none can be had (only for code you trust)")
+
+
+def parse_reference(text: str) -> dict[str, str]:
+    """``[NAME=]SPEC`` as ``{"name", "spec"}`` (no name: the spec is the name); one UsageError line when bad."""
+    import re
+
+    from ..spec import quoted
+    from .options import UsageError
+
+    name, equals, spec = text.partition("=")
+    if not equals or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\-]{0,31}", name):
+        name, spec = text, text
+    if not spec.strip():
+        raise UsageError(f"--reference {quoted(text)}: give [NAME=]SPEC, e.g. random or instructor=teacher.py:player")
+    if len(name) > 64 or any(c in name for c in "<>&\"'\n\r\t"):
+        raise UsageError(f"--reference {quoted(text)}: name it NAME=SPEC (NAME: letters, digits, _ and -)")
+    return {"name": name, "spec": spec.strip()}
+
+
+def _run_new(args: argparse.Namespace) -> int:
+    from ..arena.openings import opening_field
+    from ..core.files import read_text
+    from ..contest.setup import ContestSettings, create_contest, parse_deadline, read_roster
+    from ..games import get_game
+    from .options import UsageError
+
+    if args.openings and (args.opening_plies is not None or args.openings_count is not None
+                          or args.openings_with is not None):
+        raise UsageError("--openings FILE gives the openings: --opening-plies, --openings-count and --openings-with "
+                         "judge zerosum's own, so give one or the other")
+    if not args.url.startswith(("http://", "https://")) or any(c.isspace() or c in "<>\"'" for c in args.url):
+        raise UsageError(f"--url {args.url[:80]!r} is not an http:// or https:// address")
+    roster = read_roster(read_text(args.roster, "roster"))
+    references = [parse_reference(r) for r in (args.reference or ["random"])]
+    game = get_game(args.game)
+    openings = None
+    if args.openings:
+        lines = read_text(args.openings, "openings file").splitlines()
+        openings = [opening_field(game, line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        if not openings:
+            raise UsageError(f"the openings file {args.openings[:80]!r} holds no opening")
+    settings = ContestSettings(
+        game=args.game, roster=roster, nodes=args.nodes, move_time=args.move_time, tc=args.tc, openings=openings,
+        opening_plies=4 if args.opening_plies is None else args.opening_plies,
+        openings_count=8 if args.openings_count is None else args.openings_count,
+        openings_with=args.openings_with, references=references,
+        deadline=parse_deadline(args.deadline) if args.deadline else None, seed=args.seed, url=args.url)
+    people = create_contest(args.directory, settings, overwrite=args.overwrite)
+    print(f"contest for {len(roster)} students in {args.directory}: {len(settings.openings or [])} openings given"
+          if openings else f"contest for {len(roster)} students in {args.directory}", file=sys.stderr)
+    print(f"the links are in {args.directory}/tokens.csv (keep it private); the teacher's page: {people[0][2]}",
+          file=sys.stderr)
+    print(f"start the server: zerosum contest serve {args.directory}", file=sys.stderr)
+    return 0
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..contest.store import Store
+    from ..ui.contest_server import create_contest_app
+    from ..ui.server import serve_config
+
+    store = Store(args.directory)  # a folder without a contest: one line, before the server starts
+    app = create_contest_app(store.directory, unconfined=args.unconfined)
+    print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
+          file=sys.stderr)
+    uvicorn.Server(serve_config(app, host=args.host, port=args.port)).run()
+    return 0
+
+
+def _run_final(args: argparse.Namespace) -> int:
+    import importlib
+
+    from ..contest.store import Store
+    from .options import UsageError
+
+    Store(args.directory)
+    try:
+        final: Any = importlib.import_module("zerosum.contest.final")
+    except ImportError:
+        raise UsageError("the final is not available in this version") from None
+    return int(final.run_final(args.directory) or 0)
+
+
+def _run(args: argparse.Namespace) -> int:
+    return {"new": _run_new, "serve": _run_serve, "final": _run_final}[args.action](args)
+
+
+COMMANDS = {"contest": (_contest_args, _run)}

@@ -1,0 +1,231 @@
+"""A new contest's folder (``zerosum contest new``): the roster read and checked, tokens made, openings judged,
+everything written at once.
+
+:func:`create_contest` checks every input before it writes anything, builds the folder's files in a fresh
+folder beside it, and moves them in at the end, so an error leaves the disk as it was.  The folder gets:
+
+* ``contest.db`` (:mod:`.store`): the config, the people (each token's sha256 only), empty submissions and
+  games;
+* ``tokens.csv`` (mode 0600): ``name,token,link`` a person, the teacher first -- the only place the tokens
+  are written; hand each student their link;
+* ``submissions/``: where uploads will go.
+
+**Names** (:func:`check_name`): 1..:data:`MAX_NAME` characters of letters (any alphabet), digits, spaces and
+``. - _ '``, beginning with a letter or digit, no two spaces in a row and none at the ends.  Anything else
+(``<``, ``&``, quotes, slashes, control characters, a right-to-left override) is refused, and so are two names
+that differ only in case or spacing.  The pages escape every name anyway; the rule keeps names that are
+meant to fool a reader out of the roster.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import secrets
+import shutil
+import tempfile
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..errors import UsageError
+from ..spec import quoted
+from .store import DB_NAME, Store
+
+__all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
+           "TEACHER", "MAX_NAME", "MAX_STUDENTS", "TOKENS", "SUBMISSIONS", "OPENINGS_JUDGE"]
+
+#: the teacher's row in ``people`` (a name no student can have: students' names never start with ``#``)
+TEACHER = "#teacher"
+MAX_NAME = 64
+MAX_STUDENTS = 2000
+TOKENS = "tokens.csv"
+SUBMISSIONS = "submissions"
+#: what judges openings on games the solver does not take (value 0 at its depth: an even position)
+OPENINGS_JUDGE = "alphabeta:depth=4"
+#: the files a contest folder holds (``--overwrite`` replaces exactly these)
+CONTEST_FILES = (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv", "results.json")
+_PUNCT = set(" .-_'")
+
+
+@dataclass
+class ContestSettings:
+    """What ``zerosum contest new`` was given (limits: at most one of ``move_time`` and ``tc``)."""
+
+    game: str
+    roster: list[str]
+    nodes: int | None = None
+    move_time: float | None = None
+    tc: list[float] | None = None
+    openings: list[str] | None = None  # move strings; None: judged by zerosum
+    opening_plies: int = 4
+    openings_count: int = 8
+    openings_with: str | None = None
+    references: list[dict[str, str]] = field(default_factory=lambda: [{"name": "random", "spec": "random"}])
+    deadline: str | None = None
+    seed: int | None = None
+    url: str = "http://localhost:8000"
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a fair roster name (module docstring), else one UsageError line saying why."""
+    if not name:
+        raise UsageError("an empty name: every row of the roster needs a name")
+    if len(name) > MAX_NAME:
+        raise UsageError(f"the name {quoted(name)} is longer than {MAX_NAME} characters")
+    bad = [c for c in name if not (c in _PUNCT or unicodedata.category(c)[0] in "LN")]
+    if bad:
+        raise UsageError(f"the name {quoted(name)} holds {bad[0]!r}: names are letters, digits, spaces and . - _ '")
+    if not unicodedata.category(name[0])[0] in "LN" or name != name.strip() or "  " in name:
+        raise UsageError(f"the name {quoted(name)} must begin with a letter or digit, without spaces at its ends "
+                         "or two in a row")
+    return name
+
+
+def read_roster(text: str) -> list[str]:
+    """The names of a roster CSV: the first column of each row (a first row ``name`` is a header); blank
+    lines skipped.  One UsageError line for an empty roster, a bad name (:func:`check_name`) or a duplicate."""
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    rows = list(csv.reader(io.StringIO(text)))
+    for number, row in enumerate(rows, 1):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        name = row[0]
+        if number == 1 and name.strip().lower() in ("name", "names", "student"):
+            continue
+        try:
+            check_name(name)
+        except UsageError as exc:
+            raise UsageError(f"roster line {number}: {exc}") from None
+        key = " ".join(name.casefold().split())
+        if key in seen:
+            raise UsageError(f"roster line {number}: {quoted(name)} is already on line {seen[key]} (names must "
+                             "differ in more than case)")
+        seen[key] = number
+        names.append(name)
+    if not names:
+        raise UsageError("the roster holds no names: give a CSV with one student's name a line")
+    if len(names) > MAX_STUDENTS:
+        raise UsageError(f"the roster holds {len(names):,} names, more than {MAX_STUDENTS:,}")
+    return names
+
+
+def parse_deadline(text: str, now: float | None = None) -> str:
+    """An ISO 8601 time (``2026-12-01T18:00``, ``...Z``, ``...+01:00``; without a zone: UTC) as ISO 8601 UTC;
+    one UsageError line when it does not parse or is past."""
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--deadline {quoted(text)} is not an ISO 8601 time such as 2026-12-01T18:00Z") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    when = when.astimezone(timezone.utc)
+    if when.timestamp() <= (time.time() if now is None else now):
+        raise UsageError(f"--deadline {quoted(text)} is past (now {datetime.now(timezone.utc):%Y-%m-%dT%H:%MZ})")
+    return when.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _openings(settings: ContestSettings) -> list[str]:
+    """The contest's openings: the given ones checked, else ``openings_count`` judged of evaluation 0."""
+    from ..arena.openings import (
+        agent_evaluator,
+        candidate_positions,
+        format_opening,
+        generate_openings,
+        has_balanced_openings,
+        parse_opening,
+        solver_evaluator,
+    )
+    from ..games import get_game
+
+    game = get_game(settings.game)
+    if settings.openings is not None:
+        for text in settings.openings:
+            parse_opening(game, text)  # an IllegalMoveError line names the opening
+        return [format_opening(game, parse_opening(game, text)) for text in settings.openings]
+    judge = settings.openings_with or ("solver" if has_balanced_openings(game) else OPENINGS_JUDGE)
+    candidates = candidate_positions(game, settings.opening_plies)
+    evaluate = solver_evaluator(game) if judge == "solver" else agent_evaluator(game, judge)
+    kept = generate_openings(game, settings.opening_plies, 0, evaluate, seed=settings.seed or 0,
+                             candidates=candidates, count=settings.openings_count)
+    if not kept:
+        raise UsageError(f"no position {settings.opening_plies} plies into {game.spec} is of evaluation 0 for "
+                         f"{judge}: ask for other --opening-plies, or give --openings FILE")
+    return [format_opening(game, actions) for actions, _ in kept]
+
+
+def _check_references(game_spec: str, references: Sequence[dict[str, str]]) -> None:
+    from ..agents.registry import make_agent
+    from ..games import get_game
+
+    game = get_game(game_spec)
+    names = set()
+    for ref in references:
+        if ref["name"] in names:
+            raise UsageError(f"--reference: two references are called {quoted(ref['name'])}: name them NAME=SPEC")
+        names.add(ref["name"])
+        make_agent(ref["spec"], seed=0).warm_up(game)  # a bad spec or file is one AgentError line, now
+
+
+def contest_files(directory: Path) -> list[Path]:
+    """The contest files that exist in ``directory``."""
+    return [directory / name for name in CONTEST_FILES if os.path.lexists(directory / name)]
+
+
+def _link(url: str, token: str) -> str:
+    return f"{url.rstrip('/')}/s/{token}"
+
+
+def create_contest(directory: str | Path, settings: ContestSettings, *, overwrite: bool = False) -> list[tuple[str, str, str]]:
+    """Make the contest folder ``directory``; its ``(name, token, link)`` rows as written to tokens.csv (the
+    teacher first).  Every check happens before anything is written; a UsageError/GameError line otherwise."""
+    target = Path(directory)
+    if os.path.lexists(target) and not target.is_dir():
+        raise UsageError(f"{quoted(str(target))} exists and is not a folder")
+    existing = contest_files(target) if target.is_dir() else []
+    if existing and not overwrite:
+        raise UsageError(f"{quoted(str(target))} holds a contest already ({existing[0].name}): give --overwrite to "
+                         "replace it (its submissions and games are deleted), or choose another folder")
+    if not target.parent.is_dir():
+        raise UsageError(f"the folder {quoted(str(target.parent))} does not exist")
+    from ..games import get_game
+
+    game = get_game(settings.game)
+    _check_references(game.spec, settings.references)
+    if settings.seed is None:
+        settings.seed = secrets.randbelow(2**31)
+    openings = _openings(settings)
+    people = [(TEACHER, secrets.token_urlsafe(24), "teacher")]
+    people += [(name, secrets.token_urlsafe(24), "student") for name in settings.roster]
+    config: dict[str, Any] = {
+        "game": game.spec, "limits": {"nodes": settings.nodes, "move_time": settings.move_time, "tc": settings.tc},
+        "openings": openings, "references": settings.references, "deadline": settings.deadline,
+        "seed": settings.seed, "frozen": False, "created": time.time(), "url": settings.url}
+    build = Path(tempfile.mkdtemp(prefix=".contest-new-", dir=target.parent))
+    try:
+        store = Store(build, create=True)
+        store.set_config(**config)
+        store.add_people(people)
+        store.close()
+        (build / SUBMISSIONS).mkdir()
+        fd = os.open(build / TOKENS, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["name", "token", "link"])
+            writer.writerows([(name, token, _link(settings.url, token)) for name, token, _ in people])
+        target.mkdir(exist_ok=True)
+        for old in contest_files(target):
+            shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+        for name in CONTEST_FILES:  # the database last-but-one: a folder with contest.db is a whole contest
+            if os.path.lexists(build / name):
+                os.replace(build / name, target / name)
+    except OSError as exc:
+        raise UsageError(f"cannot write the contest to {quoted(str(target))}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return [(name, token, _link(settings.url, token)) for name, token, _ in people]
