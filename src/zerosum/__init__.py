@@ -46,6 +46,7 @@ __all__ = [
     "errors",
     "records",
     "analysis",
+    "review",
     "__version__",
 ]
 
@@ -61,6 +62,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(f"zerosum.{name}")
+    if name == "review":  # zerosum.review(moves or record): every move judged (zerosum.reviewer)
+        from .reviewer import review
+
+        return review
     if name in ("play_game", "match"):  # the arena: imported when asked for (a Kaggle submission carries none)
         from . import teaching
 

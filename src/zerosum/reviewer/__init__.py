@@ -1,0 +1,141 @@
+"""Game review (``zerosum.review``; the package is ``zerosum.reviewer``, so that the name ``zerosum.review``
+stays the function): every move of a game judged by perfect play (or, where the solver does not go, by a named
+engine's estimate), with the best alternatives and the line that refutes each move that was not the best.
+
+>>> import zerosum
+>>> found = zerosum.review("4441", game="connect4")
+>>> [(m.ply, m.move, m.kind) for m in found.marks]
+[(1, '4', 'best'), (2, '4', 'best'), (3, '4', 'best'), (4, '1', 'good')]
+>>> found.marks[3].verdict()
+'good: loss in 19 moves -> loss in 16 moves (3 moves sooner); best 4; refutation 5 3 4 3 4 4 5 5'
+
+* :func:`review` ``(record_or_moves, game=None, agent=None, *, seconds=1.0, line=8, threads=None,
+  on_mark=None)`` -> :class:`Review`.  ``record_or_moves``: a move string in the game's notation (``"4453"``),
+  a list of actions, a :class:`zerosum.records.Record` (its Game tag names the game; the moves of its Opening
+  tag are played, not judged) or what :func:`zerosum.play_game` returns.  ``game``: a game or a spec
+  (default the record's game, else ``connect4``).  ``agent``: an engine spec (``"alphabeta:time=0.5"``) or an
+  agent whose estimates judge the moves instead of the solver.  ``on_mark`` is called with each
+  :class:`~.judge.Mark` as soon as it is known (the first in well under a second on 7 x 6).
+* :func:`iter_review` takes the same arguments and yields each mark as it is computed (a generator: stop
+  whenever you like); :func:`review` is it, run to the end.
+* A :class:`Review` holds ``marks``, ``engine`` (who judged: ``"the solver"`` or an engine spec), ``exact``,
+  ``seconds``, :meth:`Review.summary` (per player: moves, moves that kept the theoretical result and their
+  share, each class's count, the first decisive error), :meth:`Review.to_json` (DESIGN's list of ``{ply, move,
+  before, after, class, best}`` with more keys: see :meth:`~.judge.Mark.to_json`) and :meth:`Review.table` (the
+  text ``zerosum review`` prints).
+
+The classes and their rules are in :mod:`.judge`; values are worded in the one vocabulary
+(:mod:`zerosum.core.words`: ``win in 7 moves``, ``draw``, ``loss in 3 moves``, ``+0.35 est.``).
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from ..agents.base import MAX_TIME
+from ..core.checks import check_real, check_whole, safe_repr
+from ..errors import UsageError
+from ..game import Game
+from .judge import CLASSES, LINE, Mark, classify, marks, result_of
+
+__all__ = ["review", "iter_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE"]
+
+
+@dataclass
+class Review:
+    """A game reviewed: its marks (one a move judged), who judged and how long it took (see the module
+    docstring)."""
+
+    game: Game[Any, Any]
+    actions: list[Any]
+    start: int  # the moves before it (an opening) were played, not judged
+    marks: list[Mark] = field(default_factory=list)
+    engine: str = ""
+    exact: bool = True
+    seconds: float = 0.0
+
+    def summary(self) -> dict[int, dict[str, Any]]:
+        """Per player (1, 2): ``moves`` judged, ``kept`` (moves that kept the theoretical result: best or
+        good), ``share`` (kept / moves, None without moves), the count of each class, and ``first_error``: the
+        first mistake or blunder as ``{ply, move, class}`` (None without one)."""
+        out: dict[int, dict[str, Any]] = {}
+        for player in (1, 2):
+            mine = [m for m in self.marks if m.player == player]
+            kept = sum(m.kept for m in mine)
+            error = next((m for m in mine if not m.kept), None)
+            out[player] = {"moves": len(mine), "kept": kept, "share": kept / len(mine) if mine else None,
+                           **{c: sum(m.kind == c for m in mine) for c in CLASSES},
+                           "only": sum(m.only for m in mine),
+                           "first_error": None if error is None else {"ply": error.ply, "move": error.move,
+                                                                      "class": error.kind}}
+        return out
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """DESIGN's JSON: a list of ``{ply, move, before, after, class, best, ...}`` (:meth:`Mark.to_json`)."""
+        return [m.to_json() for m in self.marks]
+
+    def table(self) -> str:
+        """The review as text: a line a move, then the summary per player."""
+        from .text import table
+
+        return table(self)
+
+
+def _source(record_or_moves: Any, game: Any) -> tuple[Game[Any, Any], list[Any], int]:
+    """The game, every action from the start and how many of them are an opening (played, not judged)."""
+    from ..games import get_game
+
+    if game is not None:
+        game = get_game(game) if isinstance(game, str) else game
+        if not isinstance(game, Game):
+            raise UsageError(f"game is a game or a game spec such as 'connect4', not {safe_repr(game)}")
+    if isinstance(record_or_moves, str):
+        game = game or get_game("connect4")
+        return game, list(game.parse_moves(record_or_moves)), 0
+    if isinstance(record_or_moves, (list, tuple)):
+        game = game or get_game("connect4")
+        actions = list(record_or_moves)
+        game.states_of(actions)  # every move legal, or one IllegalMoveError line
+        return game, actions, 0
+    own = getattr(record_or_moves, "game", None)
+    acts = getattr(record_or_moves, "actions", None)
+    if isinstance(own, Game) and acts is not None:
+        actions = list(acts() if callable(acts) else acts)
+        if game is not None and getattr(game, "spec", None) != getattr(own, "spec", None):
+            raise UsageError(f"the record is a game of {own.spec}, not {game.spec}")
+        return own, actions, len(list(getattr(record_or_moves, "opening", []) or []))
+    raise UsageError("review takes a move string, a list of actions, a record (zerosum.records.Record) or a "
+                     f"played game (zerosum.play_game), not {safe_repr(record_or_moves)}")
+
+
+def iter_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
+                line: int = LINE, threads: int | None = None,
+                on_mark: Callable[[Mark], None] | None = None, _engine: list[str] | None = None) -> Iterator[Mark]:
+    """Each move's :class:`Mark` as soon as it is computed (the arguments are :func:`review`'s)."""
+    game, actions, start = _source(record_or_moves, game)
+    seconds = check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
+    line = check_whole(line, "line (plies)", 0, 1000, UsageError)
+    if agent is not None and not hasattr(agent, "search"):
+        from ..agents.registry import make_agent
+
+        agent = make_agent(agent)
+        if not hasattr(agent, "search"):
+            raise UsageError(f"agent {safe_repr(agent)} does not search, so it has no values to judge by")
+    if on_mark is not None and not callable(on_mark):
+        raise UsageError(f"on_mark is a function of a Mark, not {safe_repr(on_mark)}")
+    return marks(game, actions, start, agent=agent, seconds=seconds, line=line, threads=threads,
+                 on_mark=on_mark, engine=_engine)
+
+
+def review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
+           line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None) -> Review:
+    """Every move of a game judged (see the module docstring)."""
+    began = _time.perf_counter()
+    engine: list[str] = []
+    found = list(iter_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
+                             on_mark=on_mark, _engine=engine))
+    g, actions, start = _source(record_or_moves, game)
+    exact = all(m.exact for m in found)
+    return Review(g, actions, start, found, engine[0] if engine else "", exact, _time.perf_counter() - began)

@@ -1,0 +1,206 @@
+"""Judging moves: :class:`Mark` (one move's verdict) and :func:`marks`, which yields each move's mark as soon as
+it is known, from the analysis service (:mod:`zerosum.analysis`: exact where the solver takes the game) or from
+a named engine's estimates.
+
+The classes (values from the mover's view, before the move: the position's value, its best move's; after: the
+value of the move played):
+
+- ``best``: the move keeps the value (the same result, as fast a win or as slow a loss as the best move);
+- ``good``: it keeps the result (win, draw or loss) but wins more slowly or loses sooner, by :attr:`Mark.slower`
+  moves;
+- ``mistake``: a win becomes a draw, or a draw a loss;
+- ``blunder``: a win becomes a loss.
+
+A move is an *only move* (:attr:`Mark.only`) when it keeps the result and no other legal move does.  With
+estimates a value's result is its proven sign where a search proved it and "open" (counted as a draw) otherwise,
+so only proven wins and losses make mistakes and blunders; every mark says whether it is exact
+(:attr:`Mark.exact`).
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+from ..analysis import Analysis, service
+from ..analysis.estimate import child_values
+from ..analysis.result import best_action, centre_order
+from ..core.words import moves_to_end, value_words
+from ..game import Game
+from ..values import is_proven
+
+__all__ = ["Mark", "marks", "classify", "result_of", "CLASSES", "LINE"]
+
+#: the classes, best first
+CLASSES = ("best", "good", "mistake", "blunder")
+#: plies of the line shown after a move that is not the best (the refutation)
+LINE = 8
+
+
+def result_of(value: float) -> int:
+    """A value's result for the mover: +1 a (proven) win, -1 a loss, 0 a draw or an unproven estimate."""
+    if is_proven(value):
+        return 1 if value > 0 else -1
+    return 0
+
+
+def classify(before: float, after: float) -> str:
+    """The class of a move that turns the mover's value ``before`` into ``after`` (see the module docstring)."""
+    rb, ra = result_of(before), result_of(after)
+    if after >= before:
+        return "best"
+    if ra == rb:
+        return "good"
+    if rb == 1 and ra == -1:
+        return "blunder"
+    return "mistake"
+
+
+@dataclass
+class Mark:
+    """One move judged.  ``ply`` counts from 1 at the start position (an opening's moves included);
+    ``before``/``after`` are agent values (:mod:`zerosum.values`) from the mover's view; ``best``: the best
+    moves (the played one among them when it is best); ``alternatives``: the other moves' values, best first, as
+    ``(move, value)``; ``line``: the best play after the move played (for a move that is not the best: the line
+    that refutes it), in the game's notation."""
+
+    ply: int
+    player: int
+    move: str
+    action: Any
+    before: float
+    after: float
+    kind: str  # one of CLASSES (JSON: "class")
+    only: bool = False
+    exact: bool = True
+    best: list[str] = field(default_factory=list)
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+    line: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def slower(self) -> int:
+        """For a ``good`` move: how many moves later it wins, or sooner it loses (else 0)."""
+        if self.kind != "good" or not (is_proven(self.before) and is_proven(self.after)):
+            return 0
+        return abs(moves_to_end(self.after) - moves_to_end(self.before))
+
+    @property
+    def kept(self) -> bool:
+        """Whether the move kept the theoretical result (``best`` or ``good``)."""
+        return self.kind in ("best", "good")
+
+    def words(self, value: float) -> str:
+        """A value of this mark in words (the one vocabulary: ``win in 7 moves``, ``draw``, ``+0.35 est.``)."""
+        return value_words(value, self.exact)
+
+    def verdict(self) -> str:
+        """The mark in one line: ``blunder: win in 5 moves -> loss in 3 moves; best 4 (win in 5 moves)``."""
+        said = self.kind + (" (only move)" if self.only else "")
+        text = f"{said}: {self.words(self.before)}"
+        if self.kind != "best":
+            text += f" -> {self.words(self.after)}"
+        if self.kind == "good" and self.slower:
+            text += f" ({self.slower} move{'s' if self.slower != 1 else ''} " \
+                    f"{'slower' if self.after > 0 else 'sooner'})"
+        if self.kind != "best" and self.best:
+            text += f"; best {' '.join(self.best)}"
+        if self.kind != "best" and self.line:
+            text += f"; refutation {' '.join(self.line)}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """DESIGN's ``{ply, move, before, after, class, best}`` and more: ``before``/``after`` in words,
+        ``before_value``/``after_value`` as agent values (:mod:`zerosum.values`, the mover's view),
+        ``before_result``/``after_result`` as +1 / 0 / -1 (win / draw or open estimate / loss, the mover's view),
+        ``player`` (1 or 2), ``only``, ``exact``, ``slower`` (a good move's moves lost), ``alternatives`` (the
+        three best other moves, ``{move, value}``), ``line`` (the refutation, moves in the game's notation) and
+        ``seconds`` (the time this mark took)."""
+        return {"ply": self.ply, "player": self.player, "move": self.move,
+                "before": self.words(self.before), "after": self.words(self.after),
+                "class": self.kind, "best": list(self.best), "only": self.only, "exact": self.exact,
+                "slower": self.slower, "before_value": self.before, "after_value": self.after,
+                "before_result": result_of(self.before), "after_result": result_of(self.after),
+                "alternatives": [{"move": m, "value": self.words(v)} for m, v in self.alternatives],
+                "line": list(self.line), "seconds": round(self.seconds, 4)}
+
+
+class _Judge:
+    """Every position's values, by the solver (through the analysis service) or by an engine's estimates; each
+    position valued once (the refutation lines and the game's next move meet in the cache)."""
+
+    def __init__(self, game: Game[Any, Any], agent: Any, seconds: float, threads: int | None) -> None:
+        self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
+        self.service = service(game)
+        self.exact = agent is None and self.service.solves
+        self.engine = "the solver" if self.exact else getattr(agent, "spec", None) or f"alphabeta:time={seconds:g}"
+        self._cache: dict[Any, Analysis] = {}
+        if agent is None and not self.exact:
+            from ..agents.registry import make_agent
+
+            self.agent = make_agent(f"alphabeta:time={max(seconds / 8, 0.01):g}")
+            self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move ({seconds:g} s a position at most)"
+
+    def values(self, state: Any) -> Analysis:
+        """Every legal move's value at ``state`` (not over)."""
+        found = self._cache.get(state)
+        if found is None:
+            if self.exact:
+                found = self.service.analyse(state, threads=self.threads)
+            else:
+                actions = self.game.actions(state)
+                values, exact, nodes = child_values(self.game, state, actions, self.agent)
+                best = best_action(values, centre_order(self.game, state, actions))
+                found = Analysis(self.engine, exact or all(is_proven(v) for v in values.values()), dict(values),
+                                 dict(values), best, nodes)
+            self._cache[state] = found
+        return found
+
+    def line(self, state: Any, plies: int) -> list[Any]:
+        """The best play from ``state`` for at most ``plies`` plies (to the end of the game if sooner)."""
+        out: list[Any] = []
+        if not self.exact and plies and not self.game.is_terminal(state):
+            found = self.agent.search(self.game, state)  # an estimate's own principal variation
+            return list(found.pv[:plies]) if found.pv else [found.action]
+        while len(out) < plies and not self.game.is_terminal(state):
+            best = self.values(state).best
+            out.append(best)
+            state = self.game.result(state, best)
+        return out
+
+
+def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,
+          seconds: float = 1.0, line: int = LINE, threads: int | None = None,
+          on_mark: Callable[[Mark], None] | None = None, engine: list[str] | None = None) -> Iterator[Mark]:
+    """Each move of ``actions`` from index ``start`` (the moves before it, an opening, are played unjudged),
+    judged as soon as its values are known (see the module docstring).  ``agent``: an engine (a SearchAgent)
+    whose estimates judge the moves instead of the solver; where the solver does not take the game and no
+    agent is named, alpha-beta estimates within about ``seconds`` a position.  ``line``: plies of each
+    refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged."""
+    judge = _Judge(game, agent, seconds, threads)
+    if engine is not None:
+        engine.append(judge.engine)
+    states = game.states_of(list(actions))
+    for i in range(start, len(actions)):
+        began = _time.perf_counter()
+        state, action = states[i], actions[i]
+        found = judge.values(state)
+        before = found.values[found.best]
+        after = found.values[action]
+        kind = classify(before, after)
+        result = result_of(before)
+        keepers = [a for a, v in found.values.items() if result_of(v) == result]
+        order = centre_order(game, state, list(found.values))
+        best = [a for a in order if found.values[a] == before]
+        others = sorted((a for a in order if a != action), key=lambda a: -found.values[a])
+        refutation = [] if kind == "best" else judge.line(states[i + 1], line)
+        mark = Mark(i + 1, game.player(state), game.format_action(action), action, before, after, kind,
+                    only=kind in ("best", "good") and len(found.values) > 1 and keepers == [action],
+                    exact=judge.exact or found.exact,
+                    best=[game.format_action(a) for a in best],
+                    alternatives=[(game.format_action(a), found.values[a]) for a in others[:3]],
+                    line=[game.format_action(a) for a in refutation], seconds=_time.perf_counter() - began)
+        if on_mark is not None:
+            on_mark(mark)
+        yield mark
