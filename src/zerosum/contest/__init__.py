@@ -1,10 +1,16 @@
 """The class contest (#24): students submit, a sandbox plays each submission as an engine, a ladder ranks them,
 the teacher grades (docs/contest.md).
 
-- :mod:`.sandbox`: bubblewrap found and checked, a command wrapped with its isolation and limits;
+- :mod:`.store`: the contest's SQLite database;
+- :mod:`.sandbox`: bubblewrap found and checked, a command wrapped with its isolation and limits
+  (:mod:`.jail` is its last step, inside the sandbox);
 - :mod:`.seats`: one submission as a sandboxed protocol engine (:func:`~.seats.seat_definition`).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .sandbox import Limits, SandboxUnavailable, require_sandbox, sandbox_problem, wrap
+from .seats import seat_definition, seat_engine
+
+__all__ = ["Limits", "SandboxUnavailable", "require_sandbox", "sandbox_problem", "wrap", "seat_definition",
+           "seat_engine"]

@@ -1,0 +1,135 @@
+"""One submission as a game seat: a protocol engine (docs/protocol.md) that runs in the sandbox (:mod:`.sandbox`).
+
+>>> d = seat_definition("class", "submissions/ada/3.py", "python", name="sub-3")   # doctest: +SKIP
+>>> with Engine(list(d.command), dir=d.folder, name=d.name) as engine:            # doctest: +SKIP
+...     zerosum.play_game("connect4-8x8", engine, "random")
+
+:func:`seat_definition` gives a :class:`zerosum.external.EngineDefinition` (plain values: it crosses process
+boundaries and is stored with a run); :func:`seat_engine` the running :class:`zerosum.external.Engine`.
+Each start of the engine is a fresh sandbox; whatever the submission does wrong is the engine client's
+forfeit reason (crash with the exit code or signal and the last line on standard error, timeout, protocol
+error, garbage output, illegal move).
+
+The kinds of submission:
+
+- ``python``: a Python file, run as ``python -m zerosum engine /submission/FILE.py:ENTRY``.  ENTRY is the
+  ``entry`` given, else the function named ``player`` (the homework's ``player(board)``: a numpy board, a
+  0-based column), else the file's only top-level function (``player(board)`` or ``f(game, state)``: zerosum
+  tells the two apart by their number of arguments).  It is found by reading the file's syntax (nothing of
+  the file runs outside the sandbox): a file with several functions and none called ``player`` is refused,
+  one line naming them.
+- ``notebook``: the marked cell, extracted into a ``.py`` file by the upload (``contest.submissions``); then as
+  ``python``.
+- ``program``: an executable file that speaks the protocol, run as it is (a script's ``#!`` line must name a
+  program the sandbox has: ``/usr/bin/env python3``, ``/bin/sh``...); it is made executable (``chmod u+x``)
+  when it is not.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import stat
+import sys
+from typing import Any
+
+from ..errors import AgentError, UsageError
+from ..external import Engine, EngineDefinition
+from ..spec import quoted
+from .sandbox import SUBMISSION_DIR, Limits, wrap
+
+__all__ = ["seat_definition", "seat_engine", "entry_function", "KINDS", "ENTRY"]
+
+KINDS = ("python", "notebook", "program")
+#: the entry function looked for first
+ENTRY = "player"
+_NAME_BAD = re.compile(r"[^A-Za-z0-9_\-]")
+_FILE_OK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,100}")
+
+
+def _engine_name(name: str) -> str:
+    """``name`` as an engine name (a letter, then letters, digits, ``-`` and ``_``, at most 64)."""
+    text = _NAME_BAD.sub("-", name.strip())
+    if not text or not text[0].isalpha():
+        text = "s" + text
+    return text[:64]
+
+
+def entry_function(path: str, entry: str | None = None) -> str:
+    """The name of the function a Python submission plays with (see the module docstring), read from its
+    syntax; AgentError (one line) when there is none, several and no ``player``, or the file does not parse."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), filename=os.path.basename(path))
+    except SyntaxError as exc:
+        raise AgentError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
+    except (OSError, ValueError, RecursionError, MemoryError) as exc:
+        raise AgentError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
+    defined: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.append(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined += [t.id for t in targets if isinstance(t, ast.Name)]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined += [(a.asname or a.name).partition(".")[0] for a in node.names]
+    if entry is not None:
+        if entry not in defined:
+            raise AgentError(f"{os.path.basename(path)} defines no {quoted(entry)}")
+        return entry
+    if ENTRY in defined:
+        return ENTRY
+    functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if len(functions) == 1:
+        return functions[0]
+    if not functions:
+        raise AgentError(f"{os.path.basename(path)} defines no function: define player(board), which returns a column")
+    raise AgentError(f"{os.path.basename(path)} defines {len(functions)} functions ({', '.join(functions[:6])}"
+                     f"{', ...' if len(functions) > 6 else ''}) and none is called player: name your entry function player")
+
+
+def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: Limits | None = None,
+                    name: str = "seat", *, entry: str | None = None, game: str | None = None,
+                    unconfined: bool = False) -> EngineDefinition:
+    """The engine that plays ``submission_path`` (relative to ``contest_dir``, or absolute) of ``kind``
+    (``python``, ``notebook``: its extracted ``.py``, ``program``) in the sandbox under ``limits``, called
+    ``name`` (made a valid engine name).  ``entry``: a Python submission's function (default: see the
+    module docstring); ``game``: the only game its handshake offers (a zerosum spec).  SandboxUnavailable when
+    no sandbox can be had and not ``unconfined`` (then the command runs as it is, in the submission's
+    folder); AgentError (one line) for a submission that cannot be a seat."""
+    if kind not in KINDS:
+        raise UsageError(f"a submission's kind is one of {', '.join(KINDS)}, not {quoted(kind)}")
+    path = submission_path if os.path.isabs(submission_path) else os.path.join(contest_dir, submission_path)
+    path = os.path.realpath(path)
+    if not os.path.isfile(path):
+        raise AgentError(f"submission {quoted(submission_path)} not found")
+    engine_name = _engine_name(name)
+    base = os.path.basename(path)
+    if kind in ("python", "notebook"):
+        if not base.endswith(".py"):
+            raise AgentError(f"submission {quoted(base)}: a Python submission is a .py file"
+                             + (" (extract the notebook's marked cell first)" if base.endswith(".ipynb") else ""))
+        inside = f"{SUBMISSION_DIR}/{base if _FILE_OK.fullmatch(base) else 'submission.py'}"
+        function = entry_function(path, entry)
+        words = [sys.executable, "-I", "-m", "zerosum", "engine", "--name", engine_name]
+        words += ["--game", game] if game else []
+        words.append(f"{inside}:{function}")
+    else:
+        inside = f"{SUBMISSION_DIR}/{base if _FILE_OK.fullmatch(base) else 'program'}"
+        mode = os.stat(path).st_mode
+        if not mode & stat.S_IXUSR:
+            os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        words = [inside]
+    command = wrap(words, limits=limits, files=[(path, inside)], unconfined=unconfined)
+    if command == words:  # unconfined: the program as it is, where it lies
+        command = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
+        return EngineDefinition(engine_name, tuple(command), os.path.dirname(path))
+    return EngineDefinition(engine_name, tuple(command), os.path.realpath(contest_dir))
+
+
+def seat_engine(definition: EngineDefinition, **engine: Any) -> Engine:
+    """The running engine of a seat (:class:`zerosum.external.Engine`; ``engine``: its keyword arguments,
+    ``limits``, ``deadline``, ``startup``...), started now: AgentError, one line, when it fails to start."""
+    return Engine(list(definition.command), dir=definition.folder, name=definition.name, **engine)
