@@ -1,0 +1,165 @@
+"""Students' uploads: checked, saved under ``DIR/submissions/``, recorded in the store with their history.
+
+What a student may upload (:func:`prepare`), at most :data:`MAX_UPLOAD` bytes:
+
+* **a Python file** (``.py``, UTF-8): an agent file as everywhere in zerosum -- its ``player(board)`` (the 8 x 8
+  homework's contract) or an ``f(game, state)`` function; kind ``python``;
+* **a notebook** (``.ipynb``): the one code cell whose first line is :data:`NOTEBOOK_MARK` (``# submission``,
+  any case, spaces around it ignored) is extracted into ``submission.py`` and played as a Python file (the
+  notebook is kept beside it); no marked cell, or more than one, is refused; kind ``notebook``;
+* **a program** speaking the engine protocol (docs/protocol.md): a script that begins with ``#!`` or an ELF
+  binary; saved executable and run as it is; kind ``program``.
+
+Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>/``, written and synced before its
+row is committed (:meth:`~zerosum.contest.store.Store.add_submission`, which makes it the name's active
+submission and keeps the earlier ones), so a crash leaves at worst an unused folder, never a row without its
+file.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
+the entries are frozen, one too large, and one that is none of the above.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from .store import Store
+
+__all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "closed_reason", "clean_filename",
+           "KINDS", "RUNNABLE"]
+
+#: the largest upload, bytes
+MAX_UPLOAD = 256 * 1024
+#: the first line of the notebook cell that is the submission
+NOTEBOOK_MARK = "# submission"
+KINDS = ("python", "notebook", "program")
+#: the file each kind runs as, in its submission's folder
+RUNNABLE = {"python": "submission.py", "notebook": "submission.py", "program": "program"}
+_ELF = b"\x7fELF"
+
+
+class Refused(UsageError):
+    """An upload that is not taken (the server answers 400 with its line)."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """An upload checked: its kind, the runnable file's bytes and, for a notebook, the notebook itself."""
+
+    kind: str
+    runnable: bytes
+    original: bytes | None = None
+
+
+def clean_filename(name: str | None) -> str:
+    """The uploaded file's name as stored: its last path part, no control characters, at most 120 characters
+    (it is only ever shown, escaped, never used as a path)."""
+    base = (name or "upload").replace("\\", "/").rsplit("/", 1)[-1]
+    base = "".join(c for c in base if c.isprintable())[:120].strip()
+    return base or "upload"
+
+
+def _notebook_cell(data: bytes) -> bytes:
+    try:
+        notebook = json.loads(data.decode("utf-8"))
+        cells = notebook["cells"]
+        assert isinstance(cells, list)
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError, AssertionError, RecursionError):
+        raise Refused("the .ipynb file is not a Jupyter notebook (JSON with a list of cells)") from None
+    marked = []
+    for number, cell in enumerate(cells, 1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) and all(isinstance(s, str) for s in source) else source
+        if not isinstance(text, str):
+            continue
+        first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        if first.lower() == NOTEBOOK_MARK:
+            marked.append((number, text))
+    if not marked:
+        raise Refused(f"no code cell of the notebook begins with the line {NOTEBOOK_MARK!r}: put all your code in "
+                      "one cell and make that its first line")
+    if len(marked) > 1:
+        raise Refused(f"{len(marked)} cells of the notebook begin with {NOTEBOOK_MARK!r} (cells "
+                      f"{', '.join(str(n) for n, _ in marked[:5])}): mark exactly one")
+    return marked[0][1].encode("utf-8")
+
+
+def prepare(filename: str, data: bytes, programs: bool = True) -> Prepared:
+    """The upload's kind and runnable bytes (module docstring); one :class:`Refused` line otherwise.
+    ``programs``: whether the game can be played by a protocol program."""
+    if len(data) > MAX_UPLOAD:
+        raise Refused(f"the file is {len(data):,} bytes, more than the {MAX_UPLOAD:,} allowed")
+    if not data:
+        raise Refused("the file is empty")
+    lower = filename.lower()
+    if lower.endswith(".ipynb"):
+        return Prepared("notebook", _notebook_cell(data), data)
+    if lower.endswith(".py"):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused("the .py file is not UTF-8 text") from None
+        return Prepared("python", data)
+    if data.startswith((b"#!", _ELF)):
+        if not programs:
+            raise Refused("this contest's game has no engine protocol: upload a .py file or a notebook")
+        return Prepared("program", data)
+    raise Refused("send a .py file, a .ipynb notebook (its cell marked '# submission'), or a program speaking "
+                  "the engine protocol (a script beginning with #!, or an ELF binary)")
+
+
+def closed_reason(config: dict[str, Any], now: float | None = None) -> str | None:
+    """Why no upload is taken now (past the deadline, or frozen), or None."""
+    if config.get("frozen"):
+        return "the entries are frozen for the final: no more submissions"
+    deadline = config.get("deadline")
+    if deadline:
+        when = datetime.fromisoformat(str(deadline).replace("Z", "+00:00"))
+        if (time.time() if now is None else now) >= when.timestamp():
+            return f"the deadline was {deadline} (UTC {when.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}): " \
+                   "no more submissions"
+    return None
+
+
+def _write(path: Path, data: bytes, mode: int) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.chmod(path, mode)  # the umask does not narrow it
+
+
+def accept(store: Store, name: str, filename: str | None, data: bytes, now: float | None = None) -> int:
+    """Check and save ``name``'s upload; the new submission's id (status ``validating``, now the active one).
+    One :class:`Refused` line (nothing saved) when closed, too large or not a submission."""
+    config = store.config()
+    reason = closed_reason(config, now)
+    if reason:
+        raise Refused(reason)
+    shown = clean_filename(filename)
+    game = str(config.get("game", ""))
+    prepared = prepare(shown, data, programs=".py:" not in game)
+    digest = hashlib.sha256(data).hexdigest()
+    created = time.time() if now is None else now
+    folder = Path("submissions") / f"{int(created * 1e6)}-{digest[:12]}"
+    target = store.directory / folder
+    target.mkdir(parents=True)
+    runnable = RUNNABLE[prepared.kind]
+    _write(target / runnable, prepared.runnable, 0o755 if prepared.kind == "program" else 0o644)
+    if prepared.original is not None:
+        _write(target / "original.ipynb", prepared.original, 0o644)
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)

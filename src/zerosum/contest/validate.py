@@ -1,0 +1,146 @@
+"""A new submission's first answer: does it load and play legal moves within the limits?
+
+:func:`validate` starts the submission as the ladder will play it -- a protocol engine in the sandbox
+(:func:`zerosum.contest.seats.seat_definition`) -- and plays the random player from the contest's first
+openings, once as each colour: up to :data:`GAMES` games, within :data:`BUDGET` seconds of wall time.  The
+answer is ``(status, message, ply)``:
+
+* ``ok`` and what it played (``4 games against the random player: 2 won, ... ; 61 moves, the longest 0.21 s``);
+  when the budget ends first, ``ok`` too with how far it got (every move so far legal and in time);
+* ``failed`` and the one-line reason -- the engine client's forfeit reason (``crash: exit code 1: NameError:
+  ...``, ``timeout: ...``, ``illegal move: bestmove '9': ...``, ``protocol error``, ``garbage output``), or why it
+  could not start (a file that does not parse, no ``player`` function, a failed handshake) -- and ``ply``: the
+  ply of the game (counted from the empty board, the opening's moves included) at which it happened, None
+  when it never reached a move.
+
+Limits are the contest's: ``nodes`` and ``move_time`` are sent with each ``go``; under a clock (``tc``) the
+submission's own clock runs, the random player's moves taking no time.  A move's hard deadline is the
+arena's rule (its time plus the larger of 0.25 s and 10%), never more than what is left of the budget; a
+move cut only by the budget is not held against the submission.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ..agents.base import Limits
+from ..errors import AgentError, GameError, UsageError
+from ..external import EngineFault
+from ..games import get_game
+from .seats import seat_definition, seat_engine
+
+__all__ = ["validate", "validate_submission", "GAMES", "BUDGET"]
+
+#: games played at most (the first openings, each from both sides)
+GAMES = 4
+#: seconds of wall time the games may take (start-up included); the answer comes within about this
+BUDGET = 7.0
+#: the least seconds a move is given once the budget runs short
+MIN_MOVE = 0.5
+
+
+def _limits(config: dict[str, Any]) -> tuple[Limits, float | None, list[float] | None]:
+    """The submission's Limits, its move time (None: untimed) and the clock ``[base, inc]`` (or None)."""
+    lim = config.get("limits") or {}
+    nodes, move_time, tc = lim.get("nodes"), lim.get("move_time"), lim.get("tc")
+    return Limits(nodes=nodes or None, time=move_time or None), move_time or None, tc or None
+
+
+def _starts(game: Any, config: dict[str, Any]) -> list[tuple[Any, ...]]:
+    from ..arena.openings import parse_opening
+
+    texts = list(config.get("openings") or [])[: (GAMES + 1) // 2] or ["-"]
+    return [parse_opening(game, text) for text in texts]
+
+
+def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, name: str = "validation",
+             unconfined: bool = False, budget: float = BUDGET, seed: int = 0) -> tuple[str, str, int | None]:
+    """``(status, message, ply)`` of the submission at ``path`` (relative to ``contest_dir``) of ``kind``, in
+    the contest of ``config`` (see the module docstring)."""
+    started = time.monotonic()
+    game = get_game(str(config["game"]))
+    limits, move_time, tc = _limits(config)
+    try:
+        definition = seat_definition(contest_dir, path, kind, name=name, game=game.spec, unconfined=unconfined)
+        engine = seat_engine(definition, limits=limits)
+    except UsageError:
+        raise  # no sandbox: the server's problem, not the student's
+    except (AgentError, GameError) as exc:
+        return "failed", f"it does not start: {exc}", None
+    rng = random.Random(seed)
+    played = won = drawn = lost = 0
+    moves, longest = 0, 0.0
+    try:
+        for opening in _starts(game, config):
+            for seat in (1, 2):
+                if played >= GAMES:
+                    break
+                state = game.states_of(list(opening))[-1] if opening else game.initial_state
+                ply = len(opening)
+                left = tc[0] if tc else None
+                try:
+                    engine.warm_up(game)
+                except (AgentError, GameError) as exc:
+                    return "failed", f"it does not start a game: {exc}", ply + 1
+                while not game.is_terminal(state):
+                    ply += 1
+                    if game.player(state) != seat:
+                        state = game.result(state, rng.choice(game.actions(state)))
+                        continue
+                    remaining = budget - (time.monotonic() - started)
+                    own = (move_time + max(0.25, 0.1 * move_time)) if move_time else None
+                    if left is not None:
+                        own = left if own is None else min(own, left)
+                    cut = own is None or remaining < own
+                    if remaining < MIN_MOVE:
+                        return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=True), None
+                    engine.tell(deadline=max(MIN_MOVE, remaining if cut else own),  # type: ignore[type-var]
+                                clock=(left, left, tc[1]) if tc and left is not None else None)
+                    t0 = time.monotonic()
+                    try:
+                        action = engine(game, state)
+                    except EngineFault as fault:
+                        if cut and fault.kind == "timeout":  # the budget, not the contest's limit, ran out
+                            return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=True), None
+                        return "failed", fault.reason, ply
+                    except (AgentError, GameError) as exc:
+                        return "failed", str(exc), ply
+                    took = time.monotonic() - t0
+                    if tc and left is not None:
+                        left = left - took + tc[1]
+                    moves, longest = moves + 1, max(longest, took)
+                    state = game.result(state, action)
+                played += 1
+                winner = game.winner(state)
+                won, drawn, lost = won + (winner == seat), drawn + (winner is None), lost + (winner == 3 - seat)
+    finally:
+        engine.close()
+    return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=False), None
+
+
+def _summary(played: int, won: int, drawn: int, lost: int, moves: int, longest: float, stopped: bool) -> str:
+    games = f"{played} game{'s' if played != 1 else ''} against the random player ({won} won, {drawn} drawn, " \
+            f"{lost} lost)" if played else "no whole game yet"
+    text = f"loads and plays legal moves: {games}; {moves} move{'s' if moves != 1 else ''} within the limits" \
+           + (f", the longest {longest:.2f} s" if moves else "")
+    return text + ("; the check stopped there, at its time budget" if stopped else "")
+
+
+def validate_submission(store: Any, submission: int, *, unconfined: bool = False, budget: float = BUDGET) -> \
+        tuple[str, str, int | None]:
+    """Validate the store's submission ``submission`` and record the answer (status, message, ply) in it."""
+    row = store.submission(submission)
+    if row is None:
+        raise UsageError(f"no submission {submission}")
+    try:
+        status, message, ply = validate(str(store.directory), row["path"], row["kind"], store.config(),
+                                        name=f"sub-{submission}", unconfined=unconfined, budget=budget,
+                                        seed=submission)
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a fault of ours is still one line for the student
+        status, message, ply = "failed", f"the check itself failed: {type(exc).__name__}: {exc}", None
+    store.set_status(submission, status, message, ply)
+    return status, message, ply
