@@ -161,7 +161,7 @@ BAD = [
     ('[Game "connect4"]\n\n4 {time=fast} *', r"^game 1, line 3: comment \{time=fast\}: time='fast' is not seconds"),
     ('[Game "connect4"]\n\n4 {nodes=1.5} *', r"nodes='1.5' is not a whole number"),
     ('[Game "connect4"]\n\n4 {value=nan} *', r"value='nan' is not a number"),
-    ('[Game "connect4"]\n\n4 {hello} *', r"'hello' is not time=SECONDSs"),
+    ('[Game "connect4"]\n\n4 {hello} {world} *', r"one free\s+comment a move"),  # one free comment (a review's)
     ('[Game "connect4"]\n\n4 {time=1s} {time=2s} *', r"^game 1, line 3: a comment belongs after a move"),
     ('[Game "connect4"]\n\n{time=1s} 4 *', r"a comment belongs after a move"),
     ('[Game "connect4"]\n\n4 {time=1s *', r"never closed"),

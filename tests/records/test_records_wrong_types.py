@@ -64,6 +64,7 @@ def good(tmp_path_factory):
         "records": lambda: [record], "overwrite": lambda: True, "reason": lambda: "three in a row",
         "forfeit": lambda: False, "store": lambda: store, "rec": lambda: play_game("tictactoe", "first", "first"),
         "path": lambda: where / f"out{next(counter)}.pgn", "ply": lambda: 3,
+        "mark": lambda: "?", "comment": lambda: "mistake: draw -> loss in 3 moves",
     }
     yield values, where
     store.close()

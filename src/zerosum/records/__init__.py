@@ -27,10 +27,14 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
   optional when reading (older records have none) but must be right where given.
 
 - A tag value escapes ``"`` and ``\\`` with a backslash, as PGN does, and holds no line break.
-- A move may be followed by one comment ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
+- A move may be followed by one note ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
   order): the mover's seconds, the nodes it searched and its value (the mover's view: a proof is ``+W5`` /
   ``-L4``, a win / loss that many plies ahead counting the move itself; an estimate is a number in the
-  agent's own units).  Nothing else goes in a comment.
+  agent's own units).  A comment that starts with ``time=``, ``nodes=`` or ``value=`` is a note and is read
+  strictly.
+- An annotated record (``zerosum review -o``) adds PGN's suffixes to moves (``4?``, ``4??``, ``4!``; the
+  six of ``records.notes.MARKS``) and one free comment a move, after its note (``4?? {blunder: win in 5 moves -> loss
+  in 4 moves}``): :attr:`MoveNote.mark` and :attr:`MoveNote.comment`.
 - Movetext wraps at 80 columns; reading accepts any whitespace between tokens.
 - The result token: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (unfinished).
 - ``Opening`` is the move string played before the moves (``-``: the start position); ``Termination`` is
@@ -48,7 +52,7 @@ line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): colum
 
 >>> r = parse('[Game "tictactoe"]\\n\\n1. 5 1 {time=0.5s} 2. 9 *')[0]
 >>> r.moves, r.notes[1], r.result
-(['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None), '*')
+(['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None, mark=None, comment=None), '*')
 >>> parse(format(r)) == [r]
 True
 """

@@ -1,5 +1,6 @@
-"""A move's note in a record, ``{time=0.12s nodes=3401 value=+W5}``: :class:`MoveNote` and how proven values
-are written (:func:`proven_text`)."""
+"""A move's note in a record, ``{time=0.12s nodes=3401 value=+W5}``, with its annotation (a PGN suffix such
+as ``?`` on the move and a free comment, ``{mistake: draw -> loss in 3 moves}``): :class:`MoveNote` and how
+proven values are written (:func:`proven_text`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from ..errors import InvalidFileError
 from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
 from .lexer import MAX_COMMENT
 
-__all__ = ["MAX_NODES", "MAX_SECONDS", "WIN_PLIES", "MoveNote", "clip", "proven_text"]
+__all__ = ["MAX_NODES", "MAX_SECONDS", "MARKS", "WIN_PLIES", "MoveNote", "clip", "is_note", "proven_text",
+           "split_mark"]
+
+#: PGN's move suffixes, which a record keeps after a move: good, poor, very good, very poor, interesting, dubious
+MARKS = ("!", "?", "!!", "??", "!?", "?!")
+_MARK = re.compile(r"(.+?)(!!|\?\?|!\?|\?!|!|\?)")
+#: the keys of a note comment; a comment starting with one of them is a note, any other is a free comment
+_KEYS = ("time=", "nodes=", "value=")
 
 #: the most seconds a move's note holds
 MAX_SECONDS = 10**9
@@ -45,15 +53,30 @@ def clip(text: str, limit: int) -> str:
 @dataclass(frozen=True)
 class MoveNote:
     """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
-    mover's value (each may be None).
+    mover's value, and its annotation: ``mark``, a PGN suffix of :data:`MARKS` written after the move (``4?``),
+    and ``comment``, free text written in braces after the note (each may be None).
 
-    Kept as the text holds them: seconds to the millisecond, values to 12 significant digits."""
+    Kept as the text holds them: seconds to the millisecond, values to 12 significant digits, a comment's
+    whitespace as single spaces."""
 
     time: float | None = None
     nodes: int | None = None
     value: float | None = None
+    mark: str | None = None
+    comment: str | None = None
 
     def __post_init__(self) -> None:
+        if self.mark is not None and not (isinstance(self.mark, str) and self.mark in MARKS):
+            raise InvalidFileError(f"a move's mark is one of {' '.join(MARKS)}, not {safe_repr(self.mark, 40)}")
+        if self.comment is not None:
+            if not isinstance(self.comment, str):
+                raise InvalidFileError(f"a move's comment is text, not {safe_repr(self.comment, 40)}")
+            said = " ".join(self.comment.split())
+            if "{" in said or "}" in said or len(said) > MAX_COMMENT or is_note(said):
+                raise InvalidFileError(f"a move's comment is text of at most {MAX_COMMENT:,} characters without "
+                                       "braces, not starting time=, nodes= or value=, not "
+                                       f"{safe_repr(self.comment, 40)}")
+            object.__setattr__(self, "comment", said or None)
         if self.time is not None:
             seconds = _real(self.time, "time")
             if not 0 <= seconds <= MAX_SECONDS:
@@ -65,7 +88,8 @@ class MoveNote:
             raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
 
     def text(self) -> str:
-        """The comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known)."""
+        """The note comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known; "" when
+        none is)."""
         seconds = None if self.time is None else f"{self.time:.3f}".rstrip("0").rstrip(".") + "s"
         value = None if self.value is None else proven_text(self.value) or f"{self.value:+.12g}"
         known = (("time", seconds), ("nodes", self.nodes), ("value", value))
@@ -98,6 +122,17 @@ class MoveNote:
                 raise InvalidFileError(f"comment {{{shown}}}: {key}={safe_repr(raw, 40)} is not {want[key]}")
             found[key] = int(text) if key == "nodes" else float(text)
         return cls(**found)
+
+
+def is_note(body: str) -> bool:
+    """Whether a comment's inside is a note (``time=``, ``nodes=`` or ``value=`` first) rather than free text."""
+    return body.lstrip().startswith(_KEYS)
+
+
+def split_mark(token: str) -> tuple[str, str | None]:
+    """A movetext word as its move and its PGN suffix (``4??`` -> ``("4", "??")``; ``4`` -> ``("4", None)``)."""
+    found = _MARK.fullmatch(token)
+    return (token, None) if found is None else (found[1], found[2])
 
 
 #: the longest distance a proven value can carry (plies)

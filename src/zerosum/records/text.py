@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.checks import safe_repr
 from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
 from .lexer import TextError, check_move, check_tag, flag, is_move_number, move_number, path_of, tokens
-from .notes import MAX_NODES, MAX_SECONDS, MoveNote, clip
+from .notes import MAX_NODES, MAX_SECONDS, MoveNote, clip, is_note, split_mark
 
 __all__ = ["MAX_NODES", "MAX_SECONDS", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format", "parse",
            "read", "write"]
@@ -168,7 +168,7 @@ def format(record: Record) -> str:
     start = len(record.opening)  # plies are numbered from the start position, the opening's first
     for i, (move, note) in enumerate(zip(record.moves, record.notes)):
         number = f"{move_number(start + i)} " if (start + i) % 2 == 0 or i == 0 else ""
-        atoms.append(number + (move if note is None else f"{move} {{{note.text()}}}"))  # kept together
+        atoms.append(number + move + _annotation(note))  # kept together
     atoms.append(record.result)
     lines: list[str] = []
     line = ""
@@ -180,6 +180,30 @@ def format(record: Record) -> str:
             line = f"{line} {atom}" if line else atom
     lines.append(line)
     return head + "\n" + "\n".join(lines) + "\n"
+
+
+def _annotation(note: MoveNote | None) -> str:
+    """What follows a move in the movetext: its PGN suffix, its note comment and its free comment."""
+    if note is None:
+        return ""
+    body = note.text()
+    return (note.mark or "") + (f" {{{body}}}" if body else "") + (f" {{{note.comment}}}" if note.comment else "")
+
+
+def _commented(note: MoveNote | None, body: str) -> MoveNote:
+    """``note`` with a comment's inside added: a note (``time=``, ``nodes=``, ``value=``) or free text, one of
+    each a move; InvalidFileError (one line) for a second."""
+    note = note or MoveNote()
+    if is_note(body):
+        if note.text():
+            raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
+                                   "comment a move")
+        found = MoveNote.from_text(body)
+        return replace(note, time=found.time, nodes=found.nodes, value=found.value)
+    if note.comment is not None:
+        raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
+                               "comment a move")
+    return replace(note, comment=body)
 
 
 def parse(text: str) -> list[Record]:
@@ -217,13 +241,12 @@ def parse(text: str) -> list[Record]:
                 if token.kind == "comment" or token.text in RESULTS or is_move_number(token.text):
                     raise bad(f"move number {numbers[-1][1]} is followed by {safe_repr(token.text, 40)}, not a move")
                 phase = "moves"
-                moves.append((token.text, line))
-                notes.append(None)
+                _moved(moves, notes, token.text, line)
             elif token.kind == "comment":
-                if not moves or notes[-1] is not None:
-                    raise bad("a comment belongs after a move, one per move")
+                if not moves:
+                    raise bad("a comment belongs after a move")
                 try:
-                    notes[-1] = MoveNote.from_text(token.name)
+                    notes[-1] = _commented(notes[-1], token.name)
                 except InvalidFileError as exc:
                     raise bad(str(exc)) from None
             elif token.text in RESULTS:
@@ -234,13 +257,19 @@ def parse(text: str) -> list[Record]:
                 numbers.append((len(moves), token.text, line))
             else:
                 phase = "moves"
-                moves.append((token.text, line))
-                notes.append(None)
+                _moved(moves, notes, token.text, line)
     except TextError as exc:
         raise bad(str(exc), exc.line) from None
     if phase != "between":
         raise bad("the game has no result token (1-0, 0-1, 1/2-1/2 or *) after its moves")
     return games
+
+
+def _moved(moves: list[tuple[str, int]], notes: list[MoveNote | None], word: str, line: int) -> None:
+    """A move read: its text without a PGN suffix (``4?``), the suffix kept in its note."""
+    move, mark = split_mark(word)
+    moves.append((move, line))
+    notes.append(None if mark is None else MoveNote(mark=mark))
 
 
 def _finish(tags: dict[str, str], moves: list[tuple[str, int]], notes: list[MoveNote | None],
