@@ -121,6 +121,7 @@ def _system_binds() -> list[str]:
             words += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             words += ["--ro-bind", link, link]
+    words += ["--perms", "0755", "--dir", "/etc"]  # bubblewrap would make it 0700: unreadable to the seat
     for path in _ETC:
         words += ["--ro-bind-try", path, path]
     return words
@@ -136,7 +137,8 @@ def _parents(path: str) -> list[str]:
 
 
 def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequence[tuple[str, str]] = (),
-         workdir: str = SCRATCH_DIR, env: dict[str, str] | None = None, unconfined: bool = False) -> list[str]:
+         workdir: str = SCRATCH_DIR, env: dict[str, str] | None = None, strict: bool = False,
+         unconfined: bool = False) -> list[str]:
     """The words that run ``command`` in a sandbox (see the module docstring).  ``files``: ``(host path, path
     inside)`` pairs bound read-only (the submission); ``workdir``: the folder it starts in; ``env``: more
     environment variables.  SandboxUnavailable (one line) when no sandbox can be had, unless ``unconfined``:
@@ -174,7 +176,8 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
     out += ["--clearenv"]
     for key, value in environment.items():
         out += ["--setenv", key, value]
-    out += ["--chdir", workdir, "--", sys.executable, "-I", "-S", _JAIL, *limits.jail_words(), "--", *words]
+    out += ["--chdir", workdir, "--", sys.executable, "-I", "-S", _JAIL, *(["--strict"] if strict else []),
+            *limits.jail_words(), "--", *words]
     return out
 
 

@@ -122,7 +122,7 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
         if not mode & stat.S_IXUSR:
             os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         words = [inside]
-    command = wrap(words, limits=limits, files=[(path, inside)], unconfined=unconfined)
+    command = wrap(words, limits=limits, files=[(path, inside)], strict=kind != "program", unconfined=unconfined)
     if command == words:  # unconfined: the program as it is, where it lies
         command = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
         return EngineDefinition(engine_name, tuple(command), os.path.dirname(path))

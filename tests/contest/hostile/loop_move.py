@@ -1,0 +1,6 @@
+"""Hostile: an endless loop in a move."""
+
+
+def player(board):
+    while True:
+        pass

@@ -1,0 +1,6 @@
+"""Hostile: os._exit in a move (no cleanup, no exception)."""
+import os
+
+
+def player(board):
+    os._exit(7)

@@ -1,0 +1,6 @@
+"""Hostile: sys.exit in a move."""
+import sys
+
+
+def player(board):
+    sys.exit(3)
