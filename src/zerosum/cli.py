@@ -43,6 +43,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         kaggle-agent  kaggle    write a single-file Kaggle ConnectX submission
         explain       explain   why a search plays its move: scores, refutations, the traced tree
         replay        replay    step through a game record: next, previous, jump, analysis
+        review        review    every move of a game judged by the solver: best, good, mistake, blunder
         engine        engine    an agent as a program speaking the engine protocol (docs/protocol.md)
         engine-check  engine_check  what an external engine gets right and wrong (docs/protocol.md)
         contest       contest   a hosted class contest: new, serve, final (docs/contest.md)

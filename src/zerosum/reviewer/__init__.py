@@ -21,8 +21,9 @@ engine's estimate), with the best alternatives and the line that refutes each mo
 * A :class:`Review` holds ``marks``, ``engine`` (who judged: ``"the solver"`` or an engine spec), ``exact``,
   ``seconds``, :meth:`Review.summary` (per player: moves, moves that kept the theoretical result and their
   share, each class's count, the first decisive error), :meth:`Review.to_json` (DESIGN's list of ``{ply, move,
-  before, after, class, best}`` with more keys: see :meth:`~.judge.Mark.to_json`) and :meth:`Review.table` (the
-  text ``zerosum review`` prints).
+  before, after, class, best}`` with more keys: see :meth:`~.judge.Mark.to_json`), :meth:`Review.table` (the
+  text ``zerosum review`` prints) and :meth:`Review.record` (an annotated :class:`zerosum.records.Record`:
+  ``?`` / ``??`` / ``!`` after the moves and a comment with each verdict, which ``zerosum replay`` reads).
 
 The classes and their rules are in :mod:`.judge`; values are worded in the one vocabulary
 (:mod:`zerosum.core.words`: ``win in 7 moves``, ``draw``, ``loss in 3 moves``, ``+0.35 est.``).
@@ -55,6 +56,7 @@ class Review:
     engine: str = ""
     exact: bool = True
     seconds: float = 0.0
+    source: Any = None  # what was reviewed (a record keeps its tags and notes in :meth:`record`)
 
     def summary(self) -> dict[int, dict[str, Any]]:
         """Per player (1, 2): ``moves`` judged, ``kept`` (moves that kept the theoretical result: best or
@@ -81,6 +83,13 @@ class Review:
         from .text import table
 
         return table(self)
+
+    def record(self, tags: dict[str, str] | None = None, result: str | None = None) -> Any:
+        """The game as an annotated :class:`zerosum.records.Record` (:func:`.text.annotated`): ``?`` after a
+        mistake, ``??`` after a blunder, ``!`` after an only move, a comment with each verdict."""
+        from .text import annotated
+
+        return annotated(self, tags, result)
 
 
 def _source(record_or_moves: Any, game: Any) -> tuple[Game[Any, Any], list[Any], int]:
@@ -138,4 +147,5 @@ def review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds
                              on_mark=on_mark, _engine=engine))
     g, actions, start = _source(record_or_moves, game)
     exact = all(m.exact for m in found)
-    return Review(g, actions, start, found, engine[0] if engine else "", exact, _time.perf_counter() - began)
+    return Review(g, actions, start, found, engine[0] if engine else "", exact, _time.perf_counter() - began,
+                  record_or_moves)

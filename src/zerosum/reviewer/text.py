@@ -1,4 +1,5 @@
-"""A review as text: :func:`table` (a line a move, then the summary)."""
+"""A review as text: :func:`table` (a line a move, then the summary) and :func:`annotated` (an annotated
+record: PGN's move suffixes and a comment with each verdict)."""
 
 from __future__ import annotations
 
@@ -6,28 +7,40 @@ from typing import Any
 
 from ..core.words import DISTANCE_LEGEND
 
-__all__ = ["table", "summary_lines", "SUFFIX"]
+__all__ = ["table", "heading", "row", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
 
 #: the suffix PGN puts after a move of each class ("!" marks an only move that was found)
 SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
 
 
+#: the columns of :func:`row` and their widths (the last, the refutation, runs on)
+COLUMNS = (("ply", 4), ("move", 6), ("class", 20), ("before", 17), ("after", 17), ("best", 8), ("refutation", 0))
+
+
+def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[str]:
+    """The lines above the rows: who judged which game, what distances count, the column names."""
+    engine = getattr(found_or_engine, "engine", found_or_engine)
+    exact = getattr(found_or_engine, "exact", exact)
+    spec = getattr(getattr(found_or_engine, "game", None), "spec", spec)
+    names = "  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()
+    return [f"Review of {spec} by {engine}{'' if exact else ' (estimates)'} ({DISTANCE_LEGEND})", names]
+
+
+def row(m: Any) -> str:
+    """A mark as one row of the table (fixed widths, so rows print as they come)."""
+    kind = m.kind + (" (only)" if m.only else "")
+    if m.kind == "good" and m.slower:
+        kind += f" ({m.slower} {'slower' if m.after > 0 else 'sooner'})"
+    cells = (str(m.ply), m.move + SUFFIX[m.kind] + ("!" if m.only else ""), kind, m.words(m.before),
+             m.words(m.after), "" if m.kind == "best" else " ".join(m.best), " ".join(m.line))
+    return "  ".join(c.ljust(w) for c, (_, w) in zip(cells, COLUMNS)).rstrip()
+
+
 def table(found: Any) -> str:
-    """The review as text: ``ply  move  class  before -> after  best  refutation`` a move, the summary after."""
-    lines = [f"Review of {found.game.spec} by {found.engine}"
-             f"{'' if found.exact else ' (estimates)'}, {found.seconds:.1f} s  ({DISTANCE_LEGEND})"]
-    rows = [("ply", "move", "class", "before", "after", "best", "refutation")]
-    for m in found.marks:
-        kind = m.kind + (" (only)" if m.only else "")
-        if m.kind == "good" and m.slower:
-            kind += f" ({m.slower} slower)" if m.after > 0 else f" ({m.slower} sooner)"
-        rows.append((str(m.ply), m.move + SUFFIX[m.kind] + ("!" if m.only else ""), kind, m.words(m.before),
-                     m.words(m.after), "" if m.kind == "best" else " ".join(m.best),
-                     " ".join(m.line)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1])
-    return "\n".join(line.rstrip() for line in lines + [""] + summary_lines(found)) + "\n"
+    """The review as text: the heading, a row a move, the time taken and the summary per player."""
+    lines = heading(found) + [row(m) for m in found.marks]
+    lines += [f"({len(found.marks)} moves judged in {found.seconds:.1f} s)", ""] + summary_lines(found)
+    return "\n".join(lines) + "\n"
 
 
 def summary_lines(found: Any) -> list[str]:
@@ -42,6 +55,49 @@ def summary_lines(found: Any) -> list[str]:
         first = "no decisive error" if error is None else \
             f"first decisive error: {error['class']} at ply {error['ply']} ({error['move']})"
         out.append(f"{who}: kept the result with {s['kept']} of {s['moves']} moves ({s['share']:.0%}); "
-                   f"{s['best']} best, {s['good']} good, {s['mistake']} mistakes, {s['blunder']} blunders; "
+                   f"{s['best']} best, {s['good']} good, {_count(s['mistake'], 'mistake')}, "
+                   f"{_count(s['blunder'], 'blunder')}; "
                    f"{first}")
     return out
+
+
+#: the tag an annotated record names its judge in (PGN's)
+ANNOTATOR = "Annotator"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None = None) -> Any:
+    """The reviewed game as an annotated :class:`zerosum.records.Record`: a mistake's move gets ``?``, a
+    blunder's ``??``, an only move found ``!``, and every move that is not the best, and every only move, a
+    comment with its verdict (:meth:`~.judge.Mark.verdict`).  A record reviewed keeps its tags and notes; a
+    played game (``zerosum.play_game``) gets its record's tags; moves get a ``Game`` tag and the result the board
+    shows.  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge."""
+    from ..arena.openings import format_opening
+    from ..records import Record, from_game_record
+    from ..records.notes import MoveNote
+
+    game, source = found.game, found.source
+    if isinstance(source, Record):
+        base = source
+    elif hasattr(source, "moves") and hasattr(source, "reason"):  # what play_game returns
+        base = from_game_record(source)
+    else:
+        final = game.states_of(found.actions)[-1]
+        out = game.outcome(final)
+        said = "*" if out is None else {1: "1-0", 2: "0-1", None: "1/2-1/2"}[out.winner]
+        base = Record({"Game": game.spec, "Opening": format_opening(game, found.actions[:found.start]),
+                       "Termination": "normal" if out is not None else "?"},
+                      [game.format_action(a) for a in found.actions[found.start:]], [], said)
+    notes = list(base.notes)
+    for m in found.marks:
+        i = m.ply - 1 - found.start
+        mark = SUFFIX[m.kind] or ("!" if m.only else "") or None
+        comment = m.verdict() if (m.kind != "best" or m.only) else None
+        old = notes[i] or MoveNote()
+        notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment)
+    judge = found.engine + ("" if found.exact else " (estimates)")
+    all_tags = {**base.tags, ANNOTATOR: f"zerosum review, {judge}"[:4096], **(tags or {})}
+    return Record(all_tags, list(base.moves), notes, result or base.result)

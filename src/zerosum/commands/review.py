@@ -1,0 +1,124 @@
+"""``zerosum review MOVES|FILE [--game SPEC] [--json] [--agent SPEC] [-o FILE]``: every move of a game judged
+(:func:`zerosum.review`, docs/review.md): a row a move as it is judged, then the summary per player; ``--json``
+the marks as DESIGN's list of ``{ply, move, before, after, class, best, ...}``; ``-o FILE`` an annotated
+record (``?`` / ``??`` / ``!`` and a comment a verdict) that ``zerosum replay`` reads.
+
+Quick to import: the review loads inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from .options import UsageError, add_game_option, float_arg, int_arg
+
+__all__ = ["COMMANDS", "MAX_LINE", "MAX_TIME"]
+
+#: the longest refutation line (plies) and the most seconds an estimate takes a position
+MAX_LINE, MAX_TIME = 42, 600.0
+
+
+def _add(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", metavar="MOVES|FILE",
+                   help="the game: a move string in the game's notation (4453...), or a record file (every game "
+                        "of it, or --index N)")
+    add_game_option(p)
+    p.add_argument("--index", "-n", type=int_arg(1, 10_000_000), default=None, metavar="N",
+                   help="review only game N of a record file, counted from 1 (default: every game)")
+    p.add_argument("--agent", default=None, metavar="SPEC",
+                   help="judge by this engine's estimates (alphabeta:time=0.5) instead of the solver; where the "
+                        "solver does not go, alpha-beta estimates within --time a position")
+    p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0), default=1.0, metavar="SECONDS",
+                   help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:g})")
+    p.add_argument("--line", type=int_arg(0, MAX_LINE), default=8, metavar="PLIES",
+                   help=f"plies of each refutation line (default 8, 0..{MAX_LINE})")
+    p.add_argument("--json", action="store_true",
+                   help="print the marks as JSON (a list of {ply, move, before, after, class, best, ...}; a list of "
+                        "such lists for a file of several games)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="write the annotated record(s) to FILE (refused if FILE exists, unless --overwrite)")
+    p.add_argument("--overwrite", action="store_true", help="-o may replace an existing file")
+
+
+def _sources(args: argparse.Namespace) -> list[Any]:
+    """What to review: records of a file, or the move string."""
+    from ..records import read
+
+    text = args.source
+    if os.path.exists(text) or text.endswith((".pgn", ".txt", ".records")) or os.sep in text:
+        found = read(text)  # a missing or malformed file is one line
+        if not found:
+            raise UsageError(f"record file {text!r} holds no games")
+        if args.index is not None:
+            if args.index > len(found):
+                raise UsageError(f"--index {args.index}: record file {text!r} holds {len(found)} game"
+                                 f"{'s' if len(found) != 1 else ''}")
+            found = [found[args.index - 1]]
+        given = args.game if args.game != "connect4" else None
+        for record in found:
+            if given is not None and _spec(given) != record.game.spec:
+                raise UsageError(f"--game {given}: the record is a game of {record.game.spec} (its Game tag)")
+        return found
+    if args.index is not None:
+        raise UsageError("--index picks a game of a record file; MOVES is one game")
+    return [text]
+
+
+def _spec(text: str) -> str:
+    from ..games import get_game
+
+    return str(get_game(text).spec)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+    import time
+
+    from ..games import get_game
+    from ..records import write
+    from ..reviewer import Mark, Review, iter_review
+    from ..reviewer.text import heading, row, summary_lines
+
+    if args.output is not None and os.path.exists(args.output) and not args.overwrite:
+        raise UsageError(f"-o {args.output!r} exists: use --overwrite to replace it")
+    sources = _sources(args)
+    game = get_game(args.game) if isinstance(sources[0], str) else None
+    reviews: list[Review] = []
+    for number, source in enumerate(sources, 1):
+        engine: list[str] = []
+        marks: list[Mark] = []
+        began = time.perf_counter()
+        stream = iter_review(source, game, args.agent, seconds=args.time, line=args.line, _engine=engine)
+        for mark in stream:
+            if not marks and not args.json:
+                if len(sources) > 1:
+                    print(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
+                g = game or source.game
+                print("\n".join(heading(engine[0], mark.exact, g.spec)), flush=True)
+            marks.append(mark)
+            if not args.json:
+                print(row(mark), flush=True)
+        g = game or source.game
+        actions = list(source.actions() if hasattr(source, "actions") else g.parse_moves(source))
+        start = len(source.opening) if hasattr(source, "opening") else 0
+        found = Review(g, actions, start, marks, engine[0] if engine else "", all(m.exact for m in marks),
+                       time.perf_counter() - began, source)
+        reviews.append(found)
+        if not args.json:
+            print(f"({len(marks)} moves judged in {found.seconds:.1f} s)\n" + "\n".join(summary_lines(found)),
+                  flush=True)
+    if args.json:
+        data: Any = reviews[0].to_json() if len(reviews) == 1 else [r.to_json() for r in reviews]
+        json.dump(data, sys.stdout, indent=1)
+        print()
+    if args.output is not None:
+        count = write([r.record() for r in reviews], args.output, overwrite=args.overwrite)
+        print(f"wrote {count} annotated record{'s' if count != 1 else ''} to {args.output}",
+              file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+COMMANDS = {"review": (_add, _run)}
