@@ -1,0 +1,394 @@
+"""``zerosum contest serve DIR``: the contest's pages and JSON API (docs/contest.md).
+
+Pages (HTML with its script under ``/static/contest/``; every name and message is put in the page as text,
+never as HTML, and the pages' Content-Security-Policy allows no inline script):
+
+* ``/s/TOKEN`` (or ``/?token=TOKEN``) -- a student's page (upload form, their submissions and games, the
+  leaderboard, polled) or, for the teacher's token, the teacher's page; an unknown token: 403;
+* ``/`` -- the public leaderboard;
+* ``/board?game=SPEC&moves=M`` -- the board viewer of ``zerosum serve`` (its API too), where games replay.
+
+API (JSON; errors ``{"error": "one line"}``; ``Authorization: Bearer TOKEN`` where a person is needed):
+
+* ``POST /api/submit`` (multipart field ``file``; a student's token) -- the upload (:mod:`zerosum.contest.submissions`)
+  checked, saved, made the student's active submission and validated (:mod:`zerosum.contest.validate`): the
+  answer waits for the validation (``?wait=0``: at once, status ``validating``): ``{"id", "filename", "kind",
+  "status", "message", "ply"}``.  Refused: 401 without a known token, 403 for the teacher, 413 past
+  :data:`~zerosum.contest.submissions.MAX_UPLOAD` bytes, 429 past :data:`RATE` uploads a minute a token, 400
+  after the deadline (stated) or for a file that is not a submission.
+* ``GET /api/me`` -- ``{"name", "role", "deadline", "frozen", "submissions": [...], "games": [...]}``: the
+  holder's own submissions (history, newest first) and the games they played, with replay links.
+* ``GET /api/leaderboard`` -- the public standing: ``{"game", "deadline", "frozen", "rows"}`` (rows of
+  :func:`zerosum.contest.standings.leaderboard` without forfeit reasons, which quote programs' output).
+* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404.
+* ``GET /api/teacher`` -- everything (teacher only, else 403): config, people, every submission, games,
+  the leaderboard with forfeit reasons.  ``POST /api/freeze`` (teacher): no more uploads; then run
+  ``zerosum contest final DIR``.
+
+At start: the sandbox is required (unless ``unconfined``), submissions left ``validating`` by a killed server
+are validated again, and the ladder (:mod:`zerosum.contest.ladder`) starts in background threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextlib
+import functools
+import threading
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..contest.setup import TEACHER
+from ..contest.store import Store
+from ..contest.submissions import MAX_UPLOAD, accept, closed_reason
+from . import server
+from .server import STATIC, TooLarge, answered, error
+
+__all__ = ["create_contest_app", "RATE", "VALIDATION_WAIT", "MAX_REQUEST"]
+
+#: uploads a token may make in a minute (refused ones count too)
+RATE = 6
+#: seconds ``POST /api/submit`` waits for the validation before answering ``validating``
+VALIDATION_WAIT = 30.0
+#: the largest upload request: the file and its multipart framing
+MAX_REQUEST = MAX_UPLOAD + 16 * 1024
+PAGES = STATIC / "contest"
+#: the contest pages' headers: no inline script, no framing, no token in a Referer
+SECURITY = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+    "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+class Denied(Exception):
+    """A refusal with its HTTP status (401, 403, 404, 429)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """The server's error wrapper (:func:`zerosum.ui.server.answered`), plus :class:`Denied` and the headers."""
+
+    @functools.wraps(handler)
+    async def inner(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Denied as exc:
+            return error(exc.status, str(exc))
+
+    wrapped = answered(inner)
+
+    @functools.wraps(handler)
+    async def route(request: Request) -> Response:
+        response = await wrapped(request)
+        response.headers.update(SECURITY)
+        return response
+
+    return route
+
+
+def contest(request: Request) -> "Contest":
+    return request.app.state.contest  # type: ignore[no-any-return]
+
+
+class Contest:
+    """The served contest: its store, the validations' threads, the upload counts."""
+
+    def __init__(self, directory: Path, unconfined: bool, workers: int) -> None:
+        self.store = Store(directory)
+        self.unconfined = unconfined
+        self.validations = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="zerosum-validate")
+        self.uploads: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self.lock = threading.Lock()
+
+    def person(self, request: Request) -> tuple[str, str]:
+        """``(name, role)`` of the request's bearer token; 401 without one that is known."""
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        found = self.store.person(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+        if found is None:
+            raise Denied(401, "send your token: Authorization: Bearer TOKEN (the one of your personal link)")
+        return found
+
+    def count_upload(self, name: str) -> None:
+        """429 past :data:`RATE` uploads in the last minute."""
+        now = time.monotonic()
+        with self.lock:
+            times = self.uploads[name]
+            while times and now - times[0] > 60:
+                times.popleft()
+            if len(times) >= RATE:
+                raise Denied(429, f"at most {RATE} uploads a minute: wait {60 - (now - times[0]):.0f} s")
+            times.append(now)
+
+    def validate(self, submission: int) -> concurrent.futures.Future[Any]:
+        from ..contest.validate import validate_submission
+
+        return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined)
+
+
+def _names(store: Store) -> dict[str, str]:
+    """The name of every entry: ``ref:NAME`` and ``sub:ID``."""
+    names = {f"ref:{r['name']}": str(r["name"]) for r in store.get("references", [])}
+    names.update((f"sub:{r['id']}", str(r["name"])) for r in store.rows("SELECT id, name FROM submissions"))
+    return names
+
+
+def _replay(game: Any, opening: str | None, moves: str | None) -> str | None:
+    """The whole move string of a game (the opening's, then its own), for the viewer; None if it does not parse."""
+    from ..arena.openings import parse_opening
+
+    try:
+        actions = list(parse_opening(game, opening or "-"))
+        state = game.states_of(actions)[-1]
+        for text in (moves or "").split():
+            action = game.parse_action(text, state)
+            actions.append(action)
+            state = game.result(state, action)
+        return str(game.format_moves(actions))
+    except Exception:  # noqa: BLE001 - a game the viewer cannot show keeps its text only
+        return None
+
+
+def _games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None) -> list[dict[str, Any]]:
+    """Games as the pages show them; ``own``: the entries of the person asking (their colour and result)."""
+    from urllib.parse import urlencode
+
+    from ..games import get_game
+
+    names = _names(store)
+    spec = str(store.get("game"))
+    game = get_game(spec)
+    out = []
+    for row in rows:
+        line = _replay(game, row["opening"], row["moves"]) if row["status"] == "done" else None
+        item = {key: row[key] for key in ("id", "stage", "opening", "status", "result", "reason", "moves")}
+        item.update(first=names.get(row["first"], row["first"]), second=names.get(row["second"], row["second"]),
+                    replay=f"/board?{urlencode({'game': spec, 'moves': line})}" if line is not None else None)
+        if own is not None:
+            item["seat"] = 1 if row["first"] in own else 2
+        out.append(item)
+    return out
+
+
+def _me(store: Store, name: str, role: str) -> dict[str, Any]:
+    config = store.config()
+    about = {"name": "teacher" if role == "teacher" else name, "role": role, "deadline": config.get("deadline"),
+             "frozen": bool(config.get("frozen")), "closed": closed_reason(config), "game": config.get("game")}
+    if role != "student":
+        return about | {"submissions": [], "games": []}
+    subs = store.submissions(name)
+    entries = [f"sub:{s['id']}" for s in subs]
+    return about | {"submissions": [_submission(s) for s in subs],
+                    "games": _games(store, store.games(entries)[:300], set(entries))}
+
+
+def _submission(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: row[key] for key in ("id", "created", "filename", "kind", "sha256", "status", "message", "ply",
+                                      "active")} | {"active": bool(row["active"])}
+
+
+def _leaderboard(store: Store, reasons: bool) -> list[dict[str, Any]]:
+    from ..contest.standings import leaderboard
+
+    rows = leaderboard(store)
+    if not reasons:
+        rows = [{k: v for k, v in row.items() if k != "forfeit_reasons"} for row in rows]
+    return rows
+
+
+@guarded
+async def page(request: Request) -> Response:
+    token = request.path_params.get("token") or request.query_params.get("token")
+    if not token:
+        return FileResponse(PAGES / "public.html", media_type="text/html; charset=utf-8")
+    found = await run_in_threadpool(contest(request).store.person, token)
+    if found is None:
+        return Response("<!doctype html><title>unknown link</title><p>This link is not one of the contest's: "
+                        "ask your teacher for yours.</p>", 403, media_type="text/html; charset=utf-8")
+    return FileResponse(PAGES / ("teacher.html" if found[1] == "teacher" else "student.html"),
+                        media_type="text/html; charset=utf-8")
+
+
+@guarded
+async def board(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+async def _upload(request: Request) -> tuple[str, bytes]:
+    """The multipart field ``file`` of the request, read no further than :data:`MAX_REQUEST` bytes."""
+    length = request.headers.get("content-length", "")
+    too_large = f"the upload is larger than {MAX_UPLOAD:,} bytes"
+    if length.isascii() and length.isdigit() and int(length) > MAX_REQUEST:
+        raise TooLarge(too_large)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_REQUEST:
+            raise TooLarge(too_large)
+    data = bytes(body)
+
+    async def replay() -> dict[str, Any]:
+        return {"type": "http.request", "body": data, "more_body": False}
+
+    try:
+        form = await Request(request.scope, replay).form(max_files=1, max_fields=8)
+    except (HTTPException, ValueError, AssertionError) as exc:
+        raise Denied(400, f"send the file as multipart/form-data, field 'file' ({getattr(exc, 'detail', exc)})") from None
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise Denied(400, "send the file as multipart/form-data in the field 'file' (curl -F file=@player.py)")
+    content = await upload.read()
+    if len(content) > MAX_UPLOAD:
+        raise TooLarge(too_large)
+    return upload.filename or "upload", content
+
+
+@guarded
+async def submit(request: Request) -> Response:
+    served = contest(request)
+    name, role = await run_in_threadpool(served.person, request)
+    if role != "student":
+        raise Denied(403, "the teacher has no entry: submit with a student's token")
+    served.count_upload(name)
+    filename, content = await _upload(request)
+    submission = await run_in_threadpool(accept, served.store, name, filename, content)
+    future = served.validate(submission)
+    if request.query_params.get("wait", "1") != "0":
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), VALIDATION_WAIT)
+    row = await run_in_threadpool(served.store.submission, submission)
+    assert row is not None
+    return JSONResponse(_submission(row), status_code=201)
+
+
+@guarded
+async def me(request: Request) -> Response:
+    served = contest(request)
+    name, role = await run_in_threadpool(served.person, request)
+    return JSONResponse(await run_in_threadpool(_me, served.store, name, role))
+
+
+@guarded
+async def leaderboard(request: Request) -> Response:
+    store = contest(request).store
+    config = await run_in_threadpool(store.config)
+    rows = await run_in_threadpool(_leaderboard, store, False)
+    return JSONResponse({"game": config.get("game"), "deadline": config.get("deadline"),
+                         "frozen": bool(config.get("frozen")), "rows": rows})
+
+
+@guarded
+async def code(request: Request) -> Response:
+    served = contest(request)
+    name, role = await run_in_threadpool(served.person, request)
+    text = request.path_params["id"]
+    row = await run_in_threadpool(served.store.submission, int(text)) if text.isdigit() and len(text) < 12 else None
+    if row is None or (role != "teacher" and row["name"] != name):
+        raise Denied(404, f"no submission {text[:20]!r} of yours")
+    data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
+    try:
+        shown = data.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = f"(a binary program of {len(data):,} bytes)"
+    return JSONResponse({"id": row["id"], "name": row["name"], "filename": row["filename"], "kind": row["kind"],
+                         "code": shown})
+
+
+def _teacher(store: Store) -> dict[str, Any]:
+    config = store.config()
+    subs = store.submissions()
+    people = [{"name": n, "submissions": sum(1 for s in subs if s["name"] == n)} for n in store.people("student")]
+    return {"config": config, "people": people,
+            "submissions": [_submission(s) | {"name": s["name"]} for s in subs],
+            "games": _games(store, store.games()[:500]), "leaderboard": _leaderboard(store, True),
+            "final": f"zerosum contest final {store.directory}"}
+
+
+async def _teacher_only(request: Request) -> Contest:
+    served = contest(request)
+    _, role = await run_in_threadpool(served.person, request)
+    if role != "teacher":
+        raise Denied(403, "this is the teacher's: your token is a student's")
+    return served
+
+
+@guarded
+async def teacher(request: Request) -> Response:
+    served = await _teacher_only(request)
+    return JSONResponse(await run_in_threadpool(_teacher, served.store))
+
+
+@guarded
+async def freeze(request: Request) -> Response:
+    served = await _teacher_only(request)
+    await run_in_threadpool(functools.partial(served.store.set_config, frozen=True))
+    return JSONResponse({"frozen": True, "next": f"zerosum contest final {served.store.directory}"})
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return error(getattr(exc, "status_code", 404), getattr(exc, "detail", None) or "not found")
+
+
+ROUTES = [
+    Route("/", page), Route("/s/{token}", page), Route("/board", board),
+    Route("/api/submit", submit, methods=["POST"]), Route("/api/me", me), Route("/api/leaderboard", leaderboard),
+    Route("/api/code/{id}", code), Route("/api/teacher", teacher), Route("/api/freeze", freeze, methods=["POST"]),
+]
+
+
+def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladder: bool = True,
+                       viewer: bool = True, validators: int = 2) -> Any:
+    """The contest's Starlette application for the contest folder ``directory`` (see the module docstring).
+    SandboxUnavailable (one line) when no sandbox can be had and not ``unconfined``; ``ladder``: play the
+    ladder in this process; ``viewer``: serve the board viewer (``/board``, its engine worker);
+    ``validators``: validations at once."""
+    from ..contest.sandbox import require_sandbox
+
+    require_sandbox(unconfined)
+    served = Contest(Path(directory), unconfined, validators)
+    board_app = server.create_app(workers=1) if viewer else None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        for row in await run_in_threadpool(served.store.rows, "SELECT id FROM submissions WHERE status = 'validating'"):
+            served.validate(int(row["id"]))  # left by a server that was killed: validated again
+        running = None
+        if ladder:
+            from ..contest import ladder as ladders
+
+            running = ladders.Ladder(served.store, served.store.directory, unconfined=unconfined).start()
+        try:
+            if board_app is not None:
+                async with board_app.router.lifespan_context(board_app):
+                    yield
+            else:
+                yield
+        finally:
+            if running is not None:
+                await run_in_threadpool(running.stop)
+            served.validations.shutdown(wait=False, cancel_futures=True)
+
+    routes: list[Any] = list(ROUTES)
+    routes.append(Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"))
+    if board_app is not None:
+        routes.append(Mount("", app=board_app))
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: _not_found, Exception: server.server_error})
+    app.state.contest = served
+    return app

@@ -1,0 +1,54 @@
+// A student's page: the upload form, their own submissions and games, the public leaderboard (polled).
+// Hooks for tests: #file #send #answer (the validation's answer), #submissions #games #leaderboard #code.
+"use strict";
+
+async function showCode(id) {
+  try {
+    const reply = await api(`/api/code/${id}`);
+    const box = $("#code");
+    box.textContent = `${reply.filename} (${reply.kind})\n\n${reply.code}`;
+    box.hidden = false;
+  } catch (e) { $("#error").textContent = e.message; }
+}
+
+async function refresh() {
+  try {
+    const me = await api("/api/me");
+    const deadline = me.deadline ? `deadline ${me.deadline}` : "no deadline";
+    $("#about").textContent = `${me.name} -- ${me.game} -- ${deadline}${me.closed ? " -- " + me.closed : ""}`;
+    $("#send").disabled = Boolean(me.closed);
+    fill("#submissions", me.submissions.length ? table("your submissions",
+      ["#", "sent", "file", "kind", "answer", "active", ""],
+      me.submissions.map((s) => [String(s.id), when(s.created), s.filename, s.kind,
+        el("span", { class: s.status }, statusText(s)), s.active ? "yes" : "",
+        el("button", { type: "button", onclick: () => showCode(s.id) }, "code")]))
+      : el("p", {}, "nothing submitted yet"));
+    fill("#games", me.games.length ? gamesTable(me.games, true) : el("p", {}, "no games yet"));
+    $("#error").textContent = "";
+  } catch (e) { $("#error").textContent = e.message; }
+}
+
+$("#upload").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const file = $("#file").files[0];
+  if (!file) { $("#answer").textContent = "choose a file first"; return; }
+  const form = new FormData();
+  form.append("file", file);
+  $("#send").disabled = true;
+  $("#answer").className = "";
+  $("#answer").textContent = `checking ${file.name}...`;
+  try {
+    const sub = await api("/api/submit", { method: "POST", body: form });
+    $("#answer").className = sub.status;
+    $("#answer").textContent = `${sub.filename}: ${statusText(sub)}`;
+  } catch (e) {
+    $("#answer").className = "failed";
+    $("#answer").textContent = `refused: ${e.message}`;
+  }
+  $("#send").disabled = false;
+  refresh();
+});
+
+refresh();
+showLeaderboard(false);
+setInterval(() => { refresh(); showLeaderboard(false); }, POLL_MS);
