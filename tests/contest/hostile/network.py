@@ -9,7 +9,7 @@ def _connect(host, port):
         with socket.create_connection((host, port), timeout=1):
             return "CONNECTED"
     except OSError as exc:
-        return type(exc).__name__
+        return type(exc).__name__.replace("Error", "")
 
 
 def player(board):
@@ -17,5 +17,5 @@ def player(board):
     try:
         seen["dns"] = socket.gethostbyname("example.com")
     except OSError as exc:
-        seen["dns"] = type(exc).__name__
-    raise RuntimeError("network " + "; ".join(f"{k}={v}" for k, v in seen.items()))
+        seen["dns"] = type(exc).__name__.replace("Error", "")
+    raise RuntimeError("network " + ";".join(f"{k}={v}" for k, v in seen.items()))

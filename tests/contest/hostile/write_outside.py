@@ -11,7 +11,7 @@ def _write(path):
             f.write(b"pwned\n")
         return "WROTE"
     except OSError as exc:
-        return type(exc).__name__
+        return type(exc).__name__.replace("Error", "")
 
 
 def player(board):
@@ -27,5 +27,5 @@ def player(board):
         os.remove(TARGETS.get("other", "/nonexistent"))
         seen["delete"] = "DELETED"
     except OSError as exc:
-        seen["delete"] = type(exc).__name__
-    raise RuntimeError("write " + "; ".join(f"{k}={v}" for k, v in seen.items()))
+        seen["delete"] = type(exc).__name__.replace("Error", "")
+    raise RuntimeError("write " + ";".join(f"{k}={v}" for k, v in seen.items()))
