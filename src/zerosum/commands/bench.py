@@ -7,7 +7,8 @@ prints ``simulations/s: N``; ``alphabeta`` runs node-limited alpha-beta searches
 the ``window`` evaluation on the 8 x 8 board) and prints ``nodes/s: N`` and ``seconds per search: S``; each
 runs a few rounds after a warm-up (so compiling is not measured) and prints the median.  ``solver`` solves
 benchmark files (see :func:`zerosum.commands.solver.run_solver_bench`); ``analysis`` times full analyses of
-quiet positions ply by ply (:mod:`zerosum.commands.bench_analysis`).  Heavy imports happen inside ``run``.
+quiet positions ply by ply (:mod:`zerosum.commands.bench_analysis`); ``review`` times full reviews of recorded
+games (:mod:`zerosum.commands.bench_review`).  Heavy imports happen inside ``run``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..spec import quoted
 from .bench_analysis import add_bench_analysis, run_bench_analysis
+from .bench_review import add_bench_review, run_bench_review
 from .options import UsageError, add_game_option, float_arg, int_arg
 from .solver import add_solver_bench, run_solver_bench
 
@@ -212,6 +214,8 @@ BENCHMARKS: dict[str, tuple[str, Any, Any]] = {
     "solver": ("solve benchmark files: time, nodes and wrong scores", add_solver_bench, run_solver_bench),
     "analysis": ("full analysis of quiet positions, ply by ply: p50, p90 and max seconds", add_bench_analysis,
                  run_bench_analysis),
+    "review": ("full reviews of recorded games: p50, p90 and max seconds a game, and the first mark's",
+               add_bench_review, run_bench_review),
 }
 
 
