@@ -1,0 +1,271 @@
+"""The ladder: until the entries are frozen, every new submission plays the field, on the engine pool.
+
+**What is played.**  When a submission becomes active and validated (``ok``), it is scheduled against every
+other entry of the field (:func:`~zerosum.contest.standings.field`: the references and the other students'
+active submissions) that it has not met yet: :data:`PAIRS` colour-swapped pairs an opponent, each pair from
+one of the contest's openings (drawn from the contest's seed and the two entries, so the same contest
+schedules the same games).  The references come first in its list, so its first rating comes from games
+against known players.  Games are rows of the store's ``games`` table (``stage`` ``ladder``, ``pairing``
+``NEWCOMER vs OPPONENT``).
+
+**Which game next.**  The pending game with the lowest place in its newcomer's list, oldest first: every
+newcomer's first games come before anybody's later ones, so a submission made while the ladder is busy with
+a large backlog still gets its first rating within a few games.
+
+**A replaced submission** (its student submitted again, or it failed) leaves the field: its pending games
+are deleted before the next game is chosen; its finished games stay in the history (the student's page shows
+them), but the leaderboard counts only games between entries of the field (:mod:`.standings`).  A game
+already running when its submission is replaced is finished and kept in the history the same way.
+
+**How a game is played.**  Each seat is an agent spec in a worker of the engine pool (local processes, or Ray
+actors with ``backend="ray"``): a reference is its zerosum spec (random, any agent, the instructor's file); a
+submission is an external engine (docs/protocol.md) started through the sandbox
+(:func:`zerosum.contest.seats.seat_definition`).  The arena's supervisor keeps each move's deadline, so
+crashes, timeouts, illegal moves and garbage are forfeits with their reasons; a seat that cannot even start
+loses by forfeit too (``could not start: ...``).  Each game starts fresh engine processes and ends them, so a
+game depends on nothing before it and a worker keeps no idle programs.  A finished game is written at once,
+in one transaction: ``status`` ``done``, ``result``, ``reason``, ``forfeit``, ``moves`` (the moves after the
+opening, in the game's notation, separated by spaces), ``record`` (zerosum's record format,
+:mod:`zerosum.records`) and the times.
+
+**Killed at any moment.**  Games are claimed one at a time (``running``); when the process dies, the next
+:func:`start` or :func:`run_pending` sets its ``running`` games back to ``pending`` and plays them again.
+Finished games are never played twice: a game is written only while it is ``running``.
+
+**API.**  ``ladder = start(store, contest_dir=None, backend="local", jobs=None, address=None)`` starts a
+background thread (and ``jobs`` game threads) in this process and returns the :class:`Ladder`;
+``ladder.stop()`` (or the module's :func:`stop`) ends it, games in flight going back to ``pending``.
+``run_pending(store, budget)`` plays at most ``budget`` games in the calling thread's time (tests, scripts),
+``schedule(store)`` only writes the games a new submission needs.  ``store`` is a
+:class:`~zerosum.contest.store.Store`, the contest's folder, or its database.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .standings import connect, db_path, field, read_config
+from .playing import GameRunner, reset_running, run_claims
+
+__all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL"]
+
+#: colour-swapped pairs a newcomer plays against each opponent of the field
+PAIRS = 1
+#: seconds between looks for new submissions when there is nothing to play
+POLL = 0.5
+
+_current: "Ladder | None" = None
+_current_lock = threading.Lock()
+
+
+def _pick_openings(openings: Sequence[str], seed: Any, a: str, b: str, pairs: int) -> list[str]:
+    """``pairs`` openings for the pairing of ``a`` and ``b`` (different ones while the list lasts)."""
+    pool = list(openings) or ["-"]
+    rng = random.Random(f"zerosum-contest/{seed}/{min(a, b)}/{max(a, b)}")
+    out: list[str] = []
+    while len(out) < pairs:
+        deck = pool[:]
+        rng.shuffle(deck)
+        out.extend(deck)
+    return out[:pairs]
+
+
+def _game_seed(seed: Any, stage: str, pairing: str, k: int) -> int:
+    return random.Random(f"zerosum-contest-game/{seed}/{stage}/{pairing}/{k}").getrandbits(31)
+
+
+def _met(conn: sqlite3.Connection) -> set[frozenset[str]]:
+    return {frozenset((r[0], r[1])) for r in conn.execute("SELECT first, second FROM games WHERE stage = 'ladder'")}
+
+
+def schedule(store: Any, pairs: int | None = None) -> int:
+    """Write the ladder games the field needs (module docstring) and delete the pending games of entries that
+    left it; how many games were added."""
+    conn = connect(store)
+    try:
+        return _schedule(conn, pairs)
+    finally:
+        conn.close()
+
+
+def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        config = read_config(conn)
+        entries = field(conn, config)
+        keys = [e.key for e in entries]
+        marks = ",".join("?" * len(keys)) or "NULL"
+        conn.execute(f"DELETE FROM games WHERE stage = 'ladder' AND status = 'pending' AND "
+                     f"(first NOT IN ({marks}) OR second NOT IN ({marks}))", keys + keys)
+        if config.get("frozen"):
+            conn.execute("COMMIT")
+            return 0
+        n = int(config.get("ladder_pairs") or pairs or PAIRS)
+        met = _met(conn)
+        added = 0
+        subs = [e for e in entries if not e.is_reference]
+        for new in subs:  # oldest first: earlier submissions list the later ones as opponents
+            others = [e for e in entries if e.key != new.key and frozenset((new.key, e.key)) not in met]
+            for opp in others:
+                pairing = f"{new.key} vs {opp.key}"
+                for r, opening in enumerate(_pick_openings(config.get("openings") or [], config.get("seed"),
+                                                           new.key, opp.key, n)):
+                    for k, (a, b) in enumerate(((new.key, opp.key), (opp.key, new.key))):
+                        conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
+                                     "VALUES ('ladder', ?, ?, ?, ?, ?, 'pending')",
+                                     (pairing, a, b, opening, _game_seed(config.get("seed"), "ladder", pairing, 2 * r + k)))
+                        added += 1
+                met.add(frozenset((new.key, opp.key)))
+        conn.execute("COMMIT")
+        return added
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _claim(conn: sqlite3.Connection) -> sqlite3.Row | None:
+    """The next pending ladder game (module docstring), marked ``running``; None when there is none."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        rows = conn.execute("SELECT id, pairing, status FROM games WHERE stage = 'ladder' ORDER BY id").fetchall()
+        place: dict[str, int] = {}
+        best: tuple[int, int] | None = None
+        for row in rows:
+            newcomer = (row["pairing"] or "").partition(" vs ")[0]
+            k = place.get(newcomer, 0)
+            place[newcomer] = k + 1
+            if row["status"] == "pending" and (best is None or (k, row["id"]) < best):
+                best = (k, row["id"])
+        if best is None:
+            conn.execute("COMMIT")
+            return None
+        conn.execute("UPDATE games SET status = 'running', started = ? WHERE id = ?", (time.time(), best[1]))
+        row = conn.execute("SELECT * FROM games WHERE id = ?", (best[1],)).fetchone()
+        conn.execute("COMMIT")
+        return row  # type: ignore[no-any-return]
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _folder(store: Any, contest_dir: str | Path | None) -> Path:
+    if contest_dir is not None:
+        return Path(contest_dir)
+    return db_path(store).parent
+
+
+class Ladder:
+    """The ladder of one contest in this process (see the module docstring); made by :func:`start`."""
+
+    def __init__(self, store: Any, contest_dir: str | Path | None = None, *, backend: str = "local",
+                 jobs: int | None = None, address: str | None = None, unconfined: bool = False,
+                 on_game: Callable[[int], None] | None = None) -> None:
+        self.store = store
+        self.folder = _folder(store, contest_dir)
+        self.runner = GameRunner(self.folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
+        self.on_game = on_game
+        self.played = 0
+        self.error: str | None = None  # why the ladder stopped by itself, if it did
+        self._stop = threading.Event()
+        self._lock = threading.Lock()  # claims, one at a time
+        self._threads: list[threading.Thread] = []
+        self._scheduled = 0.0
+
+    @property
+    def running(self) -> bool:
+        return any(t.is_alive() for t in self._threads)
+
+    def start(self) -> "Ladder":
+        conn = connect(self.store)
+        try:
+            reset_running(conn, "ladder")
+        finally:
+            conn.close()
+        for i in range(self.runner.jobs):
+            t = threading.Thread(target=self._loop, name=f"zerosum-ladder-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        return self
+
+    def _next(self, conn: sqlite3.Connection) -> sqlite3.Row | None:
+        with self._lock:
+            if time.monotonic() - self._scheduled > POLL:
+                _schedule(conn)
+                self._scheduled = time.monotonic()
+            return _claim(conn)
+
+    def _loop(self) -> None:
+        conn = connect(self.store)
+        try:
+            while not self._stop.is_set():
+                try:
+                    row = self._next(conn)
+                    if row is None:
+                        self._stop.wait(POLL)
+                        continue
+                    if self.runner.play(conn, row, stopping=self._stop.is_set):
+                        self.played += 1
+                        if self.on_game is not None:
+                            self.on_game(int(row["id"]))
+                except Exception as exc:  # noqa: BLE001 - one line kept; the ladder goes on
+                    self.error = f"{type(exc).__name__}: {exc}"
+                    self._stop.wait(POLL)
+        finally:
+            conn.close()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """End the ladder: no new game starts, games in flight are abandoned (back to ``pending``)."""
+        self._stop.set()
+        self.runner.close()
+        for t in self._threads:
+            t.join(timeout)
+        conn = connect(self.store)
+        try:
+            reset_running(conn, "ladder")
+        finally:
+            conn.close()
+
+
+def start(store: Any, contest_dir: str | Path | None = None, **options: Any) -> Ladder:
+    """Start the ladder of ``store``'s contest in background threads (one a job of the pool); the
+    :class:`Ladder` (its :meth:`~Ladder.stop` ends it).  Options: ``backend`` (``local`` or ``ray``),
+    ``jobs``, ``address`` (a Ray cluster), ``unconfined`` (run submissions without the sandbox: only where
+    the teacher said so), ``on_game`` (called with each finished game's id, in a ladder thread)."""
+    global _current
+    with _current_lock:
+        if _current is not None and _current.running:
+            _current.stop()
+        _current = Ladder(store, contest_dir, **options).start()
+        return _current
+
+
+def stop() -> None:
+    """Stop the ladder :func:`start` began in this process (nothing when none runs)."""
+    global _current
+    with _current_lock:
+        if _current is not None:
+            _current.stop()
+            _current = None
+
+
+def run_pending(store: Any, budget: int, contest_dir: str | Path | None = None, **options: Any) -> int:
+    """Schedule, then play pending ladder games here, at most ``budget`` tries (``running`` ones left by a
+    killed process first go back to ``pending``); how many games were finished and written.  Options as
+    :func:`start`."""
+    runner = GameRunner(_folder(store, contest_dir), **options)
+    try:
+        conn = connect(store)
+        try:
+            reset_running(conn, "ladder")
+            _schedule(conn)
+        finally:
+            conn.close()
+        return run_claims(store, _claim, budget, runner)
+    finally:
+        runner.close()
+

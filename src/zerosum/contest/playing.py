@@ -1,0 +1,285 @@
+"""One contest game on the engine pool, from its row in the store's ``games`` table to its result there
+(used by the ladder, :mod:`.ladder`, and the final, :mod:`.final`).
+
+An entry becomes an agent spec (:meth:`GameRunner.spec_of`): a reference its zerosum spec (a reference marked
+``"sandbox": true`` in the config runs as a sandboxed program too), a submission the name of an external
+engine whose command is the sandboxed seat (:func:`zerosum.contest.seats.seat_definition`), handed to the
+worker with the game.  The arena's supervisor (:func:`zerosum.arena.runner.play_supervised`) keeps each
+move's deadline; the worker runs :func:`play_seat_game`, which turns a seat that cannot start into a forfeit
+(``could not start: ...``) and ends the game's engine programs when the game ends.
+
+The contest's limits (``config["limits"]``): ``nodes`` (sent to every agent), ``move_time`` (seconds a move:
+the agents' time limit, the hard deadline being the arena's rule, :func:`zerosum.arena.match.default_deadline`)
+and ``tc`` (a game clock ``[base, increment]``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ..arena.play import GameTask
+from ..arena.store import GameRecord
+from .standings import connect, read_config
+
+__all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "engine_name", "record_text", "ATTEMPTS"]
+
+#: how often a game the pool could not play (never an agent's fault) is tried before it is set aside
+ATTEMPTS = 3
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def engine_name(entry: str) -> str:
+    """The external engine name of an entry's seat: ``contest-sub-12``, ``contest-ref-instructor``."""
+    kind, _, rest = entry.partition(":")
+    clean = re.sub(r"[^A-Za-z0-9_-]", "-", rest)[:40]
+    return f"contest-{kind}-{clean}"
+
+
+def play_seat_game(task: GameTask) -> tuple[Any, ...]:
+    """:func:`zerosum.arena.play.run_game` in a worker, for the contest: a seat that cannot be built loses by
+    forfeit (``("end", other seat, "could not start: ...", True)``), and the game's engine programs are ended
+    afterwards (each game starts its own: nothing is kept from one game to the next)."""
+    from ..arena.play import run_game
+    from ..external.agent import _close_all
+
+    try:
+        final = run_game(task)
+    finally:
+        _close_all()
+    if final[0] == "unstarted":
+        return ("end", 3 - final[1], _one_line(f"could not start: {final[2]}", 300), True)
+    return final
+
+
+class _Seats:
+    """The pool as :func:`~zerosum.arena.runner.play_supervised` sees it, each game run by :func:`play_seat_game`."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    def run(self, fn: Callable[..., Any], args: tuple[Any, ...] = (), timeout: float | None = None,
+            on_event: Any = None) -> Any:
+        return self.pool.run(play_seat_game, args, timeout, on_event)
+
+
+def _one_line(text: str, width: int) -> str:
+    text = " ".join(_CONTROL.sub(" ", str(text)).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def reset_running(conn: sqlite3.Connection, stage: str) -> int:
+    """Games of ``stage`` left ``running`` by a process that ended go back to ``pending``; how many."""
+    conn.execute("BEGIN IMMEDIATE")
+    cur = conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE stage = ? AND status = 'running'",
+                       (stage,))
+    conn.execute("COMMIT")
+    return cur.rowcount
+
+
+def record_text(row: Any, rec: GameRecord, names: dict[str, str], config: dict[str, Any], stage: str) -> str:
+    """The game in zerosum's record format (:mod:`zerosum.records`)."""
+    from ..records import MoveNote, Record, termination
+    from ..records import format as format_record
+
+    limits = config.get("limits") or {}
+    tc, per_move = limits.get("tc"), limits.get("move_time")
+    control = f"{tc[0]:g}+{tc[1]:g}" if tc else (f"1/{per_move:g}" if per_move else "-")
+    tags = {"Event": f"zerosum contest {stage}", "Site": _one_line(socket.gethostname() or "?", 100),
+            "Date": time.strftime("%Y.%m.%d", time.localtime(rec.finished or time.time())), "Round": str(row["id"]),
+            "First": _one_line(f"{names.get(row['first'], row['first'])} ({row['first']})", 200),
+            "Second": _one_line(f"{names.get(row['second'], row['second'])} ({row['second']})", 200),
+            "Game": str(config.get("game")), "Opening": row["opening"] or "-",
+            "Termination": termination(_one_line(rec.reason, 300), rec.forfeit), "TimeControl": control}
+    notes: list[MoveNote | None] = [MoveNote(None if t is None else float(t), None if n is None else int(n), None)
+             for t, n in zip(rec.times, rec.nodes)]
+    return format_record(Record(tags, list(rec.moves), notes, rec.result))
+
+
+class GameRunner:
+    """Plays contest games (rows of ``games``) in ``jobs`` workers of the engine pool, started at the first
+    game (``backend`` ``local`` or ``ray``; ``address`` a Ray cluster); ``unconfined`` runs the submissions
+    without the sandbox (the teacher's ``--unconfined``)."""
+
+    def __init__(self, folder: str | Path, *, backend: str = "local", jobs: int | None = None,
+                 address: str | None = None, unconfined: bool = False, grace: float = 30.0,
+                 setup: float = 120.0) -> None:
+        from ..errors import UsageError
+        from ..pool import BACKENDS
+
+        if backend not in BACKENDS:
+            raise UsageError(f"unknown backend {backend!r}: choose {' or '.join(BACKENDS)}")
+        self.folder = Path(folder).resolve()
+        self.backend, self.address, self.unconfined = backend, address, unconfined
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.grace, self.setup = grace, setup
+        self._pool: Any = None
+        self._lock = threading.Lock()
+        self._failures: dict[int, int] = {}
+        self.failures: list[tuple[int, str]] = []  # (game, why) of every try the pool could not play
+        self.closed = False
+
+    def pool(self) -> Any:
+        from ..pool import make_pool
+
+        with self._lock:
+            if self.closed:
+                from ..pool import EngineBusy
+
+                raise EngineBusy("the pool is stopping")
+            if self._pool is None:
+                self._pool = make_pool(self.backend, self.jobs, address=self.address, wait=None, memory_limit=None,
+                                       rss_limit=None, quiet=True)
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    def spec_of(self, conn: sqlite3.Connection, entry: str, config: dict[str, Any],
+                engines: dict[str, str]) -> str:
+        """The agent spec of ``entry`` in a worker; a sandboxed seat's definition goes into ``engines``."""
+        import json
+
+        from ..errors import GameError
+
+        kind, _, rest = entry.partition(":")
+        if kind == "ref":
+            for ref in config.get("references") or []:
+                if isinstance(ref, dict) and ref.get("name") == rest:
+                    if not ref.get("sandbox"):
+                        return str(ref["spec"])
+                    path, kind_of = str(ref["spec"]), "python"
+                    break
+            else:
+                raise GameError(f"entry {entry!r}: the contest has no such reference")
+        else:
+            row = conn.execute("SELECT path, kind FROM submissions WHERE id = ?", (int(rest),)).fetchone()
+            if row is None:
+                raise GameError(f"entry {entry!r}: no such submission")
+            path, kind_of = str(self.folder / row["path"]), row["kind"]
+        from .sandbox import Limits
+        from .seats import seat_definition
+
+        name = engine_name(entry)
+        own = config.get("sandbox")  # the seats' resource limits, when the contest sets them
+        limits = Limits(**own) if isinstance(own, dict) else None
+        definition = seat_definition(str(self.folder), path, kind_of, limits, name, game=str(config["game"]),
+                                     unconfined=self.unconfined)
+        engines[name] = json.dumps(definition.to_json(), sort_keys=True)
+        return name
+
+    def task_for(self, conn: sqlite3.Connection, row: Any, config: dict[str, Any]) -> GameTask:
+        from ..arena.match import default_deadline
+
+        engines: dict[str, str] = {}
+        first = self.spec_of(conn, row["first"], config, engines)
+        second = self.spec_of(conn, row["second"], config, engines)
+        limits = config.get("limits") or {}
+        own = tuple(sorted((k, v) for k, v in (("nodes", limits.get("nodes")), ("time", limits.get("move_time")))
+                           if v is not None))
+        deadline = default_deadline(limits.get("move_time"))
+        tc = limits.get("tc")
+        return GameTask(int(row["id"]), str(config["game"]), first, second, row["opening"] or "-", int(row["seed"] or 0),
+                        own, (deadline, deadline), (float(tc[0]), float(tc[1])) if tc else None, (), None,
+                        tuple(sorted(engines.items())))
+
+    def play(self, conn: sqlite3.Connection, row: Any, stopping: Callable[[], bool] = lambda: False) -> bool:
+        """Play the claimed (``running``) game ``row`` and write its result; False when it was not finished
+        (the pool stopped: it stays for the next start; or it could not be played)."""
+        from ..arena.runner import play_supervised
+        from .standings import entry_names
+
+        config = read_config(conn)
+        game_id = int(row["id"])
+        try:
+            task = self.task_for(conn, row, config)
+            rec = play_supervised(_Seats(self.pool()), task, self.grace, self.setup)
+        except Exception as exc:  # noqa: BLE001 - the pool stopping, or a game that cannot be played
+            if stopping() or self.closed:
+                return False
+            lost = self._unstarted(exc, task if "task" in locals() else None)
+            if lost is None:
+                return self._failed(conn, game_id, f"{type(exc).__name__}: {exc}")
+            rec = lost
+        if stopping() or self.closed:  # a game cut short by the stop is no result
+            return False
+        text = record_text(row, rec, entry_names(conn, config), config, str(row["stage"]))
+        conn.execute("BEGIN IMMEDIATE")
+        cur = conn.execute("UPDATE games SET status = 'done', result = ?, reason = ?, forfeit = ?, moves = ?, "
+                           "record = ?, finished = ? WHERE id = ? AND status = 'running'",
+                           (rec.result, _one_line(rec.reason, 500), int(rec.forfeit), " ".join(rec.moves), text,
+                            time.time(), game_id))
+        conn.execute("COMMIT")
+        return cur.rowcount == 1
+
+    def _unstarted(self, exc: Exception, task: GameTask | None) -> GameRecord | None:
+        """The forfeit of a seat whose agent could not be built in time (the supervisor's GameError names it)."""
+        text = str(exc)
+        if task is None or "could not start" not in text:
+            return None
+        for seat, spec in ((1, task.first), (2, task.second)):
+            if f"agent {spec!r}:" in text:
+                why = text.partition(f"agent {spec!r}: ")[2].partition(" (nothing was stored")[0]
+                result = "0-1" if seat == 1 else "1-0"
+                return GameRecord(task.idx, result, 3 - seat, _one_line(f"could not start: {why}", 300), True,
+                                  [], [], [], [], [], 0.0, time.time())
+        return None
+
+    def _failed(self, conn: sqlite3.Connection, game_id: int, why: str) -> bool:
+        """A game the pool could not play: back to ``pending`` for another try, and after :data:`ATTEMPTS`
+        set aside (``done`` without a result, ``reason`` ``not played: ...``)."""
+        n = self._failures[game_id] = self._failures.get(game_id, 0) + 1
+        self.failures.append((game_id, why))
+        conn.execute("BEGIN IMMEDIATE")
+        if n < ATTEMPTS:
+            conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE id = ? AND status = 'running'",
+                         (game_id,))
+        else:
+            conn.execute("UPDATE games SET status = 'done', result = NULL, reason = ?, finished = ? "
+                         "WHERE id = ? AND status = 'running'", (_one_line(f"not played: {why}", 500), time.time(),
+                                                                 game_id))
+        conn.execute("COMMIT")
+        return False
+
+
+
+def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: int, runner: GameRunner) -> int:
+    """Play the games ``claim(conn)`` hands out (each claimed ``running``; None: no more) in ``runner.jobs``
+    threads, at most ``budget`` tries; how many games were finished and written."""
+    lock = threading.Lock()
+    claimed, played = [0], [0]
+
+    def work() -> None:
+        own = connect(store)
+        try:
+            while True:
+                with lock:
+                    if claimed[0] >= budget:
+                        return
+                    row = claim(own)
+                    if row is None:
+                        return
+                    claimed[0] += 1
+                if runner.play(own, row):
+                    with lock:
+                        played[0] += 1
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=work, name=f"zerosum-contest-{i}", daemon=True)
+               for i in range(min(runner.jobs, max(budget, 0)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return played[0]
