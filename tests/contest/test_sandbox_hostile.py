@@ -144,6 +144,7 @@ LATE = ("did not answer within the move's time", "timeout: no bestmove within") 
 CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongside a good game)
     ("fork_bomb.py", "python", [LATE], True),
     ("memory_bomb.py", "python", [("MemoryError",), ("memory limit",)], True),
+    ("memory_fork_bomb.py", "python", [("MemoryError", "ended in a move", "signal 9", *LATE)], True),
     ("loop_import.py", "python", [("no zspok within",)], False),
     ("loop_move.py", "python", [LATE], False),
     ("sys_exit.py", "python", [("SystemExit: 3",)], False),

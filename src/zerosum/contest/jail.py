@@ -1,4 +1,7 @@
-"""The last step into a contest seat, run inside the bubblewrap sandbox before the submission's program.
+"""The first and the last step of a contest seat: around bubblewrap, and inside it before the submission runs.
+
+``python -I -S jail.py --outer MEMORY_MB -- bwrap ...`` (:func:`outer`), before the sandbox: the seat's
+processes together get a memory cgroup of their own where the machine allows it.
 
 ``python -I -S jail.py [--strict] NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM [ARGS...]``: it imports
 nothing but the standard library (no ``site``: a few milliseconds), sets the seat's resource limits, gives up
@@ -31,6 +34,8 @@ import sys
 #: the first user id a seat may run as (in bubblewrap's privileged mode); the id is drawn at random above it
 FIRST_UID = 1_000_000_000
 CANNOT_JAIL = 126
+#: the names of the seats' memory cgroups
+CGROUP_PREFIX = "zerosum-seat-"
 FAILED = 1
 _AGENT_FAILED = b"info string error the agent failed: "
 _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no bestmove: the client judges it)
@@ -57,7 +62,7 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         if why.startswith("MemoryError"):
             why += f" (over the seat's memory limit, {data_mb} MB a process)"
         elif "ended without a move" in why:
-            why = "the agent's process ended in a move, without a move (os._exit, a crash, or over the CPU limit)"
+            why = "its process ended in a move, without a move (os._exit, a crash, or over the memory or CPU limit)"
         _fail(child, f"the agent failed: {why}")
     word = line.split(None, 1)[0] if line.strip() else b""
     if word == b"info" and not line.startswith(b"info string"):
@@ -117,7 +122,62 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
 
+def _memory_cgroup() -> str | None:
+    """This process's memory cgroup folder (cgroup v1's ``memory`` hierarchy), or None."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, controllers, path = line.rstrip("\n").split(":", 2)
+                if "memory" in controllers.split(","):
+                    folder = os.path.join("/sys/fs/cgroup/memory", path.lstrip("/"))
+                    return folder if os.path.isfile(os.path.join(folder, "cgroup.procs")) else None
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def outer(memory_mb: int, program: list[str]) -> None:
+    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into a memory
+    cgroup of its own holding all of them to ``memory_mb`` together, where the machine lets it (cgroup v1,
+    writable: the seat's processes killed by the kernel past it); exec PROGRAM in any case.  The empty cgroups
+    of seats that ended are removed here too."""
+    base = _memory_cgroup()
+    if base is not None and os.access(base, os.W_OK):
+        for name in os.listdir(base):
+            if name.startswith(CGROUP_PREFIX):
+                try:
+                    os.rmdir(os.path.join(base, name))  # refused while a process is in it
+                except OSError:
+                    pass
+        mine = os.path.join(base, f"{CGROUP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}")
+        try:
+            os.mkdir(mine)
+            for knob in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"):
+                if os.path.exists(os.path.join(mine, knob)):
+                    with open(os.path.join(mine, knob), "w") as f:
+                        f.write(str(memory_mb << 20))
+            with open(os.path.join(mine, "memory.swappiness"), "w") as f:
+                f.write("0")
+        except OSError:
+            pass
+        try:
+            with open(os.path.join(mine, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+        except OSError:
+            try:
+                os.rmdir(mine)
+            except OSError:
+                pass
+    try:
+        os.execv(program[0], program)
+    except OSError as exc:
+        sys.stderr.write(f"cannot start {program[0]!r}: {exc.strerror or exc}\n")
+        os._exit(127)
+
+
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--outer"] and len(argv) > 3 and argv[2] == "--":
+        outer(int(argv[1]), argv[3:])
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
     try:

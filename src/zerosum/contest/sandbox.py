@@ -12,7 +12,8 @@ guarantees"):
   zerosum package, ``/etc/ld.so.cache`` and ``/etc/localtime`` (nothing else of ``/etc``: no ``passwd``, no
   ``hosts``); a private ``/proc`` and a minimal ``/dev``; the submission read-only under ``/submission``; a
   private scratch ``/tmp`` (a tmpfs of :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
-- resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process), CPU seconds (``RLIMIT_CPU``, a
+- resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
+  in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds (``RLIMIT_CPU``, a
   process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or under a fresh user
   id when bubblewrap runs as root), file size, open files, no core files;
 - a clean environment: ``PATH``, ``HOME=/tmp``, ``NUMBA_CACHE_DIR=/tmp/numba`` and one thread for numeric
@@ -154,7 +155,8 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
     limits = limits or Limits()
     bwrap = bwrap_path()
     assert bwrap is not None
-    out = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+    out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), "--",
+           bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
     if _privileged():
         out += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]  # for the jail to give up root, no more
