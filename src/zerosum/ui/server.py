@@ -26,6 +26,12 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   read in an engine worker under an engine job's bounds (time, memory), each game's board checked from its
   tags before its moves are replayed; at most ``max_record_requests`` records are read at once (more: a 503
   at once).
+* ``GET /api/review?game=SPEC&moves=M[&budget=S&resume=R]`` -- the review of a line (the study board's
+  graph, bar and marks: :mod:`zerosum.ui.study`), S seconds of it (0.05 s up to the engine time; default 1):
+  each move judged so far (``marks``: class, PGN suffix, verdict) and each position's value from the first
+  player's view (``positions``), ``done``, and ``resume`` to ask for the next slice.
+* ``GET /api/line?game=SPEC&moves=M`` -- the best line from a position (at most 8 plies), in the game's
+  notation, with the position's value in words.
 * ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
   ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
   play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.
@@ -67,7 +73,7 @@ from ..errors import GameError, UsageError
 from ..pool import EngineBusy, EngineFailed, EngineMemory, EngineTimeout, Job, choose_move
 from ..spec import real
 from . import explain as why
-from . import record_api, service
+from . import record_api, service, study
 from .connections import serve_config
 from .engines import MARGIN, MAX_ENGINE_REQUESTS, READY_WAIT, Engines
 from .position import check_position, describe_state, solver_plays
@@ -222,6 +228,36 @@ async def analyze(request: Request) -> Response:
     return JSONResponse(reply)
 
 
+def _budget(text: str | None, engine_time: float) -> float:
+    """The seconds of a slice (``budget=``): MIN_BUDGET up to the engine time; none: min(1, engine time)."""
+    if text is None:
+        return min(1.0, engine_time)
+    try:
+        budget = real(text)
+    except ValueError:
+        budget = -1.0
+    if not MIN_BUDGET <= budget <= engine_time:
+        raise GameError(f"budget={text[:20]!r} is not a number of seconds {MIN_BUDGET:g}..{engine_time:g}")
+    return budget
+
+
+@answered
+async def review(request: Request) -> Response:
+    engines = engines_of(request)
+    game, actions, _ = await run_in_threadpool(check_position, query(request, "game"), query(request, "moves"))
+    budget = _budget(query(request, "budget"), engines.engine_time)
+    resume = study.check_resume(query(request, "resume"), len(actions))
+    return JSONResponse(await engines.run(study.review_job, (game, actions, budget, resume)))
+
+
+@answered
+async def best_line(request: Request) -> Response:
+    engines = engines_of(request)
+    game, actions, position = await run_in_threadpool(check_position, query(request, "game"), query(request, "moves"),
+                                                      "the game is over: there is no line to show")
+    return JSONResponse(await engines.run(study.line_job, (game, actions, position, min(1.0, engines.engine_time))))
+
+
 def _move_fields(data: dict[str, Any]) -> int | None:
     """The checked seed of a move request's fields (raises GameError for an unknown or mistyped field)."""
     unknown = sorted(set(data) - {"game", "moves", "agent", "seed"})
@@ -317,6 +353,8 @@ ROUTES = [
     Route("/api/explain", explain),
     Route("/api/record", record, methods=["POST"]),
     Route("/api/agent", agent),
+    Route("/api/review", review),
+    Route("/api/line", best_line),
     Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
 ]
 

@@ -1,0 +1,123 @@
+"""The page's study board: a game's review, slice by slice (``GET /api/review``), and the best line from a
+position (``GET /api/line``), both run in an engine worker.
+
+:func:`review_job` judges the moves of a line with :func:`zerosum.reviewer.judge.marks` (the solver's exact
+values where it takes the game, else alpha-beta's estimates) for about ``budget`` seconds, and answers what it
+judged: each move's mark (``class``, its PGN suffix ``mark``, ``words``: the verdict) and each position's
+value from the first player's view for the evaluation graph and bar (``bar`` in -1..1: a proven win +1, a
+loss -1, a draw 0, an estimate ``tanh(value / ESTIMATE_SCALE)``; ``result`` win/draw/loss where exact).
+``resume`` is how many moves are judged so far (plain text: any worker goes on from there, its solver table
+warm or not).  :func:`line_job` is the best play from a position for at most :data:`LINE` plies, in words.
+"""
+
+from __future__ import annotations
+
+import math
+from time import perf_counter as _perf_counter
+from typing import Any, Callable
+
+from ..core.words import short_words, value_words
+from ..errors import UsageError
+from ..game import Game
+from ..values import is_proven
+
+__all__ = ["review_job", "line_job", "check_resume", "ESTIMATE_SCALE", "LINE"]
+
+#: an estimate of this size fills about three quarters of the bar (tanh(1) = 0.76)
+ESTIMATE_SCALE = 200.0
+#: plies of the best line the page shows
+LINE = 8
+
+
+def check_resume(text: str | None, plies: int) -> int:
+    """The moves judged already, from a ``resume`` value (none: 0); a UsageError for anything else."""
+    if text is None or text == "":
+        return 0
+    if not (text.isascii() and text.isdigit()) or int(text) > plies:
+        raise UsageError(f"resume={text[:20]!r} is not a number of moves judged 0..{plies} (send the last "
+                         "answer's resume)")
+    return int(text)
+
+
+def _position(game: Game[Any, Any], ply: int, side: int, value: float, exact: bool,
+              best: str | None) -> dict[str, Any]:
+    """A position's figures for the page: ``value`` is from ``side``'s view (the side to move)."""
+    first = value if side == 1 else -value
+    proven = exact or is_proven(first)
+    result = None
+    if proven:
+        result = "win" if first > 0 else "loss" if first < 0 else "draw"
+    bar = (1.0 if first > 0 else -1.0 if first < 0 else 0.0) if proven else math.tanh(first / ESTIMATE_SCALE)
+    words = f"{game.player_label(side)} to move: {value_words(value, exact)}"
+    return {"ply": ply, "side": side, "kind": "exact" if proven else "estimate", "result": result,
+            "bar": round(bar, 4), "words": words, "short": short_words(first, exact), "best": best}
+
+
+def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: int = 0,
+               clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
+    """The moves of ``actions`` from move ``resume`` on, judged for about ``budget`` seconds (at least one
+    move); see the module docstring."""
+    from ..reviewer.judge import marks
+    from ..reviewer.text import SUFFIX
+
+    began, engine = clock(), list[str]()
+    positions: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    judged = resume
+    for mark in marks(game, actions, resume, engine=engine):
+        judged = mark.ply
+        positions.append(_position(game, mark.ply - 1, mark.player, mark.before, mark.exact,
+                                   mark.best[0] if mark.best else None))
+        out.append({"ply": mark.ply, "move": mark.move, "class": mark.kind, "only": mark.only,
+                    "mark": SUFFIX[mark.kind] + ("!" if mark.only else ""), "words": mark.verdict(),
+                    "best": mark.best, "line": mark.line, "exact": mark.exact})
+        if judged == len(actions):  # the last position: its value is the last move's, from the other side
+            state = game.states_of(actions)[-1]
+            side = 3 - mark.player
+            positions.append(_position(game, judged, side, -mark.after, mark.exact, None))
+            if game.is_terminal(state):
+                positions[-1]["best"] = None
+        if clock() - began >= budget:
+            break
+    done = judged >= len(actions)
+    who = engine[0] if engine else ""
+    kept = sum(1 for m in out if m["class"] in ("best", "good"))
+    summary = (f"Review by {who}{'' if all(m['exact'] for m in out) else ' (estimates)'}: "
+               f"{judged} of {len(actions)} moves judged" + ("" if done else " …")) if actions else "No moves to review."
+    return {"game": game.spec, "moves": game.format_moves(actions), "engine": who, "done": done,
+            "resume": None if done else str(judged), "positions": positions, "marks": out, "kept": kept,
+            "summary": summary}
+
+
+def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: float,
+             clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
+    """The best play from ``state`` for at most :data:`LINE` plies: the solver's best moves one after the
+    other where it takes the game (stopping after ``seconds``, at least one move), else an alpha-beta
+    search's principal variation within ``seconds``."""
+    from ..analysis import service
+
+    found = service(game)
+    moves: list[Any] = []
+    first = found.analyse(state, time=seconds)
+    exact, who = first.exact, first.engine
+    words = first.words(first.best) if first.best is not None else ""
+    if first.best is not None and not exact:
+        from ..agents.base import SearchAgent
+        from ..agents.registry import make_agent
+
+        agent = make_agent(f"alphabeta:time={seconds:g}")
+        assert isinstance(agent, SearchAgent)
+        result = agent.search(game, state)
+        moves = list(result.pv[:LINE]) or [result.action]
+        who = f"alphabeta:time={seconds:g}"
+    elif first.best is not None:
+        began, here, step = clock(), state, first
+        while step.best is not None and len(moves) < LINE:
+            moves.append(step.best)
+            here = game.result(here, step.best)
+            if game.is_terminal(here) or clock() - began >= seconds:
+                break
+            step = found.analyse(here, time=seconds)
+    fmt = game.format_action
+    return {"game": game.spec, "moves": game.format_moves(actions), "line": [fmt(a) for a in moves],
+            "words": words, "exact": exact, "engine": who}
