@@ -18,7 +18,7 @@ def test_click_a_column_the_engine_answers_and_undo(page) -> None:
     assert page.locator('[data-column="0"] .disc.p2').count() == 1
     assert "moves=41" in page.url
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")
-    assert "first played 1" in page.text_content("#engine-info")
+    assert "first legal move played 1" in page.text_content("#engine-info")  # its label
     page.click("#undo")  # a full move: the engine's and mine
     wait_moves(page, "")
     assert page.locator(".cx-grid .disc").count() == 0

@@ -60,7 +60,7 @@ def test_the_arrow_keys_home_and_end_step_through_the_game(page) -> None:
     assert shown_ply(page) == 3
 
 
-def test_a_new_move_from_an_earlier_position_truncates_the_future(page) -> None:
+def test_a_new_move_from_an_earlier_position_opens_a_variation(page) -> None:
     page.goto(page.base + "/?game=connect4&moves=4453&opponent=person")
     wait_moves(page, "4453")
     page.click('#move-list button[data-ply="2"]')
@@ -70,11 +70,11 @@ def test_a_new_move_from_an_earlier_position_truncates_the_future(page) -> None:
     assert page.locator("#move-list button[data-ply]").count() == 5
     page.click("#back")
     wait_moves(page, "44")
-    page.click('[data-column="0"]')  # a new move: the line is now 441
+    page.click('[data-column="0"]')  # a new move: the line shown is now 441, and 4453 stays the main line
     wait_moves(page, "441")
     assert page.locator("#move-list button[data-ply]").count() == 4
     assert page.locator("#move-list button.future").count() == 0 and page.is_disabled("#forward")
-    assert address(page)["moves"] == "441" and "ply" not in address(page)
+    assert address(page)["moves"] == "4453" and address(page)["v"] == "2.1" and "ply" not in address(page)
 
 
 def test_undo_against_an_engine_takes_back_a_full_move_and_redo_brings_it_back(page) -> None:
@@ -160,4 +160,7 @@ def test_a_wide_board_whose_moves_take_commas_steps_too(page) -> None:
     wait_moves(page, "6,7,6,7")
     page.click('[data-column="9"]')
     wait_moves(page, "6,7,6,7,10")
-    assert address(page)["moves"] == "6,7,6,7,10"
+    assert address(page)["moves"] == "6,7,6,7,11" and address(page)["v"] == "4.10"  # a variation
+    page.goto(page.url)  # its moves are split by the game's separator when the address is read back
+    wait_moves(page, "6,7,6,7,10")
+    assert page.locator("#variations button[data-node]").count() == 6

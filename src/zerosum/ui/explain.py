@@ -102,8 +102,8 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     verdict = (f"{move} is chosen: {label} plays {traits.chooses}" if traits.chooses
                else f"{move} is chosen" if best is None
                else f"{move} is chosen: it scores {value_text(best, tree.discounted)} from {side}'s view, and no "
-                    f"other move scores more" + (f" ({bounded} refuted: each scores at most what is shown)"
-                                                 if bounded else ""))
+                    f"other move scores more" + (f" (the {bounded} other move{'s' if bounded > 1 else ''} "
+                                                 "refuted: each scores at most what is shown)" if bounded else ""))
     return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
             "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
             "nodes": result.nodes, "counts": traits.counts, "per_depth": tree.counts_per_depth(),

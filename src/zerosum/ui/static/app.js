@@ -2,9 +2,9 @@
 // No build step and no outside assets (board.js draws, panels.js holds the move list, analysis, why? and
 // records; this file the game, the address and the keys).  It knows no game: it draws the board the server
 // describes and lists the games (`games`) and opponents (`/api/health`) the server offers.
-// The game is a line of moves and the position shown is after the first `ply` of them: back and forward
-// step through it (the moves past `ply` are the redo), a move that is not the next one starts a new line
-// from the position shown, as an editor does.  An engine moves only at the end of the line.
+// The game is a tree of lines (tree.js): the line shown is `line` and the position shown is after the first
+// `ply` of its moves: back and forward step through it (the moves past `ply` are the redo), a move that is not
+// the next one opens a variation from the position shown.  An engine moves only at the end of the line.
 // An engine's move answers with the position after it, which the page shows without asking again.  The start
 // (the address's settings) and the waits (#wait) are in start.js.
 // Hooks for tests: #status, #moves (the moves up to the position shown), #announce (the live region),
@@ -17,7 +17,9 @@ const WATCH_DELAY = 600;  // ms between the moves of two engines, so a person ca
 const ui = {
   game: "connect4",     // the game spec as the server spells it
   info: null,           // the /api/state answer for the position shown
-  line: [],             // the moves of the game, as far as they go
+  line: [],             // the line shown: its moves from the start, as far as it goes (tree.js)
+  root: null,           // the tree of every line (tree.js)
+  quiet: false,         // the address is replaced, not pushed onto the history (start, Back and Forward)
   ply: 0,               // the position shown: after line[0 .. ply)
   sep: "",              // the game's move separator
   opponent: "person",   // an agent spec, or "person"
@@ -154,19 +156,28 @@ function defaultOpponent(solver) {
 
 // the address holds every setting, so a link opens the same game, position and players
 function updateAddress() {
-  const params = new URLSearchParams();
+  const params = [];
   const preset = (ui.games || []).find((g) => !Object.keys(g.options).length && g.game === ui.game);
-  params.set("game", preset ? preset.spec : ui.game);  // "connect4" rather than its full spec
-  params.set("moves", ui.line.join(ui.sep));
-  if (ui.ply < ui.line.length) params.set("ply", String(ui.ply));
-  params.set("opponent", ui.opponent);
-  params.set("side", String(ui.human));
-  if (ui.human === 0 && ui.opponent2 && ui.opponent2 !== ui.opponent) params.set("opponent2", ui.opponent2);
-  if (ui.human === 0 && ui.paused) params.set("paused", "1");
-  params.set("analysis", $("#analysis").checked ? "1" : "0");
+  params.push(["game", preset ? preset.spec : ui.game]);  // "connect4" rather than its full spec
+  treeParams(params);  // moves=, v=, line=, ply= (tree.js)
+  params.push(["opponent", ui.opponent]);
+  params.push(["side", String(ui.human)]);
+  if (ui.human === 0 && ui.opponent2 && ui.opponent2 !== ui.opponent) params.push(["opponent2", ui.opponent2]);
+  if (ui.human === 0 && ui.paused) params.push(["paused", "1"]);
+  params.push(["analysis", $("#analysis").checked ? "1" : "0"]);
   // specs keep their ":", "," and "=" readable (connectx:rows=6,cols=7,k=4); everything else is escaped
-  const text = Array.from(params, ([k, v]) => `${k}=${encodeURIComponent(v).replace(/%3A/gi, ":").replace(/%2C/gi, ",").replace(/%3D/gi, "=")}`);
-  history.replaceState(null, "", `?${text.join("&")}`);
+  const text = params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%3A/gi, ":").replace(/%2C/gi, ",").replace(/%3D/gi, "=")}`);
+  recordHistory(`?${text.join("&")}`);  // a new position: a new entry of the browser's history (tree.js)
+}
+
+// an engine named for people by the label the server offers it under ("the solver (perfect play)", "alpha-beta,
+// 1 s a move"); another budget of an offered engine: its label's name and the budget ("alpha-beta (depth=3)")
+function agentLabel(spec) {
+  const name = spec.split(":")[0], options = spec.split(":").slice(1).join(":");
+  const offered = ui.opponents.find((o) => o.spec === spec) || ui.opponents.find((o) => o.spec.split(":")[0] === name);
+  if (!offered) return spec;
+  if (offered.spec === spec || !offered.spec.includes(":")) return offered.label;
+  return `${offered.label.split(",")[0]} (${options})`;
 }
 
 // ---- whose turn ---------------------------------------------------------------------------------
@@ -227,9 +238,11 @@ async function go(ply, known) {
   pass.disabled = !info.view.pass_action || !info.legal.includes(info.view.pass_action);
   render(info);
   renderMoveList();
+  renderVariations();
   announce(info);
   updateAddress();
   clearScores();
+  review();  // the study board (study.js): the graph, the bar, the best line, the marks
   if (!ui.lastEngine || ui.lastEngine.after !== info.moves) { ui.lastEngine = null; $("#why-panel").hidden = true; }
   $("#why").hidden = !ui.lastEngine;
   if (engineToMove(info) && !ui.paused) {
@@ -240,21 +253,23 @@ async function go(ply, known) {
   }
 }
 
-// open a game's line at a ply (a record, a link, a new game); `sep`: the game's move separator
-function loadLine(game, line, ply, sep) {
+// open a game's line at a ply (a record, a link, a new game); `sep`: the game's move separator; `lines`: the
+// tree's lines when it has variations (the first is `line`), `shown` the index of the line shown
+function loadLine(game, line, ply, sep, lines, shown) {
   ui.game = game;
-  ui.line = line.slice();
+  plantTree(lines || [line]);
+  ui.line = (lines && lines[shown || 0] || line).slice();
   ui.sep = sep;
   ui.lastEngine = null;
-  return go(Math.min(ply, line.length));
+  return go(Math.min(ply, ui.line.length));
 }
 
 function busy() { return ui.busyToken === ui.token; }
 
-// a move from the position shown: the next one of the line (redo), else a new line from here (`known`: the
+// a move from the position shown: the next one of the line (redo), else a variation from here (`known`: the
 // position after it, when the server sent it)
 function advance(move, known) {
-  if (ui.line[ui.ply] !== move) ui.line = ui.line.slice(0, ui.ply).concat([move]);
+  branchTo(move);  // tree.js
   return go(ui.ply + 1, known);
 }
 
@@ -275,10 +290,12 @@ async function engineMove(token) {
     if (reply.words) details.push(reply.words);  // the server's words: an estimate says "est." itself
     if (reply.nodes !== null && reply.nodes !== undefined) details.push(`${reply.nodes.toLocaleString("en")} nodes`);
     details.push(`${reply.elapsed.toFixed(2)} s`);
-    $("#engine-info").textContent = `${reply.agent} played ${reply.move}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
+    $("#engine-info").textContent = `${agentLabel(reply.agent)} played ${reply.move}: ${details.join(" · ")}` + (reply.note ? ` (${reply.note})` : "");
     $("#board").classList.remove("waiting");
     ui.busyToken = -1;
-    ui.lastEngine = { agent: reply.agent, before: info.moves, after: reply.moves, move: reply.move };
+    // the search that chose the move is kept with it: "why?" says what it found, and that it searches again
+    ui.lastEngine = { agent: reply.agent, before: info.moves, after: reply.moves, move: reply.move, words: reply.words,
+      exact: reply.exact, pv: reply.pv || [] };
     await advance(reply.move, reply.state);
   } catch (err) {
     if (token !== ui.token) return;
@@ -358,7 +375,10 @@ $("#step").addEventListener("click", () => {
 $("#opponent").addEventListener("change", () => { setOpponent($("#opponent").value); reshow(); });
 $("#opponent2").addEventListener("change", () => { ui.opponent2 = $("#opponent2").value; reshow(); });
 $("#side").addEventListener("change", () => { setSide(Number($("#side").value)); reshow(); });
-$("#analysis").addEventListener("change", () => { clearScores(); updateAddress(); if ($("#analysis").checked && !busy()) analyse(ui.token); });
+$("#analysis").addEventListener("change", () => {
+  clearScores(); updateAddress();
+  if ($("#analysis").checked) { review(); if (!busy()) analyse(ui.token); } else stopReview();
+});
 $("#copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(location.href); $("#copied").textContent = "copied"; }
   catch (e) { $("#copied").textContent = location.href; }

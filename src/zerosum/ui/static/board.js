@@ -4,7 +4,7 @@
 // Every cell has an accessible name: "column 4, row 2: red" (rows counted from the bottom where pieces
 // drop), "cell 5: X", "column f, row 5: empty, plays f5".
 // Hooks for tests: [data-column=N] columns (0-based), [data-play=N] their buttons and [data-score-column=N]
-// their scores; [data-cell=N] cells (row-major from the top left, 0-based), [data-at="r,c"] the same cell by
+// their scores, [data-move=M] on the button or cell that plays M; [data-cell=N] cells (row-major from the top left, 0-based), [data-at="r,c"] the same cell by
 // row and column, [data-score-cell=N] their scores.
 "use strict";
 
@@ -61,6 +61,7 @@ function renderColumns(board, info, win, last) {
     const wanted = () => move || label;
     const button = el("button", `colbtn${c === lastCol ? " last" : ""}`, {
       type: "button", "data-play": String(c), "aria-label": move ? `play column ${label}` : `column ${label} is full`,
+      ...(move ? { "data-move": move } : {}),
     });
     button.textContent = label;
     button.addEventListener("click", () => play(wanted()));
@@ -108,7 +109,7 @@ function renderCells(board, info, win, last) {
       if (last.has(key)) cls += " last";
       const index = r * view.cols + c;
       const cell = el("button", cls, {
-        "data-cell": String(index), "data-at": key, type: "button",
+        "data-cell": String(index), "data-at": key, type: "button", ...(move ? { "data-move": move } : {}),
         "aria-label": `${cellName(view, r, c)}: ${who ? pieceName(view, who) : "empty"}${move ? `, plays ${move}` : ""}`,
       });
       cell.textContent = who ? view.glyphs[who - 1] : "";

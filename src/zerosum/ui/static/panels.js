@@ -1,7 +1,7 @@
 // zerosum's page: the panels beside the board -- the move list, the analysis, "why?" and opening a record.
 // Every value is shown in the words the server sends (zerosum.core.words: distances in moves; an estimate
 // marked "est." or "≈"); no engine or game is named here.
-// Hooks for tests: #move-list button[data-ply=N] (N: the position after N moves; 0 the start), the one shown
+// Hooks for tests: #move-list button[data-ply=N] (data-mark: the review's class of that move) (N: the position after N moves; 0 the start), the one shown
 // has aria-current="step", moves past it (redo) class "future"; #record-text, #record-open, #record-games.
 "use strict";
 
@@ -13,9 +13,16 @@ function renderMoveList() {
   const view = ui.info ? ui.info.view : null;
   const entry = (ply, text, label) => {
     const cls = ply > ui.ply ? "future" : "";
-    const button = el("button", cls, { type: "button", "data-ply": String(ply), "aria-label": label });
+    const mark = ply ? markOf(ply) : null;  // the review's mark (study.js)
+    const button = el("button", cls, { type: "button", "data-ply": String(ply),
+      "aria-label": mark ? `${label}, ${mark.words}` : label });
     if (ply === ui.ply) button.setAttribute("aria-current", "step");
     button.textContent = text;
+    if (mark) {
+      button.dataset.mark = mark.class;
+      button.title = mark.words;
+      if (mark.mark) button.appendChild(el("span", `mark ${mark.class}`, { "aria-hidden": "true" })).textContent = mark.mark;
+    }
     button.addEventListener("click", () => go(ply));
     return button;
   };
@@ -93,6 +100,7 @@ function showAnalysis(info, reply) {
     if (proven) node.classList.add("proven");
     if (move === reply.best && reply.done !== false) node.classList.add("best");
   }
+  if (reply.best && reply.done !== false) markBest(reply.best);  // study.js: the best move on the board
   if (reply.done === false) {
     for (const [move, node] of nodes) if (!(move in reply.scores) && info.legal.includes(move)) node.textContent = "?";
   }
@@ -105,9 +113,16 @@ async function why() {
   let rows, lines;
   try {
     const e = await api(`/api/explain?${new URLSearchParams({ ...params, agent: last.agent })}`);
-    rows = e.rows.map((r) => [r.move, r.score ?? "–", r.bound || (r.kind === "mean" ? `mean of ${r.visits}` : r.kind),
+    // a bound is shown as one ("at most +80"): only the chosen move's score is exact in alpha-beta's search
+    rows = e.rows.map((r) => [r.move, r.score === null || r.score === undefined ? "–" : r.bound ? `${r.bound} ${r.score}` : r.score,
+      r.bound ? "bound" : r.kind === "mean" ? `mean of ${r.visits}` : r.kind,
       r.chosen, r.chosen && !r.why.startsWith("exact") ? "chosen" : r.why]);
-    lines = [e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.counts || "nodes"}`
+    // the move was chosen by its own search; "why?" searches again (traced), and says so
+    const own = `${agentLabel(last.agent)} chose ${last.move} with ${last.words || "no score"}`
+      + (last.pv.length ? ` (its line: ${last.pv.join(" ")})` : "");
+    const again = last.exact ? "why? asked again for the exact scores below (exact values do not change)"
+      : "why? searched again, traced, with the same engine and budget: its figures below can differ from the move's own search";
+    lines = [`${own}. ${again}.`, e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.counts || "nodes"}`
       + ` · scores from ${e.side}'s view`, e.note, e.move !== last.move && `(this search chose ${e.move}; the engine played ${last.move})`];
   } catch (err) { rows = []; lines = [`No explanation: ${err.message}`]; }
   if (ui.lastEngine !== last) return;
@@ -156,6 +171,16 @@ async function openRecord() {
   if (reply.games.length) loadRecordGame(0);
 }
 
+// what was said about the game shown before: the engine's last move, its "why?", the best line
+function clearLines() {
+  $("#engine-info").textContent = "";
+  $("#why-panel").replaceChildren();
+  $("#why-panel").hidden = true;
+  $("#analysis-info").textContent = "";
+  ui.lastEngine = null;
+  ui.bestLine = null;
+}
+
 function loadRecordGame(index) {
   const g = ui.record[index];
   const t = g.tags;
@@ -164,5 +189,6 @@ function loadRecordGame(index) {
     + `${t.Termination ? ` (${t.Termination})` : ""} · ← → step through it`;
   // a record is watched, not played: two people (no engine moves at its end unless one is chosen)
   setOpponent("person");
+  clearLines();  // the previous game's engine line is not this game's
   loadLine(g.game, g.line, 0, g.separator).catch((err) => showError(err.message));
 }

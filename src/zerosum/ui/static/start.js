@@ -111,12 +111,22 @@ async function start() {
   opponent = await playable("opponent", opponent, info.game, defaultOpponent(info.solver), problems);
   if (opponent2) opponent2 = await playable("opponent2", opponent2, info.game, "", problems);
   setOpponent(opponent, opponent2);
+  // the variations (tree.js): v=K.MOVES each, line=I the line shown
+  const [lines, bad] = await addressLines(info.game, info.move_list, params.getAll("v"), info.separator);
+  problems.push(...bad);
+  const lineText = params.get("line");
+  let shown = 0;
+  if (lineText !== null) {
+    if (/^\d+$/.test(lineText) && Number(lineText) < lines.length) shown = Number(lineText);
+    else problems.push(`line=${lineText} is not a line of the address 0..${lines.length - 1}: the main line is shown`);
+  }
   const plyText = params.get("ply");
-  let ply = info.move_list.length;
+  let ply = lines[shown].length;
   if (plyText !== null) {
     if (/^\d+$/.test(plyText) && Number(plyText) <= ply) ply = Number(plyText);
     else problems.push(`ply=${plyText} is not a number of moves 0..${ply}: the last position is shown`);
   }
   showError(problems.join(" · "));
-  await loadLine(info.game, info.move_list, ply, info.separator);
+  ui.quiet = true;  // the address the page opened with is the history's entry, not a new one
+  try { await loadLine(info.game, info.move_list, ply, info.separator, lines, shown); } finally { ui.quiet = false; }
 }

@@ -1,0 +1,179 @@
+// zerosum's page as a study board: the review of the main line (GET /api/review, filled in progressively),
+// drawn as an evaluation graph over the plies (#eval-graph: win/draw/loss bands where values are exact, a
+// line where they are estimates; a click on a point shows that position), an evaluation bar beside the board
+// (#eval-bar), the best move marked on the board and the best line written out (#best-line), and the
+// review's marks in the move list (?, ??, !).  Shown while "Analysis" is on.
+// Every word comes from the server (zerosum.core.words); nothing here knows a game or an engine.
+// Hooks for tests: #eval-graph [data-graph-ply=N] (a point: the position after N moves), #eval-bar
+// (role meter, aria-valuenow -100..100: the first player's share), #best-line, [data-best] on the board's
+// column button or cell of the best move, #move-list [data-mark] (the review's class of a move).
+"use strict";
+
+const REVIEW_SLICE = "0.5";  // seconds of review a request (the server's slice)
+const SVG = "http://www.w3.org/2000/svg";
+
+ui.review = null;  // {moves: the main line reviewed, positions: [...], marks: [...], done}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+const studying = () => $("#analysis").checked;
+const mainLine = () => (ui.root ? treeLines()[0] : []);
+
+// the review of the main line, asked slice by slice until it is done (a new main line starts it again)
+async function review() {
+  if (!studying() || !ui.info) { showStudy(); return; }
+  bestLine(ui.token);
+  const moves = mainLine().join(ui.sep), game = ui.game;
+  if (ui.review && ui.review.game === game && ui.review.moves === moves) { showStudy(); return; }
+  const mine = ui.review = { game, moves, positions: [], marks: [], done: false, summary: "Reviewing…" };
+  showStudy();
+  const params = { game, moves, budget: REVIEW_SLICE };
+  for (;;) {
+    let reply;
+    try {
+      reply = await api(`/api/review?${new URLSearchParams(params)}`);
+    } catch (err) {
+      if (ui.review === mine) { mine.summary = `No review: ${err.message}`; mine.done = true; showStudy(); }
+      return;
+    }
+    if (ui.review !== mine) return;  // another line, or analysis off
+    mine.positions.push(...reply.positions);  // each slice answers the moves it judged
+    mine.marks.push(...reply.marks);
+    Object.assign(mine, { done: reply.done, summary: reply.summary });
+    showStudy();
+    if (reply.done) return;
+    params.resume = reply.resume;
+  }
+}
+
+function stopReview() { ui.review = null; showStudy(); }
+
+// the review's figures for the position shown, when it is on the main line and reviewed
+function reviewedHere() {
+  const r = ui.review, main = mainLine();
+  if (!r || ui.ply > main.length || !ui.line.slice(0, ui.ply).every((m, i) => main[i] === m)) return null;
+  return r.positions.find((p) => p.ply === ui.ply) || null;
+}
+
+function showStudy() {
+  const on = studying();
+  $("#study").hidden = !on;
+  $("#eval-bar").hidden = !on;
+  drawGraph();
+  drawBar(reviewedHere());
+  drawBest();
+  renderMoveList();
+}
+
+// ---- the graph: the first player's view over the plies ------------------------------------------------
+
+function drawGraph() {
+  const box = $("#eval-graph"), r = ui.review;
+  box.replaceChildren();
+  const plies = mainLine().length, W = 600, H = 120, mid = H / 2, pad = 6;
+  const x = (ply) => pad + (W - 2 * pad) * (plies ? ply / plies : 0);
+  const y = (bar) => mid - (mid - pad) * bar;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", "aria-hidden": "true" });
+  chart.appendChild(svg("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }));
+  chart.appendChild(svg("line", { x1: 0, x2: W, y1: mid, y2: mid, class: "graph-axis" }));
+  const positions = r ? r.positions.slice().sort((a, b) => a.ply - b.ply) : [];
+  // exact values: a band from the middle, up for a first player's win, down for a loss, a thin bar for a draw
+  for (const p of positions) {
+    if (p.kind !== "exact" || !p.result) continue;
+    const w = (W - 2 * pad) / Math.max(plies, 1), h = p.result === "draw" ? 3 : mid - pad;
+    const top = p.result === "win" ? mid - h : p.result === "loss" ? mid : mid - 1.5;
+    chart.appendChild(svg("rect", { x: x(p.ply) - w / 2, y: top, width: w, height: h, class: `band ${p.result}`, "data-band-ply": String(p.ply) }));
+  }
+  // estimates: a line through their points
+  const guessed = positions.filter((p) => p.kind !== "exact");
+  if (guessed.length > 1) {
+    chart.appendChild(svg("polyline", { class: "graph-line",
+      points: guessed.map((p) => `${x(p.ply)},${y(p.bar)}`).join(" ") }));
+  }
+  chart.appendChild(svg("line", { x1: x(ui.ply), x2: x(ui.ply), y1: 0, y2: H, class: "graph-now" }));
+  chart.addEventListener("click", (e) => {
+    const rect = chart.getBoundingClientRect();
+    const ply = Math.round(((e.clientX - rect.left) / rect.width * W - pad) / (W - 2 * pad) * plies);
+    showMainPly(Math.max(0, Math.min(plies, ply)));
+  });
+  box.appendChild(chart);
+  // a point per reviewed position: a button for the keyboard and for screen readers
+  const points = el("div", "graph-points");
+  for (const p of positions) {
+    const mark = r.marks.find((m) => m.ply === p.ply);
+    const dot = el("button", `graph-point ${p.result || "estimate"}${p.ply === ui.ply ? " now" : ""}`, {
+      type: "button", "data-graph-ply": String(p.ply),
+      "aria-label": `${p.ply ? `after move ${p.ply}` : "the start"}: ${p.words}${mark && mark.mark ? `; ${mark.words}` : ""}` });
+    dot.title = dot.getAttribute("aria-label");
+    dot.style.left = `${(x(p.ply) / W) * 100}%`;
+    dot.style.top = `${(y(p.bar) / H) * 100}%`;
+    dot.addEventListener("click", (e) => { e.stopPropagation(); showMainPly(p.ply); });
+    points.appendChild(dot);
+  }
+  box.appendChild(points);
+  $("#review-info").textContent = r ? r.summary : "";
+}
+
+// the position after `ply` moves of the main line
+function showMainPly(ply) {
+  ui.line = mainLine();
+  go(ply).catch((err) => showError(err.message));
+}
+
+// ---- the bar beside the board, the best move on the board and the best line ---------------------------
+
+function drawBar(p) {
+  const bar = $("#eval-bar");
+  const share = p ? Math.round(p.bar * 100) : 0;
+  bar.style.setProperty("--share", `${50 + share / 2}%`);
+  bar.setAttribute("aria-valuenow", String(share));
+  bar.setAttribute("aria-valuetext", p ? p.words : "not known yet");
+  bar.title = p ? p.words : "not known yet";
+  bar.classList.toggle("unknown", !p);
+  $("#eval-bar .bar-text").textContent = p ? p.short : "";
+}
+
+// the best move marked on the board: an arrow over its column, a ring on its cell
+function markBest(move) {
+  for (const node of document.querySelectorAll("[data-best]")) { node.removeAttribute("data-best"); node.classList.remove("best-move"); }
+  if (!move) return;
+  const target = document.querySelector(`[data-play][data-move="${CSS.escape(move)}"], [data-cell][data-move="${CSS.escape(move)}"]`);
+  if (target) { target.setAttribute("data-best", move); target.classList.add("best-move"); }
+}
+
+// the best line from the position shown (GET /api/line), asked once a position
+async function bestLine(token) {
+  const info = ui.info;
+  ui.bestLine = null;
+  drawBest();
+  if (!studying() || !info || info.over) return;
+  try {
+    const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves })}`);
+    if (token !== ui.token || !studying()) return;
+    ui.bestLine = reply;
+  } catch (err) {
+    if (token === ui.token) ui.bestLine = { moves: info.moves, line: [], error: err.message };
+  }
+  drawBest();
+}
+
+function drawBest() {
+  const text = $("#best-line"), found = ui.bestLine, info = ui.info;
+  if (!studying() || !found || !info || found.moves !== info.moves) { text.textContent = ""; return; }
+  if (found.error) { text.textContent = `No best line: ${found.error}`; return; }
+  markBest(found.line[0]);
+  const who = pieceName(info.view, info.to_move);
+  text.textContent = `Best line: ${found.line.join(" ")} (${who} to move: ${found.words}${found.exact ? "" : ", an estimate"})`;
+}
+
+// the review's mark of move `ply` of the line shown (only for moves of the main line): {mark, class, words}
+function markOf(ply) {
+  const r = ui.review, main = mainLine();
+  if (!r || !studying() || ply > main.length || ui.line[ply - 1] !== main[ply - 1]) return null;
+  if (!ui.line.slice(0, ply).every((m, i) => main[i] === m)) return null;
+  return r.marks.find((m) => m.ply === ply) || null;
+}
