@@ -1,0 +1,143 @@
+"""contest.sandbox and contest.seats: how a submission becomes a sandboxed engine, what it sees from inside, and
+the refusal where no sandbox can be had (the hostile submissions are in test_sandbox_hostile.py)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import zerosum
+from zerosum.agents.base import Limits as MoveLimits
+from zerosum.contest.sandbox import Limits, SandboxUnavailable, sandbox_problem, wrap
+from zerosum.contest.seats import entry_function, seat_definition, seat_engine
+from zerosum.errors import AgentError, UsageError
+
+PROBLEM = sandbox_problem()
+needs_sandbox = pytest.mark.skipif(PROBLEM is not None, reason=f"no sandbox on this machine: {PROBLEM}")
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_COLUMN = "def player(board):\n    return [c for c in range(board.shape[1]) if board[0][c] == 0][0]\n"
+
+
+def _file(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# ---- the entry function, read from the file's syntax (nothing of it runs) ---------------------------------
+
+
+@pytest.mark.parametrize("text,entry,expected", [
+    ("def helper(x):\n    pass\n\ndef player(board):\n    return 0\n", None, "player"),
+    ("def choose(game, state):\n    return game.actions(state)[0]\n", None, "choose"),
+    ("import os\nplayer = lambda board: 0\n", None, "player"),
+    ("def a(b):\n    pass\n\ndef mine(game, state):\n    pass\n", "mine", "mine"),
+    ("from zerosum.agents.simple import RandomAgent as player\n", None, "player"),
+])
+def test_the_entry_function_is_player_else_the_only_function(tmp_path: Path, text: str, entry: str | None,
+                                                            expected: str) -> None:
+    assert entry_function(_file(tmp_path, "s.py", text), entry) == expected
+
+
+@pytest.mark.parametrize("text,words", [
+    ("def a(board):\n    pass\n\ndef b(board):\n    pass\n", "defines 2 functions (a, b) and none is called player"),
+    ("x = 1\n", "defines no function"),
+    ("def player(board)\n    return 0\n", "s.py line 1: "),
+    ("import os\nos.system('touch /tmp/should-not-run')\n", "defines no function"),
+])
+def test_a_file_without_an_entry_is_one_line(tmp_path: Path, text: str, words: str) -> None:
+    with pytest.raises(AgentError) as info:
+        entry_function(_file(tmp_path, "s.py", text))
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_seat_definition_refuses_bad_input_with_one_line(tmp_path: Path) -> None:
+    good = _file(tmp_path, "ok.py", FIRST_COLUMN)
+    with pytest.raises(UsageError, match="kind is one of python, notebook, program"):
+        seat_definition(str(tmp_path), good, "java")
+    with pytest.raises(AgentError, match="not found"):
+        seat_definition(str(tmp_path), "missing.py", "python")
+    with pytest.raises(AgentError, match="extract the notebook's marked cell first"):
+        seat_definition(str(tmp_path), _file(tmp_path, "n.ipynb", "{}"), "notebook")
+    with pytest.raises(UsageError, match="memory_mb is a whole number from 64"):
+        Limits(memory_mb=1)
+    with pytest.raises(UsageError, match="processes is a whole number"):
+        Limits(processes=True)
+
+
+# ---- no sandbox: refused, unless the teacher says --unconfined --------------------------------------------
+
+
+def test_without_bubblewrap_students_code_is_refused_unless_unconfined(tmp_path: Path) -> None:
+    script = (
+        "import sys\nfrom zerosum.contest.seats import seat_definition\n"
+        "from zerosum.contest.sandbox import SandboxUnavailable\n"
+        f"path = {_file(tmp_path, 'ok.py', FIRST_COLUMN)!r}\n"
+        "try:\n    seat_definition('.', path, 'python')\n"
+        "except SandboxUnavailable as exc:\n    print('REFUSED', exc)\n"
+        "d = seat_definition('.', path, 'python', unconfined=True)\nprint('COMMAND', ' '.join(d.command))\n"
+    )
+    env = {**os.environ, "ZEROSUM_BWRAP": str(tmp_path / "no-bwrap")}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    refused, command = done.stdout.strip().splitlines()
+    assert refused.startswith("REFUSED students' code is not run without a sandbox: bubblewrap (bwrap) is not "
+                              "installed") and "pass --unconfined" in refused
+    assert command == f"COMMAND {sys.executable} -I -m zerosum engine --name seat {tmp_path / 'ok.py'}:player"
+
+
+def test_an_unconfined_seat_plays_as_a_plain_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("zerosum.contest.sandbox.sandbox_problem", lambda: "no bwrap in this test")
+    with pytest.raises(SandboxUnavailable, match="pass --unconfined"):
+        wrap(["true"])
+    definition = seat_definition(str(tmp_path), _file(tmp_path, "ok.py", FIRST_COLUMN), "python", unconfined=True)
+    assert "bwrap" not in " ".join(definition.command)
+    with seat_engine(definition, limits=MoveLimits(time=1.0), startup=30) as engine:
+        record = zerosum.play_game("connect4", engine, "random", seed=3)
+    assert not record.forfeit and record.actions[0] == 0  # the first column, as the file says
+
+
+# ---- inside the sandbox ------------------------------------------------------------------------------------
+
+
+PROBE = '''import os, socket
+def player(board):
+    facts = {"uid": os.getuid(), "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
+             "host": socket.gethostname(), "home": os.environ.get("HOME"), "cwd": os.getcwd(),
+             "numba": os.environ.get("NUMBA_CACHE_DIR"), "etc": ",".join(sorted(os.listdir("/etc"))),
+             "top": ",".join(sorted(os.listdir("/")))}
+    raise RuntimeError(" ".join(f"{k}={v}" for k, v in facts.items()))
+'''
+
+
+@needs_sandbox
+def test_what_a_seat_sees_from_inside(tmp_path: Path) -> None:
+    definition = seat_definition(str(tmp_path), _file(tmp_path, "probe.py", PROBE), "python", name="probe")
+    with seat_engine(definition, limits=MoveLimits(time=5.0), startup=30) as engine:
+        record = zerosum.play_game("connect4", engine, "random", seed=1)
+    facts = dict(w.split("=", 1) for w in record.reason.partition("RuntimeError: ")[2].split())
+    assert facts["uid"] != "0"
+    assert int(facts["pids"]) <= 6  # its own namespace: the sandbox's init, the jail, the engine, its search
+    assert facts["etc"] in ("ld.so.cache", "ld.so.cache,localtime", "localtime", "")
+    assert set(facts["top"].split(",")) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "root",
+                                            "sbin", "submission", "tmp", "usr", "work", "opt", "home", "srv"}
+    assert facts["host"] == "zerosum-seat" and facts["home"] == "/tmp" and facts["cwd"] == "/tmp"
+    assert facts["numba"] == "/tmp/numba"
+
+
+@needs_sandbox
+def test_a_two_argument_function_and_a_program_play_whole_games(tmp_path: Path) -> None:
+    two = _file(tmp_path, "two.py", "def mover(game, state):\n    return game.actions(state)[-1]\n")
+    program = tmp_path / "engine"
+    shutil.copy(ROOT / "examples" / "engines" / "random_engine.py", program)
+    program.chmod(0o644)  # not executable as uploaded: the seat makes it so
+    for path, kind in ((two, "python"), (str(program), "program")):
+        definition = seat_definition(str(tmp_path), path, kind, Limits(memory_mb=512), name="ok")
+        with seat_engine(definition, limits=MoveLimits(time=1.0), startup=30) as engine:
+            result = zerosum.match(engine, "random", game="connect4", games=2, seed=5)
+        assert len(result.games) == 2 and not any(r.forfeit for r in result.games), result.games
