@@ -1,0 +1,272 @@
+"""The final: the entries frozen, a round robin reproducible from its seed, the grades, DIR/results.csv and
+DIR/results.json (``zerosum contest final DIR``; :func:`run_final` from Python).
+
+**Freezing.**  The first run of the final sets the config's ``frozen`` (the ladder stops scheduling, uploads
+are refused) and stores ``final``: the entries (the references and each student's active submission
+validated ``ok`` at that moment), the seed (``seed``, else the contest's) and ``rounds``.  A later run (after
+a crash, a kill -9, or to grade again) goes on with what was stored: the same entries, the same games; only
+the games not finished are played (``running`` ones again from the start).
+
+**The round robin.**  Every pair of entries meets in ``rounds`` colour-swapped pairs of games (default
+:data:`ROUNDS`).  Round ``r`` of every pairing starts from the same opening, the ``r``-th of the contest's
+openings shuffled from the seed (a new shuffle once they are used up); in each pair the entry listed first
+moves first in the first game.  Each game's seed (which seeds both agents) comes from the final's seed, the
+pairing and the game's place, so the same seed gives the same pairings, openings, colours and seeds, and with
+deterministic players the same results.
+
+**Grades** (only students get points; :data:`FULL_POINTS` at most).  One rule:
+
+- bands between two references (``grade="LOW,HIGH"``, reference names; default: the config's ``grade``, else
+  the lowest- and the highest-rated reference): :func:`zerosum.arena.grading.grade_points`, 0 at or below
+  LOW's rating, full points at or above HIGH's, ten equal bands between;
+- a custom table (``table=FILE.csv``): a header ``rank,points`` -- a student placed ``k``-th among the
+  students gets the points of the first row whose rank is ``k`` or more (beyond the last row: 0); or a header
+  ``elo,points`` -- a student gets the points of the highest threshold its rating *above the contest's first
+  reference* reaches (below every threshold: 0).  Points are numbers from 0 to 1000.
+
+**The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
+the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
+reference); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen", "grade", "results": [rows]}``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..errors import UsageError
+from ..spec import quoted
+from .playing import GameRunner, reset_running, run_claims
+from .standings import Entry, connect, field, read_config, standing_rows
+
+__all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
+
+#: colour-swapped pairs every pairing plays by default
+ROUNDS = 1
+#: the most rounds a final may have
+MAX_ROUNDS = 100
+FULL_POINTS = 10
+FIELDS = ("rank", "name", "entry", "kind", "submission", "rating", "rating_low", "rating_high", "score", "games",
+          "wins", "draws", "losses", "forfeits", "forfeit_reasons", "points")
+
+
+def _order(openings: Sequence[str], seed: int, rounds: int) -> list[str]:
+    pool = list(openings) or ["-"]
+    rng = random.Random(f"zerosum-contest-final/{seed}")
+    out: list[str] = []
+    while len(out) < rounds:
+        deck = pool[:]
+        rng.shuffle(deck)
+        out.extend(deck)
+    return out[:rounds]
+
+
+def plan_final(entries: Sequence[str], openings: Sequence[str], seed: int, rounds: int) -> list[tuple[str, str, str, str, int]]:
+    """The final's games, ``(pairing, first, second, opening, seed)`` in playing order (rounds outermost, so
+    every pairing progresses together)."""
+    out = []
+    starts = _order(openings, seed, rounds)
+    for r in range(rounds):
+        for i, a in enumerate(entries):
+            for b in entries[i + 1:]:
+                pairing = f"{a} vs {b}"
+                for k, (x, y) in enumerate(((a, b), (b, a))):
+                    game_seed = random.Random(f"zerosum-contest-game/{seed}/final/{pairing}/{2 * r + k}").getrandbits(31)
+                    out.append((pairing, x, y, starts[r], game_seed))
+    return out
+
+
+def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> dict[str, Any]:
+    """The stored final (made now, with the config frozen, on the first run)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        config = read_config(conn)
+        final = config.get("final")
+        if isinstance(final, dict):
+            for name, given in (("seed", seed), ("rounds", rounds)):
+                if given is not None and given != final.get(name):
+                    raise UsageError(f"the final began with {name} {final.get(name)}, not {given}: it goes on as it "
+                                     "began (start a new contest folder for another final)")
+            conn.execute("COMMIT")
+            return final
+        rounds = ROUNDS if rounds is None else rounds
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+            raise UsageError(f"--rounds is a whole number 1..{MAX_ROUNDS}, not {quoted(str(rounds))}")
+        entries = field(conn, config)
+        if len(entries) < 2:
+            raise UsageError("the final needs two entries at least: no student has a submission that passed "
+                             "validation, and the contest has fewer than two references")
+        seed = int(config.get("seed") or 0) if seed is None else int(seed)
+        final = {"entries": [e.__dict__ for e in entries], "seed": seed, "rounds": rounds, "started": time.time()}
+        conn.executemany("INSERT OR REPLACE INTO config(key, value) VALUES (?, ?)",
+                         [("frozen", "true"), ("final", json.dumps(final))])
+        conn.execute("DELETE FROM games WHERE stage = 'ladder' AND status = 'pending'")
+        for pairing, a, b, opening, game_seed in plan_final([e.key for e in entries], config.get("openings") or [],
+                                                             seed, rounds):
+            conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
+                         "VALUES ('final', ?, ?, ?, ?, ?, 'pending')", (pairing, a, b, opening, game_seed))
+        conn.execute("COMMIT")
+        return final
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _claim_final(conn: sqlite3.Connection) -> Any:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute("SELECT * FROM games WHERE stage = 'final' AND status = 'pending' ORDER BY id LIMIT 1").fetchone()
+        if row is not None:
+            conn.execute("UPDATE games SET status = 'running', started = ? WHERE id = ?", (time.time(), row["id"]))
+        conn.execute("COMMIT")
+        return row
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def read_table(path: str | Path) -> tuple[str, list[tuple[float, float]]]:
+    """A custom grading table: ``("rank" | "elo", [(threshold, points), ...])``; one UsageError line for a
+    file that is not one (module docstring)."""
+    from ..core.files import read_text
+
+    text = read_text(path, "grading table")
+    rows = [r for r in csv.reader(io.StringIO(text)) if r and any(c.strip() for c in r)]
+    where = f"grading table {quoted(str(path))}"
+    if not rows or [c.strip().lower() for c in rows[0]] not in (["rank", "points"], ["elo", "points"]):
+        raise UsageError(f"{where}: its first line is the header rank,points or elo,points")
+    kind = rows[0][0].strip().lower()
+    out = []
+    for n, row in enumerate(rows[1:], 2):
+        try:
+            if len(row) != 2:
+                raise ValueError
+            key, points = float(row[0]), float(row[1])
+            if not (math.isfinite(key) and 0 <= points <= 1000) or (kind == "rank" and (key < 1 or key != int(key))):
+                raise ValueError
+        except ValueError:
+            raise UsageError(f"{where}, line {n}: expected {kind},points ({'a whole rank >= 1' if kind == 'rank' else 'an Elo'}"
+                             ", points 0..1000), not {quoted(','.join(row))}") from None
+        out.append((key, points))
+    if not out:
+        raise UsageError(f"{where}: it has no rows under its header")
+    return kind, sorted(out)
+
+
+def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tuple[str, list[tuple[float, float]]] | None = None,
+               anchor: str | None = None) -> dict[str, Any]:
+    """Set every row's ``points`` (students; None for references) by the rule (module docstring); what the
+    rule was, for results.json.  ``anchor``: the entry of the contest's first reference (an Elo table's zero;
+    default: the best-placed reference)."""
+    from ..arena.grading import BANDS, grade_points
+
+    refs = [r for r in rows if r["kind"] == "reference"]
+    students = [r for r in rows if r["kind"] == "student"]
+    for r in rows:
+        r["points"] = None
+    if table is not None:
+        kind, steps = table
+        zero = next((r for r in refs if r["entry"] == anchor), refs[0] if refs else None)
+        base = zero["rating"] if zero is not None and zero["rating"] is not None else 0.0
+        for place, r in enumerate(students, 1):
+            if kind == "rank":
+                r["points"] = next((p for k, p in steps if k >= place), 0.0)
+            else:
+                above = (r["rating"] if r["rating"] is not None else -math.inf) - base
+                r["points"] = max((p for k, p in steps if above >= k), default=0.0)
+        return {"rule": "table", "by": kind, "table": [list(s) for s in steps],
+                "anchor": zero["name"] if zero is not None and kind == "elo" else None}
+    names = {r["name"]: r for r in refs}
+    if grade is not None:
+        low, comma, high = grade.partition(",")
+        low, high = low.strip(), high.strip()
+        for name in (low, high):
+            if not comma or name not in names:
+                raise UsageError(f"--grade {quoted(grade)}: give LOW,HIGH, two references of the contest "
+                                 f"({', '.join(sorted(names)) or 'none'})")
+    else:
+        rated = sorted((r for r in refs if r["rating"] is not None), key=lambda r: r["rating"])
+        if len(rated) < 2:
+            raise UsageError("the final cannot grade: the contest needs two rated references for its bands "
+                             "(or give --grade-table FILE.csv)")
+        low, high = rated[0]["name"], rated[-1]["name"]
+    elos = {r["entry"]: (r["rating"] if r["rating"] is not None else -math.inf) for r in rows}
+    points = grade_points(elos, names[low]["entry"], names[high]["entry"])
+    for r in students:
+        r["points"] = points[r["entry"]]
+    return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(FIELDS), lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        out = {k: "" if row.get(k) is None else row.get(k) for k in FIELDS}
+        out["forfeit_reasons"] = "; ".join(f"{x['reason']} ({x['count']})" for x in row["forfeit_reasons"])
+        writer.writerow(out)
+    return buffer.getvalue()
+
+
+def _write(path: Path, text: str) -> None:
+    from ..core.files import atomic_output
+
+    with atomic_output(path, overwrite=True, what="results file") as fh:
+        fh.write(text)
+
+
+def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int | None = None, grade: str | None = None,
+              table: str | Path | None = None, backend: str = "local", jobs: int | None = None,
+              address: str | None = None, unconfined: bool = False,
+              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Freeze the contest in ``contest_dir``, play (the rest of) its final, grade it and write
+    ``results.csv`` and ``results.json`` there; what results.json holds.  ``grade``: ``"LOW,HIGH"``
+    (reference names); ``table``: a custom grading table (module docstring); ``progress(done, total)`` after
+    each game.  One UsageError line for bad input (nothing is changed then)."""
+    from .store import Store
+
+    folder = Path(contest_dir)
+    Store(folder).close()  # a UsageError line when it is not a contest folder
+    rule = read_table(table) if table is not None else None
+    conn = connect(folder)
+    runner = GameRunner(folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
+    try:
+        final = _freeze(conn, seed, rounds)
+        reset_running(conn, "final")
+        total = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final'").fetchone()[0]
+
+        def claim(own: sqlite3.Connection) -> Any:
+            if progress is not None:
+                progress(own.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status = 'done'")
+                         .fetchone()[0], total)
+            return _claim_final(own)
+
+        run_claims(folder, claim, total, runner)
+        left = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status != 'done'").fetchone()[0]
+        if left:
+            raise UsageError(f"{left} games of the final could not be played (see their reason): run the final "
+                             "again to try them")
+        entries = [Entry(**e) for e in final["entries"]]
+        games = conn.execute("SELECT first, second, result, reason, forfeit FROM games WHERE stage = 'final' "
+                             "AND status = 'done' AND result IS NOT NULL").fetchall()
+        rows = standing_rows(entries, games)
+        for r in rows:
+            r.pop("pending", None)
+        config = read_config(conn)
+        first_ref = next((e.key for e in entries if e.is_reference), None)
+        about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref)
+        result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),
+                  "frozen": final.get("started"), "grade": about, "results": rows}
+        _write(folder / "results.json", json.dumps(result, indent=2) + "\n")
+        _write(folder / "results.csv", _csv(rows))
+        return result
+    finally:
+        runner.close()
+        conn.close()

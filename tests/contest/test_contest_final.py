@@ -1,0 +1,127 @@
+"""The final (zerosum.contest.final): frozen entries, a round robin reproducible from its seed, grades by bands
+or a custom table, DIR/results.csv and DIR/results.json; a final cut short goes on where it stopped."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import shutil
+from collections import Counter
+
+import pytest
+
+from contest_players import make_contest, source, submit
+from zerosum.contest import ladder
+from zerosum.contest.final import plan_final, run_final
+from zerosum.contest.sandbox import sandbox_problem
+from zerosum.errors import UsageError
+
+RUN = {"jobs": 2, "unconfined": sandbox_problem() is not None}
+REFS = [{"name": "random", "spec": "random"}, {"name": "instructor", "spec": "alphabeta:depth=2"}]
+PLAYERS = {"ann": source("greedy"), "bob": source("first")}
+KEEP = ("pairing", "first", "second", "opening", "seed", "result", "reason", "moves")
+
+
+def test_the_plan_meets_every_pair_in_colour_swapped_pairs_and_follows_the_seed():
+    entries = ["ref:a", "ref:b", "sub:1", "sub:2", "sub:3"]
+    plan = plan_final(entries, ["-", "45", "36", "27"], seed=11, rounds=3)
+    assert len(plan) == 10 * 3 * 2
+    met = Counter(frozenset((a, b)) for _, a, b, _, _ in plan)
+    assert set(met.values()) == {6} and len(met) == 10
+    for one, two in zip(plan[::2], plan[1::2]):
+        assert (one[1], one[2]) == (two[2], two[1]) and one[3] == two[3] and one[0] == two[0]
+    per_round = [{g[3] for g in plan[r * 20:(r + 1) * 20]} for r in range(3)]
+    assert all(len(s) == 1 for s in per_round) and len(set.union(*per_round)) == 3  # three openings, one a round
+    assert plan_final(entries, ["-", "45", "36", "27"], seed=11, rounds=3) == plan
+    assert plan_final(entries, ["-", "45", "36", "27"], seed=12, rounds=3) != plan
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A contest whose final was played: its folder and what run_final answered."""
+    folder = tmp_path_factory.mktemp("final") / "c"
+    make_contest(folder, PLAYERS, references=REFS, seed=5)
+    return folder, run_final(folder, **RUN)
+
+
+def test_the_final_is_frozen_reproducible_from_its_seed_and_graded_in_bands(finished, tmp_path):
+    from zerosum.contest.store import Store
+
+    a, ra = finished
+    b = tmp_path / "again"
+    make_contest(b, PLAYERS, references=REFS, seed=5)
+    rb = run_final(b, **RUN)
+    games_a = [[g[k] for k in KEEP] for g in Store(a).games(stage="final")]
+    games_b = [[g[k] for k in KEEP] for g in Store(b).games(stage="final")]
+    assert len(games_a) == 6 * 2 and games_a == games_b  # same pairings, openings, colours, seeds, results
+    assert ra["results"] == rb["results"]
+    rows = ra["results"]
+    assert json.loads((a / "results.json").read_text())["results"] == rows
+    with open(a / "results.csv", newline="") as f:
+        table = list(csv.DictReader(f))
+    assert [r["name"] for r in table] == [r["name"] for r in rows]
+    assert [int(r["rank"]) for r in table] == list(range(1, 5))
+    # the bands worked by hand: 0 at or below random's rating, 10 at or above the instructor's, ten bands between
+    by = {r["name"]: r for r in rows}
+    lo, hi = by["random"]["rating"], by["instructor"]["rating"]
+    assert ra["grade"] == {"rule": "bands", "low": "random", "high": "instructor", "full": 10, "bands": 10}
+    for r in rows:
+        if r["kind"] == "reference":
+            assert r["points"] is None and table[r["rank"] - 1]["points"] == ""
+        else:
+            f = (r["rating"] - lo) / (hi - lo)
+            assert r["points"] == min(10, max(0, math.ceil(round(10 * f, 9))))
+            assert float(table[r["rank"] - 1]["points"]) == r["points"]
+        assert r["games"] == 6 and r["wins"] + r["draws"] + r["losses"] == 6
+    # frozen: a later submission takes no part, the ladder schedules nothing, a second run replays nothing
+    store = Store(b)
+    assert store.get("frozen") is True
+    submit(store, b, "bob", source("greedy"))
+    assert ladder.schedule(store) == 0
+    again = run_final(b, **RUN)
+    assert again["results"] == rows and len(store.games(stage="final")) == 12
+
+
+def test_a_custom_table_grades_by_rank_or_by_elo_above_the_first_reference(finished, tmp_path):
+    folder = tmp_path / "c"
+    shutil.copytree(finished[0], folder)
+    (tmp_path / "rank.csv").write_text("rank,points\n1,10\n")
+    res = run_final(folder, table=tmp_path / "rank.csv", **RUN)
+    students = [r for r in res["results"] if r["kind"] == "student"]
+    assert [r["points"] for r in students] == [10, 0]
+    (tmp_path / "elo.csv").write_text("elo,points\n0,1\n100,5\n100000,10\n")
+    res = run_final(folder, table=tmp_path / "elo.csv", **RUN)  # grading again plays nothing again
+    random_elo = next(r["rating"] for r in res["results"] if r["name"] == "random")
+    for r in (r for r in res["results"] if r["kind"] == "student"):
+        above = r["rating"] - random_elo
+        assert r["points"] == (5 if above >= 100 else 1 if above >= 0 else 0)
+    assert res["grade"]["anchor"] == "random"
+    before = (folder / "results.csv").read_text()
+    for text, message in (("points,rank\n1,2\n", "header"), ("rank,points\n0,5\n", "line 2"),
+                          ("elo,points\nx,5\n", "line 2"), ("rank,points\n", "no rows")):
+        (tmp_path / "bad.csv").write_text(text)
+        with pytest.raises(UsageError, match=message):
+            run_final(folder, table=tmp_path / "bad.csv", **RUN)
+    with pytest.raises(UsageError, match="two references"):
+        run_final(folder, grade="random,nobody", **RUN)
+    with pytest.raises(UsageError, match="began with seed 5"):
+        run_final(folder, seed=6, **RUN)
+    assert (folder / "results.csv").read_text() == before  # nothing changed
+
+
+def test_a_final_cut_short_goes_on_with_the_games_left(finished, tmp_path):
+    from zerosum.contest.store import Store
+
+    folder = tmp_path / "c"
+    shutil.copytree(finished[0], folder)
+    store = Store(folder)
+    done = {g["id"]: g for g in store.games(stage="final")}
+    with store.transaction() as db:  # as a kill -9 leaves them: one game running, one not started
+        db.execute("UPDATE games SET status = 'running', result = NULL, moves = NULL WHERE id = ?", (min(done),))
+        db.execute("UPDATE games SET status = 'pending', result = NULL, moves = NULL WHERE id = ?", (max(done),))
+    again = run_final(folder, **RUN)
+    after = {g["id"]: g for g in Store(folder).games(stage="final")}
+    assert set(after) == set(done) and all(g["status"] == "done" for g in after.values())
+    assert [[after[i][k] for k in KEEP] for i in sorted(done)] == [[done[i][k] for k in KEEP] for i in sorted(done)]
+    assert again["results"] == finished[1]["results"]
