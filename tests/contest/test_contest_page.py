@@ -1,0 +1,105 @@
+"""The contest's pages in headless Chromium against a real ``zerosum contest serve``: a student uploads through the
+page and reads the validation's answer; a hostile file name and a hostile error message show as text; the
+teacher's page shows the submission and its code; another student's page shows nothing of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+
+from contest_serving import GOOD, make_contest, serving  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+#: a file name and an error message that would run script if a page took them as HTML
+HOSTILE_NAME = "<img src=x onerror=window.pwned=1>.py"
+HOSTILE_FILE = 'raise ValueError("<img src=y onerror=window.pwned=2><b>bold</b>")\n\n\ndef player(board):\n    return 0\n'
+WAIT_MS = 90_000
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("page") / "class"
+    tokens = make_contest(folder, ["Ann", "Bob"])
+    with serving(folder) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield {"url": url, "tokens": tokens, "browser": browser}
+        finally:
+            browser.close()
+
+
+def _page(site: dict[str, Any], who: str) -> Any:
+    page = site["browser"].new_page()
+    page.goto(f"{site['url']}/s/{site['tokens'][who]}")
+    return page
+
+
+def _upload(page: Any, name: str, text: str) -> str:
+    page.set_input_files("#file", {"name": name, "mimeType": "text/x-python", "buffer": text.encode()})
+    page.click("#send")
+    sync_api.expect(page.locator("#answer")).not_to_contain_text("checking", timeout=WAIT_MS)
+    return str(page.locator("#answer").inner_text())
+
+
+def test_a_student_uploads_through_the_page_and_sees_the_answer(site: dict[str, Any]) -> None:
+    page = _page(site, "Ann")
+    try:
+        sync_api.expect(page.locator("#about")).to_contain_text("Ann")
+        answer = _upload(page, "mine.py", GOOD)
+        assert answer.startswith("mine.py: ok: loads and plays legal moves"), answer
+        rows = page.locator("#submissions tbody tr")
+        sync_api.expect(rows).to_have_count(1)
+        sync_api.expect(rows.first).to_contain_text("mine.py")
+        page.locator("#submissions button").first.click()
+        sync_api.expect(page.locator("#code")).to_contain_text("random.choice")
+        sync_api.expect(page.locator("#leaderboard table")).to_contain_text("Ann", timeout=WAIT_MS)
+    finally:
+        page.close()
+
+
+def test_hostile_names_and_messages_show_as_text(site: dict[str, Any]) -> None:
+    page = _page(site, "Ann")
+    try:
+        answer = _upload(page, HOSTILE_NAME, HOSTILE_FILE)
+        assert answer.startswith(HOSTILE_NAME) and "failed" in answer and "<b>bold</b>" in answer, answer
+        sync_api.expect(page.locator("#submissions tbody tr")).to_have_count(2)
+        sync_api.expect(page.locator("#submissions")).to_contain_text(HOSTILE_NAME)
+        assert page.locator("img").count() == 0 and page.locator("b").count() == 0
+        assert page.evaluate("window.pwned") is None
+    finally:
+        page.close()
+
+
+def test_the_teacher_sees_everything_and_another_student_nothing(site: dict[str, Any]) -> None:
+    teacher = _page(site, "teacher")
+    try:
+        sync_api.expect(teacher.locator("h1")).to_contain_text("the teacher's page")
+        rows = teacher.locator("#submissions tbody tr")
+        sync_api.expect(rows).to_have_count(2)
+        sync_api.expect(teacher.locator("#submissions")).to_contain_text(HOSTILE_NAME)
+        teacher.locator("#submissions tbody tr", has_text="mine.py").locator("button").click()
+        sync_api.expect(teacher.locator("#code")).to_contain_text("Ann: mine.py")
+        sync_api.expect(teacher.locator("#code")).to_contain_text("random.choice")
+        sync_api.expect(teacher.locator("#final-command")).to_contain_text("zerosum contest final")
+        assert teacher.locator("img").count() == 0 and teacher.evaluate("window.pwned") is None
+        ids = [int(t) for t in rows.locator("td:first-child").all_inner_texts()]
+    finally:
+        teacher.close()
+    bob = _page(site, "Bob")
+    try:
+        sync_api.expect(bob.locator("#about")).to_contain_text("Bob")
+        sync_api.expect(bob.locator("#submissions")).to_contain_text("nothing submitted yet")
+        text = bob.locator("body").inner_text()
+        assert "mine.py" not in text and HOSTILE_NAME not in text and "random.choice" not in text
+        for sub in ids:  # Bob's own token, from his page, asking for Ann's code and the teacher's data
+            assert bob.evaluate(f"api('/api/code/{sub}').then(() => 'read', (e) => e.message)").startswith("no submission")
+        assert "teacher's" in bob.evaluate("api('/api/teacher').then(() => 'read', (e) => e.message)")
+    finally:
+        bob.close()
