@@ -223,14 +223,15 @@ def roster(n: int) -> list[tuple[str, str, dict[str, Any]]]:
 
 def make_contest(folder: Path, players: dict[str, str], *, references: list[dict[str, str]] | None = None,
                  openings: list[str] | None = None, seed: int = 7, move_time: float | None = None,
-                 nodes: int | None = None) -> Any:
+                 nodes: int | None = None, absent: tuple[str, ...] = ()) -> Any:
     """A contest in ``folder`` on connect4-8x8 whose students are ``players`` (name -> source), each submitted
-    and set ``ok``; its :class:`~zerosum.contest.store.Store`."""
+    and set ``ok`` (the ``absent`` ones are on the roster and submit nothing); its
+    :class:`~zerosum.contest.store.Store`."""
     from zerosum.contest.setup import ContestSettings, create_contest
     from zerosum.contest.store import Store
 
     refs = references if references is not None else [{"name": "random", "spec": "random"}]
-    create_contest(folder, ContestSettings(game="connect4-8x8", roster=sorted(players), openings=openings or ["-", "45"],
+    create_contest(folder, ContestSettings(game="connect4-8x8", roster=sorted([*players, *absent]), openings=openings or ["-", "45"],
                                            seed=seed, references=refs, move_time=move_time, nodes=nodes))
     store = Store(folder)
     for name, text in players.items():

@@ -41,7 +41,7 @@ def test_the_plan_meets_every_pair_in_colour_swapped_pairs_and_follows_the_seed(
 def finished(tmp_path_factory):
     """A contest whose final was played: its folder and what run_final answered."""
     folder = tmp_path_factory.mktemp("final") / "c"
-    make_contest(folder, PLAYERS, references=REFS, seed=5)
+    make_contest(folder, PLAYERS, references=REFS, seed=5, absent=("dee",))
     return folder, run_final(folder, **RUN)
 
 
@@ -50,18 +50,21 @@ def test_the_final_is_frozen_reproducible_from_its_seed_and_graded_in_bands(fini
 
     a, ra = finished
     b = tmp_path / "again"
-    make_contest(b, PLAYERS, references=REFS, seed=5)
+    make_contest(b, PLAYERS, references=REFS, seed=5, absent=("dee",))
     rb = run_final(b, **RUN)
     games_a = [[g[k] for k in KEEP] for g in Store(a).games(stage="final")]
     games_b = [[g[k] for k in KEEP] for g in Store(b).games(stage="final")]
     assert len(games_a) == 6 * 2 and games_a == games_b  # same pairings, openings, colours, seeds, results
     assert ra["results"] == rb["results"]
-    rows = ra["results"]
+    rows = list(ra["results"])
     assert json.loads((a / "results.json").read_text())["results"] == rows
+    assert rb["results"] == rows
     with open(a / "results.csv", newline="") as f:
         table = list(csv.DictReader(f))
     assert [r["name"] for r in table] == [r["name"] for r in rows]
-    assert [int(r["rank"]) for r in table] == list(range(1, 5))
+    assert [r["rank"] for r in table] == ["1", "2", "3", "4", ""]
+    absent = rows.pop()  # dee is on the roster and submitted nothing: no rank, no games, 0 points
+    assert (absent["name"], absent["rank"], absent["games"], absent["points"], absent["entry"]) == ("dee", None, 0, 0, None)
     # the bands worked by hand: 0 at or below random's rating, 10 at or above the instructor's, ten bands between
     by = {r["name"]: r for r in rows}
     lo, hi = by["random"]["rating"], by["instructor"]["rating"]
@@ -80,7 +83,7 @@ def test_the_final_is_frozen_reproducible_from_its_seed_and_graded_in_bands(fini
     submit(store, b, "bob", source("greedy"))
     assert ladder.schedule(store) == 0
     again = run_final(b, **RUN)
-    assert again["results"] == rows and len(store.games(stage="final")) == 12
+    assert again["results"] == rows + [absent] and len(store.games(stage="final")) == 12
 
 
 def test_a_custom_table_grades_by_rank_or_by_elo_above_the_first_reference(finished, tmp_path):
@@ -89,11 +92,11 @@ def test_a_custom_table_grades_by_rank_or_by_elo_above_the_first_reference(finis
     (tmp_path / "rank.csv").write_text("rank,points\n1,10\n")
     res = run_final(folder, table=tmp_path / "rank.csv", **RUN)
     students = [r for r in res["results"] if r["kind"] == "student"]
-    assert [r["points"] for r in students] == [10, 0]
+    assert [r["points"] for r in students] == [10, 0, 0]  # the second, and dee who submitted nothing
     (tmp_path / "elo.csv").write_text("elo,points\n0,1\n100,5\n100000,10\n")
     res = run_final(folder, table=tmp_path / "elo.csv", **RUN)  # grading again plays nothing again
     random_elo = next(r["rating"] for r in res["results"] if r["name"] == "random")
-    for r in (r for r in res["results"] if r["kind"] == "student"):
+    for r in (r for r in res["results"] if r["kind"] == "student" and r["rank"]):
         above = r["rating"] - random_elo
         assert r["points"] == (5 if above >= 100 else 1 if above >= 0 else 0)
     assert res["grade"]["anchor"] == "random"

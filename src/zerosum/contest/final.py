@@ -26,7 +26,8 @@ deterministic players the same results.
 
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
-reference); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen", "grade", "results": [rows]}``.
+reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
+submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen", "grade", "results": [rows]}``.
 """
 
 from __future__ import annotations
@@ -168,9 +169,9 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
     from ..arena.grading import BANDS, grade_points
 
     refs = [r for r in rows if r["kind"] == "reference"]
-    students = [r for r in rows if r["kind"] == "student"]
+    students = [r for r in rows if r["kind"] == "student" and r["rank"] is not None]
     for r in rows:
-        r["points"] = None
+        r["points"] = 0 if r["kind"] == "student" else None
     if table is not None:
         kind, steps = table
         zero = next((r for r in refs if r["entry"] == anchor), refs[0] if refs else None)
@@ -197,11 +198,23 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
             raise UsageError("the final cannot grade: the contest needs two rated references for its bands "
                              "(or give --grade-table FILE.csv)")
         low, high = rated[0]["name"], rated[-1]["name"]
-    elos = {r["entry"]: (r["rating"] if r["rating"] is not None else -math.inf) for r in rows}
+    elos = {r["entry"]: (r["rating"] if r["rating"] is not None else -math.inf) for r in rows if r["rank"] is not None}
     points = grade_points(elos, names[low]["entry"], names[high]["entry"])
     for r in students:
         r["points"] = points[r["entry"]]
     return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
+
+
+def _absent(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """A row (no rank, no games) for every student of the roster without an entry in the final."""
+    playing = {e.name for e in entries if not e.is_reference}
+    out = []
+    for row in conn.execute("SELECT name FROM people WHERE role = 'student' ORDER BY name"):
+        if row[0] not in playing:
+            out.append({"rank": None, "entry": None, "name": row[0], "kind": "student", "submission": None,
+                        "rating": None, "rating_low": None, "rating_high": None, "score": None, "points": 0,
+                        "games": 0, "wins": 0, "draws": 0, "losses": 0, "forfeits": 0, "forfeit_reasons": []})
+    return out
 
 
 def _csv(rows: list[dict[str, Any]]) -> str:
@@ -259,6 +272,7 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         rows = standing_rows(entries, games)
         for r in rows:
             r.pop("pending", None)
+        rows += _absent(conn, entries)
         config = read_config(conn)
         first_ref = next((e.key for e in entries if e.is_reference), None)
         about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref)
