@@ -62,14 +62,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(folder: Path) -> Iterator[str]:
-    """``zerosum contest serve FOLDER`` in its own process group on a free port: its address."""
+def serving(folder: Path, started: list[subprocess.Popen[bytes]] | None = None) -> Iterator[str]:
+    """``zerosum contest serve FOLDER`` in its own process group on a free port: its address (the process is
+    appended to ``started``)."""
     port = free_port()
     command = [sys.executable, "-m", "zerosum", "contest", "serve", str(folder), "--port", str(port)]
     if sandbox_problem() is not None:
         command.append("--unconfined")
     log = open(folder.parent / f"{folder.name}-server.log", "wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    if started is not None:
+        started.append(process)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_WAIT

@@ -5,6 +5,9 @@ read what, hostile names kept as data, the size and rate limits, the deadline an
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -63,6 +66,27 @@ def test_failures_come_with_their_reason_and_ply(served: dict[str, Any]) -> None
     assert "line 1" in broken["message"] and "\n" not in broken["message"], broken
 
 
+def _notebook(*cells: str) -> str:
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+         "source": cell.splitlines(keepends=True)} for cell in cells]})
+
+
+def test_a_notebook_plays_its_marked_cell(served: dict[str, Any]) -> None:
+    files = served["files"]
+    (files / "homework.ipynb").write_text(_notebook("print('scratch work')\nx = 1 / 0\n", "# Submission\n" + GOOD))
+    (files / "unmarked.ipynb").write_text(_notebook(GOOD))
+    (files / "twice.ipynb").write_text(_notebook("# submission\n" + GOOD, "# submission\n" + GOOD))
+    status, sub, _ = _submit(served, "Dee", "homework.ipynb")
+    assert status == 201 and sub["kind"] == "notebook" and sub["status"] == "ok", sub
+    status, code, _ = curl(f"{served['url']}/api/code/{sub['id']}", token=served["tokens"]["Dee"])
+    assert code["code"] == "# Submission\n" + GOOD  # the marked cell only: the 1 / 0 of the other cell never ran
+    status, body, _ = _submit(served, "Dee", "unmarked.ipynb")
+    assert status == 400 and "# submission" in body["error"]
+    status, body, _ = _submit(served, "Dee", "twice.ipynb")
+    assert status == 400 and "2 cells" in body["error"]
+
+
 def test_a_student_token_reads_nothing_of_another_student(served: dict[str, Any]) -> None:
     url, tokens = served["url"], served["tokens"]
     status, ann, _ = curl(f"{url}/api/me", token=tokens["Ann"])
@@ -86,7 +110,7 @@ def test_a_student_token_reads_nothing_of_another_student(served: dict[str, Any]
     status, code, _ = curl(f"{url}/api/code/{ann_ids[0]}", token=tokens["teacher"])
     assert status == 200 and "random.choice" in code["code"] and code["name"] == "Ann"
     status, everything, _ = curl(f"{url}/api/teacher", token=tokens["teacher"])
-    assert status == 200 and {s["name"] for s in everything["submissions"]} == {"Ann", "Bob"}
+    assert status == 200 and {s["name"] for s in everything["submissions"]} == {"Ann", "Bob", "Dee"}
     # the page of a link: the student's page, the teacher's page, or 403 for a token nobody holds
     assert "teacher" not in curl(f"{url}/s/{tokens['Cy']}")[1].split("<h1>")[1].split("</h1>")[0]
     assert "the teacher" in curl(f"{url}/?token={tokens['teacher']}")[1]
@@ -163,3 +187,26 @@ def test_ladder_games_reach_the_student_with_replay_links(served: dict[str, Any]
     assert game["replay"].startswith("/board?game=") and game["opening"] in ("44", "43")
     status, board, _ = curl(f"{served['url']}{game['replay']}")
     assert status == 200 and "<html" in board.lower()
+
+
+def test_kill_9_of_the_server_loses_no_submission(tmp_path: Path) -> None:
+    folder = tmp_path / "class"
+    tokens = make_contest(folder, ["Eve"])
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(3)  # a slow import: the server is killed while it validates\n" + GOOD)
+    started: list[subprocess.Popen[bytes]] = []
+    with serving(folder, started) as url:
+        status, sub, _ = curl("-F", f"file=@{slow}", f"{url}/api/submit?wait=0", token=tokens["Eve"])
+        assert status == 201 and sub["status"] == "validating"
+        os.killpg(started[0].pid, signal.SIGKILL)
+        started[0].wait(30)
+    assert Store(folder).submission(sub["id"])["status"] == "validating"  # committed before the kill
+    with serving(folder) as url:  # validated again at the start
+        deadline = time.monotonic() + 120
+        while True:
+            status, me, _ = curl(f"{url}/api/me", token=tokens["Eve"])
+            if me["submissions"][0]["status"] != "validating" or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+    assert [(s["id"], s["status"], s["active"]) for s in me["submissions"]] == [(sub["id"], "ok", True)]
+    assert Store(folder).rows("PRAGMA integrity_check") == [{"integrity_check": "ok"}]
