@@ -2,7 +2,7 @@
 
 Each must be contained (the test process alive; no process of the seat left anywhere on the machine, found by
 a token in every one of its command lines; the test's own descendants back to what they were; every file of
-the contest folder and of the zerosum package unchanged; a well-behaved seat's game beside it unharmed) and
+the contest folder unchanged and nothing new in the zerosum package; a well-behaved seat's game beside it unharmed) and
 end with a reason its author can read: the engine client's forfeit reason, or the one-line error of a seat that
 never started.  Skipped, saying why, where bubblewrap cannot make a sandbox.
 """
@@ -135,7 +135,8 @@ def _contained(contest: dict[str, Any], token: str, before: set[int], files: dic
         time.sleep(0.1)
     assert _carrying(token) == []
     assert _descendants(os.getpid()) - before == set()
-    now = _snapshot(contest["folder"], PACKAGE)
+    assert list(PACKAGE.rglob("pwned*")) == []  # the package is read-only (others edit it meanwhile: not hashed)
+    now = _snapshot(contest["folder"])
     assert {k: v for k, v in now.items() if files.get(k) != v and token not in k and "good.py" not in k} == {}
     assert {k for k in files if k not in now} == set()
 
@@ -161,7 +162,7 @@ CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongs
 def test_hostile_submission_is_contained_with_a_reason(contest: dict[str, Any], name: str, kind: str,
                                                        words: list[tuple[str, ...]], beside: bool) -> None:
     path, token = _submit(contest, name, {"pid": os.getpid()} if name == "signal_parent.py" else None)
-    files = _snapshot(contest["folder"], PACKAGE)
+    files = _snapshot(contest["folder"])
     before = _descendants(os.getpid())
     good: list[Any] = []
     neighbour = threading.Thread(target=_good_game, args=(contest, good)) if beside else None
@@ -181,7 +182,7 @@ def test_hostile_submission_is_contained_with_a_reason(contest: dict[str, Any], 
 
 def test_reading_the_system_the_others_and_the_database_finds_nothing(contest: dict[str, Any]) -> None:
     path, token = _submit(contest, "read_files.py", {"other": contest["other"], "database": contest["database"]})
-    files, before = _snapshot(contest["folder"], PACKAGE), _descendants(os.getpid())
+    files, before = _snapshot(contest["folder"]), _descendants(os.getpid())
     record, reason = _play(contest, path)
     assert "the agent failed: RuntimeError: read passwd='FileNotFound'" in reason, reason
     assert contest["secret"] not in reason and "root:" not in reason
@@ -196,7 +197,7 @@ def test_no_network_not_even_the_hosts_loopback(contest: dict[str, Any]) -> None
         server.listen(4)
         server.settimeout(0.2)
         path, token = _submit(contest, "network.py", {"port": server.getsockname()[1]})
-        files, before = _snapshot(contest["folder"], PACKAGE), _descendants(os.getpid())
+        files, before = _snapshot(contest["folder"]), _descendants(os.getpid())
         record, reason = _play(contest, path)
         with pytest.raises(socket.timeout):
             server.accept()  # nobody came
@@ -208,7 +209,7 @@ def test_no_network_not_even_the_hosts_loopback(contest: dict[str, Any]) -> None
 def test_writing_outside_the_scratch_folder_changes_nothing(contest: dict[str, Any]) -> None:
     targets = {"other": contest["other"], "database": contest["database"], "folder": str(contest["folder"])}
     path, token = _submit(contest, "write_outside.py", targets)
-    files, before = _snapshot(contest["folder"], PACKAGE), _descendants(os.getpid())
+    files, before = _snapshot(contest["folder"]), _descendants(os.getpid())
     own = Path(path).read_bytes()
     record, reason = _play(contest, path)
     assert "the agent failed: RuntimeError: write self=" in reason, reason

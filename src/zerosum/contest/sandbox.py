@@ -36,7 +36,7 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -67,19 +67,17 @@ class Limits:
     process; ``processes``: processes and threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
     ``file_mb``: the largest file it may write; ``open_files``: descriptors a process."""
 
-    memory_mb: int = 1024
-    cpu_seconds: int = 900
-    processes: int = 32
-    scratch_mb: int = 64
-    file_mb: int = 32
-    open_files: int = 256
+    memory_mb: int = field(default=1024, metadata={"range": (64, 1 << 20)})
+    cpu_seconds: int = field(default=900, metadata={"range": (1, 10 ** 6)})
+    processes: int = field(default=32, metadata={"range": (4, 4096)})
+    scratch_mb: int = field(default=64, metadata={"range": (1, 1 << 16)})
+    file_mb: int = field(default=32, metadata={"range": (1, 1 << 16)})
+    open_files: int = field(default=256, metadata={"range": (16, 1 << 16)})
 
     def __post_init__(self) -> None:
-        bounds = {"memory_mb": (64, 1 << 20), "cpu_seconds": (1, 10 ** 6), "processes": (4, 4096),
-                  "scratch_mb": (1, 1 << 16), "file_mb": (1, 1 << 16), "open_files": (16, 1 << 16)}
         for f in fields(self):
             value: Any = getattr(self, f.name)
-            low, high = bounds[f.name]
+            low, high = f.metadata["range"]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise UsageError(f"sandbox limit {f.name} is a whole number from {low} to {high}, not {quoted(value)}")
 
@@ -152,9 +150,13 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
         if unconfined:
             return words
         require_sandbox(False)
-    limits = limits or Limits()
     bwrap = bwrap_path()
     assert bwrap is not None
+    return _confined(bwrap, words, limits or Limits(), files, workdir, env or {}, strict)
+
+
+def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tuple[str, str]], workdir: str,
+              env: dict[str, str], strict: bool) -> list[str]:
     out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), "--",
            bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
@@ -174,7 +176,7 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
     environment = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH_DIR,
                    "TMPDIR": SCRATCH_DIR, "LANG": "C.UTF-8", "NUMBA_CACHE_DIR": f"{SCRATCH_DIR}/numba",
                    "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-                   "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", **(env or {})}
+                   "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", **env}
     out += ["--clearenv"]
     for key, value in environment.items():
         out += ["--setenv", key, value]
@@ -186,15 +188,13 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
 @functools.lru_cache(maxsize=1)
 def sandbox_problem() -> str | None:
     """Why no sandbox can be had on this machine, or None when ``bwrap`` runs a program confined (checked once
-    a process: ``bwrap`` starts ``true`` in the namespaces :func:`wrap` asks for)."""
+    a process: ``true`` run exactly as :func:`wrap` would run a submission, its limits and user id included)."""
     if not sys.platform.startswith("linux"):
         return f"the sandbox needs Linux and bubblewrap; this is {sys.platform}"
     bwrap = bwrap_path()
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    probe = [bwrap, "--die-with-parent", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
-    probe += [] if _privileged() else ["--unshare-user"]
-    probe += [*_system_binds(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--", "/bin/true"]
+    probe = _confined(bwrap, ["/bin/true"], Limits(), (), SCRATCH_DIR, {}, False)
     try:
         done = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
