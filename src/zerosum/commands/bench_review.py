@@ -53,7 +53,7 @@ def run_bench_review(args: argparse.Namespace) -> int:
             engine.solver.reset()
         began, first, slowest, last = time.perf_counter(), None, 0.0, time.perf_counter()
         marks: list[Any] = []
-        for mark in iter_review(record, threads=args.threads):
+        for mark in iter_review(record, threads=args.threads):  # each mark as it comes
             now = time.perf_counter()
             first = now - began if first is None else first
             slowest, last = max(slowest, now - last), now

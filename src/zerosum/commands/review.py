@@ -75,11 +75,10 @@ def _spec(text: str) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     import json
-    import time
 
     from ..games import get_game
     from ..records import write
-    from ..reviewer import Mark, Review, iter_review
+    from ..reviewer import Review, start_review
     from ..reviewer.text import heading, row, summary_lines
 
     if args.output is not None and os.path.exists(args.output) and not args.overwrite:
@@ -88,28 +87,19 @@ def _run(args: argparse.Namespace) -> int:
     game = get_game(args.game) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
     for number, source in enumerate(sources, 1):
-        engine: list[str] = []
-        marks: list[Mark] = []
-        began = time.perf_counter()
-        stream = iter_review(source, game, args.agent, seconds=args.time, line=args.line, _engine=engine)
-        for mark in stream:
-            if not marks and not args.json:
-                if len(sources) > 1:
-                    print(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
-                g = game or source.game
-                print("\n".join(heading(engine[0], mark.exact, g.spec)), flush=True)
-            marks.append(mark)
-            if not args.json:
-                print(row(mark), flush=True)
-        g = game or source.game
-        actions = list(source.actions() if hasattr(source, "actions") else g.parse_moves(source))
-        start = len(source.opening) if hasattr(source, "opening") else 0
-        found = Review(g, actions, start, marks, engine[0] if engine else "", all(m.exact for m in marks),
-                       time.perf_counter() - began, source)
+        found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line)
         reviews.append(found)
-        if not args.json:
-            print(f"({len(marks)} moves judged in {found.seconds:.1f} s)\n" + "\n".join(summary_lines(found)),
-                  flush=True)
+        if args.json:
+            for _ in marks:
+                pass
+            continue
+        if len(sources) > 1:
+            print(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
+        print("\n".join(heading(found)), flush=True)
+        for mark in marks:
+            print(row(mark), flush=True)
+        print(f"({len(found.marks)} moves judged in {found.seconds:.1f} s)\n" + "\n".join(summary_lines(found)),
+              flush=True)
     if args.json:
         data: Any = reviews[0].to_json() if len(reviews) == 1 else [r.to_json() for r in reviews]
         json.dump(data, sys.stdout, indent=1)

@@ -17,7 +17,8 @@ engine's estimate), with the best alternatives and the line that refutes each mo
   agent whose estimates judge the moves instead of the solver.  ``on_mark`` is called with each
   :class:`~.judge.Mark` as soon as it is known (the first in well under a second on 7 x 6).
 * :func:`iter_review` takes the same arguments and yields each mark as it is computed (a generator: stop
-  whenever you like); :func:`review` is it, run to the end.
+  whenever you like); :func:`start_review` returns ``(review, marks)``: a :class:`Review` (its ``engine`` known
+  at once) that fills in as the ``marks`` iterator runs; :func:`review` is it, run to the end.
 * A :class:`Review` holds ``marks``, ``engine`` (who judged: ``"the solver"`` or an engine spec), ``exact``,
   ``seconds``, :meth:`Review.summary` (per player: moves, moves that kept the theoretical result and their
   share, each class's count, the first decisive error), :meth:`Review.to_json` (DESIGN's list of ``{ply, move,
@@ -36,12 +37,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ..agents.base import MAX_TIME
+from ..analysis import SOLVER_NAME
 from ..core.checks import check_real, check_whole, safe_repr
 from ..errors import UsageError
 from ..game import Game
 from .judge import CLASSES, LINE, Mark, classify, marks, result_of
 
-__all__ = ["review", "iter_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE"]
+__all__ = ["review", "iter_review", "start_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE"]
 
 
 @dataclass
@@ -54,7 +56,7 @@ class Review:
     start: int  # the moves before it (an opening) were played, not judged
     marks: list[Mark] = field(default_factory=list)
     engine: str = ""
-    exact: bool = True
+    exact: bool = True  # every mark is a proof (until the first mark: whether the solver judges)
     seconds: float = 0.0
     source: Any = None  # what was reviewed (a record keeps its tags and notes in :meth:`record`)
 
@@ -121,9 +123,19 @@ def _source(record_or_moves: Any, game: Any) -> tuple[Game[Any, Any], list[Any],
 
 def iter_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
                 line: int = LINE, threads: int | None = None,
-                on_mark: Callable[[Mark], None] | None = None, _engine: list[str] | None = None) -> Iterator[Mark]:
+                on_mark: Callable[[Mark], None] | None = None) -> Iterator[Mark]:
     """Each move's :class:`Mark` as soon as it is computed (the arguments are :func:`review`'s)."""
-    game, actions, start = _source(record_or_moves, game)
+    return start_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
+                        on_mark=on_mark)[1]
+
+
+def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
+                 line: int = LINE, threads: int | None = None,
+                 on_mark: Callable[[Mark], None] | None = None) -> tuple[Review, Iterator[Mark]]:
+    """A :class:`Review` that fills in as the iterator beside it runs: each mark is added to ``marks`` as it
+    is yielded, and ``exact`` and ``seconds`` are set when the last one is.  ``engine`` (who judges) is known
+    at once.  The arguments are :func:`review`'s; bad ones raise here, before anything is judged."""
+    g, actions, start = _source(record_or_moves, game)
     seconds = check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
     line = check_whole(line, "line (plies)", 0, 1000, UsageError)
     if agent is not None and not hasattr(agent, "search"):
@@ -134,18 +146,27 @@ def iter_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, se
             raise UsageError(f"agent {safe_repr(agent)} does not search, so it has no values to judge by")
     if on_mark is not None and not callable(on_mark):
         raise UsageError(f"on_mark is a function of a Mark, not {safe_repr(on_mark)}")
-    return marks(game, actions, start, agent=agent, seconds=seconds, line=line, threads=threads,
-                 on_mark=on_mark, engine=_engine)
+    engine: list[str] = []
+    began = _time.perf_counter()
+    stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
+                   engine=engine)
+    found = Review(g, actions, start, [], engine[0], engine[0] == SOLVER_NAME, 0.0, record_or_moves)
+
+    def filled() -> Iterator[Mark]:
+        for mark in stream:
+            found.exact = mark.exact and (found.exact or not found.marks)  # every mark a proof, at the end
+            found.marks.append(mark)
+            found.seconds = _time.perf_counter() - began
+            yield mark
+
+    return found, filled()
 
 
 def review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
            line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None) -> Review:
     """Every move of a game judged (see the module docstring)."""
-    began = _time.perf_counter()
-    engine: list[str] = []
-    found = list(iter_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
-                             on_mark=on_mark, _engine=engine))
-    g, actions, start = _source(record_or_moves, game)
-    exact = all(m.exact for m in found)
-    return Review(g, actions, start, found, engine[0] if engine else "", exact, _time.perf_counter() - began,
-                  record_or_moves)
+    found, stream = start_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
+                                 on_mark=on_mark)
+    for _ in stream:
+        pass
+    return found

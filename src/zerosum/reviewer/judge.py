@@ -23,7 +23,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from ..analysis import Analysis, service
+from ..analysis import SOLVER_NAME, Analysis, service
 from ..analysis.estimate import child_values
 from ..analysis.result import best_action, centre_order
 from ..core.words import moves_to_end, value_words
@@ -134,13 +134,13 @@ class _Judge:
         self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
         self.service = service(game)
         self.exact = agent is None and self.service.solves
-        self.engine = "the solver" if self.exact else getattr(agent, "spec", None) or f"alphabeta:time={seconds:g}"
+        self.engine = SOLVER_NAME if self.exact else getattr(agent, "spec", None) or f"alphabeta:time={seconds:g}"
         self._cache: dict[Any, Analysis] = {}
         if agent is None and not self.exact:
             from ..agents.registry import make_agent
 
             self.agent = make_agent(f"alphabeta:time={max(seconds / 8, 0.01):g}")
-            self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move ({seconds:g} s a position at most)"
+            self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move"
 
     def values(self, state: Any) -> Analysis:
         """Every legal move's value at ``state`` (not over)."""
@@ -178,9 +178,14 @@ def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent
     whose estimates judge the moves instead of the solver; where the solver does not take the game and no
     agent is named, alpha-beta estimates within about ``seconds`` a position.  ``line``: plies of each
     refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged."""
-    judge = _Judge(game, agent, seconds, threads)
+    judge = _Judge(game, agent, seconds, threads)  # made now: who judges is known before the first mark
     if engine is not None:
         engine.append(judge.engine)
+    return _marks(judge, game, actions, start, line, on_mark)
+
+
+def _marks(judge: _Judge, game: Game[Any, Any], actions: Sequence[Any], start: int, line: int,
+           on_mark: Callable[[Mark], None] | None) -> Iterator[Mark]:
     states = game.states_of(list(actions))
     for i in range(start, len(actions)):
         began = _time.perf_counter()

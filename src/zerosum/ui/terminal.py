@@ -32,6 +32,7 @@ from ..game import Game
 from ..games import get_game
 from .analysis import HINT_TIME, SOLVER_TIME, Analysis
 from .hints import format_move, hint_analysis, show_hint, think
+from .terminal_review import offer_review
 from .terminal_view import STYLE, Output, mark, render_plain, render_rich
 
 __all__ = ["PlaySession", "Settings", "play", "render_plain", "render_rich", "Output", "STYLE"]
@@ -309,7 +310,7 @@ class PlaySession:
         while True:
             if self.game.is_terminal(self.state):
                 self.announce()
-                return 0
+                return offer_review(self)  # r: each move judged, the summary
             agent = self.seats[self.game.player(self.state)]
             if agent is None:
                 if not self.human_turn():
