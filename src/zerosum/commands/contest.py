@@ -33,7 +33,26 @@ def _contest_args(p: argparse.ArgumentParser) -> None:
     final = sub.add_parser("final", help="freeze the entries, play the final round robin, write the grades",
                            description="freeze the entries, play the final round robin, write DIR/results.csv "
                                        "and DIR/results.json")
-    final.add_argument("directory", metavar="DIR", help="the contest folder")
+    _final_args(final)
+
+
+def _final_args(p: argparse.ArgumentParser) -> None:
+    """``final DIR``'s options (the final is :func:`zerosum.contest.final.run_final`)."""
+    from .options import int_arg
+
+    p.add_argument("directory", metavar="DIR", help="the contest folder")
+    p.add_argument("--seed", type=int_arg(0, 2**62), metavar="N", help="the final's seed (default: the contest's)")
+    p.add_argument("--rounds", type=int_arg(1, 100), metavar="N",  # zerosum.contest.final.MAX_ROUNDS
+                   help="colour-swapped pairs of games each pairing plays (default 1, at most 100)")
+    rule = p.add_mutually_exclusive_group()
+    rule.add_argument("--grade", metavar="LOW,HIGH", help="grade in ten bands between two references (default: "
+                      "the lowest- and the highest-rated reference)")
+    rule.add_argument("--grade-table", metavar="FILE.csv", help="grade by a table: header rank,points or elo,points")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
+    p.add_argument("--jobs", type=int_arg(1, 1024), metavar="N", help="games at once (default: the cores)")
+    p.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster (with --backend ray)")
+    p.add_argument("--unconfined", action="store_true",
+                   help="run students' code WITHOUT a sandbox where none can be had (only for code you trust)")
 
 
 def _new_args(p: argparse.ArgumentParser) -> None:
@@ -166,7 +185,23 @@ def _run_final(args: argparse.Namespace) -> int:
         final: Any = importlib.import_module("zerosum.contest.final")
     except ImportError:
         raise UsageError("the final is not available in this version") from None
-    return int(final.run_final(args.directory) or 0)
+    from ..contest.sandbox import require_sandbox
+
+    require_sandbox(args.unconfined)
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rfinal: {done}/{total} games", end="", file=sys.stderr, flush=True)
+
+    result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
+                             table=args.grade_table, backend=args.backend, jobs=args.jobs, address=args.ray_address,
+                             unconfined=args.unconfined, progress=progress)
+    print(file=sys.stderr)
+    for row in result["results"]:
+        points = "" if row["points"] is None else f"  {row['points']:g} points"
+        rating = "unranked" if row["rating"] is None else f"{row['rating']:+.0f} [{row['rating_low']:+.0f}, {row['rating_high']:+.0f}]"
+        print(f"{row['rank'] or '-':>3}  {row['name']}  {rating}  {row['games']} games{points}")
+    print(f"{result['games']} games; results in {args.directory}/results.csv and results.json", file=sys.stderr)
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -12,6 +12,9 @@ against known players.  Games are rows of the store's ``games`` table (``stage``
 newcomer's first games come before anybody's later ones, so a submission made while the ladder is busy with
 a large backlog still gets its first rating within a few games.
 
+**The freeze** (the config's ``frozen``, set by the teacher or by the final) ends the ladder: its pending
+games are deleted and no more are scheduled; games already running finish and are kept.
+
 **A replaced submission** (its student submitted again, or it failed) leaves the field: its pending games
 are deleted before the next game is chosen; its finished games stay in the history (the student's page shows
 them), but the leaderboard counts only games between entries of the field (:mod:`.standings`).  A game
@@ -102,7 +105,8 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
         marks = ",".join("?" * len(keys)) or "NULL"
         conn.execute(f"DELETE FROM games WHERE stage = 'ladder' AND status = 'pending' AND "
                      f"(first NOT IN ({marks}) OR second NOT IN ({marks}))", keys + keys)
-        if config.get("frozen"):
+        if config.get("frozen"):  # the ladder ends at the freeze: nothing more starts
+            conn.execute("DELETE FROM games WHERE stage = 'ladder' AND status = 'pending'")
             conn.execute("COMMIT")
             return 0
         n = int(config.get("ladder_pairs") or pairs or PAIRS)
