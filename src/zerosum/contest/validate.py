@@ -16,7 +16,8 @@ answer is ``(status, message, ply)``:
 Limits are the contest's: ``nodes`` and ``move_time`` are sent with each ``go``; under a clock (``tc``) the
 submission's own clock runs, the random player's moves taking no time.  A move's hard deadline is the
 arena's rule (its time plus the larger of 0.25 s and 10%), never more than what is left of the budget; a
-move cut only by the budget is not held against the submission.
+move cut only by the budget (the engine client's ``stop`` at the budget, then its deadline) is not held against
+the submission: the answer is ``ok`` with how far it got.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from ..agents.base import Limits
 from ..errors import AgentError, GameError, UsageError
 from ..external import EngineFault
+from ..external.session import STOP_WAIT
 from ..games import get_game
 from .seats import seat_definition, seat_engine
 
@@ -96,13 +98,14 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
                     cut = own is None or remaining < own
                     if remaining < MIN_MOVE:
                         return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=True), None
-                    engine.tell(deadline=max(MIN_MOVE, remaining if cut else own),  # type: ignore[type-var]
-                                clock=(left, left, tc[1]) if tc and left is not None else None)
+                    given = max(MIN_MOVE, remaining) if cut or own is None else own
+                    engine.tell(deadline=given, clock=(left, left, tc[1]) if tc and left is not None else None)
                     t0 = time.monotonic()
                     try:
                         action = engine(game, state)
                     except EngineFault as fault:
-                        if cut and fault.kind == "timeout":  # the budget, not the contest's limit, ran out
+                        # stopped by the budget (its stop, then its deadline), not by the contest's limit
+                        if cut and time.monotonic() - t0 >= given - min(STOP_WAIT + 0.05, given / 2) - 0.05:
                             return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=True), None
                         return "failed", fault.reason, ply
                     except (AgentError, GameError) as exc:
