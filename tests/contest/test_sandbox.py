@@ -141,3 +141,58 @@ def test_a_two_argument_function_and_a_program_play_whole_games(tmp_path: Path) 
         with seat_engine(definition, limits=MoveLimits(time=1.0), startup=30) as engine:
             result = zerosum.match(engine, "random", game="connect4", games=2, seed=5)
         assert len(result.games) == 2 and not any(r.forfeit for r in result.games), result.games
+
+
+# ---- the jail's relay (run here without bubblewrap: it is the last step inside the sandbox) -------------------
+
+
+JAIL = ROOT / "src" / "zerosum" / "contest" / "jail.py"
+
+
+def _jail(script: str, strict: bool) -> subprocess.CompletedProcess[bytes]:
+    """jail.py running ``sh -c script`` (its output relayed) with roomy limits (as root it gives up root first:
+    a program of /usr then, as in the sandbox)."""
+    words = [sys.executable, "-I", "-S", str(JAIL), *(["--strict"] if strict else []), "64", "1024", "60", "32",
+             "256", "--", "/bin/sh", "-c", script]
+    return subprocess.run(words, capture_output=True, timeout=60)
+
+
+def _writer(chunks: list[bytes]) -> str:
+    """A shell script writing ``chunks`` (printable ASCII and line ends) a hundredth of a second apart."""
+    return "; sleep 0.01; ".join("printf '%s'" % c.decode().replace("\n", "\\n") for c in chunks)
+
+
+def test_the_relay_passes_a_programs_output_as_it_is() -> None:
+    long = b"info string " + b"z" * 100_000 + b"\n"  # longer than the relay holds: passed on as it comes
+    chunks = [b"id name x\nid au", b"thor y\nzspok\n", long[:70_000], long[70_000:], b"bestmove 4\nbestmove 5", b"\n"]
+    done = _jail(_writer(chunks), strict=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"".join(chunks)  # every byte, in order; two answers and all: a program's own business
+
+
+@pytest.mark.parametrize("lines,passed,reason", [
+    ([b"info depth 1 pv 4", b"bestmove 4", b"info time 3", b"bestmove 3"], 4, None),
+    ([b"bestmove (none)", b"info time 1", b"bestmove 2"], 3, None),
+    ([b"info time 1", b"bestmove 4", b"bestmove 5"], 2, "the agent did not answer within the move's time"),
+    ([b"info string error the agent failed: SystemExit: 3", b"bestmove 1"], 0, "the agent failed: SystemExit: 3"),
+    ([b"info string error the agent failed: MemoryError: ", b"bestmove 1"], 0, "over the seat's memory limit, 1024"),
+    ([b"info string error the agent failed: the search process ended without a move"], 0, "ended in a move"),
+    ([b"info string error no position: send position first", b"bestmove (none)"], 2, None),
+])
+def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes], passed: int,
+                                                             reason: str | None) -> None:
+    done = _jail(_writer([line + b"\n" for line in lines]), strict=True)
+    assert done.stdout.splitlines() == lines[:passed]  # the move it did not make is not passed on
+    if reason is None:
+        assert done.returncode == 0, done.stderr
+    else:
+        assert done.returncode == 1 and done.stderr.decode().strip().splitlines()[-1].startswith("the agent")
+        assert reason in done.stderr.decode()
+
+
+def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
+    done = _jail("kill -SEGV $$", strict=False)
+    assert done.returncode == 128 + 11
+    assert done.stderr.decode().strip().splitlines()[-1] == "the program was killed by signal 11 (SIGSEGV)"
+    done = _jail("exit 7", strict=False)
+    assert done.returncode == 7 and done.stderr == b""

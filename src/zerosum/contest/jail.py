@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 
 #: the first user id a seat may run as (in bubblewrap's privileged mode); the id is drawn at random above it
@@ -41,13 +42,17 @@ _AGENT_FAILED = b"info string error the agent failed: "
 _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no bestmove: the client judges it)
 
 
+def _say(text: str) -> None:
+    """One line on standard error, written at once (the process may end with ``os._exit`` right after)."""
+    os.write(2, (text + "\n").encode("utf-8", "replace"))
+
+
 def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
 def _fail(child: int, reason: str) -> None:
-    sys.stderr.write(reason + "\n")
-    sys.stderr.flush()
+    _say(reason)
     try:
         os.kill(child, 9)
     except OSError:
@@ -111,13 +116,11 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:
-            import signal
-
             name = f" ({signal.Signals(sig).name})"
         except ValueError:
             name = ""
-        sys.stderr.write(f"the program was killed by signal {sig}{name}"
-                         + (": over the seat's CPU time limit" if name == " (SIGXCPU)" else "") + "\n")
+        _say(f"the program was killed by signal {sig}{name}"
+             + (": over the seat's CPU time limit" if name == " (SIGXCPU)" else ""))
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
@@ -171,7 +174,7 @@ def outer(memory_mb: int, program: list[str]) -> None:
     try:
         os.execv(program[0], program)
     except OSError as exc:
-        sys.stderr.write(f"cannot start {program[0]!r}: {exc.strerror or exc}\n")
+        _say(f"cannot start {program[0]!r}: {exc.strerror or exc}")
         os._exit(127)
 
 
@@ -187,7 +190,7 @@ def main(argv: list[str]) -> None:
         if not program:
             raise ValueError("no program")
     except ValueError as exc:
-        sys.stderr.write(f"jail: usage: NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM [ARGS...] ({exc})\n")
+        _say(f"jail: usage: NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM [ARGS...] ({exc})")
         os._exit(CANNOT_JAIL)
     try:
         mib = 1 << 20
@@ -205,21 +208,19 @@ def main(argv: list[str]) -> None:
             if os.getuid() == 0 or os.geteuid() == 0:
                 raise OSError("still root")
     except (OSError, ValueError) as exc:
-        sys.stderr.write(f"jail: the seat's limits cannot be set: {exc}\n")
+        _say(f"jail: the seat's limits cannot be set: {exc}")
         os._exit(CANNOT_JAIL)
     ours, theirs = os.pipe()
     child = os.fork()
     if child == 0:
         try:
             os.dup2(theirs, 1)
-            import signal
-
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as any program expects (Python ignores it)
             os.close(theirs)
             os.close(ours)
             os.execv(program[0], program)
-        except OSError as exc:
-            sys.stderr.write(f"cannot start {program[0]!r}: {exc.strerror or exc}\n")
+        except BaseException as exc:  # noqa: BLE001 - the child says why and ends, whatever it was
+            _say(f"cannot start {program[0]!r}: {getattr(exc, 'strerror', None) or exc}")
         finally:
             os._exit(127)
     os.close(theirs)

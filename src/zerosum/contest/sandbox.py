@@ -64,11 +64,12 @@ class SandboxUnavailable(UsageError):
 class Limits:
     """A seat's resource limits.  ``memory_mb``: the writable memory of each process (``RLIMIT_DATA``: heap
     and anonymous maps, not the address space numba and llvmlite reserve); ``cpu_seconds``: CPU time of each
-    process; ``processes``: processes and threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
+    process (a backstop: a move's wall-clock deadline is what bounds it, and ``zerosum engine`` keeps one search
+    process from move to move, so this must hold a whole game's thinking); ``processes``: processes and threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
     ``file_mb``: the largest file it may write; ``open_files``: descriptors a process."""
 
     memory_mb: int = field(default=1024, metadata={"range": (64, 1 << 20)})
-    cpu_seconds: int = field(default=900, metadata={"range": (1, 10 ** 6)})
+    cpu_seconds: int = field(default=3600, metadata={"range": (1, 10 ** 6)})
     processes: int = field(default=32, metadata={"range": (4, 4096)})
     scratch_mb: int = field(default=64, metadata={"range": (1, 1 << 16)})
     file_mb: int = field(default=32, metadata={"range": (1, 1 << 16)})
