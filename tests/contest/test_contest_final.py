@@ -128,3 +128,24 @@ def test_a_final_cut_short_goes_on_with_the_games_left(finished, tmp_path):
     assert set(after) == set(done) and all(g["status"] == "done" for g in after.values())
     assert [[after[i][k] for k in KEEP] for i in sorted(done)] == [[done[i][k] for k in KEEP] for i in sorted(done)]
     assert again["results"] == finished[1]["results"]
+
+
+def test_the_command_grades_again_and_refuses_bad_input_in_one_line(finished, tmp_path, capsys):
+    from zerosum.cli import main
+
+    folder = tmp_path / "c"
+    shutil.copytree(finished[0], folder)
+    extra = ["--unconfined"] if RUN["unconfined"] else []
+    assert main(["contest", "final", str(folder), "--grade", "random,instructor", *extra]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 5 and out[0].split()[:2] == ["1", finished[1]["results"][0]["name"]]
+    before = (folder / "results.csv").read_text()
+    (tmp_path / "bad.csv").write_text("rank,points\n1,ten\n")
+    for args in (["--grade-table", str(tmp_path / "bad.csv")], ["--grade", "random"], ["--rounds", "0"],
+                 ["--rounds", "3"]):
+        assert main(["contest", "final", str(folder), *args, *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "Traceback" not in err[0], err
+    assert main(["contest", "final", str(tmp_path / "nothing")]) == 2
+    assert "not a contest folder" in capsys.readouterr().err
+    assert (folder / "results.csv").read_text() == before

@@ -189,13 +189,17 @@ def _run_final(args: argparse.Namespace) -> int:
 
     require_sandbox(args.unconfined)
 
+    shown = []
+
     def progress(done: int, total: int) -> None:
+        shown.append(done)
         print(f"\rfinal: {done}/{total} games", end="", file=sys.stderr, flush=True)
 
     result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
                              table=args.grade_table, backend=args.backend, jobs=args.jobs, address=args.ray_address,
                              unconfined=args.unconfined, progress=progress)
-    print(file=sys.stderr)
+    if shown:
+        print(file=sys.stderr)
     for row in result["results"]:
         points = "" if row["points"] is None else f"  {row['points']:g} points"
         rating = "unranked" if row["rating"] is None else f"{row['rating']:+.0f} [{row['rating_low']:+.0f}, {row['rating_high']:+.0f}]"

@@ -249,6 +249,13 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
     Store(folder).close()  # a UsageError line when it is not a contest folder
     rule = read_table(table) if table is not None else None
     conn = connect(folder)
+    if grade is not None:  # the names are checked before anything is frozen or played
+        known = {r.get("name") for r in read_config(conn).get("references") or [] if isinstance(r, dict)}
+        low, comma, high = grade.partition(",")
+        if not comma or not {low.strip(), high.strip()} <= known:
+            conn.close()
+            raise UsageError(f"--grade {quoted(grade)}: give LOW,HIGH, two references of the contest "
+                             f"({', '.join(sorted(map(str, known))) or 'none'})")
     runner = GameRunner(folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
     try:
         final = _freeze(conn, seed, rounds)
@@ -256,10 +263,11 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         total = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final'").fetchone()[0]
 
         def claim(own: sqlite3.Connection) -> Any:
-            if progress is not None:
+            row = _claim_final(own)
+            if progress is not None and row is not None:
                 progress(own.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status = 'done'")
                          .fetchone()[0], total)
-            return _claim_final(own)
+            return row
 
         run_claims(folder, claim, total, runner)
         left = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status != 'done'").fetchone()[0]
