@@ -177,3 +177,32 @@ def test_kill_9_in_the_middle_of_the_ladder_loses_nothing_and_replays_the_unfini
     assert {g["id"]: dict(g) for g in final if g["id"] in before} == before  # finished games never replayed
     assert Counter(frozenset((g["first"], g["second"])) for g in final) == Counter(
         {frozenset((g["first"], g["second"])): 2 for g in final})
+
+
+def test_the_background_ladder_takes_new_submissions_while_it_runs_and_stops_cleanly(tmp_path):
+    folder = tmp_path / "c"
+    store = make_contest(folder, {"ann": source("greedy"), "bob": source("alphabeta", depth=1)})
+    finished: list[int] = []
+    running = ladder.start(store, folder, on_game=finished.append, **RUN)
+    try:
+        deadline = time.monotonic() + 120
+        while len(finished) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        new = submit(store, folder, "cy", source("first"))  # arrives while the ladder plays
+        mine = f"sub:{new}"
+        while time.monotonic() < deadline:
+            rows = store.rows("SELECT status FROM games WHERE ? IN (first, second)", (mine,))
+            if rows and all(r["status"] == "done" for r in rows):
+                break
+            time.sleep(0.1)
+        assert len(rows) == 2 * 3  # cy met random, ann and bob
+        assert running.running and running.error is None
+    finally:
+        ladder.stop()
+    assert not running.running
+    left = store.rows("SELECT status, COUNT(*) AS n FROM games GROUP BY status")
+    assert {r["status"] for r in left} <= {"done", "pending"}  # nothing is left running
+    done = {g["id"] for g in games(store) if g["status"] == "done"}
+    assert set(finished) == done  # on_game heard of every finished game, once
+    board = {r["name"]: r for r in standings.leaderboard(store)}
+    assert board["cy"]["games"] == 6 and board["cy"]["rating"] is not None
