@@ -149,3 +149,22 @@ def test_the_command_grades_again_and_refuses_bad_input_in_one_line(finished, tm
     assert main(["contest", "final", str(tmp_path / "nothing")]) == 2
     assert "not a contest folder" in capsys.readouterr().err
     assert (folder / "results.csv").read_text() == before
+
+
+def test_backend_ray_without_ray_is_one_line_before_anything_is_frozen(tmp_path, capsys):
+    import importlib.util
+
+    from zerosum.cli import main
+    from zerosum.contest.store import Store
+
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("Ray is installed here: the refusal cannot be seen")
+    folder = tmp_path / "c"
+    make_contest(folder, PLAYERS, references=REFS)
+    assert main(["contest", "final", str(folder), "--backend", "ray", "--unconfined"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Ray" in err[0]
+    store = Store(folder)
+    assert not store.get("frozen") and store.get("final") is None and not store.games()
+    with pytest.raises(Exception, match="Ray"):
+        ladder.run_pending(store, 1, backend="ray")

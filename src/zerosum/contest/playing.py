@@ -115,6 +115,10 @@ class GameRunner:
 
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}: choose {' or '.join(BACKENDS)}")
+        if backend == "ray":  # a missing Ray or an unreachable cluster is one line now, before any game
+            from ..pool.actors import connect as ray_connect
+
+            ray_connect(address)
         self.folder = Path(folder).resolve()
         self.backend, self.address, self.unconfined = backend, address, unconfined
         self.jobs = max(1, jobs or os.cpu_count() or 1)
@@ -199,11 +203,17 @@ class GameRunner:
         from ..arena.runner import play_supervised
         from .standings import entry_names
 
+        from ..pool import EngineBusy
+
         config = read_config(conn)
         game_id = int(row["id"])
         try:
+            pool = self.pool()
+        except EngineBusy:  # stopping
+            return False
+        try:
             task = self.task_for(conn, row, config)
-            rec = play_supervised(_Seats(self.pool()), task, self.grace, self.setup)
+            rec = play_supervised(_Seats(pool), task, self.grace, self.setup)
         except Exception as exc:  # noqa: BLE001 - the pool stopping, or a game that cannot be played
             if stopping() or self.closed:
                 return False
