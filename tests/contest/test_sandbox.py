@@ -196,3 +196,32 @@ def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
     assert done.stderr.decode().strip().splitlines()[-1] == "the program was killed by signal 11 (SIGSEGV)"
     done = _jail("exit 7", strict=False)
     assert done.returncode == 7 and done.stderr == b""
+
+
+UNPRIVILEGED = os.geteuid() == 0 and PROBLEM is None and shutil.which("setpriv") and os.access("/usr/bin/python3", os.X_OK)
+FORKS = ("import os, time\nn = 0\nwhile n < 100:\n    try:\n        if os.fork() == 0:\n            time.sleep(3)\n"
+         "            os._exit(0)\n        n += 1\n    except OSError:\n        break\nprint(n)\n")
+
+
+@pytest.mark.skipif(not UNPRIVILEGED, reason="needs root (to act as another user), setpriv and /usr/bin/python3")
+def test_without_root_the_process_limit_counts_the_seats_own_user_namespace() -> None:
+    """bubblewrap run by a user (not root), as on a teacher's laptop: the jail's RLIMIT_NPROC, set inside the
+    sandbox's user namespace, stops a fork bomb at the limit, however many processes that user has outside; and
+    the seat ends when its program does, though the children it left hold its output open."""
+    outside = [subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "30"])
+               for _ in range(20)]
+    try:
+        words = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", "bwrap", "--unshare-user",
+                 "--unshare-pid", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+                 "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
+                 "--tmpfs", "/tmp", "--ro-bind", str(JAIL), "/jail.py", "--",
+                 "/usr/bin/python3", "-I", "-S", "/jail.py", "16", "256", "10", "4", "64", "--",
+                 "/usr/bin/python3", "-I", "-c", FORKS]
+        done = subprocess.run(words, capture_output=True, timeout=60)
+    finally:
+        for p in outside:
+            p.kill()
+            p.wait()
+    assert done.returncode == 0, done.stderr
+    # 16 tasks of the user in the namespace: bubblewrap's init, the jail, python, and the children it could fork
+    assert 10 <= int(done.stdout) <= 13

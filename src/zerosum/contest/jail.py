@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import resource
+import select
 import signal
 import sys
 
@@ -39,6 +40,7 @@ CANNOT_JAIL = 126
 CGROUP_PREFIX = "zerosum-seat-"
 FAILED = 1
 _AGENT_FAILED = b"info string error the agent failed: "
+_AFTER = 1 << 20  # the most read from the output once the child has ended
 _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no bestmove: the client judges it)
 
 
@@ -79,17 +81,32 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
 
 
 def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
-    """Pass the child's output on, line by line (judged in strict mode), until it ends; then end as it ended."""
+    """Pass the child's output on, line by line (judged in strict mode), until it ends, or until the child has
+    ended and what it left is read (a process it started may hold the output open: not waited for); then end as
+    the child ended."""
     state = {"found": False}
     buffer = b""
     passing = False  # in a line too long to hold
-    while True:
+    poller = select.poll()
+    poller.register(source, select.POLLIN | select.POLLHUP | select.POLLERR)
+    status: int | None = None
+    left = _AFTER  # what is still read once the child is gone
+    while left > 0:
+        if status is None:
+            done, code = os.waitpid(child, os.WNOHANG)
+            status = code if done else None
+        if not poller.poll(100 if status is None else 0):
+            if status is not None:
+                break
+            continue
         try:
             chunk = os.read(source, 1 << 16)
         except InterruptedError:
             continue
         if not chunk:
             break
+        if status is not None:
+            left -= len(chunk)
         buffer += chunk
         out = []
         while True:
@@ -112,7 +129,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
                 break
     if buffer:
         os.write(1, buffer)
-    _, status = os.waitpid(child, 0)
+    if status is None:
+        _, status = os.waitpid(child, 0)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:
