@@ -49,6 +49,7 @@ from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
 from .base import Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag
+from .kinds import root_kinds
 from .minimax import EVAL_OPTIONS, SERVER_WEIGHTS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
 from .traits import AgentTraits, ServerTraits, ValueUnit
@@ -292,6 +293,7 @@ class AlphaBetaAgent(EvaluatingAgent):
             scores={a: scores[a] for a in actions if a in scores},
             exact=exact,
             evals=evals,
+            score_kinds=root_kinds(scores.items()),  # in the order searched: refuted moves are upper bounds
         )
 
     def _generic_pv(self, game: Game[Any, Any], state: Any, first: Any, depth: int) -> tuple[Any, ...]:

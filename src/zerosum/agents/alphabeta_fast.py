@@ -13,6 +13,7 @@ import numpy as np
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_parent
 from .base import SearchResult, kernels
+from .kinds import root_kinds
 from .minimax import terminal_value
 
 __all__ = ["tables", "search"]
@@ -88,6 +89,7 @@ def search(
     keys[0] = key ^ np.uint64(0x5BD1E995 if (state.ply + state.to_move) % 2 == 0 else 0)
     root_vals, done_vals = np.full(game.cols, -fast.INF, dtype=np.int64), None
     order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
+    done_order = order
     best_action, best_value, done_depth, exact = order[0], 0, 0, False
     for depth in range(1, max_depth + 1):
         stats[fast.CUT] = 0
@@ -111,18 +113,22 @@ def search(
             break
         best_action = int(stats[fast.RESULT_MOVE])
         best_value, done_depth, done_vals = int(stats[fast.RESULT_VALUE]), depth, root_vals.copy()
+        done_order = order  # the order the root searched: the kinds of its scores follow from it
         order = [best_action] + [c for c in order if c != best_action]
         exact = not stats[fast.CUT]  # no evaluation below: the game's value
         if is_proven(best_value) or exact:
             break
     pv = _pv(game, state, best_action, done_depth, t, tt_size)
     scores: dict[Any, Any] = {best_action: best_value}
+    kinds: dict[Any, str] = {best_action: "exact"}
     evals = int(stats[fast.EVALS])
     if evaluate is None:
-        scores = {}
+        scores, kinds = {}, {}
     elif done_vals is not None:
         scores, more = _scores(game, state, best_action, best_value, done_depth, evaluate, done_vals)
         evals += more
+        searched = root_kinds((c, int(done_vals[c])) for c in done_order if done_vals[c] > -fast.INF)
+        kinds = {a: searched.get(a, "exact") for a in scores}  # the rest: scored whole at depth 1 here
     return SearchResult(
         action=best_action,
         value=best_value,
@@ -133,6 +139,7 @@ def search(
         scores=scores,
         exact=exact,
         evals=evals,
+        score_kinds=kinds,
     )
 
 def _scores(game: Any, state: Any, best: int, value: int, depth: int, evaluate: Callable[..., Any],

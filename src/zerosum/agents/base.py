@@ -123,6 +123,9 @@ class SearchResult:
     #: evaluation calls made by the search (0 for a search that evaluates nothing, and on the numba paths,
     #: which do not count them)
     evals: int = 0
+    #: which root scores are bounds: action -> ``"exact"`` (the move's searched value, or MCTS's mean),
+    #: ``"upper"`` (at most: alpha-beta's refuted moves) or ``"lower"`` (at least); :mod:`.kinds`
+    score_kinds: dict[Any, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):

@@ -184,7 +184,8 @@ class MCTSAgent(SearchAgent):
             if tracer is not None:  # the root check answered: a tree of the root alone
                 tracer.mcts(None, None, state, 0, 0.0)
             return SearchResult(action=action, value=value, nodes=0, depth=1 if value == win_value(1) else 3,
-                                elapsed=time.perf_counter() - start, pv=(action,), scores={action: value})
+                                elapsed=time.perf_counter() - start, pv=(action,), scores={action: value},
+                                score_kinds={action: "exact"})
         # the compiled code this search would use (a traced search takes the generic path, its playouts do not)
         compiled = (tracer is None or self.playout == "alphabeta") and settle_search(self.preparation(game), start,
                                                                                       deadline)

@@ -106,4 +106,5 @@ def _answer_arrays(game: Any, state: Any, ints: Any, total: Any, sims: int, dept
             break
         pv.append(int(ints[node, fast.T_MOVE]))
     return SearchResult(action=chosen.action, value=chosen.value, nodes=sims, depth=depth,
-                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=chosen.scores)
+                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=chosen.scores,
+                        score_kinds=dict.fromkeys(chosen.scores, "exact"))  # means: the searched values

@@ -147,4 +147,5 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
         pv.append(node.action)
     scores = {ch.action: (ch.total / ch.visits if ch.visits else 0.0) for ch in children}
     return SearchResult(action=best.action, value=value, nodes=sims, depth=depth,
-                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores)
+                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores,
+                        score_kinds=dict.fromkeys(scores, "exact"))  # means: the searched values, not bounds

@@ -227,4 +227,5 @@ class MinimaxAgent(EvaluatingAgent):
             scores=scores,
             exact=full,  # searched to every end: the value is the game's
             evals=evals,
+            score_kinds=dict.fromkeys(scores, "exact"),  # every root action searched with a full window
         )

@@ -38,6 +38,7 @@ from typing import Any, Callable
 from ..game import Game
 from ..values import INF
 from .base import SearchResult, Tracer
+from .kinds import root_kinds
 
 __all__ = ["plain_alphabeta"]
 
@@ -119,7 +120,7 @@ def plain_alphabeta(game: Game[Any, Any], state: Any, evaluate: Callable[[Game[A
         full = depth_limit is None and not search.stopped
         return SearchResult(action=action, value=value, nodes=search.nodes, depth=limit if depth_limit is not None else 1,
                             elapsed=time.perf_counter() - start, pv=(action,), scores=search.scores,
-                            exact=full, evals=search.evals)
+                            exact=full, evals=search.evals, score_kinds=root_kinds(search.scores.items()))
     # a node budget and no depth: iterative deepening, the deepest completed iteration's move
     nodes = evals = 0
     found: tuple[Any, Any, dict[Any, Any], int] | None = None  # action, value, scores, depth
@@ -141,4 +142,4 @@ def plain_alphabeta(game: Game[Any, Any], state: Any, evaluate: Callable[[Game[A
             break
     action, value, scores, reached = found
     return SearchResult(action=action, value=value, nodes=nodes, depth=reached, elapsed=time.perf_counter() - start,
-                        pv=(action,), scores=scores, exact=exact, evals=evals)
+                        pv=(action,), scores=scores, exact=exact, evals=evals, score_kinds=root_kinds(scores.items()))
