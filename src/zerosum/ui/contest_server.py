@@ -46,13 +46,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..contest.setup import TEACHER
 from ..contest.store import Store
 from ..contest.submissions import MAX_UPLOAD, accept, closed_reason
+from ..errors import UsageError
 from . import server
 from .server import STATIC, TooLarge, answered, error
 
@@ -74,29 +75,27 @@ SECURITY = {
 }
 
 
-class Denied(Exception):
-    """A refusal with its HTTP status (401, 403, 404, 429)."""
+class Denied(UsageError):
+    """A refusal with its HTTP status (401, 403, 404, 429): answered as any GameError (a JSON line), its status
+    set by :func:`guarded` from ``request.state.denied``."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+
+def deny(request: Request, status: int, message: str) -> Denied:
+    """The refusal to raise, its status noted on the request."""
+    request.state.denied = status
+    return Denied(message)
 
 
 def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-    """The server's error wrapper (:func:`zerosum.ui.server.answered`), plus :class:`Denied` and the headers."""
-
-    @functools.wraps(handler)
-    async def inner(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except Denied as exc:
-            return error(exc.status, str(exc))
-
-    wrapped = answered(inner)
+    """The server's error wrapper (:func:`zerosum.ui.server.answered`), a refusal's status and the headers."""
+    wrapped = answered(handler)
 
     @functools.wraps(handler)
     async def route(request: Request) -> Response:
         response = await wrapped(request)
+        status = getattr(request.state, "denied", None)
+        if status is not None and response.status_code == 400:
+            response.status_code = status
         response.headers.update(SECURITY)
         return response
 
@@ -122,10 +121,10 @@ class Contest:
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         found = self.store.person(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
         if found is None:
-            raise Denied(401, "send your token: Authorization: Bearer TOKEN (the one of your personal link)")
+            raise deny(request, 401, "send your token: Authorization: Bearer TOKEN (the one of your personal link)")
         return found
 
-    def count_upload(self, name: str) -> None:
+    def count_upload(self, request: Request, name: str) -> None:
         """429 past :data:`RATE` uploads in the last minute."""
         now = time.monotonic()
         with self.lock:
@@ -133,7 +132,7 @@ class Contest:
             while times and now - times[0] > 60:
                 times.popleft()
             if len(times) >= RATE:
-                raise Denied(429, f"at most {RATE} uploads a minute: wait {60 - (now - times[0]):.0f} s")
+                raise deny(request, 429, f"at most {RATE} uploads a minute: wait {60 - (now - times[0]):.0f} s")
             times.append(now)
 
     def validate(self, submission: int) -> concurrent.futures.Future[Any]:
@@ -212,17 +211,27 @@ def _leaderboard(store: Store, reasons: bool) -> list[dict[str, Any]]:
     return rows
 
 
+#: the pages: their title; each is page.html around NAME.body.html, with NAME.js
+TITLES = {"public": "leaderboard", "student": "your page", "teacher": "the teacher's page"}
+
+
+@functools.lru_cache(maxsize=None)
+def _html(name: str) -> str:
+    template = (PAGES / "page.html").read_text(encoding="utf-8")
+    body = (PAGES / f"{name}.body.html").read_text(encoding="utf-8")
+    return template.replace("{title}", TITLES[name]).replace("{page}", name).replace("{body}", body)
+
+
 @guarded
 async def page(request: Request) -> Response:
     token = request.path_params.get("token") or request.query_params.get("token")
     if not token:
-        return FileResponse(PAGES / "public.html", media_type="text/html; charset=utf-8")
+        return HTMLResponse(_html("public"))
     found = await run_in_threadpool(contest(request).store.person, token)
     if found is None:
-        return Response("<!doctype html><title>unknown link</title><p>This link is not one of the contest's: "
-                        "ask your teacher for yours.</p>", 403, media_type="text/html; charset=utf-8")
-    return FileResponse(PAGES / ("teacher.html" if found[1] == "teacher" else "student.html"),
-                        media_type="text/html; charset=utf-8")
+        return HTMLResponse("<!doctype html><title>unknown link</title><p>This link is not one of the contest's: "
+                            "ask your teacher for yours.</p>", 403)
+    return HTMLResponse(_html("teacher" if found[1] == "teacher" else "student"))
 
 
 @guarded
@@ -249,10 +258,10 @@ async def _upload(request: Request) -> tuple[str, bytes]:
     try:
         form = await Request(request.scope, replay).form(max_files=1, max_fields=8)
     except (HTTPException, ValueError, AssertionError) as exc:
-        raise Denied(400, f"send the file as multipart/form-data, field 'file' ({getattr(exc, 'detail', exc)})") from None
+        raise UsageError(f"send the file as multipart/form-data, field 'file' ({getattr(exc, 'detail', exc)})") from None
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
-        raise Denied(400, "send the file as multipart/form-data in the field 'file' (curl -F file=@player.py)")
+        raise UsageError("send the file as multipart/form-data in the field 'file' (curl -F file=@player.py)")
     content = await upload.read()
     if len(content) > MAX_UPLOAD:
         raise TooLarge(too_large)
@@ -264,8 +273,8 @@ async def submit(request: Request) -> Response:
     served = contest(request)
     name, role = await run_in_threadpool(served.person, request)
     if role != "student":
-        raise Denied(403, "the teacher has no entry: submit with a student's token")
-    served.count_upload(name)
+        raise deny(request, 403, "the teacher has no entry: submit with a student's token")
+    served.count_upload(request, name)
     filename, content = await _upload(request)
     submission = await run_in_threadpool(accept, served.store, name, filename, content)
     future = served.validate(submission)
@@ -300,7 +309,7 @@ async def code(request: Request) -> Response:
     text = request.path_params["id"]
     row = await run_in_threadpool(served.store.submission, int(text)) if text.isdigit() and len(text) < 12 else None
     if row is None or (role != "teacher" and row["name"] != name):
-        raise Denied(404, f"no submission {text[:20]!r} of yours")
+        raise deny(request, 404, f"no submission {text[:20]!r} of yours")
     data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
     try:
         shown = data.decode("utf-8")
@@ -324,7 +333,7 @@ async def _teacher_only(request: Request) -> Contest:
     served = contest(request)
     _, role = await run_in_threadpool(served.person, request)
     if role != "teacher":
-        raise Denied(403, "this is the teacher's: your token is a student's")
+        raise deny(request, 403, "this is the teacher's: your token is a student's")
     return served
 
 
@@ -339,10 +348,6 @@ async def freeze(request: Request) -> Response:
     served = await _teacher_only(request)
     await run_in_threadpool(functools.partial(served.store.set_config, frozen=True))
     return JSONResponse({"frozen": True, "next": f"zerosum contest final {served.store.directory}"})
-
-
-async def _not_found(request: Request, exc: Exception) -> Response:
-    return error(getattr(exc, "status_code", 404), getattr(exc, "detail", None) or "not found")
 
 
 ROUTES = [
@@ -389,6 +394,6 @@ def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladde
     if board_app is not None:
         routes.append(Mount("", app=board_app))
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: _not_found, Exception: server.server_error})
+                    exception_handlers={HTTPException: server.http_error, Exception: server.server_error})
     app.state.contest = served
     return app

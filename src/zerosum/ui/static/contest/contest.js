@@ -93,3 +93,22 @@ function gamesTable(games, own) {
     return [`${g.stage} ${g.id}`, seat, other, g.opening || "", g.result || g.status, g.reason || "", replayLink(g)];
   }));
 }
+
+// the code of a submission (one's own, or any for the teacher) in #code
+async function showCode(id) {
+  try {
+    const reply = await api(`/api/code/${id}`);
+    const box = $("#code");
+    box.textContent = `${reply.name}: ${reply.filename} (${reply.kind})\n\n${reply.code}`;
+    box.hidden = false;
+  } catch (e) { $("#error").textContent = e.message; }
+}
+
+// submissions (newest first) with their answers and a button for their code; `withName`: the teacher's view
+function submissionsTable(subs, withName) {
+  if (!subs.length) return el("p", {}, "nothing submitted yet");
+  const headers = ["#", ...(withName ? ["name"] : []), "sent", "file", "kind", "answer", "active", ""];
+  return table("submissions", headers, subs.map((s) => [String(s.id), ...(withName ? [s.name] : []),
+    when(s.created), s.filename, s.kind, el("span", { class: s.status }, statusText(s)), s.active ? "yes" : "",
+    el("button", { type: "button", onclick: () => showCode(s.id) }, "code")]));
+}

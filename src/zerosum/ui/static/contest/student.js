@@ -2,27 +2,13 @@
 // Hooks for tests: #file #send #answer (the validation's answer), #submissions #games #leaderboard #code.
 "use strict";
 
-async function showCode(id) {
-  try {
-    const reply = await api(`/api/code/${id}`);
-    const box = $("#code");
-    box.textContent = `${reply.filename} (${reply.kind})\n\n${reply.code}`;
-    box.hidden = false;
-  } catch (e) { $("#error").textContent = e.message; }
-}
-
 async function refresh() {
   try {
     const me = await api("/api/me");
     const deadline = me.deadline ? `deadline ${me.deadline}` : "no deadline";
     $("#about").textContent = `${me.name} -- ${me.game} -- ${deadline}${me.closed ? " -- " + me.closed : ""}`;
     $("#send").disabled = Boolean(me.closed);
-    fill("#submissions", me.submissions.length ? table("your submissions",
-      ["#", "sent", "file", "kind", "answer", "active", ""],
-      me.submissions.map((s) => [String(s.id), when(s.created), s.filename, s.kind,
-        el("span", { class: s.status }, statusText(s)), s.active ? "yes" : "",
-        el("button", { type: "button", onclick: () => showCode(s.id) }, "code")]))
-      : el("p", {}, "nothing submitted yet"));
+    fill("#submissions", submissionsTable(me.submissions, false));
     fill("#games", me.games.length ? gamesTable(me.games, true) : el("p", {}, "no games yet"));
     $("#error").textContent = "";
   } catch (e) { $("#error").textContent = e.message; }

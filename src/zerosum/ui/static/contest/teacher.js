@@ -2,15 +2,6 @@
 // reasons), the freeze button and the final's command.  Hooks: #freeze #frozen #people #submissions #games #code.
 "use strict";
 
-async function showCode(id) {
-  try {
-    const reply = await api(`/api/code/${id}`);
-    const box = $("#code");
-    box.textContent = `${reply.name}: ${reply.filename} (${reply.kind})\n\n${reply.code}`;
-    box.hidden = false;
-  } catch (e) { $("#error").textContent = e.message; }
-}
-
 async function refresh() {
   try {
     const all = await api("/api/teacher");
@@ -23,12 +14,7 @@ async function refresh() {
     $("#final-command").textContent = all.final;
     fill("#leaderboard", all.leaderboard.length ? leaderboardTable(all.leaderboard, true) : el("p", {}, "no games yet"));
     fill("#people", table("students", ["name", "submissions"], all.people.map((p) => [p.name, String(p.submissions)])));
-    fill("#submissions", all.submissions.length ? table("submissions",
-      ["#", "name", "sent", "file", "kind", "answer", "active", ""],
-      all.submissions.map((s) => [String(s.id), s.name, when(s.created), s.filename, s.kind,
-        el("span", { class: s.status }, statusText(s)), s.active ? "yes" : "",
-        el("button", { type: "button", onclick: () => showCode(s.id) }, "code")]))
-      : el("p", {}, "nothing submitted yet"));
+    fill("#submissions", submissionsTable(all.submissions, true));
     fill("#games", all.games.length ? gamesTable(all.games, false) : el("p", {}, "no games yet"));
     $("#error").textContent = "";
   } catch (e) { $("#error").textContent = e.message; }
