@@ -73,3 +73,20 @@ def test_mcts_means_are_the_searched_values():
     game = get_game("connect4")
     found = make_agent("mcts:sims=400", seed=3).search(game, game.from_moves("4453"))
     assert found.score_kinds == dict.fromkeys(found.scores, "exact")
+
+
+def test_explain_shows_as_bounds_exactly_the_scores_the_search_calls_bounds():
+    import subprocess
+    import sys
+
+    game = get_game("connect4")
+    found = make_agent("alphabeta:depth=4").search(game, game.from_moves("4453"))
+    run = subprocess.run([sys.executable, "-m", "zerosum", "explain", "4453", "--agent", "alphabeta:depth=4",
+                          "--depth", "0"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["move", "score"]) + 1
+    table = lines[start:lines.index("", start)]  # the rows: mark, move, score, kind, why
+    shown = {game.parse_action(line[2:].split()[0], game.from_moves("4453")): "at most" in line for line in table}
+    assert len(shown) == 7 and shown == {a: found.score_kinds[a] == "upper" for a in shown}
+    assert any(shown.values()) and not all(shown.values())

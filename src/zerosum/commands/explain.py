@@ -48,7 +48,13 @@ def _add(parser: argparse.ArgumentParser) -> None:
 
 
 def _kind(tree: Any, action: Any) -> str:
-    """Whether a root move's score is exact or a bound, or what it is (MCTS: a mean)."""
+    """Whether a root move's score is exact or a bound, or what it is (MCTS: a mean).  A bound the search
+    itself reports (``SearchResult.score_kinds``) is always shown as one."""
+    from ..agents.kinds import KINDS
+
+    said = tree.result.score_kinds.get(action)
+    if said in ("upper", "lower"):
+        return KINDS[said]
     if tree.kind == "exact":
         return "exact" if action in tree.result.scores else "not scored"
     child = tree.child(action)
