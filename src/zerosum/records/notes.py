@@ -62,6 +62,7 @@ class MoveNote:
     time: float | None = None
     nodes: int | None = None
     value: float | None = None
+    #: the annotation: PGN's suffix after the move (one of :data:`MARKS`), and a free comment after the note
     mark: str | None = None
     comment: str | None = None
 
