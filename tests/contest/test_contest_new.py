@@ -188,3 +188,14 @@ def test_from_python(tmp_path: Path) -> None:
         check_name("a/b")
     with pytest.raises(UsageError, match="not a contest folder"):
         Store(tmp_path)
+
+
+def test_serve_refuses_in_one_line_before_starting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["contest", "serve", str(tmp_path)]) == 2
+    assert "not a contest folder" in capsys.readouterr().err
+    assert main(["contest", "new", str(tmp_path / "c"), "--game", "connect4", "--roster",
+                 str(_roster(tmp_path, "Ann\n")), "--openings-count", "1"]) == 0
+    capsys.readouterr()
+    assert main(["contest", "serve", str(tmp_path / "c"), "--ray-address", "10.0.0.1:6379"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--backend ray" in err

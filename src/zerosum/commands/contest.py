@@ -98,11 +98,15 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     from .options import int_arg
 
     p.add_argument("directory", metavar="DIR", help="the contest folder (made by `zerosum contest new`)")
-    p.add_argument("--port", type=int_arg(0, 65535), default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--port", type=int_arg(1, 65535), default=8000, help="port (default 8000)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for the class's network)")
     p.add_argument("--unconfined", action="store_true",
                    help="run students' code WITHOUT a sandbox where none can be had (only for code you trust)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the ladder's games run: local processes (default) or a Ray cluster")
+    p.add_argument("--jobs", type=int_arg(1, 1024), metavar="N", help="ladder games at once (default: the cores)")
+    p.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster (with --backend ray)")
 
 
 def parse_reference(text: str) -> dict[str, str]:
@@ -165,9 +169,13 @@ def _run_serve(args: argparse.Namespace) -> int:
     from ..contest.store import Store
     from ..ui.contest_server import create_contest_app
     from ..ui.server import serve_config
+    from .options import UsageError
 
     store = Store(args.directory)  # a folder without a contest: one line, before the server starts
-    app = create_contest_app(store.directory, unconfined=args.unconfined)
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    app = create_contest_app(store.directory, unconfined=args.unconfined, backend=args.backend, jobs=args.jobs,
+                             address=args.ray_address)
     print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
           file=sys.stderr)
     uvicorn.Server(serve_config(app, host=args.host, port=args.port)).run()

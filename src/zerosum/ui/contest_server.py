@@ -358,11 +358,11 @@ ROUTES = [
 
 
 def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladder: bool = True,
-                       viewer: bool = True, validators: int = 2) -> Any:
+                       viewer: bool = True, validators: int = 2, **pool: Any) -> Any:
     """The contest's Starlette application for the contest folder ``directory`` (see the module docstring).
     SandboxUnavailable (one line) when no sandbox can be had and not ``unconfined``; ``ladder``: play the
-    ladder in this process; ``viewer``: serve the board viewer (``/board``, its engine worker);
-    ``validators``: validations at once."""
+    ladder in this process (``pool``: its ``backend``, ``jobs``, ``address``); ``viewer``: serve the board
+    viewer (``/board``, its engine worker); ``validators``: validations at once."""
     from ..contest.sandbox import require_sandbox
 
     require_sandbox(unconfined)
@@ -377,7 +377,7 @@ def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladde
         if ladder:
             from ..contest import ladder as ladders
 
-            running = ladders.Ladder(served.store, served.store.directory, unconfined=unconfined).start()
+            running = ladders.Ladder(served.store, served.store.directory, unconfined=unconfined, **pool).start()
         try:
             if board_app is not None:
                 async with board_app.router.lifespan_context(board_app):
