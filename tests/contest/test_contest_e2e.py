@@ -1,5 +1,6 @@
 """The homework's contest end to end: ``zerosum contest new`` from a roster, ``zerosum contest serve``, every
-student's upload through ``curl``, the validation's answer, the ladder and its live leaderboard, the freeze,
+student's upload through ``curl``, the validation's answer, the ladder and its live leaderboard (the server
+killed with SIGKILL in the middle of it and started again), the freeze,
 ``zerosum contest final`` and the grades CSV.  The submissions are generated (tests/contest/contest_players.py):
 players of known strengths, broken ones, a slow one and hostile ones.
 
@@ -55,10 +56,39 @@ def _curl(url: str, token: str, path: Path) -> tuple[float, dict[str, Any]]:
     return float(took), json.loads(body)
 
 
+def serve(folder: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``zerosum contest serve`` in its own process group on a free port, once it answers: the process, its URL."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "zerosum", "contest", "serve", str(folder), "--port", str(port)]
+    server = subprocess.Popen(command + (["--unconfined"] if UNCONFINED else []), start_new_session=True,
+                              stdout=open(log, "ab"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + START_WAIT
+    while True:
+        try:
+            _get(f"{url}/api/leaderboard")
+            return server, url
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                os.killpg(server.pid, signal.SIGKILL)
+                raise AssertionError(log.read_text()[-2000:]) from None
+            time.sleep(0.2)
+
+
+def _done_games(folder: Path) -> dict[int, tuple[Any, ...]]:
+    import sqlite3
+
+    with sqlite3.connect(folder / "contest.db") as db:
+        return {row[0]: row[1:] for row in db.execute(
+            "SELECT id, first, second, result, reason, moves, record FROM games WHERE status = 'done'")}
+
+
 def run_contest(tmp: Path, students: list[tuple[str, str, dict[str, Any]]], *, instructor_depth: int,
-                move_time: float, burst: bool, log: Any = print) -> dict[str, Any]:
+                move_time: float, burst: bool, log: Any = print, kill_midway: bool = False) -> dict[str, Any]:
     """The whole contest in ``tmp``: its figures (validation seconds, seconds to each first rating, the
-    ladder's games and seconds, the final's) and the results rows."""
+    ladder's games and seconds, the final's) and the results rows.  ``kill_midway``: the server is killed with
+    SIGKILL in the middle of the ladder and started again (every finished game must still be there, and the
+    ladder must end with every game played once)."""
     folder = tmp / "contest"
     (tmp / "roster.csv").write_text("name\n" + "".join(f"{n}\n" for n, _, _ in students))
     (tmp / "openings.txt").write_text("# two plies\n45\n54\n")
@@ -69,21 +99,9 @@ def run_contest(tmp: Path, students: list[tuple[str, str, dict[str, Any]]], *, i
                     "--reference", f"instructor={tmp / 'instructor.py'}:player", "--seed", "3"], check=True)
     with open(folder / "tokens.csv", newline="") as f:
         tokens = {row["name"]: row["token"] for row in csv.DictReader(f)}
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "zerosum", "contest", "serve", str(folder), "--port", str(port)]
-    server = subprocess.Popen(command + (["--unconfined"] if UNCONFINED else []), start_new_session=True,
-                              stdout=open(tmp / "server.log", "wb"), stderr=subprocess.STDOUT)
+    server, url = serve(folder, tmp / "server.log")
     figures: dict[str, Any] = {"students": len(students)}
     try:
-        deadline = time.monotonic() + START_WAIT
-        while True:
-            try:
-                _get(f"{url}/api/leaderboard")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, (tmp / "server.log").read_text()[-2000:]
-                time.sleep(0.2)
         files = {}
         for name, kind, options in students:
             files[name] = tmp / f"{name.replace(' ', '_')}.py"
@@ -126,6 +144,20 @@ def run_contest(tmp: Path, students: list[tuple[str, str, dict[str, Any]]], *, i
                     first_rating[row["name"]] = time.monotonic() - answers[row["name"]][2]
             pending = sum(r["pending"] for r in rows)
             seen_partial |= pending > 0 and any(r["games"] for r in rows)
+            if kill_midway and pending and sum(r["games"] for r in rows) >= 4:  # kill -9 in the middle of the ladder
+                kill_midway = False
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(30)
+                before = _done_games(folder)
+                from zerosum.contest.standings import leaderboard
+
+                board_before = leaderboard(folder)
+                server, url = serve(folder, tmp / "server.log")
+                kept = _done_games(folder)
+                assert {k: kept[k] for k in before} == before  # every finished game is still there, unchanged
+                figures["killed_with_games_done"] = len(before)
+                assert [(r["entry"], r["games"]) for r in board_before if r["games"]]
+                continue
             if {r["name"] for r in rows if r["kind"] == "student"} == ok and not pending and all(r["games"] for r in rows):
                 break
             assert time.monotonic() < deadline, rows
@@ -188,7 +220,8 @@ def check_results(run: dict[str, Any]) -> None:
 
 def test_a_small_contest_runs_end_to_end_through_curl(tmp_path):
     students = [("ann", "alphabeta", {"depth": 1}), ("bob", "greedy", {}), ("cy", "syntax", {}), ("dee", "illegal", {})]
-    run = run_contest(tmp_path, students, instructor_depth=2, move_time=2.0, burst=False)
+    run = run_contest(tmp_path, students, instructor_depth=2, move_time=2.0, burst=False, kill_midway=True)
+    assert run["figures"]["killed_with_games_done"] >= 2
     assert run["ok"] == {"ann", "bob"}
     assert run["figures"]["ladder_games"] == 2 * 5 and run["figures"]["final_games"] == 2 * 6
     check_results(run)
