@@ -64,6 +64,15 @@ def test_seat_definition_refuses_bad_input_with_one_line(tmp_path: Path) -> None
         seat_definition(str(tmp_path), "missing.py", "python")
     with pytest.raises(AgentError, match="extract the notebook's marked cell first"):
         seat_definition(str(tmp_path), _file(tmp_path, "n.ipynb", "{}"), "notebook")
+    with pytest.raises(UsageError, match="contest folder .* not found"):
+        seat_definition(str(tmp_path / "nowhere"), good, "python")
+    os.symlink("/etc/shadow", tmp_path / "link.py")
+    with pytest.raises(AgentError, match="is not a plain file"):
+        seat_definition(str(tmp_path), "link.py", "python")
+    if os.geteuid() == 0:
+        os.chmod(good, 0o600)
+        with pytest.raises(AgentError, match="make it readable by all"):
+            seat_definition(str(tmp_path), good, "python")
     with pytest.raises(UsageError, match="memory_mb is a whole number from 64"):
         Limits(memory_mb=1)
     with pytest.raises(UsageError, match="processes is a whole number"):

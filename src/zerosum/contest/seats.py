@@ -98,13 +98,24 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
     ``name`` (made a valid engine name).  ``entry``: a Python submission's function (default: see the
     module docstring); ``game``: the only game its handshake offers (a zerosum spec).  SandboxUnavailable when
     no sandbox can be had and not ``unconfined`` (then the command runs as it is, in the submission's
-    folder); AgentError (one line) for a submission that cannot be a seat."""
+    folder); AgentError (one line) for a submission that cannot be a seat: not found, not a plain file (a
+    link is refused: the seat would see what it points to), not readable by all where the seat runs as a user
+    of its own (the server runs as root), no entry function."""
     if kind not in KINDS:
         raise UsageError(f"a submission's kind is one of {', '.join(KINDS)}, not {quoted(kind)}")
+    if not os.path.isdir(contest_dir):
+        raise UsageError(f"contest folder {quoted(contest_dir)} not found")
     path = submission_path if os.path.isabs(submission_path) else os.path.join(contest_dir, submission_path)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        raise AgentError(f"submission {quoted(submission_path)} not found") from None
+    if not stat.S_ISREG(mode):  # a link would show the seat whatever it points to
+        raise AgentError(f"submission {quoted(submission_path)} is not a plain file (a link, a folder...)")
+    if os.geteuid() == 0 and not mode & stat.S_IROTH:
+        raise AgentError(f"submission {quoted(submission_path)} cannot be read by the seat, which runs as a user of "
+                         "its own: make it readable by all (chmod a+r)")
     path = os.path.realpath(path)
-    if not os.path.isfile(path):
-        raise AgentError(f"submission {quoted(submission_path)} not found")
     engine_name = _engine_name(name)
     base = os.path.basename(path)
     if kind in ("python", "notebook"):
@@ -118,7 +129,6 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
         words.append(f"{inside}:{function}")
     else:
         inside = f"{SUBMISSION_DIR}/{base if _FILE_OK.fullmatch(base) else 'program'}"
-        mode = os.stat(path).st_mode
         if not mode & stat.S_IXUSR:
             os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         words = [inside]
