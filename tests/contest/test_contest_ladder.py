@@ -85,7 +85,6 @@ def _insert(store, first, second, result, reason="4 in a row", forfeit=0):
 
 def test_leaderboard_ratings_follow_the_logistic_model_with_one_virtual_draw(tmp_path):
     store = make_contest(tmp_path / "c", {"ann": source("first"), "bob": source("first")})
-    standings.connect(store).close()  # the forfeit column
     # ann against random: 3 wins, 1 loss (by forfeit); bob played nobody yet
     for result in ("1-0", "1-0", "1-0"):
         _insert(store, "sub:1", "ref:random", result)
@@ -108,6 +107,18 @@ def test_leaderboard_ratings_follow_the_logistic_model_with_one_virtual_draw(tmp
     old = submit(store, tmp_path / "c", "bob", source("greedy")) - 1
     _insert(store, f"sub:{old}", "sub:1", "1-0")
     assert {r["entry"]: r["games"] for r in standings.leaderboard(store)}["sub:1"] == 4
+
+
+def test_a_database_made_before_the_forfeit_column_gets_it(tmp_path):
+    import sqlite3
+
+    store = make_contest(tmp_path / "c", {"ann": source("first")})
+    store.close()
+    with sqlite3.connect(tmp_path / "c" / "contest.db") as db:
+        db.execute("ALTER TABLE games DROP COLUMN forfeit")
+    assert standings.leaderboard(tmp_path / "c")[0]["games"] == 0
+    with sqlite3.connect(tmp_path / "c" / "contest.db") as db:
+        assert "forfeit" in {row[1] for row in db.execute("PRAGMA table_info(games)")}
 
 
 def test_real_games_in_the_sandbox_are_recorded_with_forfeits_and_replayable_records(tmp_path):

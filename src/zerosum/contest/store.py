@@ -13,9 +13,10 @@ Everything a contest knows lives here (the files of submissions sit beside it, u
     ``ok`` | ``failed``; ``message`` and ``ply`` the validation's answer; at most one ``active`` row a name,
     every earlier one kept (the history).
 ``games(id, stage, pairing, first, second, opening, seed, status, result, reason, moves, record, started,
-finished)``
+finished, forfeit)``
     ``stage`` ``ladder`` | ``final``; ``first`` / ``second`` entry ids, ``sub:ID`` or ``ref:NAME``; ``status``
-    ``pending`` | ``running`` | ``done``; ``result`` ``1-0`` | ``0-1`` | ``1/2-1/2``.
+    ``pending`` | ``running`` | ``done``; ``result`` ``1-0`` | ``0-1`` | ``1/2-1/2``; ``forfeit`` 1 when the loser
+    forfeited (the ladder's, :mod:`.ladder`; added to an older database when the ladder opens it).
 
 Durability: every change is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) with ``synchronous=FULL``, so
 a process killed at any moment (SIGKILL included) loses nothing that was committed, and never leaves half a
@@ -53,7 +54,8 @@ CREATE TABLE IF NOT EXISTS submissions (
 CREATE INDEX IF NOT EXISTS submissions_name ON submissions(name);
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY, stage TEXT, pairing TEXT, first TEXT, second TEXT, opening TEXT, seed INTEGER,
-    status TEXT, result TEXT, reason TEXT, moves TEXT, record TEXT, started REAL, finished REAL);
+    status TEXT, result TEXT, reason TEXT, moves TEXT, record TEXT, started REAL, finished REAL,
+    forfeit INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS games_first ON games(first);
 CREATE INDEX IF NOT EXISTS games_second ON games(second);
 """
