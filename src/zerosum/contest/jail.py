@@ -32,6 +32,7 @@ import resource
 import select
 import signal
 import sys
+import time
 
 #: the first user id a seat may run as (in bubblewrap's privileged mode); the id is drawn at random above it
 FIRST_UID = 1_000_000_000
@@ -161,13 +162,15 @@ def outer(memory_mb: int, program: list[str]) -> None:
     """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into a memory
     cgroup of its own holding all of them to ``memory_mb`` together, where the machine lets it (cgroup v1,
     writable: the seat's processes killed by the kernel past it); exec PROGRAM in any case.  The empty cgroups
-    of seats that ended are removed here too."""
+    of seats that ended (a minute ago or more) are removed here too."""
     base = _memory_cgroup()
     if base is not None and os.access(base, os.W_OK):
+        now = time.time()
         for name in os.listdir(base):
             if name.startswith(CGROUP_PREFIX):
-                try:
-                    os.rmdir(os.path.join(base, name))  # refused while a process is in it
+                try:  # a minute old (not one another seat just made): removed, unless a process is in it
+                    if now - os.stat(os.path.join(base, name)).st_ctime > 60:
+                        os.rmdir(os.path.join(base, name))
                 except OSError:
                     pass
         mine = os.path.join(base, f"{CGROUP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}")
