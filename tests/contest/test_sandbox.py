@@ -234,3 +234,31 @@ def test_without_root_the_process_limit_counts_the_seats_own_user_namespace() ->
     assert done.returncode == 0, done.stderr
     # 16 tasks of the user in the namespace: bubblewrap's init, the jail, python, and the children it could fork
     assert 10 <= int(done.stdout) <= 13
+
+
+def _memory_cgroup() -> str | None:
+    """The test's own cgroup v1 memory folder when it may make cgroups in it, else None."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            folder = os.path.join("/sys/fs/cgroup/memory", path.lstrip("/"))
+            return folder if os.access(folder, os.W_OK) else None
+    return None
+
+
+@pytest.mark.skipif(_memory_cgroup() is None, reason="no writable cgroup v1 memory hierarchy here")
+def test_the_outer_step_holds_the_seats_processes_to_its_memory_together() -> None:
+    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "128", "--"]
+    seen = subprocess.run([*outer, "/bin/cat", "/proc/self/cgroup"], capture_output=True, text=True, timeout=60)
+    line = next(x for x in seen.stdout.splitlines() if ":memory:" in x)
+    name = line.rpartition("/")[2]
+    assert name.startswith("zerosum-seat-")
+    folder = os.path.join(_memory_cgroup() or "", name)
+    assert Path(folder, "memory.limit_in_bytes").read_text().strip() == str(128 << 20)
+    # four processes of 100 MB each at once, no rlimit: alone they all live; in 128 MB at most one does
+    hog = ("import os, time\nfor _ in range(2):\n    os.fork()\nx = b'x' * (100 << 20)\nprint('survived', flush=True)\n"
+           "time.sleep(0.5)\n")
+    alone = subprocess.run([sys.executable, "-I", "-S", "-c", hog], capture_output=True, text=True, timeout=60)
+    held = subprocess.run([*outer, sys.executable, "-I", "-S", "-c", hog], capture_output=True, text=True, timeout=60)
+    assert alone.stdout.count("survived") == 4
+    assert held.stdout.count("survived") <= 1
