@@ -3,7 +3,7 @@ the teacher grades (docs/contest.md).
 
 - :mod:`.store`: the contest's SQLite database;
 - :mod:`.sandbox`: bubblewrap found and checked, a command wrapped with its isolation and limits
-  (:mod:`.jail` is its last step, inside the sandbox);
+  (:mod:`.jail`: its first step, a memory cgroup, and its last, the limits and the relay inside);
 - :mod:`.seats`: one submission as a sandboxed protocol engine (:func:`~.seats.seat_definition`);
 - :mod:`.ladder`: new submissions play the field until the entries are frozen (``start``, ``stop``,
   ``run_pending``), each game played by :mod:`.playing` on the engine pool;
