@@ -17,11 +17,13 @@ The kinds of submission:
   0-based column), else the file's only top-level function (``player(board)`` or ``f(game, state)``: zerosum
   tells the two apart by their number of arguments).  It is found by reading the file's syntax (nothing of
   the file runs outside the sandbox): a file with several functions and none called ``player`` is refused,
-  one line naming them.
+  one line naming them.  A move the agent did not make (it raised, its process died, it was stopped first)
+  ends the seat with the reason, where ``zerosum engine`` alone would play the first legal move for it
+  (:mod:`.jail`'s strict relay).
 - ``notebook``: the marked cell, extracted into a ``.py`` file by the upload (``contest.submissions``); then as
   ``python``.
 - ``program``: an executable file that speaks the protocol, run as it is (a script's ``#!`` line must name a
-  program the sandbox has: ``/usr/bin/env python3``, ``/bin/sh``...); it is made executable (``chmod u+x``)
+  program the sandbox has: ``/usr/bin/env python3``, ``/bin/sh``...); it is made executable (``chmod a+x``)
   when it is not.
 """
 
