@@ -44,7 +44,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import UsageError
 from ..spec import quoted
-from .playing import GameRunner, reset_running, run_claims
+from .playing import GameRunner, dealt_openings, reset_running, run_claims
 from .standings import Entry, connect, field, read_config, standing_rows
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
@@ -58,22 +58,11 @@ FIELDS = ("rank", "name", "entry", "kind", "submission", "rating", "rating_low",
           "wins", "draws", "losses", "forfeits", "forfeit_reasons", "points")
 
 
-def _order(openings: Sequence[str], seed: int, rounds: int) -> list[str]:
-    pool = list(openings) or ["-"]
-    rng = random.Random(f"zerosum-contest-final/{seed}")
-    out: list[str] = []
-    while len(out) < rounds:
-        deck = pool[:]
-        rng.shuffle(deck)
-        out.extend(deck)
-    return out[:rounds]
-
-
 def plan_final(entries: Sequence[str], openings: Sequence[str], seed: int, rounds: int) -> list[tuple[str, str, str, str, int]]:
     """The final's games, ``(pairing, first, second, opening, seed)`` in playing order (rounds outermost, so
     every pairing progresses together)."""
     out = []
-    starts = _order(openings, seed, rounds)
+    starts = dealt_openings(openings, f"zerosum-contest-final/{seed}", rounds)
     for r in range(rounds):
         for i, a in enumerate(entries):
             for b in entries[i + 1:]:

@@ -50,10 +50,10 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from .standings import connect, db_path, field, read_config
-from .playing import GameRunner, reset_running, run_claims
+from .playing import GameRunner, dealt_openings, reset_running, run_claims
 
 __all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL"]
 
@@ -64,18 +64,6 @@ POLL = 0.5
 
 _current: "Ladder | None" = None
 _current_lock = threading.Lock()
-
-
-def _pick_openings(openings: Sequence[str], seed: Any, a: str, b: str, pairs: int) -> list[str]:
-    """``pairs`` openings for the pairing of ``a`` and ``b`` (different ones while the list lasts)."""
-    pool = list(openings) or ["-"]
-    rng = random.Random(f"zerosum-contest/{seed}/{min(a, b)}/{max(a, b)}")
-    out: list[str] = []
-    while len(out) < pairs:
-        deck = pool[:]
-        rng.shuffle(deck)
-        out.extend(deck)
-    return out[:pairs]
 
 
 def _game_seed(seed: Any, stage: str, pairing: str, k: int) -> int:
@@ -117,8 +105,8 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
             others = [e for e in entries if e.key != new.key and frozenset((new.key, e.key)) not in met]
             for opp in others:
                 pairing = f"{new.key} vs {opp.key}"
-                for r, opening in enumerate(_pick_openings(config.get("openings") or [], config.get("seed"),
-                                                           new.key, opp.key, n)):
+                key = f"zerosum-contest/{config.get('seed')}/{min(new.key, opp.key)}/{max(new.key, opp.key)}"
+                for r, opening in enumerate(dealt_openings(config.get("openings") or [], key, n)):
                     for k, (a, b) in enumerate(((new.key, opp.key), (opp.key, new.key))):
                         conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
                                      "VALUES ('ladder', ?, ?, ?, ?, ?, 'pending')",

@@ -16,19 +16,20 @@ and ``tc`` (a game clock ``[base, increment]``).
 from __future__ import annotations
 
 import os
+import random
 import re
 import socket
 import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..arena.play import GameTask
 from ..arena.store import GameRecord
 from .standings import connect, read_config
 
-__all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "engine_name", "record_text", "ATTEMPTS"]
+__all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name", "record_text", "ATTEMPTS"]
 
 #: how often a game the pool could not play (never an agent's fault) is tried before it is set aside
 ATTEMPTS = 3
@@ -72,6 +73,19 @@ class _Seats:
 def _one_line(text: str, width: int) -> str:
     text = " ".join(_CONTROL.sub(" ", str(text)).split())
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def dealt_openings(openings: Sequence[str], key: str, count: int) -> list[str]:
+    """``count`` openings dealt from the list shuffled by ``random.Random(key)``, a new shuffle each time the
+    list runs out (so each is used once before any is used twice); the start position without openings."""
+    pool = list(openings) or ["-"]
+    rng = random.Random(key)
+    out: list[str] = []
+    while len(out) < count:
+        deck = pool[:]
+        rng.shuffle(deck)
+        out.extend(deck)
+    return out[:count]
 
 
 def reset_running(conn: sqlite3.Connection, stage: str) -> int:
