@@ -12,6 +12,7 @@ import pytest
 import zerosum
 from zerosum import TicTacToe, records
 from zerosum.errors import GameError, UsageError
+from zerosum.reviewer import iter_review
 
 T = TicTacToe()
 
@@ -84,7 +85,7 @@ def test_a_blunder_a_mistake_and_an_only_move_on_connect_four():
 
 def test_marks_come_one_by_one_and_the_caller_may_stop():
     seen = []
-    stream = zerosum.reviewer.iter_review("4444441", on_mark=seen.append)
+    stream = iter_review("4444441", on_mark=seen.append)
     first = next(stream)
     assert first.ply == 1 and seen == [first]
     assert next(stream).ply == 2 and len(seen) == 2

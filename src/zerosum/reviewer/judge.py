@@ -163,11 +163,30 @@ class _Judge:
         if not self.exact and plies and not self.game.is_terminal(state):
             found = self.agent.search(self.game, state)  # an estimate's own principal variation
             return list(found.pv[:plies]) if found.pv else [found.action]
-        while len(out) < plies and not self.game.is_terminal(state):
-            best = self.values(state).best
-            out.append(best)
-            state = self.game.result(state, best)
+        with self.service.borrowed() as solver:
+            while len(out) < plies and not self.game.is_terminal(state):
+                found = self._cache.get(state)
+                best = found.best if found is not None else self._first_best(solver, state)
+                out.append(best)
+                state = self.game.result(state, best)
         return out
+
+    def _first_best(self, solver: Any, state: Any) -> Any:
+        """The best move of ``state`` as an analysis would choose it (the centre-most of the best scores),
+        found by solving the position and then its children in that order until one keeps its score: most
+        lines need two or three solves, not one a column."""
+        game = self.game
+        target = solver.solve(state)
+        for a in centre_order(game, state, game.actions(state)):
+            child = game.result(state, a)
+            out = game.outcome(child)
+            if out is not None:  # a draw, or the mover's win on this ply (the solver's convention)
+                score = 0 if out.winner is None else (game.cells + 2 - child.ply) // 2  # type: ignore[attr-defined]
+            else:
+                score = -solver.solve(child)
+            if score == target:
+                return a
+        raise AssertionError("no move keeps the position's score")  # pragma: no cover - negamax says one does
 
 
 def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,
