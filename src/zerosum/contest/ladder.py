@@ -85,7 +85,7 @@ def schedule(store: Any, pairs: int | None = None) -> int:
 
 
 def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
-    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")  # one writer at a time: two schedulers never add the same pairing twice
     try:
         config = read_config(conn)
         entries = field(conn, config)
@@ -120,8 +120,17 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
         raise
 
 
+def _field_mark(conn: sqlite3.Connection) -> tuple[Any, ...]:
+    """What decides the schedule: the active validated submissions and the freeze (read without a lock)."""
+    ids = tuple(r[0] for r in conn.execute("SELECT id FROM submissions WHERE active = 1 AND status = 'ok' ORDER BY id"))
+    frozen = conn.execute("SELECT value FROM config WHERE key = 'frozen'").fetchone()
+    return ids, None if frozen is None else frozen[0]
+
+
 def _claim(conn: sqlite3.Connection) -> sqlite3.Row | None:
     """The next pending ladder game (module docstring), marked ``running``; None when there is none."""
+    if conn.execute("SELECT 1 FROM games WHERE stage = 'ladder' AND status = 'pending' LIMIT 1").fetchone() is None:
+        return None  # nothing to claim: no write lock taken
     conn.execute("BEGIN IMMEDIATE")
     try:
         rows = conn.execute("SELECT id, pairing, status FROM games WHERE stage = 'ladder' ORDER BY id").fetchall()
@@ -166,7 +175,7 @@ class Ladder:
         self._stop = threading.Event()
         self._lock = threading.Lock()  # claims, one at a time
         self._threads: list[threading.Thread] = []
-        self._scheduled = 0.0
+        self._mark: tuple[Any, ...] | None = None  # the field when the ladder last scheduled
 
     @property
     def running(self) -> bool:
@@ -186,9 +195,10 @@ class Ladder:
 
     def _next(self, conn: sqlite3.Connection) -> sqlite3.Row | None:
         with self._lock:
-            if time.monotonic() - self._scheduled > POLL:
+            mark = _field_mark(conn)
+            if mark != self._mark:  # a submission came, went or was validated, or the entries were frozen
                 _schedule(conn)
-                self._scheduled = time.monotonic()
+                self._mark = mark
             return _claim(conn)
 
     def _loop(self) -> None:
