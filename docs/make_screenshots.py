@@ -1,6 +1,8 @@
-"""Make the README's screenshots: docs/terminal.png (`zerosum play`) and docs/browser.png (`zerosum serve`).
+"""Make the README's screenshots: docs/terminal.png (`zerosum play`), docs/browser.png (`zerosum serve`) and
+docs/study-board.png (the page as a study board: the review's graph, bar, marks, best line and a variation).
 
-Run from the repository root: ``python docs/make_screenshots.py``.  Needs the solver, playwright and
+Run from the repository root: ``python docs/make_screenshots.py`` (``--terminal-only``, ``--browser-only``,
+``--study-only``: only those pictures).  Needs the solver, playwright and
 /usr/bin/chromium (the terminal is recorded with rich and its SVG rendered by Chromium).
 """
 
@@ -12,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -73,7 +76,8 @@ def render_svg(svg: str, png: Path, browser) -> None:
     page.close()
 
 
-def browser_png(browser, png: Path) -> None:
+def serve() -> tuple[Any, int]:
+    """``zerosum serve``'s app on a free port, in a thread: (the uvicorn server, its port)."""
     import uvicorn
 
     from zerosum.ui.server import create_app
@@ -86,6 +90,30 @@ def browser_png(browser, png: Path) -> None:
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
+    return server, port
+
+
+#: a game of Connect Four with mistakes, and a variation from move 6 (the page's address form: docs/page.md)
+STUDY = "?game=connect4&moves=44444326566553&v=5.1&opponent=person&side=1&analysis=1&ply=10"
+
+
+def study_png(browser, png: Path) -> None:
+    """The study board: the review's graph and marks, the bar, the best move and line, a variation."""
+    server, port = serve()
+    page = browser.new_page(viewport={"width": 1100, "height": 1010})
+    page.goto(f"http://127.0.0.1:{port}/{STUDY}")
+    page.wait_for_function("() => document.querySelectorAll('#eval-graph [data-graph-ply]').length === 15 "
+                           "&& !document.querySelector('#review-info').textContent.includes('…') "
+                           "&& document.querySelector('#best-line').textContent.startsWith('Best line')",
+                           timeout=300000)
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(png))
+    page.close()
+    server.should_exit = True
+
+
+def browser_png(browser, png: Path) -> None:
+    server, port = serve()
     page = browser.new_page(viewport={"width": 1000, "height": 860})
     page.goto(f"http://127.0.0.1:{port}/?game=connect4&moves={START}&opponent=solver&side=2&analysis=1")
     page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
@@ -101,13 +129,15 @@ def main() -> int:
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        if "--browser-only" not in sys.argv:
+        if "--browser-only" not in sys.argv and "--study-only" not in sys.argv:
             render_svg(hint_svg(), DOCS / "terminal-hint.png", browser)
             render_svg(terminal_svg(), DOCS / "terminal.png", browser)
-        if "--terminal-only" not in sys.argv:
+        if "--terminal-only" not in sys.argv and "--study-only" not in sys.argv:
             browser_png(browser, DOCS / "browser.png")
+        if "--terminal-only" not in sys.argv:
+            study_png(browser, DOCS / "study-board.png")
         browser.close()
-    print("wrote", *(str(DOCS / n) for n in ("terminal-hint.png", "terminal.png", "browser.png")))
+    print("wrote", *(str(DOCS / n) for n in ("terminal-hint.png", "terminal.png", "browser.png", "study-board.png")))
     return 0
 
 
