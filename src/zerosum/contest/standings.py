@@ -25,9 +25,11 @@ ladder's never share one; every read here is one snapshot.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import sqlite3
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,15 +199,27 @@ def _round(x: float | None, places: int) -> float | None:
     return None if x is None or not math.isfinite(x) else round(x, places)
 
 
+_cache: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_cache_lock = threading.Lock()
+
+
 def leaderboard(store: Any, stage: str = "ladder", entries: Sequence[Entry] | None = None) -> list[dict[str, Any]]:
     """The leaderboard rows (module docstring) of ``stage`` (``ladder`` or ``final``) for ``entries``
-    (default: the field now), read from ``store`` (the contest's store, its folder or its database file)."""
+    (default: the field now), read from ``store`` (the contest's store, its folder or its database file).
+    The rows are computed again only when a game or the field changed since the last call (a page polling it
+    costs one small query)."""
     conn = connect(store)
     try:
         conn.execute("BEGIN")  # one snapshot
         try:
             if entries is None:
                 entries = field(conn)
+            mark = (str(db_path(store)), stage, tuple(entries), *conn.execute(
+                "SELECT COUNT(*), MAX(id), MAX(finished), SUM(status = 'done'), SUM(status = 'running') FROM games "
+                "WHERE stage = ?", (stage,)).fetchone())
+            with _cache_lock:
+                if mark in _cache:
+                    return copy.deepcopy(_cache[mark])
             games = conn.execute("SELECT first, second, result, reason, forfeit FROM games "
                                  "WHERE stage = ? AND status = 'done' AND result IS NOT NULL", (stage,)).fetchall()
             pending: Counter[str] = Counter()
@@ -214,6 +228,10 @@ def leaderboard(store: Any, stage: str = "ladder", entries: Sequence[Entry] | No
                 pending[row[1]] += 1
         finally:
             conn.execute("COMMIT")
-        return standing_rows(entries, games, dict(pending))
+        rows = standing_rows(entries, games, dict(pending))
+        with _cache_lock:
+            _cache.clear()  # the latest board only
+            _cache[mark] = copy.deepcopy(rows)
+        return rows
     finally:
         conn.close()
