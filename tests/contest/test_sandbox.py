@@ -262,3 +262,42 @@ def test_the_outer_step_holds_the_seats_processes_to_its_memory_together() -> No
     held = subprocess.run([*outer, sys.executable, "-I", "-S", "-c", hog], capture_output=True, text=True, timeout=60)
     assert alone.stdout.count("survived") == 4
     assert held.stdout.count("survived") <= 1
+
+
+KERNELS = '''import sys
+
+
+def kernel_stats():
+    """zerosum's alpha-beta plays a short game; then the numba cache hits and misses of zerosum's kernels."""
+    import zerosum
+
+    zerosum.play_game("connect4", "alphabeta:depth=2", "alphabeta:depth=2", seed=1)
+    hits = misses = 0
+    for name, module in list(sys.modules.items()):
+        if name.startswith("zerosum"):
+            for value in list(vars(module).values()):
+                stats = getattr(value, "stats", None)
+                if stats is not None and hasattr(stats, "cache_hits"):
+                    hits += sum(stats.cache_hits.values())
+                    misses += sum(stats.cache_misses.values())
+    return f"hits={hits} misses={misses}"
+
+
+def player(board):
+    raise RuntimeError(kernel_stats())
+'''
+
+
+@needs_sandbox
+def test_a_seat_loads_zerosums_compiled_kernels_from_the_machines_cache(tmp_path: Path) -> None:
+    """Numba's cache is in the seat's scratch folder, where links to zerosum's own read-only cache wait: the
+    kernels the machine compiled before are loaded, not compiled again (a cold compile took 14 s)."""
+    probe = _file(tmp_path, "kernels.py", KERNELS)
+    host = subprocess.run([sys.executable, "-c", f"import runpy; print(runpy.run_path({probe!r})['kernel_stats']())"],
+                          capture_output=True, text=True, timeout=300)  # here: the cache is made if need be
+    assert host.returncode == 0, host.stderr
+    definition = seat_definition(str(tmp_path), probe, "python", name="kernels")
+    with seat_engine(definition, limits=MoveLimits(time=60.0), startup=60) as engine:
+        record = zerosum.play_game("connect4", engine, "random", seed=1)
+    seat = dict(w.split("=") for w in record.reason.rpartition("RuntimeError: ")[2].split())
+    assert int(seat["hits"]) > 0 and seat["misses"] == "0", (record.reason, host.stdout)

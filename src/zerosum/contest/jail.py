@@ -3,10 +3,12 @@
 ``python -I -S jail.py --outer MEMORY_MB -- bwrap ...`` (:func:`outer`), before the sandbox: the seat's
 processes together get a memory cgroup of their own where the machine allows it.
 
-``python -I -S jail.py [--strict] NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM [ARGS...]``: it imports
+``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
+[ARGS...]``: it imports
 nothing but the standard library (no ``site``: a few milliseconds), sets the seat's resource limits, gives up
 root when it runs as root (bubblewrap's privileged mode: a fresh, random user id from 1,000,000,000 up, that
-owns no file and no other process on the machine, no groups, no capabilities), and starts PROGRAM, whose
+owns no file and no other process on the machine, no groups, no capabilities), links numba's cache files of
+each read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose
 standard input and error are the seat's own; its output is relayed line by line (:func:`relay`), so that:
 
 - a program killed by a signal leaves one line a student can read on standard error (``the program was killed
@@ -48,6 +50,18 @@ _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no be
 def _say(text: str) -> None:
     """One line on standard error, written at once (the process may end with ``os._exit`` right after)."""
     os.write(2, (text + "\n").encode("utf-8", "replace"))
+
+
+def _link(source: str, target: str) -> None:
+    """Links in folder ``target`` (made) to the numba cache files of the read-only folder ``source``: numba loads
+    the kernels zerosum compiled before from them, and writes what it compiles anew beside them, in scratch."""
+    try:
+        os.makedirs(target, exist_ok=True)
+        for name in os.listdir(source):
+            if name.endswith((".nbi", ".nbc")):
+                os.symlink(os.path.join(source, name), os.path.join(target, name))
+    except OSError:
+        pass  # no cache: numba compiles
 
 
 def _limit(which: int, value: int) -> None:
@@ -204,6 +218,10 @@ def main(argv: list[str]) -> None:
         outer(int(argv[1]), argv[3:])
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
+    links: list[tuple[str, str]] = []
+    while argv[:1] == ["--link"] and len(argv) > 2:
+        links.append((argv[1], argv[2]))
+        argv = argv[3:]
     try:
         cut = argv.index("--")
         nproc, data_mb, cpu_s, fsize_mb, nofile = (int(x) for x in argv[:cut])
@@ -231,6 +249,8 @@ def main(argv: list[str]) -> None:
     except (OSError, ValueError) as exc:
         _say(f"jail: the seat's limits cannot be set: {exc}")
         os._exit(CANNOT_JAIL)
+    for source, target in links:
+        _link(source, target)
     ours, theirs = os.pipe()
     child = os.fork()
     if child == 0:
