@@ -67,6 +67,8 @@ def test_a_record_file_of_several_games_and_one_game_of_it(tmp_path):
     (["44", "--game", "nope"], "nope"),
     (["44", "--line", "-3"], "--line"),
     (["44", "--agent", "nosuchagent"], "nosuchagent"),
+    (["5", "--game", "tictactoe", "--agent", "random"], "does not search"),
+    ([""], "MOVES is empty"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
     run = zerosum("review", *args)

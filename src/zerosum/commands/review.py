@@ -64,6 +64,8 @@ def _sources(args: argparse.Namespace) -> list[Any]:
         return found
     if args.index is not None:
         raise UsageError("--index picks a game of a record file; MOVES is one game")
+    if not text.strip():
+        raise UsageError("MOVES is empty: there is no move to judge (give a move string such as 4453, or a file)")
     return [text]
 
 

@@ -143,7 +143,8 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
 
         agent = make_agent(agent)
         if not hasattr(agent, "search"):
-            raise UsageError(f"agent {safe_repr(agent)} does not search, so it has no values to judge by")
+            raise UsageError(f"agent {getattr(agent, 'spec', None) or safe_repr(agent)} does not search, so it has "
+                             "no values to judge by (name a search: alphabeta, mcts, minimax)")
     if on_mark is not None and not callable(on_mark):
         raise UsageError(f"on_mark is a function of a Mark, not {safe_repr(on_mark)}")
     engine: list[str] = []
