@@ -186,6 +186,8 @@ def test_the_relay_passes_a_programs_output_as_it_is() -> None:
     ([b"info string error the agent failed: SystemExit: 3", b"bestmove 1"], 0, "the agent failed: SystemExit: 3"),
     ([b"info string error the agent failed: MemoryError: ", b"bestmove 1"], 0, "over the seat's memory limit, 1024"),
     ([b"info string error the agent failed: the search process ended without a move"], 0, "ended in a move"),
+    ([b"info string error the agent failed: the search process ended without a move (killed by signal 11)"], 0,
+     "ended in a move, without a move (killed by signal 11)"),
     ([b"info string error no position: send position first", b"bestmove (none)"], 2, None),
 ])
 def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes], passed: int,

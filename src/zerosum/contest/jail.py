@@ -83,8 +83,10 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         why = line[len(_AGENT_FAILED):].decode("utf-8", "replace").strip()
         if why.startswith("MemoryError"):
             why += f" (over the seat's memory limit, {data_mb} MB a process)"
-        elif "ended without a move" in why:
-            why = "its process ended in a move, without a move (os._exit, a crash, or over the memory or CPU limit)"
+        elif "ended without a move" in why:  # what the engine says after it (an exit code, a signal) is kept
+            said = why.partition("ended without a move")[2].strip()
+            why = "its process ended in a move, without a move " + (
+                said or "(os._exit, a crash, or over the memory or CPU limit)")
         _fail(child, f"the agent failed: {why}")
     word = line.split(None, 1)[0] if line.strip() else b""
     if word == b"info" and not line.startswith(b"info string"):
