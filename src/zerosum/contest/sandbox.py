@@ -13,8 +13,8 @@ guarantees"):
   ``hosts``); a private ``/proc`` and a minimal ``/dev``; the submission read-only under ``/submission``; a
   private scratch ``/tmp`` (a tmpfs of :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
 - resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
-  in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds (``RLIMIT_CPU``, a
-  process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or under a fresh user
+  in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds
+  (``RLIMIT_CPU``, a process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or under a fresh user
   id when bubblewrap runs as root), file size, open files, no core files;
 - a clean environment: ``PATH``, ``HOME=/tmp``, ``NUMBA_CACHE_DIR=/tmp/numba`` (where links to zerosum's
   compiled kernels wait, read-only: :func:`_numba_caches`) and one thread for numeric libraries.
@@ -24,7 +24,7 @@ reads every line under a deadline, bounds each line and the output it drops, and
 process group at a fault, which kills the sandbox.
 
 :func:`sandbox_problem` says why no sandbox can be had here (None when one can): no ``bwrap``, or a
-``bwrap`` that cannot create its namespaces.  :func:`require_sandbox` turns that into the one-line refusal
+``bwrap`` that cannot run ``true`` as it would run a submission.  :func:`require_sandbox` turns that into the one-line refusal
 that only ``unconfined=True`` (the teacher's ``--unconfined``) overrides; then :func:`wrap` returns the
 command as it is, and nothing confines it.
 """
