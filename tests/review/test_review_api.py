@@ -12,7 +12,7 @@ import pytest
 import zerosum
 from zerosum import TicTacToe, records
 from zerosum.errors import GameError, UsageError
-from zerosum.reviewer import iter_review
+from zerosum.reviewer import CLASSES, iter_review
 
 T = TicTacToe()
 
@@ -127,3 +127,10 @@ def test_bad_input_is_one_line(call, error):
     with pytest.raises(error) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_where_the_solver_does_not_go_alpha_beta_estimates_within_a_stated_time():
+    found = zerosum.review("5 1 9 2", game="tictactoe", seconds=0.4)
+    assert found.engine == "alphabeta:time=0.05 a move"  # a time a position, shared among its moves
+    assert [m.ply for m in found.marks] == [1, 2, 3, 4] and all(m.kind in CLASSES for m in found.marks)
+    assert found.exact == all(m.exact for m in found.marks)  # each mark says whether it is a proof
