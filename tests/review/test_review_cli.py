@@ -83,3 +83,17 @@ def test_an_existing_output_is_refused_and_left_as_it_was(tmp_path):
     assert run.returncode == 2 and "--overwrite" in run.stderr and out.read_text() == "mine\n"
     run = zerosum("review", "44", "-o", str(out), "--overwrite")
     assert run.returncode == 0 and records.read(out)[0].moves == ["4", "4"]
+
+
+def test_bench_review_prints_a_line_a_game_and_the_percentiles(tmp_path):
+    games = tmp_path / "games.pgn"
+    games.write_text('[Game "connect4"]\n[Round "1"]\n\n1. 4 4 2. 4 4 3. 4 4 4. 1 3 *\n\n'
+                     '[Game "connect4"]\n[Round "2"]\n\n1. 4 4 2. 3 *\n')
+    run = zerosum("bench", "review", str(games))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"zerosum bench review {games} (2 games); load at start:")
+    assert [line.split()[:3] for line in lines if line.startswith("game ")] == [["game", "1:", "8"],
+                                                                              ["game", "2:", "3"]]
+    assert any(line.startswith("seconds a game: p50 ") for line in lines)
+    assert any(line.startswith("first mark: p50 ") for line in lines) and lines[-1].startswith("load at end:")
