@@ -209,7 +209,8 @@ def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
     assert done.returncode == 7 and done.stderr == b""
 
 
-UNPRIVILEGED = os.geteuid() == 0 and PROBLEM is None and shutil.which("setpriv") and os.access("/usr/bin/python3", os.X_OK)
+UNPRIVILEGED = (os.geteuid() == 0 and PROBLEM is None and shutil.which("setpriv") is not None
+                and os.access("/usr/bin/python3", os.X_OK))
 FORKS = ("import os, time\nn = 0\nwhile n < 100:\n    try:\n        if os.fork() == 0:\n            time.sleep(3)\n"
          "            os._exit(0)\n        n += 1\n    except OSError:\n        break\nprint(n)\n")
 

@@ -36,7 +36,8 @@ PACKAGE = Path(zerosum.__file__).parent
 TIGHT = Limits(memory_mb=256, processes=16, cpu_seconds=20, scratch_mb=8, file_mb=4)
 MOVE = MoveLimits(time=0.5)
 KINDS = ("crash", "timeout", "protocol error", "garbage output", "illegal move")
-GOOD = "import random\n\ndef player(board):\n    return random.choice([c for c in range(board.shape[1]) if board[0][c] == 0])\n"
+GOOD = ("import random\n\ndef player(board):\n"
+        "    return random.choice([c for c in range(board.shape[1]) if board[0][c] == 0])\n")
 
 
 def _descendants(pid: int) -> set[int]:

@@ -14,8 +14,8 @@ guarantees"):
   private scratch ``/tmp`` (a tmpfs of :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
 - resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
   in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds
-  (``RLIMIT_CPU``, a process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or under a fresh user
-  id when bubblewrap runs as root), file size, open files, no core files;
+  (``RLIMIT_CPU``, a process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or
+  under a fresh user id when bubblewrap runs as root), file size, open files, no core files;
 - a clean environment: ``PATH``, ``HOME=/tmp``, ``NUMBA_CACHE_DIR=/tmp/numba`` (where links to zerosum's
   compiled kernels wait, read-only: :func:`_numba_caches`) and one thread for numeric libraries.
 
@@ -24,9 +24,9 @@ reads every line under a deadline, bounds each line and the output it drops, and
 process group at a fault, which kills the sandbox.
 
 :func:`sandbox_problem` says why no sandbox can be had here (None when one can): no ``bwrap``, or a
-``bwrap`` that cannot run ``true`` as it would run a submission.  :func:`require_sandbox` turns that into the one-line refusal
-that only ``unconfined=True`` (the teacher's ``--unconfined``) overrides; then :func:`wrap` returns the
-command as it is, and nothing confines it.
+``bwrap`` that cannot run ``true`` as it would run a submission.  :func:`require_sandbox` turns that into the
+one-line refusal that only ``unconfined=True`` (the teacher's ``--unconfined``) overrides; then :func:`wrap`
+returns the command as it is, and nothing confines it.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ class Limits:
     """A seat's resource limits.  ``memory_mb``: the writable memory of each process (``RLIMIT_DATA``: heap
     and anonymous maps, not the address space numba and llvmlite reserve); ``cpu_seconds``: CPU time of each
     process (a backstop: a move's wall-clock deadline is what bounds it, and ``zerosum engine`` keeps one search
-    process from move to move, so this must hold a whole game's thinking); ``processes``: processes and threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
+    process from move to move, so this must hold a whole game's thinking); ``processes``: processes and
+    threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
     ``file_mb``: the largest file it may write; ``open_files``: descriptors a process."""
 
     memory_mb: int = field(default=1024, metadata={"range": (64, 1 << 20)})
@@ -220,7 +221,8 @@ def sandbox_problem() -> str | None:
         return f"bubblewrap ({bwrap}) cannot run: {exc}"
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"bubblewrap ({bwrap}) cannot create a sandbox here: {said[-1] if said else f'exit code {done.returncode}'}"
+        why = said[-1] if said else f"exit code {done.returncode}"
+        return f"bubblewrap ({bwrap}) cannot create a sandbox here: {why}"
     return None
 
 

@@ -89,7 +89,8 @@ def entry_function(path: str, entry: str | None = None) -> str:
     if not functions:
         raise AgentError(f"{os.path.basename(path)} defines no function: define player(board), which returns a column")
     raise AgentError(f"{os.path.basename(path)} defines {len(functions)} functions ({', '.join(functions[:6])}"
-                     f"{', ...' if len(functions) > 6 else ''}) and none is called player: name your entry function player")
+                     f"{', ...' if len(functions) > 6 else ''}) and none is called player: "
+                     "name your entry function player")
 
 
 def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: Limits | None = None,
