@@ -134,7 +134,7 @@ class _Judge:
         self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
         self.service = service(game)
         self.exact = agent is None and self.service.solves
-        self.engine = SOLVER_NAME if self.exact else getattr(agent, "spec", None) or f"alphabeta:time={seconds:g}"
+        self.engine = SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__
         self._cache: dict[Any, Analysis] = {}
         if agent is None and not self.exact:
             from ..agents.registry import make_agent
