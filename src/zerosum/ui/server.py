@@ -30,8 +30,8 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   graph, bar and marks: :mod:`zerosum.ui.study`), S seconds of it (0.05 s up to the engine time; default 1):
   each move judged so far (``marks``: class, PGN suffix, verdict) and each position's value from the first
   player's view (``positions``), ``done``, and ``resume`` to ask for the next slice.
-* ``GET /api/line?game=SPEC&moves=M`` -- the best line from a position (at most 8 plies), in the game's
-  notation, with the position's value in words.
+* ``GET /api/line?game=SPEC&moves=M[&first=MOVE]`` -- the best line from a position (at most 8 plies), in
+  the game's notation, with its value in words; ``first``: the move it starts with (the analysis's best).
 * ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
   ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
   play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.
@@ -228,24 +228,11 @@ async def analyze(request: Request) -> Response:
     return JSONResponse(reply)
 
 
-def _budget(text: str | None, engine_time: float) -> float:
-    """The seconds of a slice (``budget=``): MIN_BUDGET up to the engine time; none: min(1, engine time)."""
-    if text is None:
-        return min(1.0, engine_time)
-    try:
-        budget = real(text)
-    except ValueError:
-        budget = -1.0
-    if not MIN_BUDGET <= budget <= engine_time:
-        raise GameError(f"budget={text[:20]!r} is not a number of seconds {MIN_BUDGET:g}..{engine_time:g}")
-    return budget
-
-
 @answered
 async def review(request: Request) -> Response:
     engines = engines_of(request)
     game, actions, _ = await run_in_threadpool(check_position, query(request, "game"), query(request, "moves"))
-    budget = _budget(query(request, "budget"), engines.engine_time)
+    budget = study.check_budget(query(request, "budget"), MIN_BUDGET, engines.engine_time)
     resume = study.check_resume(query(request, "resume"), len(actions))
     return JSONResponse(await engines.run(study.review_job, (game, actions, budget, resume)))
 
@@ -255,7 +242,10 @@ async def best_line(request: Request) -> Response:
     engines = engines_of(request)
     game, actions, position = await run_in_threadpool(check_position, query(request, "game"), query(request, "moves"),
                                                       "the game is over: there is no line to show")
-    return JSONResponse(await engines.run(study.line_job, (game, actions, position, min(1.0, engines.engine_time))))
+    first_text = query(request, "first")  # the move the page's analysis found best: the line starts with it
+    first = None if first_text is None else await run_in_threadpool(game.parse_action, first_text, position)
+    return JSONResponse(await engines.run(study.line_job, (game, actions, position, min(1.0, engines.engine_time),
+                                                           first)))
 
 
 def _move_fields(data: dict[str, Any]) -> int | None:

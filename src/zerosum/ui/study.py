@@ -19,14 +19,28 @@ from typing import Any, Callable
 from ..core.words import short_words, value_words
 from ..errors import UsageError
 from ..game import Game
+from ..spec import real
 from ..values import is_proven
 
-__all__ = ["review_job", "line_job", "check_resume", "ESTIMATE_SCALE", "LINE"]
+__all__ = ["review_job", "line_job", "check_budget", "check_resume", "ESTIMATE_SCALE", "LINE"]
 
 #: an estimate of this size fills about three quarters of the bar (tanh(1) = 0.76)
 ESTIMATE_SCALE = 200.0
 #: plies of the best line the page shows
 LINE = 8
+
+
+def check_budget(text: str | None, lowest: float, highest: float) -> float:
+    """The seconds of a slice (``budget=``): ``lowest`` up to ``highest`` (the engine time); none: at most 1."""
+    if text is None:
+        return min(1.0, highest)
+    try:
+        budget = real(text)
+    except ValueError:
+        budget = -1.0
+    if not lowest <= budget <= highest:
+        raise UsageError(f"budget={text[:20]!r} is not a number of seconds {lowest:g}..{highest:g}")
+    return budget
 
 
 def check_resume(text: str | None, plies: int) -> int:
@@ -89,35 +103,37 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
             "summary": summary}
 
 
-def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: float,
+def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: float, first: Any = None,
              clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
-    """The best play from ``state`` for at most :data:`LINE` plies: the solver's best moves one after the
-    other where it takes the game (stopping after ``seconds``, at least one move), else an alpha-beta
-    search's principal variation within ``seconds``."""
+    """The best play from ``state`` for at most :data:`LINE` plies, from ``first`` when given (the move the
+    page's analysis found best, so that the line and the arrow agree with it), else from the analysis
+    service's best: where the solver takes the game, its best moves one after the other (stopping after
+    ``seconds``, at least one move); elsewhere an alpha-beta search's principal variation from there, within
+    ``seconds``.  ``words``: the value of the line's first move, when this job found it."""
+    from ..agents.base import SearchAgent
+    from ..agents.registry import make_agent
     from ..analysis import service
 
     found = service(game)
+    words, exact, who = "", found.solves, "the solver" if found.solves else f"alphabeta:time={seconds:g}"
+    if first is None:
+        top = found.analyse(state, time=seconds)
+        first, exact, who = top.best, top.exact, top.engine
+        words = top.words(first) if first is not None else ""
     moves: list[Any] = []
-    first = found.analyse(state, time=seconds)
-    exact, who = first.exact, first.engine
-    words = first.words(first.best) if first.best is not None else ""
-    if first.best is not None and not exact:
-        from ..agents.base import SearchAgent
-        from ..agents.registry import make_agent
-
-        agent = make_agent(f"alphabeta:time={seconds:g}")
-        assert isinstance(agent, SearchAgent)
-        result = agent.search(game, state)
-        moves = list(result.pv[:LINE]) or [result.action]
-        who = f"alphabeta:time={seconds:g}"
-    elif first.best is not None:
-        began, here, step = clock(), state, first
-        while step.best is not None and len(moves) < LINE:
-            moves.append(step.best)
-            here = game.result(here, step.best)
-            if game.is_terminal(here) or clock() - began >= seconds:
-                break
-            step = found.analyse(here, time=seconds)
+    began, here = clock(), state
+    while first is not None and len(moves) < LINE:
+        moves.append(first)
+        here = game.result(here, first)
+        if game.is_terminal(here) or clock() - began >= seconds:
+            break
+        if not found.solves:
+            agent = make_agent(f"alphabeta:time={seconds:g}")
+            assert isinstance(agent, SearchAgent)
+            result = agent.search(game, here)
+            moves += list(result.pv[:LINE - len(moves)]) or [result.action]
+            break
+        first = found.analyse(here, time=seconds).best
     fmt = game.format_action
     return {"game": game.spec, "moves": game.format_moves(actions), "line": [fmt(a) for a in moves],
             "words": words, "exact": exact, "engine": who}

@@ -76,7 +76,7 @@ async function analyse(token) {
     }
     if (token !== ui.token || !$("#analysis").checked) return;
     showAnalysis(info, reply);
-    if (reply.done !== false) return;
+    if (reply.done !== false) { bestLine(token, reply); return; }  // study.js: the line from the best move
     params.resume = reply.resume;  // the next slice goes on where this one stopped, whichever worker answers
   }
 }

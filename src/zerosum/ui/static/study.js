@@ -26,7 +26,6 @@ const mainLine = () => (ui.root ? treeLines()[0] : []);
 // the review of the main line, asked slice by slice until it is done (a new main line starts it again)
 async function review() {
   if (!studying() || !ui.info) { showStudy(); return; }
-  bestLine(ui.token);
   const moves = mainLine().join(ui.sep), game = ui.game;
   if (ui.review && ui.review.game === game && ui.review.moves === moves) { showStudy(); return; }
   const mine = ui.review = { game, moves, positions: [], marks: [], done: false, summary: "Reviewing…" };
@@ -145,16 +144,18 @@ function markBest(move) {
   if (target) { target.setAttribute("data-best", move); target.classList.add("best-move"); }
 }
 
-// the best line from the position shown (GET /api/line), asked once a position
-async function bestLine(token) {
+// the best line from the position shown (GET /api/line), asked once the analysis has found the best move
+// (`analysed`: its answer): the line starts with that move and is worded as the analysis words it, so the
+// arrow, the line and the scores under the board agree
+async function bestLine(token, analysed) {
   const info = ui.info;
   ui.bestLine = null;
   drawBest();
-  if (!studying() || !info || info.over) return;
+  if (!studying() || !info || info.over || !analysed.best) return;
   try {
-    const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves })}`);
+    const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves, first: analysed.best })}`);
     if (token !== ui.token || !studying()) return;
-    ui.bestLine = reply;
+    ui.bestLine = { ...reply, words: analysed.words, exact: analysed.exact && !analysed.estimates.includes(analysed.best) };
   } catch (err) {
     if (token === ui.token) ui.bestLine = { moves: info.moves, line: [], error: err.message };
   }
