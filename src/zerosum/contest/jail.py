@@ -6,8 +6,9 @@ processes together get a memory cgroup of their own where the machine allows it.
 ``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
 [ARGS...]``: it imports
 nothing but the standard library (no ``site``: a few milliseconds), sets the seat's resource limits, gives up
-root when it runs as root (bubblewrap's privileged mode: a fresh, random user id from 1,000,000,000 up, that
-owns no file and no other process on the machine, no groups, no capabilities), links numba's cache files of
+root when it runs as root (bubblewrap's privileged mode: the program and the jail each under a fresh, random
+user id from 1,000,000,000 up, that owns no file and no other process on the machine, no groups, no
+capabilities: the program cannot signal the jail), links numba's cache files of
 each read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose
 standard input and error are the seat's own; its output is relayed line by line (:func:`relay`), so that:
 
@@ -62,6 +63,22 @@ def _link(source: str, target: str) -> None:
                 os.symlink(os.path.join(source, name), os.path.join(target, name))
     except OSError:
         pass  # no cache: numba compiles
+
+
+def _fresh_uids() -> tuple[int, int]:
+    """Two different user ids, drawn at random from :data:`FIRST_UID` up: the jail's and the program's."""
+    first = FIRST_UID + int.from_bytes(os.urandom(4), "big") % (1 << 30)
+    second = FIRST_UID + (first - FIRST_UID + 1 + int.from_bytes(os.urandom(4), "big") % ((1 << 30) - 1)) % (1 << 30)
+    return first, second
+
+
+def _become(uid: int) -> None:
+    """Give up root for good: user and group ``uid``, no supplementary groups (and so no capabilities)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() == 0 or os.geteuid() == 0:
+        raise OSError("still root")
 
 
 def _limit(which: int, value: int) -> None:
@@ -241,22 +258,23 @@ def main(argv: list[str]) -> None:
         _limit(resource.RLIMIT_FSIZE, fsize_mb * mib)
         _limit(resource.RLIMIT_NOFILE, nofile)
         _limit(resource.RLIMIT_NPROC, nproc)
-        if os.getuid() == 0:  # bubblewrap ran as root, without a user namespace: become nobody in particular
-            uid = FIRST_UID + int.from_bytes(os.urandom(4), "big") % (1 << 30)
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            if os.getuid() == 0 or os.geteuid() == 0:
-                raise OSError("still root")
     except (OSError, ValueError) as exc:
         _say(f"jail: the seat's limits cannot be set: {exc}")
         os._exit(CANNOT_JAIL)
-    for source, target in links:
-        _link(source, target)
+    root = os.getuid() == 0  # bubblewrap ran as root, without a user namespace: the jail and the program each
+    uids = _fresh_uids() if root else (0, 0)  # become a user of its own, so the program cannot signal the jail
     ours, theirs = os.pipe()
     child = os.fork()
     if child == 0:
         try:
+            if root:
+                _become(uids[1])
+        except OSError as exc:
+            _say(f"jail: the seat cannot give up root: {exc}")
+            os._exit(CANNOT_JAIL)
+        try:
+            for source, target in links:
+                _link(source, target)
             os.dup2(theirs, 1)
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as any program expects (Python ignores it)
             os.close(theirs)
@@ -267,6 +285,11 @@ def main(argv: list[str]) -> None:
         finally:
             os._exit(127)
     os.close(theirs)
+    if root:
+        try:
+            _become(uids[0])
+        except OSError as exc:
+            _fail(child, f"jail: the seat cannot give up root: {exc}")
     relay(child, ours, strict, data_mb)
 
 
