@@ -145,9 +145,15 @@ def test_a_two_argument_function_and_a_program_play_whole_games(tmp_path: Path) 
     program = tmp_path / "engine"
     shutil.copy(ROOT / "examples" / "engines" / "random_engine.py", program)
     program.chmod(0o644)  # not executable as uploaded: the seat makes it so
-    for path, kind in ((two, "python"), (str(program), "program")):
+    seats = [(two, "python"), (str(program), "program")]
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler:  # a compiled program needs the machine's shared libraries, which the sandbox shows
+        subprocess.run([compiler, "-O2", "-o", str(tmp_path / "alphabeta"), str(ROOT / "examples" / "engines" /
+                                                                              "alphabeta.c")], check=True, timeout=120)
+        seats.append((str(tmp_path / "alphabeta"), "program"))
+    for path, kind in seats:
         definition = seat_definition(str(tmp_path), path, kind, Limits(memory_mb=512), name="ok")
-        with seat_engine(definition, limits=MoveLimits(time=1.0), startup=30) as engine:
+        with seat_engine(definition, limits=MoveLimits(depth=2, time=1.0), startup=30) as engine:
             result = zerosum.match(engine, "random", game="connect4", games=2, seed=5)
         assert len(result.games) == 2 and not any(r.forfeit for r in result.games), result.games
 
