@@ -152,6 +152,8 @@ CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongs
     ("sys_exit.py", "python", [("SystemExit: 3",)], False),
     ("exit_at_import.py", "python", [("sys.exit('goodbye from import')",)], False),
     ("os_exit.py", "python", [("ended in a move",)], False),
+    ("os_exit_import.py", "python", [("exited (exit code 7)",)], False),
+    ("disk_bomb.py", "python", [("big=4MB:File too large",), ("No space left on device",)], False),
     ("segfault.py", "python", [("ended in a move",)], False),
     ("stdout_flood.py", "python", [LATE], False),
     ("flood_program.py", "program", [("garbage output",), ("MiB", "bytes")], False),
