@@ -170,37 +170,34 @@ class EngineProcess:
             wait = deadline - time.monotonic()
             if wait <= 0:
                 return None
-            if not self._poll.poll(max(1, int(wait * 1000))):  # poll: any descriptor number (select stops at 1024)
-                continue
-            try:
-                chunk = os.read(self._out, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._eof = True
-                continue
-            self.read_bytes += len(chunk)
-            self._buffer += chunk
+            self._fill(max(1, int(wait * 1000)))
+
+    def _fill(self, wait_ms: int) -> int:
+        """Wait up to ``wait_ms`` for output and add one read of it to the buffer: the bytes read (0 when none
+        came; the end of the output marks it ended).  poll, not select: any descriptor number."""
+        if self._eof or not self._poll.poll(wait_ms):
+            return 0
+        try:
+            chunk = os.read(self._out, 1 << 16)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._eof = True
+        self.read_bytes += len(chunk)
+        self._buffer += chunk
+        return len(chunk)
 
     def drain(self, limit: int) -> int:
         """Drop the whole lines waiting to be read (output nobody asked for, such as a second ``bestmove``), so
         the next answer read is the next command's; how many bytes were dropped.  Never waits."""
         dropped = 0
-        while not self._eof and self._poll.poll(0) and dropped <= 64 * limit:
-            try:
-                chunk = os.read(self._out, 1 << 16)
-            except BlockingIOError:
+        while dropped <= 64 * limit:
+            got = self._fill(0)
+            if not got:
                 break
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._eof = True
-                break
-            self.read_bytes += len(chunk)
-            self._buffer += chunk
-            dropped += len(chunk)
+            dropped += got
         end = self._buffer.rfind(b"\n")
         if end >= 0:
             del self._buffer[: end + 1]
