@@ -256,6 +256,7 @@ def top_level_calls(workdir: str) -> Iterator[Call]:
         "agent": "alphabeta:depth=1", "game": "tictactoe", "state": None, "max_nodes": 1000, "max_time": None,
         "first": "first", "second": "random", "moves": None, "show": False, "games": 2, "openings": None,
         "opening_plies": None, "order": "random", "deadline": None, "sprt": None, "jobs": 1,
+        "score_kinds": {}, "record_or_moves": "5 1", "line": 2, "threads": None, "on_mark": None, "seconds": 0.2,
     }
     for name in zerosum.__all__:
         label = f"zerosum.{name}"
@@ -281,7 +282,7 @@ def records_calls(workdir: str) -> Iterator[Call]:
            "nodes": 10, "value": 1.0, "record": record, "records": [record], "rec": game_record,
            "store": os.path.join(workdir, "missing.db"), "text": records.format(record),
            "path": os.path.join(workdir, "fuzz.pgn"), "overwrite": True, "reason": "three in a row",
-           "forfeit": False, "ply": 3}
+           "forfeit": False, "ply": 3, "mark": "?", "comment": "mistake: draw -> loss in 3 moves"}
     for name in records.__all__:
         label = f"records.{name}"
         if label in EXCLUDED:

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 
 from ..agents.base import MAX_TIME
 from ..analysis import SOLVER_NAME
-from ..core.checks import check_real, check_whole, safe_repr
+from ..core.checks import check_real, check_whole, guarded, safe_repr
 from ..errors import UsageError
 from ..game import Game
 from .judge import CLASSES, LINE, Mark, classify, marks, result_of
@@ -147,6 +147,7 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
                              "no values to judge by (name a search: alphabeta, mcts, minimax)")
     if on_mark is not None and not callable(on_mark):
         raise UsageError(f"on_mark is a function of a Mark, not {safe_repr(on_mark)}")
+    on_mark = None if on_mark is None else guarded("review: on_mark(mark)", on_mark, UsageError)
     engine: list[str] = []
     began = _time.perf_counter()
     stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
