@@ -389,3 +389,18 @@ def test_any_engine_flags_are_definitions_or_one_usage_line(engines, dirs, optio
         assert "\n" not in str(exc) and len(str(exc)) < 400
         return
     assert len(found) == len(engines) and all(d.command for d in found)
+
+
+def test_play_says_how_to_continue_with_the_engine_flags_that_define_its_seat(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import shlex
+
+    from zerosum.external import parse_engines, register_engine
+    from zerosum.ui.terminal import Settings
+
+    (defined,) = parse_engines(["e2=./alpha beta --x 'y z'"], [f"e2={tmp_path}"], ["e2.Hash=16"])
+    register_engine(defined)
+    words = shlex.split(Settings("connect4", "human", "e2:time=1").command("44"))
+    assert words[:8] == ["zerosum", "play", "--game", "connect4", "--first", "human", "--second", "e2:time=1"]
+    flags = {flag: [w for f, w in zip(words, words[1:]) if f == flag]
+             for flag in ("--engine", "--engine-dir", "--engine-option")}
+    assert parse_engines(flags["--engine"], flags["--engine-dir"], flags["--engine-option"]) == [defined]

@@ -66,6 +66,18 @@ class EngineDefinition:
             raise AgentError(f"a stored engine definition is malformed: {quoted(str(data), 80)}") from None
         return cls(name, tuple(words), folder, options)
 
+    def flags(self) -> list[str]:
+        """The command-line flags that define this engine again (``--engine NAME=COMMAND``, with
+        ``--engine-dir`` and ``--engine-option`` where it has a folder or options)."""
+        import shlex
+
+        found = ["--engine", f"{self.name}={shlex.join(self.command)}"]
+        if self.folder:
+            found += ["--engine-dir", f"{self.name}={self.folder}"]
+        for key, value in self.options:
+            found += ["--engine-option", f"{self.name}.{key}={value}"]
+        return found
+
     def describe(self) -> str:
         """``NAME = COMMAND`` as a shell would read it (with its folder and options, when given)."""
         import shlex

@@ -72,6 +72,12 @@ class Settings:
         """The ``zerosum play`` command that restores the game after ``moves``: the game, the players in
         their seats, the seed, the hint times when not the defaults, analysis, colour and log."""
         args = ["zerosum", "play", "--game", self.game, "--first", self.first, "--second", self.second]
+        from ..external import registered
+
+        for seat in dict.fromkeys((self.first, self.second)):  # an external engine's seat: its flags again
+            definition = registered(seat.partition(":")[0])
+            if definition is not None:
+                args += definition.flags()
         if moves:
             args += ["--moves", moves]
         if self.seed is not None:
