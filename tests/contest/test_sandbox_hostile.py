@@ -34,7 +34,9 @@ HOSTILE = Path(__file__).with_name("hostile")
 PACKAGE = Path(zerosum.__file__).parent
 #: tight limits, so that every bomb goes off quickly
 TIGHT = Limits(memory_mb=256, processes=16, cpu_seconds=20, scratch_mb=8, file_mb=4)
-MOVE = MoveLimits(time=0.5)
+#: a move's time: short for the submissions that never answer (they use all of it), roomy for the others (they
+#: fail at once, and must not be taken for slow on a busy machine); the start: short for the endless import
+HANG, MOVE, HANG_START, START = MoveLimits(time=0.5), MoveLimits(time=5.0), 3.0, 30.0
 KINDS = ("crash", "timeout", "protocol error", "garbage output", "illegal move")
 GOOD = ("import random\n\ndef player(board):\n"
         "    return random.choice([c for c in range(board.shape[1]) if board[0][c] == 0])\n")
@@ -110,11 +112,12 @@ def _submit(contest: dict[str, Any], name: str, targets: dict[str, Any] | None =
     return str(path), token
 
 
-def _play(contest: dict[str, Any], path: str, kind: str = "python") -> tuple[Any, str]:
+def _play(contest: dict[str, Any], path: str, kind: str = "python", hangs: bool = False) -> tuple[Any, str]:
     """A game of the submission (first) against random: (the record or None, the reason it ended with)."""
     definition = seat_definition(str(contest["folder"]), path, kind, TIGHT, "hostile")
     try:
-        with seat_engine(definition, limits=MOVE, startup=3) as engine:
+        with seat_engine(definition, limits=HANG if hangs else MOVE,
+                         startup=HANG_START if "loop_import" in path else START) as engine:
             record = zerosum.play_game("connect4", engine, "random", seed=1)
     except AgentError as exc:  # a seat that never started: the error line the student is shown
         return None, str(exc)
@@ -143,6 +146,8 @@ def _contained(contest: dict[str, Any], token: str, before: set[int], files: dic
 
 
 LATE = ("did not answer within the move's time", "timeout: no bestmove within")  # stopped, or not even that
+#: the submissions that use all of a move's time (or flood for all of it)
+HANGING = {"fork_bomb.py", "memory_fork_bomb.py", "loop_move.py", "stdout_flood.py", "flood_program.py"}
 CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongside a good game)
     ("fork_bomb.py", "python", [LATE], True),
     ("memory_bomb.py", "python", [("MemoryError",), ("memory limit",)], True),
@@ -171,7 +176,7 @@ def test_hostile_submission_is_contained_with_a_reason(contest: dict[str, Any], 
     neighbour = threading.Thread(target=_good_game, args=(contest, good)) if beside else None
     if neighbour is not None:
         neighbour.start()
-    record, reason = _play(contest, path, kind)
+    record, reason = _play(contest, path, kind, hangs=name in HANGING)
     if neighbour is not None:
         neighbour.join(120)
         assert len(good) == 1 and not good[0].forfeit, good  # the other student's game was not harmed
