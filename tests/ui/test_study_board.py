@@ -135,6 +135,10 @@ def test_the_engine_is_named_by_its_label_why_says_it_searched_again_and_a_recor
     page.click("#why")
     page.wait_for_selector("#why-panel tr[data-why-move]", timeout=30000)
     assert "searched again" in page.text_content("#why-panel")
+    rows = [[td.text_content() for td in tr.locator("td").all()] for tr in page.locator("#why-panel tr[data-why-move]").all()]
+    bounded = [r for r in rows if r[2] == "bound"]
+    assert bounded and all(r[1].startswith("at most ") for r in bounded), rows  # alpha-beta's cut-off moves
+    assert f"the {len(bounded)} other move" in page.text_content("#why-panel")  # not "(6 refuted", read as column 6
     page.click("#record-box summary")
     page.fill("#record-text", '[Game "connectx:rows=6,cols=7,k=4"]\n[Result "*"]\n\n4 4 *\n')
     page.click("#record-open")

@@ -53,6 +53,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
     ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
     chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
+    from ..agents.kinds import KINDS
     from ..trace import trace
     from ..trace.nodes import short_value, value_text
 
@@ -77,7 +78,10 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         child, chosen, score = tree.child(action), action == result.action, result.scores.get(action)
         reply = tree.refutation(action)
         mcts = child is not None and child.visits is not None
-        bound = None if child is None or mcts else {"upper": "at most", "lower": "at least"}.get(child.score_bound)
+        # a bound the search itself reports (SearchResult.score_kinds) is a bound, as `zerosum explain` says
+        said = result.score_kinds.get(action)
+        kind_of = said if said in ("upper", "lower") else child.score_bound if child is not None else None
+        bound = None if child is None or mcts or kind_of not in ("upper", "lower") else KINDS[kind_of]
         kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
         refutation = None if reply is None else {
             "move": fmt(reply.action), "value": maybe(reply.score),
