@@ -103,3 +103,23 @@ def test_the_teacher_sees_everything_and_another_student_nothing(site: dict[str,
         assert "teacher's" in bob.evaluate("api('/api/teacher').then(() => 'read', (e) => e.message)")
     finally:
         bob.close()
+
+
+def test_a_game_replays_in_the_board_viewer(site: dict[str, Any]) -> None:
+    page = _page(site, "Ann")
+    try:
+        row = page.locator("#games tbody tr").filter(has=page.locator("a", has_text="replay")).first
+        sync_api.expect(row).to_be_visible(timeout=WAIT_MS)  # the ladder plays Ann's submission against random
+        opening = row.locator("td").nth(3).inner_text()
+        link = row.locator("a", has_text="replay")
+        with page.context.expect_page() as opened:
+            link.click()
+        viewer = opened.value
+        try:
+            sync_api.expect(viewer.locator("#moves")).not_to_be_empty(timeout=WAIT_MS)
+            moves = viewer.locator("#moves").inner_text()
+            assert moves.startswith(opening) and len(moves) >= len(opening) + 7, (opening, moves)  # a whole game
+        finally:
+            viewer.close()
+    finally:
+        page.close()
