@@ -4,6 +4,7 @@ teacher's page shows the submission and its code; another student's page shows n
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -44,7 +45,7 @@ def _page(site: dict[str, Any], who: str) -> Any:
 def _upload(page: Any, name: str, text: str) -> str:
     page.set_input_files("#file", {"name": name, "mimeType": "text/x-python", "buffer": text.encode()})
     page.click("#send")
-    sync_api.expect(page.locator("#answer")).not_to_contain_text("checking", timeout=WAIT_MS)
+    sync_api.expect(page.locator("#answer")).to_have_class(re.compile(r"^(ok|failed)$"), timeout=WAIT_MS)
     return str(page.locator("#answer").inner_text())
 
 

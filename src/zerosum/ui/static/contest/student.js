@@ -24,7 +24,12 @@ $("#upload").addEventListener("submit", async (event) => {
   $("#answer").className = "";
   $("#answer").textContent = `checking ${file.name}...`;
   try {
-    const sub = await api("/api/submit", { method: "POST", body: form });
+    let sub = await api("/api/submit", { method: "POST", body: form });
+    while (sub.status === "validating") {  // a busy server answered before its check was done: ask again
+      $("#answer").textContent = `${sub.filename}: waiting for its check...`;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      sub = (await api("/api/me")).submissions.find((s) => s.id === sub.id) || sub;
+    }
     $("#answer").className = sub.status;
     $("#answer").textContent = `${sub.filename}: ${statusText(sub)}`;
   } catch (e) {
