@@ -194,3 +194,49 @@ def test_bad_review_and_line_requests_are_one_line_errors(base_url) -> None:
     ]:
         status, reply = get(base_url, path, **params)
         assert status == 400 and words in reply["error"] and "\n" not in reply["error"], (path, params, reply)
+
+
+def test_save_record_writes_the_main_line_with_the_marks_and_it_opens_again(page) -> None:
+    from zerosum import records
+
+    moves = "12539"
+    page.goto(page.base + f"/?game=tictactoe&moves={moves}&v=2.7&opponent=person&analysis=1")
+    wait_moves(page, moves)
+    wait_reviewed(page, len(moves))
+    with page.expect_download() as saved:
+        page.click("#save-record")
+    text = open(saved.value.path(), encoding="utf-8").read()
+    (record,) = records.parse(text)
+    assert record.moves == list(moves) and record.result == "1-0" and record.tags["Game"] == "tictactoe"
+    classes, _, _ = truth(moves)
+    for note, want in zip(record.notes, classes):  # the textbook's mistakes carry "?" and their verdict
+        if want == "mistake":
+            assert note.mark == "?" and note.comment.startswith("mistake")
+    assert "variations stay in the address" in page.text_content("#save-info")
+    page.click("#record-box summary")  # the page reads its own record back
+    page.fill("#record-text", text)
+    page.click("#record-open")
+    page.keyboard.press("End")
+    wait_moves(page, moves)
+
+
+def test_bad_export_requests_are_one_line_errors(base_url) -> None:
+    import json
+    import urllib.error
+    import urllib.request
+
+    for body, words in [
+        ({"game": "tictactoe", "moves": "159", "marks": [{"ply": 4, "mark": "?"}]}, "a mark's ply is a move"),
+        ({"game": "tictactoe", "moves": "159", "marks": [{"ply": 1, "mark": "?!?"}]}, "a move's mark is one of"),
+        ({"game": "tictactoe", "moves": "159", "marks": [{"ply": 1, "comment": "a {brace}"}]}, "without braces"),
+        ({"game": "tictactoe", "moves": "159", "tags": {}}, 'send {"game"'),
+        ({"game": "tictactoe", "moves": "155"}, ""),
+    ]:
+        request = urllib.request.Request(base_url + "/api/export", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request, timeout=60)
+            raise AssertionError(f"accepted {body}")
+        except urllib.error.HTTPError as exc:
+            error = json.loads(exc.read())["error"]
+            assert exc.code == 400 and words in error and "\n" not in error, (body, error)

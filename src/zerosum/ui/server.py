@@ -32,6 +32,8 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   player's view (``positions``), ``done``, and ``resume`` to ask for the next slice.
 * ``GET /api/line?game=SPEC&moves=M[&first=MOVE]`` -- the best line from a position (at most 8 plies), in
   the game's notation, with its value in words; ``first``: the move it starts with (the analysis's best).
+  ``POST /api/export`` with ``{"game", "moves", "marks"}``: ``{"text": RECORD}``, the main line as a record
+  (:func:`zerosum.ui.study.export_record`: the review's marks and verdicts on its moves).
 * ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
   ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
   play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.
@@ -248,6 +250,12 @@ async def best_line(request: Request) -> Response:
                                                            first)))
 
 
+@answered
+async def export(request: Request) -> Response:
+    data = await body_of(request, MAX_RECORD, '{"game": SPEC, "moves": M, "marks": [...]}')
+    return JSONResponse({"text": await run_in_threadpool(study.export_record, data)})
+
+
 def _move_fields(data: dict[str, Any]) -> int | None:
     """The checked seed of a move request's fields (raises GameError for an unknown or mistyped field)."""
     unknown = sorted(set(data) - {"game", "moves", "agent", "seed"})
@@ -345,6 +353,7 @@ ROUTES = [
     Route("/api/agent", agent),
     Route("/api/review", review),
     Route("/api/line", best_line),
+    Route("/api/export", export, methods=["POST"]),
     Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
 ]
 

@@ -137,3 +137,33 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
     fmt = game.format_action
     return {"game": game.spec, "moves": game.format_moves(actions), "line": [fmt(a) for a in moves],
             "words": words, "exact": exact, "engine": who}
+
+
+def export_record(data: dict[str, Any]) -> str:
+    """The text of a record (:mod:`zerosum.records`) of the page's main line, from a ``POST /api/export``
+    body ``{"game": SPEC, "moves": M, "marks": [{"ply": N, "mark": "?", "comment": "mistake: ..."}]}``: each
+    move's PGN suffix and verdict as the review gave them (``zerosum review -o`` writes the same), the result
+    the board shows.  Variations are not part of a record (it holds one line): the page's address keeps
+    them.  Anything malformed is one GameError line."""
+    from ..records import Record, format as record_text
+    from ..records.notes import MoveNote
+    from .position import check_position
+
+    unknown = sorted(set(data) - {"game", "moves", "marks"})
+    marks = data.get("marks") or []
+    if unknown or not isinstance(marks, list) or len(marks) > 10_000:
+        raise UsageError('send {"game": SPEC, "moves": MOVES, "marks": [{"ply": N, "mark": "?", "comment": TEXT}]}')
+    game, actions, state = check_position(data.get("game"), data.get("moves"))
+    notes: list[Any] = [None] * len(actions)
+    for item in marks:
+        ply = item.get("ply") if isinstance(item, dict) else None
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(actions):
+            raise UsageError(f"a mark's ply is a move of the line 1..{len(actions)}, not {str(ply)[:20]!r}")
+        notes[ply - 1] = MoveNote(mark=item.get("mark") or None, comment=item.get("comment") or None)
+    out = game.outcome(state)
+    result = "*" if out is None else {1: "1-0", 2: "0-1", None: "1/2-1/2"}[out.winner]
+    tags = {"Event": "zerosum serve", "Game": game.spec, "Opening": "-",
+            "Termination": "normal" if out is not None else "?"}
+    if any(notes):
+        tags["Annotator"] = "zerosum serve, the page's review"
+    return record_text(Record(tags, [game.format_action(a) for a in actions], notes, result))

@@ -171,6 +171,30 @@ function drawBest() {
   text.textContent = `Best line: ${found.line.join(" ")} (${who} to move: ${found.words}${found.exact ? "" : ", an estimate"})`;
 }
 
+// ---- saving the main line as a record (POST /api/export), with the review's marks when it is done ------
+
+async function saveRecord() {
+  const main = mainLine(), r = ui.review;
+  const reviewed = r && r.done && r.game === ui.game && r.moves === main.join(ui.sep);
+  // as `zerosum review -o` writes them: a suffix on mistakes, blunders and only moves; a verdict on each move
+  // that is not the best, and on each only move
+  const marks = reviewed ? r.marks.filter((m) => m.mark || m.class !== "best").map((m) => ({
+    ply: m.ply, mark: m.mark || null, comment: m.class !== "best" || m.only ? m.words : null })) : [];
+  try {
+    const reply = await api("/api/export", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: ui.game, moves: main.join(ui.sep), marks }) });
+    const link = el("a", "", { href: URL.createObjectURL(new Blob([reply.text], { type: "text/plain" })),
+      download: `zerosum-${ui.game.split(":")[0]}.pgn` });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    $("#save-info").textContent = (reviewed ? "the main line, with the review's marks" : "the main line")
+      + (hasBranches() ? " (variations stay in the address: a record holds one line)" : "");
+  } catch (err) { $("#save-info").textContent = `Not saved: ${err.message}`; }
+}
+
+$("#save-record").addEventListener("click", saveRecord);
+
 // the review's mark of move `ply` of the line shown (only for moves of the main line): {mark, class, words}
 function markOf(ply) {
   const r = ui.review, main = mainLine();
