@@ -55,6 +55,8 @@ Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Na
 
 #: a quoted run, or a run without spaces, this long or longer in an error line is cut (:func:`_bounded`)
 _LONG_RUN = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'|\"(?:[^\"\\\n]|\\.){%d,}\"|\S{%d,}" % ((4 * QUOTE_CHARS,) * 3))
+#: argparse's list of choices, whose names need no quotes (the list of commands stays short)
+_CHOICES = re.compile(r"\(choose from (?:'[a-z][a-z0-9-]*'(?:, )?)+\)$")
 #: the longest error line printed; past it the line is cut and its length said
 MAX_ERROR_LINE = 1000
 
@@ -74,6 +76,7 @@ def _bounded(line: str) -> str:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
+        message = _CHOICES.sub(lambda m: m.group(0).replace("'", ""), message)  # (choose from play, solve, ...)
         self.exit(2, _bounded(f"{self.prog}: error: {message}") + "\n")
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
