@@ -115,10 +115,14 @@ def test_an_unconfined_seat_plays_as_a_plain_engine(tmp_path: Path, monkeypatch:
 
 
 PROBE = '''import os, socket
+def _lock():
+    import multiprocessing
+    multiprocessing.Lock()  # a POSIX semaphore, in /dev/shm
+    return "ok"
 def player(board):
     facts = {"uid": os.getuid(), "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
              "host": socket.gethostname(), "home": os.environ.get("HOME"), "cwd": os.getcwd(),
-             "numba": os.environ.get("NUMBA_CACHE_DIR"), "etc": ",".join(sorted(os.listdir("/etc"))),
+             "numba": os.environ.get("NUMBA_CACHE_DIR"), "shm": _lock(), "etc": ",".join(sorted(os.listdir("/etc"))),
              "top": ",".join(sorted(os.listdir("/")))}
     raise RuntimeError(" ".join(f"{k}={v}" for k, v in facts.items()))
 '''
@@ -136,7 +140,7 @@ def test_what_a_seat_sees_from_inside(tmp_path: Path) -> None:
     assert set(facts["top"].split(",")) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "root",
                                             "sbin", "submission", "tmp", "usr", "work", "opt", "home", "srv"}
     assert facts["host"] == "zerosum-seat" and facts["home"] == "/tmp" and facts["cwd"] == "/tmp"
-    assert facts["numba"] == "/tmp/numba"
+    assert facts["numba"] == "/tmp/numba" and facts["shm"] == "ok"
 
 
 @needs_sandbox

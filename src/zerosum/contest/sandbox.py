@@ -10,8 +10,9 @@ guarantees"):
 - a file system made of read-only views of only what a Python program needs: ``/usr`` (programs and shared
   libraries) and its ``/bin``, ``/lib``, ``/lib64`` links, the Python installation that runs zerosum, the
   zerosum package, ``/etc/ld.so.cache`` and ``/etc/localtime`` (nothing else of ``/etc``: no ``passwd``, no
-  ``hosts``); a private ``/proc`` and a minimal ``/dev``; the submission read-only under ``/submission``; a
-  private scratch ``/tmp`` (a tmpfs of :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
+  ``hosts``); a private ``/proc`` and a minimal ``/dev`` (its ``/dev/shm`` a tmpfs of :data:`SHM_MB`); the
+  submission read-only under ``/submission``; a private scratch ``/tmp`` (a tmpfs of
+  :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
 - resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
   in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds
   (``RLIMIT_CPU``, a process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or
@@ -51,6 +52,8 @@ SUBMISSION_DIR = "/submission"
 SCRATCH_DIR = "/tmp"
 #: the flag that lets a teacher run students' code where no sandbox can be had
 UNCONFINED_FLAG = "--unconfined"
+#: the size of the seat's own ``/dev/shm`` (multiprocessing's locks and queues live there)
+SHM_MB = 16
 _JAIL = str(Path(__file__).with_name("jail.py"))
 _HOST_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("/etc/ld.so.cache", "/etc/localtime")
@@ -186,7 +189,8 @@ def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tupl
     for root in _python_roots():
         out += [*_parents(root), "--ro-bind", root, root]
     out += ["--proc", "/proc", "--dev", "/dev",
-            "--size", str(limits.scratch_mb << 20), "--perms", "1777", "--tmpfs", SCRATCH_DIR]
+            "--size", str(limits.scratch_mb << 20), "--perms", "1777", "--tmpfs", SCRATCH_DIR,
+            "--size", str(SHM_MB << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]  # multiprocessing's locks
     for host, inside in files:
         if not os.path.exists(host):
             raise UsageError(f"sandbox: {quoted(host)} not found")
