@@ -249,32 +249,57 @@ def test_without_root_the_process_limit_counts_the_seats_own_user_namespace() ->
     assert 10 <= int(done.stdout) <= 13
 
 
-def _memory_cgroup() -> str | None:
-    """The test's own cgroup v1 memory folder when it may make cgroups in it, else None."""
+def _cgroup(controller: str) -> str | None:
+    """The test's own cgroup v1 folder of ``controller`` when it may make cgroups in it, else None."""
     for line in Path("/proc/self/cgroup").read_text().splitlines():
         _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(","):
-            folder = os.path.join("/sys/fs/cgroup/memory", path.lstrip("/"))
+        if controller in controllers.split(","):
+            folder = os.path.join("/sys/fs/cgroup", controller, path.lstrip("/"))
             return folder if os.access(folder, os.W_OK) else None
     return None
 
 
-@pytest.mark.skipif(_memory_cgroup() is None, reason="no writable cgroup v1 memory hierarchy here")
-def test_the_outer_step_holds_the_seats_processes_to_its_memory_together() -> None:
-    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "128", "--"]
+def _seat_cgroup(outer: list[str], controller: str) -> Path:
+    """The cgroup folder of ``controller`` that the outer step puts a program in."""
     seen = subprocess.run([*outer, "/bin/cat", "/proc/self/cgroup"], capture_output=True, text=True, timeout=60)
-    line = next(x for x in seen.stdout.splitlines() if ":memory:" in x)
+    line = next(x for x in seen.stdout.splitlines() if f":{controller}:" in x or f",{controller}:" in x)
     name = line.rpartition("/")[2]
     assert name.startswith("zerosum-seat-")
-    folder = os.path.join(_memory_cgroup() or "", name)
-    assert Path(folder, "memory.limit_in_bytes").read_text().strip() == str(128 << 20)
-    # four processes of 100 MB each at once, no rlimit: alone they all live; in 128 MB at most one does
-    hog = ("import os, time\nfor _ in range(2):\n    os.fork()\nx = b'x' * (100 << 20)\nprint('survived', flush=True)\n"
-           "time.sleep(0.5)\n")
+    return Path(_cgroup(controller) or "", name)
+
+
+@pytest.mark.skipif(_cgroup("memory") is None, reason="no writable cgroup v1 memory hierarchy here")
+def test_the_outer_step_holds_the_seats_processes_to_its_memory_together() -> None:
+    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "128", "100", "--"]
+    assert (_seat_cgroup(outer, "memory") / "memory.limit_in_bytes").read_text().strip() == str(128 << 20)
+    # four processes of 100 MB each at once, no rlimit: alone they all live; held, the kernel keeps the seat's
+    # memory at 128 MB, killing inside it
+    hog = ("import os, time\nprint(open('/proc/self/cgroup').read(), flush=True)\nfor _ in range(2):\n"
+           "    os.fork()\nx = b'x' * (100 << 20)\nprint('survived', flush=True)\ntime.sleep(0.5)\n")
     alone = subprocess.run([sys.executable, "-I", "-S", "-c", hog], capture_output=True, text=True, timeout=60)
     held = subprocess.run([*outer, sys.executable, "-I", "-S", "-c", hog], capture_output=True, text=True, timeout=60)
     assert alone.stdout.count("survived") == 4
-    assert held.stdout.count("survived") <= 1
+    name = next(x for x in held.stdout.splitlines() if ":memory:" in x).rpartition("/")[2]
+    folder = Path(_cgroup("memory") or "", name)
+    assert int((folder / "memory.max_usage_in_bytes").read_text()) <= 128 << 20
+    assert "oom_kill 0" not in (folder / "memory.oom_control").read_text()
+
+
+SPIN = ("import os, time\nend = time.monotonic() + 1.0\nparent = True\nfor _ in range(3):\n"
+        "    if parent and os.fork() == 0:\n        parent = False\nwhile time.monotonic() < end:\n    pass\n"
+        "if not parent:\n    os._exit(0)\nfor _ in range(3):\n    os.wait()\nt = os.times()\n"
+        "print(t.user + t.system + t.children_user + t.children_system)\n")
+
+
+@pytest.mark.skipif(_cgroup("cpu") is None, reason="no writable cgroup v1 cpu hierarchy here")
+def test_the_outer_step_holds_the_seats_processes_to_one_core_together() -> None:
+    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "256", "100", "--"]
+    folder = _seat_cgroup(outer, "cpu")
+    assert (folder / "cpu.cfs_quota_us").read_text().strip() == (folder / "cpu.cfs_period_us").read_text().strip()
+    # four processes spinning for a second of wall-clock time use one second of CPU between them, at most
+    held = subprocess.run([*outer, sys.executable, "-I", "-S", "-c", SPIN], capture_output=True, text=True,
+                          timeout=60)
+    assert float(held.stdout) <= 1.15, held.stdout  # unconfined, on two idle cores: 2 s
 
 
 KERNELS = '''import sys

@@ -1,7 +1,7 @@
 """The first and the last step of a contest seat: around bubblewrap, and inside it before the submission runs.
 
-``python -I -S jail.py --outer MEMORY_MB -- bwrap ...`` (:func:`outer`), before the sandbox: the seat's
-processes together get a memory cgroup of their own where the machine allows it.
+``python -I -S jail.py --outer MEMORY_MB CPU_PERCENT -- bwrap ...`` (:func:`outer`), before the sandbox: the
+seat's processes together get a memory and a CPU cgroup of their own where the machine allows it.
 
 ``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
 [ARGS...]``: it imports
@@ -177,54 +177,68 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
 
-def _memory_cgroup() -> str | None:
-    """This process's memory cgroup folder (cgroup v1's ``memory`` hierarchy), or None."""
+def _own_cgroup(controller: str) -> str | None:
+    """This process's folder in cgroup v1's ``controller`` hierarchy, when cgroups may be made in it, or None."""
     try:
         with open("/proc/self/cgroup") as f:
             for line in f:
                 _, controllers, path = line.rstrip("\n").split(":", 2)
-                if "memory" in controllers.split(","):
-                    folder = os.path.join("/sys/fs/cgroup/memory", path.lstrip("/"))
-                    return folder if os.path.isfile(os.path.join(folder, "cgroup.procs")) else None
+                if controller in controllers.split(","):
+                    folder = os.path.join("/sys/fs/cgroup", controller, path.lstrip("/"))
+                    usable = os.path.isfile(os.path.join(folder, "cgroup.procs")) and os.access(folder, os.W_OK)
+                    return folder if usable else None
     except (OSError, ValueError):
         return None
     return None
 
 
-def outer(memory_mb: int, program: list[str]) -> None:
-    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into a memory
-    cgroup of its own holding all of them to ``memory_mb`` together, where the machine lets it (cgroup v1,
-    writable: the seat's processes killed by the kernel past it); exec PROGRAM in any case.  The empty cgroups
-    of seats that ended (a minute ago or more) are removed here too."""
-    base = _memory_cgroup()
-    if base is not None and os.access(base, os.W_OK):
-        now = time.time()
-        for name in os.listdir(base):
-            if name.startswith(CGROUP_PREFIX):
-                try:  # a minute old (not one another seat just made): removed, unless a process is in it
-                    if now - os.stat(os.path.join(base, name)).st_ctime > 60:
-                        os.rmdir(os.path.join(base, name))
-                except OSError:
-                    pass
-        mine = os.path.join(base, f"{CGROUP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}")
-        try:
-            os.mkdir(mine)
-            for knob in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"):
-                if os.path.exists(os.path.join(mine, knob)):
-                    with open(os.path.join(mine, knob), "w") as f:
-                        f.write(str(memory_mb << 20))
-            with open(os.path.join(mine, "memory.swappiness"), "w") as f:
-                f.write("0")
-        except OSError:
-            pass
-        try:
-            with open(os.path.join(mine, "cgroup.procs"), "w") as f:
-                f.write(str(os.getpid()))
-        except OSError:
+def _join(controller: str, knobs: list[tuple[str, str, bool]]) -> bool:
+    """Make a cgroup of ``controller`` for this seat, set its ``(knob, value, required)`` knobs (a knob the
+    kernel lacks is skipped, an optional one that fails too), and move this process into it; whether it did.
+    Seat cgroups of this controller a minute old or more are removed first, unless a process is in one (a
+    minute: never the new cgroup of a seat starting beside this one)."""
+    base = _own_cgroup(controller)
+    if base is None:
+        return False
+    now = time.time()
+    for name in os.listdir(base):
+        if name.startswith(CGROUP_PREFIX):
             try:
-                os.rmdir(mine)
+                if now - os.stat(os.path.join(base, name)).st_ctime > 60:
+                    os.rmdir(os.path.join(base, name))
             except OSError:
                 pass
+    mine = os.path.join(base, f"{CGROUP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        os.mkdir(mine)
+        for knob, value, required in knobs:
+            if os.path.exists(os.path.join(mine, knob)):
+                try:
+                    with open(os.path.join(mine, knob), "w") as f:
+                        f.write(value)
+                except OSError:
+                    if required:
+                        raise
+        with open(os.path.join(mine, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+        return True
+    except OSError:
+        try:
+            os.rmdir(mine)
+        except OSError:
+            pass
+        return False
+
+
+def outer(memory_mb: int, cpu_percent: int, program: list[str]) -> None:
+    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into cgroups of
+    its own where the machine lets it (cgroup v1, writable): a memory cgroup holding them all to ``memory_mb``
+    together (the kernel kills inside the seat past it), and a CPU cgroup holding them all to ``cpu_percent``
+    of one core (a fork bomb spins on one core, not all of them); exec PROGRAM in any case."""
+    _join("memory", [("memory.limit_in_bytes", str(memory_mb << 20), True),
+                     ("memory.memsw.limit_in_bytes", str(memory_mb << 20), False), ("memory.swappiness", "0", False)])
+    # a short period: a seat that used its share waits at most 20 ms to answer (stop, isready)
+    _join("cpu", [("cpu.cfs_period_us", "20000", True), ("cpu.cfs_quota_us", str(cpu_percent * 200), True)])
     try:
         os.execv(program[0], program)
     except OSError as exc:
@@ -233,8 +247,8 @@ def outer(memory_mb: int, program: list[str]) -> None:
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--outer"] and len(argv) > 3 and argv[2] == "--":
-        outer(int(argv[1]), argv[3:])
+    if argv[:1] == ["--outer"] and len(argv) > 4 and argv[3] == "--":
+        outer(int(argv[1]), int(argv[2]), argv[4:])
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
     links: list[tuple[str, str]] = []

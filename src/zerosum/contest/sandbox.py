@@ -14,9 +14,10 @@ guarantees"):
   submission read-only under ``/submission``; a private scratch ``/tmp`` (a tmpfs of
   :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
 - resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
-  in a memory cgroup of its own, where the machine has a writable cgroup v1 memory hierarchy), CPU seconds
-  (``RLIMIT_CPU``, a process), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or
-  under a fresh user id when bubblewrap runs as root), file size, open files, no core files;
+  in a memory cgroup of its own), CPU seconds (``RLIMIT_CPU``, a process), the CPU share (one core for all
+  its processes, in a CPU cgroup of its own), processes and threads (``RLIMIT_NPROC`` in the sandbox's user
+  namespace, or under a fresh user id when bubblewrap runs as root), file size, open files, no core files
+  (the cgroups where the machine has writable cgroup v1 ``memory`` and ``cpu`` hierarchies);
 - a clean environment: ``PATH``, ``HOME=/tmp``, ``NUMBA_CACHE_DIR=/tmp/numba`` (where links to zerosum's
   compiled kernels wait, read-only: :func:`_numba_caches`) and one thread for numeric libraries.
 
@@ -69,8 +70,9 @@ class Limits:
     and anonymous maps, not the address space numba and llvmlite reserve); ``cpu_seconds``: CPU time of each
     process (a backstop: a move's wall-clock deadline is what bounds it, and ``zerosum engine`` keeps one search
     process from move to move, so this must hold a whole game's thinking); ``processes``: processes and
-    threads of the seat; ``scratch_mb``: the size of its ``/tmp``;
-    ``file_mb``: the largest file it may write; ``open_files``: descriptors a process."""
+    threads of the seat; ``scratch_mb``: the size of its ``/tmp``; ``file_mb``: the largest file it may
+    write; ``open_files``: descriptors a process; ``cpu_percent``: the CPU all its processes may use together,
+    in percent of one core (where a CPU cgroup can be made)."""
 
     memory_mb: int = field(default=1024, metadata={"range": (64, 1 << 20)})
     cpu_seconds: int = field(default=3600, metadata={"range": (1, 10 ** 6)})
@@ -78,6 +80,7 @@ class Limits:
     scratch_mb: int = field(default=64, metadata={"range": (1, 1 << 16)})
     file_mb: int = field(default=32, metadata={"range": (1, 1 << 16)})
     open_files: int = field(default=256, metadata={"range": (16, 1 << 16)})
+    cpu_percent: int = field(default=100, metadata={"range": (10, 100 * 64)})
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -178,7 +181,7 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
 
 def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tuple[str, str]], workdir: str,
               env: dict[str, str], strict: bool) -> list[str]:
-    out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), "--",
+    out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), str(limits.cpu_percent), "--",
            bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
     if _privileged():
