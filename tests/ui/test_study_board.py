@@ -80,6 +80,14 @@ def test_the_review_marks_the_graph_the_bar_and_the_best_line_agree_with_minimax
     assert line.split()[2] in best[3] and ["loss", "draw", "win"][values[3] + 1] in line
     first = values[3] * (-1 if len(moves[:3]) % 2 else 1)  # the first player's view
     assert bar.get_attribute("aria-valuenow") == str(100 * first)
+    summary = page.text_content("#review-info")
+    assert "kept the result with" in summary and f"a mistake at move {classes.index('mistake') + 1}" in summary
+    page.click('[data-cell="8"]')  # O blocks at 9: a variation, whose position the analysis values for the bar
+    wait_moves(page, "1259")
+    _, _, after = truth("12593")  # after[4]: the value of 1259 for X, to move (the move 3 only ends the replay)
+    page.wait_for_function("v => document.querySelector('#eval-bar').getAttribute('aria-valuenow') === v "
+                           "&& document.querySelector('#eval-bar').getAttribute('aria-valuetext') !== 'not known yet'",
+                           arg=str(100 * after[4]), timeout=30000)
 
 
 def test_connect_four_draws_bands_and_an_arrow(page) -> None:
@@ -216,6 +224,9 @@ def test_save_record_writes_the_main_line_with_the_marks_and_it_opens_again(page
     page.click("#record-box summary")  # the page reads its own record back
     page.fill("#record-text", text)
     page.click("#record-open")
+    page.wait_for_function("() => document.querySelector('#record-info').textContent.startsWith('Game 1')",
+                           timeout=30000)
+    wait_moves(page, "")  # the record opens at its start
     page.keyboard.press("End")
     wait_moves(page, moves)
 

@@ -76,7 +76,12 @@ async function analyse(token) {
     }
     if (token !== ui.token || !$("#analysis").checked) return;
     showAnalysis(info, reply);
-    if (reply.done !== false) { bestLine(token, reply); return; }  // study.js: the line from the best move
+    if (reply.done !== false) {  // study.js: the line from the best move; the bar where the review is not
+      bestLine(token, reply);
+      ui.analysedBar = analysedPosition(info, reply);
+      drawBar(barHere());
+      return;
+    }
     params.resume = reply.resume;  // the next slice goes on where this one stopped, whichever worker answers
   }
 }

@@ -23,14 +23,19 @@ function svg(tag, attrs) {
 const studying = () => $("#analysis").checked;
 const mainLine = () => (ui.root ? treeLines()[0] : []);
 
-// the review of the main line, asked slice by slice until it is done (a new main line starts it again)
+// the review of the main line, asked slice by slice until it is done; a main line that goes on from the one
+// reviewed (a game being played) keeps the marks of the moves they share and goes on from there
 async function review() {
   if (!studying() || !ui.info) { showStudy(); return; }
-  const moves = mainLine().join(ui.sep), game = ui.game;
-  if (ui.review && ui.review.game === game && ui.review.moves === moves) { showStudy(); return; }
-  const mine = ui.review = { game, moves, positions: [], marks: [], done: false, summary: "Reviewing…" };
+  const line = mainLine(), moves = line.join(ui.sep), game = ui.game, old = ui.review;
+  if (old && old.game === game && old.moves === moves) { showStudy(); return; }
+  // a move's mark depends only on the position before it and the move: those of the shared moves stand
+  const kept = old && old.game === game && old.line.every((m, i) => line[i] === m) ? old.marks.length : 0;
+  const mine = ui.review = { game, moves, line, done: false, summary: "Reviewing…",
+    positions: kept ? old.positions.filter((p) => p.ply < kept) : [], marks: kept ? old.marks.slice(0, kept) : [] };
   showStudy();
   const params = { game, moves, budget: REVIEW_SLICE };
+  if (kept) params.resume = String(kept);
   for (;;) {
     let reply;
     try {
@@ -42,7 +47,7 @@ async function review() {
     if (ui.review !== mine) return;  // another line, or analysis off
     mine.positions.push(...reply.positions);  // each slice answers the moves it judged
     mine.marks.push(...reply.marks);
-    Object.assign(mine, { done: reply.done, summary: reply.summary });
+    Object.assign(mine, { done: reply.done, summary: reply.summary + (reply.done ? playersSummary(mine.marks) : "") });
     showStudy();
     if (reply.done) return;
     params.resume = reply.resume;
@@ -50,6 +55,20 @@ async function review() {
 }
 
 function stopReview() { ui.review = null; showStudy(); }
+
+// per player: the share of moves that kept the theoretical result (best or good) and the first decisive error
+function playersSummary(marks) {
+  const view = ui.info ? ui.info.view : null, said = [];
+  for (const player of [1, 2]) {
+    const mine = marks.filter((m) => (m.ply % 2 ? 1 : 2) === player);
+    if (!mine.length) continue;
+    const kept = mine.filter((m) => m.class === "best" || m.class === "good").length;
+    const error = mine.find((m) => m.class === "mistake" || m.class === "blunder");
+    said.push(`${view ? pieceName(view, player) : `player ${player}`} kept the result with ${kept} of ${mine.length} moves`
+      + (error ? `, first decisive error: a ${error.class} at move ${error.ply} (${error.move})` : ", no decisive error"));
+  }
+  return said.length ? `. ${said.join("; ")}.` : "";
+}
 
 // the review's figures for the position shown, when it is on the main line and reviewed
 function reviewedHere() {
@@ -63,7 +82,7 @@ function showStudy() {
   $("#study").hidden = !on;
   $("#eval-bar").hidden = !on;
   drawGraph();
-  drawBar(reviewedHere());
+  drawBar(barHere());
   drawBest();
   renderMoveList();
 }
@@ -124,6 +143,22 @@ function showMainPly(ply) {
 }
 
 // ---- the bar beside the board, the best move on the board and the best line ---------------------------
+
+// a position's figures for the bar from the analysis of the position shown (a variation's positions are not
+// reviewed): exact results fill it, an estimate tanh(value / 200), as the review's do
+function analysedPosition(info, reply) {
+  if (!reply.best || reply.done === false || !(reply.best in reply.scores)) return null;
+  const exact = !reply.estimates.includes(reply.best), sign = info.to_move === 1 ? 1 : -1;
+  const v = reply.scores[reply.best] * sign;
+  return { moves: info.moves, bar: exact ? Math.sign(v) : Math.tanh(v / 200), short: "",
+    words: `${pieceName(info.view, info.to_move)} to move: ${reply.words}` };
+}
+
+// the bar's figures for the position shown: the review's, else the analysis's
+function barHere() {
+  const a = ui.analysedBar;
+  return reviewedHere() || (a && ui.info && a.moves === ui.info.moves ? a : null);
+}
 
 function drawBar(p) {
   const bar = $("#eval-bar");
