@@ -33,7 +33,7 @@ from ..external.session import STOP_WAIT
 from ..games import get_game
 from .seats import seat_definition, seat_engine
 
-__all__ = ["validate", "validate_submission", "GAMES", "BUDGET"]
+__all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET"]
 
 #: games played at most (the first openings, each from both sides)
 GAMES = 4
@@ -41,6 +41,8 @@ GAMES = 4
 BUDGET = 7.0
 #: the least seconds a move is given once the budget runs short
 MIN_MOVE = 0.5
+#: the least budget of a validation that waited its turn (:func:`validate_submission`)
+MIN_BUDGET = 2.0
 
 
 def _limits(config: dict[str, Any]) -> tuple[Limits, float | None, list[float] | None]:
@@ -124,6 +126,9 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
 
 
 def _summary(played: int, won: int, drawn: int, lost: int, moves: int, longest: float, stopped: bool) -> str:
+    if not moves:
+        return "loads and answers the engine protocol, but no move was checked within the check's time (a busy " \
+               "server, or a slow first move): its first games will show more"
     games = f"{played} game{'s' if played != 1 else ''} against the random player ({won} won, {drawn} drawn, " \
             f"{lost} lost)" if played else "no whole game yet"
     text = f"loads and plays legal moves: {games}; {moves} move{'s' if moves != 1 else ''} within the limits" \
@@ -133,10 +138,14 @@ def _summary(played: int, won: int, drawn: int, lost: int, moves: int, longest: 
 
 def validate_submission(store: Any, submission: int, *, unconfined: bool = False, budget: float = BUDGET) -> \
         tuple[str, str, int | None]:
-    """Validate the store's submission ``submission`` and record the answer (status, message, ply) in it."""
+    """Validate the store's submission ``submission`` and record the answer (status, message, ply) in it.  The
+    budget counts from the upload: a validation that waited its turn (a class uploading at once) gets what is
+    left of it, at least :data:`MIN_BUDGET` seconds, so the answers keep coming within seconds."""
     row = store.submission(submission)
     if row is None:
         raise UsageError(f"no submission {submission}")
+    waited = min(max(0.0, time.time() - float(row["created"])), budget)
+    budget = max(MIN_BUDGET, budget - waited)
     try:
         status, message, ply = validate(str(store.directory), row["path"], row["kind"], store.config(),
                                         name=f"sub-{submission}", unconfined=unconfined, budget=budget,

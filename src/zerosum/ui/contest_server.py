@@ -358,7 +358,7 @@ ROUTES = [
 
 
 def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladder: bool = True,
-                       viewer: bool = True, validators: int = 2, **pool: Any) -> Any:
+                       viewer: bool = True, validators: int = 4, **pool: Any) -> Any:
     """The contest's Starlette application for the contest folder ``directory`` (see the module docstring).
     SandboxUnavailable (one line) when no sandbox can be had and not ``unconfined``; ``ladder``: play the
     ladder in this process (``pool``: its ``backend``, ``jobs``, ``address``); ``viewer``: serve the board
