@@ -64,7 +64,8 @@ function playersSummary(marks) {
     if (!mine.length) continue;
     const kept = mine.filter((m) => m.class === "best" || m.class === "good").length;
     const error = mine.find((m) => m.class === "mistake" || m.class === "blunder");
-    said.push(`${view ? pieceName(view, player) : `player ${player}`} kept the result with ${kept} of ${mine.length} moves`
+    const who = view ? pieceName(view, player) : `player ${player}`;
+    said.push(`${who[0].toUpperCase()}${who.slice(1)} kept the result with ${kept} of ${mine.length} moves`
       + (error ? `, first decisive error: a ${error.class} at move ${error.ply} (${error.move})` : ", no decisive error"));
   }
   return said.length ? `. ${said.join("; ")}.` : "";
