@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import zerosum
 from zerosum.agents.base import Limits as MoveLimits
@@ -339,3 +341,39 @@ def test_a_seat_loads_zerosums_compiled_kernels_from_the_machines_cache(tmp_path
         record = zerosum.play_game("connect4", engine, "random", seed=1)
     seat = dict(w.split("=") for w in record.reason.rpartition("RuntimeError: ")[2].split())
     assert int(seat["hits"]) > 0 and seat["misses"] == "0", (record.reason, host.stdout)
+
+
+_NAMES = st.sampled_from(["player", "agent", "move", "helper", "_x"])
+_LINES = st.one_of(
+    _NAMES.map(lambda n: f"def {n}(board):\n    return 0\n"),
+    _NAMES.map(lambda n: f"def {n}(game, state):\n    pass\n"),
+    _NAMES.map(lambda n: f"{n} = lambda board: 0\n"),
+    _NAMES.map(lambda n: f"class {n}:\n    pass\n"),
+    st.sampled_from(["import os\n", "from math import *\n", "if True:\n    def player(b): pass\n", "x = (\n",
+                     "\x00\n", "def f(:\n", "\ufeffy = 1\n", "# -*- coding: latin-1 -*-\nz = '\xe9'\n"]),
+    st.text(max_size=30),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINES, max_size=6), st.one_of(st.none(), _NAMES))
+def test_the_entry_function_is_a_top_level_name_or_one_line(tmp_path_factory: pytest.TempPathFactory,
+                                                             parts: list[str], entry: str | None) -> None:
+    """Whatever the file holds, the entry is a name the file binds at its top level, found without running
+    it, or one AgentError line; never another exception."""
+    path = tmp_path_factory.mktemp("entry") / "s.py"
+    text = "".join(parts)
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    try:
+        name = entry_function(str(path), entry)
+    except AgentError as exc:
+        assert "\n" not in str(exc) and str(exc)
+        return
+    import ast
+
+    tree = ast.parse(path.read_bytes())
+    bound = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    bound |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    bound |= {(a.asname or a.name) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    assert name in bound and (entry is None or name == entry)
+    assert entry is not None or name == "player" or sum(isinstance(n, ast.FunctionDef) for n in tree.body) == 1
