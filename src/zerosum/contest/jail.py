@@ -4,13 +4,12 @@
 seat's processes together get a memory and a CPU cgroup of their own where the machine allows it.
 
 ``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
-[ARGS...]``: it imports
-nothing but the standard library (no ``site``: a few milliseconds), sets the seat's resource limits, gives up
-root when it runs as root (bubblewrap's privileged mode: the program and the jail each under a fresh, random
-user id from 1,000,000,000 up, that owns no file and no other process on the machine, no groups, no
-capabilities: the program cannot signal the jail), links numba's cache files of
-each read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose
-standard input and error are the seat's own; its output is relayed line by line (:func:`relay`), so that:
+[ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
+seat's resource limits, gives up root when it runs as root (bubblewrap's privileged mode: the program and the
+jail each under a fresh, random user id from 1,000,000,000 up, that owns no file and no other process on the
+machine, no groups, no capabilities: the program cannot signal the jail), links numba's cache files of each
+read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose standard input and error are
+the seat's own; its output is relayed line by line (:func:`relay`), so that:
 
 - a program killed by a signal leaves one line a student can read on standard error (``the program was killed
   by signal 11 (SIGSEGV)``), which the engine client quotes in the crash's reason;
@@ -40,7 +39,7 @@ import time
 #: the first user id a seat may run as (in bubblewrap's privileged mode); the id is drawn at random above it
 FIRST_UID = 1_000_000_000
 CANNOT_JAIL = 126
-#: the names of the seats' memory cgroups
+#: the names of the seats' cgroups
 CGROUP_PREFIX = "zerosum-seat-"
 FAILED = 1
 _AGENT_FAILED = b"info string error the agent failed: "
