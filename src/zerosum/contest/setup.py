@@ -181,7 +181,8 @@ def _link(url: str, token: str) -> str:
     return f"{url.rstrip('/')}/s/{token}"
 
 
-def create_contest(directory: str | Path, settings: ContestSettings, *, overwrite: bool = False) -> list[tuple[str, str, str]]:
+def create_contest(directory: str | Path, settings: ContestSettings, *,
+                   overwrite: bool = False) -> list[tuple[str, str, str]]:
     """Make the contest folder ``directory``; its ``(name, token, link)`` rows as written to tokens.csv (the
     teacher first).  Every check happens before anything is written; a UsageError/GameError line otherwise."""
     target = Path(directory)

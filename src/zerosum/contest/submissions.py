@@ -10,10 +10,10 @@ What a student may upload (:func:`prepare`), at most :data:`MAX_UPLOAD` bytes:
 * **a program** speaking the engine protocol (docs/protocol.md): a script that begins with ``#!`` or an ELF
   binary; saved executable and run as it is; kind ``program``.
 
-Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>/``, written and synced before its
-row is committed (:meth:`~zerosum.contest.store.Store.add_submission`, which makes it the name's active
-submission and keeps the earlier ones), so a crash leaves at worst an unused folder, never a row without its
-file.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
+Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>-<random>/``, written and synced
+before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`, which makes it the name's
+active submission and keeps the earlier ones), so a crash leaves at worst an unused folder, never a row without
+its file. :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
 the entries are frozen, one too large, and one that is none of the above.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -150,9 +151,10 @@ def accept(store: Store, name: str, filename: str | None, data: bytes, now: floa
     prepared = prepare(shown, data, programs=".py:" not in game)
     digest = hashlib.sha256(data).hexdigest()
     created = time.time() if now is None else now
-    folder = Path("submissions") / f"{int(created * 1e6)}-{digest[:12]}"
-    target = store.directory / folder
-    target.mkdir(parents=True)
+    (store.directory / "submissions").mkdir(exist_ok=True)
+    target = Path(tempfile.mkdtemp(prefix=f"{int(created * 1e6)}-{digest[:12]}-", dir=store.directory / "submissions"))
+    target.chmod(0o755)  # the sandbox's user reads it
+    folder = target.relative_to(store.directory)
     runnable = RUNNABLE[prepared.kind]
     _write(target / runnable, prepared.runnable, 0o755 if prepared.kind == "program" else 0o644)
     if prepared.original is not None:

@@ -141,13 +141,6 @@ class Contest:
         return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined)
 
 
-def _names(store: Store) -> dict[str, str]:
-    """The name of every entry: ``ref:NAME`` and ``sub:ID``."""
-    names = {f"ref:{r['name']}": str(r["name"]) for r in store.get("references", [])}
-    names.update((f"sub:{r['id']}", str(r["name"])) for r in store.rows("SELECT id, name FROM submissions"))
-    return names
-
-
 def _replay(game: Any, opening: str | None, moves: str | None) -> str | None:
     """The whole move string of a game (the opening's, then its own), for the viewer; None if it does not parse."""
     from ..arena.openings import parse_opening
@@ -168,9 +161,10 @@ def _games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None
     """Games as the pages show them; ``own``: the entries of the person asking (their colour and result)."""
     from urllib.parse import urlencode
 
+    from ..contest.standings import entry_names
     from ..games import get_game
 
-    names = _names(store)
+    names = entry_names(store.connection(), store.config())
     spec = str(store.get("game"))
     game = get_game(spec)
     out = []
@@ -258,7 +252,8 @@ async def _upload(request: Request) -> tuple[str, bytes]:
     try:
         form = await Request(request.scope, replay).form(max_files=1, max_fields=8)
     except (HTTPException, ValueError, AssertionError) as exc:
-        raise UsageError(f"send the file as multipart/form-data, field 'file' ({getattr(exc, 'detail', exc)})") from None
+        why = getattr(exc, "detail", exc)
+        raise UsageError(f"send the file as multipart/form-data, field 'file' ({why})") from None
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise UsageError("send the file as multipart/form-data in the field 'file' (curl -F file=@player.py)")
