@@ -77,3 +77,17 @@ def test_all_twenty_recorded_games_agree_with_a_fresh_exact_solve():
     for record in GAMES:
         kinds |= check_game(record)
     assert kinds == {"best", "good", "mistake", "blunder"}  # the games exercise every class
+
+
+def test_a_board_without_an_opening_book_is_judged_exactly_too():
+    """4 x 5, no book: the solver proves every position within its time a position."""
+    record = records.parse('[Game "connectx:rows=4,cols=5,k=4"]\n\n3 3 4 4 2 1 5 *\n')[0]
+    kinds = check_game(record)
+    assert "best" in kinds
+
+
+def test_where_the_solver_runs_out_of_time_alpha_beta_estimates_and_the_marks_say_so():
+    found = zerosum.review("4455", game="connectx:rows=7,cols=8,k=4", solver_time=0.3, seconds=0.3, line=2)
+    assert "at most 0.3 s a position" in found.engine and len(found.marks) == 4
+    assert not found.marks[0].exact and not found.exact  # 2 stones on 7 x 8: not proven in 0.3 s
+    assert found.marks[0].words(found.marks[0].before).endswith(" est.")

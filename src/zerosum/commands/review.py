@@ -33,6 +33,9 @@ def _add(p: argparse.ArgumentParser) -> None:
                         "solver does not go, alpha-beta estimates within --time a position")
     p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0), default=1.0, metavar="SECONDS",
                    help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:g})")
+    p.add_argument("--solver-time", type=float_arg(hi=MAX_TIME, above=0), default=10.0, metavar="SECONDS",
+                   help="boards the solver takes without an opening book (all but 7 x 6): its seconds a position; "
+                        "a position not proven by then is estimated by alpha-beta (default 10)")
     p.add_argument("--line", type=int_arg(0, MAX_LINE), default=8, metavar="PLIES",
                    help=f"plies of each refutation line (default 8, 0..{MAX_LINE})")
     p.add_argument("--json", action="store_true",
@@ -89,7 +92,8 @@ def _run(args: argparse.Namespace) -> int:
     game = get_game(args.game) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
     for number, source in enumerate(sources, 1):
-        found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line)
+        found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
+                                    solver_time=args.solver_time)
         reviews.append(found)
         if args.json:
             for _ in marks:

@@ -10,12 +10,15 @@ engine's estimate), with the best alternatives and the line that refutes each mo
 'good: loss in 19 moves -> loss in 16 moves (3 moves sooner); best 4; refutation 5 3 4 3 4 4 5 5'
 
 * :func:`review` ``(record_or_moves, game=None, agent=None, *, seconds=1.0, line=8, threads=None,
-  on_mark=None)`` -> :class:`Review`.  ``record_or_moves``: a move string in the game's notation (``"4453"``),
+  on_mark=None, solver_time=10.0)`` -> :class:`Review`.  ``record_or_moves``: a move string in the game's notation (``"4453"``),
   a list of actions, a :class:`zerosum.records.Record` (its Game tag names the game; the moves of its Opening
   tag are played, not judged) or what :func:`zerosum.play_game` returns.  ``game``: a game or a spec
   (default the record's game, else ``connect4``).  ``agent``: an engine spec (``"alphabeta:time=0.5"``) or an
   agent whose estimates judge the moves instead of the solver.  ``on_mark`` is called with each
-  :class:`~.judge.Mark` as soon as it is known (the first in well under a second on 7 x 6).
+  :class:`~.judge.Mark` as soon as it is known (the first in well under a second on 7 x 6).  ``solver_time``:
+  on a board the solver takes without an opening book (every board but 7 x 6), the seconds it gets a
+  position; a position it does not prove in time is estimated by alpha-beta, and its mark says so
+  (``exact`` False).
 * :func:`iter_review` takes the same arguments and yields each mark as it is computed (a generator: stop
   whenever you like); :func:`start_review` returns ``(review, marks)``: a :class:`Review` (its ``engine`` known
   at once) that fills in as the ``marks`` iterator runs; :func:`review` is it, run to the end.
@@ -41,9 +44,10 @@ from ..analysis import SOLVER_NAME
 from ..core.checks import check_real, check_whole, guarded, safe_repr
 from ..errors import UsageError
 from ..game import Game
-from .judge import CLASSES, LINE, Mark, classify, marks, result_of
+from .judge import CLASSES, LINE, SOLVER_TIME, Mark, classify, marks, result_of
 
-__all__ = ["review", "iter_review", "start_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE"]
+__all__ = ["review", "iter_review", "start_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE",
+           "SOLVER_TIME"]
 
 
 @dataclass
@@ -122,22 +126,24 @@ def _source(record_or_moves: Any, game: Any) -> tuple[Game[Any, Any], list[Any],
 
 
 def iter_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
-                line: int = LINE, threads: int | None = None,
-                on_mark: Callable[[Mark], None] | None = None) -> Iterator[Mark]:
+                line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None,
+                solver_time: float | None = SOLVER_TIME) -> Iterator[Mark]:
     """Each move's :class:`Mark` as soon as it is computed (the arguments are :func:`review`'s)."""
     return start_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
-                        on_mark=on_mark)[1]
+                        on_mark=on_mark, solver_time=solver_time)[1]
 
 
 def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
-                 line: int = LINE, threads: int | None = None,
-                 on_mark: Callable[[Mark], None] | None = None) -> tuple[Review, Iterator[Mark]]:
+                 line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None,
+                 solver_time: float | None = SOLVER_TIME) -> tuple[Review, Iterator[Mark]]:
     """A :class:`Review` that fills in as the iterator beside it runs: each mark is added to ``marks`` as it
     is yielded, and ``exact`` and ``seconds`` are set when the last one is.  ``engine`` (who judges) is known
     at once.  The arguments are :func:`review`'s; bad ones raise here, before anything is judged."""
     g, actions, start = _source(record_or_moves, game)
     seconds = check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
     line = check_whole(line, "line (plies)", 0, 1000, UsageError)
+    if solver_time is not None:
+        solver_time = check_real(solver_time, "solver_time", 0.0, MAX_TIME, UsageError, above=True)
     if agent is not None and not hasattr(agent, "search"):
         from ..agents.registry import make_agent
 
@@ -151,7 +157,7 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
     engine: list[str] = []
     began = _time.perf_counter()
     stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
-                   engine=engine)
+                   engine=engine, solver_time=solver_time)
     found = Review(g, actions, start, [], engine[0], engine[0] == SOLVER_NAME, 0.0, record_or_moves)
 
     def filled() -> Iterator[Mark]:
@@ -165,10 +171,11 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
 
 
 def review(record_or_moves: Any, game: Any = None, agent: Any = None, *, seconds: float = 1.0,
-           line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None) -> Review:
+           line: int = LINE, threads: int | None = None, on_mark: Callable[[Mark], None] | None = None,
+           solver_time: float | None = SOLVER_TIME) -> Review:
     """Every move of a game judged (see the module docstring)."""
     found, stream = start_review(record_or_moves, game, agent, seconds=seconds, line=line, threads=threads,
-                                 on_mark=on_mark)
+                                 on_mark=on_mark, solver_time=solver_time)
     for _ in stream:
         pass
     return found

@@ -30,12 +30,14 @@ from ..core.words import moves_to_end, value_words
 from ..game import Game
 from ..values import is_proven
 
-__all__ = ["Mark", "marks", "classify", "result_of", "CLASSES", "LINE"]
+__all__ = ["Mark", "marks", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME"]
 
 #: the classes, best first
 CLASSES = ("best", "good", "mistake", "blunder")
 #: plies of the line shown after a move that is not the best (the refutation)
 LINE = 8
+#: seconds the solver gets a position on a board without an opening book (past them: an estimate)
+SOLVER_TIME = 10.0
 
 
 def result_of(value: float) -> int:
@@ -130,25 +132,34 @@ class _Judge:
     """Every position's values, by the solver (through the analysis service) or by an engine's estimates; each
     position valued once (the refutation lines and the game's next move meet in the cache)."""
 
-    def __init__(self, game: Game[Any, Any], agent: Any, seconds: float, threads: int | None) -> None:
+    def __init__(self, game: Game[Any, Any], agent: Any, seconds: float, threads: int | None,
+                 solver_time: float | None = SOLVER_TIME) -> None:
         self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
         self.service = service(game)
         self.exact = agent is None and self.service.solves
+        #: without an opening book the solver may not prove an early position in any time: it gets
+        #: ``solver_time`` seconds a position, and a position it does not prove is estimated
+        self.solver_time = solver_time if self.exact and self.service.book_depth is None else None
         self.engine = SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__
+        if self.solver_time is not None:
+            self.engine += f" (at most {self.solver_time:g} s a position, then alpha-beta's estimates)"
         self._cache: dict[Any, Analysis] = {}
-        if agent is None and not self.exact:
+        if agent is None:
             from ..agents.registry import make_agent
 
             self.agent = make_agent(f"alphabeta:time={max(seconds / 8, 0.01):g}")
-            self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move"
+            if not self.exact:
+                self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move"
 
     def values(self, state: Any) -> Analysis:
         """Every legal move's value at ``state`` (not over)."""
         found = self._cache.get(state)
         if found is None:
-            if self.exact:
+            if self.exact and self.solver_time is None:
                 found = self.service.analyse(state, threads=self.threads)
-            else:
+            elif self.exact:
+                found = self.service.analyse(state, threads=self.threads, seconds=self.solver_time)
+            if found is None or not found.done:  # an engine's estimates, or the solver ran out of time
                 actions = self.game.actions(state)
                 values, exact, nodes = child_values(self.game, state, actions, self.agent)
                 best = best_action(values, centre_order(self.game, state, actions))
@@ -163,6 +174,15 @@ class _Judge:
         if not self.exact and plies and not self.game.is_terminal(state):
             found = self.agent.search(self.game, state)  # an estimate's own principal variation
             return list(found.pv[:plies]) if found.pv else [found.action]
+        if self.solver_time is not None:  # no book: each step within the solver's time a position
+            while len(out) < plies and not self.game.is_terminal(state):
+                found = self.values(state)
+                if not found.exact:  # the solver ran out of time: the estimating engine's own line
+                    more = self.agent.search(self.game, state)
+                    return out + list((more.pv or (more.action,))[: plies - len(out)])
+                out.append(found.best)
+                state = self.game.result(state, out[-1])
+            return out
         with self.service.borrowed() as solver:
             while len(out) < plies and not self.game.is_terminal(state):
                 found = self._cache.get(state)
@@ -191,13 +211,16 @@ class _Judge:
 
 def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,
           seconds: float = 1.0, line: int = LINE, threads: int | None = None,
-          on_mark: Callable[[Mark], None] | None = None, engine: list[str] | None = None) -> Iterator[Mark]:
+          on_mark: Callable[[Mark], None] | None = None, engine: list[str] | None = None,
+          solver_time: float | None = SOLVER_TIME) -> Iterator[Mark]:
     """Each move of ``actions`` from index ``start`` (the moves before it, an opening, are played unjudged),
     judged as soon as its values are known (see the module docstring).  ``agent``: an engine (a SearchAgent)
     whose estimates judge the moves instead of the solver; where the solver does not take the game and no
     agent is named, alpha-beta estimates within about ``seconds`` a position.  ``line``: plies of each
-    refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged."""
-    judge = _Judge(game, agent, seconds, threads)  # made now: who judges is known before the first mark
+    refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged.
+    ``solver_time``: on a board the solver takes but has no opening book for, the seconds it gets a position
+    (None: no limit); a position it does not prove in time is estimated by alpha-beta (its mark not exact)."""
+    judge = _Judge(game, agent, seconds, threads, solver_time)  # made now: who judges is known before the first mark
     if engine is not None:
         engine.append(judge.engine)
     return _marks(judge, game, actions, start, line, on_mark)
@@ -221,7 +244,7 @@ def _marks(judge: _Judge, game: Game[Any, Any], actions: Sequence[Any], start: i
         refutation = [] if kind == "best" else judge.line(states[i + 1], line)
         mark = Mark(i + 1, game.player(state), game.format_action(action), action, before, after, kind,
                     only=kind in ("best", "good") and len(found.values) > 1 and keepers == [action],
-                    exact=judge.exact or found.exact,
+                    exact=found.exact,
                     best=[game.format_action(a) for a in best],
                     alternatives=[(game.format_action(a), found.values[a]) for a in others[:3]],
                     line=[game.format_action(a) for a in refutation], seconds=_time.perf_counter() - began)

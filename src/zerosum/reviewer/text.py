@@ -23,7 +23,8 @@ def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[st
     exact = getattr(found_or_engine, "exact", exact)
     spec = getattr(getattr(found_or_engine, "game", None), "spec", spec)
     names = "  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()
-    return [f"Review of {spec} by {engine}{'' if exact else ' (estimates)'} ({DISTANCE_LEGEND})", names]
+    said = "" if exact or "estimates" in engine else " (estimates)"
+    return [f"Review of {spec} by {engine}{said} ({DISTANCE_LEGEND})", names]
 
 
 def row(m: Any) -> str:
