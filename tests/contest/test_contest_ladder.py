@@ -216,3 +216,20 @@ def test_the_background_ladder_takes_new_submissions_while_it_runs_and_stops_cle
     assert set(finished) == done  # on_game heard of every finished game, once
     board = {r["name"]: r for r in standings.leaderboard(store)}
     assert board["cy"]["games"] == 6 and board["cy"]["rating"] is not None
+
+
+def test_the_background_ladder_gives_way_to_a_validation_in_progress(tmp_path):
+    folder = tmp_path / "c"
+    store = make_contest(folder, {"ann": source("first"), "bob": source("first")})
+    waiting = submit(store, folder, "cy", source("first"), status="validating")  # a student waits for this answer
+    running = ladder.start(store, folder, **RUN)
+    try:
+        time.sleep(3)
+        assert not store.rows("SELECT id FROM games WHERE status != 'pending'")  # nothing started meanwhile
+        store.set_status(waiting, "failed", "its answer")
+        deadline = time.monotonic() + 120
+        while not store.rows("SELECT id FROM games WHERE status = 'done'") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert store.rows("SELECT id FROM games WHERE status = 'done'")
+    finally:
+        running.stop()

@@ -15,6 +15,10 @@ a large backlog still gets its first rating within a few games.
 **The freeze** (the config's ``frozen``, set by the teacher or by the final) ends the ladder: its pending
 games are deleted and no more are scheduled; games already running finish and are kept.
 
+**Validation first.**  While a submission uploaded in the last :data:`GIVE_WAY` seconds is being validated,
+the background ladder starts no new game (games in flight go on), so the answer a student waits for does not
+share the cores with the ladder; a validation stuck for longer no longer holds the ladder.
+
 **A replaced submission** (its student submitted again, or it failed) leaves the field: its pending games
 are deleted before the next game is chosen; its finished games stay in the history (the student's page shows
 them), but the leaderboard counts only games between entries of the field (:mod:`.standings`).  A game
@@ -55,12 +59,14 @@ from typing import Any, Callable
 from .standings import connect, db_path, field, read_config
 from .playing import GameRunner, dealt_openings, reset_running, run_claims
 
-__all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL"]
+__all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL", "GIVE_WAY"]
 
 #: colour-swapped pairs a newcomer plays against each opponent of the field
 PAIRS = 1
 #: seconds between looks for new submissions when there is nothing to play
 POLL = 0.5
+#: the ladder starts no game while a submission uploaded less than this many seconds ago is being validated
+GIVE_WAY = 60.0
 
 _current: "Ladder | None" = None
 _current_lock = threading.Lock()
@@ -118,6 +124,13 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _validating(conn: sqlite3.Connection) -> bool:
+    """Whether a submission uploaded in the last :data:`GIVE_WAY` seconds is being validated."""
+    row = conn.execute("SELECT 1 FROM submissions WHERE status = 'validating' AND created > ? LIMIT 1",
+                       (time.time() - GIVE_WAY,)).fetchone()
+    return row is not None
 
 
 def _field_mark(conn: sqlite3.Connection) -> tuple[Any, ...]:
@@ -195,6 +208,8 @@ class Ladder:
 
     def _next(self, conn: sqlite3.Connection) -> sqlite3.Row | None:
         with self._lock:
+            if _validating(conn):  # an answer a student waits for comes before the ladder's next game
+                return None
             mark = _field_mark(conn)
             if mark != self._mark:  # a submission came, went or was validated, or the entries were frozen
                 _schedule(conn)
