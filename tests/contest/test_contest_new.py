@@ -7,13 +7,17 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+import io
 import os
 import stat
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zerosum.cli import main
 from zerosum.contest.setup import ContestSettings, check_name, create_contest, read_roster
@@ -199,3 +203,26 @@ def test_serve_refuses_in_one_line_before_starting(tmp_path: Path, capsys: pytes
     assert main(["contest", "serve", str(tmp_path / "c"), "--ray-address", "10.0.0.1:6379"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--backend ray" in err
+
+
+NAMEISH = st.from_regex(r"[A-Za-z\u00e9\u00d1\u4e2d0-9]([A-Za-z\u00e9\u00d1 .'_-]?[a-z0-9]){0,8}", fullmatch=True)
+ANY = st.text(st.sampled_from("abAB z\u00e9\u00d17.-_'<&\"/#\t\u202e"), max_size=70) | st.text(max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NAMEISH | NAMEISH | NAMEISH | ANY, max_size=8))
+def test_any_roster_is_names_safe_to_show_or_one_line(cells: list[str]) -> None:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([[cell] for cell in cells])
+    try:
+        names = read_roster(buffer.getvalue())
+    except UsageError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 400
+        return
+    assert names and len({" ".join(n.casefold().split()) for n in names}) == len(names)
+    for name in names:  # nothing a page or a CSV reader could take for markup, a path, or a control
+        assert 1 <= len(name) <= 64 and name == name.strip() and not set(name) & set("<>&\"`/\\#;,=")
+        assert all(ch.isprintable() and not unicodedata.category(ch).startswith(("C", "Z")) or ch == " "
+                   for ch in name)
+    header = ("name", "names", "student")  # a first row that is a header
+    assert names == [c for i, c in enumerate(cells) if c.strip() and not (i == 0 and c.strip().lower() in header)]
