@@ -162,7 +162,7 @@ CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongs
     ("segfault.py", "python", [("ended in a move",)], False),
     ("stdout_flood.py", "python", [LATE], False),
     ("flood_program.py", "program", [("garbage output",), ("MiB", "bytes")], False),
-    ("signal_parent.py", "python", [("the program was killed by signal 9 (SIGKILL)",)], True),  # by itself
+    ("signal_parent.py", "python", [("the program was killed by signal 9 (SIGKILL): by itself",)], True),
 ]
 
 

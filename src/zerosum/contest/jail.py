@@ -171,7 +171,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
         except ValueError:
             name = ""
         _say(f"the program was killed by signal {sig}{name}"
-             + (": over the seat's CPU time limit" if name == " (SIGXCPU)" else ""))
+             + (": over the seat's CPU time limit" if name == " (SIGXCPU)" else
+                ": by itself, or by the kernel over the seat's memory" if name == " (SIGKILL)" else ""))
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
