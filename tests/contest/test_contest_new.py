@@ -123,6 +123,7 @@ def test_openings_from_a_file_are_checked_and_kept(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text, words", [
     ("Ann\nann\n", "already on line 1"),
+    ("Jos\u00e9\nJose\u0301\n", "already on line 1"),  # the same name, composed and decomposed
     ("Ann\n  Ann \n", "spaces"),
     ("Ann\n\"\",x\n", "empty name"),
     ("Ann\n<script>alert(1)</script>\n", "holds '<'"),
@@ -188,6 +189,7 @@ def test_from_python(tmp_path: Path) -> None:
     assert [p[0] for p in people] == ["#teacher", "Ann", "Bob"]
     assert Store(tmp_path / "py").config()["openings"] == ["5", "1"]
     assert check_name("Jean-Luc Picard Jr.") == "Jean-Luc Picard Jr."
+    assert check_name("Jose\u0301 \u0905\u0928\u0941\u0930\u093e\u0917")  # combining accents, vowel signs
     with pytest.raises(UsageError, match="holds"):
         check_name("a/b")
     with pytest.raises(UsageError, match="not a contest folder"):
@@ -219,7 +221,7 @@ def test_any_roster_is_names_safe_to_show_or_one_line(cells: list[str]) -> None:
     except UsageError as exc:
         assert "\n" not in str(exc) and len(str(exc)) < 400
         return
-    assert names and len({" ".join(n.casefold().split()) for n in names}) == len(names)
+    assert names and len({" ".join(unicodedata.normalize("NFC", n).casefold().split()) for n in names}) == len(names)
     for name in names:  # nothing a page or a CSV reader could take for markup, a path, or a control
         assert 1 <= len(name) <= 64 and name == name.strip() and not set(name) & set("<>&\"`/\\#;,=")
         assert all(ch.isprintable() and not unicodedata.category(ch).startswith(("C", "Z")) or ch == " "

@@ -10,11 +10,11 @@ folder beside it, and moves them in at the end, so an error leaves the disk as i
   are written; hand each student their link;
 * ``submissions/``: where uploads will go.
 
-**Names** (:func:`check_name`): 1..:data:`MAX_NAME` characters of letters (any alphabet), digits, spaces and
-``. - _ '``, beginning with a letter or digit, no two spaces in a row and none at the ends.  Anything else
-(``<``, ``&``, quotes, slashes, control characters, a right-to-left override) is refused, and so are two names
-that differ only in case or spacing.  The pages escape every name anyway; the rule keeps names that are
-meant to fool a reader out of the roster.
+**Names** (:func:`check_name`): 1..:data:`MAX_NAME` characters of letters (any alphabet, with their combining
+marks), digits, spaces and ``. - _ '``, beginning with a letter or digit, no two spaces in a row and none at the
+ends. Anything else (``<``, ``&``, quotes, slashes, control characters, a right-to-left override) is refused,
+and so are two names that differ only in case or spacing. The pages escape every name anyway; the rule keeps
+names that are meant to fool a reader out of the roster.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def check_name(name: str) -> str:
         raise UsageError("an empty name: every row of the roster needs a name")
     if len(name) > MAX_NAME:
         raise UsageError(f"the name {quoted(name)} is longer than {MAX_NAME} characters")
-    bad = [c for c in name if not (c in _PUNCT or unicodedata.category(c)[0] in "LN")]
+    bad = [c for c in name if not (c in _PUNCT or unicodedata.category(c)[0] in "LMN")]  # M: accents, vowel signs
     if bad:
         raise UsageError(f"the name {quoted(name)} holds {bad[0]!r}: names are letters, digits, spaces and . - _ '")
     if not unicodedata.category(name[0])[0] in "LN" or name != name.strip() or "  " in name:
@@ -102,7 +102,7 @@ def read_roster(text: str) -> list[str]:
             check_name(name)
         except UsageError as exc:
             raise UsageError(f"roster line {number}: {exc}") from None
-        key = " ".join(name.casefold().split())
+        key = " ".join(unicodedata.normalize("NFC", name).casefold().split())
         if key in seen:
             raise UsageError(f"roster line {number}: {quoted(name)} is already on line {seen[key]} (names must "
                              "differ in more than case)")
