@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs, urlparse
 
-from page_browser import base_url, browser, page, wait_moves  # noqa: F401  (fixtures)
+from page_browser import base_url, browser, page, phone, wait_moves  # noqa: F401  (fixtures)
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -251,3 +251,12 @@ def test_bad_export_requests_are_one_line_errors(base_url) -> None:
         except urllib.error.HTTPError as exc:
             error = json.loads(exc.read())["error"]
             assert exc.code == 400 and words in error and "\n" not in error, (body, error)
+
+
+def test_the_study_board_fits_a_phone(phone) -> None:
+    phone.goto(phone.base + "/?game=connectx:rows=8,cols=12,k=4&moves=6,7&v=1.1&opponent=person&analysis=1")
+    wait_moves(phone, "6,7")
+    phone.wait_for_selector("#eval-graph [data-graph-ply]", timeout=60000)
+    assert phone.is_visible("#eval-bar") and phone.is_visible("#variations")
+    wide = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{wide} px wider than the phone"
