@@ -131,6 +131,6 @@ def test_bad_input_is_one_line(call, error):
 
 def test_where_the_solver_does_not_go_alpha_beta_estimates_within_a_stated_time():
     found = zerosum.review("5 1 9 2", game="tictactoe", seconds=0.4)
-    assert found.engine == "alphabeta:time=0.05 a move"  # a time a position, shared among its moves
+    assert found.engine == "alphabeta (about 0.4 s a position, shared among its moves)"
     assert [m.ply for m in found.marks] == [1, 2, 3, 4] and all(m.kind in CLASSES for m in found.marks)
     assert found.exact == all(m.exact for m in found.marks)  # each mark says whether it is a proof

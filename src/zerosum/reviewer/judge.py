@@ -144,12 +144,21 @@ class _Judge:
         if self.solver_time is not None:
             self.engine += f" (at most {self.solver_time:g} s a position, then alpha-beta's estimates)"
         self._cache: dict[Any, Analysis] = {}
-        if agent is None:
+        self._agents: dict[int, Any] = {}  # the default estimator, by the moves it shares its time among
+        if agent is None and not self.exact:
+            self.engine = f"alphabeta (about {seconds:g} s a position, shared among its moves)"
+
+    def estimator(self, state: Any) -> Any:
+        """The engine that estimates ``state``'s moves: the named agent, else alpha-beta with the time a
+        position shared among its moves (at least 0.01 s a move)."""
+        if self.agent is not None:
+            return self.agent
+        moves = max(1, len(self.game.actions(state)))
+        if moves not in self._agents:
             from ..agents.registry import make_agent
 
-            self.agent = make_agent(f"alphabeta:time={max(seconds / 8, 0.01):g}")
-            if not self.exact:
-                self.engine = f"alphabeta:time={max(seconds / 8, 0.01):g} a move"
+            self._agents[moves] = make_agent(f"alphabeta:time={max(self.seconds / moves, 0.01):.3g}")
+        return self._agents[moves]
 
     def values(self, state: Any) -> Analysis:
         """Every legal move's value at ``state`` (not over)."""
@@ -161,7 +170,7 @@ class _Judge:
                 found = self.service.analyse(state, threads=self.threads, seconds=self.solver_time)
             if found is None or not found.done:  # an engine's estimates, or the solver ran out of time
                 actions = self.game.actions(state)
-                values, exact, nodes = child_values(self.game, state, actions, self.agent)
+                values, exact, nodes = child_values(self.game, state, actions, self.estimator(state))
                 best = best_action(values, centre_order(self.game, state, actions))
                 found = Analysis(self.engine, exact or all(is_proven(v) for v in values.values()), dict(values),
                                  dict(values), best, nodes)
@@ -172,13 +181,13 @@ class _Judge:
         """The best play from ``state`` for at most ``plies`` plies (to the end of the game if sooner)."""
         out: list[Any] = []
         if not self.exact and plies and not self.game.is_terminal(state):
-            found = self.agent.search(self.game, state)  # an estimate's own principal variation
+            found = self.estimator(state).search(self.game, state)  # an estimate's own line
             return list(found.pv[:plies]) if found.pv else [found.action]
         if self.solver_time is not None:  # no book: each step within the solver's time a position
             while len(out) < plies and not self.game.is_terminal(state):
                 found = self.values(state)
                 if not found.exact:  # the solver ran out of time: the estimating engine's own line
-                    more = self.agent.search(self.game, state)
+                    more = self.estimator(state).search(self.game, state)
                     return out + list((more.pv or (more.action,))[: plies - len(out)])
                 out.append(found.best)
                 state = self.game.result(state, out[-1])
