@@ -43,6 +43,11 @@ def test_the_table_the_json_and_the_annotated_record_that_replay_reads(tmp_path)
     assert {"ply", "move", "before", "after", "class", "best"} <= set(data[0])
     assert data[6]["before"] == "win in 18 moves" and data[6]["best"] == ["3", "5"] and data[6]["line"]
 
+    from zerosum.ui.record_api import record_games  # what the page does with an opened record file
+
+    page = record_games(out.read_text())["games"][0]
+    assert page["error"] is None and page["moves"] == list("44444413")
+
     replay = zerosum("replay", str(out), "--no-color", stdin="l\nq\n")
     assert replay.returncode == 0, replay.stderr
     assert "ply 8/8" in replay.stdout and "Annotator" in replay.stdout
