@@ -263,3 +263,32 @@ def test_a_node_budget_is_never_exceeded_and_a_cut_depth_does_not_choose() -> No
         full = [i for i in infos if i.depth is not None]
         assert [i.depth for i in full] == list(range(1, len(full) + 1))  # one line a finished depth
         assert answer[-1] == BestMove((full[-1].pv or "")[:1])  # the deepest finished depth's move
+
+
+def test_a_player_function_is_stopped_by_its_clock_not_a_share_of_it_and_a_crash_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # a player function cannot pace itself: an even share of a 10 s clock (about 0.5 s here) used to stop a
+    # 1.5 s move and answer the first legal move in its place
+    (tmp_path / "slow.py").write_text(
+        "import time\n\ndef player(game, state):\n    time.sleep(1.5)\n    return game.actions(state)[-1]\n")
+    program = Program(f"{tmp_path}/slow.py:player")
+    try:
+        program.send("zsp 1")
+        program.until("zspok")
+        program.send("position connect4 moves 44")
+        program.send("go ftime 10000 stime 10000 finc 0 sinc 0")
+        assert program.until("bestmove")[-1] == "bestmove 7"
+    finally:
+        program.close()
+    # a search child killed by a signal says which, so a sandbox shows its author why
+    (tmp_path / "crash.py").write_text(
+        "import ctypes\n\ndef player(game, state):\n    ctypes.string_at(0)\n")
+    program = Program(f"{tmp_path}/crash.py:player")
+    try:
+        program.send("zsp 1")
+        program.until("zspok")
+        program.send("position connect4 moves 44")
+        program.send("go movetime 5000")
+        lines = program.until("bestmove")
+        assert any("search process ended without a move (killed by signal 11, SIGSEGV)" in line for line in lines), lines
+    finally:
+        program.close()

@@ -54,6 +54,25 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", metavar="NAME", help="the name it gives in the handshake (default: zerosum SPEC)")
 
 
+def _how_it_ended(process: Any) -> str:
+    """`` (killed by signal 11, SIGSEGV)`` or `` (exit code 3)`` for a search child that is gone, else ''."""
+    import signal
+
+    child = getattr(process, "process", None)
+    if child is None:
+        return ""
+    child.join(0.5)
+    code = child.exitcode
+    if code is None:
+        return ""
+    if code < 0:
+        try:
+            return f" (killed by signal {-code}, {signal.Signals(-code).name})"
+        except ValueError:
+            return f" (killed by signal {-code})"
+    return f" (exit code {code})"
+
+
 def move_time(left_ms: int, inc_ms: int, moves_left: int) -> float:
     """Seconds for one move on a clock of ``left_ms`` with increment ``inc_ms``: an even share of what is
     left over the moves still to play plus most of the increment, never more than ``CLOCK_SHARE`` of what is
@@ -211,7 +230,9 @@ class Engine:
             changes[counted] = min(command.nodes, MAX_NODES if counted == "nodes" else MAX_SIMULATIONS)
         seconds = [command.movetime / 1000.0] if command.movetime is not None else []
         clock = command.clock(game.player(state))
-        if clock is not None:
+        if clock is not None and "time" not in honours:  # a player function cannot pace itself: only the clock
+            seconds.append(max(0.001, CLOCK_SHARE * clock[0] - CLOCK_RESERVE) / 1000.0)  # stops it, not a share
+        elif clock is not None:
             cells = getattr(game, "cells", None)
             moves_left = (cells - ply + 1) // 2 if isinstance(cells, int) and cells > ply else MOVES_LEFT
             seconds.append(move_time(clock[0], clock[1], moves_left))
@@ -252,7 +273,7 @@ class Engine:
         try:
             kind, info, move = search.process.conn.recv()
         except (EOFError, OSError):
-            kind, info, move = "error", None, "the search process ended without a move"
+            kind, info, move = "error", None, "the search process ended without a move" + _how_it_ended(search.process)
         if kind == "info":
             search.best = move or search.best
             self.send(info)
