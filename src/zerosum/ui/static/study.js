@@ -10,6 +10,7 @@
 "use strict";
 
 const REVIEW_SLICE = "0.5";  // seconds of review a request (the server's slice)
+const FIRST_SLICE = "0.1";  // the first request's: the first marks show at once
 const SVG = "http://www.w3.org/2000/svg";
 
 ui.review = null;  // {moves: the main line reviewed, positions: [...], marks: [...], done}
@@ -34,7 +35,7 @@ async function review() {
   const mine = ui.review = { game, moves, line, done: false, summary: "Reviewing…",
     positions: kept ? old.positions.filter((p) => p.ply < kept) : [], marks: kept ? old.marks.slice(0, kept) : [] };
   showStudy();
-  const params = { game, moves, budget: REVIEW_SLICE };
+  const params = { game, moves, budget: FIRST_SLICE };
   if (kept) params.resume = String(kept);
   for (;;) {
     let reply;
@@ -51,6 +52,7 @@ async function review() {
     showStudy();
     if (reply.done) return;
     params.resume = reply.resume;
+    params.budget = REVIEW_SLICE;
   }
 }
 
