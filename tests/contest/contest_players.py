@@ -231,8 +231,9 @@ def make_contest(folder: Path, players: dict[str, str], *, references: list[dict
     from zerosum.contest.store import Store
 
     refs = references if references is not None else [{"name": "random", "spec": "random"}]
-    create_contest(folder, ContestSettings(game="connect4-8x8", roster=sorted([*players, *absent]), openings=openings or ["-", "45"],
-                                           seed=seed, references=refs, move_time=move_time, nodes=nodes))
+    create_contest(folder, ContestSettings(game="connect4-8x8", roster=sorted([*players, *absent]),
+                                           openings=openings or ["-", "45"], seed=seed, references=refs,
+                                           move_time=move_time, nodes=nodes))
     store = Store(folder)
     for name, text in players.items():
         submit(store, folder, name, text)

@@ -27,7 +27,8 @@ deterministic players the same results.
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
 reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
-submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen", "grade", "results": [rows]}``.
+submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen" (when, ISO
+8601 UTC), "grade", "results": [rows]}``.
 """
 
 from __future__ import annotations
@@ -206,6 +207,15 @@ def _absent(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str
     return out
 
 
+def _iso(when: Any) -> str | None:
+    """A time stamp as ISO 8601 UTC (``2026-11-26T18:05:00Z``)."""
+    from datetime import datetime, timezone
+
+    if not isinstance(when, (int, float)):
+        return None
+    return datetime.fromtimestamp(when, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def _csv(rows: list[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(FIELDS), lineterminator="\n", extrasaction="ignore")
@@ -274,7 +284,7 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         first_ref = next((e.key for e in entries if e.is_reference), None)
         about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref)
         result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),
-                  "frozen": final.get("started"), "grade": about, "results": rows}
+                  "frozen": _iso(final.get("started")), "grade": about, "results": rows}
         _write(folder / "results.json", json.dumps(result, indent=2) + "\n")
         _write(folder / "results.csv", _csv(rows))
         return result

@@ -29,7 +29,8 @@ from ..arena.play import GameTask
 from ..arena.store import GameRecord
 from .standings import connect, read_config
 
-__all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name", "record_text", "ATTEMPTS"]
+__all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name",
+           "record_text", "ATTEMPTS"]
 
 #: how often a game the pool could not play (never an agent's fault) is tried before it is set aside
 ATTEMPTS = 3
