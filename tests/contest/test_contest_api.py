@@ -56,6 +56,13 @@ def test_a_good_submission_is_validated_ok_and_replaces_the_last(served: dict[st
     assert status == 200 and code["code"] == GOOD  # one's own code, as sent
 
 
+def test_a_protocol_program_plays_as_it_is(served: dict[str, Any]) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "engines" / "random_engine.py"
+    (served["files"] / "my-engine").write_bytes(example.read_bytes())  # a #! script, not named .py
+    status, sub, _ = _submit(served, "Bob", "my-engine")
+    assert status == 201 and sub["kind"] == "program" and sub["status"] == "ok", sub
+
+
 def test_failures_come_with_their_reason_and_ply(served: dict[str, Any]) -> None:
     status, nine, _ = _submit(served, "Bob", "nine")
     assert status == 201 and nine["kind"] == "program" and nine["status"] == "failed", nine
