@@ -199,6 +199,7 @@ def test_bad_review_and_line_requests_are_one_line_errors(base_url) -> None:
         ("/api/review", {"game": "tictactoe", "moves": "159", "budget": "0"}, "budget='0' is not a number"),
         ("/api/review", {"game": "tictactoe", "moves": "15x"}, ""),
         ("/api/line", {"game": "tictactoe", "moves": "1425367"}, "the game is over"),
+        ("/api/line", {"game": "tictactoe", "moves": "15", "first": "5"}, "cell 5 is taken"),
     ]:
         status, reply = get(base_url, path, **params)
         assert status == 400 and words in reply["error"] and "\n" not in reply["error"], (path, params, reply)
@@ -260,3 +261,13 @@ def test_the_study_board_fits_a_phone(phone) -> None:
     assert phone.is_visible("#eval-bar") and phone.is_visible("#variations")
     wide = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 0, f"{wide} px wider than the phone"
+
+
+def test_where_the_solver_does_not_go_the_review_is_estimates_and_the_line_follows_the_first_move(base_url) -> None:
+    game, moves = "connectx:rows=8,cols=12,k=4", "6,7"  # 12 x 9 cells: past the solver's reach here
+    status, reply = get(base_url, "/api/review", game=game, moves=moves, budget="3")
+    assert status == 200 and reply["done"] and "estimates" in reply["summary"]
+    assert [m["ply"] for m in reply["marks"]] == [1, 2] and all(not m["exact"] for m in reply["marks"])
+    assert all(p["kind"] == "estimate" and p["result"] is None and -1 < p["bar"] < 1 for p in reply["positions"])
+    status, line = get(base_url, "/api/line", game=game, moves=moves, first="3")
+    assert status == 200 and line["line"][0] == "3" and 1 < len(line["line"]) <= 8 and not line["exact"]
