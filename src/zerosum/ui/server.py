@@ -73,7 +73,6 @@ from starlette.staticfiles import StaticFiles
 from ..core.files import describe_exception
 from ..errors import GameError, UsageError
 from ..pool import EngineBusy, EngineFailed, EngineMemory, EngineTimeout, Job, choose_move
-from ..spec import real
 from . import explain as why
 from . import record_api, service, study
 from .connections import serve_config
@@ -210,12 +209,7 @@ async def analyze(request: Request) -> Response:
     seconds = min(1.0, engine_time)
     budget_text = query(request, "budget")
     if budget_text is not None:  # a slice of a progressive analysis: what is proven so far
-        try:
-            budget = real(budget_text)
-        except ValueError:
-            budget = -1.0
-        if not MIN_BUDGET <= budget <= engine_time:
-            raise GameError(f"budget={budget_text[:20]!r} is not a number of seconds {MIN_BUDGET:g}..{engine_time:g}")
+        budget = study.check_budget(budget_text, MIN_BUDGET, engine_time)
         resume = query(request, "resume")  # where the last slice stopped (any worker goes on from there)
         return JSONResponse(await engines.run(service.analyze_job, (game, actions, position, seconds, True, budget,
                                                                     resume)))
