@@ -46,7 +46,7 @@ from typing import Any, Callable, Sequence
 from ..errors import UsageError
 from ..spec import quoted
 from .playing import GameRunner, dealt_openings, reset_running, run_claims
-from .standings import Entry, connect, field, read_config, standing_rows
+from .standings import Entry, connect, field, read_config, standing_rows, written
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
 
@@ -76,8 +76,7 @@ def plan_final(entries: Sequence[str], openings: Sequence[str], seed: int, round
 
 def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> dict[str, Any]:
     """The stored final (made now, with the config frozen, on the first run)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with written(conn):
         config = read_config(conn)
         final = config.get("final")
         if isinstance(final, dict):
@@ -85,7 +84,6 @@ def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> d
                 if given is not None and given != final.get(name):
                     raise UsageError(f"the final began with {name} {final.get(name)}, not {given}: it goes on as it "
                                      "began (start a new contest folder for another final)")
-            conn.execute("COMMIT")
             return final
         rounds = ROUNDS if rounds is None else rounds
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
@@ -103,24 +101,16 @@ def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> d
                                                              seed, rounds):
             conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
                          "VALUES ('final', ?, ?, ?, ?, ?, 'pending')", (pairing, a, b, opening, game_seed))
-        conn.execute("COMMIT")
         return final
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def _claim_final(conn: sqlite3.Connection) -> Any:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        row = conn.execute("SELECT * FROM games WHERE stage = 'final' AND status = 'pending' ORDER BY id LIMIT 1").fetchone()
+    with written(conn):
+        row = conn.execute("SELECT * FROM games WHERE stage = 'final' AND status = 'pending' ORDER BY id LIMIT 1"
+                           ).fetchone()
         if row is not None:
             conn.execute("UPDATE games SET status = 'running', started = ? WHERE id = ?", (time.time(), row["id"]))
-        conn.execute("COMMIT")
         return row
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def read_table(path: str | Path) -> tuple[str, list[tuple[float, float]]]:

@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .standings import connect, db_path, field, read_config
+from .standings import connect, db_path, field, read_config, written
 from .playing import GameRunner, dealt_openings, reset_running, run_claims
 
 __all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL", "GIVE_WAY"]
@@ -91,8 +91,7 @@ def schedule(store: Any, pairs: int | None = None) -> int:
 
 
 def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
-    conn.execute("BEGIN IMMEDIATE")  # one writer at a time: two schedulers never add the same pairing twice
-    try:
+    with written(conn):  # one writer at a time: two schedulers never add the same pairing twice
         config = read_config(conn)
         entries = field(conn, config)
         keys = [e.key for e in entries]
@@ -101,29 +100,22 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
                      f"(first NOT IN ({marks}) OR second NOT IN ({marks}))", keys + keys)
         if config.get("frozen"):  # the ladder ends at the freeze: nothing more starts
             conn.execute("DELETE FROM games WHERE stage = 'ladder' AND status = 'pending'")
-            conn.execute("COMMIT")
             return 0
         n = int(config.get("ladder_pairs") or pairs or PAIRS)
         met = _met(conn)
         added = 0
-        subs = [e for e in entries if not e.is_reference]
-        for new in subs:  # oldest first: earlier submissions list the later ones as opponents
-            others = [e for e in entries if e.key != new.key and frozenset((new.key, e.key)) not in met]
-            for opp in others:
+        for new in (e for e in entries if not e.is_reference):  # oldest first: it lists the later ones
+            for opp in (e for e in entries if e.key != new.key and frozenset((new.key, e.key)) not in met):
                 pairing = f"{new.key} vs {opp.key}"
                 key = f"zerosum-contest/{config.get('seed')}/{min(new.key, opp.key)}/{max(new.key, opp.key)}"
                 for r, opening in enumerate(dealt_openings(config.get("openings") or [], key, n)):
                     for k, (a, b) in enumerate(((new.key, opp.key), (opp.key, new.key))):
+                        seed = _game_seed(config.get("seed"), "ladder", pairing, 2 * r + k)
                         conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
-                                     "VALUES ('ladder', ?, ?, ?, ?, ?, 'pending')",
-                                     (pairing, a, b, opening, _game_seed(config.get("seed"), "ladder", pairing, 2 * r + k)))
+                                     "VALUES ('ladder', ?, ?, ?, ?, ?, 'pending')", (pairing, a, b, opening, seed))
                         added += 1
                 met.add(frozenset((new.key, opp.key)))
-        conn.execute("COMMIT")
         return added
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def _validating(conn: sqlite3.Connection) -> bool:
@@ -144,8 +136,7 @@ def _claim(conn: sqlite3.Connection) -> sqlite3.Row | None:
     """The next pending ladder game (module docstring), marked ``running``; None when there is none."""
     if conn.execute("SELECT 1 FROM games WHERE stage = 'ladder' AND status = 'pending' LIMIT 1").fetchone() is None:
         return None  # nothing to claim: no write lock taken
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with written(conn):
         rows = conn.execute("SELECT id, pairing, status FROM games WHERE stage = 'ladder' ORDER BY id").fetchall()
         place: dict[str, int] = {}
         best: tuple[int, int] | None = None
@@ -156,15 +147,9 @@ def _claim(conn: sqlite3.Connection) -> sqlite3.Row | None:
             if row["status"] == "pending" and (best is None or (k, row["id"]) < best):
                 best = (k, row["id"])
         if best is None:
-            conn.execute("COMMIT")
             return None
         conn.execute("UPDATE games SET status = 'running', started = ? WHERE id = ?", (time.time(), best[1]))
-        row = conn.execute("SELECT * FROM games WHERE id = ?", (best[1],)).fetchone()
-        conn.execute("COMMIT")
-        return row  # type: ignore[no-any-return]
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+        return conn.execute("SELECT * FROM games WHERE id = ?", (best[1],)).fetchone()  # type: ignore[no-any-return]
 
 
 def _folder(store: Any, contest_dir: str | Path | None) -> Path:

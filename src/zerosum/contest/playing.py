@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 from ..arena.play import GameTask
 from ..arena.store import GameRecord
-from .standings import connect, read_config
+from .standings import connect, read_config, written
 
 __all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name",
            "record_text", "ATTEMPTS"]
@@ -91,10 +91,9 @@ def dealt_openings(openings: Sequence[str], key: str, count: int) -> list[str]:
 
 def reset_running(conn: sqlite3.Connection, stage: str) -> int:
     """Games of ``stage`` left ``running`` by a process that ended go back to ``pending``; how many."""
-    conn.execute("BEGIN IMMEDIATE")
-    cur = conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE stage = ? AND status = 'running'",
-                       (stage,))
-    conn.execute("COMMIT")
+    with written(conn):
+        cur = conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE stage = ? AND status = 'running'",
+                           (stage,))
     return cur.rowcount
 
 
@@ -239,12 +238,11 @@ class GameRunner:
         if stopping() or self.closed:  # a game cut short by the stop is no result
             return False
         text = record_text(row, rec, entry_names(conn, config), config, str(row["stage"]))
-        conn.execute("BEGIN IMMEDIATE")
-        cur = conn.execute("UPDATE games SET status = 'done', result = ?, reason = ?, forfeit = ?, moves = ?, "
-                           "record = ?, finished = ? WHERE id = ? AND status = 'running'",
-                           (rec.result, _one_line(rec.reason, 500), int(rec.forfeit), " ".join(rec.moves), text,
-                            time.time(), game_id))
-        conn.execute("COMMIT")
+        with written(conn):  # only while it is ours: a game is never written twice
+            cur = conn.execute("UPDATE games SET status = 'done', result = ?, reason = ?, forfeit = ?, moves = ?, "
+                               "record = ?, finished = ? WHERE id = ? AND status = 'running'",
+                               (rec.result, _one_line(rec.reason, 500), int(rec.forfeit), " ".join(rec.moves), text,
+                                time.time(), game_id))
         return cur.rowcount == 1
 
     def _unstarted(self, exc: Exception, task: GameTask | None) -> GameRecord | None:
@@ -265,15 +263,14 @@ class GameRunner:
         set aside (``done`` without a result, ``reason`` ``not played: ...``)."""
         n = self._failures[game_id] = self._failures.get(game_id, 0) + 1
         self.failures.append((game_id, why))
-        conn.execute("BEGIN IMMEDIATE")
-        if n < ATTEMPTS:
-            conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE id = ? AND status = 'running'",
-                         (game_id,))
-        else:
-            conn.execute("UPDATE games SET status = 'done', result = NULL, reason = ?, finished = ? "
-                         "WHERE id = ? AND status = 'running'", (_one_line(f"not played: {why}", 500), time.time(),
-                                                                 game_id))
-        conn.execute("COMMIT")
+        with written(conn):
+            if n < ATTEMPTS:
+                conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE id = ? AND status = 'running'",
+                             (game_id,))
+            else:
+                conn.execute("UPDATE games SET status = 'done', result = NULL, reason = ?, finished = ? "
+                             "WHERE id = ? AND status = 'running'", (_one_line(f"not played: {why}", 500), time.time(),
+                                                                     game_id))
         return False
 
 

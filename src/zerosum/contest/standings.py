@@ -25,6 +25,7 @@ ladder's never share one; every read here is one snapshot.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -33,12 +34,12 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..arena.forfeits import short_reason
 from ..arena.stats import rating_errors, ratings
 
-__all__ = ["Entry", "connect", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
+__all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
            "SCORES", "BUSY_SECONDS"]
 
 #: the first player's score of each result
@@ -94,6 +95,19 @@ def _ensure_columns(conn: sqlite3.Connection) -> None:
         except sqlite3.OperationalError as exc:  # another connection added it first
             if "duplicate column" not in str(exc):
                 raise
+
+
+@contextlib.contextmanager
+def written(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction (``BEGIN IMMEDIATE``: one writer at a time), committed when the block ends
+    (a ``return`` inside it included) and rolled back when it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def read_config(conn: sqlite3.Connection) -> dict[str, Any]:
