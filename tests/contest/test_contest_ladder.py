@@ -233,3 +233,13 @@ def test_the_background_ladder_gives_way_to_a_validation_in_progress(tmp_path):
         assert store.rows("SELECT id FROM games WHERE status = 'done'")
     finally:
         running.stop()
+
+
+def test_a_submission_whose_file_is_gone_loses_by_forfeit_with_its_reason(tmp_path):
+    folder = tmp_path / "c"
+    store = make_contest(folder, {"ann": source("first")})
+    (folder / store.submission(1)["path"]).unlink()
+    assert ladder.run_pending(store, 10, **RUN) == 2
+    for g in games(store):
+        assert g["forfeit"] == 1 and g["reason"].startswith("could not start: ") and "not found" in g["reason"]
+        assert g["result"] == ("0-1" if g["first"] == "sub:1" else "1-0")

@@ -60,6 +60,14 @@ def play_seat_game(task: GameTask) -> tuple[Any, ...]:
     return final
 
 
+class _SeatFault(Exception):
+    """A seat whose engine could not even be defined (its submission's file is gone, say)."""
+
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(why)
+        self.seat, self.why = seat, why
+
+
 class _Seats:
     """The pool as :func:`~zerosum.arena.runner.play_supervised` sees it, each game run by :func:`play_seat_game`."""
 
@@ -199,9 +207,16 @@ class GameRunner:
     def task_for(self, conn: sqlite3.Connection, row: Any, config: dict[str, Any]) -> GameTask:
         from ..arena.match import default_deadline
 
+        from ..errors import AgentError
+
         engines: dict[str, str] = {}
-        first = self.spec_of(conn, row["first"], config, engines)
-        second = self.spec_of(conn, row["second"], config, engines)
+        specs = []
+        for seat, entry in ((1, row["first"]), (2, row["second"])):
+            try:
+                specs.append(self.spec_of(conn, entry, config, engines))
+            except AgentError as exc:  # the entry's own fault (its file is gone, it is no longer a seat)
+                raise _SeatFault(seat, str(exc)) from None
+        first, second = specs
         limits = config.get("limits") or {}
         own = tuple(sorted((k, v) for k, v in (("nodes", limits.get("nodes")), ("time", limits.get("move_time")))
                            if v is not None))
@@ -215,9 +230,8 @@ class GameRunner:
         """Play the claimed (``running``) game ``row`` and write its result; False when it was not finished
         (the pool stopped: it stays for the next start; or it could not be played)."""
         from ..arena.runner import play_supervised
-        from .standings import entry_names
-
         from ..pool import EngineBusy
+        from .standings import entry_names
 
         config = read_config(conn)
         game_id = int(row["id"])
@@ -228,6 +242,9 @@ class GameRunner:
         try:
             task = self.task_for(conn, row, config)
             rec = play_supervised(_Seats(pool), task, self.grace, self.setup)
+        except _SeatFault as fault:  # a seat that cannot even be made loses by forfeit
+            rec = GameRecord(game_id, "0-1" if fault.seat == 1 else "1-0", 3 - fault.seat,
+                             _one_line(f"could not start: {fault.why}", 300), True, finished=time.time())
         except Exception as exc:  # noqa: BLE001 - the pool stopping, or a game that cannot be played
             if stopping() or self.closed:
                 return False
