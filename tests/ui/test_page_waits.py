@@ -39,7 +39,7 @@ def test_a_wait_over_a_second_says_what_it_waits_for(page) -> None:
     page.click('[data-column="3"]')
     page.wait_for_function("() => /is thinking: \\d+ s/.test(document.querySelector('#wait').textContent)",
                            timeout=10000)
-    assert page.text_content("#wait").startswith("mcts:time=2.5 is thinking: ")
+    assert page.text_content("#wait").startswith("MCTS (time=2.5) is thinking: ")  # its label, its budget
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')",
                            timeout=30000)
     assert page.is_hidden("#wait")

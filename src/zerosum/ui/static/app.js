@@ -202,7 +202,7 @@ function statusSentence(info) {
   } else if (!info.over && ui.opponent !== "person") {
     const engine = engineFor(info.to_move);
     if (!engine) text += " Your turn.";
-    else text += ui.paused ? ` Paused: Step plays ${engine}'s move.` : ` ${engine} is thinking…`;
+    else text += ui.paused ? ` Paused: Step plays ${agentLabel(engine)}'s move.` : ` ${agentLabel(engine)} is thinking…`;
   } else if (info.over && ui.opponent !== "person" && info.winner && ui.human) {
     text += info.winner === ui.human ? " You win!" : " The engine wins.";
   }
@@ -277,7 +277,7 @@ async function engineMove(token) {
   const info = ui.info, agent = engineFor(info.to_move) || ui.opponent;
   ui.busyToken = token;
   $("#board").classList.add("waiting");
-  const stopNote = waitNote(`${agent} is thinking`);
+  const stopNote = waitNote(`${agentLabel(agent)} is thinking`);
   try {
     const reply = await api("/api/move", {
       method: "POST",
