@@ -49,6 +49,7 @@ function plantTree(lines) {
 
 // every line of the tree, from the start to each leaf, depth first (the main line first)
 function treeLines() {
+  if (!ui.root) return [ui.line.slice()];  // before the first game is open
   const lines = [];
   const walk = (node, moves) => {
     if (!node.children.length) { lines.push(moves); return; }
