@@ -86,15 +86,19 @@ class ReplaySession:
         move = game.format_action(self.actions[i])
         if i < self.opening:
             return f"Ply {self.ply} of {self.last_ply}: {mover} played {move} (opening)."
-        text = f"Ply {self.ply} of {self.last_ply}: {mover} played {move}"
         note = self.record.notes[i - self.opening]
+        mark = note.mark if note is not None and note.mark else ""  # a review's ?, ?? or ! (zerosum review -o)
+        text = f"Ply {self.ply} of {self.last_ply}: {mover} played {move}{mark}"
         if note is not None:
             facts = ([f"{note.time:g} s"] if note.time is not None else []) + (
                 [f"{note.nodes:,} node{'' if note.nodes == 1 else 's'}"] if note.nodes is not None else [])
             if note.value is not None:  # the mover's view: a proof in words (moves), else the agent's own number
                 words = exact_words(note.value) if is_proven(note.value) else f"{note.value:+g} (the agent's units)"
                 facts.append(f"its value for {mover}: {words}")
-            text += f" ({', '.join(facts)})"
+            if facts:
+                text += f" ({', '.join(facts)})"
+            if note.comment:
+                text += f": {note.comment}"
         return text + "."
 
     def move_list(self) -> str:
