@@ -27,8 +27,9 @@ deterministic players the same results.
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
 reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
-submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "frozen" (when, ISO
-8601 UTC), "grade", "results": [rows]}``.
+submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "unplayed" (games the
+pool could not play, after :data:`~.playing.ATTEMPTS` tries: never an entry's fault, so they count for nobody),
+"frozen" (when, ISO 8601 UTC), "grade", "results": [rows]}``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import UsageError
 from ..spec import quoted
-from .playing import GameRunner, dealt_openings, reset_running, run_claims
+from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
 from .standings import Entry, connect, field, read_config, standing_rows, written
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
@@ -249,6 +250,9 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
     try:
         final = _freeze(conn, seed, rounds)
         reset_running(conn, "final")
+        with written(conn):  # games set aside by an earlier run are tried again
+            conn.execute("UPDATE games SET status = 'pending', reason = NULL, finished = NULL "
+                         "WHERE stage = 'final' AND status = 'done' AND result IS NULL")
         total = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final'").fetchone()[0]
 
         def claim(own: sqlite3.Connection) -> Any:
@@ -258,7 +262,7 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
                          .fetchone()[0], total)
             return row
 
-        run_claims(folder, claim, total, runner)
+        run_claims(folder, claim, total * ATTEMPTS, runner)  # a game the pool could not play is tried again
         left = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status != 'done'").fetchone()[0]
         if left:
             raise UsageError(f"{left} games of the final could not be played (see their reason): run the final "
@@ -273,7 +277,10 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         config = read_config(conn)
         first_ref = next((e.key for e in entries if e.is_reference), None)
         about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref)
+        unplayed = [dict(r) for r in conn.execute("SELECT id, first, second, reason FROM games WHERE stage = 'final' "
+                                                  "AND status = 'done' AND result IS NULL ORDER BY id")]
         result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),
+                  "unplayed": unplayed,
                   "frozen": _iso(final.get("started")), "grade": about, "results": rows}
         _write(folder / "results.json", json.dumps(result, indent=2) + "\n")
         _write(folder / "results.csv", _csv(rows))
