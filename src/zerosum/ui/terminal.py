@@ -16,7 +16,6 @@ escape codes.  Bad input is explained and asked again; the end of input ends the
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, TextIO
@@ -31,6 +30,7 @@ from ..errors import IllegalMoveError, UsageError
 from ..game import Game
 from ..games import get_game
 from .analysis import HINT_TIME, SOLVER_TIME, Analysis
+from .terminal_settings import Settings
 from .hints import format_move, hint_analysis, show_hint, think
 from .terminal_review import offer_review
 from .terminal_view import STYLE, Output, mark, render_plain, render_rich
@@ -46,49 +46,6 @@ HINT = ("h", "hint")
 ANALYSIS = ("a", "analysis")
 SAVE = ("s", "save")
 HELP = ("?", "help")
-
-
-def _number(x: float) -> str:
-    """``x`` as short as it reads back exactly (``60``, ``0.5``, ``0.123456789``)."""
-    short = f"{x:g}"
-    return short if float(short) == x else repr(float(x))
-
-
-@dataclass
-class Settings:
-    """What the game was started with: everything :meth:`command` repeats so ``s`` can continue it later."""
-
-    game: str = "connect4"
-    first: str = "human"
-    second: str = "human"
-    seed: int | None = None
-    hint_time: float = HINT_TIME
-    solver_time: float = SOLVER_TIME
-    analysis: bool = False  # a hint at each of a person's turns (``--analysis``, the ``a`` key)
-    no_color: bool = False
-    log: bool = False  # a scrolling log even on a terminal
-
-    def command(self, moves: str) -> str:
-        """The ``zerosum play`` command that restores the game after ``moves``: the game, the players in
-        their seats, the seed, the hint times when not the defaults, analysis, colour and log."""
-        args = ["zerosum", "play", "--game", self.game, "--first", self.first, "--second", self.second]
-        from ..external import registered
-
-        for seat in dict.fromkeys((self.first, self.second)):  # an external engine's seat: its flags again
-            definition = registered(seat.partition(":")[0])
-            if definition is not None:
-                args += definition.flags()
-        if moves:
-            args += ["--moves", moves]
-        if self.seed is not None:
-            args += ["--seed", str(self.seed)]
-        if self.hint_time != HINT_TIME:
-            args += ["--hint-time", _number(self.hint_time)]
-        if self.solver_time != SOLVER_TIME:
-            args += ["--solver-time", _number(self.solver_time)]
-        args += [flag for flag, on in (("--analysis", self.analysis), ("--no-color", self.no_color),
-                                       ("--log", self.log)) if on]
-        return " ".join(shlex.quote(a) for a in args)
 
 
 @dataclass
