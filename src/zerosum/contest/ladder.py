@@ -2,7 +2,8 @@
 
 **What is played.**  When a submission becomes active and validated (``ok``), it is scheduled against every
 other entry of the field (:func:`~zerosum.contest.standings.field`: the references and the other students'
-active submissions) that it has not met yet: :data:`PAIRS` colour-swapped pairs an opponent, each pair from
+active submissions) that it has not met yet: :data:`PAIRS` colour-swapped pairs an opponent (the config's
+``ladder_pairs`` when it is set), each pair from
 one of the contest's openings (drawn from the contest's seed and the two entries, so the same contest
 schedules the same games).  The references come first in its list, so its first rating comes from games
 against known players.  Games are rows of the store's ``games`` table (``stage`` ``ladder``, ``pairing``
@@ -39,8 +40,9 @@ opening, in the game's notation, separated by spaces), ``record`` (zerosum's rec
 :func:`start` or :func:`run_pending` sets its ``running`` games back to ``pending`` and plays them again.
 Finished games are never played twice: a game is written only while it is ``running``.
 
-**API.**  ``ladder = start(store, contest_dir=None, backend="local", jobs=None, address=None)`` starts a
-background thread (and ``jobs`` game threads) in this process and returns the :class:`Ladder`;
+**API.**  ``ladder = start(store, contest_dir=None, backend="local", jobs=None, address=None,
+unconfined=False, on_game=None)`` starts ``jobs`` game threads (default: one a core) in this process and
+returns the :class:`Ladder`;
 ``ladder.stop()`` (or the module's :func:`stop`) ends it, games in flight going back to ``pending``.
 ``run_pending(store, budget)`` plays at most ``budget`` games in the calling thread's time (tests, scripts),
 ``schedule(store)`` only writes the games a new submission needs.  ``store`` is a
