@@ -243,3 +243,51 @@ def test_a_submission_whose_file_is_gone_loses_by_forfeit_with_its_reason(tmp_pa
     for g in games(store):
         assert g["forfeit"] == 1 and g["reason"].startswith("could not start: ") and "not found" in g["reason"]
         assert g["result"] == ("0-1" if g["first"] == "sub:1" else "1-0")
+
+
+def _textbook_elo(players: list[str], games: list[dict]) -> dict[str, float]:
+    """Logistic maximum likelihood by plain gradient ascent, one virtual draw added to every pairing that met,
+    centred on 0 over the players that played (the leaderboard's definition, computed another way)."""
+    wins: dict[tuple[str, str], float] = {}
+    for g in games:
+        s = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[g["result"]]
+        a, b = g["first"], g["second"]
+        wins[(a, b)] = wins.get((a, b), 0.0) + s
+        wins[(b, a)] = wins.get((b, a), 0.0) + 1.0 - s
+    played = sorted({p for pair in wins for p in pair})
+    n = {}
+    for (a, b), w in wins.items():
+        n[(a, b)] = w + wins[(b, a)]
+    theta = dict.fromkeys(played, 0.0)
+    for _ in range(20000):
+        grad = dict.fromkeys(played, 0.0)
+        for (a, b), games_ab in n.items():
+            p = 1.0 / (1.0 + math.exp(theta[b] - theta[a]))
+            grad[a] += (wins[(a, b)] + 0.5) - (games_ab + 1.0) * p
+        step = max(abs(v) for v in grad.values())
+        for p in played:
+            theta[p] += 0.05 * grad[p]
+        if step < 1e-10:
+            break
+    mean = sum(theta.values()) / len(played)
+    return {p: (theta[p] - mean) * 400 / math.log(10) for p in played}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_leaderboard_ratings_agree_with_a_textbook_fit_on_random_tournaments(seed):
+    import random
+
+    rng = random.Random(seed)
+    entries = [standings.Entry(f"sub:{i}", f"s{i}", i) for i in range(1, 6)]
+    games_played = []
+    for _ in range(rng.randint(5, 40)):
+        a, b = rng.sample([e.key for e in entries[:4]], 2)  # s5 never plays
+        games_played.append({"first": a, "second": b, "result": rng.choice(["1-0", "0-1", "1/2-1/2"]),
+                             "reason": "-", "forfeit": 0})
+    rows = {r["entry"]: r for r in standings.standing_rows(entries, games_played)}
+    expected = _textbook_elo([e.key for e in entries], games_played)
+    for key, elo in expected.items():
+        assert rows[key]["rating"] == pytest.approx(elo, abs=0.2)
+    assert rows["sub:5"]["rating"] is None and rows["sub:5"]["rank"] == 5
+    ranked = [r for r in sorted(rows.values(), key=lambda r: r["rank"]) if r["rating"] is not None]
+    assert [r["rating"] for r in ranked] == sorted((r["rating"] for r in ranked), reverse=True)
