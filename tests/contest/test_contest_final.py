@@ -10,6 +10,8 @@ import shutil
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from contest_players import make_contest, source, submit
 from zerosum.contest import ladder
@@ -168,3 +170,26 @@ def test_backend_ray_without_ray_is_one_line_before_anything_is_frozen(tmp_path,
     assert not store.get("frozen") and store.get("final") is None and not store.games()
     with pytest.raises(Exception, match="Ray"):
         ladder.run_pending(store, 1, backend="ray")
+
+
+TOKENS = st.sampled_from(["1", "2", "3", "0", "-5", "1.5", "x", "", "nan", "inf", "1e3", "1001", "10", " 7 "])
+LINES = st.lists(TOKENS, min_size=0, max_size=3).map(",".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(head=st.sampled_from(["rank,points", "elo,points", "Elo, Points", "points,rank", "rank", ""]),
+       lines=st.lists(LINES, max_size=5), noise=st.text(max_size=8))
+def test_a_grading_table_is_read_or_refused_in_one_line(tmp_path, head, lines, noise):
+    text = "\n".join([head, *lines]) + ("\n" + noise if noise.strip() else "")
+    from zerosum.contest.final import read_table
+
+    path = tmp_path / "table.csv"
+    path.write_text(text)
+    try:
+        kind, steps = read_table(path)
+    except UsageError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("grading table")
+        return
+    assert kind in ("rank", "elo") and steps == sorted(steps) and steps
+    for key, points in steps:
+        assert math.isfinite(key) and 0 <= points <= 1000 and (kind == "elo" or (key >= 1 and key == int(key)))

@@ -120,8 +120,11 @@ def read_table(path: str | Path) -> tuple[str, list[tuple[float, float]]]:
     from ..core.files import read_text
 
     text = read_text(path, "grading table")
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and any(c.strip() for c in r)]
     where = f"grading table {quoted(str(path))}"
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r and any(c.strip() for c in r)]
+    except csv.Error as exc:
+        raise UsageError(f"{where}: not a CSV file ({exc})") from None
     if not rows or [c.strip().lower() for c in rows[0]] not in (["rank", "points"], ["elo", "points"]):
         raise UsageError(f"{where}: its first line is the header rank,points or elo,points")
     kind = rows[0][0].strip().lower()
