@@ -212,7 +212,8 @@ def _run_final(args: argparse.Namespace) -> int:
         points = "" if row["points"] is None else f"  {row['points']:g} points"
         rating = "unranked" if row["rating"] is None else \
             f"{row['rating']:+.0f} [{row['rating_low']:+.0f}, {row['rating_high']:+.0f}]"
-        print(f"{row['rank'] or '-':>3}  {row['name']}  {rating}  {row['games']} games{points}")
+        who = f"{row['name']} (reference)" if row["kind"] == "reference" else row["name"]
+        print(f"{row['rank'] or '-':>3}  {who}  {rating}  {row['games']} games{points}")
     print(f"{result['games']} games; results in {args.directory}/results.csv and results.json", file=sys.stderr)
     return 0
 
