@@ -291,3 +291,19 @@ def test_leaderboard_ratings_agree_with_a_textbook_fit_on_random_tournaments(see
     assert rows["sub:5"]["rating"] is None and rows["sub:5"]["rank"] == 5
     ranked = [r for r in sorted(rows.values(), key=lambda r: r["rank"]) if r["rating"] is not None]
     assert [r["rating"] for r in ranked] == sorted((r["rating"] for r in ranked), reverse=True)
+
+
+def test_a_reference_marked_sandbox_plays_as_a_sandboxed_engine(tmp_path):
+    if UNCONFINED:
+        pytest.skip("no sandbox here: nothing tells a sandboxed reference from one run as it is")
+    teacher = tmp_path / "teacher.py"  # it plays well only where the sandbox shows it /submission
+    teacher.write_text(source("greedy").replace("def player(board):", "def teach(board):\n    import os\n"
+                                                "    if not os.path.isdir('/submission'):\n        return 99")
+                       + "\n\ndef other(x, y):\n    return 0\n")
+    refs = [{"name": "random", "spec": "random"}, {"name": "instructor", "spec": f"{teacher}:teach", "sandbox": True}]
+    store = make_contest(tmp_path / "c", {"ann": source("first")}, references=refs)
+    assert ladder.run_pending(store, 10, **RUN) == 4
+    rows = [g for g in games(store) if "ref:instructor" in (g["first"], g["second"])]
+    assert len(rows) == 2 and all(g["forfeit"] == 0 for g in rows)
+    assert all(g["result"] == ("1-0" if g["first"] == "ref:instructor" else "0-1") for g in rows)  # greedy beats first
+    assert "instructor (ref:instructor)" in rows[0]["record"]

@@ -184,7 +184,9 @@ class GameRunner:
                 if isinstance(ref, dict) and ref.get("name") == rest:
                     if not ref.get("sandbox"):
                         return str(ref["spec"])
-                    path, kind_of = str(ref["spec"]), "python"
+                    path, sep, function = str(ref["spec"]).rpartition(".py:")  # FILE.py:FUNCTION, or FILE.py
+                    path, kind_of = (path + ".py", "python") if sep else (str(ref["spec"]), "python")
+                    entry_function = function if sep else None
                     break
             else:
                 raise GameError(f"entry {entry!r}: the contest has no such reference")
@@ -192,15 +194,15 @@ class GameRunner:
             row = conn.execute("SELECT path, kind FROM submissions WHERE id = ?", (int(rest),)).fetchone()
             if row is None:
                 raise GameError(f"entry {entry!r}: no such submission")
-            path, kind_of = str(self.folder / row["path"]), row["kind"]
+            path, kind_of, entry_function = str(self.folder / row["path"]), row["kind"], None
         from .sandbox import Limits
         from .seats import seat_definition
 
         name = engine_name(entry)
         own = config.get("sandbox")  # the seats' resource limits, when the contest sets them
         limits = Limits(**own) if isinstance(own, dict) else None
-        definition = seat_definition(str(self.folder), path, kind_of, limits, name, game=str(config["game"]),
-                                     unconfined=self.unconfined)
+        definition = seat_definition(str(self.folder), path, kind_of, limits, name, entry=entry_function,
+                                     game=str(config["game"]), unconfined=self.unconfined)
         engines[name] = json.dumps(definition.to_json(), sort_keys=True)
         return name
 
