@@ -51,6 +51,7 @@ returns the :class:`Ladder`;
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 import threading
@@ -207,6 +208,7 @@ class Ladder:
         conn = connect(self.store)
         try:
             while not self._stop.is_set():
+                row = None
                 try:
                     row = self._next(conn)
                     if row is None:
@@ -218,6 +220,10 @@ class Ladder:
                             self.on_game(int(row["id"]))
                 except Exception as exc:  # noqa: BLE001 - one line kept; the ladder goes on
                     self.error = f"{type(exc).__name__}: {exc}"
+                    if row is not None:  # the game it held goes back for another try
+                        with contextlib.suppress(sqlite3.Error), written(conn):
+                            conn.execute("UPDATE games SET status = 'pending', started = NULL "
+                                         "WHERE id = ? AND status = 'running'", (row["id"],))
                     self._stop.wait(POLL)
         finally:
             conn.close()
