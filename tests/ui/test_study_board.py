@@ -273,3 +273,15 @@ def test_where_the_solver_does_not_go_the_review_is_estimates_and_the_line_follo
     assert all(p["kind"] == "estimate" and p["result"] is None and -1 < p["bar"] < 1 for p in reply["positions"])
     status, line = get(base_url, "/api/line", game=game, moves=moves, first="3")
     assert status == 200 and line["line"][0] == "3" and 1 < len(line["line"]) <= 8 and not line["exact"]
+
+
+def test_a_board_without_an_opening_book_gets_the_solver_for_a_bounded_time_then_estimates() -> None:
+    from zerosum import get_game
+    from zerosum.ui.study import line_job, review_job
+
+    game = get_game("connectx:rows=7,cols=7,k=4")  # the solver takes it, but the empty board is far from proven
+    actions = game.parse_moves("44")
+    reply = review_job(game, actions, 0.05, solver_time=0.2)
+    assert reply["marks"] and not reply["marks"][0]["exact"] and reply["positions"][0]["kind"] == "estimate"
+    line = line_job(game, actions, game.states_of(actions)[-1], 0.3, first=actions[0])
+    assert line["line"][0] == "4" and len(line["line"]) > 1 and not line["exact"]  # alpha-beta went on

@@ -22,12 +22,14 @@ from ..game import Game
 from ..spec import real
 from ..values import is_proven
 
-__all__ = ["review_job", "line_job", "check_budget", "check_resume", "ESTIMATE_SCALE", "LINE"]
+__all__ = ["review_job", "line_job", "check_budget", "check_resume", "ESTIMATE_SCALE", "LINE", "SOLVER_TIME"]
 
 #: an estimate of this size fills about three quarters of the bar (tanh(1) = 0.76)
 ESTIMATE_SCALE = 200.0
 #: plies of the best line the page shows
 LINE = 8
+#: the solver's seconds a position in a page's review, on boards without an opening book (then alpha-beta)
+SOLVER_TIME = 2.0
 
 
 def check_budget(text: str | None, lowest: float, highest: float) -> float:
@@ -68,9 +70,11 @@ def _position(game: Game[Any, Any], ply: int, side: int, value: float, exact: bo
 
 
 def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: int = 0,
-               clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
+               solver_time: float = SOLVER_TIME, clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
     """The moves of ``actions`` from move ``resume`` on, judged for about ``budget`` seconds (at least one
-    move); see the module docstring."""
+    move); see the module docstring.  ``solver_time``: the solver's seconds a position on a board without an
+    opening book, past which alpha-beta estimates it and the mark says so (so that one mark stays well inside
+    a worker's hard limit)."""
     from ..reviewer.judge import marks
     from ..reviewer.text import SUFFIX
 
@@ -78,7 +82,7 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
     positions: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     judged = resume
-    for mark in marks(game, actions, resume, engine=engine):
+    for mark in marks(game, actions, resume, engine=engine, solver_time=solver_time):
         judged = mark.ply
         positions.append(_position(game, mark.ply - 1, mark.player, mark.before, mark.exact,
                                    mark.best[0] if mark.best else None))
@@ -107,8 +111,9 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
              clock: Callable[[], float] = _perf_counter) -> dict[str, Any]:
     """The best play from ``state`` for at most :data:`LINE` plies, from ``first`` when given (the move the
     page's analysis found best, so that the line and the arrow agree with it), else from the analysis
-    service's best: where the solver takes the game, its best moves one after the other (stopping after
-    ``seconds``, at least one move); elsewhere an alpha-beta search's principal variation from there, within
+    service's best: where the solver takes the game, its best moves one after the other, each proven within
+    what is left of ``seconds`` (from the first that is not, alpha-beta's line, and ``exact`` is False);
+    elsewhere an alpha-beta search's principal variation from there, within
     ``seconds``.  ``words``: the value of the line's first move, when this job found it."""
     from ..agents.base import SearchAgent
     from ..agents.registry import make_agent
@@ -116,8 +121,10 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
 
     found = service(game)
     words, exact, who = "", found.solves, "the solver" if found.solves else f"alphabeta:time={seconds:g}"
-    if first is None:
-        top = found.analyse(state, time=seconds)
+    if first is None:  # the solver for at most ``seconds`` (boards without a book can take far longer)
+        top = found.analyse(state, seconds=seconds) if found.solves else found.analyse(state, time=seconds)
+        if not top.done:
+            top = found.analyse(state, time=seconds, use_solver=False)
         first, exact, who = top.best, top.exact, top.engine
         words = top.words(first) if first is not None else ""
     moves: list[Any] = []
@@ -127,13 +134,15 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
         here = game.result(here, first)
         if game.is_terminal(here) or clock() - began >= seconds:
             break
-        if not found.solves:
-            agent = make_agent(f"alphabeta:time={seconds:g}")
+        step = found.analyse(here, seconds=max(0.05, seconds - (clock() - began))) if found.solves else None
+        if step is None or not step.done:  # no proof (in time): alpha-beta's principal variation goes on
+            agent = make_agent(f"alphabeta:time={seconds / 2 if step else seconds:g}")
             assert isinstance(agent, SearchAgent)
             result = agent.search(game, here)
             moves += list(result.pv[:LINE - len(moves)]) or [result.action]
+            exact = exact and step is None and result.exact
             break
-        first = found.analyse(here, time=seconds).best
+        first = step.best
     fmt = game.format_action
     return {"game": game.spec, "moves": game.format_moves(actions), "line": [fmt(a) for a in moves],
             "words": words, "exact": exact, "engine": who}

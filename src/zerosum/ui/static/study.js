@@ -193,7 +193,9 @@ async function bestLine(token, analysed) {
   try {
     const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves, first: analysed.best })}`);
     if (token !== ui.token || !studying()) return;
-    ui.bestLine = { ...reply, words: analysed.words, exact: analysed.exact && !analysed.estimates.includes(analysed.best) };
+    const exact = analysed.exact && !analysed.estimates.includes(analysed.best);
+    // the solver proves the first move; where it could not prove the next ones in time, alpha-beta went on
+    ui.bestLine = { ...reply, words: analysed.words, exact, guessedTail: exact && !reply.exact };
   } catch (err) {
     if (token === ui.token) ui.bestLine = { moves: info.moves, line: [], error: err.message };
   }
@@ -206,7 +208,8 @@ function drawBest() {
   if (found.error) { text.textContent = `No best line: ${found.error}`; return; }
   markBest(found.line[0]);
   const who = pieceName(info.view, info.to_move);
-  text.textContent = `Best line: ${found.line.join(" ")} (${who} to move: ${found.words}${found.exact ? "" : ", an estimate"})`;
+  text.textContent = `Best line: ${found.line.join(" ")} (${who} to move: ${found.words}${found.exact ? "" : ", an estimate"}`
+    + `${found.guessedTail ? "; past its first move, alpha-beta's line" : ""})`;
 }
 
 // ---- saving the main line as a record (POST /api/export), with the review's marks when it is done ------
