@@ -230,7 +230,8 @@ async def review(request: Request) -> Response:
     game, actions, _ = await run_in_threadpool(check_position, query(request, "game"), query(request, "moves"))
     budget = study.check_budget(query(request, "budget"), MIN_BUDGET, engines.engine_time)
     resume = study.check_resume(query(request, "resume"), len(actions))
-    return JSONResponse(await engines.run(study.review_job, (game, actions, budget, resume)))
+    solver_time = min(study.SOLVER_TIME, engines.engine_time / 2)  # a mark well inside the hard limit
+    return JSONResponse(await engines.run(study.review_job, (game, actions, budget, resume, solver_time)))
 
 
 @answered
