@@ -285,3 +285,24 @@ def test_a_board_without_an_opening_book_gets_the_solver_for_a_bounded_time_then
     assert reply["marks"] and not reply["marks"][0]["exact"] and reply["positions"][0]["kind"] == "estimate"
     line = line_job(game, actions, game.states_of(actions)[-1], 0.3, first=actions[0])
     assert line["line"][0] == "4" and len(line["line"]) > 1 and not line["exact"]  # alpha-beta went on
+
+
+def test_an_annotated_record_shows_its_own_marks_with_analysis_off(page) -> None:
+    # zerosum review -o writes 4?? and {blunder: ...}; the page shows them on the record's line, no review asked
+    text = ('[Game "tictactoe"]\n[Annotator "zerosum review"]\n[Result "1-0"]\n\n'
+            "1. 1 2? {mistake: draw -> loss in 3 moves} 2. 5 3?? {blunder: loss in 2 moves -> loss in 1 move} "
+            "3. 9 1-0\n")
+    page.goto(page.base + "/?game=tictactoe&opponent=person")
+    wait_moves(page, "")  # the page's own first load is done before the record opens
+    page.click("#record-box summary")
+    page.fill("#record-text", text)
+    page.click("#record-open")
+    page.wait_for_function("() => document.querySelector('#record-info').textContent.startsWith('Game 1')",
+                           timeout=30000)
+    page.click('#move-list button[data-ply="5"]')  # the record's line is in the list from its start
+    wait_moves(page, "12539")
+    second = page.locator('#move-list button[data-ply="2"]')
+    assert second.get_attribute("data-mark") == "mistake" and "draw -> loss in 3 moves" in second.get_attribute("title")
+    fourth = page.locator('#move-list button[data-ply="4"]')
+    assert fourth.get_attribute("data-mark") == "blunder" and fourth.text_content().endswith("??")
+    assert page.locator('#move-list button[data-ply="1"]').get_attribute("data-mark") is None

@@ -90,13 +90,16 @@ def _refusal(spec: str | None) -> str | None:
 def _entry(record: Any) -> dict[str, Any]:
     """A game read from the record, with its line from the start checked against the page's limits."""
     entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
-                             "game": None, "line": [], "separator": "", "error": None}
+                             "game": None, "line": [], "separator": "", "error": None, "marks": []}
     try:
         game = check_game(record.tags.get("Game"))
         opening = record.tags.get("Opening", "").strip()
         start = [game.format_action(a) for a in game.parse_moves(opening)] if opening not in ("", "-") else []
         actions, _ = checked_position(game, game.move_separator.join([*start, *record.moves]))
         entry.update(game=game.spec, line=[game.format_action(a) for a in actions], separator=game.move_separator)
+        # an annotated record's marks (zerosum review -o): {ply, mark, comment} for each move that has one
+        entry["marks"] = [{"ply": len(start) + i + 1, "mark": note.mark, "comment": note.comment}
+                          for i, note in enumerate(record.notes) if note is not None and (note.mark or note.comment)]
     except GameError as exc:
         entry["error"] = str(exc)
     return entry

@@ -32,6 +32,7 @@ const ui = {
   opponents: [],
   lastEngine: null,     // the engine's last move: {agent, before, after, move} (what "why?" explains)
   record: [],           // the games of the record opened last
+  recordShown: null,    // the record's game on the board: its line and its annotations ({line, marks})
   waiting: null,        // the request whose wait #wait describes, if any
 };
 

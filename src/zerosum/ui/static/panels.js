@@ -13,7 +13,7 @@ function renderMoveList() {
   const view = ui.info ? ui.info.view : null;
   const entry = (ply, text, label) => {
     const cls = ply > ui.ply ? "future" : "";
-    const mark = ply ? markOf(ply) : null;  // the review's mark (study.js)
+    const mark = ply ? (markOf(ply) || recordMark(ply)) : null;  // the review's mark (study.js), else the record's
     const button = el("button", cls, { type: "button", "data-ply": String(ply),
       "aria-label": mark ? `${label}, ${mark.words}` : label });
     if (ply === ui.ply) button.setAttribute("aria-current", "step");
@@ -186,8 +186,20 @@ function clearLines() {
   ui.bestLine = null;
 }
 
+// an opened annotated record's mark of move `ply` (zerosum review -o: 4??, {blunder: ...}), while the line
+// shown is the record's own: {mark, class, words} as the review's marks are
+const RECORD_CLASS = { "??": "blunder", "?": "mistake", "?!": "mistake", "!": "best", "!!": "best", "!?": "good" };
+function recordMark(ply) {
+  const r = ui.recordShown;
+  if (!r || ply > r.line.length || !ui.line.slice(0, ply).every((m, i) => r.line[i] === m)) return null;
+  const m = r.marks.find((x) => x.ply === ply);
+  if (!m) return null;
+  return { mark: m.mark || "", class: RECORD_CLASS[m.mark] || "good", words: m.comment || `marked ${m.mark}` };
+}
+
 function loadRecordGame(index) {
   const g = ui.record[index];
+  ui.recordShown = g.error ? null : { line: g.line, marks: g.marks || [] };
   const t = g.tags;
   if (g.error) { $("#record-info").textContent = `Game ${index + 1} cannot be shown: ${g.error}`; return; }
   $("#record-info").textContent = `Game ${index + 1}: ${[t.First, t.Second].filter(Boolean).join(" – ")} ${g.result}`
