@@ -79,7 +79,15 @@ ALLOWED = {
     ("commands/engine_check.py", "'migration:n=5'"): "engine-check's test board for 'game migration'",
     ("commands/engine_check.py", "'othello'"): "engine-check's test set key: the game named alone",
     ("commands/engine_check.py", "'othello:n=6'"): "engine-check's test board for 'game othello'",
+    ("ui/terminal_settings.py", "'connect4'"): "Settings' default game (the --game default)",
+    ("ui/terminal_settings.py", "'human'"): "Settings' default seats: a person (DESIGN: --first AGENT or 'human')",
+    ("commands/review.py", "'connect4'"): "review's game when --game names none (the --game default)",
+    ("commands/contest.py", "'random'"): "contest new's default --reference: the random player, the homework's "
+                                         "lower grading reference (DESIGN: --grade random,REFERENCE)",
     # ordinary words that happen to be agent names
+    ("ui/contest_server.py", "'first'"): "the first player's column of the contest's games table",
+    ("ui/server.py", "'first'"): "the query field 'first': the move a best line starts with",
+    ("ui/static/contest/contest.js", '"first"'): "the first player's seat and column in a game row",
     ("arena/plan.py", "'random'"): "the openings order random/sequential",
     ("commands/arena.py", "'random'"): "the --order random/sequential choice",
     ("arena/store.py", "'first'"): "the first player's column of the results file",

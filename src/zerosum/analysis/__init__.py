@@ -31,8 +31,9 @@ Values are not worded here: the faces word them (``zerosum.ui``).
 from __future__ import annotations
 
 from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, SOLVER_NAME, Service, prove, service
+from .estimate import estimating_agent
 from .progress import parse, token
 from .result import CLASS, ESTIMATE, EXACT, Analysis
 
-__all__ = ["service", "Service", "Analysis", "prove", "parse", "token",
+__all__ = ["service", "Service", "Analysis", "prove", "parse", "token", "estimating_agent",
            "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE"]

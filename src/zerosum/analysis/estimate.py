@@ -18,7 +18,7 @@ def estimated(game: Game[Any, Any], state: Any, actions: list[Any], seconds: flo
     """Alpha-beta's analysis in about ``seconds``, shared out among the moves; exact when every search says
     its value is a proof.  ``engine`` is ``alphabeta:time=S``."""
     start = _time.perf_counter()
-    per_move = _alphabeta(max(seconds / len(actions), 0.01))
+    per_move = estimating_agent(max(seconds / len(actions), 0.01))
     if per_move is None:
         return Analysis("", note="no search agent is installed yet, so there is no hint")
     values, exact, nodes = child_values(game, state, actions, per_move)
@@ -29,9 +29,10 @@ def estimated(game: Game[Any, Any], state: Any, actions: list[Any], seconds: flo
                     _time.perf_counter() - start)
 
 
-def _alphabeta(seconds: float) -> SearchAgent | None:
-    """Alpha-beta with ``seconds`` a search, as ``make_agent("alphabeta:time=S")`` builds it; None when the
-    module is not there."""
+def estimating_agent(seconds: float) -> SearchAgent | None:
+    """The engine that estimates where the solver does not go: alpha-beta with ``seconds`` a search, as
+    ``make_agent("alphabeta:time=S")`` builds it (its ``spec`` says so); None when the module is not there.
+    A face that needs an estimate's line asks for it here, never names the agent."""
     try:
         from ..agents.alphabeta import AlphaBetaAgent
     except ImportError:  # pragma: no cover - alpha-beta ships with zerosum

@@ -115,12 +115,11 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
     what is left of ``seconds`` (from the first that is not, alpha-beta's line, and ``exact`` is False);
     elsewhere an alpha-beta search's principal variation from there, within
     ``seconds``.  ``words``: the value of the line's first move, when this job found it."""
-    from ..agents.base import SearchAgent
-    from ..agents.registry import make_agent
-    from ..analysis import service
+    from ..analysis import estimating_agent, service
 
     found = service(game)
-    words, exact, who = "", found.solves, "the solver" if found.solves else f"alphabeta:time={seconds:g}"
+    estimator = estimating_agent(seconds)
+    words, exact, who = "", found.solves, "the solver" if found.solves or estimator is None else estimator.spec
     if first is None:  # the solver for at most ``seconds`` (boards without a book can take far longer)
         top = found.analyse(state, seconds=seconds) if found.solves else found.analyse(state, time=seconds)
         if not top.done:
@@ -136,8 +135,9 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
             break
         step = found.analyse(here, seconds=max(0.05, seconds - (clock() - began))) if found.solves else None
         if step is None or not step.done:  # no proof (in time): alpha-beta's principal variation goes on
-            agent = make_agent(f"alphabeta:time={seconds / 2 if step else seconds:g}")
-            assert isinstance(agent, SearchAgent)
+            agent = estimating_agent(seconds / 2 if step else seconds)
+            if agent is None:
+                break
             result = agent.search(game, here)
             moves += list(result.pv[:LINE - len(moves)]) or [result.action]
             exact = exact and step is None and result.exact
