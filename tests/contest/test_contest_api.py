@@ -173,13 +173,6 @@ def test_after_the_deadline_uploads_are_refused_with_the_deadline(served: dict[s
         store.set_config(deadline=None)
 
 
-def test_the_teacher_freezes_the_entries(served: dict[str, Any]) -> None:
-    status, body, _ = curl("-X", "POST", f"{served['url']}/api/freeze", token=served["tokens"]["teacher"])
-    assert status == 200 and body["frozen"] is True and "zerosum contest final" in body["next"]
-    status, body, _ = _submit(served, "Bob", "good.py")
-    assert status == 400 and "frozen" in body["error"]
-
-
 def test_ladder_games_reach_the_student_with_replay_links(served: dict[str, Any]) -> None:
     deadline = time.monotonic() + 120
     while True:
@@ -217,3 +210,11 @@ def test_kill_9_of_the_server_loses_no_submission(tmp_path: Path) -> None:
             time.sleep(0.5)
     assert [(s["id"], s["status"], s["active"]) for s in me["submissions"]] == [(sub["id"], "ok", True)]
     assert Store(folder).rows("PRAGMA integrity_check") == [{"integrity_check": "ok"}]
+
+
+def test_the_teacher_freezes_the_entries(served: dict[str, Any]) -> None:
+    # last of the module: a freeze drops the ladder's pending games and schedules none (the tests above use them)
+    status, body, _ = curl("-X", "POST", f"{served['url']}/api/freeze", token=served["tokens"]["teacher"])
+    assert status == 200 and body["frozen"] is True and "zerosum contest final" in body["next"]
+    status, body, _ = _submit(served, "Bob", "good.py")
+    assert status == 400 and "frozen" in body["error"]
