@@ -99,7 +99,9 @@ def test_without_bubblewrap_students_code_is_refused_unless_unconfined(tmp_path:
     refused, command = done.stdout.strip().splitlines()
     assert refused.startswith("REFUSED students' code is not run without a sandbox: bubblewrap (bwrap) is not "
                               "installed") and "pass --unconfined" in refused
-    assert command == f"COMMAND {sys.executable} -I -m zerosum engine --name seat {tmp_path / 'ok.py'}:player"
+    from zerosum.contest.seats import _RUN_ZEROSUM  # python -I -c: this zerosum, installed or on PYTHONPATH
+
+    assert command == f"COMMAND {sys.executable} -I -c {_RUN_ZEROSUM} engine --name seat {tmp_path / 'ok.py'}:player"
 
 
 def test_an_unconfined_seat_plays_as_a_plain_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import time as _time
 from typing import Any
 
-from ..agents.base import Limits, SearchAgent
-from ..game import Game
+from ..agents.base import MAX_TIME, Limits, SearchAgent
+from ..errors import UsageError
+from ..game import Game, safe_repr
 from ..values import is_proven, loss_value, win_value
 from .result import Analysis, best_action, centre_order
 
@@ -33,6 +34,8 @@ def estimating_agent(seconds: float) -> SearchAgent | None:
     """The engine that estimates where the solver does not go: alpha-beta with ``seconds`` a search, as
     ``make_agent("alphabeta:time=S")`` builds it (its ``spec`` says so); None when the module is not there.
     A face that needs an estimate's line asks for it here, never names the agent."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_TIME:
+        raise UsageError(f"seconds is a number above 0 and at most {MAX_TIME:g}, not {safe_repr(seconds, 40)}")
     try:
         from ..agents.alphabeta import AlphaBetaAgent
     except ImportError:  # pragma: no cover - alpha-beta ships with zerosum

@@ -34,6 +34,7 @@ import os
 import re
 import stat
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..errors import AgentError, UsageError
@@ -44,6 +45,10 @@ from .sandbox import SUBMISSION_DIR, Limits, wrap
 __all__ = ["seat_definition", "seat_engine", "entry_function", "KINDS", "ENTRY"]
 
 KINDS = ("python", "notebook", "program")
+#: ``python -I -c`` this: the zerosum running here (the folder above its package is bound read-only in the
+#: sandbox), whether it is installed or found on PYTHONPATH, which isolated mode (-I) ignores
+_RUN_ZEROSUM = ("import runpy, sys; sys.path.insert(0, %r); runpy.run_module('zerosum', run_name='__main__')"
+                % str(Path(__file__).resolve().parents[2]))
 #: the entry function looked for first
 ENTRY = "player"
 _NAME_BAD = re.compile(r"[^A-Za-z0-9_\-]")
@@ -127,7 +132,7 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
                              + (" (extract the notebook's marked cell first)" if base.endswith(".ipynb") else ""))
         inside = f"{SUBMISSION_DIR}/{base if _FILE_OK.fullmatch(base) else 'submission.py'}"
         function = entry_function(path, entry)
-        words = [sys.executable, "-I", "-m", "zerosum", "engine", "--name", engine_name]
+        words = [sys.executable, "-I", "-c", _RUN_ZEROSUM, "engine", "--name", engine_name]
         words += ["--game", game] if game else []
         words.append(f"{inside}:{function}")
     else:
