@@ -12,7 +12,6 @@ in :mod:`zerosum.core.game_types`; both are re-exported here, where the games im
 
 from __future__ import annotations
 
-import functools
 import re
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
@@ -391,15 +390,3 @@ class Game(ABC, Generic[S, A]):
 #: course subclass, ``"input"`` turns (game object, your state) into (its adapter, its position)
 COURSE_HOOKS: dict[str, Callable[..., Any]] = {}
 
-
-def course_entry(method: Callable[..., Any]) -> Callable[..., Any]:
-    """An agent's ``method(game, state, ...)`` taking a course game object and its own states too; for a
-    zerosum Game it costs one ``isinstance`` test (every agent's ``__call__`` and ``search`` are wrapped)."""
-
-    @functools.wraps(method)
-    def entry(self: Any, game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
-        if (not isinstance(game, Game) or game.COURSE) and "input" in COURSE_HOOKS:
-            game, state = COURSE_HOOKS["input"](game, state)
-        return method(self, game, state, *args, **kwargs)
-
-    return entry

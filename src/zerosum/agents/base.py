@@ -27,10 +27,10 @@ from typing import Any, Callable, ClassVar, Protocol
 from ..core.checks import check_flag, check_whole, safe_repr
 from ..core.words import describe_value
 from ..errors import AgentError, InvalidSpecError
-from ..game import Game, course_entry
+from ..game import Game
 from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, is_proven, loss_value, plies_to_end, win_value
-from .positions import taking_positions
+from .positions import course_entry, taking_positions
 from .traits import AgentTraits
 
 __all__ = [

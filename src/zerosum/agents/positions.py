@@ -23,9 +23,9 @@ import functools
 from typing import Any, Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..game import Game, safe_repr
+from ..game import COURSE_HOOKS, Game, safe_repr
 
-__all__ = ["search_position", "play_actions", "position_name", "taking_positions"]
+__all__ = ["search_position", "play_actions", "position_name", "taking_positions", "course_entry"]
 
 
 def search_position(game: Any, state: Any) -> Any:
@@ -83,3 +83,17 @@ def position_name(game: Game[Any, Any], state: Any) -> str:
         return f"the position {safe_repr(board)}"
     except Exception:  # noqa: BLE001 - a state the game cannot describe is still named
         return f"the position {safe_repr(state)}"
+
+
+
+def course_entry(method: Callable[..., Any]) -> Callable[..., Any]:
+    """An agent's ``method(game, state, ...)`` taking a course game object and its own states too; for a
+    zerosum Game it costs one ``isinstance`` test (every agent's ``__call__`` and ``search`` are wrapped)."""
+
+    @functools.wraps(method)
+    def entry(self: Any, game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        if (not isinstance(game, Game) or game.COURSE) and "input" in COURSE_HOOKS:
+            game, state = COURSE_HOOKS["input"](game, state)
+        return method(self, game, state, *args, **kwargs)
+
+    return entry

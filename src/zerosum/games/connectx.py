@@ -240,18 +240,14 @@ class ConnectX(Game[ConnectXState, int]):
         :meth:`winning_line`, :meth:`from_board`, :meth:`to_grid` and :meth:`place`'s cells count rows;
         ``origin="bottom"``: row 0 is the bottom row, where the first stone of a column lands.
 
-        >>> game = ConnectX()
-        >>> state = game.from_moves("44")  # X at the bottom of column 4, O on top of it
-        >>> game.cell(state, 5, 3), game.cell(state, 0, 3, origin="bottom")
+        >>> game = ConnectX(); game.cell(game.from_moves("44"), 5, 3), game.cell(game.from_moves("44"), 0, 3, origin="bottom")
         (1, 1)
         """
         if type(origin) is not str or origin not in ("top", "bottom"):
             raise InvalidPositionError(f"origin={quoted(origin)}: rows are counted from the 'top' or the 'bottom'")
         if not (type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols):
-            raise InvalidPositionError(
-                f"cell (row {quoted(row)}, column {quoted(col)}) is outside the board: rows "
-                f"0..{self.rows - 1} from the {origin}, columns 0..{self.cols - 1}"
-            )
+            raise InvalidPositionError(f"cell (row {quoted(row)}, column {quoted(col)}) is outside the board: rows "
+                                       f"0..{self.rows - 1} from the {origin}, columns 0..{self.cols - 1}")
         return self._stone(self.check_state(state), row if origin == "bottom" else self.rows - 1 - row, col)
 
     def _stone(self, state: ConnectXState, row: int, col: int) -> int:
@@ -277,21 +273,14 @@ class ConnectX(Game[ConnectXState, int]):
         return col
 
     def mirrored_actions(self, actions: Sequence[int]) -> list[int]:
-        """Column c played as column cols - 1 - c: the rules are symmetric left to right.
-
-        >>> ConnectX().mirrored_actions([3, 0, 6])
-        [3, 6, 0]
-        """
+        """Column c played as column cols - 1 - c (the rules are symmetric left to right): [3, 0, 6] -> [3, 6, 0]."""
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
             raise InvalidMoveError(f"a list of actions (0-based columns) is expected, not {type(actions).__name__}")
-        mirrored = []
-        for action in actions:
-            col = as_index(action, "a Connect-X action is a 0-based column number")
-            assert isinstance(col, int)
-            if not 0 <= col < self.cols:
-                raise self._outside(col)
-            mirrored.append(self.cols - 1 - col)
-        return mirrored
+        cols = [as_index(a, "a Connect-X action is a 0-based column number") for a in actions]
+        outside = [c for c in cols if not 0 <= c < self.cols]
+        if outside:
+            raise self._outside(outside[0])
+        return [self.cols - 1 - c for c in cols]
 
     def format_action(self, action: int) -> str:
         return str(as_index(action, "a Connect-X action is a 0-based column number") + 1)
