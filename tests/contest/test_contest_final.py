@@ -193,3 +193,40 @@ def test_a_grading_table_is_read_or_refused_in_one_line(tmp_path, head, lines, n
     assert kind in ("rank", "elo") and steps == sorted(steps) and steps
     for key, points in steps:
         assert math.isfinite(key) and 0 <= points <= 1000 and (kind == "elo" or (key >= 1 and key == int(key)))
+
+
+def test_an_external_engine_is_a_reference_through_contest_new_engine(tmp_path, capsys):
+    # DESIGN: --engine NAME=COMMAND on contest too; the definition is kept with the contest, so the final (a
+    # new process) starts the program again in the pool's workers
+    import sys
+    from pathlib import Path
+
+    from zerosum.cli import main
+    from zerosum.contest.store import Store
+
+    engine = Path(__file__).resolve().parents[2] / "examples" / "engines" / "random_engine.py"
+    (tmp_path / "roster.csv").write_text("name\nann\n")
+    folder = tmp_path / "c"
+    assert main(["contest", "new", str(folder), "--game", "connect4-8x8", "--roster", str(tmp_path / "roster.csv"),
+                 "--engine", f"rnd={sys.executable} {engine}", "--reference", "rnd", "--reference", "random",
+                 "--openings-count", "2",
+                 "--seed", "3"]) == 0
+    store = Store(folder)
+    assert [r["spec"] for r in store.config()["references"]] == ["rnd", "random"]
+    submit(store, folder, "ann", PLAYERS["ann"])
+    extra = ["--unconfined"] if RUN["unconfined"] else []
+    import subprocess
+
+    (tmp_path / "table.csv").write_text("rank,points\n1,10\n2,5\n3,0\n")  # two random players may tie: no bands
+    done = subprocess.run([sys.executable, "-m", "zerosum", "contest", "final", str(folder), "--grade-table",
+                           str(tmp_path / "table.csv"), *extra],
+                          capture_output=True, text=True, timeout=300)  # a new process: nothing registered there
+    assert done.returncode == 0, done.stderr
+    results = json.loads((folder / "results.json").read_text())
+    rows = {r["name"]: r for r in results["results"]}
+    assert rows["rnd"]["games"] > 0 and rows["ann"]["games"] == rows["rnd"]["games"]
+    assert rows["rnd"]["forfeits"] == 0  # the program played every game (unregistered, it forfeited each one)
+    # a malformed --engine is one line, and nothing is made
+    assert main(["contest", "new", str(tmp_path / "d"), "--game", "connect4", "--roster", str(tmp_path / "roster.csv"),
+                 "--engine", "rnd"]) == 2
+    assert not (tmp_path / "d").exists()

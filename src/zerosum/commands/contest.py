@@ -85,6 +85,9 @@ def _new_args(p: argparse.ArgumentParser) -> None:
                         "(default: random)")
     p.add_argument("--deadline", metavar="ISO-8601",
                    help="submissions close then: 2026-12-01T18:00Z (no zone: UTC); default: none")
+    from .arena_options import add_engine_options
+
+    add_engine_options(p)  # --engine NAME=COMMAND: an external program as a reference (--reference NAME)
     p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
                    help="seed of the openings' order and the games (default: drawn, and stored)")
     p.add_argument("--url", default="http://localhost:8000", metavar="URL",
@@ -140,7 +143,14 @@ def _run_new(args: argparse.Namespace) -> int:
     if not args.url.startswith(("http://", "https://")) or any(c.isspace() or c in "<>\"'" for c in args.url):
         raise UsageError(f"--url {args.url[:80]!r} is not an http:// or https:// address")
     roster = read_roster(read_text(args.roster, "roster"))
-    references = [parse_reference(r) for r in (args.reference or ["random"])]
+    from .arena_options import engine_settings
+
+    engines = {d.name.lower(): d for d in engine_settings(args)}  # each --engine NAME is an agent spec now
+    references: list[dict[str, Any]] = [parse_reference(r) for r in (args.reference or ["random"])]
+    for ref in references:  # a reference that is an external engine keeps its definition with the contest
+        found = engines.get(ref["spec"].partition(":")[0].lower())
+        if found is not None:
+            ref["engine"] = found.to_json()
     game = get_game(args.game)
     openings = None
     if args.openings:

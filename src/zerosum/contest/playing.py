@@ -182,6 +182,9 @@ class GameRunner:
         if kind == "ref":
             for ref in config.get("references") or []:
                 if isinstance(ref, dict) and ref.get("name") == rest:
+                    if isinstance(ref.get("engine"), dict):  # an external program (contest new --engine)
+                        engines[str(ref["engine"]["name"])] = json.dumps(ref["engine"], sort_keys=True)
+                        return str(ref["spec"])
                     if not ref.get("sandbox"):
                         return str(ref["spec"])
                     path, sep, function = str(ref["spec"]).rpartition(".py:")  # FILE.py:FUNCTION, or FILE.py
