@@ -435,7 +435,7 @@ def test_solver_on_other_boards(rows: int, cols: int, k: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_solver_against_negamax_many(seat: int) -> None:
-    """Ten games a seat at Kaggle's default actTimeout; every game won (the README records the figures)."""
+    """Ten games a seat at Kaggle's default actTimeout; every game won (docs/interop.md records the figures)."""
     need("zerosum.solver.agent")
     solver = warmed(kaggle.agent("solver"))
     for seed in range(10):

@@ -23,7 +23,7 @@ when it first meets a game; every value it returns while searching.
   counted from 1 at the bottom; second player: even rows), a quarter when an opposing threat lies below it
   in its column (that one will be met first), a bonus for a threat right above another of the same player,
   plus centre control; a threat the side to move can play at once, or two the opponent can, decide the game.
-  It beats ``window`` at equal depth (see the README's match).
+  It beats ``window`` at equal depth (docs/agents.md gives the match).
 * ``runs`` -- Connect-X's :func:`zerosum.games.connectx_eval.runs_eval`, the run-length heuristic of the
   course's Connect Four comparison: every maximal run of L stones (2 <= L < k) in a row, column or
   diagonal counts ``10 ** (L - 1)``, blocked or not; the player's total minus the opponent's.
