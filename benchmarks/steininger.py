@@ -213,7 +213,7 @@ def _load() -> str:
 def _seconds(answer: Answer | None) -> str:
     if answer is None:
         return "-"
-    return f">{answer.seconds:g}" if answer.scores is None else f"{answer.seconds:.3f}"
+    return f">{answer.seconds:g}" if answer.scores is None else f"{answer.seconds:.4f}"
 
 
 def _scores(answer: Answer | None) -> str:
@@ -226,14 +226,15 @@ def _scores(answer: Answer | None) -> str:
 
 def _summary(times: list[Answer]) -> list[str]:
     if not times:
-        return ["-", "-", "-"]
+        return ["-", "-", "-", "-"]
     values = [a.seconds for a in times]
     out = []
     for q in (0.5, 0.9, 1.0):
         pick = percentile(values, q)
         late = any(a.scores is None and a.seconds == pick for a in times)
-        out.append(f">{pick:g}" if late else f"{pick:.3f}")
-    return out
+        out.append(f">{pick:g}" if late else f"{pick:.4f}")
+    solved = [a.nodes for a in times if a.scores is not None]
+    return out + [f"{sum(solved) / len(solved):,.0f}" if solved else "-"]
 
 
 def _git_head() -> str:
@@ -313,8 +314,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _report(todo: list[tuple[Any, int | None]], engines: list[Engine], answers: dict[str, list[Answer | None]]) -> None:
     print()
-    print("| ply | positions | " + " | ".join(f"{e.name} p50 s | p90 s | worst s" for e in engines) + " | agree |")
-    print("| --- " * (2 + 3 * len(engines) + 1) + "|")
+    print("| ply | positions | " + " | ".join(f"{e.name} p50 s | p90 s | worst s | mean nodes" for e in engines)
+          + " | agree |")
+    print("| --- " * (2 + 4 * len(engines) + 1) + "|")
     for ply in sorted({state.ply for state, _ in todo}):
         index = [i for i, (state, _) in enumerate(todo) if state.ply == ply]
         cells = []
