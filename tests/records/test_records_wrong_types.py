@@ -65,6 +65,7 @@ def good(tmp_path_factory):
         "forfeit": lambda: False, "store": lambda: store, "rec": lambda: play_game("tictactoe", "first", "first"),
         "path": lambda: where / f"out{next(counter)}.pgn", "ply": lambda: 3,
         "mark": lambda: "?", "comment": lambda: "mistake: draw -> loss in 3 moves",
+        "variations": lambda: {0: [records.Variation(["1"])]}, "lines": lambda: [["5", "1"], ["5", "9"]],
     }
     yield values, where
     store.close()
@@ -80,11 +81,11 @@ def callables(writer: Writer) -> dict[str, object]:
 
 def test_the_table_covers_every_callable_public_name():
     public = {name for name in records.__all__ if callable(getattr(records, name))}
-    assert public == {"MoveNote", "Record", "Writer", "format", "from_game_record", "from_store", "move_number",
-                      "parse", "read", "termination", "write"}
+    assert public == {"MoveNote", "Record", "Variation", "Writer", "format", "from_game_record", "from_store",
+                      "move_number", "parse", "read", "termination", "tree", "write"}
     assert {name for name in records.__all__ if not callable(getattr(records, name))} == {
-        "MAX_COMMENT", "MAX_LINE", "MAX_MOVE", "MAX_NODES", "MAX_SECONDS", "MAX_TAG", "MAX_TAG_NAME", "RESULTS",
-        "ROSTER", "WIDTH"}
+        "MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_MOVE", "MAX_NODES", "MAX_SECONDS", "MAX_TAG", "MAX_TAG_NAME",
+        "MAX_VARIATIONS", "RESULTS", "ROSTER", "WIDTH"}
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -115,6 +116,9 @@ def test_every_public_name_answers_wrong_types_with_a_game_error(good, data):
     lambda: MoveNote(time=float("nan")), lambda: records.read(None), lambda: records.parse(b"[Game]"),
     lambda: records.termination(None, None), lambda: records.format(None), lambda: Writer(3),
     lambda: records.from_game_record(None), lambda: Record({"Game": "tictactoe"}, "55"),
+    lambda: Record({"Game": "tictactoe"}, ["5"], variations={1: [records.Variation(["1"])]}),
+    lambda: Record({"Game": "tictactoe"}, ["5"], variations={0: ["1"]}), lambda: records.Variation([]),
+    lambda: records.tree("55"), lambda: records.tree([[5]]),
 ])
 def test_the_calls_the_issue_names_raise_one_game_error_line(call, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

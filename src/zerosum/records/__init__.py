@@ -35,6 +35,15 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
 - An annotated record (``zerosum review -o``) adds PGN's suffixes to moves (``4?``, ``4??``, ``4!``; the
   six of ``records.notes.MARKS``) and one free comment a move, after its note (``4?? {blunder: win in 5 moves -> loss
   in 4 moves}``): :attr:`MoveNote.mark` and :attr:`MoveNote.comment`.
+- A variation, PGN's recursive annotation variation, follows the move it is an alternative to, in parentheses,
+  and may hold variations of its own: ``1. 4 4 2. 3 ( 2. 5 5 ( 2... 2 ) 3. 1 ) 2... 4`` (after ``4 4``, ``3`` was
+  played; ``5 5 1`` could have been, and after ``5`` the reply ``2`` instead of ``5``).
+  :attr:`Record.variations` maps a move's index to its alternatives, each a :class:`Variation` (moves, notes,
+  variations) from the position before that move; every move of every variation is replayed legally when
+  read.  At most :data:`MAX_DEPTH` levels and :data:`MAX_VARIATIONS` variations a game.  The writer puts
+  spaces around the parentheses; a reader also takes them against a move (``(2. 5 5)``), except that in a game
+  whose moves are written with parentheses (a course game's tuples, ``(2,2)``) a pair inside one word is the
+  move's own.  :meth:`Record.lines` lists every line of the tree and :func:`tree` makes a tree from lines.
 - Movetext wraps at 80 columns; reading accepts any whitespace between tokens.
 - The result token: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (unfinished).
 - ``Opening`` is the move string played before the moves (``-``: the start position); ``Termination`` is
@@ -42,8 +51,8 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
   clock), ``1/T`` (T seconds a move) or ``-``.
 
 Reading takes memory in proportion to the text: a line is at most :data:`MAX_LINE` characters, a tag value
-:data:`MAX_TAG`, a move :data:`MAX_MOVE`, a comment :data:`MAX_COMMENT`, each refused in one line naming
-the line; a tag lies on one line; text no UTF-8 file can hold (lone surrogates) is refused wherever it is.
+:data:`MAX_TAG`, a move :data:`MAX_MOVE`, a comment :data:`MAX_COMMENT`, variations :data:`MAX_DEPTH` deep
+and :data:`MAX_VARIATIONS` a game, each refused in one line naming the line; a tag lies on one line; text no UTF-8 file can hold (lone surrogates) is refused wherever it is.
 
 :func:`parse` checks each game whole: its tags, its game spec, every move replayed legally from the opening,
 and a result that agrees with the board (a game over on the board must carry its result; one that is not
@@ -55,28 +64,40 @@ line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): colum
 (['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None, mark=None, comment=None), '*')
 >>> parse(format(r)) == [r]
 True
+>>> v = parse('[Game "connect4"]\\n\\n1. 4 4 2. 3 (2. 5 5 (2... 2) 3. 1) 2... 4 *')[0]
+>>> v.moves, v.variations[2][0].moves, v.variations[2][0].variations[1][0].moves
+(['4', '4', '3', '4'], ['5', '5', '1'], ['2'])
+>>> v.lines()
+[['4', '4', '3', '4'], ['4', '4', '5', '5', '1'], ['4', '4', '5', '2']]
+>>> format(v).splitlines()[-1]
+'1. 4 4 2. 3 ( 2. 5 5 ( 2... 2 ) 3. 1 ) 2... 4 *'
 """
 
 from __future__ import annotations
 
-from .lexer import MAX_COMMENT, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME, move_number
+from .lexer import MAX_COMMENT, MAX_DEPTH, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME, MAX_VARIATIONS, move_number
+from .reading import parse, read
 from .sources import from_game_record, from_store, termination
-from .text import MAX_NODES, MAX_SECONDS, RESULTS, ROSTER, WIDTH, MoveNote, Record, format, parse, read, write
+from .text import MAX_NODES, MAX_SECONDS, RESULTS, ROSTER, WIDTH, MoveNote, Record, format, write
+from .variations import Variation, tree
 from .writer import Writer
 
 __all__ = [
            "MAX_COMMENT",
+           "MAX_DEPTH",
            "MAX_LINE",
            "MAX_MOVE",
            "MAX_NODES",
            "MAX_SECONDS",
            "MAX_TAG",
            "MAX_TAG_NAME",
+           "MAX_VARIATIONS",
            "RESULTS",
            "ROSTER",
            "WIDTH",
            "MoveNote",
            "Record",
+           "Variation",
            "Writer",
            "format",
            "from_game_record",
@@ -85,5 +106,6 @@ __all__ = [
            "parse",
            "read",
            "termination",
+           "tree",
            "write",
 ]

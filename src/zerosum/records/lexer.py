@@ -15,8 +15,9 @@ from typing import NamedTuple
 from ..core.checks import safe_repr
 from ..errors import InvalidFileError
 
-__all__ = ["MAX_COMMENT", "MAX_LINE", "MAX_MOVE", "MAX_TAG", "MAX_TAG_NAME", "TextError", "Token", "check_move",
-           "check_tag", "check_text", "flag", "is_move_number", "move_number", "path_of", "tokens"]
+__all__ = ["MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_MOVE", "MAX_TAG", "MAX_TAG_NAME", "MAX_VARIATIONS", "RESULTS",
+           "TextError", "Token", "check_move", "check_tag", "check_text", "flag", "is_move_number", "move_number",
+           "path_of", "split_parens", "tokens"]
 
 # The bounds of a record's text, in characters (the README's Limits):
 MAX_LINE = 16_384  # a line: a tag line at its longest (every character of the value escaped) fits
@@ -24,6 +25,12 @@ MAX_TAG = 4_096  # a tag's value, unescaped
 MAX_TAG_NAME = 64  # a tag's name
 MAX_MOVE = 64  # a move token
 MAX_COMMENT = 1_000  # a comment, between its braces
+# The bounds of a record's tree of variations (the README's Limits):
+MAX_DEPTH = 32  # variations inside variations: a main line's variation is at depth 1
+MAX_VARIATIONS = 10_000  # the variations of one game, at every depth
+
+#: the result tokens
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -154,15 +161,41 @@ def is_move_number(token: str) -> bool:
     return _MOVE_NUMBER.fullmatch(token) is not None
 
 
-def check_move(move: object, results: tuple[str, ...]) -> None:
-    """A move token: text without spaces, braces, brackets or quotes, not a result token or a move number
-    (``4.``), bounded."""
-    if not isinstance(move, str) or not _MOVE.fullmatch(move) or move in results or is_move_number(move):
+def check_move(move: object, results: tuple[str, ...] = RESULTS) -> None:
+    """A move token: text without spaces, braces, brackets or quotes, whose parentheses (if any) pair up
+    inside it, not a result token or a move number (``4.``), bounded."""
+    if not isinstance(move, str) or not _MOVE.fullmatch(move) or move in results or is_move_number(move) \
+            or split_parens(move, True) != [move]:
         raise InvalidFileError(f"move {safe_repr(move, 60)} is not a move token (no spaces, braces, brackets or "
-                               "quotes; not a result or a move number such as 4.)")
+                               "quotes, parentheses only in pairs; not a result or a move number such as 4.)")
     if len(move) > MAX_MOVE:
         raise InvalidFileError(f"move {safe_repr(move, 30)} is {len(move):,} characters; the longest is {MAX_MOVE}")
     check_text(move, "move")
+
+
+def split_parens(word: str, keep_pairs: bool) -> list[str]:
+    """A movetext word cut at the parentheses that open and close variations: each ``(`` and ``)`` a piece of
+    its own, the rest as it stands (``"(2."`` -> ``["(", "2."]``, ``"5))"`` -> ``["5", ")", ")"]``).  With
+    ``keep_pairs`` (a game whose moves are written with parentheses, as a course game's tuples ``(2,2)``), a
+    pair of parentheses inside the word is part of it and only the others are cut off."""
+    if "(" not in word and ")" not in word:
+        return [word]
+    cuts: set[int] = set()  # the positions of the parentheses that stand alone
+    opened: list[int] = []
+    for i, ch in enumerate(word):
+        if ch == "(":
+            opened.append(i)
+        elif ch == ")":
+            if keep_pairs and opened:
+                opened.pop()
+            else:
+                cuts.add(i)
+    cuts.update(opened if keep_pairs else (i for i, ch in enumerate(word) if ch == "("))
+    pieces, start = [], 0
+    for i in sorted(cuts):
+        pieces += [word[start:i], word[i]] if i > start else [word[i]]
+        start = i + 1
+    return pieces + ([word[start:]] if start < len(word) else [])
 
 
 def path_of(path: object, what: str) -> str | os.PathLike[str]:

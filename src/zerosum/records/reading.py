@@ -1,0 +1,228 @@
+"""Reading records: :func:`parse` (text) and :func:`read` (a file), every game checked whole (the format is
+described in :mod:`zerosum.records`; the tokens and their bounds in :mod:`zerosum.records.lexer`).
+
+The movetext is read into a tree of lines, kept on a stack as the parentheses open and close (never deeper
+than :data:`~zerosum.records.lexer.MAX_DEPTH`, never more than
+:data:`~zerosum.records.lexer.MAX_VARIATIONS` variations a game): each line its moves with the line of text
+they are on, their notes, its move numbers and its variations, so that every error names the line at fault."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..core.checks import safe_repr
+from ..errors import GameError, InvalidFileError
+from .lexer import MAX_DEPTH, MAX_VARIATIONS, RESULTS, TextError, is_move_number, move_number, path_of, \
+    split_parens, tokens
+from .notes import MoveNote, clip, is_note, split_mark
+from .text import PGN_NAMES, Record
+from .variations import BadMove, Variation
+
+__all__ = ["parse", "read"]
+
+
+@dataclass
+class _Line:
+    """A line as it is read: its moves (text, line of text), notes, move numbers (the index of the move each
+    precedes, its text, its line of text), variations (by the index of the move they replace), the line of
+    text its ``(`` is on, and whether a variation was closed since its last move."""
+
+    opened: int = 0
+    moves: list[tuple[str, int]] = field(default_factory=list)
+    notes: list[MoveNote | None] = field(default_factory=list)
+    numbers: list[tuple[int, str, int]] = field(default_factory=list)
+    variations: dict[int, list[_Line]] = field(default_factory=dict)
+    closed: bool = False
+
+    def pending(self) -> str | None:
+        """The move number that waits for its move (None: none)."""
+        return self.numbers[-1][1] if self.numbers and self.numbers[-1][0] == len(self.moves) else None
+
+    def move(self, word: str, line: int) -> None:
+        """A move read: its text without a PGN suffix (``4?``), the suffix kept in its note."""
+        move, mark = split_mark(word)
+        self.moves.append((move, line))
+        self.notes.append(None if mark is None else MoveNote(mark=mark))
+        self.closed = False
+
+
+def _commented(note: MoveNote | None, body: str) -> MoveNote:
+    """``note`` with a comment's inside added: a note (``time=``, ``nodes=``, ``value=``) or free text, one of
+    each a move; InvalidFileError (one line) for a second."""
+    note = note or MoveNote()
+    if is_note(body):
+        if note.text():
+            raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
+                                   "comment a move")
+        found = MoveNote.from_text(body)
+        return replace(note, time=found.time, nodes=found.nodes, value=found.value)
+    if note.comment is not None:
+        raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
+                               "comment a move")
+    return replace(note, comment=body)
+
+
+def _paren_moves(spec: str | None) -> bool:
+    """Whether the moves of game ``spec`` are written with parentheses (a course game's tuples ``(2,2)``), so
+    that a pair of them inside a word is part of a move (False for a spec that does not name a game: the
+    game's own error comes when the game is read)."""
+    from ..games import get_game
+
+    try:
+        game = get_game(spec or "")
+        return any(c in game.format_action(a) for a in game.actions(game.initial_state)[:64] for c in "()")
+    except GameError:
+        return False
+
+
+def parse(text: str) -> list[Record]:
+    """Every game of a record text, each checked (see the module docstring); ``[]`` for empty text.
+
+    Memory stays proportional to the text: lines, tags, moves and comments are bounded (see
+    :mod:`zerosum.records.lexer`), and a game's moves are replayed keeping only the last state (and one state
+    a level of variations)."""
+    if not isinstance(text, str):
+        raise InvalidFileError(f"a record is text, not {type(text).__name__}")
+    games: list[Record] = []
+    tags: dict[str, str] = {}
+    stack = [_Line()]  # the main line, then each variation open inside it
+    phase, start, line, count = "between", 1, 1, 0
+    keep_pairs: bool | None = None  # whether the game's moves hold parentheses (asked once a word has one)
+
+    def bad(what: str, at: int | None = None) -> InvalidFileError:
+        return InvalidFileError(f"game {len(games) + 1}, line {at or line}: {what}")
+
+    def word(piece: str) -> None:
+        nonlocal phase, tags, count, keep_pairs
+        here = stack[-1]
+        number = here.pending()
+        if number is not None and (piece in RESULTS or is_move_number(piece) or piece in ("(", ")")):
+            raise bad(f"move number {number} is followed by {safe_repr(piece, 40)}, not a move")
+        if piece == "(":
+            if not here.moves:
+                raise bad("a variation ( ... ) comes right after the move it is an alternative to")
+            if len(stack) > MAX_DEPTH:
+                raise bad(f"variations nested more than {MAX_DEPTH} deep")
+            count += 1
+            if count > MAX_VARIATIONS:
+                raise bad(f"more than {MAX_VARIATIONS:,} variations in one game")
+            inner = _Line(opened=line)
+            here.variations.setdefault(len(here.moves) - 1, []).append(inner)
+            here.closed, phase = True, "moves"
+            stack.append(inner)
+        elif piece == ")":
+            if len(stack) == 1:
+                raise bad("a ) closes no variation (a variation is ( MOVES ) right after a move)")
+            if not here.moves:
+                raise bad("an empty variation ( ): a variation holds at least one move")
+            stack.pop()
+        elif piece in RESULTS:
+            if len(stack) > 1:
+                raise bad(f"the variation opened on line {here.opened} is not closed by a ) before the result "
+                          f"token {piece}")
+            games.append(_finish(tags, stack[0], piece, start, bad))
+            tags, phase, count, keep_pairs = {}, "between", 0, None
+            stack[:] = [_Line()]
+        elif is_move_number(piece):
+            phase = "moves"
+            here.numbers.append((len(here.moves), piece, line))
+        else:
+            phase = "moves"
+            here.move(piece, line)
+
+    try:
+        for token in tokens(text):
+            line = token.line
+            if token.kind == "tag":
+                if phase == "moves":
+                    raise bad(f"tag {token.name} inside the moves: end the game with its result token first")
+                if phase == "between":
+                    phase, start = "tags", line
+                if token.name in tags:
+                    raise bad(f"tag {token.name} is given twice")
+                tags[token.name] = token.value
+            elif phase == "between":
+                raise bad(f"expected a tag pair such as [Game \"connect4\"] to start a game, found "
+                          f"{safe_repr(token.text, 40)}")
+            elif token.kind == "comment":
+                here = stack[-1]
+                if here.pending() is not None:
+                    raise bad(f"move number {here.pending()} is followed by {safe_repr(token.text, 40)}, not a move")
+                if not here.moves:
+                    raise bad("a comment belongs after a move")
+                if here.closed:
+                    raise bad("a comment belongs right after its move, before the variations that follow it")
+                try:
+                    here.notes[-1] = _commented(here.notes[-1], token.name)
+                except InvalidFileError as exc:
+                    raise bad(str(exc)) from None
+            elif "(" in token.text or ")" in token.text:
+                if keep_pairs is None:
+                    keep_pairs = _paren_moves(tags.get("Game"))
+                for piece in split_parens(token.text, keep_pairs):
+                    word(piece)
+            else:
+                word(token.text)
+    except TextError as exc:
+        raise bad(str(exc), exc.line) from None
+    if len(stack) > 1:
+        raise bad(f"the variation opened on line {stack[-1].opened} is never closed by a ), and the game has no "
+                  "result token")
+    if phase != "between":
+        raise bad("the game has no result token (1-0, 0-1, 1/2-1/2 or *) after its moves")
+    return games
+
+
+def _finish(tags: dict[str, str], main: _Line, result: str, start: int,
+            bad: Callable[..., InvalidFileError]) -> Record:
+    """The record of one parsed game, checked; errors name the line of the tag, move or number at fault."""
+    if tags.get("Result", result) != result:
+        raise bad(f"the Result tag says {clip(tags['Result'], 40)} but the moves end with {result}")
+    for ours, pgn in PGN_NAMES.items():
+        if tags.get(ours, tags.get(pgn)) != tags.get(pgn, tags.get(ours)):
+            raise bad(f"the {pgn} tag says {clip(tags[pgn], 40)!r} but the {ours} tag says "
+                      f"{clip(tags[ours], 40)!r} ({pgn} is PGN's name for the {ours.lower()} player)", start)
+    read: dict[int, _Line] = {}  # each Variation made: the line it was read from (by id)
+
+    def made(line: _Line) -> dict[int, list[Variation]]:  # as deep as the tree: MAX_DEPTH
+        out: dict[int, list[Variation]] = {}
+        for index, inner in line.variations.items():
+            for v in inner:
+                out.setdefault(index, []).append(Variation([t for t, _ in v.moves], list(v.notes), made(v)))
+                read[id(out[index][-1])] = v
+        return out
+
+    try:
+        record = Record(tags, [t for t, _ in main.moves], list(main.notes), result, made(main))
+        _ = (record.game, record.opening)
+    except InvalidFileError as exc:
+        raise bad(str(exc), start) from None
+    todo = [(main, len(record.opening))]  # each line and the ply of its first move
+    while todo:
+        here, plies = todo.pop()
+        for index, text, at in here.numbers:  # optional (older records have none), but right where given
+            if text != move_number(plies + index):
+                raise bad(f"move number {text} where {move_number(plies + index)} belongs (ply {plies + index + 1}, "
+                          f"counted from the start position)", at)
+        todo += [(v, plies + index) for index, inner in here.variations.items() for v in inner]
+    try:
+        record._check(keep=False)
+    except BadMove as exc:
+        where = main if exc.where is None else read[id(exc.where)]
+        raise bad(str(exc), where.moves[exc.index][1]) from None
+    except InvalidFileError as exc:
+        raise bad(str(exc), main.moves[-1][1] if main.moves else start) from None
+    return record
+
+
+def read(path: str | os.PathLike[str]) -> list[Record]:
+    """Every game of a record file (one-line InvalidFileError naming the file, the game and the line)."""
+    from ..core.files import read_text
+
+    text = read_text(path_of(path, "record file"), "record file")
+    try:
+        return parse(text)
+    except InvalidFileError as exc:
+        raise InvalidFileError(f"record file {str(path)!r}: {exc}") from None

@@ -1,0 +1,206 @@
+"""A record's tree of variations: :class:`Variation` (an alternative line, with its own notes and variations),
+the checks of a tree (:func:`check_line`, :func:`check_tree`, bounded by
+:data:`~zerosum.records.lexer.MAX_DEPTH` and :data:`~zerosum.records.lexer.MAX_VARIATIONS`), its movetext
+(:func:`movetext`), its lines (:func:`lines_of`, :func:`tree`) and the replay that checks every move of it
+(:func:`replay_line`).
+
+A variation is an alternative to one move of the line it belongs to: ``Record.variations[i]`` lists the lines
+that could have been played instead of ``moves[i]``, each starting from the position before it, as PGN writes
+``( ... )`` right after that move.  A variation's own ``variations`` are alternatives to its moves, in the same
+way, to any depth up to :data:`~zerosum.records.lexer.MAX_DEPTH`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.checks import safe_repr
+from ..errors import IllegalMoveError, InvalidFileError
+from .lexer import MAX_DEPTH, MAX_VARIATIONS, check_move, move_number
+from .notes import MoveNote
+
+__all__ = ["BadMove", "Variation", "annotation", "check_line", "check_tree", "lines_of", "movetext", "replay_line",
+           "tree"]
+
+Branches = dict[int, list["Variation"]]
+
+
+def check_line(moves: object, notes: object, whose: str) -> tuple[list[str], list[MoveNote | None]]:
+    """The moves and notes of a line once checked: a list of move tokens, at most as many notes (each a
+    :class:`MoveNote` or None), padded with None, an empty note made None."""
+    for what, items in (("moves", moves), ("notes", notes)):
+        if not isinstance(items, (list, tuple)):
+            raise InvalidFileError(f"{whose} {what} are a list, not {safe_repr(items, 40)}")
+    assert isinstance(moves, (list, tuple)) and isinstance(notes, (list, tuple))
+    for m in moves:
+        check_move(m)
+    if len(notes) > len(moves):
+        raise InvalidFileError(f"{len(notes)} notes for {len(moves)} moves")
+    for n in notes:
+        if n is not None and not isinstance(n, MoveNote):
+            raise InvalidFileError(f"a move's note is a MoveNote or None, not {safe_repr(n, 40)}")
+    kept: list[MoveNote | None] = [None if n == MoveNote() else n for n in notes]
+    return list(moves), kept + [None] * (len(moves) - len(kept))
+
+
+def check_branches(variations: object, count: int) -> Branches:
+    """A line's variations once checked (not those inside them): a dict of move index 0..``count`` - 1 to a
+    list of :class:`Variation`, in index order, without empty lists."""
+    if not isinstance(variations, Mapping):
+        raise InvalidFileError("variations are a dict of move index to a list of Variation, not "
+                               f"{safe_repr(variations, 40)}")
+    out: Branches = {}
+    for index in sorted(variations, key=lambda k: k if type(k) is int else -1):
+        lines = variations[index]
+        if type(index) is not int or not 0 <= index < count:
+            raise InvalidFileError(f"a variation is an alternative to a move of its line: its index is 0.."
+                                   f"{count - 1}, not {safe_repr(index, 20)}" if count else
+                                   "a line without moves has no variations")
+        if not isinstance(lines, (list, tuple)) or not all(isinstance(v, Variation) for v in lines):
+            raise InvalidFileError(f"the variations of move {index} are a list of Variation, not {safe_repr(lines, 40)}")
+        if lines:
+            out[index] = list(lines)
+    return out
+
+
+@dataclass
+class Variation:
+    """An alternative line: its moves in the game's notation (from the position before the move it replaces),
+    a note (or None) per move, and its own variations (alternatives to its moves, keyed by their index, as
+    :attr:`zerosum.records.Record.variations`).  At least one move."""
+
+    moves: list[str]
+    notes: list[MoveNote | None] = field(default_factory=list)
+    variations: dict[int, list[Variation]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.moves, self.notes = check_line(self.moves, self.notes, "a variation's")
+        if not self.moves:
+            raise InvalidFileError("a variation holds at least one move")
+        self.variations = check_branches(self.variations, len(self.moves))
+
+    def lines(self) -> list[list[str]]:
+        """Every line of this variation's tree (its moves first), as :meth:`zerosum.records.Record.lines`."""
+        return lines_of(self.moves, self.variations)
+
+
+def check_tree(variations: Branches) -> None:
+    """Every variation under ``variations`` checked again (each may have been changed since it was made),
+    within :data:`~zerosum.records.lexer.MAX_DEPTH` and :data:`~zerosum.records.lexer.MAX_VARIATIONS`."""
+    count, todo = 0, [(variations, 1)]
+    while todo:
+        branches, depth = todo.pop()
+        for line in branches.values():
+            for v in line:
+                if depth > MAX_DEPTH:
+                    raise InvalidFileError(f"variations nested more than {MAX_DEPTH} deep")
+                count += 1
+                if count > MAX_VARIATIONS:
+                    raise InvalidFileError(f"more than {MAX_VARIATIONS:,} variations in one game")
+                v.__post_init__()
+                todo.append((v.variations, depth + 1))
+
+
+def annotation(note: MoveNote | None) -> str:
+    """What follows a move in the movetext: its PGN suffix, its note comment and its free comment."""
+    if note is None:
+        return ""
+    body = note.text()
+    return (note.mark or "") + (f" {{{body}}}" if body else "") + (f" {{{note.comment}}}" if note.comment else "")
+
+
+def movetext(moves: list[str], notes: list[MoveNote | None], variations: Branches, ply: int) -> list[str]:
+    """The atoms of a line's movetext (each kept on one line when wrapped), its first move at ``ply``
+    (counted from 0 at the start position): a number before each first player's move, before the first move
+    of a line and before the move after a variation; each variation ``( ... )`` right after the move it
+    replaces, its parentheses apart from its moves."""
+    atoms: list[str] = []
+
+    def line(moves: list[str], notes: list[MoveNote | None], variations: Branches, ply: int) -> None:
+        fresh = True
+        for i, (move, note) in enumerate(zip(moves, notes)):
+            number = f"{move_number(ply + i)} " if (ply + i) % 2 == 0 or fresh else ""
+            atoms.append(number + move + annotation(note))
+            fresh = False
+            for v in variations.get(i, ()):
+                first = len(atoms)
+                line(v.moves, v.notes, v.variations, ply + i)  # as deep as the tree: MAX_DEPTH
+                atoms[first] = "( " + atoms[first]
+                atoms[-1] += " )"
+                fresh = True
+
+    line(moves, notes, variations, ply)
+    return atoms
+
+
+def lines_of(moves: list[str], variations: Branches) -> list[list[str]]:
+    """Every line of a tree, each the moves from its first to a leaf: the main line first, then one a leaf in
+    the order a walk meets them that takes each move's main continuation before its variations (so the
+    variations of later moves come first, as the page lists its tree's lines)."""
+    out = [list(moves)]
+    for index in sorted(variations, reverse=True):
+        for v in variations[index]:
+            out += [moves[:index] + line for line in v.lines()]
+    return out
+
+
+def tree(lines: Iterable[list[str]]) -> tuple[list[str], dict[int, list[Variation]]]:
+    """The main line and the variations of the tree whose lines (each the moves from the first) are
+    ``lines``: ``(moves, variations)`` for :class:`~zerosum.records.Record`.  The first line is the main
+    line; a line leaves the lines before it where its moves part from theirs, and opens a variation there
+    (the inverse of :func:`lines_of`, where no two variations of a move start alike)."""
+    if isinstance(lines, (str, bytes, Mapping)) or not isinstance(lines, Iterable):
+        raise InvalidFileError(f"tree takes a list of lines (each a list of moves), not {safe_repr(lines, 40)}")
+    root: dict[str, dict[str, Any]] = {}
+    count = 0
+    for line in lines:
+        if not isinstance(line, (list, tuple)) or not all(isinstance(m, str) for m in line):
+            raise InvalidFileError(f"a line is a list of moves (text), not {safe_repr(line, 40)}")
+        count += 1
+        if count > MAX_VARIATIONS + 1:
+            raise InvalidFileError(f"more than {MAX_VARIATIONS:,} variations in one game")
+        node = root
+        for move in line:
+            node = node.setdefault(move, {})
+    return _chain(root, 0)
+
+
+def _chain(node: dict[str, Any], depth: int) -> tuple[list[str], Branches]:
+    """The line of first children from ``node`` on, each other child a variation."""
+    moves: list[str] = []
+    variations: Branches = {}
+    while node:
+        children = iter(node.items())
+        first, after = next(children)
+        for move, sub in children:
+            if depth >= MAX_DEPTH:
+                raise InvalidFileError(f"variations nested more than {MAX_DEPTH} deep")
+            alt, inner = _chain({move: sub}, depth + 1)
+            variations.setdefault(len(moves), []).append(Variation(alt, [], inner))
+        moves.append(first)
+        node = after
+    return moves, variations
+
+
+class BadMove(IllegalMoveError):
+    """A move of a record that does not replay: its index among the moves of its line, and the line
+    (``where``: the :class:`Variation`, or None for the main line)."""
+
+    def __init__(self, index: int, text: str, where: Variation | None = None) -> None:
+        super().__init__(text)
+        self.index = index
+        self.where = where
+
+
+def replay_line(game: Any, state: Any, v: Variation, ply: int) -> None:
+    """Every move of variation ``v`` and of its variations replayed from ``state``, its first move at ``ply``
+    (counted from 0); :class:`BadMove` for the first that is not legal."""
+    for i, text in enumerate(v.moves):
+        for inner in v.variations.get(i, ()):
+            replay_line(game, state, inner, ply + i)  # as deep as the tree: MAX_DEPTH
+        try:
+            state = game.result(state, game.parse_action(text, state))
+        except IllegalMoveError as exc:
+            raise BadMove(i, f"ply {ply + i + 1}, move {i + 1} of a variation from ply {ply + 1} ({text!r}): {exc}",
+                          v) from None
