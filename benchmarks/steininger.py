@@ -238,9 +238,11 @@ def _summary(times: list[Answer]) -> list[str]:
 
 
 def _git_head() -> str:
-    done = subprocess.run(["git", "-C", str(Path(__file__).resolve().parent), "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True)
-    return done.stdout.strip() or "unknown"
+    """The checkout's commit, and whether zerosum's source differs from it (what the zerosum side runs)."""
+    here = str(Path(__file__).resolve().parent)
+    head = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--", "../src"], capture_output=True, text=True)
+    return (head.stdout.strip() or "unknown") + (" + uncommitted changes under src/" if dirty.stdout.strip() else "")
 
 
 def _board(spec: str) -> Any:
