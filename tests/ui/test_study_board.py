@@ -205,7 +205,7 @@ def test_bad_review_and_line_requests_are_one_line_errors(base_url) -> None:
         assert status == 400 and words in reply["error"] and "\n" not in reply["error"], (path, params, reply)
 
 
-def test_save_record_writes_the_main_line_with_the_marks_and_it_opens_again(page) -> None:
+def test_save_record_writes_the_tree_with_the_marks_and_it_opens_again(page) -> None:
     from zerosum import records
 
     moves = "12539"
@@ -221,7 +221,8 @@ def test_save_record_writes_the_main_line_with_the_marks_and_it_opens_again(page
     for note, want in zip(record.notes, classes):  # the textbook's mistakes carry "?" and their verdict
         if want == "mistake":
             assert note.mark == "?" and note.comment.startswith("mistake")
-    assert "variations stay in the address" in page.text_content("#save-info")
+    assert record.variations == {2: [records.Variation(["7"])]}  # v=2.7: 1 2 7 beside 1 2 5 3 9
+    assert "and 1 variation" in page.text_content("#save-info")
     page.click("#record-box summary")  # the page reads its own record back
     page.fill("#record-text", text)
     page.click("#record-open")

@@ -3,7 +3,9 @@
 The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags,
 its moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start
 of the game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked
-against the page's limits (:func:`check_position`) so the page can step through them.  A game the page cannot
+against the page's limits (:func:`check_position`) so the page can step through them; ``lines``: every line of
+the game's tree of variations the same way (the main line first, then one a leaf as
+:meth:`zerosum.records.Record.lines` orders them; at most :data:`MAX_LINES`), which the page plants as its tree.  A game the page cannot
 show (a board past 16 x 16, a game it does not know) keeps its place in the list with ``error`` saying why;
 malformed text is a 400 naming the game and the line.
 
@@ -23,11 +25,12 @@ from typing import Any
 from ..errors import GameError, InvalidFileError
 from .position import check_game, checked_position
 
-__all__ = ["record_job", "record_games", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_RECORD_REQUESTS"]
+__all__ = ["record_job", "record_games", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_LINES", "MAX_RECORD_REQUESTS"]
 
 MAX_RECORD = 256 * 1024  # bytes of a record sent to the page's server
 MAX_GAMES = 1000  # games of one record read and listed (a record of more is cut, and the answer says so)
 MAX_RECORD_REQUESTS = 2  # records read at once by one server; more are refused at once (503)
+MAX_LINES = 1001  # lines of a game's tree shown on the page: its main line and 1,000 variations (as it exports)
 
 #: the start of a Game tag, as the record reader sees one; then its value, at most a long spec's length
 _GAME_TAG = re.compile(r'\[\s*Game\s+"')
@@ -90,13 +93,18 @@ def _refusal(spec: str | None) -> str | None:
 def _entry(record: Any) -> dict[str, Any]:
     """A game read from the record, with its line from the start checked against the page's limits."""
     entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
-                             "game": None, "line": [], "separator": "", "error": None, "marks": []}
+                             "game": None, "line": [], "lines": [], "separator": "", "error": None, "marks": []}
     try:
         game = check_game(record.tags.get("Game"))
         opening = record.tags.get("Opening", "").strip()
         start = [game.format_action(a) for a in game.parse_moves(opening)] if opening not in ("", "-") else []
-        actions, _ = checked_position(game, game.move_separator.join([*start, *record.moves]))
-        entry.update(game=game.spec, line=[game.format_action(a) for a in actions], separator=game.move_separator)
+        lines = record.lines()
+        if len(lines) > MAX_LINES:
+            raise InvalidFileError(f"its tree has {len(lines):,} lines; the page shows at most {MAX_LINES:,}")
+        # each line of the tree from the start, in the game's own spelling (the page's tree compares moves)
+        tree = [[game.format_action(a) for a in checked_position(game, game.move_separator.join([*start, *line]))[0]]
+                for line in lines]
+        entry.update(game=game.spec, line=tree[0], lines=tree, separator=game.move_separator)
         # an annotated record's marks (zerosum review -o): {ply, mark, comment} for each move that has one
         entry["marks"] = [{"ply": len(start) + i + 1, "mark": note.mark, "comment": note.comment}
                           for i, note in enumerate(record.notes) if note is not None and (note.mark or note.comment)]
@@ -110,8 +118,8 @@ def _unread(piece: str, why: str) -> dict[str, Any]:
     tags: dict[str, str] = {}
     for m in _TAG.finditer(piece):
         tags.setdefault(m[1], _ESCAPE.sub(r"\1", m[2]))
-    return {"tags": tags, "moves": [], "result": tags.get("Result", "*"), "game": None, "line": [],
-            "separator": "", "error": why}
+    return {"tags": tags, "moves": [], "result": tags.get("Result", "*"), "game": None, "line": [], "lines": [],
+            "separator": "", "error": why, "marks": []}
 
 
 def _read(piece: str, first_line: int, games_before: int) -> list[Any]:

@@ -21,8 +21,9 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   games list), so the page need not ask again.  The move is the one engine job of the pool
   (:func:`zerosum.pool.choose_move`), whose report the arena's games make too.
 * ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
-  record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "separator", "error"}]}``,
-  ``line`` the moves from the start (the opening's, then the game's) for the page's move list.  The record is
+  record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "lines", "separator",
+  "error"}]}``, ``line`` the moves from the start (the opening's, then the game's) for the page's move list,
+  ``lines`` every line of its tree of variations from the start, the main line first, as the page plants it.  The record is
   read in an engine worker under an engine job's bounds (time, memory), each game's board checked from its
   tags before its moves are replayed; at most ``max_record_requests`` records are read at once (more: a 503
   at once).
@@ -32,8 +33,9 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   player's view (``positions``), ``done``, and ``resume`` to ask for the next slice.
 * ``GET /api/line?game=SPEC&moves=M[&first=MOVE]`` -- the best line from a position (at most 8 plies), in
   the game's notation, with its value in words; ``first``: the move it starts with (the analysis's best).
-  ``POST /api/export`` with ``{"game", "moves", "marks"}``: ``{"text": RECORD}``, the main line as a record
-  (:func:`zerosum.ui.study.export_record`: the review's marks and verdicts on its moves).
+  ``POST /api/export`` with ``{"game", "moves", "variations", "marks"}``: ``{"text": RECORD}``, the page's tree
+  as a record, its other lines as variations (:func:`zerosum.ui.study.export_record`: the review's marks and
+  verdicts on the main line's moves).
 * ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
   ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
   play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.
@@ -247,7 +249,7 @@ async def best_line(request: Request) -> Response:
 
 @answered
 async def export(request: Request) -> Response:
-    data = await body_of(request, MAX_RECORD, '{"game": SPEC, "moves": M, "marks": [...]}')
+    data = await body_of(request, MAX_RECORD, '{"game": SPEC, "moves": M, "variations": [M, ...], "marks": [...]}')
     return JSONResponse({"text": await run_in_threadpool(study.export_record, data)})
 
 

@@ -17,12 +17,13 @@ from time import perf_counter as _perf_counter
 from typing import Any, Callable
 
 from ..core.words import short_words, value_words
-from ..errors import UsageError
+from ..errors import GameError, UsageError
 from ..game import Game
 from ..spec import real
 from ..values import is_proven
 
-__all__ = ["review_job", "line_job", "check_budget", "check_resume", "ESTIMATE_SCALE", "LINE", "SOLVER_TIME"]
+__all__ = ["review_job", "line_job", "check_budget", "check_resume", "export_record", "ESTIMATE_SCALE", "LINE",
+           "MAX_EXPORT_LINES", "SOLVER_TIME"]
 
 #: an estimate of this size fills about three quarters of the bar (tanh(1) = 0.76)
 ESTIMATE_SCALE = 200.0
@@ -148,21 +149,39 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
             "words": words, "exact": exact, "engine": who}
 
 
+#: the variations the page's export takes besides its main line (the page's tree, as its address holds it)
+MAX_EXPORT_LINES = 1000
+
+
 def export_record(data: dict[str, Any]) -> str:
-    """The text of a record (:mod:`zerosum.records`) of the page's main line, from a ``POST /api/export``
-    body ``{"game": SPEC, "moves": M, "marks": [{"ply": N, "mark": "?", "comment": "mistake: ..."}]}``: each
-    move's PGN suffix and verdict as the review gave them (``zerosum review -o`` writes the same), the result
-    the board shows.  Variations are not part of a record (it holds one line): the page's address keeps
-    them.  Anything malformed is one GameError line."""
-    from ..records import Record, format as record_text
+    """The text of a record (:mod:`zerosum.records`) of the page's tree, from a ``POST /api/export`` body
+    ``{"game": SPEC, "moves": M, "variations": [M2, ...], "marks": [{"ply": N, "mark": "?", "comment":
+    "mistake: ..."}]}``: ``moves`` the main line, each of ``variations`` another line of the tree from the
+    start (at most :data:`MAX_EXPORT_LINES`, in the page's order), written as variations ``( ... )`` where it
+    leaves the lines before it; each main-line move's PGN suffix and verdict as the review gave them
+    (``zerosum review -o`` writes the same); the result the main line's board shows.  Anything malformed is
+    one GameError line."""
+    from ..records import Record, format as record_text, tree
     from ..records.notes import MoveNote
     from .position import check_position
 
-    unknown = sorted(set(data) - {"game", "moves", "marks"})
-    marks = data.get("marks") or []
-    if unknown or not isinstance(marks, list) or len(marks) > 10_000:
-        raise UsageError('send {"game": SPEC, "moves": MOVES, "marks": [{"ply": N, "mark": "?", "comment": TEXT}]}')
+    unknown = sorted(set(data) - {"game", "moves", "variations", "marks"})
+    marks, others = data.get("marks") or [], data.get("variations") or []
+    if unknown or not isinstance(marks, list) or len(marks) > 10_000 or not isinstance(others, list):
+        raise UsageError('send {"game": SPEC, "moves": MOVES, "variations": [MOVES, ...], "marks": [{"ply": N, '
+                         '"mark": "?", "comment": TEXT}]}')
+    if len(others) > MAX_EXPORT_LINES:
+        raise UsageError(f"{len(others):,} variations: a record from the page holds at most {MAX_EXPORT_LINES:,}")
     game, actions, state = check_position(data.get("game"), data.get("moves"))
+    lines = [[game.format_action(a) for a in actions]]
+    for i, text in enumerate(others, 1):
+        if not isinstance(text, str):
+            raise UsageError(f"variation {i} is a move string from the start, not {type(text).__name__}")
+        try:
+            lines.append([game.format_action(a) for a in check_position(game.spec, text)[1]])
+        except GameError as exc:
+            raise UsageError(f"variation {i}: {exc}") from None
+    moves, variations = tree(lines)
     notes: list[Any] = [None] * len(actions)
     for item in marks:
         ply = item.get("ply") if isinstance(item, dict) else None
@@ -175,4 +194,4 @@ def export_record(data: dict[str, Any]) -> str:
             "Termination": "normal" if out is not None else "?"}
     if any(notes):
         tags["Annotator"] = "zerosum serve, the page's review"
-    return record_text(Record(tags, [game.format_action(a) for a in actions], notes, result))
+    return record_text(Record(tags, moves, notes, result, variations))

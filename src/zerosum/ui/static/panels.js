@@ -207,5 +207,7 @@ function loadRecordGame(index) {
   // a record is watched, not played: two people (no engine moves at its end unless one is chosen)
   setOpponent("person");
   clearLines();  // the previous game's engine line is not this game's
-  loadLine(g.game, g.line, 0, g.separator).catch((err) => showError(err.message));
+  // the record's tree of variations, as the server listed its lines (the main line first)
+  const lines = g.lines && g.lines.length > 1 ? g.lines : null;
+  loadLine(g.game, g.line, 0, g.separator, lines, 0).catch((err) => showError(err.message));
 }

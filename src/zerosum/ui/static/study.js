@@ -212,10 +212,11 @@ function drawBest() {
     + `${found.guessedTail ? "; past its first move, alpha-beta's line" : ""})`;
 }
 
-// ---- saving the main line as a record (POST /api/export), with the review's marks when it is done ------
+// ---- saving the tree as a record (POST /api/export): the main line, with the review's marks when it is
+// done, and every other line of the tree as a variation ------------------------------------------------
 
 async function saveRecord() {
-  const main = mainLine(), r = ui.review;
+  const main = mainLine(), r = ui.review, variations = ui.root ? treeLines().slice(1).map((l) => l.join(ui.sep)) : [];
   const reviewed = r && r.done && r.game === ui.game && r.moves === main.join(ui.sep);
   // as `zerosum review -o` writes them: a suffix on mistakes, blunders and only moves; a verdict on each move
   // that is not the best, and on each only move
@@ -223,14 +224,14 @@ async function saveRecord() {
     ply: m.ply, mark: m.mark || null, comment: m.class !== "best" || m.only ? m.words : null })) : [];
   try {
     const reply = await api("/api/export", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: ui.game, moves: main.join(ui.sep), marks }) });
+      body: JSON.stringify({ game: ui.game, moves: main.join(ui.sep), variations, marks }) });
     const link = el("a", "", { href: URL.createObjectURL(new Blob([reply.text], { type: "text/plain" })),
       download: `zerosum-${ui.game.split(":")[0]}.pgn` });
     document.body.appendChild(link);
     link.click();
     link.remove();
-    $("#save-info").textContent = (reviewed ? "the main line, with the review's marks" : "the main line")
-      + (hasBranches() ? " (variations stay in the address: a record holds one line)" : "");
+    $("#save-info").textContent = `Saved ${reviewed ? "the main line, with the review's marks" : "the main line"}`
+      + (variations.length ? `, and ${variations.length} variation${variations.length > 1 ? "s" : ""}` : "") + ".";
   } catch (err) { $("#save-info").textContent = `Not saved: ${err.message}`; }
 }
 
