@@ -311,3 +311,37 @@ def test_text_with_stray_parentheses_is_a_record_or_one_line():
             assert "\n" not in str(exc) and re.match(r"^game \d+, line \d+: ", str(exc))
 
     check()
+
+
+# ---- zerosum replay and zerosum review ---------------------------------------------------------------
+
+TREE = ('[Game "tictactoe"]\n[Round "1"]\n\n1. 5 2 ( 1... 1 2. 9? ( 2. 3 ) ) 2. 1 9 3. 3 7 ( 3... 4 ) 4. 4 6 5. 8 '
+        '1/2-1/2\n')
+
+
+def test_replay_lists_the_variations_after_the_moves_they_replace(tmp_path, capsys, monkeypatch):
+    import io
+
+    from zerosum.cli import main
+
+    path = tmp_path / "tree.pgn"
+    path.write_text(TREE + "\n" + '[Game "connect4"]\n[Round "2"]\n\n1. 4 4 *\n')
+    assert main(["replay", str(path), "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert "(tictactoe, 9 moves, 3 variations, round 1)" in listed[0] and "variation" not in listed[1]
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\nq\n"))
+    assert main(["replay", str(path), "--no-color"]) == 0
+    shown = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Moves:")]
+    assert shown[-1] == "Moves: 1. [5] 2 (1... 1 2. 9? (2. 3)) 2. 1 9 3. 3 7 (3... 4) 4. 4 6 5. 8"
+
+
+def test_review_keeps_a_records_variations_and_the_annotated_record_reads_back(tmp_path, capsys):
+    from zerosum.cli import main
+
+    path, out = tmp_path / "tree.pgn", tmp_path / "annotated.pgn"
+    path.write_text(TREE)
+    assert main(["review", str(path), "-o", str(out)]) == 0
+    capsys.readouterr()
+    (before,), (after,) = parse(TREE), parse(out.read_text())
+    assert after.variations == before.variations and after.moves == before.moves
+    assert any(n is not None and n.mark for n in after.notes)  # the review's marks on the main line

@@ -34,7 +34,8 @@ def _add_replay(p: argparse.ArgumentParser) -> None:
                    help="the old spelling of --index N, still read (elsewhere --game names a game type; a record "
                         "names its own)")
     p.add_argument("--list", action="store_true",
-                   help="print one line per game (number, players, result, termination) and stop")
+                   help="print one line per game (number, players, result, termination, moves and variations) "
+                        "and stop")
     p.add_argument("--hint-time", type=float_arg(hi=MAX_HINT_TIME, above=0), default=1.0, metavar="SECONDS",
                    help=f"the analysis (a): alpha-beta's time where the solver cannot go (default 1, at most "
                         f"{MAX_HINT_TIME:g})")
@@ -58,9 +59,10 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.list:
         for i, r in enumerate(records, 1):
             t = r.tags
-            plies = len(r.moves)
+            plies, branches = len(r.moves), len(r.lines()) - 1  # a line a variation
+            also = f", {branches} variation{'s' if branches != 1 else ''}" if branches else ""
             print(f"{i:>4}  {t['First']} - {t['Second']}  {r.result}  {t['Termination']}  "
-                  f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}, round {t['Round']})")
+                  f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}{also}, round {t['Round']})")
         return 0
     if number > len(records):
         raise UsageError(f"--index {number}: record file {shown(args.file)} holds {len(records)} "

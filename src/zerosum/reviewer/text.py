@@ -75,7 +75,7 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
     blunder's ``??``, an only move found ``!``, and every move that is not the best, and every only move, a
     comment with its verdict (:meth:`~.judge.Mark.verdict`).  A record reviewed keeps its tags and notes; a
     played game (``zerosum.play_game``) gets its record's tags; moves get a ``Game`` tag and the result the board
-    shows.  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge."""
+    shows.  A record's variations are kept as they are (the review judges the main line).  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge."""
     from ..arena.openings import format_opening
     from ..records import Record, from_game_record
     from ..records.notes import MoveNote
@@ -101,4 +101,4 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
         notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment)
     judge = found.engine + ("" if found.exact else " (estimates)")
     all_tags = {**base.tags, ANNOTATOR: f"zerosum review, {judge}"[:4096], **(tags or {})}
-    return Record(all_tags, list(base.moves), notes, result or base.result)
+    return Record(all_tags, list(base.moves), notes, result or base.result, base.variations)  # variations kept

@@ -7,7 +7,8 @@ Enter (:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for th
 redraws the screen; elsewhere each step is printed after the last.
 
 Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks
-the shown ply in brackets and the opening off from the moves with ``|``.  The analysis is the terminal's hint
+the shown ply in brackets and the opening off from the moves with ``|``; a record's variations are listed in
+parentheses after the move each replaces (the keys step through the main line).  The analysis is the terminal's hint
 (:func:`zerosum.ui.hints.show_hint`): the solver's exact scores where it takes the board, else an alpha-beta
 search's estimates, labelled by the analysis itself.
 """
@@ -21,7 +22,7 @@ from typing import Any, TextIO
 
 from ..core.words import exact_words
 from ..errors import GameError
-from ..records import Record, move_number
+from ..records import Record, Variation, move_number
 from ..values import is_proven
 from .hints import hint_analysis, show_hint
 from .terminal import Output, render_rich
@@ -103,13 +104,20 @@ class ReplaySession:
 
     def move_list(self) -> str:
         """Every ply with full-move numbers as a record writes them (``1. 4 4 2. 3 5``: the first player's
-        move of each pair numbered), the shown ply in brackets, ``|`` after the opening."""
+        move of each pair numbered), the shown ply in brackets, ``|`` after the opening, and the record's
+        variations in parentheses after the move each replaces (``2. 3 (2. 5 5 (2... 2) 3. 1) 2... 4``), with
+        their marks."""
         items = []
+        fresh = False  # a variation just closed: the next move carries its number
         for i, action in enumerate(self.actions):
             move = self.game.format_action(action)
             move = f"[{move}]" if i + 1 == self.ply else move
             # a number stays on the line of its move (textwrap breaks at ASCII blanks only)
-            items.append(f"{move_number(i)}\u00a0{move}" if i % 2 == 0 or i == self.opening else move)
+            items.append(f"{move_number(i)}\u00a0{move}" if i % 2 == 0 or i == self.opening or fresh else move)
+            fresh = False
+            for v in self.record.variations.get(i - self.opening, ()) if i >= self.opening else ():
+                items += _variation_items(v, i)
+                fresh = True
             if self.opening and i + 1 == self.opening:
                 items.append("|")
         if not items:
@@ -206,6 +214,23 @@ class ReplaySession:
             line = self.read(f"ply {self.ply}/{self.last_ply}> ")
             if line is None or not self.key(line):
                 return 0
+
+
+def _variation_items(v: Variation, ply: int) -> list[str]:
+    """The words of variation ``v`` (its first move at ``ply``) in a move list: numbered as a record numbers
+    them, each move with its mark, its own variations inside, all in parentheses."""
+    items: list[str] = []
+    fresh = True
+    for i, (move, note) in enumerate(zip(v.moves, v.notes)):
+        word = move + (note.mark or "" if note is not None else "")
+        items.append(f"{move_number(ply + i)}\u00a0{word}" if (ply + i) % 2 == 0 or fresh else word)
+        fresh = False
+        for inner in v.variations.get(i, ()):
+            items += _variation_items(inner, ply + i)  # as deep as the tree: records.MAX_DEPTH
+            fresh = True
+    items[0] = "(" + items[0]
+    items[-1] += ")"
+    return items
 
 
 #: single keys at a terminal: the arrows and Home/End as well as the letters
