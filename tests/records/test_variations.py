@@ -335,7 +335,15 @@ def test_replay_lists_the_variations_after_the_moves_they_replace(tmp_path, caps
     assert shown[-1] == "Moves: 1. [5] 2 (1... 1 2. 9? (2. 3)) 2. 1 9 3. 3 7 (3... 4) 4. 4 6 5. 8"
 
 
-def test_review_keeps_a_records_variations_and_the_annotated_record_reads_back(tmp_path, capsys):
+def textbook_value(moves: list[str]) -> int:
+    """Tic-Tac-Toe by textbook minimax: +1 the side to move wins, 0 a draw, -1 it loses."""
+    if TicTacToe.winner(moves) is not None:
+        return -1  # the last mover made a line
+    legal = TicTacToe.legal(moves)
+    return max(-textbook_value(moves + [m]) for m in legal) if legal else 0
+
+
+def test_review_keeps_a_records_variations_and_adds_the_refutations_that_were_missed(tmp_path, capsys):
     from zerosum.cli import main
 
     path, out = tmp_path / "tree.pgn", tmp_path / "annotated.pgn"
@@ -343,5 +351,21 @@ def test_review_keeps_a_records_variations_and_the_annotated_record_reads_back(t
     assert main(["review", str(path), "-o", str(out)]) == 0
     capsys.readouterr()
     (before,), (after,) = parse(TREE), parse(out.read_text())
-    assert after.variations == before.variations and after.moves == before.moves
-    assert any(n is not None and n.mark for n in after.notes)  # the review's marks on the main line
+    assert after.moves == before.moves and any(n is not None and n.mark for n in after.notes)
+    added = {}
+    for index, lines in after.variations.items():
+        kept = before.variations.get(index, [])
+        assert lines[: len(kept)] == kept  # the record's own variations, as they were
+        added.update({index: v for v in lines[len(kept):]})
+    # a refutation stands beside each reply that let a textbook error go unpunished, and only there
+    missed = []
+    for i in range(len(before.moves)):
+        error = textbook_value(before.moves[: i + 1]) > -textbook_value(before.moves[:i])  # the mover lost value
+        unpunished = textbook_value(before.moves[: i + 2]) > -textbook_value(before.moves[: i + 1])
+        if error and unpunished and i + 1 < len(before.moves):
+            missed.append(i + 1)
+    assert sorted(added) == missed == [7]
+    for index, v in added.items():
+        assert v.notes[0].comment == "refutation"
+        head = before.moves[:index]
+        assert -textbook_value(head + v.moves[:1]) == textbook_value(head)  # the best move, by the textbook

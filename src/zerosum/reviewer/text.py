@@ -75,9 +75,14 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
     blunder's ``??``, an only move found ``!``, and every move that is not the best, and every only move, a
     comment with its verdict (:meth:`~.judge.Mark.verdict`).  A record reviewed keeps its tags and notes; a
     played game (``zerosum.play_game``) gets its record's tags; moves get a ``Game`` tag and the result the board
-    shows.  A record's variations are kept as they are (the review judges the main line).  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge."""
+    shows.  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge.
+
+    A record's variations are kept (the review judges the main line), and where the reply to a mistake or a
+    blunder did not keep the result it gave (the error went unpunished), the refutation
+    (:attr:`~.judge.Mark.line`) is added as a variation of that reply, commented ``refutation``, as an
+    annotator writes the punishment that was missed."""
     from ..arena.openings import format_opening
-    from ..records import Record, from_game_record
+    from ..records import Record, Variation, from_game_record
     from ..records.notes import MoveNote
 
     game, source = found.game, found.source
@@ -93,12 +98,19 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
                        "Termination": "normal" if out is not None else "?"},
                       [game.format_action(a) for a in found.actions[found.start:]], [], said)
     notes = list(base.notes)
+    variations = {i: list(lines) for i, lines in base.variations.items()}
+    kept = {m.ply: m.kept for m in found.marks}  # whether each move kept the theoretical result
     for m in found.marks:
         i = m.ply - 1 - found.start
         mark = SUFFIX[m.kind] or ("!" if m.only else "") or None
         comment = m.verdict() if (m.kind != "best" or m.only) else None
         old = notes[i] or MoveNote()
         notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment)
+        reply = i + 1  # the move that answered the error: a variation there when it let the error go unpunished
+        if m.kind in ("mistake", "blunder") and m.line and reply < len(base.moves) and not kept.get(m.ply + 1, True):
+            there = variations.setdefault(reply, [])
+            if all(v.moves[0] != m.line[0] for v in there):
+                there.append(Variation(list(m.line), [MoveNote(comment="refutation")]))
     judge = found.engine + ("" if found.exact else " (estimates)")
     all_tags = {**base.tags, ANNOTATOR: f"zerosum review, {judge}"[:4096], **(tags or {})}
-    return Record(all_tags, list(base.moves), notes, result or base.result, base.variations)  # variations kept
+    return Record(all_tags, list(base.moves), notes, result or base.result, variations)
