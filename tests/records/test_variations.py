@@ -333,6 +333,7 @@ def test_replay_lists_the_variations_after_the_moves_they_replace(tmp_path, caps
     assert main(["replay", str(path), "--no-color"]) == 0
     shown = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Moves:")]
     assert shown[-1] == "Moves: 1. [5] 2 (1... 1 2. 9? (2. 3)) 2. 1 9 3. 3 7 (3... 4) 4. 4 6 5. 8"
+    assert "Moves: 1. 5 2?" not in "\n".join(shown)  # TREE's main line has no mark
 
 
 def textbook_value(moves: list[str]) -> int:
@@ -343,7 +344,9 @@ def textbook_value(moves: list[str]) -> int:
     return max(-textbook_value(moves + [m]) for m in legal) if legal else 0
 
 
-def test_review_keeps_a_records_variations_and_adds_the_refutations_that_were_missed(tmp_path, capsys):
+def test_review_keeps_a_records_variations_and_adds_the_refutations_that_were_missed(tmp_path, capsys, monkeypatch):
+    import io
+
     from zerosum.cli import main
 
     path, out = tmp_path / "tree.pgn", tmp_path / "annotated.pgn"
@@ -365,7 +368,35 @@ def test_review_keeps_a_records_variations_and_adds_the_refutations_that_were_mi
         if error and unpunished and i + 1 < len(before.moves):
             missed.append(i + 1)
     assert sorted(added) == missed == [7]
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))  # replay lists the marks and the refutation
+    assert main(["replay", str(out), "--no-color"]) == 0
+    assert "Moves: 1. 5 2? (1... 1 2. 9? (2. 3)) 2. 1 9 3. 3? 7! (3... 4) 4. 4? 6? (4... 8) 5. 8" in \
+        " ".join(capsys.readouterr().out.split())
     for index, v in added.items():
         assert v.notes[0].comment == "refutation"
         head = before.moves[:index]
         assert -textbook_value(head + v.moves[:1]) == textbook_value(head)  # the best move, by the textbook
+
+
+def test_replay_steps_into_a_variation_and_its_own_and_back(tmp_path, capsys, monkeypatch):
+    import io
+
+    from zerosum import get_game
+    from zerosum.cli import main
+
+    path = tmp_path / "tree.pgn"
+    path.write_text(TREE)
+    keys = ["g 1", "v", "v 1", "v", "v 1", "l", "m", "m", "n", "v 3", "m", "q"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(k + "\n" for k in keys)))
+    assert main(["replay", str(path), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    game = get_game("tictactoe")
+    blocks = out.split("Game 1 of 1: ")[1:]  # one a position drawn
+    expected = ["", "5", "51", "513", "513", "51", "5", "52"]  # the lines from the start, as each key leaves them
+    assert len(blocks) == len(expected)
+    for block, moves in zip(blocks, expected):
+        assert game.render(game.states_of(game.parse_moves(" ".join(moves)))[-1]) in block
+    assert "  v 1: 1... 1 2. 9? (2. 3)" in out and "  v 1: 2. 3" in out
+    assert "Variation from ply 2: 1. 5 [1] 2. 9? (2. 3)" in out and "Variation from ply 3: 1. 5 1 2. [3]" in out
+    assert "The variation ends here" in out and "Already on the main line" in out
+    assert "No variation of the next move here (ply 2)" in out

@@ -1,14 +1,16 @@
 """``zerosum replay``: step through a game record in the terminal.
 
 Keys, one a line (so a script can drive it: ``printf 'n\\nn\\ng 10\\nq\\n' | zerosum replay games.pgn``):
-Enter or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``a`` the engine's analysis
-of the shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  At a terminal the keys need no
-Enter (:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for the ply), and in colour each key
+Enter or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``v`` the variations of the
+next move (``v N`` into the Nth), ``m`` back to the line a variation left, ``a`` the engine's analysis of the
+shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  At a terminal the keys need no Enter
+(:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for the ply, ``v`` for the variation), and in colour each key
 redraws the screen; elsewhere each step is printed after the last.
 
 Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks
 the shown ply in brackets and the opening off from the moves with ``|``; a record's variations are listed in
-parentheses after the move each replaces (the keys step through the main line).  The analysis is the terminal's hint
+parentheses after the move each replaces; ``v`` lists those of the next move, ``v N`` steps into the Nth (then the
+keys step through it, and its own variations in the same way), ``m`` goes back to the line it left.  The analysis is the terminal's hint
 (:func:`zerosum.ui.hints.show_hint`): the solver's exact scores where it takes the board, else an alpha-beta
 search's estimates, labelled by the analysis itself.
 """
@@ -22,7 +24,7 @@ from typing import Any, TextIO
 
 from ..core.words import exact_words
 from ..errors import GameError
-from ..records import Record, Variation, move_number
+from ..records import MoveNote, Record, Variation, move_number
 from ..values import is_proven
 from .hints import hint_analysis, show_hint
 from .terminal import Output, render_rich
@@ -31,8 +33,8 @@ __all__ = ["KEYS_HELP", "ReplaySession"]
 
 Reader = Callable[[str], "str | None"]
 
-KEYS_HELP = ("Keys: Enter/n next, p previous, f first, l last, g N go to ply N, a analysis on/off, t tags, "
-             "? help, q quit.")
+KEYS_HELP = ("Keys: Enter/n next, p previous, f first, l last, g N go to ply N, v the variations of the next move "
+             "(v N: into the Nth), m back to the line it left, a analysis on/off, t tags, ? help, q quit.")
 #: the width the move list wraps at
 WIDTH = 78
 
@@ -52,6 +54,12 @@ class ReplaySession:
         self.hint_time, self.solver_time, self.analyzer = hint_time, solver_time, analyzer
         self.ply = 0
         self.analysis = False
+        # the line shown, by ply from the start: each move's note, and the variations of each move; the lines
+        # left for a variation, with the ply each was left at (``v N`` pushes one, ``m`` pops it)
+        self.notes: list[MoveNote | None] = [record.notes[i - self.opening] if i >= self.opening else None
+                                             for i in range(len(self.actions))]
+        self.branches: dict[int, list[Variation]] = {self.opening + i: v for i, v in record.variations.items()}
+        self.left: list[tuple[list[Any], list[Any], list[MoveNote | None], dict[int, list[Variation]], int]] = []
 
     # ---- what the analysis (show_hint) reads -------------------------------------------------------
 
@@ -87,7 +95,7 @@ class ReplaySession:
         move = game.format_action(self.actions[i])
         if i < self.opening:
             return f"Ply {self.ply} of {self.last_ply}: {mover} played {move} (opening)."
-        note = self.record.notes[i - self.opening]
+        note = self.notes[i]
         mark = note.mark if note is not None and note.mark else ""  # a review's ?, ?? or ! (zerosum review -o)
         text = f"Ply {self.ply} of {self.last_ply}: {mover} played {move}{mark}"
         if note is not None:
@@ -103,33 +111,72 @@ class ReplaySession:
         return text + "."
 
     def move_list(self) -> str:
-        """Every ply with full-move numbers as a record writes them (``1. 4 4 2. 3 5``: the first player's
-        move of each pair numbered), the shown ply in brackets, ``|`` after the opening, and the record's
-        variations in parentheses after the move each replaces (``2. 3 (2. 5 5 (2... 2) 3. 1) 2... 4``), with
-        their marks."""
+        """Every ply of the line shown with full-move numbers as a record writes them (``1. 4 4 2. 3 5``: the
+        first player's move of each pair numbered) and the review's marks (``3?``), the shown ply in brackets,
+        ``|`` after the opening, and the record's variations in parentheses after the move each replaces
+        (``2. 3 (2. 5 5 (2... 2) 3. 1) 2... 4``)."""
         items = []
         fresh = False  # a variation just closed: the next move carries its number
         for i, action in enumerate(self.actions):
-            move = self.game.format_action(action)
+            note = self.notes[i]
+            move = self.game.format_action(action) + (note.mark or "" if note is not None else "")
             move = f"[{move}]" if i + 1 == self.ply else move
             # a number stays on the line of its move (textwrap breaks at ASCII blanks only)
             items.append(f"{move_number(i)}\u00a0{move}" if i % 2 == 0 or i == self.opening or fresh else move)
             fresh = False
-            for v in self.record.variations.get(i - self.opening, ()) if i >= self.opening else ():
+            for v in self.branches.get(i, ()):
                 items += _variation_items(v, i)
                 fresh = True
             if self.opening and i + 1 == self.opening:
                 items.append("|")
         if not items:
             return "Moves: none."
-        text = textwrap.fill("Moves: " + " ".join(items), WIDTH, break_on_hyphens=False, break_long_words=False)
+        where = f"Variation from ply {self.left[-1][4] + 1}" if self.left else "Moves"
+        text = textwrap.fill(f"{where}: " + " ".join(items), WIDTH, break_on_hyphens=False, break_long_words=False)
         return text.replace("\u00a0", " ")
 
     def ending(self) -> str:
-        """At the last ply: how the game ended."""
+        """At the last ply: how the game ended (in a variation: how the variation ends)."""
         out = self.game.outcome(self.state)
         why = out.reason if out is not None else "not over on the board"
+        if self.left:
+            return f"The variation ends here ({why}); m goes back to the line it left."
         return f"Result {self.record.result}: {self.record.tags['Termination']} ({why})."
+
+    def variations(self, text: str) -> None:
+        """``v``: the variations of the next move (the alternatives to the move after the shown ply); ``v N``:
+        into the Nth, its first move shown."""
+        here = self.branches.get(self.ply, [])
+        if not here:
+            self.say(f"No variation of the next move here (ply {self.ply}); the move list shows them in "
+                     "parentheses.")
+            return
+        if not text:
+            for n, v in enumerate(here, 1):
+                self.say(f"  v {n}: {' '.join(_variation_items(v, self.ply))[1:-1].replace(chr(160), ' ')}")
+            return
+        n = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
+        if not 1 <= n <= len(here):
+            self.say(f"v needs a variation 1..{len(here)} of the next move, e.g. v 1.")
+            return
+        v, p = here[n - 1], self.ply
+        states, actions = self.states[: p + 1], self.actions[:p]
+        for move in v.moves:  # legal: the record was checked whole when read
+            actions.append(self.game.parse_action(move, states[-1]))
+            states.append(self.game.result(states[-1], actions[-1]))
+        self.left.append((self.states, self.actions, self.notes, self.branches, p))
+        self.states, self.actions, self.notes = states, actions, self.notes[:p] + list(v.notes)
+        self.branches = {i: b for i, b in self.branches.items() if i < p}
+        self.branches.update((p + i, b) for i, b in v.variations.items())
+        self.go(p + 1)
+
+    def back(self) -> None:
+        """``m``: back to the line the shown variation left, at the position it left it."""
+        if not self.left:
+            self.say("Already on the main line; v lists the variations of the next move.")
+            return
+        self.states, self.actions, self.notes, self.branches, p = self.left.pop()
+        self.go(p)
 
     def show(self) -> None:
         console = self.output.console
@@ -192,6 +239,10 @@ class ReplaySession:
                 self.say(f"No ply {n}: this game has plies 0..{self.last_ply} (g {self.last_ply} is the last).")
             else:
                 self.go(n)
+        elif text == "v" or (text[:1] == "v" and text[1:2] in (" ", *"0123456789")):
+            self.variations(text[1:].strip())
+        elif text in ("m", "main"):
+            self.back()
         elif text in ("a", "analysis"):
             self.analysis = not self.analysis
             self.say("Analysis on." if self.analysis else "Analysis off.")
@@ -268,6 +319,9 @@ def key_reader(out: TextIO, lines: Reader) -> Reader:
         if key == "g":
             rest = lines("go to ply: ")
             return None if rest is None else "g " + rest
+        if key == "v":
+            rest = lines("variation (a number; Enter lists them): ")
+            return None if rest is None else "v " + rest
         out.write("\n")
         return "" if key in ("\r", "\n") else key
 
