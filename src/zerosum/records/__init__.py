@@ -51,8 +51,9 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
   clock), ``1/T`` (T seconds a move) or ``-``.
 
 Reading takes memory in proportion to the text: a line is at most :data:`MAX_LINE` characters, a tag value
-:data:`MAX_TAG`, a move :data:`MAX_MOVE`, a comment :data:`MAX_COMMENT`, variations :data:`MAX_DEPTH` deep
-and :data:`MAX_VARIATIONS` a game, each refused in one line naming the line; a tag lies on one line; text no UTF-8 file can hold (lone surrogates) is refused wherever it is.
+:data:`MAX_TAG`, a move :data:`MAX_MOVE`, a comment :data:`MAX_COMMENT`, variations :data:`MAX_DEPTH` deep and
+:data:`MAX_VARIATIONS` a game, each refused in one line naming the line; a tag lies on one line; text no UTF-8
+file can hold (lone surrogates) is refused wherever it is.
 
 :func:`parse` checks each game whole: its tags, its game spec, every move replayed legally from the opening,
 and a result that agrees with the board (a game over on the board must carry its result; one that is not

@@ -58,7 +58,8 @@ def check_branches(variations: object, count: int) -> Branches:
                                    f"{count - 1}, not {safe_repr(index, 20)}" if count else
                                    "a line without moves has no variations")
         if not isinstance(lines, (list, tuple)) or not all(isinstance(v, Variation) for v in lines):
-            raise InvalidFileError(f"the variations of move {index} are a list of Variation, not {safe_repr(lines, 40)}")
+            raise InvalidFileError(f"the variations of move {index} are a list of Variation, not "
+                                   f"{safe_repr(lines, 40)}")
         if lines:
             out[index] = list(lines)
     return out

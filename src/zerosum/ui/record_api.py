@@ -1,13 +1,13 @@
 """``POST /api/record``: the games of a game record (:mod:`zerosum.records`), ready for the page's move list.
 
-The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags,
-its moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start
-of the game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked
-against the page's limits (:func:`check_position`) so the page can step through them; ``lines``: every line of
-the game's tree of variations the same way (the main line first, then one a leaf as
-:meth:`zerosum.records.Record.lines` orders them; at most :data:`MAX_LINES`), which the page plants as its tree.  A game the page cannot
-show (a board past 16 x 16, a game it does not know) keeps its place in the list with ``error`` saying why;
-malformed text is a 400 naming the game and the line.
+The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags, its
+moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start of the
+game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked against the
+page's limits (:func:`check_position`) so the page can step through them; ``lines``: every line of the game's
+tree of variations the same way (the main line first, then one a leaf as :meth:`zerosum.records.Record.lines`
+orders them; at most :data:`MAX_LINES`), which the page plants as its tree. A game the page cannot show (a
+board past 16 x 16, a game it does not know) keeps its place in the list with ``error`` saying why; malformed
+text is a 400 naming the game and the line.
 
 Reading a record replays its moves, which can cost seconds and memory, so :func:`record_job` runs in an engine
 worker (:mod:`zerosum.pool`) under an engine job's time and memory bounds, and the page's board check comes

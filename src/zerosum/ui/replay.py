@@ -1,18 +1,18 @@
 """``zerosum replay``: step through a game record in the terminal.
 
-Keys, one a line (so a script can drive it: ``printf 'n\\nn\\ng 10\\nq\\n' | zerosum replay games.pgn``):
-Enter or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``v`` the variations of the
-next move (``v N`` into the Nth), ``m`` back to the line a variation left, ``a`` the engine's analysis of the
-shown position on or off, ``t`` the tags, ``?`` help, ``q`` quit.  At a terminal the keys need no Enter
-(:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for the ply, ``v`` for the variation), and in colour each key
-redraws the screen; elsewhere each step is printed after the last.
+Keys, one a line (so a script can drive it: ``printf 'n\\nn\\ng 10\\nq\\n' | zerosum replay games.pgn``): Enter
+or ``n`` next, ``p`` previous, ``f`` first, ``l`` last, ``g N`` go to ply N, ``v`` the variations of the next
+move (``v N`` into the Nth), ``m`` back to the line a variation left, ``a`` the engine's analysis of the shown
+position on or off, ``t`` the tags, ``?`` help, ``q`` quit. At a terminal the keys need no Enter
+(:func:`key_reader`; the arrows step, Home and End jump, ``g`` asks for the ply, ``v`` for the variation), and
+in colour each key redraws the screen; elsewhere each step is printed after the last.
 
-Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks
-the shown ply in brackets and the opening off from the moves with ``|``; a record's variations are listed in
-parentheses after the move each replaces; ``v`` lists those of the next move, ``v N`` steps into the Nth (then the
-keys step through it, and its own variations in the same way), ``m`` goes back to the line it left.  The analysis is the terminal's hint
-(:func:`zerosum.ui.hints.show_hint`): the solver's exact scores where it takes the board, else an alpha-beta
-search's estimates, labelled by the analysis itself.
+Plies count from the start position (ply 0), so the opening's moves are plies too; the move list marks the
+shown ply in brackets and the opening off from the moves with ``|``; a record's variations are listed in
+parentheses after the move each replaces; ``v`` lists those of the next move, ``v N`` steps into the Nth (then
+the keys step through it, and its own variations in the same way), ``m`` goes back to the line it left. The
+analysis is the terminal's hint (:func:`zerosum.ui.hints.show_hint`): the solver's exact scores where it takes
+the board, else an alpha-beta search's estimates, labelled by the analysis itself.
 """
 
 from __future__ import annotations
