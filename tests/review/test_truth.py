@@ -3,7 +3,7 @@ positions before and after every move of the recorded benchmark games (benchmark
 solver against alpha-beta and MCTS on 7 x 6).  The classes are worked out here from the solver's scores by
 the stated rules: the mover's score before (the best) and after (the move played), best when equal, good when
 the sign is kept (slower by the difference of the scores, a move of the winner a point), mistake from +
-to 0 or 0 to -, blunder from + to -.  Three games in CI; all 20 are marked slow."""
+to 0 or 0 to -, blunder from + to -.  Three games in CI; all 21 (the last a 42-ply full-board draw) in a slow test."""
 
 from __future__ import annotations
 
