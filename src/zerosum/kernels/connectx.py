@@ -1,9 +1,12 @@
-"""Numba bit tricks for Connect-X boards that fit in 64 bits (``cols * (rows + 1) <= 64``): one definition
-each, used by the fast agents, the heuristics' kernels and the solver.
+"""Numba bit tricks for Connect-X bitboards: one definition each, used by the fast agents, the heuristics'
+kernels and the solver.
 
 The layout is :class:`zerosum.games.connectx.ConnectX`'s: column ``c`` owns bits ``c*h .. c*h+rows-1``
 (``h = rows + 1``, bottom cell first) and one always-empty sentinel bit above, so a state's ``current``
-and ``mask`` go straight in.  Every board quantity is a ``uint64``; the geometry travels as plain integers
+and ``mask`` go straight in.  Every board quantity is a ``uint64`` for boards that fit 64 bits (``cols *
+(rows + 1) <= 64``); the tricks the solver uses also take :data:`zerosum.kernels.wide.U128` bitboards (boards
+up to 128 bits): they take their constants from their argument's type (:func:`~zerosum.kernels.wide.like`),
+so each compiles to the same code as before for ``uint64``.  The geometry travels as plain integers
 (``rows``, ``cols``, ``k``, ``h``) and the masks of :func:`geometry`.  :mod:`zerosum.kernels.bits` has the
 same tricks on Python ints (any size); :func:`nth_column` is compiled from there as it is.  Compiled code is
 cached on disk (``cache=True``).
@@ -12,14 +15,14 @@ cached on disk (``cache=True``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from . import bits
+from .wide import ctlz, ctpop, like, width
 
 __all__ = [
     "U64", "ONE", "ZERO",
-    "geometry", "shr", "shl", "playable", "column_masks",
+    "geometry", "geometry_of", "shr", "shl", "playable", "column_masks",
     "popcnt", "bits_of",
     "line_bits", "has_line", "open_line", "win_cells", "non_losing", "mirror",
     "nth_column", "centre_order",
@@ -37,11 +40,18 @@ ZERO = np.uint64(0)
 @njit(cache=True)
 def geometry(rows: int, cols: int) -> tuple[np.uint64, np.uint64]:
     """``(bottom, board)``: the bottom cell of every column, and every cell of the board."""
+    return geometry_of(rows, cols, ZERO)  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def geometry_of(rows, cols, zero):  # type: ignore[no-untyped-def]
+    """:func:`geometry` as bitboards of ``zero``'s type (``uint64`` or ``U128``)."""
     h = rows + 1
-    bottom = ZERO
+    one = like(zero, 1)
+    bottom = zero
     for c in range(cols):
-        bottom |= ONE << U64(c * h)
-    column = (ONE << U64(rows)) - ONE
+        bottom |= one << U64(c * h)
+    column = (one << U64(rows)) - one
     return bottom, bottom * column
 
 
@@ -56,14 +66,14 @@ def column_masks(rows: int, cols: int) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def shr(x: np.uint64, s: int) -> np.uint64:
-    """``x >> s``, zero once ``s`` reaches 64 (where LLVM's shift is undefined)."""
-    return x >> U64(s) if s < 64 else ZERO
+    """``x >> s``, zero once ``s`` reaches the width (64 or 128; where LLVM's shift is undefined)."""
+    return x >> U64(s) if s < width(x) else like(x, 0)
 
 
 @njit(cache=True, inline="always")
 def shl(x: np.uint64, s: int) -> np.uint64:
-    """``x << s``, zero once ``s`` reaches 64."""
-    return x << U64(s) if s < 64 else ZERO
+    """``x << s``, zero once ``s`` reaches the width."""
+    return x << U64(s) if s < width(x) else like(x, 0)
 
 
 @njit(cache=True, inline="always")
@@ -75,40 +85,16 @@ def playable(mask: np.uint64, bottom: np.uint64, board: np.uint64) -> np.uint64:
 # ---- counting bits -------------------------------------------------------------------------------
 
 
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's population count (one ``popcnt`` instruction where the CPU has it)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's count of leading zero bits (64 for 0)."""
-    from llvmlite import ir  # type: ignore[import-untyped]
-
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def popcnt(x: np.uint64) -> int:
-    """The number of set bits of ``x``."""
-    return int(_ctpop(x))  # type: ignore[call-arg]
+    """The number of set bits of ``x`` (LLVM's population count: one ``popcnt`` instruction a word)."""
+    return int(ctpop(x))
 
 
 @njit(cache=True, inline="always")
 def bits_of(x: np.uint64) -> int:
     """The bit length of ``x``."""
-    return 64 - int(_ctlz(x))  # type: ignore[call-arg]
+    return width(x) - int(ctlz(x))
 
 
 # ---- lines ---------------------------------------------------------------------------------------
@@ -181,16 +167,16 @@ def _win_cells4_small(s: np.uint64, h: int) -> np.uint64:
 @njit(cache=True)
 def _win_cells_any(s: np.uint64, h: int, k: int) -> np.uint64:
     """Cells that complete ``k`` in a row: ``m`` stones after the cell along a direction, ``k-1-m`` before."""
-    r = ZERO
+    r = like(s, 0)
     for d in (1, h, h - 1, h + 1):
         for m in range(k):
-            c = ~ZERO
+            c = ~like(s, 0)
             for j in range(1, m + 1):
                 c &= shr(s, j * d)
             for j in range(1, k - m):
                 c &= shl(s, j * d)
             r |= c
-    return r
+    return r  # type: ignore[no-any-return]
 
 
 @njit(cache=True, inline="always")
@@ -212,11 +198,12 @@ def non_losing(mask: np.uint64, opp_win: np.uint64, bottom: np.uint64, board: np
 
     ``opp_win``: the opponent's winning cells.  The caller guarantees the side to move cannot win at once.
     """
+    one = like(mask, 1)
     possible = (mask + bottom) & board
     forced = possible & opp_win
     if forced:
-        if forced & (forced - ONE):
-            return ZERO  # two threats: cannot block both
+        if forced & (forced - one):
+            return like(mask, 0)  # type: ignore[no-any-return]  # two threats: cannot block both
         possible = forced
     return possible & ~(opp_win >> ONE)  # never play right below an opponent's winning cell
 
@@ -224,11 +211,12 @@ def non_losing(mask: np.uint64, opp_win: np.uint64, bottom: np.uint64, board: np
 @njit(cache=True, inline="always")
 def mirror(x: np.uint64, h: int, cols: int) -> np.uint64:
     """The bitboard mirrored left to right (``h``: bits per column)."""
-    col = (ONE << U64(h)) - ONE
-    out = ZERO
+    one = like(x, 1)
+    col = (one << U64(h)) - one
+    out = like(x, 0)
     for c in range(cols):
         out |= ((x >> U64(c * h)) & col) << U64((cols - 1 - c) * h)
-    return out
+    return out  # type: ignore[no-any-return]
 
 
 # ---- column order --------------------------------------------------------------------------------

@@ -175,6 +175,9 @@ def generate(
 
     game = solver.game
     cells = game.cells
+    if game.cols * (game.rows + 1) > 64:  # the book file holds 64-bit keys
+        raise UsageError(f"books hold boards up to 64 bits (cols x (rows + 1)); {game.spec} needs "
+                         f"{game.cols * (game.rows + 1)}")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < cells:
         raise UsageError(f"a book's depth is a whole number 0..{cells - 1}, not {depth!r}")
     levels = _levels(game, depth)

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.connectx import U64, open_line
+from ..kernels.wide import like
 from .frames import board_constants
 
 __all__ = ["claimeven_upper", "NO_BOUND"]
@@ -42,11 +43,12 @@ def claimeven_upper(cur, msk, moves, geo):  # type: ignore[no-untyped-def]
     win), negative (a loss, at the latest when the first of the other side's lines can be complete;
     never below ``-((rows + 1) // 2)``), or :data:`NO_BOUND` when the rule proves nothing (an odd number of empty cells,
     or a line left among the side to move's cells)."""
-    rows, k, cells, bottom, board = geo[0], geo[2], geo[3], U64(geo[4]), U64(geo[5])  # uint64 from Python too
+    rows, k, cells = geo[0], geo[2], geo[3]
+    bottom, board = like(cur, geo[4]), like(cur, geo[5])  # the bitboards' type (geo from Python: plain ints)
     if (cells - moves) & 1:
         return NO_BOUND
     # the cells at an even distance from the top of their column (pattern 1010.. read from the top)
-    top_parity = U64((1 << (rows + 1)) // 3) * bottom
+    top_parity = like(cur, (~U64(0) >> U64(63 - rows)) // U64(3)) * bottom  # (2**h - 1) // 3, h <= 64
     theirs = (cur ^ msk) | (board & ~msk & top_parity & ~(msk + bottom))
     mine = board & ~theirs
     h = rows + 1
@@ -95,14 +97,14 @@ def _latest_loss(theirs, rows, bottom, h):  # type: ignore[no-untyped-def]
     empty at least, so the loss comes at ply ``cells - rows + 1 + r`` at the latest, the score
     ``-((rows + 1 - r) // 2)``.  The line with the lowest top cell decides.
     """
-    tops = U64(0)
+    tops = like(theirs, 0)
     for dd, top in ((1, 3), (h, 0), (h + 1, 3 * (h + 1)), (h - 1, 0)):  # its top: the last or first cell
         d = U64(dd)
         m = theirs & (theirs >> d)
         m &= m >> (d + d)  # bit i: the cells i, i + d, i + 2d, i + 3d are all theirs
         tops |= m << U64(top)
     r = 0
-    while r < rows - 1 and tops & (bottom << U64(r)) == U64(0):
+    while r < rows - 1 and tops & (bottom << U64(r)) == like(tops, 0):
         r += 1
     return -((rows + 1 - r) // 2)
 

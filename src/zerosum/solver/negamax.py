@@ -24,9 +24,10 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
-from ..kernels.connectx import ONE, ZERO, non_losing, open_line, win_cells
+from ..kernels.connectx import non_losing, open_line, win_cells
+from ..kernels.wide import like
 from .bounds import claimeven_upper
-from .frames import ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING
+from .frames import ALPHA, BETA, COUNT, CUR, FLIP, MASK, PART, SLOT, START, THREATS, TRYING, get, item, put_board
 from .order import CUT, column_of, sort_key
 from .table import (NEAR_EMPTY, NO_ENTRY, book_find, child_upper, lower_bound, narrow, prefetch, probe, put, slot,
                     table_key, tables, upper_bound, work_of)
@@ -119,13 +120,16 @@ def _negamax(
     mv, sc, wc, fb, fi, near = work
     bkeys, bscores, bdepth = book
     tt = tables(near, bmask, shift, pmask)
+    zero, one = like(board, 0), like(board, 1)  # the bitboards' type: uint64, or U128 past 64 bits
     pausable = stats.shape[0] >= STATS_SIZE
     if resume and pausable and stats[2] > 0:  # go on where the last call stopped
         d, nodes = stats[2] - 1, stats[3]
         stats[2] = 0
     else:
-        fb[0, CUR], fb[0, MASK], fi[0, ALPHA], fi[0, BETA] = current, mask, alpha0, beta0
-        fb[0, THREATS] = win_cells(current ^ mask, mask, rows + 1, k, board)
+        put_board(fb, 0, CUR, current)
+        put_board(fb, 0, MASK, mask)
+        fi[0, ALPHA], fi[0, BETA] = alpha0, beta0
+        put_board(fb, 0, THREATS, win_cells(current ^ mask, mask, rows + 1, k, board))
         d, nodes = 0, 0
     base = nodes
     # the node count at which to stop; -1: no limit
@@ -137,14 +141,15 @@ def _negamax(
                 stats[2], stats[3] = d + 1, nodes
             return ABORTED  # the table keeps only proven bounds, so it stays valid
         # ---- enter the node of frame d: either its value v at once, or its moves in order
-        cur, msk, moves = fb[d, CUR], fb[d, MASK], moves0 + d
+        cur, msk, moves = get(fb, d, CUR), get(fb, d, MASK), moves0 + d
         alpha, beta = fi[d, ALPHA], fi[d, BETA]
         fi[d, START] = nodes
         nodes += 1
         done = True
-        nxt = non_losing(msk, fb[d, THREATS], bottom, board)
+        threats = get(fb, d, THREATS)
+        nxt = non_losing(msk, threats, bottom, board)
         booked = book_find(bkeys, cur, msk, rows + 1, cols) if moves <= bdepth else -1  # no book: depth -1
-        if nxt == ZERO:
+        if nxt == zero:
             v = -((cells - moves) // 2)  # the opponent wins with its next stone
         elif moves >= cells - 2:
             v = 0  # the opponent cannot win with the last stone, and we could not win before
@@ -154,9 +159,9 @@ def _negamax(
             lo, hi = _score_range(cur, msk, moves, geo)
             if beta > -((rows + 1) // 2):  # bounds.py: at most 0 (or a loss) if the other side claims even
                 hi = min(hi, claimeven_upper(cur, msk, moves, geo))
-            single = (nxt & (nxt - ONE)) == ZERO  # one move (a forced block): straight on, without the table
+            single = (nxt & (nxt - one)) == zero  # one move (a forced block): straight on, without the table
             in_near = cells - moves <= NEAR_EMPTY  # the small table holds this position
-            idx, part, flip, sym, hint = NO_ENTRY, ZERO, 0, False, -1
+            idx, part, flip, sym, hint = NO_ENTRY, zero, 0, False, -1
             if not single:
                 key, flip, sym = table_key(cur, msk, moves, rows + 1, cols)
                 idx, part = slot(tt, key, in_near)
@@ -168,25 +173,31 @@ def _negamax(
                 # order the moves (order.py): the remembered column, then the most winning cells, centre first
                 n, win, cutv = 0, -1, 0
                 if single:
-                    mv[d, 0], sc[d, 0], wc[d, 0] = nxt, 0, win_cells(cur | nxt, msk, rows + 1, k, board)
+                    put_board(mv, d, 0, nxt)
+                    put_board(wc, d, 0, win_cells(cur | nxt, msk, rows + 1, k, board))
+                    sc[d, 0] = 0
                     n = 1
                 for i in range(0 if single else cols):
                     c = order[i]
-                    m = nxt & colmask[c]
-                    if m == ZERO or (sym and 2 * c > cols - 1):  # a symmetric position: one half only
+                    m = nxt & item(colmask, c)
+                    if m == zero or (sym and 2 * c > cols - 1):  # a symmetric position: one half only
                         continue
                     ckey, _, _ = table_key(cur ^ msk, msk | m, moves + 1, rows + 1, cols)
                     prefetch(table, near, tt, ckey, cells - moves - 1 <= NEAR_EMPTY)  # read a little later
-                    w, s = sort_key(cur, msk, m, i, c == hint, fb[d, THREATS], geo, moves, beta)
+                    w, s = sort_key(cur, msk, m, i, c == hint, threats, geo, moves, beta)
                     if s < 0:  # no reply survives (we win with our next stone), or claimeven refutes them all
                         win = c
                         cutv = (cells - 1 - moves) // 2 if s == -1 else CUT - s
                         break
                     j = n
                     while j > 0 and sc[d, j - 1] < s:
-                        mv[d, j], sc[d, j], wc[d, j] = mv[d, j - 1], sc[d, j - 1], wc[d, j - 1]
+                        put_board(mv, d, j, get(mv, d, j - 1))
+                        put_board(wc, d, j, get(wc, d, j - 1))
+                        sc[d, j] = sc[d, j - 1]
                         j -= 1
-                    mv[d, j], sc[d, j], wc[d, j] = m, s, w
+                    put_board(mv, d, j, m)
+                    put_board(wc, d, j, w)
+                    sc[d, j] = s
                     n += 1
                 fi[d, COUNT] = n
                 v = 0
@@ -205,7 +216,7 @@ def _negamax(
                 if not done and cells - moves >= _ETC_EMPTY and not single:
                     # enhanced transposition cut-off: a child whose stored upper bound already proves >= beta
                     for i in range(n):
-                        ckey, _, _ = table_key(cur ^ msk, msk | mv[d, i], moves + 1, rows + 1, cols)
+                        ckey, _, _ = table_key(cur ^ msk, msk | get(mv, d, i), moves + 1, rows + 1, cols)
                         cslot, cpart = slot(tt, ckey, False)
                         t = child_upper(probe(table, near, tt, cslot, cpart, False))
                         if t >= beta:
@@ -213,7 +224,8 @@ def _negamax(
                             put(table, near, tt, False, idx, part, lower_bound(t, col), 0)
                             v, done = t, True
                             break
-                fb[d, SLOT], fb[d, PART] = idx, part
+                put_board(fb, d, SLOT, like(zero, idx))
+                put_board(fb, d, PART, part)
                 fi[d, ALPHA], fi[d, BETA], fi[d, TRYING], fi[d, FLIP] = alpha, beta, 0, flip
         # ---- return v to the parents until one has another move to try
         while done:
@@ -224,9 +236,10 @@ def _negamax(
             near_end = cells - moves0 - d <= NEAR_EMPTY
             score = -v
             if score >= fi[d, BETA]:  # a cut-off: the move tried refutes the window
-                if fb[d, SLOT] != NO_ENTRY:
+                slot_d = like(NO_ENTRY, get(fb, d, SLOT))
+                if slot_d != NO_ENTRY:
                     col = column_of(sc[d, fi[d, TRYING]], order, fi[d, FLIP], cols)
-                    put(table, near, tt, near_end, fb[d, SLOT], fb[d, PART], lower_bound(score, col),
+                    put(table, near, tt, near_end, slot_d, get(fb, d, PART), lower_bound(score, col),
                         work_of(nodes - fi[d, START]))
                 v = score
                 continue
@@ -235,16 +248,17 @@ def _negamax(
                 fi[d, TRYING] += 1
                 done = False
             else:  # every move tried: alpha is an upper bound
-                if fb[d, SLOT] != NO_ENTRY:
-                    put(table, near, tt, near_end, fb[d, SLOT], fb[d, PART], upper_bound(fi[d, ALPHA]),
+                slot_d = like(NO_ENTRY, get(fb, d, SLOT))
+                if slot_d != NO_ENTRY:
+                    put(table, near, tt, near_end, slot_d, get(fb, d, PART), upper_bound(fi[d, ALPHA]),
                         work_of(nodes - fi[d, START]))
                 v = fi[d, ALPHA]
         # ---- descend into the move frame d is trying
         i = fi[d, TRYING]
-        m = mv[d, i]
-        fb[d + 1, CUR] = fb[d, CUR] ^ fb[d, MASK]
-        fb[d + 1, MASK] = fb[d, MASK] | m
-        fb[d + 1, THREATS] = wc[d, i] & ~m  # the mover's winning cells: the opponent's, one ply down
+        m = get(mv, d, i)
+        put_board(fb, d + 1, CUR, get(fb, d, CUR) ^ get(fb, d, MASK))
+        put_board(fb, d + 1, MASK, get(fb, d, MASK) | m)
+        put_board(fb, d + 1, THREATS, get(wc, d, i) & ~m)  # the mover's winning cells: the opponent's, one ply down
         fi[d + 1, ALPHA] = -fi[d, BETA]
         fi[d + 1, BETA] = -fi[d, ALPHA]
         d += 1

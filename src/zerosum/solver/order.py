@@ -36,7 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels.connectx import ONE, U64, ZERO, non_losing, popcnt, win_cells
+from ..kernels.connectx import ONE, non_losing, popcnt, win_cells
+from ..kernels.wide import like
 from .bounds import claimeven_upper
 
 __all__ = ["sort_key", "column_of", "CUT"]
@@ -59,14 +60,14 @@ def sort_key(cur, msk, m, rank, remembered, threats, geo, moves, beta):  # type:
     cells once it is played, ``key`` its sort key -- or -1 when no reply survives it (we win with our
     next stone), or ``CUT - bound`` (at most ``CUT``) when claimeven proves the node at least ``bound >=
     beta``.  ``threats``: the opponent's winning cells; ``remembered``: the table's column."""
-    rows, k, bottom, board = geo[0], geo[2], U64(geo[4]), U64(geo[5])  # uint64 from Python too
+    rows, k, bottom, board = geo[0], geo[2], like(cur, geo[4]), like(cur, geo[5])  # uint64 from Python too
     w = win_cells(cur | m, msk, rows + 1, k, board)
-    if non_losing(msk | m, w & ~m, bottom, board) == ZERO:
+    if non_losing(msk | m, w & ~m, bottom, board) == like(cur, 0):
         return w, -1
     # the winning cells it makes, less those right above an opponent's (never playable by us without the
     # opponent winning first); the centre-first rank breaks ties
     useful = w & ~(threats << ONE)
-    above = ZERO  # in a window about the sign, threats right above a playable cell count 5 times
+    above = like(cur, 0)  # in a window about the sign, threats right above a playable cell count 5 times
     if -1 <= beta <= 1:
         above = (((msk | m) + bottom) & board) << ONE
     key = (popcnt(useful) + 4 * popcnt(useful & above)) * 64 + 63 - rank

@@ -1,4 +1,4 @@
-"""The solver's search: the exact score of a Connect-X position on a 64-bit bitboard, compiled by numba.
+"""The solver's search: the exact score of a Connect-X position on a bitboard, compiled by numba.
 
 The score convention is DESIGN.md's: a win with the stone of ply ``p`` (plies counted from 1) scores
 ``(cells + 2 - p) // 2``, a loss is the negative of the opponent's win, a draw 0.  A position is
@@ -20,6 +20,11 @@ Each piece is a file of its own:
 * here: ``_solve``, the exact score by a sequence of null-window searches (a weak solve asks for a quick
   win and a quick loss first, then only for the sign), and the entry points Python calls.
 
+A bitboard is a ``uint64`` on boards that fit 64 bits and a :data:`zerosum.kernels.wide.U128` on wider ones
+(up to 128 bits), or on any board with ``prepare(..., wide=True)``: the same source compiled for either, as
+the arrays of :func:`prepare` say (:mod:`.frames`); wide positions are handed in as pairs of ``uint64`` words
+(:func:`zerosum.kernels.wide.split`; rows of two words in :func:`solve_many`).
+
 Everything per solve runs in compiled code; Python only prepares arrays.  A search given a node budget
 (``stats[1]``, see :data:`.negamax.STATS_SIZE`) stops when it is spent and, called again, goes on exactly
 where it stopped: ``Solver`` runs every search in slices of ``Solver.slice_nodes`` nodes this way, so
@@ -35,13 +40,16 @@ import numpy as np
 from numba import njit
 
 from ..kernels.connectx import centre_order, column_masks, popcnt, win_cells
-from .frames import board_constants, new_frames
+from ..kernels.wide import as_board, like, split
+from .frames import board_constants_of, item, new_frames
 from .negamax import ABORTED, HALT, HALT_EVERY, STATS_SIZE, BookArrays, Frames, Geo, Run, _negamax
-from .table import DEFAULT_LOG_SIZE, MAX_PART_BITS, make_table, position_key, table_size
+from .table import DEFAULT_LOG_SIZE, MAX_PART_BITS, MAX_WIDE_PART_BITS, make_table, position_key, table_size
 
 __all__ = [
     "solve_position",
     "prepare",
+    "board_words",
+    "board_array",
     "solve_prepared",
     "solve_many",
     "make_table",
@@ -49,6 +57,8 @@ __all__ = [
     "position_key",
     "DEFAULT_LOG_SIZE",
     "MAX_PART_BITS",
+    "MAX_WIDE_PART_BITS",
+    "split",
     "ABORTED",
     "STATS_SIZE",
     "HALT",
@@ -152,12 +162,6 @@ def _solve(
 
 
 @njit(cache=True)
-def _setup(rows: int, cols: int, k: int, size: int) -> tuple[Geo, np.ndarray, np.ndarray, Frames]:
-    """``(geo, order, colmask, work)``: everything a search on this board needs besides the table."""
-    return board_constants(rows, cols, k, size), centre_order(cols), column_masks(rows, cols), new_frames(rows, cols, size)
-
-
-@njit(cache=True)
 def _no_book() -> BookArrays:
     """The book of a search without one: nothing in it, and a depth no position is at."""
     return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), -1
@@ -170,22 +174,43 @@ def book_arrays(keys: np.ndarray | None = None, scores: np.ndarray | None = None
     return keys, scores, int(depth)
 
 
-@njit(cache=True)
-def prepare(rows: int, cols: int, k: int, table_size: int) -> tuple[np.ndarray, np.ndarray, Frames]:
+def prepare(rows: int, cols: int, k: int, table_size: int, wide: bool = False) -> tuple[np.ndarray, np.ndarray,
+                                                                                         Frames]:
     """The arrays a solve needs besides the table and the book, made once per board: ``(order, colmask,
-    work)``; :func:`solve_prepared` takes them with a book (:func:`book_arrays`) added."""
-    _, order, colmask, work = _setup(rows, cols, k, table_size)
-    return order, colmask, work
+    work)``; :func:`solve_prepared` takes them with a book (:func:`book_arrays`) added.  ``wide``: for
+    ``U128`` bitboards (boards past 64 bits need it), each bitboard two ``uint64`` words."""
+    if cols * (rows + 1) > 64 and not wide:
+        raise ValueError(f"a {rows} x {cols} board needs the wide search (more than 64 bits)")
+    if wide:
+        column = (1 << rows) - 1
+        colmask = np.array([split(column << (c * (rows + 1))) for c in range(cols)], dtype=np.uint64).reshape(cols, 2)
+    else:
+        colmask = column_masks(rows, cols)
+    return centre_order(cols), colmask, new_frames(rows, cols, table_size, wide)
+
+
+def board_words(x: int, wide: bool) -> Any:
+    """A bitboard as :func:`solve_prepared` takes it: a ``uint64``, or (``wide``) a pair of words."""
+    return split(x) if wide else np.uint64(x)
+
+
+def board_array(boards: list[int], wide: bool) -> np.ndarray:
+    """Bitboards as :func:`solve_many` takes them: ``uint64`` s, or (``wide``) rows of two words."""
+    if not wide:
+        return np.fromiter(boards, dtype=np.uint64, count=len(boards))
+    return np.array([split(b) for b in boards], dtype=np.uint64).reshape(len(boards), 2)
 
 
 @_released
-def solve_prepared(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
+def solve_prepared(current: Any, mask: Any, rows: int, cols: int, k: int, weak: bool,
                    prepared: Prepared, table: np.ndarray, stats: np.ndarray) -> int:
     """``solve_position`` with the board's arrays from :func:`prepare` and a book (nothing allocated per
-    call): ``prepared = prepare(...) + (book_arrays(...),)``."""
+    call): ``prepared = prepare(...) + (book_arrays(...),)``; ``current`` and ``mask`` as
+    :func:`board_words` gives them."""
     order, colmask, work, book = prepared
-    geo = board_constants(rows, cols, k, table.shape[0])
-    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work, book), stats)
+    cur, msk = as_board(current), as_board(mask)
+    geo = board_constants_of(rows, cols, k, table.shape[0], like(item(colmask, 0), 0))  # the arrays' width
+    return _solve(cur, msk, popcnt(msk), weak, (geo, table, order, colmask, work, book), stats)
 
 
 @_released
@@ -210,11 +235,13 @@ def solve_many(
     the same ``stats`` it goes on exactly where it stopped.
     """
     order, colmask, work, book = prepared
-    run = (board_constants(rows, cols, k, table.shape[0]), table, order, colmask, work, book)
+    run = (board_constants_of(rows, cols, k, table.shape[0], like(item(colmask, 0), 0)), table, order, colmask,
+           work, book)
     for i in range(start, currents.shape[0]):
         if stats[2] == 0:  # not a stopped search going on: position i starts here
             stats[8] = stats[0]
-        r = _solve(currents[i], masks[i], popcnt(masks[i]), weak, run, stats)
+        cur, msk = as_board(currents[i]), as_board(masks[i])
+        r = _solve(cur, msk, popcnt(msk), weak, run, stats)
         if r == ABORTED:
             return i
         scores[i] = r
@@ -222,15 +249,17 @@ def solve_many(
     return int(currents.shape[0])
 
 
-@_released
-def solve_position(current: np.uint64, mask: np.uint64, rows: int, cols: int, k: int, weak: bool,
-                   table: np.ndarray, stats: np.ndarray) -> int:
-    """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``).
+def solve_position(current: int, mask: int, rows: int, cols: int, k: int, weak: bool,
+                   table: np.ndarray, stats: np.ndarray, wide: bool = False) -> int:
+    """The score of a position nobody has won yet and that is not full (``stats[0] += nodes``), its arrays
+    made for this call.
 
     With ``stats[1] > 0`` the search stops once ``stats[0]`` reaches it and returns ``ABORTED``.
     """
-    geo, order, colmask, work = _setup(rows, cols, k, table.shape[0])
-    return _solve(current, mask, popcnt(mask), weak, (geo, table, order, colmask, work, _no_book()), stats)
+    wide = wide or cols * (rows + 1) > 64
+    prepared = (*prepare(rows, cols, k, table.shape[0], wide), _no_book())
+    return int(solve_prepared(board_words(int(current), wide), board_words(int(mask), wide), rows, cols, k, weak,
+                              prepared, table, stats))
 
 
 # A numba (0.68) quirk: when a cached caller such as ``_setup`` is loaded first, the dispatchers of the

@@ -22,7 +22,7 @@ import numpy as np
 import zerosum.solver.search as search  # by its own name: ``from . import search`` would name this package
 
 from ..core.checks import check_flag, check_text, check_whole, safe_repr
-from ..errors import GameError, IllegalMoveError, InvalidFileError, InvalidPositionError, InvalidSpecError, UsageError
+from ..errors import InvalidFileError, InvalidPositionError, InvalidSpecError, UsageError
 from ..game import COLUMN_BITBOARD
 from ..games.connectx import ConnectX, ConnectXState
 from ..games.registry import get_game
@@ -42,10 +42,12 @@ Position = "ConnectXState | str | Sequence[int]"
 MAX_NODE_LIMIT = 1 << 62
 #: the default table: 2**24 entries, 8 bytes each (128 MB, on huge pages where the system allows)
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
+#: the widest bitboard the solver takes: ``cols * (rows + 1)`` bits (past 64 it searches on 128-bit boards)
+MAX_BITS = 128
 
 
 def supports(game: Any) -> bool:
-    """Whether the solver can take ``game`` (a game object): a Connect-X board with cols x (rows + 1) <= 64.
+    """Whether the solver can take ``game`` (a game object): a Connect-X board with cols x (rows + 1) <= 128.
 
     The one capability question the faces, the arena and the commands ask; the game answers it
     (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class.
@@ -60,25 +62,28 @@ def score_value(game: Any, state: Any, score: int) -> int:
 
 
 def solver_game(game: Any) -> ConnectX:
-    """The Connect-X game of ``game`` (a spec or a game), checked to fit the 64-bit kernels."""
+    """The Connect-X game of ``game`` (a spec or a game), checked to fit the solver's bitboards (128 bits)."""
     found = get_game(game)  # a game passes through
     if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
         raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
     g = cast(ConnectX, found)
-    if not supports(g):
+    if not supports(g):  # the game says whether its board fits MAX_BITS
         raise InvalidSpecError(
             f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver takes boards with "
-            f"cols x (rows + 1) <= 64"
+            f"cols x (rows + 1) <= {MAX_BITS}"
         )
     return g
 
 
 class Solver:
-    """A perfect Connect-X solver for boards with ``cols * (rows + 1) <= 64``.
+    """A perfect Connect-X solver for boards with ``cols * (rows + 1) <= 128``.
 
     ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;
-    8 bytes each).  ``book``: use the shipped opening book when one exists for the board
-    (``True``), not at all (``False``), or a book file path.  ``threads`` (1..``MAX_THREADS``): how many
+    8 bytes each, 16 past 64 bits where the table is too small to keep the whole key in one word).
+    ``wide``: search on 128-bit bitboards (``True``) or 64-bit ones (``False``); by default (``None``) 64
+    bits where the board fits, 128 past that.  ``wide=True`` on a board that fits 64 bits searches the same
+    nodes, slower: it is there to check and measure the wide search.  ``book``: use the shipped opening book
+    when one exists for the board (``True``), not at all (``False``), or a book file path.  ``threads`` (1..``MAX_THREADS``): how many
     threads :meth:`analyze` and a progressive analysis search with, over the one table (:mod:`.parallel`);
     each more thread adds its own frames and small table (1 MB).
     """
@@ -88,8 +93,14 @@ class Solver:
     slice_nodes = 1 << 20
 
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
-                 threads: int = 1) -> None:
+                 threads: int = 1, wide: bool | None = None) -> None:
         self.game = solver_game(game)
+        bits = self.game.cols * (self.game.rows + 1)
+        #: whether the search runs on 128-bit bitboards (:mod:`zerosum.kernels.wide`); by default past 64 bits
+        self.wide = bits > 64 if wide is None else check_flag(wide, "wide", UsageError)
+        if bits > 64 and not self.wide:
+            raise InvalidSpecError(f"a {self.game.rows} x {self.game.cols} board needs {bits} bits: wide=False "
+                                   f"takes boards with cols x (rows + 1) <= 64")
         #: the threads :meth:`analyze` (and a progressive analysis) search with, over the one table
         self.threads = check_threads(threads)
         #: whether :meth:`solve` with ``threads > 1`` adds a lazy-SMP helper (:func:`.parallel.race`)
@@ -101,10 +112,11 @@ class Solver:
         self.key_bits = g.cols * (g.rows + 1)
         log_size = max(1, (tt_size - 1).bit_length())
         self._log_size = log_size
-        self.table = search.make_table(max(log_size, 8, self.key_bits - search.MAX_PART_BITS), self.key_bits)
+        stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
+        self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
         self._dims = (g.rows, g.cols, g.k)
-        self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
+        self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
         self._near_table = self._board_arrays[2][5]  # the search's small table for positions near the end
         self._lanes = [Lane(self._board_arrays, self._stats)]  # lane 0: the calling thread's
         #: nodes searched by the last call
@@ -135,7 +147,8 @@ class Solver:
         self._prepared = (*self._board_arrays, arrays)
 
     def __repr__(self) -> str:
-        return f"Solver({self.game.spec!r}, tt_size={self.table.shape[0]}, book={self.book is not None})"
+        wide = ", wide=True" if self.wide and self.key_bits <= 64 else ""
+        return f"Solver({self.game.spec!r}, tt_size={self.table.shape[0]}, book={self.book is not None}{wide})"
 
     # ---- positions -----------------------------------------------------------------------------
 
@@ -170,7 +183,7 @@ class Solver:
         n = check_threads(n)
         g = self.game
         while len(self._lanes) < n:
-            order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0])
+            order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
             if len(self._lanes) == 1:
                 order = helper_order(order)
             self._lanes.append(Lane((order, colmask, work)))
@@ -259,7 +272,8 @@ class Solver:
         score = search.ABORTED
         while not stats[search.HALT]:  # in slices, so that Ctrl-C (handled between them) stops a long search at once
             stats[1] = stats[0] + (self.slice_nodes if limit is None else min(self.slice_nodes, limit - stats[0]))
-            score = int(search.solve_prepared(np.uint64(current), np.uint64(mask), rows, cols, k, weak, prepared,
+            score = int(search.solve_prepared(search.board_words(current, self.wide),
+                                              search.board_words(mask, self.wide), rows, cols, k, weak, prepared,
                                               self.table, stats))
             if score != search.ABORTED or (limit is not None and stats[0] >= limit):
                 break
@@ -293,8 +307,8 @@ class Solver:
         else:
             booked = [self._book_score(s.current, s.mask) for s in states]
             todo = [i for i, v in enumerate(booked) if v is None]
-        currents = np.fromiter((states[i].current for i in todo), dtype=np.uint64, count=len(todo))
-        masks = np.fromiter((states[i].mask for i in todo), dtype=np.uint64, count=len(todo))
+        currents = search.board_array([states[i].current for i in todo], self.wide)
+        masks = search.board_array([states[i].mask for i in todo], self.wide)
         scores = np.zeros(len(todo), dtype=np.int64)
         nodes = np.zeros(len(todo), dtype=np.int64)
         if todo:
@@ -389,12 +403,3 @@ def best_of(scores: Sequence[int | None], cols: int) -> int:
         raise InvalidPositionError("no legal move: every column is full")
     return best
 
-
-def parse_moves(game: ConnectX, text: str) -> ConnectXState:
-    """A position from a move string, raising a GameError subclass that quotes the input when it is bad."""
-    try:
-        return game.from_moves(text)
-    except GameError:
-        raise
-    except (TypeError, ValueError) as exc:  # pragma: no cover - from_moves raises GameErrors
-        raise IllegalMoveError(f"{text!r}: {exc}") from None

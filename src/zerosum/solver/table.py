@@ -44,11 +44,13 @@ import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from ..kernels.connectx import ONE, U64, ZERO, bits_of, mirror
+from ..kernels.wide import like
 
-__all__ = ["make_table", "table_size", "position_key", "DEFAULT_LOG_SIZE", "MAX_PART_BITS"]
+__all__ = ["make_table", "table_size", "position_key", "wide_entries", "DEFAULT_LOG_SIZE", "MAX_PART_BITS",
+           "MAX_WIDE_PART_BITS"]
 
 #: default table size: 2**24 entries of one 64-bit word each (128 MB)
 DEFAULT_LOG_SIZE = 24
@@ -63,6 +65,11 @@ _WORK_SHIFT = U64(15)
 _DISPLACED = U64(1 << 14)
 #: the most key bits an entry stores: a table needs at least 2**(key bits - 44) entries
 MAX_PART_BITS = 44
+#: on boards past 64 bits, a table too small for that has two-word entries, the second word holding the
+#: rest of the stored bits (at most 64 more); it needs at least 2**(key bits - 108) entries
+MAX_WIDE_PART_BITS = MAX_PART_BITS + 64
+#: the stored bits an entry's first word holds
+_PART_LOW = U64((1 << MAX_PART_BITS) - 1)
 #: positions with at most this many empty cells use the small table of ``2**NEAR_LOG`` entries
 NEAR_EMPTY = 14
 NEAR_LOG = 17
@@ -77,32 +84,45 @@ def table_size(log_size: int, key_bits: int = 64) -> int:
     return 1 << min(log_size, key_bits)
 
 
+def wide_entries(rows: int, cols: int, size: int) -> bool:
+    """Whether a table of ``size`` entries (a power of two) for this board has two-word entries: the
+    board is past 64 bits and the slot leaves more than ``MAX_PART_BITS`` bits of the key to store."""
+    bits = cols * (rows + 1)
+    return bits > 64 and bits - (size.bit_length() - 1) > MAX_PART_BITS
+
+
 def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> np.ndarray:
-    """A fresh table for keys of ``key_bits`` bits (``cols * (rows + 1)``): one uint64 per entry.
+    """A fresh table for keys of ``key_bits`` bits (``cols * (rows + 1)``): one uint64 per entry, or, past 64
+    bits when the slot leaves more than ``MAX_PART_BITS`` bits to store, two (an array of shape ``(size, 2)``).
 
     Large tables ask the kernel for huge pages (``madvise``): probes land all over the table, and 2 MB
     pages spare most of the TLB misses.
     """
-    if key_bits - min(log_size, key_bits) > MAX_PART_BITS:
+    most = MAX_WIDE_PART_BITS if key_bits > 64 else MAX_PART_BITS
+    if key_bits - min(log_size, key_bits) > most:
         raise ValueError(f"a table of 2**{log_size} entries is too small for {key_bits}-bit keys "
-                         f"(2**{key_bits - MAX_PART_BITS})")
+                         f"(2**{key_bits - most})")
     size = table_size(log_size, key_bits)
-    nbytes = size * 8
+    words = 2 if key_bits > 64 and key_bits - min(log_size, key_bits) > MAX_PART_BITS else 1
+    nbytes = size * 8 * words
     if nbytes >= 1 << 22:
         try:
             buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
             if hasattr(mmap, "MADV_HUGEPAGE"):
                 buf.madvise(mmap.MADV_HUGEPAGE)
-            return np.frombuffer(buf, dtype=np.uint64)
+            flat = np.frombuffer(buf, dtype=np.uint64)
+            return flat if words == 1 else flat.reshape(size, 2)
         except (OSError, ValueError, AttributeError):  # pragma: no cover - no mmap/madvise here
             pass
-    return np.zeros(size, dtype=np.uint64)
+    return np.zeros(size if words == 1 else (size, 2), dtype=np.uint64)
 
 
 @njit(cache=True)
 def near_size(rows: int, cols: int, size: int) -> int:
-    """The small table's entries: ``2**NEAR_LOG``, no more than the main table, no fewer than keys need."""
-    return max(min(1 << NEAR_LOG, size), 1 << max(0, rows * cols + cols - MAX_PART_BITS))
+    """The small table's entries: ``2**NEAR_LOG``, no more than the main table, no fewer than keys need
+    (past 64 bits with two-word entries: :func:`wide_entries`)."""
+    most = MAX_WIDE_PART_BITS if rows * cols + cols > 64 else MAX_PART_BITS
+    return max(min(1 << NEAR_LOG, size), 1 << max(0, rows * cols + cols - most))
 
 
 def position_key(current: int, mask: int) -> int:
@@ -121,8 +141,9 @@ def _prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         aryty = signature.args[0]
         ary = context.make_array(aryty)(context, builder, args[0])
+        first = [args[1]] + [ir.Constant(args[1].type, 0)] * (aryty.ndim - 1)  # two-word entries: the first
         ptr = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
-            context, builder, aryty, ary, [args[1]], wraparound=False
+            context, builder, aryty, ary, first, wraparound=False
         )
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
@@ -142,7 +163,9 @@ def tables(near, bmask, shift, pmask):  # type: ignore[no-untyped-def]
     of a tuple, which costs atomic operations at every node.
     """
     nshift = bits_of(bmask) - bits_of(U64(near.shape[0] - 1))
-    return (bmask, shift, pmask, bmask >> U64(shift), nshift, (ONE << U64(nshift)) - ONE, U64(near.shape[0] - 1))
+    one = like(bmask, 1)
+    return (bmask, shift, pmask, like(ZERO, bmask >> U64(shift)), nshift, (one << U64(nshift)) - one,
+            U64(near.shape[0] - 1))
 
 
 @njit(cache=True, inline="always")
@@ -169,11 +192,11 @@ def book_find(keys: np.ndarray, cur: np.uint64, msk: np.uint64, h: int, cols: in
     lo, hi = 0, keys.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
-        if keys[mid] < key:
+        if like(key, keys[mid]) < key:
             lo = mid + 1
         else:
             hi = mid
-    if lo < keys.shape[0] and keys[lo] == key:
+    if lo < keys.shape[0] and like(key, keys[lo]) == key:
         return lo
     return -1
 
@@ -181,10 +204,10 @@ def book_find(keys: np.ndarray, cur: np.uint64, msk: np.uint64, h: int, cols: in
 @njit(cache=True, inline="always")
 def slot(tt, key, in_near):  # type: ignore[no-untyped-def]
     """``(slot, stored bits)`` of ``key`` in the small table (``in_near``) or the main one."""
-    y = (key * ODD) & tt[0]
+    y = (key * like(key, ODD)) & tt[0]
     if in_near:
-        return y >> U64(tt[4]), y & tt[5]
-    return y >> U64(tt[1]), y & tt[2]
+        return like(ZERO, y >> U64(tt[4])), y & tt[5]
+    return like(ZERO, y >> U64(tt[1])), y & tt[2]
 
 
 @njit(cache=True, inline="always")
@@ -197,19 +220,11 @@ def prefetch(table, near, tt, key, in_near):  # type: ignore[no-untyped-def]
         _prefetch(table, np.int64(idx))  # type: ignore[call-arg]
 
 
-@njit(cache=True, inline="always")
 def _lookup(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint64) -> np.uint64:
     """The entry of key ``(idx, part)``: in its own slot, or displaced to the next one; 0 when absent."""
-    e: np.uint64 = table[idx]
-    if (e >> _PART_SHIFT) == part and (e & _DISPLACED) == ZERO and (e & U64(0xFF)) != ZERO:
-        return e
-    e = table[(idx + ONE) & lowmask]
-    if (e >> _PART_SHIFT) == part and (e & _DISPLACED) != ZERO and (e & U64(0xFF)) != ZERO:
-        return e
-    return ZERO
+    raise NotImplementedError("for compiled code")  # pragma: no cover
 
 
-@njit(cache=True, inline="always")
 def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint64, low: np.uint64,
            work: int) -> None:
     """Store ``low`` (``(column + 1) << 8 | bound byte``) for key ``(idx, part)``.
@@ -217,18 +232,75 @@ def _store(table: np.ndarray, idx: np.uint64, part: np.uint64, lowmask: np.uint6
     The key's old entry is overwritten if it has one in either slot; otherwise the slot whose entry cost
     less work is (an empty slot costs none), so the results of big searches stay longest.
     """
-    new = (part << _PART_SHIFT) | (U64(work) << _WORK_SHIFT) | low
-    i2 = (idx + ONE) & lowmask
-    e0 = table[idx]
-    e1 = table[i2]
-    if (e0 >> _PART_SHIFT) == part and (e0 & _DISPLACED) == ZERO:
-        table[idx] = new
-    elif (e1 >> _PART_SHIFT) == part and (e1 & _DISPLACED) != ZERO:
-        table[i2] = new | _DISPLACED
-    elif (e0 >> _WORK_SHIFT) & U64(31) <= (e1 >> _WORK_SHIFT) & U64(31):
-        table[idx] = new
-    else:
-        table[i2] = new | _DISPLACED
+    raise NotImplementedError("for compiled code")  # pragma: no cover
+
+
+@overload(_lookup, inline="always")
+def _lookup_impl(table, idx, part, lowmask):  # type: ignore[no-untyped-def]
+    if table.ndim == 1:
+        def one_word(table, idx, part, lowmask):  # type: ignore[no-untyped-def]
+            p = like(ZERO, part)
+            e: np.uint64 = table[idx]
+            if (e >> _PART_SHIFT) == p and (e & _DISPLACED) == ZERO and (e & U64(0xFF)) != ZERO:
+                return e
+            e = table[(idx + ONE) & lowmask]
+            if (e >> _PART_SHIFT) == p and (e & _DISPLACED) != ZERO and (e & U64(0xFF)) != ZERO:
+                return e
+            return ZERO
+        return one_word
+
+    def two_words(table, idx, part, lowmask):  # type: ignore[no-untyped-def]
+        # the second word is the rest of the stored bits xor the first word: a torn read (another thread
+        # writing the entry between the two loads) fails the check unless 64 bits happen to agree
+        p, rest = like(ZERO, part) & _PART_LOW, like(ZERO, part >> U64(MAX_PART_BITS))
+        e: np.uint64 = table[idx, 0]
+        if ((e >> _PART_SHIFT) == p and (e & _DISPLACED) == ZERO and (e & U64(0xFF)) != ZERO
+                and table[idx, 1] ^ e == rest):
+            return e
+        i2 = (idx + ONE) & lowmask
+        e = table[i2, 0]
+        if ((e >> _PART_SHIFT) == p and (e & _DISPLACED) != ZERO and (e & U64(0xFF)) != ZERO
+                and table[i2, 1] ^ e == rest):
+            return e
+        return ZERO
+    return two_words
+
+
+@overload(_store, inline="always")
+def _store_impl(table, idx, part, lowmask, low, work):  # type: ignore[no-untyped-def]
+    if table.ndim == 1:
+        def one_word(table, idx, part, lowmask, low, work):  # type: ignore[no-untyped-def]
+            p = like(ZERO, part)
+            new = (p << _PART_SHIFT) | (U64(work) << _WORK_SHIFT) | low
+            i2 = (idx + ONE) & lowmask
+            e0 = table[idx]
+            e1 = table[i2]
+            if (e0 >> _PART_SHIFT) == p and (e0 & _DISPLACED) == ZERO:
+                table[idx] = new
+            elif (e1 >> _PART_SHIFT) == p and (e1 & _DISPLACED) != ZERO:
+                table[i2] = new | _DISPLACED
+            elif (e0 >> _WORK_SHIFT) & U64(31) <= (e1 >> _WORK_SHIFT) & U64(31):
+                table[idx] = new
+            else:
+                table[i2] = new | _DISPLACED
+        return one_word
+
+    def two_words(table, idx, part, lowmask, low, work):  # type: ignore[no-untyped-def]
+        p, rest = like(ZERO, part) & _PART_LOW, like(ZERO, part >> U64(MAX_PART_BITS))
+        new = (p << _PART_SHIFT) | (U64(work) << _WORK_SHIFT) | low
+        i2 = (idx + ONE) & lowmask
+        e0 = table[idx, 0]
+        e1 = table[i2, 0]
+        mine0 = ((e0 >> _PART_SHIFT) == p) & ((e0 & _DISPLACED) == ZERO) & (table[idx, 1] ^ e0 == rest)
+        mine1 = ((e1 >> _PART_SHIFT) == p) & ((e1 & _DISPLACED) != ZERO) & (table[i2, 1] ^ e1 == rest)
+        # as the one-word store: the key's own slot, else the one holding less work (written without
+        # branches: numba's inlining loses variables assigned in them)
+        second = U64((not mine0) & (mine1 | ((e0 >> _WORK_SHIFT) & U64(31) > (e1 >> _WORK_SHIFT) & U64(31))))
+        i = idx ^ ((idx ^ i2) & (ZERO - second))
+        new |= _DISPLACED * second
+        table[i, 0] = new
+        table[i, 1] = rest ^ new
+    return two_words
 
 
 @njit(cache=True, inline="always")
