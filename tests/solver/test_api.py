@@ -55,8 +55,10 @@ def test_full_board_is_finished() -> None:
 
 
 def test_bad_games() -> None:
+    with pytest.raises(InvalidSpecError, match="128"):
+        Solver("connectx:rows=15,cols=9,k=4")  # 144 bits
     with pytest.raises(InvalidSpecError, match="64"):
-        Solver("connectx:rows=9,cols=9,k=4")
+        Solver("connectx:rows=8,cols=8,k=4", wide=False)
     with pytest.raises(InvalidSpecError, match="Connect-X"):
         Solver("tictactoe")
     with pytest.raises(ValueError):
@@ -96,11 +98,11 @@ def test_agent_plays_best_and_reports_scores() -> None:
 
 
 def test_agent_falls_back_where_it_cannot_solve(capsys: pytest.CaptureFixture[str]) -> None:
-    game = ConnectX(9, 9, 4)
+    game = ConnectX(15, 9, 4)  # 144 bits
     agent = make_agent("solver:time=0.05")
     action = agent(game, game.initial_state)
     assert action in game.actions(game.initial_state)
-    assert "64" in (agent.fallback_reason or "")  # type: ignore[attr-defined]
+    assert "128" in (agent.fallback_reason or "")  # type: ignore[attr-defined]
     assert "solver:" in capsys.readouterr().err
 
 
@@ -137,8 +139,8 @@ def test_cli_analyze(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert "full" in out and "best: column 2" in out
     code, out, err = run_cli(["analyze", "1212121"], "", monkeypatch, capsys)
     assert code == 2 and "game is over" in err and len(err.splitlines()) == 1
-    code, out, err = run_cli(["analyze", "--game", "connect4-8x8"], "", monkeypatch, capsys)
-    assert code == 2 and "64" in err
+    code, out, err = run_cli(["analyze", "--game", "connectx:rows=15,cols=9,k=4"], "", monkeypatch, capsys)
+    assert code == 2 and "128" in err  # 144 bits: past the solver's 128
 
 
 def test_cli_analyze_searches_on_the_threads_asked_for_and_scores_alike(monkeypatch: pytest.MonkeyPatch,
