@@ -40,12 +40,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_tt_option(parser)
 
 
-def solver_from(args: argparse.Namespace, book: bool | None = None) -> Any:
-    """The solver the options ask for (``--game``, ``--tt-log-size``, ``--no-book``), :func:`settled`."""
+def solver_from(args: argparse.Namespace, book: bool | None = None, wide: bool | None = None) -> Any:
+    """The solver the options ask for (``--game``, ``--tt-log-size``, ``--no-book``), :func:`settled`;
+    ``wide``: its bitboards' width (``Solver(wide=...)``; by default the board's)."""
     from ..solver.solver import Solver
 
     use_book = not args.no_book if book is None else book
-    return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=use_book))
+    return settled(Solver(args.game, tt_size=1 << args.tt_log_size, book=use_book, wide=wide))
 
 
 def settled(solver: Any) -> Any:
@@ -210,7 +211,8 @@ def _run_book(args: argparse.Namespace) -> int:
 
 
 def add_solver_bench(parser: argparse.ArgumentParser) -> None:
-    """``zerosum bench solver FILE... [--weak] [--limit N] [--no-book] [--reset-table] [--repeat R]``."""
+    """``zerosum bench solver FILE... [--weak] [--limit N] [--no-book] [--reset-table] [--repeat R]
+    [--wide [on|both]]``."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="benchmark files: 'moves score' a line")
     add_game_option(parser)
     parser.add_argument("--weak", action="store_true", help="weak solve: compare signs only")
@@ -222,6 +224,10 @@ def add_solver_bench(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int_arg(1, 1000), default=1, metavar="R",
                         help="solve each file R times (1..1000), each from a cleared table, and report the median "
                         "times")
+    parser.add_argument("--wide", nargs="?", const="on", default="off", choices=("off", "on", "both"),
+                        help="search on 128-bit bitboards even where the board fits 64 bits ('on'; the default "
+                        "'off' takes the board's own width), or both side by side ('both': the runs alternate; the "
+                        "last columns are the width and the median CPU time over the 64-bit one's)")
 
 
 def _show(seconds: float) -> str:
@@ -239,28 +245,41 @@ def run_solver_bench(args: argparse.Namespace) -> int:
     from ..solver.bench import read_file, run_file
 
     texts = [(path, read_text(path, "benchmark file")) for path in args.files]  # before anything is built
-    solver = solver_from(args)
-    files = [(path, read_file(solver, path, args.limit, text)) for path, text in texts]
-    # compile (or load from the cache) before timing anything
-    g = solver.game
+    choices: dict[str, list[bool | None]] = {"off": [None], "on": [True], "both": [False, True]}
+    widths = choices[args.wide]
+    solvers = [solver_from(args, wide=w) for w in widths]
+    files = [(path, read_file(solvers[0], path, args.limit, text)) for path, text in texts]
+    g = solvers[0].game
     warm = g.from_moves([c for c in range(g.cols)][: min(g.cols, g.cells - 1)])
-    if not warm.won_by and warm.mask != g.board_mask:
-        solver.solve_bits(warm.current, warm.mask, args.weak)
-        solver.solve_many([warm], args.weak)
+    for solver in solvers:  # compile (or load from the cache) before timing anything
+        if not warm.won_by and warm.mask != g.board_mask:
+            solver.solve_bits(warm.current, warm.mask, args.weak)
+            solver.solve_many([warm], args.weak)
     mode = "weak" if args.weak else "strong"
+    width = {"off": "", "on": ", 128-bit bitboards", "both": ", 64 and 128-bit bitboards side by side"}[args.wide]
     print(f"solver benchmark: {g.spec}, {mode}, book {'off' if args.no_book else 'on'}, "
-          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}"
+          f"table 2**{args.tt_log_size}{', cleared per position' if args.reset_table else ''}{width}"
           f"{f', median of {args.repeat} runs' if args.repeat > 1 else ''}")
-    print(f"{'file':<16}{'positions':>10}{'mean time':>12}{'mean CPU':>12}{'mean nodes':>13}{'wrong':>7}")
+    print(f"{'file':<16}{'positions':>10}{'mean time':>12}{'mean CPU':>12}{'mean nodes':>13}{'wrong':>7}"
+          + (f"{'bits':>6}{'ratio':>7}" if len(solvers) > 1 else ""))
     status = 0
     for path, read in files:
-        n, seconds, cpu, nodes, wrong = run_file(solver, path, args.weak, args.limit, args.reset_table, args.repeat,
-                                                 read)
+        runs: list[list[tuple[int, float, float, float, int]]] = [[] for _ in solvers]
+        for _ in range(args.repeat):  # side by side: the solvers' runs alternate, so a change of load hits both
+            for i, solver in enumerate(solvers):
+                runs[i].append(run_file(solver, path, args.weak, args.limit, args.reset_table, 1, read))
         name = path.rsplit("/", 1)[-1]
-        print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}")
+        medians = []
+        for solver, results in zip(solvers, runs):
+            n, _, _, nodes, wrong = results[-1]
+            seconds = sorted(r[1] for r in results)[len(results) // 2]
+            cpu = sorted(r[2] for r in results)[len(results) // 2]
+            medians.append(cpu)
+            side = f"{128 if solver.wide else 64:>6}{cpu / medians[0]:>7.2f}" if len(solvers) > 1 else ""
+            print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}{side}")
+            if wrong:
+                status = 1
         sys.stdout.flush()
-        if wrong:
-            status = 1
     return status
 
 
