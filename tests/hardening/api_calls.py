@@ -238,7 +238,7 @@ def solver_calls() -> Iterator[Call]:
     state = game.from_moves("1234")
     solver.analyze("")  # compiled code loaded (or compiled, on a cold cache) before any clock
     yield _call("zerosum.Solver", zerosum.Solver,
-                {"game": SOLVER_GAME, "tt_size": 1 << 10, "book": False, "threads": 1})
+                {"game": SOLVER_GAME, "tt_size": 1 << 10, "book": False, "threads": 1, "wide": False})
     ctx = {"position": "1234", "weak": False, "node_limit": None, "threads": 1, "current": state.current,
            "mask": state.mask, "lane": solver.lanes(1)[0], "limit": None, "n": 1, "positions": ["1234"],
            "states": [state]}
