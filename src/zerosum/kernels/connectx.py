@@ -32,6 +32,8 @@ __all__ = [
 U64 = np.uint64
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+#: a shift count known to be below 64, masked with this, costs a 128-bit shift no test of its size
+_SMALL = np.uint64(63)
 
 
 # ---- geometry ------------------------------------------------------------------------------------
@@ -126,9 +128,9 @@ def open_line(s: np.uint64, h: int, k: int, rows: int) -> bool:
     """:func:`has_line` (for k = 4 on columns under 20 bits: one pair of shifts each way)."""
     if k == 4 and h < 20:
         for dd in (1, h, h - 1, h + 1):
-            d = U64(dd)
+            d = U64(dd) & _SMALL  # below 64 (the mask tells LLVM, so a 128-bit shift needs no guard)
             m = s & (s >> d)
-            if m & (m >> (d + d)):
+            if m & (m >> ((d + d) & _SMALL)):
                 return True
         return False
     return has_line(s, rows, k)
@@ -154,13 +156,14 @@ def _win_cells4_small(s: np.uint64, h: int) -> np.uint64:
     """``_win_cells4`` for columns of at most 19 bits: every shift below 64, so no guard."""
     r = (s << ONE) & (s << U64(2)) & (s << U64(3))
     for dd in (h, h - 1, h + 1):
-        d = U64(dd)
-        a = (s << d) & (s << (d + d))
-        r |= a & (s << (d + d + d))
+        # every shift below 64, and masked so: the mask tells LLVM, so a 128-bit shift needs no guard
+        d, d2, d3 = U64(dd) & _SMALL, U64(2 * dd) & _SMALL, U64(3 * dd) & _SMALL
+        a = (s << d) & (s << d2)
+        r |= a & (s << d3)
         r |= a & (s >> d)
-        b = (s >> d) & (s >> (d + d))
+        b = (s >> d) & (s >> d2)
         r |= b & (s << d)
-        r |= b & (s >> (d + d + d))
+        r |= b & (s >> d3)
     return r
 
 

@@ -33,6 +33,10 @@ from .frames import board_constants
 
 __all__ = ["claimeven_upper", "NO_BOUND"]
 
+#: shift counts below 64 (columns under 20 bits) are masked with this: a 128-bit shift then needs no test of
+#: its size (LLVM sees the mask); a 64-bit shift is the same instruction
+_SMALL = U64(63)
+
 #: what :func:`claimeven_upper` returns when it proves nothing: above every score
 NO_BOUND = 1 << 10
 
@@ -74,12 +78,12 @@ def _all_under(mine, theirs, rows, board):  # type: ignore[no-untyped-def]
         return False
     h = rows + 1
     for dd in (h, h - 1, h + 1):
-        d = U64(dd)
+        d, d2 = U64(dd) & _SMALL, U64(2 * dd) & _SMALL  # below 64 (h < 20), and masked so: see _SMALL
         m = mine & (mine >> d)
-        m &= m >> (d + d)  # bit i: the cells i, i + d, i + 2d, i + 3d are all mine
+        m &= m >> d2  # bit i: the cells i, i + d, i + 2d, i + 3d are all mine
         if m:
             t = theirs & (theirs >> d)
-            t &= t >> (d + d)
+            t &= t >> d2
             up = (t << one) & board  # the cells above such a line's first cell, in its column
             for _ in range(rows - 2):
                 up |= (up << one) & board
@@ -99,12 +103,12 @@ def _latest_loss(theirs, rows, bottom, h):  # type: ignore[no-untyped-def]
     """
     tops = like(theirs, 0)
     for dd, top in ((1, 3), (h, 0), (h + 1, 3 * (h + 1)), (h - 1, 0)):  # its top: the last or first cell
-        d = U64(dd)
+        d, d2 = U64(dd) & _SMALL, U64(2 * dd) & _SMALL
         m = theirs & (theirs >> d)
-        m &= m >> (d + d)  # bit i: the cells i, i + d, i + 2d, i + 3d are all theirs
-        tops |= m << U64(top)
+        m &= m >> d2  # bit i: the cells i, i + d, i + 2d, i + 3d are all theirs
+        tops |= m << (U64(top) & _SMALL)
     r = 0
-    while r < rows - 1 and tops & (bottom << U64(r)) == like(tops, 0):
+    while r < rows - 1 and tops & (bottom << (U64(r) & _SMALL)) == like(tops, 0):
         r += 1
     return -((rows + 1 - r) // 2)
 
