@@ -12,6 +12,13 @@ lower bound (scores lie within +-33 on any 64-bit board).  The best column (0: u
 refuted the position, tried first when it comes back.  ``work`` is the bit length of the node count the
 result cost.
 
+Past 64 bits (boards up to 128 bits, :mod:`zerosum.kernels.wide`) the key is a 128-bit integer; where the
+slot leaves more than ``MAX_PART_BITS`` bits to store, the table is an array of shape ``(size, 2)``: the
+first word is the entry above (with the low 44 stored bits), the second the other stored bits XORed with
+the first word, so the two together hold the whole scrambled key (no two keys confused) and a read torn by
+another thread's write fails the check.  A table large enough needs one word an entry, as on 64-bit boards,
+and a 128-bit search of a board that fits 64 bits computes exactly the 64-bit slots and stored bits.
+
 Two slots per key: a key lives in its slot or, marked displaced, in the next one (one cache line, mostly);
 a new key takes whichever of the two holds less work, so the results of big searches outlive those of small
 ones (on the empty board: 27% fewer nodes than one slot always replaced).
