@@ -155,7 +155,7 @@ def test_the_issues_command_keeps_only_evaluation_zero(capsys):
 def test_what_cannot_apply_is_refused_in_one_line(tmp_path, capsys):
     out = tmp_path / "o.txt"
     cases = [
-        ["--game", "connectx:rows=15,cols=9,k=4", "--max-score", "0"],  # no judge past 128 bits: not ignored
+        ["--game", "connect4-8x8", "--max-score", "0"],  # no judge for 8 x 8: not ignored any more
         ["--game", "tictactoe", "--sample", "3"],
         ["--game", "tictactoe", "--with", "solver"],
         ["--game", "tictactoe", "--with", "random"],  # does not search

@@ -171,7 +171,7 @@ def test_balanced_openings_are_for_the_games_the_solver_takes():
     from zerosum.arena.openings import balanced_game, has_balanced_openings, max_plies
 
     solver = pytest.importorskip("zerosum.solver.solver")
-    for spec in ("connect4", "connectx:rows=4,cols=5,k=3", "connectx:rows=15,cols=9,k=4", "tictactoe", "migration:n=5"):
+    for spec in ("connect4", "connectx:rows=4,cols=5,k=3", "connectx:rows=8,cols=8,k=4", "tictactoe", "migration:n=5"):
         game = get_game(spec)
         assert has_balanced_openings(game) is solver.supports(game)  # the solver answers, nobody else
         if not solver.supports(game):

@@ -1,4 +1,4 @@
-"""The ``solver`` agent: perfect play on every Connect-X board up to 128 bits.
+"""The ``solver`` agent: perfect play on every Connect-X board that fits 64 bits.
 
 It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
@@ -15,7 +15,7 @@ draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` i
 not yet known").  :meth:`SolverAgent.search_within` takes the seconds and a callback that sees
 each result as it is proven.
 
-On a game the solver cannot take (not Connect-X, or a board beyond 128 bits) it says so once on standard
+On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
 ``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
 
@@ -83,9 +83,9 @@ class SolverAgent(SearchAgent):
     """Perfect play from the solver; alpha-beta on boards it cannot take."""
 
     name = "solver"
-    description = "perfect play (Connect-X boards up to 128 bits; falls back to alpha-beta elsewhere)"
+    description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
     TRAITS = AgentTraits(label="the solver", short="solver", exact=True, fallback="alphabeta",
-                         plays="Connect-X boards up to 128 bits (cols x (rows + 1) <= 128)",
+                         plays="Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)",
                          values=ValueUnit(kind=PROOF_VALUES, low=-WIN, high=WIN, words="{label}'s exact value"),
                          server=ServerTraits(caps={"tt": (10, 22)}, refuses=("threads", "seed"),
                                              defaults={"tt": "22"}),
@@ -147,7 +147,7 @@ class SolverAgent(SearchAgent):
         if game.traits.layout != COLUMN_BITBOARD:
             reason = f"the solver plays Connect-X only, not {spec}"
         elif not game.traits.solver:
-            reason = (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} x {board.cols} "
+            reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {board.rows} x {board.cols} "
                       f"needs {board.cols * (board.rows + 1)} bits")
         else:
             reason = "the solver's compiled code (numba) is not installed"
@@ -350,7 +350,7 @@ def solver_steps(game: Any) -> list[Step]:
 
 
 def _takes(game: Any) -> bool:
-    """Whether the solver takes ``game``: a Connect-X board up to 128 bits (as :func:`.solver.supports`,
+    """Whether the solver takes ``game``: a Connect-X board that fits 64 bits (as :func:`.solver.supports`,
     without importing the compiled code): the game says so (``game.traits.solver``)."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 

@@ -42,16 +42,13 @@ Position = "ConnectXState | str | Sequence[int]"
 MAX_NODE_LIMIT = 1 << 62
 #: the default table: 2**24 entries, 8 bytes each (128 MB, on huge pages where the system allows)
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
-#: the widest bitboard the solver takes: ``cols * (rows + 1)`` bits (past 64 it searches on 128-bit boards)
-MAX_BITS = 128
+MAX_BITS = 128  #: the widest board the solver takes, cols * (rows + 1) (128-bit bitboards past 64)
 
 
 def supports(game: Any) -> bool:
-    """Whether the solver can take ``game`` (a game object): a Connect-X board with cols x (rows + 1) <= 128.
-
-    The one capability question the faces, the arena and the commands ask; the game answers it
-    (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class.
-    """
+    """Whether the faces hand ``game`` to the solver (Connect-X, cols x (rows + 1) <= 64; ``Solver`` itself takes
+    up to ``MAX_BITS``): the one capability question the faces, the arena and the commands ask; the game answers
+    it (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 
 
@@ -67,11 +64,9 @@ def solver_game(game: Any) -> ConnectX:
     if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
         raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
     g = cast(ConnectX, found)
-    if not supports(g):  # the game says whether its board fits MAX_BITS
-        raise InvalidSpecError(
-            f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver takes boards with "
-            f"cols x (rows + 1) <= {MAX_BITS}"
-        )
+    if g.cols * (g.rows + 1) > MAX_BITS:
+        raise InvalidSpecError(f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver "
+                               f"takes boards with cols x (rows + 1) <= {MAX_BITS}")
     return g
 
 
@@ -80,9 +75,8 @@ class Solver:
 
     ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;
     8 bytes each, 16 past 64 bits where the table is too small to keep the whole key in one word).
-    ``wide``: search on 128-bit bitboards (``True``) or 64-bit ones (``False``); by default (``None``) 64
-    bits where the board fits, 128 past that.  ``wide=True`` on a board that fits 64 bits searches the same
-    nodes, slower: it is there to check and measure the wide search.  ``book``: use the shipped opening book
+    ``wide``: 128-bit bitboards (``True``) or 64-bit ones (``False``); by default 64 where the board fits.
+    ``wide=True`` on a board that fits 64 bits searches the same nodes, slower (to check and measure it).  ``book``: use the shipped opening book
     when one exists for the board (``True``), not at all (``False``), or a book file path.  ``threads`` (1..``MAX_THREADS``): how many
     threads :meth:`analyze` and a progressive analysis search with, over the one table (:mod:`.parallel`);
     each more thread adds its own frames and small table (1 MB).
