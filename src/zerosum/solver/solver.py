@@ -54,19 +54,20 @@ def supports(game: Any) -> bool:
 
 def score_value(game: Any, state: Any, score: int) -> int:
     """A solver score of ``state`` (side to move's view) as an agent value (:func:`score_to_value`)."""
-    g = solver_game(game)
+    g = solver_game(game, widest=True)
     return score_to_value(score, state.ply, g.cells)
 
 
-def solver_game(game: Any) -> ConnectX:
-    """The Connect-X game of ``game`` (a spec or a game), checked to fit the solver's bitboards (128 bits)."""
+def solver_game(game: Any, widest: bool = False) -> ConnectX:
+    """The Connect-X game of ``game`` (a spec or a game), checked to be one the faces hand to the solver
+    (:func:`supports`), or with ``widest`` one ``Solver`` takes (up to ``MAX_BITS``)."""
     found = get_game(game)  # a game passes through
     if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
         raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
-    g = cast(ConnectX, found)
-    if g.cols * (g.rows + 1) > MAX_BITS:
-        raise InvalidSpecError(f"a {g.rows} x {g.cols} board needs {g.cols * (g.rows + 1)} bits; the solver "
-                               f"takes boards with cols x (rows + 1) <= {MAX_BITS}")
+    g, bits = cast(ConnectX, found), found.cols * (found.rows + 1)  # type: ignore[attr-defined]
+    if bits > MAX_BITS or not (widest or supports(g)):
+        raise InvalidSpecError(f"a {g.rows} x {g.cols} board needs {bits} bits; the solver takes boards with "
+                               f"cols x (rows + 1) <= {MAX_BITS if widest else 64}")
     return g
 
 
@@ -88,7 +89,7 @@ class Solver:
 
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
                  threads: int = 1, wide: bool | None = None) -> None:
-        self.game = solver_game(game)
+        self.game = solver_game(game, widest=True)
         bits = self.game.cols * (self.game.rows + 1)
         #: whether the search runs on 128-bit bitboards (:mod:`zerosum.kernels.wide`); by default past 64 bits
         self.wide = bits > 64 if wide is None else check_flag(wide, "wide", UsageError)
