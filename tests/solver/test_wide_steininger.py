@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from solver_truth import bench_file
-from zerosum import get_game
 
 pytestmark = pytest.mark.slow
 
@@ -44,8 +43,6 @@ def test_scores_agree_with_published_ones_on_7x6() -> None:
 
 def test_scores_agree_on_sampled_8x8_positions() -> None:
     """52 quiet 8 x 8 positions, 4 at each ply from 28 to 40: the same score from both solvers."""
-    if not get_game("connect4-8x8").traits.solver:
-        pytest.skip("zerosum's solver does not take 8 x 8 yet (72 bits; issue #26's 128-bit path)")
     out = _run("--game", "connect4-8x8", "--plies", "28-40", "--per-ply", "4", "--seed", "7", "--timeout", "600")
     assert "disagreements: 0" in out and "left out" not in out and "| timeout |" not in out, out
     rows = [line for line in out.splitlines() if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
