@@ -270,25 +270,23 @@ def test_a_player_function_is_stopped_by_its_clock_not_a_share_of_it_and_a_crash
     # 1.5 s move and answer the first legal move in its place
     (tmp_path / "slow.py").write_text(
         "import time\n\ndef player(game, state):\n    time.sleep(1.5)\n    return game.actions(state)[-1]\n")
-    program = Program(f"{tmp_path}/slow.py:player")
-    try:
-        program.send("zsp 1")
-        program.until("zspok")
-        program.send("position connect4 moves 44")
-        program.send("go ftime 10000 stime 10000 finc 0 sinc 0")
-        assert program.until("bestmove")[-1] == "bestmove 7"
-    finally:
-        program.close()
+    assert _search(f"{tmp_path}/slow.py:player", "go ftime 10000 stime 10000 finc 0 sinc 0")[-1] == "bestmove 7"
     # a search child killed by a signal says which, so a sandbox shows its author why
     (tmp_path / "crash.py").write_text(
         "import ctypes\n\ndef player(game, state):\n    ctypes.string_at(0)\n")
-    program = Program(f"{tmp_path}/crash.py:player")
+    lines = _search(f"{tmp_path}/crash.py:player", "go movetime 5000")
+    assert any("search process ended without a move (killed by signal 11, SIGSEGV)" in line for line in lines), lines
+
+
+def _search(spec: str, go: str) -> list[str]:
+    """The lines ``zerosum engine SPEC`` prints up to its bestmove, after the handshake, the position 44 of
+    Connect Four and ``go``."""
+    program = Program(spec)
     try:
         program.send("zsp 1")
         program.until("zspok")
         program.send("position connect4 moves 44")
-        program.send("go movetime 5000")
-        lines = program.until("bestmove")
-        assert any("search process ended without a move (killed by signal 11, SIGSEGV)" in line for line in lines), lines
+        program.send(go)
+        return program.until("bestmove")
     finally:
         program.close()
