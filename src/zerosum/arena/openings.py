@@ -254,29 +254,44 @@ def max_plies(game: Game[Any, Any]) -> int:
     return MAX_OPENING_PLIES
 
 
+#: the widest board (bits, cols x (rows + 1)) whose openings the solver judges: an opening is a few plies
+#: deep, and the solver proves an early position of a wider board (8 x 8 at ply 4) in hours, not seconds
+JUDGED_BITS = 64
+
+
 def has_balanced_openings(game: Game[Any, Any]) -> bool:
-    """Whether the solver judges ``game``'s openings (it takes the game, and is installed); any game's can be
-    judged by a search agent (:func:`agent_evaluator`)."""
+    """Whether the solver judges ``game``'s openings (it takes the game, it fits ``JUDGED_BITS``, and the
+    solver is installed); any game's can be judged by a search agent (:func:`agent_evaluator`)."""
     try:
         from ..solver.solver import supports  # numba: imported only when asked for
     except ImportError:
         return False
-    return supports(game)
+    return supports(game) and _bits(game) <= JUDGED_BITS
+
+
+def _bits(game: Game[Any, Any]) -> int:
+    board: Any = game  # a game the solver takes has rows and cols (a column bitboard)
+    return int(board.cols * (board.rows + 1))
 
 
 def balanced_game(game: Game[Any, Any]) -> Any:
-    """``game`` as the solver takes it (:func:`zerosum.solver.solver.solver_game`); GameError for the others,
-    which a search agent judges instead."""
+    """``game`` as the solver takes it (:func:`zerosum.solver.solver.solver_game`), within ``JUDGED_BITS``;
+    GameError for the others, which a search agent judges instead."""
     try:
         from ..solver.solver import solver_game  # numba: imported only when asked for
     except ImportError:
         raise GameError(f"the solver is not installed here, so it cannot judge openings of {game.spec}: "
                         "judge them with a search agent (--with AGENT)") from None
     try:
-        return solver_game(game)
+        found = solver_game(game)
     except GameError as exc:
         raise GameError(f"the solver cannot judge openings of {game.spec} ({exc}): judge them with a search "
                         "agent (--with AGENT, e.g. alphabeta:depth=2)") from None
+    if _bits(found) > JUDGED_BITS:
+        raise GameError(f"the solver judges openings of boards up to {JUDGED_BITS} bits; an early position of "
+                        f"{game.spec} ({_bits(found)} bits) takes it hours: judge them with a search agent "
+                        "(--with AGENT, e.g. alphabeta:depth=2)")
+    return found
 
 
 def solver_evaluator(game: Game[Any, Any]) -> Evaluator:
