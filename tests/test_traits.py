@@ -177,7 +177,8 @@ def test_no_engine_or_face_asks_whether_a_game_is_a_connectx() -> None:
 
 def test_games_declare_whether_the_solver_takes_them() -> None:
     assert zerosum.get_game("connect4").traits.solver
-    assert not zerosum.get_game("connectx:rows=8,cols=8,k=4").traits.solver  # 72 bits
+    assert zerosum.get_game("connectx:rows=8,cols=8,k=4").traits.solver  # 72 bits: the 128-bit search
+    assert not zerosum.get_game("connectx:rows=15,cols=9,k=4").traits.solver  # 144 bits
     assert zerosum.get_game("connectx:rows=8,cols=8,k=4").traits.layout == zerosum.get_game("connect4").traits.layout
     for spec in ("tictactoe", "migration", "othello"):
         assert not zerosum.get_game(spec).traits.solver and not zerosum.get_game(spec).traits.layout

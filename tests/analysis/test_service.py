@@ -92,7 +92,7 @@ def test_alphabeta_estimates_where_the_solver_does_not_go() -> None:
     found = service(ttt).analyse(state, time=0.3)
     assert found.engine.startswith("alphabeta:time=") and found.exact and found.best == 2
     assert found.kind(2) == "exact" and found.distance(2) == 1
-    big = get_game("connectx:rows=8,cols=8,k=4")
+    big = get_game("connectx:rows=15,cols=9,k=4")  # 144 bits: past the solver
     guess = service(big).analyse(big.initial_state, time=0.2)
     assert not guess.exact and all(guess.kind(a) == "estimate" for a in big.actions(big.initial_state))
     assert guess.distance(0) is None and guess.progress is None

@@ -130,7 +130,7 @@ def test_parse_adjudicate_rules():
 
 @pytest.mark.parametrize("argv", [
     ["--game", "tictactoe", "--adjudicate", "solver"],  # not Connect-X
-    ["--game", "connectx:rows=8,cols=8,k=4", "--adjudicate", "solver"],  # 72 bits
+    ["--game", "connectx:rows=15,cols=9,k=4", "--adjudicate", "solver"],  # 144 bits
     ["--adjudicate", "solver=5"],
     ["--adjudicate", "draw=-1"],
     ["--adjudicate", "draw=x"],

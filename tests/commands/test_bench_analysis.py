@@ -105,7 +105,7 @@ def test_sampler_refuses_bad_arguments() -> None:
     (["--seed", "-1"], "--seed"),
     (["--tt-log-size", "40"], "--tt-log-size"),
     (["--game", "tictactoe"], "tictactoe"),
-    (["--game", "connectx:rows=8,cols=8,k=4"], "rows=8"),
+    (["--game", "connectx:rows=15,cols=9,k=4"], "rows=15"),
 ])
 def test_bad_bench_analysis_options_are_one_line_errors(capsys, argv: list[str], needle: str) -> None:
     assert main(["bench", "analysis", *argv]) == 2

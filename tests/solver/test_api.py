@@ -98,11 +98,11 @@ def test_agent_plays_best_and_reports_scores() -> None:
 
 
 def test_agent_falls_back_where_it_cannot_solve(capsys: pytest.CaptureFixture[str]) -> None:
-    game = ConnectX(9, 9, 4)
+    game = ConnectX(15, 9, 4)  # 144 bits
     agent = make_agent("solver:time=0.05")
     action = agent(game, game.initial_state)
     assert action in game.actions(game.initial_state)
-    assert "64" in (agent.fallback_reason or "")  # type: ignore[attr-defined]
+    assert "128" in (agent.fallback_reason or "")  # type: ignore[attr-defined]
     assert "solver:" in capsys.readouterr().err
 
 

@@ -137,13 +137,13 @@ def test_connect_four_discs_stay_red_and_yellow(page) -> None:
 
 def test_an_estimate_is_marked_on_the_page(page) -> None:
     pytest.importorskip("zerosum.agents.alphabeta")
-    # 8 x 8 needs more than 64 bits: the solver cannot take it, alpha-beta estimates
-    page.goto(page.base + "/?game=connectx:rows=8,cols=8,k=4&moves=45&opponent=person&analysis=1")
+    # 15 x 9 needs more than 128 bits: the solver cannot take it, alpha-beta estimates
+    page.goto(page.base + "/?game=connectx:rows=15,cols=9,k=4&moves=45&opponent=person&analysis=1")
     page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Estimate, from ')",
                            timeout=20000)
-    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(8)]
+    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(9)]
     assert all(s.startswith("≈") for s in shown), shown
-    assert page.locator(".score.estimate").count() == 8
+    assert page.locator(".score.estimate").count() == 9
 
 
 def test_the_analysis_fills_in_win_draw_loss_then_exact(page) -> None:

@@ -121,10 +121,10 @@ def test_a_move_reply_says_whether_its_value_is_exact() -> None:
 
 def test_the_solver_answers_which_games_it_takes() -> None:
     solver = pytest.importorskip("zerosum.solver.solver")
-    takes = {spec: solver.supports(get_game(spec)) for spec in ("connect4", "connectx:rows=7,cols=8,k=4",
-                                                                "connectx:rows=8,cols=8,k=4", "tictactoe")}
-    assert takes == {"connect4": True, "connectx:rows=7,cols=8,k=4": True, "connectx:rows=8,cols=8,k=4": False,
-                     "tictactoe": False}
+    takes = {spec: solver.supports(get_game(spec)) for spec in ("connect4", "connectx:rows=8,cols=8,k=4",
+                                                                "connectx:rows=15,cols=9,k=4", "tictactoe")}
+    assert takes == {"connect4": True, "connectx:rows=8,cols=8,k=4": True, "connectx:rows=15,cols=9,k=4": False,
+                     "tictactoe": False}  # 72 bits taken (the 128-bit search), 144 bits not
     for spec, fits in takes.items():  # the faces ask the solver, nothing else
         assert analysis.service(get_game(spec)).solves is fits
         assert position.solver_plays(get_game(spec)) is fits

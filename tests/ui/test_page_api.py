@@ -73,9 +73,9 @@ def test_every_offered_board_plays_two_engine_moves_against_every_offered_oppone
             assert moves, (board, o["spec"])
 
 
-def test_the_solver_on_a_board_past_64_bits_hands_its_moves_to_alphabeta_and_says_so(client) -> None:
+def test_the_solver_on_a_board_past_128_bits_hands_its_moves_to_alphabeta_and_says_so(client) -> None:
     pytest.importorskip("zerosum.solver.solver")
-    game = "connectx:rows=7,cols=9,k=4"  # 9 x 8 = 72 bits
+    game = "connectx:rows=15,cols=9,k=4"  # 9 x 16 = 144 bits
     moves = ""
     for _ in range(2):
         reply = client.post("/api/move", json={"game": game, "moves": moves, "agent": "solver:time=0.05"})

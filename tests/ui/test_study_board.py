@@ -267,7 +267,7 @@ def test_the_study_board_fits_a_phone(phone) -> None:
 
 
 def test_where_the_solver_does_not_go_the_review_is_estimates_and_the_line_follows_the_first_move(base_url) -> None:
-    game, moves = "connectx:rows=8,cols=12,k=4", "6,7"  # 12 x 9 cells: past the solver's reach here
+    game, moves = "connectx:rows=8,cols=12,k=4", "6,7"  # 108 bits: ply 2 is out of the solver's reach
     status, reply = get(base_url, "/api/review", game=game, moves=moves, budget="3")
     assert status == 200 and reply["done"] and "estimates" in reply["summary"]
     assert [m["ply"] for m in reply["marks"]] == [1, 2] and all(not m["exact"] for m in reply["marks"])

@@ -20,7 +20,9 @@ answers "analyse this position" for every face (the terminal's hints, the page, 
   solver takes the game it is exact; given ``seconds`` it is progressive (each column's win/draw/loss, then its
   exact score, ``on_update`` seeing each), stoppable (``stop``), and resumable: the answer's
   :attr:`Analysis.progress` is plain data that ``analyse(state, resume=progress)`` continues in any process
-  (:mod:`.progress`).  Elsewhere alpha-beta estimates every move (:mod:`.estimate`).
+  (:mod:`.progress`).  Elsewhere alpha-beta estimates every move (:mod:`.estimate`) -- and so it does, with a
+  note, for a progressive analysis of an early position of a board past 64 bits (:meth:`Service.reaches`: at
+  most ``REACH`` empty cells, 8 x 8 from ply 24), which the solver would take hours to prove.
 * :meth:`Service.from_book` says whether the opening book scores every move of a position;
   :meth:`Service.prove` is the adjudicator's node-bounded ruling (:func:`prove`), on a bookless table of its
   own (docs/architecture.md says why it is the one exception).
@@ -30,10 +32,10 @@ Values are not worded here: the faces word them (``zerosum.ui``).
 
 from __future__ import annotations
 
-from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, SOLVER_NAME, Service, prove, service
+from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, REACH, SOLVER_NAME, Service, prove, service
 from .estimate import estimating_agent
 from .progress import parse, token
 from .result import CLASS, ESTIMATE, EXACT, Analysis
 
 __all__ = ["service", "Service", "Analysis", "prove", "parse", "token", "estimating_agent",
-           "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE"]
+           "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE", "REACH"]

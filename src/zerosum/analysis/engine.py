@@ -19,7 +19,7 @@ from ..values import HEURISTIC_BOUND, score_to_value
 from .estimate import estimated
 from .result import SOLVER_LEGEND, SOLVER_SHORT, Analysis, best_action, centre_order
 
-__all__ = ["Service", "service", "prove", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE"]
+__all__ = ["Service", "service", "prove", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE", "REACH"]
 
 #: who answers when the solver does (:attr:`Analysis.engine`)
 SOLVER_NAME = "the solver"
@@ -29,6 +29,10 @@ ESTIMATE_TIME = 1.0
 MAX_RUNS = 8
 #: entries of the solver's table when nobody asks for more (2**24, 8 bytes each: 128 MB)
 DEFAULT_TABLE = 1 << 24
+#: on a board past 64 bits, the most empty cells of a position the solver is asked about while a person waits
+#: (:meth:`Service.reaches`): 8 x 8 from ply 24, 9 x 7 and 7 x 9 from ply 23.  There it proves a move in
+#: seconds (8 x 8, ply 24: under 1 s in most positions); at ply 10 it takes hours
+REACH = 40
 
 _SERVICES: dict[str, "Service"] = {}
 _LOCK = threading.Lock()
@@ -89,6 +93,19 @@ class Service:
         except ImportError:
             return False
         return True
+
+    def reaches(self, state: Any) -> bool:
+        """Whether the solver answers ``state`` where a person waits (a progressive analysis, a face's move):
+        where it :attr:`solves`, every position of a board that fits 64 bits, and past 64 bits a position with
+        at most ``REACH`` empty cells.  Elsewhere alpha-beta estimates, and says why (:meth:`beyond_reach`)."""
+        board: Any = self.game
+        return self.solves and (board.cols * (board.rows + 1) <= 64 or board.cells - state.ply <= REACH)
+
+    def beyond_reach(self) -> str:
+        """Why the solver does not answer a position :meth:`reaches` refuses, in words."""
+        board: Any = self.game
+        return (f"the solver answers {board.rows} x {board.cols} positions with at most {REACH} empty cells "
+                f"(from ply {board.cells - REACH}) while you wait")
 
     @property
     def solver(self) -> Any:
@@ -188,6 +205,10 @@ class Service:
         threads = self.threads if threads is None else threads
         if seconds is None and resume is None and on_update is None and stop is None:
             return self._solved(state, actions, threads, weak, book, table)
+        if not self.reaches(state):  # a person waits: estimates at once rather than hours of proof
+            found = estimated(self.game, state, actions, time)
+            found.note = self.beyond_reach()
+            return found
         from .progress import run_of
 
         with self.borrowed(book=book, table=table) as solver:

@@ -1,6 +1,6 @@
 """Adjudication: ending an arena game early with the result it must have (``--adjudicate``).
 
-- ``solver`` (``solver=NODES``): Connect-X boards the solver takes (cols x (rows + 1) <= 64).  After each
+- ``solver`` (``solver=NODES``): Connect-X boards the solver takes (cols x (rows + 1) <= 128).  After each
   move the worker asks the solver, within ``NODES`` nodes (default 100), whether the position's result
   is proven; as soon as it is, the game ends with that result: forfeit 0, reason ``adjudicated: solver
   proved a win for the first player in 7 plies`` (or ``... a draw``).
@@ -109,7 +109,7 @@ def check_adjudication(game: Any, rules: dict[str, int] | None) -> None:
     from ..analysis import service
 
     if not service(game).solves:
-        raise UsageError(f"--adjudicate solver: the solver takes Connect-X boards with cols x (rows + 1) <= 64, "
+        raise UsageError(f"--adjudicate solver: the solver takes Connect-X boards with cols x (rows + 1) <= 128, "
                          f"not {game.spec}: use --adjudicate draw=N, or no adjudication")
 
 

@@ -128,7 +128,7 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
     from ..ui.analysis import SOLVER_TIME
 
     if not service(get_game(args.game)).solves:
-        raise UsageError(f"--game {args.game}: the solver takes Connect-X boards with cols x (rows + 1) <= 64 "
+        raise UsageError(f"--game {args.game}: the solver takes Connect-X boards with cols x (rows + 1) <= 128 "
                          "only (and needs numba)")
     game = connectx_game(args.game)
     lo, hi = parse_plies(args.plies, game.cells)

@@ -76,7 +76,8 @@ class ConnectX(Game[ConnectXState, int]):
         self.cells = rows * cols
         self.directions = (1, h1, h1 - 1, h1 + 1)  # vertical, horizontal, two diagonals
         self.fits_64 = cols * h1 <= 64
-        self.traits = GameTraits(solver=self.fits_64, layout=COLUMN_BITBOARD)  # the solver takes 64-bit boards
+        # the solver takes boards up to 128 bits (past 64 on its 128-bit bitboards)
+        self.traits = GameTraits(solver=cols * h1 <= 128, layout=COLUMN_BITBOARD)
         # per direction, the shifts that grow a run to k by doubling (k=4: d, then 2d)
         grows, length = [], 1
         while length < k:

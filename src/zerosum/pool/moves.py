@@ -83,7 +83,9 @@ class MoveReport:
     in the game's notation).  ``value`` (the side to move's view), ``nodes`` and ``depth`` are plain finite
     numbers or None (an agent that does not search, or reports nothing usable); ``exact`` is the search's own
     word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``proof`` the agent's words for a move proven
-    only in win/draw/loss (the solver's ``last_proof``), else "".  ``elapsed``: seconds of the call.
+    only in win/draw/loss (the solver's ``last_proof``), else ""; ``fallback``, for a face, why another search
+    chose the move (the solver's ``last_fallback``: an early position of a board past 64 bits), else "".
+    ``elapsed``: seconds of the call.
     """
 
     agent: str
@@ -96,6 +98,7 @@ class MoveReport:
     depth: int | float | None = None
     pv: tuple[Any, ...] = ()
     elapsed: float = 0.0
+    fallback: str = ""
 
 
 def number_of(x: Any) -> int | float | None:
@@ -134,9 +137,11 @@ def move_report(game: Any, state: Any, agent: Any, face: bool = False) -> MoveRe
         return MoveReport(agent.spec, action, value=value, nodes=nodes, depth=depth, elapsed=elapsed)
     exact = found.exact is True
     proof = getattr(agent, "last_proof", None)
+    fallback = getattr(agent, "last_fallback", None) if face else None
     return MoveReport(agent.spec, action, value=value, exact=exact,
                       proof=proof if type(proof) is str and not exact else "", nodes=nodes, depth=depth,
-                      pv=tuple(found.pv) if type(found.pv) in (tuple, list) else (), elapsed=elapsed)
+                      pv=tuple(found.pv) if type(found.pv) in (tuple, list) else (), elapsed=elapsed,
+                      fallback=fallback if type(fallback) is str else "")
 
 
 _GAMES: dict[str, Any] = {}

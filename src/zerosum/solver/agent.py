@@ -1,4 +1,4 @@
-"""The ``solver`` agent: perfect play on every Connect-X board that fits 64 bits.
+"""The ``solver`` agent: perfect play on every Connect-X board up to 128 bits.
 
 It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
@@ -7,15 +7,19 @@ move that loses slowest -- and reports the position's value as ``win_value(plies
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
 opening book take seconds to a minute to score every column).  With ``solver:time=T`` it analyses
 progressively (:mod:`zerosum.solver.progressive`): first the win/draw/loss of the columns until the game's
-value is proven -- however long that takes: a board the solver takes is never handed to a heuristic
-search -- then the exact scores of the columns that may be best while the T seconds last.  When they are
+value is proven -- however long that takes where a person waits (:meth:`SolverAgent.search_within`, as the
+faces call it), within T under a time control (:meth:`search`, as the arena calls it) -- then the exact
+scores of the columns that may be best while the T seconds last.  When they are
 all scored the move is exact; otherwise it is the best move proven to keep the game's value (a proven win,
 draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` is ``+/-HEURISTIC_BOUND``
 (not a proven value, ``exact`` unset) and ``agent.last_proof`` says so in words ("a proven win; distance
-not yet known").  :meth:`SolverAgent.search_within` takes the seconds and a callback that sees
-each result as it is proven.
+not yet known").  When not even that is proven within a time control, alpha-beta moves in the time left, and
+``agent.last_fallback`` says so.  So it does at once, with T seconds (1 s where a face gives none), in an
+early position of a board past 64 bits (more than ``analysis.REACH`` empty cells: 8 x 8 before ply 24),
+which the solver would take hours to prove.  :meth:`SolverAgent.search_within` takes the seconds and a
+callback that sees each result as it is proven.
 
-On a game the solver cannot take (not Connect-X, or a board beyond 64 bits) it says so once on standard
+On a game the solver cannot take (not Connect-X, or a board beyond 128 bits) it says so once on standard
 error, keeps the reason in ``agent.fallback_reason``, and plays ``alphabeta:time=T`` instead (T: the
 ``time`` limit, default 1 s), or ``random`` when the alpha-beta agent is not installed.
 
@@ -64,6 +68,8 @@ BIG = 1 << 30
 #: seconds the solver's code takes to compile on a cold cache (an idle two-core machine; the tables, then
 #: the search, which is one large function)
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
+#: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when a face gives no time
+FALLBACK_TIME = 1.0
 
 
 def flag(text: str) -> bool:
@@ -83,9 +89,9 @@ class SolverAgent(SearchAgent):
     """Perfect play from the solver; alpha-beta on boards it cannot take."""
 
     name = "solver"
-    description = "perfect play (Connect-X boards up to 64 bits; falls back to alpha-beta elsewhere)"
+    description = "perfect play (Connect-X boards up to 128 bits; falls back to alpha-beta elsewhere)"
     TRAITS = AgentTraits(label="the solver", short="solver", exact=True, fallback="alphabeta",
-                         plays="Connect-X boards that fit in 64 bits (cols x (rows + 1) <= 64)",
+                         plays="Connect-X boards up to 128 bits (cols x (rows + 1) <= 128)",
                          values=ValueUnit(kind=PROOF_VALUES, low=-WIN, high=WIN, words="{label}'s exact value"),
                          server=ServerTraits(caps={"tt": (10, 22)}, refuses=("threads", "seed"),
                                              defaults={"tt": "22"}),
@@ -118,8 +124,8 @@ class SolverAgent(SearchAgent):
         self._fallback: Agent | None = None
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
-        #: why alpha-beta chose the last move (a hard time control ran out before any move was proven), or None;
-        #: the faces never set one (:meth:`search_within` with ``hard`` False)
+        #: why alpha-beta chose the last move (nothing was proven within the time control, or the position is
+        #: out of the solver's reach: ``analysis.Service.reaches``), or None
         self.last_fallback: str | None = None
         #: when the last move is proven only in win/draw/loss (its time ran out first), what that means; else None
         self.last_proof: str | None = None
@@ -147,7 +153,7 @@ class SolverAgent(SearchAgent):
         if game.traits.layout != COLUMN_BITBOARD:
             reason = f"the solver plays Connect-X only, not {spec}"
         elif not game.traits.solver:
-            reason = (f"the solver takes boards with cols x (rows + 1) <= 64; {board.rows} x {board.cols} "
+            reason = (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} x {board.cols} "
                       f"needs {board.cols * (board.rows + 1)} bits")
         else:
             reason = "the solver's compiled code (numba) is not installed"
@@ -206,7 +212,9 @@ class SolverAgent(SearchAgent):
         analysis filling in); ``clock``: where time comes from.  ``hard``: ``seconds`` is a time control
         (:meth:`search`, as the arena calls it): when not even the win/draw/loss of a move is proven by then,
         alpha-beta moves in the time left (not exact; ``last_fallback`` says so) rather than lose on time.
-        The faces call this with ``hard`` False: a person waits for a proven move rather than get a guess.
+        The faces call this with ``hard`` False: a person waits for a proven move rather than get a guess --
+        except in an early position of a board past 64 bits (``analysis.Service.reaches``), where alpha-beta
+        moves at once, in ``seconds`` (``FALLBACK_TIME`` for None; ``last_fallback`` says so).
         """
         check_search(self.spec, game, state)
         if seconds is not None:
@@ -239,6 +247,10 @@ class SolverAgent(SearchAgent):
             raise AgentError("no legal action: the game is over")
         self.last_fallback = None
         self.last_proof = None
+        if (seconds is not None or report is not None) and not engine.reaches(state):  # hours of proof
+            left = FALLBACK_TIME if seconds is None else max(0.05, start + seconds - clock())
+            self.last_fallback = f"{engine.beyond_reach()}: alphabeta:time={left:.2f} chose"
+            return self._alphabeta(round(left, 3)).search(game, state)
         try:
             with engine.borrowed(book=self.use_book, table=1 << self.tt) as solver:
                 if seconds is None and report is None:
@@ -350,7 +362,7 @@ def solver_steps(game: Any) -> list[Step]:
 
 
 def _takes(game: Any) -> bool:
-    """Whether the solver takes ``game``: a Connect-X board that fits 64 bits (as :func:`.solver.supports`,
+    """Whether the solver takes ``game``: a Connect-X board up to 128 bits (as :func:`.solver.supports`,
     without importing the compiled code): the game says so (``game.traits.solver``)."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 

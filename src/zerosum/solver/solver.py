@@ -46,8 +46,8 @@ MAX_BITS = 128  #: the widest board the solver takes, cols * (rows + 1) (128-bit
 
 
 def supports(game: Any) -> bool:
-    """Whether the faces hand ``game`` to the solver (Connect-X, cols x (rows + 1) <= 64; ``Solver`` itself takes
-    up to ``MAX_BITS``): the one capability question the faces, the arena and the commands ask; the game answers
+    """Whether the faces hand ``game`` to the solver (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits
+    only the positions it reaches while a person waits: ``zerosum.analysis.Service.reaches``): the one capability question the faces, the arena and the commands ask; the game answers
     it (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 

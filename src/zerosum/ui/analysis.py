@@ -38,7 +38,8 @@ class EngineMove:
     found: SearchResult | None
     elapsed: float
     exact: bool = False  # the value is a proof (``SearchResult.exact``: the solver, a proven value)
-    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), else ""
+    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), or chosen
+    #: by its fallback (``last_fallback``: nothing proven in time), else ""
     proof: str = ""
 
     @property
@@ -65,7 +66,7 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     if action not in game.actions(state):
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
     exact = found is not None and found.exact
-    proof = "" if exact else str(getattr(agent, "last_proof", None) or "")
+    proof = "" if exact else str(getattr(agent, "last_proof", None) or getattr(agent, "last_fallback", None) or "")
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof)
 
 

@@ -14,12 +14,14 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   ``&budget=S`` (0.05 s up to the engine time): S more seconds of a progressive analysis where the solver
   plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
   page asks again until ``done``, with ``&resume=`` the last answer's ``resume`` (where it stopped: whichever
-  worker answers goes on from there).  Never alpha-beta's figures where the solver plays.
+  worker answers goes on from there).  Never alpha-beta's figures where the solver plays (but for an early
+  position past 64 bits, out of its reach: ``zerosum.analysis.REACH``; a ``note`` says so).
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found
-  (``note``: who moved instead, when the agent could not -- the solver on a board beyond 64 bits, or an engine
-  past the hard limit), and ``state``: the position after it, as ``/api/state`` describes it (without the
-  games list), so the page need not ask again.  The move is the one engine job of the pool
-  (:func:`zerosum.pool.choose_move`), whose report the arena's games make too.
+  (``note``: who moved instead, when the agent could not -- the solver on a board beyond 128 bits or in an
+  early position past 64 bits (8 x 8 before ply 24), or an engine past the hard limit), and ``state``: the
+  position after it, as ``/api/state`` describes it (without the games list), so the page need not ask again.
+  The move is the one engine job of the pool (:func:`zerosum.pool.choose_move`), whose report the arena's games
+  make too.
 * ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
   record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "lines", "separator",
   "error"}]}``, ``line`` the moves from the start (the opening's, then the game's) for the page's move list,

@@ -296,7 +296,7 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
     page's words, with ``state``, the position after it (as ``/api/state`` describes it, without the games).
 
     ``exact`` is the search's own word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``note`` says who
-    moved instead, when someone did."""
+    moved instead, when someone did (the server's ``note``, else the agent's own: ``MoveReport.fallback``)."""
     game = request.game
     fmt = game.format_action
     actions = [*request.actions, report.action]
@@ -314,7 +314,7 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
         "elapsed": round(report.elapsed, 4),
         "proof": report.proof or None,  # a move proven in win/draw/loss only: what that means
         "pv": [fmt(a) for a in report.pv],
-        "note": note or None,
+        "note": note or report.fallback or None,
         "state": after,
     }
 

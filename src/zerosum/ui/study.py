@@ -135,7 +135,7 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
         if game.is_terminal(here) or clock() - began >= seconds:
             break
         step = found.analyse(here, seconds=max(0.05, seconds - (clock() - began))) if found.solves else None
-        if step is None or not step.done:  # no proof (in time): alpha-beta's principal variation goes on
+        if step is None or not step.exact:  # no proof (in time, or in reach): alpha-beta's line goes on
             agent = estimating_agent(seconds / 2 if step else seconds)
             if agent is None:
                 break

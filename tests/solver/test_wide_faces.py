@@ -1,0 +1,113 @@
+"""The faces on boards past 64 bits (8 x 8, 9 x 7, 7 x 9): the analysis service, the solver agent, the page's
+move, adjudication and review take them with the 128-bit search, and their answers agree with the brute force
+of :mod:`test_wide_truth` (written without zerosum's code).  An early position, out of the solver's reach while
+a person waits (``analysis.REACH`` empty cells), gets alpha-beta's estimate at once, and says so."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from test_wide_truth import WIDE, Grid, brute_columns, late_positions
+from zerosum import get_game, make_agent
+from zerosum.analysis import REACH, service
+
+pytest.importorskip("numba")
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+
+def _truth(spec: str, rows: int, cols: int, state):  # type: ignore[no-untyped-def]
+    return brute_columns(Grid(rows, cols, list(state.history)), {})
+
+
+def test_the_faces_take_the_wide_boards_and_reach_their_late_positions() -> None:
+    for spec, _, _ in WIDE:
+        game = get_game(spec)
+        engine = service(game)
+        assert game.traits.solver and engine.solves
+        assert not engine.reaches(game.initial_state)
+        late = late_positions(spec, REACH, 1, 0)[0]
+        assert engine.reaches(late) and not engine.reaches(game.from_moves(game.to_moves(late)[:-1]))
+        assert f"at most {REACH} empty cells (from ply {game.cells - REACH})" in engine.beyond_reach()
+    assert service(get_game("connect4")).reaches(get_game("connect4").initial_state)  # 64 bits: every position
+    from zerosum.agents.registry import strongest_agent_spec
+
+    assert strongest_agent_spec(get_game("connect4-8x8")) == "solver"  # the default opponent of play and the page
+    assert not get_game("connectx:rows=15,cols=9,k=4").traits.solver  # 144 bits: past the solver
+
+
+@pytest.mark.parametrize("spec,rows,cols", WIDE)
+def test_a_progressive_analysis_of_a_late_wide_position_is_the_brute_force(spec: str, rows: int, cols: int) -> None:
+    game = get_game(spec)
+    for state in late_positions(spec, 12, 2, 7):
+        found = service(game).analyse(state, seconds=600)  # the faces' way: progressive, in slices
+        expected = _truth(spec, rows, cols, state)
+        assert found.done and found.exact and found.engine == "the solver", game.to_moves(state)
+        assert {c: int(s) for c, s in found.scores.items()} == {c: s for c, s in enumerate(expected) if s is not None}
+
+
+def test_an_early_wide_position_gets_estimates_at_once_and_says_why() -> None:
+    game = get_game("connect4-8x8")
+    found = service(game).analyse(game.from_moves("45"), seconds=30, time=0.2)
+    assert found.engine.startswith("alphabeta:time=") and not found.exact
+    assert found.note and "40 empty cells (from ply 24)" in found.note
+    assert set(found.scores) == set(game.actions(game.from_moves("45")))
+
+
+def test_the_solver_agent_proves_late_wide_moves_and_hands_early_ones_to_alphabeta() -> None:
+    agent = make_agent("solver:time=1")
+    for spec, rows, cols in WIDE:
+        game = get_game(spec)
+        early = game.from_moves("1")
+        move = agent.search_within(game, early, 0.2)  # type: ignore[attr-defined]
+        assert move.action in game.actions(early) and not move.exact
+        assert "empty cells" in agent.last_fallback and "alphabeta:time=" in agent.last_fallback  # type: ignore[attr-defined]
+        for state in late_positions(spec, 12, 2, 3):
+            expected = _truth(spec, rows, cols, state)
+            for found in (agent.search_within(game, state, 600), agent.search(game, state)):  # type: ignore[attr-defined]
+                assert agent.last_fallback is None, game.to_moves(state)  # type: ignore[attr-defined]
+                chosen, best = expected[found.action], max(s for s in expected if s is not None)
+                assert chosen is not None and (chosen > 0) - (chosen < 0) == (best > 0) - (best < 0)
+                assert not found.exact or chosen == best  # exact: a best move; else one that keeps the result
+
+
+def test_the_page_plays_the_solver_on_8x8_and_says_when_alphabeta_moved() -> None:
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from zerosum.ui.server import create_app
+
+    game = get_game("connect4-8x8")
+    late = late_positions("connect4-8x8", 14, 1, 5)[0]
+    with TestClient(create_app(mode="inline", engine_time=5.0)) as client:
+        early = client.post("/api/move", json={"game": "connect4-8x8", "moves": "45", "agent": "solver"}).json()
+        assert early["exact"] is False and "40 empty cells" in early["note"]
+        reply = client.post("/api/move", json={"game": "connect4-8x8", "moves": game.to_moves(late),
+                                               "agent": "solver"})
+        assert reply.status_code == 200, reply.text
+        answer = reply.json()
+        assert answer["note"] is None and (answer["exact"] or answer["proof"])  # the solver's own move
+        expected = _truth("connect4-8x8", 8, 8, late)
+        chosen = expected[game.parse_action(answer["move"])]
+        best = max(s for s in expected if s is not None)
+        assert chosen is not None and (chosen > 0) - (chosen < 0) == (best > 0) - (best < 0)
+
+
+def test_adjudication_and_review_are_exact_on_8x8() -> None:
+    from zerosum import review
+    from zerosum.arena.adjudicate import check_adjudication
+
+    game = get_game("connect4-8x8")
+    check_adjudication(game, {"solver": 1000})  # accepted: no error
+    state = late_positions("connect4-8x8", 12, 1, 11)[0]
+    moves = game.to_moves(state)
+    expected = _truth("connect4-8x8", 8, 8, state)
+    best = max(s for s in expected if s is not None)
+    ruling = service(game).prove(state, 10**7, 1 << 16)
+    assert ruling is not None and ruling[0] == (best > 0) - (best < 0)
+    found = review(moves, game="connect4-8x8", seconds=0.05)
+    marks = found.marks
+    assert len(marks) == len(state.history)
+    assert all(m.exact for m in marks if m.ply > game.cells - REACH)  # the solver judged every move in reach
+    assert not marks[0].exact  # ply 1: alpha-beta's estimate, out of the solver's reach
