@@ -111,3 +111,28 @@ def test_adjudication_and_review_are_exact_on_8x8() -> None:
     assert len(marks) == len(state.history)
     assert all(m.exact for m in marks if m.ply > game.cells - REACH)  # the solver judged every move in reach
     assert not marks[0].exact  # ply 1: alpha-beta's estimate, out of the solver's reach
+
+
+def test_zerosum_analyze_says_an_early_wide_position_may_take_hours_and_answers_a_late_one(capsys) -> None:
+    import subprocess
+    import sys
+
+    from zerosum.cli import main
+
+    game = get_game("connect4-8x8")
+    state = late_positions("connect4-8x8", 12, 1, 2)[0]
+    assert main(["analyze", "--game", "connect4-8x8", game.to_moves(state)]) == 0
+    out, err = capsys.readouterr()
+    expected = _truth("connect4-8x8", 8, 8, state)
+    best = max(s for s in expected if s is not None)
+    assert "may take hours" not in err
+    assert (f"(score {best:+d}:" if best else "(a draw)") in out  # the brute force's value of the position
+    early = subprocess.Popen([sys.executable, "-m", "zerosum", "analyze", "--game", "connect4-8x8", "4455"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert early.stderr is not None
+        said = next(line for line in early.stderr if "empty cells" in line)  # before the search, not after it
+        assert said.startswith("zerosum: 60 empty cells:") and "may take hours (Ctrl-C stops it)" in said
+    finally:
+        early.kill()
+        early.wait()

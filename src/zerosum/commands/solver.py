@@ -123,6 +123,9 @@ def _run_analyze(args: argparse.Namespace) -> int:
     engine, table = service(game), 1 << args.tt_log_size  # the process's analysis service: one solver
     with engine.borrowed(table=table) as solver:
         state = settled(solver).position(args.moves)
+    if not engine.reaches(state):  # past 64 bits, early: said rather than a silent wait of hours
+        print(f"zerosum: {game.cells - state.ply} empty cells: {engine.beyond_reach()}; this analysis may take "
+              "hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
     found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
     scores = [found.scores.get(c) for c in range(game.cols)]
     width = max(5, len(str(game.cols)) + 1)
