@@ -5,8 +5,6 @@ a person waits (``analysis.REACH`` empty cells), gets alpha-beta's estimate at o
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 from test_wide_truth import WIDE, Grid, brute_columns, late_positions
@@ -14,7 +12,6 @@ from zerosum import get_game, make_agent
 from zerosum.analysis import REACH, service
 
 pytest.importorskip("numba")
-warnings.filterwarnings("ignore", message=".*httpx.*")
 
 
 def _truth(spec: str, rows: int, cols: int, state):  # type: ignore[no-untyped-def]
@@ -72,6 +69,7 @@ def test_the_solver_agent_proves_late_wide_moves_and_hands_early_ones_to_alphabe
                 assert not found.exact or chosen == best  # exact: a best move; else one that keeps the result
 
 
+@pytest.mark.filterwarnings("ignore:.*httpx")
 def test_the_page_plays_the_solver_on_8x8_and_says_when_alphabeta_moved() -> None:
     pytest.importorskip("httpx")
     from starlette.testclient import TestClient
@@ -136,3 +134,23 @@ def test_zerosum_analyze_says_an_early_wide_position_may_take_hours_and_answers_
     finally:
         early.kill()
         early.wait()
+
+
+def test_zerosum_play_on_8x8_says_who_chose_an_early_move_and_the_solver_moves_from_ply_24() -> None:
+    import io
+
+    from zerosum.ui.terminal import play
+
+    game = get_game("connect4-8x8")
+    keys = iter(["4", "q"])
+    out = io.StringIO()
+    assert play("connect4-8x8", read=lambda prompt: next(keys, None), out=out, color=False) == 0
+    said = [line for line in out.getvalue().splitlines() if line.startswith("O (solver) plays")]
+    assert said and "est. (the solver answers 8 x 8 positions with at most 40 empty cells" in said[0]  # ply 1
+    assert "alphabeta:time=" in said[0] and "exact" not in said[0]  # alpha-beta's estimate, never called exact
+    late = late_positions("connect4-8x8", REACH, 1, 3)[0]  # ply 24, X (the human) to move
+    keys = iter([str(game.actions(late)[0] + 1), "q"])  # any move: the solver's reply is what is looked at
+    out = io.StringIO()
+    play("connect4-8x8", moves=game.to_moves(late), read=lambda prompt: next(keys, None), out=out, color=False)
+    said = [line for line in out.getvalue().splitlines() if line.startswith("O (solver) plays")]
+    assert said and "(exact" in said[0] and "est." not in said[0], said  # ply 25: the solver's own move

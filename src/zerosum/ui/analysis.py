@@ -38,9 +38,11 @@ class EngineMove:
     found: SearchResult | None
     elapsed: float
     exact: bool = False  # the value is a proof (``SearchResult.exact``: the solver, a proven value)
-    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), or chosen
-    #: by its fallback (``last_fallback``: nothing proven in time), else ""
+    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), else ""
     proof: str = ""
+    #: why another search chose the move for the agent (the solver's ``last_fallback``: an early position of a
+    #: board past 64 bits, or nothing proven within a time control), else ""
+    fallback: str = ""
 
     @property
     def words(self) -> str:
@@ -66,8 +68,10 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     if action not in game.actions(state):
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
     exact = found is not None and found.exact
-    proof = "" if exact else str(getattr(agent, "last_proof", None) or getattr(agent, "last_fallback", None) or "")
-    return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof)
+    proof = "" if exact else str(getattr(agent, "last_proof", None) or "")
+    fallback = "" if exact else str(getattr(agent, "last_fallback", None) or "")
+    return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof,
+                      fallback)
 
 
 def summary(found: Analysis, game: Game[Any, Any], state: Any) -> str:

@@ -147,6 +147,8 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     effort = f"{found.nodes:,} {agent.TRAITS.counts}, {played.elapsed:.2f} s"  # what its count counts, as it says
     if played.proof:  # proven in win/draw/loss only
         said, how = played.proof, "exact win/draw/loss"
+    elif played.fallback:  # another search chose it for the agent: its estimate, and why
+        said, how = estimate_words(found.value), played.fallback
     elif played.exact:
         said, how = exact_words(found.value), "exact"
         if ply is not None and from_book(game, ply, found.nodes, True):
