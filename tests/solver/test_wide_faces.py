@@ -154,3 +154,27 @@ def test_zerosum_play_on_8x8_says_who_chose_an_early_move_and_the_solver_moves_f
     play("connect4-8x8", moves=game.to_moves(late), read=lambda prompt: next(keys, None), out=out, color=False)
     said = [line for line in out.getvalue().splitlines() if line.startswith("O (solver) plays")]
     assert said and "(exact" in said[0] and "est." not in said[0], said  # ply 25: the solver's own move
+
+
+def test_explain_refuses_an_early_wide_position_in_one_line_and_explains_a_late_one(capsys) -> None:
+    from zerosum.cli import main
+
+    assert main(["explain", "--agent", "solver", "--game", "connect4-8x8", "45"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "at most 40 empty cells (from ply 24)" in err and "this one has 62" in err
+    game = get_game("connect4-8x8")
+    state = late_positions("connect4-8x8", 12, 1, 4)[0]
+    assert main(["explain", "--agent", "solver", "--game", "connect4-8x8", "--no-boards", game.to_moves(state)]) == 0
+    out = capsys.readouterr().out
+    expected = _truth("connect4-8x8", 8, 8, state)
+    best = max(s for s in expected if s is not None)
+    chosen = next(line for line in out.splitlines() if line.startswith("* "))
+    assert int(chosen.split()[2].replace("+", "")) == best and " exact " in chosen  # the brute force's best score
+
+
+def test_explain_holds_the_solver_to_max_time(capsys) -> None:
+    from zerosum.cli import main
+
+    # 7 x 6 without the book, one stone in: minutes to prove; --max-time 1 stops it in about a second
+    assert main(["explain", "--agent", "solver:book=0", "--max-time", "1", "4"]) == 2
+    assert "did not end within 1 s (max_time, --max-time)" in capsys.readouterr().err

@@ -69,6 +69,13 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
         raise AgentError("trace: the game is over at this position: there is nothing to search")
     discounted = not getattr(searcher, "plain", False) and getattr(searcher, "discount", True) is not False
     check_budget(searcher, max_nodes, max_time)
+    if searcher.TRAITS.exact:  # the solver: an early position past 64 bits takes it hours
+        from ..analysis import service
+
+        engine = service(g)
+        if engine.solves and not engine.reaches(state):
+            raise AgentError(f"trace: {engine.beyond_reach()}, and this one has {g.cells - state.ply} (hours of "
+                             "search): explain a later position, or another search")
     recorder = Recorder(max_nodes, discounted, max_time)
     with time_bound(searcher, max_time):
         result = searcher.search(g, state, tracer=recorder)

@@ -7,7 +7,9 @@ node to the tree: on Connect Four about two).  While the search runs, the record
 (:class:`~zerosum.trace.nodes.Recorder`) stops minimax and alpha-beta at the first node past either bound.
 A search that reports its tree only when it ends (MCTS, which honours ``simulations``) is given ``max_time``
 as its time limit when it has none (:func:`time_bound`), and a search that ran into it is refused in the
-same words.  Every refusal is one :class:`~zerosum.errors.AgentError` line.
+same words; so is an exact search whose tree lives in compiled code (the solver): given ``max_time`` as its
+time control, it is refused when it proved nothing by then (``last_fallback``: another search moved for it).
+Every refusal is one :class:`~zerosum.errors.AgentError` line.
 """
 
 from __future__ import annotations
@@ -70,6 +72,15 @@ def time_bound(agent: Any, max_time: float) -> Iterator[None]:
     searches with ``max_time`` as its time limit (its own limits come back afterwards); if it ran into it,
     :func:`too_long` is raised."""
     limits = agent.limits
+    if limits.time is None and "time" in agent.LIMITS and agent.TRAITS.exact:  # the solver: untraced, compiled
+        agent.limits = dataclasses.replace(limits, time=max_time)
+        try:
+            yield
+        finally:
+            agent.limits = limits
+        if getattr(agent, "last_fallback", None):  # nothing proven within max_time: another search moved
+            raise too_long(max_time)
+        return
     if limits.time is not None or limits.simulations is None or not {"simulations", "time"} <= set(agent.LIMITS):
         yield
         return
