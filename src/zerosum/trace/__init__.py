@@ -74,7 +74,9 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
 
         engine = service(g)
         if engine.solves and not engine.reaches(state):
-            raise AgentError(f"trace: {engine.beyond_reach()}, and this one has {g.cells - state.ply} (hours of "
+            board: Any = g  # a board the solver takes has cells
+            empty = board.cells - state.ply
+            raise AgentError(f"trace: {engine.beyond_reach()}, and this one has {empty} (hours of "
                              "search): explain a later position, or another search")
     recorder = Recorder(max_nodes, discounted, max_time)
     with time_bound(searcher, max_time):
