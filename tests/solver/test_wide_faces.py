@@ -178,3 +178,14 @@ def test_explain_holds_the_solver_to_max_time(capsys) -> None:
     # 7 x 6 without the book, one stone in: minutes to prove; --max-time 1 stops it in about a second
     assert main(["explain", "--agent", "solver:book=0", "--max-time", "1", "4"]) == 2
     assert "did not end within 1 s (max_time, --max-time)" in capsys.readouterr().err
+
+
+def test_reaches_takes_only_a_position_of_its_game() -> None:
+    from zerosum.errors import InvalidPositionError
+
+    engine = service(get_game("connect4-8x8"))
+    for bad in ("4455", None, 17):
+        with pytest.raises(InvalidPositionError, match="is not a position of"):
+            engine.reaches(bad)
+    ttt = get_game("tictactoe")
+    assert not service(ttt).reaches(ttt.initial_state)  # the solver does not take it at all

@@ -98,7 +98,8 @@ class Service:
         """Whether the solver answers ``state`` where a person waits (a progressive analysis, a face's move):
         where it :attr:`solves`, every position of a board that fits 64 bits, and past 64 bits a position with
         at most ``REACH`` empty cells.  Elsewhere alpha-beta estimates, and says why (:meth:`beyond_reach`)."""
-        board: Any = self.game
+        state = self.game.check_state(state)
+        board: Any = self.game  # a board the solver takes has rows, cols and cells
         return self.solves and (board.cols * (board.rows + 1) <= 64 or board.cells - state.ply <= REACH)
 
     def beyond_reach(self) -> str:
