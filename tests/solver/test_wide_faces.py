@@ -189,3 +189,19 @@ def test_reaches_takes_only_a_position_of_its_game() -> None:
             engine.reaches(bad)
     ttt = get_game("tictactoe")
     assert not service(ttt).reaches(ttt.initial_state)  # the solver does not take it at all
+
+
+def test_the_untimed_solver_agent_plays_a_whole_8x8_game() -> None:
+    import time
+
+    from zerosum import play_game
+
+    game = get_game("connect4-8x8")
+    agent = make_agent("solver")  # no time: exact within its reach, alpha-beta in 1 s before (days of proof)
+    started = time.perf_counter()
+    found = agent.search(game, game.initial_state)
+    assert found.action in game.actions(game.initial_state) and not found.exact
+    assert "alphabeta:time=1.00 chose" in agent.last_fallback  # type: ignore[attr-defined,operator]
+    assert time.perf_counter() - started < 600  # not the hours of a proof (a bound far from the 1 s expected)
+    record = play_game("connect4-8x8", "solver", "random", seed=1)
+    assert record.result == "1-0" and not record.forfeit  # the first player, the solver, wins

@@ -5,7 +5,8 @@ move that loses slowest -- and reports the position's value as ``win_value(plies
 / 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``.
 
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
-opening book take seconds to a minute to score every column).  With ``solver:time=T`` it analyses
+opening book take seconds to a minute to score every column) -- but for an early position of a board past
+64 bits (below).  With ``solver:time=T`` it analyses
 progressively (:mod:`zerosum.solver.progressive`): first the win/draw/loss of the columns until the game's
 value is proven -- however long that takes where a person waits (:meth:`SolverAgent.search_within`, as the
 faces call it), within T under a time control (:meth:`search`, as the arena calls it) -- then the exact
@@ -14,7 +15,7 @@ all scored the move is exact; otherwise it is the best move proven to keep the g
 draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` is ``+/-HEURISTIC_BOUND``
 (not a proven value, ``exact`` unset) and ``agent.last_proof`` says so in words ("a proven win; distance
 not yet known").  When not even that is proven within a time control, alpha-beta moves in the time left, and
-``agent.last_fallback`` says so.  So it does at once, with T seconds (1 s where a face gives none), in an
+``agent.last_fallback`` says so.  So it does at once, with T seconds (1 s without a ``time``), in an
 early position of a board past 64 bits (more than ``analysis.REACH`` empty cells: 8 x 8 before ply 24),
 which the solver would take hours to prove.  :meth:`SolverAgent.search_within` takes the seconds and a
 callback that sees each result as it is proven.
@@ -68,7 +69,7 @@ BIG = 1 << 30
 #: seconds the solver's code takes to compile on a cold cache (an idle two-core machine; the tables, then
 #: the search, which is one large function)
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
-#: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when a face gives no time
+#: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when it is given no time
 FALLBACK_TIME = 1.0
 
 
@@ -214,7 +215,8 @@ class SolverAgent(SearchAgent):
         alpha-beta moves in the time left (not exact; ``last_fallback`` says so) rather than lose on time.
         The faces call this with ``hard`` False: a person waits for a proven move rather than get a guess --
         except in an early position of a board past 64 bits (``analysis.Service.reaches``), where alpha-beta
-        moves at once, in ``seconds`` (``FALLBACK_TIME`` for None; ``last_fallback`` says so).
+        moves at once, in ``seconds`` (``FALLBACK_TIME`` for None; ``last_fallback`` says so), with or without
+        a time: an untimed search there would take days.
         """
         check_search(self.spec, game, state)
         if seconds is not None:
@@ -247,7 +249,7 @@ class SolverAgent(SearchAgent):
             raise AgentError("no legal action: the game is over")
         self.last_fallback = None
         self.last_proof = None
-        if (seconds is not None or report is not None) and not engine.reaches(state):  # hours of proof
+        if not engine.reaches(state):  # hours of proof (days, untimed): a game must go on
             left = FALLBACK_TIME if seconds is None else max(0.05, start + seconds - clock())
             self.last_fallback = f"{engine.beyond_reach()}: alphabeta:time={left:.2f} chose"
             return self._alphabeta(round(left, 3)).search(game, state)
