@@ -203,3 +203,27 @@ def test_why_after_the_solver_moves_uses_its_exact_scores(page) -> None:
     chosen = page.locator("#why-panel tr.chosen")
     assert chosen.count() == 1 and chosen.get_attribute("data-why-move") == page.text_content("#moves")[-1]
     assert "exact scores: " in chosen.text_content()  # the other columns score less (or, tied, not more)
+
+
+def test_on_8x8_the_page_says_why_alphabeta_moved_early_and_the_solver_analyses_late(page) -> None:
+    pytest.importorskip("zerosum.solver.solver")
+    from zerosum.games import get_game
+    from zerosum.solver import Solver
+    from zerosum.solver.sampling import quiet_positions
+
+    page.goto(page.base + "/?game=connect4-8x8&opponent=solver")
+    wait_moves(page, "")
+    page.click('[data-column="3"]')
+    page.wait_for_function("() => document.querySelector('#engine-info').textContent.includes(' played ')",
+                           timeout=30000)
+    said = page.text_content("#engine-info")
+    assert "at most 40 empty cells (from ply 24)" in said and "alphabeta:time=" in said, said  # ply 1: why
+    game = get_game("connect4-8x8")
+    late = quiet_positions(game, 30, 1, 2)[0]  # ply 30: within the solver's reach
+    moves = game.to_moves(late)
+    truth = Solver(game, book=False).analyze(late)
+    page.goto(page.base + f"/?game=connect4-8x8&moves={moves}&opponent=person&analysis=1")
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Exact, from the solver')",
+                           timeout=60000)
+    shown = [page.text_content(f'[data-score-column="{c}"]') for c in range(8)]
+    assert [int(s) if s else None for s in shown] == truth
