@@ -140,7 +140,7 @@ def test_cli_analyze(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     code, out, err = run_cli(["analyze", "1212121"], "", monkeypatch, capsys)
     assert code == 2 and "game is over" in err and len(err.splitlines()) == 1
     code, out, err = run_cli(["analyze", "--game", "connectx:rows=15,cols=9,k=4"], "", monkeypatch, capsys)
-    assert code == 2 and "144 bits" in err
+    assert code == 2 and "144 bits" in err and "<= 128" in err  # the limit the solver has, not the old 64
 
 
 def test_cli_analyze_searches_on_the_threads_asked_for_and_scores_alike(monkeypatch: pytest.MonkeyPatch,

@@ -115,3 +115,11 @@ def wait_moves(page, text: str) -> None:
     page.wait_for_function("t => document.querySelector('#moves').textContent === t "
                            "&& !document.querySelector('#status').textContent.startsWith('Loading')",
                            arg=text, timeout=15000)
+
+
+def engine_reply(page, column: int) -> str:
+    """Click ``column`` (0-based) and wait for the engine's answer: the page's line about it (``#engine-info``)."""
+    page.click(f'[data-column="{column}"]')
+    page.wait_for_function("() => document.querySelector('#engine-info').textContent.includes(' played ')",
+                           timeout=30000)
+    return page.text_content("#engine-info")

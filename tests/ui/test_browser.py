@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from page_browser import PONS, base_url, browser, page, wait_moves  # noqa: E402,F401  (fixtures)
+from page_browser import PONS, base_url, browser, engine_reply, page, wait_moves  # noqa: E402,F401  (fixtures)
 
 
 def test_click_a_column_the_engine_answers_and_undo(page) -> None:
@@ -213,10 +213,7 @@ def test_on_8x8_the_page_says_why_alphabeta_moved_early_and_the_solver_analyses_
 
     page.goto(page.base + "/?game=connect4-8x8&opponent=solver")
     wait_moves(page, "")
-    page.click('[data-column="3"]')
-    page.wait_for_function("() => document.querySelector('#engine-info').textContent.includes(' played ')",
-                           timeout=30000)
-    said = page.text_content("#engine-info")
+    said = engine_reply(page, 3)
     assert "at most 40 empty cells (from ply 24)" in said and "alphabeta:time=" in said, said  # ply 1: why
     game = get_game("connect4-8x8")
     late = quiet_positions(game, 30, 1, 2)[0]  # ply 30: within the solver's reach

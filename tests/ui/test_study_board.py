@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs, urlparse
 
-from page_browser import base_url, browser, page, phone, wait_moves  # noqa: F401  (fixtures)
+from page_browser import base_url, browser, engine_reply, page, phone, wait_moves  # noqa: F401  (fixtures)
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -135,10 +135,7 @@ def test_a_variation_is_a_branch_in_the_tree_and_the_address_and_back_steps_thro
 def test_the_engine_is_named_by_its_label_why_says_it_searched_again_and_a_record_clears_it(page) -> None:
     page.goto(page.base + "/?game=connect4&opponent=alphabeta:depth=3&side=1")
     wait_moves(page, "")
-    page.click('[data-column="3"]')
-    page.wait_for_function("() => document.querySelector('#engine-info').textContent.includes(' played ')",
-                           timeout=30000)
-    said = page.text_content("#engine-info")
+    said = engine_reply(page, 3)
     assert said.startswith("alpha-beta (depth=3) played ") and "alphabeta:" not in said
     page.click("#why")
     page.wait_for_selector("#why-panel tr[data-why-move]", timeout=30000)

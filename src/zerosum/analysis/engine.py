@@ -99,8 +99,8 @@ class Service:
         where it :attr:`solves`, every position of a board that fits 64 bits, and past 64 bits a position with
         at most ``REACH`` empty cells.  Elsewhere alpha-beta estimates, and says why (:meth:`beyond_reach`)."""
         state = self.game.check_state(state)
-        board: Any = self.game  # a board the solver takes has rows, cols and cells
-        return self.solves and (board.cols * (board.rows + 1) <= 64 or board.cells - state.ply <= REACH)
+        board: Any = self.game  # a board the solver takes says whether it fits 64 bits, and has cells
+        return self.solves and (board.fits_64 or board.cells - state.ply <= REACH)
 
     def beyond_reach(self) -> str:
         """Why the solver does not answer a position :meth:`reaches` refuses, in words."""

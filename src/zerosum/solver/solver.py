@@ -46,28 +46,29 @@ MAX_BITS = 128  #: the widest board the solver takes, cols * (rows + 1) (128-bit
 
 
 def supports(game: Any) -> bool:
-    """Whether the faces hand ``game`` to the solver (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits
-    only the positions it reaches while a person waits: ``zerosum.analysis.Service.reaches``): the one capability question the faces, the arena and the commands ask; the game answers
-    it (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class."""
+    """Whether the solver takes ``game`` (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits the faces
+    ask it only about the positions it reaches while a person waits: ``zerosum.analysis.Service.reaches``): the
+    one capability question the faces, the arena and the commands ask; the game answers it
+    (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 
 
 def score_value(game: Any, state: Any, score: int) -> int:
     """A solver score of ``state`` (side to move's view) as an agent value (:func:`score_to_value`)."""
-    g = solver_game(game, widest=True)
+    g = solver_game(game)
     return score_to_value(score, state.ply, g.cells)
 
 
-def solver_game(game: Any, widest: bool = False) -> ConnectX:
-    """The Connect-X game of ``game`` (a spec or a game), checked to be one the faces hand to the solver
-    (:func:`supports`), or with ``widest`` one ``Solver`` takes (up to ``MAX_BITS``)."""
+def solver_game(game: Any) -> ConnectX:
+    """The Connect-X game of ``game`` (a spec or a game), checked to be one the solver takes (up to
+    ``MAX_BITS``: :func:`supports`)."""
     found = get_game(game)  # a game passes through
     if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
         raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
     g, bits = cast(ConnectX, found), found.cols * (found.rows + 1)  # type: ignore[attr-defined]
-    if bits > MAX_BITS or not (widest or supports(g)):
+    if bits > MAX_BITS or not supports(g):
         raise InvalidSpecError(f"a {g.rows} x {g.cols} board needs {bits} bits; the solver takes boards with "
-                               f"cols x (rows + 1) <= {MAX_BITS if widest else 64}")
+                               f"cols x (rows + 1) <= {MAX_BITS}")
     return g
 
 
@@ -77,10 +78,11 @@ class Solver:
     ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;
     8 bytes each, 16 past 64 bits where the table is too small to keep the whole key in one word).
     ``wide``: 128-bit bitboards (``True``) or 64-bit ones (``False``); by default 64 where the board fits.
-    ``wide=True`` on a board that fits 64 bits searches the same nodes, slower (to check and measure it).  ``book``: use the shipped opening book
-    when one exists for the board (``True``), not at all (``False``), or a book file path.  ``threads`` (1..``MAX_THREADS``): how many
-    threads :meth:`analyze` and a progressive analysis search with, over the one table (:mod:`.parallel`);
-    each more thread adds its own frames and small table (1 MB).
+    ``wide=True`` on a board that fits 64 bits searches the same nodes, slower (to check and measure it).
+    ``book``: use the shipped opening book when one exists for the board (``True``), not at all (``False``), or
+    a book file path.  ``threads`` (1..``MAX_THREADS``): how many threads :meth:`analyze` and a progressive
+    analysis search with, over the one table (:mod:`.parallel`); each more thread adds its own frames and small
+    table (1 MB).
     """
 
     #: a long search returns to Python after this many nodes (well under a second) and goes on at once:
@@ -89,7 +91,7 @@ class Solver:
 
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
                  threads: int = 1, wide: bool | None = None) -> None:
-        self.game = solver_game(game, widest=True)
+        self.game = solver_game(game)
         bits = self.game.cols * (self.game.rows + 1)
         #: whether the search runs on 128-bit bitboards (:mod:`zerosum.kernels.wide`); by default past 64 bits
         self.wide = bits > 64 if wide is None else check_flag(wide, "wide", UsageError)
