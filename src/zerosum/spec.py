@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, TypeVar, cast
 
-__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "MAX_DIGITS", "QUOTE_CHARS"]
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "listed", "MAX_DIGITS", "QUOTE_CHARS",
+           "LIST_CHARS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -29,6 +30,8 @@ T = TypeVar("T")
 MAX_DIGITS = 19
 #: how many characters of a person's input an error message quotes (:func:`quoted`)
 QUOTE_CHARS = 40
+#: how many characters of a list of names (the choices) an error message shows (:func:`listed`)
+LIST_CHARS = 90
 _INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 _REAL = re.compile(r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})(?:[eE][+-]?[0-9]{1,2})?" % MAX_DIGITS)
 
@@ -91,6 +94,26 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
             return f"a whole number of {value.bit_length():,} bits"
         return f"a {type(value).__name__}"
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
+
+
+def listed(names: list[str], limit: int = LIST_CHARS) -> str:
+    """``names`` for an error message, comma-separated and bounded: the first ones within ``limit``
+    characters, each at most :data:`QUOTE_CHARS`, and how many more (however many are registered).
+
+    >>> listed(["random", "first", "mcts"])
+    'random, first, mcts'
+    >>> listed([f"engine{i}" for i in range(100)], 30)
+    'engine0, engine1, engine2 and 97 more'
+    """
+    shown: list[str] = []
+    size = 0
+    for i, name in enumerate(names):
+        name = name if len(name) <= QUOTE_CHARS else name[:QUOTE_CHARS] + "..."
+        if shown and size + 2 + len(name) > limit:
+            return f"{', '.join(shown)} and {len(names) - i} more"
+        shown.append(name)
+        size += len(name) + 2 * (len(shown) > 1)
+    return ", ".join(shown)
 
 
 integer.__name__ = "a whole number"  # how convert() names the kind in its messages

@@ -123,3 +123,33 @@ def test_command_line_errors_are_bounded_for_huge_inputs(tmp_path: Path, capsys:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) <= BOUND + 1, err[:400]
     assert not (tmp_path / "r.db").exists()
+
+
+def test_the_choices_an_error_lists_are_bounded_however_many_are_registered(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown name lists the choices, and a process may have registered any number of agents (external
+    engines, a class's) or games: the list shows the first ones and how many more, so the line stays short.
+    (A test session's own registrations once pushed ``match <huge name>``'s line past the bound.)"""
+    from zerosum.agents import registry as agents
+    from zerosum.agents.simple import RandomAgent
+    from zerosum.games import registry as games
+    from zerosum.spec import listed
+
+    names = [f"engine-{i:03d}-{'x' * 30}" for i in range(200)]
+    for name in names:
+        monkeypatch.setitem(agents._REGISTRY, name, lambda: RandomAgent)
+        monkeypatch.setitem(games._NAMES, name, games._NAMES["tictactoe"])
+    for call, kind in ((lambda: make_agent("nosuch"), "agent"), (lambda: get_game("nosuch"), "game")):
+        with pytest.raises(GameError) as caught:
+            call()
+        text = str(caught.value)
+        assert len(text) <= BOUND and text.startswith(f"unknown {kind} 'nosuch': choose one of "), text
+        assert text.endswith(f" and {len(names)} more"), text  # the built-in names fill the space: the rest counted
+    big = "y" * 20_000
+    assert main(["match", big, "random", "--game", "tictactoe", "--games", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) <= BOUND + 1 and err.rstrip().endswith(" more"), err[:400]
+    # against a plain count: every name shown is a registered one, in order, and the count is the rest
+    shown, _, more = listed(["a" * 50, "b", "c"], 20).rpartition(" and ")
+    assert shown == "a" * QUOTE_CHARS + "..." and more == "2 more"
+    assert listed(["random", "first"]) == "random, first" and listed([]) == ""

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import quoted
+from ..spec import listed, quoted
 from ..values import INF, WIN, clamp, to_child, to_parent
 from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, check_search, flag
 from .traits import AgentTraits, ServerTraits, ValueUnit
@@ -92,7 +92,8 @@ def resolve_evaluation(
     name = evaluation or default_evaluation(game)
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later
-        raise AgentError(f"{game.title} has no {quoted(name)} evaluation: choose one of {', '.join(dict.fromkeys(offered))}")
+        choices = listed(list(dict.fromkeys(offered)))
+        raise AgentError(f"{game.title} has no {quoted(name)} evaluation: choose one of {choices}")
     return name, bind_evaluation(game, name, three, two)
 
 

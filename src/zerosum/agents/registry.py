@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..game import Game
-from ..spec import convert, parse_spec, quoted
+from ..spec import convert, listed, parse_spec, quoted
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits, check_agent, check_search
 
 __all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
@@ -235,7 +235,7 @@ def build_agent(name: str, raw: dict[str, str], spec: str, *, seed: int | None =
     spec ``spec``: :func:`make_agent` after the parse, for callers that parsed (and checked) a spec already."""
     cls = agent_class(name)
     if cls is None:
-        known = ", ".join(agent_names())
+        known = listed(agent_names())
         where = f" in {quoted(spec)}" if spec.strip() != name else ""
         raise AgentError(f"unknown agent {quoted(name)}{where}: choose one of {known}")
     limit_values: dict[str, Any] = {}

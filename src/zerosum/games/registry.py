@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from ..errors import GameError, InvalidSpecError
 from ..core.checks import check_whole
 from ..game import Game, GameOption
-from ..spec import convert, parse_spec, quoted
+from ..spec import convert, listed, parse_spec, quoted
 from .course_objects import course_game, is_course_game, object_game
 from .course_files import course_file, load_course_file
 
@@ -87,7 +87,7 @@ def _options(spec: str) -> tuple[type[Game[Any, Any]], dict[str, int]]:
     name, raw = parse_spec(spec, InvalidSpecError)
     if name not in _NAMES:
         where = f" in {quoted(spec)}" if spec.strip() != name else ""
-        raise InvalidSpecError(f"unknown game {quoted(name)}{where}: choose one of {', '.join(_NAMES)}")
+        raise InvalidSpecError(f"unknown game {quoted(name)}{where}: choose one of {listed(list(_NAMES))}")
     cls, preset = _NAMES[name]
     for key in raw:
         if key not in cls.OPTIONS:

@@ -15,6 +15,7 @@ from typing import Any
 from ..agents.registry import agent_class
 from ..analysis import service
 from ..errors import AgentError
+from ..spec import listed
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, hands_off, number, server_agents
 
 __all__ = ["check_explain", "explain_job", "explained", "MAX_EXPLAIN_NODES"]
@@ -37,7 +38,7 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
         raise AgentError(f"{request.note}, so ask {traits.fallback}:time={seconds:g} why")
     if not traits.traced and not traits.exact:
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
-                         f"choose one of {', '.join(explained())}")
+                         f"choose one of {listed(list(explained()))}")
     check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
     return request
 

@@ -27,7 +27,7 @@ from ..agents.registry import agent_class, agent_names, build_agent, opponents
 from ..core.processes import usable_cores
 from ..errors import AgentError
 from ..game import Game
-from ..spec import integer, parse_spec, real
+from ..spec import integer, listed, parse_spec, real
 from ..pool.moves import MoveReport
 from ..core.words import value_words
 from .analysis import keeps_no_clock, summary
@@ -123,17 +123,17 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
     spec = (spec or "").strip()
     served = server_agents()
     if not spec:
-        raise AgentError("no agent given: choose one of " + ", ".join(served))
+        raise AgentError("no agent given: choose one of " + listed(list(served)))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     name, options = parse_spec(spec, AgentError)
     if name not in served:
-        raise AgentError(f"agent {name!r} is not available here: choose one of {', '.join(served)}")
+        raise AgentError(f"agent {name!r} is not available here: choose one of {listed(list(served))}")
     allowed = served[name]
     for key, text in options.items():
         if key not in allowed:
-            listed = ", ".join(k + (f" ({_range(*r[1:])})" if r else "") for k, r in allowed.items()) or "none"
-            raise AgentError(f"agent {name!r} has no option {key!r} here (options: {listed})")
+            options_text = ", ".join(k + (f" ({_range(*r[1:])})" if r else "") for k, r in allowed.items()) or "none"
+            raise AgentError(f"agent {name!r} has no option {key!r} here (options: {options_text})")
         bounds = allowed[key]
         if key == "eval" and ".py" in text:  # never run a file on the server's disk
             raise AgentError(f"option eval={text[:40]!r}: the page offers the games' own evaluations only")
