@@ -139,17 +139,22 @@ def test_the_choices_an_error_lists_are_bounded_however_many_are_registered(
     for name in names:
         monkeypatch.setitem(agents._REGISTRY, name, lambda: RandomAgent)
         monkeypatch.setitem(games._NAMES, name, games._NAMES["tictactoe"])
-    for call, kind in ((lambda: make_agent("nosuch"), "agent"), (lambda: get_game("nosuch"), "game")):
+    for call, kind, registered in ((lambda: make_agent("nosuch"), "agent", agents.agent_names),
+                                   (lambda: get_game("nosuch"), "game", lambda: list(games._NAMES))):
         with pytest.raises(GameError) as caught:
             call()
         text = str(caught.value)
-        assert len(text) <= BOUND and text.startswith(f"unknown {kind} 'nosuch': choose one of "), text
-        assert text.endswith(f" and {len(names)} more"), text  # the built-in names fill the space: the rest counted
+        head = f"unknown {kind} 'nosuch': choose one of "
+        assert len(text) <= BOUND and text.startswith(head), text
+        # against a plain count: the names shown are the first registered ones, and the count is the rest
+        shown, _, more = text[len(head):].rpartition(" and ")
+        every = registered()
+        assert shown.split(", ") == every[: len(shown.split(", "))], text
+        assert more == f"{len(every) - len(shown.split(', '))} more" and len(every) >= len(names), text
     big = "y" * 20_000
     assert main(["match", big, "random", "--game", "tictactoe", "--games", "1", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) <= BOUND + 1 and err.rstrip().endswith(" more"), err[:400]
-    # against a plain count: every name shown is a registered one, in order, and the count is the rest
-    shown, _, more = listed(["a" * 50, "b", "c"], 20).rpartition(" and ")
+    shown, _, more = listed(["a" * 50, "b", "c"], 20).rpartition(" and ")  # a long name is cut
     assert shown == "a" * QUOTE_CHARS + "..." and more == "2 more"
     assert listed(["random", "first"]) == "random, first" and listed([]) == ""
