@@ -404,3 +404,17 @@ def test_play_says_how_to_continue_with_the_engine_flags_that_define_its_seat(tm
     flags = {flag: [w for f, w in zip(words, words[1:]) if f == flag]
              for flag in ("--engine", "--engine-dir", "--engine-option")}
     assert parse_engines(flags["--engine"], flags["--engine-dir"], flags["--engine-option"]) == [defined]
+
+
+def test_a_flood_on_standard_error_is_read_at_once_and_the_last_words_are_quoted(tmp_path):
+    """32 MiB on standard error, no line end, then its last words and exit code 3: the client reads the pipe a
+    buffer at a time, so the engine is never held up writing it, and its crash quotes the last words (read a
+    byte at a time, 8 MiB took 3.4 s, and 32 MiB outlasted the 10 s handshake)."""
+    script = tmp_path / "flood_err.py"
+    script.write_text("import os\nfor _ in range(32):\n    os.write(2, b'x' * (1 << 20))\n"
+                      "os.write(2, b'\\nthe last words\\n')\nos._exit(3)\n")
+    start = time.monotonic()
+    with pytest.raises(AgentError) as caught:
+        Engine([sys.executable, str(script)])
+    assert "crash: the engine exited (exit code 3): the last words" in str(caught.value), str(caught.value)[:300]
+    assert time.monotonic() - start < 8

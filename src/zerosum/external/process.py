@@ -14,6 +14,7 @@ Whatever goes wrong is an :class:`EngineFault` whose ``reason`` is the forfeit r
 from __future__ import annotations
 
 import collections
+import io
 import os
 import select
 import shlex
@@ -125,7 +126,13 @@ class EngineProcess:
         return self.popen.poll() is None and not self._eof
 
     def _drain(self, stream: object) -> None:
-        """Keep the last lines of the engine's standard error (a thread: a chatty engine never blocks)."""
+        """Keep the last lines of the engine's standard error (a thread: a chatty engine never blocks).
+
+        The pipe is unbuffered (``bufsize=0``), and a raw file's ``readline`` reads a byte a system call: a
+        buffer of its own here reads it 64 KiB at a time (a flood of 8 MiB took 3.4 s a byte at a time, and a
+        crash's reason quoted the flood, its last words still unread)."""
+        if isinstance(stream, io.RawIOBase):
+            stream = io.BufferedReader(stream, 1 << 16)
         read = getattr(stream, "readline")
         try:
             while True:
@@ -223,7 +230,7 @@ class EngineProcess:
                 else f"was killed by signal {-code}"
         else:
             how = f"exited (exit code {code})"
-        self._stderr.join(0.5)
+        self._stderr.join(0.5 if code is None else 2.0)  # an exited engine's last words are on their way
         said = f": {self.tail[-1]}" if self.tail else ""
         return EngineFault("crash", f"the engine {how}{said}")
 

@@ -1,8 +1,7 @@
-"""Hostile: megabytes on standard output, straight to the file descriptor, no line end."""
+"""Hostile: megabytes on standard output, straight to the file descriptor, no line end, for as long as it may."""
 import os
 
 
 def player(board):
-    for _ in range(64):
+    while True:
         os.write(1, b"x" * (1 << 20))
-    return 0
