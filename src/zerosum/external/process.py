@@ -129,8 +129,8 @@ class EngineProcess:
         """Keep the last lines of the engine's standard error (a thread: a chatty engine never blocks).
 
         The pipe is unbuffered (``bufsize=0``), and a raw file's ``readline`` reads a byte a system call: a
-        buffer of its own here reads it 64 KiB at a time (a flood of 8 MiB took 3.4 s a byte at a time, and a
-        crash's reason quoted the flood, its last words still unread)."""
+        buffer of its own here reads it 64 KiB at a time (a flood of 8 MiB took 3.4 s a byte at a time, holding
+        the engine up: 32 MiB outlasted the handshake's 10 s)."""
         if isinstance(stream, io.RawIOBase):
             stream = io.BufferedReader(stream, 1 << 16)
         read = getattr(stream, "readline")
