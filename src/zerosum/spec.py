@@ -15,7 +15,7 @@ Every message that quotes what a person typed quotes it through :func:`quoted`, 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, TypeVar, cast
+from typing import Any, Callable, Iterable, TypeVar, cast
 
 __all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "listed", "MAX_DIGITS", "QUOTE_CHARS",
            "LIST_CHARS"]
@@ -96,7 +96,7 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
 
 
-def listed(names: list[str], limit: int = LIST_CHARS) -> str:
+def listed(names: Iterable[str], limit: int = LIST_CHARS) -> str:
     """``names`` for an error message, comma-separated and bounded: the first ones within ``limit``
     characters, each at most :data:`QUOTE_CHARS`, and how many more (however many are registered).
 
@@ -105,12 +105,13 @@ def listed(names: list[str], limit: int = LIST_CHARS) -> str:
     >>> listed([f"engine{i}" for i in range(100)], 30)
     'engine0, engine1, engine2 and 97 more'
     """
+    every = list(names)
     shown: list[str] = []
     size = 0
-    for i, name in enumerate(names):
+    for i, name in enumerate(every):
         name = name if len(name) <= QUOTE_CHARS else name[:QUOTE_CHARS] + "..."
         if shown and size + 2 + len(name) > limit:
-            return f"{', '.join(shown)} and {len(names) - i} more"
+            return f"{', '.join(shown)} and {len(every) - i} more"
         shown.append(name)
         size += len(name) + 2 * (len(shown) > 1)
     return ", ".join(shown)

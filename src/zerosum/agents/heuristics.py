@@ -185,7 +185,7 @@ def get_evaluation(name: str, three: int = 50, two: int = 10) -> Evaluation:
     """The evaluation named ``name`` with its weights bound: ``f(game, state, player) -> int``."""
     names = evaluation_names()
     if name not in names:
-        raise AgentError(f"unknown evaluation {quoted(name)}: choose one of {listed(list(names))}")
+        raise AgentError(f"unknown evaluation {quoted(name)}: choose one of {listed(names)}")
     func = _by_name(name)
     if (three, two) == (50, 10):
         return func

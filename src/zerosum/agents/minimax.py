@@ -92,7 +92,7 @@ def resolve_evaluation(
     name = evaluation or default_evaluation(game)
     offered = (*game.evaluations(), "mobility")  # mobility counts moves: every game has it
     if name not in offered:  # refused before the search, not one forfeit a move later
-        choices = listed(list(dict.fromkeys(offered)))
+        choices = listed(dict.fromkeys(offered))
         raise AgentError(f"{game.title} has no {quoted(name)} evaluation: choose one of {choices}")
     return name, bind_evaluation(game, name, three, two)
 

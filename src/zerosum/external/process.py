@@ -230,7 +230,7 @@ class EngineProcess:
                 else f"was killed by signal {-code}"
         else:
             how = f"exited (exit code {code})"
-        self._stderr.join(0.5 if code is None else 2.0)  # an exited engine's last words are on their way
+        self._stderr.join(0.5)
         said = f": {self.tail[-1]}" if self.tail else ""
         return EngineFault("crash", f"the engine {how}{said}")
 

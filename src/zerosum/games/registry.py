@@ -87,7 +87,7 @@ def _options(spec: str) -> tuple[type[Game[Any, Any]], dict[str, int]]:
     name, raw = parse_spec(spec, InvalidSpecError)
     if name not in _NAMES:
         where = f" in {quoted(spec)}" if spec.strip() != name else ""
-        raise InvalidSpecError(f"unknown game {quoted(name)}{where}: choose one of {listed(list(_NAMES))}")
+        raise InvalidSpecError(f"unknown game {quoted(name)}{where}: choose one of {listed(_NAMES)}")
     cls, preset = _NAMES[name]
     for key in raw:
         if key not in cls.OPTIONS:

@@ -46,10 +46,9 @@ MAX_BITS = 128  #: the widest board the solver takes, cols * (rows + 1) (128-bit
 
 
 def supports(game: Any) -> bool:
-    """Whether the solver takes ``game`` (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits the faces
-    ask it only about the positions it reaches while a person waits: ``zerosum.analysis.Service.reaches``): the
-    one capability question the faces, the arena and the commands ask; the game answers it
-    (:attr:`~zerosum.game.GameTraits.solver`), so no caller names a game class."""
+    """Whether the solver takes ``game`` (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits a waiting
+    person's faces ask it only where ``zerosum.analysis.Service.reaches``): the one capability question of the
+    faces, the arena and the commands, answered by the game (:attr:`~zerosum.game.GameTraits.solver`)."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
 
 
@@ -80,9 +79,8 @@ class Solver:
     ``wide``: 128-bit bitboards (``True``) or 64-bit ones (``False``); by default 64 where the board fits.
     ``wide=True`` on a board that fits 64 bits searches the same nodes, slower (to check and measure it).
     ``book``: use the shipped opening book when one exists for the board (``True``), not at all (``False``), or
-    a book file path.  ``threads`` (1..``MAX_THREADS``): how many threads :meth:`analyze` and a progressive
-    analysis search with, over the one table (:mod:`.parallel`); each more thread adds its own frames and small
-    table (1 MB).
+    a book file path.  ``threads`` (1..``MAX_THREADS``): the threads :meth:`analyze` and a progressive analysis
+    search with, over the one table (:mod:`.parallel`); each more one adds its own frames and small table (1 MB).
     """
 
     #: a long search returns to Python after this many nodes (well under a second) and goes on at once:

@@ -38,7 +38,7 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
         raise AgentError(f"{request.note}, so ask {traits.fallback}:time={seconds:g} why")
     if not traits.traced and not traits.exact:
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
-                         f"choose one of {listed(list(explained()))}")
+                         f"choose one of {listed(explained())}")
     check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
     return request
 

@@ -123,12 +123,12 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
     spec = (spec or "").strip()
     served = server_agents()
     if not spec:
-        raise AgentError("no agent given: choose one of " + listed(list(served)))
+        raise AgentError("no agent given: choose one of " + listed(served))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
     name, options = parse_spec(spec, AgentError)
     if name not in served:
-        raise AgentError(f"agent {name!r} is not available here: choose one of {listed(list(served))}")
+        raise AgentError(f"agent {name!r} is not available here: choose one of {listed(served)}")
     allowed = served[name]
     for key, text in options.items():
         if key not in allowed:
