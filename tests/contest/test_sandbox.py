@@ -223,6 +223,13 @@ def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes],
         assert reason in done.stderr.decode()
 
 
+def test_the_seats_reason_is_a_line_of_its_own_after_a_flood_without_line_ends() -> None:
+    done = _jail("printf 'xxxx' >&2; " + _writer([b"info time 1\nbestmove 4\n", b"bestmove 5\n"]), strict=True)
+    assert done.returncode == 1 and done.stdout == b"info time 1\nbestmove 4\n"
+    last = done.stderr.decode().splitlines()
+    assert last[0] == "xxxx" and last[-1].startswith("the agent did not answer within the move's time"), last
+
+
 def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
     done = _jail("kill -SEGV $$", strict=False)
     assert done.returncode == 128 + 11

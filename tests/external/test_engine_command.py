@@ -290,3 +290,35 @@ def _search(spec: str, go: str) -> list[str]:
         return program.until("bestmove")
     finally:
         program.close()
+
+
+
+def test_a_search_cut_short_prints_nothing_after_its_bestmove(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # the search child is killed before the answer: a contest seat writes its reason after the bestmove, and a
+    # flood from the search (on standard error) must not land after that reason and hide it
+    (tmp_path / "flood.py").write_text(
+        "import os\n\ndef player(game, state):\n    while True:\n        os.write(1, b'flood\\n' * 1000)\n")
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "zerosum", "engine", f"{tmp_path}/flood.py:player"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)  # one pipe: the order of the two streams is seen
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(b"position connect4 moves 44\nisready\ngo movetime 200\n")
+            proc.stdin.flush()
+            seen, deadline = b"", time.monotonic() + WAIT
+            while b"bestmove" not in seen and time.monotonic() < deadline:  # megabytes of flood: in big reads
+                chunk = os.read(proc.stdout.fileno(), 1 << 20)
+                assert chunk, seen[-200:]
+                seen = seen[-(1 << 16):] + chunk
+            before, _, after = seen.partition(b"bestmove")
+            assert b"flood" in before
+            proc.stdin.write(b"isready\nquit\n")
+            proc.stdin.flush()
+            after += proc.stdout.read()
+            assert proc.wait(WAIT) == 0
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+        assert after.decode().splitlines()[1:] == ["readyok"], after[:200]

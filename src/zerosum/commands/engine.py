@@ -4,8 +4,9 @@ The program reads protocol lines on standard input and writes only protocol line
 (anything else the agent or numba might print goes to standard error).  Each ``go`` searches in a child
 process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
 game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports
-every finished iteration as an ``info`` line; ``stop`` answers ``bestmove`` at once with the best move found
-so far (before any: the first legal move) and kills the child, as does ``quit``.  Every ``go`` is answered
+every finished iteration as an ``info`` line; ``stop`` kills the child (so all it printed comes first) and
+answers ``bestmove`` at once with the best move found so far (before any: the first legal move); ``quit``
+kills it too.  Every ``go`` is answered
 by one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
 ``stop`` and ``quit`` are handled at once; any other command waits until the search has answered (so a
 script piped in plays each ``go`` to its end), and so does a ``stop`` that follows a waiting ``go``.
@@ -248,11 +249,13 @@ class Engine:
         search, self.search = self.search, None
         if search is None:
             return
+        keep = finished and self.spare is None
+        if not keep:  # ended before the answer: what it printed (on standard error) all comes before the bestmove
+            search.process.kill()
         self.send(p.BestMove(search.best or search.fallback))
-        if finished and self.spare is None:
+        if keep:
             self.spare = search.process  # its pages are its own by now: it searches fastest
             return
-        search.process.kill()
         self.fork()  # the next go's process, forked now (after the bestmove: its time is nobody's)
 
     def fork(self) -> None:

@@ -48,8 +48,10 @@ _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no be
 
 
 def _say(text: str) -> None:
-    """One line on standard error, written at once (the process may end with ``os._exit`` right after)."""
-    os.write(2, (text + "\n").encode("utf-8", "replace"))
+    """One line on standard error, written at once (the process may end with ``os._exit`` right after), on a
+    line of its own even when the program's last words there had no line end (a flood: the client quotes
+    the last line)."""
+    os.write(2, ("\n" + text + "\n").encode("utf-8", "replace"))
 
 
 def _link(source: str, target: str) -> None:
