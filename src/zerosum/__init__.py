@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import errors
+from .core.kernel_cache import refresh as _refresh_kernel_cache
+
+_refresh_kernel_cache()  # before any compiled kernel loads: drop those built from sources since changed
+
+from . import errors  # noqa: E402
 from .agents.base import Limits, SearchResult
 from .agents.registry import make_agent, register_agent
 from .game import Game, Outcome

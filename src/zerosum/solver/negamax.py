@@ -11,9 +11,8 @@ book's lookup :func:`.table.book_find`); here are only the window clamped by the
 The search runs on an explicit stack (:mod:`.frames`) and allocates nothing; given a node budget
 (``stats[1]``) it stops when the budget is spent and, called again with ``resume=True``, goes on exactly
 where it stopped.  The pieces are compiled into ``_negamax`` (``inline="always"``), without reference
-counts (:func:`_without_refcounts`).  numba's disk cache checks only the file of the function it compiled,
-so after editing a piece in another file, delete the ``__pycache__/*.nbi``/``*.nbc`` files of ``solver/``
-or the search keeps running the old copy.
+counts (:func:`_without_refcounts`).  numba's disk cache checks only the file of the function it compiled;
+``import zerosum`` drops the cached kernels when any of the pieces changed (:mod:`zerosum.core.kernel_cache`).
 """
 
 from __future__ import annotations
