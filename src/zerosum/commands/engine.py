@@ -4,9 +4,9 @@ The program reads protocol lines on standard input and writes only protocol line
 (anything else the agent or numba might print goes to standard error).  Each ``go`` searches in a child
 process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
 game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports
-every finished iteration as an ``info`` line; ``stop`` kills the child (so all it printed comes first) and
-answers ``bestmove`` at once with the best move found so far (before any: the first legal move); ``quit``
-kills it too.  Every ``go`` is answered
+every finished iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first),
+answers ``bestmove`` at once with the best move found so far (before any: the first legal move), and kills
+the child, as does ``quit``.  Every ``go`` is answered
 by one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
 ``stop`` and ``quit`` are handled at once; any other command waits until the search has answered (so a
 script piped in plays each ``go`` to its end), and so does a ``stop`` that follows a waiting ``go``.
@@ -45,6 +45,9 @@ GRACE, GRACE_SHARE = 0.05, 0.05
 CLOCK_SHARE, CLOCK_RESERVE = 0.8, 20
 #: the moves left assumed for a game whose length is not bounded by its cells
 MOVES_LEFT = 20
+#: how long a ``bestmove`` waits for a search cut short to stop (well under a millisecond; one stuck in the
+#: kernel, on a full disk say, does not hold the answer up longer)
+FREEZE_WAIT = 0.02
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
@@ -250,12 +253,13 @@ class Engine:
         if search is None:
             return
         keep = finished and self.spare is None
-        if not keep:  # ended before the answer: what it printed (on standard error) all comes before the bestmove
-            search.process.kill()
+        if not keep:  # cut short: stopped before the answer, so all it printed (on standard error) comes first
+            search.process.freeze(FREEZE_WAIT)
         self.send(p.BestMove(search.best or search.fallback))
         if keep:
             self.spare = search.process  # its pages are its own by now: it searches fastest
             return
+        search.process.kill()
         self.fork()  # the next go's process, forked now (after the bestmove: its time is nobody's)
 
     def fork(self) -> None:

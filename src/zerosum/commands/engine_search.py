@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from typing import Any, Iterator
 
@@ -43,6 +44,24 @@ class SearchProcess:
     def start(self, game: Any, state: Any, ply: int, limits: Any, start: float) -> None:
         """Search ``state`` (``ply`` moves from the start) within ``limits``, the go having come at ``start``."""
         self.conn.send((game, state, ply, limits, start))
+
+    def freeze(self, wait: float) -> bool:
+        """Stop the child where it is (``SIGSTOP``) and wait, at most ``wait`` seconds, until it has stopped or
+        ended: from then on it writes nothing.  Quicker than :meth:`kill`, which waits while the kernel frees a
+        big search's memory (10 ms and more).  Whether it did in time."""
+        pid = self.process.pid
+        if pid is None:
+            return True
+        end = time.monotonic() + wait
+        try:
+            os.kill(pid, signal.SIGSTOP)
+            while os.waitid(os.P_PID, pid, os.WSTOPPED | os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+                if time.monotonic() >= end:
+                    return False
+                time.sleep(0.0002)
+        except OSError:  # already reaped
+            pass
+        return True
 
     def kill(self) -> None:
         try:
