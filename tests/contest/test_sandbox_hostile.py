@@ -161,7 +161,7 @@ CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongs
     ("disk_bomb.py", "python", [("big=4MB:File too large",), ("No space left on device",)], False),
     ("segfault.py", "python", [("ended in a move",)], False),
     # the flood goes to the seat's standard error (zerosum engine sends a search's prints there); the seat's
-    # reason still comes last, on a line of its own (the search is killed before the bestmove)
+    # reason still comes last, on a line of its own (the search is stopped before the bestmove)
     ("stdout_flood.py", "python", [LATE], False),
     ("flood_program.py", "program", [("garbage output",), ("MiB", "bytes")], False),
     ("signal_parent.py", "python", [("the program was killed by signal 9 (SIGKILL): by itself",)], True),

@@ -292,9 +292,8 @@ def _search(spec: str, go: str) -> list[str]:
         program.close()
 
 
-
 def test_a_search_cut_short_prints_nothing_after_its_bestmove(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # the search child is killed before the answer: a contest seat writes its reason after the bestmove, and a
+    # the search child is stopped before the answer: a contest seat writes its reason after the bestmove, and a
     # flood from the search (on standard error) must not land after that reason and hide it
     (tmp_path / "flood.py").write_text(
         "import os\n\ndef player(game, state):\n    while True:\n        os.write(1, b'flood\\n' * 1000)\n")

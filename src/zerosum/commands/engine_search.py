@@ -48,10 +48,15 @@ class SearchProcess:
     def freeze(self, wait: float) -> bool:
         """Stop the child where it is (``SIGSTOP``) and wait, at most ``wait`` seconds, until it has stopped or
         ended: from then on it writes nothing.  Quicker than :meth:`kill`, which waits while the kernel frees a
-        big search's memory (10 ms and more).  Whether it did in time."""
+        big search's memory (10 ms and more).  Whether it did in time.  (Where the system has no ``waitid``,
+        macOS, it kills the child and waits for that instead.)"""
         pid = self.process.pid
         if pid is None:
             return True
+        if not hasattr(os, "waitid"):  # pragma: no cover - not on Linux
+            self.process.kill()
+            self.process.join(wait)
+            return not self.process.is_alive()
         end = time.monotonic() + wait
         try:
             os.kill(pid, signal.SIGSTOP)
