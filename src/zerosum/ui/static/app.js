@@ -396,4 +396,8 @@ document.addEventListener("keydown", (e) => {
   if (KEYS[e.key]) { e.preventDefault(); KEYS[e.key](); }
   else if (ui.info && ui.info.legal.includes(e.key)) play(e.key);
 });
-start().catch((err) => showError(`The page could not start: ${err.message}`));
+// the page starts once every script is in: study.js comes after this file, and a slow one (a loaded machine, a
+// slow network) arrived after start()'s first answers ("markOf is not defined")
+const begin = () => start().catch((err) => showError(`The page could not start: ${err.message}`));
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
+else begin();

@@ -1,7 +1,7 @@
 // zerosum's page: its start -- the address's settings, each checked (a bad one is said and a sane one used) --
 // and its waits: any wait over a second says what it waits for in #wait (an engine thinking, or the engines
 // starting up: "preparing the engine (the solver), first run only: 12 s", from /api/health).  The functions
-// here use app.js's (loaded after this file), and app.js calls start().
+// here use app.js's (loaded after this file), and app.js calls start() once every script is in.
 "use strict";
 
 const WAIT_NOTE = 1000;  // ms: a wait longer than this says what it waits for
