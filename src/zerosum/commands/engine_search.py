@@ -45,28 +45,26 @@ class SearchProcess:
         """Search ``state`` (``ply`` moves from the start) within ``limits``, the go having come at ``start``."""
         self.conn.send((game, state, ply, limits, start))
 
-    def freeze(self, wait: float) -> bool:
+    def freeze(self, wait: float) -> None:
         """Stop the child where it is (``SIGSTOP``) and wait, at most ``wait`` seconds, until it has stopped or
         ended: from then on it writes nothing.  Quicker than :meth:`kill`, which waits while the kernel frees a
-        big search's memory (10 ms and more).  Whether it did in time.  (Where the system has no ``waitid``,
-        macOS, it kills the child and waits for that instead.)"""
+        big search's memory (10 ms and more).  (Where the system has no ``waitid``, macOS, it kills the child
+        and waits for that instead.)"""
         pid = self.process.pid
         if pid is None:
-            return True
+            return
         if not hasattr(os, "waitid"):  # pragma: no cover - not on Linux
             self.process.kill()
             self.process.join(wait)
-            return not self.process.is_alive()
+            return
         end = time.monotonic() + wait
         try:
             os.kill(pid, signal.SIGSTOP)
-            while os.waitid(os.P_PID, pid, os.WSTOPPED | os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-                if time.monotonic() >= end:
-                    return False
+            while (os.waitid(os.P_PID, pid, os.WSTOPPED | os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+                   and time.monotonic() < end):
                 time.sleep(0.0002)
         except OSError:  # already reaped
             pass
-        return True
 
     def kill(self) -> None:
         try:
