@@ -2,6 +2,7 @@
 checked; agent files that import their sibling modules, each its own; a forfeit's row that says why."""
 
 import json
+import os
 import sqlite3
 import sys
 import textwrap
@@ -140,6 +141,59 @@ def test_a_forfeit_row_says_why_in_the_table_and_the_report(tmp_path, capsys):
     assert why in " ".join(capsys.readouterr().out.split())
     assert main(["report", str(db), "--no-plots"]) == 0
     assert why in " ".join(capsys.readouterr().out.split())
+
+
+# ---- a file named without its function ---------------------------------------------------------------
+
+LEFTMOST = "def player(board):\n    return [c for c in range(board.shape[1]) if board[0][c] == 0][0]\n"
+
+
+def test_a_file_named_alone_plays_its_player_else_its_only_function(tmp_path):
+    game = zerosum.get_game("connect4-8x8")
+    hw = write(tmp_path, "hw.py", "import numpy as np\ndef helper(x):\n    return x\n" + LEFTMOST)
+    agent = make_agent(str(hw))
+    assert agent.spec == f"{hw}:player" and agent(game, game.from_moves("11111111")) == 1
+    one = write(tmp_path, "one.py", "def mine(game, state):\n    return game.actions(state)[-1]\n")
+    assert make_agent(str(one)).spec == f"{one}:mine"
+    assert make_agent(str(one))(game, game.initial_state) == 7
+
+
+@pytest.mark.parametrize("text,words", [
+    ("def a(game, state):\n    return 1\ndef b(game, state):\n    return 2\n",
+     "defines 2 functions (a, b) and none is called player"),
+    ("X = 1\n", "defines no function: define player(board)"),
+    ("def player(board):\n    return (\n", "hw.py line 3: '(' was never closed (the file does not parse)"),
+])
+def test_a_file_named_alone_without_one_clear_function_is_one_line_and_runs_nothing(tmp_path, text, words):
+    path = write(tmp_path, "hw.py", "open('ran', 'w').close()\n" + text)
+    with pytest.raises(AgentError) as info:
+        make_agent(str(path))
+    assert words in str(info.value) and "\n" not in str(info.value)
+    assert not (tmp_path / "ran").exists() and not Path("ran").exists()  # its syntax was read, nothing ran
+
+
+def test_a_missing_or_special_file_named_alone_is_one_line(tmp_path):
+    with pytest.raises(AgentError, match=r"not found \(expected path/to/file\.py or "):
+        make_agent(str(tmp_path / "nope.py"))
+    fifo = tmp_path / "fifo.py"
+    os.mkfifo(fifo)  # reading it would wait for ever
+    with pytest.raises(AgentError, match=r"is a FIFO, not a regular file"):
+        make_agent(str(fifo))
+
+
+def test_the_arena_stores_a_file_named_alone_by_its_path_and_function_and_resumes_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "hw.py", LEFTMOST)
+    args = ["match", "hw.py", "random", "--game", "connect4-8x8", "--opening-plies", "0", "--jobs", "1", "--out", "r.db"]
+    assert main([*args, "--games", "2"]) == 0
+    assert "hw.py:player" in capsys.readouterr().out  # its label names the function it plays with
+    with sqlite3.connect(tmp_path / "r.db") as db:
+        config = json.loads(db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+    assert config["agents"][0] == f"{tmp_path / 'hw.py'}:player"
+    assert main([*args, "--games", "2", "--resume"]) == 0  # the same words name the same stored agents
+    assert len(_games(tmp_path / "r.db")) == 2
+    write(tmp_path, "other.py", LEFTMOST)
+    assert main([*args[:1], "other.py", *args[2:], "--games", "2", "--resume"]) != 0  # other words do not
 
 
 # ---- sibling modules --------------------------------------------------------------------------------

@@ -19,6 +19,9 @@ line as its reason (``malformed move: ...`` or ``illegal move: ...``).
   defines the player; ``"hw_student.minMax"`` names a function of a module the file imported.  Every global
   binding of the function is replaced by the counting wrapper, so the recursion's own calls count.
 
+**The entry function.**  An agent file named without a function (``homework.py`` rather than
+``homework.py:player``) plays with :func:`entry_function`: ``player``, else the file's only function.
+
 **Sibling modules.**  While an agent file is loaded (and while its function plays a move) its own folder
 comes first on ``sys.path``, so ``import hw_student`` finds ``hw_student.py`` beside it.  The modules it
 imports from its folder are kept with the agent and taken out of ``sys.modules`` again, so two students'
@@ -27,6 +30,7 @@ files that each import their own ``helpers.py`` each get their own (:func:`sibli
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import inspect
 import os
@@ -35,15 +39,61 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
-from ..errors import AgentError
+from ..errors import AgentError, InvalidFileError
 from ..game import Game
 from ..spec import quoted
 
 __all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "declared_counter", "sibling_imports",
-           "board_of", "plain_int", "DECLARATION"]
+           "board_of", "plain_int", "DECLARATION", "ENTRY", "entry_function"]
 
 #: the module-level name by which an agent file names its search function (the nodes the arena counts)
 DECLARATION = "NODES_COUNTED_BY"
+
+
+#: the entry function looked for first in an agent file named without one (``homework.py``)
+ENTRY = "player"
+
+
+def entry_function(path: str, entry: str | None = None) -> str:
+    """The name of the function an agent file plays with: ``entry`` when given (AgentError unless the file
+    defines it), else ``player`` (the homework's ``player(board)``), else the file's only top-level function.
+    Read from the file's syntax: nothing of it runs.  AgentError (one line) when there is no function,
+    several and no ``player``, or the file does not parse.  A contest's Python submission
+    (:mod:`zerosum.contest.seats`) and an agent file named without a function (``zerosum match hw.py random``)
+    both play with it."""
+    from ..core.files import read_bytes
+
+    try:
+        tree = ast.parse(read_bytes(path, "agent file"), filename=os.path.basename(path))
+    except InvalidFileError as exc:  # not found, a FIFO, a device, too big
+        raise AgentError(str(exc)) from None
+    except SyntaxError as exc:
+        raise AgentError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
+    except (OSError, ValueError, RecursionError, MemoryError) as exc:
+        raise AgentError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
+    defined: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.append(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined += [t.id for t in targets if isinstance(t, ast.Name)]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined += [(a.asname or a.name).partition(".")[0] for a in node.names]
+    if entry is not None:
+        if entry not in defined:
+            raise AgentError(f"{os.path.basename(path)} defines no {quoted(entry)}")
+        return entry
+    if ENTRY in defined:
+        return ENTRY
+    functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if len(functions) == 1:
+        return functions[0]
+    if not functions:
+        raise AgentError(f"{os.path.basename(path)} defines no function: define player(board), which returns a column")
+    raise AgentError(f"{os.path.basename(path)} defines {len(functions)} functions ({', '.join(functions[:6])}"
+                     f"{', ...' if len(functions) > 6 else ''}) and none is called player: "
+                     "name your entry function player")
 
 
 class BadAnswer(AgentError):

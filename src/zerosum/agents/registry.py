@@ -1,7 +1,8 @@
 """Agent names and spec strings: :func:`make_agent`, :func:`register_agent`, :func:`agent_names`.
 
 The one loader of agents.  A spec is ``name[:option=value,...]`` (``"alphabeta:depth=6,eval=window"``) or
-``path/to/file.py:name`` (a user's own agent).  The agents zerosum ships are listed in :data:`BUILTIN` and
+``path/to/file.py:name`` (a user's own agent; ``path/to/file.py`` alone plays its ``player``, else its only
+function: :func:`named_file_spec`).  The agents zerosum ships are listed in :data:`BUILTIN` and
 imported only when named, so naming ``random`` never loads numba; other packages (and zerosum's adapters,
 such as OpenSpiel's ``openspiel-mcts``, which :mod:`zerosum` registers) add theirs with :func:`register_agent`.
 
@@ -20,7 +21,7 @@ from ..game import Game
 from ..spec import convert, listed, parse_spec, quoted
 from .base import LIMIT_OPTIONS, SEED_OPTION, Agent, Limits, check_agent, check_search
 
-__all__ = ["BUILTIN", "make_agent", "file_agent_parts", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
+__all__ = ["BUILTIN", "make_agent", "file_agent_parts", "named_file_spec", "build_agent", "register_agent", "agent_names", "agent_class", "strongest_agent_spec",
            "opponents", "plays_itself", "FunctionAgent"]
 
 #: the agents zerosum ships: name -> (module, class), imported when the name is first used
@@ -163,6 +164,19 @@ def file_agent_parts(spec: str) -> tuple[str, str] | None:
     return path, attr
 
 
+def named_file_spec(spec: str) -> str:
+    """``spec`` with its agent file's function named: ``path/to/file.py`` alone stands for
+    ``path/to/file.py:ENTRY``, ENTRY as :func:`.homework.entry_function` finds it (``player``, else the file's
+    only function).  Any other spec, and a file that is not there, come back unchanged; AgentError (one
+    line) when the file has no such function, or is no file to read (a FIFO, a device, too big)."""
+    text = spec.strip()
+    if ":" in text or not text.endswith(".py") or not os.path.lexists(text):
+        return spec
+    from .homework import entry_function
+
+    return f"{text}:{entry_function(text)}"
+
+
 def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     from ..core.files import load_user_module
     from .homework import BoardPlayer, declared_counter, sibling_imports, takes_board
@@ -203,7 +217,8 @@ def make_agent(
     seed: int | None = None,
     limits: Limits | None = None,
 ) -> Agent:
-    """The agent named by ``spec`` (``"alphabeta:depth=6,eval=window"``, ``"random"``, ``"file.py:name"``).
+    """The agent named by ``spec`` (``"alphabeta:depth=6,eval=window"``, ``"random"``, ``"file.py:name"``,
+    ``"file.py"``: its ``player``, else its only function).
 
     ``seed`` and ``limits`` are defaults that options in the spec override.  An :class:`Agent` passes
     through; a plain callable is wrapped.  Unknown names and bad options raise :class:`AgentError`.
@@ -222,9 +237,10 @@ def make_agent(
         raise AgentError(f"an agent spec is a string, not {type(spec).__name__}")
     head = spec.strip().partition(":")[0]  # a file's path: before the first colon (eval=f.py:fn is an option)
     if head.endswith(".py"):
-        if spec.strip().endswith(".py"):
-            raise AgentError(f"{quoted(spec)}: name the agent in the file, as path/to/file.py:name")
-        return _load_file_agent(spec.strip(), limits)
+        named = named_file_spec(spec).strip()
+        if named.endswith(".py"):  # the file is not there
+            raise AgentError(f"agent file {quoted(named)} not found (expected path/to/file.py or path/to/file.py:name)")
+        return _load_file_agent(named, limits)
     name, raw = parse_spec(spec, AgentError)
     return build_agent(name, raw, spec, seed=seed, limits=limits)
 

@@ -38,7 +38,14 @@ def _file_part(spec: str) -> tuple[str, str] | None:
 
 
 def canonical_spec(spec: str) -> str:
-    """The spec as a run stores it: a file agent by its absolute path, so a run can resume from any folder."""
+    """The spec as a run stores it: a file agent by its absolute path and its function's name
+    (``hw.py`` -> ``/abs/hw.py:player``), so a run can resume from any folder."""
+    from ..agents.registry import named_file_spec
+
+    try:
+        spec = named_file_spec(spec)
+    except AgentError:  # the file has no function to play with: building the agent says so, in one line
+        pass
     part = _file_part(spec)
     if part is None:
         return spec

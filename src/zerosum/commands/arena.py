@@ -44,7 +44,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     from .options import add_game_option, float_arg, int_arg
 
     p.add_argument("agents", nargs="*", metavar="AGENT",
-                   help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name); "
+                   help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name; file.py alone plays its player); "
                         "not human: a person plays with zerosum play")
     add_game_option(p)
     p.add_argument("--games", type=int_arg(1, MAX_GAMES), default=None,

@@ -16,10 +16,10 @@ The kinds of submission:
   ``entry`` given, else the function named ``player`` (the homework's ``player(board)``: a numpy board, a
   0-based column), else the file's only top-level function (``player(board)`` or ``f(game, state)``: zerosum
   tells the two apart by their number of arguments).  It is found by reading the file's syntax (nothing of
-  the file runs outside the sandbox): a file with several functions and none called ``player`` is refused,
-  one line naming them.  A move the agent did not make (it raised, its process died, it was stopped first)
-  ends the seat with the reason, where ``zerosum engine`` alone would play the first legal move for it
-  (:mod:`.jail`'s strict relay).
+  the file runs outside the sandbox; :func:`zerosum.agents.homework.entry_function`): a file with several
+  functions and none called ``player`` is refused, one line naming them.  A move the agent did not make (it
+  raised, its process died, it was stopped first) ends the seat with the reason, where ``zerosum engine``
+  alone would play the first legal move for it (:mod:`.jail`'s strict relay).
 - ``notebook``: the marked cell, extracted into a ``.py`` file by the upload (``contest.submissions``); then as
   ``python``.
 - ``program``: an executable file that speaks the protocol, run as it is (a script's ``#!`` line must name a
@@ -29,7 +29,6 @@ The kinds of submission:
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import stat
@@ -37,6 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..agents.homework import ENTRY, entry_function
 from ..errors import AgentError, UsageError
 from ..external import Engine, EngineDefinition
 from ..spec import quoted
@@ -49,8 +49,6 @@ KINDS = ("python", "notebook", "program")
 #: sandbox), whether it is installed or found on PYTHONPATH, which isolated mode (-I) ignores
 _RUN_ZEROSUM = ("import runpy, sys; sys.path.insert(0, %r); runpy.run_module('zerosum', run_name='__main__')"
                 % str(Path(__file__).resolve().parents[2]))
-#: the entry function looked for first
-ENTRY = "player"
 _NAME_BAD = re.compile(r"[^A-Za-z0-9_\-]")
 _FILE_OK = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,100}")
 
@@ -61,41 +59,6 @@ def _engine_name(name: str) -> str:
     if not text or not text[0].isalpha():
         text = "s" + text
     return text[:64]
-
-
-def entry_function(path: str, entry: str | None = None) -> str:
-    """The name of the function a Python submission plays with (see the module docstring), read from its
-    syntax; AgentError (one line) when there is none, several and no ``player``, or the file does not parse."""
-    try:
-        with open(path, "rb") as f:
-            tree = ast.parse(f.read(), filename=os.path.basename(path))
-    except SyntaxError as exc:
-        raise AgentError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
-    except (OSError, ValueError, RecursionError, MemoryError) as exc:
-        raise AgentError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
-    defined: list[str] = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.append(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            defined += [t.id for t in targets if isinstance(t, ast.Name)]
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            defined += [(a.asname or a.name).partition(".")[0] for a in node.names]
-    if entry is not None:
-        if entry not in defined:
-            raise AgentError(f"{os.path.basename(path)} defines no {quoted(entry)}")
-        return entry
-    if ENTRY in defined:
-        return ENTRY
-    functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
-    if len(functions) == 1:
-        return functions[0]
-    if not functions:
-        raise AgentError(f"{os.path.basename(path)} defines no function: define player(board), which returns a column")
-    raise AgentError(f"{os.path.basename(path)} defines {len(functions)} functions ({', '.join(functions[:6])}"
-                     f"{', ...' if len(functions) > 6 else ''}) and none is called player: "
-                     "name your entry function player")
 
 
 def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: Limits | None = None,
