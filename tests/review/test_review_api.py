@@ -13,6 +13,7 @@ import zerosum
 from zerosum import TicTacToe, records
 from zerosum.errors import GameError, UsageError
 from zerosum.reviewer import CLASSES, iter_review
+from zerosum.reviewer.text import summary_lines
 
 T = TicTacToe()
 
@@ -134,3 +135,15 @@ def test_where_the_solver_does_not_go_alpha_beta_estimates_within_a_stated_time(
     assert found.engine == "alphabeta (about 0.4 s a position, shared among its moves)"
     assert [m.ply for m in found.marks] == [1, 2, 3, 4] and all(m.kind in CLASSES for m in found.marks)
     assert found.exact == all(m.exact for m in found.marks)  # each mark says whether it is a proof
+
+
+def test_the_summary_says_how_many_moves_estimates_judged():
+    far = zerosum.review("6,7,6", game="connectx:rows=8,cols=12,k=4", seconds=0.1)  # 108 bits: no solver
+    assert not any(m.exact for m in far.marks)
+    assert [far.summary()[p]["estimated"] for p in (1, 2)] == [2, 1]
+    lines = far.table().splitlines()
+    assert any(line.startswith("X: kept the result with 2 of 2 moves (100%; 2 judged by estimates); ") for line in lines)
+    assert any(line.startswith("O: kept the result with 1 of 1 moves (100%; 1 judged by estimates); ") for line in lines)
+    proven = zerosum.review("4453")
+    assert [proven.summary()[p]["estimated"] for p in (1, 2)] == [0, 0]
+    assert "estimates" not in "".join(summary_lines(proven))

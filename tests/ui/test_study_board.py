@@ -82,6 +82,7 @@ def test_the_review_marks_the_graph_the_bar_and_the_best_line_agree_with_minimax
     assert bar.get_attribute("aria-valuenow") == str(100 * first)
     summary = page.text_content("#review-info")
     assert "kept the result with" in summary and f"a mistake at move {classes.index('mistake') + 1}" in summary
+    assert "judged by estimates" not in summary  # every value here is proven
     page.click('[data-cell="8"]')  # O blocks at 9: a variation, whose position the analysis values for the bar
     wait_moves(page, "1259")
     _, _, after = truth("12593")  # after[4]: the value of 1259 for X, to move (the move 3 only ends the replay)
@@ -271,6 +272,15 @@ def test_where_the_solver_does_not_go_the_review_is_estimates_and_the_line_follo
     assert all(p["kind"] == "estimate" and p["result"] is None and -1 < p["bar"] < 1 for p in reply["positions"])
     status, line = get(base_url, "/api/line", game=game, moves=moves, first="3")
     assert status == 200 and line["line"][0] == "3" and 1 < len(line["line"]) <= 8 and not line["exact"]
+
+
+def test_the_page_s_summary_says_how_many_moves_estimates_judged(page) -> None:
+    page.goto(page.base + "/?game=connectx:rows=8,cols=12,k=4&moves=6,7,6&opponent=person&analysis=1")
+    wait_moves(page, "6,7,6")
+    wait_reviewed(page, 3)  # 108 bits: alpha-beta's estimates, where only a proven result can be lost
+    summary = page.text_content("#review-info")
+    assert "kept the result with 2 of 2 moves (2 judged by estimates)" in summary
+    assert "kept the result with 1 of 1 moves (1 judged by estimates)" in summary
 
 
 def test_a_board_without_an_opening_book_gets_the_solver_for_a_bounded_time_then_estimates() -> None:

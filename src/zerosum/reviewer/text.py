@@ -45,8 +45,8 @@ def table(found: Any) -> str:
 
 
 def summary_lines(found: Any) -> list[str]:
-    """One line a player: who, the share of moves that kept the result, each class, the first decisive
-    error."""
+    """One line a player: who, the share of moves that kept the result (and how many of them were judged by
+    estimates, which keep any result not proven), each class, the first decisive error."""
     out = []
     for player, s in found.summary().items():
         if not s["moves"]:
@@ -55,7 +55,8 @@ def summary_lines(found: Any) -> list[str]:
         error = s["first_error"]
         first = "no decisive error" if error is None else \
             f"first decisive error: {error['class']} at ply {error['ply']} ({error['move']})"
-        out.append(f"{who}: kept the result with {s['kept']} of {s['moves']} moves ({s['share']:.0%}); "
+        estimated = f"; {s['estimated']} judged by estimates" if s["estimated"] else ""
+        out.append(f"{who}: kept the result with {s['kept']} of {s['moves']} moves ({s['share']:.0%}{estimated}); "
                    f"{s['best']} best, {s['good']} good, {_count(s['mistake'], 'mistake')}, "
                    f"{_count(s['blunder'], 'blunder')}; "
                    f"{first}")

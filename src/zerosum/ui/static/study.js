@@ -66,8 +66,10 @@ function playersSummary(marks) {
     if (!mine.length) continue;
     const kept = mine.filter((m) => m.class === "best" || m.class === "good").length;
     const error = mine.find((m) => m.class === "mistake" || m.class === "blunder");
+    const estimated = mine.filter((m) => m.exact === false).length;  // only a proven result can be lost there
     const who = view ? pieceName(view, player) : `player ${player}`;
     said.push(`${who[0].toUpperCase()}${who.slice(1)} kept the result with ${kept} of ${mine.length} moves`
+      + (estimated ? ` (${estimated} judged by estimates)` : "")
       + (error ? `, first decisive error: a ${error.class} at move ${error.ply} (${error.move})` : ", no decisive error"));
   }
   return said.length ? `. ${said.join("; ")}.` : "";
