@@ -128,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if run is None:
         parser.print_help(sys.stderr)
         return 2
+    from .agents import prepare
+
+    speak, prepare.SPEAK = prepare.SPEAK, False  # the faces say what they wait for their own way
     try:
         status = int(run(args) or 0)
         if sys.stdout is not None:
@@ -147,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"zerosum {args.command}: error: {exc.strerror or exc}"
              + (f": {exc.filename}" if getattr(exc, "filename", None) else ""))
         return 2
+    finally:
+        prepare.SPEAK = speak
 
 
 def _say(line: str) -> None:

@@ -12,7 +12,12 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
 * :func:`status` says what is under way, for a face to show during any wait: ``preparing the engine
   (the solver's search), first run only: 12 s, about 30 s more``; :func:`announce` says it in a line or
-  two, for a command that has no screen to redraw.
+  two, for a command that has no screen to redraw;
+* :func:`tell` says it to a person using zerosum from Python (a notebook's first search): :func:`warm` and
+  a new :class:`zerosum.Solver` call it, and it speaks through the ``zerosum.agents.prepare`` logger (with no
+  logging set up, Python prints its warnings on standard error, which a notebook's cell shows).  The
+  command line, whose faces say it their own way, turns it off (:data:`SPEAK`); a worker process, whose
+  waits are its host's to tell, never speaks.
 
 A thread, not a process: the steps a search needs run one after another (the solver's search is one
 function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
@@ -28,6 +33,8 @@ page's wait message, and :func:`warm` before a request that must not run cold.
 from __future__ import annotations
 
 import importlib.util
+import logging
+import multiprocessing
 import os
 import threading
 import time
@@ -35,7 +42,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
-           "settle_search", "status", "remaining", "seconds", "announce", "MESSAGE_AFTER", "SPARE"]
+           "settle_search", "status", "remaining", "seconds", "announce", "tell", "MESSAGE_AFTER", "SPARE", "SPEAK", "LOG"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
@@ -186,7 +193,10 @@ def pending() -> list[Step]:
 
 
 def warm(steps: Iterable[Step]) -> None:
-    """Do ``steps`` here and now, in order (each waits for the background thread when it is doing it)."""
+    """Do ``steps`` here and now, in order (each waits for the background thread when it is doing it); a wait
+    of over a second says what it is for (:func:`tell`)."""
+    steps = list(steps)
+    tell(steps)
     for s in steps:
         s.run()
 
@@ -291,3 +301,36 @@ def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0
                 return
 
     threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()
+
+
+#: whether :func:`tell` speaks in this process (the command line turns it off while it runs)
+SPEAK = True
+#: the logger :func:`tell` speaks through
+LOG = logging.getLogger(__name__)  # zerosum.agents.prepare
+
+
+def tell(steps: Iterable[Step]) -> None:
+    """Tell a person using zerosum from Python what a wait prepares, when ``steps`` are not done and nobody
+    has started them: they start in the background and, should one of them compile (a first run, not a
+    load from the cache), a warning of :data:`LOG` says so once, with about how long it takes (``zerosum:
+    preparing the engine (the solver's search), first run only: 1.6 s, about 25 s more``).  Nothing when
+    :data:`SPEAK` is off or in a worker process (``multiprocessing``'s)."""
+    steps = list(steps)
+    if not SPEAK or ready(steps) or multiprocessing.parent_process() is not None:
+        return
+    with _LOCK:
+        if any(s.running or s in _QUEUE for s in steps):  # under way: whoever started them tells
+            return
+    start(steps)
+
+    def watch() -> None:
+        while not ready(steps):
+            time.sleep(0.2)
+            now = time.perf_counter()
+            if any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps):
+                said = status()
+                if said is not None:
+                    LOG.warning("zerosum: %s", said)
+                return
+
+    threading.Thread(target=watch, name="zerosum-tell", daemon=True).start()

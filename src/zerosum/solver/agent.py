@@ -46,7 +46,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_game, check_search
-from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, warm
+from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, tell, warm
 from ..agents.traits import PROOF as PROOF_VALUES, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, guarded
 from ..core.processes import FACE_THREADS, default_threads
@@ -361,6 +361,12 @@ def solver_steps(game: Any) -> list[Step]:
         return []
     return [numba_step(), step("solver tables", "the solver's tables", lambda: _probe(game), COLD_TABLES),
             step("solver search", "the solver's search", lambda: _probe(game, search=True), COLD_SEARCH)]
+
+
+def tell_solver(game: Any) -> None:
+    """Tell a person using zerosum from Python, when the solver's compiled code for ``game`` is not loaded
+    yet, what the wait is for (:func:`zerosum.agents.prepare.tell`): a new :class:`.solver.Solver` calls it."""
+    tell(solver_steps(game))
 
 
 def _takes(game: Any) -> bool:

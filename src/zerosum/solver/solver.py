@@ -89,8 +89,8 @@ class Solver:
 
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
                  threads: int = 1, wide: bool | None = None) -> None:
-        self.game = solver_game(game)
-        bits = self.game.cols * (self.game.rows + 1)
+        self.game = g = solver_game(game)
+        self.key_bits = bits = g.cols * (g.rows + 1)
         #: whether the search runs on 128-bit bitboards (:mod:`zerosum.kernels.wide`); by default past 64 bits
         self.wide = bits > 64 if wide is None else check_flag(wide, "wide", UsageError)
         if bits > 64 and not self.wide:
@@ -103,10 +103,10 @@ class Solver:
         check_whole(tt_size, "tt_size (entries of the table)", 1, 1 << 32, UsageError)
         if book is not True and book is not False:
             book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
-        g = self.game
-        self.key_bits = g.cols * (g.rows + 1)
-        log_size = max(1, (tt_size - 1).bit_length())
-        self._log_size = log_size
+        from .agent import tell_solver  # a cold cache compiles for tens of seconds: say so (not in a face)
+
+        tell_solver(g)
+        self._log_size = log_size = max(1, (tt_size - 1).bit_length())
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
