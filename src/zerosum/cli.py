@@ -57,6 +57,11 @@ Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Na
 _LONG_RUN = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'|\"(?:[^\"\\\n]|\\.){%d,}\"|\S{%d,}" % ((4 * QUOTE_CHARS,) * 3))
 #: argparse's list of choices, whose names need no quotes (the list of commands stays short)
 _CHOICES = re.compile(r"\(choose from (?:'[a-z][a-z0-9-]*'(?:, )?)+\)$")
+#: the commands that show what they wait for their own way (a screen, a page, the engine protocol, whose
+#: standard error a contest reads): :func:`zerosum.agents.prepare.tell` is off while they run.  The others
+#: say on standard error when a first run compiles (``zerosum: preparing the engine (the solver's search),
+#: first run only: 1.6 s, about 25 s more``), as Python does.
+OWN_WAITS = frozenset({"play", "replay", "serve", "contest", "engine"})
 #: the longest error line printed; past it the line is cut and its length said
 MAX_ERROR_LINE = 1000
 
@@ -130,7 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from .agents import prepare
 
-    speak, prepare.SPEAK = prepare.SPEAK, False  # the faces say what they wait for their own way
+    speak = prepare.SPEAK
+    if args.command in OWN_WAITS:
+        prepare.SPEAK = False
     try:
         status = int(run(args) or 0)
         if sys.stdout is not None:

@@ -1,7 +1,7 @@
 """From Python (a notebook's cell, a script) a first search on a cold cache says what it waits for: one
 warning of the ``zerosum.agents.prepare`` logger once a step turns out to compile (``zerosum: preparing the
-engine (alpha-beta's kernel), first run only: ...``), nothing on a warm cache, nothing from the command line
-(whose faces say it their own way) or from a worker process.
+engine (alpha-beta's kernel), first run only: ...``), nothing on a warm cache, nothing from the faces that say
+it their own way (``zerosum play``, ``serve``...) or from a worker process; other commands say it as Python does.
 
 The real cases are fresh Python processes, numba's cache empty (``NUMBA_CACHE_DIR`` a fresh folder), then the
 same again on the cache they left.
@@ -50,21 +50,32 @@ def test_no_word_when_turned_off_or_in_a_worker_process(caplog, monkeypatch) -> 
     assert not [r for r in caplog.records if r.name == prepare.LOG.name]
 
 
-def test_the_command_line_turns_it_off_while_it_runs_and_back_on_after(monkeypatch, capsys) -> None:
-    seen: list[bool] = []
-    monkeypatch.setattr(prepare, "announce", lambda steps, say, after=1.0: seen.append(prepare.SPEAK))
-    assert main(["analyze", "4453"]) == 0  # `zerosum analyze` announces its own wait
-    assert seen == [False] and prepare.SPEAK is True
+def test_the_command_line_turns_it_off_for_the_faces_with_their_own_words_only(monkeypatch, capsys) -> None:
+    import zerosum.commands.play as play
+    import zerosum.commands.solver as solver
+
+    seen: dict[str, bool] = {}
+
+    def run(args: object) -> int:  # instead of the command: what tell would do while it runs
+        seen[getattr(args, "command")] = prepare.SPEAK
+        return 0
+
+    for module, name in ((play, "play"), (solver, "analyze")):
+        monkeypatch.setitem(module.COMMANDS, name, (module.COMMANDS[name][0], run))
+    assert main(["play", "--game", "tictactoe", "--first", "first", "--second", "first"]) == 0
+    assert main(["analyze", "4453"]) == 0
+    assert seen == {"play": False, "analyze": True} and prepare.SPEAK is True  # play's screen says it its own way
 
 
 def test_a_new_solver_tells_of_the_solver_s_compiled_code(monkeypatch) -> None:
     import zerosum
-    import zerosum.solver.agent as solver_agent
+    import zerosum.solver.steps as solver_steps
 
     told: list[list[str]] = []
-    monkeypatch.setattr(solver_agent, "tell", lambda steps: told.append([s.key for s in steps]))
-    zerosum.Solver("connect4-8x8", tt_size=1 << 10)
-    assert told == [["numba", "solver tables", "solver search"]]
+    monkeypatch.setattr(solver_steps, "tell", lambda steps: told.append([s.key for s in steps]))
+    zerosum.Solver("connect4", tt_size=1 << 10)
+    zerosum.Solver("connect4-8x8", tt_size=1 << 10)  # 72 bits: code compiled for 128-bit boards, steps of its own
+    assert told == [["numba", "solver tables", "solver search"], ["numba", "solver tables 128", "solver search 128"]]
 
 
 def _python(code: str, cache: str) -> subprocess.CompletedProcess[str]:
@@ -83,6 +94,16 @@ def test_a_first_search_in_python_on_a_cold_cache_says_so_on_standard_error(tmp_
                                                    "only: "), lines
     warm = _python(code, str(tmp_path))  # the cache it left: a load, not a compile, and no word
     assert warm.returncode == 0 and warm.stderr == "" and warm.stdout == cold.stdout
+
+
+def test_zerosum_solve_on_a_cold_cache_says_so_on_standard_error(tmp_path) -> None:
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = [sys.executable, "-m", "zerosum", "solve"]
+    cold = subprocess.run(run, input="4444441332\n", capture_output=True, text=True, timeout=600, env=env)
+    assert cold.returncode == 0 and cold.stdout == "4444441332 2\n", cold.stderr
+    assert cold.stderr.startswith("zerosum: preparing the engine (") and "first run only" in cold.stderr
+    warm = subprocess.run(run, input="4444441332\n", capture_output=True, text=True, timeout=600, env=env)
+    assert warm.returncode == 0 and warm.stdout == cold.stdout and warm.stderr == ""
 
 
 @pytest.mark.slow

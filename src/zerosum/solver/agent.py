@@ -46,7 +46,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from ..agents.base import MAX_TIME, Agent, Limits, Option, SearchAgent, SearchResult, Tracer, check_game, check_search
-from ..agents.prepare import SPARE, Step, numba_step, ready, settle, step, steps_of, tell, warm
+from ..agents.prepare import SPARE, Step, ready, settle, steps_of, warm
 from ..agents.traits import PROOF as PROOF_VALUES, AgentTraits, ServerTraits, ValueUnit
 from ..core.checks import check_flag, check_real, check_whole, guarded
 from ..core.processes import FACE_THREADS, default_threads
@@ -55,6 +55,8 @@ from ..errors import AgentError, GameError
 from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
 from ..values import HEURISTIC_BOUND, WIN, score_to_value
+from . import steps
+from .steps import takes
 
 __all__ = ["SolverAgent", "flag", "solver_steps"]
 
@@ -66,9 +68,6 @@ _NO = ("0", "false", "no", "off")
 PROOF = {1: "a proven win; distance not yet known", 0: "a proven draw",
          -1: "a proven loss whatever it plays; which move loses slowest is not yet known"}
 BIG = 1 << 30
-#: seconds the solver's code takes to compile on a cold cache (an idle two-core machine; the tables, then
-#: the search, which is one large function)
-COLD_TABLES, COLD_SEARCH = 3.0, 20.0
 #: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when it is given no time
 FALLBACK_TIME = 1.0
 
@@ -182,7 +181,7 @@ class SolverAgent(SearchAgent):
             check_game(self.spec, game)
         else:
             check_search(self.spec, game, state)
-        if not _takes(game):
+        if not takes(game):
             return steps_of(self._alphabeta(self.limits.time or 1.0), game)
         if state is not None and self._book_move(game, state) is not None:
             return []
@@ -229,7 +228,7 @@ class SolverAgent(SearchAgent):
         clock = _guarded("clock()", clock, seconds=True)
         start = clock()
         steps = self.preparation(game)
-        if steps and not ready(steps) and _takes(game) and not game.is_terminal(state):
+        if steps and not ready(steps) and takes(game) and not game.is_terminal(state):
             found = self._book_move(game, state)  # the book needs no compiled code
             if found is not None:
                 self.last_fallback = self.last_proof = None
@@ -306,7 +305,7 @@ class SolverAgent(SearchAgent):
         """Whether this agent plays ``game`` with an opening book (the shipped one, 7 x 6)."""
         from .book import load_default
 
-        return self.use_book and _takes(game) and load_default(game) is not None
+        return self.use_book and takes(game) and load_default(game) is not None
 
     def _book_move(self, game: Any, state: Any) -> SearchResult | None:
         """The answer from the opening book alone, when it scores every move (or the move ends the game); else
@@ -349,41 +348,15 @@ class SolverAgent(SearchAgent):
 
 def solver_steps(game: Any) -> list[Step]:
     """The steps of the solver's compiled code (:mod:`..agents.prepare`) for ``game`` (a game or its spec):
-    numba's start, the solver's tables, its search; none for a game the solver cannot take."""
-    if isinstance(game, str):
-        from ..games import get_game
-
-        try:
-            game = get_game(game)
-        except GameError:  # the command that asked says what is wrong with the spec
-            return []
-    if not _takes(game):
-        return []
-    return [numba_step(), step("solver tables", "the solver's tables", lambda: _probe(game), COLD_TABLES),
-            step("solver search", "the solver's search", lambda: _probe(game, search=True), COLD_SEARCH)]
+    numba's start, the solver's tables, its search (:func:`.steps.solver_steps`); none for a game the solver
+    cannot take."""
+    return steps.solver_steps(game, _make_solver)
 
 
-def tell_solver(game: Any) -> None:
-    """Tell a person using zerosum from Python, when the solver's compiled code for ``game`` is not loaded
-    yet, what the wait is for (:func:`zerosum.agents.prepare.tell`): a new :class:`.solver.Solver` calls it."""
-    tell(solver_steps(game))
-
-
-def _takes(game: Any) -> bool:
-    """Whether the solver takes ``game``: a Connect-X board up to 128 bits (as :func:`.solver.supports`,
-    without importing the compiled code): the game says so (``game.traits.solver``)."""
-    return bool(getattr(getattr(game, "traits", None), "solver", False))
-
-
-def _probe(game: Any, search: bool = False) -> None:
-    """A small solver of ``game``, made (its tables' code compiled or loaded) and, with ``search``, searching
-    the start for a few nodes (the search's code)."""
+def _make_solver(game: Any, **options: Any) -> Any:
     from .solver import Solver
 
-    solver = Solver(game, tt_size=1 << 10, book=False)
-    if search:
-        state = game.initial_state
-        solver.search_on(solver.lanes(1)[0], state.current, state.mask, True, 1000)
+    return Solver(game, **options)
 
 
 def _guarded(what: str, func: Callable[..., Any], seconds: bool = False) -> Callable[..., Any]:

@@ -29,6 +29,7 @@ from ..games.registry import get_game
 from ..values import score_to_value
 from .book import Book, load_default
 from .parallel import BudgetExceeded, Halted, Lane, analyze_columns, check_threads, helper_order, race
+from .steps import tell_solver
 
 __all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "supports", "score_value"]
 
@@ -103,9 +104,7 @@ class Solver:
         check_whole(tt_size, "tt_size (entries of the table)", 1, 1 << 32, UsageError)
         if book is not True and book is not False:
             book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
-        from .agent import tell_solver  # a cold cache compiles for tens of seconds: say so (not in a face)
-
-        tell_solver(g)
+        tell_solver(g, Solver)  # a cold cache compiles for tens of seconds: say so (not in a face)
         self._log_size = log_size = max(1, (tt_size - 1).bit_length())
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
