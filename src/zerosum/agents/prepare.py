@@ -15,9 +15,9 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
   two, for a command that has no screen to redraw;
 * :func:`tell` says it to a person using zerosum from Python (a notebook's first search): :func:`warm` and
   a new :class:`zerosum.Solver` call it, and it speaks through the ``zerosum.agents.prepare`` logger (with no
-  logging set up, Python prints its warnings on standard error, which a notebook's cell shows).  The
-  command line, whose faces say it their own way, turns it off (:data:`SPEAK`); a worker process, whose
-  waits are its host's to tell, never speaks.
+  logging set up, Python prints its warnings on standard error, which a notebook's cell shows).  So do
+  the commands, but for those that say it their own way (``zerosum play``, ``serve``...: they turn
+  :data:`SPEAK` off); a worker process, whose waits are its host's to tell, never speaks.
 
 A thread, not a process: the steps a search needs run one after another (the solver's search is one
 function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
@@ -303,7 +303,8 @@ def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0
     threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()
 
 
-#: whether :func:`tell` speaks in this process (the command line turns it off while it runs)
+#: whether :func:`tell` speaks in this process (off while a command that says it its own way runs:
+#: ``zerosum.cli.OWN_WAITS``)
 SPEAK = True
 #: the logger :func:`tell` speaks through
 LOG = logging.getLogger(__name__)  # zerosum.agents.prepare
