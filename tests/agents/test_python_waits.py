@@ -96,6 +96,7 @@ def test_a_first_search_in_python_on_a_cold_cache_says_so_on_standard_error(tmp_
     assert warm.returncode == 0 and warm.stderr == "" and warm.stdout == cold.stdout
 
 
+@pytest.mark.slow  # the solver's search compiles for about 20 s
 def test_zerosum_solve_on_a_cold_cache_says_so_on_standard_error(tmp_path) -> None:
     env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "NUMBA_CACHE_DIR": str(tmp_path)}
     run = [sys.executable, "-m", "zerosum", "solve"]
