@@ -124,6 +124,27 @@ def test_two_progressive_workers_prove_the_scores_of_one_wdl_first(two: Solver, 
         assert kinds.count(EXACT) == kinds.count(WDL) == sum(s is not None for s in expected)
 
 
+def test_a_progressive_worker_with_nothing_to_start_helps_with_the_slice_under_way(one: Solver) -> None:
+    """Lazy SMP in the progressive analysis: once every search left is under way, the idle worker searches one
+    of them too (the same position and nodes, on its own lane); the first answer counts, the other lane is
+    halted and searches again, and the scores are one thread's."""
+    game, solver = ConnectX(), Solver(tt_size=1 << 20, book=False, threads=2)
+    searched: dict[tuple[int, int, bool, int | None], set[int]] = {}
+    solve_on = solver.solve_on
+
+    def recorded(lane, current, mask, weak=False, node_limit=None):  # type: ignore[no-untyped-def]
+        searched.setdefault((current, mask, weak, node_limit), set()).add(id(lane))
+        return solve_on(lane, current, mask, weak, node_limit)
+
+    solver.solve_on = recorded  # type: ignore[method-assign]
+    for state in _middle(game, 4, seed=23):
+        solver.reset()
+        run = Progressive(solver, state, first_slice=1 << 12)
+        assert list(run.events()) and run.done and run.scores() == one.analyze(state, threads=1)
+    assert any(len(lanes) == 2 for lanes in searched.values())  # a slice searched on both lanes at once
+    assert not any(lane.halted for lane in solver.lanes(2))  # the halted helpers were cleared
+
+
 def test_two_progressive_workers_stopped_and_resumed_say_every_result_once(two: Solver, one: Solver) -> None:
     state = _middle(ConnectX(), 1, seed=17)[0]
     expected = one.analyze(state, threads=1)

@@ -23,14 +23,17 @@ table learned nothing of it: what was proven is not searched again, and each sea
 had reached (:mod:`zerosum.analysis.progress`).  Pure Python over ``Solver``'s public methods.
 
 With ``threads`` > 1 (default: the solver's own ``threads``) that many worker threads take the searches
-from the one queue, each on its own lane of the solver (:mod:`.parallel`: its frames, one shared table),
-never two on one column; the calling thread only hands on their results.  Win/draw/loss still comes first:
+from the one queue, each on its own lane of the solver (:mod:`.parallel`: its frames, one shared table); a
+worker with no search left to start helps with a slice under way (lazy SMP: the same position and nodes, its
+own move order; the first answer counts and halts the others).  The calling thread only hands on their
+results.  Win/draw/loss still comes first:
 an exact score a worker proves while a column's win/draw/loss is still being searched waits for it.
 ``seconds`` then adds up the workers' search times.
 """
 
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 import time
@@ -47,7 +50,7 @@ WDL = "wdl"
 EXACT = "exact"
 #: the column of an event about the position itself (``Progressive(..., root=True)``)
 ROOT = -1
-#: nodes of a column's first slice (a few milliseconds); each retry of that column doubles it
+#: nodes of a column's first slice (a few milliseconds); each retry of that column gets GROWTH times more
 FIRST_SLICE = 1 << 14
 #: a slice never asks for fewer nodes than this (a deadline close by shortens slices down to it)
 MIN_SLICE = 1 << 12
@@ -68,10 +71,8 @@ class Event:
 
 
 class Progressive:
-    """The progressive analysis of one position (see the module docstring).
-
-    ``clock``: where time comes from (``time.perf_counter``; tests pass their own).
-    """
+    """The progressive analysis of one position (see the module docstring); ``clock``: where time comes from
+    (``time.perf_counter``; tests pass their own)."""
 
     def __init__(self, solver: Solver, position: Any, *, clock: Callable[[], float] = time.perf_counter,
                  first_slice: int = FIRST_SLICE, root: bool = False, threads: int | None = None) -> None:
@@ -166,7 +167,7 @@ class Progressive:
         g, ply = self.solver.game, self.state.ply
         hi, lo = (g.cells + 2 - (ply + 1)) // 2, -((g.cells + 2 - (ply + 2)) // 2)
         wdl, exact, budgets = _rows(data.get("wdl"), 2), _rows(data.get("exact"), 2), _rows(data.get("budgets"), 3)
-        told = {c: v for c, v in wdl} | {c: _sign(s) for c, s in exact}
+        told = {c: v for c, v in wdl} | {c: (s > 0) - (s < 0) for c, s in exact}
         if not (all(c in self.order and v in (-1, 0, 1) for c, v in wdl)
                 and all(c in self.order and lo <= s <= hi for c, s in exact)
                 and len(dict(wdl)) == len(wdl) and len(dict(exact)) == len(exact)
@@ -285,51 +286,60 @@ class Progressive:
                   kinds: tuple[str, ...], wanted: list[int] | None) -> Iterator[Event]:
         """:meth:`events` with ``self.threads`` workers (see the module docstring)."""
         lanes = self.solver.lanes(self.threads)
-        cond = threading.Condition()
-        busy: set[int] = set()
+        lock = threading.Lock()
+        slices: dict[tuple[str, int], tuple[int, bool, int]] = {}  # each slice searched: (nodes, full, its run)
+        on: dict[int, list[Lane]] = {}  # the lanes searching each run of a slice
+        runs = itertools.count()
         out: queue.Queue[Event | BaseException | None] = queue.Queue()
         quit_ = threading.Event()
         start_nodes = self.nodes
 
-        def take() -> tuple[tuple[str, int], int, bool] | None:  # under ``cond``
-            while not quit_.is_set():
-                task = self._next(kinds, wanted, busy)
-                if task is None:
-                    if not busy:
-                        return None  # nothing left to search
-                    cond.wait(0.05)  # the rest is searched by the other workers: wait for a new task
-                    continue
-                nodes = self._slice(task, deadline, max_nodes, stop, start_nodes)
-                if nodes is None:
+        def take(lane: Lane) -> tuple[tuple[str, int], int, bool, int] | None:  # under ``lock``
+            task = None if quit_.is_set() else self._next(kinds, wanted, {t[1] for t in slices})
+            if task is None:  # the rest is searched: help where the fewest lanes search (lazy SMP)
+                if not slices or quit_.is_set():
+                    return None  # nothing left to search, or the analysis stops
+                task = min(slices, key=lambda t: len(on[slices[t][2]]))
+                nodes, full, run = slices[task]
+            else:
+                got = self._slice(task, deadline, max_nodes, stop, start_nodes)
+                if got is None:
                     return None
-                busy.add(task[1])
-                return task, nodes, nodes == self._budget.get(task, self._first)
-            return None
+                nodes, full, run = got, got == self._budget.get(task, self._first), next(runs)
+                slices[task], on[run] = (nodes, full, run), []
+            on[run].append(lane)
+            return task, nodes, full, run
 
         def work(lane: Lane) -> None:
             try:
                 while True:
-                    with cond:
-                        got = take()
+                    with lock:
+                        got = take(lane)
                     if got is None:
                         return
-                    task, nodes, full = got
+                    task, nodes, full, run = got
                     began = time.perf_counter()
                     score: int | None = None
+                    halted = False
                     try:
                         score = self.solver.solve_on(lane, *self._position(task), task[0] == WDL, nodes)
-                    except Halted:
-                        return
+                    except Halted:  # another lane answered this slice first, or the analysis stops
+                        halted = True
                     except BudgetExceeded:
                         pass
-                    with cond:
+                    with lock:
                         self.nodes += lane.nodes
                         self.seconds += time.perf_counter() - began
-                        event = self._found(task, score, full)
-                        busy.discard(task[1])
-                        cond.notify_all()
-                        if event is not None:  # in the lock: results reach the queue in the order learned
-                            out.put(event)
+                        on[run].remove(lane)
+                        if not halted and slices.get(task, (0, False, -1))[2] == run:  # the slice's first answer
+                            del slices[task]
+                            for other in on[run]:
+                                other.halt()
+                            event = self._found(task, score, full)
+                            if event is not None:  # in the lock: results reach the queue in the order learned
+                                out.put(event)
+                        if not quit_.is_set():
+                            lane.clear()  # halted by another lane: free to search again
             except BaseException as exc:  # pragma: no cover - surfaced in the caller
                 out.put(exc)
             finally:
@@ -358,7 +368,7 @@ class Progressive:
                     continue
                 if isinstance(item, BaseException):  # pragma: no cover - a worker failed
                     raise item
-                with cond:
+                with lock:
                     held.append(item)
                     wdl_todo.discard(item.column)  # its win/draw/loss is said (or implied by its exact score)
                     ready += sorted((e for e in held if e.kind == WDL or not wdl_todo), key=lambda e: e.kind != WDL)
@@ -377,10 +387,6 @@ class Progressive:
                 if isinstance(item, Event):
                     held.append(item)
             self._known = ready + held + self._known
-
-
-def _sign(v: int) -> int:
-    return (v > 0) - (v < 0)
 
 
 def _rows(items: Any, width: int) -> list[tuple[Any, ...]]:
