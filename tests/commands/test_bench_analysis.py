@@ -124,6 +124,16 @@ def test_bench_analysis_prints_the_table(capsys) -> None:
     assert rows == [("30", "2", "yes", "0"), ("31", "2", "yes", "0")]
 
 
+def test_bench_analysis_progressive_times_the_faces_slices_to_the_same_exact_scores(capsys) -> None:
+    argv = ["bench", "analysis", "--plies", "26-27", "--per-ply", "3", "--seed", "2", "--threads", "2"]
+    for extra in ([], ["--progressive"]):
+        assert main([*argv, *extra]) == 0
+        out = capsys.readouterr().out
+        assert ("--seed 2 --progressive --threads 2" in out) == bool(extra)
+        rows = re.findall(r"^\| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| ([\d,]+) \| (\w+) \| (\d+) \|$", out, re.M)
+        assert [(ply, n, exact) for ply, n, _, exact, _ in rows] == [("26", "3", "yes"), ("27", "3", "yes")]
+
+
 def test_bench_analysis_without_the_book_leaves_the_faces_solver_alone(capsys) -> None:
     before = service(GAME).solver
     assert main(["bench", "analysis", "--plies", "33", "--per-ply", "1", "--no-book", "--tt-log-size", "16"]) == 0

@@ -9,7 +9,9 @@ of their own, made so, and leave the process's alone.  It prints, per ply, the w
 rank), the mean nodes, whether every analysis was exact, and the fallbacks: analyses the faces would have
 handed to alpha-beta (not exact, or longer than their wait for the solver).  The command line and the
 machine's load at the start and the end come first and last, so the figures can be judged.  The first
-analysis is preceded by an untimed warm-up (numba's compiled code, the table's allocation).
+analysis is preceded by an untimed warm-up (numba's compiled code, the table's allocation).  By default each
+analysis is one call of the solver (``Solver.analyze``); ``--progressive`` analyses as the page and the
+terminal do, in slices, win/draw/loss first (:mod:`zerosum.solver.progressive`), with no time limit.
 """
 
 from __future__ import annotations
@@ -88,6 +90,8 @@ def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="analyse without the opening book")
     parser.add_argument("--tt-log-size", type=int_arg(lo, hi), default=None, metavar="N",
                         help=f"a table of 2**N entries, N in {lo}..{hi} (default: the faces' own solver)")
+    parser.add_argument("--progressive", action="store_true",
+                        help="analyse as the page and the terminal do: in slices, win/draw/loss first")
     parser.add_argument("--threads", type=int_arg(1, MAX_THREADS), default=None, metavar="N",
                         help=f"the solver's search threads, 1..{MAX_THREADS} (default: the faces' own, "
                              f"{FACE_THREADS} where the machine has the cores)")
@@ -96,6 +100,7 @@ def add_bench_analysis(parser: argparse.ArgumentParser) -> None:
 def _command(args: argparse.Namespace, game: Any) -> str:
     line = f"zerosum bench analysis --game {game.spec} --plies {args.plies} --per-ply {args.per_ply} --seed {args.seed}"
     line += " --no-book" if args.no_book else ""
+    line += " --progressive" if args.progressive else ""
     line += f" --tt-log-size {args.tt_log_size}" if args.tt_log_size is not None else ""
     return line + (f" --threads {args.threads}" if args.threads is not None else "")
 
@@ -122,6 +127,7 @@ def _service_for(args: argparse.Namespace, game: Any) -> Any:
 
 
 def run_bench_analysis(args: argparse.Namespace) -> int:
+    from ..agents.base import MAX_TIME
     from ..analysis import service
     from ..games import get_game
     from ..solver.sampling import connectx_game, quiet_positions
@@ -153,7 +159,7 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
         times, nodes, exact, fallbacks = [], [], True, 0
         for state in states:
             c0, t0 = time.process_time(), time.perf_counter()
-            found = engine.analyse(state, book=use_book)
+            found = engine.analyse(state, book=use_book, seconds=MAX_TIME if args.progressive else None)
             dt = time.perf_counter() - t0
             cpu += time.process_time() - c0
             times.append(dt)
