@@ -514,6 +514,31 @@ def test_game_files_and_their_arguments_are_read_with_one_line_errors(tmp_path: 
         assert "\n" not in str(caught.value)
 
 
+def test_a_game_file_named_alone_plays_its_only_class_read_from_its_syntax(tmp_path: Path) -> None:
+    (tmp_path / "games.py").write_text(AIMA_GAMES)
+    (tmp_path / "nim.py").write_text(  # AIMA's import of its base class: a name the file binds, not a class it defines
+        "from games import Game\n\n\nclass Nim(Game):\n    initial = (3, 1)\n"
+        "    def actions(self, state):\n        return [k for k in (1, 2) if k <= state[0]]\n"
+        "    def result(self, state, move):\n        return (state[0] - move, 3 - state[1])\n"
+        "    def terminal_test(self, state):\n        return state[0] == 0\n"
+        "    def utility(self, state, player):\n        return 1 if player == state[1] else -1\n"
+        "    def to_move(self, state):\n        return state[1]\n")
+    game = zerosum.get_game(f"{tmp_path}/nim.py")
+    assert game.spec == f"{tmp_path}/nim.py:Nim" and game.actions(game.initial_state)
+    (tmp_path / "two.py").write_text("open('ran', 'w').close()\nclass A: pass\nclass B: pass\n")
+    (tmp_path / "none.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "bad.py").write_text("class A(:\n")
+    os.mkfifo(tmp_path / "fifo.py")  # reading it would wait for ever
+    for name, said in (("two.py", r"defines 2 classes \(A, B\): name the one to play, as two\.py:A$"),
+                       ("none.py", r"defines no class: name the game in it, as none\.py:Name$"),
+                       ("bad.py", r"bad\.py line 1: invalid syntax \(the file does not parse\)"),
+                       ("fifo.py", "is a FIFO, not a regular file"), ("missing.py", "game file '.*' not found")):
+        with pytest.raises(InvalidSpecError, match=said) as caught:
+            zerosum.get_game(f"{tmp_path}/{name}")
+        assert "\n" not in str(caught.value)
+    assert not (tmp_path / "ran").exists()  # only its syntax was read
+
+
 AIMA_GAMES = """
 class Game:
     def actions(self, state):

@@ -1,4 +1,5 @@
-"""Your own game from a file: ``path/to/file.py:Name``, optionally ``path/to/file.py:Name(ARGS)``.
+"""Your own game from a file: ``path/to/file.py:Name``, optionally ``path/to/file.py:Name(ARGS)``, or
+``path/to/file.py`` alone for the one class the file defines (read from its syntax).
 
 ``Name`` is a class (made with ARGS), a function returning a game (called with ARGS) or a game object (no
 ARGS).  ARGS are Python literals only, positional or named (``nim.py:Nim(piles=(1, 2, 3))``,
@@ -18,7 +19,7 @@ import sys
 from typing import Any
 
 from ..core.files import describe_exception, load_user_module
-from ..errors import AgentError, InvalidSpecError
+from ..errors import AgentError, InvalidFileError, InvalidSpecError
 from ..game import Game
 from ..spec import quoted
 from .course import CourseGame
@@ -55,9 +56,34 @@ def _arguments(spec: str, text: str | None) -> tuple[list[Any], dict[str, Any]]:
     return args, kwargs
 
 
+def _only_class(path: str) -> str:
+    """The one class ``path`` defines at its top level, read from its syntax (nothing of it runs): what
+    ``path/to/file.py`` alone names; one InvalidSpecError line when it defines none or several."""
+    from ..core.files import read_bytes
+
+    try:
+        tree = ast.parse(read_bytes(path, "game file"), filename=os.path.basename(path))
+    except InvalidFileError as exc:  # not found, a FIFO, a device, too big
+        raise InvalidSpecError(str(exc)) from None
+    except SyntaxError as exc:
+        raise InvalidSpecError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise InvalidSpecError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
+    classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+    base = os.path.basename(path)
+    if not classes:
+        raise InvalidSpecError(f"game file {quoted(path)} defines no class: name the game in it, as {base}:Name")
+    if len(classes) > 1:
+        raise InvalidSpecError(f"game file {quoted(path)} defines {len(classes)} classes ({', '.join(classes[:6])}"
+                               f"{', ...' if len(classes) > 6 else ''}): name the one to play, as {base}:{classes[0]}")
+    return classes[0]
+
+
 def load_course_file(spec: str) -> Game[Any, Any]:
     """The game ``spec`` names (see the module doc); one InvalidSpecError line for whatever is wrong."""
     text = spec.strip()
+    if text.endswith(".py") and ":" not in text:  # the file's only class
+        text = f"{text}:{_only_class(text)}"
     found = _SPEC.fullmatch(text)
     if found is None:
         raise InvalidSpecError(f"{quoted(spec)}: name the game in the file, as path/to/file.py:ClassName "
