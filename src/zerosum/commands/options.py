@@ -21,7 +21,7 @@ def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") 
 
     parser.add_argument("--game", default=default, metavar="SPEC",
                         help=f"the game: {spec_forms()}; or your own, path/to/file.py:ClassName (with arguments: "
-                             f"'file.py:ClassName(4, k=3)'; docs/games.md) (default: {default})")
+                             f"'file.py:ClassName(4, k=3)'; a file of one class alone, path/to/file.py; docs/games.md) (default: {default})")
 
 
 def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float | None,
