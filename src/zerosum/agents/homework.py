@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
-from ..errors import AgentError, InvalidFileError
+from ..errors import AgentError
 from ..game import Game
 from ..spec import quoted
 
@@ -61,16 +61,9 @@ def entry_function(path: str, entry: str | None = None) -> str:
     several and no ``player``, or the file does not parse.  A contest's Python submission
     (:mod:`zerosum.contest.seats`) and an agent file named without a function (``zerosum match hw.py random``)
     both play with it."""
-    from ..core.files import read_bytes
+    from ..core.files import python_syntax
 
-    try:
-        tree = ast.parse(read_bytes(path, "agent file"), filename=os.path.basename(path))
-    except InvalidFileError as exc:  # not found, a FIFO, a device, too big
-        raise AgentError(str(exc)) from None
-    except SyntaxError as exc:
-        raise AgentError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
-    except (OSError, ValueError, RecursionError, MemoryError) as exc:
-        raise AgentError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
+    tree = python_syntax(path, "agent file", AgentError)
     defined: list[str] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

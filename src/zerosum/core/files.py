@@ -11,7 +11,8 @@
 * :func:`read_text` reads a text file a person named, with one-line errors for a missing, directory,
   FIFO, device, binary or oversized file; its open never blocks.
 * :func:`load_user_module` runs a person's ``.py`` file so that whatever it does at import (raise,
-  ``sys.exit(3)``) becomes one :class:`~zerosum.errors.AgentError` line.
+  ``sys.exit(3)``) becomes one :class:`~zerosum.errors.AgentError` line; :func:`python_syntax` reads one
+  without running it (what an agent or game file named without its function or class defines).
 
 Every failure is a :class:`~zerosum.errors.InvalidFileError` (or ``AgentError``) quoting the path, bounded
 (:func:`shown`).
@@ -19,6 +20,7 @@ Every failure is a :class:`~zerosum.errors.InvalidFileError` (or ``AgentError``)
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib.util
@@ -32,7 +34,7 @@ from typing import IO, Any, Iterator
 from ..errors import AgentError, InvalidFileError
 from ..spec import quoted
 
-__all__ = ["check_output", "atomic_output", "open_append", "shown", "read_text", "read_bytes", "load_user_module", "file_digest",
+__all__ = ["check_output", "atomic_output", "open_append", "shown", "read_text", "read_bytes", "python_syntax", "load_user_module", "file_digest",
            "PACKAGE_DIR", "MAX_READ_BYTES", "describe_exception", "benchmark_data", "BENCHMARKS_VARIABLE"]
 
 #: the installed package's folder: nothing is ever written below it
@@ -245,6 +247,20 @@ def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
 def file_digest(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a file's bytes, as hex (to notice a changed agent file)."""
     return hashlib.sha256(read_bytes(path, "file")).hexdigest()
+
+
+def python_syntax(path: str, what: str, error: type[Exception] = InvalidFileError) -> ast.Module:
+    """The syntax tree of a person's ``.py`` file, read (:func:`read_bytes`) and parsed, nothing of it run; one
+    ``error`` line when it is missing, not a regular file, too big or does not parse."""
+    base = os.path.basename(path)
+    try:
+        return ast.parse(read_bytes(path, what), filename=base)
+    except InvalidFileError as exc:
+        raise error(str(exc)) from None
+    except SyntaxError as exc:
+        raise error(f"{base} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte, nesting too deep
+        raise error(f"{base} cannot be read as Python: {type(exc).__name__}") from None
 
 
 def load_user_module(path: str | os.PathLike[str], what: str = "agent file") -> ModuleType:

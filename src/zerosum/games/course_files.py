@@ -18,8 +18,8 @@ import re
 import sys
 from typing import Any
 
-from ..core.files import describe_exception, load_user_module
-from ..errors import AgentError, InvalidFileError, InvalidSpecError
+from ..core.files import describe_exception, load_user_module, python_syntax
+from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import quoted
 from .course import CourseGame
@@ -59,16 +59,7 @@ def _arguments(spec: str, text: str | None) -> tuple[list[Any], dict[str, Any]]:
 def _only_class(path: str) -> str:
     """The one class ``path`` defines at its top level, read from its syntax (nothing of it runs): what
     ``path/to/file.py`` alone names; one InvalidSpecError line when it defines none or several."""
-    from ..core.files import read_bytes
-
-    try:
-        tree = ast.parse(read_bytes(path, "game file"), filename=os.path.basename(path))
-    except InvalidFileError as exc:  # not found, a FIFO, a device, too big
-        raise InvalidSpecError(str(exc)) from None
-    except SyntaxError as exc:
-        raise InvalidSpecError(f"{os.path.basename(path)} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
-    except (ValueError, RecursionError, MemoryError) as exc:
-        raise InvalidSpecError(f"{os.path.basename(path)} cannot be read as Python: {type(exc).__name__}") from None
+    tree = python_syntax(path, "game file", InvalidSpecError)
     classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
     base = os.path.basename(path)
     if not classes:
