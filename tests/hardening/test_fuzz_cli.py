@@ -103,6 +103,8 @@ def invocations(draw: st.DrawFn, files: dict[str, str]) -> tuple[list[str], str]
             argv.append(value)
     if "--game" not in argv and any(o == "--game" for o, _ in COMMANDS[command]):
         argv += ["--game", draw(st.sampled_from(GAMES[:5]))]  # never the (slow) default board
+    if command == "bench playouts" and "--seconds" not in argv:
+        argv += ["--seconds", "0.2"]  # never its (slow) default, 3 s a playout kind
     stdin = draw(st.one_of(TEXT, st.lists(st.sampled_from(["1", "12", "4²", "q", "u", "h", "", "99"]),
                                           max_size=6).map("\n".join)))
     return argv, stdin
