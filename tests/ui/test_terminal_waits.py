@@ -190,13 +190,20 @@ def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_pat
 
 def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
     """`zerosum analyze` has no think time to hide a compile; on a cold cache a line on standard error says
-    what it waits for, and the scores follow."""
+    what it waits for, and the scores follow.  A position the opening book answers needs no search: its
+    analysis neither compiles the search nor waits for it at the exit."""
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "zerosum", "analyze", "4455"], capture_output=True, text=True,
-                          timeout=600, env=env_for(str(tmp_path)))
-    assert done.returncode == 0, done.stderr
-    assert "score:" in done.stdout and "best: column" in done.stdout
-    lines = done.stderr.splitlines()
+    def analyze(moves: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-m", "zerosum", "analyze", moves], capture_output=True, text=True,
+                              timeout=600, env=env_for(str(tmp_path)))
+        assert done.returncode == 0, done.stderr
+        assert "score:" in done.stdout and "best: column" in done.stdout
+        return done
+
+    booked = analyze("4455")
+    assert "search" not in booked.stderr, booked.stderr
+    lines = analyze("411241364423").stderr.splitlines()  # ply 12, past the book
     assert lines and all(line.startswith("zerosum: preparing the engine (") for line in lines), lines
+    assert any("the solver's search" in line and "first run only" in line for line in lines), lines

@@ -109,12 +109,31 @@ def _add_analyze(parser: argparse.ArgumentParser) -> None:
                              "may use two cores, as zerosum play and the page do)")
 
 
+def _past_book(args: argparse.Namespace) -> bool:
+    """Whether ``zerosum analyze``'s position needs the solver's search: its moves are past the opening book
+    (or there is none, or ``--no-book``); True for words that name no position (the analysis says why)."""
+    from ..errors import GameError
+    from ..solver.book import load_default
+    from ..solver.solver import solver_game
+
+    try:
+        game = solver_game(args.game)
+        ply = game.from_moves(args.moves).ply if args.moves else 0
+    except GameError:
+        return True
+    book = None if args.no_book else load_default(game)
+    return book is None or ply + 1 > book.depth
+
+
 def _run_analyze(args: argparse.Namespace) -> int:
     from ..agents.prepare import announce
     from ..solver.agent import solver_steps
 
-    # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait
-    announce(solver_steps(args.game), lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait;
+    # not its search where the opening book answers (the exit would wait for it: zerosum.agents.prepare)
+    steps = solver_steps(args.game)
+    announce(steps if _past_book(args) else steps[:-1],
+             lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
     from ..analysis import service
     from ..core.words import score_words
     from ..solver.solver import solver_game

@@ -104,7 +104,6 @@ class Solver:
         check_whole(tt_size, "tt_size (entries of the table)", 1, 1 << 32, UsageError)
         if book is not True and book is not False:
             book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
-        tell_solver(g, Solver)  # a cold cache compiles for tens of seconds: say so (not in a face)
         self._log_size = log_size = max(1, (tt_size - 1).bit_length())
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
@@ -257,6 +256,7 @@ class Solver:
         current, mask, weak, limit = self._checked(current, mask, weak, limit)
         if not isinstance(lane, Lane):
             raise UsageError(f"lane is one of Solver.lanes(n), not {safe_repr(lane)}")
+        tell_solver(self.game, Solver)  # a first search on a cold cache compiles for tens of seconds: say so
         stats = lane.stats
         halt = stats[search.HALT]
         stats.fill(0)

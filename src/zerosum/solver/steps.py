@@ -28,7 +28,7 @@ def takes(game: Any) -> bool:
 
 def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
     """The steps of the solver's compiled code for ``game`` (a game or its spec): numba's start, the tables, the
-    search, for the board's width; none for a game the solver cannot take.  ``make(game, tt_size=..., book=...)``
+    search (in that order: the search last), for the board's width; none for a game the solver cannot take.  ``make(game, tt_size=..., book=...)``
     makes a solver (the :class:`.solver.Solver` class)."""
     if isinstance(game, str):
         from ..games import get_game
