@@ -114,10 +114,10 @@ def _past_book(args: argparse.Namespace) -> bool:
     (or there is none, or ``--no-book``); True for words that name no position (the analysis says why)."""
     from ..errors import GameError
     from ..solver.book import load_default
-    from ..solver.solver import solver_game
+    from ..solver.sampling import connectx_game  # numba-free, as the book: the search's loading starts after
 
     try:
-        game = solver_game(args.game)
+        game = connectx_game(args.game)
         ply = game.from_moves(args.moves).ply if args.moves else 0
     except GameError:
         return True
