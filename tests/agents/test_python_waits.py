@@ -72,7 +72,7 @@ def test_a_solver_s_first_search_tells_of_the_solver_s_compiled_code(monkeypatch
     import zerosum.solver.steps as solver_steps
 
     told: list[list[str]] = []
-    monkeypatch.setattr(solver_steps, "tell", lambda steps: told.append([s.key for s in steps]))
+    monkeypatch.setattr(solver_steps, "warm", lambda steps: told.append([s.key for s in steps]))
     assert zerosum.Solver("connect4", tt_size=1 << 10).solve("4453") == -2 and told == []  # the book: no search
     zerosum.Solver("connect4", tt_size=1 << 10, book=False).solve("4453")
     assert told[0] == ["numba", "solver tables", "solver search"]

@@ -71,6 +71,7 @@ class Step:
         #: how long it took, once done
         self.seconds: float | None = None
         self.error: Exception | None = None
+        self._owner: int | None = None  # the thread doing the work, while it does
 
     def __repr__(self) -> str:
         state = "ready" if self.ready else "running" if self.running else "waiting"
@@ -85,13 +86,15 @@ class Step:
         return self.started is not None and not self._done.is_set()
 
     def run(self) -> None:
-        """Do the work here, once: returns at once when done, waits while another thread does it."""
-        if self._done.is_set():
+        """Do the work here, once: returns at once when done, or when called from within its own work (a
+        solver's search warming the solver), and waits while another thread does it."""
+        if self._done.is_set() or self._owner == threading.get_ident():
             return
         with self._lock:
             if self._done.is_set():
                 return
             self.started = time.perf_counter()
+            self._owner = threading.get_ident()
             try:
                 self._work()
             except Exception as exc:  # noqa: BLE001 - kept: the search that needs it says why
@@ -99,6 +102,8 @@ class Step:
             except BaseException:  # Ctrl-C: not done, the next caller starts again
                 self.started = None
                 raise
+            finally:
+                self._owner = None
             self.seconds = time.perf_counter() - self.started
             self._done.set()
 

@@ -29,7 +29,7 @@ from ..games.registry import get_game
 from ..values import score_to_value
 from .book import Book, load_default
 from .parallel import BudgetExceeded, Halted, Lane, analyze_columns, check_threads, helper_order, race
-from .steps import tell_solver
+from .steps import warm_solver
 
 __all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "supports", "score_value"]
 
@@ -256,7 +256,7 @@ class Solver:
         current, mask, weak, limit = self._checked(current, mask, weak, limit)
         if not isinstance(lane, Lane):
             raise UsageError(f"lane is one of Solver.lanes(n), not {safe_repr(lane)}")
-        tell_solver(self.game, Solver)  # a first search on a cold cache compiles for tens of seconds: say so
+        warm_solver(self.game, Solver)  # a cold cache compiles for tens of seconds, saying so: steps.py
         stats = lane.stats
         halt = stats[search.HALT]
         stats.fill(0)

@@ -4,17 +4,18 @@ and of its search, loaded from numba's cache or compiled (a first run) by a smal
 The code is compiled once for 64-bit boards and once for 128-bit ones (:mod:`zerosum.kernels.wide`), so each
 width has steps of its own.  This module stands below :mod:`.solver`: what makes the small solver is handed
 in (``make``: the :class:`.solver.Solver` class, or a function that imports it when called), and a new
-``Solver`` tells a person using zerosum from Python what its first search waits for (:func:`tell_solver`).
+``Solver``'s search has its code ready first, telling a person using zerosum from Python of a compile
+(:func:`warm_solver`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..agents.prepare import Step, numba_step, step, tell
+from ..agents.prepare import Step, numba_step, step, warm
 from ..errors import GameError
 
-__all__ = ["solver_steps", "tell_solver", "takes", "COLD_TABLES", "COLD_SEARCH"]
+__all__ = ["solver_steps", "warm_solver", "takes", "COLD_TABLES", "COLD_SEARCH"]
 
 #: about how long each step takes on a cold cache (seconds, an idle two-core machine)
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
@@ -46,10 +47,11 @@ def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
             step(f"solver search{key}", f"the solver's {words}search", lambda: _probe(make, game, True), COLD_SEARCH)]
 
 
-def tell_solver(game: Any, make: Callable[..., Any]) -> None:
-    """Tell a person using zerosum from Python, when the solver's compiled code for ``game`` is not loaded yet,
-    what the wait is for (:func:`zerosum.agents.prepare.tell`): a new :class:`.solver.Solver` calls it."""
-    tell(solver_steps(game, make))
+def warm_solver(game: Any, make: Callable[..., Any]) -> None:
+    """The solver's compiled code for ``game`` loaded (or compiled) before a search, as its steps
+    (:func:`zerosum.agents.prepare.warm`): a person using zerosum from Python is told of a compile
+    (:func:`~zerosum.agents.prepare.tell`).  A :class:`.solver.Solver`'s search calls it (cheap once done)."""
+    warm(solver_steps(game, make))
 
 
 def _probe(make: Callable[..., Any], game: Any, search: bool = False) -> None:
