@@ -14,7 +14,7 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
   (the solver's search), first run only: 12 s, about 30 s more``; :func:`announce` says it in a line or
   two, for a command that has no screen to redraw;
 * :func:`tell` says it to a person using zerosum from Python (a notebook's first search): :func:`warm` and
-  a new :class:`zerosum.Solver` call it, and it speaks through the ``zerosum.agents.prepare`` logger (with no
+  a :class:`zerosum.Solver`'s search (through warm) call it, and it speaks through the ``zerosum.agents.prepare`` logger (with no
   logging set up, Python prints its warnings on standard error, which a notebook's cell shows).  So do
   the commands, but for those that say it their own way (``zerosum play``, ``serve``...: they turn
   :data:`SPEAK` off); a worker process, whose waits are its host's to tell, never speaks.
