@@ -289,12 +289,17 @@ def status(since: float | None = None, now: float | None = None) -> str | None:
     started = [s.started for s in running if s.started is not None]
     waited = now - (since if since is not None else min(started, default=now))
     what = f"preparing the engine ({running[0].label})"
-    compiling = any(now - (s.started or now) > _COMPILING_AFTER for s in running if s.key != "numba")
+    compiling = _compiling(running, now)
     if not compiling:
         return f"{what}: {seconds(waited)}"
     left = remaining(steps, now)
     more = f"about {left:.0f} s more" if left >= 1 else "taking longer than usual"
     return f"{what}, first run only: {seconds(waited)}, {more}"
+
+
+def _compiling(steps: Iterable[Step], now: float) -> bool:
+    """Whether one of ``steps`` (numba's own start aside) has run long enough to be compiling: a first run."""
+    return any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps)
 
 
 def seconds(x: float) -> str:
@@ -320,7 +325,7 @@ def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0
         while "first run only" not in said and not ready(steps):
             time.sleep(0.2)
             now = time.perf_counter()
-            if any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps):
+            if _compiling(steps, now):
                 said = status(since) or ""
                 if said:
                     say(said)
@@ -354,7 +359,7 @@ def tell(steps: Iterable[Step]) -> None:
         while not ready(steps):
             time.sleep(0.2)
             now = time.perf_counter()
-            if any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps):
+            if _compiling(steps, now):
                 said = status()
                 if said is not None:
                     LOG.warning("zerosum: %s", said)

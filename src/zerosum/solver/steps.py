@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..agents.prepare import Step, numba_step, step, warm
+from ..agents.prepare import Step, numba_step, ready, step, warm
 from ..errors import GameError
 
 __all__ = ["solver_steps", "warm_solver", "takes", "COLD_TABLES", "COLD_SEARCH"]
 
 #: about how long each step takes on a cold cache (seconds, an idle two-core machine)
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
+
+
+#: the widths (128-bit or not) whose steps are done in this process
+_READY: set[bool] = set()
 
 
 def takes(game: Any) -> bool:
@@ -41,7 +45,7 @@ def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
     if not takes(game):
         return []
     wide = game.cols * (game.rows + 1) > 64
-    key, words = (" 128", "128-bit ") if wide else ("", "")
+    key, words = (" 128", "128-bit ") if wide else ("", "")  # the width: as warm_solver keys _READY
     return [numba_step(),
             step(f"solver tables{key}", f"the solver's {words}tables", lambda: _probe(make, game), COLD_TABLES),
             step(f"solver search{key}", f"the solver's {words}search", lambda: _probe(make, game, True), COLD_SEARCH)]
@@ -51,7 +55,13 @@ def warm_solver(game: Any, make: Callable[..., Any]) -> None:
     """The solver's compiled code for ``game`` loaded (or compiled) before a search, as its steps
     (:func:`zerosum.agents.prepare.warm`): a person using zerosum from Python is told of a compile
     (:func:`~zerosum.agents.prepare.tell`).  A :class:`.solver.Solver`'s search calls it (cheap once done)."""
-    warm(solver_steps(game, make))
+    wide = game.cols * (game.rows + 1) > 64
+    if wide in _READY:  # every search calls it: once done, a set lookup
+        return
+    steps = solver_steps(game, make)
+    warm(steps)
+    if ready(steps):
+        _READY.add(wide)
 
 
 def _probe(make: Callable[..., Any], game: Any, search: bool = False) -> None:
