@@ -181,5 +181,10 @@ def _quiet_stdout() -> None:
 
 
 def entry() -> None:
-    """The console script."""
-    sys.exit(main())
+    """The console script: a command done while its engine still compiles (a first run, quit early) ends at
+    once rather than wait for the compile (:func:`zerosum.agents.prepare.leave`)."""
+    status = main()
+    from .agents import prepare
+
+    prepare.leave(status)
+    sys.exit(status)

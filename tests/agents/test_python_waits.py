@@ -135,6 +135,26 @@ def test_the_interpreter_s_exit_waits_for_the_step_under_way_and_starts_no_other
     assert done.stderr == "zerosum: finishing a test step before exiting (a first run: what it compiles is kept)\n"
 
 
+def test_a_command_done_while_a_step_compiles_ends_at_once_with_its_status(tmp_path) -> None:
+    """The console script does not wait for a compile nobody needs any more (``zerosum play`` quit on a first
+    run waited 20 s for the solver's): it flushes its output and ends with the command's status; a step that
+    ends within the grace second is waited for, and the exit goes on as usual."""
+    code = ("import sys, time\nfrom zerosum.agents import prepare\nfrom zerosum import cli\n"
+            "prepare.start([prepare.step('long', 'a test step', lambda: time.sleep(float(sys.argv[1])), 1.0)])\n"
+            "time.sleep(0.2)\nsys.argv = ['zerosum', 'analyze', '4455']\ncli.entry()\n")
+    for seconds, quick in (("60", True), ("0.5", False)):
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", code, seconds], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path)
+        took = time.perf_counter() - began
+        assert done.returncode == 0 and "best: column" in done.stdout, done.stderr
+        assert "finishing" not in done.stderr, done.stderr  # no wait at the exit, and no word of one
+        assert took < 30 if quick else took >= 0.5, took
+    bad = subprocess.run([sys.executable, "-c", code.replace("'4455'", "'4x'"), "60"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.startswith("zerosum analyze: error:"), bad.stderr
+
+
 def test_a_command_answered_while_the_solver_loads_exits_cleanly() -> None:
     """``zerosum analyze 44`` is answered by the opening book in well under a second, while the solver's search
     loads in the background: it exited with 134 (an LLVM assertion) in 4 runs of 6 before the exit waited."""

@@ -169,6 +169,20 @@ def test_a_game_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
     assert "Game abandoned." in session.text()
 
 
+def test_quitting_a_first_game_ends_at_once_while_the_solver_compiles(tmp_path) -> None:
+    """The default game on a cold cache, quit at its first prompt after 3 s: the solver's search is compiling
+    in the background (about 20 s), and the process ends at once rather than wait for it (it waited 17-20 s,
+    saying ``finishing the solver's search before exiting``)."""
+    session = pty_play.play([], env_for(str(tmp_path)), moves=0, think=3.0, timeout=300)
+    ended = time.perf_counter()
+    assert session.answers and session.answers[-1][1] == "q", session.text()[-2000:]
+    quit_took = ended - session.answers[-1][0]
+    print(f"\nquit on a cold cache: the process ended {quit_took:.2f} s after the q")
+    assert "finishing" not in session.text(), session.text()[-2000:]
+    assert os.WIFEXITED(session.status) and os.WEXITSTATUS(session.status) == 0, session.status
+    assert quit_took < 8, quit_took
+
+
 @pytest.mark.slow
 def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_path) -> None:
     """The issue's test: the default game (a person against the solver) on a cold cache, the person answering

@@ -37,13 +37,15 @@ import importlib.util
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
-           "settle_search", "status", "remaining", "seconds", "announce", "tell", "MESSAGE_AFTER", "SPARE", "SPEAK", "LOG"]
+           "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "MESSAGE_AFTER", "SPARE",
+           "SPEAK", "LOG"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
@@ -172,7 +174,8 @@ _CURRENT: list[Step] = []  # the step the background thread took last
 
 def start(steps: Iterable[Step]) -> None:
     """Queue ``steps`` (those not done or queued already, in order) for the background thread, started when
-    none runs.  It is a daemon: a process that ends does not wait for it."""
+    none runs.  It is a daemon: a process that ends waits only for the step under way (:func:`_finish`), and
+    a command not even for that (:func:`leave`)."""
     with _WAKE:
         _QUEUE.extend(s for s in steps if not s.ready and s not in _QUEUE)
         if _QUEUE and not _THREAD:
@@ -181,19 +184,44 @@ def start(steps: Iterable[Step]) -> None:
             thread.start()
 
 
+def _stop_starting() -> list[Step]:
+    """No queued step starts any more; the steps under way (or taken by the background thread, perhaps not
+    begun)."""
+    with _WAKE:
+        _QUEUE.clear()
+        return [s for s in _STEPS.values() if s.running] + [s for s in _CURRENT if not s.ready]
+
+
 def _finish() -> None:
     """At the interpreter's exit: no step starts any more, and the one under way is waited for (saying so
     after a second, through :data:`LOG`).  numba's
     compiler (loading a cached kernel too) in a thread the interpreter stops midway ends the process with an
     LLVM assertion or a segmentation fault -- ``zerosum analyze 44``, answered by the opening book while
     the solver's search loaded, exited with 134 in 4 runs of 6."""
-    with _WAKE:
-        _QUEUE.clear()
-        under_way = [s for s in _STEPS.values() if s.running] + _CURRENT  # the latter: taken, perhaps not begun
-    for s in under_way:
+    for s in _stop_starting():
         if not s.wait(1.0):  # a compile (a first run): say why the exit waits
             LOG.warning("zerosum: finishing %s before exiting (a first run: what it compiles is kept)", s.label)
             s.wait()
+
+
+def leave(status: int, grace: float = 1.0) -> None:
+    """For a command that is done (the console script, not Python's own exit): when a step is still under
+    way after ``grace`` seconds -- a compile, on a first run -- end the process at once with ``status``
+    instead of waiting for it (:func:`_finish`), which took 20 s when ``zerosum play`` was quit during the
+    solver's first compile.  Standard output and error are flushed first; the process ends without the
+    interpreter's teardown, which is what crashed with numba's compiler midway.  The compile is lost (the
+    next run does it again, and says so) but nothing half-written is kept: numba writes a cache file whole,
+    under a temporary name, then renames it.  Returns (the exit goes on as usual) when nothing is under way."""
+    if all(s.wait(grace) for s in _stop_starting()):
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    logging.shutdown()
+    os._exit(status)
 
 
 atexit.register(_finish)
