@@ -107,3 +107,21 @@ def test_bench_playouts_prints_a_rate(capsys) -> None:
 def test_console_script_runs() -> None:
     result = subprocess.run([sys.executable, "-m", "zerosum", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and "zerosum" in result.stdout
+
+
+def test_an_option_value_below_zero_is_a_value_not_an_option(tmp_path, capsys) -> None:
+    """``--sprt -10,10`` (ELO0 below zero, as documented) was refused: "expected one argument"."""
+    import json
+    import sqlite3
+
+    db = tmp_path / "s.db"
+    assert main(["match", "first", "random", "--game", "tictactoe", "--sprt", "-10,10", "--games", "2",
+                 "--jobs", "1", "--quiet", "-o", str(db)]) == 0
+    con = sqlite3.connect(db)
+    try:
+        config = json.loads(con.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0])
+    finally:
+        con.close()
+    assert config["sprt"][:2] == [-10, 10]
+    assert main(["match", "first", "random", "--sprt", "-1x,10", "--quiet", "-o", str(tmp_path / "t.db")]) == 2
+    assert "--sprt '-1x,10'" in capsys.readouterr().err

@@ -80,6 +80,12 @@ def _bounded(line: str) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # a value that starts with a minus and a digit is a value, not an option: ``--sprt -10,10`` (argparse
+        # takes only plain negative numbers, ``-10``, so the documented ELO0 below zero was refused)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
+
     def error(self, message: str) -> Any:  # one line, exit 2
         message = _CHOICES.sub(lambda m: m.group(0).replace("'", ""), message)  # (choose from play, solve, ...)
         self.exit(2, _bounded(f"{self.prog}: error: {message}") + "\n")

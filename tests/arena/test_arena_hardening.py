@@ -174,9 +174,61 @@ def test_an_agent_that_cannot_start_leaves_its_games_unplayed(tmp_path, capsys):
     assert main(["match", spec, "random", "--game", "tictactoe", "--games", "4", "--jobs", "1", "--out", str(db),
                  "--quiet"]) == 2
     err = one_line_error(capsys)
-    assert "could not start" in err and "--resume" in err
+    assert "game 1 could not start" in err and "--resume" in err  # counted from 1, as the records' Round
+    assert "RuntimeError: this agent cannot start in a worker" in err  # the agent's own exception, by type
     assert rows(db, "SELECT COUNT(*) FROM games") == [(0,)]  # no forfeit stored for a game never started
     assert rows(db, "SELECT COUNT(*) FROM plan") == [(4,)]  # the plan waits for --resume
+
+
+def test_an_engine_that_cannot_start_in_a_game_is_named_in_words(tmp_path, capsys):
+    """An engine that passes the run's first handshake, then fails to start for its game: the error counts the
+    game from 1 and says why in the engine's words, with no Python type name."""
+    import sys
+
+    script = tmp_path / "flaky.sh"
+    script.write_text(f'#!/bin/sh\nn=$(cat "{tmp_path}/count" 2>/dev/null || echo 0); n=$((n+1)); '
+                      f'echo $n > "{tmp_path}/count"\n'
+                      f'if [ $n -ge 2 ]; then echo "cannot open device" >&2; exit 5; fi\n'
+                      f'exec {sys.executable} -m zerosum engine random\n')
+    script.chmod(0o755)
+    db = tmp_path / "e.db"
+    assert main(["match", "x", "random", "--engine", f"x={script}", "--games", "2", "--jobs", "1",
+                 "--out", str(db), "--quiet"]) == 2
+    err = one_line_error(capsys)
+    assert "game 1 could not start: agent 'x': engine x" in err and "cannot open device" in err, err
+    assert "AgentError" not in err, err
+
+
+SUBTRACTION = ("class Take:\n    initial = (5, 1)\n"  # take 1 or 2; whoever takes the last wins
+               "    def actions(self, state):\n        return [k for k in (1, 2) if k <= state[0]]\n"
+               "    def result(self, state, move):\n        return (state[0] - move, 3 - state[1])\n"
+               "    def terminal_test(self, state):\n        return state[0] == 0\n"
+               "    def utility(self, state, player):\n        return -1 if player == state[1] else 1\n"
+               "    def to_move(self, state):\n        return state[1]\n")
+
+
+def test_a_game_file_is_stored_by_absolute_path_and_an_edited_one_is_refused(tmp_path, monkeypatch, capsys):
+    """A run on a student's game file named relative to the folder it ran in could not be reported or resumed
+    from another folder, and an edited game file went unnoticed: it is stored like an agent file."""
+    (tmp_path / "games").mkdir()
+    take = tmp_path / "games" / "take.py"
+    take.write_text(SUBTRACTION)
+    monkeypatch.chdir(tmp_path / "games")
+    assert main(["match", "first", "random", "--game", "take.py", "--games", "2", "--jobs", "1", "--quiet",
+                 "-o", "../t.db"]) == 0
+    monkeypatch.chdir(tmp_path)
+    config = json.loads(rows(tmp_path / "t.db", "SELECT value FROM meta WHERE key = 'config'")[0][0])
+    assert config["game"] == f"{take}:Take" and str(take) in config["digests"]
+    assert main(["report", "t.db", "--no-plots"]) == 0
+    assert main(["match", "--resume", "-o", "t.db", "--game", "games/take.py", "--quiet"]) == 0  # the same file
+    capsys.readouterr()
+    take.write_text(SUBTRACTION.replace("(5, 1)", "(7, 1)"))
+    before = (tmp_path / "t.db").read_bytes()
+    for argv in (["report", "t.db", "--no-plots"], ["match", "--resume", "-o", "t.db", "--quiet"]):
+        assert main(argv) == 2
+        err = one_line_error(capsys)
+        assert "its game file" in err and "has changed since the run began" in err, err
+    assert (tmp_path / "t.db").read_bytes() == before
 
 
 # ---- item 12: corrupted results files, two runs on one file ------------------------------------------
@@ -279,6 +331,24 @@ def test_report_plots_folder_is_checked_first(tmp_path, capsys):
     assert a_file.read_text() == "x" and not (tmp_path / "no").exists()
     assert main(["report", str(db), "--plots", str(tmp_path / "new")]) == 0
     assert [p.name for p in (tmp_path / "new").iterdir()] == ["t-pairings.png"]
+    first = (tmp_path / "new" / "t-pairings.png").stat().st_mtime_ns
+    assert main(["report", str(db), "--plots", str(tmp_path / "new")]) == 0  # an earlier report's plot: replaced
+    assert (tmp_path / "new" / "t-pairings.png").stat().st_mtime_ns != first
+
+
+def test_report_keeps_a_file_in_a_plot_s_place_that_is_not_a_plot(tmp_path, capsys):
+    """``zerosum report`` replaced any file named like its plot (a student's notes too), though nothing is
+    overwritten without --overwrite: only a PNG image, an earlier report's plot, is replaced."""
+    db = tmp_path / "t.db"
+    small_run(db)
+    notes = tmp_path / "t-pairings.png"
+    notes.write_text("my notes\n")
+    capsys.readouterr()
+    assert main(["report", str(db)]) == 2
+    assert "--overwrite" in one_line_error(capsys)
+    assert notes.read_text() == "my notes\n"
+    assert main(["report", str(db), "--overwrite"]) == 0
+    assert notes.read_bytes().startswith(b"\x89PNG")
 
 
 # ---- items 12 and 13: what the arena refuses, before anything is built or written ---------------------

@@ -33,7 +33,7 @@ def test_a_second_run_in_a_folder_takes_the_next_free_name_and_says_so(tmp_path,
     assert main(["match", *QUICK]) == 0
     out, err = capsys.readouterr()
     assert err == ("results.db holds a run (2 games): this run writes results-2.db (to carry it on later: "
-                   "--resume -o results-2.db; --overwrite replaces results.db; -o FILE names the file)\n")
+                   "--resume -o results-2.db; -o results.db --overwrite replaces results.db; -o FILE names the file)\n")
     assert "2 games in results-2.db" in out
     assert main(["tournament", *QUICK]) == 0
     assert "this run writes results-3.db" in capsys.readouterr().err
@@ -51,6 +51,37 @@ def test_a_second_run_in_a_folder_takes_the_next_free_name_and_says_so(tmp_path,
            ["results-2.db", "results-3.db", "results-4.db", "results-5.db", "results.db"]
     assert main(["match", "--resume", "--jobs", "1", "--quiet"]) == 0  # --resume without a name: results.db
     assert capsys.readouterr().out.startswith("2 games in results.db")
+
+
+def test_overwrite_replaces_only_the_files_named_never_the_unnamed_results_file(tmp_path, monkeypatch, capsys):
+    """The audit's journey: results.db holds a run, --pgnout names a file that exists and is refused with the
+    advice to pass --overwrite; passing it replaced results.db too. Now it replaces the record file only, and
+    the run takes the next free name, as without --overwrite."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", *QUICK]) == 0
+    before = (tmp_path / "results.db").read_bytes()
+    (tmp_path / "x.pgn").write_text("old notes\n")
+    capsys.readouterr()
+    assert main(["match", *QUICK, "--pgnout", "x.pgn"]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "--overwrite" in err and "x.pgn" in err, err  # no word of results-2.db
+    assert not (tmp_path / "results-2.db").exists() and (tmp_path / "x.pgn").read_text() == "old notes\n"
+    assert main(["match", *QUICK, "--pgnout", "x.pgn", "--overwrite"]) == 0
+    assert "this run writes results-2.db" in capsys.readouterr().err
+    assert (tmp_path / "results.db").read_bytes() == before and games_in(tmp_path / "results-2.db") == 2
+    assert len(read(tmp_path / "x.pgn")) == 2
+    assert main(["match", *QUICK, "-o", "results.db", "--overwrite"]) == 0  # named: replaced
+    assert games_in(tmp_path / "results.db") == 2 and (tmp_path / "results.db").read_bytes() != before
+
+
+def test_an_error_after_the_next_free_name_is_one_line_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", *QUICK]) == 0
+    capsys.readouterr()
+    assert main(["match", "random", "first", "--sprt", "0,50,0.6,0.6", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "alpha" in err and "results-2.db" not in err, err
+    assert sorted(p.name for p in tmp_path.glob("results*")) == ["results.db"]
 
 
 def test_output_and_its_old_spellings_name_the_same_file(tmp_path, capsys):
@@ -94,3 +125,24 @@ def test_the_progress_bar_of_an_sprt_that_stops_early_ends_at_the_real_count(tmp
     assert f"{played} games (SPRT stopped: H1 accepted)" in " ".join(last.split())
     assert re.findall(r"(\d+)/(\d+)", last)[-1] == (str(played), str(played))
     assert "/20000" not in last
+
+
+def test_resume_refuses_settings_that_differ_from_the_run_and_takes_the_same_again(tmp_path, capsys):
+    """``--resume`` silently ignored ``--games 10`` on a run of 4 (and ``--time``): a setting given again must be
+    the run's; the command that began the run, with --resume added, carries it on."""
+    db = str(tmp_path / "a.db")
+    began = ["match", "first", "random", "--game", "tictactoe", "--games", "4", "--seed", "3", "--tc", "2+0.05",
+             "--adjudicate", "draw=30", "--jobs", "1", "--quiet", "-o", db]
+    assert main(began) == 0
+    assert main([*began, "--resume"]) == 0
+    assert main(["match", "--resume", "-o", db, "--quiet"]) == 0
+    capsys.readouterr()
+    for extra, said in ((["--games", "10"], "--games 10 (the run: 4)"), (["--time", "0.5"], "--time 0.5 (the run: none)"),
+                        (["--tc", "3"], "--tc 3+0 (the run: 2+0.05)"), (["--seed", "1"], "--seed 1 (the run: 3)"),
+                        (["--game", "connect4"], "--game connect4 (the run: tictactoe)"),
+                        (["--adjudicate", "draw=20"], "--adjudicate draw=20 (the run: "),
+                        (["--opening-plies", "3"], "--opening-plies 3 (the run: random, 2 plies)")):
+        assert main(["match", "--resume", "-o", db, "--quiet", *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err and "start a new run" in err, err
+    assert games_in(db) == 4

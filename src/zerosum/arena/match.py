@@ -24,7 +24,7 @@ from .stats import Sprt, fmt_elo, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
-           "open_run", "check_agents", "canonical_spec", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
+           "open_run", "check_agents", "canonical_spec", "canonical_game", "game_file", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
            "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
 
 # ---- agents and stored runs -------------------------------------------------------------------------
@@ -52,9 +52,27 @@ def canonical_spec(spec: str) -> str:
     return f"{os.path.abspath(part[0])}:{part[1]}"
 
 
+def canonical_game(spec: str) -> str:
+    """The game as a run stores it: a game file by its absolute path (``nim.py:Nim`` -> ``/abs/nim.py:Nim``), so
+    the run can be resumed and reported from any folder; any other spec as it is."""
+    from ..games.course_files import course_file
+
+    if not course_file(spec):
+        return spec
+    path, sep, rest = spec.strip().partition(":")
+    return f"{os.path.abspath(path)}{sep}{rest}"
+
+
+def game_file(spec: str) -> str | None:
+    """The file of a game spec that names one (``/abs/nim.py:Nim`` -> ``/abs/nim.py``), else None."""
+    from ..games.course_files import course_file
+
+    return spec.strip().partition(":")[0] if course_file(spec) else None
+
+
 def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None,
                  game: str | None = None, engines: dict[str, Any] | None = None) -> dict[str, str]:
-    """Build every agent once, before any game; returns the SHA-256 of every agent file.
+    """Build every agent once, before any game; returns the SHA-256 of every agent file (and of ``game``'s file).
 
     Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
     ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
@@ -72,6 +90,9 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
 
     lim = Limits(**limits)
     found: dict[str, str] = {}
+    gfile = None if game is None else game_file(game)
+    if gfile is not None and os.path.isfile(gfile):  # a game file is kept like an agent file (open_run checks it)
+        found[gfile] = file_digest(gfile)
     for spec in dict.fromkeys(specs):
         part = _file_part(spec)
         if part is not None:
@@ -100,6 +121,7 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
     """The store and configuration of the run in ``path``, checked: a configuration of the right shape, a
     playable game, a plan that matches the configuration and its agents, stored games that were planned.
     Anything else is one :class:`~zerosum.errors.InvalidFileError` line (the file is not changed)."""
+    from ..core.files import file_digest
     from ..games import get_game
     from .openings import parse_opening
 
@@ -110,6 +132,11 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
             raise InvalidFileError(f"results file {name!r} holds no run")
         where = f"results file {name!r}"
         config = ArenaConfig.from_json(store.meta("config"), where)
+        gfile = game_file(config.game)
+        if gfile is not None and gfile in config.digests and os.path.isfile(gfile) \
+                and file_digest(gfile) != config.digests[gfile]:
+            raise InvalidFileError(f"{where}: its game file {gfile!r} has changed since the run began (its SHA-256 "
+                                   "differs): restore it, or start a new run")
         try:
             game = get_game(config.game)
         except GameError as exc:

@@ -53,6 +53,7 @@ from typing import Any, Callable
 
 from ..agents.homework import BadAnswer, plain_int
 from ..core.files import describe_exception
+from ..errors import GameError
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
 
@@ -174,7 +175,8 @@ def play_game(task: GameTask, send: Send) -> None:
         except KeyboardInterrupt:  # Ctrl-C stops the caller: no game, no result
             raise
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
-            send(("unstarted", seat, _short(describe_exception(exc))))
+            why = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
+            send(("unstarted", seat, _short(why)))
             return
     meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
     cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}

@@ -109,7 +109,7 @@ class _Game:
     def unstarted(self, why: str) -> GameError:
         """A game whose agent could not be built: no result, so the run stops and stores nothing for it."""
         spec = self.task.first if self.seat == 1 else self.task.second
-        return GameError(f"game {self.task.idx} could not start: agent {spec!r}: {why} "
+        return GameError(f"game {self.task.idx + 1} could not start: agent {spec!r}: {why} "
                          f"(nothing was stored for it: fix the agent, then carry on with --resume)")
 
 
@@ -131,7 +131,7 @@ def play_supervised(pool: Any, task: GameTask, grace: float = 30.0, setup: float
             raise g.unstarted(f"its process died while building it (exit code {exc.exitcode})") from None
         return g.record(3 - (g.seat or 1), f"crash: the agent's process died (exit code {exc.exitcode})", True)
     except EngineFailed as exc:
-        raise GameError(f"game {task.idx} could not be played: {exc}") from None
+        raise GameError(f"game {task.idx + 1} could not be played: {exc}") from None
     if final[0] == "unstarted":
         g.seat = final[1]
         raise g.unstarted(final[2])

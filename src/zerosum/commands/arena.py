@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -47,16 +48,17 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                    help="agent specs (random, alphabeta:depth=4, mcts:time=1, solver, path/to/file.py:name; file.py alone plays its player); "
                         "not human: a person plays with zerosum play")
     add_game_option(p)
+    p.set_defaults(game=None)  # connect4 for a new run; --resume tells a setting given from one left out
     p.add_argument("--games", type=int_arg(1, MAX_GAMES), default=None,
                    help=f"games per pairing, 1..{MAX_GAMES:,}, played in pairs from one opening with colours swapped "
                         f"(default {default_games}{', or 20000 with --sprt' if what == 'match' else ''}); a run plans "
                         f"at most {MAX_PLANNED:,} games in all")
-    p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0,
+    p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=None,
                    help="fixes openings, colours and agent seeds, 0..2**63-1 (default 0)")
     p.add_argument("--openings", metavar="FILE",
                    help="openings file, one a line (default for connect4: the shipped balanced set; "
                         "other games: random openings from the seed)")
-    p.add_argument("--order", choices=("random", "sequential"), default="random",
+    p.add_argument("--order", choices=("random", "sequential"), default=None,
                    help="opening order: shuffled from the seed or as in the file (default random)")
     p.add_argument("--opening-plies", type=int_arg(0, MAX_OPENING_PLIES), default=None, metavar="N",
                    help="plies of the random openings used without an openings file, 0..100 and fewer than the "
@@ -68,7 +70,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
     p.add_argument("--deadline", type=float_arg(hi=MAX_DEADLINE, above=0),
                    help=f"hard seconds per move after which the agent forfeits, up to {MAX_DEADLINE:g} "
                         f"(default: {DEADLINE_RULE.replace('%', '%%')}; --time 1 allows 1.25 s, --time 30 33 s)")
-    p.add_argument("--grace", type=float_arg(0, MAX_GRACE), default=30.0,
+    p.add_argument("--grace", type=float_arg(0, MAX_GRACE), default=None,
                    help=f"extra seconds for each agent's first move in a new worker process (imports, "
                         f"compilation), 0..{MAX_GRACE:g} (default 30)")
     add_rule_options(p)  # --tc, --adjudicate
@@ -93,7 +95,7 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                    "an existing FILE is refused unless --overwrite (replaces it) or --resume (appends); --resume "
                    "without --pgnout goes on writing the file named at the start")
     p.add_argument("--resume", action="store_true", help="carry on the run stored in -o/--output with its stored configuration (agents, games, seed, "
-                        "openings, limits); only --jobs, --backend, --ray-address and --quiet apply; no game is played twice; "
+                        "openings, limits): a setting of the run given again must be the run's (else one line); no game is played twice; "
                         "every agent is checked first (a changed agent file is refused)")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
@@ -112,6 +114,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     from ..arena.match import (
         MAX_PLANNED,
         ArenaConfig,
+        canonical_game,
         canonical_spec,
         check_agents,
         planned_count,
@@ -135,7 +138,8 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
         raise UsageError(f"a tournament needs at least two agents, got {n}")
     if mode != "match":
         mode = "gauntlet" if args.gauntlet else "round-robin"
-    game = get_game(args.game)
+    game = get_game(canonical_game(args.game or "connect4"))  # a game file by its absolute path
+    seed = 0 if args.seed is None else args.seed
     sprt = None
     if getattr(args, "sprt", None):
         try:
@@ -156,7 +160,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     engine_settings(args)  # --engine: each NAME an agent spec
     args.engines_seen = {}  # what each engine says of itself and its latency, kept with the run
     # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
-    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen)
+    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen)  # and the game file's
     rounds = (games + 1) // 2
     if args.openings:
         if args.opening_plies is not None:
@@ -169,12 +173,13 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
         source = "shipped balanced set"
     else:
         plies = 2 if args.opening_plies is None else args.opening_plies
-        openings = random_openings(game, rounds, plies, args.seed) if plies else [()]
+        openings = random_openings(game, rounds, plies, seed) if plies else [()]
         source = f"random, {plies} plies" if plies else "start position"
     return ArenaConfig(
-        game=game.spec, agents=specs, games=games, seed=args.seed, mode=mode,
-        openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order,
-        limits=limits, deadline=args.deadline, grace=args.grace, sprt=sprt, digests=digests, **rules,
+        game=game.spec, agents=specs, games=games, seed=seed, mode=mode,
+        openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order or "random",
+        limits=limits, deadline=args.deadline, grace=30.0 if args.grace is None else args.grace, sprt=sprt,
+        digests=digests, **rules,
     )
 
 
@@ -183,7 +188,7 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
     from ..arena.match import canonical_spec, check_agents, open_run
     from ..core.files import shown
     from ..errors import AgentError
-    from .arena_options import resumed_engines
+    from .arena_options import resume_conflicts, resumed_engines
     from .options import UsageError
 
     store, config = open_run(out, lock=True)
@@ -192,6 +197,11 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
             raise UsageError(f"--resume: {shown(out)} holds a {config.mode}, not a {mode}")
         if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
             raise UsageError(f"--resume: {shown(out)} holds a run of {' '.join(config.agents)}, not of these agents")
+        changed = resume_conflicts(args, config)
+        if changed:
+            more = f" and {len(changed) - 2} more" if len(changed) > 2 else ""
+            raise UsageError(f"--resume carries on the run in {shown(out)} as it began, not with {', '.join(changed[:2])}"
+                             f"{more}: under other settings, start a new run (-o FILE)")
         resumed_engines(args, store)  # the run's engines as stored with it
         try:
             check_agents(config.agents, config.limits, config.digests, game=config.game)
@@ -260,6 +270,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             store.set_meta("engines", args.engines_seen)
         if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
             store.set_meta("move_cpu", args.move_cpu)
+        if args.results_notice:  # said once the run is sure to start: an error before it writes nothing
+            print(args.results_notice, file=sys.stderr)
     console = _console()
     show = console.is_terminal and not args.quiet
     if not args.quiet:  # the rule every move is held to, before the first move
@@ -316,14 +328,6 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     return 0
 
 
-def _run_match(args: argparse.Namespace) -> int:
-    return _run_arena(args, "match")
-
-
-def _run_tournament(args: argparse.Namespace) -> int:
-    return _run_arena(args, "tournament")
-
-
 # ---- report --------------------------------------------------------------------------------------
 
 
@@ -334,7 +338,8 @@ def _add_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", "--export", dest="export", metavar="RECORDS",
                    help="instead of tables and plots, write the record of every finished game to RECORDS "
                         "(docs/records.md); an existing file is refused unless --overwrite")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --export or --ranking file")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --export or --ranking file, or a plot's file that is not a PNG image")
     from .arena_options import add_ranking_options
 
     add_ranking_options(p, grade=True)
@@ -356,7 +361,7 @@ def _run_report(args: argparse.Namespace) -> int:
     store, config = open_run(path)  # a missing, damaged or foreign file is one line
     with store:
         report = summarize(store)
-    from .arena_options import check_ranking, finish_ranking
+    from .arena_options import check_ranking, finish_ranking, is_png
 
     check_ranking(args, config)  # --ranking, --grade
     out_dir = None
@@ -367,8 +372,8 @@ def _run_report(args: argparse.Namespace) -> int:
         if out_dir.exists() and not out_dir.is_dir():
             raise InvalidFileError(f"--plots {shown(out_dir)} is not a folder: name a folder for the plots")
         if out_dir.is_dir():
-            for name in plot_names(report, path.stem):
-                check_output(out_dir / name, overwrite=True, what="plot")
+            for name in plot_names(report, path.stem):  # an earlier report's PNG is replaced, nothing else
+                check_output(out_dir / name, overwrite=args.overwrite or is_png(out_dir / name), what="plot")
         else:
             check_output(out_dir, what="plots folder")
     console = _console()
@@ -382,7 +387,7 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {
-    "match": (_add_match, _run_match),
-    "tournament": (_add_tournament, _run_tournament),
+    "match": (_add_match, lambda args: _run_arena(args, "match")),
+    "tournament": (_add_tournament, lambda args: _run_arena(args, "tournament")),
     "report": (_add_report, _run_report),
 }

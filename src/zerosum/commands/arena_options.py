@@ -15,7 +15,8 @@ from typing import Any
 from ..errors import GameError
 
 __all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking",
-           "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path"]
+           "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path",
+           "resume_conflicts", "is_png"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -182,11 +183,12 @@ def held_games(path: Path) -> int:
 
 
 def results_path(args: argparse.Namespace) -> str:
-    """``-o/--output``, else :data:`RESULTS`; a new run that names no file and would meet a run there (without
-    ``--overwrite``) takes the next free name, ``results-2.db``, ``results-3.db``, ..., and says so."""
-    import sys
-
-    if args.out is not None or args.resume or args.overwrite:
+    """``-o/--output``, else :data:`RESULTS`; a new run that names no file and would meet a run there takes the
+    next free name, ``results-2.db``, ``results-3.db``, ..., even with ``--overwrite``, which replaces only files
+    named on the command line (``--overwrite`` given for ``--pgnout`` once replaced an unnamed ``results.db``).
+    The line that says so is kept in ``args.results_notice``, for the run to print once it has started."""
+    args.results_notice = None
+    if args.out is not None or args.resume:
         return RESULTS if args.out is None else str(args.out)
     name, number, held = RESULTS, 1, held_games(Path(RESULTS))
     while held_games(Path(name)) != 0:
@@ -194,9 +196,72 @@ def results_path(args: argparse.Namespace) -> str:
         name = f"{Path(RESULTS).stem}-{number}{Path(RESULTS).suffix}"
     if number > 1:
         what = f"holds a run ({held} games)" if held > 0 else "is not a results file"
-        print(f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
-              f"--overwrite replaces {RESULTS}; -o FILE names the file)", file=sys.stderr)
+        args.results_notice = (f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
+                               f"-o {RESULTS} --overwrite replaces {RESULTS}; -o FILE names the file)")
     return name
+
+
+def is_png(path: Path) -> bool:
+    """Whether ``path`` is a PNG image (an earlier report's plot, which ``report`` replaces): a regular file that
+    starts with PNG's signature.  Anything else there is kept unless ``--overwrite``."""
+    try:
+        if not path.is_file():  # never opened otherwise: a FIFO would wait for ever
+            return False
+        with open(path, "rb") as f:
+            return f.read(8) == b"\x89PNG\r\n\x1a\n"
+    except OSError:
+        return False
+
+
+def resume_conflicts(args: argparse.Namespace, config: Any) -> list[str]:
+    """``--resume`` with settings of the run's own (``--games``, ``--time``, ...): each one that differs from the
+    stored run, in words (``--games 10 (the run: 2)``); the same value again is no conflict, so the command
+    that began a run, with ``--resume`` added, carries it on."""
+    from ..arena.adjudicate import describe_adjudication, parse_adjudicate
+    from ..arena.clock import format_tc
+    from ..arena.stats import Sprt
+
+    def differs(flag: str, given: Any, stored: Any, shown: Any = None, stored_shown: Any = None) -> None:
+        if given is not None and given != stored:
+            had = "none" if stored is None else stored_shown if stored_shown is not None else f"{stored:g}" \
+                if isinstance(stored, float) else stored
+            out.append(f"{flag} {shown if shown is not None else given} (the run: {had})")
+
+    out: list[str] = []
+    if args.game is not None:
+        from ..games import get_game
+
+        from ..arena.match import canonical_game
+
+        differs("--game", get_game(canonical_game(args.game)).spec, config.game, args.game)
+    differs("--games", args.games, config.games)
+    differs("--seed", args.seed, config.seed)
+    differs("--order", args.order, config.order)
+    differs("--grace", args.grace, config.grace)
+    differs("--deadline", args.deadline, config.deadline)
+    for name in ("time", "nodes", "depth"):
+        differs(f"--{name}", getattr(args, name), config.limits.get(name))
+    if args.tc is not None:
+        differs("--tc", [float(x) for x in args.tc], None if config.tc is None else [float(x) for x in config.tc],
+                format_tc(args.tc), None if config.tc is None else format_tc(config.tc))
+    if args.adjudicate:
+        differs("--adjudicate", parse_adjudicate(args.adjudicate), config.adjudicate, " ".join(args.adjudicate),
+                describe_adjudication(config.adjudicate).removeprefix("adjudication: "))
+    if getattr(args, "sprt", None):
+        try:
+            s = Sprt.parse(args.sprt)
+        except ValueError:
+            s = None
+        differs("--sprt", None if s is None else [s.elo0, s.elo1, s.alpha, s.beta], config.sprt, args.sprt)
+    if getattr(args, "gauntlet", False) and config.mode != "gauntlet":
+        out.append(f"--gauntlet (the run: a {config.mode})")
+    if args.openings is not None and str(args.openings) != config.openings_source:
+        out.append(f"--openings {args.openings} (the run: {config.openings_source})")
+    if args.opening_plies is not None:
+        plies = f"random, {args.opening_plies} plies" if args.opening_plies else "start position"
+        if plies != config.openings_source:
+            out.append(f"--opening-plies {args.opening_plies} (the run: {config.openings_source})")
+    return out
 
 
 def resumed_engines(args: argparse.Namespace, store: Any) -> None:
