@@ -26,7 +26,7 @@ from zerosum.arena.report import (
     summarize,
     table_layout,
 )
-from zerosum.arena.stats import Z95, rating_errors, ratings, score_interval, trinomial
+from zerosum.arena.stats import Z95, pentanomial, rating_errors, ratings, score_interval, trinomial
 from zerosum.arena.store import Store
 from zerosum.cli import main
 from zerosum.errors import UsageError
@@ -115,6 +115,58 @@ def test_report_command_uses_COLUMNS(results, monkeypatch, capsys):
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "Agents" in out and "ab:d2" in out and "ab:d4" in out and "…" not in out
 
+
+def one_pairing(wdl, pairs, **config):
+    """A report of one pairing with the given (wins, draws, losses) and pair counts."""
+    ps = PairingStats("first", "random", *wdl, pairs=list(pairs))
+    ps.tri, ps.penta = trinomial(*wdl), pentanomial(pairs)
+    standings = [Standing("first", games=sum(wdl)), Standing("random", games=sum(wdl))]
+    cfg = ArenaConfig(game="connect4", agents=["first", "random"], games=sum(wdl), **config)
+    return Report(cfg, sum(wdl), sum(wdl), [ps], standings, {}, {}, 10.0, 0.1, None)
+
+
+@pytest.mark.parametrize("wdl, pairs, games", [
+    ((1, 0, 1), [0, 0, 1, 0, 0], "+0 [-inf, +inf]"),  # one pair, won and lost (games: 0.5 ± 0.69 passes 0 and 1)
+    ((2, 0, 2), [0, 0, 2, 0, 0], "+0 ± 798"),         # two pairs, both WL (games: 0.5 ± 0.49)
+    ((0, 4, 0), [0, 0, 2, 0, 0], "+0 [-inf, +inf]"),  # all draws: no variance in either column
+])
+def test_outcomes_all_alike_show_an_unknown_interval_never_plus_minus_0(wdl, pairs, games):
+    text, _ = render(one_pairing(wdl, pairs), 160)
+    assert not re.search(r"± 0\b", text)
+    row = next(line for line in text.splitlines() if "first vs random" in line)
+    cells = [c.strip() for c in row.split("│")]
+    assert cells[-2] == "+0 [-inf, +inf]"  # Elo (pairs), worded as the per-game column words an unknown end
+    assert cells[5] == games  # Elo (games)
+
+
+def test_match_of_one_pair_shows_no_pairs_interval(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "z.db"
+    monkeypatch.setenv("COLUMNS", "130")
+    assert main(["match", "first", "random", "--games", "2", "-o", str(db), "--jobs", "1"]) == 0
+    live = capsys.readouterr().out
+    assert main(["report", str(db), "--no-plots"]) == 0
+    for text in (live, capsys.readouterr().out):
+        row = next(line for line in text.splitlines() if "first vs random" in line)
+        assert "[-inf, +inf]" in row.split("│")[-2] and not re.search(r"± 0\b", row)  # the pairs' Elo cell
+
+
+def test_report_states_the_time_control_and_adjudication_of_the_run(tmp_path, monkeypatch, capsys):
+    text, _ = render(one_pairing((1, 0, 1), [0, 0, 1, 0, 0], tc=[2.0, 0.05], adjudicate={"draw": 30}), 160)
+    header = " ".join(text.split("Pairings")[0].split())
+    assert "time control 2+0.05" in header and "adjudication: draw after 30 moves" in header
+    text = " ".join(render(one_pairing((1, 0, 1), [0, 0, 1, 0, 0], adjudicate={"solver": 100}), 160)[0].split())
+    assert "adjudication: solver (100 nodes a check)" in text and "time control" not in text
+    text, _ = render(one_pairing((1, 0, 1), [0, 0, 1, 0, 0]), 160)
+    assert "time control" not in text and "adjudication" not in text  # as the live run: nothing when neither
+    # the command, from the stored run's settings
+    db = tmp_path / "r.db"
+    monkeypatch.setenv("COLUMNS", "130")
+    assert main(["match", "first", "random", "--games", "4", "--tc", "2+0.05", "--adjudicate", "draw=30",
+                 "-o", str(db), "--jobs", "1", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(db), "--no-plots"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "time control 2+0.05" in out and "adjudication: draw after 30 moves" in out
 
 def test_progress_line_folds_rather_than_cutting_the_count():
     for width in (80, 60):

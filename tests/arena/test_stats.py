@@ -4,7 +4,19 @@ import math
 
 import pytest
 
-from zerosum.arena.stats import Sprt, elo, los, pair_counts, pentanomial, ratings, score_of, sprt_llr, trinomial
+from zerosum.arena.stats import (
+    Sprt,
+    elo,
+    fmt_elo,
+    los,
+    pair_counts,
+    pentanomial,
+    ratings,
+    score_interval,
+    score_of,
+    sprt_llr,
+    trinomial,
+)
 
 
 def test_elo_from_score():
@@ -58,6 +70,42 @@ def test_no_games():
     s = trinomial(0, 0, 0)
     assert s.n == 0 and math.isnan(s.score)
 
+
+@pytest.mark.parametrize("summary", [
+    pentanomial([0, 0, 1, 0, 0]),  # one pair, won and lost: no variance from one observation
+    pentanomial([0, 0, 2, 0, 0]),  # two pairs in one bin
+    pentanomial([0, 0, 0, 0, 5]),  # every pair won twice
+    pentanomial([3, 0, 0, 0, 0]),
+    trinomial(0, 6, 0),  # all draws
+    trinomial(1, 0, 0),  # one game
+    trinomial(0, 0, 10),
+])
+def test_outcomes_all_alike_give_no_interval_not_certainty(summary):
+    # the sample variance of observations all in one bin is 0: a normal interval of no width would claim the
+    # Elo is known exactly (the pairs column once read "+0 ± 0" after one pair); the interval is unknown
+    assert summary.variance == 0.0
+    assert (summary.elo_low, summary.elo_high) == (-math.inf, math.inf)
+    assert summary.error == math.inf
+    assert summary.elo_low <= summary.elo <= summary.elo_high
+    # the plots keep their exact one-sided bound for these (score_interval), which has width
+    low, high = score_interval(summary, (0.0, 0.25, 0.5, 0.75, 1.0))
+    assert 0.0 <= low <= summary.score <= high <= 1.0 and high - low > 0.1
+
+
+def test_two_outcomes_give_a_finite_interval():
+    # pairs [0, 0, 1, 1, 0]: per-game scores 0.5 and 0.75, mean 0.625, variance 0.015625 (two observations)
+    # half width 1.959964 * sqrt(0.015625 / 2) = 0.1732408: Elo(0.4517592) = -33.5 .. Elo(0.7982408) = +238.9
+    s = pentanomial([0, 0, 1, 1, 0])
+    assert s.variance == pytest.approx(0.015625)
+    assert s.elo_low == pytest.approx(elo(0.625 - 0.1732408), abs=1e-2)
+    assert s.elo_high == pytest.approx(elo(0.625 + 0.1732408), abs=1e-2)
+    assert math.isfinite(s.error)
+
+
+def test_fmt_elo_of_an_unknown_half_width_reads_inf():
+    assert fmt_elo(math.inf, sign=False) == "inf"  # "± inf", not "± +inf"
+    assert fmt_elo(math.inf) == "+inf" and fmt_elo(-math.inf) == "-inf"
+    assert fmt_elo(-0.3) == "+0" and fmt_elo(12.4, sign=False) == "12" and fmt_elo(math.nan) == "-"
 
 def test_los():
     # 1/2 + 1/2 erf((6 - 2) / sqrt(2 * 8)) = 1/2 + 1/2 erf(1) = 1/2 + 1/2 * 0.8427008 = 0.9213504

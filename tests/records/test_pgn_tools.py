@@ -9,6 +9,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -62,6 +63,24 @@ def test_python_chess_reads_white_black_and_result_of_every_game(tournament):
             assert (h["First"], h["Second"]) == (h["White"], h["Black"])
     assert seen == expected  # every game once, each player and result where the results file has them
 
+
+def test_python_chess_skips_connect_four_moves_silently(tournament):
+    """What docs/records.md says python-chess makes of a Connect Four record: a lone digit matches nothing in
+    its move grammar, so it reads no move and reports no error (the page once said ``game.errors`` lists
+    the moves); the notes' comments gather in the game's comment."""
+    _, pgn = tournament
+    games = []
+    with open(pgn, encoding="utf-8") as fh:
+        while (game := chess_pgn.read_game(fh)) is not None:
+            games.append(game)
+    assert len(games) == 12
+    for game in games:
+        assert game.errors == [] and list(game.mainline_moves()) == [] and game.variations == []
+        assert game.end().board() == chess.Board()  # nothing was played
+        assert "time=" in game.comment  # the moves' notes, joined
+    page = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    tools = page.split("## Tools that read the records")[1].split("## Commands")[0]
+    assert "`game.errors == []`" in tools and "`game.errors` lists them" not in tools
 
 def ordo_table(text):
     """PLAYER -> (POINTS, PLAYED) from Ordo's rating table."""

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..external.names import describe_engines, stored_engines
+from .adjudicate import describe_adjudication
+from .clock import format_tc
 from .match import ArenaConfig, describe_deadline, pairings
 from .stats import (
     Sprt,
@@ -342,18 +344,21 @@ def progress_columns(console: Any) -> list[Any]:
 
 
 def print_tables(report: Report, console: Any = None) -> None:
-    """The run's settings, its pairings, ranking and forfeits as tables that fit ``console`` (its width:
-    ``COLUMNS``), with a legend of agent labels when the tables cannot show full names."""
+    """The run's settings (with its time control and adjudication, when it had them), its pairings, ranking
+    and forfeits as tables that fit ``console`` (its width: ``COLUMNS``), with a legend of agent labels when
+    the tables cannot show full names."""
     from rich.console import Console
     from rich.markup import escape
 
     console = console or Console()
     cfg = report.config
     limits = ", ".join(f"{k}={v}" for k, v in cfg.limits.items() if v is not None) or "the agents' own"
+    rules = ([f"time control {format_tc(cfg.tc)}"] if cfg.tc else []) + (  # as the run said before its first move
+        [describe_adjudication(cfg.adjudicate)] if cfg.adjudicate else [])
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
-        + escape(f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order}); limits: {limits}; seed {cfg.seed}; "
-                 f"{describe_deadline(cfg, rule=False)}")
+        + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order})", f"limits: {limits}",
+                            f"seed {cfg.seed}", describe_deadline(cfg, rule=False), *rules]))
     )
     name, tables = table_layout(report, console)
     if any(k != v for k, v in name.items()):

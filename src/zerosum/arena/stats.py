@@ -8,6 +8,9 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
 - :func:`pentanomial` summarises game pairs (same opening, colours swapped): each pair scores 0, 1/4, 1/2, 3/4
   or 1 per game, and the variance comes from those five frequencies divided by the number of pairs.  Pairs
   are not independent of colour and opening bias, so this interval is the honest one when games are paired.
+- Either interval is ``[-inf, +inf]`` (unknown) while every observation fell in one bin (one pair, all pairs
+  won and lost, all draws...): their sample variance is 0, and a normal interval of no width would claim
+  certainty.  :func:`score_interval` gives such a summary an exact one-sided bound instead (the plots).
 - :func:`los`: likelihood of superiority, ``1/2 + 1/2 erf((W - L) / sqrt(2 (W + L)))`` (cutechess).
 - :func:`sprt_llr`: the generalized sequential probability ratio test (GSPRT) as fishtest computes it
   (Michel Van den Bergh's ``LLRcalc.LLR_logistic``): the log-likelihood ratio of the most likely outcome
@@ -79,7 +82,7 @@ class Summary:
     score: float
     variance: float  # of one game's (or one pair's per-game) score
     elo: float
-    elo_low: float
+    elo_low: float  # -inf and +inf when every observation fell in one bin (see _summary): unknown, not certain
     elo_high: float
 
     @property
@@ -94,6 +97,8 @@ def _summary(values: Sequence[float], counts: Sequence[float]) -> Summary:
         return Summary(0, math.nan, math.nan, math.nan, math.nan, math.nan)
     mean = sum(v * c for v, c in zip(values, counts)) / n
     var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    if sum(1 for c in counts if c) < 2:  # one observation, or all alike: the spread is unknown, not 0
+        return Summary(int(n), mean, var, elo(mean), -math.inf, math.inf)
     half = Z95 * math.sqrt(var / n)
     return Summary(int(n), mean, var, elo(mean), elo(mean - half), elo(mean + half))
 
@@ -328,11 +333,12 @@ def rating_errors(
 
 
 def fmt_elo(x: float | None, sign: bool = True) -> str:
-    """An Elo figure for tables: whole points, ``+0`` rather than ``-0``, ``-`` when unknown."""
+    """An Elo figure for tables: whole points, ``+0`` rather than ``-0``, ``-`` when unknown; without ``sign``
+    (a ``±`` half-width) an infinite one is ``inf``."""
     if x is None or math.isnan(x):
         return "-"
     if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
+        return "-inf" if x < 0 else "+inf" if sign else "inf"
     if round(x) == 0:
         return "+0" if sign else "0"
     return f"{x:+.0f}" if sign else f"{x:.0f}"
