@@ -163,6 +163,9 @@ def test_the_default_deadline_is_the_time_limit_and_a_small_stated_margin():
     assert describe_deadline(config, rule=False) == "deadline per move: alphabeta:time=0.5 0.75 s, random 2.25 s"
     config.deadline = 5.0
     assert deadline_for(config, "random") == 5.0 and describe_deadline(config) == "deadline per move: 5 s (--deadline)"
+    clocked = ArenaConfig(game="connect4", agents=["random", "first"], games=2, tc=[2.0, 0.05])
+    assert describe_deadline(clocked) == "deadline per move: 60 s (or the clock's time left, when less)"  # not
+    # "(no time limit)" above the line "time control 2+0.05": the clock bounds a move first
 
 
 def test_a_function_over_its_time_forfeits_and_one_within_it_does_not(tmp_path, capsys):

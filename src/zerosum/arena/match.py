@@ -221,6 +221,8 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
     else:
         text = ", ".join(f"{label} {d:g} s" for label, d in per.items())
     how = "no time limit" if untimed else DEADLINE_RULE
+    if config.tc:  # the clock's time left bounds a move first; this deadline is the most any move gets
+        how = "or the clock's time left, when less" if untimed else f"{how}; or the clock's time left, when less"
     return f"deadline per move: {text}" + (f" ({how})" if rule else "")
 
 
