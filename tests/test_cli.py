@@ -85,7 +85,8 @@ def test_engines_play_each_other(monkeypatch, capsys) -> None:
         (["play", "--moves", "448"], "column 8 is outside 1..7"),
         (["bench", "playouts", "--seconds", "0"], "expected a number > 0"),
         (["nosuchcommand"], "invalid choice"),
-        (["play", "--nosuch"], "unrecognized arguments"),
+        (["play", "--nosuch"], "zerosum play: error: unrecognized arguments: '--nosuch'"),  # the command named
+        (["match", "first", "random", "--bogus", "x"], "zerosum match: error: unrecognized arguments: '--bogus'"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(argv: list[str], words: str, monkeypatch, capsys) -> None:

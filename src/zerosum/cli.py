@@ -97,7 +97,8 @@ class _Parser(argparse.ArgumentParser):
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
             more = f" and {len(extra) - 3:,} more" if len(extra) > 3 else ""
-            self.error(f"unrecognized arguments: {', '.join(quoted(a) for a in extra[:3])}{more}")
+            by = getattr(self, "commands", {}).get(getattr(parsed, "command", None), self)  # zerosum match: error
+            by.error(f"unrecognized arguments: {', '.join(quoted(a) for a in extra[:3])}{more}")
         return parsed
 
 
@@ -116,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"zerosum {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its errors
     for name, (_, help_text) in SUBCOMMANDS.items():
         add_arguments, run = command(name)
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -152,8 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, UsageError) as exc:
         _say(f"zerosum {args.command}: error: {exc}")
         return 2
-    except KeyboardInterrupt:
-        _say("interrupted")
+    except KeyboardInterrupt as exc:  # a command may say what was kept: KeyboardInterrupt("12 games ...")
+        _say(f"interrupted: {exc}" if str(exc) else "interrupted")
         return 130
     except BrokenPipeError:  # e.g. `zerosum solve | head`
         _quiet_stdout()

@@ -147,3 +147,25 @@ def test_ctrl_c_stops_a_wait_on_a_pool_job_and_kills_its_worker():
 def test_ctrl_c_stops_a_match_of_timed_searches_within_a_second():
     run = _interrupted_call("r = zerosum.match('mcts:time=0.5', 'alphabeta:time=0.5', games=16)", 10.0)
     assert run.seconds < 2 and run.err == ""
+
+
+def test_ctrl_c_on_the_command_line_says_what_was_kept_and_how_to_carry_on(tmp_path):
+    """``zerosum match`` interrupted said only "interrupted": now how many games it stored, and the command that
+    carries the run on; the games it stored are kept, and --resume plays the rest."""
+    db = tmp_path / "c.db"
+    script = ("import sys\nfrom zerosum.cli import main\nprint('ready', flush=True)\n"
+              f"sys.exit(main(['match', {str(FAULTY) + ':slow_first'!r}, 'first', '--game', 'tictactoe', "
+              f"'--games', '40', '--jobs', '1', '--quiet', '-o', {str(db)!r}]))\n")
+    run = Interrupted(script, marker="ready", times=1, wait=3.0)
+    assert run.proc.returncode == 130 and run.seconds < 5
+    line = run.err.strip()
+    assert line.startswith("interrupted: ") and "of 40 games stored in" in line, run.err
+    assert line.endswith(f"to carry on: zerosum match --resume -o {db}"), line
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        con.close()
+    assert line.startswith(f"interrupted: {stored} of 40 games"), (line, stored)

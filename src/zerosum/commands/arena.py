@@ -321,6 +321,9 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             print(f"{store.count()} games in {out} ({elapsed:.1f} s this run)")
         if getattr(args, "grade", None) is not None or args.ranking is not None:
             finish_ranking(args, summarize(store), console, args.quiet)  # grades, --ranking
+    except KeyboardInterrupt:  # what is kept, and how to go on: the games in flight are not results
+        raise KeyboardInterrupt(f"{store.count()} of {len(store.plan())} games stored in {out}; to carry on: "
+                                f"zerosum {'match' if mode == 'match' else 'tournament'} --resume -o {out}") from None
     finally:
         store.close()
         if writer is not None:
