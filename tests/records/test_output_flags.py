@@ -146,3 +146,16 @@ def test_resume_refuses_settings_that_differ_from_the_run_and_takes_the_same_aga
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and said in err and "start a new run" in err, err
     assert games_in(db) == 4
+
+
+def test_records_named_like_the_results_file_are_refused_first(tmp_path, capsys):
+    """``report r.db -o r.db`` said "pass --overwrite", and with --overwrite that it is the results file."""
+    db = tmp_path / "r.db"
+    assert main(["match", *QUICK, "-o", str(db)]) == 0
+    before = db.read_bytes()
+    capsys.readouterr()
+    for extra in ([], ["--overwrite"]):
+        assert main(["report", str(db), "-o", str(db), *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is the results file itself" in err, err
+    assert db.read_bytes() == before

@@ -173,9 +173,9 @@ def export_records(results: str, target: str, overwrite: bool) -> int:
     from ..core.files import check_output, shown
     from ..records import from_store, write
 
+    if target.strip() and Path(results).resolve() == Path(target).resolve():  # said first: --overwrite cannot help
+        raise UsageError(f"-o/--export {shown(target)} is the results file itself: name another file for the records")
     path = check_output(target, overwrite=overwrite, what="record file")  # before any work: a regular file
-    if Path(results).resolve() == path.resolve():
-        raise UsageError(f"--export {shown(target)} is the results file itself: name another file")
     store, _ = open_run(Path(results))  # a missing, damaged or foreign file is one line
     with store:
         count = write(from_store(store), path, overwrite=overwrite)
