@@ -357,7 +357,7 @@ def print_tables(report: Report, console: Any = None) -> None:
         [describe_adjudication(cfg.adjudicate)] if cfg.adjudicate else [])
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
-        + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)}, {cfg.order} order)", f"limits: {limits}",
+        + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)} in {cfg.order} order)", f"limits: {limits}",
                             f"seed {cfg.seed}", describe_deadline(cfg, rule=False), *rules]))
     )
     name, tables = table_layout(report, console)
