@@ -298,8 +298,9 @@ def test_ctrl_c_stops_cleanly_and_records_no_false_forfeit(tmp_path):
     assert proc.poll() is None, "the run ended before a game could be seen in its results file"
     proc.send_signal(signal.SIGINT)  # as Ctrl-C does (the workers ignore it; the supervisor ends them)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and err.strip() == "interrupted"
+    assert proc.returncode == 130 and err.startswith("interrupted: ") and err.count("\n") == 1, err
     got = rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0]
+    assert err.startswith(f"interrupted: {got[0]} of 16 games stored in ") and "--resume" in err, err
     assert 1 <= got[0] < 16 and got[1] == 0
     assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 0
     assert rows(db, "SELECT COUNT(*), SUM(forfeit) FROM games")[0] == (16, 0)
