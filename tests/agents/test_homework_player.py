@@ -79,9 +79,9 @@ def test_its_own_stones_are_always_2():
     ("3.0", "malformed move", "returned 3.0 (float)"),
     ("True", "malformed move", "returned True (bool)"),
     ("'3'", "malformed move", "returned '3' (str)"),
-    ("8", "illegal move", "column 8 is outside 0..7"),
-    ("-1", "illegal move", "column -1 is outside 0..7"),
-    ("3", "illegal move", "column 3 is full"),
+    ("8", "illegal move", "column 9 is outside 1..8 (0-based 8 is outside 0..7)"),
+    ("-1", "illegal move", "column 0 is outside 1..8 (0-based -1 is outside 0..7)"),
+    ("3", "illegal move", "column 4 is full (0-based 3)"),
 ])
 def test_an_answer_that_is_not_a_legal_column_is_one_line_naming_the_function_and_position(tmp_path, answer, kind, words):
     path = write(tmp_path, "hw.py", f"def player(board):\n    return {answer}\n")
@@ -125,19 +125,21 @@ def test_a_bad_answer_forfeits_in_the_arena_with_its_line(tmp_path, capsys):
     assert main(["match", f"{path}:player", "random", "--game", "connect4-8x8", "--games", "2", "--opening-plies", "0",
                  "--jobs", "1", "--out", str(db)]) == 0
     reasons = [reason for reason, forfeit, *_ in _games(db)]
-    assert all(r.startswith("malformed move: hw.py:player returned None (NoneType) in position") for r in reasons)
+    assert all(r.startswith(("malformed move: hw.py:player returned None (NoneType) in position '",
+                             "malformed move: hw.py:player returned None (NoneType) at the start:")) for r in reasons)
     out = " ".join(capsys.readouterr().out.split())
     assert "malformed move: hw.py:player returned None" in out  # the Forfeits table says why
 
 
 def test_a_forfeit_row_says_why_in_the_table_and_the_report(tmp_path, capsys):
-    path = write(tmp_path, "hw.py", "def player(board, depth, extra):\n    return 0\n")  # not the contract
+    path = write(tmp_path, "hw.py", "def player(board):\n    return search(board, 1)\n"
+                                    "def search(board, depth, extra):\n    return 0\n")  # a bug in the search
     db = tmp_path / "why.db"
     assert main(["match", f"{path}:player", "random", "--game", "connect4-8x8", "--games", "2", "--opening-plies", "0",
                  "--jobs", "1", "--out", str(db)]) == 0
-    assert all(r.startswith("error: TypeError: player() missing 1 required positional argument")
+    assert all(r.startswith("error: TypeError: search() missing 1 required positional argument")
                for r, *_ in _games(db))
-    why = "error: player() missing 1 required positional argument: 'extra' (TypeError)"
+    why = "error: search() missing 1 required positional argument: 'extra' (TypeError)"
     assert why in " ".join(capsys.readouterr().out.split())
     assert main(["report", str(db), "--no-plots"]) == 0
     assert why in " ".join(capsys.readouterr().out.split())

@@ -236,5 +236,7 @@ def test_a_player_whose_answer_is_no_action_forfeits_with_why() -> None:
     def three(game, state, extra):  # type: ignore[no-untyped-def]
         return 0
 
-    record = zerosum.play_game("tictactoe", three, "random")
-    assert record.result == "0-1" and "missing 1 required positional argument: 'extra'" in record.reason
+    from zerosum.errors import AgentError
+
+    with pytest.raises(AgentError, match=r"^three takes \(game, state, extra\): expected player\(board\)"):
+        zerosum.play_game("tictactoe", three, "random")  # refused before the game: no game forfeited

@@ -146,7 +146,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         if not actions:
             raise AgentError("no legal action: the game is over")
         name, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two, state)
-        if self.plain:
+        if self.plain or self.limits.depth == 0:  # depth=0: the evaluation of the position itself, as minimax's
             from .textbook import plain_alphabeta
 
             return plain_alphabeta(game, state, evaluate, self.limits.depth, self.limits.nodes, tracer)

@@ -22,8 +22,9 @@ line as its reason (``malformed move: ...`` or ``illegal move: ...``).
 **The entry function.**  An agent file named without a function (``homework.py`` rather than
 ``homework.py:player``) plays with :func:`entry_function`: ``player``, else the file's only function.
 
-**Sibling modules.**  While an agent file is loaded (and while its function plays a move) its own folder
-comes first on ``sys.path``, so ``import hw_student`` finds ``hw_student.py`` beside it.  The modules it
+**Sibling modules.**  While an agent file is loaded (and while its function plays a move) the modules of its
+own folder are found first, as if the folder came first on ``sys.path`` but for the thread running the agent
+alone (``sys.path`` itself is left as it is), so ``import hw_student`` finds ``hw_student.py`` beside it.  The modules it
 imports from its folder are kept with the agent and taken out of ``sys.modules`` again, so two students'
 files that each import their own ``helpers.py`` each get their own (:func:`sibling_imports`).
 """
@@ -32,9 +33,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib.abc
+import importlib.machinery
 import inspect
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterator
@@ -43,8 +47,8 @@ from ..errors import AgentError
 from ..game import Game
 from ..spec import quoted
 
-__all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "declared_counter", "sibling_imports",
-           "board_of", "plain_int", "DECLARATION", "ENTRY", "entry_function"]
+__all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "check_arity", "declared_counter",
+           "sibling_imports", "board_of", "plain_int", "in_position", "DECLARATION", "ENTRY", "entry_function"]
 
 #: the module-level name by which an agent file names its search function (the nodes the arena counts)
 DECLARATION = "NODES_COUNTED_BY"
@@ -116,27 +120,59 @@ def _sibling(name: str, folder: str) -> bool:
     return parent == folder
 
 
+class _SiblingFinder(importlib.abc.MetaPathFinder):
+    """Finds a top-level module in the folder of the agent file that the *current thread* is running (the
+    innermost :func:`sibling_imports`), before ``sys.path`` is searched, as the folder first on ``sys.path``
+    would, but for that thread alone: another thread (``zerosum play`` prepares engines in the background)
+    importing ``string`` never gets a student's ``string.py``.  Built-in and frozen modules come first, as
+    they do before ``sys.path``."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        folders = getattr(_running, "folders", None)
+        if path is not None or not folders:  # a submodule is found through its package's own __path__
+            return None
+        return importlib.machinery.PathFinder.find_spec(name, [folders[-1]])
+
+
+_running = threading.local()
+_FINDER = _SiblingFinder()
+
+
+def _install_finder() -> None:
+    if _FINDER in sys.meta_path:
+        return
+    at = next((i for i, f in enumerate(sys.meta_path) if f is importlib.machinery.PathFinder), len(sys.meta_path))
+    sys.meta_path.insert(at, _FINDER)
+
+
 @contextlib.contextmanager
 def sibling_imports(folder: str, kept: dict[str, ModuleType]) -> Iterator[None]:
-    """Within: ``folder`` first on ``sys.path`` and the modules ``kept`` from it in ``sys.modules``; after:
-    both as they were, and every module newly imported from ``folder`` moved into ``kept`` (the agent's own)."""
+    """Within, in this thread: the modules of ``folder`` found first (as with ``folder`` first on
+    ``sys.path``, other threads unaffected) and the modules ``kept`` from it in ``sys.modules``; after: as they
+    were, and every module newly imported from ``folder`` moved into ``kept`` (the agent's own).
+    ``sys.modules`` is read from snapshots, since other threads may import meanwhile."""
     folder = os.path.realpath(folder)
-    sys.path.insert(0, folder)
+    _install_finder()
+    stack = getattr(_running, "folders", None)
+    if stack is None:
+        stack = _running.folders = []
+    stack.append(folder)
     saved = {name: sys.modules.get(name) for name in kept}
     sys.modules.update(kept)
-    before = set(sys.modules)
+    before = set(list(sys.modules))
     try:
         yield
     finally:
-        for name in [n for n in sys.modules if n not in before and _sibling(n, folder)]:
-            kept[name] = sys.modules.pop(name)
+        stack.pop()
+        for name in [n for n in list(sys.modules) if n not in before and _sibling(n, folder)]:
+            module = sys.modules.pop(name, None)
+            if module is not None:
+                kept[name] = module
         for name, old in saved.items():
             if old is None:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = old
-        with contextlib.suppress(ValueError):
-            sys.path.remove(folder)
 
 
 # ---- the one-argument board player ------------------------------------------------------------------
@@ -158,6 +194,28 @@ def takes_board(func: Callable[..., Any]) -> bool:
     return len(required) == 1
 
 
+def check_arity(func: Callable[..., Any], label: str) -> None:
+    """One AgentError line unless ``func`` can be called as ``player(board)`` or ``f(game, state)``: with one
+    or two positional arguments (defaults and ``*args`` count; a signature that cannot be read passes)."""
+    if isinstance(func, type):
+        return
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return
+    for count in (1, 2):
+        try:
+            signature.bind(*range(count))
+        except TypeError:
+            continue
+        return
+    names = [("*" if p.kind == p.VAR_POSITIONAL else "**" if p.kind == p.VAR_KEYWORD else "") + p.name
+             for p in signature.parameters.values()]
+    takes = f"takes ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''})" if names else "takes no parameters"
+    raise AgentError(f"{label} {takes}: expected player(board), which returns a column, or f(game, state), "
+                     f"which returns an action")
+
+
 def board_of(game: Any, state: Any) -> Any:
     """The numpy board the homework's player sees: ``rows x cols`` ints, the top row first, 0 empty, the
     side to move's stones 2 (O) and the other side's 1 (X)."""
@@ -169,13 +227,17 @@ def board_of(game: Any, state: Any) -> Any:
     return np.array([[codes[c] for c in row] for row in rows], dtype=np.int64)
 
 
-def _position(game: Any, state: Any) -> str:
-    """The position as an error names it: its move string ("the start position" when empty), else its grid."""
+def in_position(game: Any, state: Any) -> str:
+    """Where an error happened, as words: ``at the start`` when no move was played, else ``in position
+    '4453'`` (its move string), else ``in position grid ...`` (a position built from a grid)."""
     try:
         moves = game.to_moves(state)
     except Exception:  # noqa: BLE001 - a position built from a grid has no history
-        return "grid " + "/".join(game.to_grid(state).split("\n"))
-    return quoted(moves) if moves else "the start position"
+        try:
+            return "in position grid " + "/".join(game.to_grid(state).split("\n"))
+        except Exception:  # noqa: BLE001 - a game without a grid
+            return "in a position"
+    return f"in position {quoted(moves)}" if moves else "at the start"
 
 
 def _shown(answer: Any) -> str:
@@ -209,14 +271,15 @@ class BoardPlayer:
         legal = game.actions(state)
         cols = game.cols
         expected = f"expected a 0-based column 0..{cols - 1} that is not full: one of {', '.join(map(str, legal))}"
-        where = f"{self.label} returned {_shown(answer)} in position {_position(game, state)}"
+        where = f"{self.label} returned {_shown(answer)} {in_position(game, state)}"
         column = plain_int(answer)
         if column is None:
             raise BadAnswer(f"{where}: {expected}", "malformed move")
-        if not 0 <= column < cols:
-            raise BadAnswer(f"{where}: column {column} is outside 0..{cols - 1}; {expected}", "illegal move")
+        if not 0 <= column < cols:  # a 0-based number said both ways (docs/teaching.md, one numbering)
+            raise BadAnswer(f"{where}: column {column + 1} is outside 1..{cols} (0-based {column} is outside "
+                            f"0..{cols - 1}); {expected}", "illegal move")
         if column not in legal:
-            raise BadAnswer(f"{where}: column {column} is full; {expected}", "illegal move")
+            raise BadAnswer(f"{where}: column {column + 1} is full (0-based {column}); {expected}", "illegal move")
         return column
 
 

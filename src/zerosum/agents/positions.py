@@ -88,12 +88,20 @@ def position_name(game: Game[Any, Any], state: Any) -> str:
 
 def course_entry(method: Callable[..., Any]) -> Callable[..., Any]:
     """An agent's ``method(game, state, ...)`` taking a course game object and its own states too; for a
-    zerosum Game it costs one ``isinstance`` test (every agent's ``__call__`` and ``search`` are wrapped)."""
+    zerosum Game it costs one ``isinstance`` test (every agent's ``__call__`` and ``search`` are wrapped).
+    On a course game a search that recurses past Python's limit is one GameError line
+    (:func:`zerosum.games.course_objects.too_deep`), never a RecursionError."""
 
     @functools.wraps(method)
     def entry(self: Any, game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
         if (not isinstance(game, Game) or game.COURSE) and "input" in COURSE_HOOKS:
             game, state = COURSE_HOOKS["input"](game, state)
+            try:
+                return method(self, game, state, *args, **kwargs)
+            except RecursionError:  # deeper than Python allows: one line saying whether the game ever ends
+                from ..games.course_objects import too_deep
+
+                raise too_deep(game, state, str(getattr(self, "spec", type(self).__name__))) from None
         return method(self, game, state, *args, **kwargs)
 
     return entry

@@ -121,7 +121,8 @@ class FunctionAgent(Agent):
 
     In the arena, under a node limit (``limits.nodes``, or the run's ``--nodes``) or with a declared search
     function (``NODES_COUNTED_BY``), its nodes are counted (:mod:`zerosum.arena.counting`).  A function from
-    an agent file plays with its file's folder first on ``sys.path`` and its sibling modules at hand."""
+    an agent file plays with the modules of its file's folder found first (in its own thread:
+    :func:`.homework.sibling_imports`) and its sibling modules at hand."""
 
     name = "function"
     LIMITS = ("nodes",)
@@ -179,7 +180,7 @@ def named_file_spec(spec: str) -> str:
 
 def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     from ..core.files import load_user_module
-    from .homework import BoardPlayer, declared_counter, sibling_imports, takes_board
+    from .homework import BoardPlayer, check_arity, declared_counter, sibling_imports, takes_board
 
     path, _, attr = spec.rpartition(":")
     if not os.path.lexists(path):  # anything else there (a FIFO, a device) is named by load_user_module
@@ -203,6 +204,7 @@ def _load_file_agent(spec: str, limits: Limits | None = None) -> Agent:
     if isinstance(obj, Agent):
         obj.spec = spec
         return obj
+    check_arity(obj, f"{os.path.basename(path)}:{attr}")
     agent = FunctionAgent(obj, spec, limits)
     agent.folder, agent.siblings = folder, siblings
     agent.declared = declared_counter(module, obj, path)
@@ -227,8 +229,9 @@ def make_agent(
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):
-        from .homework import BoardPlayer, takes_board
+        from .homework import BoardPlayer, check_arity, takes_board
 
+        check_arity(spec, f"{getattr(spec, '__name__', 'the function')}")
         agent = FunctionAgent(spec, getattr(spec, "__name__", "function"), limits)
         if takes_board(spec):  # the homework's player(board), handed over in Python
             agent.board = BoardPlayer(spec, f"{agent.spec}(board)")

@@ -187,7 +187,7 @@ def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str =
         raise AgentError(
             f"evaluation {name} gives {safe_repr(value)} for player 1 and for player 2 at "
             f"{position_name(game, state)}: it scores from one fixed side, but is called with the side to "
-            f"move; declare its side with @evaluation(view=\"second\") (player 2, O: the homework's) or "
+            f"move; declare its side with @evaluation(view=\"second\") (player 2, O, as the homework scores) or "
             f"view=\"first\", or @evaluation(view=\"mover\") if it reads the side to move from the state "
             f"(from zerosum.agents.heuristics import evaluation)")
     seen.add(key)

@@ -9,9 +9,10 @@ CPU time bounded its moves instead.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
-__all__ = ["REASON_CHARS", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note"]
+__all__ = ["REASON_CHARS", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note", "counted_labels",
+           "declares_counter"]
 
 #: the longest reason the Forfeits table shows
 REASON_CHARS = 90
@@ -54,25 +55,60 @@ def run_move_cpu(limits: dict[str, Any], stored: Any) -> float | None:
     return default_move_cpu(nodes)
 
 
-def nodes_cell(nodes: float, games: int, move_cpu: float | None) -> str:
+def declares_counter(spec: str) -> bool:
+    """Whether the agent file of ``spec`` declares its search function (``NODES_COUNTED_BY = ...`` at its top
+    level, read from its syntax: nothing of it runs), so its moves are counted as that function's calls."""
+    from ..agents.homework import DECLARATION
+    from ..agents.registry import file_agent_parts
+
+    parts = file_agent_parts(spec)
+    if parts is None:
+        return False
+    import ast
+
+    from ..core.files import python_syntax
+
+    try:
+        tree = python_syntax(parts[0], "agent file")
+    except Exception:  # noqa: BLE001 - a file gone or changed since the run: nothing to say of it
+        return False
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == DECLARATION for t in targets):
+            return True
+    return False
+
+
+def counted_labels(forfeits: dict[tuple[str, str], int], specs: dict[str, str]) -> set[str]:
+    """The agents whose nodes were counted even where no move of theirs was: one forfeited over its node
+    limit (its count passed the limit), or whose file declares its search function (``NODES_COUNTED_BY``)."""
+    counted = {label for (label, kind), n in forfeits.items() if kind == "node limit" and n}
+    return counted | {label for label, spec in specs.items() if declares_counter(spec)}
+
+
+def nodes_cell(nodes: float, games: int, move_cpu: float | None, counted: bool = False) -> str:
     """The ranking's nodes/move: the mean, ``not counted`` in a run with a node limit where no move of the
-    agent was, else ``-``."""
+    agent was and nothing of it could be (``counted``: its nodes were counted, but no move was played: a
+    forfeit over the node limit on its first move), else ``-``."""
     from .counting import NOT_COUNTED
 
     if not math.isnan(nodes):
         return f"{nodes:,.0f}"
-    return NOT_COUNTED if move_cpu is not None and games else "-"
+    return NOT_COUNTED if move_cpu is not None and games and not counted else "-"
 
 
-def not_counted_note(standings: Sequence[Any], specs: dict[str, str], move_cpu: float | None) -> str | None:
+def not_counted_note(standings: Sequence[Any], specs: dict[str, str], move_cpu: float | None,
+                     counted: Collection[str] = ()) -> str | None:
     """The line after the tables of a run with a node limit naming the file agents whose nodes were not
-    counted and the CPU time that held each of their moves instead; None when there are none."""
+    counted and the CPU time that held each of their moves instead; None when there are none.  An agent in
+    ``counted`` (:func:`counted_labels`), or whose file declares ``NODES_COUNTED_BY``, is never named."""
     from ..agents.registry import file_agent_parts
 
     if move_cpu is None:
         return None
-    files = [st.label for st in standings if math.isnan(st.nodes) and st.games
-             and file_agent_parts(specs.get(st.label, st.label)) is not None]
+    files = [st.label for st in standings if math.isnan(st.nodes) and st.games and st.label not in counted
+             and file_agent_parts(specs.get(st.label, st.label)) is not None
+             and not declares_counter(specs.get(st.label, st.label))]
     if not files:
         return None
     return (f"nodes: not counted for {', '.join(files)} (no zerosum state expanded and no NODES_COUNTED_BY): "

@@ -16,6 +16,11 @@ else that can go wrong with an agent is caught here and ends the game as a forfe
 - the homework's ``player(board)`` answers something that is not a legal column (``malformed move: ...``,
   ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`).
 
+A bug of a game from a file or a class (:class:`~zerosum.games.course_rules.GameBug`: one of its methods
+raised, its ``utility`` returned no number, it has no moves but is not over, it names a third player, it
+did not end within ``MAX_PLIES`` plies) is nobody's forfeit: it leaves :func:`play_game` as it is raised,
+whoever was moving, and the arena's run stops with its one line (``play_game`` in Python raises it).
+
 A run's adjudication rules (:mod:`.adjudicate`) are applied after each move, between the ``move`` and the
 next ``think`` (no clock runs then); under a game clock (:mod:`.clock`) each timed agent is told its time
 for the move before it thinks.
@@ -54,6 +59,7 @@ from typing import Any, Callable
 from ..agents.homework import BadAnswer, plain_int
 from ..core.files import describe_exception
 from ..errors import GameError
+from ..games.course_rules import GameBug
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
 
@@ -62,6 +68,9 @@ __all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget", "
 Send = Callable[[tuple[Any, ...]], None]
 
 _MAX_TEXT = 300
+#: the longest reason of an agent that could not be built: the run's error line says it whole (the command
+#: line's own bound is 1,000 characters, the supervisor's words around it included)
+_MAX_UNSTARTED = 700
 
 
 @dataclass(frozen=True)
@@ -85,10 +94,15 @@ class GameTask:
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def _short(text: str) -> str:
-    """One line of at most 300 characters, without terminal colour codes."""
+def _short(text: str, limit: int = _MAX_TEXT) -> str:
+    """One line of at most ``limit`` characters, without terminal colour codes; a longer one is cut at a word
+    boundary (never inside a word or a quoted name) and ends with ``...``."""
     text = " ".join(_ANSI.sub("", str(text)).split())
-    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "..."
 
 
 def _plain_action(action: Any, legal: list[Any]) -> Any:
@@ -122,8 +136,8 @@ def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
     from ..core.files import describe_exception
     from ..game import safe_repr
 
+    legal = game.actions(state)  # a game whose actions fail is the game's bug (GameBug), not the agent's
     try:
-        legal = game.actions(state)
         a = _plain_action(action, legal)
     except Exception as exc:  # noqa: BLE001 - a hostile __iter__ or __len__
         return None, _short(f"malformed move: {safe_repr(action)} ({describe_exception(exc)})")
@@ -134,6 +148,8 @@ def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
     try:
         game.result(state, a)
         why = "not a legal action"  # pragma: no cover - result() refuses whatever actions() leaves out
+    except GameBug:
+        raise
     except Exception as exc:  # the game's own explanation
         why = str(exc)
     return None, _short(f"illegal move: {why}")
@@ -176,7 +192,7 @@ def play_game(task: GameTask, send: Send) -> None:
             raise
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             why = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
-            send(("unstarted", seat, _short(why)))
+            send(("unstarted", seat, _short(why, _MAX_UNSTARTED)))
             return
     meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
     cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}
@@ -214,7 +230,7 @@ def play_game(task: GameTask, send: Send) -> None:
                 report = move_report(game, state, agent)
             action, value, depth = report.action, report.value, report.depth
             nodes = meter.nodes() if meter is not None else report.nodes
-        except KeyboardInterrupt:  # Ctrl-C stops the caller: the game is not over, nobody forfeits
+        except (KeyboardInterrupt, GameBug):  # Ctrl-C, or a bug of the game itself: nobody forfeits
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
@@ -230,7 +246,7 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         try:
             legal, why = check_action(game, state, action)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, GameBug):
             raise
         except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
             legal, why = None, _short(f"malformed move: {describe_exception(exc)}")

@@ -87,7 +87,6 @@ def _run(args: argparse.Namespace) -> int:
         generate_openings,
         max_plies,
         opening_line,
-        random_openings,
         solver_evaluator,
     )
     from ..core.files import atomic_output, check_output
@@ -141,7 +140,11 @@ def _run(args: argparse.Namespace) -> int:
             written = len(kept)
         else:
             number = 100 if args.count is None else args.count
-            openings = random_openings(game, number, args.plies, args.seed)
+            openings, exist = _distinct_openings(game, number, args.plies, args.seed)
+            if exist is not None:
+                print(f"only {exist} distinct open position{'s' * (exist != 1)} {args.plies} "
+                      f"{'ply' if args.plies == 1 else 'plies'} into {game.spec}: writing {'all' if exist > 1 else 'it'} "
+                      f"(--count {number} asked for more)", file=sys.stderr)
             out.write(f"# zerosum openings --game {game.spec} --plies {args.plies} --count {number} "
                       f"--seed {args.seed}\n")
             out.writelines(format_opening(game, o) + "\n" for o in openings)
@@ -151,6 +154,55 @@ def _run(args: argparse.Namespace) -> int:
     if judge is not None and not written:
         print(f"no position {args.plies} {'ply' if args.plies == 1 else 'plies'} in has a value within +-{format_value(max_score)}", file=sys.stderr)
     return 0
+
+
+#: the most positions a ply :func:`_all_positions` keeps while it looks for every opening of a small game
+MAX_LISTED = 200_000
+
+
+def _distinct_openings(game: Any, number: int, plies: int, seed: int) -> tuple[list[Any], int | None]:
+    """``number`` random openings ``plies`` in, each a different position (two move orders reaching the same
+    position count once); when fewer exist, all of them and how many (else None)."""
+    import random
+
+    from ..arena.openings import random_openings
+
+    kept: dict[Any, Any] = {}
+    for opening in random_openings(game, number, plies, seed):  # distinct move orders, then the same again
+        kept.setdefault(_state_after(game, opening), opening)
+    if len(kept) >= number:
+        return list(kept.values())[:number], None
+    every = _all_positions(game, plies)
+    if every is None:  # too many to list: what the random draws found
+        return list(kept.values()), None
+    rest = [opening for state, opening in every.items() if state not in kept]
+    random.Random(f"zerosum-openings/{seed}").shuffle(rest)
+    openings = [*kept.values(), *rest][:number]
+    return openings, (len(every) if len(every) < number else None)
+
+
+def _state_after(game: Any, opening: Any) -> Any:
+    state = game.initial_state
+    for action in opening:
+        state = game.result(state, action)
+    return state
+
+
+def _all_positions(game: Any, plies: int) -> dict[Any, Any] | None:
+    """Every open position ``plies`` in, each with the first move order found to it; None past
+    :data:`MAX_LISTED` positions at a ply."""
+    level: dict[Any, Any] = {game.initial_state: ()}
+    for _ in range(plies):
+        following: dict[Any, Any] = {}
+        for state, moves in level.items():
+            for action in game.actions(state):
+                after = game.result(state, action)
+                if after not in following:
+                    following[after] = (*moves, action)
+            if len(following) > MAX_LISTED:
+                return None
+        level = following
+    return {state: moves for state, moves in level.items() if not game.is_terminal(state)}
 
 
 COMMANDS = {"openings": (_add, _run)}

@@ -257,8 +257,9 @@ def python_syntax(path: str, what: str, error: type[Exception] = InvalidFileErro
         return ast.parse(read_bytes(path, what), filename=base)
     except InvalidFileError as exc:
         raise error(str(exc)) from None
-    except SyntaxError as exc:
-        raise error(f"{base} line {exc.lineno}: {exc.msg} (the file does not parse)") from None
+    except SyntaxError as exc:  # a NUL byte is one with no line (Python 3.11.4+)
+        where = f" line {exc.lineno}" if isinstance(exc.lineno, int) else ""
+        raise error(f"{base}{where}: {exc.msg} (the file does not parse)") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte, nesting too deep
         raise error(f"{base} cannot be read as Python: {type(exc).__name__}") from None
 

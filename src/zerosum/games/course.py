@@ -34,21 +34,28 @@ from typing import Any, Callable
 
 from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
-from .course_rules import NEEDS, CourseRules, EasyRules, MethodFailed, describe_call_error, freeze, rules_for
+from .course_rules import (NEEDS, CourseRules, EasyRules, GameBug, MethodFailed, describe_call_error, freeze,
+                           rules_for)
 
-__all__ = ["CourseGame", "CourseState", "plain_action"]
+__all__ = ["CourseGame", "CourseState", "plain_action", "MAX_PLIES", "GameBug"]
 
 #: how many of a new game's first results are checked for changing the state they were given
 WATCHED_RESULTS = 64
+
+#: the most plies a game from a file or a class may last, counted from its start (in play and in a search):
+#: past it, the game never ends (its terminal test never holds), one :class:`GameBug` line.  zerosum's own
+#: games end by their rules (Connect-X within its cells, Othello within its squares and two passes).
+MAX_PLIES = 10_000
 
 
 class CourseState:
     """A position of a course game: your state (``value``) with the key it is compared and hashed by."""
 
-    __slots__ = ("value", "_key", "_game", "_moves", "_raw", "_end")
+    __slots__ = ("value", "_key", "_game", "_moves", "_raw", "_end", "_ply")
 
-    def __init__(self, game: "CourseGame", value: Any) -> None:
+    def __init__(self, game: "CourseGame", value: Any, ply: int = 0) -> None:
         self.value, self._game, self._key = value, game, self
+        self._ply = ply  # plies played from the start (0 for a state handed in as it is)
         self._moves: list[Any] | None = None  # the legal actions, once asked (a state never changes)
         self._raw: list[Any] | None = None  # your own actions, where some had to be made hashable
         self._end: Any = self  # the outcome once asked (self: not asked yet)
@@ -154,9 +161,9 @@ class CourseGame(Game[CourseState, Any]):
     def initial_state(self) -> CourseState:
         return self._start
 
-    def wrap(self, value: Any) -> CourseState:
-        """Your state ``value`` as a position of this game."""
-        return CourseState(self, value)
+    def wrap(self, value: Any, ply: int = 0) -> CourseState:
+        """Your state ``value`` as a position of this game, ``ply`` plies from the start."""
+        return CourseState(self, value, ply)
 
     def check_state(self, state: Any) -> CourseState:
         """``state`` as a :class:`CourseState`: one of this game's, or your own state of the start's type."""
@@ -194,14 +201,14 @@ class CourseGame(Game[CourseState, Any]):
         if self.second is None:
             self.second = mover
         if mover != self.second:
-            raise GameError(f"{self.name_}: the player to move is {safe_repr(mover)}, a third player after "
+            raise GameBug(f"{self.name_}: the player to move is {safe_repr(mover)}, a third player after "
                             f"{safe_repr(self.first)} and {safe_repr(self.second)}: a zerosum game has two")
         return 2
 
     def _own_actions(self, state: CourseState) -> list[Any]:
         found = self.rules.moves(state.value)
         if found is None or isinstance(found, (str, bytes)):
-            raise GameError(f"{self.name_}: actions returned {safe_repr(found)}: it must return the legal moves, "
+            raise GameBug(f"{self.name_}: actions returned {safe_repr(found)}: it must return the legal moves, "
                             "a list")
         return list(found)
 
@@ -212,6 +219,10 @@ class CourseGame(Game[CourseState, Any]):
                 state._moves = []
             else:
                 raw = self._own_actions(state)
+                if not raw:
+                    terminal = getattr(self.rules, "found", {}).get("is_terminal") or "is_over"
+                    raise GameBug(f"{self.name_}: actions returned no moves at state {safe_repr(state.value, 80)}, "
+                                  f"but {terminal}(state) is False: a position without moves must be over")
                 try:
                     hash(tuple(raw))
                     state._moves = raw
@@ -233,14 +244,17 @@ class CourseGame(Game[CourseState, Any]):
         if watched:
             self.watched -= 1
             before = state.key
+        if state._ply >= MAX_PLIES:
+            raise GameBug(f"{self.name_}: the game did not end after {MAX_PLIES:,} plies: its terminal test never "
+                          f"holds (a game from a file or a class may last at most {MAX_PLIES:,} plies)")
         after = self.rules.play(state.value, raw)
         if after is None:
-            raise GameError(f"{self.name_}: result(state, {safe_repr(raw)}) returned None: it must return the "
+            raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) returned None: it must return the "
                             "next state")
         if watched and (after is state.value or self.rules.key(state.value) != before):
-            raise GameError(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
+            raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
                             "it must return a new state (copy the board first, e.g. dict(state.board))")
-        return self.wrap(after)
+        return self.wrap(after, state._ply + 1)
 
     def _illegal(self, state: CourseState, action: Any, legal: list[Any]) -> IllegalMoveError:
         if not legal:
@@ -256,7 +270,7 @@ class CourseGame(Game[CourseState, Any]):
         if self.rules.over(state.value):
             u = self.rules.score(state.value, self.first)
             if isinstance(u, bool) or not isinstance(u, numbers.Real) or u != u:
-                raise GameError(f"{self.name_}: utility returned {safe_repr(u)} at the end: it must return a "
+                raise GameBug(f"{self.name_}: utility returned {safe_repr(u)} at the end: it must return a "
                                 "number (> 0 the player won, < 0 lost, 0 a draw)")
             u = float(u)
             winner = 1 if u > 0 else 2 if u < 0 else None

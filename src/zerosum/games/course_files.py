@@ -51,6 +51,9 @@ def _arguments(spec: str, text: str | None) -> tuple[list[Any], dict[str, Any]]:
         args = [ast.literal_eval(a) for a in call.args]
         kwargs = {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
     except (SyntaxError, ValueError, TypeError, AssertionError, MemoryError, RecursionError):
+        if sum(text.count(c) for c in "([{") > sum(text.count(c) for c in ")]}"):
+            raise InvalidSpecError(f"{quoted(spec)}: a closing bracket is missing in the arguments: write "
+                                   "the arguments as Python literals, such as nim.py:Nim(piles=(1, 2, 3))") from None
         raise InvalidSpecError(f"the arguments in {quoted(spec)} are Python literals, such as "
                                "Nim(piles=(1, 2, 3)) or TicTacToe(4, 4, k=3)") from None
     return args, kwargs
@@ -77,6 +80,10 @@ def load_course_file(spec: str) -> Game[Any, Any]:
         text = f"{text}:{_only_class(text)}"
     found = _SPEC.fullmatch(text)
     if found is None:
+        opened = re.fullmatch(r"(.+?\.py):([A-Za-z_][A-Za-z0-9_]*)\((.*)", text, re.S)
+        if opened is not None:  # nim.py:Nim(piles= : the arguments' closing bracket is missing
+            raise InvalidSpecError(f"{quoted(spec)}: a closing bracket is missing in the arguments: write "
+                                   "the arguments as Python literals, such as nim.py:Nim(piles=(1, 2, 3))")
         raise InvalidSpecError(f"{quoted(spec)}: name the game in the file, as path/to/file.py:ClassName "
                                "or path/to/file.py:ClassName(arguments)")
     path, name = found["path"], found["name"]

@@ -13,16 +13,17 @@ your own actions, and ``play_game``/``match`` hand its numbered view to the aren
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any, Callable
 
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
+from ..errors import AgentError, GameError, IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..game import COURSE_HOOKS, Game
 from .course import CourseGame, CourseState, plain_action
-from .course_rules import COURSE_NAMES, own
+from .course_rules import COURSE_NAMES, GameBug, own
 
 __all__ = ["course_game", "course_input", "is_course_game", "object_game", "arena_view", "NumberedGame",
-           "complete_subclass"]
+           "complete_subclass", "too_deep"]
 
 _BY_OBJECT: "weakref.WeakValueDictionary[int, CourseGame]" = weakref.WeakValueDictionary()
 _BY_SPEC: "weakref.WeakValueDictionary[str, CourseGame]" = weakref.WeakValueDictionary()
@@ -140,6 +141,23 @@ def arena_view(game: Game[Any, Any]) -> Game[Any, Any]:
     if view is None:
         view = game.__dict__["numbered"] = NumberedGame(game)
     return view
+
+
+def too_deep(game: Any, state: Any, who: str) -> GameError:
+    """The one line for a search of ``who`` on course game ``game`` from ``state`` that recursed past Python's
+    limit: the game's own :class:`~.course_rules.GameBug` when it does not end (the first legal move
+    followed from ``state`` until the game ends or :data:`~.course.MAX_PLIES` plies pass), else an
+    :class:`~zerosum.errors.AgentError` asking for a depth limit."""
+    try:
+        current = game.position(state)
+        while not game.is_terminal(current):
+            current = game.result(current, game.actions(current)[0])
+    except GameBug as exc:
+        return exc
+    except Exception:  # noqa: BLE001 - the search's own error line follows
+        pass
+    return AgentError(f"{who}: the search of {game.title} went deeper than Python allows (about "
+                      f"{sys.getrecursionlimit():,} nested calls): give it a depth limit (depth=N)")
 
 
 # ---- zerosum.Game subclassed with the course's names ----------------------------------------------------

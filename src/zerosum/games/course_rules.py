@@ -147,7 +147,7 @@ class Rules:
         except NotImplementedError as exc:
             raise InvalidSpecError(f"{self.name}.{what} is not written yet (it raised NotImplementedError"
                                    f"{': ' + str(exc) if str(exc) else ''}): {self.needs(what)}") from None
-        except GameError:
+        except (GameError, RecursionError):  # a search too deep for Python is named where the search began
             raise
         except Exception as exc:  # noqa: BLE001 - a person's code, named in one line
             where = f" at state {safe_repr(args[0], 80)}" if args else ""
@@ -310,11 +310,19 @@ def rules_for(obj: Any) -> "CourseRules | EasyRules":
 MAX_MESSAGE = 400
 
 
-class MethodFailed(GameError):
-    """A method of a person's game raised something other than a zerosum error: one line naming the method
-    and the state; ``original`` is what it raised."""
+class GameBug(GameError):
+    """The code of a person's game did what no game may do: a method raised, ``actions`` returned None or no
+    moves in a position that is not over, ``result`` returned None or changed its state, ``utility`` returned
+    no number at the end, ``to_move`` named a third player, or the game did not end within
+    :data:`~.course.MAX_PLIES` plies.  The game is at fault, never a player: the arena stops its run with
+    this line (nobody forfeits), and ``play_game`` raises it."""
 
-    def __init__(self, message: str, original: BaseException) -> None:
+
+class MethodFailed(GameBug):
+    """A method of a person's game raised something other than a zerosum error: one line naming the method
+    and the state; ``original`` is what it raised (None when the line crossed a process)."""
+
+    def __init__(self, message: str, original: BaseException | None = None) -> None:
         super().__init__(message)
         self.original = original
 

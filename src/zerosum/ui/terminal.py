@@ -26,7 +26,8 @@ from ..agents.base import Agent
 from ..agents.prepare import start, steps_of
 from ..agents.registry import make_agent, strongest_agent_spec
 from ..core.processes import usable_cores
-from ..errors import IllegalMoveError, UsageError
+from ..core.files import describe_exception
+from ..errors import AgentError, GameError, IllegalMoveError, UsageError
 from ..game import Game
 from ..games import get_game
 from .analysis import HINT_TIME, SOLVER_TIME, Analysis
@@ -240,7 +241,15 @@ class PlaySession:
     def engine_turn(self, agent: Agent) -> None:
         player = self.game.player(self.state)
         ply = len(self.actions)
-        played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
+        try:
+            played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
+        except GameError:
+            raise
+        except Exception as exc:  # a student's function that raises (or an agent's bug): one line, no traceback
+            from ..agents.homework import in_position
+
+            raise AgentError(f"{agent.spec} failed {in_position(self.game, self.state)}: "
+                             f"{describe_exception(exc)}") from None
         self.push(played.action)
         symbol = mark(self.game, player)
         who = (f"{symbol} ({agent.spec})", f"[{STYLE[player]}]{escape(symbol)}[/] ({escape(agent.spec)})")
@@ -262,6 +271,13 @@ class PlaySession:
         label = game.player_label(w)
         seat = self.seats[w]
         cheer = " You win!" if seat is None and self.people == 1 else f" {seat.spec} wins." if seat is not None else ""
+        if how.lower() in (f"{label} wins".lower(), f"player {w} wins"):  # a game that says no more: say it once
+            named = [n for n in (label if label.lower() != f"player {w}" else "", seat.spec if seat else "") if n]
+            who = f"Player {w}" + (f" ({', '.join(named)})" if named else "")
+            cheer = " You win!" if seat is None and self.people == 1 else ""
+            self.say(f"{who} wins.{cheer} Moves: {moves}",
+                     f"[bold {STYLE[w]}]{escape(who)} wins[/].[bold]{escape(cheer)}[/] Moves: {moves}")
+            return
         plain = f"Player {w} ({label}) wins: {how}.{cheer} Moves: {moves}"
         self.say(plain, f"[bold {STYLE[w]}]Player {w} ({label}) wins[/]: {how}.[bold]{escape(cheer)}[/] Moves: {moves}")
 
