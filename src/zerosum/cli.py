@@ -37,7 +37,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         match         arena     a match between two agents
         tournament    arena     a round-robin (or gauntlet) tournament between agents
         report        arena     tables and plots from a results file
-        openings      openings  write a file of balanced openings
+        openings      openings  write a file of openings, each position once (balanced by a judge: --max-score)
         serve         play      serve the browser page for play and analysis
         bench         bench     benchmarks: playouts, mcts, alphabeta, solver, analysis
         kaggle-agent  kaggle    write a single-file Kaggle ConnectX submission
@@ -54,7 +54,8 @@ Handler = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Na
 
 
 #: a quoted run, or a run without spaces, this long or longer in an error line is cut (:func:`_bounded`)
-_LONG_RUN = re.compile(r"'(?:[^'\\\n]|\\.){%d,}'|\"(?:[^\"\\\n]|\\.){%d,}\"|\S{%d,}" % ((4 * QUOTE_CHARS,) * 3))
+_LONG_RUN = re.compile(r"(?<!\w)'(?:[^'\\\n]|\\.){%d,}'(?!\w)|(?<!\w)\"(?:[^\"\\\n]|\\.){%d,}\"(?!\w)|\S{%d,}"
+                       % ((4 * QUOTE_CHARS,) * 3))  # a quote inside a word (homework's) opens nothing
 #: argparse's list of choices, whose names need no quotes (the list of commands stays short)
 _CHOICES = re.compile(r"\(choose from (?:'[a-z][a-z0-9-]*'(?:, )?)+\)$")
 #: the commands that show what they wait for their own way (a screen, a page, the engine protocol, whose

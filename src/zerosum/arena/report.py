@@ -28,7 +28,7 @@ from .stats import (
     ratings,
     trinomial,
 )
-from .forfeits import not_counted_note, nodes_cell, run_move_cpu
+from .forfeits import counted_labels, not_counted_note, nodes_cell, run_move_cpu
 from .forfeits import why as forfeit_why
 from .plots import plot_names, write_plots
 from .store import Store
@@ -290,10 +290,11 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
                       [[r[0], *r[6:]] for r in prows], light)]
     else:
         out = [_table(title, pcols, prows, light)]
+    counted = counted_labels(report.forfeits, report.specs)  # over a node limit, or declared: counted
     rrows = [
         [str(i), escape(name[st.label]), fmt_elo(st.elo), fmt_elo(st.elo_error, sign=False), str(st.games),
          "-" if not st.games else f"{100 * st.score:.1f}%", f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
-         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", nodes_cell(st.nodes, st.games, report.move_cpu)]
+         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", nodes_cell(st.nodes, st.games, report.move_cpu, st.label in counted)]
         for i, st in enumerate(report.standings, 1)
     ]
     rcols = ["#", "agent", "Elo", "±95%", "games", "score", "+W =D -L", "forfeits", "ms/move", "nodes/move"]
@@ -367,7 +368,8 @@ def print_tables(report: Report, console: Any = None) -> None:
         console.print(legend)
     for t in tables:
         console.print(t)
-    note = not_counted_note(report.standings, report.specs, report.move_cpu)
+    note = not_counted_note(report.standings, report.specs, report.move_cpu,
+                            counted_labels(report.forfeits, report.specs))
     if note is not None:
         console.print(escape(note))
     for line in describe_engines(report.engines):  # external engines: their command and latency
