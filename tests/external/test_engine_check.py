@@ -22,6 +22,7 @@ import sys, time, random
 LINES = [(0,1,2),(3,4,5),(6,7,8),(0,3,6),(1,4,7),(2,5,8),(0,4,8),(2,4,6)]
 FAULT = sys.argv[1] if len(sys.argv) > 1 else ""
 def say(s): print(s, flush=True)
+if FAULT == "crash-start": sys.stderr.write("cannot load my tables\n"); sys.exit(3)
 def over(b): return any(b[i] and b[i] == b[j] == b[k] for i, j, k in LINES) or all(b)
 pos = None
 for line in sys.stdin:
@@ -53,10 +54,13 @@ for line in sys.stdin:
         if FAULT == "chatty": say("thinking...")
         if "1000" in w[2::2] or "600000" in w[2::2]:  # the stop test's long search
             if FAULT == "ignore-stop": time.sleep(3)  # past the stop limit of 2 s
+            elif FAULT == "no-stop": say("info depth 1 nodes 9 score est 0")  # done at once, stop never read
             else:
                 for more in sys.stdin:
                     if more.split()[:1] == ["stop"]: break
+                if FAULT == "none-after-stop": say("bestmove (none)"); continue
         say("bestmove %d" % ((set(range(1, 10)) - set(free)).pop() if FAULT == "illegal" and len(free) < 9 else free[0]))
+        if FAULT == "twice": say("bestmove %d" % free[-1])  # a second answer to the same go
     elif cmd == "quit": sys.exit(0)
 '''
 
@@ -104,6 +108,42 @@ def test_a_crash_is_named_and_ends_the_checks(engine_file: Path) -> None:
     assert "not run: the engine is gone" in out
 
 
+def test_a_second_bestmove_for_one_go_fails_the_check_that_sent_it(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "twice")
+    assert status == 1 and "legal moves" in failed(out), out
+    assert "FAIL  legal moves: tictactoe at the start: a second bestmove for one go ('bestmove 9' after " \
+           "'bestmove 1')" in out, out
+
+
+def test_stop_is_not_credited_to_a_search_that_ended_before_it(engine_file: Path) -> None:
+    """info, then bestmove at once, stop never read: not 'ok' (it was 'bestmove 0 ms after stop'), but said so;
+    a check not measured is no failure (an engine may well answer at once) and no pass."""
+    status, out = check(sys.executable, str(engine_file), "no-stop")
+    assert "ok    stop" not in out, out
+    assert "skip  stop: not measured: bestmove 1 came " in out and "before stop was sent" in out, out
+    assert "10 of 11 checks pass; 1 not measured" in out and status == 0, out
+
+
+def test_an_engine_that_crashes_at_start_passes_no_check(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "crash-start")
+    assert status == 1 and "crash: the engine exited (exit code 3): cannot load my tables" in out, out
+    assert "FAIL  info lines: not run: the engine is gone" in out
+    assert "FAIL  only protocol lines: not run: the engine is gone" in out
+    assert "0 of 11 checks pass; 11 fail" in out and " ok " not in out, out
+
+
+def test_no_check_message_says_none(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "none-after-stop")
+    assert status == 1 and "FAIL  stop: bestmove (none) after stop is not a legal move" in out, out
+    assert "None" not in out
+
+
+def test_a_game_the_engine_does_not_play_is_one_usage_line(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), extra=("--game", "connect4"))
+    assert status == 2, out
+    assert out.strip() == "zerosum engine-check: error: the engine does not play connect4 (its games: tictactoe)"
+
+
 def test_a_program_that_cannot_start_is_one_usage_line(tmp_path: Path) -> None:
     status, out = check(str(tmp_path / "no-such-engine"))
     assert status == 2 and len(out.strip().splitlines()) == 1 and "cannot start" in out
@@ -140,7 +180,8 @@ def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp
                              str(mute)], capture_output=True, text=True, timeout=WAIT)
     assert result.returncode == 1, result.stdout
     assert "handshake: no zspok after zsp 1 within 3 s" in result.stdout
-    assert result.stdout.count("not run: no handshake") == 7 and "ok    quit" in result.stdout
+    assert result.stdout.count("not run: no handshake") == 9 and "ok    quit" in result.stdout
+    assert "1 of 11 checks pass; 10 fail" in result.stdout  # quit alone: nothing else was seen to go right
 
 
 def test_a_game_that_is_none_of_zerosums_is_one_usage_line(engine_file: Path) -> None:

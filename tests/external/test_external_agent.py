@@ -18,7 +18,7 @@ import zerosum
 from zerosum.agents.base import Limits
 from zerosum.agents.registry import make_agent
 from zerosum.errors import AgentError, UsageError
-from zerosum.external import Engine, EngineDefinition, parse_engines, register_engine
+from zerosum.external import Engine, EngineDefinition, EngineFault, parse_engines, register_engine
 from zerosum.values import HEURISTIC_BOUND, WIN
 
 from process_helpers import alive, wait_gone  # noqa: E402
@@ -107,9 +107,21 @@ for line in sys.stdin:
                 with open(LOG, "a") as f:
                     f.write(heard)
         best = legal(game, moves)[0]
+        if MODE == "noinfo":  # a program that says nothing of its search
+            out(f"bestmove {best}")
+            continue
+        if MODE == "noscore":  # how deep and how many nodes, but no score
+            out("info depth 3 nodes 9")
+            out(f"bestmove {best}")
+            continue
         out(f"info depth 1 nodes 7 time 0 score est 0.5 pv {best}")
         if MODE == "double":  # a second answer nobody asked for, in the same write
             out(f"bestmove {best}\nbestmove {legal(game, moves)[-1]}")
+            continue
+        if MODE == "double-late" and len(moves) >= 2:  # the second answer a moment later, once the game is on
+            out(f"bestmove {best}")
+            time.sleep(0.3)
+            out(f"bestmove {legal(game, moves)[-1]}")
             continue
         out(f"bestmove {best}")
     elif words[0] == "quit":
@@ -156,20 +168,39 @@ def test_a_good_engine_plays_a_whole_game_by_its_rule_and_hears_the_protocol(eng
     start = "position connectx:rows=6,cols=7,k=4"  # before the clock: the engine may load its code for the game
     assert heard[:8] == ["zsp 1", "setoption name Skill value 7", "isready", "newgame", start, "isready", "isready",
                          start]
-    assert heard[8] == "go movetime 500"
+    assert heard[8:10] == ["isready", "go movetime 500"]  # what it wrote after its last answer is read first
+    assert all(heard[i - 1] == "isready" and heard[i - 2].startswith("position")
+               for i, line in enumerate(heard) if line.startswith("go"))
     assert [line for line in heard if line.startswith("position")][2] == f"{start} moves {record.notation[:2]}"
     assert heard[-1] == "quit"
 
 
-def test_output_between_moves_is_no_answer_to_the_next(engine_file):
-    with Engine(command(engine_file, "double"), limits=Limits(depth=1)) as engine:
+@pytest.mark.parametrize("mode", ["double", "double-late"])
+def test_a_second_bestmove_for_one_go_forfeits_naming_it(engine_file, mode):
+    """Two answers to one go: the second is never taken for the next move's answer (the audit's engine went on
+    with stale moves and then forfeited for a full column); it is a protocol error, found before the next go,
+    also when it comes a moment after the first (after the opponent has moved)."""
+    with Engine(command(engine_file, mode), limits=Limits(depth=1)) as engine:
         record = zerosum.play_game("connect4", engine, "first", seed=0)
-    assert not record.forfeit
+    assert record.forfeit and record.winner == 2, record.reason
+    assert record.reason.startswith("protocol error: a second bestmove for one go ('bestmove "), record.reason
     moves = ""
     for move in record.moves:
         if move.player == 1:
             assert move.action == middle_first(moves)  # never the second bestmove of the move before
         moves += str(move.action + 1)
+    assert len(record.moves) == (2 if mode == "double" else 4)  # found at the engine's next move
+
+
+@pytest.mark.parametrize("mode, figures", [("noinfo", (None, None, None)), ("noscore", (9, 3, None))])
+def test_figures_an_engine_does_not_report_are_unknown_never_0(engine_file, mode, figures):
+    with Engine(command(engine_file, mode), limits=Limits(depth=1)) as engine:
+        record = zerosum.play_game("connect4", engine, "first", seed=0)
+        found = engine.search(zerosum.get_game("connect4"), zerosum.get_game("connect4").initial_state)
+    assert not record.forfeit
+    engine_moves = [m for m in record.moves if m.player == 1]
+    assert engine_moves and all((m.nodes, m.depth, m.value) == figures for m in engine_moves)
+    assert set(found.unknown) == {name for name, x in zip(("nodes", "depth", "value"), figures) if x is None}
 
 
 def test_an_exact_score_is_a_proven_value_where_the_solver_goes_else_a_sign(engine_file):
@@ -246,7 +277,7 @@ def test_a_child_the_engine_started_dies_with_it(engine_file, tmp_path, monkeypa
     monkeypatch.setenv("CHILD_PID", str(tmp_path / "child.pid"))
     engine = Engine(command(engine_file, "fork"), limits=Limits(time=0.2))
     record = zerosum.play_game("connect4", engine, "first", seed=0)
-    assert record.reason.startswith("timeout: no bestmove within 0.43 s (stop sent after")
+    assert record.reason.startswith("timeout: no bestmove within 0.45 s (stop sent after 0.28 s)"), record.reason
     child = int((tmp_path / "child.pid").read_text().split()[0])
     assert wait_gone([child]) == []  # the sleep the engine started is gone, and reaped: no zombie
     assert not os.path.exists(f"/proc/{child}")
@@ -325,6 +356,22 @@ def test_an_unknown_or_bad_option_is_one_line(engine_file):
         Engine(command(engine_file), options={"Hash": 64})
     with pytest.raises(AgentError, match=r"option Skill is a whole number in 0..10, not '11'"):
         Engine(command(engine_file), options={"Skill": 11})
+
+
+@pytest.mark.parametrize("told, clock, reason", [
+    (0.45, None, "timeout: no bestmove within 0.45 s (stop sent after 0.28 s)"),  # the arena's header: 0.45 s
+    (5.0, (0.998999, 9.0, 0.0), "time forfeit: no bestmove within the 1.00 s left on its clock"),
+])
+def test_a_move_out_of_time_states_its_limit_as_the_arena_does(engine_file, told, clock, reason):
+    """The engine is killed a little before the arena's limit, but its reason states that limit, as the run's
+    header does (not 0.43 s under a deadline of 0.45 s, nor 0.978999 s under a clock)."""
+    engine = Engine(command(engine_file, "hang"))
+    engine.tell(told, clock)
+    game = zerosum.get_game("connect4")
+    with pytest.raises(EngineFault) as caught:
+        engine.search(game, game.initial_state)
+    assert caught.value.reason == reason
+    engine.close()
 
 
 def test_the_clock_goes_with_go(engine_file, tmp_path, monkeypatch):

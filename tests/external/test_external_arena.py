@@ -155,6 +155,44 @@ def test_an_engine_that_does_not_play_the_game_is_refused_before_any_game(engine
     assert not db.exists()
 
 
+def test_an_engine_that_reports_no_search_figures_is_not_counted_in_records_or_ranking(engine, tmp_path, capsys):
+    """A program without info lines (the audit's C engine): its moves' notes hold their time only, never
+    nodes=0 value=+0, and the ranking's nodes/move says '-', as for a Python agent that counts nothing."""
+    db, pgn = tmp_path / "q.db", tmp_path / "q.pgn"
+    assert main(["match", "quiet", "first", *flag("quiet", engine, "noinfo"), "--games", "2", "--jobs", "1",
+                 "--out", str(db), "--pgnout", str(pgn)]) == 0
+    out = capsys.readouterr().out
+    ranking = out[out.index("Ranking"):]
+    row = next(line for line in ranking.splitlines() if " quiet " in line)
+    assert row.split("│")[-2].strip() == "-", row
+    assert "nodes=" not in pgn.read_text() and "value=" not in pgn.read_text()
+    assert all(json.loads(nodes) and set(json.loads(nodes)) == {None} and set(json.loads(vals)) == {None}
+               for nodes, vals in rows(db, "SELECT nodes, vals FROM games"))
+
+
+@pytest.mark.parametrize("limit, reason", [
+    (["--time", "0.2"], "timeout: no bestmove within 0.45 s (stop sent after 0.28 s)"),
+    (["--tc", "1+0"], "time forfeit: no bestmove within the 1.00 s left on its clock"),
+])
+def test_a_move_out_of_time_states_the_limit_the_header_states(engine, tmp_path, capsys, limit, reason):
+    """The engine hangs at its first move (a new worker's: the arena's own deadline has its grace then, so the
+    engine's reason is the one recorded): the reason states the run's deadline, or what its clock had left."""
+    db = tmp_path / "late.db"
+    assert main(["match", "late", "first", *flag("late", engine, "hang"), *limit, "--games", "1", "--out", str(db)]) == 0
+    if limit[0] == "--time":
+        assert "deadline per move: 0.45 s" in capsys.readouterr().out
+    assert rows(db, "SELECT reason FROM games") == [(reason,)]
+
+
+def test_a_second_bestmove_for_one_go_is_the_forfeit_reason(engine, tmp_path):
+    db = tmp_path / "double.db"
+    assert main(["match", "two", "first", *flag("two", engine, "double"), "--games", "2", "--jobs", "1",
+                 "--out", str(db), "--quiet"]) == 0
+    reasons = [r for (r,) in rows(db, "SELECT reason FROM games")]
+    assert len(reasons) == 2 and all(
+        r.startswith("protocol error: a second bestmove for one go ('bestmove ") for r in reasons), reasons
+
+
 def test_resume_takes_no_engine_flags_and_refuses_a_damaged_engine_list(engine, tmp_path, capsys):
     db = tmp_path / "r.db"
     assert main(["match", "mid", "first", *flag("mid", engine), "--games", "2", "--jobs", "1", "--out", str(db),
@@ -203,3 +241,12 @@ def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path):
     bad = subprocess.run([*cmd[:3], "play", "--engine", "mid=./nowhere", "--second", "mid"], input="q\n",
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert bad.returncode == 2 and "engine mid: the command './nowhere' cannot start" in bad.stderr
+
+
+def test_a_person_is_not_told_of_nodes_or_a_value_an_engine_did_not_report(engine, tmp_path):
+    cmd = [sys.executable, "-m", "zerosum", "play", *flag("quiet", engine, "noinfo"), "--second", "quiet", "--log",
+           "--no-color"]
+    done = subprocess.run(cmd, input="1\nq\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if "O (quiet) plays 4" in line)
+    assert "nodes" not in line and "est." not in line, line  # was: 0 est. (...), 0 nodes, 0.00 s

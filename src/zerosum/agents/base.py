@@ -126,6 +126,8 @@ class SearchResult:
     #: which root scores are bounds: action -> ``"exact"`` (the move's searched value, or MCTS's mean),
     #: ``"upper"`` (at most: alpha-beta's refuted moves) or ``"lower"`` (at least); :mod:`.kinds`
     score_kinds: dict[Any, str] = field(default_factory=dict)
+    #: figures not reported (``"nodes"``, ``"value"``, ``"depth"``: an external engine's): 0 here, None in records
+    unknown: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):

@@ -11,7 +11,8 @@ own notation) and ``go`` with the agent's limits (``depth``, ``nodes``, ``time``
 the arena's game clock, both clocks; a game the engine does not list in its handshake is refused before any
 move.  The move's search figures come from the engine's last ``info``: ``depth``, ``nodes``, the score
 (``exact S``: the solver's convention, turned into a proven value on Connect-X boards; ``est E``: an estimate,
-kept within the heuristic bound) and the ``pv``.
+kept within the heuristic bound) and the ``pv``; a figure no ``info`` gave is unknown (named in the result's
+``unknown``: the arena records no nodes and no value for it, never 0).
 
 Every rule broken is an :class:`~zerosum.external.process.EngineFault` (an AgentError) whose ``reason`` the
 arena records as the forfeit: crash, timeout, protocol error, garbage output, illegal move; the program is
@@ -41,7 +42,7 @@ from .protocol import Go, Position
 from .history import moves_to
 from .session import STARTUP, STOP_WAIT, Latency, Session
 
-__all__ = ["Engine", "UNTIMED_DEADLINE", "SAFETY"]
+__all__ = ["Engine", "plays", "UNTIMED_DEADLINE", "SAFETY"]
 
 #: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
 UNTIMED_DEADLINE = 60.0
@@ -186,7 +187,7 @@ class Engine(SearchAgent):
         session = self._session_now()
         if game.spec in self._games:
             return
-        if not any(_plays(listed, game) for listed in session.hello.games):
+        if not any(plays(listed, game) for listed in session.hello.games):
             said = ", ".join(session.hello.games) or "none"
             raise AgentError(f"engine {self.spec} does not play {game.spec} (its games: {said})")
         self._games.add(game.spec)
@@ -219,24 +220,28 @@ class Engine(SearchAgent):
             self._new_game()
         self._fresh = False
         session = self._session_now()
-        deadline = (self.told or self.deadline or _default_deadline(self.limits)) - SAFETY
+        limit = self.told or self.deadline or _default_deadline(self.limits)  # what a timeout's reason states
         late = None
         if self.clock is not None:
-            left = self.clock[game.player(state) - 1] - SAFETY
-            if left < deadline:
-                deadline, late = left, TIME_FORFEIT
-        deadline = max(deadline, 0.001)
+            left = self.clock[game.player(state) - 1]
+            if left < limit:
+                limit, late = left, TIME_FORFEIT
+        deadline = max(limit - SAFETY, 0.001)
         stop_at = deadline - min(STOP_WAIT + 0.05, deadline / 2)
         try:
             thought = session.think(Position(game.spec, game.format_moves(moves)), self._go(), stop_at, deadline,
-                                    late)
+                                    late, limit)
             action = self._action(game, state, thought.move)
         except EngineFault as fault:
             raise self._fail(fault) from None
         self._history = (game, game.result(state, action), [*moves, action])
+        given = {"nodes": thought.nodes, "value": thought.est if thought.exact is None else thought.exact,
+                 "depth": thought.depth}
         return SearchResult(action=action, value=_value(game, len(moves), thought.exact, thought.est),
                             nodes=thought.nodes or 0, depth=thought.depth or 0, elapsed=thought.wall,
-                            pv=_pv(game, state, thought.pv), exact=thought.exact is not None and (thought.exact == 0 or _exact_kind(game)))
+                            pv=_pv(game, state, thought.pv),
+                            exact=thought.exact is not None and (thought.exact == 0 or _exact_kind(game)),
+                            unknown=tuple(name for name, figure in given.items() if figure is None))
 
     def _go(self) -> Go:
         lim = self.limits
@@ -270,7 +275,7 @@ class Engine(SearchAgent):
         return action
 
 
-def _plays(listed: str, game: Game[Any, Any]) -> bool:
+def plays(listed: str, game: Game[Any, Any]) -> bool:
     """Whether a ``game SPEC`` line of the handshake names ``game``: a game's registered name alone (``connectx``,
     ``othello``) names every board of it; a spec (``connect4``, ``connectx:rows=8,cols=8,k=4``) that one board."""
     from ..games import get_game

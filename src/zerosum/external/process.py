@@ -196,20 +196,6 @@ class EngineProcess:
         self._buffer += chunk
         return len(chunk)
 
-    def drain(self, limit: int) -> int:
-        """Drop the whole lines waiting to be read (output nobody asked for, such as a second ``bestmove``), so
-        the next answer read is the next command's; how many bytes were dropped.  Never waits."""
-        dropped = 0
-        while dropped <= 64 * limit:
-            got = self._fill(0)
-            if not got:
-                break
-            dropped += got
-        end = self._buffer.rfind(b"\n")
-        if end >= 0:
-            del self._buffer[: end + 1]
-        return dropped
-
     def exit_code(self, wait: float = 1.0) -> int | None:
         """The engine's exit code (negative: the signal that killed it), waiting up to ``wait`` seconds."""
         try:

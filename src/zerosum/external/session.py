@@ -8,8 +8,12 @@ wait has a deadline and every move's output a bound; what breaks a rule ends the
 
 - the output ends: ``crash: the engine exited (exit code 3): <its last line on standard error>``;
 - no ``bestmove`` by the move's stop point: ``stop`` is sent; none by its deadline either: the whole process
-  group is killed, ``timeout: no bestmove within 1.35 s (stop sent after 1.22 s)`` (or the arena's
-  ``time forfeit`` under a game clock);
+  group is killed, ``timeout: no bestmove within 1.35 s (stop sent after 1.18 s)`` (the move's deadline as
+  the arena states it), or under a game clock the arena's ``time forfeit: no bestmove within the 0.98 s left
+  on its clock``;
+- a second ``bestmove`` for one ``go`` (found by the ``isready`` round trip between the next ``position`` and
+  its ``go``, which reads everything the engine wrote after its answer): ``protocol error: a second bestmove
+  for one go ('bestmove 2' after 'bestmove 2')``;
 - a line over :data:`~zerosum.external.protocol.MAX_LINE` bytes, not UTF-8, with control characters, or more
   than :data:`MAX_OUTPUT` bytes or :data:`MAX_LINES` lines in one move: ``garbage output: ...``;
 - a known reply that is malformed (``info depth x``), or no ``zspok``/``readyok`` in time: ``protocol error: ...``.
@@ -112,6 +116,7 @@ class Session:
         self.process = EngineProcess(words, folder, label)
         self.pings: collections.deque[float] = collections.deque(maxlen=SAMPLES)
         self.overheads: collections.deque[float] = collections.deque(maxlen=SAMPLES)
+        self._answer = ""  # the last bestmove line read
         try:
             self.hello = self._handshake(time.monotonic() + startup, startup)
             for name, value in options:
@@ -208,16 +213,22 @@ class Session:
 
     # ---- a move ---------------------------------------------------------------------------------
 
-    def think(self, position: Position, go: Go, stop_at: float, deadline: float,
-              late: str | None = None) -> Thought:
+    def think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None = None,
+              limit: float | None = None) -> Thought:
         """Search ``position`` with ``go``; ``stop_at``/``deadline`` are seconds from now: ``stop`` is sent at
-        the first, the engine killed at the second.  ``late``: the reason of a timeout (default: timeout)."""
-        self.process.drain(MAX_LINE)  # what it said since its last answer is no answer to this move
-        self.send(position)
-        start = time.perf_counter()
-        self.send(go)
+        the first, the engine killed at the second.  A timeout's reason states ``limit`` seconds (default:
+        ``deadline``; a caller that kills the engine a little before its own limit names that limit), or with
+        ``late`` (the kind of a clock running out) the time left on the clock.
+
+        Between ``position`` and ``go`` an ``isready`` round trip reads everything the engine wrote since its
+        last answer: a ``bestmove`` there is a second answer to the last ``go``, a protocol fault."""
         now = time.monotonic()
         soft, hard = now + stop_at, now + deadline
+        self.send(position)
+        if not self._settled(hard):
+            raise self._late(late, deadline if limit is None else limit, "no readyok (to the isready before go)")
+        start = time.perf_counter()
+        self.send(go)
         thought = Thought(None)
         first_byte = self.process.read_bytes
         lines = 0
@@ -228,10 +239,8 @@ class Session:
                     self.send(Stop())
                     thought.stopped = True
                     continue
-                self.process.kill()
-                if late is not None:
-                    raise EngineFault(late, f"no bestmove within {deadline:g} s")
-                raise EngineFault(TIMEOUT, f"no bestmove within {deadline:g} s (stop sent after {stop_at:g} s)")
+                raise self._late(late, deadline if limit is None else limit, "no bestmove",
+                                 f" (stop sent after {stop_at:.2f} s)")
             lines += 1
             if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
                 raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
@@ -244,9 +253,34 @@ class Session:
             elif isinstance(reply, BestMove):
                 thought.wall = time.perf_counter() - start
                 thought.move = reply.move
+                self._answer = reply.line()
                 if thought.time is not None:
                     self.overheads.append(max(0.0, thought.wall - thought.time / 1000))
                 return thought
+
+    def _settled(self, deadline: float) -> bool:
+        """``isready``, and every reply up to its ``readyok`` read (False when ``deadline`` passes first): a
+        ``bestmove`` among them is a protocol fault, a second answer to the last ``go``."""
+        self.send(IsReady())
+        for _ in range(MAX_LINES):
+            reply = self._reply(deadline)
+            if reply is None:
+                return False
+            if isinstance(reply, ReadyOk):
+                return True
+            if isinstance(reply, BestMove):
+                raise EngineFault(PROTOCOL, f"a second bestmove for one go ({quoted(reply.line())} after "
+                                  f"{quoted(self._answer)})" if self._answer else
+                                  f"a bestmove without a go ({quoted(reply.line())})")
+        raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines between moves")
+
+    def _late(self, late: str | None, limit: float, what: str, after: str = "") -> EngineFault:
+        """The fault of a move out of time (the engine is killed): ``timeout: no bestmove within 0.45 s``, or
+        under a clock (``late``) ``time forfeit: no bestmove within the 0.98 s left on its clock``."""
+        self.process.kill()
+        if late is not None:
+            return EngineFault(late, f"{what} within the {limit:.2f} s left on its clock")
+        return EngineFault(TIMEOUT, f"{what} within {limit:g} s{after}")
 
     def latency(self) -> Latency:
         """The medians of this engine's latency samples so far."""

@@ -81,7 +81,8 @@ class MoveReport:
 
     ``action`` is as the agent returned it (:func:`choose_move` checks it is legal and fills ``text``, the move
     in the game's notation).  ``value`` (the side to move's view), ``nodes`` and ``depth`` are plain finite
-    numbers or None (an agent that does not search, or reports nothing usable); ``exact`` is the search's own
+    numbers or None (an agent that does not search, or reports nothing usable, or a search whose ``unknown``
+    names them: an external engine's, when no ``info`` line gave them); ``exact`` is the search's own
     word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``proof`` the agent's words for a move proven
     only in win/draw/loss (the solver's ``last_proof``), else ""; ``fallback``, for a face, why another search
     chose the move (the solver's ``last_fallback``: an early position of a board past 64 bits), else "".
@@ -132,7 +133,11 @@ def move_report(game: Any, state: Any, agent: Any, face: bool = False) -> MoveRe
     found = within(game, state, agent.limits.time) if within is not None else agent.search(game, state)
     elapsed = time.perf_counter() - start
     action = getattr(found, "action", found)
-    nodes, value, depth = (number_of(getattr(found, name, None)) for name in ("nodes", "value", "depth"))
+    unknown: set[str] = set()  # the figures the search did not report (an external engine's)
+    if type(found) is SearchResult and type(found.unknown) is tuple:
+        unknown = {x for x in found.unknown if type(x) is str}
+    nodes, value, depth = (None if name in unknown else number_of(getattr(found, name, None))
+                           for name in ("nodes", "value", "depth"))
     if type(found) is not SearchResult:
         return MoveReport(agent.spec, action, value=value, nodes=nodes, depth=depth, elapsed=elapsed)
     exact = found.exact is True

@@ -145,6 +145,10 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     if found is None:
         return plain + f" ({played.elapsed:.2f} s).", rich + f" [dim]({played.elapsed:.2f} s)[/]."
     effort = f"{found.nodes:,} {agent.TRAITS.counts}, {played.elapsed:.2f} s"  # what its count counts, as it says
+    if "nodes" in found.unknown:  # an external engine that reported none
+        effort = f"{played.elapsed:.2f} s"
+    if "value" in found.unknown and not played.proof:  # nor a score: no words for one
+        return plain + f" ({effort}).", rich + f" [dim]({effort})[/]."
     if played.proof:  # proven in win/draw/loss only
         said, how = played.proof, "exact win/draw/loss"
     elif played.fallback:  # another search chose it for the agent: its estimate, and why
