@@ -129,7 +129,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     from ..arena.stats import Sprt
     from ..games import get_game
     from .arena_options import engine_settings, rule_settings
-    from .options import UsageError
+    from .options import DEFAULT_GAME, UsageError
 
     n = len(args.agents)
     if mode == "match" and n != 2:
@@ -138,7 +138,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
         raise UsageError(f"a tournament needs at least two agents, got {n}")
     if mode != "match":
         mode = "gauntlet" if args.gauntlet else "round-robin"
-    game = get_game(canonical_game(args.game or "connect4"))  # a game file by its absolute path
+    game = get_game(canonical_game(args.game or DEFAULT_GAME))  # a game file by its absolute path
     seed = 0 if args.seed is None else args.seed
     sprt = None
     if getattr(args, "sprt", None):

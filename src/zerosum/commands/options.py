@@ -16,7 +16,11 @@ from ..spec import integer, quoted, real
 __all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
 
 
-def add_game_option(parser: argparse.ArgumentParser, default: str = "connect4") -> None:
+#: the game of a command that names none
+DEFAULT_GAME = "connect4"
+
+
+def add_game_option(parser: argparse.ArgumentParser, default: str = DEFAULT_GAME) -> None:
     from ..games.registry import spec_forms  # the registered games, so a new game needs no edit here
 
     parser.add_argument("--game", default=default, metavar="SPEC",
