@@ -187,3 +187,22 @@ def test_fuzz_every_subcommand_in_process_long(files: dict[str, str], tmp_path: 
                                                monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     _run_fuzz(files, tmp_path, monkeypatch, capsys, examples=600)
+
+
+def test_serve_on_a_port_in_use_or_an_unknown_host_is_one_line_and_starts_nothing(capsys) -> None:
+    """It printed "zerosum: open http://127.0.0.1:P/ in a browser" -- someone else's server -- then uvicorn's
+    own ``ERROR: [Errno 98] ...`` and exit status 3."""
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        for argv, words in ((["serve", "--port", str(port)], f"cannot serve on 127.0.0.1:{port}: the port is in use"),
+                            (["serve", "--host", "no-such-host.invalid"], "cannot serve on no-such-host.invalid:")):
+            assert main(argv) == 2
+            out, err = capsys.readouterr()
+            assert out == "" and err.count("\n") == 1 and err.startswith(f"zerosum serve: error: {words}"), (out, err)
+    finally:
+        taken.close()
