@@ -126,3 +126,19 @@ def test_an_option_value_below_zero_is_a_value_not_an_option(tmp_path, capsys) -
     assert config["sprt"][:2] == [-10, 10]
     assert main(["match", "first", "random", "--sprt", "-1x,10", "--quiet", "-o", str(tmp_path / "t.db")]) == 2
     assert "--sprt '-1x,10'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("moves,words", [("44x", "move 3 of '44x' is 'x'"),
+                                         ("1212121", "the game is over: player 1 already has 4 in a row")])
+def test_analyze_refuses_a_bad_position_before_any_engine_starts(moves, words, monkeypatch, capsys) -> None:
+    """It said ``zerosum: preparing the engine (starting numba): 1.0 s`` first, on a busy machine, then the error."""
+    from zerosum.agents import prepare
+
+    def started(*_: object, **__: object) -> None:
+        raise AssertionError("an engine started for a position that is refused")
+
+    monkeypatch.setattr(prepare, "announce", started)
+    monkeypatch.setattr(prepare, "start", started)
+    assert main(["analyze", moves]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err

@@ -111,18 +111,23 @@ def _add_analyze(parser: argparse.ArgumentParser) -> None:
 
 def _past_book(args: argparse.Namespace) -> bool:
     """Whether ``zerosum analyze``'s position needs the solver's search: its moves are past the opening book
-    (or there is none, or ``--no-book``); True for words that name no position (the analysis says why)."""
-    from ..errors import GameError
+    (or there is none, or ``--no-book``).  Read without numba, before any engine starts, so that a typo in the
+    moves or a finished game is one line at once (it waited for numba's start, two seconds on a busy machine);
+    True for a game that is not Connect-X (the analysis says why)."""
+    from ..errors import GameError, InvalidPositionError
     from ..solver.book import load_default
     from ..solver.sampling import connectx_game  # numba-free, as the book: the search's loading starts after
 
     try:
         game = connectx_game(args.game)
-        ply = game.from_moves(args.moves).ply if args.moves else 0
     except GameError:
         return True
+    state = game.from_moves(args.moves) if args.moves else game.initial_state  # a bad move: its one line
+    if state.won_by or state.mask == game.board_mask:  # as the solver says it
+        raise InvalidPositionError("the game is over: " + (f"player {state.won_by} already has {game.k} in a row"
+                                                           if state.won_by else "the board is full (a draw)"))
     book = None if args.no_book else load_default(game)
-    return book is None or ply + 1 > book.depth
+    return book is None or state.ply + 1 > book.depth
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
