@@ -219,5 +219,8 @@ def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
 
     booked = analyze("4455")
     assert "search" not in booked.stderr, booked.stderr
-    lines = analyze("411241364423").stderr.splitlines()  # ply 12, past the book
+    past = analyze("411241364423")  # ply 12, past the book
+    lines = past.stderr.splitlines()
     assert lines and all(line.startswith("zerosum: preparing the engine (") for line in lines), lines
+    ms = float(past.stdout.split("nodes: ")[1].split(", ")[1].split(" ms")[0])  # the search's time, not the compile's
+    assert ms < 10_000, past.stdout  # about 300 ms; it said 26,730.9 ms for 8 nodes with the compile counted in

@@ -131,14 +131,13 @@ def _past_book(args: argparse.Namespace) -> bool:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
-    from ..agents.prepare import announce
+    from ..agents.prepare import announce, warm
     from ..solver.agent import solver_steps
 
     # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait;
     # not its search where the opening book answers (the exit would wait for it: zerosum.agents.prepare)
-    steps = solver_steps(args.game)
-    announce(steps if _past_book(args) else steps[:-1],
-             lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    steps, past = solver_steps(args.game), _past_book(args)
+    announce(steps if past else steps[:-1], lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
     from ..analysis import service
     from ..core.words import score_words
     from ..solver.solver import solver_game
@@ -147,6 +146,8 @@ def _run_analyze(args: argparse.Namespace) -> int:
     engine, table = service(game), 1 << args.tt_log_size  # the process's analysis service: one solver
     with engine.borrowed(table=table) as solver:
         state = settled(solver).position(args.moves)
+    if past:  # the compile's wait (said above) is the preparation's, not the search's "ms" below
+        warm(steps)
     if not engine.reaches(state):  # past 64 bits, early: said rather than a silent wait of hours
         print(f"zerosum: {game.cells - state.ply} empty cells: {engine.beyond_reach()}; this analysis may take "
               "hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
