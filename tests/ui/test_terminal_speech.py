@@ -217,7 +217,7 @@ def test_a_terminal_gets_each_board_drawn_in_place() -> None:
     _, out = run(["4", "x", "u", "q"], out=Tty(), second="first", color=False)
     frames = out.split(CLEAR)[1:]
     assert len(frames) == 4  # the start, after 4, after the reply, after the undo
-    assert all(f.startswith("Connect Four 6 x 7: X (you) against O (first).") for f in frames)
+    assert all(f.startswith("Connect Four, 6 rows x 7 columns: X (you) against O (first).") for f in frames)
     assert "Moves: 41\n" in frames[2] and "O (first) plays 1" in frames[2]
     # after the undo: its message under the board, the stale error gone
     assert "Took back 2 plies" in frames[3] and "is not a column number" not in frames[3]

@@ -57,10 +57,13 @@ class ConnectX(Game[ConnectXState, int]):
         rows, cols, k = options["rows"], options["cols"], options["k"]
         if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
             raise InvalidSpecError(
-                f"a {rows} x {cols} board is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
+                f"a board of {rows} rows and {cols} columns is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
             )
         if not 2 <= k <= max(rows, cols):
-            raise InvalidSpecError(f"k={k} does not fit a {rows} x {cols} board: expected 2..{max(rows, cols)}")
+            if max(rows, cols) < 2:
+                raise InvalidSpecError("a board of 1 row and 1 column has no room for a line: give it 2 rows or more")
+            raise InvalidSpecError(f"k={k} does not fit a board of {rows} rows and {cols} columns: "
+                                   f"expected 2..{max(rows, cols)}")
 
     def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
         self.check_options("", {"rows": rows, "cols": cols, "k": k})
@@ -297,9 +300,10 @@ class ConnectX(Game[ConnectXState, int]):
 
     @property
     def title(self) -> str:
-        if self.k == 4:
-            return f"Connect Four {self.rows} x {self.cols}"
-        return f"Connect {self.k} on {self.rows} x {self.cols}"
+        # rows and columns said as such: "7 x 6" (columns first, as Connect Four's solvers write it) and the
+        # specs' "5x7" (rows first) read the other way round
+        size = f"{self.rows} rows x {self.cols} columns"
+        return f"Connect Four, {size}" if self.k == 4 else f"Connect {self.k} on {size}"
 
     def board_view(self, state: ConnectXState, last: int | None = None) -> BoardView:
         """Rows top first; a move is named by its column (``gravity``); ``last`` is the column played last."""
