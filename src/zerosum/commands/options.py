@@ -20,9 +20,16 @@ __all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
 DEFAULT_GAME = "connect4"
 
 
-def add_game_option(parser: argparse.ArgumentParser, default: str = DEFAULT_GAME) -> None:
+def add_game_option(parser: argparse.ArgumentParser, default: str = DEFAULT_GAME, solver: bool = False) -> None:
+    """``--game SPEC``; ``solver``: a command of the solver's, which takes Connect-X boards only, and says so."""
     from ..games.registry import spec_forms  # the registered games, so a new game needs no edit here
 
+    if solver:
+        forms = ", ".join(f for f in spec_forms().split(", ") if f.startswith("connect"))
+        parser.add_argument("--game", default=default, metavar="SPEC",
+                            help=f"the board, a Connect-X one (the solver's: docs/solver.md): {forms} "
+                                 f"(default: {default})")
+        return
     parser.add_argument("--game", default=default, metavar="SPEC",
                         help=f"the game: {spec_forms()}; or your own, path/to/file.py:ClassName (with arguments: "
                              f"'file.py:ClassName(4, k=3)'; a file of one class alone, path/to/file.py; docs/games.md) (default: {default})")

@@ -34,7 +34,7 @@ def add_tt_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    add_game_option(parser)
+    add_game_option(parser, solver=True)
     parser.add_argument("--weak", action="store_true", help="win / draw / loss only (+1 / 0 / -1): much faster")
     parser.add_argument("--no-book", action="store_true", help="do not use the opening book")
     add_tt_option(parser)
@@ -174,7 +174,7 @@ def _run_analyze(args: argparse.Namespace) -> int:
 def _add_book(parser: argparse.ArgumentParser) -> None:
     from ..core.processes import MAX_JOBS
 
-    add_game_option(parser)
+    add_game_option(parser, solver=True)
     parser.add_argument("--depth", type=int_arg(0, 20), default=4, metavar="D",
                         help="cover every position up to this many plies, 0..20 (default 4)")
     parser.add_argument("--output", "-o", required=True, metavar="FILE",
