@@ -145,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .agents import prepare
 
     speak = prepare.SPEAK
+    name = " ".join(str(x) for x in (args.command, getattr(args, "action", None)) if x)  # zerosum contest serve
     if args.command in OWN_WAITS:
         prepare.SPEAK = False
     try:
@@ -153,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # a full disk shows here, inside the guard
         return status
     except (GameError, UsageError) as exc:
-        _say(f"zerosum {args.command}: error: {exc}")
+        _say(f"zerosum {name}: error: {exc}")
         return 2
     except KeyboardInterrupt as exc:  # a command may say what was kept: KeyboardInterrupt("12 games ...")
         _say(f"interrupted: {exc}" if str(exc) else "interrupted")
@@ -163,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:  # standard output on a full disk, a closed terminal, ...
         _quiet_stdout()
-        _say(f"zerosum {args.command}: error: {exc.strerror or exc}"
+        _say(f"zerosum {name}: error: {exc.strerror or exc}"
              + (f": {exc.filename}" if getattr(exc, "filename", None) else ""))
         return 2
     finally:

@@ -176,19 +176,30 @@ def _run_new(args: argparse.Namespace) -> int:
 def _run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..contest.lock import claim
     from ..contest.store import Store
     from ..ui.contest_server import create_contest_app
     from ..ui.server import serve_config
     from .options import UsageError
+    from .play import listening_socket
 
     store = Store(args.directory)  # a folder without a contest: one line, before the server starts
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
-    app = create_contest_app(store.directory, unconfined=args.unconfined, backend=args.backend, jobs=args.jobs,
-                             address=args.ray_address)
-    print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
-          file=sys.stderr)
-    uvicorn.Server(serve_config(app, host=args.host, port=args.port)).run()
+    # before anything changes: the contest's lock (another server or a final: one line), then the port
+    held = claim(store.directory, "serve")
+    try:
+        sock = listening_socket(args.host, args.port)
+        try:
+            app = create_contest_app(store.directory, unconfined=args.unconfined, backend=args.backend,
+                                     jobs=args.jobs, address=args.ray_address, held=held)
+            print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
+                  file=sys.stderr)
+            uvicorn.Server(serve_config(app, host=args.host, port=args.port)).run(sockets=[sock])
+        finally:
+            sock.close()
+    finally:
+        held.release()
     return 0
 
 

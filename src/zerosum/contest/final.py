@@ -1,6 +1,10 @@
 """The final: the entries frozen, a round robin reproducible from its seed, the grades, DIR/results.csv and
 DIR/results.json (``zerosum contest final DIR``; :func:`run_final` from Python).
 
+**One at a time.**  The final takes the contest's lock (:mod:`.lock`) before it changes anything: while a
+server is serving the contest (its ladder plays the games) or another final runs, it is refused in one line
+naming that process's pid, and nothing is changed; stop the server first (the final freezes the entries).
+
 **Freezing.**  The first run of the final sets the config's ``frozen`` (the ladder stops scheduling, uploads
 are refused) and stores ``final``: the entries (the references and each student's active submission
 validated ``ok`` at that moment), the seed (``seed``, else the contest's) and ``rounds``.  A later run (after
@@ -20,7 +24,8 @@ deterministic players the same results.
   the lowest- and the highest-rated reference): :func:`zerosum.arena.grading.grade_points`, 0 at or below
   LOW's rating, full points at or above HIGH's, ten equal bands between;
 - a custom table (``table=FILE.csv``): a header ``rank,points`` -- a student placed ``k``-th among the
-  students gets the points of the first row whose rank is ``k`` or more (beyond the last row: 0); or a header
+  students gets the points of the first row whose rank is ``k`` or more (beyond the last row: 0); students of
+  the same rating and score share their place (1, 2, 3, 3, 5) and so their points; or a header
   ``elo,points`` -- a student gets the points of the highest threshold its rating *above the contest's first
   reference* reaches (below every threshold: 0).  Points are numbers from 0 to 1000.
 
@@ -47,7 +52,7 @@ from typing import Any, Callable, Sequence
 from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
-from .standings import Entry, connect, field, read_config, standing_rows, written
+from .standings import Entry, connect, field, read_config, standing_rows, tied, written
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
 
@@ -160,7 +165,8 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
         kind, steps = table
         zero = next((r for r in refs if r["entry"] == anchor), refs[0] if refs else None)
         base = zero["rating"] if zero is not None and zero["rating"] is not None else 0.0
-        for place, r in enumerate(students, 1):
+        places = _places(students)
+        for place, r in zip(places, students):
             if kind == "rank":
                 r["points"] = next((p for k, p in steps if k >= place), 0.0)
             else:
@@ -187,6 +193,14 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
     for r in students:
         r["points"] = points[r["entry"]]
     return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
+
+
+def _places(students: list[dict[str, Any]]) -> list[int]:
+    """Each student's place among the students, best first, tied ones sharing theirs (1, 2, 3, 3, 5)."""
+    out: list[int] = []
+    for k, r in enumerate(students):
+        out.append(out[-1] if k and tied(students[k - 1], r) else k + 1)
+    return out
 
 
 def _absent(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str, Any]]:
@@ -249,7 +263,19 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
             conn.close()
             raise UsageError(f"--grade {quoted(grade)}: give LOW,HIGH, two references of the contest "
                              f"({', '.join(sorted(map(str, known))) or 'none'})")
-    runner = GameRunner(folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
+    from .lock import FolderBusy, claim
+
+    try:  # before any change: a server's ladder (or another final) plays this contest's games
+        held = claim(folder, "final")
+    except FolderBusy as exc:
+        conn.close()
+        raise FolderBusy(f"{exc}: stop it (Ctrl-C) before the final, which freezes the entries itself") from None
+    try:
+        runner = GameRunner(folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
+    except BaseException:
+        held.release()
+        conn.close()
+        raise
     try:
         final = _freeze(conn, seed, rounds)
         reset_running(conn, "final")
@@ -258,14 +284,13 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
                          "WHERE stage = 'final' AND status = 'done' AND result IS NULL")
         total = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final'").fetchone()[0]
 
-        def claim(own: sqlite3.Connection) -> Any:
-            row = _claim_final(own)
-            if progress is not None and row is not None:
+        def played(own: sqlite3.Connection) -> None:  # after each game: the count reaches the total
+            if progress is not None:
                 progress(own.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status = 'done'")
                          .fetchone()[0], total)
-            return row
 
-        run_claims(folder, claim, total * ATTEMPTS, runner)  # a game the pool could not play is tried again
+        played(conn)
+        run_claims(folder, _claim_final, total * ATTEMPTS, runner, played)  # a game the pool could not play: again
         left = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status != 'done'").fetchone()[0]
         if left:
             raise UsageError(f"{left} games of the final could not be played (see their reason): run the final "
@@ -291,3 +316,4 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
     finally:
         runner.close()
         conn.close()
+        held.release()

@@ -38,7 +38,9 @@ opening, in the game's notation, separated by spaces), ``record`` (zerosum's rec
 
 **Killed at any moment.**  Games are claimed one at a time (``running``); when the process dies, the next
 :func:`start` or :func:`run_pending` sets its ``running`` games back to ``pending`` and plays them again.
-Finished games are never played twice: a game is written only while it is ``running``.
+Finished games are never played twice: a game is written only while it is ``running``, and only the process
+that holds the contest's lock (:mod:`.lock`: :meth:`Ladder.start` takes it before any change, ``stop``
+lets it go) resets or claims games, so a second server or a final refused the lock changes nothing.
 
 **API.**  ``ladder = start(store, contest_dir=None, backend="local", jobs=None, address=None,
 unconfined=False, on_game=None)`` starts ``jobs`` game threads (default: one a core) in this process and
@@ -166,7 +168,7 @@ class Ladder:
 
     def __init__(self, store: Any, contest_dir: str | Path | None = None, *, backend: str = "local",
                  jobs: int | None = None, address: str | None = None, unconfined: bool = False,
-                 on_game: Callable[[int], None] | None = None) -> None:
+                 on_game: Callable[[int], None] | None = None, held: Any = None) -> None:
         self.store = store
         self.folder = _folder(store, contest_dir)
         self.runner = GameRunner(self.folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
@@ -177,15 +179,26 @@ class Ladder:
         self._lock = threading.Lock()  # claims, one at a time
         self._threads: list[threading.Thread] = []
         self._mark: tuple[Any, ...] | None = None  # the field when the ladder last scheduled
+        self._held: Any = held  # the contest's lock (:mod:`.lock`), from start to stop (``held``: taken already)
 
     @property
     def running(self) -> bool:
         return any(t.is_alive() for t in self._threads)
 
     def start(self) -> "Ladder":
+        """Take the contest's lock (:class:`~.lock.FolderBusy`, one line, when another process holds it:
+        nothing is changed then), set the games a killed process left ``running`` back to ``pending``, and
+        start the game threads."""
+        from .lock import claim
+
+        if self._held is None or not self._held.held:  # ``zerosum contest serve`` took it before binding its port
+            self._held = claim(self.folder, "serve")
         conn = connect(self.store)
         try:
             reset_running(conn, "ladder")
+        except BaseException:
+            self._held.release()
+            raise
         finally:
             conn.close()
         for i in range(self.runner.jobs):
@@ -234,11 +247,14 @@ class Ladder:
         self.runner.close()
         for t in self._threads:
             t.join(timeout)
+        if self._held is None or not self._held.held:
+            return  # never started, or stopped already: the games are not ours to reset
         conn = connect(self.store)
         try:
             reset_running(conn, "ladder")
         finally:
             conn.close()
+            self._held.release()
 
 
 def start(store: Any, contest_dir: str | Path | None = None, **options: Any) -> Ladder:
@@ -267,6 +283,9 @@ def run_pending(store: Any, budget: int, contest_dir: str | Path | None = None, 
     """Schedule, then play pending ladder games here, at most ``budget`` tries (``running`` ones left by a
     killed process first go back to ``pending``); how many games were finished and written.  Options as
     :func:`start`."""
+    from .lock import claim
+
+    held = claim(_folder(store, contest_dir), "serve")  # FolderBusy while another process plays the games
     runner = GameRunner(_folder(store, contest_dir), **options)
     try:
         conn = connect(store)
@@ -278,4 +297,5 @@ def run_pending(store: Any, budget: int, contest_dir: str | Path | None = None, 
         return run_claims(store, _claim, budget, runner)
     finally:
         runner.close()
+        held.release()
 

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from ..arena.play import GameTask
 from ..arena.store import GameRecord
+from .checks import reference_spec
 from .standings import connect, read_config, written
 
 __all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name",
@@ -185,10 +186,11 @@ class GameRunner:
                     if isinstance(ref.get("engine"), dict):  # an external program (contest new --engine)
                         engines[str(ref["engine"]["name"])] = json.dumps(ref["engine"], sort_keys=True)
                         return str(ref["spec"])
+                    spec = reference_spec(ref, self.folder)  # a copied file: from the contest's folder
                     if not ref.get("sandbox"):
-                        return str(ref["spec"])
-                    path, sep, function = str(ref["spec"]).rpartition(".py:")  # FILE.py:FUNCTION, or FILE.py
-                    path, kind_of = (path + ".py", "python") if sep else (str(ref["spec"]), "python")
+                        return spec
+                    path, sep, function = spec.rpartition(".py:")  # FILE.py:FUNCTION, or FILE.py
+                    path, kind_of = (path + ".py", "python") if sep else (spec, "python")
                     entry_function = function if sep else None
                     break
             else:
@@ -297,9 +299,11 @@ class GameRunner:
 
 
 
-def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: int, runner: GameRunner) -> int:
+def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: int, runner: GameRunner,
+               played_one: Callable[[sqlite3.Connection], None] | None = None) -> int:
     """Play the games ``claim(conn)`` hands out (each claimed ``running``; None: no more) in ``runner.jobs``
-    threads, at most ``budget`` tries; how many games were finished and written."""
+    threads, at most ``budget`` tries; how many games were finished and written.  ``played_one(conn)`` is called
+    after each game written (one call at a time)."""
     lock = threading.Lock()
     claimed, played = [0], [0]
 
@@ -317,6 +321,8 @@ def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: i
                 if runner.play(own, row):
                     with lock:
                         played[0] += 1
+                        if played_one is not None:
+                            played_one(own)
         finally:
             own.close()
 

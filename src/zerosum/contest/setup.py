@@ -8,7 +8,10 @@ folder beside it, and moves them in at the end, so an error leaves the disk as i
   games;
 * ``tokens.csv`` (mode 0600): ``name,token,link`` a person, the teacher first -- the only place the tokens
   are written; hand each student their link;
-* ``submissions/``: where uploads will go.
+* ``submissions/``: where uploads will go;
+* ``references/``: a copy of each reference given as a file (``instructor=teacher.py:player``), with its
+  SHA-256 in the config: the contest plays the file as it was at ``contest new``, from whatever folder
+  ``serve`` and ``final`` run in (a later edit of the teacher's file does not change the contest).
 
 **Names** (:func:`check_name`): 1..:data:`MAX_NAME` characters of letters (any alphabet, with their combining
 marks), digits, spaces and ``. - _ '``, beginning with a letter or digit, no two spaces in a row and none at the
@@ -32,8 +35,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..errors import UsageError
+from ..errors import AgentError, UsageError
 from ..spec import quoted
+from .lock import LOCK_NAME, holder
 from .store import DB_NAME, Store
 
 __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
@@ -45,10 +49,13 @@ MAX_NAME = 64
 MAX_STUDENTS = 2000
 TOKENS = "tokens.csv"
 SUBMISSIONS = "submissions"
+#: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
+REFERENCES = "references"
 #: what judges openings on games the solver does not take (value 0 at its depth: an even position)
 OPENINGS_JUDGE = "alphabeta:depth=4"
 #: the files a contest folder holds (``--overwrite`` replaces exactly these)
-CONTEST_FILES = (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv", "results.json")
+CONTEST_FILES = (REFERENCES, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
+                 "results.json", LOCK_NAME)
 _PUNCT = set(" .-_'")
 
 
@@ -159,9 +166,10 @@ def _openings(settings: ContestSettings) -> list[str]:
     return [format_opening(game, actions) for actions, _ in kept]
 
 
-def _check_references(game_spec: str, references: Sequence[dict[str, str]]) -> None:
+def _check_references(game_spec: str, references: Sequence[dict[str, Any]], folder: Path | None = None) -> None:
     from ..agents.registry import make_agent
     from ..games import get_game
+    from .checks import reference_spec
 
     game = get_game(game_spec)
     names = set()
@@ -169,7 +177,54 @@ def _check_references(game_spec: str, references: Sequence[dict[str, str]]) -> N
         if ref["name"] in names:
             raise UsageError(f"--reference: two references are called {quoted(ref['name'])}: name them NAME=SPEC")
         names.add(ref["name"])
-        make_agent(ref["spec"], seed=0).warm_up(game)  # a bad spec or file is one AgentError line, now
+        spec = reference_spec(ref, folder) if folder is not None else ref["spec"]
+        try:  # a bad spec or file is one AgentError line, now
+            make_agent(spec, seed=0).warm_up(game)
+        except AgentError as exc:
+            if "file" not in ref or "No module named" not in str(exc):
+                raise
+            raise AgentError(f"--reference {ref['name']}: {exc} (the file is played from its copy in the contest's "
+                             f"folder, {REFERENCES}/, alone: it may import installed packages, not files beside it)"
+                             ) from None
+
+
+def _copy_references(references: Sequence[dict[str, Any]], build: Path) -> list[dict[str, Any]]:
+    """The references with each agent file (``file.py[:ENTRY]``) copied into ``build/references/``: ``file``
+    (the copy's path in the contest's folder), ``entry`` (its function) and ``sha256`` added, so that the contest
+    plays the file as it was now, from any folder."""
+    import hashlib
+
+    from ..agents.registry import file_agent_parts, named_file_spec
+
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for ref in references:
+        spec = str(ref["spec"]).strip()
+        if isinstance(ref.get("engine"), dict) or not spec.partition(":")[0].endswith(".py"):
+            out.append(dict(ref))
+            continue
+        named = named_file_spec(spec)  # file.py alone: its player, else its only function
+        path, entry = file_agent_parts(named) or (named, "")
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"--reference {quoted(ref['name'])}: the file {quoted(path)} cannot be read: "
+                             f"{exc.strerror or exc}") from None
+        stem = "".join(c if c.isalnum() or c in "_-" else "_" for c in Path(path).stem)[:40] or "reference"
+        copy, k = f"{stem}.py", 1
+        while copy in taken:
+            k += 1
+            copy = f"{stem}-{k}.py"
+        taken.add(copy)
+        (build / REFERENCES).mkdir(exist_ok=True)
+        (build / REFERENCES / copy).write_bytes(data)
+        out.append({**ref, "file": f"{REFERENCES}/{copy}", "entry": entry or None,
+                    "sha256": hashlib.sha256(data).hexdigest()})
+    return out
+
+
+def _is_file(ref: dict[str, Any]) -> bool:
+    return not isinstance(ref.get("engine"), dict) and str(ref["spec"]).strip().partition(":")[0].endswith(".py")
 
 
 def contest_files(directory: Path) -> list[Path]:
@@ -192,12 +247,22 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
     if existing and not overwrite:
         raise UsageError(f"{quoted(str(target))} holds a contest already ({existing[0].name}): give --overwrite to "
                          "replace it (its submissions and games are deleted), or choose another folder")
+    busy = holder(target) if existing else None
+    if busy is not None:
+        from .lock import busy_message
+
+        raise UsageError(busy_message(target, *busy).replace("another", "a", 1) + ": stop it before replacing "
+                         "the contest")
     if not target.parent.is_dir():
         raise UsageError(f"the folder {quoted(str(target.parent))} does not exist")
     from ..games import get_game
 
     game = get_game(settings.game)
-    _check_references(game.spec, settings.references)
+    names = [str(r["name"]) for r in settings.references]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise UsageError(f"--reference: two references are called {quoted(twice)}: name them NAME=SPEC")
+    _check_references(game.spec, [r for r in settings.references if not _is_file(r)])
     if settings.seed is None:
         settings.seed = secrets.randbelow(2**31)
     openings = _openings(settings)
@@ -209,6 +274,8 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
         "seed": settings.seed, "frozen": False, "created": time.time(), "url": settings.url}
     build = Path(tempfile.mkdtemp(prefix=".contest-new-", dir=target.parent))
     try:
+        config["references"] = _copy_references(settings.references, build)
+        _check_references(game.spec, [r for r in config["references"] if "file" in r], build)
         store = Store(build, create=True)
         store.set_config(**config)
         store.add_people(people)

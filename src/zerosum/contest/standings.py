@@ -9,7 +9,8 @@ afresh and the others' ratings no longer lean on games against code that is gone
 **The leaderboard** (:func:`leaderboard`): Elo by maximum likelihood over those games (mean 0 over the
 entries that played; :func:`zerosum.arena.stats.ratings`, one virtual draw per pairing as BayesElo's prior),
 with the 95% half-width of :func:`zerosum.arena.stats.rating_errors`.  One row an entry, best first (by
-rating, then score; entries without a finished game last), each a dict::
+rating, then score; entries without a finished game last; entries of the same rating and score share a rank,
+standard competition ranking 1, 2, 3, 3, 5, listed by name), each a dict::
 
     rank, entry, name, kind ("student" | "reference"), submission (id or None), rating, rating_low,
     rating_high, score (points per game), points, games, wins, draws, losses, forfeits (games lost by
@@ -40,7 +41,7 @@ from ..arena.forfeits import short_reason
 from ..arena.stats import rating_errors, ratings
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
-           "SCORES", "BUSY_SECONDS"]
+           "tied", "SCORES", "BUSY_SECONDS"]
 
 #: the first player's score of each result
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -199,14 +200,20 @@ def standing_rows(entries: Sequence[Entry], games: Iterable[sqlite3.Row | dict[s
             "forfeit_reasons": _reasons(lost[k]), "pending": (pending or {}).get(e.key, 0),
         })
     rows.sort(key=_order)
-    for rank, row in enumerate(rows, 1):
-        row["rank"] = rank
+    for place, row in enumerate(rows, 1):  # standard competition ranking: 1, 2, 3, 3, 5
+        row["rank"] = rows[place - 2]["rank"] if place > 1 and tied(rows[place - 2], row) else place
     return [{"rank": row.pop("rank"), **row} for row in rows]
 
 
 def _order(row: dict[str, Any]) -> tuple[bool, float, float, str]:
     """Best first: by rating, then score, then name; entries without a rating last."""
     return row["rating"] is None, -float(row["rating"] or 0.0), -float(row["score"] or 0.0), str(row["name"])
+
+
+def tied(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two rows stand level: the same rating and score (the name only orders them), so they share a
+    rank (and, in the final, a table's points)."""
+    return _order(a)[:3] == _order(b)[:3]
 
 
 def _round(x: float | None, places: int) -> float | None:

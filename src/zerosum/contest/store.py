@@ -68,7 +68,8 @@ def hash_token(token: str) -> str:
 
 class Store:
     """The database of the contest in ``directory`` (``create=True`` makes the schema; otherwise the database
-    must exist: a UsageError names the folder)."""
+    must exist, and is checked before anything else: a UsageError line names what is wrong, see
+    :meth:`_check`)."""
 
     def __init__(self, directory: str | Path, *, create: bool = False) -> None:
         self.directory = Path(directory)
@@ -79,6 +80,42 @@ class Store:
         self._local = threading.local()
         if create:
             self.connection().executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+        else:
+            self._check()
+
+    def _check(self) -> None:
+        """One UsageError line, before any change, for a database that is not a readable contest's (empty,
+        not SQLite, damaged, tables missing), a config value that is not what the contest needs, or a reference
+        whose file is gone (:mod:`.checks`)."""
+        from .checks import TABLES, check_config, check_header, check_reference_files
+
+        where = str(self.directory / DB_NAME)
+        why = check_header(self.path)  # before SQLite opens it: an empty file would become a database
+        if why is None:
+            try:
+                db = self.connection()
+                found = [row[0] for row in db.execute("PRAGMA quick_check(1)")]
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                missing = [t for t in TABLES if t not in tables]
+                if found != ["ok"]:
+                    why = " ".join(str(found[0] if found else "no answer").replace("*** in database main ***", "")
+                                   .split())[:200]
+                elif missing:
+                    why = f"no table {', '.join(missing)}"
+                else:
+                    rows = [(row[0], row[1]) for row in db.execute("SELECT key, value FROM config")]
+            except sqlite3.Error as exc:
+                why = " ".join(str(exc).split())[:200]
+        if why is not None:
+            self.close()
+            raise UsageError(f"{where} is not a readable contest database ({why}): restore it from a backup, "
+                             "or make the contest again")
+        try:
+            config = check_config(rows, where)
+            check_reference_files(config, self.directory, where)
+        except UsageError:
+            self.close()
+            raise
 
     # -- connections and transactions ------------------------------------------------------------------
     def connection(self) -> sqlite3.Connection:

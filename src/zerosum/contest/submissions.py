@@ -37,6 +37,8 @@ __all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "clos
 
 #: the largest upload, bytes
 MAX_UPLOAD = 256 * 1024
+#: the longest file name kept (a longer one is shortened, its extension kept)
+MAX_FILENAME = 120
 #: the first line of the notebook cell that is the submission
 NOTEBOOK_MARK = "# submission"
 KINDS = ("python", "notebook", "program")
@@ -59,10 +61,15 @@ class Prepared:
 
 
 def clean_filename(name: str | None) -> str:
-    """The uploaded file's name as stored: its last path part, no control characters, at most 120 characters
-    (it is only ever shown, escaped, never used as a path)."""
+    """The uploaded file's name as stored: its last path part, no control characters, at most
+    :data:`MAX_FILENAME` characters, a longer one shortened before its extension, which decides the kind and
+    is kept (the name is only ever shown, escaped, never used as a path)."""
     base = (name or "upload").replace("\\", "/").rsplit("/", 1)[-1]
-    base = "".join(c for c in base if c.isprintable())[:120].strip()
+    base = "".join(c for c in base if c.isprintable()).strip()
+    if len(base) > MAX_FILENAME:
+        stem, dot, ext = base.rpartition(".")
+        keep = f".{ext}" if dot and stem and len(ext) <= 16 else ""
+        base = base[: MAX_FILENAME - len(keep) - 1].rstrip() + "~" + keep
     return base or "upload"
 
 

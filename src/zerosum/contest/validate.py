@@ -2,8 +2,9 @@
 
 :func:`validate` starts the submission as the ladder will play it -- a protocol engine in the sandbox
 (:func:`zerosum.contest.seats.seat_definition`) -- and plays the random player from the contest's first
-openings, once as each colour: up to :data:`GAMES` games, within :data:`BUDGET` seconds of wall time.  The
-answer is ``(status, message, ply)``:
+openings, once as each colour: up to :data:`GAMES` games, within :data:`BUDGET` seconds of wall time, its start
+included (a submission that does not finish loading within the budget fails, saying so).  The answer is
+``(status, message, ply)``:
 
 * ``ok`` and what it played (``4 games against the random player: 2 won, ... ; 61 moves, the longest 0.21 s``);
   when the budget ends first, ``ok`` too with how far it got (every move so far legal and in time);
@@ -68,10 +69,15 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
     limits, move_time, tc = _limits(config)
     try:
         definition = seat_definition(contest_dir, path, kind, name=name, game=game.spec, unconfined=unconfined)
-        engine = seat_engine(definition, limits=limits)
+        # its start (the handshake) within the budget too: a file that hangs at import is answered in time
+        startup = round(max(MIN_MOVE, budget - (time.monotonic() - started)), 1)
+        engine = seat_engine(definition, limits=limits, startup=startup)
     except UsageError:
         raise  # no sandbox: the server's problem, not the student's
     except (AgentError, GameError) as exc:
+        if "no zspok within" in str(exc):  # its start took the check's whole time
+            return "failed", (f"it does not start: it did not finish loading within the check's {startup:g} s "
+                              "(no answer to 'zsp 1': something at its start, an import, hangs or is too slow)"), None
         return "failed", f"it does not start: {exc}", None
     rng = random.Random(seed)
     played = won = drawn = lost = 0

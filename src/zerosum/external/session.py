@@ -36,7 +36,7 @@ from typing import Any, Iterator, Sequence
 
 from ..errors import AgentError
 from ..spec import quoted
-from .process import GARBAGE, PROTOCOL, TIMEOUT, EngineFault, EngineProcess
+from .process import GARBAGE, ILLEGAL, PROTOCOL, TIMEOUT, EngineFault, EngineProcess
 from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, NewGame,
                        OptionSpec, Position, ProtocolError, ReadyOk, SetOption, Stop, parse_reply)
 from .protocol.messages import CONTROL
@@ -117,6 +117,7 @@ class Session:
         self.pings: collections.deque[float] = collections.deque(maxlen=SAMPLES)
         self.overheads: collections.deque[float] = collections.deque(maxlen=SAMPLES)
         self._answer = ""  # the last bestmove line read
+        self._said: str | None = None  # the first 'info string error ...' line of the move being searched
         try:
             self.hello = self._handshake(time.monotonic() + startup, startup)
             for name, value in options:
@@ -142,9 +143,13 @@ class Session:
         if bad is not None:
             raise EngineFault(GARBAGE, f"control character {bad.group()!r} in {quoted(line, 60)}")
         try:
-            return parse_reply(line)
+            reply = parse_reply(line)
         except ProtocolError as exc:
             raise EngineFault(PROTOCOL, str(exc)) from None
+        if isinstance(reply, Info) and reply.string and reply.string.split(None, 1)[0].lower() == "error" \
+                and self._said is None:
+            self._said = line.strip()  # the first of the move (the cause), quoted when the move then fails (think)
+        return reply
 
     def send(self, command: Any) -> None:
         self.process.send(command.line())
@@ -215,13 +220,27 @@ class Session:
 
     def think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None = None,
               limit: float | None = None) -> Thought:
-        """Search ``position`` with ``go``; ``stop_at``/``deadline`` are seconds from now: ``stop`` is sent at
-        the first, the engine killed at the second.  A timeout's reason states ``limit`` seconds (default:
-        ``deadline``; a caller that kills the engine a little before its own limit names that limit), or with
-        ``late`` (the kind of a clock running out) the time left on the clock.
+        """Search ``position`` (one with legal moves) with ``go``; ``stop_at``/``deadline`` are seconds from now:
+        ``stop`` is sent at the first, the engine killed at the second.  A timeout's reason states ``limit``
+        seconds (default: ``deadline``; a caller that kills the engine a little before its own limit names that
+        limit), or with ``late`` (the kind of a clock running out) the time left on the clock.
 
         Between ``position`` and ``go`` an ``isready`` round trip reads everything the engine wrote since its
-        last answer: a ``bestmove`` there is a second answer to the last ``go``, a protocol fault."""
+        last answer: a ``bestmove`` there is a second answer to the last ``go``, a protocol fault.
+
+        An engine that says ``info string error ...`` and then fails the move (``bestmove (none)``, an illegal
+        move's fault, a crash, a timeout) has that line quoted in the fault's reason: its own explanation."""
+        self._said = None
+        try:
+            return self._think(position, go, stop_at, deadline, late, limit)
+        except EngineFault as fault:
+            if self._said is None:
+                raise
+            details = fault.reason[len(fault.kind) + 2:] if fault.reason.startswith(fault.kind + ": ") else fault.reason
+            raise EngineFault(fault.kind, f"{details}; the engine said {quoted(self._said, 200)}") from None
+
+    def _think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None,
+               limit: float | None) -> Thought:
         now = time.monotonic()
         soft, hard = now + stop_at, now + deadline
         self.send(position)
@@ -251,6 +270,8 @@ class Session:
                 if reply.exact is not None or reply.est is not None:
                     thought.exact, thought.est = reply.exact, reply.est
             elif isinstance(reply, BestMove):
+                if reply.move is None and self._said is not None:  # it said why it has no move
+                    raise EngineFault(ILLEGAL, "bestmove (none), but the position has legal moves")
                 thought.wall = time.perf_counter() - start
                 thought.move = reply.move
                 self._answer = reply.line()

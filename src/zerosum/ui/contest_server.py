@@ -366,13 +366,13 @@ def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladde
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> Any:
-        for row in await run_in_threadpool(served.store.rows, "SELECT id FROM submissions WHERE status = 'validating'"):
-            served.validate(int(row["id"]))  # left by a server that was killed: validated again
         running = None
-        if ladder:
+        if ladder:  # first: the contest's lock (another server holding it is refused before anything changes)
             from ..contest import ladder as ladders
 
             running = ladders.Ladder(served.store, served.store.directory, unconfined=unconfined, **pool).start()
+        for row in await run_in_threadpool(served.store.rows, "SELECT id FROM submissions WHERE status = 'validating'"):
+            served.validate(int(row["id"]))  # left by a server that was killed: validated again
         try:
             if board_app is not None:
                 async with board_app.router.lifespan_context(board_app):
