@@ -64,7 +64,7 @@ def good(tmp_path_factory):
         "records": lambda: [record], "overwrite": lambda: True, "reason": lambda: "three in a row",
         "forfeit": lambda: False, "store": lambda: store, "rec": lambda: play_game("tictactoe", "first", "first"),
         "path": lambda: where / f"out{next(counter)}.pgn", "ply": lambda: 3,
-        "mark": lambda: "?", "comment": lambda: "mistake: draw -> loss in 3 moves",
+        "mark": lambda: "?", "comment": lambda: "mistake: draw -> loss in 3 moves", "exact": lambda: False,
         "variations": lambda: {0: [records.Variation(["1"])]}, "lines": lambda: [["5", "1"], ["5", "9"]],
     }
     yield values, where

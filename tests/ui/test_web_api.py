@@ -260,7 +260,9 @@ def test_a_budgeted_analysis_fills_in_win_draw_loss_then_exact(monkeypatch) -> N
     final = replies[-1]
     truth = analysis_service(game).solver.analyze(state)
     assert final["done"] and final["exact"] and final["engine"] == "the solver"
-    assert final["columns"] == truth and not final["classes"] and not final["estimates"]
+    assert final["columns"] == truth and not final["estimates"]
+    signs = {1: "win", 0: "draw", -1: "loss"}
+    assert final["classes"] == {str(c + 1): signs[(s > 0) - (s < 0)] for c, s in enumerate(truth) if s is not None}
     assert len(replies) > 2 and not replies[0]["done"]
     seen_classes = [r for r in replies if r["classes"]]
     assert seen_classes, "win/draw/loss should show before the exact scores"
@@ -269,7 +271,9 @@ def test_a_budgeted_analysis_fills_in_win_draw_loss_then_exact(monkeypatch) -> N
         for move, word in r["classes"].items():  # a proven class agrees with the exact score to come
             score = truth[int(move) - 1]
             assert word == {1: "win", 0: "draw", -1: "loss"}[(score > 0) - (score < 0)]
-            assert r["points"][move] in ("W", "L", "0")
+            if move not in r["scores"]:  # proven only in win/draw/loss: no score, a class's figure
+                assert r["points"][move] in ("W", "L", "0") and r["columns"][int(move) - 1] is None
+                assert r["column_kinds"][int(move) - 1] == "class"
 
 
 @pytest.mark.parametrize("budget", ["0", "-1", "nan", "inf", "1e9", "x", "0.5" * 30])

@@ -114,7 +114,7 @@ def test_the_winning_move_is_chosen_and_every_other_move_is_refuted_by_a_win(cli
     ({"game": "connect4", "moves": "448", "agent": "minimax:depth=2"}, "outside 1..7"),
     ({"game": "connect4", "moves": "4" * 5000, "agent": "minimax:depth=2"}, "limit is 2000"),
     # past 100,000 nodes or past the engine time (2 s here), whichever comes first: the same advice
-    ({"game": "connect4", "moves": "", "agent": "minimax:depth=6"}, "trace a smaller search"),
+    ({"game": "connect4", "moves": "", "agent": "minimax:depth=6"}, "ask about a smaller search"),
 ])
 def test_bad_explain_requests_are_one_line_400s(client, params, words) -> None:
     reply = client.get("/api/explain", params=params)

@@ -28,15 +28,17 @@ def run_of(runs: OrderedDict[tuple[int, int], Any], solver: Any, state: Any, res
            clock: Callable[[], float], threads: int) -> tuple[Any, int, float]:
     """``(run, nodes, seconds)``: the progressive run of ``state`` to go on with -- the one kept in ``runs``
     (as ``(run, nodes, seconds)``, made on ``solver``), else a new one -- with ``resume`` taken in, and the
-    nodes and seconds the analysis had spent before (``resume``'s own, else the kept run's)."""
+    nodes and seconds the analysis had spent before: ``resume``'s own (its slices add up), else none (an
+    analysis asked without ``resume`` counts its own work, even where it goes on with a kept run: what that
+    run proved is not searched again, but it is not this analysis' work)."""
     from ..solver.progressive import Progressive
 
-    run, nodes, seconds = runs.get((state.current, state.mask), (None, 0, 0.0))
+    run = runs.get((state.current, state.mask), (None, 0, 0.0))[0]
     if run is None or run.solver is not solver:
-        run, nodes, seconds = Progressive(solver, state, clock=clock, threads=threads), 0, 0.0
+        run = Progressive(solver, state, clock=clock, threads=threads)
     run.clock, run.threads = clock, threads
     if resume is None:
-        return run, nodes, seconds
+        return run, 0, 0.0
     nodes, seconds = _spent(resume)
     run.restore(resume)
     return run, nodes, seconds

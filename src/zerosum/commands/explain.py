@@ -1,8 +1,10 @@
 """``zerosum explain MOVES --agent SPEC``: why a search plays what it plays.
 
 It traces the agent's search of the position (:func:`zerosum.trace.trace`) and prints each root move's score
-(``SearchResult.scores``, from the side to move's view; for alpha-beta the chosen move's score is exact and
-a refuted move's is a bound, "at most"; "exact" means the value of the search to its depth, not a bound), the principal variation, and for every other move its refutation:
+(``SearchResult.scores``, from the side to move's view; for alpha-beta the chosen move's score is the
+search's value and a refuted move's is a bound, "at most"; a value that is no bound is "searched", the
+search's value to its depth, or "exact" where it is a proof), the principal variation, and for every other
+move its refutation:
 the opponent's reply that gave it its score in the tree, with the score after it.  Then the traced tree as
 indented text to ``--depth`` plies (with boards unless ``--no-boards``).  What the agent's search is (traced,
 what its counts and values are, why it chooses) comes from its declared traits
@@ -62,7 +64,7 @@ def _kind(tree: Any, action: Any) -> str:
         return "not searched"
     if child.visits is not None:
         return f"mean of {child.visits}"
-    return {"upper": "at most", "lower": "at least"}.get(child.score_bound, "exact")
+    return {"upper": "at most", "lower": "at least"}.get(child.score_bound) or tree.value_kind(action)
 
 
 def _why(tree: Any, action: Any) -> str:
@@ -115,9 +117,10 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
     side = game.player_label(game.player(tree.state))
     spec = getattr(tree.agent, "spec", "")
     counts = " ".join(str(c) for c in tree.counts_per_depth())
+    searched = (tree.untraced() if tree.kind == "exact"
+                else f"{result.nodes} {tree.traits.counts} (recorded per depth {counts})")
     lines = [f"{game.title}, {('after ' + moves) if moves.strip() else 'the start'}: {side} to move",
-             f"{spec}: {result.nodes} {tree.traits.counts} (recorded per "
-             f"depth {counts}), {result.evals} evaluations; "
+             f"{spec}: {searched}, {result.evals} evaluations; "
              f"scores from {side}'s view" + ("" if tree.discounted else " (no depth discount)")]
     if tree.note:
         lines.append(tree.note)

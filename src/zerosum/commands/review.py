@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..games import get_game
     from ..records import write
     from ..reviewer import Review, start_review
-    from ..reviewer.text import heading, row, summary_lines
+    from ..reviewer.text import heading, judged_line, row, summary_lines
 
     if args.output is not None and os.path.exists(args.output) and not args.overwrite:
         raise UsageError(f"-o {args.output!r} exists: use --overwrite to replace it")
@@ -104,8 +104,7 @@ def _run(args: argparse.Namespace) -> int:
         print("\n".join(heading(found)), flush=True)
         for mark in marks:
             print(row(mark), flush=True)
-        print(f"({len(found.marks)} moves judged in {found.seconds:.1f} s)\n" + "\n".join(summary_lines(found)),
-              flush=True)
+        print(judged_line(found) + "\n" + "\n".join(summary_lines(found)), flush=True)
     if args.json:
         data: Any = reviews[0].to_json() if len(reviews) == 1 else [r.to_json() for r in reviews]
         json.dump(data, sys.stdout, indent=1)

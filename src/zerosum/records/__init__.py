@@ -62,7 +62,7 @@ line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): colum
 
 >>> r = parse('[Game "tictactoe"]\\n\\n1. 5 1 {time=0.5s} 2. 9 *')[0]
 >>> r.moves, r.notes[1], r.result
-(['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None, mark=None, comment=None), '*')
+(['5', '1', '9'], MoveNote(time=0.5, nodes=None, value=None, mark=None, comment=None, exact=False), '*')
 >>> parse(format(r)) == [r]
 True
 >>> v = parse('[Game "connect4"]\\n\\n1. 4 4 2. 3 (2. 5 5 (2... 2) 3. 1) 2... 4 *')[0]

@@ -1,4 +1,5 @@
-"""A move's note in a record, ``{time=0.12s nodes=3401 value=+W5}``, with its annotation (a PGN suffix such
+"""A move's note in a record, ``{time=0.12s nodes=3401 value=+W5}`` (``value=0 exact``: a value the search
+proved, where the number alone does not say so, as a draw), with its annotation (a PGN suffix such
 as ``?`` on the move and a free comment, ``{mistake: draw -> loss in 3 moves}``): :class:`MoveNote` and how
 proven values are written (:func:`proven_text`)."""
 
@@ -54,7 +55,9 @@ def clip(text: str, limit: int) -> str:
 class MoveNote:
     """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
     mover's value, and its annotation: ``mark``, a PGN suffix of :data:`MARKS` written after the move (``4?``),
-    and ``comment``, free text written in braces after the note (each may be None).
+    and ``comment``, free text written in braces after the note (each may be None).  ``exact``: the value is a
+    proof (written ``exact`` after it where the number does not say so, a draw's ``value=0 exact``; a proven
+    win or loss, ``+W5`` / ``-L4``, is exact by its form).
 
     Kept as the text holds them: seconds to the millisecond, values to 12 significant digits, a comment's
     whitespace as single spaces."""
@@ -65,8 +68,11 @@ class MoveNote:
     #: the annotation: PGN's suffix after the move (one of :data:`MARKS`), and a free comment after the note
     mark: str | None = None
     comment: str | None = None
+    exact: bool = False
 
     def __post_init__(self) -> None:
+        if type(self.exact) is not bool:
+            raise InvalidFileError(f"a move's exact is True or False, not {safe_repr(self.exact, 40)}")
         if self.mark is not None and not (isinstance(self.mark, str) and self.mark in MARKS):
             raise InvalidFileError(f"a move's mark is one of {' '.join(MARKS)}, not {safe_repr(self.mark, 40)}")
         if self.comment is not None:
@@ -85,16 +91,21 @@ class MoveNote:
             object.__setattr__(self, "time", round(seconds, 3))
         if self.value is not None:
             object.__setattr__(self, "value", float(f"{_real(self.value, 'value'):.12g}"))
+            if proven_text(self.value) is not None:  # a proven win or loss is exact by its form
+                object.__setattr__(self, "exact", True)
+        elif self.exact:
+            raise InvalidFileError("a move's exact marks its value: a note with exact has a value")
         if self.nodes is not None and (type(self.nodes) is not int or not 0 <= self.nodes <= MAX_NODES):
             raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
 
     def text(self) -> str:
         """The note comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known; "" when
-        none is)."""
+        none is), ``exact`` after a proven value the number does not show as proven (``value=0 exact``)."""
         seconds = None if self.time is None else f"{self.time:.3f}".rstrip("0").rstrip(".") + "s"
         value = None if self.value is None else proven_text(self.value) or f"{self.value:+.12g}"
         known = (("time", seconds), ("nodes", self.nodes), ("value", value))
-        return " ".join(f"{name}={text}" for name, text in known if text is not None)
+        marked = " exact" if self.exact and value is not None and proven_text(self.value or 0.0) is None else ""
+        return " ".join(f"{name}={text}" for name, text in known if text is not None) + marked
 
     @classmethod
     def from_text(cls, body: str) -> MoveNote:
@@ -105,12 +116,19 @@ class MoveNote:
         shown = clip(" ".join(body.split()), 60)
         found: dict[str, Any] = {}
         for item in body.split():
+            if item == "exact":  # the value before it is a proof
+                if "value" not in found or "exact" in found:
+                    raise InvalidFileError(f"comment {{{shown}}}: exact follows a value=V once")
+                found["exact"] = True
+                continue
             key, eq, raw = item.partition("=")
             if not eq or key not in ("time", "nodes", "value"):
                 raise InvalidFileError(f"comment {{{shown}}}: {safe_repr(item, 40)} is not time=SECONDSs, "
-                                       "nodes=N or value=V")
+                                       "nodes=N, value=V or exact")
             if key in found:
                 raise InvalidFileError(f"comment {{{shown}}}: {key} is given twice")
+            if "exact" in found:
+                raise InvalidFileError(f"comment {{{shown}}}: exact comes last, after value=V")
             text = raw[:-1] if key == "time" and raw.endswith("s") else raw
             proven = _PROVEN.fullmatch(text) if key == "value" else None
             if proven is not None and 0 < int(proven[1]) < WIN_PLIES:

@@ -57,7 +57,7 @@ def _commented(note: MoveNote | None, body: str) -> MoveNote:
             raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
                                    "comment a move")
         found = MoveNote.from_text(body)
-        return replace(note, time=found.time, nodes=found.nodes, value=found.value)
+        return replace(note, time=found.time, nodes=found.nodes, value=found.value, exact=found.exact)
     if note.comment is not None:
         raise InvalidFileError("a comment belongs after a move: one note {time= nodes= value=} and one free "
                                "comment a move")

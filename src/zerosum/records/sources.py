@@ -61,9 +61,13 @@ def _date(when: float) -> str:
     return _time.strftime("%Y.%m.%d", _time.localtime(when or _time.time()))
 
 
-def _notes(times: list[Any], nodes: list[Any], vals: list[Any]) -> list[MoveNote | None]:
-    return [MoveNote(None if t is None else float(t), None if n is None else int(n), None if v is None else float(v))
-            for t, n, v in zip(times, nodes, vals)]
+def _notes(times: list[Any], nodes: list[Any], vals: list[Any],
+           exacts: list[Any] | None = None) -> list[MoveNote | None]:
+    """A note a move; ``exacts``: whether each move's value is a proof (its search's ``exact``), when known."""
+    proofs = exacts if exacts is not None else [False] * len(vals)
+    return [MoveNote(None if t is None else float(t), None if n is None else int(n), None if v is None else float(v),
+                     exact=v is not None and e is True)
+            for t, n, v, e in zip(times, nodes, vals, proofs)]
 
 
 def arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
@@ -122,5 +126,6 @@ def from_game_record(rec: Any) -> Record:
     tags = {"Event": "zerosum play_game", "Site": socket.gethostname() or "?", "Date": _date(0.0), "Round": "1",
             "First": _fit(rec.first), "Second": _fit(rec.second), "Game": game.spec,
             "Opening": format_opening(game, rec.opening), "Termination": termination(rec.reason, rec.forfeit)}
-    notes = _notes([m.seconds for m in rec.moves], [m.nodes for m in rec.moves], [m.value for m in rec.moves])
+    notes = _notes([m.seconds for m in rec.moves], [m.nodes for m in rec.moves], [m.value for m in rec.moves],
+                   [m.search is not None and m.search.exact is True for m in rec.moves])
     return Record(tags, [m.notation for m in rec.moves], notes, rec.result)

@@ -40,11 +40,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ..agents.base import MAX_TIME
-from ..analysis import SOLVER_NAME
 from ..core.checks import check_real, check_whole, guarded, safe_repr
 from ..errors import UsageError
 from ..game import Game
-from .judge import CLASSES, LINE, SOLVER_TIME, Mark, classify, marks, result_of
+from .judge import CLASSES, LINE, SOLVER_TIME, Mark, classify, marks, proves, result_of
 
 __all__ = ["review", "iter_review", "start_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE",
            "SOLVER_TIME"]
@@ -60,7 +59,7 @@ class Review:
     start: int  # the moves before it (an opening) were played, not judged
     marks: list[Mark] = field(default_factory=list)
     engine: str = ""
-    exact: bool = True  # every mark is a proof (until the first mark: whether the solver judges)
+    exact: bool = True  # every mark is a proof (until the first mark: whether the judge proves, judge.proves)
     seconds: float = 0.0
     source: Any = None  # what was reviewed (a record keeps its tags and notes in :meth:`record`)
 
@@ -80,6 +79,11 @@ class Review:
                            "first_error": None if error is None else {"ply": error.ply, "move": error.move,
                                                                       "class": error.kind}}
         return out
+
+    @property
+    def done(self) -> bool:
+        """Whether every move to judge has its mark."""
+        return len(self.marks) >= len(self.actions) - self.start
 
     def to_json(self) -> list[dict[str, Any]]:
         """DESIGN's JSON: a list of ``{ply, move, before, after, class, best, ...}`` (:meth:`Mark.to_json`)."""
@@ -159,7 +163,7 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
     began = _time.perf_counter()
     stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
                    engine=engine, solver_time=solver_time)
-    found = Review(g, actions, start, [], engine[0], engine[0] == SOLVER_NAME, 0.0, record_or_moves)
+    found = Review(g, actions, start, [], engine[0], proves(g, agent), 0.0, record_or_moves)
 
     def filled() -> Iterator[Mark]:
         for mark in stream:

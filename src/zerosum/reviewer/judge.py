@@ -30,7 +30,7 @@ from ..core.words import moves_to_end, value_words
 from ..game import Game
 from ..values import is_proven
 
-__all__ = ["Mark", "marks", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME"]
+__all__ = ["Mark", "marks", "proves", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME"]
 
 #: the classes, best first
 CLASSES = ("best", "good", "mistake", "blunder")
@@ -136,11 +136,14 @@ class _Judge:
                  solver_time: float | None = SOLVER_TIME) -> None:
         self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
         self.service = service(game)
-        self.exact = agent is None and self.service.solves
+        named = None
+        if agent is not None and proves(game, agent):  # the solver agent: the service's solver judges for it
+            named, self.agent = getattr(agent, "spec", None) or type(agent).__name__, None
+        self.exact = self.agent is None and self.service.solves
         #: without an opening book the solver may not prove an early position in any time: it gets
         #: ``solver_time`` seconds a position, and a position it does not prove is estimated
         self.solver_time = solver_time if self.exact and self.service.book_depth is None else None
-        self.engine = SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__
+        self.engine = named or (SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__)
         if self.solver_time is not None:
             self.engine += f" (at most {self.solver_time:g} s a position, then alpha-beta's estimates)"
         self._cache: dict[Any, Analysis] = {}
@@ -216,6 +219,15 @@ class _Judge:
             if score == target:
                 return a
         raise AssertionError("no move keeps the position's score")  # pragma: no cover - negamax says one does
+
+
+def proves(game: Game[Any, Any], agent: Any = None) -> bool:
+    """Whether the judge of ``game`` gives proofs before a move is judged: the solver where it takes the game,
+    by default or named (an agent whose traits declare the exact solver's values,
+    :class:`~zerosum.agents.traits.AgentTraits`); a named solver judges as the default judge does, lines and
+    all.  Other judges estimate, though a search may prove some values (each mark says)."""
+    exact = agent is None or bool(getattr(getattr(agent, "TRAITS", None), "exact", False))
+    return exact and service(game).solves
 
 
 def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.words import DISTANCE_LEGEND
 
-__all__ = ["table", "heading", "row", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
+__all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
 
 #: the suffix PGN puts after a move of each class ("!" marks an only move that was found)
 SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
@@ -18,12 +18,16 @@ COLUMNS = (("ply", 4), ("move", 6), ("class", 20), ("before", 17), ("after", 17)
 
 
 def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[str]:
-    """The lines above the rows: who judged which game, what distances count, the column names."""
+    """The lines above the rows: who judged which game (and whether its values are proofs: ``exact``; a review
+    not finished yet by a judge that estimates cannot say, so it says each value says which), what distances
+    count, the column names."""
     engine = getattr(found_or_engine, "engine", found_or_engine)
     exact = getattr(found_or_engine, "exact", exact)
+    done = getattr(found_or_engine, "done", True)
     spec = getattr(getattr(found_or_engine, "game", None), "spec", spec)
     names = "  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()
-    said = "" if exact or "estimates" in engine else " (estimates)"
+    said = " (exact)" if exact else "" if "estimates" in engine else \
+        " (estimates)" if done else " (estimates unless proven: each value says which)"
     return [f"Review of {spec} by {engine}{said} ({DISTANCE_LEGEND})", names]
 
 
@@ -40,8 +44,14 @@ def row(m: Any) -> str:
 def table(found: Any) -> str:
     """The review as text: the heading, a row a move, the time taken and the summary per player."""
     lines = heading(found) + [row(m) for m in found.marks]
-    lines += [f"({len(found.marks)} moves judged in {found.seconds:.1f} s)", ""] + summary_lines(found)
+    lines += [judged_line(found), ""] + summary_lines(found)
     return "\n".join(lines) + "\n"
+
+
+def judged_line(found: Any) -> str:
+    """The line after the rows: how many moves were judged in how long, and whether every value is a proof."""
+    proofs = "; every value a proof" if found.exact and found.marks else ""
+    return f"({len(found.marks)} moves judged in {found.seconds:.1f} s{proofs})"
 
 
 def summary_lines(found: Any) -> list[str]:
@@ -106,7 +116,7 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
         mark = SUFFIX[m.kind] or ("!" if m.only else "") or None
         comment = m.verdict() if (m.kind != "best" or m.only) else None
         old = notes[i] or MoveNote()
-        notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment)
+        notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment, old.exact)
         reply = i + 1  # the move that answered the error: a variation there when it let the error go unpunished
         if m.kind in ("mistake", "blunder") and m.line and reply < len(base.moves) and not kept.get(m.ply + 1, True):
             there = variations.setdefault(reply, [])

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from ..errors import AgentError
 
-__all__ = ["MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "MAX_TRACE_TIME", "DEFAULT_MAX_TIME", "check_budget",
+__all__ = ["TraceBound", "MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "MAX_TRACE_TIME", "DEFAULT_MAX_TIME", "check_budget",
            "time_bound", "too_many_nodes", "too_long"]
 
 #: the most nodes one trace may record, and the default (a node takes about 700 bytes with a Connect Four
@@ -35,6 +35,18 @@ DEFAULT_MAX_TIME = 60.0
 _RAN_INTO = 0.9
 
 
+class TraceBound(AgentError):
+    """A traced search refused for a bound: ``bound`` is ``"nodes"`` (it visits more than ``limit`` nodes),
+    ``"time"`` (it did not end within ``limit`` seconds), ``"search time"`` (the spec's own time is past
+    ``limit`` seconds) or ``"simulations"`` (the spec's simulations are past ``limit`` nodes); ``spec`` is the
+    agent's, quoted, where the spec is at fault.  The message speaks to a caller of :func:`zerosum.trace` and
+    of ``zerosum explain`` (its options); a face with bounds of its own words it from these fields."""
+
+    def __init__(self, message: str, bound: str, limit: float, amount: float | None = None, spec: str = "") -> None:
+        super().__init__(message)
+        self.bound, self.limit, self.amount, self.spec = bound, limit, amount, spec
+
+
 def _spec(agent: Any) -> str:
     spec = str(getattr(agent, "spec", agent))
     return repr(spec if len(spec) <= 80 else spec[:77] + "...")
@@ -42,28 +54,29 @@ def _spec(agent: Any) -> str:
 
 def too_many_nodes(limit: int) -> AgentError:
     """The error of a search that visits more than ``limit`` nodes."""
-    return AgentError(f"trace: the search visits more than {limit:,} nodes (max_nodes, --max-nodes): trace a "
-                      f"smaller search (a lower depth= or sims=) or raise max_nodes (at most {MAX_TRACE_NODES:,})")
+    return TraceBound(f"trace: the search visits more than {limit:,} nodes (max_nodes, --max-nodes): trace a "
+                      f"smaller search (a lower depth= or sims=) or raise max_nodes (at most {MAX_TRACE_NODES:,})",
+                      "nodes", limit)
 
 
 def too_long(seconds: float) -> AgentError:
     """The error of a search that runs past ``seconds``."""
-    return AgentError(f"trace: the search did not end within {seconds:g} s (max_time, --max-time): trace a smaller search "
-                      f"(a lower depth= or sims=) or raise max_time (at most {MAX_TRACE_TIME:g} s)")
+    return TraceBound(f"trace: the search did not end within {seconds:g} s (max_time, --max-time): trace a smaller search "
+                      f"(a lower depth= or sims=) or raise max_time (at most {MAX_TRACE_TIME:g} s)", "time", seconds)
 
 
 def check_budget(agent: Any, max_nodes: int, max_time: float) -> None:
     """Refuse, before it starts, a search whose own budget is past a bound (see the module docstring)."""
     limits = agent.limits
     if limits.time is not None and limits.time > max_time:
-        raise AgentError(f"trace: {_spec(agent)} searches for {limits.time:g} s, more than max_time allows "
+        raise TraceBound(f"trace: {_spec(agent)} searches for {limits.time:g} s, more than max_time allows "
                          f"({max_time:g} s, --max-time): give it less time= or raise max_time (at most "
-                         f"{MAX_TRACE_TIME:g} s)")
+                         f"{MAX_TRACE_TIME:g} s)", "search time", max_time, limits.time, _spec(agent))
     sims = limits.simulations
     if sims is not None and "simulations" in agent.LIMITS and sims > max_nodes:
-        raise AgentError(f"trace: {_spec(agent)} runs {sims:,} simulations, each adding a node to its tree: more "
+        raise TraceBound(f"trace: {_spec(agent)} runs {sims:,} simulations, each adding a node to its tree: more "
                          f"than max_nodes allows ({max_nodes:,}, --max-nodes): trace fewer sims= or raise "
-                         f"max_nodes (at most {MAX_TRACE_NODES:,})")
+                         f"max_nodes (at most {MAX_TRACE_NODES:,})", "simulations", max_nodes, sims, _spec(agent))
 
 
 @contextmanager

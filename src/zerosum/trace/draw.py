@@ -89,9 +89,10 @@ def text(tree: Any, depth: int | None = 2, boards: bool = True) -> str:
 
 def _header(tree: Any) -> list[str]:
     counts = tree.counts_per_depth()
-    head = [f"{getattr(tree.agent, 'spec', tree.agent)}: {len(tree.nodes)} nodes, per depth "
-            f"{' '.join(str(c) for c in counts)}; MAX = {tree.game.player_label(tree.game.player(tree.state))} "
-            f"(values from MAX's view; <= / >=: a bound)"]
+    searched = (f"{tree.untraced()}" if tree.kind == "exact"
+                else f"{len(tree.nodes)} nodes, per depth {' '.join(str(c) for c in counts)}")
+    head = [f"{getattr(tree.agent, 'spec', tree.agent)}: {searched}; "
+            f"MAX = {tree.game.player_label(tree.game.player(tree.state))} (values from MAX's view; <= / >=: a bound)"]
     if len(tree.iterations) > 1:
         head.append(f"iterative deepening: {len(tree.iterations)} iterations; drawn: the last finished one "
                     f"({tree.root.size()} nodes)")

@@ -42,6 +42,21 @@ class Tree:
     def __len__(self) -> int:
         return len(self.nodes)
 
+    def untraced(self) -> str:
+        """What an untraced search (:attr:`kind` ``"exact"``: the solver) counted, as both headers say it."""
+        counts = getattr(self.traits, "counts", "nodes") or "nodes"
+        return f"{self.result.nodes:,} {counts} searched, not traced (the root alone recorded)"
+
+    def value_kind(self, action: Any) -> str:
+        """What a root move's score is when it is no bound and no mean: ``"exact"`` where it is a proof (the
+        search says its result is exact, or the score is a proven win or loss), else ``"searched"``: the
+        search's value to its depth (a heuristic evaluation at its leaves), which is no proof."""
+        from ..values import is_proven
+
+        score = self.result.scores.get(action)
+        proof = self.kind == "exact" or self.result.exact is True or (score is not None and is_proven(score))
+        return "exact" if proof else "searched"
+
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)
 

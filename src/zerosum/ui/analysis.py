@@ -16,11 +16,12 @@ from typing import Any, Callable
 
 from ..agents.base import Agent, Limits, SearchAgent, SearchResult
 from ..analysis import Analysis
-from ..core.words import CLASS_LEGEND, value_words
+from ..core.words import CLASS_LEGEND, class_words, value_words
 from ..errors import AgentError
 from ..game import Game
 
-__all__ = ["Analysis", "EngineMove", "MOVE_TIME", "HINT_TIME", "SOLVER_TIME", "engine_move", "keeps_no_clock", "summary"]
+__all__ = ["Analysis", "EngineMove", "MOVE_TIME", "HINT_TIME", "SOLVER_TIME", "engine_move", "keeps_no_clock",
+           "proof_words", "summary"]
 
 #: the budget of the alpha-beta search that stands in where the solver cannot go
 HINT_TIME = 1.0
@@ -38,7 +39,7 @@ class EngineMove:
     found: SearchResult | None
     elapsed: float
     exact: bool = False  # the value is a proof (``SearchResult.exact``: the solver, a proven value)
-    #: the agent's own words for a move proven only in win/draw/loss (the solver's ``last_proof``), else ""
+    #: a move proven only in win/draw/loss (the solver's ``last_proof``): its words (:func:`proof_words`), else ""
     proof: str = ""
     #: why another search chose the move for the agent (the solver's ``last_fallback``: an early position of a
     #: board past 64 bits, or nothing proven within a time control), else ""
@@ -68,10 +69,17 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     if action not in game.actions(state):
         raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
     exact = found is not None and found.exact
-    proof = "" if exact else str(getattr(agent, "last_proof", None) or "")
+    proven = not exact and found is not None and bool(getattr(agent, "last_proof", None))
+    proof = proof_words(found.value) if proven else ""  # type: ignore[union-attr]
     fallback = "" if exact else str(getattr(agent, "last_fallback", None) or "")
     return EngineMove(action, found, found.elapsed if found is not None and found.elapsed else elapsed, exact, proof,
                       fallback)
+
+
+def proof_words(value: float | None) -> str:
+    """A move proven only in win/draw/loss, by the sign of its value, in the one vocabulary
+    (:data:`~zerosum.core.words.CLASS_WORDS`: ``win (distance not yet proven)``), whatever words the agent has."""
+    return class_words(0 if not value else 1 if value > 0 else -1)
 
 
 def summary(found: Analysis, game: Game[Any, Any], state: Any) -> str:

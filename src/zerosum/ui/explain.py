@@ -16,9 +16,10 @@ from ..agents.registry import agent_class
 from ..analysis import service
 from ..errors import AgentError
 from ..spec import listed
+from ..trace.bounds import TraceBound
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, hands_off, number, server_agents
 
-__all__ = ["check_explain", "explain_job", "explained", "MAX_EXPLAIN_NODES"]
+__all__ = ["check_explain", "explain_job", "explained", "over_http", "MAX_EXPLAIN_NODES"]
 
 #: the most nodes one explanation records
 MAX_EXPLAIN_NODES = 100_000  # about 70 MB of nodes: well inside a worker's memory bound
@@ -39,8 +40,29 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
     if not traits.traced and not traits.exact:
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
                          f"choose one of {listed(explained())}")
-    check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
+    try:
+        check_budget(request.agent, MAX_EXPLAIN_NODES, max_time)  # refused before it is queued
+    except TraceBound as exc:
+        raise over_http(exc) from None
     return request
+
+
+def over_http(exc: Any) -> AgentError:
+    """A traced search's bound (:class:`~zerosum.trace.bounds.TraceBound`) as a request to this server meets
+    it: the server's own cap (:data:`MAX_EXPLAIN_NODES` nodes, its engine time), and what to change in the
+    request's ``agent=``."""
+    smaller = "ask about a smaller search (a lower depth= or sims= in agent=)"
+    if exc.bound == "nodes":
+        said = f"the search visits more than {exc.limit:,} nodes, the most this server traces: {smaller}"
+    elif exc.bound == "time":
+        said = f"the search did not end within {exc.limit:g} s, this server's engine time: {smaller}"
+    elif exc.bound == "search time":
+        said = (f"agent={exc.spec} searches for {exc.amount:g} s, more than this server's engine time "
+                f"({exc.limit:g} s): ask with a lower time= in agent=")
+    else:
+        said = (f"agent={exc.spec} runs {exc.amount:,} simulations, each adding a node to its tree: more than "
+                f"this server traces ({exc.limit:,} nodes): ask with a lower sims= in agent=")
+    return AgentError(f"why: {said}")
 
 
 def explained() -> list[str]:
@@ -61,7 +83,10 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     game, traits = request.game, request.agent.TRAITS
     if traits.exact:  # its search is compiled code, not traced: its exact analysis instead
         return _exact_why(request)
-    tree = trace(request.agent, game, request.state, max_nodes=max_nodes, max_time=max_time)
+    try:
+        tree = trace(request.agent, game, request.state, max_nodes=max_nodes, max_time=max_time)
+    except TraceBound as exc:
+        raise over_http(exc) from None
     fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
 
     def maybe(v: float | None) -> float | int | None:
@@ -83,7 +108,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         said = result.score_kinds.get(action)
         kind_of = said if said in ("upper", "lower") else child.score_bound if child is not None else None
         bound = None if child is None or mcts or kind_of not in ("upper", "lower") else KINDS[kind_of]
-        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else "exact"
+        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else tree.value_kind(action)
         refutation = None if reply is None else {
             "move": fmt(reply.action), "value": maybe(reply.score),
             "score": f"Q={short_value(reply.score)}" if mcts else tree.words(reply)}

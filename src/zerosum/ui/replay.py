@@ -102,7 +102,8 @@ class ReplaySession:
             facts = ([f"{note.time:g} s"] if note.time is not None else []) + (
                 [f"{note.nodes:,} node{'' if note.nodes == 1 else 's'}"] if note.nodes is not None else [])
             if note.value is not None:  # the mover's view: a proof in words (moves), else the agent's own number
-                words = exact_words(note.value) if is_proven(note.value) else f"{note.value:+g} (the agent's units)"
+                proof = note.exact or is_proven(note.value)
+                words = exact_words(note.value) if proof else f"{note.value:+g} (the agent's units)"
                 facts.append(f"its value for {mover}: {words}")
             if facts:
                 text += f" ({', '.join(facts)})"

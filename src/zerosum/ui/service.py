@@ -30,7 +30,7 @@ from ..game import Game
 from ..spec import integer, listed, parse_spec, real
 from ..pool.moves import MoveReport
 from ..core.words import value_words
-from .analysis import keeps_no_clock, summary
+from .analysis import keeps_no_clock, proof_words, summary
 from .position import MAX_SPEC, check_game, check_position, describe_state
 
 __all__ = ["check_agent", "checked_agent", "nearest_agent", "agent_choice", "check_move", "MoveRequest",
@@ -229,11 +229,14 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
     from ..analysis import parse, service, token
 
     engine = service(game)
+    time = time if budget is None else min(time, budget)  # alpha-beta's share: the slice, where one is asked
     if budget is not None and use_solver and engine.solves:
-        found = engine.analyse(state, seconds=budget, resume=parse(resume), clock=CLOCK)
+        found = engine.analyse(state, seconds=budget, resume=parse(resume), clock=CLOCK, time=time)
     else:
         found = engine.analyse(state, time=time, use_solver=use_solver)
     fmt = game.format_action
+    valued = list(found.scores)  # every move with a value: a score, or a class (win/draw/loss) only
+    scored = [a for a in valued if a not in found.classes]  # a class's sign is no score: it has none yet
     reply: dict[str, Any] = {
         "game": game.spec,
         "moves": game.format_moves(actions),
@@ -241,24 +244,45 @@ def analyze_job(game: Game[Any, Any], actions: list[Any], state: Any, time: floa
         "exact": found.exact,
         "best": fmt(found.best) if found.best is not None else None,
         "words": found.words(found.best) if found.best is not None else None,
-        "scores": {fmt(a): number(v) for a, v in found.scores.items()},
-        "score_words": {fmt(a): found.words(a) for a in found.scores},
-        "points": {fmt(a): found.point(a) for a in found.scores},
-        "estimates": [fmt(a) for a in found.scores if found.estimate(a)],
+        "scores": {fmt(a): number(found.scores[a]) for a in scored},
+        "score_words": {fmt(a): found.words(a) for a in valued},
+        "points": {fmt(a): found.point(a) for a in valued},
+        "estimates": [fmt(a) for a in valued if found.estimate(a)],
         "legend": found.legend,
         "nodes": found.nodes,
         "elapsed": round(found.elapsed, 4),
         "note": found.note or None,
         "done": found.done,
-        "classes": {fmt(a): CLASS_NAMES[v] for a, v in found.classes.items()},
+        "classes": {fmt(a): CLASS_NAMES[v] for a, v in _classes(found).items()},
         "resume": token(found.progress),
         "summary": summary(found, game, state),  # the page's line, in the one vocabulary (core.words)
     }
     view = game.board_view(state)
-    if view.gravity:  # a score per column, under the column labels
+    if view.gravity:  # a score per column, under the column labels, and what each column's entry is
         column = [game.action_at(state, 0, c) for c in range(view.cols)]
-        reply["columns"] = [number(found.scores[a]) if a in found.scores else None for a in column]
+        reply["columns"] = [number(found.scores[a]) if a in scored else None for a in column]
+        reply["column_kinds"] = [_column_kind(found, a) for a in column]
     return reply
+
+
+def _classes(found: Any) -> dict[Any, int]:
+    """Every proven move's win (+1), draw (0) or loss (-1): those proven only so far, and those with an exact
+    value (its sign); an estimate has none."""
+    out: dict[Any, int] = {}
+    for a in found.scores:
+        if a in found.classes:
+            out[a] = found.classes[a]
+        elif found.kind(a) == "exact":
+            out[a] = (found.values[a] > 0) - (found.values[a] < 0)
+    return out
+
+
+def _column_kind(found: Any, action: Any) -> str:
+    """What a column's entry in ``columns`` is: ``full`` (no move there), ``exact`` / ``estimate`` (its score),
+    ``class`` (proven win/draw/loss, distance not yet: ``null``, see ``classes``), ``unknown`` (not yet)."""
+    if action is None:
+        return "full"
+    return found.kind(action) or "unknown"
 
 
 CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -301,7 +325,8 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
     fmt = game.format_action
     actions = [*request.actions, report.action]
     after = describe_state(game, actions, game.result(request.state, report.action), catalogue=False)
-    words = report.proof or (value_words(report.value, report.exact) if report.value is not None else "")
+    proof = proof_words(report.value) if report.proof else ""  # the one wording, not the agent's own
+    words = proof or (value_words(report.value, report.exact) if report.value is not None else "")
     return {
         "agent": report.agent,
         "move": report.text or fmt(report.action),
@@ -312,7 +337,7 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
         "nodes": report.nodes,
         "depth": report.depth,
         "elapsed": round(report.elapsed, 4),
-        "proof": report.proof or None,  # a move proven in win/draw/loss only: what that means
+        "proof": proof or None,  # a move proven in win/draw/loss only: what that means
         "pv": [fmt(a) for a in report.pv],
         "note": note or report.fallback or None,
         "state": after,

@@ -20,7 +20,7 @@ from ..core.words import short_words, value_words
 from ..errors import GameError, UsageError
 from ..game import Game
 from ..spec import real
-from ..values import is_proven
+from ..values import is_proven, loss_value, to_parent
 
 __all__ = ["review_job", "line_job", "check_budget", "check_resume", "export_record", "ESTIMATE_SCALE", "LINE",
            "MAX_EXPORT_LINES", "SOLVER_TIME"]
@@ -67,7 +67,17 @@ def _position(game: Game[Any, Any], ply: int, side: int, value: float, exact: bo
     bar = (1.0 if first > 0 else -1.0 if first < 0 else 0.0) if proven else math.tanh(first / ESTIMATE_SCALE)
     words = f"{game.player_label(side)} to move: {value_words(value, exact)}"
     return {"ply": ply, "side": side, "kind": "exact" if proven else "estimate", "result": result,
-            "bar": round(bar, 4), "words": words, "short": short_words(first, exact), "best": best}
+            "bar": round(bar, 4), "words": words, "short": short_words(first, exact), "best": best, "over": False}
+
+
+def _finished(game: Game[Any, Any], ply: int, state: Any) -> dict[str, Any]:
+    """A finished game's last position: no one is to move (``side`` None), its result is the game's."""
+    winner = game.outcome(state).winner
+    result = "draw" if winner is None else "win" if winner == 1 else "loss"
+    said = "drawn" if winner is None else f"{game.player_label(winner)} won"
+    return {"ply": ply, "side": None, "kind": "exact", "result": result,
+            "bar": {"win": 1.0, "loss": -1.0, "draw": 0.0}[result], "words": f"game over: {said}",
+            "short": "draw" if winner is None else f"{game.player_label(winner)} won", "best": None, "over": True}
 
 
 def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: int = 0,
@@ -92,10 +102,10 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
                     "best": mark.best, "line": mark.line, "exact": mark.exact})
         if judged == len(actions):  # the last position: its value is the last move's, from the other side
             state = game.states_of(actions)[-1]
-            side = 3 - mark.player
-            positions.append(_position(game, judged, side, -mark.after, mark.exact, None))
             if game.is_terminal(state):
-                positions[-1]["best"] = None
+                positions.append(_finished(game, judged, state))
+            else:
+                positions.append(_position(game, judged, 3 - mark.player, -mark.after, mark.exact, None))
         if clock() - began >= budget:
             break
     done = judged >= len(actions)
@@ -129,10 +139,15 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
         words = top.words(first) if first is not None else ""
     moves: list[Any] = []
     began, here = clock(), state
+    given = first if not words else None  # the page's move: its value is said from the position after it
     while first is not None and len(moves) < LINE:
         moves.append(first)
         here = game.result(here, first)
-        if game.is_terminal(here) or clock() - began >= seconds:
+        if game.is_terminal(here):
+            if given is not None:  # the move ends the game: won (in 1 move) or drawn
+                words = value_words(to_parent(0 if game.winner(here) is None else loss_value(0)), True)
+            break
+        if clock() - began >= seconds and given is None:
             break
         step = found.analyse(here, seconds=max(0.05, seconds - (clock() - began))) if found.solves else None
         if step is None or not step.exact:  # no proof (in time, or in reach): alpha-beta's line goes on
@@ -140,9 +155,13 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
             if agent is None:
                 break
             result = agent.search(game, here)
+            if given is not None and len(moves) == 1:  # the reply's value, one ply up: the move's
+                words = value_words(to_parent(result.value), result.exact)
             moves += list(result.pv[:LINE - len(moves)]) or [result.action]
             exact = exact and step is None and result.exact
             break
+        if given is not None and len(moves) == 1 and step.value is not None:
+            words = value_words(to_parent(int(step.value)), True)
         first = step.best
     fmt = game.format_action
     return {"game": game.spec, "moves": game.format_moves(actions), "line": [fmt(a) for a in moves],

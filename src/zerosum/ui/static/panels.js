@@ -89,14 +89,16 @@ async function analyse(token) {
 function showAnalysis(info, reply) {
   $("#analysis-info").textContent = reply.summary;  // the server's line: who answered, the best, its words
   if (!reply.engine) return;
-  const classes = reply.classes || {};
-  // the reply's own words: short figures under columns, words on cells (an estimate's say so themselves)
+  const classes = reply.classes || {}, sign = { win: 1, draw: 0, loss: -1 };
+  // the reply's own words: short figures under columns, words on cells (an estimate's say so themselves);
+  // every move with a value has a point: a score, or only its proven class (no score yet: "W", "L")
   const estimates = new Set(reply.estimates);
   const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
-  for (const [move, score] of Object.entries(reply.scores)) {
+  for (const move of Object.keys(reply.points)) {
     const node = nodes.get(move);
     if (!node) continue;
-    const words = reply.score_words[move], guess = estimates.has(move), proven = move in classes;
+    const scored = move in reply.scores, score = scored ? reply.scores[move] : sign[classes[move]];
+    const words = reply.score_words[move], guess = estimates.has(move), proven = !scored && move in classes;
     node.textContent = info.view.gravity ? reply.points[move] : words;
     node.title = words;
     node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
@@ -107,7 +109,7 @@ function showAnalysis(info, reply) {
   }
   if (reply.best && reply.done !== false) markBest(reply.best);  // study.js: the best move on the board
   if (reply.done === false) {
-    for (const [move, node] of nodes) if (!(move in reply.scores) && info.legal.includes(move)) node.textContent = "?";
+    for (const [move, node] of nodes) if (!(move in reply.points) && info.legal.includes(move)) node.textContent = "?";
   }
 }
 
