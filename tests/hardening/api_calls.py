@@ -283,7 +283,7 @@ def records_calls(workdir: str) -> Iterator[Call]:
            "nodes": 10, "value": 1.0, "record": record, "records": [record], "rec": game_record,
            "store": os.path.join(workdir, "missing.db"), "text": records.format(record),
            "path": os.path.join(workdir, "fuzz.pgn"), "overwrite": True, "reason": "three in a row",
-           "forfeit": False, "ply": 3, "mark": "?", "comment": "mistake: draw -> loss in 3 moves",
+           "forfeit": False, "exact": True, "ply": 3, "mark": "?", "comment": "mistake: draw -> loss in 3 moves",
            "variations": {0: [records.Variation(["1"])]}, "lines": [["5", "1"], ["5", "9"]]}
     for name in records.__all__:
         label = f"records.{name}"
