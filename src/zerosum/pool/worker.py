@@ -134,7 +134,7 @@ class Worker:
             try:
                 msg = self.conn.recv()
             except (EOFError, OSError):
-                self.process.join(1)
+                self.process.join(5)  # its pipe is closed: it is ending (1 s was short on a loaded machine: "None")
                 code = self.process.exitcode
                 raise EngineCrashed(f"the engine process stopped unexpectedly (exit code {code})", code) from None
             if msg[0] == "event":
