@@ -6,24 +6,9 @@ import sys
 from pathlib import Path
 
 import zerosum
+from course_sources import nim
 
-NIM = """\
-class Nim:
-    def __init__(self, piles=(1, 2, 3)):
-        self.initial = (tuple(piles), 1)
-    def actions(self, state):
-        return [(i, n) for i, pile in enumerate(state[0]) for n in range(1, pile + 1)]
-    def result(self, state, move):
-        i, n = move
-        piles = list(state[0]); piles[i] -= n
-        return (tuple(piles), 3 - state[1])
-    def is_terminal(self, state):
-        return not any(state[0])
-    def utility(self, state, player):
-        return 1 if state[1] == player else -1
-    def to_move(self, state):
-        return state[1]
-"""
+NIM = nim((1, 2, 3))  # course_sources.py: AIMA's methods
 
 
 def openings(tmp_path: Path, *args: str) -> tuple[list[str], str]:

@@ -11,23 +11,9 @@ import zerosum
 from zerosum.agents.homework import BadAnswer
 from zerosum.agents.registry import make_agent
 from zerosum.errors import InvalidSpecError
+from course_sources import nim
 
-NIM = """\
-class Nim:
-    def __init__(self, piles=(1, 2)):
-        self.initial = (tuple(piles), 1)
-    def actions(self, state):
-        return [(i, n) for i, pile in enumerate(state[0]) for n in range(1, pile + 1)]
-    def result(self, state, move):
-        piles = list(state[0]); piles[move[0]] -= move[1]
-        return (tuple(piles), 3 - state[1])
-    def is_terminal(self, state):
-        return not any(state[0])
-    def utility(self, state, player):
-        return 1 if state[1] == player else -1
-    def to_move(self, state):
-        return state[1]
-"""
+NIM = nim((1, 2))  # course_sources.py: AIMA's methods
 
 
 def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

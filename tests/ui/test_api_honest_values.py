@@ -10,15 +10,8 @@ import pytest
 
 pytest.importorskip("httpx")
 warnings.filterwarnings("ignore", message=".*httpx.*")
-from starlette.testclient import TestClient  # noqa: E402
-
-from zerosum.ui.server import create_app  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(mode="inline", engine_time=1.0)) as c:
-        yield c
 
 
 @pytest.mark.parametrize("game, moves, words, result, short", [

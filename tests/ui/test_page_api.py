@@ -10,18 +10,11 @@ import pytest
 
 pytest.importorskip("httpx")
 warnings.filterwarnings("ignore", message=".*httpx.*")
-from starlette.testclient import TestClient  # noqa: E402
 
 from zerosum import get_game, make_agent  # noqa: E402
 from zerosum.ui import position, service  # noqa: E402
 from zerosum.ui.record_api import MAX_RECORD  # noqa: E402
-from zerosum.ui.server import create_app  # noqa: E402
 
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(mode="inline", engine_time=1.0)) as c:
-        yield c
 
 
 def offered_boards(client) -> list[str]:

@@ -1,0 +1,21 @@
+"""Course games as a student writes them (AIMA's methods), for tests that write them into a file."""
+
+
+def nim(piles: tuple[int, ...] = (1, 2, 3)) -> str:
+    """A Nim class whose start is ``piles``: take any number from one pile; whoever takes the last wins."""
+    return f'''\
+class Nim:
+    def __init__(self, piles={piles!r}):
+        self.initial = (tuple(piles), 1)
+    def actions(self, state):
+        return [(i, n) for i, pile in enumerate(state[0]) for n in range(1, pile + 1)]
+    def result(self, state, move):
+        piles = list(state[0]); piles[move[0]] -= move[1]
+        return (tuple(piles), 3 - state[1])
+    def is_terminal(self, state):
+        return not any(state[0])
+    def utility(self, state, player):
+        return 1 if state[1] == player else -1
+    def to_move(self, state):
+        return state[1]
+'''
