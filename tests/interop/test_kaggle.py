@@ -72,6 +72,49 @@ def test_board_to_state_rejects_bad_boards() -> None:
         kaggle.board_to_state(game, [0] * 42, 3)
 
 
+def test_a_board_whose_stones_do_not_fit_mark_is_refused() -> None:
+    """One stone of player 1 with player 1 to move was searched as if it were a position (the audit)."""
+    one = [0] * 41 + [1]
+    with pytest.raises(InvalidPositionError, match="impossible stone counts for the player to move"):
+        kaggle.board_to_state(ConnectX(), one, 1)
+    assert kaggle.board_to_state(ConnectX(), one, 2).ply == 1
+
+
+@pytest.mark.parametrize("board,words", [([0] * 3, "has 42 cells, not 3"),
+                                         ([[0] * 7] * 6, "a flat list of 0, 1 and 2")])
+def test_a_board_that_shows_no_legal_column_is_one_line(board, words) -> None:
+    """A 3-cell board was an IndexError and a 2-D board a TypeError (the audit)."""
+    with pytest.raises(InvalidPositionError, match=words):
+        kaggle.agent("first")({"board": board, "mark": 1}, config(6, 7, 4))
+
+
+@pytest.mark.parametrize("board,mark,reason", [
+    ([0] * 35 + [1, 1, 1, 1, 2, 2, 2], 2, "the game is over: player 1 has already won"),
+    ([0] * 41 + [1], 1, "impossible stone counts"),
+])
+def test_a_finished_or_impossible_board_plays_the_centre_with_its_reason(board, mark, reason) -> None:
+    """A won board gave the reason "ValueError: max() arg is an empty sequence" (the audit)."""
+    play = kaggle.agent("alphabeta:time=0.1")
+    assert play({"board": board, "mark": mark}, config(6, 7, 4)) == 3
+    assert reason in play.last["reason"] and play.last["agent"] == "fallback"
+
+
+@pytest.mark.parametrize("spec", ["minimax", "minimax:depth=9", "alphabeta:plain=1", "alphabeta:plain=1,time=0.5"])
+def test_an_agent_that_keeps_no_time_is_refused(spec: str, tmp_path, capsys) -> None:
+    """They were written into a submission and hung Kaggle's game (12 s and more on an empty 7 x 6 board)."""
+    with pytest.raises(AgentError, match="keeps no time limit"):
+        kaggle.agent(spec)
+    assert main(["kaggle-agent", spec, "-o", str(tmp_path / "main.py")]) == 2
+    assert "keeps no time limit" in capsys.readouterr().err and not (tmp_path / "main.py").exists()
+    bounded = kaggle.agent("minimax:depth=3,nodes=20000")  # a node budget bounds it on any board
+    assert bounded({"board": [0] * 42, "mark": 1}, config(6, 7, 4)) in range(7)
+
+
+def test_an_opening_agent_is_the_solver_s_only(tmp_path, capsys) -> None:
+    assert main(["kaggle-agent", "alphabeta:depth=3", "--opening", "mcts", "-o", str(tmp_path / "m.py")]) == 2
+    assert "is the solver's" in capsys.readouterr().err and not (tmp_path / "m.py").exists()
+
+
 # ---- the agent contract ----------------------------------------------------------------------------------
 
 
@@ -264,7 +307,9 @@ def test_kaggle_agent_command_rejects_bad_input(tmp_path, capsys) -> None:
     assert main(["kaggle-agent", "solver", "--opening", "nonsense", "-o", str(path)]) == 2
     assert "unknown agent 'nonsense'" in capsys.readouterr().err
     assert not path.exists()
-    assert main(["kaggle-agent", "random", "--opening", "alphabeta:fast=0", "-o", str(path)]) == 0
+    assert main(["kaggle-agent", "random", "--opening", "alphabeta:fast=0", "-o", str(path)]) == 2  # no effect
+    assert "is the solver's" in capsys.readouterr().err and not path.exists()
+    assert main(["kaggle-agent", "solver", "--opening", "alphabeta:fast=0", "-o", str(path)]) == 0
     assert "OPTIONS = {'opening': 'alphabeta:fast=0'}" in path.read_text()
 
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.prepare import numba_usable, ready, start, steps_of, warm
-from ..errors import AgentError
+from ..errors import AgentError, InvalidPositionError
 
 __all__ = ["KaggleAgent", "agent", "board_to_state", "state_to_board", "submission_source", "write_submission"]
 
@@ -94,6 +94,10 @@ def board_to_state(game: Any, board: Any, mark: int) -> Any:
         )
     if mark not in (1, 2):
         raise InvalidPositionError(f"mark must be 1 or 2, not {mark!r}")
+    xs, os_ = sum(1 for v in cells if v == 1), sum(1 for v in cells if v == 2)
+    if (xs - os_) != (mark - 1):  # player 1 moves with as many stones as player 2; player 2 with one fewer
+        raise InvalidPositionError(f"impossible stone counts for the player to move: {xs} of player 1 and {os_} "
+                                   f"of player 2 with player {mark} to move")
     chars = {0: ".", 1: "X", 2: "O"}
     lines = []
     for r in range(game.rows):
@@ -110,12 +114,41 @@ def state_to_board(game: Any, state: Any) -> list[int]:
     return [game.cell(state, r, c) for r in range(game.rows) for c in range(game.cols)]
 
 
+def _flat_board(raw: Any, rows: int, cols: int) -> list[int]:
+    """Kaggle's board as a flat list of ints (an empty one: the start); one InvalidPositionError line for a
+    board that is not a flat list of numbers, or too short to show its top row (no column can be told legal)."""
+    from ..errors import InvalidPositionError
+    from ..game import safe_repr
+
+    try:
+        board = [int(v) for v in raw] or [0] * (rows * cols)
+    except (TypeError, ValueError):
+        raise InvalidPositionError(f"a Kaggle board is a flat list of 0, 1 and 2, top row first, not "
+                                   f"{safe_repr(raw, 60)}") from None
+    if rows < 1 or cols < 1:
+        raise InvalidPositionError(f"a Kaggle board has 1 row and 1 column or more, not {rows} x {cols}")
+    if len(board) < cols:
+        raise InvalidPositionError(f"a Kaggle board of {rows} x {cols} has {rows * cols} cells, not {len(board)}")
+    return board
+
+
 def _legal_columns(board: list[int], cols: int) -> list[int]:
     return [c for c in range(cols) if board[c] == 0]
 
 
 def _centre_most(columns: list[int], cols: int) -> int:
     return min(columns, key=lambda c: (abs(2 * c - (cols - 1)), c))
+
+
+def _check_keeps_time(agent: Any) -> None:
+    """One AgentError line for an agent that searches but keeps no time limit: Kaggle forfeits a move over its
+    time, and ``minimax`` or the textbook ``alphabeta:plain=1`` on an empty board thinks for minutes."""
+    searches = getattr(agent.TRAITS, "values", None) is not None
+    keeps = "time" in getattr(agent, "LIMITS", ()) and not getattr(agent, "plain", False)
+    budget = getattr(getattr(agent, "limits", None), "nodes", None) is not None  # bounded, whatever the board
+    if searches and not keeps and not budget:
+        raise AgentError(f"{getattr(agent, 'spec', agent)!r} keeps no time limit, and Kaggle forfeits a move over its "
+                         "time: give it a node budget (nodes=), or play alphabeta, mcts or solver")
 
 
 class KaggleAgent:
@@ -168,6 +201,12 @@ class KaggleAgent:
         self.opening: Any = None
         if getattr(self.inner, "name", "") == "solver":
             self.opening = make_agent(opening, seed=seed, limits=self.limits)
+        elif opening != "alphabeta":
+            raise AgentError(f"opening={opening!r} is the solver's (the agent that plays before its reach): "
+                             f"{getattr(self.inner, 'spec', spec)!r} plays every move itself")
+        for built in (self.inner, self.opening):
+            if built is not None:
+                _check_keeps_time(built)
         #: None until the first move decides it: True when the agent searches in pure Python (no numba)
         self.pure: bool | None = None
 
@@ -255,7 +294,7 @@ class KaggleAgent:
         rows = int(_get(configuration, "rows", 6))
         cols = int(_get(configuration, "columns", 7))
         k = int(_get(configuration, "inarow", 4))
-        board = [int(v) for v in _get(observation, "board", [])] or [0] * (rows * cols)
+        board = _flat_board(_get(observation, "board", []), rows, cols)
         mark = int(_get(observation, "mark", 1))
         legal = _legal_columns(board, cols)
         if not legal:
@@ -277,6 +316,10 @@ class KaggleAgent:
             if game not in self._steps:
                 self._warm_up(game)
             state = board_to_state(game, board, mark)
+            if game.is_terminal(state):  # nothing to search: said as the other bridges say it
+                won = getattr(state, "won_by", 0)
+                raise InvalidPositionError(f"the game is over: player {won} has already won" if won
+                                           else "the game is over: the board is full")
             chain = [self.inner] if self.opening is None else [self.inner, self.opening]
             if self.opening is not None and (rows * cols - stones > self.solver_empty and not self._booked(game)
                                              or not ready(steps_of(self.inner, game, state))):
