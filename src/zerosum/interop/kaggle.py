@@ -333,6 +333,8 @@ class KaggleAgent:
             answer, why = self._ask(inner, game, state, legal, budget - (time.perf_counter() - start))
             if answer is not None:
                 column, used = answer, getattr(inner, "spec", "?")
+                if getattr(inner, "last_fallback", None):  # the solver handed the move to alpha-beta
+                    used = f"alphabeta for {used}"
                 break
             reasons.append(f"{getattr(inner, 'spec', '?')}: {why}")
         if used == "fallback":

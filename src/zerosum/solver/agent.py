@@ -171,7 +171,7 @@ class SolverAgent(SearchAgent):
         from ..agents.alphabeta import AlphaBetaAgent
 
         agent = AlphaBetaAgent(limits=Limits(time=seconds), seed=self.seed)
-        agent.spec = f"alphabeta:time={seconds}"
+        agent.spec = f"alphabeta:time={round(seconds, 2):g}"  # for people: 8.75, not 8.74957319899113
         return agent
 
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
@@ -241,6 +241,7 @@ class SolverAgent(SearchAgent):
         engine = self._service_for(game)
         if engine is None:
             assert self._fallback is not None
+            self.last_fallback = self.fallback_reason  # the board is not the solver's: alpha-beta moves, said
             if isinstance(self._fallback, SearchAgent):
                 return self._fallback.search(game, state)
             return SearchResult(action=self._fallback(game, state))
