@@ -191,8 +191,8 @@ def play_game(task: GameTask, send: Send) -> None:
         except KeyboardInterrupt:  # Ctrl-C stops the caller: no game, no result
             raise
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
-            why = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
-            send(("unstarted", seat, _short(why, _MAX_UNSTARTED)))
+            failed = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
+            send(("unstarted", seat, _short(failed, _MAX_UNSTARTED)))
             return
     meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
     cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}

@@ -56,9 +56,8 @@ class ConnectX(Game[ConnectXState, int]):
         options = cls.option_values(spec, options)
         rows, cols, k = options["rows"], options["cols"], options["k"]
         if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
-            raise InvalidSpecError(
-                f"a board of {rows} rows and {cols} columns is not supported: rows and cols must be 1..{cls.MAX_SIDE}"
-            )
+            raise InvalidSpecError(f"a board of {rows} rows and {cols} columns is not supported: rows and cols must "
+                                   f"be 1..{cls.MAX_SIDE}")
         if not 2 <= k <= max(rows, cols):
             if max(rows, cols) < 2:
                 raise InvalidSpecError("a board of 1 row and 1 column has no room for a line: give it 2 rows or more")
@@ -300,9 +299,7 @@ class ConnectX(Game[ConnectXState, int]):
 
     @property
     def title(self) -> str:
-        # rows and columns said as such: "7 x 6" (columns first, as Connect Four's solvers write it) and the
-        # specs' "5x7" (rows first) read the other way round
-        size = f"{self.rows} rows x {self.cols} columns"
+        size = f"{self.rows} rows x {self.cols} columns"  # said as such: "7 x 6" (solvers) and "5x7" (specs) differ
         return f"Connect Four, {size}" if self.k == 4 else f"Connect {self.k} on {size}"
 
     def board_view(self, state: ConnectXState, last: int | None = None) -> BoardView:

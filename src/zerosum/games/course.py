@@ -131,7 +131,7 @@ class CourseGame(Game[CourseState, Any]):
             try:
                 return call()
             except MethodFailed as exc:  # named for the start position, as the probe's own lines are
-                raise InvalidSpecError(describe_call_error(self.name_, what, exc.original)) from None
+                raise InvalidSpecError(describe_call_error(self.name_, what, exc.original or exc)) from None
             except GameError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a student's method that fails, named in one line

@@ -72,7 +72,8 @@ def _position(game: Game[Any, Any], ply: int, side: int, value: float, exact: bo
 
 def _finished(game: Game[Any, Any], ply: int, state: Any) -> dict[str, Any]:
     """A finished game's last position: no one is to move (``side`` None), its result is the game's."""
-    winner = game.outcome(state).winner
+    outcome = game.outcome(state)
+    winner = None if outcome is None else outcome.winner
     result = "draw" if winner is None else "win" if winner == 1 else "loss"
     said = "drawn" if winner is None else f"{game.player_label(winner)} won"
     return {"ply": ply, "side": None, "kind": "exact", "result": result,
@@ -156,7 +157,8 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
                 break
             result = agent.search(game, here)
             if given is not None and len(moves) == 1:  # the reply's value, one ply up: the move's
-                words = value_words(to_parent(result.value), result.exact)
+                value = result.value  # a proven value is an int one ply further up; an estimate is negated
+                words = value_words(to_parent(int(value)) if is_proven(value) else -value, result.exact)
             moves += list(result.pv[:LINE - len(moves)]) or [result.action]
             exact = exact and step is None and result.exact
             break
