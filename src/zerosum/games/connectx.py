@@ -59,10 +59,8 @@ class ConnectX(Game[ConnectXState, int]):
             raise InvalidSpecError(f"a board of {rows} rows and {cols} columns is not supported: rows and cols must "
                                    f"be 1..{cls.MAX_SIDE}")
         if not 2 <= k <= max(rows, cols):
-            if max(rows, cols) < 2:
-                raise InvalidSpecError("a board of 1 row and 1 column has no room for a line: give it 2 rows or more")
-            raise InvalidSpecError(f"k={k} does not fit a board of {rows} rows and {cols} columns: "
-                                   f"expected 2..{max(rows, cols)}")
+            raise InvalidSpecError(f"k={k} does not fit a board of {rows} rows and {cols} columns: expected 2..{max(rows, cols)}"
+                                   if max(rows, cols) > 1 else "a board of 1 row and 1 column has no room for a line")
 
     def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
         self.check_options("", {"rows": rows, "cols": cols, "k": k})
