@@ -285,6 +285,7 @@ def test_a_long_py_file_name_is_still_a_python_file(tmp_path):
 
 # ---- 8. a hang at import within the check's budget; the final's progress ---------------------------------
 
+@pytest.mark.slow  # 7 s, the check's own budget: CI's time
 def test_a_hang_at_import_is_answered_within_the_checks_budget(tmp_path):
     from zerosum.contest.validate import BUDGET, validate
 

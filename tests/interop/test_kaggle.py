@@ -468,9 +468,11 @@ def test_search_agents_beat_random_in_both_seats(spec: str) -> None:
     assert kaggle_game(["random", play], seed=4) == [-1, 1]
 
 
-@pytest.mark.parametrize("rows,cols,k", [(5, 6, 4), (7, 8, 4), (8, 8, 5)])
+@pytest.mark.parametrize("rows,cols,k", [(5, 6, 4), (7, 8, 4),
+                                         pytest.param(8, 8, 5, marks=pytest.mark.slow)])  # 21 s: CI's time
 def test_solver_on_other_boards(rows: int, cols: int, k: int) -> None:
-    """5 x 6 and 7 x 8 fit the solver's 64 bits; 8 x 8 does not (the solver agent plays alpha-beta there)."""
+    """5 x 6 and 7 x 8 fit the solver's 64 bits; 8 x 8 takes its 128-bit search (tests/solver/test_wide_faces.py
+    has the 8 x 8 faces in CI)."""
     need("zerosum.solver.agent")
     need("zerosum.agents.alphabeta")
     solver = warmed(kaggle.agent("solver", time=0.2), rows, cols, k)
