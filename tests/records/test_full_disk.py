@@ -172,3 +172,13 @@ def test_write_never_leaves_a_file_when_a_game_is_refused(tmp_path):
         write(games(2) + [bad], path)
     assert not path.exists() and os.listdir(tmp_path) == []
     assert parse("".join(format(r) for r in games(2))) == games(2)
+
+
+def test_a_resume_refused_for_its_record_file_prints_no_header(killed_run, capsys):
+    """The run's header ("deadline per move: ...") came before the one-line error, as if the run had begun."""
+    db, pgn, full = killed_run(6, 4)
+    pgn.write_text("notes, not a record\n" + "\n".join(format(r) for r in full[:2]))
+    capsys.readouterr()
+    assert main(["match", "--resume", "--jobs", "1", "--grace", "5", "--out", str(db), "--pgnout", str(pgn)]) == 2
+    out, err = capsys.readouterr()  # not --quiet: the header would show
+    assert "deadline per move" not in out and err.count("\n") == 1 and "nothing is appended" in err, (out, err)

@@ -274,20 +274,20 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             print(args.results_notice, file=sys.stderr)
     console = _console()
     show = console.is_terminal and not args.quiet
-    if not args.quiet:  # the rule every move is held to, before the first move
-        from rich.markup import escape
-
-        from ..arena.match import describe_deadline
-        from .arena_options import describe_rules
-
-        console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move in a "
-                             f"new worker: +{config.grace:g} s)"))
-        for line in describe_rules(config):  # --tc, --adjudicate
-            console.print(escape(line))
     start = time.perf_counter()
     writer = None
     try:
-        writer, on_game = open_pgnout(pgnout, args, store)  # --pgnout: each game as it ends
+        writer, on_game = open_pgnout(pgnout, args, store)  # --pgnout: each game as it ends (refused: no header)
+        if not args.quiet:  # the rule every move is held to, before the first move
+            from rich.markup import escape
+
+            from ..arena.match import describe_deadline
+            from .arena_options import describe_rules
+
+            console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move "
+                                 f"in a new worker: +{config.grace:g} s)"))
+            for line in describe_rules(config):  # --tc, --adjudicate
+                console.print(escape(line))
         if show:
             from rich.markup import escape
             from rich.progress import Progress
