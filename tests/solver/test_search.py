@@ -190,6 +190,7 @@ def test_shipped_book_agrees_with_pons_sets() -> None:
         assert solver.solve(moves, weak=True) == sign(score)
 
 
+@pytest.mark.slow  # 22 s of Python over every book position: CI checks a seeded sample (test_book.py) instead
 def test_shipped_book_is_complete_and_consistent() -> None:
     solver = Solver(tt_size=1 << 16)
     book = solver.book
