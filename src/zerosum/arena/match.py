@@ -24,7 +24,8 @@ from .stats import Sprt, fmt_elo, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
-           "open_run", "check_agents", "canonical_spec", "canonical_game", "game_file", "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
+           "open_run", "check_agents", "describe_rules", "canonical_spec", "canonical_game", "game_file",
+           "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
            "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
 
 # ---- agents and stored runs -------------------------------------------------------------------------
@@ -224,6 +225,21 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
     if config.tc:  # the clock's time left bounds a move first; this deadline is the most any move gets
         how = "or the clock's time left, when less" if untimed else f"{how}; or the clock's time left, when less"
     return f"deadline per move: {text}" + (f" ({how})" if rule else "")
+
+
+def describe_rules(config: ArenaConfig, rule: bool = True) -> list[str]:
+    """The run's clock and adjudication in words (nothing when it has neither): the live header's lines, and
+    without ``rule`` (the report's header) the time control without what it means."""
+    from .adjudicate import describe_adjudication
+    from .clock import format_tc
+
+    lines = []
+    if config.tc:
+        lines.append(f"time control {format_tc(config.tc)}" + (": a player whose clock runs out loses on time"
+                                                                 if rule else ""))
+    if config.adjudicate:
+        lines.append(describe_adjudication(config.adjudicate))
+    return lines
 
 
 def tasks_for(config: ArenaConfig, plan: list[PlannedGame], skip: set[int], move_cpu: Any = None) -> list[GameTask]:

@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..external.names import describe_engines, stored_engines
-from .adjudicate import describe_adjudication
-from .clock import format_tc
-from .match import ArenaConfig, describe_deadline, pairings
+from .match import ArenaConfig, describe_deadline, describe_rules, pairings
 from .stats import (
     Sprt,
     Summary,
@@ -354,8 +352,7 @@ def print_tables(report: Report, console: Any = None) -> None:
     console = console or Console()
     cfg = report.config
     limits = ", ".join(f"{k}={v}" for k, v in cfg.limits.items() if v is not None) or "the agents' own"
-    rules = ([f"time control {format_tc(cfg.tc)}"] if cfg.tc else []) + (  # as the run said before its first move
-        [describe_adjudication(cfg.adjudicate)] if cfg.adjudicate else [])
+    rules = describe_rules(cfg, rule=False)  # as the run said before its first move
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
         + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)} in {cfg.order} order)", f"limits: {limits}",

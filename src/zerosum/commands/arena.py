@@ -281,8 +281,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
         if not args.quiet:  # the rule every move is held to, before the first move
             from rich.markup import escape
 
-            from ..arena.match import describe_deadline
-            from .arena_options import describe_rules
+            from ..arena.match import describe_deadline, describe_rules
 
             console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move "
                                  f"in a new worker: +{config.grace:g} s)"))

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import GameError
 
-__all__ = ["add_rule_options", "rule_settings", "describe_rules", "add_ranking_options", "check_ranking", "finish_ranking",
+__all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "finish_ranking",
            "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path",
            "resume_conflicts", "is_png"]
 
@@ -82,19 +82,6 @@ def rule_settings(args: argparse.Namespace, game: Any) -> dict[str, Any]:
     rules = parse_adjudicate(args.adjudicate)
     check_adjudication(game, rules)
     return {"tc": args.tc, "adjudicate": rules}
-
-
-def describe_rules(config: Any) -> list[str]:
-    """The run's clock and adjudication in words, for its header (nothing when it has neither)."""
-    from ..arena.adjudicate import describe_adjudication
-    from ..arena.clock import format_tc
-
-    lines = []
-    if config.tc:
-        lines.append(f"time control {format_tc(config.tc)}: a player whose clock runs out loses on time")
-    if config.adjudicate:
-        lines.append(describe_adjudication(config.adjudicate))
-    return lines
 
 
 # ---- --ranking FILE.csv|.json and --grade LOW,HIGH (zerosum.arena.grading) ------------------------------

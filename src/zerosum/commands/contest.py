@@ -178,10 +178,10 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     from ..contest.lock import claim
     from ..contest.store import Store
+    from ..ui.connections import listening_socket
     from ..ui.contest_server import create_contest_app
     from ..ui.server import serve_config
     from .options import UsageError
-    from .play import listening_socket
 
     store = Store(args.directory)  # a folder without a contest: one line, before the server starts
     if args.ray_address and args.backend != "ray":

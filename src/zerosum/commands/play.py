@@ -7,8 +7,6 @@ Both faces load inside ``run``, so ``zerosum --help`` stays quick.
 from __future__ import annotations
 
 import argparse
-import errno
-from typing import Any
 
 from .options import UsageError, add_game_option, float_arg, int_arg
 
@@ -88,6 +86,7 @@ def _run_serve(args: argparse.Namespace) -> int:
                          "or 0.0.0.0 (every interface, on purpose)")
     import uvicorn
 
+    from ..ui.connections import listening_socket
     from ..ui.server import create_app, serve_config
 
     sock = listening_socket(host, args.port)  # before anything starts: a port in use is one line
@@ -98,28 +97,6 @@ def _run_serve(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0
-
-
-def listening_socket(host: str, port: int) -> Any:
-    """A socket bound to ``host``:``port`` and listening, for uvicorn to serve on; one UsageError line when it
-    cannot be (a port in use, an unknown host, an address not of this machine), so that nothing has started
-    and no "open http://..." line was printed for someone else's server."""
-    import socket
-
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        sock = socket.socket(family, kind, proto)
-    except (OSError, UnicodeError) as exc:
-        raise UsageError(f"cannot serve on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart at once works
-        sock.bind(address)
-        sock.listen(2048)
-    except OSError as exc:
-        sock.close()
-        why = "the port is in use (another server?)" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
-        raise UsageError(f"cannot serve on {host}:{port}: {why}") from None
-    return sock
 
 
 COMMANDS = {"play": (_add_play, _run_play), "serve": (_add_serve, _run_serve)}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["serve_config", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES"]
+__all__ = ["serve_config", "listening_socket", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES"]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
 BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
@@ -104,3 +104,28 @@ def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         timeout_graceful_shutdown=3,
     )
+
+
+def listening_socket(host: str, port: int) -> Any:
+    """A socket bound to ``host``:``port`` and listening, for uvicorn to serve on; one UsageError line when it
+    cannot be (a port in use, an unknown host, an address not of this machine), so that nothing has started
+    and no "open http://..." line was printed for someone else's server."""
+    import errno
+    import socket
+
+    from ..errors import UsageError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as exc:
+        raise UsageError(f"cannot serve on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart at once works
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        why = "the port is in use (another server?)" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
+        raise UsageError(f"cannot serve on {host}:{port}: {why}") from None
+    return sock
