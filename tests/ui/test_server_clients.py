@@ -157,3 +157,25 @@ def test_non_ascii_digits_get_400_and_keep_the_connection(server) -> None:
         assert read_response(sock)[0] == 200  # the same connection
     finally:
         sock.close()
+
+
+def test_a_late_body_is_answered_408_in_json(server) -> None:
+    sock = connect(server, b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100\r\n\r\n{\"agent\": ")
+    status, body = read_response(sock)
+    sock.close()
+    assert status == 408 and b"did not arrive within 1 s" in body and body.startswith(b'{"error": ')
+    assert health(server) == 200
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GARBAGE\r\n\r\n",
+    b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+    b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000,  # still unfinished past the cap
+], ids=["garbage", "negative length", "headers past the cap"])
+def test_a_malformed_request_is_answered_400_in_json(server, request_bytes) -> None:
+    sock = connect(server, request_bytes)
+    status, body = read_response(sock)
+    assert status == 400 and body == b'{"error": "malformed HTTP request"}'
+    assert closed_by_server(sock)
+    assert health(server) == 200

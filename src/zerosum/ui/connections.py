@@ -6,7 +6,9 @@ ever.  :func:`serve_config` gives uvicorn an h11 protocol that adds:
 
 * a deadline of :data:`HEADER_TIMEOUT` seconds for a request's line and headers (from the connection, or
   from the first byte of the next request on a kept-alive one), and :data:`BODY_TIMEOUT` more for its body;
-  past either the connection is closed;
+  past either the connection is closed, after a 408 answer when a body was late and nothing was answered yet;
+* a malformed request (a garbage request line, a bad ``Content-Length``, headers past the cap) is answered
+  ``400 {"error": ...}`` like every other error of the servers, not uvicorn's plain text;
 * at most :data:`MAX_CONNECTIONS` open connections: a new one past the cap closes the oldest connection
   that has no request in progress (waiting for headers, or idle between requests), so slow clients cannot
   lock out quick ones; when every connection has a request in progress, the new one is closed instead;
@@ -60,9 +62,19 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
             self._deadline, self._phase = None, ""
 
         def _expire(self) -> None:
-            self._deadline = None
-            if not self.transport.is_closing():
-                self.transport.close()
+            phase, self._deadline = self._phase, None
+            if self.transport.is_closing():
+                return
+            cycle = getattr(self, "cycle", None)
+            if phase == "body" and cycle is not None and not cycle.response_started:
+                cycle.disconnected = True  # the app's own answer, if it comes, is dropped
+                self.transport.write(json_answer(408, "Request Timeout",
+                                                 f"the request's body did not arrive within {body_timeout:g} s"))
+            self.transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            self.transport.write(json_answer(400, "Bad Request", "malformed HTTP request"))
+            self.transport.close()
 
         def data_received(self, data: bytes) -> None:
             if self._deadline is None and self.conn.their_state is h11.IDLE:
@@ -87,6 +99,16 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
             super().connection_lost(exc)
 
     return GuardedH11Protocol
+
+
+def json_answer(status: int, reason: str, error: str) -> bytes:
+    """A whole HTTP/1.1 answer ``{"error": error}`` that closes its connection (written past the app)."""
+    import json
+
+    body = json.dumps({"error": error}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+            "connection: close\r\n\r\n")
+    return head.encode("ascii") + body
 
 
 def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_timeout: float = HEADER_TIMEOUT,
