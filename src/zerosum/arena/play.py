@@ -35,7 +35,7 @@ Messages (tuples) sent to the supervisor::
 
     ("setup", seat)                                  building the agent of that seat
     ("think", seat)                                  the agent of that seat is choosing a move
-    ("move", seat, text, seconds, nodes, value, depth)
+    ("move", seat, text, seconds, nodes, value, depth, exact)   exact: the value is a proof
     ("end", winner_seat | None, reason, forfeit)
     ("unstarted", seat, reason)                      the agent of that seat could not be built
 
@@ -229,6 +229,7 @@ def play_game(task: GameTask, send: Send) -> None:
                     guard = stack.enter_context(cpu_limit(cpu[seat]))
                 report = move_report(game, state, agent)
             action, value, depth = report.action, report.value, report.depth
+            exact = report.exact is True and value is not None
             nodes = meter.nodes() if meter is not None else report.nodes
         except (KeyboardInterrupt, GameBug):  # Ctrl-C, or a bug of the game itself: nobody forfeits
             raise
@@ -253,7 +254,7 @@ def play_game(task: GameTask, send: Send) -> None:
         if why is not None:
             send(("end", 3 - seat, why, True))
             return
-        send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth))
+        send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))
         state = game.result(state, legal)
         played += 1
         if clock is not None:

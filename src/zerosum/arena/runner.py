@@ -58,6 +58,7 @@ class _Game:
     nodes: list[Any] = field(default_factory=list)
     vals: list[Any] = field(default_factory=list)
     depths: list[Any] = field(default_factory=list)
+    exacts: list[bool] = field(default_factory=list)
     clock: Clock | None = None  # the game clock that counts (--tc): each move from its think to its move
     spare: float = 0.0  # the grace of the current move (not charged to the clock)
     by_clock: bool = False  # the current move's limit is what its clock has left
@@ -79,7 +80,7 @@ class _Game:
                 limit = self.clock.left[seat] + self.spare  # the flag falls first: the worker is killed then
             self.seat, self.since, self.limit, self.building = seat, time.perf_counter(), limit, False
         elif kind == "move":
-            _, seat, text, elapsed, nodes, value, depth = msg
+            _, seat, text, elapsed, nodes, value, depth, exact = msg
             took = time.perf_counter() - self.since
             if self.seat == seat and took > self.limit:  # too late, however close
                 raise _Late
@@ -92,13 +93,14 @@ class _Game:
             self.nodes.append(nodes)
             self.vals.append(value)
             self.depths.append(depth)
+            self.exacts.append(exact is True)
             return _NO_LIMIT
         return self.limit
 
     def record(self, winner: int | None, reason: str, forfeit: bool) -> GameRecord:
         return GameRecord(
             self.task.idx, _RESULT[winner], winner, reason, forfeit, self.moves, self.times, self.nodes,
-            self.vals, self.depths, time.perf_counter() - self.started, time.time(),
+            self.vals, self.depths, time.perf_counter() - self.started, time.time(), self.exacts,
         )
 
     def late(self) -> GameRecord:

@@ -9,7 +9,9 @@ Tables:
 - ``plan(idx, round, pairing, first, second, opening, seed)``: every game the run will play, fixed from
   the seed before the first move, so a resumed run plays exactly the games still missing;
 - ``games(idx, ...)``: one row per finished game, written (and committed) the moment it ends.  ``idx`` is
-  the primary key, so no game can be stored twice.
+  the primary key, so no game can be stored twice.  Schema 2 added ``exacts`` (whether each move's value
+  is a proof); a file of schema 1 is read as it is (no value proven) and upgraded by the first game a
+  ``--resume`` stores.
 
 The file is opened in WAL mode: a process killed at any moment leaves every committed game intact.
 A run holds an exclusive lock on its file (``flock``), so a second run on the same file is refused.
@@ -30,7 +32,7 @@ from ..errors import InvalidFileError
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2 added games.exacts; a file of schema 1 is read as it is and upgraded when a run writes to it
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,7 +58,8 @@ CREATE TABLE IF NOT EXISTS games (
     vals TEXT NOT NULL,          -- value per move (mover's view), null for agents that do not search
     depths TEXT NOT NULL,
     duration REAL NOT NULL,
-    finished REAL NOT NULL       -- unix time
+    finished REAL NOT NULL,      -- unix time
+    exacts TEXT NOT NULL DEFAULT '[]'  -- whether each move's value is a proof (JSON list; [] when not known)
 );
 """
 
@@ -88,6 +91,7 @@ class GameRecord:
     depths: list[int | None] = field(default_factory=list)
     duration: float = 0.0
     finished: float = 0.0
+    exacts: list[bool] = field(default_factory=list)  # whether each value is a proof; [] when not known
 
 
 _TABLES = {
@@ -95,8 +99,9 @@ _TABLES = {
     "agents": ["id", "label", "spec"],
     "plan": ["idx", "round", "pairing", "first", "second", "opening", "seed"],
     "games": ["idx", "result", "winner", "reason", "forfeit", "moves", "times", "nodes", "vals", "depths",
-              "duration", "finished"],
+              "duration", "finished", "exacts"],
 }
+_EXACTS = "ALTER TABLE games ADD COLUMN exacts TEXT NOT NULL DEFAULT '[]'"  # schema 1 -> 2
 _RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
@@ -143,6 +148,7 @@ class Store:
 
     def __init__(self, path: str | Path, create: bool = False, lock: bool = False) -> None:
         self.path = Path(path)
+        self.schema = SCHEMA_VERSION
         self._lock_fd: int | None = None
         self.db: sqlite3.Connection | None = None
         name = str(path)
@@ -164,6 +170,8 @@ class Store:
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.executescript(_SCHEMA)
+                if "exacts" not in self._columns("games"):  # an empty results file of schema 1
+                    self.db.execute(_EXACTS)
             else:
                 self._check()
                 self.db.execute("PRAGMA journal_mode=WAL")
@@ -181,18 +189,25 @@ class Store:
         rows = self._db.execute("PRAGMA quick_check").fetchall()
         if rows != [("ok",)]:
             raise InvalidFileError(f"results file {name!r} is damaged ({_first(rows)})")
-        for table, columns in _TABLES.items():
-            have = [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
-            if not have:
-                raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table {table!r})")
-            if have != columns:
-                raise InvalidFileError(f"{name!r} is not a zerosum results file (table {table!r} has the "
-                                       f"columns {', '.join(have)})")
+        if not self._columns("meta"):
+            raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table 'meta')")
         schema = self.meta("schema")
         if schema is None:
             raise InvalidFileError(f"{name!r} is not a zerosum results file (no schema version)")
-        if schema != SCHEMA_VERSION:
-            raise InvalidFileError(f"results file {name!r} has schema {schema!r}; this zerosum reads {SCHEMA_VERSION}")
+        if schema not in (1, SCHEMA_VERSION) or type(schema) is not int:
+            raise InvalidFileError(f"results file {name!r} has schema {schema!r}; this zerosum reads 1 and "
+                                   f"{SCHEMA_VERSION}")
+        for table, columns in _TABLES.items():
+            have = self._columns(table)
+            if not have:
+                raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table {table!r})")
+            if have != (columns[:-1] if table == "games" and schema == 1 else columns):
+                raise InvalidFileError(f"{name!r} is not a zerosum results file (table {table!r} has the "
+                                       f"columns {', '.join(have)})")
+        self.schema = schema
+
+    def _columns(self, table: str) -> list[str]:
+        return [r[1] for r in self._db.execute(f"PRAGMA table_info({table})")]
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -276,16 +291,21 @@ class Store:
     # ---- games ------------------------------------------------------------------------------------
 
     def add_game(self, rec: GameRecord) -> None:
-        """Store one finished game and commit at once (a second copy of a game is refused)."""
+        """Store one finished game and commit at once (a second copy of a game is refused).  A file of
+        schema 1 is upgraded first, in the same transaction."""
         with self._sql() as db, db:
+            if self.schema == 1:
+                db.execute(_EXACTS)
+                db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (json.dumps(SCHEMA_VERSION),))
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rec.idx, rec.result, rec.winner, rec.reason, int(rec.forfeit), json.dumps(rec.moves),
                     json.dumps(rec.times), json.dumps(rec.nodes), json.dumps(rec.vals), json.dumps(rec.depths),
-                    rec.duration, rec.finished or time.time(),
+                    rec.duration, rec.finished or time.time(), json.dumps([e is True for e in rec.exacts]),
                 ),
             )
+        self.schema = SCHEMA_VERSION
 
     def done(self) -> set[int]:
         with self._sql() as db:
@@ -295,8 +315,8 @@ class Store:
         """Every stored game in order; a malformed row is an InvalidFileError naming the game."""
         with self._sql() as db:
             rows = db.execute(
-                "SELECT idx, result, winner, reason, forfeit, moves, times, nodes, vals, depths, duration, finished "
-                "FROM games ORDER BY idx"
+                "SELECT idx, result, winner, reason, forfeit, moves, times, nodes, vals, depths, duration, finished, "
+                + ("exacts" if self.schema > 1 else "'[]'") + " FROM games ORDER BY idx"
             )
             for r in rows:
                 yield self._record(r)
@@ -304,7 +324,7 @@ class Store:
     def _record(self, r: tuple[Any, ...]) -> GameRecord:
         idx = r[0]
         lists = []
-        for name, text in zip(("moves", "times", "nodes", "vals", "depths"), r[5:10]):
+        for name, text in zip(("moves", "times", "nodes", "vals", "depths", "exacts"), (*r[5:10], r[12])):
             try:
                 value = json.loads(text)
             except (TypeError, ValueError):
@@ -312,17 +332,18 @@ class Store:
             if not isinstance(value, list):
                 raise self._bad(f"game {idx!r}: its {name} are not a list")
             lists.append(value)
-        moves, times, nodes, vals, depths = lists
+        moves, times, nodes, vals, depths, exacts = lists
         ok = (
             type(idx) is int and r[1] in _RESULTS and (r[2] is None or type(r[2]) is int) and isinstance(r[3], str)
             and r[4] in (0, 1) and all(isinstance(m, str) for m in moves)
             and len(times) == len(nodes) == len(vals) == len(depths) == len(moves)
             and all(_number(t) for t in times) and all(v is None or _number(v) for v in (*nodes, *vals, *depths))
             and _number(r[10]) and _number(r[11])
+            and len(exacts) in (0, len(moves)) and all(type(e) is bool for e in exacts)
         )
         if not ok:
             raise self._bad(f"game {idx!r} is malformed")
-        return GameRecord(idx, r[1], r[2], r[3], bool(r[4]), moves, times, nodes, vals, depths, r[10], r[11])
+        return GameRecord(idx, r[1], r[2], r[3], bool(r[4]), moves, times, nodes, vals, depths, r[10], r[11], exacts)
 
     def count(self) -> int:
         with self._sql() as db:

@@ -86,7 +86,7 @@ def arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
                 "First": _fit(labels[g.first]), "Second": _fit(labels[g.second]), "Game": config.game,
                 "Opening": g.opening or "-", "Termination": termination(rec.reason, rec.forfeit),
                 "TimeControl": control}
-        return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals), rec.result)
+        return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals, rec.exacts or None), rec.result)
 
     return make
 

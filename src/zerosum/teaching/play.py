@@ -231,7 +231,7 @@ def play_one(game: Game[Any, Any], agents: dict[int, Agent], opening: list[Any],
     def send(msg: tuple[Any, ...]) -> None:
         nonlocal state
         if msg[0] == "move":
-            _, seat, text, seconds, nodes, value, depth = msg
+            _, seat, text, seconds, nodes, value, depth, _ = msg  # exact: this record keeps the whole search
             action = game.parse_action(text, state)
             agent = seats[seat]
             found = agent.found[-1] if isinstance(agent, _Recorder) and agent.found else None
