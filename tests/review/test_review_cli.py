@@ -90,6 +90,31 @@ def test_an_existing_output_is_refused_and_left_as_it_was(tmp_path):
     assert run.returncode == 0 and records.read(out)[0].moves == ["4", "4"]
 
 
+@pytest.mark.parametrize("kind, overwrite, message", [
+    ("directory", True, "is a directory"),
+    ("directory", False, "is a directory"),
+    ("missing folder", False, "does not exist"),
+    ("symbolic link", True, "is a symbolic link"),
+    ("fifo", True, "is a FIFO"),
+])
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(kind, overwrite, message, tmp_path):
+    """What the record writer refuses (README's Limits) is refused before the review: nothing of it is printed."""
+    kept = tmp_path / "kept.pgn"
+    kept.write_text("mine\n")
+    out = {"directory": tmp_path / "adir", "missing folder": tmp_path / "nodir" / "x.pgn",
+           "symbolic link": tmp_path / "link.pgn", "fifo": tmp_path / "fifo.pgn"}[kind]
+    if kind == "directory":
+        out.mkdir()
+    elif kind == "symbolic link":
+        out.symlink_to(kept)
+    elif kind == "fifo":
+        os.mkfifo(out)
+    run = zerosum("review", "44", "-o", str(out), *(["--overwrite"] if overwrite else []))
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr
+    assert kept.read_text() == "mine\n"
+
+
 def test_bench_review_prints_a_line_a_game_and_the_percentiles(tmp_path):
     games = tmp_path / "games.pgn"
     games.write_text('[Game "connect4"]\n[Round "1"]\n\n1. 4 4 2. 4 4 3. 4 4 4. 1 3 *\n\n'

@@ -35,7 +35,8 @@ def _add(p: argparse.ArgumentParser) -> None:
                    help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:g})")
     p.add_argument("--solver-time", type=float_arg(hi=MAX_TIME, above=0), default=10.0, metavar="SECONDS",
                    help="boards the solver takes without an opening book (all but 7 x 6): its seconds a position; "
-                        "a position not proven by then is estimated by alpha-beta (default 10)")
+                        "a position not proven by then is estimated by alpha-beta (default 10); past 64 bits one with more than "
+                        "40 empty cells is estimated within --time, the solver not asked")
     p.add_argument("--line", type=int_arg(0, MAX_LINE), default=8, metavar="PLIES",
                    help=f"plies of each refutation line (default 8, 0..{MAX_LINE})")
     p.add_argument("--json", action="store_true",
@@ -81,13 +82,14 @@ def _spec(text: str) -> str:
 def _run(args: argparse.Namespace) -> int:
     import json
 
+    from ..core.files import check_output
     from ..games import get_game
     from ..records import write
     from ..reviewer import Review, start_review
     from ..reviewer.text import heading, judged_line, row, summary_lines
 
-    if args.output is not None and os.path.exists(args.output) and not args.overwrite:
-        raise UsageError(f"-o {args.output!r} exists: use --overwrite to replace it")
+    if args.output is not None:  # before any work: what the record writer refuses is refused now
+        check_output(args.output, overwrite=args.overwrite, what="record file")
     sources = _sources(args)
     game = get_game(args.game) if isinstance(sources[0], str) else None
     reviews: list[Review] = []

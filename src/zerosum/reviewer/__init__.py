@@ -59,7 +59,8 @@ class Review:
     start: int  # the moves before it (an opening) were played, not judged
     marks: list[Mark] = field(default_factory=list)
     engine: str = ""
-    exact: bool = True  # every mark is a proof (until the first mark: whether the judge proves, judge.proves)
+    exact: bool = True  # every mark is a proof (until the first mark: whether the judge proves every value,
+    # judge.proves: not a solver with a time a position, which may not prove one in time)
     seconds: float = 0.0
     source: Any = None  # what was reviewed (a record keeps its tags and notes in :meth:`record`)
 
@@ -163,7 +164,7 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
     began = _time.perf_counter()
     stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
                    engine=engine, solver_time=solver_time)
-    found = Review(g, actions, start, [], engine[0], proves(g, agent), 0.0, record_or_moves)
+    found = Review(g, actions, start, [], engine[0], proves(g, agent, solver_time), 0.0, record_or_moves)
 
     def filled() -> Iterator[Mark]:
         for mark in stream:

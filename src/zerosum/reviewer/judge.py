@@ -23,7 +23,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from ..analysis import SOLVER_NAME, Analysis, service
+from ..analysis import REACH, SOLVER_NAME, Analysis, service
 from ..analysis.estimate import child_values
 from ..analysis.result import best_action, centre_order
 from ..core.words import moves_to_end, value_words
@@ -143,9 +143,19 @@ class _Judge:
         #: without an opening book the solver may not prove an early position in any time: it gets
         #: ``solver_time`` seconds a position, and a position it does not prove is estimated
         self.solver_time = solver_time if self.exact and self.service.book_depth is None else None
+        #: the first ply (counted from 1, as marks are) whose position the solver is asked about: past 64 bits
+        #: it does not reach a position with more than REACH empty cells (hours of proof), alpha-beta estimates it
+        self.reach = 1
+        if self.solver_time is not None and not getattr(game, "fits_64", True):
+            self.reach = max(1, game.cells - REACH + 1)  # type: ignore[attr-defined]
         self.engine = named or (SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__)
-        if self.solver_time is not None:
-            self.engine += f" (at most {self.solver_time:g} s a position, then alpha-beta's estimates)"
+        if self.solver_time is not None and self.reach > 1:
+            self.engine += (f" from ply {self.reach}, at most {self.solver_time:g} s a position (then alpha-beta's "
+                            f"estimates); before ply {self.reach}, alpha-beta's estimates (about {seconds:g} s a "
+                            "position)")
+        elif self.solver_time is not None:
+            self.engine += (f" (at most {self.solver_time:g} s a position, then alpha-beta's estimates, about "
+                            f"{seconds:g} s a position)")
         self._cache: dict[Any, Analysis] = {}
         self._agents: dict[int, Any] = {}  # the default estimator, by the moves it shares its time among
         if agent is None and not self.exact:
@@ -169,9 +179,10 @@ class _Judge:
         if found is None:
             if self.exact and self.solver_time is None:
                 found = self.service.analyse(state, threads=self.threads)
-            elif self.exact:
+            elif self.exact and self.service.reaches(state):
                 found = self.service.analyse(state, threads=self.threads, seconds=self.solver_time)
-            if found is None or not found.done:  # an engine's estimates, or the solver ran out of time
+            if found is None or not found.done:  # an engine's estimates (within ``seconds``), or the solver was
+                # not asked (out of its reach) or ran out of time
                 actions = self.game.actions(state)
                 values, exact, nodes = child_values(self.game, state, actions, self.estimator(state))
                 best = best_action(values, centre_order(self.game, state, actions))
@@ -221,13 +232,16 @@ class _Judge:
         raise AssertionError("no move keeps the position's score")  # pragma: no cover - negamax says one does
 
 
-def proves(game: Game[Any, Any], agent: Any = None) -> bool:
+def proves(game: Game[Any, Any], agent: Any = None, solver_time: float | None = None) -> bool:
     """Whether the judge of ``game`` gives proofs before a move is judged: the solver where it takes the game,
     by default or named (an agent whose traits declare the exact solver's values,
     :class:`~zerosum.agents.traits.AgentTraits`); a named solver judges as the default judge does, lines and
-    all.  Other judges estimate, though a search may prove some values (each mark says)."""
+    all.  Other judges estimate, though a search may prove some values (each mark says).  ``solver_time``: the
+    solver's seconds a position where it has no opening book (None: no limit); with a limit it may not prove a
+    position in time (nor is it asked, out of its reach past 64 bits), so only the marks can say."""
     exact = agent is None or bool(getattr(getattr(agent, "TRAITS", None), "exact", False))
-    return exact and service(game).solves
+    found = service(game)
+    return exact and found.solves and (solver_time is None or found.book_depth is not None)
 
 
 def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,
@@ -240,7 +254,9 @@ def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent
     agent is named, alpha-beta estimates within about ``seconds`` a position.  ``line``: plies of each
     refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged.
     ``solver_time``: on a board the solver takes but has no opening book for, the seconds it gets a position
-    (None: no limit); a position it does not prove in time is estimated by alpha-beta (its mark not exact)."""
+    (None: no limit); a position it does not prove in time is estimated by alpha-beta (its mark not exact), and
+    so is, within ``seconds``, one out of its reach past 64 bits (more than REACH empty cells: 8 x 8 before
+    ply 25), where it is not asked."""
     judge = _Judge(game, agent, seconds, threads, solver_time)  # made now: who judges is known before the first mark
     if engine is not None:
         engine.append(judge.engine)

@@ -26,8 +26,8 @@ def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[st
     done = getattr(found_or_engine, "done", True)
     spec = getattr(getattr(found_or_engine, "game", None), "spec", spec)
     names = "  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()
-    said = " (exact)" if exact else "" if "estimates" in engine else \
-        " (estimates)" if done else " (estimates unless proven: each value says which)"
+    said = " (exact)" if exact else " (estimates unless proven: each value says which)" if not done else \
+        "" if "estimates" in engine else " (estimates)"
     return [f"Review of {spec} by {engine}{said} ({DISTANCE_LEGEND})", names]
 
 
@@ -49,8 +49,11 @@ def table(found: Any) -> str:
 
 
 def judged_line(found: Any) -> str:
-    """The line after the rows: how many moves were judged in how long, and whether every value is a proof."""
-    proofs = "; every value a proof" if found.exact and found.marks else ""
+    """The line after the rows: how many moves were judged in how long, and whether every value is a proof (or
+    how many moves estimates judged)."""
+    estimated = sum(not m.exact for m in found.marks)
+    proofs = "; every value a proof" if found.exact and found.marks else \
+        f"; {estimated} of them by estimates, not proofs" if estimated else ""
     return f"({len(found.marks)} moves judged in {found.seconds:.1f} s{proofs})"
 
 
