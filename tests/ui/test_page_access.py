@@ -37,7 +37,7 @@ def test_the_board_plays_by_keyboard_and_the_live_region_says_each_move(page) ->
     page.focus('[data-play="3"]')  # a real button per column: Tab reaches it, Enter plays it
     page.keyboard.press("Enter")
     wait_moves(page, "41")
-    page.wait_for_function("() => document.querySelector('#announce').textContent.startsWith('Move 2: yellow played 1')")
+    page.wait_for_function("() => document.querySelector('#announce').textContent.startsWith('Move 1: yellow played 1')")
     page.keyboard.press("5")  # a key names a move
     wait_moves(page, "4151")
     page.goto(page.base + "/?game=tictactoe&opponent=person")

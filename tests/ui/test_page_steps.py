@@ -41,7 +41,7 @@ def test_back_forward_and_the_move_list_step_through_a_line_and_keep_the_redo(pa
     wait_moves(page, "445")
     page.click('#move-list button[data-ply="1"]')
     wait_moves(page, "4")
-    assert discs(page) == 1 and "Move 1 of 4" in page.text_content("#status")
+    assert discs(page) == 1 and "After 1. 4 (ply 1 of 4)" in page.text_content("#status")
     page.click("#last")
     wait_moves(page, "4453")
     page.click("#first")
@@ -89,7 +89,7 @@ def test_undo_against_an_engine_takes_back_a_full_move_and_redo_brings_it_back(p
     wait_moves(page, "41")
     page.click("#undo")
     wait_moves(page, "")
-    assert "Move 0 of 2" in page.text_content("#status")  # the engine waits: this is not the end of the line
+    assert "The start (ply 0 of 2)" in page.text_content("#status")  # the engine waits: this is not the end of the line
     page.click("#redo")
     wait_moves(page, "41")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")

@@ -81,7 +81,7 @@ def test_the_review_marks_the_graph_the_bar_and_the_best_line_agree_with_minimax
     first = values[3] * (-1 if len(moves[:3]) % 2 else 1)  # the first player's view
     assert bar.get_attribute("aria-valuenow") == str(100 * first)
     summary = page.text_content("#review-info")
-    assert "kept the result with" in summary and f"a mistake at move {classes.index('mistake') + 1}" in summary
+    assert "kept the result with" in summary and f"a mistake at move {classes.index('mistake') // 2 + 1}" in summary
     assert "judged by estimates" not in summary  # every value here is proven
     page.click('[data-cell="8"]')  # O blocks at 9: a variation, whose position the analysis values for the bar
     wait_moves(page, "1259")

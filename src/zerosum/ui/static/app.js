@@ -181,6 +181,18 @@ function agentLabel(spec) {
   return `${offered.label.split(",")[0]} (${options})`;
 }
 
+// ---- numbering: the move list's, by full move, as a saved record (PGN) numbers them ----------------------
+// Every place that names a move of a line (the move list's accessible names, the status line, the live
+// region, the review's summary and graph, the variations) numbers it so: the number the move list shows.
+// Where a count of plies is meant (the status line's place in the line, the review's plies as
+// `zerosum review` lists them), it says "ply".
+
+// the full move of ply `ply` (1, 1, 2, 2, ...): the number the move list and a saved record give it
+function fullMove(ply) { return Math.ceil(ply / 2); }
+
+// move `ply` as the move list and a saved record write it: "9. 7" a first player's, "2... 3" a second's
+function moveNumbered(ply, move) { return `${fullMove(ply)}${ply % 2 ? "." : "..."} ${move}`; }
+
 // ---- whose turn ---------------------------------------------------------------------------------
 
 // the engine that plays `player`, or null for a person
@@ -199,7 +211,9 @@ function engineToMove(info) {
 function statusSentence(info) {
   let text = info.status;
   if (!atEnd()) {
-    text += ` Move ${ui.ply} of ${ui.line.length}: → steps forward.`;
+    // the place in the line counts plies, and says so; the move shown is numbered as the move list numbers it
+    const here = ui.ply ? `After ${moveNumbered(ui.ply, ui.line[ui.ply - 1])}` : "The start";
+    text += ` ${here} (ply ${ui.ply} of ${ui.line.length}): → steps forward.`;
   } else if (!info.over && ui.opponent !== "person") {
     const engine = engineFor(info.to_move);
     if (!engine) text += " Your turn.";
@@ -212,7 +226,7 @@ function statusSentence(info) {
 
 function announce(info) {
   const view = info.view;
-  const said = ui.ply ? `Move ${ui.ply}: ${pieceName(view, ui.ply % 2 ? 1 : 2)} played ${info.last}. ` : "The start. ";
+  const said = ui.ply ? `Move ${fullMove(ui.ply)}: ${pieceName(view, ui.ply % 2 ? 1 : 2)} played ${info.last}. ` : "The start. ";
   $("#announce").textContent = said + info.status;
 }
 

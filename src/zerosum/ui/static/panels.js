@@ -37,7 +37,7 @@ function renderMoveList() {
     for (const ply of [i + 1, i + 2]) {
       if (ply > ui.line.length) break;
       const who = view ? pieceName(view, ply % 2 ? 1 : 2) : `player ${ply % 2 ? 1 : 2}`;
-      li.appendChild(entry(ply, ui.line[ply - 1], `move ${ply}, ${who}: ${ui.line[ply - 1]}`));
+      li.appendChild(entry(ply, ui.line[ply - 1], `move ${fullMove(ply)}, ${who}: ${ui.line[ply - 1]}`));
     }
     list.appendChild(li);
   }

@@ -58,7 +58,9 @@ async function review() {
 
 function stopReview() { ui.review = null; showStudy(); }
 
-// per player: the share of moves that kept the theoretical result (best or good) and the first decisive error
+// per player: the share of moves that kept the theoretical result (best or good) and the first decisive error,
+// numbered as the move list numbers it, with its ply as `zerosum review` counts them ("a mistake at move 2
+// (2... 3, ply 4)")
 function playersSummary(marks) {
   const view = ui.info ? ui.info.view : null, said = [];
   for (const player of [1, 2]) {
@@ -70,7 +72,8 @@ function playersSummary(marks) {
     const who = view ? pieceName(view, player) : `player ${player}`;
     said.push(`${who[0].toUpperCase()}${who.slice(1)} kept the result with ${kept} of ${mine.length} moves`
       + (estimated ? ` (${estimated} judged by estimates)` : "")
-      + (error ? `, first decisive error: a ${error.class} at move ${error.ply} (${error.move})` : ", no decisive error"));
+      + (error ? `, first decisive error: a ${error.class} at move ${fullMove(error.ply)}`
+        + ` (${moveNumbered(error.ply, error.move)}, ply ${error.ply})` : ", no decisive error"));
   }
   return said.length ? `. ${said.join("; ")}.` : "";
 }
@@ -130,7 +133,7 @@ function drawGraph() {
     const mark = r.marks.find((m) => m.ply === p.ply);
     const dot = el("button", `graph-point ${p.result || "estimate"}${p.ply === ui.ply ? " now" : ""}`, {
       type: "button", "data-graph-ply": String(p.ply),
-      "aria-label": `${p.ply ? `after move ${p.ply}` : "the start"}: ${p.words}${mark && mark.mark ? `; ${mark.words}` : ""}` });
+      "aria-label": `${p.ply ? `after ${moveNumbered(p.ply, r.line[p.ply - 1])} (ply ${p.ply})` : "the start"}: ${p.words}${mark && mark.mark ? `; ${mark.words}` : ""}` });
     dot.title = dot.getAttribute("aria-label");
     dot.style.left = `${(x(p.ply) / W) * 100}%`;
     dot.style.top = `${(y(p.bar) / H) * 100}%`;

@@ -157,7 +157,7 @@ function renderVariations() {
     const moves = pathOf(node);
     const who = view ? pieceName(view, depth % 2 ? 1 : 2) : `player ${depth % 2 ? 1 : 2}`;
     const b = el("button", "", { type: "button", "data-node": "", "data-moves": moves.join(ui.sep),
-      "aria-label": `move ${depth}, ${who}: ${node.move}` });
+      "aria-label": `move ${fullMove(depth)}, ${who}: ${node.move}` });
     if (moves.join("\u0001") === shown) b.setAttribute("aria-current", "step");
     // numbered as in PGN: the first player's moves "3. 4", a variation opened by the second's "3... 1"
     b.textContent = (depth % 2 ? `${(depth + 1) / 2}. ` : opens ? `${depth / 2}... ` : "") + node.move;
@@ -169,7 +169,7 @@ function renderVariations() {
     for (let n = node, d = depth; n.children.length; n = n.children[0], d++) {
       into.appendChild(button(n.children[0], d + 1));
       for (const other of n.children.slice(1)) {
-        const group = el("span", "variation", { role: "group", "aria-label": `variation from move ${d + 1}: ${other.move}` });
+        const group = el("span", "variation", { role: "group", "aria-label": `variation from ${moveNumbered(d + 1, other.move)}` });
         group.appendChild(button(other, d + 1, true));
         line(other, d + 1, group);
         into.appendChild(group);
