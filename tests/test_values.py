@@ -25,8 +25,15 @@ def test_to_child_inverts_to_parent_on_proven_and_heuristic_values() -> None:
 def test_clamp_keeps_heuristics_below_proven_values() -> None:
     assert V.clamp(10**12) == V.HEURISTIC_BOUND and V.clamp(-10**12) == -V.HEURISTIC_BOUND
     # fractions are kept (a student's evaluation may return any real number; #14)
-    assert V.clamp(12.7) == 12.7 and V.clamp(-3) == -3 and V.clamp(float("nan")) == V.HEURISTIC_BOUND
+    assert V.clamp(12.7) == 12.7 and V.clamp(-3) == -3
     assert V.clamp(V.HEURISTIC_BOUND + 0.5) == V.HEURISTIC_BOUND
+    assert V.clamp(float("inf")) == V.HEURISTIC_BOUND and V.clamp(float("-inf")) == -V.HEURISTIC_BOUND
+
+
+def test_clamp_refuses_nan_rather_than_scoring_it_the_upper_bound() -> None:
+    # NaN once became +HEURISTIC_BOUND silently: the best value a heuristic can have, for no reason
+    with pytest.raises(ValueError, match="NaN"):
+        V.clamp(float("nan"))
 
 
 @pytest.mark.parametrize("cells", [16, 42, 64])

@@ -81,13 +81,16 @@ def to_child(bound: int) -> int:
 
 
 def clamp(v: float) -> float:
-    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result); NaN
-    counts as the upper end.  Fractions are kept as they are: an evaluation may return any real number."""
-    if not v <= HEURISTIC_BOUND:
+    """A heuristic value kept within ``±HEURISTIC_BOUND`` (so it never looks like a proven result).
+    Fractions are kept as they are: an evaluation may return any real number.  NaN is no value: ValueError
+    (a person's evaluation is checked before it gets here, :mod:`zerosum.agents.student`, naming itself)."""
+    if v <= HEURISTIC_BOUND:
+        if v < -HEURISTIC_BOUND:
+            return -HEURISTIC_BOUND
+        return v
+    if v > HEURISTIC_BOUND:
         return HEURISTIC_BOUND
-    if v < -HEURISTIC_BOUND:
-        return -HEURISTIC_BOUND
-    return v
+    raise ValueError("an evaluation returned NaN: a heuristic value is a number")
 
 
 def score_to_value(score: int, ply: int, cells: int) -> int:

@@ -231,7 +231,9 @@ def test_a_player_whose_answer_is_no_action_forfeits_with_why() -> None:
         return "5"  # a move string, not an action: the game is forfeited with why
 
     record = zerosum.play_game("tictactoe", wrong_kind, "random")
-    assert record.result == "0-1" and record.reason.startswith("malformed move: '5' (str)")
+    assert record.result == "0-1" and record.reason.startswith("malformed move: ")
+    assert "wrong_kind(game, state) returned '5' (str) at the start position: expected one of the legal " \
+           "actions" in record.reason, record.reason
 
     def three(game, state, extra):  # type: ignore[no-untyped-def]
         return 0

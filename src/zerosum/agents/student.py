@@ -43,7 +43,7 @@ from ..game import Game, safe_repr
 from .positions import position_name
 
 __all__ = ["check_signature", "probe_evaluation", "checked", "function_name", "bad_value",
-           "probe_player", "PROBE_PLIES"]
+           "probe_player", "player_raised", "player_answer", "PROBE_PLIES"]
 
 #: the probe's positions: the start, then those of one fixed random game (seed 0), at most this many plies
 PROBE_PLIES = 12
@@ -103,9 +103,16 @@ def bad_value(value: Any) -> str | None:
     return None if finite else f"returned {safe_repr(value)}"
 
 
-def _fail(name: str, game: Game[Any, Any], state: Any, player: Any, why: str) -> AgentError:
-    return AgentError(f"evaluation {name} {why} at {position_name(game, state)} for player {player}: expected "
-                      f"a finite number (f(game, state, player) -> int or float)")
+def _fail(name: str, game: Game[Any, Any], state: Any, player: Any, why: str,
+          players: Callable[[Any], str] | None = None, call: str = "f(game, state, player)") -> AgentError:
+    return AgentError(f"evaluation {name} {why} at {position_name(game, state)} for {_player(player, players)}: "
+                      f"expected a finite number ({call} -> int or float)")
+
+
+def _player(player: Any, players: Callable[[Any], str] | None) -> str:
+    """How a message names ``player``: ``players(player)`` when given (a course game's own names for its
+    players), else ``player 1``."""
+    return players(player) if players is not None else f"player {player}"
 
 
 def _call(func: Any, name: str, game: Game[Any, Any], state: Any, player: int) -> Any:
@@ -121,22 +128,31 @@ def _call(func: Any, name: str, game: Game[Any, Any], state: Any, player: int) -
     return value
 
 
-def checked(func: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+def checked(func: Callable[..., Any], name: str | None = None, *, players: Callable[[Any], str] | None = None,
+            call: str = "f(game, state, player)",
+            passes: tuple[type[BaseException], ...] = ()) -> Callable[..., Any]:
     """``func(game, state, player)`` with every answer checked (see the module doc): the value as it is, or
-    one AgentError line naming ``name`` (default: :func:`function_name`), the position and the player."""
+    one AgentError line naming ``name`` (default: :func:`function_name`), the position and the player.
+
+    For a game's own evaluation written by a person (a course game's ``evaluate(state, player)``:
+    :meth:`zerosum.games.course.CourseGame.evaluations`): ``players`` names the players as that game does
+    (``player 1 ('MAX')``), ``call`` is how the function is called (the message's expected form),
+    and exceptions of the kinds ``passes`` leave as they are (the game's own bug, named already)."""
     shown = name or function_name(func)
 
     def evaluate(game: Any, state: Any, player: int) -> Any:
         try:
             value = func(game, state, player)
+        except passes:
+            raise
         except Exception as exc:  # noqa: BLE001 - as _call
             raise AgentError(f"evaluation {shown} raised {describe_exception(exc)} at "
-                             f"{position_name(game, state)} for player {player}") from None
+                             f"{position_name(game, state)} for {_player(player, players)}") from None
         if type(value) is int or (type(value) is float and value - value == 0.0):  # the common answers
             return value
         why = bad_value(value)
         if why is not None:
-            raise _fail(shown, game, state, player, why)
+            raise _fail(shown, game, state, player, why, players, call)
         return value
 
     evaluate.__name__ = getattr(func, "__name__", "evaluation")
@@ -200,18 +216,30 @@ def probe_player(func: Callable[..., Any], game: Game[Any, Any], name: str | Non
     shown = name or function_name(func)
     check_signature(func, "player", "f(game, state)")
     state = game.initial_state
-    where = position_name(game, state)
     try:
         action = func(game, state)
     except Exception as exc:  # noqa: BLE001 - a person's code
-        raise AgentError(f"player {shown} raised {describe_exception(exc)} at {where}") from None
-    legal = game.actions(state)
-    if _plain(action) in legal:
+        raise AgentError(f"player {player_raised(shown, exc, game, state)}") from None
+    if _plain(action) in game.actions(state):
         return action
+    raise AgentError(f"player {player_answer(shown, action, game, state)}")
+
+
+def player_raised(shown: str, exc: BaseException, game: Game[Any, Any], state: Any) -> str:
+    """``f(game, state) raised ZeroDivisionError: division by zero at the start position``: a player
+    function's exception in words (``shown``: how it is named), for its forfeit's reason."""
+    return f"{shown} raised {describe_exception(exc)} at {position_name(game, state)}"
+
+
+def player_answer(shown: str, action: Any, game: Game[Any, Any], state: Any) -> str:
+    """``f(game, state) returned '0' (str) at the start position: expected one of the legal actions [0, 1,
+    ...] (int, numbered as in Python)``: a player function's answer that is no action, in words.  Nothing of
+    ``action`` runs (its repr is bounded and guarded)."""
+    legal = game.actions(state)
     kinds = sorted({type(a).__name__ for a in legal})
-    shown_legal = safe_repr(legal, 60)
-    raise AgentError(f"player {shown} returned {safe_repr(action)} ({type(action).__name__}) at {where}: expected "
-                     f"one of the legal actions {shown_legal} ({' or '.join(kinds)}, numbered as in Python)")
+    return (f"{shown} returned {safe_repr(action)} ({type(action).__name__}) at {position_name(game, state)}: "
+            f"expected one of the legal actions {safe_repr(legal, 60)} ({' or '.join(kinds)}, numbered as in "
+            f"Python)")
 
 
 def _plain(action: Any) -> Any:

@@ -14,7 +14,10 @@ else that can go wrong with an agent is caught here and ends the game as a forfe
   its CPU time for a move (``cpu time limit: ...``): :mod:`.counting` measures it, and its count is each
   move's nodes (None: not counted);
 - the homework's ``player(board)`` answers something that is not a legal column (``malformed move: ...``,
-  ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`).
+  ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`);
+  a plain function handed over in Python is named likewise when it raises or answers no action
+  (``error: f(game, state) raised ...``, ``malformed move: f(game, state) returned ...: expected ...``:
+  :func:`function_label`).
 
 A bug of a game from a file or a class (:class:`~zerosum.games.course_rules.GameBug`: one of its methods
 raised, its ``utility`` returned no number, it has no moves but is not over, it names a third player, it
@@ -63,7 +66,8 @@ from ..games.course_rules import GameBug
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
 
-__all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget", "meter_for", "cpu_seconds"]
+__all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget", "meter_for", "cpu_seconds",
+           "function_label"]
 
 Send = Callable[[tuple[Any, ...]], None]
 
@@ -195,6 +199,7 @@ def play_game(task: GameTask, send: Send) -> None:
             send(("unstarted", seat, _short(failed, _MAX_UNSTARTED)))
             return
     meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
+    named = {seat: function_label(agent) for seat, agent in agents.items()}  # a notebook's plain function
     cpu = {seat: cpu_seconds(m, task.move_cpu) for seat, m in meters.items() if not m.declared}
     judge = Judge(game, dict(task.adjudicate)) if task.adjudicate else None  # before any clock starts
     clock = Clock(*task.tc) if task.tc else None  # a copy of the supervisor's: what the agents are told
@@ -235,7 +240,7 @@ def play_game(task: GameTask, send: Send) -> None:
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
-            reason = _short(f"{kind}: {exc}" if kind else f"error: {describe_exception(exc)}")
+            reason = _short(f"{kind}: {exc}" if kind else f"error: {_raised(named[seat], exc, game, state)}")
             if isinstance(exc, EngineFault):  # crash, timeout, protocol error, garbage output, illegal move
                 reason = exc.reason
             send(("end", 3 - seat, _over(meter, guard) or reason, True))
@@ -252,6 +257,11 @@ def play_game(task: GameTask, send: Send) -> None:
         except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
             legal, why = None, _short(f"malformed move: {describe_exception(exc)}")
         if why is not None:
+            label = named[seat]
+            if label is not None and why.startswith("malformed move:"):  # the function named, and why
+                from ..agents.student import player_answer
+
+                why = _short(f"malformed move: {player_answer(label, action, game, state)}")
             send(("end", 3 - seat, why, True))
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))
@@ -259,6 +269,28 @@ def play_game(task: GameTask, send: Send) -> None:
         played += 1
         if clock is not None:
             clock.charge(seat, time.perf_counter() - start)
+
+
+def function_label(agent: Any) -> str | None:
+    """``name(game, state)``, how a forfeit names a plain player function handed over in Python (a
+    notebook's: ``error: name(game, state) raised ...``, ``malformed move: name(game, state) returned ...``);
+    None for every other agent (a spec, a file's function, an Agent, an engine, and the homework's
+    ``player(board)``, which names itself), whose reasons stay ``error: ValueError: ...``."""
+    from ..agents.registry import FunctionAgent
+    from ..agents.student import function_name
+
+    if not isinstance(agent, FunctionAgent) or agent.board is not None or agent.folder is not None:
+        return None
+    return f"{function_name(agent.func)}(game, state)"
+
+
+def _raised(label: str | None, exc: BaseException, game: Any, state: Any) -> str:
+    """An agent's exception in words: naming the function (``label``) and the position, for a plain one."""
+    if label is None:
+        return describe_exception(exc)
+    from ..agents.student import player_raised
+
+    return player_raised(label, exc, game, state)
 
 
 def _over(meter: Any, guard: Any) -> str | None:
