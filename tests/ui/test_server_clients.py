@@ -40,6 +40,49 @@ def server():
     thread.join(10)
 
 
+PATIENT = 60.0  # the timeouts of the patient server: a connection it closes sooner was closed for the cap
+PATIENT_CAP = 5  # its connection cap
+RELEASE = threading.Event()  # set: the patient server answers its requests to /slow
+
+
+def patient_app():
+    """The page's app, and ``/slow``, a request the app works on until :data:`RELEASE` is set."""
+    import asyncio
+
+    inner = create_app(mode="inline")
+
+    async def app(scope, receive, send):
+        if scope["type"] == "http" and scope["path"] == "/slow":
+            while not RELEASE.is_set():
+                await asyncio.sleep(0.05)
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+            await send({"type": "http.response.body", "body": b"ok"})
+            return
+        await inner(scope, receive, send)
+
+    return app
+
+
+@pytest.fixture(scope="module")
+def patient_server():
+    """A server with a small cap and timeouts far longer than any test."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = serve_config(patient_app(), "127.0.0.1", port, header_timeout=PATIENT, body_timeout=PATIENT,
+                          keep_alive=int(PATIENT), max_connections=PATIENT_CAP)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield ("127.0.0.1", port)
+    RELEASE.set()
+    srv.should_exit = True
+    thread.join(10)
+
+
 def connect(address, data: bytes = b"") -> socket.socket:
     sock = socket.create_connection(address, timeout=TIMEOUT + SLACK)
     if data:
@@ -111,25 +154,44 @@ def test_slow_clients_past_the_cap_give_way_to_new_ones(server) -> None:
             sock.close()
 
 
-def test_past_the_cap_a_new_connection_is_closed_when_every_one_is_busy(server) -> None:
-    post = b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
-    held = [connect(server, post) for _ in range(CAP)]  # each one's body is in progress
+def test_bodies_arriving_slowly_give_way_to_new_connections(patient_server) -> None:
+    post = b"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"
+    held = [connect(patient_server, post) for _ in range(PATIENT_CAP)]  # each one's body is in progress
+    try:
+        time.sleep(1.0)  # the server has read what they sent
+        held += [connect(patient_server, post) for _ in range(2)]
+        assert health(patient_server) == 200  # the oldest bodies still arriving made way, one a new connection
+        for sock in held[:3]:
+            status, body = read_response(sock)  # at once: the server's deadlines are a minute away
+            assert status == 408 and body.startswith(b'{"error": "the request was not complete')
+        assert health(patient_server) == 200
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_past_the_cap_a_new_connection_is_closed_when_every_one_is_being_answered(patient_server) -> None:
+    RELEASE.clear()
+    held = [connect(patient_server, b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") for _ in range(PATIENT_CAP)]
     try:
         time.sleep(0.2)
-        extra = connect(server)
-        extra.settimeout(TIMEOUT / 2)
+        extra = connect(patient_server)
+        extra.settimeout(SLACK)  # closed at once, not after the server's header timeout of a minute
         assert closed_by_server(extra)
+        RELEASE.set()
+        assert all(read_response(sock)[0] == 200 for sock in held)  # none of them was closed for the new one
     finally:
+        RELEASE.set()
         for sock in held:
             sock.close()
     deadline = time.monotonic() + SLACK
     while time.monotonic() < deadline:
         try:
-            if health(server) == 200:
+            if health(patient_server) == 200:
                 break
         except httpx.HTTPError:
             time.sleep(0.1)
-    assert health(server) == 200  # room again once they are gone
+    assert health(patient_server) == 200  # room again once they are gone
 
 
 def read_response(sock: socket.socket) -> tuple[int, bytes]:

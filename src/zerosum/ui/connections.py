@@ -1,4 +1,4 @@
-"""How ``zerosum serve`` treats connections: deadlines for slow clients and a cap on how many are open.
+"""How ``zerosum serve`` treats connections: deadlines for slow clients, a cap on how many are open, and Ctrl-C.
 
 uvicorn's own keep-alive timeout only runs *between* requests (and restarts at every byte received), so a
 client that sends its headers one byte at a time, or never finishes them, would hold its connection for
@@ -10,22 +10,35 @@ ever.  :func:`serve_config` gives uvicorn an h11 protocol that adds:
 * a malformed request (a garbage request line, a bad ``Content-Length``, headers past the cap) is answered
   ``400 {"error": ...}`` like every other error of the servers, not uvicorn's plain text;
 * at most :data:`MAX_CONNECTIONS` open connections: a new one past the cap closes the oldest connection
-  that has no request in progress (waiting for headers, or idle between requests), so slow clients cannot
-  lock out quick ones; when every connection has a request in progress, the new one is closed instead;
+  that is not being answered -- waiting for headers, idle between requests, or still sending its body (a
+  body uploaded slowly is no more protected than slow headers; it is answered ``408 {"error": ...}`` first)
+  -- so slow clients cannot lock out quick ones; only a request wholly received, which the app is working
+  on, keeps its connection; when every connection has one, the new connection is closed instead;
 * :data:`KEEP_ALIVE` seconds for an idle kept-alive connection, and :data:`MAX_HEADER_BYTES` of headers.
+
+At Ctrl-C (or SIGTERM) :func:`stopping_server` stops promptly and quietly rather than waiting out uvicorn's
+graceful shutdown and then cancelling requests with a traceback each: it tells the app's requests to stop
+(``zerosum serve``: the engine requests waiting for an answer, :meth:`zerosum.ui.engines.Engines.stop`), which
+answer ``503 {"error": "the server is stopping"}``; a request still sending its body gets that answer from
+the protocol; a connection still open :data:`STOP_GRACE` seconds later (a client not reading its answer) is
+cut.  The server's ``stopped`` attribute says how many requests were in progress, for the one line
+``zerosum serve`` prints after "interrupted: ".
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["serve_config", "listening_socket", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES"]
+__all__ = ["serve_config", "stopping_server", "listening_socket", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE",
+           "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "STOPPING", "STOP_GRACE"]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
 BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
 MAX_CONNECTIONS = 256  # connections open at once
 MAX_HEADER_BYTES = 16384  # bytes of a request line and headers
+STOPPING = "the server is stopping"  # the error of a request cut short by Ctrl-C (a 503)
+STOP_GRACE = 2  # seconds a connection may take to be answered and closed once the server stops
 
 
 def guarded_protocol(header_timeout: float, body_timeout: float, max_connections: int) -> type:
@@ -33,7 +46,8 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    idle: dict[Any, None] = {}  # connections without a request in progress, oldest first
+    # connections the app is not working on (waiting for headers, idle, or sending a body), oldest first
+    evictable: dict[Any, None] = {}
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: Any = None
@@ -42,13 +56,15 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             if len(self.connections) > max_connections:
-                if not idle:
-                    transport.close()  # every connection is busy with a request: refuse this one
+                if not evictable:
+                    transport.close()  # every connection has a request the app is working on: refuse this one
                     return
-                oldest = next(iter(idle))
-                idle.pop(oldest)
-                oldest.transport.close()
-            idle[self] = None
+                oldest = next(iter(evictable))
+                evictable.pop(oldest)
+                self.connections.discard(oldest)  # gone now, not once its close is processed (a burst of new ones)
+                oldest._cut(408, "Request Timeout", "the request was not complete when the server needed its "
+                                                    f"connection for another (at most {max_connections} open)")
+            evictable[self] = None
             self._arm("headers", header_timeout)
 
         def _arm(self, phase: str, seconds: float) -> None:
@@ -62,15 +78,27 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
             self._deadline, self._phase = None, ""
 
         def _expire(self) -> None:
-            phase, self._deadline = self._phase, None
+            self._deadline = None
+            self._cut(408, "Request Timeout", f"the request's body did not arrive within {body_timeout:g} s")
+
+        def _cut(self, status: int, reason: str, error: str) -> None:
+            """Close the connection; first answer ``{"error": error}`` when its body was arriving and the app
+            has not answered (the app's own answer, if it comes, is dropped)."""
             if self.transport.is_closing():
                 return
             cycle = getattr(self, "cycle", None)
-            if phase == "body" and cycle is not None and not cycle.response_started:
-                cycle.disconnected = True  # the app's own answer, if it comes, is dropped
-                self.transport.write(json_answer(408, "Request Timeout",
-                                                 f"the request's body did not arrive within {body_timeout:g} s"))
+            if self._phase == "body" and cycle is not None and not cycle.response_started:
+                cycle.disconnected = True
+                self.transport.write(json_answer(status, reason, error))
+            self._disarm()
             self.transport.close()
+
+        def shutdown(self) -> None:  # the server stops: a body still arriving is answered 503 at once
+            cycle = getattr(self, "cycle", None)
+            if self._phase == "body" and cycle is not None and not cycle.response_started:
+                self._cut(503, "Service Unavailable", STOPPING)
+            else:
+                super().shutdown()  # idle: closed; the app answering: closed once it has answered
 
         def send_400_response(self, msg: str) -> None:
             self.transport.write(json_answer(400, "Bad Request", "malformed HTTP request"))
@@ -82,19 +110,18 @@ def guarded_protocol(header_timeout: float, body_timeout: float, max_connections
             super().data_received(data)
             state = self.conn.their_state
             if state is h11.SEND_BODY and self._phase != "body":
-                idle.pop(self, None)
-                self._arm("body", body_timeout)
+                self._arm("body", body_timeout)  # still evictable: a slow body is no better than slow headers
             elif state is not h11.IDLE and state is not h11.SEND_BODY:
-                idle.pop(self, None)
+                evictable.pop(self, None)
                 self._disarm()  # the whole request is in: the app may take its time
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                idle[self] = None  # between requests: may give way to a new connection
+                evictable[self] = None  # between requests: may give way to a new connection
 
         def connection_lost(self, exc: Exception | None) -> None:
-            idle.pop(self, None)
+            evictable.pop(self, None)
             self._disarm()
             super().connection_lost(exc)
 
@@ -121,11 +148,44 @@ def serve_config(app: Any, host: str = "127.0.0.1", port: int = 8000, *, header_
         app, host=host, port=port, log_level="warning",
         http=guarded_protocol(header_timeout, body_timeout, max_connections),
         timeout_keep_alive=keep_alive,
-        # the cap above acts first; this bounds requests in progress (uvicorn answers 503 past it)
-        limit_concurrency=max_connections + 16,
+        # the cap above acts first; this bounds requests in progress (uvicorn answers 503 past it), with room for
+        # the requests of connections just closed to make way for new ones, which end a moment later
+        limit_concurrency=2 * max_connections,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        timeout_graceful_shutdown=3,
+        timeout_graceful_shutdown=STOP_GRACE + 1,  # then uvicorn cancels requests; stopping_server ends them first
     )
+
+
+def stopping_server(config: Any, stop_requests: Callable[[], object] | None = None) -> Any:
+    """A uvicorn server for ``config`` that stops as the module docstring says: ``stop_requests()`` is called on
+    the event loop as it starts to stop (the app's requests in progress are to answer at once); its ``stopped``
+    attribute is then how many requests were in progress."""
+    import asyncio
+
+    import uvicorn
+
+    class StoppingServer(uvicorn.Server):
+        stopped = 0
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            self.stopped = len(self.server_state.tasks)
+            if stop_requests is not None:
+                stop_requests()
+            # a connection not closed by then (a client not reading its answer) is cut: its request ends at once
+            # rather than being cancelled, with a traceback, past uvicorn's graceful shutdown
+            cut = asyncio.get_running_loop().call_later(STOP_GRACE, self._cut_connections)
+            try:
+                await super().shutdown(sockets)
+            finally:
+                cut.cancel()
+
+        def _cut_connections(self) -> None:
+            for connection in list(self.server_state.connections):
+                transport = getattr(connection, "transport", None)
+                if transport is not None:
+                    transport.abort()
+
+    return StoppingServer(config)
 
 
 def listening_socket(host: str, port: int) -> Any:

@@ -9,6 +9,10 @@ with a cold one, on the first run after installing, a compile of about a minute 
 cores, done by the first worker alone while the others wait to load it from the cache), a request waits for
 the first warm worker, up to :data:`READY_WAIT` seconds, rather than being refused; :meth:`Engines.health`
 says whether they are ready and, while they are not, what they are doing (:func:`preparing_words`).
+
+When the server stops (Ctrl-C), :meth:`Engines.stop` ends every engine request waiting for its answer at once:
+each raises :class:`~zerosum.pool.EngineBusy` "the server is stopping" (a 503), its worker left to be killed
+by :meth:`Engines.close`, rather than holding the server up until uvicorn cancels it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any, Callable
 from ..pool import EngineBusy, Pool
 from ..pool.moves import warm_up
 from . import service
+from .connections import STOPPING
 from .position import DEFAULT_GAME
 
 __all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "preparing_words"]
@@ -61,21 +66,41 @@ class Engines:
         self.reading = 0  # records being read (on the event loop only)
         self.agents: list[str] = []  # the installed agents the server offers, found at the start
         self._limiter: Any = None  # the engine requests' own threads (made on the event loop, at first use)
+        self._waits: set[Any] = set()  # the cancel scopes of the engine requests waiting for their answer
+        self.stopping = False  # the server stops: engine requests are refused
 
     async def run(self, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors)."""
+        """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors, and EngineBusy when
+        the server stops meanwhile)."""
         import anyio
         import anyio.to_thread
 
+        if self.stopping:
+            raise EngineBusy(STOPPING)
         if self.waiting >= self.max_engine_requests:
             raise EngineBusy(f"{self.waiting} engine requests are waiting already; try again in a moment")
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.max_engine_requests)
         self.waiting += 1
+        scope = anyio.CancelScope()
+        self._waits.add(scope)
         try:
-            return await anyio.to_thread.run_sync(self.pool.run, job, args, self.hard_limit, limiter=self._limiter)
+            with scope:  # cancelled by stop() alone: the thread is left to finish (or be killed) on its own
+                return await anyio.to_thread.run_sync(self.pool.run, job, args, self.hard_limit,
+                                                      limiter=self._limiter, abandon_on_cancel=True)
         finally:
+            self._waits.discard(scope)
             self.waiting -= 1
+        raise EngineBusy(STOPPING)  # reached only when stop() cancelled the wait
+
+    def stop(self) -> int:
+        """The server stops (on the event loop): every engine request waiting ends at once with EngineBusy
+        "the server is stopping", and later ones are refused so; how many were waiting."""
+        self.stopping = True
+        waits = list(self._waits)
+        for scope in waits:
+            scope.cancel()
+        return len(waits)
 
     def health(self) -> dict[str, Any]:
         """``engines`` (workers), ``engines_ready`` (warm ones), ``ready`` (at least one: a request is answered
