@@ -50,7 +50,9 @@ def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int_arg(0, MAX_SEED), default=0,
                    help="seed of --sample, of --count's order and of random openings, 0..2**63-1 (default 0)")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write here, all at once at the end (default: standard output)")
+                   help="write here (default: standard output). Judged openings: each position as it is judged "
+                        "goes to FILE.partial, renamed FILE at the end; Ctrl-C keeps it, and the same command "
+                        "again goes on from there. Random openings: all at once at the end")
     p.add_argument("--overwrite", action="store_true", help="replace an existing output file")
 
 
@@ -79,16 +81,9 @@ def _judge(args: argparse.Namespace, game: Any) -> tuple[str | None, Any]:
 
 def _run(args: argparse.Namespace) -> int:
     import contextlib
+    import random
 
-    from ..arena.openings import (
-        candidate_positions,
-        format_opening,
-        format_value,
-        generate_openings,
-        max_plies,
-        opening_line,
-        solver_evaluator,
-    )
+    from ..arena.openings import candidate_positions, format_opening, format_value, max_plies, solver_evaluator
     from ..core.files import atomic_output, check_output
     from ..games import get_game
     from .options import UsageError
@@ -96,49 +91,34 @@ def _run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if args.plies > max_plies(game):
         raise UsageError(f"--plies {args.plies}: {game.spec} allows openings of 0..{max_plies(game)} plies")
-    if args.output:  # everything is checked before any work, and the file is written whole at the end
+    if args.output:  # everything is checked before any work; FILE itself is written whole at the end
         check_output(args.output, overwrite=args.overwrite, what="openings file")
     start = time.perf_counter()
     judge, evaluate = _judge(args, game)
     if judge is not None:  # too many plies or positions: refused before the solver loads
+        if args.output:  # judged lines go to FILE.partial as they are judged
+            check_output(args.output + PARTIAL, overwrite=True, what="openings checkpoint")
         max_score = 2 if args.max_score is None else args.max_score
-        candidates = candidate_positions(game, args.plies, args.sample, args.seed)
+        order = list(candidate_positions(game, args.plies, args.sample, args.seed))
         evaluate = evaluate or solver_evaluator(game)
-    with contextlib.ExitStack() as stack:
+        if args.count is not None:  # generate_openings' order: the first N kept of a seeded shuffle
+            random.Random(f"zerosum-openings-order/{args.seed}").shuffle(order)
+        header = _header(args, game, judge, max_score, len(order))
         if args.output:
-            out = stack.enter_context(atomic_output(args.output, overwrite=args.overwrite, checked=True))
+            written = _judged_to_file(args, game, evaluate, order, max_score, header)
         else:
-            out = sys.stdout
-        if judge is not None:
-            sample = f" --sample {args.sample}" if args.sample else ""
-            count = f" --count {args.count}" if args.count else ""
-            seed = f" --seed {args.seed}" if sample or count else ""
-            unit = "the solver's score" if judge == "solver" else f"{judge}'s value, in its unit"
+            sys.stdout.write(header)
 
-            def begin(total: int) -> None:  # the positions are known: the header goes first
-                out.write(
-                    f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {format_value(max_score)} "
-                    f"--with {judge}{sample}{count}{seed}\n"
-                    f"# of the {total} positions {args.plies} {'ply' if args.plies == 1 else 'plies'} in{' (a sample)' if sample else ''}, "
-                    f"{f'the first {args.count} found in an order shuffled from the seed,' if count else 'those'} whose value is "
-                    f"within +-{format_value(max_score)}; the number after each "
-                    f"is {unit} for the side to move\n"
-                )
+            def said(done: int, held: int) -> str:
+                return f"{done} of {len(order)} positions judged, {held} opening{'s' * (held != 1)} written"
 
-            def progress(done: int, total: int) -> None:
-                if sys.stderr.isatty():
-                    print(f"\r{done}/{total} positions judged", end="", file=sys.stderr, flush=True)
-
-            def found(seq: tuple[Any, ...], score: float) -> None:
-                out.write(opening_line(game, seq, format_value(score)) + "\n")
-                out.flush()
-
-            kept = generate_openings(game, args.plies, max_score, evaluate, progress, args.sample, args.seed,
-                                     found, begin, candidates, args.count)
-            if sys.stderr.isatty():
-                print(file=sys.stderr)
-            written = len(kept)
-        else:
+            written = len(_judged(game, evaluate, order, max_score, args.count, sys.stdout, [], 0, False, said))
+    else:
+        with contextlib.ExitStack() as stack:
+            if args.output:
+                out = stack.enter_context(atomic_output(args.output, overwrite=args.overwrite, checked=True))
+            else:
+                out = sys.stdout
             number = 100 if args.count is None else args.count
             openings, exist = _distinct_openings(game, number, args.plies, args.seed)
             if exist is not None:
@@ -154,6 +134,121 @@ def _run(args: argparse.Namespace) -> int:
     if judge is not None and not written:
         print(f"no position {args.plies} {'ply' if args.plies == 1 else 'plies'} in has a value within +-{format_value(max_score)}", file=sys.stderr)
     return 0
+
+
+#: judged openings written to a file go first to FILE + this, a line a position judged, renamed FILE at the end
+PARTIAL = ".partial"
+#: a line of the checkpoint for a position judged and not kept (the final file leaves these out)
+REJECTED = "#- "
+
+
+def _header(args: argparse.Namespace, game: Any, judge: str, max_score: float, total: int) -> str:
+    """The two comment lines that open a file of judged openings (and its checkpoint, which they identify)."""
+    from ..arena.openings import format_value
+
+    sample = f" --sample {args.sample}" if args.sample else ""
+    count = f" --count {args.count}" if args.count else ""
+    seed = f" --seed {args.seed}" if sample or count else ""
+    unit = "the solver's score" if judge == "solver" else f"{judge}'s value, in its unit"
+    return (f"# zerosum openings --game {game.spec} --plies {args.plies} --max-score {format_value(max_score)} "
+            f"--with {judge}{sample}{count}{seed}\n"
+            f"# of the {total} positions {args.plies} {'ply' if args.plies == 1 else 'plies'} in{' (a sample)' if sample else ''}, "
+            f"{f'the first {args.count} found in an order shuffled from the seed,' if count else 'those'} whose value is "
+            f"within +-{format_value(max_score)}; the number after each is {unit} for the side to move\n")
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that carries an interrupted run on: this one, as a shell would read it."""
+    import shlex
+
+    from ..arena.openings import format_value
+
+    words = ["zerosum", "openings", "--game", args.game, "--plies", str(args.plies)]
+    words += ["--with", args.evaluator] if args.evaluator is not None else []
+    words += ["--max-score", format_value(args.max_score)] if args.max_score is not None else []
+    words += ["--sample", str(args.sample)] if args.sample is not None else []
+    words += ["--count", str(args.count)] if args.count is not None else []
+    words += ["--seed", str(args.seed)] if args.seed else []
+    return shlex.join([*words, "-o", args.output, *(["--overwrite"] if args.overwrite else [])])
+
+
+def _judged(game: Any, evaluate: Any, order: list[Any], max_score: float, count: int | None, out: Any,
+            kept: list[str], done: int, rejected: bool, said: Any) -> list[str]:
+    """Judge ``order[done:]``, each line written and flushed as it is judged (the kept ones; ``rejected``:
+    the others too, after :data:`REJECTED`), until ``count`` are kept; ``kept``, the kept lines, grown.
+    Ctrl-C: a KeyboardInterrupt saying ``said(judged, kept)``, what the command line prints."""
+    from ..arena.openings import format_value, opening_line, play_opening
+
+    tty = sys.stderr.isatty()
+    try:
+        for seq in order[done:]:
+            if count is not None and len(kept) >= count:
+                break
+            score = evaluate(play_opening(game, seq))
+            line = opening_line(game, tuple(seq), format_value(score))
+            if abs(score) <= max_score:
+                kept.append(line)
+                out.write(line + "\n")
+            elif rejected:
+                out.write(REJECTED + line + "\n")
+            out.flush()
+            done += 1
+            if tty:
+                print(f"\r{done}/{len(order)} positions judged", end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        if tty:
+            print(file=sys.stderr)
+        raise KeyboardInterrupt(said(done, len(kept))) from None
+    if tty:
+        print(file=sys.stderr)
+    return kept
+
+
+def _checkpoint(partial: str, header: str, total: int) -> list[str]:
+    """The lines an interrupted run left in ``partial`` after ``header`` (none when there is no such file),
+    less a torn last line; one line naming the file when it is another run's."""
+    import os
+
+    from ..core.files import read_text, shown
+    from ..errors import InvalidFileError
+
+    if not os.path.lexists(partial):
+        return []
+    lines = read_text(partial, "openings checkpoint").split("\n")[:-1]  # whole lines only
+    head = header.split("\n")[:-1]
+    body = lines[len(head):]
+    if lines[:len(head)] != head or len(body) > total or not all(body):
+        raise InvalidFileError(f"openings checkpoint {shown(partial)} is not this command's (it starts "
+                               f"{(lines or [''])[0][:80]!r}): remove it to start again")
+    return body
+
+
+def _judged_to_file(args: argparse.Namespace, game: Any, evaluate: Any, order: list[Any], max_score: float,
+                    header: str) -> int:
+    """Judged openings into ``args.output``: each line as it is judged into its checkpoint, FILE.partial, which
+    a run of the same command goes on from; renamed FILE at the end.  The number of openings written."""
+    import os
+
+    from ..core.files import atomic_output, open_append
+
+    partial = args.output + PARTIAL
+    body = _checkpoint(partial, header, len(order))
+    with atomic_output(partial, overwrite=True, what="openings checkpoint") as fh:  # less any torn line
+        fh.write(header + "".join(line + "\n" for line in body))
+    kept = [line for line in body if not line.startswith("#")]
+
+    def said(done: int, _: int) -> str:
+        body = _checkpoint(partial, header, len(order))  # what the file holds, to the line
+        held = sum(not line.startswith("#") for line in body)
+        return (f"{len(body)} of {len(order)} positions judged, {held} opening{'s' * (held != 1)} kept in "
+                f"{partial}; to carry on: {_command(args)}")
+
+    with os.fdopen(open_append(partial, what="openings checkpoint"), "a", encoding="utf-8") as out:
+        kept = _judged(game, evaluate, order, max_score, args.count, out, kept, len(body), True, said)
+    with atomic_output(args.output, overwrite=args.overwrite, checked=True) as fh:
+        fh.write(header + "".join(line + "\n" for line in kept))
+    os.remove(partial)
+    return len(kept)
 
 
 #: the most positions a ply :func:`_all_positions` keeps while it looks for every opening of a small game

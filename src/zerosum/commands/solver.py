@@ -4,7 +4,9 @@
 ignored, so benchmark files pipe straight in; blank lines are skipped) and prints ``moves score`` a line;
 ``--weak`` prints the sign only, ``--stats`` adds the nodes searched and the microseconds taken.  A bad line
 (a malformed or illegal move string, or a finished game) prints one error line on standard error naming the
-line number, and solving goes on with the next line; the exit status is then 2 at the end.
+line number, and solving goes on with the next line; the exit status is then 2 at the end.  A line is read
+at most :data:`MAX_MOVES_TEXT` characters at a time (a longer move string is a bad line), so memory stays
+bounded whatever the input.
 
 This module imports quickly; the solver (numba) loads inside ``run``.
 """
@@ -65,9 +67,40 @@ def settled(solver: Any) -> Any:
 def _add_solve(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("Prints 'moves score' a line; anything after the first space of a line is ignored and blank "
                      "lines are skipped. A bad line gets one error line on standard error naming it, solving goes "
-                     "on, and the exit status is then 2.")
+                     f"on, and the exit status is then 2; a move string is at most {MAX_MOVES_TEXT:,} characters "
+                     "(a longer line is such a bad line, never read whole).")
     _common(parser)
     parser.add_argument("--stats", action="store_true", help="add the nodes searched and the microseconds taken")
+
+
+#: the longest move string ``zerosum solve`` reads from a line (README, Limits: a move string is at most 4,000
+#: characters); a line is read no further than this before its first field is known whole
+MAX_MOVES_TEXT = 4000
+#: the rest of a line past its move string (ignored) is skipped this many characters at a time
+_SKIP = 1 << 16
+
+
+def _stdin_lines(stream: Any) -> Any:
+    """``(number, moves, error)`` of every line of ``stream`` but blank ones: the first field of the line, or
+    None and why not.  Memory stays bounded whatever the line's length: a line is read up to
+    :data:`MAX_MOVES_TEXT` characters, and the rest of a longer one is skipped in chunks, never held whole."""
+    number = 0
+    while True:
+        head = stream.readline(MAX_MOVES_TEXT + 1)
+        if not head:
+            return
+        number += 1
+        error = None
+        if not head.endswith("\n") and len(head) > MAX_MOVES_TEXT:  # longer than a move string: its first field?
+            fields = head.split(None, 1)
+            if len(fields) < 2 and (not fields or not head[-1].isspace()):
+                error = (f"the line is longer than {MAX_MOVES_TEXT:,} characters before its first space: a move "
+                         f"string is at most {MAX_MOVES_TEXT:,} characters")
+            while (rest := stream.readline(_SKIP)) and not rest.endswith("\n"):
+                pass
+        text = head.strip()
+        if error is not None or text:
+            yield number, None if error else text.split()[0], error
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -76,11 +109,11 @@ def _run_solve(args: argparse.Namespace) -> int:
     solver = solver_from(args)
     status = 0
     out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        text = line.strip()
-        if not text:
+    for number, moves, error in _stdin_lines(sys.stdin):
+        if error is not None:
+            print(f"zerosum solve: line {number}: {error}", file=sys.stderr)
+            status = 2
             continue
-        moves = text.split()[0]
         try:
             score = solver.solve(moves, weak=args.weak)
         except GameError as exc:
@@ -131,6 +164,8 @@ def _past_book(args: argparse.Namespace) -> bool:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
+    import time
+
     from ..agents.prepare import announce, warm
     from ..solver.agent import solver_steps
 
@@ -151,7 +186,13 @@ def _run_analyze(args: argparse.Namespace) -> int:
     if not engine.reaches(state):  # past 64 bits, early: said rather than a silent wait of hours
         print(f"zerosum: {game.cells - state.ply} empty cells: {engine.beyond_reach()}; this analysis may take "
               "hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
-    found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
+    began = time.perf_counter()
+    try:
+        found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
+    except KeyboardInterrupt:  # one search scores every column: none is known before it ends
+        faster = "" if args.weak else "; --weak (win / draw / loss only) is much faster"
+        raise KeyboardInterrupt(f"no column was scored: the columns are shown together once every one is proven "
+                                f"(stopped after {time.perf_counter() - began:.1f} s of search){faster}") from None
     scores = [found.scores.get(c) for c in range(game.cols)]
     width = max(5, len(str(game.cols)) + 1)
     print(f"position: {args.moves or '(start)'}, player {state.to_move} to move")
@@ -193,8 +234,9 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", metavar="ADDR", default=None,
                         help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
     parser.epilog = ("Each position searched is appended to FILE.partial as it is solved; an interrupted run "
-                     "started again with the same arguments resumes from there. The file is removed once the "
-                     "book is written. To use the book: Solver(book=FILE).")
+                     "started again with the same arguments resumes from there (Ctrl-C says how many positions it "
+                     "kept and the command to carry on). The file is removed once the book is written. To use the "
+                     "book: Solver(book=FILE).")
 
 
 def _run_book(args: argparse.Namespace) -> int:
@@ -228,11 +270,37 @@ def _run_book(args: argparse.Namespace) -> int:
             print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
 
     start = time.perf_counter()
-    book = book_mod.generate(solver, args.depth, progress, checkpoint, solve_many)
+    try:
+        book = book_mod.generate(solver, args.depth, progress, checkpoint, solve_many)
+    except KeyboardInterrupt:  # what is kept, and how to go on (the checkpoint, as the epilog says)
+        raise KeyboardInterrupt(_book_kept(args, checkpoint)) from None
     book.save(path, overwrite=args.overwrite)
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+def _book_kept(args: argparse.Namespace, checkpoint: str) -> str:
+    """What an interrupted ``zerosum book`` kept in its checkpoint, and the command that carries it on."""
+    import shlex
+
+    words = ["zerosum", "book", "--game", args.game, "--depth", str(args.depth), "-o", args.output]
+    words += ["--overwrite"] if args.overwrite else []
+    words += ["--tt-log-size", str(args.tt_log_size)] if args.tt_log_size != 24 else []
+    words += ["--quiet"] if args.quiet else []
+    words += ["--jobs", str(args.jobs)] if args.jobs != 1 else []
+    words += ["--backend", args.backend] if args.backend != "local" else []
+    words += ["--ray-address", args.ray_address] if args.ray_address else []
+    again = f"to carry on: {shlex.join(words)}"
+    kept = 0
+    try:
+        with open(checkpoint, "rb") as fh:  # whole lines after the header: a position each
+            while chunk := fh.read(1 << 20):
+                kept += chunk.count(b"\n")
+    except OSError:
+        return f"no position of the book was searched yet; {again}"
+    kept = max(kept - 1, 0)
+    return f"{kept:,} position{'s' * (kept != 1)} of the book kept in {checkpoint}; {again}"
 
 
 # ---- bench solver -------------------------------------------------------------------------------
