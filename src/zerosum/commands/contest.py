@@ -48,6 +48,8 @@ def _final_args(p: argparse.ArgumentParser) -> None:
     rule.add_argument("--grade", metavar="LOW,HIGH", help="grade in ten bands between two references (default: "
                       "the lowest- and the highest-rated reference)")
     rule.add_argument("--grade-table", metavar="FILE.csv", help="grade by a table: header rank,points or elo,points")
+    rule.add_argument("--no-grade", action="store_true",
+                      help="play the final and write the results without grades (points left empty)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games run (default local)")
     p.add_argument("--jobs", type=int_arg(1, 1024), metavar="N", help="games at once (default: the cores)")
     p.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster (with --backend ray)")
@@ -94,7 +96,9 @@ def _new_args(p: argparse.ArgumentParser) -> None:
                    help="the address students reach the server at, for the links of tokens.csv "
                         "(default http://localhost:8000)")
     p.add_argument("--overwrite", action="store_true",
-                   help="replace a contest already in DIR (its submissions and games are deleted)")
+                   help="replace a contest already in DIR (its submissions and games are deleted; only the "
+                        "contest's own files: a folder without a contest, or with files the contest did not write "
+                        "among its submissions or references, is refused)")
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
@@ -226,7 +230,7 @@ def _run_final(args: argparse.Namespace) -> int:
 
     result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
                              table=args.grade_table, backend=args.backend, jobs=args.jobs, address=args.ray_address,
-                             unconfined=args.unconfined, progress=progress)
+                             unconfined=args.unconfined, progress=progress, grading=not args.no_grade)
     if shown:
         print(file=sys.stderr)
     for row in result["results"]:
@@ -240,7 +244,19 @@ def _run_final(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    return {"new": _run_new, "serve": _run_serve, "final": _run_final}[args.action](args)
+    import sqlite3
+
+    from ..contest.store import storage_problem
+    from .options import UsageError
+
+    try:
+        return {"new": _run_new, "serve": _run_serve, "final": _run_final}[args.action](args)
+    except sqlite3.Error as exc:  # the disk filled up (or failed) once the database was open: one line
+        trouble = storage_problem(exc)
+        if trouble is None:
+            raise
+        raise UsageError(f"the contest's database in {args.directory} cannot be written ({trouble[:200]}); it is "
+                         "not damaged by this: free some space on its disk and run the command again") from None
 
 
 COMMANDS = {"contest": (_contest_args, _run)}

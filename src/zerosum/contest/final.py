@@ -29,6 +29,9 @@ deterministic players the same results.
   ``elo,points`` -- a student gets the points of the highest threshold its rating *above the contest's first
   reference* reaches (below every threshold: 0).  Points are numbers from 0 to 1000.
 
+The rule is checked before anything is frozen or played: bands need two references (a contest with one, the
+default ``random``, is refused in one line unless a table is given, or ``grading=False``: no grades at all).
+
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
 reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
@@ -195,6 +198,26 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
     return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
 
 
+def _gradable(config: dict[str, Any], grade: str | None, other_rule: bool) -> None:
+    """One UsageError line when the final's bands cannot grade: ``grade`` (else the config's) not two of the
+    contest's references, or, by default, fewer than two references to grade between.  ``other_rule``: a
+    table, or no grading, which need no reference."""
+    if other_rule:
+        return
+    known = [str(r.get("name")) for r in config.get("references") or [] if isinstance(r, dict)]
+    given = grade if grade is not None else config.get("grade")
+    if given is not None:
+        low, comma, high = str(given).partition(",")
+        if not comma or not {low.strip(), high.strip()} <= set(known):
+            what = "--grade" if grade is not None else "the config's grade"
+            raise UsageError(f"{what} {quoted(str(given))}: give LOW,HIGH, two references of the contest "
+                             f"({', '.join(sorted(known)) or 'none'})")
+    elif len(known) < 2:
+        raise UsageError(f"the final cannot grade: its bands need two references and the contest has "
+                         f"{len(known)} ({', '.join(known) or 'none'}): give --grade-table FILE.csv, or --no-grade "
+                         "to play it without grades; nothing was frozen or played")
+
+
 def _places(students: list[dict[str, Any]]) -> list[int]:
     """Each student's place among the students, best first, tied ones sharing theirs (1, 2, 3, 3, 5)."""
     out: list[int] = []
@@ -245,24 +268,18 @@ def _write(path: Path, text: str) -> None:
 def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int | None = None, grade: str | None = None,
               table: str | Path | None = None, backend: str = "local", jobs: int | None = None,
               address: str | None = None, unconfined: bool = False,
-              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int], None] | None = None, grading: bool = True) -> dict[str, Any]:
     """Freeze the contest in ``contest_dir``, play (the rest of) its final, grade it and write
     ``results.csv`` and ``results.json`` there; what results.json holds.  ``grade``: ``"LOW,HIGH"``
     (reference names); ``table``: a custom grading table (module docstring); ``progress(done, total)`` after
-    each game.  One UsageError line for bad input (nothing is changed then)."""
+    each game; ``grading=False``: no grades (every ``points`` empty, ``grade`` null).  One UsageError line for
+    bad input, a grading rule that cannot grade included (nothing is changed then)."""
     from .store import Store
 
     folder = Path(contest_dir)
     Store(folder).close()  # a UsageError line when it is not a contest folder
     rule = read_table(table) if table is not None else None
     conn = connect(folder)
-    if grade is not None:  # the names are checked before anything is frozen or played
-        known = {r.get("name") for r in read_config(conn).get("references") or [] if isinstance(r, dict)}
-        low, comma, high = grade.partition(",")
-        if not comma or not {low.strip(), high.strip()} <= known:
-            conn.close()
-            raise UsageError(f"--grade {quoted(grade)}: give LOW,HIGH, two references of the contest "
-                             f"({', '.join(sorted(map(str, known))) or 'none'})")
     from .lock import FolderBusy, claim
 
     try:  # before any change: a server's ladder (or another final) plays this contest's games
@@ -270,7 +287,8 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
     except FolderBusy as exc:
         conn.close()
         raise FolderBusy(f"{exc}: stop it (Ctrl-C) before the final, which freezes the entries itself") from None
-    try:
+    try:  # the rule is checked before anything is frozen or played: a final that cannot grade is refused now
+        _gradable(read_config(conn), grade if grading else None, rule is not None or not grading)
         runner = GameRunner(folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
     except BaseException:
         held.release()
@@ -304,7 +322,13 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         rows += _absent(conn, entries)
         config = read_config(conn)
         first_ref = next((e.key for e in entries if e.is_reference), None)
-        about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref)
+        if grading:
+            about: dict[str, Any] | None = grade_rows(rows, grade if grade is not None else config.get("grade"), rule,
+                                                      first_ref)
+        else:
+            about = None
+            for r in rows:
+                r["points"] = None
         unplayed = [dict(r) for r in conn.execute("SELECT id, first, second, reason FROM games WHERE stage = 'final' "
                                                   "AND status = 'done' AND result IS NULL ORDER BY id")]
         result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),

@@ -27,6 +27,7 @@ import io
 import os
 import secrets
 import shutil
+import sqlite3
 import tempfile
 import time
 import unicodedata
@@ -38,7 +39,7 @@ from typing import Any, Sequence
 from ..errors import AgentError, UsageError
 from ..spec import quoted
 from .lock import LOCK_NAME, holder
-from .store import DB_NAME, Store
+from .store import DB_NAME, Store, storage_problem
 
 __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
            "TEACHER", "MAX_NAME", "MAX_STUDENTS", "TOKENS", "SUBMISSIONS", "OPENINGS_JUDGE"]
@@ -53,7 +54,8 @@ SUBMISSIONS = "submissions"
 REFERENCES = "references"
 #: what judges openings on games the solver does not take (value 0 at its depth: an even position)
 OPENINGS_JUDGE = "alphabeta:depth=4"
-#: the files a contest folder holds (``--overwrite`` replaces exactly these)
+#: the names of the files a contest folder holds (``--overwrite`` replaces only what of them is the contest's
+#: own: :mod:`.owned`)
 CONTEST_FILES = (REFERENCES, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
                  "results.json", LOCK_NAME)
 _PUNCT = set(" .-_'")
@@ -228,7 +230,8 @@ def _is_file(ref: dict[str, Any]) -> bool:
 
 
 def contest_files(directory: Path) -> list[Path]:
-    """The contest files that exist in ``directory``."""
+    """The files and folders named as a contest's that exist in ``directory`` (whose they are is
+    :func:`.owned.contest_owned`'s question)."""
     return [directory / name for name in CONTEST_FILES if os.path.lexists(directory / name)]
 
 
@@ -240,14 +243,13 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
                    overwrite: bool = False) -> list[tuple[str, str, str]]:
     """Make the contest folder ``directory``; its ``(name, token, link)`` rows as written to tokens.csv (the
     teacher first).  Every check happens before anything is written; a UsageError/GameError line otherwise."""
+    from .owned import contest_owned
+
     target = Path(directory)
     if os.path.lexists(target) and not target.is_dir():
         raise UsageError(f"{quoted(str(target))} exists and is not a folder")
-    existing = contest_files(target) if target.is_dir() else []
-    if existing and not overwrite:
-        raise UsageError(f"{quoted(str(target))} holds a contest already ({existing[0].name}): give --overwrite to "
-                         "replace it (its submissions and games are deleted), or choose another folder")
-    busy = holder(target) if existing else None
+    replaced = contest_owned(target, overwrite) if target.is_dir() else []  # only the contest's own files
+    busy = holder(target) if replaced else None
     if busy is not None:
         from .lock import busy_message
 
@@ -272,7 +274,11 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
         "game": game.spec, "limits": {"nodes": settings.nodes, "move_time": settings.move_time, "tc": settings.tc},
         "openings": openings, "references": settings.references, "deadline": settings.deadline,
         "seed": settings.seed, "frozen": False, "created": time.time(), "url": settings.url}
-    build = Path(tempfile.mkdtemp(prefix=".contest-new-", dir=target.parent))
+    store, moving = None, False
+    try:
+        build = Path(tempfile.mkdtemp(prefix=".contest-new-", dir=target.parent))
+    except OSError as exc:
+        raise UsageError(f"cannot write the contest to {quoted(str(target))}: {exc.strerror or exc}") from None
     try:
         config["references"] = _copy_references(settings.references, build)
         _check_references(game.spec, [r for r in config["references"] if "file" in r], build)
@@ -286,14 +292,19 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
             writer = csv.writer(out)
             writer.writerow(["name", "token", "link"])
             writer.writerows([(name, token, _link(settings.url, token)) for name, token, _ in people])
+        moving = True  # from here on the folder changes
         target.mkdir(exist_ok=True)
-        for old in contest_files(target):
-            shutil.rmtree(old) if old.is_dir() and not old.is_symlink() else old.unlink()
+        for old in replaced:  # files first, then their folders, each only once empty
+            old.rmdir() if old.is_dir() and not old.is_symlink() else old.unlink()
         for name in CONTEST_FILES:  # the database last-but-one: a folder with contest.db is a whole contest
             if os.path.lexists(build / name):
                 os.replace(build / name, target / name)
-    except OSError as exc:
-        raise UsageError(f"cannot write the contest to {quoted(str(target))}: {exc.strerror or exc}") from None
+    except (OSError, sqlite3.Error) as exc:
+        why = storage_problem(exc) or " ".join(str(exc).split())
+        raise UsageError(f"cannot write the contest to {quoted(str(target))}: {why[:300]}"
+                         + ("" if moving else "; nothing was written")) from None
     finally:
+        if store is not None:
+            store.close()
         shutil.rmtree(build, ignore_errors=True)
     return [(name, token, _link(settings.url, token)) for name, token, _ in people]

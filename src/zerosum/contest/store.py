@@ -28,6 +28,7 @@ from several threads: each thread gets its own connection.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import sqlite3
@@ -38,7 +39,7 @@ from typing import Any, Iterator
 
 from ..errors import UsageError
 
-__all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS"]
+__all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable"]
 
 DB_NAME = "contest.db"
 #: how long a writer waits for another process's transaction before giving up
@@ -59,6 +60,40 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_first ON games(first);
 CREATE INDEX IF NOT EXISTS games_second ON games(second);
 """
+
+
+#: SQLite's primary result codes that tell of the disk or the folder, not of the database's contents: PERM,
+#: BUSY, LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN
+_STORAGE_CODES = {3, 5, 6, 7, 8, 10, 13, 14}
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full or a file-size limit was reached (or SQLite's I/O error, which is
+    how a write that fails so reaches it)."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.Error) and isinstance(code, int) and code & 0xFF in (10, 13)
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """What is wrong, one line, when ``exc`` is the disk's or the folder's failure (full, a file-size limit, an
+    I/O error, no permission, a lock held) rather than a damaged or foreign database; None otherwise."""
+    if isinstance(exc, OSError):
+        what = exc.strerror or str(exc)
+    elif isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _STORAGE_CODES:
+        what = " ".join(str(exc).split())
+    else:
+        return None
+    if disk_full(exc):
+        return f"{what}: the disk is full, or a file-size limit was reached"
+    return what
+
+
+def unopenable(where: str, trouble: str) -> str:
+    """The line for a contest database that the disk or the folder keeps from opening (not a damaged one)."""
+    return (f"{where} cannot be opened ({trouble[:200]}); the database itself is not damaged by this: free some "
+            "space on its disk (or give its folder back its permissions) and start again")
 
 
 def hash_token(token: str) -> str:
@@ -90,6 +125,10 @@ class Store:
         from .checks import TABLES, check_config, check_header, check_reference_files
 
         where = str(self.directory / DB_NAME)
+        try:
+            open(self.path, "rb").close()
+        except OSError as exc:
+            raise UsageError(unopenable(where, storage_problem(exc) or str(exc))) from None
         why = check_header(self.path)  # before SQLite opens it: an empty file would become a database
         if why is None:
             try:
@@ -105,6 +144,10 @@ class Store:
                 else:
                     rows = [(row[0], row[1]) for row in db.execute("SELECT key, value FROM config")]
             except sqlite3.Error as exc:
+                trouble = storage_problem(exc)
+                if trouble is not None:  # the disk or the folder, not the file: no advice to make it again
+                    self.close()
+                    raise UsageError(unopenable(where, trouble)) from None
                 why = " ".join(str(exc).split())[:200]
         if why is not None:
             self.close()
@@ -138,9 +181,16 @@ class Store:
         try:
             yield db
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error:  # a full disk: the change is not made, and the connection stays usable
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
 
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """A read query's rows as dicts."""

@@ -13,7 +13,7 @@ What a student may upload (:func:`prepare`), at most :data:`MAX_UPLOAD` bytes:
 Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>-<random>/``, written and synced
 before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`, which makes it the name's
 active submission and keeps the earlier ones), so a crash leaves at worst an unused folder, never a row without
-its file. :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
+its file; a write or a commit that fails (a full disk) removes the folder and raises :class:`Unsaved`. :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
 the entries are frozen, one too large, and one that is none of the above.
 """
 
@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass
@@ -30,10 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from .store import Store
+from .store import Store, disk_full, storage_problem
 
 __all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "closed_reason", "clean_filename",
-           "KINDS", "RUNNABLE"]
+           "KINDS", "RUNNABLE", "Unsaved"]
 
 #: the largest upload, bytes
 MAX_UPLOAD = 256 * 1024
@@ -49,6 +51,20 @@ _ELF = b"\x7fELF"
 
 class Refused(UsageError):
     """An upload that is not taken (the server answers 400 with its line)."""
+
+
+class Unsaved(UsageError):
+    """An upload the server could not save: its disk full (``full``), or the folder or database not writable.
+    Nothing of it is kept (the server answers 507 or 503 with its line)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.full = disk_full(exc)
+        if self.full:
+            super().__init__("the server's disk is full: your upload was not saved (tell your teacher, and send it "
+                             "again once there is room)")
+        else:
+            super().__init__(f"the server cannot save uploads now ({(storage_problem(exc) or str(exc))[:120]}): your "
+                             "upload was not saved (tell your teacher)")
 
 
 @dataclass(frozen=True)
@@ -158,17 +174,27 @@ def accept(store: Store, name: str, filename: str | None, data: bytes, now: floa
     prepared = prepare(shown, data, programs=".py:" not in game)
     digest = hashlib.sha256(data).hexdigest()
     created = time.time() if now is None else now
-    (store.directory / "submissions").mkdir(exist_ok=True)
-    target = Path(tempfile.mkdtemp(prefix=f"{int(created * 1e6)}-{digest[:12]}-", dir=store.directory / "submissions"))
-    target.chmod(0o755)  # the sandbox's user reads it
-    folder = target.relative_to(store.directory)
-    runnable = RUNNABLE[prepared.kind]
-    _write(target / runnable, prepared.runnable, 0o755 if prepared.kind == "program" else 0o644)
-    if prepared.original is not None:
-        _write(target / "original.ipynb", prepared.original, 0o644)
-    fd = os.open(target, os.O_RDONLY)
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)
+        (store.directory / "submissions").mkdir(exist_ok=True)
+        target = Path(tempfile.mkdtemp(prefix=f"{int(created * 1e6)}-{digest[:12]}-",
+                                       dir=store.directory / "submissions"))
+    except OSError as exc:
+        raise Unsaved(exc) from None
+    try:
+        target.chmod(0o755)  # the sandbox's user reads it
+        folder = target.relative_to(store.directory)
+        runnable = RUNNABLE[prepared.kind]
+        _write(target / runnable, prepared.runnable, 0o755 if prepared.kind == "program" else 0o644)
+        if prepared.original is not None:
+            _write(target / "original.ipynb", prepared.original, 0o644)
+        fd = os.open(target, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)
+    except BaseException as exc:  # nothing of an upload that is not recorded is left behind
+        shutil.rmtree(target, ignore_errors=True)
+        if isinstance(exc, OSError) or (isinstance(exc, sqlite3.Error) and storage_problem(exc) is not None):
+            raise Unsaved(exc) from None
+        raise

@@ -15,12 +15,13 @@ API (JSON; errors ``{"error": "one line"}``; ``Authorization: Bearer TOKEN`` whe
   answer waits for the validation (``?wait=0``: at once, status ``validating``): ``{"id", "filename", "kind",
   "status", "message", "ply"}``.  Refused: 401 without a known token, 403 for the teacher, 413 past
   :data:`~zerosum.contest.submissions.MAX_UPLOAD` bytes, 429 past :data:`RATE` uploads a minute a token, 400
-  after the deadline (stated) or for a file that is not a submission.
+  after the deadline (stated) or for a file that is not a submission, 507 when the server's disk is full (503
+  when it cannot save for another reason; nothing of the upload is kept).
 * ``GET /api/me`` -- ``{"name", "role", "deadline", "frozen", "submissions": [...], "games": [...]}``: the
   holder's own submissions (history, newest first) and the games they played, with replay links.
 * ``GET /api/leaderboard`` -- the public standing: ``{"game", "deadline", "frozen", "rows"}`` (rows of
   :func:`zerosum.contest.standings.leaderboard` without forfeit reasons, which quote programs' output).
-* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404.
+* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404 (ID: ASCII digits).
 * ``GET /api/teacher`` -- everything (teacher only, else 403): config, people, every submission, games,
   the leaderboard with forfeit reasons.  ``POST /api/freeze`` (teacher): no more uploads; then run
   ``zerosum contest final DIR``.
@@ -52,7 +53,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..contest.setup import TEACHER
 from ..contest.store import Store
-from ..contest.submissions import MAX_UPLOAD, accept, closed_reason
+from ..contest.submissions import MAX_UPLOAD, Unsaved, accept, closed_reason
 from ..errors import UsageError
 from . import server
 from .server import STATIC, TooLarge, answered, error
@@ -271,7 +272,10 @@ async def submit(request: Request) -> Response:
         raise deny(request, 403, "the teacher has no entry: submit with a student's token")
     served.count_upload(request, name)
     filename, content = await _upload(request)
-    submission = await run_in_threadpool(accept, served.store, name, filename, content)
+    try:
+        submission = await run_in_threadpool(accept, served.store, name, filename, content)
+    except Unsaved as exc:  # the server's disk, not the upload: 507 (full) or 503, nothing kept
+        raise deny(request, 507 if exc.full else 503, str(exc)) from None
     future = served.validate(submission)
     if request.query_params.get("wait", "1") != "0":
         with contextlib.suppress(asyncio.TimeoutError):
@@ -302,7 +306,8 @@ async def code(request: Request) -> Response:
     served = contest(request)
     name, role = await run_in_threadpool(served.person, request)
     text = request.path_params["id"]
-    row = await run_in_threadpool(served.store.submission, int(text)) if text.isdigit() and len(text) < 12 else None
+    number = text.isascii() and text.isdigit() and len(text) < 12  # ASCII digits only: not '١' (Arabic-Indic 1)
+    row = await run_in_threadpool(served.store.submission, int(text)) if number else None
     if row is None or (role != "teacher" and row["name"] != name):
         raise deny(request, 404, f"no submission {text[:20]!r} of yours")
     data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
