@@ -232,3 +232,23 @@ def test_an_external_engine_is_a_reference_through_contest_new_engine(tmp_path, 
     assert main(["contest", "new", str(tmp_path / "d"), "--game", "connect4", "--roster", str(tmp_path / "roster.csv"),
                  "--engine", "rnd"]) == 2
     assert not (tmp_path / "d").exists()
+
+
+def test_ctrl_c_in_the_final_says_what_is_stored_and_how_to_carry_on(tmp_path, capsys, monkeypatch):
+    """Ctrl-C during ``zerosum contest final``: one line saying how many games are stored and that the same
+    command goes on from them (a final run again plays only the games left: the test above)."""
+    from zerosum.cli import main
+    from zerosum.contest import final
+
+    folder = tmp_path / "c"
+    make_contest(folder, {}, references=REFS, seed=5)
+
+    def interrupted(*args, progress, **kw):
+        progress(3, 12)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(final, "run_final", interrupted)
+    assert main(["contest", "final", str(folder), "--unconfined"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"interrupted: 3 of 12 games of the final stored in {folder}; to carry "
+                       f"on: the same command again (zerosum contest final {folder} ...)"), err

@@ -222,15 +222,23 @@ def _run_final(args: argparse.Namespace) -> int:
 
     require_sandbox(args.unconfined)
 
-    shown = []
+    shown: list[tuple[int, int]] = []
 
     def progress(done: int, total: int) -> None:
-        shown.append(done)
+        shown.append((done, total))
         print(f"\rfinal: {done}/{total} games", end="", file=sys.stderr, flush=True)
 
-    result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
-                             table=args.grade_table, backend=args.backend, jobs=args.jobs, address=args.ray_address,
-                             unconfined=args.unconfined, progress=progress, grading=not args.no_grade)
+    try:
+        result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
+                                 table=args.grade_table, backend=args.backend, jobs=args.jobs,
+                                 address=args.ray_address, unconfined=args.unconfined, progress=progress,
+                                 grading=not args.no_grade)
+    except KeyboardInterrupt:  # the final goes on from what it stored when run again (zerosum.contest.final)
+        if shown:
+            print(file=sys.stderr)
+        kept = f"{shown[-1][0]} of {shown[-1][1]} games of the final stored" if shown else "no game of the final played"
+        raise KeyboardInterrupt(f"{kept} in {args.directory}; to carry on: the same command again "
+                                f"(zerosum contest final {args.directory} ...)") from None
     if shown:
         print(file=sys.stderr)
     for row in result["results"]:
