@@ -24,13 +24,16 @@ import json
 import os
 import sqlite3
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ..core.files import shown
 from ..errors import InvalidFileError
+from ..spec import quoted
 
-__all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file"]
+__all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
 
 SCHEMA_VERSION = 2  # 2 added games.exacts; a file of schema 1 is read as it is and upgraded when a run writes to it
 
@@ -62,6 +65,38 @@ CREATE TABLE IF NOT EXISTS games (
     exacts TEXT NOT NULL DEFAULT '[]'  -- whether each move's value is a proof (JSON list; [] when not known)
 );
 """
+
+
+class StorageError(InvalidFileError):
+    """A results file SQLite could not write or open for a reason outside it (a full disk, ...): not damaged."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(f"results file {shown(name)} cannot be written: {problem}: it is not damaged; free space "
+                         "(or remove the cause) and carry on with --resume")
+        self.problem = problem
+
+
+#: SQLite's errors outside the file: primary result code (sqlite3.h), first words, what it means
+_OUTSIDE = ((13, "database or disk is full", "the disk is full (or a file-size limit)"),
+            (10, "disk i/o error", "the disk is full (or a file-size limit) or failing (disk I/O error)"),
+            (8, "attempt to write a readonly", "the file or its folder is read-only (SQLite writes FILE-wal, -shm)"),
+            (5, "database is locked", "another program holds a lock on it"),
+            (14, "unable to open database", "it cannot be opened (a folder not writable, or no file descriptors)"))
+
+
+def _failed(name: str, exc: sqlite3.DatabaseError, otherwise: str) -> InvalidFileError:
+    """A StorageError when SQLite's error is of the world outside the file, else InvalidFileError(otherwise)
+    (a damaged file, one that is no database, text that is not UTF-8)."""
+    code, text = getattr(exc, "sqlite_errorcode", None), str(exc).lower()
+    problem = next((means for number, words, means in _OUTSIDE if isinstance(exc, sqlite3.OperationalError)
+                    and (code & 0xFF == number if isinstance(code, int) else text.startswith(words))), None)
+    return InvalidFileError(otherwise) if problem is None else StorageError(name, problem)
+
+
+def _said(exc: BaseException) -> str:
+    """SQLite's message on one line; quoted as repr does, bounded, when it quotes the file's own text."""
+    text = " ".join(str(exc).split())
+    return text if text.isprintable() and len(text) <= 200 else quoted(text, 200)
 
 
 @dataclass(frozen=True)
@@ -116,12 +151,12 @@ def _lock(path: Path, create: bool) -> int | None:
         flags = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # never wait on a FIFO or write through a link
         fd = os.open(path, flags | ((os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY), 0o644)
     except OSError as exc:
-        raise InvalidFileError(f"results file {str(path)!r} cannot be opened: {exc.strerror or exc}") from None
+        raise InvalidFileError(f"results file {shown(path)} cannot be opened: {exc.strerror or exc}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise InvalidFileError(f"results file {str(path)!r} is in use by another run: "
+        raise InvalidFileError(f"results file {shown(path)} is in use by another run: "
                                "wait for it to end (or stop it) before carrying on") from None
     return fd
 
@@ -160,9 +195,9 @@ class Store:
                 with open(self.path, "rb") as fh:
                     header = fh.read(16)
             except OSError as exc:
-                raise InvalidFileError(f"results file {name!r} cannot be read: {exc.strerror or exc}") from None
+                raise InvalidFileError(f"results file {shown(name)} cannot be read: {exc.strerror or exc}") from None
             if header != b"SQLite format 3\0":
-                raise InvalidFileError(f"{name!r} is not a zerosum results file (not an SQLite database)")
+                raise InvalidFileError(f"{shown(name)} is not a zerosum results file (not an SQLite database)")
         try:
             if lock:
                 self._lock_fd = _lock(self.path, create)
@@ -177,8 +212,8 @@ class Store:
                 self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
-            self.close()
-            raise InvalidFileError(f"{name!r} is not a zerosum results file ({' '.join(str(exc).split())})") from None
+            self.close()  # a full disk, a lock, a read-only folder is no fault of the file
+            raise _failed(name, exc, f"{shown(name)} is not a zerosum results file ({_said(exc)})") from None
         except BaseException:
             self.close()
             raise
@@ -188,22 +223,22 @@ class Store:
         name = str(self.path)
         rows = self._db.execute("PRAGMA quick_check").fetchall()
         if rows != [("ok",)]:
-            raise InvalidFileError(f"results file {name!r} is damaged ({_first(rows)})")
+            raise InvalidFileError(f"results file {shown(name)} is damaged ({_first(rows)})")
         if not self._columns("meta"):
-            raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table 'meta')")
+            raise InvalidFileError(f"{shown(name)} is not a zerosum results file (it has no table 'meta')")
         schema = self.meta("schema")
         if schema is None:
-            raise InvalidFileError(f"{name!r} is not a zerosum results file (no schema version)")
+            raise InvalidFileError(f"{shown(name)} is not a zerosum results file (no schema version)")
         if schema not in (1, SCHEMA_VERSION) or type(schema) is not int:
-            raise InvalidFileError(f"results file {name!r} has schema {schema!r}; this zerosum reads 1 and "
+            raise InvalidFileError(f"results file {shown(name)} has schema {quoted(schema)}; this zerosum reads 1 and "
                                    f"{SCHEMA_VERSION}")
         for table, columns in _TABLES.items():
             have = self._columns(table)
             if not have:
-                raise InvalidFileError(f"{name!r} is not a zerosum results file (it has no table {table!r})")
+                raise InvalidFileError(f"{shown(name)} is not a zerosum results file (it has no table {table!r})")
             if have != (columns[:-1] if table == "games" and schema == 1 else columns):
-                raise InvalidFileError(f"{name!r} is not a zerosum results file (table {table!r} has the "
-                                       f"columns {', '.join(have)})")
+                raise InvalidFileError(f"{shown(name)} is not a zerosum results file (table {table!r} has the "
+                                       f"columns {quoted(', '.join(have), 200)})")
         self.schema = schema
 
     def _columns(self, table: str) -> list[str]:
@@ -212,11 +247,11 @@ class Store:
     @property
     def _db(self) -> sqlite3.Connection:
         if self.db is None:
-            raise InvalidFileError(f"results file {str(self.path)!r} is closed")
+            raise InvalidFileError(f"results file {shown(self.path)} is closed")
         return self.db
 
     def _bad(self, what: str) -> InvalidFileError:
-        return InvalidFileError(f"results file {str(self.path)!r}: {what}")
+        return InvalidFileError(f"results file {shown(self.path)}: {what}")
 
     def close(self) -> None:
         if self.db is not None:
@@ -234,11 +269,12 @@ class Store:
 
     @contextlib.contextmanager
     def _sql(self) -> Iterator[sqlite3.Connection]:
-        """The connection, with any SQLite error turned into one InvalidFileError line."""
+        """The connection, with any SQLite error turned into one InvalidFileError line (a StorageError for a
+        full disk, a lock, ...: the file is not damaged), the file's own text in it made safe to print."""
         try:
             yield self._db
         except sqlite3.DatabaseError as exc:
-            raise self._bad(" ".join(str(exc).split())) from None
+            raise _failed(str(self.path), exc, str(self._bad(_said(exc)))) from None
 
     # ---- meta, agents, plan -------------------------------------------------------------------------
 
@@ -278,6 +314,9 @@ class Store:
             rows = db.execute("SELECT label, spec FROM agents ORDER BY id").fetchall()
         if not all(isinstance(l, str) and isinstance(s, str) for l, s in rows):
             raise self._bad("its agents table holds something other than names")
+        for text in (t for row in rows for t in row):  # shown in tables: no ESC, BEL, bidi override, line break
+            if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs") for c in text):
+                raise self._bad(f"its agents table holds the name {quoted(text)}, with control characters")
         return [(l, s) for l, s in rows]
 
     def plan(self) -> list[PlannedGame]:
@@ -285,7 +324,7 @@ class Store:
             rows = db.execute("SELECT idx, round, pairing, first, second, opening, seed FROM plan ORDER BY idx").fetchall()
         for row in rows:
             if not all(type(v) is int for v in row[:5]) or type(row[6]) is not int or not isinstance(row[5], str):
-                raise self._bad(f"planned game {row[0]!r} is malformed")
+                raise self._bad(f"planned game {quoted(row[0])} is malformed")
         return [PlannedGame(*row) for row in rows]
 
     # ---- games ------------------------------------------------------------------------------------
@@ -328,9 +367,9 @@ class Store:
             try:
                 value = json.loads(text)
             except (TypeError, ValueError):
-                raise self._bad(f"game {idx!r}: its {name} are not JSON") from None
+                raise self._bad(f"game {quoted(idx)}: its {name} are not JSON") from None
             if not isinstance(value, list):
-                raise self._bad(f"game {idx!r}: its {name} are not a list")
+                raise self._bad(f"game {quoted(idx)}: its {name} are not a list")
             lists.append(value)
         moves, times, nodes, vals, depths, exacts = lists
         ok = (
@@ -342,7 +381,7 @@ class Store:
             and len(exacts) in (0, len(moves)) and all(type(e) is bool for e in exacts)
         )
         if not ok:
-            raise self._bad(f"game {idx!r} is malformed")
+            raise self._bad(f"game {quoted(idx)} is malformed")
         return GameRecord(idx, r[1], r[2], r[3], bool(r[4]), moves, times, nodes, vals, depths, r[10], r[11], exacts)
 
     def count(self) -> int:

@@ -213,63 +213,35 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
     return store, config
 
 
-def _start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
-    """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan."""
-    from ..arena.match import iter_plan, labels_for
-    from ..arena.store import Store, lock_file
-    from ..core.files import shown
-    from .arena_options import held_games
-    from .options import UsageError
-
-    if out.exists() and not args.overwrite:
-        held = held_games(out)
-        if held != 0:
-            what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
-            raise UsageError(f"{shown(out)} {what}: use --resume to carry on, --overwrite to replace, "
-                             f"or -o/--output to choose another file")
-    if args.overwrite:
-        with lock_file(out):  # a run still writing the old file keeps it
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(out) + suffix).unlink(missing_ok=True)
-    store = Store(out, create=True, lock=True)
-    try:
-        store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
-    except BaseException:
-        store.close()
-        raise
-    return store
-
-
 def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.match import run_arena
     from ..arena.report import print_tables, summarize
     from ..arena.runner import make_runner
 
-    from ..core.files import check_output
-    from .arena_options import check_ranking, finish_ranking, results_path
+    from ..arena.store import StorageError
+    from ..core.files import check_output, shown
+    from ..errors import InvalidFileError
+    from .arena_options import check_clashes, check_ranking, finish_ranking, results_path, start_new
     from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
     out = check_output(results_path(args), overwrite=True, what="results file")
     pgnout = check_pgnout(args, out)
+    check_clashes(args, out, pgnout)  # -o, --pgnout, --ranking: three files (a resumed run's records: below)
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
             pgnout = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
-            check_ranking(args, config)  # --ranking, --grade
+            check_ranking(args, config, out, pgnout)  # --ranking, --grade; no clash of outputs
             runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
         except BaseException:
             store.close()
             raise
     else:
         config = _build_config(args, mode)
-        check_ranking(args, config)  # --ranking, --grade: before anything is written
+        check_ranking(args, config, out, pgnout)  # --ranking, --grade: before anything is written
         runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
-        store = _start_new(args, config, out)
-        if args.engines_seen:  # kept with the run: --resume starts them again, the report shows them
-            store.set_meta("engines", args.engines_seen)
-        if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
-            store.set_meta("move_cpu", args.move_cpu)
+        store = start_new(args, config, out)
         if args.results_notice:  # said once the run is sure to start: an error before it writes nothing
             print(args.results_notice, file=sys.stderr)
     console = _console()
@@ -320,6 +292,14 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             print(f"{store.count()} games in {out} ({elapsed:.1f} s this run)")
         if getattr(args, "grade", None) is not None or args.ranking is not None:
             finish_ranking(args, summarize(store), console, args.quiet)  # grades, --ranking
+    except StorageError as exc:  # a full disk, a file-size limit: every stored game is kept
+        try:
+            kept = f"it holds {store.count()} of {len(store.plan())} games, not damaged"
+        except GameError:
+            kept = "every game stored is kept"
+        raise InvalidFileError(f"results file {shown(out)} cannot be written: {exc.problem}; {kept}: free space, "
+                               f"then carry on: zerosum {'match' if mode == 'match' else 'tournament'} --resume "
+                               f"-o {shown(out)}") from None
     except KeyboardInterrupt:  # what is kept, and how to go on: the games in flight are not results
         raise KeyboardInterrupt(f"{store.count()} of {len(store.plan())} games stored in {out}; to carry on: "
                                 f"zerosum {'match' if mode == 'match' else 'tournament'} --resume -o {out}") from None
@@ -365,7 +345,7 @@ def _run_report(args: argparse.Namespace) -> int:
         report = summarize(store)
     from .arena_options import check_ranking, finish_ranking, is_png
 
-    check_ranking(args, config)  # --ranking, --grade
+    check_ranking(args, config, path)  # --ranking, --grade (never the results file itself)
     out_dir = None
     if not args.no_plots:  # the plots' folder and files are checked before anything is shown or written
         if args.plots is not None and not args.plots.strip():

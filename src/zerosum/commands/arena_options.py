@@ -14,9 +14,10 @@ from typing import Any
 
 from ..errors import GameError
 
-__all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "finish_ranking",
+__all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes", "same_file",
+           "finish_ranking",
            "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path",
-           "resume_conflicts", "is_png"]
+           "start_new", "resume_conflicts", "is_png"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -98,12 +99,43 @@ def add_ranking_options(p: argparse.ArgumentParser, grade: bool) -> None:
                        "HIGH are agents of the run (a spec, a label, or an agent file's name: random,instructor)")
 
 
-def check_ranking(args: argparse.Namespace, config: Any) -> None:
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file, however spelled (``./r.db``, ``sub/../r.db``, absolute, through a
+    linked folder, a hard link), whether or not it exists yet."""
+    try:
+        if os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b):
+            return True
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_clashes(args: argparse.Namespace, results: Path | None, pgnout: Path | None) -> None:
+    """One line, before any game, when ``--ranking``, ``--pgnout`` and the results file (``-o``) name one
+    file (or ``--pgnout`` names the results file's SQLite journal, ``FILE-wal``, ``FILE-shm``)."""
+    from ..core.files import shown
+    from ..errors import UsageError
+
+    ranking = getattr(args, "ranking", None)
+    if results is not None and pgnout is not None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if same_file(pgnout, str(results) + suffix):
+                what = "the results file" if not suffix else f"the results file's SQLite journal ({suffix})"
+                raise UsageError(f"--pgnout {shown(pgnout)} is {what}: name another file for the records")
+    for other, what in ((results, "the results file"), (pgnout, "the record file (--pgnout)")):
+        if ranking is not None and other is not None and same_file(ranking, other):
+            raise UsageError(f"--ranking {shown(ranking)} is {what}: name another file for the ranking")
+
+
+def check_ranking(args: argparse.Namespace, config: Any, results: Path | None = None,
+                  pgnout: Path | None = None) -> None:
     """``--ranking`` and ``--grade`` checked against the run's configuration, before any game: one line for
-    a file that may not be written or a grade whose agents are not in the run."""
+    a file that may not be written (an existing one without ``--overwrite``; the results or record file
+    itself, :func:`check_clashes`) or a grade whose agents are not in the run."""
     from ..arena.grading import check_ranking_path, resolve_grade
     from ..arena.plan import labels_for
 
+    check_clashes(args, results, pgnout)
     if getattr(args, "ranking", None) is not None:
         check_ranking_path(args.ranking, overwrite=args.overwrite)
     if getattr(args, "grade", None) is not None:
@@ -157,14 +189,17 @@ RESULTS = "results.db"
 
 
 def held_games(path: Path) -> int:
-    """The games a results file holds (0: none, or no file; -1: a file that is not a results file)."""
-    from ..arena.store import Store
+    """The games a results file holds (0: none, or no file; -1: a file that is not a results file).  A file
+    that cannot be opened for a reason outside it (a full disk, a lock) is its StorageError line."""
+    from ..arena.store import Store, StorageError
 
     if not os.path.lexists(path):
         return 0
     try:
         with Store(path) as old:
             return old.count() if not old.is_empty() else 0
+    except StorageError:
+        raise
     except GameError:
         return -1
 
@@ -186,6 +221,53 @@ def results_path(args: argparse.Namespace) -> str:
         args.results_notice = (f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
                                f"-o {RESULTS} --overwrite replaces {RESULTS}; -o FILE names the file)")
     return name
+
+
+def start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
+    """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan and settings.
+    Its SQLite companions (``-wal``, ``-shm``) are checked before anything is removed; a run that fails to
+    store its plan (a full disk, Ctrl-C) removes the files it made, so the same command works again."""
+    from ..arena.match import iter_plan, labels_for
+    from ..arena.store import Store, StorageError, lock_file
+    from ..core.files import _kind, shown
+    from ..errors import InvalidFileError
+    from .options import UsageError
+
+    files = [Path(str(out) + suffix) for suffix in ("", "-wal", "-shm")]
+    for companion in files[1:]:  # SQLite writes them beside the file: regular files or none
+        kind = _kind(os.lstat(companion).st_mode) if os.path.lexists(companion) else None
+        if kind is not None:
+            raise InvalidFileError(f"results file {shown(out)}: {shown(companion)} beside it is {kind}, not SQLite's "
+                                   "journal: remove it (or name another file) and run the command again")
+    if out.exists() and not args.overwrite:
+        held = held_games(out)
+        if held != 0:
+            what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
+            raise UsageError(f"{shown(out)} {what}: use --resume to carry on, --overwrite to replace, "
+                             f"or -o/--output to choose another file")
+    if args.overwrite:
+        with lock_file(out):  # a run still writing the old file keeps it
+            for path in files:
+                path.unlink(missing_ok=True)
+    made = [path for path in files if not os.path.lexists(path)]  # removed again if the plan is not stored
+    store = None
+    try:
+        store = Store(out, create=True, lock=True)
+        store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
+        if args.engines_seen:  # kept with the run: --resume starts them again, the report shows them
+            store.set_meta("engines", args.engines_seen)
+        if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
+            store.set_meta("move_cpu", args.move_cpu)
+    except BaseException as exc:
+        if store is not None:
+            store.close()
+        for path in made:
+            path.unlink(missing_ok=True)
+        if isinstance(exc, StorageError):
+            raise InvalidFileError(f"results file {shown(out)} cannot be written: {exc.problem}; nothing was kept: "
+                                   "free space (or remove the cause) and run the command again") from None
+        raise
+    return store
 
 
 def is_png(path: Path) -> bool:

@@ -137,8 +137,9 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
     looked at once more just before the rename, so a FIFO or link put there meanwhile is refused, not replaced.
     """
     target = Path(path) if checked else check_output(path, overwrite=overwrite, what=what)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.fchmod(fd, _mode_for(target))  # mkstemp makes 0600; the result gets the mode a plain open() would
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             yield fh
@@ -146,10 +147,26 @@ def atomic_output(path: str | os.PathLike[str], *, overwrite: bool = False, bina
             os.fsync(fh.fileno())
         _refuse_special(target, _lstat(target, what), what)
         os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    except BaseException as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(exc, OSError) and _ours(exc.filename, target):  # a full disk, ...: the file named, not
+            raise InvalidFileError(f"{what} {shown(target)} cannot be written: "  # the temporary one, nor none
+                                   f"{exc.strerror or describe_exception(exc)}") from None
         raise
+
+
+def _ours(filename: object, target: Path) -> bool:
+    """Whether an OSError from writing ``target`` is of its own writing: no file named (a write, a flush, an
+    fsync on a full disk), the temporary file, the target or its folder."""
+    if filename is None:
+        return True
+    if not isinstance(filename, (str, bytes)):
+        return False
+    where = Path(os.fsdecode(filename))
+    return where in (target, target.parent) or (where.parent == target.parent
+                                                and where.name.startswith(f".{target.name}."))
 
 
 def open_append(path: str | os.PathLike[str], *, what: str = "output file", truncate: bool = False) -> int:
