@@ -18,6 +18,11 @@ from agent_helpers import blocking_column, immediate_wins, random_position, tact
 PATHS = ["fast=1", "fast=0"]
 
 
+def proved(result) -> bool:  # type: ignore[no-untyped-def]
+    """A proven win or loss, with its exact distance or in outcome only (the sign of ``value`` says which)."""
+    return result.proven or result.outcome is not None
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_plays_a_win_in_one_even_with_one_simulation(path: str) -> None:
     game = ConnectX()
@@ -63,13 +68,13 @@ def test_solver_proves_small_games() -> None:
     game = ConnectX(4, 4, 3)
     exact = make_agent("alphabeta:depth=99").search(game, game.initial_state).value
     result = make_agent("mcts:sims=300000,seed=1").search(game, game.initial_state)
-    assert result.proven and (result.value > 0) == (exact > 0)
+    assert proved(result) and (result.value > 0) == (exact > 0)
     assert result.nodes < 300000  # a proven root stops the search early
     # Tic-Tac-Toe after X in a corner and O on an edge next to it: X wins; the generic path proves it
     ttt = TicTacToe()
     state = ttt.from_moves("12")
     result = make_agent("mcts:sims=20000,seed=2").search(ttt, state)
-    assert result.proven and result.value > 0 and make_agent("minimax").search(ttt, state).value > 0
+    assert proved(result) and result.value > 0 and make_agent("minimax").search(ttt, state).value > 0
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -194,7 +199,7 @@ def test_fast_and_generic_proofs_agree_with_alphabeta() -> None:
         exact = make_agent("alphabeta:depth=99").search(game, state).value
         for path in PATHS:
             result = make_agent(f"mcts:sims=20000,seed=1,{path}").search(game, state)
-            if result.proven:
+            if proved(result):
                 assert (result.value > 0) == (exact > 0) and exact != 0, (path, game.to_moves(state))
                 proven += 1
     assert proven >= 12
@@ -214,7 +219,7 @@ def test_cell_kernel_proofs_agree_with_alphabeta() -> None:
         exact = make_agent("alphabeta:depth=99").search(game, state).value
         for playout in ("random", "greedy"):
             result = cells_agent(20000, 1, playout=playout).search(game, state)
-            if result.proven:
+            if proved(result):
                 assert (result.value > 0) == (exact > 0) and exact != 0, game.to_moves(state)
                 proven += 1
     assert proven >= 12

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar, Protocol
 
 from ..core.checks import check_flag, check_whole, safe_repr
-from ..core.words import describe_value
+from ..core.words import class_words, describe_value
 from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import between, quoted
@@ -34,33 +34,10 @@ from .positions import course_entry, taking_positions
 from .traits import AgentTraits
 
 __all__ = [
-    "Agent",
-    "SearchAgent",
-    "Limits",
-    "SearchResult",
-    "Tracer",
-    "Option",
-    "AgentTraits",
-    "server_options",
-    "WIN",
-    "HEURISTIC_BOUND",
-    "win_value",
-    "loss_value",
-    "is_proven",
-    "plies_to_end",
-    "describe_value",
-    "kernels",
-    "bounded",
-    "flag",
-    "check_range",
-    "check_search",
-    "check_game",
-    "check_agent",
-    "MAX_DEPTH",
-    "MAX_NODES",
-    "MAX_SIMULATIONS",
-    "MAX_TIME",
-    "MAX_SEED",
+    "Agent", "SearchAgent", "Limits", "SearchResult", "Tracer", "Option", "AgentTraits", "server_options", "WIN",
+    "HEURISTIC_BOUND", "win_value", "loss_value", "is_proven", "plies_to_end", "describe_value", "kernels", "bounded",
+    "flag", "check_range", "check_search", "check_game", "check_agent", "MAX_DEPTH", "MAX_NODES", "MAX_SIMULATIONS",
+    "MAX_TIME", "MAX_SEED",
 ]
 
 #: the documented maxima of the budget options (spec options and ``Limits`` built from Python alike)
@@ -107,7 +84,8 @@ class SearchResult:
     """What a search found: the move, its value (side to move's view), and how hard it looked.
 
     ``exact``: the value is the game-theoretic one (a solver's answer, a proven win or loss, a search that
-    reached every end); a proven value is always exact.
+    reached every end); a proven value is always exact.  ``outcome``: a win (+1) or loss (-1) proven without
+    its distance (value ``+/-HEURISTIC_BOUND``, not exact: ``win (distance not yet proven)``), else None.
     """
 
     action: Any
@@ -128,8 +106,11 @@ class SearchResult:
     score_kinds: dict[Any, str] = field(default_factory=dict)
     #: figures not reported (``"nodes"``, ``"value"``, ``"depth"``: an external engine's): 0 here, None in records
     unknown: tuple[str, ...] = ()
+    outcome: int | None = None
 
     def __post_init__(self) -> None:
+        if self.outcome is not None and (type(self.outcome) is not int or self.outcome not in (1, -1)):
+            raise AgentError(f"SearchResult: outcome is 1 (a win), -1 (a loss) or None, not {safe_repr(self.outcome)}")
         if isinstance(self.value, bool) or not isinstance(self.value, numbers.Real):
             raise AgentError(f"SearchResult: value is a number (the side to move's view), not {safe_repr(self.value)}")
         check_flag(self.exact, "SearchResult: exact", AgentError)
@@ -142,8 +123,9 @@ class SearchResult:
 
     def describe(self) -> str:
         """The value in words (:func:`zerosum.core.words.describe_value`): ``win in 4 moves``, ``draw``,
-        ``+0.35 est.``."""
-        return describe_value(self.value, self.exact)
+        ``+0.35 est.``; ``win (distance not yet proven)`` for an ``outcome``."""
+        return class_words(self.outcome) if self.outcome is not None and not self.exact else describe_value(
+            self.value, self.exact)
 
 
 class Tracer(Protocol):

@@ -21,9 +21,14 @@ turn, whenever another move exists (so it blocks a loss in one and avoids walkin
 
 The move: a child proven won if there is one; otherwise the most visited child that is not proven lost,
 ties broken by the higher mean reward, then by ``game.actions`` order.  ``SearchResult.value`` is the
-mean reward of that child (-1..1, side to move's view) or a proven ``win_value``/``loss_value`` (its
-plies counted along the proof found, which need not be the shortest line); ``nodes`` counts simulations,
-``scores`` holds each root action's mean reward.
+mean reward of that child (-1..1, side to move's view, not exact) unless the root is proven.  A proof's
+plies are counted along the line found, which need not be the shortest (a node is proven lost as soon as
+one reply wins), so a win or loss is exact, ``win_value``/``loss_value``, only where
+:func:`.mcts_tree.distance` proves its distance minimal; otherwise it is proven in outcome only:
+``value`` +/-``HEURISTIC_BOUND``, ``exact`` False, ``outcome`` +1/-1 (``win (distance not yet proven)``),
+and ``last_proof`` says so in words (with the bound the proof found).  A root proven drawn (every move
+proven, none wins) is an exact draw, 0; the search stops there, before its budget.  ``nodes`` counts
+simulations, ``scores`` holds each root action's mean reward.
 
 ``plain=1`` is plain UCT with random playouts and nothing else: no proofs (a finished node is simply
 scored each time it is reached), no root check; the move is the most visited child (ties as above); it
@@ -58,6 +63,7 @@ import random
 import time
 from typing import Any, Callable
 
+from ..core.words import moves_to_end
 from ..errors import AgentError
 from ..game import COLUMN_BITBOARD, Game, other
 from ..spec import quoted
@@ -136,6 +142,10 @@ class MCTSAgent(SearchAgent):
         self._playout_agent: Agent | None = None
         self._cells = False  # True: the cell-array kernel even where the bitboard one fits (tests)
         self.tree_nodes = 0  # the size of the last search's tree
+        #: when the last search proved a win or loss but not its distance (``SearchResult.outcome``), what that
+        #: means in words (the faces then say ``win (distance not yet proven)``); else None
+        self.last_proof: str | None = None
+        self._bound: int | None = None  # plies: the proof found for the last ``outcome``
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
@@ -170,6 +180,17 @@ class MCTSAgent(SearchAgent):
         return sims, deadline
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
+        self.last_proof = self._bound = None
+        found = self._search(game, state, tracer)
+        if found.outcome is not None and self._bound is not None:  # proven, its distance not: what that means
+            n = moves_to_end(win_value(self._bound))
+            self.last_proof = (f"a proven win; distance not yet proven (the line found wins within {n} moves)"
+                               if found.outcome > 0 else
+                               "a proven loss whatever it plays; distance not yet proven (after the move chosen, "
+                               f"the opponent can win within {n} moves)")
+        return found
+
+    def _search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None) -> SearchResult:
         check_search(self.spec, game, state, tracer, ("mcts",))
         start = time.perf_counter()  # a time limit counts from here, loading compiled code included
         self.tree_nodes = 0
@@ -324,7 +345,10 @@ class MCTSAgent(SearchAgent):
 
     def _answer(self, game: Game[Any, Any], state: Any, root: _Node, sims: int, depth: int,
                 start: float) -> SearchResult:
-        return answer(game, state, root, sims, depth, start)
+        found = answer(game, state, root, sims, depth, start)
+        if found.outcome is not None:  # the proof found: its plies bound the distance
+            self._bound = 1 + next(ch.plies for ch in root.children or () if ch.action == found.action)
+        return found
 
     def _search_fast(self, game: Any, state: Any, safe: list[int], sims: int | None, deadline: float | None,
                      start: float) -> SearchResult:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from ..game import Game
 from .base import SearchResult, kernels
-from .mcts_tree import DRAWN, LOST, UNKNOWN, WON, Node
+from .mcts_tree import CHECK_DEPTH, DRAWN, LOST, UNKNOWN, WON, Node
 
 __all__ = ["search", "CHUNK", "SLICE_SECONDS", "FIRST_SLICE", "FAST_NODE_BYTES"]
 
@@ -81,18 +82,20 @@ def _answer_arrays(game: Any, state: Any, ints: Any, total: Any, sims: int, dept
 
     proofs = {fast.P_UNKNOWN: UNKNOWN, fast.P_WON: WON, fast.P_LOST: LOST, fast.P_DRAWN: DRAWN}
 
-    def build(i: int, parent: Node | None, levels: int) -> Node:
+    def build(i: int, parent: Node | None, depth: int) -> Node:
+        """Node ``i``, with its children where it is the root or proven (so ``mcts_tree.distance`` can check a
+        proof's distance), down to ``CHECK_DEPTH``."""
         node = Node(None, parent, int(ints[i, fast.T_MOVE]))
         node.visits = int(ints[i, fast.T_VISITS])
         node.total = float(total[i])
         node.proof = proofs[int(ints[i, fast.T_PROOF])]
         node.plies = int(ints[i, fast.T_PLIES])
         first = int(ints[i, fast.T_FIRST])
-        if first >= 0 and levels > 0:
-            node.children = [build(ch, node, levels - 1) for ch in range(first, first + int(ints[i, fast.T_NCH]))]
+        if first >= 0 and (depth == 0 or node.proof in (WON, LOST)) and depth <= CHECK_DEPTH:
+            node.children = [build(ch, node, depth + 1) for ch in range(first, first + int(ints[i, fast.T_NCH]))]
         return node
 
-    root = build(0, None, 1)
+    root = build(0, None, 0)
     chosen = answer(game, state, root, sims, depth, start)
     # the principal variation: most visited children from the chosen move down
     pv = [chosen.action]
@@ -105,6 +108,4 @@ def _answer_arrays(game: Any, state: Any, ints: Any, total: Any, sims: int, dept
         if ints[node, fast.T_VISITS] == 0:
             break
         pv.append(int(ints[node, fast.T_MOVE]))
-    return SearchResult(action=chosen.action, value=chosen.value, nodes=sims, depth=depth,
-                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=chosen.scores,
-                        score_kinds=dict.fromkeys(chosen.scores, "exact"))  # means: the searched values
+    return replace(chosen, elapsed=time.perf_counter() - start, pv=tuple(pv))  # its value, exact and outcome

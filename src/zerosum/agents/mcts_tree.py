@@ -13,12 +13,12 @@ import time
 from typing import Any
 
 from ..game import Game, Origin
-from ..values import loss_value, win_value
+from ..values import HEURISTIC_BOUND, loss_value, win_value
 from .base import SearchResult, Tracer
 from .tactics import wins_now
 
 __all__ = ["UNKNOWN", "WON", "LOST", "DRAWN", "REWARD", "Node", "state_bytes", "child", "select", "prove",
-           "report", "answer"]
+           "report", "distance", "answer", "CHECK_DEPTH"]
 
 UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
 
@@ -37,7 +37,7 @@ class Node:
         self.visits = 0
         self.total = 0.0  # sum of rewards for the player who moved into this node
         self.proof = UNKNOWN
-        self.plies = 0  # for a proven node: plies to the end along the proof
+        self.plies = 0  # for a proven node: plies to the end along the proof found (a bound: :func:`distance`)
 
 
 def state_bytes(state: Any, depth: int = 3) -> int:
@@ -118,26 +118,95 @@ def report(root: Node, tracer: Tracer) -> None:
         queue.extend((handle, ch) for ch in node.children or ())
 
 
+#: deeper than this below the root, a proof's distance is not checked (taken as not proven: never wrongly exact)
+CHECK_DEPTH = 200
+
+
+def distance(node: Node, depth: int = 0) -> int | None:
+    """The exact distance in plies of a node proven won or lost, when the tree proves it is the game-theoretic
+    one (the winner's fastest, the loser's slowest), else None.
+
+    A proof's ``plies`` is only a bound: the line found, and a node is proven lost as soon as one child wins, so
+    a faster win may stay unsearched.  Exact, by construction: a finished game (0 plies) and any proof of 1 ply
+    (an unfinished game lasts at least 1); a node whose children are all lost for its mover, at the slowest of
+    their exact distances; a node whose mover wins, at the fastest of its children's exact wins when no other
+    child (unproven, or a win of unknown distance: at least 1 ply) could win faster."""
+    if node.proof not in (WON, LOST):
+        return None
+    kids = node.children
+    if not kids or node.plies <= 1:
+        return node.plies if node.plies <= 1 else None
+    if depth > CHECK_DEPTH:
+        return None
+    if node.proof == WON:  # every child is lost for the side to move here: its slowest loss
+        slowest = 0
+        for k in kids:
+            d = distance(k, depth + 1) if k.proof == LOST else None
+            if d is None:
+                return None
+            slowest = max(slowest, d)
+        return slowest + 1
+    fastest = _fastest_win(kids, depth + 1)
+    return None if fastest is None else fastest + 1
+
+
+def _fastest_win(kids: list[Node], depth: int) -> int | None:
+    """The fastest exact win among ``kids`` (proven for the side to move above them), when none of the others
+    could win faster; else None."""
+    fastest, unknown = None, False
+    for k in kids:
+        if k.proof in (LOST, DRAWN):
+            continue
+        d = distance(k, depth) if k.proof == WON else None
+        if d is None:
+            unknown = True  # unproven, or a win of unknown distance: at least 1 ply away
+        elif fastest is None or d < fastest:
+            fastest = d
+    return None if fastest is None or (unknown and fastest > 1) else fastest
+
+
 def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, start: float) -> SearchResult:
-    """The move from the root's children: a proven win (the shortest proof), else the most visited child not
-    proven lost, ties broken by the higher mean reward, then by ``game.actions`` order."""
+    """The move from the root's children: a proven win (the fastest exact one, else the shortest proof found),
+    else the most visited child not proven lost, ties broken by the higher mean reward, then by ``game.actions``
+    order (every child lost: the slowest exact loss, when every loss is exact).
+
+    The value: an exact ``win_value``/``loss_value`` only when :func:`distance` proves it minimal; a win or loss
+    proven without its distance is ``+/-HEURISTIC_BOUND`` with ``outcome`` (not exact); a draw is exact when the
+    root is proven drawn (every move proven, none wins); otherwise the chosen child's mean reward."""
     assert root.children is not None
-    rank = {a: i for i, a in enumerate(game.actions(state))}
+    actions = game.actions(state)
+    rank = {a: i for i, a in enumerate(actions)}
     children = root.children
+
+    def most_visited(ch: Node) -> tuple[int, float, int]:
+        return -ch.visits, -(ch.total / ch.visits if ch.visits else 0.0), rank[ch.action]
+
+    outcome: int | None = None
+    exact = False
     won = [ch for ch in children if ch.proof == WON]
     if won:
-        best = min(won, key=lambda ch: (ch.plies, rank[ch.action]))
-        value: float = win_value(best.plies + 1)
-    else:
-        pool = [ch for ch in children if ch.proof != LOST] or children
-        best = min(pool, key=lambda ch: (-ch.visits, -(ch.total / ch.visits if ch.visits else 0.0),
-                                         rank[ch.action]))
-        if best.proof == LOST:
-            value = loss_value(best.plies + 1)
-        elif best.proof == DRAWN:
-            value = 0
+        fastest = _fastest_win(children, 1)  # a move left out at the root is never a win (tactical_move)
+        if fastest is not None:
+            best = min((ch for ch in won if distance(ch, 1) == fastest), key=lambda ch: rank[ch.action])
+            value: float = win_value(fastest + 1)
         else:
-            value = best.total / best.visits if best.visits else 0.0
+            best = min(won, key=lambda ch: (ch.plies, rank[ch.action]))
+            value, outcome = HEURISTIC_BOUND, 1
+    elif all(ch.proof == LOST for ch in children):  # every move loses
+        lengths = {ch.action: distance(ch, 1) for ch in children}
+        known = [d for d in lengths.values() if d is not None]
+        slowest = max(known) if len(known) == len(children) else None
+        # the moves left out at the root lose within 4 plies: the slowest loss is among these when it is longer
+        if slowest is not None and (len(children) == len(actions) or slowest + 1 >= 4):
+            best = min((ch for ch in children if lengths[ch.action] == slowest), key=most_visited)
+            value = loss_value(slowest + 1)
+        else:
+            best = min(children, key=most_visited)
+            value, outcome = -HEURISTIC_BOUND, -1
+    else:
+        best = min((ch for ch in children if ch.proof != LOST), key=most_visited)
+        exact = all(ch.proof in (LOST, DRAWN) for ch in children)  # proven drawn: a draw has no distance
+        value = 0 if exact else best.total / best.visits if best.visits else 0.0
     pv = [best.action]
     node = best
     while node.children:
@@ -147,5 +216,5 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
         pv.append(node.action)
     scores = {ch.action: (ch.total / ch.visits if ch.visits else 0.0) for ch in children}
     return SearchResult(action=best.action, value=value, nodes=sims, depth=depth,
-                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores,
-                        score_kinds=dict.fromkeys(scores, "exact"))  # means: the searched values, not bounds
+                        elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores, exact=exact,
+                        outcome=outcome, score_kinds=dict.fromkeys(scores, "exact"))  # means: not bounds
