@@ -10,14 +10,13 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
 * :func:`start` queues them for one background thread, so that whatever the process does meanwhile -- a
   person thinking over a move, the opening book's moves -- hides them;
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
-* :func:`status` says what is under way, for a face to show during any wait: ``preparing the engine
-  (the solver's search), first run only: 12 s, about 30 s more``; :func:`announce` says it in a line or
-  two, for a command that has no screen to redraw;
-* :func:`tell` says it to a person using zerosum from Python (a notebook's first search): :func:`warm` and
-  a :class:`zerosum.Solver`'s search (through warm) call it, and it speaks through the ``zerosum.agents.prepare`` logger (with no
-  logging set up, Python prints its warnings on standard error, which a notebook's cell shows).  So do
-  the commands, but for those that say it their own way (``zerosum play``, ``serve``...: they turn
-  :data:`SPEAK` off); a worker process, whose waits are its host's to tell, never speaks.
+* :func:`status` says what is under way (of what a wait needs), for a face to show during any wait:
+  ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more``;
+  :func:`announce` says it in a line or two, for a command that has no screen to redraw;
+* :func:`tell` says it to a person using zerosum from Python (a notebook's first search; :func:`warm` and a
+  :class:`zerosum.Solver`'s search call it) through the ``zerosum.agents.prepare`` logger (with no logging set
+  up, Python prints warnings on standard error); so do the commands but those that say it their own way
+  (``zerosum play``, ``serve``...: :data:`SPEAK` off); a worker process, whose waits are its host's, never does.
 
 A thread, not a process: the steps a search needs run one after another (the solver's search is one
 function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
@@ -44,8 +43,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
-           "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "MESSAGE_AFTER", "SPARE",
-           "SPEAK", "LOG"]
+           "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "hold", "MESSAGE_AFTER",
+           "SPARE", "SPEAK", "LOG"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
@@ -170,6 +169,7 @@ _QUEUE: list[Step] = []
 _WAKE = threading.Condition(_LOCK)
 _THREAD: list[threading.Thread] = []  # the running background thread, if any
 _CURRENT: list[Step] = []  # the step the background thread took last
+_HELD: list[threading.Thread] = []  # threads doing an engine's work a person quit (its search): :func:`hold`
 
 
 def start(steps: Iterable[Step]) -> None:
@@ -194,10 +194,9 @@ def _stop_starting() -> list[Step]:
 
 def _finish() -> None:
     """At the interpreter's exit: no step starts any more, and the one under way is waited for (saying so
-    after a second, through :data:`LOG`).  numba's
-    compiler (loading a cached kernel too) in a thread the interpreter stops midway ends the process with an
-    LLVM assertion or a segmentation fault -- ``zerosum analyze 44``, answered by the opening book while
-    the solver's search loaded, exited with 134 in 4 runs of 6."""
+    after a second, through :data:`LOG`).  numba's compiler (loading a cached kernel too) in a thread the
+    interpreter stops midway ends the process with an LLVM assertion or a segmentation fault -- ``zerosum
+    analyze 44``, answered by the opening book while the solver's search loaded, exited with 134 in 4 of 6."""
     for s in _stop_starting():
         if not s.wait(1.0):  # a compile (a first run): say why the exit waits
             LOG.warning("zerosum: finishing %s before exiting (a first run: what it compiles is kept)", s.label)
@@ -211,8 +210,9 @@ def leave(status: int, grace: float = 1.0) -> None:
     solver's first compile.  Standard output and error are flushed first; the process ends without the
     interpreter's teardown, which is what crashed with numba's compiler midway.  The compile is lost (the
     next run does it again, and says so) but nothing half-written is kept: numba writes a cache file whole,
-    under a temporary name, then renames it.  Returns (the exit goes on as usual) when nothing is under way."""
-    if all(s.wait(grace) for s in _stop_starting()):
+    under a temporary name, then renames it.  Returns (the exit goes on) when no step nor :func:`hold` runs."""
+    held = [t for t in _HELD if t.join(grace) is None and t.is_alive()]  # type: ignore[func-returns-value]
+    if all(s.wait(grace) for s in _stop_starting()) and not held:
         return
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -222,6 +222,11 @@ def leave(status: int, grace: float = 1.0) -> None:
             pass
     logging.shutdown()
     os._exit(status)
+
+
+def hold(thread: threading.Thread) -> None:
+    """A daemon thread (an engine's search a person quit) :func:`leave` treats as a step under way."""
+    _HELD[:] = [t for t in _HELD if t.is_alive()] + [thread]
 
 
 atexit.register(_finish)
@@ -305,24 +310,23 @@ def remaining(steps: Iterable[Step], now: float | None = None) -> float:
     return left
 
 
-def status(since: float | None = None, now: float | None = None) -> str | None:
-    """What the preparation is doing, for a person who has waited since ``since`` (default: since the step
-    under way started): ``preparing the engine (compiling the solver's search), first run only: 12 s, about
-    30 s more``; None when nothing is under way."""
-    steps = pending()
+def status(since: float | None = None, now: float | None = None, needs: list[Step] | None = None) -> str | None:
+    """What the preparation ``needs`` (None: any step) is doing, for a person who has waited since ``since``:
+    ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (``;
+    waiting 3.0 s`` when the wait began later than the compile); None when none of them is under way."""
+    steps = pending() if needs is None else [s for s in needs if not s.ready]
     running = [s for s in steps if s.running]
     if not running:
         return None
     now = time.perf_counter() if now is None else now
-    started = [s.started for s in running if s.started is not None]
-    waited = now - (since if since is not None else min(started, default=now))
+    ran = now - min((s.started for s in running if s.started is not None), default=now)
+    waited = now - since if since is not None else ran
     what = f"preparing the engine ({running[0].label})"
-    compiling = _compiling(running, now)
-    if not compiling:
+    if not _compiling(running, now):
         return f"{what}: {seconds(waited)}"
-    left = remaining(steps, now)
-    more = f"about {left:.0f} s more" if left >= 1 else "taking longer than usual"
-    return f"{what}, first run only: {seconds(waited)}, {more}"
+    more = f"about {left:.0f} s more" if (left := remaining(steps, now)) >= 1 else "taking longer than usual"
+    wait = f"; waiting {seconds(waited)}" if abs(ran - waited) >= 1 else ""
+    return f"{what}, first run only: compiling for {seconds(ran)}, {more}{wait}"
 
 
 def _compiling(steps: Iterable[Step], now: float) -> bool:

@@ -176,7 +176,9 @@ class SolverAgent(SearchAgent):
 
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
         """The compiled code a search of ``state`` (None: of any position) needs (:mod:`..agents.prepare`):
-        none where the opening book answers ``state``; alpha-beta's where the solver cannot take the game."""
+        none where the opening book answers ``state``; alpha-beta's where the solver cannot take the game or
+        does not reach ``state`` (an early position past 64 bits: :func:`_beyond`), so a move there waits for
+        no solver compile; for any position of a board past 64 bits, alpha-beta's first, then the solver's."""
         if state is None:
             check_game(self.spec, game)
         else:
@@ -185,7 +187,10 @@ class SolverAgent(SearchAgent):
             return steps_of(self._alphabeta(self.limits.time or 1.0), game)
         if state is not None and self._book_move(game, state) is not None:
             return []
-        return solver_steps(game)
+        if game.fits_64 or state is not None and not _beyond(game, state):  # type: ignore[attr-defined]
+            return solver_steps(game)
+        early = steps_of(self._alphabeta(self.limits.time or FALLBACK_TIME), game)
+        return early if state is not None else early + [s for s in solver_steps(game) if s not in early]
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the solver's code, once per process."""
@@ -227,7 +232,7 @@ class SolverAgent(SearchAgent):
             report = _guarded("report(event)", report)
         clock = _guarded("clock()", clock, seconds=True)
         start = clock()
-        steps = self.preparation(game)
+        steps = [] if takes(game) and _beyond(game, state) else self.preparation(game)  # alpha-beta's: its own
         if steps and not ready(steps) and takes(game) and not game.is_terminal(state):
             found = self._book_move(game, state)  # the book needs no compiled code
             if found is not None:
@@ -352,6 +357,14 @@ def solver_steps(game: Any) -> list[Step]:
     numba's start, the solver's tables, its search (:func:`.steps.solver_steps`); none for a game the solver
     cannot take."""
     return steps.solver_steps(game, _make_solver)
+
+
+def _beyond(game: Any, state: Any) -> bool:
+    """Whether the solver leaves ``state`` (of a board it takes) to alpha-beta where a person waits: an early
+    position of a board past 64 bits (``analysis.Service.reaches``, without importing the compiled code)."""
+    from ..analysis.engine import REACH
+
+    return not game.fits_64 and game.cells - state.ply > REACH
 
 
 def _make_solver(game: Any, **options: Any) -> Any:

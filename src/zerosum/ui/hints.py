@@ -19,11 +19,12 @@ engine's move line.  On a terminal the rows are redrawn in place while the solve
 to a file or a pipe, only the final result is printed.
 
 No wait on a terminal is silent: after a second without news the line under the rows says what the wait is
-(:func:`waiting_words`): the engine's preparation when its compiled code is still loading or compiling
-(``preparing the engine (the solver's search), first run only: 12 s, about 30 s more``), else who is
-thinking and for how long.  The engine's move and a hint first wait for the compiled code they need
-(:mod:`zerosum.agents.prepare`, started in the background when the game starts), so they search at full
-strength once it is there; a move the opening book answers needs none.
+(:func:`waiting_words`): the preparation the wait needs while its compiled code is still loading or
+compiling (``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s
+more``), else who is thinking and for how long.  The engine's move and a hint first wait for the compiled
+code they need (:mod:`zerosum.agents.prepare`, started in the background when the game starts), so they
+search at full strength once it is there; a move the opening book answers needs none.  Meanwhile a
+terminal's keys are read: ``q`` or Ctrl-D ends the game at once (:func:`~.terminal_view.while_keys`).
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ from rich.text import Text
 
 from ..agents.base import Agent
 from ..core.words import DISTANCE_LEGEND, estimate_words, exact_words
-from ..agents.prepare import MESSAGE_AFTER, seconds, status, steps_of, warm
+from ..agents.prepare import MESSAGE_AFTER, Step, pending, seconds, status, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
 from ..values import is_proven
 from ..analysis import service
 from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move
+from .terminal_view import while_keys
 
 __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think", "value_words",
            "from_book",
@@ -57,11 +59,17 @@ STYLE_HEADER, STYLE_DIM = "bold cyan", "grey50"
 TICK = 0.2
 
 
-def waiting_words(what: str, since: float, now: float | None = None) -> str:
-    """What a person has waited for since ``since``: the engine's preparation while it runs
-    (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is thinking: 3 s``)."""
+def waiting_words(what: str, since: float, now: float | None = None, needs: list[Step] | None = None) -> str:
+    """What a person has waited for since ``since``: the preparation of what the wait ``needs`` (None: any)
+    while it runs (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is
+    thinking: 3 s``), saying when a compile for later runs meanwhile (it slows the machine)."""
     now = _time.perf_counter() if now is None else now
-    return status(since, now) or f"{what}: {seconds(now - since)}"
+    said = status(since, now, needs)
+    if said is not None:
+        return said
+    other = [s for s in pending() if s.running and s.key != "numba" and now - (s.started or now) > MESSAGE_AFTER]
+    later = f" (meanwhile {other[0].label} is being prepared for later)" if other and needs is not None else ""
+    return f"{what}: {seconds(now - since)}{later}"
 
 
 def value_words(found: Analysis, action: Any) -> str:
@@ -182,8 +190,8 @@ class LiveRow:
     line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
     thread of its own -- it speaks while the one that updates is busy (loading compiled code, searching)."""
 
-    def __init__(self, output: Any, idle: str | None = None) -> None:
-        self.output = output
+    def __init__(self, output: Any, idle: str | None = None, needs: list[Step] | None = None) -> None:
+        self.output, self.needs = output, needs  # needs: the preparation the wait is for (None: any)
         out = output.out
         self.live_ok = bool(getattr(out, "isatty", None) and out.isatty())
         self.idle = idle
@@ -231,7 +239,7 @@ class LiveRow:
         while not self._stop.wait(TICK):
             now = _time.perf_counter()
             if now - self._news >= MESSAGE_AFTER:
-                note = waiting_words(self.idle, self._since, now)
+                note = waiting_words(self.idle, self._since, now, self.needs)
                 with self._lock:
                     if not self._stop.is_set():
                         self._draw(*self._shown, note=note)
@@ -256,22 +264,37 @@ def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> t
     return plain, Text.from_markup("\n".join([escape(plain), *(r for _, r in rows)]))
 
 
+def _ignored(typed: list[str], who: str) -> str:
+    """The note on lines typed while ``who`` prepared or thought (:func:`~.terminal_view.while_keys`)."""
+    return (f"ignored {', '.join(repr(t) for t in typed)}: typed while {who}; type it at the prompt "
+            "(q quits at once, even then)") if typed else ""
+
+
 def show_hint(session: Any) -> None:
-    """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`)."""
+    """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`).  ``q`` typed meanwhile
+    ends the game (:class:`~.terminal_view.Quit`)."""
     game, state, say = session.game, session.state, session.say
     solver = game.traits.solver  # the solver's analysis fills in as it goes
-    with LiveRow(session.output, idle="analysing") as live:
+    hint_agent = getattr(session, "hint_agent", None)  # the engine that answers hints: its code first
+    needs = steps_of(hint_agent, game, state) if hint_agent is not None else []
+    typed: list[str] = []
+    with LiveRow(session.output, idle="analysing", needs=needs) as live:
         def report(found: Analysis) -> None:
             live.update(*_progress(game, state, found, "analysing"))
 
-        hint_agent = getattr(session, "hint_agent", None)  # the engine that answers hints: its code first
-        warm(steps_of(hint_agent, game, state) if hint_agent is not None else [])
+        def work() -> Analysis:
+            warm(needs)
+            found: Analysis = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
+                                               report=report if solver else None)
+            return found
+
         try:
-            found = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
-                                     report=report if solver else None)
+            found = while_keys(work, getattr(session, "keys", None), typed)
         except GameError as exc:
             say(f"No hint: {exc}.")
             return
+    if typed:
+        say(f"({_ignored(typed, 'the hint was worked out')})")
     if not found.engine:
         say(f"No hint: {found.note}.")
         return
@@ -280,23 +303,28 @@ def show_hint(session: Any) -> None:
 
 
 def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
-    """``agent``'s move and a note ("" normally).  An agent that can show its analysis as it goes (the solver:
-    ``search_within``) thinks here, its moves filling in on a terminal, and takes at most ``MOVE_TIME``
-    seconds (or ``solver_time`` when smaller) for the exact distance once its move is proven; others think as
-    :func:`~zerosum.ui.analysis.engine_move` lets them (behind a spinner on a terminal)."""
+    """``agent``'s move and a note ("" normally; the lines a person typed meanwhile, ignored).  An agent that
+    can show its analysis as it goes (the solver: ``search_within``) thinks here, its moves filling in on a
+    terminal, and takes at most ``MOVE_TIME`` seconds (or ``solver_time`` when smaller) for the exact distance
+    once its move is proven; others think as :func:`~zerosum.ui.analysis.engine_move` lets them (behind a
+    spinner on a terminal).  First its compiled code, so it searches at full strength (none where the opening
+    book answers).  On a terminal the keys are read meanwhile: ``q`` or Ctrl-D ends the game at once
+    (:class:`~.terminal_view.Quit`; :func:`~.terminal_view.while_keys`)."""
     game, state = session.game, session.state
     search_within = getattr(agent, "search_within", None)
-    if search_within is None or not game.traits.solver:
-        with LiveRow(session.output, idle=f"{agent.spec} is thinking"):
-            warm(steps_of(agent, game, state))  # its compiled code first, so it searches at full strength
-            return engine_move(game, state, agent), ""
-    with LiveRow(session.output, idle=f"{agent.spec} is thinking") as live:
-        warm(steps_of(agent, game, state))  # none where the opening book answers
-        follow = service(game).follower(state)  # the agent's results, as the analysis they add up to
+    needs, typed = steps_of(agent, game, state), list[str]()
+    with LiveRow(session.output, idle=f"{agent.spec} is thinking", needs=needs) as live:
+        def work() -> EngineMove:
+            warm(needs)
+            if search_within is None or not game.traits.solver:
+                return engine_move(game, state, agent)
+            follow = service(game).follower(state)  # the agent's results, as the analysis they add up to
 
-        def report(event: Any) -> None:
-            live.update(*_progress(game, state, follow(event), f"{agent.spec} is thinking"))
+            def report(event: Any) -> None:
+                live.update(*_progress(game, state, follow(event), f"{agent.spec} is thinking"))
 
-        seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
-        played = engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))
-    return played, ""
+            seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
+            return engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))
+
+        played = while_keys(work, getattr(session, "keys", None), typed)
+    return played, _ignored(typed, f"{agent.spec} was thinking")

@@ -31,17 +31,16 @@ from ..errors import AgentError, GameError, IllegalMoveError, UsageError
 from ..game import Game
 from ..games import get_game
 from .analysis import HINT_TIME, SOLVER_TIME, Analysis
-from .terminal_settings import Settings
+from .terminal_settings import Settings, move_example, unbounded
 from .hints import format_move, hint_analysis, show_hint, think
 from .terminal_review import offer_review
-from .terminal_view import STYLE, Output, mark, render_plain, render_rich
+from .terminal_view import QUIT, STYLE, Keys, Output, Quit, mark, render_plain, render_rich
 
 __all__ = ["PlaySession", "Settings", "play", "render_plain", "render_rich", "Output", "STYLE"]
 
 Reader = Callable[[str], "str | None"]
 Line = tuple[str, Any]
 
-QUIT = ("q", "quit", "exit")
 UNDO = ("u", "undo")
 HINT = ("h", "hint")
 ANALYSIS = ("a", "analysis")
@@ -64,6 +63,7 @@ class PlaySession:
     analyzer: Callable[..., Analysis] = hint_analysis
     settings: Settings | None = None
     hint_agent: Agent | None = None  # the engine that answers hints: its compiled code is waited for first
+    keys: Keys | None = None  # a terminal's keys, read while an engine prepares or thinks (q quits at once)
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -105,7 +105,7 @@ class PlaySession:
         lines: list[Line] = [(f"{title}: {self.who(1)} against {self.who(2)}.{keys}",
                               f"[bold]{escape(title)}[/]: {self.who_rich(1)} against {self.who_rich(2)}.[dim]{keys}[/]")]
         if self.people:
-            lines.append((f"Type a move: {self.game.MOVES_HELP}.", None))
+            lines.append((f"Type a move: {move_example(self.game, self.state)}.", None))
         return lines
 
     def show(self, fresh: bool = False) -> None:
@@ -188,16 +188,10 @@ class PlaySession:
             player = game.player(state)
             prompt = self.output.prompt(f"{self.who(player)} to move: ", f"{self.who_rich(player)} to move: ")
             line = self.read(prompt)
-            if line is None:
-                self.say("End of input: game abandoned. " + self._resume_hint())
-                self._continue_hint()
-                return False
-            text = line.strip()
+            text = (line or "").strip()
+            if line is None or text.lower() in QUIT:
+                return self.abandon(line is None)
             key = text.lower()
-            if key in QUIT:
-                self.say("Game abandoned. " + self._resume_hint())
-                self._continue_hint()
-                return False
             if key in UNDO:
                 self.undo()
                 return True
@@ -224,15 +218,16 @@ class PlaySession:
             self.show(fresh=True)
             return True
 
-    def _resume_hint(self) -> str:
+    def abandon(self, eof: bool = False) -> bool:
+        """``q`` or the end of input (``eof``), at a prompt or while an engine thinks: the game ends, saying
+        the moves and the command that continues it.  False: stop."""
         moves = self.move_string()
-        return f"Moves: {moves}" if moves else "No moves were played."
-
-    def _continue_hint(self) -> None:
-        moves = self.move_string()
+        self.say(("End of input: game abandoned. " if eof else "Game abandoned. ")
+                 + (f"Moves: {moves}" if moves else "No moves were played."))
         if moves:
             assert self.settings is not None
             self.say(f"Continue later with: {self.settings.command(moves)}")
+        return False
 
     def push(self, action: Any) -> None:
         self.states.append(self.game.result(self.state, action))
@@ -243,7 +238,7 @@ class PlaySession:
         ply = len(self.actions)
         try:
             played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
-        except GameError:
+        except (GameError, Quit):
             raise
         except Exception as exc:  # a student's function that raises (or an agent's bug): one line, no traceback
             from ..agents.homework import in_position
@@ -286,16 +281,18 @@ class PlaySession:
             for line in self.head():
                 self.say(*line)
         self.show()
-        while True:
-            if self.game.is_terminal(self.state):
-                self.announce()
-                return offer_review(self)  # r: each move judged, the summary
-            agent = self.seats[self.game.player(self.state)]
-            if agent is None:
-                if not self.human_turn():
+        try:
+            while not self.game.is_terminal(self.state):
+                agent = self.seats[self.game.player(self.state)]
+                if agent is None and not self.human_turn():
                     return 0
-            else:
-                self.engine_turn(agent)
+                if agent is not None:
+                    self.engine_turn(agent)
+        except Quit as stop:  # q typed while an engine prepared or thought: at once, as at a prompt
+            self.abandon(stop.eof)
+            return 0
+        self.announce()
+        return offer_review(self)  # r: each move judged, the summary
 
 
 def use_color(out: TextIO, no_color: bool = False) -> bool:
@@ -374,6 +371,11 @@ def play(
         raise UsageError("standard output is closed: zerosum play needs somewhere to draw the board")
     output = Output(out, use_color(out) if color is None else color, redraw=redraws(out, log))
     settings = Settings(game.spec, first, second, seed, hint_time, solver_time, analysis, color is False, log)
+    keys = Keys(sys.stdin) if read is None and sys.stdin is not None and sys.stdin.isatty() else None
     session = PlaySession(game, seats, read or _stdin_reader(out), output, actions, hint_time=hint_time,
-                          solver_time=solver_time, settings=settings, hint_agent=hint_agent)
+                          solver_time=solver_time, settings=settings, hint_agent=hint_agent, keys=keys)
+    for seat, agent in seats.items():  # one that searches to the end of a large game never moves: say so now
+        warning = unbounded(game, agent, "--first" if seat == 1 else "--second")
+        if warning:
+            output.say(warning)
     return session.run()

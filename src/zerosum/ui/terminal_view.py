@@ -9,11 +9,18 @@ the last, no escape codes, so a transcript reads like the session.
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+import os
+import select
+import threading
+from typing import Any, Callable, TextIO
 
+from ..agents.prepare import hold
 from ..game import BoardView, Game
 
-__all__ = ["STYLE", "CLEAR", "Output", "mark", "render_plain", "render_rich"]
+__all__ = ["STYLE", "CLEAR", "QUIT", "Output", "Keys", "Quit", "mark", "render_plain", "render_rich", "while_keys"]
+
+#: what quits (at a prompt, and typed while an engine prepares or thinks)
+QUIT = ("q", "quit", "exit")
 
 #: cursor control: home, then clear the screen (the frame of a redraw in place)
 CLEAR = "\x1b[H\x1b[2J"
@@ -149,3 +156,70 @@ class Output:
             self.out.write(CLEAR)
         for line in [*head, board, *notes]:
             self._print(*line)
+
+
+class Quit(Exception):
+    """``q`` (``eof``: the end of input, Ctrl-D) typed while an engine prepared or thought: the game ends."""
+
+    def __init__(self, eof: bool = False) -> None:
+        super().__init__("end of input" if eof else "q")
+        self.eof = eof
+
+
+class Keys:
+    """What a person types on a terminal while an engine prepares or thinks, read without blocking: the lines
+    ended by Enter (the terminal's own line mode), None for the end of input (Ctrl-D)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.fd = stream.fileno()
+
+    def poll(self, timeout: float | None, wake: int | None = None) -> list[str] | None:
+        """The lines typed within ``timeout`` seconds ([] for none; it returns early when ``wake``, a file
+        descriptor, is readable), None at the end of input."""
+        ready = select.select([self.fd, *([] if wake is None else [wake])], [], [], timeout)[0]
+        if self.fd not in ready:
+            return []
+        data = os.read(self.fd, 4096)
+        return data.decode(errors="replace").splitlines() if data else None
+
+
+def while_keys(work: Callable[[], Any], keys: Keys | None, ignored: list[str]) -> Any:
+    """``work()`` (an engine preparing and thinking) while ``keys`` are read: ``q`` or the end of input raises
+    :class:`Quit` at once -- the work goes on in its daemon thread, which the exit waits for no more than a
+    second (:func:`zerosum.agents.prepare.hold`) -- and any other line typed is ignored, added to
+    ``ignored`` for the caller to say so.  Without ``keys`` (a pipe, a script): ``work()`` here."""
+    if keys is None:
+        return work()
+    done: dict[str, Any] = {}
+    wake, woken = os.pipe()
+
+    def run() -> None:
+        try:
+            done["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            done["error"] = exc
+        try:
+            os.write(woken, b".")
+        except OSError:  # the person quit meanwhile: nobody listens
+            pass
+
+    thread = threading.Thread(target=run, name="zerosum-thinking", daemon=True)
+    hold(thread)
+    thread.start()
+    try:
+        while not done:
+            lines = keys.poll(None, wake)
+            if lines is None:
+                raise Quit(eof=True)
+            for line in (x.strip() for x in lines):
+                if line.lower() in QUIT:
+                    raise Quit()
+                if line:
+                    ignored.append(line)
+    finally:
+        os.close(wake)
+    thread.join()
+    os.close(woken)
+    if "error" in done:
+        raise done["error"]
+    return done["value"]
