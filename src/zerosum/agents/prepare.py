@@ -44,7 +44,7 @@ from typing import Any
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
            "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "hold", "MESSAGE_AFTER",
-           "SPARE", "SPEAK", "LOG"]
+           "SPARE", "SPEAK", "LOG", "UPDATE_EVERY"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
@@ -339,10 +339,28 @@ def seconds(x: float) -> str:
     return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
 
 
+#: while a compile goes on, what it prepares is said again this often (seconds): no long silence
+UPDATE_EVERY = 10.0
+
+
+def _compile_told(steps: list[Step], say: Callable[[str], object], said: str | None = None,
+                  since: float | None = None) -> None:
+    """``say`` :func:`status` once a step of ``steps`` turns out to compile (unless ``said`` says so already),
+    then again every :data:`UPDATE_EVERY` seconds until they are all done."""
+    while not ready(steps) and (said is None or "first run only" not in said):
+        time.sleep(0.2)
+        if _compiling(steps, time.perf_counter()) and (said := status(since)) is not None:
+            say(said)
+    while not all(s.wait(UPDATE_EVERY) for s in steps):
+        if (said := status(since)) is not None:
+            say(said)
+
+
 def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0) -> None:
     """Start ``steps`` in the background and, while they are not all done, ``say`` what is being prepared
     (a command's lines on standard error, no screen to redraw): once ``after`` seconds from now (:func:`status`),
-    and once more when a step turns out to compile (a first run), with about how long it takes."""
+    once more when a step turns out to compile (a first run), with about how long it takes, and again every
+    :data:`UPDATE_EVERY` seconds while it does."""
     if ready(steps):
         return
     start(steps)
@@ -351,17 +369,9 @@ def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0
     def watch() -> None:
         time.sleep(after)
         said = status(since)
-        if said is None:
-            return
-        say(said)
-        while "first run only" not in said and not ready(steps):
-            time.sleep(0.2)
-            now = time.perf_counter()
-            if _compiling(steps, now):
-                said = status(since) or ""
-                if said:
-                    say(said)
-                return
+        if said is not None:
+            say(said)
+            _compile_told(steps, say, said, since)
 
     threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()
 
@@ -376,9 +386,9 @@ LOG = logging.getLogger(__name__)  # zerosum.agents.prepare
 def tell(steps: Iterable[Step]) -> None:
     """Tell a person using zerosum from Python what a wait prepares, when ``steps`` are not done and nobody
     has started them: they start in the background and, should one of them compile (a first run, not a
-    load from the cache), a warning of :data:`LOG` says so once, with about how long it takes (``zerosum:
-    preparing the engine (the solver's search), first run only: 1.6 s, about 25 s more``).  Nothing when
-    :data:`SPEAK` is off or in a worker process (``multiprocessing``'s)."""
+    load from the cache), a warning of :data:`LOG` says so, with about how long it takes (``zerosum:
+    preparing the engine (the solver's search), first run only: compiling for 1.6 s, about 25 s more``), and
+    again every :data:`UPDATE_EVERY` seconds.  Nothing when :data:`SPEAK` is off or in a worker process."""
     steps = list(steps)
     if not SPEAK or ready(steps) or multiprocessing.parent_process() is not None:
         return
@@ -386,15 +396,5 @@ def tell(steps: Iterable[Step]) -> None:
         if any(s.running or s in _QUEUE for s in steps):  # under way: whoever started them tells
             return
     start(steps)
-
-    def watch() -> None:
-        while not ready(steps):
-            time.sleep(0.2)
-            now = time.perf_counter()
-            if _compiling(steps, now):
-                said = status()
-                if said is not None:
-                    LOG.warning("zerosum: %s", said)
-                return
-
-    threading.Thread(target=watch, name="zerosum-tell", daemon=True).start()
+    threading.Thread(target=_compile_told, args=(steps, lambda said: LOG.warning("zerosum: %s", said)),
+                     name="zerosum-tell", daemon=True).start()
