@@ -9,6 +9,10 @@ the opponent's reply that gave it its score in the tree, with the score after it
 indented text to ``--depth`` plies (with boards unless ``--no-boards``).  What the agent's search is (traced,
 what its counts and values are, why it chooses) comes from its declared traits
 (:mod:`zerosum.agents.traits`); values are worded by :mod:`zerosum.core.words` (distances in moves).
+A search that is not traced (the solver, in compiled code) is explained by its exact analysis, as the
+page's why? explains it (:mod:`zerosum.trace.exact`): every legal move's score (the solver's own figure)
+with its value in words; on a board the solver does not take, alpha-beta moves for it, and the trace says
+to explain that instead.
 
 This module imports quickly; the search loads inside ``run``.
 """
@@ -57,8 +61,6 @@ def _kind(tree: Any, action: Any) -> str:
     said = tree.result.score_kinds.get(action)
     if said in ("upper", "lower"):
         return KINDS[said]
-    if tree.kind == "exact":
-        return "exact" if action in tree.result.scores else "not scored"
     child = tree.child(action)
     if child is None:
         return "not searched"
@@ -72,9 +74,6 @@ def _why(tree: Any, action: Any) -> str:
     from ..trace.nodes import short_value
 
     game = tree.game
-    if tree.kind == "exact":
-        label = tree.traits.label or tree.agent.name
-        return f"{label}'s search is not traced" if action in tree.result.scores else "not scored"
     child = tree.child(action)
     if child is None:
         return "not searched"
@@ -88,29 +87,33 @@ def _why(tree: Any, action: Any) -> str:
     return f"{how} {game.format_action(reply.action)} ({said})"
 
 
-def _verdict(tree: Any) -> str:
-    """One line: why the chosen move beats the others."""
+def _verdict(tree: Any, found: Any = None) -> str:
+    """One line: why the chosen move beats the others (``found``: the exact analysis of an untraced search)."""
     from ..trace.nodes import value_text
 
     result, traits = tree.result, tree.traits
-    move = tree.game.format_action(result.action)
+    move = tree.game.format_action(result.action if found is None else found.best)
     best = result.scores.get(result.action)
     label = traits.label or tree.agent.name
+    if found is not None:  # its scores are its own (the solver's convention); its value in words
+        proves = "proves" if found.kind(found.best) == "exact" else "estimates"
+        return (f"{move} is chosen: {label} {proves} it scores {found.point(found.best)} "
+                f"({found.words(found.best)}), the best there is")
     if traits.chooses:
         return f"{move} is chosen: {label} plays {traits.chooses}"
     if best is None:
         return f"{move} is chosen"
     value = value_text(best, tree.discounted)
-    if tree.kind == "exact":  # its scores are its own (the solver's convention); its value in words
-        return f"{move} is chosen: {label} proves it scores {value} ({value_text(result.value)}), the best there is"
     bounded = sum(1 for a in result.scores if a != result.action and _kind(tree, a) == "at most")
     why = (f"; {bounded} of the others only bounded (refuted: each scores at most what is shown)"
            if bounded else "")
     return f"{move} is chosen: it scores {value}, and no other move scores more{why}; ties go to the first searched"
 
 
-def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
-    """The text ``zerosum explain`` prints for a traced ``tree`` of the position ``moves``."""
+def explain(tree: Any, moves: str, depth: int, boards: bool, found: Any = None) -> str:
+    """The text ``zerosum explain`` prints for a traced ``tree`` of the position ``moves``; for a search that is
+    not traced (the solver), ``found``, its exact analysis (:func:`zerosum.trace.exact.analysed`), scores
+    every move."""
     from ..trace.nodes import value_text
 
     game, result = tree.game, tree.result
@@ -124,8 +127,16 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
              f"scores from {side}'s view" + ("" if tree.discounted else " (no depth discount)")]
     if tree.note:
         lines.append(tree.note)
+    if found is not None:
+        lines.append(found.legend)
     rows = []
     for action in game.actions(tree.state):
+        if found is not None:  # the exact analysis: the solver's score, and the value in words
+            chosen = action == found.best
+            text, kind = found.point(action) or "-", found.kind(action) or "not scored"
+            why = "chosen" if chosen else found.words(action) or "not scored"
+            rows.append(("*" if chosen else " ", game.format_action(action), text, kind, why))
+            continue
         score = result.scores.get(action)
         chosen = action == result.action
         text = "-" if score is None else value_text(score, tree.discounted)
@@ -136,9 +147,9 @@ def explain(tree: Any, moves: str, depth: int, boards: bool) -> str:
     lines.append(f"  {'move'.ljust(widths[1])}  {'score'.ljust(widths[2])}  {''.ljust(widths[3])}  why")
     for mark, move, text, kind, why in rows:
         lines.append(f"{mark} {move.ljust(widths[1])}  {text.ljust(widths[2])}  {kind.ljust(widths[3])}  {why}")
-    pv = tree.pv or result.pv
+    pv = (found.best,) if found is not None else tree.pv or result.pv
     lines += ["", f"principal variation: {' '.join(game.format_action(a) for a in pv)}"]
-    lines.append(_verdict(tree))
+    lines.append(_verdict(tree, found))
     if depth > 0 or boards:
         lines += ["", tree.text(depth=depth, boards=boards)]
     return "\n".join(lines)
@@ -152,7 +163,15 @@ def _run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     state = game.parse_position(args.moves)[1]  # a move string, always (a game's own states may be strings)
     tree = trace(args.agent, game, state, max_nodes=args.max_nodes, max_time=args.max_time)
-    print(explain(tree, args.moves, args.depth, not args.no_boards))
+    found = None
+    if tree.kind == "exact":  # not traced: its exact analysis scores every move, as the page's why? does
+        from ..trace.bounds import too_long
+        from ..trace.exact import analysed
+
+        found = analysed(tree.agent, game, state, seconds=args.max_time)
+        if not found.done:
+            raise too_long(args.max_time)
+    print(explain(tree, args.moves, args.depth, not args.no_boards, found))
     return 0
 
 

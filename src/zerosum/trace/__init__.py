@@ -10,7 +10,9 @@
 The search runs on its generic (pure-Python) path with a recording tracer (the numba fast paths compute
 the same moves and values, and are never traced).  Minimax and alpha-beta record every node they count,
 so ``len(tree) == tree.result.nodes``; MCTS records its final tree (the root's visits are the simulations).
-The solver's own search lives in compiled code and is not traced: its tree is the root alone.
+The solver's own search lives in compiled code and is not traced: its tree is the root alone.  On a board
+the solver does not take, alpha-beta moves for it, so tracing it there is refused in one line that says to
+trace alpha-beta (:func:`zerosum.trace.exact.handed_on`).
 
 This module is callable: ``zerosum.trace`` is both the module (``zerosum.trace.Tree``) and the function.
 """
@@ -23,6 +25,7 @@ from typing import Any
 
 from ..errors import AgentError
 from .bounds import DEFAULT_MAX_NODES, DEFAULT_MAX_TIME, MAX_TRACE_NODES, MAX_TRACE_TIME, check_budget, time_bound
+from .exact import handed_on
 from .nodes import Node, Recorder
 from .tree import Tree
 
@@ -42,7 +45,8 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     200,000) and ``max_time`` (seconds, above 0 and at most 3,600, default 60) bound the search before it
     starts and while it runs (:mod:`zerosum.trace.bounds`): a spec asking for more time or simulations is
     refused at once, and a search that records more nodes or runs longer stops with one error line asking
-    for a smaller search, so a notebook never runs out of memory or waits for ever.  An agent object keeps
+    for a smaller search, so a notebook never runs out of memory or waits for ever.  The solver on a game it
+    does not take is refused (alpha-beta moves for it there: trace that).  An agent object keeps
     what it learned (alpha-beta's table), so tracing it twice may show a smaller second tree; a spec builds
     a fresh agent each time.  Wrong types and values are one :class:`~zerosum.errors.GameError` line.
     """
@@ -67,6 +71,9 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
                          f"agent such as 'alphabeta:plain=1,depth=3', 'minimax:depth=2' or 'mcts:sims=200'")
     if g.is_terminal(state):
         raise AgentError("trace: the game is over at this position: there is nothing to search")
+    handed = handed_on(searcher, g)  # the solver on a board it does not take: alpha-beta's search, not its own
+    if handed:
+        raise AgentError(f"trace: {handed}")
     discounted = not getattr(searcher, "plain", False) and getattr(searcher, "discount", True) is not False
     check_budget(searcher, max_nodes, max_time)
     if searcher.TRAITS.exact:  # the solver: an early position past 64 bits takes it hours

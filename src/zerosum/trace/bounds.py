@@ -8,7 +8,9 @@ node to the tree: on Connect Four about two).  While the search runs, the record
 A search that reports its tree only when it ends (MCTS, which honours ``simulations``) is given ``max_time``
 as its time limit when it has none (:func:`time_bound`), and a search that ran into it is refused in the
 same words; so is an exact search whose tree lives in compiled code (the solver): given ``max_time`` as its
-time control, it is refused when it proved nothing by then (``last_fallback``: another search moved for it).
+time control, it is refused when it proved nothing by then (``last_fallback``: another search moved for it),
+and, in other words, when the solver does not answer this board at all (``fallback_reason``: its compiled
+code is not installed) -- no time ran out there.
 Every refusal is one :class:`~zerosum.errors.AgentError` line.
 """
 
@@ -20,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from ..errors import AgentError
+from .exact import FALLBACK_SECONDS
 
 __all__ = ["TraceBound", "MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "MAX_TRACE_TIME", "DEFAULT_MAX_TIME", "check_budget",
            "time_bound", "too_many_nodes", "too_long"]
@@ -91,7 +94,12 @@ def time_bound(agent: Any, max_time: float) -> Iterator[None]:
             yield
         finally:
             agent.limits = limits
-        if getattr(agent, "last_fallback", None):  # nothing proven within max_time: another search moved
+        fallback = getattr(agent, "last_fallback", None)
+        if fallback and fallback == getattr(agent, "fallback_reason", None):  # the solver does not answer here
+            reason = fallback.rpartition(": playing ")[0] or fallback
+            raise AgentError(f"trace: {reason}: alpha-beta moves for it here, so ask "
+                             f"{agent.TRAITS.fallback}:time={limits.time or FALLBACK_SECONDS:g} why")
+        if fallback:  # nothing proven within max_time: another search moved
             raise too_long(max_time)
         return
     if limits.time is not None or limits.simulations is None or not {"simulations", "time"} <= set(agent.LIMITS):

@@ -17,7 +17,8 @@ from ..analysis import service
 from ..errors import AgentError
 from ..spec import listed
 from ..trace.bounds import TraceBound
-from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, hands_off, number, server_agents
+from ..trace.exact import handed_on
+from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, number, server_agents
 
 __all__ = ["check_explain", "explain_job", "explained", "over_http", "MAX_EXPLAIN_NODES"]
 
@@ -34,9 +35,9 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
 
     request = check_move(game_spec, moves, agent_spec, None, max_time)
     traits = request.agent.TRAITS
-    if hands_off(request.agent, request.game):  # its agent hands the board on
-        seconds = request.agent.limits.time or DEFAULT_TIME
-        raise AgentError(f"{request.note}, so ask {traits.fallback}:time={seconds:g} why")
+    refused = handed_on(request.agent, request.game, DEFAULT_TIME)  # its agent hands the board on
+    if refused:
+        raise AgentError(refused)
     if not traits.traced and not traits.exact:
         raise AgentError(f"agent {request.agent.name!r} does not search, so there is nothing to explain: "
                          f"choose one of {listed(explained())}")

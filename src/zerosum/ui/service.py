@@ -31,6 +31,7 @@ from ..spec import integer, listed, parse_spec, real
 from ..pool.moves import MoveReport
 from ..core.words import value_words
 from .analysis import keeps_no_clock, proof_words, summary
+from ..trace.exact import hands_off  # noqa: F401 - why an agent hands a board on, as explain says it too
 from .position import MAX_SPEC, check_game, check_position, describe_state
 
 __all__ = ["check_agent", "checked_agent", "nearest_agent", "agent_choice", "check_move", "MoveRequest",
@@ -84,18 +85,6 @@ def stand_in(seconds: float) -> str:
     specs = [spec.partition(":")[0] for spec, cls in opponents()
              if spec.partition(":")[0] in served and "time" in cls.LIMITS and not cls.TRAITS.exact]
     return f"{specs[0]}:time={seconds:g}" if specs else ""
-
-
-def hands_off(agent: Agent, game: Game[Any, Any]) -> str:
-    """Why ``agent`` does not move itself on ``game`` (an agent of exact values on a game the solver does not
-    take hands it to its fallback: its agent's own), or ""."""
-    traits = agent.TRAITS
-    if not traits.exact or game.traits.solver:
-        return ""
-    fallback = agent_class(traits.fallback) if traits.fallback else None
-    who = (fallback.TRAITS.label if fallback is not None else "") or traits.fallback or "another search"
-    return f"{traits.label or agent.name} plays {traits.plays or 'only what the solver takes'}, not {game.title}: " \
-           f"{who} moves for it here"
 
 
 def _range(lo: float, hi: float) -> str:
