@@ -43,6 +43,7 @@ from ..spec import listed, quoted
 
 __all__ = [
     "evaluation",
+    "own",
     "for_mover",
     "student_evaluation",
     "load_evaluation",
@@ -65,9 +66,25 @@ Evaluation = Callable[[Game[Any, Any], Any, int], float]
 MOBILITY_SCALE = 10
 
 
+def own(game: Game[Any, Any], name: str) -> Evaluation | None:
+    """The game's own evaluation called ``name`` (its :meth:`~zerosum.game.Game.evaluations`), or None; a
+    person's (a course game's ``evaluate``, marked ``student``) with every answer checked
+    (:func:`zerosum.agents.student.checked`)."""
+    found = game.evaluations().get(name)
+    marked = getattr(found, "student", None)
+    if found is None or marked is None:
+        return found
+    from .student import checked
+
+    shown, players, call, passes = marked
+    checked_one = checked(found, shown, players=players, call=call, passes=passes)
+    checked_one.__name__ = name
+    return checked_one
+
+
 def _offered(game: Game[Any, Any], name: str) -> Evaluation:
     """The game's own evaluation called ``name`` (its :meth:`~zerosum.game.Game.evaluations`)."""
-    found = game.evaluations().get(name)
+    found = own(game, name)
     if found is None:
         offered = ", ".join(game.evaluations()) or "none"
         raise AgentError(f"{game.title} ({game.spec!r}) has no {name} evaluation: it offers {offered}")
@@ -120,7 +137,7 @@ def _by_name(name: str) -> Evaluation:
         return threats_eval
 
     def evaluate(game: Game[Any, Any], state: Any, player: int, three: int = 50, two: int = 10) -> float:
-        func = game.evaluations().get(name)
+        func = own(game, name)
         if func is None:
             if name == "mobility":  # any game: the generic count
                 return mobility_eval(game, state, player)
@@ -166,12 +183,12 @@ def default_evaluation(game: Game[Any, Any]) -> str:
 def bind_evaluation(game: Game[Any, Any], name: str, three: int = 50, two: int = 10) -> Evaluation:
     """``game``'s own evaluation ``name`` (``mobility`` for any game), weights bound, as ``f(game, state,
     player) -> int``: what :func:`get_evaluation` gives, without looking the name up at every call."""
-    own = game.evaluations().get(name)
-    if own is None:
+    found = own(game, name)
+    if found is None:
         if name != "mobility":
             _offered(game, name)  # raises, naming what the game offers
-        own = mobility_eval
-    func = own
+        found = mobility_eval
+    func = found
     if (three, two) != (50, 10) and _weighted(func):
         def weighted(g: Game[Any, Any], state: Any, player: int) -> float:
             return func(g, state, player, three, two)  # type: ignore[call-arg]

@@ -25,7 +25,17 @@ from pathlib import Path
 from ..errors import UsageError
 from ..spec import quoted
 from .checks import TABLES, check_header
+from .lock import LOCK_NAME
 from .store import DB_NAME
+
+TOKENS = "tokens.csv"
+SUBMISSIONS = "submissions"
+#: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
+REFERENCES = "references"
+#: the names of the files a contest folder holds (``--overwrite`` replaces only what of them is the contest's
+#: own: :func:`contest_owned`)
+CONTEST_FILES = (REFERENCES, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
+                 "results.json", LOCK_NAME)
 
 __all__ = ["contest_owned", "FILES", "UPLOAD_FOLDER"]
 
@@ -100,8 +110,6 @@ def contest_owned(target: Path, overwrite: bool) -> list[Path]:
     ``target`` holds no file a contest writes); one UsageError line, before anything changes, when the folder
     holds files named as a contest's but no contest, a contest and not ``overwrite``, or, under its
     ``submissions/`` or ``references/``, a file the contest did not write (module docstring)."""
-    from .setup import CONTEST_FILES, REFERENCES, SUBMISSIONS
-
     present = [name for name in CONTEST_FILES if os.path.lexists(target / name)]
     if not present:
         return []

@@ -38,7 +38,8 @@ from typing import Any, Sequence
 
 from ..errors import AgentError, UsageError
 from ..spec import quoted
-from .lock import LOCK_NAME, holder
+from .lock import holder
+from .owned import CONTEST_FILES, REFERENCES, SUBMISSIONS, TOKENS  # noqa: F401 - the folder's names, kept here too
 from .store import DB_NAME, Store, storage_problem
 
 __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
@@ -48,16 +49,8 @@ __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "pa
 TEACHER = "#teacher"
 MAX_NAME = 64
 MAX_STUDENTS = 2000
-TOKENS = "tokens.csv"
-SUBMISSIONS = "submissions"
-#: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
-REFERENCES = "references"
 #: what judges openings on games the solver does not take (value 0 at its depth: an even position)
 OPENINGS_JUDGE = "alphabeta:depth=4"
-#: the names of the files a contest folder holds (``--overwrite`` replaces only what of them is the contest's
-#: own: :mod:`.owned`)
-CONTEST_FILES = (REFERENCES, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
-                 "results.json", LOCK_NAME)
 _PUNCT = set(" .-_'")
 
 

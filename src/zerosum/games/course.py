@@ -350,14 +350,13 @@ class CourseGame(Game[CourseState, Any]):
         return BoardView(0, 0, ())
 
     def evaluations(self) -> dict[str, Callable[..., float]]:
-        """Your ``evaluate(state, player)`` (easyAI's ``scoring()``), every answer checked as an
-        ``eval=file.py:fn`` evaluation's is (:func:`zerosum.agents.student.checked`): None, NaN, an
-        infinity, a bool or no number is one AgentError line naming ``Class.evaluate``, the position and
-        the player.  zerosum's own games' evaluations are not wrapped: they pay nothing."""
+        """Your ``evaluate(state, player)`` (easyAI's ``scoring()``), marked ``student``: the agents that use
+        it check every answer as an ``eval=file.py:fn`` evaluation's (:func:`zerosum.agents.heuristics.own`,
+        :func:`zerosum.agents.student.checked`): None, NaN, an infinity, a bool or no number is one AgentError
+        line naming ``Class.evaluate``, the position and the player.  zerosum's own games' evaluations are
+        not marked: they pay nothing."""
         if self.rules.evaluation is None:
             return {}
-        from ..agents.student import checked
-
         name = "scoring" if self.rules.style == "easyAI" else "evaluate"
 
         def own_evaluation(game: Any, state: Any, player: int) -> float:
@@ -368,11 +367,11 @@ class CourseGame(Game[CourseState, Any]):
             who = self.first if player == 1 else self.second
             return f"player {player}" if who is None else f"player {player} ({safe_repr(who, 20)})"
 
-        call = "scoring()" if name == "scoring" else "evaluate(state, player)"
         own_evaluation.__name__ = name
-        found = checked(own_evaluation, f"{self.name_}.{name}", players=named, call=call, passes=(GameError,))
-        found.__name__ = name
-        return {name: found}
+        # (its name in messages, how they name the players, its call, the errors that are the game's own)
+        own_evaluation.student = (f"{self.name_}.{name}", named,  # type: ignore[attr-defined]
+                                  "scoring()" if name == "scoring" else "evaluate(state, player)", (GameError,))
+        return {name: own_evaluation}
 
     @property
     def portable(self) -> bool:
