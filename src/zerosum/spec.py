@@ -1,7 +1,9 @@
 """Spec strings such as ``alphabeta:depth=6,eval=window`` or ``connectx:rows=8,cols=8,k=4``.
 
 A spec is a name, optionally followed by ``:`` and comma-separated ``key=value`` options.  Values stay
-strings here; each consumer converts them with :func:`convert` and says what it accepts.
+strings here; each consumer converts them with :func:`convert` and says what it accepts.  On purpose (and
+documented: docs/games.md), the name is read in any case and spaces around the name, keys and values are
+ignored; keys keep their case.
 
 Numbers are read by :func:`integer` and :func:`real`, the one definition of a number zerosum accepts in any
 text a person types (specs, move strings, command-line options): ASCII digits only (``int("4²")`` and
@@ -32,12 +34,13 @@ MAX_DIGITS = 19
 QUOTE_CHARS = 40
 #: how many characters of a list of names (the choices) an error message shows (:func:`listed`)
 LIST_CHARS = 90
-_INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+_INTEGER = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)  # a minus where a range goes below 0; no plus
 _REAL = re.compile(r"[+-]?(?:[0-9]{1,%d}(?:\.[0-9]{0,9})?|\.[0-9]{1,9})(?:[eE][+-]?[0-9]{1,2})?" % MAX_DIGITS)
 
 
 def integer(text: str) -> int:
-    """A whole number written in ASCII digits, optionally signed; ValueError otherwise.
+    """A whole number written in ASCII digits, a ``-`` before them for a negative one, spaces around them
+    ignored; ValueError otherwise (``+6``, ``4²``, ``1e3``, ``0x10``).
 
     >>> integer(" 42 "), integer("-3")
     (42, -3)

@@ -358,8 +358,10 @@ def test_kaggle_agent_writes_atomically(tmp_path, monkeypatch) -> None:
 
     monkeypatch.setattr(kaggle_submission, "_TEMPLATE", "{spec}" * 1)  # a short text, then a failing fsync
     monkeypatch.setattr(os, "fsync", broken)
-    with pytest.raises(OSError):
-        kaggle.write_submission(path, "random", overwrite=True)
+    from zerosum.errors import InvalidFileError
+
+    with pytest.raises(InvalidFileError, match="main.py' cannot be written: No space left on device"):
+        kaggle.write_submission(path, "random", overwrite=True)  # one line naming the file
     assert path.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["main.py"]
 

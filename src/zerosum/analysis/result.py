@@ -54,6 +54,9 @@ class Analysis:
     #: where a progressive analysis stopped, as plain data: ``Service.analyse(state, resume=progress)`` goes on
     #: from there in any process (None when it is done, or not progressive)
     progress: dict[str, Any] | None = None
+    #: alpha-beta's estimates: the one depth every move was searched to and compared at (the deepest that
+    #: every move's search completed within the budget: :mod:`.estimate`); None for the solver's analyses
+    depth: int | None = None
 
     def words(self, action: Any) -> str:
         """``action``'s value in words (:func:`~zerosum.core.words.value_words`), "" for a move without one."""

@@ -36,7 +36,7 @@ def one_based(text: object, count: int, what: str, hint: str) -> int:
             raise InvalidMoveError(f"{safe_repr(text)} is not a {what} number: {hint}")
         text = str(text)
     raw = text.strip()
-    if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
+    if not re.fullmatch(r"-?[0-9]{1,18}", raw):  # ASCII digits, as zerosum.spec.integer reads them
         raise InvalidMoveError(f"{raw[:40]!r} is not a {what} number: {hint}")
     index = int(raw) - 1
     if not 0 <= index < count:
@@ -78,7 +78,8 @@ def board_cells(cells: Sequence[Sequence[int]], rows: int, cols: int, to_move: i
     except Exception:  # noqa: BLE001 - whatever a caller passes (a hostile __index__ too) is one error
         raise InvalidPositionError("cells are rows of whole numbers 0 (empty), 1 or 2") from None
     if len(out) != rows or any(len(row) != cols for row in out):
-        raise InvalidPositionError(f"expected {rows} rows of {cols} cells, not {[len(row) for row in out]}")
+        raise InvalidPositionError(f"expected {rows} row{'s' * (rows != 1)} of {cols} cell{'s' * (cols != 1)}, "
+                                   f"not {[len(row) for row in out]}")
     if any(v not in (0, 1, 2) for row in out for v in row):
         raise InvalidPositionError("a cell holds 0 (empty), 1 or 2 (the player whose piece stands there)")
     return out

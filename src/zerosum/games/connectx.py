@@ -24,7 +24,7 @@ from ..kernels.bits import line_bits
 from ..spec import quoted
 from .connectx_eval import EVALUATIONS
 from .connectx_state import UNKNOWN, ConnectXState, fits
-from .connectx_text import grid_position, join_moves, line_words, render_grid, split_moves
+from .connectx_text import board_words, grid_position, join_moves, line_words, render_grid, split_moves
 from .registry import register_game
 
 __all__ = ["ConnectX", "ConnectXState"]
@@ -56,11 +56,11 @@ class ConnectX(Game[ConnectXState, int]):
         options = cls.option_values(spec, options)
         rows, cols, k = options["rows"], options["cols"], options["k"]
         if not 1 <= rows <= cls.MAX_SIDE or not 1 <= cols <= cls.MAX_SIDE:
-            raise InvalidSpecError(f"a board of {rows} rows and {cols} columns is not supported: rows and cols must "
+            raise InvalidSpecError(f"a board of {board_words(rows, cols)} is not supported: rows and cols must "
                                    f"be 1..{cls.MAX_SIDE}")
         if not 2 <= k <= max(rows, cols):
-            raise InvalidSpecError(f"k={k} does not fit a board of {rows} rows and {cols} columns: expected 2..{max(rows, cols)}"
-                                   if max(rows, cols) > 1 else "a board of 1 row and 1 column has no room for a line")
+            raise InvalidSpecError(f"k={k} does not fit a board of {board_words(rows, cols)}: expected 2..{max(rows, cols)}"
+                                   if max(rows, cols) > 1 else f"a board of {board_words(rows, cols)} has no room for a line")
 
     def __init__(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
         self.check_options("", {"rows": rows, "cols": cols, "k": k})
@@ -297,7 +297,7 @@ class ConnectX(Game[ConnectXState, int]):
 
     @property
     def title(self) -> str:
-        size = f"{self.rows} rows x {self.cols} columns"  # said as such: "7 x 6" (solvers) and "5x7" (specs) differ
+        size = board_words(self.rows, self.cols, " x ")  # said as such: "7 x 6" (solvers) and "5x7" (specs) differ
         return f"Connect Four, {size}" if self.k == 4 else f"Connect {self.k} on {size}"
 
     def board_view(self, state: ConnectXState, last: int | None = None) -> BoardView:

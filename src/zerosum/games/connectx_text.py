@@ -14,16 +14,29 @@ from ..game import Origin
 from ..spec import quoted
 from .connectx_state import ConnectXState
 
-__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid", "grid_position", "line_words"]
+__all__ = ["split_moves", "join_moves", "parse_grid", "grid_stones", "render_grid", "grid_position", "line_words",
+           "counted", "board_words"]
 
 _DIGITS = re.compile(r"[0-9]{1,18}")
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` of ``noun``, singular for one: ``1 row``, ``6 rows``, ``0 cells``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def board_words(rows: int, cols: int, joint: str = " and ") -> str:
+    """A board's size in words: ``6 rows and 7 columns``, ``1 row and 5 columns``; ``joint=" x "``:
+    ``6 rows x 7 columns`` (a title's)."""
+    return f"{counted(rows, 'row')}{joint}{counted(cols, 'column')}"
 
 
 def split_moves(moves: str, cols: int) -> list[int]:
     """A move string as 0-based columns of a board ``cols`` wide, without checking legality.
 
     One digit a move on boards of up to 9 columns ("4453"); on wider boards, or whenever the string
-    holds a comma, comma- or space-separated numbers ("10,4,11").
+    holds a comma, comma- or space-separated numbers ("10,4,11", "10 4 11"): one comma between two moves,
+    none at either end (``,1``, ``1,2,`` and ``1,,2`` are refused: a move left out is a mistake).
     """
     if not isinstance(moves, str):
         raise InvalidMoveError(f"a move string is text such as '4453', not {type(moves).__name__}")
@@ -31,7 +44,15 @@ def split_moves(moves: str, cols: int) -> list[int]:
     if not text:
         return []
     if "," in text or cols > 9:
-        parts = [p for p in re.split(r"[,\s]+", text) if p]
+        parts: list[str] = []
+        chunks = text.split(",")
+        for i, chunk in enumerate(chunks):
+            if not chunk.strip():
+                where = ("at its start" if i == 0 else "at its end" if i == len(chunks) - 1
+                         else f"after move {len(parts)}")
+                raise InvalidMoveError(f"{quoted(moves)} has an empty move {where}: columns are separated by one "
+                                       "comma each (10,4,11)")
+            parts += chunk.split()
     else:
         parts = [ch for ch in text if not ch.isspace()]
     out = []
@@ -69,10 +90,11 @@ def parse_grid(text: str, rows: int, cols: int) -> list[str]:
             else:
                 raise InvalidPositionError(f"unexpected {quoted(ch)} in grid row {quoted(raw.strip())}: use . X O")
         if len(norm) != cols:
-            raise InvalidPositionError(f"grid row {quoted(raw.strip())} has {len(norm)} cells; this board has {cols} columns")
+            raise InvalidPositionError(f"grid row {quoted(raw.strip())} has {counted(len(norm), 'cell')}; this board "
+                                       f"has {counted(cols, 'column')}")
         out.append("".join(norm))
     if len(out) != rows:
-        raise InvalidPositionError(f"the grid has {len(out)} rows; this board has {rows}")
+        raise InvalidPositionError(f"the grid has {counted(len(out), 'row')}; this board has {rows}")
     return out
 
 

@@ -90,7 +90,8 @@ def board_to_state(game: Any, board: Any, mark: int) -> Any:
     cells = list(board)
     if len(cells) != game.rows * game.cols:
         raise InvalidPositionError(
-            f"a Kaggle board of {game.rows} x {game.cols} has {game.rows * game.cols} cells, not {len(cells)}"
+            f"a Kaggle board of {game.rows} x {game.cols} has {game.rows * game.cols} "
+            f"cell{'s' * (game.rows * game.cols != 1)}, not {len(cells)}"
         )
     if mark not in (1, 2):
         raise InvalidPositionError(f"mark must be 1 or 2, not {mark!r}")
@@ -128,7 +129,8 @@ def _flat_board(raw: Any, rows: int, cols: int) -> list[int]:
     if rows < 1 or cols < 1:
         raise InvalidPositionError(f"a Kaggle board has 1 row and 1 column or more, not {rows} x {cols}")
     if len(board) < cols:
-        raise InvalidPositionError(f"a Kaggle board of {rows} x {cols} has {rows * cols} cells, not {len(board)}")
+        raise InvalidPositionError(f"a Kaggle board of {rows} x {cols} has {rows * cols} cell{'s' * (rows * cols != 1)}, "
+                                   f"not {len(board)}")
     return board
 
 
