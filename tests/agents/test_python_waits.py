@@ -168,16 +168,16 @@ def test_a_long_compile_is_told_again_every_little_while(caplog, monkeypatch) ->
     """A compile that outlasts its first word is said again every ``UPDATE_EVERY`` seconds, in Python and in
     a command alike: a newcomer's first analysis said one line, then nothing for 43 s."""
     caplog.set_level(logging.WARNING, logger=prepare.LOG.name)
-    monkeypatch.setattr(prepare, "UPDATE_EVERY", 0.5)
-    prepare.warm([slow_step(3.2, "the test's long kernel")])
+    monkeypatch.setattr(prepare, "UPDATE_EVERY", 0.25)
+    prepare.warm([slow_step(2.3, "the test's long kernel")])
     said = [r.getMessage() for r in caplog.records if r.name == prepare.LOG.name]
-    assert 4 <= len(said) <= 7, said  # at about 1.5 s, then every 0.5 s until 3.2 s
+    assert 3 <= len(said) <= 6, said  # at about 1.5 s, then every 0.25 s until 2.3 s
     assert all(s.startswith("zerosum: preparing the engine (the test's long kernel), first run only: compiling for ")
                for s in said), said
     told: list[str] = []
-    step = slow_step(3.2, "the test's other long kernel")
+    step = slow_step(2.3, "the test's other long kernel")
     prepare.announce([step], told.append, after=0.5)
     prepare.warm([step])
     time.sleep(0.3)
-    assert 5 <= len(told) <= 8 and told[0].startswith("preparing the engine (the test's other long kernel): 0."), told
+    assert 4 <= len(told) <= 7 and told[0].startswith("preparing the engine (the test's other long kernel): 0."), told
     assert all("first run only: compiling for " in t for t in told[1:]), told
