@@ -312,7 +312,7 @@ def analysis_calls() -> Iterator[Call]:
            "clock": _clock, "score": 1, "nodes": 1000, "solver": solver, "text": analysis.token(first.progress),
            "progress": first.progress, "engine": "someone", "exact": False, "scores": {}, "values": {},
            "best": None, "elapsed": 0.0, "note": "", "points": {}, "legend": "", "classes": {}, "done": True,
-           "exact_moves": set(), "solver_scores": False, "from_book": False}
+           "exact_moves": set(), "solver_scores": False, "from_book": False, "depth": None}
     for name in analysis.__all__:
         label = f"analysis.{name}"
         if label not in EXCLUDED:
