@@ -1,7 +1,10 @@
-"""Helpers for tests that watch worker processes (the pool's and the server's)."""
+"""Helpers for tests that watch processes: worker processes (the pool's and the server's), and a command in a
+pseudo-terminal."""
 
 from __future__ import annotations
 
+import os
+import select
 import time
 
 
@@ -19,3 +22,14 @@ def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
     while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
     return [p for p in pids if alive(p)]
+
+
+def pty_read(fd: int, wait: float) -> bytes | None:
+    """What a pseudo-terminal's child wrote within ``wait`` seconds (``b""``: nothing yet), None once it closed."""
+    if not select.select([fd], [], [], wait)[0]:
+        return b""
+    try:
+        data = os.read(fd, 65536)
+    except OSError:  # the child has gone (Linux's EIO)
+        return None
+    return data or None

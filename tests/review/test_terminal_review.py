@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import pty
 import re
-import select
 import signal
 import sys
 import time
 
 import pytest
+from process_helpers import pty_read
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
@@ -27,14 +27,10 @@ def play(answers: list[str], timeout: float = 300.0) -> tuple[str, int]:
     seen, asked, deadline, status = b"", 0, time.monotonic() + timeout, None
     try:
         while time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.2)[0]:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                seen += data
+            data = pty_read(fd, 0.2)
+            if data is None:
+                break
+            seen += data
             text = ANSI.sub("", seen.decode(errors="replace"))
             prompts = text.count("to move: ") + text.count("Review the game move by move?")
             if prompts > asked and asked < len(answers):

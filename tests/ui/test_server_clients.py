@@ -22,22 +22,30 @@ CAP = 20  # its connection cap
 SLACK = 4.0  # how much later than its timeout a connection may be closed on a busy machine
 
 
-@pytest.fixture(scope="module")
-def server():
+def serving(app, on_stop=lambda: None, **limits):
+    """``serve_config(app, ...)`` with ``limits`` run in a thread on a free port: yields its address;
+    ``on_stop()`` before it stops."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = serve_config(create_app(mode="inline"), "127.0.0.1", port, header_timeout=TIMEOUT,
-                          body_timeout=TIMEOUT, keep_alive=1, max_connections=CAP)
-    srv = uvicorn.Server(config)
+    srv = uvicorn.Server(serve_config(app, "127.0.0.1", port, **limits))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.05)
-    yield ("127.0.0.1", port)
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield ("127.0.0.1", port)
+    finally:
+        on_stop()
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    yield from serving(create_app(mode="inline"), header_timeout=TIMEOUT, body_timeout=TIMEOUT, keep_alive=1,
+                       max_connections=CAP)
 
 
 PATIENT = 60.0  # the timeouts of the patient server: a connection it closes sooner was closed for the cap
@@ -66,21 +74,8 @@ def patient_app():
 @pytest.fixture(scope="module")
 def patient_server():
     """A server with a small cap and timeouts far longer than any test."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = serve_config(patient_app(), "127.0.0.1", port, header_timeout=PATIENT, body_timeout=PATIENT,
-                          keep_alive=int(PATIENT), max_connections=PATIENT_CAP)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield ("127.0.0.1", port)
-    RELEASE.set()
-    srv.should_exit = True
-    thread.join(10)
+    yield from serving(patient_app(), RELEASE.set, header_timeout=PATIENT, body_timeout=PATIENT,
+                       keep_alive=int(PATIENT), max_connections=PATIENT_CAP)
 
 
 def connect(address, data: bytes = b"") -> socket.socket:

@@ -13,7 +13,6 @@ import io
 import os
 import pty
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from zerosum.ui.terminal import PlaySession
 from zerosum.ui.terminal_view import Output
 
 import pty_play
+from process_helpers import pty_read
 from test_terminal_waits import Screen, env_for, slow_step
 
 fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="a pseudo-terminal needs fork")
@@ -48,14 +48,10 @@ def typed(args: list[str], script: list[tuple[str, float, bytes]],
     deadline = time.perf_counter() + timeout
     try:
         while time.perf_counter() < deadline:
-            if select.select([fd], [], [], 0.02)[0]:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                chunks.append(data)
+            data = pty_read(fd, 0.02)
+            if data is None:
+                break
+            chunks.append(data)
             text = pty_play.ANSI.sub("", b"".join(chunks).decode(errors="replace"))
             if len(sent) < len(script):
                 wanted, delay, keys = script[len(sent)]

@@ -66,7 +66,7 @@ Evaluation = Callable[[Game[Any, Any], Any, int], float]
 MOBILITY_SCALE = 10
 
 
-def own(game: Game[Any, Any], name: str) -> Evaluation | None:
+def own(game: Game[Any, Any], name: str) -> Callable[..., float] | None:
     """The game's own evaluation called ``name`` (its :meth:`~zerosum.game.Game.evaluations`), or None; a
     person's (a course game's ``evaluate``, marked ``student``) with every answer checked
     (:func:`zerosum.agents.student.checked`)."""
