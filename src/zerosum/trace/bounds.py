@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from ..errors import AgentError
-from .exact import FALLBACK_SECONDS
+from .exact import ask_instead
 
 __all__ = ["TraceBound", "MAX_TRACE_NODES", "DEFAULT_MAX_NODES", "MAX_TRACE_TIME", "DEFAULT_MAX_TIME", "check_budget",
            "time_bound", "too_many_nodes", "too_long"]
@@ -97,8 +97,7 @@ def time_bound(agent: Any, max_time: float) -> Iterator[None]:
         fallback = getattr(agent, "last_fallback", None)
         if fallback and fallback == getattr(agent, "fallback_reason", None):  # the solver does not answer here
             reason = fallback.rpartition(": playing ")[0] or fallback
-            raise AgentError(f"trace: {reason}: alpha-beta moves for it here, so ask "
-                             f"{agent.TRAITS.fallback}:time={limits.time or FALLBACK_SECONDS:g} why")
+            raise AgentError(f"trace: {reason}: alpha-beta moves for it here, {ask_instead(agent)}")
         if fallback:  # nothing proven within max_time: another search moved
             raise too_long(max_time)
         return

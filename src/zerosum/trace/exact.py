@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["hands_off", "handed_on", "fallback_time", "analysed"]
+__all__ = ["hands_off", "handed_on", "ask_instead", "fallback_time", "analysed"]
 
 #: alpha-beta's seconds a move where the solver hands a board on and its spec sets no time (the agent's own)
 FALLBACK_SECONDS = 1.0
@@ -41,7 +41,12 @@ def handed_on(agent: Any, game: Any, default: float = FALLBACK_SECONDS) -> str:
     why = hands_off(agent, game)
     if not why:
         return ""
-    return f"{why}, so ask {agent.TRAITS.fallback}:time={fallback_time(agent, default):g} why"
+    return f"{why}, {ask_instead(agent, default)}"
+
+
+def ask_instead(agent: Any, default: float = FALLBACK_SECONDS) -> str:
+    """Whom to ask why, where ``agent`` hands its move to its fallback: ``so ask alphabeta:time=1 why``."""
+    return f"so ask {agent.TRAITS.fallback}:time={fallback_time(agent, default):g} why"
 
 
 def analysed(agent: Any, game: Any, state: Any, seconds: float | None = None,

@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..agents.registry import agent_class
-from ..analysis import service
 from ..errors import AgentError
 from ..spec import listed
 from ..trace.bounds import TraceBound
-from ..trace.exact import handed_on
+from ..trace.exact import analysed, handed_on
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, number, server_agents
 
 __all__ = ["check_explain", "explain_job", "explained", "over_http", "MAX_EXPLAIN_NODES"]
@@ -143,7 +142,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
 def _exact_why(request: MoveRequest) -> dict[str, Any]:
     """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
     game, fmt = request.game, request.game.format_action
-    found = service(game).analyse(request.state, time=request.agent.limits.time or DEFAULT_TIME)
+    found = analysed(request.agent, game, request.state, default=DEFAULT_TIME)
     best = found.scores.get(found.best)
     alone = sum(1 for v in found.scores.values() if v == best) == 1
     rows = [{"move": fmt(a), "score": str(found.point(a)), "value": number(v),
