@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.files import shown
+from ..core.sqlite_trouble import OUTSIDE, outside
 from ..errors import InvalidFileError
 from ..spec import quoted
 
@@ -76,21 +77,11 @@ class StorageError(InvalidFileError):
         self.problem = problem
 
 
-#: SQLite's errors outside the file: primary result code (sqlite3.h), first words, what it means
-_OUTSIDE = ((13, "database or disk is full", "the disk is full (or a file-size limit)"),
-            (10, "disk i/o error", "the disk is full (or a file-size limit) or failing (disk I/O error)"),
-            (8, "attempt to write a readonly", "the file or its folder is read-only (SQLite writes FILE-wal, -shm)"),
-            (5, "database is locked", "another program holds a lock on it"),
-            (14, "unable to open database", "it cannot be opened (a folder not writable, or no file descriptors)"))
-
-
 def _failed(name: str, exc: sqlite3.DatabaseError, otherwise: str) -> InvalidFileError:
-    """A StorageError when SQLite's error is of the world outside the file, else InvalidFileError(otherwise)
-    (a damaged file, one that is no database, text that is not UTF-8)."""
-    code, text = getattr(exc, "sqlite_errorcode", None), str(exc).lower()
-    problem = next((means for number, words, means in _OUTSIDE if isinstance(exc, sqlite3.OperationalError)
-                    and (code & 0xFF == number if isinstance(code, int) else text.startswith(words))), None)
-    return InvalidFileError(otherwise) if problem is None else StorageError(name, problem)
+    """A StorageError when SQLite's error is of the world outside the file (:mod:`zerosum.core.sqlite_trouble`),
+    else InvalidFileError(otherwise) (a damaged file, one that is no database, text that is not UTF-8)."""
+    code = outside(exc)
+    return InvalidFileError(otherwise) if code is None else StorageError(name, OUTSIDE[code][1])
 
 
 def _said(exc: BaseException) -> str:

@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..core.sqlite_trouble import DISK_FULL, outside
 from ..errors import UsageError
 
 __all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable"]
@@ -62,18 +63,12 @@ CREATE INDEX IF NOT EXISTS games_second ON games(second);
 """
 
 
-#: SQLite's primary result codes that tell of the disk or the folder, not of the database's contents: PERM,
-#: BUSY, LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN
-_STORAGE_CODES = {3, 5, 6, 7, 8, 10, 13, 14}
-
-
 def disk_full(exc: BaseException) -> bool:
     """Whether ``exc`` says the disk is full or a file-size limit was reached (or SQLite's I/O error, which is
     how a write that fails so reaches it)."""
     if isinstance(exc, OSError):
         return exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(exc, sqlite3.Error) and isinstance(code, int) and code & 0xFF in (10, 13)
+    return outside(exc) in DISK_FULL
 
 
 def storage_problem(exc: BaseException) -> str | None:
@@ -81,7 +76,7 @@ def storage_problem(exc: BaseException) -> str | None:
     I/O error, no permission, a lock held) rather than a damaged or foreign database; None otherwise."""
     if isinstance(exc, OSError):
         what = exc.strerror or str(exc)
-    elif isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF in _STORAGE_CODES:
+    elif outside(exc) is not None:  # zerosum.core.sqlite_trouble
         what = " ".join(str(exc).split())
     else:
         return None
