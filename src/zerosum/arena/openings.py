@@ -275,7 +275,7 @@ def _bits(game: Game[Any, Any]) -> int:
 
 
 def balanced_game(game: Game[Any, Any]) -> Any:
-    """``game`` as the solver takes it (:func:`zerosum.solver.solver.solver_game`), within ``JUDGED_BITS``;
+    """``game`` as the solver takes it (:func:`zerosum.solver.boards.solver_game`), within ``JUDGED_BITS``;
     GameError for the others, which a search agent judges instead."""
     try:
         from ..solver.solver import solver_game  # numba: imported only when asked for
