@@ -106,18 +106,59 @@ def test_interrupted_book_says_what_its_checkpoint_kept(tmp_path: Path, monkeypa
     assert searcher.calls == 22  # the 25 positions of ply 2 (mirror images once): 3 kept, 22 searched
 
 
-def test_interrupted_analyze_says_no_column_is_shown(monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("proven, said", [
+    (None, "interrupted: no column was proven (stopped after "),
+    ([None, 3, None, -2, 0, None, None],
+     "interrupted: proven before the stop: column 2 +3, column 4 -2, column 5 0 (stopped after "),
+])
+def test_interrupted_analyze_says_the_columns_proven(proven: list[int | None] | None, said: str,
+                                                     monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     from zerosum.analysis.engine import Service
+    from zerosum.solver.solver import Interrupted
+
+    stop = KeyboardInterrupt() if proven is None else Interrupted(proven)
 
     def interrupted(self: Any, state: Any, **options: Any) -> Any:
-        raise KeyboardInterrupt
+        raise stop
 
     monkeypatch.setattr(Service, "analyse", interrupted)
     assert main(["analyze", "4", "--no-book", "--tt-log-size", "12", "--threads", "1"]) == 130
     captured = capsys.readouterr()
-    assert "interrupted: no column was scored" in captured.err and "--weak" in captured.err
+    assert said in captured.err and "--weak" in captured.err
     assert "score:" not in captured.out
+    if proven is not None:  # --weak: its values are signs
+        stop = Interrupted([None if s is None else (s > 0) - (s < 0) for s in proven])
+    assert main(["analyze", "4", "--weak", "--no-book", "--tt-log-size", "12", "--threads", "1"]) == 130
+    assert said.replace("+3", "a win").replace("-2", "a loss").replace("5 0", "5 a draw") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_interrupted_solver_analysis_keeps_the_columns_it_proved(threads: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the calling thread after it proved two columns: those two are the ones it would have given."""
+    import threading
+
+    from zerosum.solver.solver import Interrupted, Solver
+
+    position = "4455"
+    truth = Solver(tt_size=1 << 16, book=False).analyze(position)
+    solver = Solver(tt_size=1 << 16, book=False)
+    real, answered = Solver.solve_on, []
+
+    def solve_on(self: Solver, *args: Any) -> int:
+        if threading.current_thread() is threading.main_thread() and len(answered) == 2:
+            raise KeyboardInterrupt
+        score = real(self, *args)
+        if threading.current_thread() is threading.main_thread():
+            answered.append(score)
+        return score
+
+    monkeypatch.setattr(Solver, "solve_on", solve_on)
+    with pytest.raises(Interrupted) as stop:
+        solver.analyze(position, threads=threads)
+    kept = stop.value.scores
+    assert 2 <= sum(s is not None for s in kept) < 7 and all(s in (None, t) for s, t in zip(kept, truth)), kept
 
 
 class _Endless:

@@ -189,10 +189,9 @@ def _run_analyze(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     try:
         found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
-    except KeyboardInterrupt:  # one search scores every column: none is known before it ends
-        faster = "" if args.weak else "; --weak (win / draw / loss only) is much faster"
-        raise KeyboardInterrupt(f"no column was scored: the columns are shown together once every one is proven "
-                                f"(stopped after {time.perf_counter() - began:.1f} s of search){faster}") from None
+    except KeyboardInterrupt as stop:  # the columns proven before it (zerosum.solver.solver.Interrupted)
+        raise KeyboardInterrupt(_stopped(getattr(stop, "scores", None) or [], args.weak,
+                                         time.perf_counter() - began)) from None
     scores = [found.scores.get(c) for c in range(game.cols)]
     width = max(5, len(str(game.cols)) + 1)
     print(f"position: {args.moves or '(start)'}, player {state.to_move} to move")
@@ -200,13 +199,26 @@ def _run_analyze(args: argparse.Namespace) -> int:
     print("score: " + "".join(("full" if s is None else f"{s:+d}" if s else "0").rjust(width) for s in scores))
     best, value = found.best, int(found.scores[found.best])
     if args.weak:
-        verdict = {1: "a win", 0: "a draw", -1: "a loss"}[value]
-        print(f"best: column {best + 1} ({verdict})")
+        print(f"best: column {best + 1} ({_score_text(value, True)})")
     else:
         said = score_words(value, state.ply, game.cells)  # the one vocabulary: moves of the side concerned
         print(f"best: column {best + 1} (score {value:+d}: {said})" if value else f"best: column {best + 1} (a draw)")
     print(f"nodes: {found.nodes}, {found.elapsed * 1e3:.1f} ms")
     return 0
+
+
+def _stopped(scores: list[int | None], weak: bool, seconds: float) -> str:
+    """What an interrupted analysis says: the columns proven before Ctrl-C, if any."""
+    proven = [f"column {c + 1} {_score_text(s, weak)}" for c, s in enumerate(scores) if s is not None]
+    said = f"proven before the stop: {', '.join(proven)}" if proven else "no column was proven"
+    faster = "" if weak else "; --weak (win / draw / loss only) is much faster"
+    return f"{said} (stopped after {seconds:.1f} s of search){faster}"
+
+
+def _score_text(score: int, weak: bool) -> str:
+    if weak:
+        return {1: "a win", 0: "a draw", -1: "a loss"}[score]
+    return f"{score:+d}" if score else "0"
 
 
 # ---- book ---------------------------------------------------------------------------------------

@@ -133,17 +133,18 @@ def race(solver: Any, current: int, mask: int, weak: bool, node_limit: int | Non
     return int(score)
 
 
-def analyze_columns(solver: Any, children: Sequence[tuple[int, int, int]], weak: bool, threads: int
-                    ) -> tuple[dict[int, int], int]:
+def analyze_columns(solver: Any, children: Sequence[tuple[int, int, int]], weak: bool, threads: int,
+                    scores: dict[int, int] | None = None) -> tuple[dict[int, int], int]:
     """The scores of ``children`` (``(column, current, mask)``, in the order they are taken), searched by
     ``threads`` lanes taking them from one queue: ``({column: score of the child for its side to move},
-    nodes)``.  A lane that finds the queue empty helps with a column still searched (lazy SMP: the same
-    position, its own column order, the shared table); the first answer counts and halts the others on it.
-    The calling thread searches too; an exception or Ctrl-C in it halts the others."""
+    nodes)``, the scores filled into ``scores`` when given (so that the caller keeps the columns proven
+    before a Ctrl-C).  A lane that finds the queue empty helps with a column still searched (lazy SMP: the
+    same position, its own column order, the shared table); the first answer counts and halts the others on
+    it.  The calling thread searches too; an exception or Ctrl-C in it halts the others."""
     lanes = solver.lanes(min(threads, max(1, len(children))))
     todo = list(children)
     lock = threading.Lock()
-    scores: dict[int, int] = {}
+    scores = {} if scores is None else scores
     failed: list[BaseException] = []
     nodes = [0]
     stopping = [False]

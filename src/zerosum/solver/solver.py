@@ -15,7 +15,7 @@ table lives as long as the solver, so later solves reuse what earlier ones learn
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence, cast
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -23,15 +23,13 @@ import zerosum.solver.search as search  # by its own name: ``from . import searc
 
 from ..core.checks import check_flag, check_text, check_whole, safe_repr
 from ..errors import InvalidFileError, InvalidPositionError, InvalidSpecError, UsageError
-from ..game import COLUMN_BITBOARD
-from ..games.connectx import ConnectX, ConnectXState
-from ..games.registry import get_game
-from ..values import score_to_value
+from ..games.connectx import ConnectXState
+from .boards import best_of, score_value, solver_game, supports  # solver_game, best_of: kept here by name too
 from .book import Book, load_default
 from .parallel import BudgetExceeded, Halted, Lane, analyze_columns, check_threads, helper_order, race
 from .steps import warm_solver
 
-__all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "supports", "score_value"]
+__all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "Interrupted", "supports", "score_value", "solver_game", "best_of"]
 
 
 #: whether ``Solver.solve`` with ``threads > 1`` adds a lazy-SMP helper thread (see docs/solver.md's figures)
@@ -43,33 +41,15 @@ Position = "ConnectXState | str | Sequence[int]"
 MAX_NODE_LIMIT = 1 << 62
 #: the default table: 2**24 entries, 8 bytes each (128 MB, on huge pages where the system allows)
 DEFAULT_TT_SIZE = 1 << search.DEFAULT_LOG_SIZE
-MAX_BITS = 128  #: the widest board the solver takes, cols * (rows + 1) (128-bit bitboards past 64)
 
 
-def supports(game: Any) -> bool:
-    """Whether the solver takes ``game`` (Connect-X, cols x (rows + 1) <= ``MAX_BITS``; past 64 bits a waiting
-    person's faces ask it only where ``zerosum.analysis.Service.reaches``): the one capability question of the
-    faces, the arena and the commands, answered by the game (:attr:`~zerosum.game.GameTraits.solver`)."""
-    return bool(getattr(getattr(game, "traits", None), "solver", False))
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :meth:`Solver.analyze`: ``scores``, each column's score as the analysis would have given
+    it where it was proven before the stop, else None."""
 
-
-def score_value(game: Any, state: Any, score: int) -> int:
-    """A solver score of ``state`` (side to move's view) as an agent value (:func:`score_to_value`)."""
-    g = solver_game(game)
-    return score_to_value(score, state.ply, g.cells)
-
-
-def solver_game(game: Any) -> ConnectX:
-    """The Connect-X game of ``game`` (a spec or a game), checked to be one the solver takes (up to
-    ``MAX_BITS``: :func:`supports`)."""
-    found = get_game(game)  # a game passes through
-    if found.traits.layout != COLUMN_BITBOARD:  # the game says how its states lie
-        raise InvalidSpecError(f"the solver plays Connect-X only, not {found.spec!r}")
-    g, bits = cast(ConnectX, found), found.cols * (found.rows + 1)  # type: ignore[attr-defined]
-    if bits > MAX_BITS or not supports(g):
-        raise InvalidSpecError(f"a {g.rows} x {g.cols} board needs {bits} bits; the solver takes boards with "
-                               f"cols x (rows + 1) <= {MAX_BITS}")
-    return g
+    def __init__(self, scores: list[int | None]) -> None:
+        super().__init__()
+        self.scores = scores
 
 
 class Solver:
@@ -363,19 +343,23 @@ class Solver:
             else:
                 children.append((col, child.current, child.mask))
         nodes = 0
-        if threads > 1 and node_limit is None and len(children) > 1:
-            order = sorted(children, key=lambda c: (abs(2 * c[0] - (g.cols - 1)), c[0]))  # centre first
-            scores, nodes = analyze_columns(self, order, weak, threads)
-            for col, score in scores.items():
-                out[col] = -score
-        else:
-            lane = self._lanes[0]
-            for col, current, mask in children:
-                left = None if node_limit is None else node_limit - nodes
-                try:
-                    out[col] = -self.solve_on(lane, current, mask, weak, left)
-                finally:
-                    nodes += lane.nodes
+        scores: dict[int, int] = {}  # the children's scores, each for its side to move
+        try:
+            if threads > 1 and node_limit is None and len(children) > 1:
+                order = sorted(children, key=lambda c: (abs(2 * c[0] - (g.cols - 1)), c[0]))  # centre first
+                nodes = analyze_columns(self, order, weak, threads, scores)[1]
+            else:
+                lane = self._lanes[0]
+                for col, current, mask in children:
+                    left = None if node_limit is None else node_limit - nodes
+                    try:
+                        scores[col] = self.solve_on(lane, current, mask, weak, left)
+                    finally:
+                        nodes += lane.nodes
+        except KeyboardInterrupt:  # what was proven is said, not lost
+            raise Interrupted([-scores[c] if c in scores else s for c, s in enumerate(out)]) from None
+        for col, score in scores.items():
+            out[col] = -score
         self.nodes = nodes
         self.elapsed = time.perf_counter() - start
         return out
@@ -384,16 +368,4 @@ class Solver:
         """A best column (0-based): the centre-most among the best scores."""
         scores = self.analyze(position)
         return best_of(scores, self.game.cols)
-
-
-def best_of(scores: Sequence[int | None], cols: int) -> int:
-    """The centre-most column among those with the best score (left first between equals)."""
-    best: int | None = None
-    for col in sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c)):
-        s = scores[col]
-        if s is not None and (best is None or s > scores[best]):  # type: ignore[operator]
-            best = col
-    if best is None:
-        raise InvalidPositionError("no legal move: every column is full")
-    return best
 
