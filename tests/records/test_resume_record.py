@@ -86,3 +86,16 @@ def test_a_run_without_records_resumes_without_them(tmp_path, capsys):
     assert main(["match", "--resume", *RUN, "--out", str(db)]) == 0
     assert "records" not in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("r.db")) == []
+
+
+def test_a_resume_refused_says_only_why(tmp_path, capsys):
+    """A resumed run whose --ranking is its remembered record file: the one-line error, not first the notice
+    that the records go on there (the run does not start)."""
+    db, pgn = tmp_path / "r.db", tmp_path / "r.pgn"
+    assert main(["match", "random", "first", "--games", "2", *RUN, "--out", str(db), "--pgnout", str(pgn)]) == 0
+    before = pgn.read_bytes()
+    capsys.readouterr()
+    assert main(["match", "--resume", *RUN, "--out", str(db), "--ranking", str(pgn)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is the record file (--pgnout)" in err and "go on" not in err, err
+    assert pgn.read_bytes() == before

@@ -231,12 +231,14 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     if args.resume:
         store, config = _open_resumed(args, mode, out)
         try:
-            pgnout = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
+            pgnout, notice = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
             check_ranking(args, config, out, pgnout)  # --ranking, --grade; no clash of outputs
             runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
         except BaseException:
             store.close()
             raise
+        if notice:  # said once the run is sure to start: an error before it is the only line
+            print(notice, file=sys.stderr)
     else:
         config = _build_config(args, mode)
         check_ranking(args, config, out, pgnout)  # --ranking, --grade: before anything is written

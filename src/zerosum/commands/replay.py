@@ -123,25 +123,24 @@ def _remembered(store: Any) -> Path | None:
     return Path(os.path.normpath(Path(store.path).resolve().parent / name))
 
 
-def resumed_pgnout(args: argparse.Namespace, path: Path | None, store: Any) -> Path | None:
-    """The record file a resumed run writes to: the one the run began with (the results file remembers
-    it), said on standard error, unless ``--pgnout`` names one; a file other than the remembered one must be
-    new (it then gets every game of the run, the stored ones first), so no game is in it twice."""
-    import sys
-
+def resumed_pgnout(args: argparse.Namespace, path: Path | None, store: Any) -> tuple[Path | None, str]:
+    """``(the record file a resumed run writes to, what to say of it)``: the one the run began with (the
+    results file remembers it), with a notice for standard error once the run is sure to start, unless
+    ``--pgnout`` names one; a file other than the remembered one must be new (it then gets every game of the
+    run, the stored ones first), so no game is in it twice."""
     from ..core.files import check_output, shown
 
     before = _remembered(store)
     if path is None:
-        if before is not None:
-            path = check_output(before, overwrite=True, what="record file")
-            print(f"--resume: the records go on in {shown(before)}, the record file this run began with "
-                  "(--pgnout NEW names a new file for every game)", file=sys.stderr)
-        return path
+        if before is None:
+            return None, ""
+        return (check_output(before, overwrite=True, what="record file"),
+                f"--resume: the records go on in {shown(before)}, the record file this run began with "
+                "(--pgnout NEW names a new file for every game)")
     if before is not None and path.resolve() != before and path.exists():
         raise UsageError(f"--pgnout {shown(path)}: this run writes its records to {shown(before)}; leave --pgnout "
                          "out to go on there, or name a new file (it gets every game of the run)")
-    return path
+    return path, ""
 
 
 def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tuple[Any, Any]:
