@@ -260,3 +260,19 @@ def test_plots_are_written_as_png_and_svg(report, tmp_path):
     assert [p.name for p in sweep] == ["s-pairings.png", "s-ranking.png"]
     with pytest.raises(UsageError):
         write_plots(report, tmp_path, "t", formats=("pdf",))
+
+
+def test_piped_output_keeps_each_line_of_prose_whole(tmp_path, monkeypatch, capsys):
+    """A file or a pipe gets the tables at 160 columns and every sentence on one line, so that a log is
+    searched by its words (audit: 'deadline per \\nmove: 60 s' at the 160th column)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    db = tmp_path / "h.db"
+    assert main(["match", "random", "first", "--game", "tictactoe", "--games", "2", "--tc", "30+0.5",
+                 "--adjudicate", "draw=20", "--out", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(db), "--no-plots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0]
+    assert header.startswith("match on tictactoe: ") and len(header) > 160, header
+    assert "deadline per move: 60 s; time control 30+0.5; adjudication: draw after 20 moves" in header
+    assert lines[1].startswith("Pairings") and max(len(line) for line in lines if "━" in line) <= 160

@@ -27,7 +27,7 @@ def _console() -> Any:
 
     console = Console()
     if not console.is_terminal and not os.environ.get("COLUMNS"):  # files and pipes: wide, unless COLUMNS says
-        console = Console(width=max(console.width, 160))
+        console = Console(width=max(console.width, 160), soft_wrap=True)  # prose one line each: grep finds it
     return console
 
 

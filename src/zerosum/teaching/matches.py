@@ -86,7 +86,9 @@ class MatchResult:
         from ..arena.report import print_tables
 
         console = Console()
-        print_tables(self.report, console if console.is_terminal else Console(width=max(console.width, 160)))
+        if not console.is_terminal:  # files and pipes: wide tables, prose one line each
+            console = Console(width=max(console.width, 160), soft_wrap=True)
+        print_tables(self.report, console)
 
     def _elo_text(self) -> str:
         from ..arena.stats import fmt_elo
