@@ -115,11 +115,11 @@ static int negamax(int depth, int alpha, int beta, int dist) {
     if ((nodes & 4095) == 0) {
         char line[LINE];
         if (deadline && now() >= deadline) stopped = 1;
-        while (!stopped && read_line(line, 0)) {
+        while (!stopped && npending < 64 && read_line(line, 0)) {  /* 64 waiting: the rest stays unread */
             if (!strcmp(line, "stop")) stopped = 1;
             else if (!strcmp(line, "quit")) stopped = quitting = 1;
             else if (!strcmp(line, "isready")) say("%s\n", "readyok");
-            else if (npending < 64) strcpy(pending[npending++], line);
+            else strcpy(pending[npending++], line);
         }
     }
     if (node_limit && nodes >= node_limit) stopped = 1;
@@ -186,15 +186,35 @@ static const char *GO_FIELDS[7] = {"movetime", "nodes", "depth", "ftime", "stime
 
 /* go's fields into v (-1: not given); 0 when the line is malformed: an unknown or repeated field, a value
  * that is not a whole number, a limit of 0, one clock without the other, an increment without the clocks */
+static int go_field(const char *w) {     /* its index in GO_FIELDS, 7 for a field this version does not know */
+    int i = 0;
+    while (i < 7 && strcmp(w, GO_FIELDS[i])) i++;
+    return i;
+}
+
+static int is_field_name(const char *w) {  /* a letter, then letters, digits, _ and - */
+    if (!((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z'))) return 0;
+    for (; *w; w++)
+        if (!((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z') || (*w >= '0' && *w <= '9') || *w == '_' || *w == '-'))
+            return 0;
+    return 1;
+}
+
 static int parse_go(char *args, long v[7]) {
     for (int i = 0; i < 7; i++) v[i] = -1;
-    for (char *w = strtok(args, " \t"); w; w = strtok(NULL, " \t")) {
+    char *w = strtok(args, " \t");
+    while (w) {
+        int i = go_field(w);
+        if (i == 7) {                        /* a later version's field: skipped with the words after it */
+            if (!is_field_name(w)) return 0;
+            do w = strtok(NULL, " \t"); while (w && go_field(w) == 7);
+            continue;
+        }
         char *x = strtok(NULL, " \t"), *end;
-        int i = 0;
-        while (i < 7 && strcmp(w, GO_FIELDS[i])) i++;
-        if (i == 7 || !x || v[i] >= 0 || *x < '0' || *x > '9' || strlen(x) > 18) return 0;
+        if (!x || v[i] >= 0 || *x < '0' || *x > '9' || strlen(x) > 18) return 0;
         v[i] = strtol(x, &end, 10);
         if (*end || (i < 3 && v[i] == 0)) return 0;
+        w = strtok(NULL, " \t");
     }
     return (v[3] < 0) == (v[4] < 0) && (v[3] >= 0 || (v[5] < 0 && v[6] < 0));
 }

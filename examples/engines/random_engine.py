@@ -26,15 +26,31 @@ def number(text):
     return int(text)
 
 
-def go_ok(words):
-    """Whether 'go ...' is well formed: known fields once each, whole numbers, limits above 0, both clocks."""
-    names, values = words[1::2], words[2::2]
-    try:
-        given = {name: number(value) for name, value in zip(names, values)}
-    except ValueError:
-        return False
-    return (len(names) == len(values) == len(given) and set(given) <= set(GO_FIELDS)
-            and all(given[n] > 0 for n in ("movetime", "nodes", "depth") if n in given)
+def go_ok(line):
+    """Whether the line 'go ...' is well formed: known fields once each, whole numbers, limits above 0, both
+    clocks.  A field name this version does not know (a later version's) is skipped with the words after it, up
+    to the next known field (docs/protocol.md): it does not make the go malformed."""
+    text = line.rstrip("\r\n")
+    if any(ch < " " and ch != "\t" or "\x7f" <= ch <= "\x9f" or ch.isspace() and ch not in " \t" for ch in text):
+        return False  # a control character, or a space the protocol does not split words at
+    words, given, i = text.split(), {}, 1
+    while i < len(words):
+        name = words[i]
+        if name not in GO_FIELDS:
+            if not (name.isascii() and name[0].isalpha() and name.replace("_", "").replace("-", "").isalnum()):
+                return False  # a field's name: a letter, then letters, digits, _ and -
+            i += 1
+            while i < len(words) and words[i] not in GO_FIELDS:
+                i += 1
+            continue
+        if name in given or i + 1 == len(words):
+            return False
+        try:
+            given[name] = number(words[i + 1])
+        except ValueError:
+            return False
+        i += 2
+    return (all(given[n] > 0 for n in ("movetime", "nodes", "depth") if n in given)
             and ("ftime" in given) == ("stime" in given) and ("ftime" in given or not {"finc", "sinc"} & set(given)))
 
 
@@ -100,7 +116,7 @@ def main():
                 position = None
                 say(f"info string error {exc}")
         elif command == "go":
-            if not go_ok(words):
+            if not go_ok(line):
                 say("info string error malformed go")
             elif position is None or position[5]:
                 say("info string error no position, or the game is over")

@@ -18,7 +18,7 @@ WAIT = 600
 # A correct minimal engine for tic-tac-toe (its own rules: a test's independent truth), from which each
 # broken engine below differs in one fault.
 GOOD = r'''
-import sys, time, random
+import os, sys, time, random
 LINES = [(0,1,2),(3,4,5),(6,7,8),(0,3,6),(1,4,7),(2,5,8),(0,4,8),(2,4,6)]
 FAULT = sys.argv[1] if len(sys.argv) > 1 else ""
 def say(s): print(s, flush=True)
@@ -31,7 +31,9 @@ for line in sys.stdin:
     if cmd == "zsp":
         say("id name " + ("broken" if FAULT else "good"))
         if FAULT != "handshake": say("id author test")
-        say("game tictactoe"); say("zspok")
+        if FAULT != "no-game": say("game tictactoe")
+        say("zspok")
+        if FAULT == "closeout": sys.stdout = open(os.devnull, "w"); os.close(1)  # says nothing more
     elif cmd == "isready": say("readyok")
     elif cmd == "position":
         pos = None
@@ -46,9 +48,12 @@ for line in sys.stdin:
         except Exception:
             if FAULT != "silent": say("info string error bad position")
     elif cmd == "go":
-        if any(not x.isdigit() for x in w[2::2]): say("info string error malformed go"); continue
+        if FAULT != "lenient-go" and any(not x.isdigit() for x in w[2::2]):
+            say("info string error malformed go"); continue
         if FAULT == "crash" and pos is not None and sum(map(bool, pos)) >= 3: sys.exit(3)
+        if pos is None and FAULT == "lenient-go": say("info string error no position")
         if pos is None or over(pos): say("bestmove (none)"); continue
+        if FAULT == "flood" and sum(map(bool, pos)) >= 2: print("info depth 1\n" * 20_001, end="", flush=True)
         free = [i + 1 for i in range(9) if not pos[i]]
         if FAULT == "garbage": say("info depth two score est x")
         if FAULT == "chatty": say("thinking...")
@@ -170,7 +175,41 @@ def test_zerosum_engine_passes() -> None:
     status, out = check(sys.executable, "-m", "zerosum", "engine", "alphabeta:depth=6",
                         extra=("--game", "connect4", "--game", "tictactoe"))
     assert status == 0, out
-    assert "stop: bestmove" in out
+    assert "stop: bestmove" in out and "11 of 11 checks pass" in out, out
+
+
+def test_a_move_that_floods_its_output_fails_as_the_arena_forfeits_it(engine_file: Path) -> None:
+    """20,001 info lines in one move: the arena forfeits the game (garbage output), so the check that sent the go
+    fails with the arena's reason, its bounds imported (it passed, '... well formed', exit 0)."""
+    from zerosum.external.session import MAX_LINES, MAX_OUTPUT
+
+    status, out = check(sys.executable, str(engine_file), "flood")
+    assert status == 1 and "legal moves" in failed(out), out
+    assert (f"FAIL  legal moves: tictactoe after '32': garbage output: more than {MAX_LINES:,} lines or "
+            f"{MAX_OUTPUT // 2**20} MiB in one move (the arena forfeits the game)") in out, out
+    assert "ok    finished games" in out and "ok    go without position" in out, out  # the checks after it in step
+
+
+def test_the_malformed_go_follows_a_valid_position(engine_file: Path) -> None:
+    """An engine that plays 'go movetime banana' (no error line) but says why on a go without a position: the
+    malformed go came after a refused position, so that error line was taken for the go's (it passed)."""
+    status, out = check(sys.executable, str(engine_file), "lenient-go")
+    assert status == 1 and failed(out) == {"bad input"}, out
+    assert "FAIL  bad input: no 'info string error ...' line for a malformed go ('go movetime banana' after a " \
+           "valid position)" in out, out
+
+
+def test_the_lines_watched_never_pass_on_an_engine_gone_after_its_handshake(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "closeout")
+    assert status == 1 and "ok    info lines" not in out and "ok    only protocol lines" not in out, out
+    assert "FAIL  info lines: not run: the engine is gone" in out, out
+    assert "FAIL  only protocol lines: not run: the engine is gone" in out, out
+    assert "1 of 11 checks pass; 10 fail" in out, out
+
+
+def test_a_handshake_without_a_game_line_says_so(engine_file: Path) -> None:
+    status, out = check(sys.executable, str(engine_file), "no-game")
+    assert status == 1 and "FAIL  handshake: no game line before zspok" in out, out
 
 
 def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp_path: Path) -> None:
@@ -182,6 +221,17 @@ def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp
     assert "handshake: no zspok after zsp 1 within 3 s" in result.stdout
     assert result.stdout.count("not run: no handshake") == 9 and "ok    quit" in result.stdout
     assert "1 of 11 checks pass; 10 fail" in result.stdout  # quit alone: nothing else was seen to go right
+
+
+def test_the_lines_watched_say_why_they_were_not_run_when_quit_failed_too(tmp_path: Path) -> None:
+    """No handshake, and quit not obeyed either: the reason is the handshake's (it was empty)."""
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text("import time\ntime.sleep(60)\n")
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "2", sys.executable,
+                             str(sleeper)], capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 1 and "FAIL  quit: still running 2 s after quit" in result.stdout, result.stdout
+    assert "FAIL  info lines: not run: no handshake\n" in result.stdout, result.stdout
+    assert "FAIL  only protocol lines: not run: no handshake\n" in result.stdout, result.stdout
 
 
 def test_a_game_that_is_none_of_zerosums_is_one_usage_line(engine_file: Path) -> None:

@@ -106,6 +106,27 @@ def test_a_transcript(engine: Program) -> None:
     assert engine.proc.wait(WAIT) == 0
 
 
+def test_a_go_field_it_does_not_know_is_ignored_and_the_go_answered(engine: Program) -> None:
+    """docs/protocol.md: a limit it does not understand does not make it refuse the go (it answered an error line
+    and no bestmove); a known field's bad value is still a malformed go, an error line and no search."""
+    engine.send("zsp 1")
+    engine.until("zspok")
+    engine.send("position connect4 moves 44")
+    for go, ignored in (("go depth 2 ponder", "ponder"), ("go depth 2 mate 3", "mate 3")):
+        engine.send(go)
+        lines = engine.until("bestmove")
+        assert lines[0] == f"info string ignored go field(s) this engine does not know: {ignored}", lines
+        assert not any(line.startswith("info string error") for line in lines), lines
+        depths = [r.depth for r in _replies(lines) if isinstance(r, Info) and r.depth is not None]
+        assert depths and max(depths) == 2 and lines[-1] != "bestmove (none)", lines  # depth 2 honoured
+    engine.send("go movetime banana")
+    engine.send("isready")
+    lines = engine.until("readyok")
+    assert len(lines) == 2 and lines[0].startswith("info string error bad line 'go movetime banana': "), lines
+    engine.send("quit")
+    assert engine.proc.wait(WAIT) == 0
+
+
 def test_stop_is_answered_at_once_with_a_legal_move() -> None:
     program = Program("alphabeta:time=60")
     try:
@@ -233,6 +254,7 @@ def test_no_input_breaks_the_engine_or_its_output(any_engine: list[str]) -> None
     from zerosum.external.protocol import Go, parse_command
 
     lines = _fuzz_lines(7, 400)
+    # a go with a field of a later version ('go bogus 3') is a go (docs/protocol.md), for every engine here
     gos = 0
     for line in lines:
         try:

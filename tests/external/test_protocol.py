@@ -134,7 +134,8 @@ BAD_COMMANDS = ["zsp", "zsp 0", "zsp one", "zsp 1 2", "isready now", "newgame x"
                 "position", "position connect4 4453", "position connect4 move 4453",
                 "go 100", "go movetime", "go movetime 0", "go movetime -5", "go movetime 1.5", "go nodes 0",
                 "go depth 0", "go depth 3 depth 4", "go ftime 100", "go stime 100", "go finc 5",
-                "go ftime 1 stime 1 finc x", "go infinite", "go movetime ４", "go nodes 99999999999999999999",
+                "go ftime 1 stime 1 finc x", "go movetime ４", "go movetime banana", "go mate 3 movetime banana",
+                "go depth 2 3", "go nodes 99999999999999999999",
                 "zsp 1\x00", "isready\rgo", "go\x1b[2J"]
 BAD_REPLIES = ["id", "id name", "id nick x", "option", "option name", "option name X type", "option name X type spin",
                "option name X type spin default 1", "option name X type spin default 1 min 0",
@@ -146,6 +147,31 @@ BAD_REPLIES = ["id", "id name", "id nick x", "option", "option name", "option na
                "info score est nan", "info score est inf", "info score est 1e9999", "info score est 0x10",
                "info score exact 1 score est 2", "info depth 1 depth 2", "info pv", "info string", "info seldepth 3",
                "info depth 1 cp 30", "bestmove", "bestmove 4 ponder 5", "bestmove 4 5"]
+
+
+@pytest.mark.parametrize("line, go, ignored", [
+    ("go depth 2 ponder", Go(depth=2), ("ponder",)), ("go depth 2 mate 3", Go(depth=2), ("mate 3",)),
+    ("go infinite", Go(), ("infinite",)), ("go mate 3 movetime 50 searchmoves 4 5", Go(movetime=50),
+                                           ("mate 3", "searchmoves 4 5")),
+])
+def test_a_go_field_of_a_later_version_is_skipped_not_refused(line: str, go: Go, ignored: tuple[str, ...]) -> None:
+    """docs/protocol.md: a limit an engine does not understand does not make it refuse the go (it was an error)."""
+    parsed = parse_command(line)
+    assert parsed == go and isinstance(parsed, Go) and parsed.ignored == ignored and parsed.line() == go.line()
+
+
+@pytest.mark.parametrize("line, bound", [("info score exact 99999999999999999999", -MAX_NUMBER),
+                                         ("info score exact -9223372036854775808", -MAX_NUMBER),
+                                         ("info depth 99999999999999999999", 0),
+                                         ("option name X type spin default 1 min 0 max 99999999999999999999", -MAX_NUMBER)])
+def test_a_number_too_large_is_said_to_be_out_of_range_with_its_bound(line: str, bound: int) -> None:
+    """It said 'an exact score is a whole number, not ...' of a whole number: the fault is its size."""
+    with pytest.raises(ProtocolError) as exc:
+        parse_reply(line)
+    assert f"out of range: a whole number in {bound}..{MAX_NUMBER}" in str(exc.value), exc.value
+    assert parse_reply(f"info score exact {-MAX_NUMBER}") == Info(exact=-MAX_NUMBER)
+    with pytest.raises(ProtocolError, match="out of range"):
+        Info(exact=MAX_NUMBER + 1)
 
 
 @pytest.mark.parametrize("line", BAD_COMMANDS)

@@ -19,8 +19,10 @@ depth.  Values: ``score exact S`` for a proven result (the solver's convention o
 takes, elsewhere 1, 0 or -1), ``score est E`` otherwise, in the agent's own unit
 (:attr:`~zerosum.agents.traits.AgentTraits.values`).
 
-Bad input never ends the program: a malformed line, an unknown game or an illegal move is an ``info string
-error ...`` line.  An unknown command is ignored.  This module imports quickly; the agents load in ``run``.
+Bad input never ends the program: a malformed line (``go movetime banana`` too), an unknown game or an
+illegal move is an ``info string error ...`` line.  A ``go`` field it does not know (a later version's:
+``go depth 2 ponder``) is skipped with an ``info string ignored ...`` line, and the ``go`` searches.  An
+unknown command is ignored.  This module imports quickly; the agents load in ``run``.
 """
 
 from __future__ import annotations
@@ -203,6 +205,9 @@ class Engine:
         self.fork()
 
     def go(self, command: Any) -> None:
+        if command.ignored:  # a later version's fields: honoured what it can (docs/protocol.md), said so
+            self.send(p.Info(string=one_line("ignored go field(s) this engine does not know: "
+                                             + ", ".join(command.ignored))))
         if self.position is None:
             self.error("no position: send position SPEC [moves MOVES] before go")
             self.send(p.BestMove(None))

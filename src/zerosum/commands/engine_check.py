@@ -6,11 +6,13 @@ of each zerosum game it plays (:func:`test_positions`: the start, positions from
 last positions before their ends); ``bestmove (none)`` on finished games; ``stop`` answered within
 ``--stop-limit`` ms (measured only on a search still running when ``stop`` is sent); well-formed ``info``
 lines with legal principal variations; an unknown command ignored; bad input (an illegal move, an unknown
-game, a malformed ``go``) answered with ``info string error`` and the engine still answering; ``go`` without
-a position answered ``bestmove (none)``; ``quit``; and nothing on standard output but protocol lines.  Every
-``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a second one).  Exit status
-0 when no check fails (a check not measured is said so, and is no pass), 1 otherwise.  The whole process
-group is killed at the end.  From Python: :func:`check_engine`.
+game, a malformed ``go`` after a valid position) answered with ``info string error`` and the engine still
+answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on standard output
+but protocol lines.  Every ``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a
+second one), and its output is held to the arena's bounds on one move's (a flood fails the check, as the arena
+forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran (never on an
+engine gone or never greeted).  Exit status 0 when no check fails (a check not measured is said so, and is no
+pass), 1 otherwise.  The whole process group is killed at the end.  From Python: :func:`check_engine`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import time
 from typing import Any
 
 from ..external import protocol as p
-from .engine_probe import GONE, Checker, Failed, NotMeasured, Probe
+from .engine_probe import GONE, Checker, Failed, Flooded, NotMeasured, Probe
 from .options import float_arg, int_arg
 
 __all__ = ["COMMANDS", "test_positions", "check_engine", "TEST_GAMES"]
@@ -71,9 +73,10 @@ def _handshake(c: Checker) -> str:
     ids = {r.key: r.value for r in before if isinstance(r, p.Id)}
     c.games = [r.spec for r in before if isinstance(r, p.GameSpec)]
     options = sum(isinstance(r, p.OptionSpec) for r in before)
-    missing = [f"id {key}" for key in ("name", "author") if key not in ids] + ([] if c.games else ["a game line"])
+    missing = [f"no id {key} line" for key in ("name", "author") if key not in ids] + ([] if c.games else
+                                                                                      ["no game line"])
     if missing:
-        raise Failed(f"no {' and no '.join(missing)} before zspok")
+        raise Failed(f"{', '.join(missing[:-1])}{' and ' if len(missing) > 1 else ''}{missing[-1]} before zspok")
     return f"{ids['name']!r} by {ids['author']!r}, {len(c.games)} game(s), {options} option(s)"
 
 
@@ -111,7 +114,7 @@ def _legal_moves(c: Checker) -> str:
             c.position = (game, state)
             c.engine.send(f"position {game.spec}" + (f" moves {moves}" if moves else ""))
             sent = time.monotonic()
-            c.engine.send(f"go movetime {c.args.movetime}")
+            c.go(f"go movetime {c.args.movetime}")
             label = f"{game.spec} after {moves!r}" if moves else f"{game.spec} at the start"
             when, best = c.bestmove(label)
             slowest = max(slowest, when - sent)
@@ -132,7 +135,7 @@ def _finished(c: Checker) -> str:
             if finished:
                 c.position = (game, state)
                 c.engine.send(f"position {game.spec} moves {moves}")
-                c.engine.send(f"go movetime {c.args.movetime}")
+                c.go(f"go movetime {c.args.movetime}")
                 _, best = c.bestmove(f"{game.spec} after {moves!r}")
                 if best != p.BestMove(None):
                     raise Failed(f"{game.spec} after {moves!r} is over, yet {best.line()}")
@@ -152,9 +155,11 @@ def _stop(c: Checker) -> str:
     c.engine.send(f"position {game.spec}")
     c.synced("position")
     went = time.monotonic()
-    c.engine.send(LONG_GO)
+    c.go(LONG_GO)
     try:  # the search must still run when stop comes: a bestmove now ended it by itself
         when, best, _ = c.wait_for(lambda r: isinstance(r, p.BestMove), STOP_AFTER, "bestmove")
+    except Flooded:
+        raise
     except Failed:
         if c.engine.exited():
             raise
@@ -169,7 +174,8 @@ def _stop(c: Checker) -> str:
         when, best, _ = c.wait_for(lambda r: isinstance(r, p.BestMove), max(limit, min(c.args.timeout, 5.0)),
                                    "bestmove")
     except Failed as exc:
-        raise Failed(f"stop ignored: {exc}") from None
+        failure = c.flood(exc)
+        raise (failure if isinstance(failure, Flooded) else Failed(f"stop ignored: {exc}")) from None
     c.single(best, "after stop")
     took = (when - sent) * 1000
     if when - sent > limit:
@@ -181,15 +187,28 @@ def _stop(c: Checker) -> str:
     return f"bestmove {took:.0f} ms after stop (limit {c.args.stop_limit} ms)"
 
 
+#: the bad input's malformed go: a known field with a value that is no number (an unknown field is no error:
+#: docs/protocol.md, a limit an engine does not understand does not make it refuse the go)
+BAD_GO = "go movetime banana"
+
+
 def _bad_input(c: Checker) -> str:
     game = _games(c)[0]
     problems = []
     for label, line in (("an illegal move", f"position {game.spec} moves " + _illegal(game)),
-                        ("an unknown game", "position nosuchgame:size=3"), ("a malformed go", "go movetime banana")):
+                        ("an unknown game", "position nosuchgame:size=3"),
+                        ("a valid position", f"position {game.spec}"),
+                        (f"a malformed go ({BAD_GO!r} after a valid position)", BAD_GO)):
         c.engine.send(line)
-        before = c.synced(label)
-        if not any(isinstance(r, p.Info) and (r.string or "").startswith("error") for r in before):
+        said = any(isinstance(r, p.Info) and (r.string or "").startswith("error") for r in c.synced(label))
+        if said == (label == "a valid position"):  # an error line is wanted for each but the valid position
             problems.append(label)
+        if line == BAD_GO:  # a search it started anyway (it should not) ends here, before the next check
+            c.engine.send("stop")
+            c.synced("stop")
+    if "a valid position" in problems:
+        raise Failed(f"an 'info string error ...' line for a valid position (position {game.spec}): the malformed "
+                     "go after it was not tested")
     if problems:
         raise Failed(f"no 'info string error ...' line for {', '.join(problems)}")
     return "an illegal move, an unknown game, a malformed go: each an error line, still answering"
@@ -208,7 +227,8 @@ def _illegal(game: Any) -> str:
 
 
 def _no_position(c: Checker) -> str:
-    c.engine.send(f"position nosuchgame:size=3\ngo movetime {c.args.movetime}")  # no valid position now
+    c.engine.send("position nosuchgame:size=3")  # no valid position now
+    c.go(f"go movetime {c.args.movetime}")
     _, best = c.bestmove("go without a valid position")
     if best != p.BestMove(None):
         raise Failed(f"go without a valid position answered {best.line()}, not {p.BestMove(None).line()}")
@@ -251,19 +271,20 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                 c.results.append((name, None, f"not measured: {exc}"))
             except Failed as exc:
                 c.results.append((name, False, str(exc)))
-                skip = GONE if engine.exited() else "no handshake" if name == "handshake" else ""
+                skip = GONE if engine.exited() else "no handshake" if name == "handshake" else skip
             if name == "handshake" and not skip:
                 _refuse_unplayed(c)
         if engine.proc.alive():  # what it printed before quit
             while engine.read(0.05) is not None:
                 pass
-        talked = c.results[0][1] is True  # without a handshake, nothing below was seen to go right
-        c.results.append(("info lines", c.bad_infos == 0 and talked,
+        # what watched every line passes only when every check ran: never on an engine gone or never greeted
+        cut = f"not run: {skip}" + (f" ({c.infos} well formed before)" if c.infos else "")
+        c.results.append(("info lines", not c.bad_infos and not skip,
                           f"{c.bad_infos} bad: {c.first_bad_info}" if c.bad_infos else
-                          f"{c.infos} well formed" if talked else f"not run: {skip}"))
-        c.results.append(("only protocol lines", not c.garbage and talked,
+                          cut if skip else f"{c.infos} well formed"))
+        c.results.append(("only protocol lines", not c.garbage and not skip,
                           f"garbage: {c.garbage[:80]!r}" if c.garbage else
-                          "nothing else on standard output" if talked else f"not run: {skip}"))
+                          f"not run: {skip}" if skip else "nothing else on standard output"))
     finally:
         engine.proc.kill()
     return c.results

@@ -6,6 +6,11 @@ reading of its replies.
 well formed, their ``pv`` legal, nothing on standard output but protocol lines), and answers the checks'
 questions: the next ``bestmove`` (then an ``isready`` round trip: a second ``bestmove`` for the same ``go``
 fails), the replies before a ``readyok``.  A check raises :class:`Failed` or :class:`NotMeasured`.
+
+Each ``go`` sent through :meth:`Checker.go` is held to the arena's bounds on one move's output
+(:data:`~zerosum.external.session.MAX_LINES` lines, :data:`~zerosum.external.session.MAX_OUTPUT` bytes): a move
+over them is :class:`Flooded` (the arena forfeits it, ``garbage output: ...``), once its ``bestmove`` has been
+read, so that the checks after it read the answers to their own commands.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any, Callable
 
 from ..external import protocol as p
 
-__all__ = ["Probe", "Checker", "Failed", "NotMeasured", "GONE"]
+__all__ = ["Probe", "Checker", "Failed", "Flooded", "NotMeasured", "GONE"]
 
 
 class Probe:
@@ -64,6 +69,10 @@ class Failed(Exception):
     """A check that failed: the message says why."""
 
 
+class Flooded(Failed):
+    """A move whose output broke the arena's bounds (the arena would forfeit the game for it)."""
+
+
 class NotMeasured(Exception):
     """A check that could not be measured (neither passed nor failed): the message says why."""
 
@@ -81,6 +90,36 @@ class Checker:
         self.first_bad_info = self.garbage = ""
         self.position: tuple[Any, Any] | None = None  # game, state of the position last sent, for pvs
         self.games: list[str] = []  # the handshake's game lines
+        self.move: list[int] | None = None  # the move under way (a go sent): [lines read, read_bytes at its go]
+        self.flooded = ""  # why the move under way broke the arena's bounds, once it has
+
+    def go(self, line: str) -> None:
+        """Send ``line`` (a ``go``): its output, up to its ``bestmove``, is held to the arena's bounds."""
+        self.engine.send(line)
+        self.move, self.flooded = [0, self.engine.proc.read_bytes], ""
+
+    def flood(self, exc: Failed, label: str = "") -> Failed:
+        """The failure to raise for ``exc``, a move's failure: :class:`Flooded` when the move broke the arena's
+        bounds (its bestmove came, or never did: the move is over either way), ``exc`` otherwise."""
+        flooded = self.flooded if not isinstance(exc, Flooded) else str(exc)
+        if not flooded:
+            return exc
+        if not isinstance(exc, Flooded):
+            self.move, self.flooded = None, ""
+            flooded = f"{flooded}; {exc}"
+        return Flooded(f"{label}: {flooded}" if label else flooded)
+
+    def _count(self) -> None:
+        """One more line of the move under way: over the arena's bounds, the move is flooded."""
+        from ..external.process import GARBAGE
+        from ..external.session import MAX_LINES, MAX_OUTPUT
+
+        if self.move is None or self.flooded:
+            return
+        self.move[0] += 1
+        if self.move[0] > MAX_LINES or self.engine.proc.read_bytes - self.move[1] > MAX_OUTPUT:
+            self.flooded = (f"{GARBAGE}: more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move "
+                            "(the arena forfeits the game)")
 
     def wait_for(self, want: Callable[[Any], bool], seconds: float, what: str) -> tuple[float, Any, list[Any]]:
         """Read replies until one satisfies ``want``: (when, that reply, the replies before it)."""
@@ -90,6 +129,7 @@ class Checker:
             if got is None:
                 raise Failed(self.engine.exited() or f"no {what} within {seconds:g} s")
             when, line = got
+            self._count()
             try:
                 reply = p.parse_reply(line) if not line.startswith("\x00") else None
             except p.ProtocolError as exc:
@@ -103,9 +143,14 @@ class Checker:
                 continue
             if isinstance(reply, p.Info):
                 self.note_info(reply)
+            if isinstance(reply, p.BestMove) and self.move is not None:  # the move's end
+                self.move, flooded, self.flooded = None, self.flooded, ""
+                if flooded:
+                    raise Flooded(flooded)
             if want(reply):
                 return when, reply, before
-            before.append(reply)
+            if not self.flooded:  # a flood's lines are not kept
+                before.append(reply)
 
     def note_info(self, info: Any) -> None:
         self.infos += 1
@@ -124,7 +169,10 @@ class Checker:
         an ``isready`` round trip: a ``bestmove`` before its ``readyok`` is a second answer to the same ``go``
         (``label`` names the position in the failure)."""
         wait = self.args.movetime / 1000 + self.args.timeout if seconds is None else seconds
-        when, best, _ = self.wait_for(lambda r: isinstance(r, p.BestMove), wait, "bestmove")
+        try:
+            when, best, _ = self.wait_for(lambda r: isinstance(r, p.BestMove), wait, "bestmove")
+        except Failed as exc:
+            raise self.flood(exc, label) from None
         self.single(best, label)
         return when, best
 

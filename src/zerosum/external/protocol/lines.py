@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import IO, Callable
 
 from ...spec import quoted
-from .messages import (CONTROL, GO_FIELDS, INTEGER, NUMBER, TOKEN, MAX_LINE, MAX_NUMBER, NO_MOVE, BestMove, Command,
-                       GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, Message, NewGame, OptionSpec, Position,
-                       ProtocolError, Quit, ReadyOk, Reply, SetOption, Stop, Unknown, shown)
+from .messages import (CONTROL, FIELD_NAME, GO_FIELDS, NUMBER, TOKEN, WHOLE, MAX_LINE, MAX_NUMBER, NO_MOVE,
+                       BestMove, Command, GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, Message, NewGame,
+                       OptionSpec, Position, ProtocolError, Quit, ReadyOk, Reply, SetOption, Stop, Unknown, shown)
 
 __all__ = ["parse_command", "parse_reply", "format_line", "read_line"]
 
@@ -33,16 +33,17 @@ class _Words:
         self.i += 1
         return self.line[start:end]
 
+    def peek(self) -> str:
+        start, end = self.spans[self.i]
+        return self.line[start:end]
+
     def expect(self, word: str) -> None:
         got = self.word(f"'{word}'")
         if got != word:
             raise ProtocolError(f"expected '{word}', not {quoted(got)}")
 
-    def number(self, what: str, lo: int = 0) -> int:
-        text = self.word(what)
-        if INTEGER.fullmatch(text) is None or not lo <= int(text) <= MAX_NUMBER:
-            raise ProtocolError(f"{what} is a whole number in {lo}..{MAX_NUMBER}, not {quoted(text)}")
-        return int(text)
+    def number(self, what: str, lo: int = 0, hi: int = MAX_NUMBER) -> int:
+        return whole(self.word(what), what, lo, hi)
 
     def rest(self, what: str, empty: bool = False) -> str:
         if not self.more():
@@ -56,6 +57,19 @@ class _Words:
     def end(self) -> None:
         if self.more():
             raise ProtocolError(f"unexpected {quoted(self.word(''))} (nothing may follow)")
+
+
+def whole(text: str, what: str, lo: int, hi: int = MAX_NUMBER) -> int:
+    """``text`` as a whole number in ``lo..hi``; ProtocolError saying which rule it breaks: not a whole number,
+    or one out of range (too large for the protocol's numbers: at most 2**63 - 1 either way)."""
+    if WHOLE.fullmatch(text) is None:
+        raise ProtocolError(f"{what} is a whole number in {lo}..{hi}, not {quoted(text)}")
+    digits = text.lstrip("+-").lstrip("0")
+    value = int(text) if len(digits) <= len(str(MAX_NUMBER)) else None  # never int() of a huge string
+    if value is None or not lo <= value <= hi:
+        shown_ = text if len(text) <= 40 else f"{text[:20]}...({len(digits)} digits)"
+        raise ProtocolError(f"{what} {shown_} is out of range: a whole number in {lo}..{hi}")
+    return value
 
 
 def _clean(line: str) -> str:
@@ -116,15 +130,28 @@ def _position(w: _Words) -> Message:
 
 
 def _go(w: _Words) -> Message:
+    """The known fields, each checked; a field name this version does not know (a later version's) is skipped
+    with the words after it up to the next known field, and kept in ``Go.ignored`` (docs/protocol.md: a limit
+    an engine does not understand does not make it refuse the go)."""
     got: dict[str, int] = {}
+    ignored: list[str] = []
     while w.more():
         key = w.word("a go field")
-        if key not in GO_FIELDS:
-            raise ProtocolError(f"unknown go field {quoted(key)} (expected {', '.join(GO_FIELDS)})")
-        if key in got:
-            raise ProtocolError(f"{key} twice")
-        got[key] = w.number(key, GO_FIELDS[key])
-    return Go(**got)
+        if key in GO_FIELDS:
+            if key in got:
+                raise ProtocolError(f"{key} twice")
+            got[key] = w.number(key, GO_FIELDS[key])
+            continue
+        if FIELD_NAME.fullmatch(key) is None:
+            raise ProtocolError(f"a go field is a name ({', '.join(GO_FIELDS)} or a later version's), "
+                                f"not {quoted(key)}")
+        skipped = [key]
+        while w.more() and w.peek() not in GO_FIELDS:
+            skipped.append(w.word(""))
+        ignored.append(" ".join(skipped))
+    go = Go(**got)
+    object.__setattr__(go, "ignored", tuple(ignored))  # words of a checked line: text, no control characters
+    return go
 
 
 def _id(w: _Words) -> Message:
@@ -153,10 +180,7 @@ def _option(w: _Words) -> Message:
 
 
 def _signed(w: _Words, what: str) -> int:
-    text = w.word(what)
-    if INTEGER.fullmatch(text) is None or abs(int(text)) > MAX_NUMBER:
-        raise ProtocolError(f"{what} is a whole number, not {quoted(text)}")
-    return int(text)
+    return whole(w.word(what), what, -MAX_NUMBER)
 
 
 def _game(w: _Words) -> Message:

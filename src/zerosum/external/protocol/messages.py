@@ -4,7 +4,7 @@ valid line, and a value that could not be is refused when it is built (:class:`P
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import ClassVar, Optional, Union
 
 from ...errors import GameError
@@ -14,7 +14,8 @@ __all__ = [
     "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "NO_MOVE", "ProtocolError",
     "Hello", "IsReady", "SetOption", "NewGame", "Position", "Go", "Stop", "Quit",
     "Id", "OptionSpec", "GameSpec", "HelloDone", "ReadyOk", "Info", "BestMove", "Unknown",
-    "Command", "Reply", "Message", "GO_FIELDS", "TOKEN", "INTEGER", "NUMBER", "CONTROL", "shown",
+    "Command", "Reply", "Message", "GO_FIELDS", "TOKEN", "INTEGER", "WHOLE", "FIELD_NAME", "NUMBER", "CONTROL",
+    "shown",
 ]
 
 #: the version this module speaks (``zsp 1``)
@@ -30,6 +31,10 @@ NO_MOVE = "(none)"
 #: no line may hold (Unicode's Cc but the tab)
 TOKEN = re.compile(r"[^ \t]+")
 INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
+#: a whole number of any size (its range is checked apart: a clear reason for a number too large)
+WHOLE = re.compile(r"[+-]?[0-9]+")
+#: what a field's name looks like (an unknown ``go`` field of a later version is skipped, a number is not)
+FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 NUMBER = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?")
 _OPTION_TYPES = ("spin", "check", "string")
 CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
@@ -59,8 +64,15 @@ def _check_text(owner: str, name: str, value: object, *, empty: bool = False, sp
 def _check_number(owner: str, name: str, value: object, lo: int, *, optional: bool = True) -> None:
     if value is None and optional:
         return
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= MAX_NUMBER:
+    _check_range(owner, name, value, lo)
+
+
+def _check_range(owner: str, name: str, value: object, lo: int) -> None:
+    """``value`` is a whole number in ``lo..MAX_NUMBER``: which of the two it is not, otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ProtocolError(f"{owner}: {name} is a whole number in {lo}..{MAX_NUMBER}, not {quoted(value)}")
+    if not lo <= value <= MAX_NUMBER:
+        raise ProtocolError(f"{owner}: {name} {value} is out of range: a whole number in {lo}..{MAX_NUMBER}")
 
 
 def _number_text(value: float) -> str:
@@ -151,7 +163,8 @@ class Go(_Line):
 
     ``ftime``/``stime``: the first and the second player's clocks (milliseconds left), ``finc``/``sinc``
     their increments; the clocks come together, the increments only with them.  No field: the engine's own
-    limits.
+    limits.  ``ignored``: the fields of a later version a parsed line had (each with the words after it), which
+    this version skips; set by the parser only, never written, and no part of the value's equality.
     """
 
     WORD = "go"
@@ -163,6 +176,7 @@ class Go(_Line):
     stime: Optional[int] = None
     finc: Optional[int] = None
     sinc: Optional[int] = None
+    ignored: tuple[str, ...] = field(default=(), compare=False, init=False)  # set by the parser alone
 
     def check(self) -> None:
         for name, lowest in GO_FIELDS.items():
@@ -284,9 +298,8 @@ class Info(_Line):
     def check(self) -> None:
         for name in ("depth", "nodes", "time"):
             _check_number("info", name, getattr(self, name), 0)
-        if self.exact is not None and (isinstance(self.exact, bool) or not isinstance(self.exact, int)
-                                       or abs(self.exact) > MAX_NUMBER):
-            raise ProtocolError(f"info: an exact score is a whole number, not {quoted(self.exact)}")
+        if self.exact is not None:
+            _check_range("info", "an exact score", self.exact, -MAX_NUMBER)
         if self.est is not None:
             ok = not isinstance(self.est, bool) and isinstance(self.est, (int, float))
             if not ok or self.est != self.est or abs(self.est) == float("inf"):
