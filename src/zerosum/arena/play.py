@@ -1,8 +1,9 @@
 """One game, played inside a worker process, reporting every step to the supervisor.
 
 The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent call the worker reports
-``("think", seat, cold)``, and the supervisor kills the worker when no move arrives by the deadline.  Everything
-else that can go wrong with an agent is caught here and ends the game as a forfeit with its reason:
+``("think", seat, cold, margin)``, and the supervisor kills the worker when no move arrives by the deadline (for
+an external engine, which keeps the run's deadline itself, ``margin`` seconds later).  Everything else that can
+go wrong with an agent is caught here and ends the game as a forfeit with its reason:
 
 - it raises (``error: ValueError: ...``), even an exception that cannot be printed;
 - it returns something that is not an action of this game (``malformed move: 'x' (str)``): only plain
@@ -29,7 +30,10 @@ next ``think`` (no clock runs then); under a game clock (:mod:`.clock`) each tim
 for the move before it thinks.
 
 An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
-stores nothing for it (``("unstarted", seat, reason)``).
+stores nothing for it (``("unstarted", seat, reason)``).  An external engine that can run (its handshake
+passed, now or for an earlier game) but breaks a rule while a game is being set up (it dies at ``newgame``, or
+gives no ``readyok``) forfeits that game with its reason (``crash: ...``), as during a move; the next game
+gets a fresh process.
 
 Ctrl-C (KeyboardInterrupt) is nobody's fault: it leaves :func:`play_game` at once, whatever the agents were
 doing, with no ``end`` message, so an interrupted game is never a result (SystemExit from an agent forfeits).
@@ -37,7 +41,9 @@ doing, with no ``end`` message, so an interrupted game is never a result (System
 Messages (tuples) sent to the supervisor::
 
     ("setup", seat)                                  building the agent of that seat
-    ("think", seat)                                  the agent of that seat is choosing a move
+    ("think", seat, margin)                          the agent of that seat is choosing a move; margin: the
+                                                     seconds its supervisor waits beyond its deadline (an
+                                                     external engine keeps its own: KILL_MARGIN, else 0)
     ("move", seat, text, seconds, nodes, value, depth, exact)   exact: the value is a proof
     ("end", winner_seat | None, reason, forfeit)
     ("unstarted", seat, reason)                      the agent of that seat could not be built
@@ -45,8 +51,8 @@ Messages (tuples) sent to the supervisor::
 Each move is chosen through the engine pool's one move function, :func:`zerosum.pool.moves.move_report`, so
 the arena and the web server read an agent's answer the same way (the game's own agents, fresh for each
 game, so that a game replays the same from its seed).  In a worker of the engine pool, :func:`run_game`
-reports the first three kinds as they happen (``think`` with a third item, whether the agent moves for the
-first time in that process) and returns the last one.
+reports the first three kinds as they happen (``think`` as ``("think", seat, cold, margin)``, ``cold``: whether
+the agent moves for the first time in that process) and returns the last one.
 A fault of the arena itself (never an agent's) is an exception of the job.
 """
 
@@ -168,6 +174,7 @@ def play_game(task: GameTask, send: Send) -> None:
     from ..agents.base import Limits
     from ..agents.registry import make_agent
     from ..external import Engine, EngineFault
+    from ..external.agent import KILL_MARGIN
     from ..external.names import from_pairs, register_definitions
     from ..games import get_game
     from .adjudicate import Judge
@@ -194,6 +201,9 @@ def play_game(task: GameTask, send: Send) -> None:
             agents[seat].warm_up(game)  # compiled code loads here, before any clock starts
         except KeyboardInterrupt:  # Ctrl-C stops the caller: no game, no result
             raise
+        except EngineFault as fault:  # a running engine (its handshake passed) broke a rule: it forfeits
+            send(("end", 3 - seat, fault.reason, True))
+            return
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             failed = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
             send(("unstarted", seat, _short(failed, _MAX_UNSTARTED)))
@@ -224,7 +234,7 @@ def play_game(task: GameTask, send: Send) -> None:
         if seat in engines:  # a run's deadline (else its own) and both clocks, sent with go
             engines[seat].tell(task.deadlines[seat - 1] if task.engines else None,
                        (clock.left[1], clock.left[2], clock.increment) if clock is not None else None)
-        send(("think", seat))
+        send(("think", seat, KILL_MARGIN if seat in engines and task.engines else 0.0))
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
             with contextlib.ExitStack() as stack:
@@ -344,8 +354,8 @@ _WARM: set[str] = set()  # agent specs that already moved in this worker process
 
 def run_game(task: GameTask) -> tuple[Any, ...]:
     """Play ``task`` in a worker of the engine pool (:mod:`zerosum.pool`): every step is reported to the
-    supervisor (``("think", seat, cold)`` says whether the agent moves for the first time in this process),
-    and the last message is returned: ``("end", ...)`` or ``("unstarted", ...)``."""
+    supervisor (``("think", seat, cold, margin)``: ``cold`` says whether the agent moves for the first time in
+    this process), and the last message is returned: ``("end", ...)`` or ``("unstarted", ...)``."""
     from ..pool import report
 
     last: list[tuple[Any, ...]] = []
@@ -355,7 +365,7 @@ def run_game(task: GameTask) -> tuple[Any, ...]:
         if msg[0] in ("end", "unstarted"):
             last.append(msg)
         elif msg[0] == "think":
-            report(("think", msg[1], seats[msg[1]] not in _WARM))
+            report(("think", msg[1], seats[msg[1]] not in _WARM, *msg[2:]))
         else:
             if msg[0] == "move":
                 _WARM.add(seats[msg[1]])

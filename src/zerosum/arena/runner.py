@@ -7,11 +7,16 @@ answered by its deadline, the worker is killed (the pool starts a fresh one), th
 keeps both players' clocks, charging each move from its ``think`` to its ``move``: an agent still thinking
 when its clock runs out is killed the same way and loses (``time forfeit``); the time spent adjudicating
 between moves (:mod:`.adjudicate`) is nobody's.  A worker that dies (a crash in native code, ``os._exit``
-in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  Each agent's first move
-in a worker process gets ``grace`` extra seconds, for imports and just-in-time compilation.  An agent
-that cannot be built (it raises, or takes more than ``setup`` seconds) means the game never started: that
-is no result, so nothing is stored and the run stops with a :class:`~zerosum.errors.GameError` (the games
-not played stay in the plan for ``--resume``).
+in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  An external engine stops
+itself at its deadline and its clock (:mod:`zerosum.external.agent`): the worker says so with its ``think``
+(a margin, :data:`~zerosum.external.agent.KILL_MARGIN`), and the supervisor waits that much longer before
+killing it, so the engine's own reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33 s)``) is the
+one recorded, every run.  Each agent's first move in a worker process gets ``grace`` extra seconds, for
+imports and just-in-time compilation.  An agent that cannot be built (it raises, or takes more than
+``setup`` seconds) means the game never started: that is no result, so nothing is stored and the run stops
+with a :class:`~zerosum.errors.GameError` (the games not played stay in the plan for ``--resume``); but an
+external engine that runs (its handshake passed) and breaks a rule while its game is set up forfeits that
+game (:func:`~zerosum.arena.play.play_game`).
 
 :class:`LocalRunner` uses worker processes on this machine; :class:`RayRunner` runs the same supervision
 on long-lived Ray actors, each one a worker (``--ray-address`` or ``RAY_ADDRESS`` for a cluster).
@@ -53,6 +58,7 @@ class _Game:
     building: bool = False  # the seat's agent is being built (the game has not started)
     since: float = 0.0
     limit: float = 0.0  # seconds allowed for the current step
+    margin: float = 0.0  # seconds waited beyond it before the worker is killed (an engine's own kill path)
     moves: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     nodes: list[Any] = field(default_factory=list)
@@ -71,8 +77,10 @@ class _Game:
         kind = msg[0]
         if kind == "setup":
             self.seat, self.since, self.limit, self.building = msg[1], time.perf_counter(), self.setup, True
+            self.margin = 0.0
         elif kind == "think":
             seat, cold = msg[1], msg[2]
+            self.margin = float(msg[3]) if len(msg) > 3 else 0.0  # the engine is stopped at its deadline itself
             self.spare = self.grace if cold else 0.0
             limit = self.task.deadlines[seat - 1] + self.spare
             self.by_clock = self.clock is not None and self.clock.left[seat] + self.spare < limit
@@ -82,7 +90,8 @@ class _Game:
         elif kind == "move":
             _, seat, text, elapsed, nodes, value, depth, exact = msg
             took = time.perf_counter() - self.since
-            if self.seat == seat and took > self.limit:  # too late, however close
+            if self.seat == seat and took > self.limit + self.margin:  # too late, however close (an engine's own
+                # deadline judged its answer: it was killed at its deadline and cannot answer past it)
                 raise _Late
             if self.clock is not None and self.seat == seat and not self.clock.charge(seat, took - self.spare):
                 self.by_clock = True
@@ -95,7 +104,7 @@ class _Game:
             self.depths.append(depth)
             self.exacts.append(exact is True)
             return _NO_LIMIT
-        return self.limit
+        return self.limit + self.margin
 
     def record(self, winner: int | None, reason: str, forfeit: bool) -> GameRecord:
         return GameRecord(

@@ -37,17 +37,25 @@ from ..game import Game
 from ..spec import quoted
 from ..values import HEURISTIC_BOUND, clamp, score_to_value
 from .definitions import EngineDefinition
-from .process import ILLEGAL, EngineFault, split_command
+from .process import ILLEGAL, EngineFault, printable, split_command
 from .protocol import Go, Position
 from .history import moves_to
 from .session import STARTUP, STOP_WAIT, Latency, Session
 
-__all__ = ["Engine", "plays", "UNTIMED_DEADLINE", "SAFETY"]
+__all__ = ["Engine", "plays", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
 
 #: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
 UNTIMED_DEADLINE = 60.0
-#: an engine's own deadline ends this much before the arena's (so the engine, not its worker, is stopped)
+#: an engine's own deadline ends this much before the arena's (its answer, read just before its deadline, still
+#: reaches the arena's supervisor within the arena's)
 SAFETY = 0.02
+#: the seconds the arena's supervisor waits beyond an engine's deadline (or its clock) before it kills the worker
+#: playing it: room for the engine's own kill path at its deadline (stop, its process group killed, the reaper
+#: reaped: 15-65 ms measured, Popen.wait's polling steps included, more on a loaded machine: often more than
+#: the 20 ms of SAFETY), so the engine's own, detailed reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33
+#: s)``) is the one recorded, every run, and the worker (with the other seat's engine) lives on.  An honest
+#: engine loses nothing: its deadline is the arena's, only a worker stuck past it waits this much longer.
+KILL_MARGIN = 1.0
 #: the ``isready`` round trips of :meth:`Engine.probe`
 PROBE_PINGS = 21
 #: the reason of a move still thinking when its side's clock ran out (the arena's word)
@@ -188,7 +196,7 @@ class Engine(SearchAgent):
         if game.spec in self._games:
             return
         if not any(plays(listed, game) for listed in session.hello.games):
-            said = ", ".join(session.hello.games) or "none"
+            said = ", ".join(printable(g) for g in session.hello.games) or "none"  # the engine's own words
             raise AgentError(f"engine {self.spec} does not play {game.spec} (its games: {said})")
         self._games.add(game.spec)
 

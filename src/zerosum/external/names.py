@@ -9,6 +9,7 @@ from typing import Any, Iterable
 
 from ..errors import AgentError
 from .definitions import EngineDefinition
+from .process import printable
 
 __all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs",
            "stored_engines", "describe_engines"]
@@ -77,7 +78,7 @@ def describe_engines(engines: dict[str, dict[str, Any]]) -> list[str]:
         definition = seen.get("definition")
         words = definition.get("command") if isinstance(definition, dict) else None
         command = shlex.join(str(w) for w in words) if isinstance(words, list) else "?"
-        said = " by ".join(str(x) for x in (seen.get("name"), seen.get("author")) if x)
+        said = " by ".join(printable(str(x)) for x in (seen.get("name"), seen.get("author")) if x)  # its own words
         ping = seen.get("ping_ms")
         latency = (f"latency {ping:.2f} ms (isready round trip, median)" if isinstance(ping, (int, float))
                    and not isinstance(ping, bool) else "latency not measured")

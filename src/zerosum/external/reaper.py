@@ -86,6 +86,7 @@ def _clean_up(group: int) -> None:
     except OSError:
         pass
     deadline = time.monotonic() + 2.0
+    pause = 0.001
     while time.monotonic() < deadline:
         for pid in _children():  # escaped the group (setsid): orphans came here as to a subreaper
             try:
@@ -93,11 +94,14 @@ def _clean_up(group: int) -> None:
             except OSError:
                 pass
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            reaped = 0
+            while os.waitpid(-1, os.WNOHANG)[0]:  # every one that ended, before /proc is read again (an
+                reaped += 1  # engine's 20 helpers cost one reading, not 20: its kill is over sooner)
         except ChildProcessError:
             return
-        if pid == 0:
-            time.sleep(0.01)
+        if not reaped:
+            time.sleep(pause)
+            pause = min(2 * pause, 0.01)
 
 
 def _reaped(engine: int) -> int | None:
