@@ -47,6 +47,9 @@ BUGS = {  # name: (what differs from the good game, the line's words)
                         "G.is_terminal(state) raised ZeroDivisionError: t at state (2, 2)"),
     "empty_actions": ({"actions": "[n for n in (1, 2, 3) if n <= state[0]] if state[0] != 4 else []"},
                       "G: actions returned no moves at state (4, "),
+    "terminal_none": ({"actions": "[n for n in (1, 2, 3) if n <= state[0]] if state[0] != 4 else []",
+                       "terminal": "if state[0] == 0: return True"},  # the implicit None: said as it is
+                      "but is_terminal(state) returned None: a position without moves must be over"),
     "three_players": ({"result": "return (state[0] - n, state[1] % 3 + 1)"},
                       "G: the player to move is 3, a third player after 1 and 2"),
 }

@@ -221,8 +221,10 @@ class CourseGame(Game[CourseState, Any]):
                 raw = self._own_actions(state)
                 if not raw:
                     terminal = getattr(self.rules, "found", {}).get("is_terminal") or "is_over"
+                    said = self.rules.over(state.value)  # what it answered, said as it is (None is no False)
                     raise GameBug(f"{self.name_}: actions returned no moves at state {safe_repr(state.value, 80)}, "
-                                  f"but {terminal}(state) is False: a position without moves must be over")
+                                  f"but {terminal}(state) returned {safe_repr(said, 40)}: a position without moves "
+                                  "must be over")
                 try:
                     hash(tuple(raw))
                     state._moves = raw
