@@ -73,3 +73,20 @@ def test_other_agents_keep_their_words_and_an_illegal_move_says_why_as_before() 
     assert record.reason == "error: KeyError: 'k'", record.reason
     # ... while the plain function beside it is named
     assert "bad(game, state) returned" in zerosum.play_game("tictactoe", bad, "random", seed=1).reason
+
+
+def test_a_files_function_and_the_homeworks_player_are_named_too(tmp_path: Any) -> None:
+    """The arena's forfeits of a file's f(game, state) and of the homework's player(board) name them (audit:
+    'error: oops (ValueError)', naming neither the function nor the position)."""
+    from zerosum.agents.registry import make_agent
+
+    (tmp_path / "hw.py").write_text("def player(board):\n    raise ValueError('oops')\n")
+    (tmp_path / "mine.py").write_text("def f(game, state):\n    raise ValueError('oops')\n"
+                                      "def g(game, state):\n    return 'x'\n")
+    hw = make_agent(str(tmp_path / "hw.py"))
+    reason = zerosum.play_game("connect4-8x8", hw, "random", seed=1).reason
+    assert reason.startswith("error: hw.py:player(board) raised ValueError: oops at the "), reason
+    reason = zerosum.play_game("tictactoe", "first", make_agent(f"{tmp_path / 'mine.py'}:f"), seed=1).reason
+    assert reason.startswith("error: mine.py:f(game, state) raised ValueError: oops at the position "), reason
+    reason = zerosum.play_game("tictactoe", make_agent(f"{tmp_path / 'mine.py'}:g"), "first", seed=1).reason
+    assert reason.startswith("malformed move: mine.py:g(game, state) returned 'x' (str) at the start "), reason

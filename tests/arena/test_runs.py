@@ -42,10 +42,10 @@ def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_pat
                    "THEN p.second ELSE p.first END")
     assert len(got) == 10
     expected = {
-        "faulty_agents.py:raises": "error: ValueError: boom",
+        "faulty_agents.py:raises": "error: faulty_agents.py:raises(game, state) raised ValueError: boom at ",
         "faulty_agents.py:sleeper": "timeout: no move within 1 s",
         "faulty_agents.py:illegal": "illegal move: column 100 is outside 1..7",
-        "faulty_agents.py:string": "malformed move: 'four' (str)",
+        "faulty_agents.py:string": "malformed move: faulty_agents.py:string(game, state) returned 'four' (str) at ",
         "faulty_agents.py:crasher": "crash: the agent's process died (exit code 3)",
     }
     for loser, reason, forfeit, result, first, second, winner in got:

@@ -16,9 +16,9 @@ go wrong with an agent is caught here and ends the game as a forfeit with its re
   move's nodes (None: not counted);
 - the homework's ``player(board)`` answers something that is not a legal column (``malformed move: ...``,
   ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`);
-  a plain function handed over in Python is named likewise when it raises or answers no action
-  (``error: f(game, state) raised ...``, ``malformed move: f(game, state) returned ...: expected ...``:
-  :func:`function_label`).
+  a player function, handed over in Python or named in a file (the homework's too), is named likewise when
+  it raises or answers no action (``error: hw.py:player(board) raised ...``, ``malformed move: f(game, state)
+  returned ...: expected ...``: :func:`function_label`).
 
 A bug of a game from a file or a class (:class:`~zerosum.games.course_rules.GameBug`: one of its methods
 raised, its ``utility`` returned no number, it has no moves but is not over, it names a third player, it
@@ -282,16 +282,21 @@ def play_game(task: GameTask, send: Send) -> None:
 
 
 def function_label(agent: Any) -> str | None:
-    """``name(game, state)``, how a forfeit names a plain player function handed over in Python (a
-    notebook's: ``error: name(game, state) raised ...``, ``malformed move: name(game, state) returned ...``);
-    None for every other agent (a spec, a file's function, an Agent, an engine, and the homework's
-    ``player(board)``, which names itself), whose reasons stay ``error: ValueError: ...``."""
+    """How a forfeit names a player function: ``name(game, state)`` for one handed over in Python (a
+    notebook's), ``file.py:name(game, state)`` for a file's, ``file.py:player(board)`` for the homework's
+    (``error: hw.py:player(board) raised ValueError: oops at ...``, ``malformed move: name(game, state) returned
+    ...``; the homework's answers name themselves); None for every other agent (a spec, an Agent, an engine),
+    whose reasons stay ``error: ValueError: ...``."""
+    import os
+
     from ..agents.registry import FunctionAgent
     from ..agents.student import function_name
 
-    if not isinstance(agent, FunctionAgent) or agent.board is not None or agent.folder is not None:
+    if not isinstance(agent, FunctionAgent):
         return None
-    return f"{function_name(agent.func)}(game, state)"
+    if agent.board is None and agent.folder is None:
+        return f"{function_name(agent.func)}(game, state)"
+    return f"{os.path.basename(agent.spec)}({'board' if agent.board is not None else 'game, state'})"
 
 
 def _raised(label: str | None, exc: BaseException, game: Any, state: Any) -> str:
