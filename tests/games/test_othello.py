@@ -211,7 +211,7 @@ def test_a_pass_may_be_left_out_of_a_move_string() -> None:
     ("f5f5", IllegalMoveError, "move 2.*taken; legal moves: f4 d6 f6"),
     ("a1", IllegalMoveError, "flips no disc"),
     ("pass", IllegalMoveError, "black has a move"),
-    ("f5,,d6", InvalidMoveError, "move 2"),
+    ("f5,,d6", InvalidMoveError, "has an empty move after move 1"),  # as Connect-X says it
     ("d3" * 3000, InvalidMoveError, "at most"),
 ])
 def test_bad_move_strings_name_the_move(text: str, cls: type, words: str) -> None:

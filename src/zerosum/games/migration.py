@@ -11,8 +11,9 @@ Free boards (:meth:`~zerosum.game.Game.place`, not moves): a stone may be placed
 or ``x * n + y``; the other player is to move next.
 
 Notation: a move is the stone that moves, ``x,y`` (row from the top, column, both from 0); its one direction
-follows from whose stone it is.  A move string joins moves with ``;`` (``"3,0;7,3"``).  ``x,y>nx,ny`` and
-``x,y,nx,ny`` are read too.
+follows from whose stone it is.  A move string joins moves with ``;`` (``"3,0;7,3"``; spaces around it, or
+spaces alone, separate moves too).  ``x,y>nx,ny`` and ``x,y,nx,ny`` are read too.  One separator stands
+between two moves or numbers, none at either end: ``1,0;;3,1``, ``3,0;`` and ``3,,0`` are refused.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..core.checks import check_text
 from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, check_player, other, safe_repr
 from ..spec import quoted
+from .move_text import split_joined
 from .registry import register_game
 
 __all__ = ["Migration", "MigrationState"]
 
 Action = tuple[int, int, int, int]
+_NUMBER = re.compile(r"-?[0-9]{1,18}")
+_BRACKETS = str.maketrans("()[]", "    ")  # read as spaces: "(3, 0) > (3, 1)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +192,16 @@ class Migration(Game[MigrationState, Action]):
         raw = check_text(text, "a Migration move", InvalidMoveError, hint=" such as '3,0' (row, column from 0)")
         if state is not None:
             state = self.check_state(state)
-        nums = [int(v) for v in re.findall(r"-?[0-9]{1,18}", raw)]
-        leftover = re.sub(r"[-0-9\s,()>\[\]]", "", raw)
-        if leftover or len(nums) not in (2, 4) or len(raw) > 200:
-            raise InvalidMoveError(
-                f"{quoted(str(text).strip())} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
-            )
+        not_a_move = InvalidMoveError(
+            f"{quoted(str(text).strip())} is not a Migration move: type the stone as 'x,y' (row, column from 0)"
+        )
+        if len(raw) > 200:
+            raise not_a_move
+        parts = split_joined(raw.translate(_BRACKETS), ",>", lambda piece, done: piece.split(), "number",
+                             "numbers are separated by one comma each (3,0 or 3,0>3,1)", shown=raw.strip())
+        if len(parts) not in (2, 4) or not all(_NUMBER.fullmatch(part) for part in parts):
+            raise not_a_move
+        nums = [int(part) for part in parts]
         if len(nums) == 2:
             if state is None:
                 raise InvalidMoveError("'x,y' needs the position to know who moves: type 'x,y,nx,ny'")
@@ -203,6 +211,12 @@ class Migration(Game[MigrationState, Action]):
         if state is not None:
             self.result(state, action)
         return action
+
+    def move_tokens(self, text: str) -> list[str]:
+        """The moves of a move string (``3,0;7,3``, ``3,0; 7,3``, ``3,0 7,3``), not yet checked."""
+        text = check_text(text, "a move string", InvalidMoveError, hint=f" ({self.MOVES_HELP})")
+        return split_joined(text, ";", lambda piece, done: piece.split(), "move",
+                            "moves are separated by one ';' each (3,0;7,3)")
 
     def format_action(self, action: Action) -> str:
         """The stone that moves, ``x,y`` (:meth:`parse_action` reads it back in the position it is played)."""

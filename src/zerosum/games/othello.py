@@ -12,11 +12,11 @@ pass is ``n * n``.  On 8 x 8 these are OpenSpiel's ``othello`` action numbers (0
 increasing order.
 
 Notation.  A cell is its column letter (a, b, ... left to right) and its row number (1, 2, ... top to
-bottom): ``d3``, ``c4``, ``a10`` on larger boards; the pass is ``pass``.  A move string is the moves
-written one after another, ``f5d6c3`` (spaces or commas between moves are allowed; letters may be
-capitals); :meth:`Othello.format_moves` writes passes as ``pass`` (``...g8passh1``).  When reading, a pass
-may also be left out, as game records usually do: a move named while the side to move can only pass is
-read as the pass followed by that move.
+bottom): ``d3``, ``c4``, ``a10`` on larger boards; the pass is ``pass``.  A move string is the moves written
+one after another, ``f5d6c3`` (spaces, or one comma, between two moves are allowed, ``f5, d6 c3``, but no
+comma at either end or two in a row; letters may be capitals); :meth:`Othello.format_moves` writes passes
+as ``pass`` (``...g8passh1``).  When reading, a pass may also be left out, as game records usually do: a
+move named while the side to move can only pass is read as the pass followed by that move.
 
 Free boards (:meth:`~zerosum.game.Game.place`, not moves): a disc may be placed on any empty cell, and it
 flips nothing; the other player is to move next.
@@ -43,6 +43,7 @@ from ..core.checks import check_actions, check_player, check_text
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, GameOption, Origin, Outcome, as_index, board_cells, unwind
 from ..spec import quoted
+from .move_text import split_joined
 from .othello_eval import combined_eval, corners_eval, mobility_eval, stability_eval
 from .othello_state import OthelloState
 from .registry import register_game
@@ -50,7 +51,7 @@ from .registry import register_game
 __all__ = ["Othello", "OthelloState"]
 
 LETTERS = "abcdefghijklmnop"  # column letters, up to MAX_N columns
-_TOKEN = re.compile(r"\s*(?:([a-pA-P])([0-9]{1,2})|(pass))\s*,?", re.IGNORECASE)
+_TOKEN = re.compile(r"\s*(?:([a-pA-P])([0-9]{1,2})|(pass))\s*", re.IGNORECASE)
 _MAX_TEXT = 4000  # the longest move string read (a 16 x 16 game with every pass written takes < 1,500)
 
 
@@ -283,13 +284,17 @@ class Othello(Game[OthelloState, int]):
             raise InvalidMoveError(f"a move string is text such as 'f5d6c3', not {type(text).__name__}")
         if len(text) > _MAX_TEXT:
             raise InvalidMoveError(f"a move string has at most {_MAX_TEXT} characters, not {len(text)}")
-        body, pos = text.strip(), 0
-        out: list[str] = []
-        while pos < len(body):
-            match = _TOKEN.match(body, pos)
-            if not match:
-                raise InvalidMoveError(f"move {len(out) + 1} of {quoted(body)}: {self._not_a_move(body[pos:pos + 6])}")
-            out.append(match.group(0).strip(" \t\r\n,"))
+        return split_joined(text, ",", lambda piece, done: self._moves_in(piece, done, text), "move",
+                            "at most one comma between two moves (f5d6c3 or f5,d6,c3)")
+
+    def _moves_in(self, piece: str, done: int, text: str) -> list[str]:
+        """The moves of ``piece``, a part of move string ``text`` between commas, after ``done`` moves."""
+        pos, out = 0, list[str]()
+        while pos < len(piece):
+            if not (match := _TOKEN.match(piece, pos)):
+                raise InvalidMoveError(f"move {done + len(out) + 1} of {quoted(text.strip())}: "
+                                       f"{self._not_a_move(piece[pos:pos + 6])}")
+            out.append(match.group(0).strip())
             pos = match.end()
         return out
 

@@ -10,6 +10,7 @@ from ..core.checks import check_text, player_error
 from ..game import BoardView, Game, Outcome, as_index, board_cells, check_player, one_based
 from ..spec import quoted
 from .connectx_eval import line_window_score
+from .move_text import split_joined
 from .registry import register_game
 
 __all__ = ["TicTacToe", "TicTacToeState"]
@@ -110,8 +111,11 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState(flat)
 
     def move_tokens(self, text: str) -> list[str]:
+        """The cells of a move string, one character each (``519``); spaces anywhere, and one comma between
+        two cells (``5,1,9``), are allowed; a comma at either end or two in a row are refused."""
         text = check_text(text, "a move string", InvalidMoveError, hint=f" ({self.MOVES_HELP})")
-        return [ch for ch in text if not ch.isspace() and ch != ","]
+        return split_joined(text, ",", lambda piece, done: [ch for ch in piece if not ch.isspace()], "move",
+                            "at most one comma between two cells (519 or 5,1,9)")
 
     def place(self, state: TicTacToeState, where: object, player: int) -> TicTacToeState:
         """``player``'s mark on any empty cell (``where``: 0..8 row by row, or ``(row, col)``): **not a move**
@@ -211,11 +215,11 @@ class TicTacToe(Game[TicTacToeState, int]):
         return TicTacToeState(cells)
 
     def from_moves(self, moves: str) -> TicTacToeState:
-        """A state from 1-based cell numbers, e.g. ``"159"``."""
+        """A state from 1-based cell numbers, e.g. ``"159"`` (read as :meth:`move_tokens` reads them)."""
         if not isinstance(moves, str):
             raise InvalidMoveError(f"a move string is text such as '159', not {type(moves).__name__}")
         state = self.initial_state
-        for i, ch in enumerate(moves.replace(",", "").replace(" ", "")):
+        for i, ch in enumerate(self.move_tokens(moves)):
             try:
                 state = self.result(state, self.parse_action(ch))
             except IllegalMoveError as exc:
