@@ -684,3 +684,20 @@ def test_a_method_that_raises_mid_search_is_one_line_naming_it_and_the_state() -
     for spec in ("minimax", "alphabeta:plain=1", "mcts:sims=50,seed=1"):
         with pytest.raises(GameError, match=r"^Broken.utility\(state, player\) raised KeyError: 'D2' at state 'D2'$"):
             make_agent(spec).search(game, game.initial)
+
+
+def test_the_terminal_calls_the_players_by_the_games_own_names(tmp_path: Path) -> None:
+    """A game whose players are 'MAX' and 'MIN' is played as MAX and MIN, not X and O (audit: 'X (random)
+    plays two' beside the game's own 'MIN to move' and 'Player 2 (MIN, random) wins')."""
+    (tmp_path / "sticks.py").write_text(
+        "class Sticks:\n"
+        "    def __init__(self):\n        self.initial = (5, 'MAX')\n"
+        "    def actions(self, s):\n        return [n for n in (1, 2) if n <= s[0]]\n"
+        "    def result(self, s, n):\n        return (s[0] - n, 'MIN' if s[1] == 'MAX' else 'MAX')\n"
+        "    def is_terminal(self, s):\n        return s[0] == 0\n"
+        "    def utility(self, s, p):\n        return 1 if s[1] == p else -1\n"
+        "    def to_move(self, s):\n        return s[1]\n")
+    done = _zerosum("play", "--game", "sticks.py", "--first", "first", "--second", "first", "--log", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Sticks: MAX (first) against MIN (first)." in done.stdout and "MAX (first) plays 1" in done.stdout
+    assert not any(line.startswith(("X ", "O ")) or " X (" in line for line in done.stdout.splitlines()), done.stdout

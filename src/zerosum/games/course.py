@@ -123,6 +123,9 @@ class CourseGame(Game[CourseState, Any]):
         self.spec = spec
         self.watched = WATCHED_RESULTS
         self.first, self.second = self._probe()
+        named = (self.player_label(1), self.player_label(2))
+        if all(isinstance(v, str) for v in (self.first, self.second)) and named[0] != named[1]:
+            self.MARKS = named  # type: ignore[misc]  # the game's own names (MAX, MIN): "MAX (random) plays two"
 
     # ---- the probe: each method once, on the start position ---------------------------------------
 
