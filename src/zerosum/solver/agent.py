@@ -193,8 +193,12 @@ class SolverAgent(SearchAgent):
         return early if state is not None else early + [s for s in solver_steps(game) if s not in early]
 
     def warm_up(self, game: Game[Any, Any]) -> None:
-        """Load (or compile) the solver's code, once per process."""
+        """Load (or compile) the solver's code, once per process, and map its table's memory, so that the first
+        timed move pays for neither (Kaggle's first move, on a tight budget)."""
         warm(self.preparation(game))
+        if takes(game) and (engine := self._service_for(game)) is not None:
+            with engine.borrowed(book=self.use_book, table=1 << self.tt) as solver:
+                solver.touch()
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         """The move in ``state`` (see :meth:`search_within`).  The solver's tree lives in compiled code and is
