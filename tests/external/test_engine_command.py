@@ -343,3 +343,28 @@ def test_a_search_cut_short_prints_nothing_after_its_bestmove(tmp_path) -> None:
                 os.killpg(proc.pid, 9)
                 proc.wait()
         assert after.decode().splitlines()[1:] == ["readyok"], after[:200]
+
+
+def test_a_game_in_a_file_is_played(tmp_path: pathlib.Path) -> None:
+    """`zerosum engine --game file.py:Class`: the search process gets the game, whose class pickles by its
+    module's name (answered 'PicklingError: Can't pickle <class zerosum_user_...>' to every go before)."""
+    (tmp_path / "take.py").write_text(
+        "class Take:\n"
+        "    def __init__(self):\n        self.initial = (6, 1)\n"
+        "    def actions(self, s):\n        return [n for n in (1, 2) if n <= s[0]]\n"
+        "    def result(self, s, n):\n        return (s[0] - n, 3 - s[1])\n"
+        "    def is_terminal(self, s):\n        return s[0] == 0\n"
+        "    def utility(self, s, p):\n        return 1 if s[1] == p else -1\n"
+        "    def to_move(self, s):\n        return s[1]\n")
+    spec = f"{tmp_path / 'take.py'}:Take"
+    program = Program("--game", spec, "alphabeta:depth=8")
+    try:
+        program.send("zsp 1")
+        assert f"game {spec}" in program.until("zspok")
+        program.send(f"position {spec} moves 1")
+        program.send("go depth 8")
+        lines = program.until("bestmove")
+        assert lines[-1] in ("bestmove 1", "bestmove 2") and not any("error" in line for line in lines), lines
+        assert any(" score exact " in line for line in lines), lines  # searched to the end: a proof
+    finally:
+        program.close()

@@ -26,6 +26,7 @@ import hashlib
 import importlib.util
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
@@ -295,13 +296,17 @@ def load_user_module(path: str | os.PathLike[str], what: str = "agent file") -> 
     if spec is None or spec.loader is None:
         raise AgentError(f"{what} {shown(path)} cannot be loaded as Python (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import does: its classes pickle by name (to a search process, a worker)
     try:
         spec.loader.exec_module(module)
-    except KeyboardInterrupt:
-        raise
-    except SystemExit as exc:
-        raise AgentError(f"loading {what} {shown(path)} failed: it called sys.exit({quoted(exc.code)})") from None
-    except BaseException as exc:  # a broken user file must never leave a traceback or end the program
+    except BaseException as exc:
+        if sys.modules.get(name) is module:
+            del sys.modules[name]
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        if isinstance(exc, SystemExit):
+            raise AgentError(f"loading {what} {shown(path)} failed: it called sys.exit({quoted(exc.code)})") from None
+        # a broken user file must never leave a traceback or end the program
         raise AgentError(f"loading {what} {shown(path)} failed: {describe_exception(exc)}") from None
     return module
 
