@@ -128,7 +128,8 @@ def test_the_leaderboard_is_public_and_quotes_no_program_output(served: dict[str
     status, board, headers = curl(f"{served['url']}/api/leaderboard")
     assert status == 200 and headers["content-type"].startswith("application/json")
     names = {row["name"] for row in board["rows"]}
-    assert {"random", "Ann"} <= names and "Bob" not in names  # Bob's active submission failed validation
+    # Bob's failed uploads (the column-nine program, broken.py) left his working program his entry; Cy sent nothing
+    assert {"random", "Ann", "Bob"} <= names and "Cy" not in names
     assert all("forfeit_reasons" not in row for row in board["rows"])
 
 

@@ -29,7 +29,7 @@ WAIT_MS = 90_000
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder = tmp_path_factory.mktemp("page") / "class"
-    tokens = make_contest(folder, ["Ann", "Bob"])
+    tokens = make_contest(folder, ["Ann", "Bob", "Cy"])
     with serving(folder) as url, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -87,7 +87,8 @@ def test_the_teacher_sees_everything_and_another_student_nothing(site: dict[str,
         rows = teacher.locator("#submissions tbody tr")
         sync_api.expect(rows).to_have_count(2)
         sync_api.expect(teacher.locator("#submissions")).to_contain_text(HOSTILE_NAME)
-        teacher.locator("#submissions tbody tr", has_text="mine.py").locator("button").click()
+        mine = teacher.locator("td", has_text=re.compile(r"^mine\.py$"))  # (a later answer names it too)
+        teacher.locator("#submissions tbody tr", has=mine).locator("button").click()
         sync_api.expect(teacher.locator("#code")).to_contain_text("Ann: mine.py")
         sync_api.expect(teacher.locator("#code")).to_contain_text("random.choice")
         sync_api.expect(teacher.locator("#final-command")).to_contain_text("zerosum contest final")
@@ -125,5 +126,21 @@ def test_a_game_replays_in_the_board_viewer(site: dict[str, Any]) -> None:
             assert moves.startswith(opening) and game.is_terminal(game.from_moves(moves)), (opening, moves)
         finally:
             viewer.close()
+    finally:
+        page.close()
+
+
+def test_a_failed_upload_says_the_earlier_one_still_plays(site: dict[str, Any]) -> None:
+    page = _page(site, "Cy")
+    try:
+        assert _upload(page, "works.py", GOOD).startswith("works.py: ok: "), "the first upload is ok"
+        answer = _upload(page, "oops.py", "def player(board):\n    return 99\n")
+        assert answer.startswith("oops.py: failed: "), answer
+        assert "This upload was not taken: your submission" in answer and "(works.py) still plays" in answer, answer
+        rows = page.locator("#submissions tbody tr")
+        sync_api.expect(rows).to_have_count(2)
+        for name, active in (("works.py", "yes"), ("oops.py", "")):  # columns: #, sent, file, kind, answer, active
+            row = rows.filter(has=page.locator("td", has_text=re.compile(rf"^{re.escape(name)}$")))
+            sync_api.expect(row.locator("td").nth(5)).to_have_text(active)
     finally:
         page.close()

@@ -1,7 +1,9 @@
 """A contest's database checked when it is opened (:class:`~.store.Store`): ``serve`` and ``final`` refuse, in one
 line and before any change, a ``contest.db`` that is not a readable SQLite database of a contest (empty,
 overwritten, damaged, tables missing), a config value that is not what the contest needs (the key named),
-and a reference whose file is gone.
+and a reference whose file is gone.  The database is only ever read through SQLite (:func:`sqlite_header`), never
+as a plain file: in a process that holds a connection to it (the server), opening and closing the file would
+drop SQLite's locks.
 
 ``reference_spec(ref, folder)`` is the agent spec a reference plays as: a reference file that ``contest new``
 copied into the contest's folder (``"file"``: its path in the folder, ``"entry"``: its function) is played
@@ -14,14 +16,16 @@ from __future__ import annotations
 import json
 import math
 import os
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
+from ..core.sqlite_trouble import outside
 from ..errors import UsageError
 from ..spec import quoted
 
-__all__ = ["HEADER", "TABLES", "check_header", "check_config", "reference_spec", "reference_file"]
+__all__ = ["HEADER", "TABLES", "check_header", "sqlite_header", "check_config", "reference_spec", "reference_file"]
 
 #: the first 16 bytes of every SQLite database
 HEADER = b"SQLite format 3\x00"
@@ -30,18 +34,38 @@ TABLES = ("config", "people", "submissions", "games")
 REQUIRED = ("game", "limits", "references")
 
 
-def check_header(path: Path) -> str | None:
-    """Why ``path`` cannot be an SQLite database (empty, another file), or None."""
+def sqlite_header(path: Path) -> str | None:
+    """Why ``path`` cannot be an SQLite database (empty, another file), or None, asked of SQLite itself (a
+    connection that only reads, closed at once: an empty file stays empty); the file is never opened as a plain
+    file here, because closing any descriptor of a file drops every POSIX lock this process holds on it, the
+    ones of SQLite's other connections to it included (a live server's, whose -wal and -shm another process
+    would then delete under it).  An error of the disk or the folder (:func:`~zerosum.core.sqlite_trouble.outside`)
+    is raised, as sqlite3.Error."""
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(HEADER))
-    except OSError as exc:
-        return f"it cannot be read: {exc.strerror or exc}"
-    if not head:
-        return "the file is empty"
-    if head != HEADER:
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, timeout=30.0,
+                             isolation_level=None)  # read only: a file that is not there is not made
+    except sqlite3.Error as exc:
+        if outside(exc) is not None:
+            raise
+        return f"it cannot be read: {' '.join(str(exc).split())[:200]}"
+    try:
+        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        if outside(exc) is not None:
+            raise
         return "the file is not an SQLite database"
-    return None
+    finally:
+        db.close()
+    return "the file is empty" if pages == 0 else None
+
+
+def check_header(path: Path) -> str | None:
+    """Why ``path`` cannot be an SQLite database (empty, another file, unreadable), or None
+    (:func:`sqlite_header`, its disk's errors said as a reason too)."""
+    try:
+        return sqlite_header(path)
+    except sqlite3.Error as exc:
+        return f"it cannot be read: {' '.join(str(exc).split())[:200]}"
 
 
 def _number(x: Any, low: float = 0.0, above: bool = False) -> bool:

@@ -6,10 +6,11 @@ server is serving the contest (its ladder plays the games) or another final runs
 naming that process's pid, and nothing is changed; stop the server first (the final freezes the entries).
 
 **Freezing.**  The first run of the final sets the config's ``frozen`` (the ladder stops scheduling, uploads
-are refused) and stores ``final``: the entries (the references and each student's active submission
-validated ``ok`` at that moment), the seed (``seed``, else the contest's) and ``rounds``.  A later run (after
-a crash, a kill -9, or to grade again) goes on with what was stored: the same entries, the same games; only
-the games not finished are played (``running`` ones again from the start).
+are refused) and stores ``final``: the entries (the references and each student's active submission: their
+latest one validated ``ok`` at that moment, however many uploads failed after it), the seed (``seed``, else
+the contest's) and ``rounds``.  A later run (after a crash, a kill -9, or to grade again) goes on with what
+was stored: the same entries, the same games; only the games not finished are played (``running`` ones again
+from the start).
 
 **The round robin.**  Every pair of entries meets in ``rounds`` colour-swapped pairs of games (default
 :data:`ROUNDS`).  Round ``r`` of every pairing starts from the same opening, the ``r``-th of the contest's
@@ -56,6 +57,7 @@ from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
 from .standings import Entry, connect, field, read_config, standing_rows, tied, written
+from .store import settle_active
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
 
@@ -97,6 +99,7 @@ def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> d
         rounds = ROUNDS if rounds is None else rounds
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
             raise UsageError(f"--rounds is a whole number 1..{MAX_ROUNDS}, not {quoted(str(rounds))}")
+        settle_active(conn)  # the marks of an older zerosum's database, where a failed upload was made active
         entries = field(conn, config)
         if len(entries) < 2:
             raise UsageError("the final needs two entries at least: no student has a submission that passed "

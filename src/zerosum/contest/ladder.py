@@ -1,6 +1,7 @@
 """The ladder: until the entries are frozen, every new submission plays the field, on the engine pool.
 
-**What is played.**  When a submission becomes active and validated (``ok``), it is scheduled against every
+**What is played.**  When a submission is validated ``ok`` it becomes its student's active one (an upload that
+fails its check never does: the earlier one stays), and it is scheduled against every
 other entry of the field (:func:`~zerosum.contest.standings.field`: the references and the other students'
 active submissions) that it has not met yet: :data:`PAIRS` colour-swapped pairs an opponent (the config's
 ``ladder_pairs`` when it is set), each pair from
@@ -62,6 +63,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .standings import connect, db_path, field, read_config, written
+from .store import ENTRY_IDS, settle_active
 from .playing import GameRunner, dealt_openings, reset_running, run_claims
 
 __all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL", "GIVE_WAY"]
@@ -98,6 +100,7 @@ def schedule(store: Any, pairs: int | None = None) -> int:
 def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
     with written(conn):  # one writer at a time: two schedulers never add the same pairing twice
         config = read_config(conn)
+        settle_active(conn)  # the marks of an older zerosum's database, where a failed upload was made active
         entries = field(conn, config)
         keys = [e.key for e in entries]
         marks = ",".join("?" * len(keys)) or "NULL"
@@ -132,7 +135,7 @@ def _validating(conn: sqlite3.Connection) -> bool:
 
 def _field_mark(conn: sqlite3.Connection) -> tuple[Any, ...]:
     """What decides the schedule: the active validated submissions and the freeze (read without a lock)."""
-    ids = tuple(r[0] for r in conn.execute("SELECT id FROM submissions WHERE active = 1 AND status = 'ok' ORDER BY id"))
+    ids = tuple(r[0] for r in conn.execute(f"SELECT id FROM submissions WHERE id IN ({ENTRY_IDS}) ORDER BY id"))
     frozen = conn.execute("SELECT value FROM config WHERE key = 'frozen'").fetchone()
     return ids, None if frozen is None else frozen[0]
 

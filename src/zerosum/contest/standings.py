@@ -1,8 +1,9 @@
 """The contest's standings: who is in the field, and the leaderboard's rows with ratings and 95% intervals.
 
 **The field.**  An entry is ``sub:ID`` (a student's submission) or ``ref:NAME`` (a reference player of the
-contest's ``references``).  The ladder's field is every reference and every *active* submission whose
-validation said ``ok`` (:func:`field`); a student's replaced submissions keep their finished games in the
+contest's ``references``).  The ladder's field is every reference and every student's *active* submission:
+their latest one whose validation said ``ok`` (:func:`field`; an upload that fails its check leaves the
+earlier one in place); a student's replaced submissions keep their finished games in the
 history, but the leaderboard counts only games between two entries of the field, so a new submission starts
 afresh and the others' ratings no longer lean on games against code that is gone.
 
@@ -39,6 +40,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..arena.forfeits import short_reason
 from ..arena.stats import rating_errors, ratings
+from .store import ENTRY_IDS
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
            "tied", "SCORES", "BUSY_SECONDS"]
@@ -132,10 +134,11 @@ def references(config: dict[str, Any]) -> list[Entry]:
 
 
 def field(conn: sqlite3.Connection, config: dict[str, Any] | None = None) -> list[Entry]:
-    """The field now: the references, then every active submission validated ``ok``, oldest first."""
+    """The field now: the references, then each student's entry (their latest submission validated ``ok``:
+    :data:`~.store.ENTRY_IDS`, the one marked active), oldest first."""
     config = read_config(conn) if config is None else config
     subs = [Entry(f"sub:{row['id']}", row["name"], row["id"], row["path"], row["kind"]) for row in conn.execute(
-        "SELECT id, name, path, kind FROM submissions WHERE active = 1 AND status = 'ok' ORDER BY id")]
+        f"SELECT id, name, path, kind FROM submissions WHERE id IN ({ENTRY_IDS}) ORDER BY id")]
     return references(config) + subs
 
 

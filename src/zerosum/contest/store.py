@@ -10,8 +10,9 @@ Everything a contest knows lives here (the files of submissions sit beside it, u
     never stored).
 ``submissions(id, name, created, filename, kind, sha256, path, status, message, ply, active)``
     ``kind`` ``python`` | ``notebook`` | ``program``; ``path`` relative to DIR; ``status`` ``validating`` |
-    ``ok`` | ``failed``; ``message`` and ``ply`` the validation's answer; at most one ``active`` row a name,
-    every earlier one kept (the history).
+    ``ok`` | ``failed``; ``message`` and ``ply`` the validation's answer; at most one ``active`` row a name, its
+    *entry*: its latest submission answered ``ok`` (:data:`ENTRY_IDS`; an upload that fails its check never
+    replaces it); every submission kept (the history).
 ``games(id, stage, pairing, first, second, opening, seed, status, result, reason, moves, record, started,
 finished, forfeit)``
     ``stage`` ``ladder`` | ``final``; ``first`` / ``second`` entry ids, ``sub:ID`` or ``ref:NAME``; ``status``
@@ -31,6 +32,7 @@ import contextlib
 import errno
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -40,7 +42,8 @@ from typing import Any, Iterator
 from ..core.sqlite_trouble import DISK_FULL, outside
 from ..errors import UsageError
 
-__all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable"]
+__all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable",
+           "ENTRY_IDS", "NOT_TAKEN", "settle_active"]
 
 DB_NAME = "contest.db"
 #: how long a writer waits for another process's transaction before giving up
@@ -61,6 +64,22 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_first ON games(first);
 CREATE INDEX IF NOT EXISTS games_second ON games(second);
 """
+
+
+#: each name's entry, what the ladder and the final play: the id of its latest submission answered ``ok`` (a
+#: later upload that fails its check, or is still being checked, leaves it in place)
+ENTRY_IDS = "SELECT MAX(id) FROM submissions WHERE status = 'ok' GROUP BY name"
+#: the end of a failed submission's message when an earlier one of its author stays their entry
+NOT_TAKEN = "This upload was not taken: your submission {id} ({filename}) still plays"
+
+
+def settle_active(db: sqlite3.Connection, name: str | None = None) -> None:
+    """Mark ``active`` each name's entry (:data:`ENTRY_IDS`) and nothing else, for ``name`` (else everyone), in
+    the caller's transaction; a database of an older zerosum, where a failed upload was made active, is set right
+    so."""
+    where, params = (" AND name = ?", (name,)) if name is not None else ("", ())
+    db.execute(f"UPDATE submissions SET active = (id IN ({ENTRY_IDS})) WHERE active != (id IN ({ENTRY_IDS}))"
+               + where, params)
 
 
 def disk_full(exc: BaseException) -> bool:
@@ -117,14 +136,15 @@ class Store:
         """One UsageError line, before any change, for a database that is not a readable contest's (empty,
         not SQLite, damaged, tables missing), a config value that is not what the contest needs, or a reference
         whose file is gone (:mod:`.checks`)."""
-        from .checks import TABLES, check_config, check_header, check_reference_files
+        from .checks import TABLES, check_config, check_reference_files, sqlite_header
 
         where = str(self.directory / DB_NAME)
+        if not os.access(self.path, os.R_OK):  # never open() it: closing that would drop SQLite's locks (checks)
+            raise UsageError(unopenable(where, os.strerror(errno.EACCES)))
         try:
-            open(self.path, "rb").close()
-        except OSError as exc:
+            why = sqlite_header(self.path)  # before the WAL pragma: an empty file would become a database
+        except sqlite3.Error as exc:
             raise UsageError(unopenable(where, storage_problem(exc) or str(exc))) from None
-        why = check_header(self.path)  # before SQLite opens it: an empty file would become a database
         if why is None:
             try:
                 db = self.connection()
@@ -234,21 +254,31 @@ class Store:
     # -- submissions -----------------------------------------------------------------------------------
     def add_submission(self, name: str, filename: str, kind: str, sha256: str, path: str,
                        created: float | None = None) -> int:
-        """A new submission, status ``validating``, made the name's active one (the earlier ones stay, inactive);
-        its id."""
+        """A new submission, status ``validating``, not active (the name's entry stays what it was until this one
+        is answered ``ok``: :meth:`set_status`); its id."""
         with self.transaction() as db:
-            db.execute("UPDATE submissions SET active = 0 WHERE name = ? AND active = 1", (name,))
             cursor = db.execute(
                 "INSERT INTO submissions(name, created, filename, kind, sha256, path, status, active) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'validating', 1)",
+                "VALUES (?, ?, ?, ?, ?, ?, 'validating', 0)",
                 (name, time.time() if created is None else created, filename, kind, sha256, path))
             return int(cursor.lastrowid or 0)
 
     def set_status(self, submission: int, status: str, message: str | None = None, ply: int | None = None) -> None:
-        """A submission's validation answer."""
+        """A submission's validation answer, in one transaction with its name's entry (:func:`settle_active`):
+        ``ok`` makes it the entry (unless a later one is ok already); a failure leaves the entry as it was, and its
+        message then ends by saying so (:data:`NOT_TAKEN`)."""
         with self.transaction() as db:
+            row = db.execute("SELECT name FROM submissions WHERE id = ?", (submission,)).fetchone()
+            if row is not None and status == "failed":
+                entry = db.execute(f"SELECT id, filename FROM submissions WHERE name = ? AND id != ? AND id IN "
+                                   f"({ENTRY_IDS})", (row[0], submission)).fetchone()
+                if entry is not None:
+                    note = NOT_TAKEN.format(id=entry[0], filename=entry[1])
+                    message = f"{(message or 'failed').rstrip('. ')}. {note}"
             db.execute("UPDATE submissions SET status = ?, message = ?, ply = ? WHERE id = ?",
                        (status, message, ply, submission))
+            if row is not None:
+                settle_active(db, str(row[0]))
 
     def submission(self, submission: int) -> dict[str, Any] | None:
         found = self.rows("SELECT * FROM submissions WHERE id = ?", (submission,))
@@ -261,7 +291,7 @@ class Store:
         return self.rows("SELECT * FROM submissions WHERE name = ? ORDER BY id DESC", (name,))
 
     def active(self) -> list[dict[str, Any]]:
-        """Each person's active submission, in name order."""
+        """Each person's active submission (their entry: the latest answered ``ok``), in name order."""
         return self.rows("SELECT * FROM submissions WHERE active = 1 ORDER BY name")
 
     def recent_uploads(self, name: str, since: float) -> int:

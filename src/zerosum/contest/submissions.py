@@ -11,10 +11,11 @@ What a student may upload (:func:`prepare`), at most :data:`MAX_UPLOAD` bytes:
   binary; saved executable and run as it is; kind ``program``.
 
 Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>-<random>/``, written and synced
-before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`, which makes it the name's
-active submission and keeps the earlier ones), so a crash leaves at worst an unused folder, never a row without
-its file; a write or a commit that fails (a full disk) removes the folder and raises :class:`Unsaved`. :func:`accept` refuses, each in one line, an upload after the deadline (the deadline stated) or once
-the entries are frozen, one too large, and one that is none of the above.
+before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`: every earlier one is kept,
+and the name's active one stays until this one is validated ``ok``), so a crash leaves at worst an unused
+folder, never a row without its file; a write or a commit that fails (a full disk) removes the folder and
+raises :class:`Unsaved`.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline
+stated) or once the entries are frozen, one too large, and one that is none of the above.
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ def _write(path: Path, data: bytes, mode: int) -> None:
 
 
 def accept(store: Store, name: str, filename: str | None, data: bytes, now: float | None = None) -> int:
-    """Check and save ``name``'s upload; the new submission's id (status ``validating``, now the active one).
+    """Check and save ``name``'s upload; the new submission's id (status ``validating``; active once ``ok``).
     One :class:`Refused` line (nothing saved) when closed, too large or not a submission."""
     config = store.config()
     reason = closed_reason(config, now)

@@ -11,7 +11,7 @@ never as HTML, and the pages' Content-Security-Policy allows no inline script):
 API (JSON; errors ``{"error": "one line"}``; ``Authorization: Bearer TOKEN`` where a person is needed):
 
 * ``POST /api/submit`` (multipart field ``file``; a student's token) -- the upload (:mod:`zerosum.contest.submissions`)
-  checked, saved, made the student's active submission and validated (:mod:`zerosum.contest.validate`): the
+  checked, saved and validated (:mod:`zerosum.contest.validate`; once ``ok`` it is the student's active one): the
   answer waits for the validation (``?wait=0``: at once, status ``validating``): ``{"id", "filename", "kind",
   "status", "message", "ply"}``.  Refused: 401 without a known token, 403 for the teacher, 413 past
   :data:`~zerosum.contest.submissions.MAX_UPLOAD` bytes, 429 past :data:`RATE` uploads a minute a token, 400
@@ -110,8 +110,8 @@ def contest(request: Request) -> "Contest":
 class Contest:
     """The served contest: its store, the validations' threads, the upload counts."""
 
-    def __init__(self, directory: Path, unconfined: bool, workers: int) -> None:
-        self.store = Store(directory)
+    def __init__(self, directory: Path | Store, unconfined: bool, workers: int) -> None:
+        self.store = directory if isinstance(directory, Store) else Store(directory)  # the caller's, when given
         self.unconfined = unconfined
         self.validations = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="zerosum-validate")
         self.uploads: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
@@ -357,16 +357,16 @@ ROUTES = [
 ]
 
 
-def create_contest_app(directory: str | Path, *, unconfined: bool = False, ladder: bool = True,
+def create_contest_app(directory: str | Path | Store, *, unconfined: bool = False, ladder: bool = True,
                        viewer: bool = True, validators: int = 4, **pool: Any) -> Any:
-    """The contest's Starlette application for the contest folder ``directory`` (see the module docstring).
+    """The contest's Starlette application for the contest folder ``directory`` (or its open Store: one a process).
     SandboxUnavailable (one line) when no sandbox can be had and not ``unconfined``; ``ladder``: play the
     ladder in this process (``pool``: its ``backend``, ``jobs``, ``address``); ``viewer``: serve the board
     viewer (``/board``, its engine worker); ``validators``: validations at once."""
     from ..contest.sandbox import require_sandbox
 
     require_sandbox(unconfined)
-    served = Contest(Path(directory), unconfined, validators)
+    served = Contest(directory if isinstance(directory, Store) else Path(directory), unconfined, validators)
     board_app = server.create_app(workers=1) if viewer else None
 
     @contextlib.asynccontextmanager
