@@ -180,6 +180,7 @@ def _run_new(args: argparse.Namespace) -> int:
 def _run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..contest.game_file import check_game_file
     from ..contest.lock import claim
     from ..contest.store import Store
     from ..ui.connections import listening_socket
@@ -188,6 +189,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     from .options import UsageError
 
     store = Store(args.directory)  # a folder without a contest: one line, before the server starts
+    check_game_file(store.config(), store.directory)  # a game in a file: its copy as `contest new` made it
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
     # before anything changes: the contest's lock (another server or a final: one line), then the port
@@ -195,7 +197,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     try:
         sock = listening_socket(args.host, args.port)
         try:
-            app = create_contest_app(store.directory, unconfined=args.unconfined, backend=args.backend,
+            app = create_contest_app(store, unconfined=args.unconfined, backend=args.backend,
                                      jobs=args.jobs, address=args.ray_address, held=held)
             print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
                   file=sys.stderr)
@@ -210,10 +212,13 @@ def _run_serve(args: argparse.Namespace) -> int:
 def _run_final(args: argparse.Namespace) -> int:
     import importlib
 
+    from ..contest.game_file import check_game_file
     from ..contest.store import Store
     from .options import UsageError
 
-    Store(args.directory)
+    store = Store(args.directory)
+    check_game_file(store.config(), store.directory)  # a game in a file: its copy as `contest new` made it
+    store.close()
     try:
         final: Any = importlib.import_module("zerosum.contest.final")
     except ImportError:

@@ -9,7 +9,8 @@ With one, ``--overwrite`` replaces the contest's files: the database and its ``-
 ``results.csv``, ``results.json``, ``server.lock``; under ``submissions/`` each file the database records
 and each upload folder's own files (``submission.py``, ``program``, ``original.ipynb``, Python's
 ``__pycache__/*.pyc``) in a folder the database records or named as ``accept`` names them; under
-``references/`` the copies the config records.  Anything else there (a student's homework put in
+``references/`` the copies the config records, and under ``game/`` the copy of the game file it records (each
+with Python's ``__pycache__/*.pyc``).  Anything else there (a student's homework put in
 ``submissions/alice/``, the teacher's ``references/mine.py``) is not the contest's: the overwrite is refused,
 one line naming it, before anything changes.  The rest of the folder is never looked at.
 """
@@ -32,9 +33,11 @@ TOKENS = "tokens.csv"
 SUBMISSIONS = "submissions"
 #: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
 REFERENCES = "references"
+#: the folder of the game file's copy (``contest new --game file.py:Class``: :mod:`.game_file`)
+GAME = "game"
 #: the names of the files a contest folder holds (``--overwrite`` replaces only what of them is the contest's
 #: own: :func:`contest_owned`)
-CONTEST_FILES = (REFERENCES, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
+CONTEST_FILES = (REFERENCES, GAME, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
                  "results.json", LOCK_NAME)
 
 __all__ = ["contest_owned", "FILES", "UPLOAD_FOLDER"]
@@ -48,8 +51,8 @@ UPLOAD_FILES = ("submission.py", "program", "original.ipynb")
 
 
 def _recorded(db: Path) -> tuple[set[str], set[str]] | None:
-    """The submissions' paths and the reference copies the contest database ``db`` records, read without
-    changing it; None when ``db`` is not a contest's database."""
+    """The submissions' paths and the copies (the references', the game file's) the contest database ``db``
+    records, read without changing it; None when ``db`` is not a contest's database."""
     if db.is_symlink() or not db.is_file() or check_header(db) is not None:
         return None
     try:
@@ -62,6 +65,7 @@ def _recorded(db: Path) -> tuple[set[str], set[str]] | None:
             return None
         paths = {str(row[0]) for row in conn.execute("SELECT path FROM submissions WHERE path IS NOT NULL")}
         row = conn.execute("SELECT value FROM config WHERE key = 'references'").fetchone()
+        game = conn.execute("SELECT value FROM config WHERE key = 'game_file'").fetchone()
     except sqlite3.Error:
         return None
     finally:
@@ -72,6 +76,12 @@ def _recorded(db: Path) -> tuple[set[str], set[str]] | None:
         refs = []
     files = {str(r["file"]) for r in refs if isinstance(r, dict) and isinstance(r.get("file"), str)} \
         if isinstance(refs, list) else set()
+    try:
+        copy = json.loads(game[0]) if game is not None else None
+    except (TypeError, ValueError):
+        copy = None
+    if isinstance(copy, dict) and isinstance(copy.get("file"), str) and Path(copy["file"]).parts[:1] == (GAME,):
+        files.add(copy["file"])
     return {os.path.normpath(p) for p in paths}, {os.path.normpath(f) for f in files}
 
 
@@ -89,10 +99,10 @@ def _walk(top: Path) -> list[tuple[Path, bool]]:
 
 
 def _owns(rel: Path, folder: bool, subs: set[str], refs: set[str], folders: set[str]) -> bool:
-    """Whether ``rel`` (a path under submissions/ or references/, relative to the contest folder, not a link)
-    is the contest's own (module docstring)."""
+    """Whether ``rel`` (a path under submissions/, references/ or game/, relative to the contest folder, not a
+    link) is the contest's own (module docstring)."""
     parts = rel.parts
-    if parts[0] == "references":
+    if parts[0] in (REFERENCES, GAME):
         if len(parts) == 2:
             return parts[1] == "__pycache__" if folder else str(rel) in refs
         return len(parts) == 3 and parts[1] == "__pycache__" and not folder and parts[2].endswith(".pyc")
@@ -109,7 +119,7 @@ def contest_owned(target: Path, overwrite: bool) -> list[Path]:
     """The paths in ``target`` that replacing its contest deletes, files before their folders (empty when
     ``target`` holds no file a contest writes); one UsageError line, before anything changes, when the folder
     holds files named as a contest's but no contest, a contest and not ``overwrite``, or, under its
-    ``submissions/`` or ``references/``, a file the contest did not write (module docstring)."""
+    ``submissions/``, ``references/`` or ``game/``, a file the contest did not write (module docstring)."""
     present = [name for name in CONTEST_FILES if os.path.lexists(target / name)]
     if not present:
         return []
@@ -130,7 +140,7 @@ def contest_owned(target: Path, overwrite: bool) -> list[Path]:
     foreign: list[Path] = []
     for name in present:
         path = target / name
-        if name not in (SUBMISSIONS, REFERENCES):
+        if name not in (SUBMISSIONS, REFERENCES, GAME):
             (foreign if path.is_dir() and not path.is_symlink() else owned).append(path)
             continue
         if path.is_symlink() or not path.is_dir():

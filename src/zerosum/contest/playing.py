@@ -216,6 +216,9 @@ class GameRunner:
 
         from ..errors import AgentError
 
+        from .game_file import check_game_file
+
+        check_game_file(config, self.folder)  # a changed or missing game file plays no game (one line)
         engines: dict[str, str] = {}
         specs = []
         for seat, entry in ((1, row["first"]), (2, row["second"])):

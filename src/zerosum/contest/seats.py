@@ -40,6 +40,7 @@ from ..agents.homework import ENTRY, entry_function
 from ..errors import AgentError, UsageError
 from ..external import Engine, EngineDefinition
 from ..spec import quoted
+from .game_file import seat_files
 from .sandbox import SUBMISSION_DIR, Limits, wrap
 
 __all__ = ["seat_definition", "seat_engine", "entry_function", "KINDS", "ENTRY"]
@@ -67,7 +68,8 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
     """The engine that plays ``submission_path`` (relative to ``contest_dir``, or absolute) of ``kind``
     (``python``, ``notebook``: its extracted ``.py``, ``program``) in the sandbox under ``limits``, called
     ``name`` (made a valid engine name).  ``entry``: a Python submission's function (default: see the
-    module docstring); ``game``: the only game its handshake offers (a zerosum spec).  SandboxUnavailable when
+    module docstring); ``game``: the only game its handshake offers (a zerosum spec; a game in a file, named by
+    its full path, is seen read-only at that path: :func:`.game_file.seat_files`).  SandboxUnavailable when
     no sandbox can be had and not ``unconfined`` (then the command runs as it is, in the submission's
     folder); AgentError (one line) for a submission that cannot be a seat: not found, not a plain file (a
     link is refused: the seat would see what it points to), not readable by all where the seat runs as a user
@@ -103,7 +105,8 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
         if not mode & stat.S_IXUSR:
             os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         words = [inside]
-    command = wrap(words, limits=limits, files=[(path, inside)], strict=kind != "program", unconfined=unconfined)
+    files = [(path, inside), *seat_files(game)]  # a game in a file: its copy, read-only, where its spec says
+    command = wrap(words, limits=limits, files=files, strict=kind != "program", unconfined=unconfined)
     if command == words:  # unconfined: the program as it is, where it lies
         command = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
         return EngineDefinition(engine_name, tuple(command), os.path.dirname(path))

@@ -11,7 +11,10 @@ folder beside it, and moves them in at the end, so an error leaves the disk as i
 * ``submissions/``: where uploads will go;
 * ``references/``: a copy of each reference given as a file (``instructor=teacher.py:player``), with its
   SHA-256 in the config: the contest plays the file as it was at ``contest new``, from whatever folder
-  ``serve`` and ``final`` run in (a later edit of the teacher's file does not change the contest).
+  ``serve`` and ``final`` run in (a later edit of the teacher's file does not change the contest);
+* ``game/``: a copy of the game file, when the game is one (``--game file.py:Class``), pinned by its SHA-256
+  in the config (``game_file``); the config's ``game`` names the copy by its full path, which every seat sees
+  read-only (:mod:`.game_file`).
 
 **Names** (:func:`check_name`): 1..:data:`MAX_NAME` characters of letters (any alphabet, with their combining
 marks), digits, spaces and ``. - _ '``, beginning with a letter or digit, no two spaces in a row and none at the
@@ -38,6 +41,7 @@ from typing import Any, Sequence
 
 from ..errors import AgentError, UsageError
 from ..spec import quoted
+from .game_file import copy_game, is_file_game
 from .lock import holder
 from .owned import CONTEST_FILES, REFERENCES, SUBMISSIONS, TOKENS  # noqa: F401 - the folder's names, kept here too
 from .store import DB_NAME, Store, storage_problem
@@ -273,6 +277,8 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
     except OSError as exc:
         raise UsageError(f"cannot write the contest to {quoted(str(target))}: {exc.strerror or exc}") from None
     try:
+        if is_file_game(settings.game):  # played from its copy in the folder, by every seat (.game_file)
+            config["game"], config["game_file"] = copy_game(settings.game, game.spec, build, target)
         config["references"] = _copy_references(settings.references, build)
         _check_references(game.spec, [r for r in config["references"] if "file" in r], build)
         store = Store(build, create=True)

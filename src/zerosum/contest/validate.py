@@ -32,6 +32,7 @@ from ..errors import AgentError, GameError, UsageError
 from ..external import EngineFault
 from ..external.session import STOP_WAIT
 from ..games import get_game
+from .game_file import check_game_file
 from .seats import seat_definition, seat_engine
 
 __all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET"]
@@ -65,6 +66,7 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
     """``(status, message, ply)`` of the submission at ``path`` (relative to ``contest_dir``) of ``kind``, in
     the contest of ``config`` (see the module docstring)."""
     started = time.monotonic()
+    check_game_file(config, contest_dir)  # a game in a file: its copy as `contest new` made it, or one line
     game = get_game(str(config["game"]))
     limits, move_time, tc = _limits(config)
     try:
