@@ -39,6 +39,7 @@ def test_an_illegal_column_fails_with_its_reason_and_ply(tmp_path: Path) -> None
     status, message, ply = _validated(tmp_path, OFF_BOARD)
     # the first game: the submission moves first from the opening '44' (two plies), so its first move is ply 3
     assert status == "failed" and ply == 3 and "returned 99" in message and "\n" not in message, message
+    assert "illegal move: " in message and "crash" not in message and "BadAnswer" not in message, message
 
 
 def test_slower_than_the_move_time_fails_with_its_reason(tmp_path: Path) -> None:

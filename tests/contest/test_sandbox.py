@@ -211,6 +211,8 @@ def test_the_relay_passes_a_programs_output_as_it_is() -> None:
     ([b"info string error the agent failed: the search process ended without a move (killed by signal 11)"], 0,
      "ended in a move, without a move (killed by signal 11)"),
     ([b"info string error no position: send position first", b"bestmove (none)"], 2, None),
+    ([b"info string error the agent failed: illegal move: hw.py:player returned 99 (int)", b"bestmove 1"], 0,
+     "illegal move: hw.py:player returned 99 (int)"),  # said as the arena says it: the client reads the kind
 ])
 def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes], passed: int,
                                                              reason: str | None) -> None:
@@ -219,7 +221,8 @@ def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes],
     if reason is None:
         assert done.returncode == 0, done.stderr
     else:
-        assert done.returncode == 1 and done.stderr.decode().strip().splitlines()[-1].startswith("the agent")
+        last = done.stderr.decode().strip().splitlines()[-1]
+        assert done.returncode == 1 and last.startswith("illegal move" if "illegal" in reason else "the agent")
         assert reason in done.stderr.decode()
 
 

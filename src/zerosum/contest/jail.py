@@ -105,7 +105,8 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
             said = why.partition("ended without a move")[2].strip()
             why = "its process ended in a move, without a move " + (
                 said or "(os._exit, a crash, or over the memory or CPU limit)")
-        _fail(child, f"the agent failed: {why}")
+        # an answer that is no legal column is said as the arena says it (the engine client reads the kind)
+        _fail(child, why if why.startswith(("illegal move: ", "malformed move: ")) else f"the agent failed: {why}")
     word = line.split(None, 1)[0] if line.strip() else b""
     if word == b"info" and not line.startswith(b"info string"):
         state["found"] = True

@@ -35,6 +35,9 @@ __all__ = ["EngineFault", "EngineProcess", "split_command", "CRASH", "TIMEOUT", 
 
 #: the kinds of forfeit an external engine can cause (the start of each reason)
 CRASH, TIMEOUT, PROTOCOL, GARBAGE, ILLEGAL = "crash", "timeout", "protocol error", "garbage output", "illegal move"
+#: an engine that ends with its last line on standard error ``malformed move: ...`` (or ``illegal move: ...``)
+#: forfeits with that kind, not as a crash: a contest seat whose player answered no legal column says so
+MALFORMED = "malformed move"
 #: the longest reason (and the longest quote of the engine's standard error in it)
 MAX_REASON = 300
 #: how much of the engine's standard error is kept (the last lines, each cut to 200 characters)
@@ -225,8 +228,11 @@ class EngineProcess:
         else:
             how = f"exited (exit code {code})"
         self._stderr.join(0.5)
-        said = f": {printable(self.tail[-1])}" if self.tail else ""
-        return EngineFault("crash", f"the engine {how}{said}")
+        last = self.tail[-1] if self.tail else ""
+        for kind in (ILLEGAL, MALFORMED):  # it ended saying its move was not one (a contest seat's player)
+            if code is not None and code > 0 and last.startswith(kind + ": "):
+                return EngineFault(kind, f"{printable(last[len(kind) + 2:])} (the engine {how})")
+        return EngineFault("crash", f"the engine {how}" + (f": {printable(last)}" if last else ""))
 
     def kill(self) -> None:
         """End the engine and everything it started, at once (the reaper kills the group), and reap it."""
