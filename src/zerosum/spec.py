@@ -92,7 +92,9 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
         return f"{cut!r}... ({len(value):,} characters)"
     try:
         shown = repr(value)
-    except Exception:  # noqa: BLE001 - an int past Python's digit limit, a hostile __repr__
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - an int past Python's digit limit, a hostile __repr__ (sys.exit too)
         if isinstance(value, int):
             return f"a whole number of {value.bit_length():,} bits"
         return f"a {type(value).__name__}"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.files import shown
-from ..core.sqlite_trouble import OUTSIDE, outside
+from ..core.sqlite_trouble import OUTSIDE, outside, sqlite_header
 from ..errors import InvalidFileError
 from ..spec import quoted
 
@@ -77,7 +77,7 @@ class StorageError(InvalidFileError):
         self.problem = problem
 
 
-def _failed(name: str, exc: sqlite3.DatabaseError, otherwise: str) -> InvalidFileError:
+def _failed(name: str, exc: sqlite3.Error, otherwise: str) -> InvalidFileError:
     """A StorageError when SQLite's error is of the world outside the file (:mod:`zerosum.core.sqlite_trouble`),
     else InvalidFileError(otherwise) (a damaged file, one that is no database, text that is not UTF-8)."""
     code = outside(exc)
@@ -182,13 +182,14 @@ class Store:
             from ..core.files import _readable
 
             _readable(self.path, "results file")  # missing, a directory, a FIFO, a device: one line each
-            try:
-                with open(self.path, "rb") as fh:
-                    header = fh.read(16)
-            except OSError as exc:
-                raise InvalidFileError(f"results file {shown(name)} cannot be read: {exc.strerror or exc}") from None
-            if header != b"SQLite format 3\0":
-                raise InvalidFileError(f"{shown(name)} is not a zerosum results file (not an SQLite database)")
+            try:  # asked of SQLite: a plain open and close would drop this process's other connections' locks
+                why = sqlite_header(self.path)
+            except sqlite3.Error as exc:
+                raise _failed(name, exc, f"results file {shown(name)} cannot be read ({_said(exc)})") from None
+            if why is not None:  # empty, another kind of file, or unreadable
+                said = {"the file is empty": "an empty file", "the file is not an SQLite database":
+                        "not an SQLite database"}.get(why, why)
+                raise InvalidFileError(f"{shown(name)} is not a zerosum results file ({said})")
         try:
             if lock:
                 self._lock_fd = _lock(self.path, create)

@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from ..core.sqlite_trouble import outside
+from ..core.sqlite_trouble import sqlite_header
 from ..errors import UsageError
 from ..spec import quoted
 
@@ -32,31 +32,6 @@ HEADER = b"SQLite format 3\x00"
 TABLES = ("config", "people", "submissions", "games")
 #: config keys every contest has
 REQUIRED = ("game", "limits", "references")
-
-
-def sqlite_header(path: Path) -> str | None:
-    """Why ``path`` cannot be an SQLite database (empty, another file), or None, asked of SQLite itself (a
-    connection that only reads, closed at once: an empty file stays empty); the file is never opened as a plain
-    file here, because closing any descriptor of a file drops every POSIX lock this process holds on it, the
-    ones of SQLite's other connections to it included (a live server's, whose -wal and -shm another process
-    would then delete under it).  An error of the disk or the folder (:func:`~zerosum.core.sqlite_trouble.outside`)
-    is raised, as sqlite3.Error."""
-    try:
-        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, timeout=30.0,
-                             isolation_level=None)  # read only: a file that is not there is not made
-    except sqlite3.Error as exc:
-        if outside(exc) is not None:
-            raise
-        return f"it cannot be read: {' '.join(str(exc).split())[:200]}"
-    try:
-        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        if outside(exc) is not None:
-            raise
-        return "the file is not an SQLite database"
-    finally:
-        db.close()
-    return "the file is empty" if pages == 0 else None
 
 
 def check_header(path: Path) -> str | None:

@@ -6,9 +6,10 @@ and only the second "damaged"; this is where the two kinds are told apart."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
-__all__ = ["outside", "OUTSIDE", "DISK_FULL"]
+__all__ = ["outside", "sqlite_header", "OUTSIDE", "DISK_FULL"]
 
 #: SQLite's primary result codes (sqlite3.h) of the world outside the file: code -> (the first words of its
 #: message, for an error without ``sqlite_errorcode``; what it means)
@@ -36,3 +37,28 @@ def outside(exc: BaseException) -> int | None:
         return code & 0xFF if code & 0xFF in OUTSIDE else None
     text = str(exc).lower()
     return next((number for number, (words, _) in OUTSIDE.items() if text.startswith(words)), None)
+
+
+def sqlite_header(path: Path) -> str | None:
+    """Why ``path`` cannot be an SQLite database (empty, another file), or None, asked of SQLite itself (a
+    connection that only reads, closed at once: an empty file stays empty); the file is never opened as a plain
+    file here, because closing any descriptor of a file drops every POSIX lock this process holds on it, the
+    ones of SQLite's other connections to it included (a live server's, a run's, whose -wal and -shm another
+    process would then delete under it).  An error of the disk or the folder (:func:`outside`)
+    is raised, as sqlite3.Error."""
+    try:
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True, timeout=30.0,
+                             isolation_level=None)  # read only: a file that is not there is not made
+    except sqlite3.Error as exc:
+        if outside(exc) is not None:
+            raise
+        return f"it cannot be read: {' '.join(str(exc).split())[:200]}"
+    try:
+        pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        if outside(exc) is not None:
+            raise
+        return "the file is not an SQLite database"
+    finally:
+        db.close()
+    return "the file is empty" if pages == 0 else None
