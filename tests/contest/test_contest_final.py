@@ -150,6 +150,8 @@ def test_the_command_grades_again_and_refuses_bad_input_in_one_line(finished, tm
         assert main(["contest", "final", str(folder), *args, *extra]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "Traceback" not in err[0], err
+    assert main(["contest", "final", str(folder), "--grade", "random,random", *extra]) == 2
+    assert "LOW and HIGH are the same reference, random" in capsys.readouterr().err  # not "does not rank below"
     assert main(["contest", "final", str(tmp_path / "nothing")]) == 2
     assert "not a contest folder" in capsys.readouterr().err
     assert (folder / "results.csv").read_text() == before

@@ -244,6 +244,10 @@ def _run_final(args: argparse.Namespace) -> int:
         kept = f"{shown[-1][0]} of {shown[-1][1]} games of the final stored" if shown else "no game of the final played"
         raise KeyboardInterrupt(f"{kept} in {args.directory}; to carry on: the same command again "
                                 f"(zerosum contest final {args.directory} ...)") from None
+    except BaseException:  # an error's one line starts a line of its own, after the progress line
+        if shown:
+            print(file=sys.stderr)
+        raise
     if shown:
         print(file=sys.stderr)
     for row in result["results"]:

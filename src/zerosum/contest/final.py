@@ -211,10 +211,13 @@ def _gradable(config: dict[str, Any], grade: str | None, other_rule: bool) -> No
     given = grade if grade is not None else config.get("grade")
     if given is not None:
         low, comma, high = str(given).partition(",")
+        what = "--grade" if grade is not None else "the config's grade"
         if not comma or not {low.strip(), high.strip()} <= set(known):
-            what = "--grade" if grade is not None else "the config's grade"
             raise UsageError(f"{what} {quoted(str(given))}: give LOW,HIGH, two references of the contest "
                              f"({', '.join(sorted(known)) or 'none'})")
+        if low.strip() == high.strip():  # as the tournament's --grade says it
+            raise UsageError(f"{what} {quoted(str(given))}: LOW and HIGH are the same reference, {low.strip()}: "
+                             "give two references, the weaker first")
     elif len(known) < 2:
         raise UsageError(f"the final cannot grade: its bands need two references and the contest has "
                          f"{len(known)} ({', '.join(known) or 'none'}): give --grade-table FILE.csv, or --no-grade "
