@@ -200,12 +200,16 @@ class Game(ABC, Generic[S, A]):
 
         text = check_text(text, "a move", IllegalMoveError, hint=f" ({self.MOVES_HELP})")
         legal, typed = self.actions(state), "".join(text.split()).casefold()
-        named = [a for a in legal if "".join(self.format_action(a).split()).casefold() == typed]
-        if named or (re.fullmatch("[0-9]{1,9}", typed) and 1 <= int(typed) <= len(legal)):
+        printed = ["".join(self.format_action(a).split()).casefold() for a in legal]
+        named = [a for a, p in zip(legal, printed) if p == typed]
+        numbered = not any(p.isdigit() for p in printed)  # moves that are numbers: a number is one of them
+        if named or (numbered and re.fullmatch("[0-9]{1,9}", typed) and 1 <= int(typed) <= len(legal)):
             return named[0] if named else legal[int(typed) - 1]
         shown = " ".join(self.format_action(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-        raise IllegalMoveError(f"{quoted(text)} is not a legal move here: type one of {shown}, or its number "
-                               f"1..{len(legal)}" if legal else f"the game is over: there is no move ({quoted(text)})")
+        if not legal:
+            raise IllegalMoveError(f"the game is over: there is no move ({quoted(text)})")
+        raise IllegalMoveError(f"{quoted(text)} is not a legal move here: type one of {shown}"
+                               + (f", or its number 1..{len(legal)}" if numbered else ""))
 
     def format_action(self, action: A) -> str:
         """Print one action the way :meth:`parse_action` reads it."""

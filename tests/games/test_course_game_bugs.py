@@ -94,7 +94,7 @@ def test_every_search_of_a_game_that_never_ends_is_the_game_s_line(tmp_path, spe
 def test_zerosum_play_against_a_search_on_a_game_that_never_ends_is_one_line(tmp_path):
     path = game_file(tmp_path, "never_ends")
     done = subprocess.run([sys.executable, "-c", "from zerosum.cli import entry; entry()", "play", "--game", path.name,
-                           "--first", "human", "--second", "alphabeta:plain=1"], cwd=tmp_path, input="1\n",
+                           "--first", "human", "--second", "alphabeta:plain=1"], cwd=tmp_path, input="0\n",
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr and "RecursionError" not in done.stderr
     assert done.stderr.strip() == (f"zerosum play: error: G: the game did not end after {MAX_PLIES:,} plies: its "
