@@ -79,8 +79,9 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
     given (a resumed run), not the file the run began with.  An external engine (:mod:`zerosum.external`)
     is started here (a command that does not start or fails its handshake fails here), checked to play
-    ``game`` when given, and ended; ``engines`` (a dict), when given, gets what each said of itself and its
-    latency (:meth:`~zerosum.external.Engine.probe`).
+    ``game`` when given, and ended; so is any agent with a ``check_game`` (OpenSpiel's MCTS plays the games
+    OpenSpiel has); ``engines`` (a dict), when given, gets what each said of itself and its latency
+    (:meth:`~zerosum.external.Engine.probe`).
     """
     from ..agents.base import Limits
     from ..agents.registry import make_agent
@@ -115,6 +116,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
                     engines[agent.definition.name] = agent.probe()
             finally:
                 agent.close()  # the workers start their own
+        elif game is not None and callable(check := getattr(agent, "check_game", None)):  # an agent of some games
+            check(get_game(game))  # (openspiel-mcts): the others refused now, not forfeited later
     return found
 
 

@@ -5,18 +5,25 @@ how the options translate (Connect-X's ``rows``/``cols``/``k`` are ``connect_fou
 ``x_in_row``).  For every game in it, the game's action numbers (:meth:`~zerosum.game.Game.action_index`)
 are OpenSpiel's, and OpenSpiel's player 0 is zerosum's player 1; no other code here knows a game.
 
+A zerosum game is a :class:`~zerosum.game.Game` or its spec (``"connect4"``); an OpenSpiel game a
+``pyspiel.Game`` or, for :func:`from_pyspiel_game`, OpenSpiel's game string (``"connect_four(rows=5)"``).
+
 States.  An OpenSpiel state is made by playing moves, so :func:`to_pyspiel_state` replays the zerosum
 state's move history (:meth:`~zerosum.game.Game.moves_played`).  A position without one (built from a grid
 or from cells) of a game where every move adds one piece (``TURN_FROM_PIECES``) gets a move order that
-reaches it, found by taking pieces back one at a time; any other position without a history is refused
-in one :class:`InvalidPositionError`.  :func:`from_pyspiel_state` replays OpenSpiel's history.
+reaches it, found by taking pieces back one at a time (:mod:`.openspiel_moves`); any other position without
+a history is refused in one :class:`InvalidPositionError`.  :func:`from_pyspiel_state` replays OpenSpiel's
+history.  A zerosum game given with an OpenSpiel state (``from_pyspiel_state(state, game)``,
+``bot(game=...)``) must be the state's counterpart: another is refused in one :class:`InvalidPositionError`.
 
 Bots.  :func:`bot` makes a ``pyspiel.Bot`` that plays a zerosum agent spec (for ``pyspiel.evaluate_bots``
 and OpenSpiel's tools); :class:`BotAgent` makes any OpenSpiel bot a zerosum agent; the agent spec
 ``openspiel-mcts`` is OpenSpiel's C++ ``MCTSBot`` with random rollouts (options ``sims``, ``time``,
 ``c`` (UCT constant, default 2, OpenSpiel's usual), ``rollouts`` (per leaf, default 1), ``solve``
 (propagate proven results, default 1) and ``memory`` (MB, default 1000)), so the arena can pit zerosum's
-``mcts`` against it at equal simulations or equal time.
+``mcts`` against it at equal simulations or equal time.  A game without an OpenSpiel counterpart is refused
+by :meth:`BotAgent.check_game`, which :meth:`BotAgent.warm_up` calls before a game starts.  A person
+(``human``) cannot answer a bot's call: ``bot("human")`` is refused.
 
 pyspiel is imported only when one of these is used: importing this module, or naming ``openspiel-mcts``
 in the registry, costs nothing when OpenSpiel is not installed.
@@ -28,15 +35,17 @@ import importlib.util
 import inspect
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-from ..agents.base import Agent, Limits, Option
+from ..agents.base import Agent, Limits, Option, check_search
 from ..agents.traits import AgentTraits
 from ..agents.registry import make_agent
-from ..errors import AgentError, InvalidPositionError
-from ..game import Game, other
+from ..agents.simple import HumanAgent
+from ..errors import AgentError, InvalidPositionError, InvalidSpecError
+from ..game import Game
 from ..games import get_game
-from ..spec import parse_spec
+from ..spec import parse_spec, quoted
+from .openspiel_moves import move_sequence
 
 __all__ = [
     "GAMES",
@@ -101,9 +110,10 @@ def _known() -> str:
     return ", ".join(f"{c.ours} <-> {c.theirs}" for c in GAMES.values())
 
 
-def to_pyspiel_game(game: "Game[Any, Any]") -> Any:
-    """The ``pyspiel.Game`` of a zerosum game that has a counterpart in :data:`GAMES`."""
+def to_pyspiel_game(game: "Game[Any, Any] | str") -> Any:
+    """The ``pyspiel.Game`` of a zerosum game (or spec: ``"connect4"``) that has a counterpart in :data:`GAMES`."""
     pyspiel = pyspiel_module()
+    game = get_game(game)  # a Game passes; a spec is read; anything else: one InvalidSpecError
     pair = GAMES.get(game.name)
     if pair is None:
         raise AgentError(f"OpenSpiel has no counterpart of {game!r}: {_known()}")
@@ -111,8 +121,27 @@ def to_pyspiel_game(game: "Game[Any, Any]") -> Any:
     return pyspiel.load_game(pair.theirs, pair.params({key: int(value) for key, value in raw.items()}))
 
 
+def _load(text: str) -> Any:
+    """OpenSpiel's game of a game string (``"connect_four(rows=5)"``): one of the counterparts' only."""
+    pyspiel = pyspiel_module()
+    name = text.strip().partition("(")[0].strip()
+    if name not in {pair.theirs for pair in GAMES.values()}:
+        raise AgentError(f"zerosum has no counterpart of OpenSpiel's {quoted(name)}: {_known()}")
+    try:
+        return pyspiel.load_game(text.strip())
+    except pyspiel.SpielError as exc:
+        raise InvalidSpecError(f"OpenSpiel cannot load {quoted(text)}: {str(exc).splitlines()[0]}") from None
+
+
 def from_pyspiel_game(ps_game: Any) -> "Game[Any, Any]":
-    """The zerosum game of a ``pyspiel.Game`` that has a counterpart in :data:`GAMES`."""
+    """The zerosum game of a ``pyspiel.Game`` (or OpenSpiel's game string: ``"connect_four(rows=5)"``) that
+    has a counterpart in :data:`GAMES`."""
+    pyspiel = pyspiel_module()
+    if isinstance(ps_game, str):
+        ps_game = _load(ps_game)
+    if not isinstance(ps_game, pyspiel.Game):
+        raise InvalidSpecError(f"an OpenSpiel game is a pyspiel.Game such as pyspiel.load_game('connect_four') "
+                               f"or its string 'connect_four', not {quoted(ps_game)}")
     name = ps_game.get_type().short_name
     for pair in GAMES.values():
         if pair.theirs == name:
@@ -124,80 +153,50 @@ def from_pyspiel_game(ps_game: Any) -> "Game[Any, Any]":
 # ---- states -----------------------------------------------------------------------------------------------
 
 
-def _unplay(game: "Game[Any, Any]", state: Any) -> Iterator[tuple[Any, Any]]:
-    """(action, previous state) for each piece the player who just moved could have placed last."""
-    cells = [list(row) for row in game.board_view(state).cells]
-    mover = other(game.player(state))
-    for r, row in enumerate(cells):
-        for c, value in enumerate(row):
-            if value != mover:
-                continue
-            row[c] = 0
-            try:
-                prev = game.from_board(cells, mover)
-            except InvalidPositionError:
-                continue  # no such position (a stone left floating)
-            finally:
-                row[c] = mover
-            if game.is_terminal(prev):
-                continue  # the game would already have ended before this piece
-            for action in game.actions(prev):
-                if game.result(prev, action) == state:
-                    yield action, prev
+def to_pyspiel_state(game: "Game[Any, Any] | str", state: Any, ps_game: Any = None) -> Any:
+    """The ``pyspiel.State`` of a zerosum state (``ps_game``, the counterpart of ``game``, defaults to
+    :func:`to_pyspiel_game`; another game is one :class:`InvalidPositionError`)."""
+    game = get_game(game)
+    if ps_game is None:
+        return _play(game, state, to_pyspiel_game(game))
+    _check_counterpart(game, from_pyspiel_game(ps_game), ps_game)
+    return _play(game, state, ps_game)
 
 
-def move_sequence(game: "Game[Any, Any]", state: Any) -> list[int]:
-    """Action numbers from the start that reach ``state``: its history when known, else (a game whose every
-    move adds one piece) one found by taking pieces back.
-
-    Raises :class:`InvalidPositionError` when no order of play reaches the position, or when its history
-    is unknown and cannot be found.
-    """
-    moves = game.moves_played(state)
-    if moves is None:
-        if not game.TURN_FROM_PIECES:
-            raise InvalidPositionError(
-                f"this {game.title} position has no move history, and OpenSpiel builds states by playing "
-                "moves: reach it by playing moves from the start"
-            )
-        moves = _search_back(game, state)
-    return [game.action_index(action) for action in moves]
-
-
-def _search_back(game: "Game[Any, Any]", state: Any) -> list[Any]:
-    start = game.initial_state
-    dead: set[Any] = set()
-
-    def back(s: Any) -> list[Any] | None:  # depth-first, remembering positions that lead nowhere
-        if s == start:
-            return []
-        if s in dead:
-            return None
-        for action, prev in _unplay(game, s):
-            path = back(prev)
-            if path is not None:
-                return path + [action]
-        dead.add(s)
-        return None
-
-    path = back(state)
-    if path is None:
-        raise InvalidPositionError("no order of play reaches this position")
-    return path
-
-
-def to_pyspiel_state(game: "Game[Any, Any]", state: Any, ps_game: Any = None) -> Any:
-    """The ``pyspiel.State`` of a zerosum state (``ps_game`` defaults to :func:`to_pyspiel_game`)."""
-    ps_game = ps_game if ps_game is not None else to_pyspiel_game(game)
+def _play(game: "Game[Any, Any]", state: Any, ps_game: Any) -> Any:
     ps_state = ps_game.new_initial_state()
     for number in move_sequence(game, state):
         ps_state.apply_action(number)
     return ps_state
 
 
-def from_pyspiel_state(ps_state: Any, game: "Game[Any, Any] | None" = None) -> Any:
-    """The zerosum state of a ``pyspiel.State`` (replaying its history in ``game``, default its counterpart)."""
-    game = game if game is not None else from_pyspiel_game(ps_state.get_game())
+def _state_game(ps_state: Any) -> Any:
+    """The ``pyspiel.Game`` of a ``pyspiel.State``; anything else is one :class:`InvalidPositionError`."""
+    if not isinstance(ps_state, pyspiel_module().State):
+        raise InvalidPositionError(f"an OpenSpiel state is a pyspiel.State such as "
+                                   f"pyspiel.load_game('connect_four').new_initial_state(), not {quoted(ps_state)}")
+    return ps_state.get_game()
+
+
+def _check_counterpart(game: "Game[Any, Any]", counterpart: "Game[Any, Any]", ps_game: Any) -> None:
+    """One :class:`InvalidPositionError` unless ``game`` is ``counterpart``, the zerosum game of ``ps_game``."""
+    if game.spec != counterpart.spec:
+        raise InvalidPositionError(f"OpenSpiel's {ps_game} (zerosum's {counterpart.spec}) is not {game.spec}: give "
+                                   "the zerosum game of this OpenSpiel game, or none")
+
+
+def from_pyspiel_state(ps_state: Any, game: "Game[Any, Any] | str | None" = None) -> Any:
+    """The zerosum state of a ``pyspiel.State``, replaying its history in its counterpart; ``game`` (a zerosum
+    game or spec), when given, must be that counterpart (another is one :class:`InvalidPositionError`)."""
+    ps_game = _state_game(ps_state)
+    counterpart = from_pyspiel_game(ps_game)
+    if game is not None:
+        _check_counterpart(get_game(game), counterpart, ps_game)
+    return _replay(counterpart if game is None else get_game(game), ps_state)
+
+
+def _replay(game: "Game[Any, Any]", ps_state: Any) -> Any:
+    """The zerosum state of OpenSpiel's history of ``ps_state`` played in ``game`` (its counterpart)."""
     state = game.initial_state
     for number in ps_state.history():
         state = game.result(state, game.index_action(int(number), state))
@@ -209,16 +208,21 @@ def from_pyspiel_state(ps_state: Any, game: "Game[Any, Any] | None" = None) -> A
 
 def bot(spec: "str | Agent" = "alphabeta", game: Any = None, *, seed: int | None = None,
         limits: Limits | None = None) -> Any:
-    """A ``pyspiel.Bot`` playing zerosum's ``spec``; ``game`` (zerosum or pyspiel) defaults to each state's.
+    """A ``pyspiel.Bot`` playing zerosum's ``spec``; ``game`` (a zerosum game or spec, or a ``pyspiel.Game``)
+    defaults to each state's, and when given is the only game it plays (a state of another is one
+    :class:`InvalidPositionError`).  A person (``human``) cannot answer a bot's call: refused.
 
     >>> import pyspiel  # doctest: +SKIP
     >>> pyspiel.evaluate_bots(state, [bot("alphabeta:depth=4"), bot("random")], 0)  # doctest: +SKIP
     """
     pyspiel = pyspiel_module()
     agent = make_agent(spec, seed=seed, limits=limits)
+    if isinstance(agent, HumanAgent):
+        raise AgentError(f"agent {agent.spec!r}: a person cannot answer an OpenSpiel bot's call: pick another agent")
     fixed = None
     if game is not None:
-        fixed = game if isinstance(game, Game) else from_pyspiel_game(game)
+        fixed = get_game(game) if isinstance(game, (Game, str)) else from_pyspiel_game(game)
+        to_pyspiel_game(fixed)  # a game without an OpenSpiel counterpart: one AgentError now
 
     class ZerosumBot(pyspiel.Bot):  # type: ignore[misc,name-defined]
         """A zerosum agent behind OpenSpiel's Bot interface (it never changes the state it is given)."""
@@ -229,16 +233,17 @@ def bot(spec: "str | Agent" = "alphabeta", game: Any = None, *, seed: int | None
             self._games: dict[str, Game[Any, Any]] = {}
 
         def _game(self, ps_state: Any) -> "Game[Any, Any]":
-            if fixed is not None:
-                return fixed
-            key = str(ps_state.get_game())
+            ps_game = _state_game(ps_state)
+            key = str(ps_game)
             if key not in self._games:
-                self._games[key] = from_pyspiel_game(ps_state.get_game())
+                self._games[key] = from_pyspiel_game(ps_game)
+            if fixed is not None:
+                _check_counterpart(fixed, self._games[key], ps_game)
             return self._games[key]
 
         def step(self, ps_state: Any) -> int:
             game_ = self._game(ps_state)
-            action = self.agent(game_, from_pyspiel_state(ps_state, game_))
+            action = self.agent(game_, _replay(game_, ps_state))
             return game_.action_index(action)
 
         def restart_at(self, ps_state: Any) -> None:
@@ -287,10 +292,23 @@ class BotAgent(Agent):
     def __init__(self, make_bot: Callable[..., Any], *, limits: Limits | None = None,
                  seed: int | None = None, spec: str = "openspiel-bot") -> None:
         super().__init__(limits=limits, seed=seed)
+        if not callable(make_bot):
+            raise AgentError(f"BotAgent takes make_bot(pyspiel_game) -> pyspiel.Bot (a function or class), "
+                             f"not {quoted(make_bot)}")
         self.make_bot = make_bot
         self.spec = spec
         self._per_seat = _takes_seat(make_bot)
         self._bots: dict[Any, tuple[Any, Any]] = {}
+        self._checked: set[Any] = set()
+
+    def check_game(self, game: "Game[Any, Any]") -> None:
+        """One :class:`AgentError` unless ``game`` has an OpenSpiel counterpart this bot can play."""
+        if game not in self._checked:
+            to_pyspiel_game(game)
+            self._checked.add(game)
+
+    def warm_up(self, game: "Game[Any, Any]") -> None:
+        self.check_game(game)  # before a game starts: a game OpenSpiel lacks is refused, not forfeited
 
     def _bot(self, game: "Game[Any, Any]", seat: int) -> tuple[Any, Any]:
         key = (game, seat if self._per_seat else None)
@@ -301,10 +319,11 @@ class BotAgent(Agent):
         return self._bots[key]
 
     def __call__(self, game: "Game[Any, Any]", state: Any) -> Any:
+        check_search(self.spec, game, state)
         if game.is_terminal(state):
             raise AgentError("no legal action: the game is over")
         ps_game, ps_bot = self._bot(game, game.player(state) - 1)
-        ps_state = to_pyspiel_state(game, state, ps_game)
+        ps_state = _play(game, state, ps_game)
         if ps_state.is_terminal():
             raise AgentError("no legal action: the game is over")
         number = int(ps_bot.step(ps_state))

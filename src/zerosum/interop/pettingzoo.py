@@ -10,12 +10,19 @@ observation dict (``observation`` planes from the *acting* player's view, and ``
 * the environments of :func:`env` (every registered game).
 
 The policy always answers an action that the mask allows (an agent that fails or answers an illegal
-action is replaced by the first allowed one).
+action is replaced by the first allowed one).  What it cannot read is refused in one
+:class:`~zerosum.errors.GameError` line, never played from: an observation of another game than the
+policy's (planes of another shape, a mask of another length), planes that are no position of the game,
+and, without ``game=``, a layout other than PettingZoo's own ``(6, 7, 2)`` and ``(3, 3, 2)``.  A person
+(``human``) cannot answer a policy's call and is refused too.
 
 Environments.  ``env("connect4")`` (any zerosum game spec) is an AEC environment wrapped the way
 PettingZoo's classic games are: an illegal action ends the game with -1 for the player who made it
 (``TerminateIllegalWrapper``), out-of-range actions raise (``AssertOutOfBoundsWrapper``), and calls out of
-order raise (``OrderEnforcingWrapper``).  ``raw_env(spec)`` is the bare environment.  Agents are
+order raise (``OrderEnforcingWrapper``); an action that is not a whole number (``None`` while the game goes
+on, ``True``, ``1.5``, ``"3"``) raises :class:`~zerosum.errors.InvalidMoveError` (a numpy integer is a
+whole number).  ``raw_env(spec)`` is the bare environment.  ``render_mode="human"`` prints the board after
+every move, and ``render()`` prints it and returns None; with ``"ansi"``, ``render()`` returns its text.  Agents are
 ``player_0`` (moves first) and ``player_1``; rewards are +1 / -1 / 0 at the end.  Everything comes from
 the game's own description (:meth:`~zerosum.game.Game.board_view`, the action numbering):
 
@@ -40,9 +47,11 @@ import numpy as np
 
 from ..agents.base import Agent
 from ..agents.registry import make_agent
-from ..errors import AgentError, GameError, InvalidPositionError
+from ..agents.simple import HumanAgent
+from ..errors import AgentError, InvalidPositionError
 from ..game import Game, other
 from ..games import get_game, registered_games
+from .pettingzoo_checks import action_number, agent_index, check_fits, guess_layout, observation_arrays
 
 try:  # the environment classes need pettingzoo; the conversions and the agent adapter do not
     import gymnasium
@@ -76,12 +85,13 @@ class Codec:
     """How one game looks in PettingZoo: action numbers, observation planes and back to a state.
 
     ``transposed``: the planes are indexed ``[column][row]`` and cell actions numbered down the columns
-    (PettingZoo's ``tictactoe_v3``).
+    (PettingZoo's ``tictactoe_v3``); ``name``: the environment's, for messages (default the game's spec).
     """
 
-    def __init__(self, game: Game[Any, Any], transposed: bool = False) -> None:
+    def __init__(self, game: Game[Any, Any], transposed: bool = False, name: str = "") -> None:
         self.game = game
         self.transposed = transposed
+        self.name = name or game.spec
         try:
             view = game.board_view(game.initial_state)
             self.num_actions = int(game.action_space_size)
@@ -99,8 +109,9 @@ class Codec:
         return _pz_ttt_to_ours(number) if self.transposed else number
 
     def decode_action(self, state: Any, number: int) -> Any:
-        """The zerosum action of an action number (not checked for legality)."""
-        number = int(number)
+        """The zerosum action of an action number (a whole number, else :class:`InvalidMoveError`; its
+        legality is not checked)."""
+        number = action_number(number)
         return self.game.index_action(_pz_ttt_to_ours(number) if self.transposed else number, state)
 
     def mask(self, state: Any) -> np.ndarray:
@@ -151,7 +162,7 @@ def codec(game: "str | Game[Any, Any]") -> Codec:
     """The codec of a zerosum game spec or game, or of ``"connect_four_v3"`` / ``"tictactoe_v3"``."""
     if isinstance(game, str) and game in CLASSIC:
         spec, transposed = CLASSIC[game]
-        return Codec(get_game(spec), transposed=transposed)
+        return Codec(get_game(spec), transposed=transposed, name=game)
     return Codec(get_game(game))
 
 
@@ -163,13 +174,18 @@ class PettingZooAgent:
 
     ``game`` names the environment: ``"connect_four_v3"``, ``"tictactoe_v3"``, a zerosum game spec, or an
     environment made by :func:`env` (its game is used).  Left out, it is guessed from the observation's
-    shape for PettingZoo's own games only: ``(3, 3, 2)`` is ``tictactoe_v3``, ``(rows, cols, 2)`` a
-    ``connect_four_v3`` board (four in a row); for any other environment pass ``game=``.
+    shape for PettingZoo's own games only: ``(6, 7, 2)`` is ``connect_four_v3``, ``(3, 3, 2)``
+    ``tictactoe_v3``; any other shape is one :class:`AgentError` (pass ``game=``: always, in the
+    environments of :func:`env`).  An observation that does not fit the game is refused in one
+    :class:`InvalidPositionError`, never answered by the fallback.
     """
 
     def __init__(self, spec: "str | Agent | Callable[..., Any]" = "alphabeta", game: Any = None,
                  *, seed: int | None = None) -> None:
         self.inner = make_agent(spec, seed=seed)
+        if isinstance(self.inner, HumanAgent):
+            raise AgentError(f"agent {self.inner.spec!r}: a person cannot answer a PettingZoo policy's call: "
+                             "play against the policy with zerosum play, or pick another agent")
         self.codec: Codec | None = None
         if game is not None:
             unwrapped = getattr(game, "unwrapped", None)
@@ -181,35 +197,23 @@ class PettingZooAgent:
         self.last: dict[str, Any] = {}
 
     def _codec_for(self, planes: np.ndarray) -> Codec:
-        if self.codec is None:
-            shape = planes.shape
-            if shape == (3, 3, 2):
-                self.codec = codec("tictactoe_v3")
-            elif len(shape) == 3 and shape[2] == 2:  # connect_four_v3's layout on any board
-                try:
-                    self.codec = codec(f"connectx:rows={shape[0]},cols={shape[1]},k=4")
-                except GameError:
-                    raise AgentError(f"cannot tell the game from an observation of shape {shape}: pass game=") from None
-            else:
-                raise AgentError(f"cannot tell the game from an observation of shape {shape}: pass game=")
+        if self.codec is None:  # PettingZoo's own layouts only (6 x 7 is zerosum's connect4 too)
+            self.codec = codec(guess_layout(tuple(planes.shape)))
         return self.codec
 
     def __call__(self, observation: Any, agent_id: Any = None) -> int:
-        if isinstance(observation, dict):
-            planes = np.asarray(observation["observation"])
-            mask = np.asarray(observation.get("action_mask", np.ones(0)))
-        else:
-            planes, mask = np.asarray(observation), np.ones(0)
+        planes, mask = observation_arrays(observation)  # GameError: not an observation
         cdc = self._codec_for(planes)
-        if mask.size != cdc.num_actions:
+        check_fits(cdc.name, cdc.shape, cdc.num_actions, planes, mask)  # another game's: refused, not played
+        if mask is None:
             mask = np.ones(cdc.num_actions, dtype=np.int8)
         allowed = [int(i) for i in np.flatnonzero(mask)]
         if not allowed:
             raise AgentError("the action mask allows no action: this agent is not the one to move")
+        state = cdc.state(planes)  # InvalidPositionError: no position of this game
         fallback, reason = True, ""
         number = allowed[0]
         try:
-            state = cdc.state(planes)
             choice = cdc.encode_action(self.inner(cdc.game, state))
             if choice in allowed:
                 number, fallback = choice, False
@@ -272,13 +276,13 @@ class ZerosumEnv(AECEnv):  # type: ignore[misc]
         self.state_ = self.game.initial_state
 
     def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[AGENTS[agent_index(AGENTS, agent)]]
 
     def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
+        return self.action_spaces[AGENTS[agent_index(AGENTS, agent)]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = AGENTS.index(agent) + 1
+        player = agent_index(AGENTS, agent) + 1
         mask = (self.codec.mask(self.state_) if agent == self.agent_selection
                 else np.zeros(self.codec.num_actions, dtype=np.int8))
         return {"observation": self.codec.planes(self.state_, player), "action_mask": mask}
@@ -298,7 +302,7 @@ class ZerosumEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        move = self.codec.decode_action(self.state_, action)
+        move = self.codec.decode_action(self.state_, action)  # InvalidMoveError: not a whole number
         self.state_ = self.game.result(self.state_, move)  # IllegalMoveError for an illegal action
         self.rewards = dict.fromkeys(self.agents, 0)
         if self.game.is_terminal(self.state_):
@@ -308,13 +312,19 @@ class ZerosumEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selector.next()
         self._accumulate_rewards()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
+        """PettingZoo's contract: ``"human"`` prints the board (as every move does) and returns None;
+        ``"ansi"`` returns the board's text; no render mode warns and returns None."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return self.game.render(self.state_)
+        text = self.game.render(self.state_)
+        if self.render_mode == "ansi":
+            return text
+        print(text, flush=True)
+        return None
 
     def close(self) -> None:
         pass
@@ -330,8 +340,24 @@ def env(spec: "str | Game[Any, Any]" = "connect4", render_mode: str | None = Non
     e: Any = raw_env(spec, render_mode=render_mode)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = _WholeActions(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+if _HAVE_PETTINGZOO:
+    class _WholeActions(wrappers.BaseWrapper):  # type: ignore[misc]
+        """A live step's action that is not a whole number (``True``, ``1.5``, ``"3"``, ``None``) raises
+        :class:`InvalidMoveError` before PettingZoo's wrappers read it (they would take ``True`` for 1)."""
+
+        def step(self, action: Any) -> None:
+            agent_ = self.agent_selection
+            if not (action is None and (self.terminations[agent_] or self.truncations[agent_])):
+                action_number(action)
+            super().step(action)
+
+        def __str__(self) -> str:
+            return str(self.env)
 
 
 def register_envs() -> list[str]:
