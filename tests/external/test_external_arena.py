@@ -243,6 +243,18 @@ def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path):
     assert bad.returncode == 2 and "engine mid: the command './nowhere' cannot start" in bad.stderr
 
 
+def test_an_engine_that_fails_in_the_terminal_leaves_the_moves_and_how_to_go_on(engine, tmp_path):
+    """The engine's fault is the one error line (exit status 2, as a student's function that raises), after the
+    moves so far and the command that continues the game (audit: the game was lost with the error)."""
+    cmd = [sys.executable, "-m", "zerosum", "play", *flag("bad", engine, "illegal"), "--second", "bad", "--log",
+           "--no-color"]
+    done = subprocess.run(cmd, input="1\n1\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "illegal move: bestmove '9'" in done.stderr
+    assert "Game stopped: an engine failed. Moves: 1" in done.stdout, done.stdout
+    assert "Continue later with: zerosum play --game " in done.stdout and "--moves 1" in done.stdout
+
+
 def test_a_person_is_not_told_of_nodes_or_a_value_an_engine_did_not_report(engine, tmp_path):
     cmd = [sys.executable, "-m", "zerosum", "play", *flag("quiet", engine, "noinfo"), "--second", "quiet", "--log",
            "--no-color"]

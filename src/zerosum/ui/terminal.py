@@ -291,6 +291,12 @@ class PlaySession:
         except Quit as stop:  # q typed while an engine prepared or thought: at once, as at a prompt
             self.abandon(stop.eof)
             return 0
+        except AgentError:  # the engine failed (its one line follows): the moves so far, and how to go on
+            moves = self.move_string()
+            if moves and self.settings is not None:
+                self.say(f"Game stopped: an engine failed. Moves: {moves}")
+                self.say(f"Continue later with: {self.settings.command(moves)}")
+            raise
         self.announce()
         return offer_review(self)  # r: each move judged, the summary
 
