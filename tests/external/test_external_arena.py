@@ -208,6 +208,23 @@ def test_resume_takes_no_engine_flags_and_refuses_a_damaged_engine_list(engine, 
     assert "a stored engine definition is malformed" in err and "\n" not in err
 
 
+def test_resume_refuses_an_engine_rebuilt_since_the_run_began(engine, tmp_path, capsys):
+    """The engine's own files (its script here, its binary when named by a path) are kept by SHA-256, as agent
+    files are: a rebuilt engine of another strength is never mixed into the run's results (audit)."""
+    db = tmp_path / "r.db"
+    assert main(["match", "mid", "first", *flag("mid", engine), "--games", "4", "--jobs", "1", "--out", str(db),
+                 "--quiet"]) == 0
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("DELETE FROM games WHERE idx >= 2")  # two games left to play
+    con.close()
+    engine.write_text(engine.read_text() + "\n# rebuilt\n")
+    assert main(["match", "--resume", "--out", str(db), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"engine mid: '{engine}' has changed since the run began" in err and "\n" not in err, err
+    assert rows(db, "SELECT COUNT(*) FROM games") == [(2,)]
+
+
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/alphabeta.c")
 def test_a_cross_language_tournament_c_python_and_zerosum(engine, tmp_path):
     """The example C engine, the example Python engine, this file's engine and a zerosum agent, under a clock

@@ -109,6 +109,11 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         if isinstance(agent, HumanAgent):
             raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
         if isinstance(agent, Engine):
+            for path in agent.definition.files():  # a rebuilt engine is another engine: kept as agent files are
+                found[path] = file_digest(path)
+                if digests is not None and path in digests and digests[path] != found[path]:
+                    raise AgentError(f"engine {agent.definition.name}: {path!r} has changed since the run began "
+                                     "(its SHA-256 differs): restore it, or start a new run")
             try:
                 if game is not None:
                     agent.check_game(get_game(game))

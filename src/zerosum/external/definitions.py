@@ -78,6 +78,20 @@ class EngineDefinition:
             found += ["--engine-option", f"{self.name}.{key}={value}"]
         return found
 
+    def files(self) -> list[str]:
+        """The files of the person's own engine in its command: the program when named by a path (``./ceng``;
+        one found on the PATH is the machine's), and each later word that names a file in its folder (a script:
+        ``python3 eng.py``).  The arena keeps their SHA-256, so that a resumed run refuses a rebuilt engine."""
+        import os
+
+        def where(word: str) -> str:
+            return word if os.path.isabs(word) or self.folder is None else os.path.join(self.folder, word)
+
+        program, *rest = self.command
+        found = [where(program)] if os.sep in program else []
+        found += [where(word) for word in rest if not word.startswith("-")]
+        return [os.path.abspath(path) for path in found if os.path.isfile(path)]
+
     def describe(self) -> str:
         """``NAME = COMMAND`` as a shell would read it (with its folder and options, when given)."""
         import shlex
