@@ -137,8 +137,8 @@ def test_a_forfeit_row_says_why_in_the_table_and_the_report(tmp_path, capsys):
     db = tmp_path / "why.db"
     assert main(["match", f"{path}:player", "random", "--game", "connect4-8x8", "--games", "2", "--opening-plies", "0",
                  "--jobs", "1", "--out", str(db)]) == 0
-    assert all(r.startswith("error: TypeError: search() missing 1 required positional argument")
-               for r, *_ in _games(db))
+    assert all(r.startswith("error: hw.py:player(board) raised TypeError: search() missing 1 required positional "
+                            "argument") for r, *_ in _games(db))
     why = "error: search() missing 1 required positional argument: 'extra' (TypeError)"
     assert why in " ".join(capsys.readouterr().out.split())
     assert main(["report", str(db), "--no-plots"]) == 0

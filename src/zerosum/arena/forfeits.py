@@ -9,6 +9,7 @@ CPU time bounded its moves instead.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Collection, Sequence
 
 __all__ = ["REASON_CHARS", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note", "counted_labels",
@@ -20,11 +21,17 @@ REASON_CHARS = 90
 
 def short_reason(reason: str, width: int = REASON_CHARS) -> str:
     """A forfeit's reason in one short line: ``error: player() takes 1 positional argument but 2 were given
-    (TypeError)`` for ``error: TypeError: player() takes ...``; other reasons as they are; at most ``width``
-    characters (the message is cut, the exception's name kept)."""
+    (TypeError)`` for ``error: TypeError: player() takes ...`` (and for ``error: hw.py:player(board) raised
+    TypeError: ... at the start position``: the table's agent column names the function, the records keep the
+    whole reason); other reasons as they are; at most ``width`` characters (the message is cut, the
+    exception's name kept)."""
     text = " ".join(str(reason).split())
     kind, sep, rest = text.partition(": ")
     suffix = ""
+    named = re.match(r"\S+\([^)]*\) raised (.*?)(?: at (?:the start position|the position .*))?$", rest)
+    if sep and kind == "error" and named:  # the function named: the table's agent column names it already
+        rest = named.group(1)
+        text = f"error: {rest}"
     if sep and kind == "error":
         name, colon, message = rest.partition(": ")
         if colon and name.replace(".", "_").isidentifier() and len(name) <= width // 3:
