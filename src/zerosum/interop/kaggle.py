@@ -32,8 +32,11 @@ that carries zerosum inside it: the modules the agent imports (found from the so
 :mod:`.kaggle_bundle`, compressed) are unpacked once into a temporary folder, imported from there, and the
 file's last callable is the ``agent`` that Kaggle's loader picks up.  The file needs numpy, and numba to search fast; Kaggle's image has both.  An agent that
 cannot play unattended (``human``, one needing another adapter) is refused, and an existing output file is
-replaced only with ``--overwrite`` (written atomically).  This module imports nothing heavy, so the command
-starts quickly.
+replaced only with ``--overwrite`` (written atomically); so is a spec naming a file of the user's own (it
+would not be on Kaggle's servers).  Kaggle loads the file within the first move's time, so that move's
+budget counts from when it began loading (``loaded=``).  This module imports nothing heavy, so the command
+starts quickly.  What Kaggle hands over is read and checked by :mod:`.kaggle_board`; the agents are checked,
+and the solver's table mapped in the background, by :mod:`.kaggle_agents`.
 """
 
 from __future__ import annotations
@@ -41,12 +44,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..agents.prepare import numba_usable, ready, start, steps_of, warm
+from ..core.checks import check_real, check_whole
 from ..errors import AgentError, InvalidPositionError
+from .kaggle_agents import check_keeps_time, check_plays_alone, table_step
+from .kaggle_board import board_to_state, centre_most, check_mark, dims, flat_board, get, inarow, legal_columns, seconds
+from .kaggle_board import state_to_board
 
 __all__ = ["KaggleAgent", "agent", "board_to_state", "state_to_board", "submission_source", "write_submission"]
 
@@ -57,6 +64,9 @@ RESERVE = 4.0
 #: on boards without an opening book the solver answers once at most this many cells are empty; before
 #: that (where a proof rarely comes within a move's time) alpha-beta plays within the move's time budget
 SOLVER_EMPTY = 28
+#: a submission's first move counts from when its file began loading, if that was at most this many seconds
+#: before (Kaggle loads the file within the first move's clock; a later first call is not Kaggle's)
+LOADING = 10.0
 
 
 #: the notices this process has printed (each at most once)
@@ -70,95 +80,15 @@ def _notice(key: str, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-def _get(obj: Any, key: str, default: Any = None) -> Any:
-    """``obj.key`` or ``obj[key]``: Kaggle passes dicts with attribute access, users often plain dicts."""
-    if isinstance(obj, Mapping):
-        value = obj.get(key, default)
-    else:
-        value = getattr(obj, key, default)
-    return default if value is None else value
-
-
-def board_to_state(game: Any, board: Any, mark: int) -> Any:
-    """The :class:`~zerosum.games.connectx.ConnectXState` of a Kaggle board (flat, top-left first).
-
-    ``mark`` (1 or 2) is the side to move.  Raises :class:`~zerosum.errors.InvalidPositionError` for a board
-    of the wrong length, unknown cell values or floating stones.
-    """
-    from ..errors import InvalidPositionError
-
-    cells = list(board)
-    if len(cells) != game.rows * game.cols:
-        raise InvalidPositionError(
-            f"a Kaggle board of {game.rows} x {game.cols} has {game.rows * game.cols} "
-            f"cell{'s' * (game.rows * game.cols != 1)}, not {len(cells)}"
-        )
-    if mark not in (1, 2):
-        raise InvalidPositionError(f"mark must be 1 or 2, not {mark!r}")
-    xs, os_ = sum(1 for v in cells if v == 1), sum(1 for v in cells if v == 2)
-    if (xs - os_) != (mark - 1):  # player 1 moves with as many stones as player 2; player 2 with one fewer
-        raise InvalidPositionError(f"impossible stone counts for the player to move: {xs} of player 1 and {os_} "
-                                   f"of player 2 with player {mark} to move")
-    chars = {0: ".", 1: "X", 2: "O"}
-    lines = []
-    for r in range(game.rows):
-        row = cells[r * game.cols : (r + 1) * game.cols]
-        try:
-            lines.append("".join(chars[int(v)] for v in row))
-        except (KeyError, TypeError, ValueError):
-            raise InvalidPositionError(f"a Kaggle board holds 0, 1 and 2, not {row!r}") from None
-    return game.from_grid("\n".join(lines), strict=False, to_move=mark)
-
-
-def state_to_board(game: Any, state: Any) -> list[int]:
-    """A Kaggle board (flat list, top-left first, 0/1/2) from a Connect-X state."""
-    return [game.cell(state, r, c) for r in range(game.rows) for c in range(game.cols)]
-
-
-def _flat_board(raw: Any, rows: int, cols: int) -> list[int]:
-    """Kaggle's board as a flat list of ints (an empty one: the start); one InvalidPositionError line for a
-    board that is not a flat list of numbers, or too short to show its top row (no column can be told legal)."""
-    from ..errors import InvalidPositionError
-    from ..game import safe_repr
-
-    try:
-        board = [int(v) for v in raw] or [0] * (rows * cols)
-    except (TypeError, ValueError):
-        raise InvalidPositionError(f"a Kaggle board is a flat list of 0, 1 and 2, top row first, not "
-                                   f"{safe_repr(raw, 60)}") from None
-    if rows < 1 or cols < 1:
-        raise InvalidPositionError(f"a Kaggle board has 1 row and 1 column or more, not {rows} x {cols}")
-    if len(board) < cols:
-        raise InvalidPositionError(f"a Kaggle board of {rows} x {cols} has {rows * cols} cell{'s' * (rows * cols != 1)}, "
-                                   f"not {len(board)}")
-    return board
-
-
-def _legal_columns(board: list[int], cols: int) -> list[int]:
-    return [c for c in range(cols) if board[c] == 0]
-
-
-def _centre_most(columns: list[int], cols: int) -> int:
-    return min(columns, key=lambda c: (abs(2 * c - (cols - 1)), c))
-
-
-def _check_keeps_time(agent: Any) -> None:
-    """One AgentError line for an agent that searches but keeps no time limit: Kaggle forfeits a move over its
-    time, and ``minimax`` or the textbook ``alphabeta:plain=1`` on an empty board thinks for minutes."""
-    searches = getattr(agent.TRAITS, "values", None) is not None
-    keeps = "time" in getattr(agent, "LIMITS", ()) and not getattr(agent, "plain", False)
-    budget = getattr(getattr(agent, "limits", None), "nodes", None) is not None  # bounded, whatever the board
-    if searches and not keeps and not budget:
-        raise AgentError(f"{getattr(agent, 'spec', agent)!r} keeps no time limit, and Kaggle forfeits a move over its "
-                         "time: give it a node budget (nodes=), or play alphabeta, mcts or solver")
-
-
 class KaggleAgent:
     """A zerosum agent behind Kaggle's ``agent(observation, configuration) -> int`` interface.
 
     One zerosum agent is built per board size and kept between moves (so tables and trees survive); it is
     reset when a new game starts.  ``limits`` are :class:`~zerosum.agents.base.Limits` fields
     (``depth``, ``nodes``, ``time``, ``simulations``); a ``time`` given here caps the per-move budget.
+    ``loaded``: the ``time.perf_counter()`` at which a submission file began loading (Kaggle's clock counts
+    its loading in the first move, so that move's budget counts from it); a bad type or value of any argument
+    is one :class:`~zerosum.errors.AgentError` line.
     """
 
     def __init__(
@@ -170,11 +100,15 @@ class KaggleAgent:
         reserve: float = RESERVE,
         solver_empty: int = SOLVER_EMPTY,
         opening: str = "alphabeta",
+        loaded: float | None = None,
         **limits: Any,
     ) -> None:
         from ..agents.base import Limits
 
         if "sims" in limits:
+            if "simulations" in limits:
+                raise AgentError(f"sims={limits['sims']!r} and simulations={limits['simulations']!r} are one "
+                                 "limit: give one of them")
             limits["simulations"] = limits.pop("sims")
         try:
             self.limits = Limits(**limits)
@@ -182,8 +116,11 @@ class KaggleAgent:
             raise AgentError(f"unknown limit in {sorted(limits)}: use depth, nodes, time, simulations") from exc
         self.spec = spec
         self.seed = seed
-        self.safety = safety
-        self.reserve = reserve
+        self.safety = check_real(safety, "KaggleAgent: safety (seconds)", 0.0, 3600.0, AgentError)
+        self.reserve = check_real(reserve, "KaggleAgent: reserve (seconds)", 0.0, 86400.0, AgentError)
+        solver_empty = check_whole(solver_empty, "KaggleAgent: solver_empty (empty cells)", 0, None, AgentError)
+        #: when the submission file began loading (``time.perf_counter``), until the first move counts it
+        self.loaded = None if loaded is None else check_real(loaded, "KaggleAgent: loaded", -1e12, 1e12, AgentError)
         self._games: dict[tuple[int, int, int], Any] = {}
         self._steps: dict[Any, list[Any]] = {}  # the compiled code each board needs (``prepare`` steps)
         self._game: Any = None
@@ -206,9 +143,10 @@ class KaggleAgent:
         elif opening != "alphabeta":
             raise AgentError(f"opening={opening!r} is the solver's (the agent that plays before its reach): "
                              f"{getattr(self.inner, 'spec', spec)!r} plays every move itself")
-        for built in (self.inner, self.opening):
+        for built, what in ((self.inner, "agent"), (self.opening, "opening agent")):
             if built is not None:
-                _check_keeps_time(built)
+                check_plays_alone(built, what)  # as the submission writer refuses it
+                check_keeps_time(built)
         #: None until the first move decides it: True when the agent searches in pure Python (no numba)
         self.pure: bool | None = None
 
@@ -249,6 +187,8 @@ class KaggleAgent:
         opening agent's first (it plays while the solver's compiles)."""
         agents = [] if self.pure else [a for a in (self.opening, self.inner) if a is not None]
         self._steps[game] = [s for a in agents for s in steps_of(a, game)]
+        # then the solver's table mapped (256 MB past 64 bits): its first search in a game paid 0.6-0.9 s for it
+        self._steps[game] += [] if self.pure else table_step(self.inner, game)
         start(self._steps[game])
 
     def warm_up(self, rows: int = 6, cols: int = 7, k: int = 4) -> None:
@@ -284,8 +224,9 @@ class KaggleAgent:
         The share is ``2 / (own moves left + 2)`` of the overage above the reserve, so early and middle-game
         moves (where search is hardest) get most of it and the overage is never used up.
         """
-        act = float(_get(configuration, "actTimeout", _get(configuration, "timeout", 2.0)))  # older: "timeout"
-        overage = float(_get(observation, "remainingOverageTime", 0.0))
+        key = "actTimeout" if get(configuration, "actTimeout") is not None else "timeout"  # older: "timeout"
+        act = seconds(configuration, key, 2.0)  # a number of seconds, else one InvalidSpecError line
+        overage = seconds(observation, "remainingOverageTime", 0.0)
         own_left = max(1, (cells - stones + 1) // 2)
         extra = max(0.0, overage - self.reserve) * 2.0 / (own_left + 2)
         budget = max(0.05, act - self.safety) + extra
@@ -293,22 +234,30 @@ class KaggleAgent:
             budget = min(budget, self.time_cap)
         return budget
 
+    def _started(self) -> tuple[float, float]:
+        """When this move's time began, and the seconds of it spent loading the submission file: the first move
+        counts from the file's loading (when it began less than ``LOADING`` seconds ago), as Kaggle's clock does."""
+        now, loaded = time.perf_counter(), self.loaded
+        self.loaded = None
+        if loaded is not None and 0.0 <= now - loaded <= LOADING:
+            return loaded, now - loaded
+        return now, 0.0
+
     def __call__(self, observation: Any, configuration: Any) -> int:
-        start = time.perf_counter()
-        rows = int(_get(configuration, "rows", 6))
-        cols = int(_get(configuration, "columns", 7))
-        k = int(_get(configuration, "inarow", 4))
-        board = _flat_board(_get(observation, "board", []), rows, cols)
-        mark = int(_get(observation, "mark", 1))
-        legal = _legal_columns(board, cols)
+        start, loading = self._started()
+        rows, cols = dims(configuration)  # no column can be told legal without them: one GameError line
+        board = flat_board(get(observation, "board", []), rows, cols)
+        legal = legal_columns(board, cols)
         if not legal:
             raise AgentError("no legal column: the board is full")
         stones = sum(1 for v in board if v)
-        column = _centre_most(legal, cols)
-        budget = self.budget(configuration, observation, stones, rows * cols)
+        column = centre_most(legal, cols)
+        budget = 0.0
         reasons: list[str] = []
         used = "fallback"
-        try:
+        try:  # what Kaggle hands over mid-game, checked here: a bad value is a fallback move with its reason
+            budget = self.budget(configuration, observation, stones, rows * cols)
+            k, mark = inarow(configuration), check_mark(get(observation, "mark", 1))
             if self.pure is None:
                 self._check_numba()
             game = self._board_game(rows, cols, k)
@@ -325,9 +274,11 @@ class KaggleAgent:
                 raise InvalidPositionError(f"the game is over: player {won} has already won" if won
                                            else "the game is over: the board is full")
             chain = [self.inner] if self.opening is None else [self.inner, self.opening]
+            needs = steps_of(self.inner, game, state)  # a search (not the book's answer) needs its table mapped too
+            needs += table_step(self.inner, game) if needs else []
             if self.opening is not None and (rows * cols - stones > self.solver_empty and not self._booked(game)
-                                             or not ready(steps_of(self.inner, game, state))):
-                chain = [self.opening]  # the solver only where it can play now (its code, or its book)
+                                             or not ready(needs)):
+                chain = [self.opening]  # the solver only where it can play now (its code and table, or its book)
             if not ready(self._steps[game]):  # still compiling: this move keeps to actTimeout, the overage is kept
                 budget = min(budget, self.budget(configuration, {}, stones, rows * cols))
         except Exception as exc:
@@ -348,6 +299,7 @@ class KaggleAgent:
             "column": column,
             "seconds": time.perf_counter() - start,
             "budget": budget,
+            "loading": loading,
             "fallback": used == "fallback" or bool(reasons),
             "reason": "; ".join(reasons),
         }
@@ -375,10 +327,10 @@ def submission_source(spec: str = "solver", *, opening: str = "alphabeta", **lim
     Raises :class:`~zerosum.errors.AgentError` for a bad spec or limit, a user's own file, and an agent that
     cannot play unattended (``human``, or one whose module the submission cannot carry).
     """
-    from .kaggle_submission import submission_text
+    from .kaggle_submission import check_no_file, submission_text
 
-    if not isinstance(spec, str) or ".py:" in spec:
-        raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
+    check_no_file(spec)  # before the file is read: a user's own agent would not be there on Kaggle
+    check_no_file(opening, "opening agent")
     options: dict[str, Any] = {} if opening == "alphabeta" else {"opening": opening}
     built = KaggleAgent(spec, **options, **limits)  # raises AgentError on a bad spec or limit
     return submission_text(spec, options, limits, built.inner, built.opening)
@@ -392,7 +344,10 @@ def write_submission(path: str | os.PathLike[str], spec: str = "solver", *, open
     file is written atomically (a failure leaves the old file or none).
     """
     from ..core.files import atomic_output, check_output
+    from .kaggle_submission import check_no_file
 
+    check_no_file(spec)  # first, whatever the path: nothing is checked, read or written for a user's own file
+    check_no_file(opening, "opening agent")
     out = check_output(path, overwrite=overwrite, what="submission file")
     text = submission_source(spec, opening=opening, **limits)
     with atomic_output(out, checked=True) as fh:

@@ -131,11 +131,9 @@ def uncarried(module: str, root: Path = PACKAGE) -> str | None:
 def check_unattended(inner: Any, what: str) -> None:
     """Refuse an agent that cannot play alone on Kaggle's servers: one that waits for a person, or one whose
     module needs a part of zerosum a submission does not carry (another adapter and its library)."""
-    from ..agents.simple import HumanAgent
+    from .kaggle_agents import check_plays_alone
 
-    if isinstance(inner, HumanAgent):
-        raise AgentError(f"{what} {inner.spec!r} cannot be a Kaggle submission: it waits for a person at the "
-                         "keyboard; submit a search agent such as 'solver' or 'alphabeta'")
+    check_plays_alone(inner, what)  # the Kaggle adapter's own check
     needs = uncarried(type(inner).__module__)
     if needs is not None:
         raise AgentError(f"{what} {inner.spec!r} cannot be a Kaggle submission: it needs {needs!r}, which a "

@@ -9,7 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["submission_text"]
+__all__ = ["check_no_file", "submission_text"]
+
+
+def check_no_file(spec: object, what: str = "agent") -> str:
+    """``spec`` when it is a spec of zerosum's own agents; one AgentError line, before anything is built or
+    written, for one naming a file (``myagent.py``, ``dir/x.py``, ``x.py:f``, ``alphabeta:eval=e.py:fn``):
+    a submission carries zerosum's own modules only, and that file would not be there on Kaggle's servers."""
+    from ..errors import AgentError
+
+    if not isinstance(spec, str):
+        raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
+    if ".py" in spec or "/" in spec or "\\" in spec:
+        raise AgentError(f"{what} {spec!r} names a file of your own, which a submission cannot carry (it holds "
+                         "zerosum's own agents only: see docs/interop.md): submit a zerosum agent such as 'solver' "
+                         "or 'alphabeta:depth=6', or write your own Kaggle file around your agent")
+    return spec
 
 _TEMPLATE = '''\
 """Kaggle ConnectX submission: zerosum agent {spec!r}.
@@ -18,8 +33,12 @@ Written by `zerosum kaggle-agent` (zerosum {version}).  The {count} files of zer
 travel inside this file: on first use they are unpacked into a temporary folder and imported from there.
 Needs numpy; numba (both in Kaggle's image) makes it search fast, and without it the agent says so once on
 stderr and searches in pure Python.  Kaggle's loader takes the last callable defined here: `agent` below.
+Kaggle loads this file within the first move's time, so that move's budget counts from _LOADED.
 """
 
+import time as _time
+
+_LOADED = _time.perf_counter()  # first: the loading below counts in the first move's time, as on Kaggle's clock
 SPEC = {spec!r}
 LIMITS = {limits!r}
 OPTIONS = {options!r}
@@ -59,7 +78,7 @@ def _unpack():
 _unpack()
 from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
 
-_AGENT = _KaggleAgent(SPEC, **OPTIONS, **LIMITS)
+_AGENT = _KaggleAgent(SPEC, loaded=_LOADED, **OPTIONS, **LIMITS)
 
 
 def agent(observation, configuration):

@@ -70,6 +70,9 @@ PROOF = {1: "a proven win; distance not yet known", 0: "a proven draw",
 BIG = 1 << 30
 #: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when it is given no time
 FALLBACK_TIME = 1.0
+#: under a hard time control, the share of the time the win/draw/loss search leaves for alpha-beta's move (when
+#: nothing is proven: with the whole time taken, alpha-beta overran it by its least 0.05 s, and more)
+FALLBACK_SHARE = 0.25
 
 
 def flag(text: str) -> bool:
@@ -122,6 +125,7 @@ class SolverAgent(SearchAgent):
         self.tt = tt
         self._refused: set[str] = set()  # the games it said it cannot take (once each)
         self._fallback: Agent | None = None
+        self._stand_in: SearchAgent | None = None  # the alpha-beta that moves when the solver does not (kept)
         #: why this agent is not solving (None while it solves)
         self.fallback_reason: str | None = None
         #: why alpha-beta chose the last move (nothing was proven within the time control, or the position is
@@ -162,17 +166,28 @@ class SolverAgent(SearchAgent):
 
     def _start_fallback(self, reason: str) -> None:
         seconds = self.limits.time or 1.0
-        self._fallback = self._alphabeta(seconds)
+        self._fallback = self._alphabeta(seconds, keep=False)
         self.fallback_reason = f"{reason}: playing {self._fallback.spec} instead"
         print(f"solver: {self.fallback_reason}", file=sys.stderr)
 
-    def _alphabeta(self, seconds: float) -> SearchAgent:
-        """Alpha-beta with ``seconds`` a move: it plays where the solver cannot (imported only then)."""
+    def _alphabeta(self, seconds: float, keep: bool = True) -> SearchAgent:
+        """Alpha-beta with ``seconds`` a move, where the solver cannot play (imported only then); ``keep``: the
+        one kept for its moves, so its tables (37 MB, 20-30 ms of a move's time to make) are made once."""
         from ..agents.alphabeta import AlphaBetaAgent
 
-        agent = AlphaBetaAgent(limits=Limits(time=seconds), seed=self.seed)
+        agent = self._stand_in if keep else None
+        if agent is None:
+            agent = AlphaBetaAgent(limits=Limits(time=seconds), seed=self.seed)
+            if keep:
+                self._stand_in = agent
+        agent.limits = agent.limits.replace(time=seconds)
         agent.spec = f"alphabeta:time={round(seconds, 2):g}"  # for people: 8.75, not 8.74957319899113
         return agent
+
+    def reset(self) -> None:
+        """A new game: the alpha-beta that stands in for the solver forgets its table too."""
+        if self._stand_in is not None:
+            self._stand_in.reset()
 
     def preparation(self, game: Game[Any, Any], state: Any = None) -> list[Step]:
         """The compiled code a search of ``state`` (None: of any position) needs (:mod:`..agents.prepare`):
@@ -279,8 +294,10 @@ class SolverAgent(SearchAgent):
 
         run = Progressive(solver, state, clock=clock, root=True, threads=self.threads)
         # win/draw/loss until the game's value is proven (however long that takes, unless the time is a hard
-        # control); then the exact scores of the columns that may be best, while time is left
-        for event in run.events(kinds=(WDL,), deadline=deadline if hard else None):
+        # control: then until FALLBACK_SHARE of it is left for alpha-beta); then the exact scores of the
+        # columns that may be best, while time is left
+        proving = None if not hard or deadline is None else deadline - FALLBACK_SHARE * (deadline - start)
+        for event in run.events(kinds=(WDL,), deadline=proving):
             if report is not None and event.column != ROOT:
                 report(event)
             if run.proven():
