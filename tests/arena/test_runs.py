@@ -56,6 +56,7 @@ def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_pat
     assert sorted(loser for loser, *_ in got) == sorted(2 * list(expected))  # each forfeits both its games
 
 
+@pytest.mark.slow  # kill -9 then --resume is in CI through records/test_resume_record and external/test_external_arena
 def test_kill_mid_run_then_resume_plays_exactly_the_plan(tmp_path):
     db = tmp_path / "killed.db"
     games = 16

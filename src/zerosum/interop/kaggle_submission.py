@@ -17,13 +17,13 @@ def check_no_file(spec: object, what: str = "agent") -> str:
     written, for one naming a file (``myagent.py``, ``dir/x.py``, ``x.py:f``, ``alphabeta:eval=e.py:fn``):
     a submission carries zerosum's own modules only, and that file would not be there on Kaggle's servers."""
     from ..errors import AgentError
+    from ..spec import quoted
 
     if not isinstance(spec, str):
-        raise AgentError(f"a submission carries zerosum's own agents: {spec!r} is not a zerosum agent spec")
+        raise AgentError(f"a submission carries zerosum's own agents: a {type(spec).__name__} is not an agent spec")
     if ".py" in spec or "/" in spec or "\\" in spec:
-        raise AgentError(f"{what} {spec!r} names a file of your own, which a submission cannot carry (it holds "
-                         "zerosum's own agents only: see docs/interop.md): submit a zerosum agent such as 'solver' "
-                         "or 'alphabeta:depth=6', or write your own Kaggle file around your agent")
+        raise AgentError(f"{what} {quoted(spec)} names a file of your own, which a submission cannot carry "
+                         "(docs/interop.md): submit a zerosum agent such as 'solver', or write your own Kaggle file")
     return spec
 
 _TEMPLATE = '''\
