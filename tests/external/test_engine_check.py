@@ -227,9 +227,9 @@ def test_the_lines_watched_say_why_they_were_not_run_when_quit_failed_too(tmp_pa
     """No handshake, and quit not obeyed either: the reason is the handshake's (it was empty)."""
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time\ntime.sleep(60)\n")
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "2", sys.executable,
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "1", sys.executable,
                              str(sleeper)], capture_output=True, text=True, timeout=WAIT)
-    assert result.returncode == 1 and "FAIL  quit: still running 2 s after quit" in result.stdout, result.stdout
+    assert result.returncode == 1 and "FAIL  quit: still running 1 s after quit" in result.stdout, result.stdout
     assert "FAIL  info lines: not run: no handshake\n" in result.stdout, result.stdout
     assert "FAIL  only protocol lines: not run: no handshake\n" in result.stdout, result.stdout
 
