@@ -14,20 +14,12 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-import pettingzoo  # noqa: E402
 from pettingzoo.test import api_test, render_test  # noqa: E402
 
 from zerosum.errors import AgentError, GameError, InvalidMoveError, InvalidPositionError  # noqa: E402
 from zerosum.interop import pettingzoo as zp  # noqa: E402
 
-
-def classic(name: str):
-    """A PettingZoo classic env by its registry id (1.27+), else by its module (older releases)."""
-    if hasattr(pettingzoo, "make"):
-        return pettingzoo.make("aec", f"classic/{name}-v3")
-    import importlib
-
-    return importlib.import_module(f"pettingzoo.classic.{name}_v3").env()
+from test_pettingzoo import classic  # noqa: E402  (the one helper for PettingZoo's own envs)
 
 
 @pytest.fixture(autouse=True)
