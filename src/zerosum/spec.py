@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, TypeVar, cast
 
-__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "listed", "MAX_DIGITS", "QUOTE_CHARS",
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "printable", "listed", "MAX_DIGITS", "QUOTE_CHARS",
            "LIST_CHARS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
@@ -99,6 +99,15 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
             return f"a whole number of {value.bit_length():,} bits"
         return f"a {type(value).__name__}"
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown):,} characters)"
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """Words from outside (an engine's, SQLite's) as a message may show them: as they are when every character
+    prints (and, with ``limit``, they are at most that long), else :func:`quoted` (``'\\x1b[31mboom'``), so a
+    terminal escape or a right-to-left override never reaches a table, a record or a terminal."""
+    if text.isprintable() and (limit is None or len(text) <= limit):
+        return text
+    return quoted(text, 200 if limit is None else limit)
 
 
 def listed(names: Iterable[str], limit: int = LIST_CHARS) -> str:

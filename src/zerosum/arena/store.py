@@ -32,7 +32,7 @@ from typing import Any, Iterable, Iterator
 from ..core.files import shown
 from ..core.sqlite_trouble import OUTSIDE, outside, sqlite_header
 from ..errors import InvalidFileError
-from ..spec import quoted
+from ..spec import printable, quoted
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
 
@@ -86,8 +86,7 @@ def _failed(name: str, exc: sqlite3.Error, otherwise: str) -> InvalidFileError:
 
 def _said(exc: BaseException) -> str:
     """SQLite's message on one line; quoted as repr does, bounded, when it quotes the file's own text."""
-    text = " ".join(str(exc).split())
-    return text if text.isprintable() and len(text) <= 200 else quoted(text, 200)
+    return printable(" ".join(str(exc).split()), 200)
 
 
 @dataclass(frozen=True)

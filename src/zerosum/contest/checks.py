@@ -25,7 +25,7 @@ from ..core.sqlite_trouble import sqlite_header
 from ..errors import UsageError
 from ..spec import quoted
 
-__all__ = ["HEADER", "TABLES", "check_header", "sqlite_header", "check_config", "reference_spec", "reference_file"]
+__all__ = ["HEADER", "TABLES", "check_header", "check_config", "reference_spec", "reference_file"]
 
 #: the first 16 bytes of every SQLite database
 HEADER = b"SQLite format 3\x00"

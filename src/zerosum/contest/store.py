@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..core.sqlite_trouble import DISK_FULL, outside
+from ..core.sqlite_trouble import DISK_FULL, outside, sqlite_header
 from ..errors import UsageError
 
 __all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable",
@@ -136,7 +136,7 @@ class Store:
         """One UsageError line, before any change, for a database that is not a readable contest's (empty,
         not SQLite, damaged, tables missing), a config value that is not what the contest needs, or a reference
         whose file is gone (:mod:`.checks`)."""
-        from .checks import TABLES, check_config, check_reference_files, sqlite_header
+        from .checks import TABLES, check_config, check_reference_files
 
         where = str(self.directory / DB_NAME)
         if not os.access(self.path, os.R_OK):  # never open() it: closing that would drop SQLite's locks (checks)

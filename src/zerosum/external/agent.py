@@ -34,10 +34,10 @@ from ..agents.base import Limits, SearchAgent, SearchResult, Tracer, check_searc
 from ..agents.traits import AgentTraits, ValueUnit
 from ..errors import AgentError, GameError
 from ..game import Game
-from ..spec import quoted
+from ..spec import printable, quoted
 from ..values import HEURISTIC_BOUND, clamp, score_to_value
 from .definitions import EngineDefinition
-from .process import ILLEGAL, EngineFault, printable, split_command
+from .process import ILLEGAL, EngineFault, split_command
 from .protocol import Go, Position
 from .history import moves_to
 from .session import STARTUP, STOP_WAIT, Latency, Session

@@ -8,8 +8,8 @@ import shlex
 from typing import Any, Iterable
 
 from ..errors import AgentError
+from ..spec import printable
 from .definitions import EngineDefinition
-from .process import printable
 
 __all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs",
            "stored_engines", "describe_engines"]

@@ -6,7 +6,7 @@ Lines are written to its standard input and read from its standard output under 
 :data:`~zerosum.external.protocol.MAX_LINE` bytes a line, so a program that hangs, floods its output or
 writes one endless line costs the arena a bounded wait and bounded memory.  Its standard error is read by a
 thread into a short tail (the last lines, each cut short), which a crash's reason quotes (escaped as ``repr``
-does when it holds a character that does not print: :func:`printable`).
+does when it holds a character that does not print: :func:`zerosum.spec.printable`).
 
 Whatever goes wrong is an :class:`EngineFault` whose ``reason`` is the forfeit reason the arena records:
 ``crash: ...``, ``timeout: ...``, ``protocol error: ...``, ``garbage output: ...`` or ``illegal move: ...``.
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import AgentError
-from ..spec import quoted
+from ..spec import printable, quoted
 
 __all__ = ["EngineFault", "EngineProcess", "split_command", "CRASH", "TIMEOUT", "PROTOCOL", "GARBAGE", "ILLEGAL"]
 
@@ -88,13 +88,6 @@ def _find_program(program: str, folder: str | None) -> str | None:
     if shutil.which(program) is None:
         return f"{quoted(program)} is not on the PATH (give its path, e.g. ./{program})"
     return None
-
-
-def printable(text: str) -> str:
-    """The engine's own words as a reason may quote them: as they are when every character prints, else
-    escaped and quoted as ``repr`` does (:func:`~zerosum.spec.quoted`: ``'\\x1b[31mboom'``), so a terminal
-    escape or a right-to-left override never reaches a table, a PGN tag or the tester's terminal."""
-    return text if text.isprintable() else quoted(text, 200)
 
 
 class EngineProcess:
