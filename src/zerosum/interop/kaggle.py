@@ -199,9 +199,7 @@ class KaggleAgent:
         game = self._board_game(rows, cols, k)
         if game not in self._steps:
             self._warm_up(game)
-        warm(self._steps[game])
-        for agent in ([] if self.pure else [a for a in (self.opening, self.inner) if a is not None]):
-            agent.warm_up(game)  # what each builds on its first move (the solver's table, mapped), now
+        warm(self._steps[game])  # the solver's table mapped too (table_step)
 
     def _booked(self, game: Any) -> bool:
         """Whether the solver has an opening book for ``game`` (7 x 6): it then plays from the first move --
