@@ -191,3 +191,25 @@ def test_a_code_id_of_other_digits_is_not_an_id(app_client):
     for text in ("\u0661", "\u00b9", "\uff11", "\u0967", "1\u0660"):  # Arabic-Indic, superscript, full-width, ...
         answer = client.get(f"/api/code/{text}", headers=auth)
         assert answer.status_code == 404 and list(answer.json()) == ["error"], (text, answer.text)
+
+
+# ---- 7. a contest path asked with another method is 405, the viewer still served --------------------------
+
+def test_a_contest_path_with_another_method_is_405_not_the_viewers_404(tmp_path):
+    folder = tmp_path / "c"
+    tokens = make_contest(folder, ["Ada"])
+    app = create_contest_app(folder, unconfined=True, ladder=False, viewer=True, validators=1)
+    client = TestClient(app)
+    try:
+        auth = {"Authorization": f"Bearer {tokens['Ada']}"}
+        for method, path in [("POST", "/api/leaderboard"), ("GET", "/api/submit"), ("PUT", "/api/me"),
+                             ("GET", "/api/freeze"), ("DELETE", "/api/code/1")]:
+            answer = client.request(method, path, headers=auth)
+            assert answer.status_code == 405, (method, path, answer.status_code, answer.text)
+            assert list(answer.json()) == ["error"] and "\n" not in answer.json()["error"], answer.text
+        assert client.get("/api/leaderboard").status_code == 200
+        assert client.get("/api/health").status_code == 200  # the viewer's own API, mounted beside
+        assert client.get("/api/no-such-thing").status_code == 404
+    finally:
+        client.close()
+        app.state.contest.validations.shutdown(wait=True, cancel_futures=True)

@@ -8,7 +8,8 @@ never as HTML, and the pages' Content-Security-Policy allows no inline script):
 * ``/`` -- the public leaderboard;
 * ``/board?game=SPEC&moves=M`` -- the board viewer of ``zerosum serve`` (its API too), where games replay.
 
-API (JSON; errors ``{"error": "one line"}``; ``Authorization: Bearer TOKEN`` where a person is needed):
+API (JSON; errors ``{"error": "one line"}``, 405 for another method than a path's; ``Authorization: Bearer
+TOKEN`` where a person is needed):
 
 * ``POST /api/submit`` (multipart field ``file``; a student's token) -- the upload (:mod:`zerosum.contest.submissions`)
   checked, saved and validated (:mod:`zerosum.contest.validate`; once ``ok`` it is the student's active one): the
@@ -48,15 +49,14 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..contest.setup import TEACHER
 from ..contest.store import Store
-from ..contest.submissions import MAX_UPLOAD, Unsaved, accept, closed_reason
+from ..contest.submissions import MAX_UPLOAD, Unsaved, accept
 from ..errors import UsageError
-from . import server
-from .server import STATIC, TooLarge, answered, error
+from . import contest_views as views, server
+from .server import STATIC, TooLarge, answered
 
 __all__ = ["create_contest_app", "RATE", "VALIDATION_WAIT", "MAX_REQUEST"]
 
@@ -142,70 +142,6 @@ class Contest:
         return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined)
 
 
-def _replay(game: Any, opening: str | None, moves: str | None) -> str | None:
-    """The whole move string of a game (the opening's, then its own), for the viewer; None if it does not parse."""
-    from ..arena.openings import parse_opening
-
-    try:
-        actions = list(parse_opening(game, opening or "-"))
-        state = game.states_of(actions)[-1]
-        for text in (moves or "").split():
-            action = game.parse_action(text, state)
-            actions.append(action)
-            state = game.result(state, action)
-        return str(game.format_moves(actions))
-    except Exception:  # noqa: BLE001 - a game the viewer cannot show keeps its text only
-        return None
-
-
-def _games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None) -> list[dict[str, Any]]:
-    """Games as the pages show them; ``own``: the entries of the person asking (their colour and result)."""
-    from urllib.parse import urlencode
-
-    from ..contest.standings import entry_names
-    from ..games import get_game
-
-    names = entry_names(store.connection(), store.config())
-    spec = str(store.get("game"))
-    game = get_game(spec)
-    out = []
-    for row in rows:
-        line = _replay(game, row["opening"], row["moves"]) if row["status"] == "done" else None
-        item = {key: row[key] for key in ("id", "stage", "opening", "status", "result", "reason", "moves")}
-        item.update(first=names.get(row["first"], row["first"]), second=names.get(row["second"], row["second"]),
-                    replay=f"/board?{urlencode({'game': spec, 'moves': line})}" if line is not None else None)
-        if own is not None:
-            item["seat"] = 1 if row["first"] in own else 2
-        out.append(item)
-    return out
-
-
-def _me(store: Store, name: str, role: str) -> dict[str, Any]:
-    config = store.config()
-    about = {"name": "teacher" if role == "teacher" else name, "role": role, "deadline": config.get("deadline"),
-             "frozen": bool(config.get("frozen")), "closed": closed_reason(config), "game": config.get("game")}
-    if role != "student":
-        return about | {"submissions": [], "games": []}
-    subs = store.submissions(name)
-    entries = [f"sub:{s['id']}" for s in subs]
-    return about | {"submissions": [_submission(s) for s in subs],
-                    "games": _games(store, store.games(entries)[:300], set(entries))}
-
-
-def _submission(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: row[key] for key in ("id", "created", "filename", "kind", "sha256", "status", "message", "ply",
-                                      "active")} | {"active": bool(row["active"])}
-
-
-def _leaderboard(store: Store, reasons: bool) -> list[dict[str, Any]]:
-    from ..contest.standings import leaderboard
-
-    rows = leaderboard(store)
-    if not reasons:
-        rows = [{k: v for k, v in row.items() if k != "forfeit_reasons"} for row in rows]
-    return rows
-
-
 #: the pages: their title; each is page.html around NAME.body.html, with NAME.js
 TITLES = {"public": "leaderboard", "student": "your page", "teacher": "the teacher's page"}
 
@@ -282,21 +218,21 @@ async def submit(request: Request) -> Response:
             await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), VALIDATION_WAIT)
     row = await run_in_threadpool(served.store.submission, submission)
     assert row is not None
-    return JSONResponse(_submission(row), status_code=201)
+    return JSONResponse(views.submission(row), status_code=201)
 
 
 @guarded
 async def me(request: Request) -> Response:
     served = contest(request)
     name, role = await run_in_threadpool(served.person, request)
-    return JSONResponse(await run_in_threadpool(_me, served.store, name, role))
+    return JSONResponse(await run_in_threadpool(views.me, served.store, name, role))
 
 
 @guarded
 async def leaderboard(request: Request) -> Response:
     store = contest(request).store
     config = await run_in_threadpool(store.config)
-    rows = await run_in_threadpool(_leaderboard, store, False)
+    rows = await run_in_threadpool(views.leaderboard, store, False)
     return JSONResponse({"game": config.get("game"), "deadline": config.get("deadline"),
                          "frozen": bool(config.get("frozen")), "rows": rows})
 
@@ -319,16 +255,6 @@ async def code(request: Request) -> Response:
                          "code": shown})
 
 
-def _teacher(store: Store) -> dict[str, Any]:
-    config = store.config()
-    subs = store.submissions()
-    people = [{"name": n, "submissions": sum(1 for s in subs if s["name"] == n)} for n in store.people("student")]
-    return {"config": config, "people": people,
-            "submissions": [_submission(s) | {"name": s["name"]} for s in subs],
-            "games": _games(store, store.games()[:500]), "leaderboard": _leaderboard(store, True),
-            "final": f"zerosum contest final {store.directory}"}
-
-
 async def _teacher_only(request: Request) -> Contest:
     served = contest(request)
     _, role = await run_in_threadpool(served.person, request)
@@ -340,7 +266,7 @@ async def _teacher_only(request: Request) -> Contest:
 @guarded
 async def teacher(request: Request) -> Response:
     served = await _teacher_only(request)
-    return JSONResponse(await run_in_threadpool(_teacher, served.store))
+    return JSONResponse(await run_in_threadpool(views.teacher, served.store))
 
 
 @guarded
@@ -355,6 +281,16 @@ ROUTES = [
     Route("/api/submit", submit, methods=["POST"]), Route("/api/me", me), Route("/api/leaderboard", leaderboard),
     Route("/api/code/{id}", code), Route("/api/teacher", teacher), Route("/api/freeze", freeze, methods=["POST"]),
 ]
+
+
+class BoardMount(Mount):
+    """The board viewer (``zerosum serve``'s app) under every path the contest's own routes do not take: a
+    contest path asked with another method answers 405 (the router's partial match), not the viewer's 404."""
+
+    def matches(self, scope: Any) -> tuple[Match, Any]:
+        if any(route.matches(scope)[0] != Match.NONE for route in ROUTES):
+            return Match.NONE, {}
+        return super().matches(scope)
 
 
 def create_contest_app(directory: str | Path | Store, *, unconfined: bool = False, ladder: bool = True,
@@ -392,7 +328,7 @@ def create_contest_app(directory: str | Path | Store, *, unconfined: bool = Fals
     routes: list[Any] = list(ROUTES)
     routes.append(Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"))
     if board_app is not None:
-        routes.append(Mount("", app=board_app))
+        routes.append(BoardMount("", app=board_app))
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: server.http_error, Exception: server.server_error})
     app.state.contest = served

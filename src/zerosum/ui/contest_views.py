@@ -1,0 +1,83 @@
+"""The contest server's JSON views: a person's own page, the games with their replay links, the leaderboard
+and the teacher's everything (:mod:`zerosum.ui.contest_server` answers them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..contest.store import Store
+from ..contest.submissions import closed_reason
+
+
+def replay(game: Any, opening: str | None, moves: str | None) -> str | None:
+    """The whole move string of a game (the opening's, then its own), for the viewer; None if it does not parse."""
+    from ..arena.openings import parse_opening
+
+    try:
+        actions = list(parse_opening(game, opening or "-"))
+        state = game.states_of(actions)[-1]
+        for text in (moves or "").split():
+            action = game.parse_action(text, state)
+            actions.append(action)
+            state = game.result(state, action)
+        return str(game.format_moves(actions))
+    except Exception:  # noqa: BLE001 - a game the viewer cannot show keeps its text only
+        return None
+
+
+def games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None) -> list[dict[str, Any]]:
+    """Games as the pages show them; ``own``: the entries of the person asking (their colour and result)."""
+    from urllib.parse import urlencode
+
+    from ..contest.standings import entry_names
+    from ..games import get_game
+
+    names = entry_names(store.connection(), store.config())
+    spec = str(store.get("game"))
+    game = get_game(spec)
+    out = []
+    for row in rows:
+        line = replay(game, row["opening"], row["moves"]) if row["status"] == "done" else None
+        item = {key: row[key] for key in ("id", "stage", "opening", "status", "result", "reason", "moves")}
+        item.update(first=names.get(row["first"], row["first"]), second=names.get(row["second"], row["second"]),
+                    replay=f"/board?{urlencode({'game': spec, 'moves': line})}" if line is not None else None)
+        if own is not None:
+            item["seat"] = 1 if row["first"] in own else 2
+        out.append(item)
+    return out
+
+
+def me(store: Store, name: str, role: str) -> dict[str, Any]:
+    config = store.config()
+    about = {"name": "teacher" if role == "teacher" else name, "role": role, "deadline": config.get("deadline"),
+             "frozen": bool(config.get("frozen")), "closed": closed_reason(config), "game": config.get("game")}
+    if role != "student":
+        return about | {"submissions": [], "games": []}
+    subs = store.submissions(name)
+    entries = [f"sub:{s['id']}" for s in subs]
+    return about | {"submissions": [submission(s) for s in subs],
+                    "games": games(store, store.games(entries)[:300], set(entries))}
+
+
+def submission(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: row[key] for key in ("id", "created", "filename", "kind", "sha256", "status", "message", "ply",
+                                      "active")} | {"active": bool(row["active"])}
+
+
+def leaderboard(store: Store, reasons: bool) -> list[dict[str, Any]]:
+    from ..contest.standings import leaderboard
+
+    rows = leaderboard(store)
+    if not reasons:
+        rows = [{k: v for k, v in row.items() if k != "forfeit_reasons"} for row in rows]
+    return rows
+
+
+def teacher(store: Store) -> dict[str, Any]:
+    config = store.config()
+    subs = store.submissions()
+    people = [{"name": n, "submissions": sum(1 for s in subs if s["name"] == n)} for n in store.people("student")]
+    return {"config": config, "people": people,
+            "submissions": [submission(s) | {"name": s["name"]} for s in subs],
+            "games": games(store, store.games()[:500]), "leaderboard": leaderboard(store, True),
+            "final": f"zerosum contest final {store.directory}"}
