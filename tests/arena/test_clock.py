@@ -2,6 +2,7 @@
 time enforced by the supervisor, and bad values refused up front."""
 
 import json
+import re
 
 import pytest
 from test_runs import agent, rows  # the arena tests' helpers (tests/arena/test_runs.py)
@@ -89,7 +90,9 @@ def test_slow_function_loses_on_time_and_the_fast_one_never(tmp_path, capsys):
     assert code == 0
     assert "time control 0.5+0" in capsys.readouterr().out  # the run's header
     got = rows(db, "SELECT reason, forfeit, winner FROM games")
-    assert got == [("time forfeit", 1, 1)] * 2  # agent 1 (first) wins in both colours
+    # agent 1 (first) wins in both colours; the reason says what the clock had left, as an engine's own does
+    assert [(f, w) for _, f, w in got] == [(1, 1)] * 2, got
+    assert all(re.fullmatch(r"time forfeit: no move within the 0\.[0-4]\d s left on its clock", r) for r, _, _ in got)
     config = json.loads(rows(db, "SELECT value FROM meta WHERE key = 'config'")[0][0])
     assert config["tc"] == [0.5, 0.0]
 
@@ -99,7 +102,7 @@ def test_fast_agents_finish_their_games_under_a_short_clock(tmp_path):
     assert main(["match", agent("first"), "random", "--games", "4", "--jobs", "2", "--tc", "0.5+0", "--grace", "0",
                  "--out", str(db), "--quiet"]) == 0
     got = rows(db, "SELECT reason, forfeit FROM games")
-    assert len(got) == 4 and all(f == 0 and r != "time forfeit" for r, f in got)
+    assert len(got) == 4 and all(f == 0 and not r.startswith("time forfeit") for r, f in got)
 
 
 def test_a_hanging_agent_loses_on_time_when_its_clock_runs_out(tmp_path):
@@ -107,7 +110,8 @@ def test_a_hanging_agent_loses_on_time_when_its_clock_runs_out(tmp_path):
     # the per-move deadline is 60 s: the game ends at the clock's 1 s, as a loss on time
     assert main(["match", agent("sleeper"), agent("first"), "--games", "1", "--jobs", "1", "--tc", "1+0",
                  "--grace", "0", "--out", str(db), "--quiet"]) == 0
-    assert rows(db, "SELECT reason, forfeit, winner FROM games") == [("time forfeit", 1, 1)]
+    assert rows(db, "SELECT reason, forfeit, winner FROM games") == [
+        ("time forfeit: no move within the 1.00 s left on its clock", 1, 1)]
 
 
 def test_increment_keeps_a_slow_agent_alive(tmp_path):
@@ -129,4 +133,5 @@ def test_clock_with_the_ray_backend(tmp_path):
     finally:
         ray.shutdown()
     assert code == 0
-    assert rows(db, "SELECT reason, forfeit, winner FROM games ORDER BY idx") == [("time forfeit", 1, 0)] * 2
+    assert rows(db, "SELECT reason, forfeit, winner FROM games ORDER BY idx") == [
+        ("time forfeit: no move within the 1.00 s left on its clock", 1, 0)] * 2

@@ -5,7 +5,8 @@ The game reports every step, and :func:`play_supervised` keeps its clock: when t
 answered by its deadline, the worker is killed (the pool starts a fresh one), the agent forfeits
 (``timeout: ...``) and the next game goes on.  Under a game clock (``--tc``, :mod:`.clock`) the supervisor also
 keeps both players' clocks, charging each move from its ``think`` to its ``move``: an agent still thinking
-when its clock runs out is killed the same way and loses (``time forfeit``); the time spent adjudicating
+when its clock runs out is killed the same way and loses (``time forfeit: no move within the 0.50 s left on
+its clock``); the time spent adjudicating
 between moves (:mod:`.adjudicate`) is nobody's.  A worker that dies (a crash in native code, ``os._exit``
 in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  An external engine stops
 itself at its deadline and its clock (:mod:`zerosum.external.agent`): the worker says so with its ``think``
@@ -68,6 +69,7 @@ class _Game:
     clock: Clock | None = None  # the game clock that counts (--tc): each move from its think to its move
     spare: float = 0.0  # the grace of the current move (not charged to the clock)
     by_clock: bool = False  # the current move's limit is what its clock has left
+    left: float = 0.0  # what the thinking seat's clock had left when its move began
 
     def __post_init__(self) -> None:
         if self.task.tc:
@@ -83,7 +85,8 @@ class _Game:
             self.margin = float(msg[3]) if len(msg) > 3 else 0.0  # the engine is stopped at its deadline itself
             self.spare = self.grace if cold else 0.0
             limit = self.task.deadlines[seat - 1] + self.spare
-            self.by_clock = self.clock is not None and self.clock.left[seat] + self.spare < limit
+            self.left = self.clock.left[seat] if self.clock is not None else 0.0
+            self.by_clock = self.clock is not None and self.left + self.spare < limit
             if self.clock is not None and self.by_clock:
                 limit = self.clock.left[seat] + self.spare  # the flag falls first: the worker is killed then
             self.seat, self.since, self.limit, self.building = seat, time.perf_counter(), limit, False
@@ -114,7 +117,10 @@ class _Game:
 
     def late(self) -> GameRecord:
         """The record of a game whose agent to move ran past its deadline or its clock."""
-        reason = TIME_FORFEIT if self.by_clock else f"timeout: no move within {self.limit:g} s"
+        if self.by_clock:  # as an engine's own deadline words it, whichever notices first
+            reason = f"{TIME_FORFEIT}: no move within the {self.left:.2f} s left on its clock"
+        else:
+            reason = f"timeout: no move within {self.limit:g} s"
         return self.record(3 - (self.seat or 1), reason, True)
 
     def unstarted(self, why: str) -> GameError:
