@@ -87,6 +87,22 @@ def test_wrong_types_and_values_are_one_game_error(call) -> None:
         call()
 
 
+@pytest.mark.parametrize("text, words", [
+    ("connect_four(foo=1)", "'foo' is not one of its parameters (columns, egocentric_obs_tensor, rows, x_in_row)"),
+    ("connect_four(rows=abc)", "rows is a whole number, not 'abc'"),
+    ("connect_four(rows=5", "its parameters end with ')'"),
+    ("connect_four(rows)", "'rows' is not key=value"),
+    ("tic_tac_toe(x=1)", "'x' is not one of its parameters (it has none)"),
+])
+def test_a_bad_game_string_is_one_line_and_pyspiel_prints_nothing(capfd, text, words) -> None:
+    with pytest.raises(InvalidSpecError) as caught:
+        zo.from_pyspiel_game(text)
+    assert str(caught.value) == f"OpenSpiel cannot load {text!r}: {words}"
+    out, err = capfd.readouterr()  # pyspiel's C++ writes 'OpenSpiel exception: ...' to the process's stderr
+    assert (out, err) == ("", "")
+    assert zo.from_pyspiel_game("connect_four(x_in_row=3, rows=4,columns=5)").spec == "connectx:rows=4,cols=5,k=3"
+
+
 # ---- 10: a person cannot be a bot ----------------------------------------------------------------------
 
 

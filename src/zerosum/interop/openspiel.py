@@ -46,6 +46,7 @@ from ..game import Game
 from ..games import get_game
 from ..spec import parse_spec, quoted
 from .openspiel_moves import move_sequence
+from .openspiel_strings import load
 
 __all__ = [
     "GAMES",
@@ -121,24 +122,12 @@ def to_pyspiel_game(game: "Game[Any, Any] | str") -> Any:
     return pyspiel.load_game(pair.theirs, pair.params({key: int(value) for key, value in raw.items()}))
 
 
-def _load(text: str) -> Any:
-    """OpenSpiel's game of a game string (``"connect_four(rows=5)"``): one of the counterparts' only."""
-    pyspiel = pyspiel_module()
-    name = text.strip().partition("(")[0].strip()
-    if name not in {pair.theirs for pair in GAMES.values()}:
-        raise AgentError(f"zerosum has no counterpart of OpenSpiel's {quoted(name)}: {_known()}")
-    try:
-        return pyspiel.load_game(text.strip())
-    except pyspiel.SpielError as exc:
-        raise InvalidSpecError(f"OpenSpiel cannot load {quoted(text)}: {str(exc).splitlines()[0]}") from None
-
-
 def from_pyspiel_game(ps_game: Any) -> "Game[Any, Any]":
     """The zerosum game of a ``pyspiel.Game`` (or OpenSpiel's game string: ``"connect_four(rows=5)"``) that
     has a counterpart in :data:`GAMES`."""
     pyspiel = pyspiel_module()
     if isinstance(ps_game, str):
-        ps_game = _load(ps_game)
+        ps_game = load(ps_game, pyspiel, {pair.theirs for pair in GAMES.values()}, _known())
     if not isinstance(ps_game, pyspiel.Game):
         raise InvalidSpecError(f"an OpenSpiel game is a pyspiel.Game such as pyspiel.load_game('connect_four') "
                                f"or its string 'connect_four', not {quoted(ps_game)}")
