@@ -19,3 +19,28 @@ class Nim:
     def to_move(self, state):
         return state[1]
 '''
+
+
+def take_away(name: str, initial: int, takes: tuple[int, ...], mover: object) -> object:
+    """A take-away game object as a student writes its class: ``initial`` sticks, take one of ``takes`` (those
+    left), the game over at none; ``mover(state)``: the player to move; ``name``: the class's name."""
+    class TakeAway:
+        def actions(self, state):  # noqa: ANN001, ANN202 - as a student writes it
+            return [n for n in takes if n <= state]
+
+        def result(self, state, n):  # noqa: ANN001, ANN202
+            return state - n
+
+        def is_terminal(self, state):  # noqa: ANN001, ANN202
+            return state == 0
+
+        def utility(self, state, player):  # noqa: ANN001, ANN202
+            return 1
+
+        def to_move(self, state):  # noqa: ANN001, ANN202
+            return mover(state)  # type: ignore[operator]
+
+    TakeAway.__name__ = TakeAway.__qualname__ = name
+    game = TakeAway()
+    game.initial = initial  # type: ignore[attr-defined]
+    return game

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import select
 import time
+from pathlib import Path
 
 
 def alive(pid: int) -> bool:
@@ -33,3 +34,9 @@ def pty_read(fd: int, wait: float) -> bytes | None:
     except OSError:  # the child has gone (Linux's EIO)
         return None
     return data or None
+
+
+def write_script(path: Path, text: str) -> Path:
+    """``text`` written as the program at ``path`` (a test engine's script), the path."""
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -14,6 +14,8 @@ import pytest
 
 from zerosum.cli import main
 
+from process_helpers import write_script  # noqa: E402 (tests/process_helpers.py)
+
 linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
 
 #: Connect Four, the lowest legal column nearest the middle; its first argument chooses how it misbehaves
@@ -65,9 +67,7 @@ for line in sys.stdin:
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Path:
-    path = tmp_path / "faulty.py"
-    path.write_text(ENGINE)
-    return path
+    return write_script(tmp_path / "faulty.py", ENGINE)
 
 
 def reasons(db: Path) -> list[str]:

@@ -21,7 +21,7 @@ from zerosum.errors import AgentError, UsageError
 from zerosum.external import Engine, EngineDefinition, EngineFault, parse_engines, register_engine
 from zerosum.values import HEURISTIC_BOUND, WIN
 
-from process_helpers import alive, wait_gone  # noqa: E402
+from process_helpers import alive, wait_gone, write_script  # noqa: E402
 
 linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
 
@@ -131,9 +131,7 @@ for line in sys.stdin:
 
 @pytest.fixture
 def engine_file(tmp_path: Path) -> Path:
-    path = tmp_path / "middle.py"
-    path.write_text(ENGINE)
-    return path
+    return write_script(tmp_path / "middle.py", ENGINE)
 
 
 def command(path: Path, mode: str = "good") -> list[str]:

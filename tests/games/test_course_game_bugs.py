@@ -4,10 +4,10 @@ ends stops after ``MAX_PLIES`` plies, in play and in every search, never as a Re
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from course_sources import take_away  # tests/course_sources.py: course games as a student writes them
 
 import zerosum
 from zerosum.agents.registry import make_agent
@@ -103,25 +103,8 @@ def test_zerosum_play_against_a_search_on_a_game_that_never_ends_is_one_line(tmp
 
 
 def test_a_long_game_that_ends_asks_for_a_depth_limit_rather_than_a_recursion_error():
-    class Long:  # take one stick at a time from 3000: it ends, deeper than Python's recursion
-        initial = 3000
-
-        def actions(self, state):
-            return [1]
-
-        def result(self, state, n):
-            return state - n
-
-        def is_terminal(self, state):
-            return state == 0
-
-        def utility(self, state, player):
-            return 1
-
-        def to_move(self, state):
-            return state % 2
-
-    game = zerosum.get_game(Long())
+    # take one stick at a time from 3000: it ends, deeper than Python's recursion
+    game = zerosum.get_game(take_away("Long", 3000, (1,), lambda state: state % 2))
     with pytest.raises(AgentError, match=r"^minimax: the search of Long went deeper than Python allows .*depth=N"):
         make_agent("minimax").search(game, game.initial_state)
     assert make_agent("minimax:depth=4").search(game, game.initial_state).action == 1

@@ -705,25 +705,9 @@ def test_the_terminal_calls_the_players_by_the_games_own_names(tmp_path: Path) -
 
 def test_a_number_typed_where_the_moves_are_numbers_is_never_read_as_a_moves_place() -> None:
     """Take 1 or 3: '2' is no move of the game; it played 3 (the second legal move), and '1' is the move 1."""
-    class Take:
-        initial = 5
+    from course_sources import take_away  # here: this file is itself a game file the CLI's tests load
 
-        def actions(self, state):
-            return [n for n in (1, 3) if n <= state]
-
-        def result(self, state, n):
-            return state - n
-
-        def is_terminal(self, state):
-            return state == 0
-
-        def utility(self, state, player):
-            return 1
-
-        def to_move(self, state):
-            return 1 if state % 2 else 2
-
-    game = zerosum.get_game(Take())
+    game = zerosum.get_game(take_away("Take", 5, (1, 3), lambda state: 1 if state % 2 else 2))
     with pytest.raises(IllegalMoveError, match=r"^'2' is not a legal move here: type one of 1 3$"):
         game.parse_action("2", game.initial_state)
     assert game.parse_action("1", game.initial_state) == 1 and game.parse_action("3", game.initial_state) == 3
