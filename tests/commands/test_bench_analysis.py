@@ -130,8 +130,14 @@ def test_bench_analysis_progressive_times_the_faces_slices_to_the_same_exact_sco
         assert main([*argv, *extra]) == 0
         out = capsys.readouterr().out
         assert ("--seed 2 --progressive --threads 2" in out) == bool(extra)
-        rows = re.findall(r"^\| (\d+) \| (\d+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| ([\d,]+) \| (\w+) \| (\d+) \|$", out, re.M)
-        assert [(ply, n, exact) for ply, n, _, exact, _ in rows] == [("26", "3", "yes"), ("27", "3", "yes")]
+        rows = re.findall(r"^\| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| [\d.]+ \| ([\d,]+) \| (\w+) \| (\d+) \|"
+                          r"(?: ([\d.]+) \| ([\d.]+) \|)?$", out, re.M)
+        assert [(ply, n, exact) for ply, n, _, _, _, exact, _, _, _ in rows] == [("26", "3", "yes"), ("27", "3", "yes")]
+        # --progressive: when every column had its win, draw or loss, never after its exact scores
+        assert ("| wdl p50 s | wdl p90 s |" in out) == bool(extra)
+        for _, _, p50, p90, _, _, _, wdl50, wdl90 in rows:
+            assert bool(wdl50) == bool(extra)
+            assert not extra or (float(wdl50) <= float(p50) and float(wdl90) <= float(p90))
 
 
 def test_bench_analysis_without_the_book_leaves_the_faces_solver_alone(capsys) -> None:

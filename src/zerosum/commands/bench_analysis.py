@@ -11,7 +11,8 @@ handed to alpha-beta (not exact, or longer than their wait for the solver).  The
 machine's load at the start and the end come first and last, so the figures can be judged.  The first
 analysis is preceded by an untimed warm-up (numba's compiled code, the table's allocation).  By default each
 analysis is one call of the solver (``Solver.analyze``); ``--progressive`` analyses as the page and the
-terminal do, in slices, win/draw/loss first (:mod:`zerosum.solver.progressive`), with no time limit.
+terminal do, in slices, win/draw/loss first (:mod:`zerosum.solver.progressive`), with no time limit, and
+adds the p50 and p90 of the time until every column had its win, draw or loss (what the page shows first).
 """
 
 from __future__ import annotations
@@ -126,6 +127,18 @@ def _service_for(args: argparse.Namespace, game: Any) -> Any:
     return measured
 
 
+class _Outcomes:
+    """A progressive analysis's updates watched: :attr:`at`, the seconds from ``start`` until every one of its
+    ``moves`` had at least its win, draw or loss (None until then)."""
+
+    def __init__(self, start: float, moves: int) -> None:
+        self.start, self.moves, self.at = start, moves, None
+
+    def __call__(self, found: Any) -> None:
+        if self.at is None and (found.exact or len(set(found.classes) | found.exact_moves) >= self.moves):
+            self.at = time.perf_counter() - self.start
+
+
 def run_bench_analysis(args: argparse.Namespace) -> int:
     from ..agents.base import MAX_TIME
     from ..analysis import service
@@ -150,17 +163,21 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
         engine.analyse(state, book=use_book)  # untimed: loads the compiled code and touches the table
     print(f"fallbacks: analyses not exact or longer than the faces' {SOLVER_TIME:g} s wait for the solver "
           "(they would be alpha-beta's)", file=out)
-    print("| ply | positions | p50 s | p90 s | max s | mean nodes | exact | fallbacks |", file=out)
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |", file=out, flush=True)
+    shown = " wdl p50 s | wdl p90 s |" if args.progressive else ""
+    print(f"| ply | positions | p50 s | p90 s | max s | mean nodes | exact | fallbacks |{shown}", file=out)
+    print("| --- " * (10 if args.progressive else 8) + "|", file=out, flush=True)
     wall = cpu = 0.0
     worst: tuple[float, str] = (0.0, "")
     for ply in range(lo, hi + 1):
         states = quiet_positions(game, ply, args.per_ply, args.seed)
-        times, nodes, exact, fallbacks = [], [], True, 0
+        times, nodes, exact, fallbacks, outcomes = [], [], True, 0, []
         for state in states:
             c0, t0 = time.process_time(), time.perf_counter()
-            found = engine.analyse(state, book=use_book, seconds=MAX_TIME if args.progressive else None)
+            seen = _Outcomes(t0, len(game.actions(state)))
+            found = engine.analyse(state, book=use_book, seconds=MAX_TIME if args.progressive else None,
+                                   on_update=seen if args.progressive else None)
             dt = time.perf_counter() - t0
+            outcomes.append(dt if seen.at is None else seen.at)
             cpu += time.process_time() - c0
             times.append(dt)
             nodes.append(found.nodes)
@@ -169,11 +186,12 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
             worst = max(worst, (dt, game.to_moves(state)))
         wall += sum(times)
         if not times:
-            print(f"| {ply} | 0 | - | - | - | - | - | - |", file=out, flush=True)
+            print(f"| {ply} | 0 |" + " - |" * (8 if args.progressive else 6), file=out, flush=True)
             continue
+        first = f" {percentile(outcomes, 0.5):.3f} | {percentile(outcomes, 0.9):.3f} |" if args.progressive else ""
         print(f"| {ply} | {len(times)} | {percentile(times, 0.5):.3f} | {percentile(times, 0.9):.3f} | "
-              f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |",
-              file=out, flush=True)
+              f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |"
+              f"{first}", file=out, flush=True)
     print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU; slowest: {worst[0]:.3f} s at {worst[1] or '(empty)'}",
           file=out)
     print(f"load at end: {_load()}", file=out)
