@@ -247,3 +247,20 @@ def test_a_hint_in_a_pipe_prints_only_the_final_result() -> None:
     assert code == 0 and "\r" not in out and ESC not in out
     assert "Hint from the solver (exact): play" in out and "analysing" not in out
     assert "not yet proven" not in out.split("Hint")[1]
+
+
+def test_a_textbook_search_s_exact_utility_is_said_exact_once(tmp_path) -> None:
+    """minimax:discount=0 and alphabeta:plain=1 keep a course game's utility as it is (3 for a win): the move
+    line says '+3 (exact)', not '+3 (exact) (exact)'."""
+    (tmp_path / "take.py").write_text(
+        "class Take:\n"
+        "    initial = 4\n"
+        "    def actions(self, s): return [n for n in (1, 2) if n <= s]\n"
+        "    def result(self, s, n): return s - n\n"
+        "    def is_terminal(self, s): return s == 0\n"
+        "    def utility(self, s, player): return -3 if player == self.to_move(s) else 3\n"
+        "    def to_move(self, s): return 'A' if s % 2 == 0 else 'B'\n")
+    code, out = run([], game_spec=f"{tmp_path / 'take.py'}:Take", first="minimax:discount=0",
+                    second="alphabeta:plain=1")
+    assert code == 0 and "(exact) (exact)" not in out, out
+    assert re.search(r"^A \(minimax:discount=0\) plays 1: \+3 \(exact\), \d+ nodes", out, re.M), out

@@ -54,9 +54,10 @@ def _number(value: float) -> str:
     return f"{value:+.2f}" if isinstance(value, float) else f"{int(value):+d}"
 
 
-def exact_words(value: float) -> str:
+def exact_words(value: float, *, marked: bool = True) -> str:
     """An exact value in words: ``win in 7 moves``, ``loss in 1 move``, ``draw`` (``won``/``lost``: the game
-    is over)."""
+    is over); a textbook search's exact utility of a course game (``+3``) is ``+3 (exact)``, or ``+3`` where
+    not ``marked`` (the words beside say it is exact)."""
     if is_proven(value):
         n = moves_to_end(value)
         if n == 0:
@@ -64,7 +65,7 @@ def exact_words(value: float) -> str:
         return f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
     if value == 0:
         return "draw"
-    return f"{value:+g} (exact)"  # an exact value that is neither a proof nor a draw (no game here makes one)
+    return f"{value:+g} (exact)" if marked else f"{value:+g}"  # neither a proof nor a draw: a utility as it is
 
 
 def estimate_words(value: float) -> str:

@@ -162,7 +162,7 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     elif played.fallback:  # another search chose it for the agent: its estimate, and why
         said, how = estimate_words(found.value), played.fallback
     elif played.exact:
-        said, how = exact_words(found.value), "exact"
+        said, how = exact_words(found.value, marked=False), "exact"
         if ply is not None and from_book(game, ply, found.nodes, True):
             how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s"
     else:
