@@ -87,3 +87,11 @@ def test_match_answers_hostile_and_huge_values_with_one_game_error_line(param: s
 
 def test_play_game_answers_a_seed_whose_repr_fails_with_one_game_error_line() -> None:
     _refused(lambda: zerosum.play_game("tictactoe", "first", "first", seed=_Hostile()))
+
+
+@pytest.mark.parametrize("value, words", [(2.5, "is not a whole number"), ("3", "is not a whole number"),
+                                          (True, "is not a whole number"), (0, "is out of range"),
+                                          (10**30, "is out of range")])
+def test_match_says_whether_a_count_is_no_whole_number_or_out_of_range(value: Any, words: str) -> None:
+    text = _refused(lambda: zerosum.match("first", "first", game="tictactoe", games=value))
+    assert f"games={value!r} {words}: expected a whole number in 1..100000" in text, text

@@ -186,8 +186,10 @@ def check_range(owner: str, name: str, value: Any, lo: float, hi: float, *, whol
     For options given from Python (constructor arguments), which do not pass through :func:`convert`.
     """
     ok = not isinstance(value, bool) and isinstance(value, int if whole else (int, float))
-    if not ok or not lo <= value <= hi:
-        what = "a whole number" if whole else "a number"
+    what = "a whole number" if whole else "a number"
+    if not ok:  # 2.5, '3', True: no number of the kind, whatever its size
+        raise AgentError(f"{owner}: {name}={quoted(value)} is not {what}: expected {what} in {lo}..{hi}")
+    if not lo <= value <= hi:
         raise AgentError(f"{owner}: {name}={quoted(value)} is out of range: expected {what} in {lo}..{hi}")
     return value
 
