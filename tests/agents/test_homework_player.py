@@ -109,6 +109,17 @@ def test_a_board_player_plays_connect_x_only(tmp_path):
         agent(zerosum.get_game("tictactoe"), zerosum.get_game("tictactoe").initial_state)
 
 
+def test_a_tournament_refuses_a_board_player_on_another_game_before_any_game(tmp_path, capsys):
+    """It was refused at its own first game ('game 3 could not start'), after the other pairings' games."""
+    path = write(tmp_path, "hw.py", "def player(board):\n    return 0\n")
+    db = tmp_path / "t.db"
+    assert main(["tournament", "random", "first", str(path), "--game", "tictactoe", "--games", "2", "--quiet",
+                 "--out", str(db)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Connect-X boards only, not tictactoe" in err and "could not start" not in err, err
+    assert not db.exists()
+
+
 def _games(db: Path) -> list[tuple]:
     con = sqlite3.connect(db)
     try:

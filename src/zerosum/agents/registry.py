@@ -140,9 +140,14 @@ class FunctionAgent(Agent):
         self.folder: str | None = None
         self.siblings: dict[str, Any] = {}
 
-    def warm_up(self, game: Game[Any, Any]) -> None:
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """One AgentError line for a game the function cannot play: the homework's ``player(board)`` plays
+        Connect-X boards only (the arena asks before its first game)."""
         if self.board is not None:
             self.board.check_game(game)
+
+    def warm_up(self, game: Game[Any, Any]) -> None:
+        self.check_game(game)
 
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
         check_search(self.spec, game, state)
