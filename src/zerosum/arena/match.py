@@ -72,7 +72,8 @@ def game_file(spec: str) -> str | None:
 
 
 def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None,
-                 game: str | None = None, engines: dict[str, Any] | None = None) -> dict[str, str]:
+                 game: str | None = None, engines: dict[str, Any] | None = None, searched: Any = None,
+                 warned: list[str] | None = None) -> dict[str, str]:
     """Build every agent once, before any game; returns the SHA-256 of every agent file (and of ``game``'s file).
 
     Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
@@ -81,11 +82,13 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     is started here (a command that does not start or fails its handshake fails here), checked to play
     ``game`` when given, and ended; so is any agent with a ``check_game`` (OpenSpiel's MCTS plays the games
     OpenSpiel has); ``engines`` (a dict), when given, gets what each said of itself and its latency
-    (:meth:`~zerosum.external.Engine.probe`).
+    (:meth:`~zerosum.external.Engine.probe`).  ``warned`` (a list), when given, gets the line of each agent
+    that would search to the end of the game ``searched`` (:func:`zerosum.agents.unbounded.unbounded`).
     """
     from ..agents.base import Limits
     from ..agents.registry import make_agent
     from ..agents.simple import HumanAgent
+    from ..agents.unbounded import unbounded
     from ..core.files import file_digest
     from ..external import Engine
     from ..games import get_game
@@ -108,6 +111,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         agent = make_agent(spec, seed=0, limits=lim)
         if isinstance(agent, HumanAgent):
             raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
+        if warned is not None and searched is not None and (text := unbounded(searched, agent)):
+            warned.append(text)
         if isinstance(agent, Engine):
             for path in agent.definition.files():  # a rebuilt engine is another engine: kept as agent files are
                 found[path] = file_digest(path)

@@ -160,7 +160,10 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     engine_settings(args)  # --engine: each NAME an agent spec
     args.engines_seen = {}  # what each engine says of itself and its latency, kept with the run
     # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
-    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen)  # and the game file's
+    warned: list[str] = []  # an agent that would search to the end of a large game: said before it starts
+    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen, searched=game, warned=warned)
+    for line in warned:
+        print(line, file=sys.stderr)
     rounds = (games + 1) // 2
     if args.openings:
         if args.opening_plies is not None:

@@ -17,11 +17,13 @@ import math
 import os
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..agents.base import Agent, Limits, check_range
+from ..agents.unbounded import UnboundedSearchWarning, unbounded
 from ..errors import AgentError
 from ..game import Game
 from .play import GameRecord, Move, MoveTooLate, agent_label, as_agent, limits_of, play_one
@@ -241,7 +243,11 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     if objects and jobs > 1:
         raise AgentError(f"match: jobs={jobs} needs spec strings: a function or Agent object cannot be sent to "
                          "worker processes (use jobs=1, or name it in a file: 'path/to/file.py:name')")
-    digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values)
+    warned: list[str] = []
+    digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values, searched=g,
+                           warned=warned)
+    for line in [*warned, *filter(None, (unbounded(g, agent) for agent in objects.values()))]:
+        warnings.warn(line.removeprefix("Warning: "), UnboundedSearchWarning, stacklevel=2)
     chosen, source = _openings(g, openings, opening_plies, (games + 1) // 2, seed)
     if sprt is not None and not isinstance(sprt, str):
         raise AgentError(f"sprt is a string \"ELO0,ELO1[,ALPHA,BETA]\" such as \"0,5\", not {type(sprt).__name__}")

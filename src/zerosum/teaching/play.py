@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..agents.base import Agent, Limits, SearchAgent, SearchResult
+from ..agents.unbounded import warn_unbounded
 from ..errors import AgentError, GameError, InvalidMoveError
 from ..game import Game
 
@@ -284,6 +285,7 @@ def play_game(game: "Game[Any, Any] | str", first: Any, second: Any, *, moves: "
     opening = _opening(g, moves)
     lim, seed = limits_of(limits), _seed(seed)
     agents = {seat: as_agent(a, seed=_seat_seed(seed, seat), limits=lim) for seat, a in ((1, first), (2, second))}
+    warn_unbounded(g, agents.values())  # a search that cannot end says so rather than think in silence
     on_move = _shower(g, g.states_of(opening)[-1]) if show else None
     return play_one(g, agents, opening, seed, (agent_label(first), agent_label(second)), on_move)
 

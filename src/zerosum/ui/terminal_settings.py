@@ -1,6 +1,6 @@
 """What ``zerosum play`` was started with, the command that continues a game later (the ``s`` key), and what
 the start says: how to type a move (:func:`move_example`), a warning for a search that cannot end
-(:func:`unbounded`)."""
+(:func:`zerosum.agents.unbounded.unbounded`)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,10 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from ..agents.unbounded import SEARCHABLE_CELLS, unbounded
 from .analysis import HINT_TIME, SOLVER_TIME
 
-__all__ = ["Settings", "move_example", "unbounded", "SEARCHABLE_CELLS"]
-
-#: the most cells a game may have for a search with no depth, node or time limit to reach its end while a
-#: person waits (Tic-Tac-Toe's 9 take plain minimax a second; Connect Four's 42 would take ages)
-SEARCHABLE_CELLS = 12
+__all__ = ["Settings", "move_example", "unbounded", "SEARCHABLE_CELLS"]  # the last two: agents.unbounded
 
 
 def move_example(game: Any, state: Any) -> str:
@@ -29,33 +26,6 @@ def move_example(game: Any, state: Any) -> str:
     except Exception:  # noqa: BLE001 - a game whose notation does not read back: no example
         ok = False
     return f"{help_text}; one move at a time, e.g. {example}" if ok else help_text or "a move"
-
-
-def _cells(game: Any) -> int | None:
-    """The game's number of cells (its board's rows x columns; None for a game that draws no board)."""
-    try:
-        view = game.board_view(game.initial_state)
-    except Exception:  # noqa: BLE001 - a game without a board view
-        return None
-    return view.rows * view.cols if view.rows and view.cols else None
-
-
-def unbounded(game: Any, agent: Any, seat: str = "--second") -> str:
-    """A one-line warning when ``agent`` (in ``seat``) searches to the end of the game -- a depth search with
-    no depth or node budget and no clock of its own (minimax; alpha-beta's ``plain=1``: ``needs_budget``) --
-    and the game is too large for that (more than ``SEARCHABLE_CELLS`` cells); else ""."""
-    limits = getattr(agent, "limits", None)
-    if agent is None or limits is None or "depth" not in getattr(agent, "LIMITS", ()):
-        return ""
-    clock = "time" in agent.LIMITS and not agent.needs_budget()
-    if clock or limits.depth is not None or limits.nodes is not None:
-        return ""
-    cells = _cells(game)
-    if cells is None or cells <= SEARCHABLE_CELLS:
-        return ""
-    fix = f"{agent.spec}{',' if ':' in agent.spec else ':'}depth=4"
-    return (f"Warning: {agent.spec} has no depth or node limit, so it searches to the end of the game, which "
-            f"it cannot reach on {cells} cells: it would think for ever (give it one, e.g. {seat} {fix})")
 
 
 def _number(x: float) -> str:

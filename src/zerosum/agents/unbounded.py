@@ -1,0 +1,56 @@
+"""A search that cannot end: a depth search with no depth, node or time limit of its own (minimax; alpha-beta's
+``plain=1``) on a game too large to search to its end.  The faces say so before it starts: ``zerosum play``,
+``match`` and ``tournament`` print :func:`unbounded`'s line, ``zerosum.play_game`` and ``zerosum.match`` warn
+with :class:`UnboundedSearchWarning`, rather than think in silence for ever."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+__all__ = ["SEARCHABLE_CELLS", "UnboundedSearchWarning", "unbounded", "warn_unbounded"]
+
+#: the most cells a game may have for a search with no depth, node or time limit to reach its end while a
+#: person waits (Tic-Tac-Toe's 9 take plain minimax a second; Connect Four's 42 would take ages)
+SEARCHABLE_CELLS = 12
+
+
+class UnboundedSearchWarning(UserWarning):
+    """An agent that would search to the end of a game too large for that (its text: :func:`unbounded`)."""
+
+
+def _cells(game: Any) -> int | None:
+    """The game's number of cells (its board's rows x columns; None for a game that draws no board)."""
+    try:
+        view = game.board_view(game.initial_state)
+    except Exception:  # noqa: BLE001 - a game without a board view
+        return None
+    return view.rows * view.cols if view.rows and view.cols else None
+
+
+def unbounded(game: Any, agent: Any, seat: str = "") -> str:
+    """A one-line warning when ``agent`` searches to the end of the game -- a depth search with no depth or
+    node budget and no clock of its own (minimax; alpha-beta's ``plain=1``: ``needs_budget``) -- and the game
+    is too large for that (more than :data:`SEARCHABLE_CELLS` cells); else "".  ``seat``: the command-line
+    option that names the agent (``--second``), for the fix; without one the fix is a spec."""
+    limits = getattr(agent, "limits", None)
+    if agent is None or limits is None or "depth" not in getattr(agent, "LIMITS", ()):
+        return ""
+    clock = "time" in agent.LIMITS and not agent.needs_budget()
+    if clock or limits.depth is not None or limits.nodes is not None:
+        return ""
+    cells = _cells(game)
+    if cells is None or cells <= SEARCHABLE_CELLS:
+        return ""
+    fix = f"{agent.spec}{',' if ':' in agent.spec else ':'}depth=4"
+    fix = f"{seat} {fix}" if seat else repr(fix)
+    return (f"Warning: {agent.spec} has no depth or node limit, so it searches to the end of the game, which "
+            f"it cannot reach on {cells} cells: it would think for ever (give it one, e.g. {fix})")
+
+
+def warn_unbounded(game: Any, agents: Any, stacklevel: int = 3) -> None:
+    """:class:`UnboundedSearchWarning` for each of ``agents`` that :func:`unbounded` warns of."""
+    for agent in agents:
+        text = unbounded(game, agent)
+        if text:
+            warnings.warn(text.removeprefix("Warning: "), UnboundedSearchWarning, stacklevel=stacklevel)
