@@ -6,8 +6,10 @@ rewards scaled to 0..1), playout policy ``playout=random|greedy|alphabeta`` or a
 
 One simulation: select by UCT down the tree (an unvisited child first, in the random order fixed when its
 parent was expanded), play one playout, and back the result up (+1 win, 0 draw, -1 loss, for the player
-who moved into each node).  A leaf is expanded (all its children at once, in a random order) the second
-time it is reached; the first time, the playout starts from the leaf itself.
+who moved into each node).  A leaf is expanded the second time it is reached (the first time, the playout
+starts from the leaf itself): its moves put in a random order, each made a child as the search needs it
+(:func:`.mcts_tree.widen`: a new child once the made ones are all visited), so a node of thousands of moves
+costs a child a visit; the search, simulation for simulation, is the one that made every child at once.
 
 MCTS-Solver: a child that ends the game is proven at once, and so is a child after which the opponent can
 win at once (proven lost, so no simulation is spent on such a move anywhere in the tree); a node with a
@@ -18,6 +20,8 @@ Before searching, the root is checked four plies deep, so MCTS never misses a wi
 plays a winning move at once (the first in ``game.actions`` order), then a move that wins on its next turn
 whatever the reply; and it leaves out moves that let the opponent win at once, or force a win on its next
 turn, whenever another move exists (so it blocks a loss in one and avoids walking into a loss in two).
+Under a time limit the check takes at most ``TACTICS_SHARE`` of it and stops there, keeping only what it
+proved (a win found, the moves proven to lose); every move it did not reach stays in.
 
 The move: a child proven won if there is one; otherwise the most visited child that is not proven lost,
 ties broken by the higher mean reward, then by ``game.actions`` order.  ``SearchResult.value`` is the
@@ -28,7 +32,9 @@ one reply wins), so a win or loss is exact, ``win_value``/``loss_value``, only w
 ``value`` +/-``HEURISTIC_BOUND``, ``exact`` False, ``outcome`` +1/-1 (``win (distance not yet proven)``),
 and ``last_proof`` says so in words (with the bound the proof found).  A root proven drawn (every move
 proven, none wins) is an exact draw, 0; the search stops there, before its budget.  ``nodes`` counts
-simulations, ``scores`` holds each root action's mean reward.
+simulations, ``scores`` holds each root action's mean reward (on a root of more than ``mcts_tree.WIDE``
+moves, of the moves made children).  No simulation made (a deadline reached first) and nothing proven: the
+first move in ``game.actions`` order not proven lost, with no value claimed (``unknown`` ``("value",)``).
 
 ``plain=1`` is plain UCT with random playouts and nothing else: no proofs (a finished node is simply
 scored each time it is reached), no root check; the move is the most visited child (ties as above); it
@@ -47,10 +53,12 @@ left while the loading goes on in the background (so do ``playout=alphabeta``'s 
 
 Limits: ``sims=`` (1..``MAX_SIMULATIONS``) and ``time=`` (seconds, at most ``MAX_TIME``); when both are
 given, whichever comes first stops the search, on every path (the numba path runs in slices of about
-``mcts_fast.SLICE_SECONDS`` between clock readings).  The tree's memory is bounded by ``TREE_MEMORY``
-(256 MB): at most ``TREE_MEMORY // FAST_NODE_BYTES`` nodes (3,355,443) on the numba path, and on the generic
-path ``TREE_MEMORY // (GENERIC_NODE_BYTES + the root state's size)`` (about 700,000 on Connect Four).  Once
-the tree is full no leaf is expanded: the simulations go on, each playout starting from the leaf it reaches.
+``mcts_fast.SLICE_SECONDS`` between clock readings; the generic path reads the clock before each move
+played in a child's check or a playout, and drops a playout the deadline interrupts).  The tree's memory is
+bounded by ``TREE_MEMORY`` (256 MB): at most ``TREE_MEMORY // FAST_NODE_BYTES`` nodes (3,355,443) on the
+numba path, and on the generic path ``TREE_MEMORY // (GENERIC_NODE_BYTES + the root state's size)`` (about
+700,000 on Connect Four; an expanded node counts all its moves, made children or not).  Once the tree is full
+no leaf is expanded: the simulations go on, each playout starting from the leaf it reaches.
 ``tree_nodes`` holds the size of the last search's tree.
 
 The rooms: this module (the agent, its options, playouts and the generic search loop),
@@ -72,8 +80,8 @@ from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
                    check_search, flag as _flag)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
-from .mcts_tree import (REWARD as _REWARD, UNKNOWN, Node as _Node, answer, child, prove, report, select,
-                        state_bytes as _state_bytes)
+from .mcts_tree import (LOST, PROVEN, REWARD as _REWARD, UNKNOWN, Node as _Node, Untried, answer, child, report,
+                        select, state_bytes as _state_bytes, widen)
 from .prepare import Step, numba_step, numba_usable, settle_search, step, steps_of, warm
 from .tactics import tactical_move, winning_actions
 from .traits import MEAN, AgentTraits, ServerTraits, ValueUnit
@@ -87,6 +95,8 @@ TREE_MEMORY = 256 * 2**20
 GENERIC_NODE_BYTES = 200  # generic path: a node object and its share of its parent's children list
 #: seconds the kernels take to compile on a cold cache (an idle two-core machine; :mod:`.prepare`)
 COLD_SECONDS = 4.5
+#: under a time limit, the share of it the root check may take (it stops there: :func:`.tactics.tactical_move`)
+TACTICS_SHARE = 0.5
 
 PLAYOUTS = ("random", "greedy", "alphabeta")
 
@@ -197,10 +207,11 @@ class MCTSAgent(SearchAgent):
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
-        sims, deadline = self._budget(start)  # the root check counts against the time limit
+        sims, deadline = self._budget(start)  # the root check counts against the time limit (stops at its share)
         if self.plain:
             return self._search_generic(game, state, actions, sims, deadline, start, tracer)
-        action, value, safe = tactical_move(game, state)
+        action, value, safe = tactical_move(game, state, None if deadline is None else
+                                            start + (deadline - start) * TACTICS_SHARE)
         if action is not None:
             if tracer is not None:  # the root check answered: a tree of the root alone
                 tracer.mcts(None, None, state, 0, 0.0)
@@ -284,11 +295,14 @@ class MCTSAgent(SearchAgent):
         policy = self._playout_policy(game, compiled)
         result, actions_of, winner, player = game.result, game.actions, game.winner, game.player
         root = _Node(state, None, None)
-        root.children = [self._child(game, root, a) for a in safe]
-        rng.shuffle(root.children)
-        for ch in root.children:
-            if not plain:
-                prove(ch)
+        # children are made as needed (mcts_tree.widen), the first up to the first unproven one now: a root whose
+        # moves are all proven at once is proven before any simulation
+        root.children, root.untried = [], Untried(safe, rng)
+        widen(game, root, plain, deadline, PROVEN)
+
+        def grow(node: _Node) -> _Node | None:
+            return widen(game, node, plain, deadline, (LOST,))
+
         max_nodes = max(TREE_MEMORY // (GENERIC_NODE_BYTES + _state_bytes(state)), 1 + len(safe))
         created = 1 + len(safe)
         done = 0
@@ -298,33 +312,36 @@ class MCTSAgent(SearchAgent):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            done += 1
             node, depth = root, 0
-            # selection
+            # selection (a new child while the node has untried moves: mcts_tree.select)
             while node.children is not None and node.proof == UNKNOWN:
-                node = select(node, c)
+                picked = select(node, c, grow)
+                if picked is None:  # the deadline stopped the making of a child: play out from here
+                    break
+                node = picked
                 depth += 1
             max_depth = max(max_depth, depth)
-            leaf_actions = actions_of(node.state) if node.proof == UNKNOWN and node.visits > 0 else ()
+            expand = node.proof == UNKNOWN and node.visits > 0 and node.children is None
+            leaf_actions = actions_of(node.state) if expand else ()
             if leaf_actions and created + len(leaf_actions) <= max_nodes:  # a full tree grows no more
-                # expansion of a leaf seen before: every child at once, in a random order
+                # expansion of a leaf seen before: its moves in a random order, made children as needed (the
+                # first up to its first unproven one now)
                 created += len(leaf_actions)
-                node.children = [self._child(game, node, a) for a in leaf_actions]
-                rng.shuffle(node.children)
-                for ch in node.children:
-                    if ch.proof != UNKNOWN and not plain:
-                        prove(ch)
-                if node.proof == UNKNOWN:
-                    node = next((ch for ch in node.children if ch.proof == UNKNOWN), node.children[0])
+                node.children, node.untried = [], Untried(leaf_actions, rng)
+                node = widen(game, node, plain, deadline, PROVEN) or node
             if node.proof != UNKNOWN:
                 reward = _REWARD[node.proof]
             else:
-                # playout: from the node's position to the end
+                # playout: from the node's position to the end (abandoned, uncounted, at the deadline)
                 s = node.state
                 acts = actions_of(s)
                 while acts:
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        break
                     s = result(s, policy(s, acts))
                     acts = actions_of(s)
+                if acts:
+                    break
                 w = winner(s)
                 mover = other(player(node.state))
                 reward = 0.0 if w is None else (1.0 if w == mover else -1.0)
@@ -335,9 +352,10 @@ class MCTSAgent(SearchAgent):
                 up.total += reward
                 reward = -reward
                 up = up.parent
+            done += 1
         self.tree_nodes = created
         if tracer is not None:
-            report(root, tracer)
+            report(game, root, tracer)
         return self._answer(game, state, root, done, max_depth, start)
 
     def _child(self, game: Game[Any, Any], parent: _Node, action: Any) -> _Node:

@@ -3,6 +3,12 @@ the rule that picks the move from the root's children (the numba path rebuilds i
 answer by the same rule).
 
 Proofs are for the player who moved into a node: ``WON``, ``LOST``, ``DRAWN`` or ``UNKNOWN``.
+
+Children are made as the search needs them (:class:`Untried`, :func:`widen`), in the order a shuffle of the
+node's actions gives, so a node of thousands of moves costs one child per visit, not all of them at once;
+the search goes as it did when every child was made (and proven) at expansion.  ``deadline`` (a
+``time.perf_counter()`` reading) stops making children, and a child's check of the opponent's wins in one,
+when it passes (the child is then left unproven).
 """
 
 from __future__ import annotations
@@ -10,24 +16,28 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Any
+from itertools import count, islice
+from typing import Any, Callable
 
 from ..game import Game, Origin
 from ..values import HEURISTIC_BOUND, loss_value, win_value
 from .base import SearchResult, Tracer
-from .tactics import wins_now
+from .tactics import OutOfTime, wins_now
 
-__all__ = ["UNKNOWN", "WON", "LOST", "DRAWN", "REWARD", "Node", "state_bytes", "child", "select", "prove",
-           "report", "distance", "answer", "CHECK_DEPTH"]
+__all__ = ["UNKNOWN", "WON", "LOST", "DRAWN", "REWARD", "Node", "Untried", "state_bytes", "child", "widen",
+           "select", "prove", "report", "distance", "answer", "CHECK_DEPTH", "WIDE"]
 
 UNKNOWN, WON, LOST, DRAWN = 0, 1, -1, 2  # proofs, for the player who moved into a node
 
 #: the reward of a proven node, for the player who moved into it
 REWARD = {WON: 1.0, LOST: -1.0, DRAWN: 0.0}
+#: a node with more actions than this draws its children's order one at a time (else it shuffles them at once)
+WIDE = 4096
+PROVEN = (WON, LOST, DRAWN)  # :func:`widen` at an expansion passes these (it stops at the first unproven child)
 
 
 class Node:
-    __slots__ = ("state", "parent", "action", "children", "visits", "total", "proof", "plies")
+    __slots__ = ("state", "parent", "action", "children", "visits", "total", "proof", "plies", "untried")
 
     def __init__(self, state: Any, parent: "Node | None", action: Any) -> None:
         self.state = state
@@ -38,20 +48,55 @@ class Node:
         self.total = 0.0  # sum of rewards for the player who moved into this node
         self.proof = UNKNOWN
         self.plies = 0  # for a proven node: plies to the end along the proof found (a bound: :func:`distance`)
+        self.untried: Untried | None = None  # an expanded node's actions not yet made children
+
+
+class Untried:
+    """An expanded node's actions not yet made children, taken in a random order: shuffled at once
+    (``random.shuffle``: the order every child was once made in), or, past ``WIDE`` actions, one draw a take."""
+
+    __slots__ = ("actions", "next", "rng")
+
+    def __init__(self, actions: list[Any], rng: Any) -> None:
+        self.actions = list(actions)
+        self.next = 0
+        self.rng = rng if len(self.actions) > WIDE else None
+        if self.rng is None:
+            rng.shuffle(self.actions)
+
+    def __len__(self) -> int:
+        return len(self.actions) - self.next
+
+    def take(self) -> Any:
+        i, acts = self.next, self.actions
+        if self.rng is not None:  # Fisher-Yates, one step
+            j = i + self.rng.randrange(len(acts) - i)
+            acts[i], acts[j] = acts[j], acts[i]
+        self.next = i + 1
+        return acts[i]
+
+    def rest(self) -> list[Any]:
+        """The actions not taken yet (on a wide node, not in their final order)."""
+        return self.actions[self.next:]
+
+
+#: :func:`state_bytes` reads at most this many items of a container and scales their sizes to its length
+SAMPLE_ITEMS = 1024
 
 
 def state_bytes(state: Any, depth: int = 3) -> int:
-    """An estimate of the memory a state holds (its containers and their items, a few levels deep); the root
-    of a move history (:class:`zerosum.game.Origin`) is one object shared by every state of a game, so it
-    counts nothing."""
+    """An estimate of the memory a state holds (its containers and their items, a few levels deep: of a long
+    container, its first ``SAMPLE_ITEMS`` items scaled to its length); the root of a move history
+    (:class:`zerosum.game.Origin`) is one object shared by every state of a game, so it counts nothing."""
     if isinstance(state, Origin):
         return 0
     size = sys.getsizeof(state)
     if depth > 0:
-        if isinstance(state, (tuple, list, set, frozenset)):
-            size += sum(state_bytes(x, depth - 1) for x in state)
-        elif isinstance(state, dict):
-            size += sum(state_bytes(k, depth - 1) + state_bytes(v, depth - 1) for k, v in state.items())
+        if isinstance(state, (tuple, list, set, frozenset, dict)):
+            items = list(islice(state.items() if isinstance(state, dict) else state, SAMPLE_ITEMS))
+            part = sum(state_bytes(x, depth - 1) for x in items) if not isinstance(state, dict) else sum(
+                state_bytes(k, depth - 1) + state_bytes(v, depth - 1) for k, v in items)
+            size += part if len(items) == len(state) else part * len(state) // len(items)
         else:
             names = getattr(type(state), "__slots__", ()) or tuple(getattr(state, "__dict__", ()))
             names = (names,) if isinstance(names, str) else names
@@ -59,9 +104,9 @@ def state_bytes(state: Any, depth: int = 3) -> int:
     return size
 
 
-def child(game: Game[Any, Any], parent: Node, action: Any, plain: bool) -> Node:
+def child(game: Game[Any, Any], parent: Node, action: Any, plain: bool, deadline: float | None = None) -> Node:
     """The child of ``parent`` after ``action``, proven at once where it ends the game or lets the opponent
-    win at once (``plain``: nothing is proven)."""
+    win at once (``plain``: nothing is proven; ``deadline`` passed during the check: left unproven)."""
     s = game.result(parent.state, action)
     node = Node(s, parent, action)
     if plain:  # plain UCT proves nothing: a finished node is scored each time it is reached
@@ -69,13 +114,40 @@ def child(game: Game[Any, Any], parent: Node, action: Any, plain: bool) -> Node:
     if game.is_terminal(s):
         won_by = game.winner(s)  # the mover, in most games; the other side in a misère game (Nim)
         node.proof = DRAWN if won_by is None else WON if won_by == game.player(parent.state) else LOST
-    elif wins_now(game, s, game.player(s)):  # the opponent wins at once: lost, never selected
-        node.proof, node.plies = LOST, 1
+    else:
+        try:
+            if wins_now(game, s, game.player(s), deadline):  # the opponent wins at once: lost, never selected
+                node.proof, node.plies = LOST, 1
+        except OutOfTime:
+            pass
     return node
 
 
-def select(node: Node, c: float) -> Node:
-    """UCT: an unvisited child first, else the best upper bound; proven losses are never selected."""
+def widen(game: Game[Any, Any], node: Node, plain: bool, deadline: float | None, skip: tuple[int, ...]) -> Node | None:
+    """Make ``node``'s next children from its untried actions, each proven as :func:`child` proves it (the
+    proof carried up), until one whose proof is not in ``skip``: that child; None when none is left, when a
+    child proved ``node`` itself, or when ``deadline`` passed."""
+    untried = node.untried
+    kids = node.children
+    assert kids is not None
+    while untried:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return None
+        ch = child(game, node, untried.take(), plain, deadline)
+        kids.append(ch)
+        if ch.proof != UNKNOWN:
+            prove(ch)
+            if node.proof != UNKNOWN:
+                return None
+        if ch.proof not in skip:
+            return ch
+    return None
+
+
+def select(node: Node, c: float, grow: "Callable[[Node], Node | None] | None" = None) -> Node | None:
+    """UCT: an unvisited child first, else (``grow``: a new child while the node has untried actions, as
+    :func:`widen` makes them) the best upper bound; proven losses are never selected.  None: no child to
+    select (a deadline stopped ``grow`` before any child not lost, or ``grow`` proved the node)."""
     assert node.children is not None
     best, best_score = None, -math.inf
     log_n = math.log(max(node.visits, 1))
@@ -88,7 +160,10 @@ def select(node: Node, c: float) -> Node:
         score = q + c * math.sqrt(log_n / ch.visits)
         if score > best_score:
             best, best_score = ch, score
-    assert best is not None  # a node whose children are all lost is proven, never selected from
+    if node.untried and grow is not None:
+        fresh = grow(node)
+        if fresh is not None or node.proof != UNKNOWN:
+            return fresh
     return best
 
 
@@ -100,7 +175,7 @@ def prove(node: Node) -> None:
             return
         if node.proof == WON:
             parent.proof, parent.plies = LOST, node.plies + 1
-        elif all(ch.proof != UNKNOWN for ch in parent.children):
+        elif not parent.untried and all(ch.proof != UNKNOWN for ch in parent.children):
             if any(ch.proof == DRAWN for ch in parent.children):
                 parent.proof = DRAWN
             else:
@@ -110,12 +185,15 @@ def prove(node: Node) -> None:
         node = parent
 
 
-def report(root: Node, tracer: Tracer) -> None:
-    """The final tree to ``tracer.mcts``, parents before children (breadth first)."""
+def report(game: Game[Any, Any], root: Node, tracer: Tracer) -> None:
+    """The final tree to ``tracer.mcts``, parents before children (breadth first); an expanded node's untried
+    actions too, as unvisited children, unless it has more than ``WIDE``."""
     queue: list[tuple[Any, Node]] = [(None, root)]
     for parent, node in queue:
         handle = tracer.mcts(parent, node.action, node.state, node.visits, node.total)
         queue.extend((handle, ch) for ch in node.children or ())
+        if node.untried and node.untried.rng is None:
+            queue.extend((handle, Node(game.result(node.state, a), node, a)) for a in node.untried.rest())
 
 
 #: deeper than this below the root, a proof's distance is not checked (taken as not proven: never wrongly exact)
@@ -146,14 +224,14 @@ def distance(node: Node, depth: int = 0) -> int | None:
                 return None
             slowest = max(slowest, d)
         return slowest + 1
-    fastest = _fastest_win(kids, depth + 1)
+    fastest = _fastest_win(kids, depth + 1, bool(node.untried))
     return None if fastest is None else fastest + 1
 
 
-def _fastest_win(kids: list[Node], depth: int) -> int | None:
+def _fastest_win(kids: list[Node], depth: int, more: bool = False) -> int | None:
     """The fastest exact win among ``kids`` (proven for the side to move above them), when none of the others
-    could win faster; else None."""
-    fastest, unknown = None, False
+    (``more``: nor a move not yet made a child) could win faster; else None."""
+    fastest, unknown = None, more
     for k in kids:
         if k.proof in (LOST, DRAWN):
             continue
@@ -172,11 +250,15 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
 
     The value: an exact ``win_value``/``loss_value`` only when :func:`distance` proves it minimal; a win or loss
     proven without its distance is ``+/-HEURISTIC_BOUND`` with ``outcome`` (not exact); a draw is exact when the
-    root is proven drawn (every move proven, none wins); otherwise the chosen child's mean reward."""
+    root is proven drawn (every move proven, none wins); otherwise the chosen child's mean reward.
+
+    Nothing simulated or proven for any move (a deadline before the first simulation): the first move in
+    ``game.actions`` order not proven lost, with no value claimed (``unknown`` ``("value",)``, no scores)."""
     assert root.children is not None
     actions = game.actions(state)
-    rank = {a: i for i, a in enumerate(actions)}
+    rank = dict(zip(actions, count()))
     children = root.children
+    untried = root.untried
 
     def most_visited(ch: Node) -> tuple[int, float, int]:
         return -ch.visits, -(ch.total / ch.visits if ch.visits else 0.0), rank[ch.action]
@@ -185,14 +267,14 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
     exact = False
     won = [ch for ch in children if ch.proof == WON]
     if won:
-        fastest = _fastest_win(children, 1)  # a move left out at the root is never a win (tactical_move)
+        fastest = _fastest_win(children, 1, bool(untried))  # a move left out at the root is no win (tactical_move)
         if fastest is not None:
             best = min((ch for ch in won if distance(ch, 1) == fastest), key=lambda ch: rank[ch.action])
             value: float = win_value(fastest + 1)
         else:
             best = min(won, key=lambda ch: (ch.plies, rank[ch.action]))
             value, outcome = HEURISTIC_BOUND, 1
-    elif all(ch.proof == LOST for ch in children):  # every move loses
+    elif not untried and all(ch.proof == LOST for ch in children):  # every move loses
         lengths = {ch.action: distance(ch, 1) for ch in children}
         known = [d for d in lengths.values() if d is not None]
         slowest = max(known) if len(known) == len(children) else None
@@ -204,8 +286,13 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
             best = min(children, key=most_visited)
             value, outcome = -HEURISTIC_BOUND, -1
     else:
-        best = min((ch for ch in children if ch.proof != LOST), key=most_visited)
-        exact = all(ch.proof in (LOST, DRAWN) for ch in children)  # proven drawn: a draw has no distance
+        open_ = [ch for ch in children if ch.proof != LOST]
+        exact = not untried and all(ch.proof in (LOST, DRAWN) for ch in children)  # proven drawn: no distance
+        if not exact and (not open_ or min(open_, key=most_visited).visits == 0):  # nothing to tell
+            move = min([ch.action for ch in open_] + (untried.rest() if untried else []), key=rank.__getitem__)
+            return SearchResult(action=move, value=0, nodes=sims, depth=depth, elapsed=time.perf_counter() - start,
+                                pv=(move,), unknown=("value",))
+        best = min(open_, key=most_visited)
         value = 0 if exact else best.total / best.visits if best.visits else 0.0
     pv = [best.action]
     node = best
@@ -215,6 +302,8 @@ def answer(game: Game[Any, Any], state: Any, root: Node, sims: int, depth: int, 
             break
         pv.append(node.action)
     scores = {ch.action: (ch.total / ch.visits if ch.visits else 0.0) for ch in children}
+    if untried and untried.rng is None:  # the moves not yet made children, unvisited (a wide root: left out)
+        scores.update(dict.fromkeys(untried.rest(), 0.0))
     return SearchResult(action=best.action, value=value, nodes=sims, depth=depth,
                         elapsed=time.perf_counter() - start, pv=tuple(pv), scores=scores, exact=exact,
                         outcome=outcome, score_kinds=dict.fromkeys(scores, "exact"))  # means: not bounds
