@@ -9,7 +9,10 @@ and the arena then play it; agents also take the object and its own states direc
 
 What the adapter adds, and how:
 
-* **Players** are 1 (whoever is to move at the start) and 2 (the other value ``to_move`` returns).
+* **Players** are 1 (whoever is to move at the start) and 2 (the other value ``to_move`` returns); where
+  your labels are ints that zerosum could read as its numbers, its numbering wins (:mod:`.course_players`).
+* **Checks**: a ``result`` that changes the state it was given is one :class:`GameBug` line at any call
+  (the state's key, taken again after it, must be the same), never a wrong search.
 * **The end**: ``utility(state, first player)`` read by its sign: > 0 player 1 won, < 0 player 2, 0 a draw.
 * **States** are :class:`CourseState` values: ``state.value`` is your own state, and they are hashable for
   tables: two are equal when their keys are, the key being ``state_key(state)`` when the game has one
@@ -32,77 +35,18 @@ from __future__ import annotations
 import numbers
 from typing import Any, Callable
 
-from ..errors import GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
+from ..errors import AgentError, GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
-from .course_rules import (NEEDS, CourseRules, EasyRules, GameBug, MethodFailed, describe_call_error, freeze,
-                           rules_for)
+from .course_players import fixed_side, label_name, marked, player_number
+from .course_rules import NEEDS, CourseRules, EasyRules, GameBug, MethodFailed, describe_call_error, rules_for
+from .course_state import CourseState, hashable_action, plain_action
 
 __all__ = ["CourseGame", "CourseState", "plain_action", "MAX_PLIES", "GameBug"]
-
-#: how many of a new game's first results are checked for changing the state they were given
-WATCHED_RESULTS = 64
 
 #: the most plies a game from a file or a class may last, counted from its start (in play and in a search):
 #: past it, the game never ends (its terminal test never holds), one :class:`GameBug` line.  zerosum's own
 #: games end by their rules (Connect-X within its cells, Othello within its squares and two passes).
 MAX_PLIES = 10_000
-
-
-class CourseState:
-    """A position of a course game: your state (``value``) with the key it is compared and hashed by."""
-
-    __slots__ = ("value", "_key", "_game", "_moves", "_raw", "_end", "_ply")
-
-    def __init__(self, game: "CourseGame", value: Any, ply: int = 0) -> None:
-        self.value, self._game, self._key = value, game, self
-        self._ply = ply  # plies played from the start (0 for a state handed in as it is)
-        self._moves: list[Any] | None = None  # the legal actions, once asked (a state never changes)
-        self._raw: list[Any] | None = None  # your own actions, where some had to be made hashable
-        self._end: Any = self  # the outcome once asked (self: not asked yet)
-
-    @property
-    def key(self) -> Any:
-        """The hashable key this state is compared by (derived when first asked: see the module doc)."""
-        if self._key is self:
-            self._key = self._game.rules.key(self.value)
-        return self._key
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is CourseState and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __repr__(self) -> str:
-        if type(self.value).__repr__ is not object.__repr__:  # type: ignore[comparison-overlap]
-            return f"CourseState({safe_repr(self.value, 200)})"
-        try:  # an object without a repr of its own (easyAI's game): what it shows, on one line
-            shown = " / ".join(line.strip() for line in self._game.render(self).splitlines() if line.strip())
-        except Exception:  # noqa: BLE001 - a show() that fails still leaves a repr
-            shown = object.__repr__(self.value)
-        return f"CourseState({type(self.value).__name__}: {shown[:200]})"
-
-    def __getattr__(self, name: str) -> Any:
-        """Your state's own fields (``state.board``), so a player function written for your game reads them."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(object.__getattribute__(self, "value"), name)
-
-    def _repr_svg_(self) -> str:
-        return self._game.svg(self)
-
-
-def plain_action(action: Any) -> bool:
-    """True for an action the arena passes as it is: a whole number, or a tuple of whole numbers."""
-    return type(action) is int or (type(action) is tuple and all(type(v) is int for v in action))
-
-
-def _hashable(action: Any) -> Any:
-    try:
-        hash(action)
-        return action
-    except TypeError:
-        return freeze(action)
 
 
 class CourseGame(Game[CourseState, Any]):
@@ -121,7 +65,8 @@ class CourseGame(Game[CourseState, Any]):
             adds = "; ".join(NEEDS[m] for m in missing)
             raise InvalidSpecError(f"{self.name_} cannot be played yet ({self.rules.style} style): add {adds}")
         self.spec = spec
-        self.watched = WATCHED_RESULTS
+        self.watch = self.rules.style != "easyAI"  # easyAI's make_move plays on a copy: nothing to watch
+        self.view_checked = False  # whether your evaluate was checked for reading player (evaluations())
         self.first, self.second = self._probe()
         named = (self.player_label(1), self.player_label(2))
         if all(isinstance(v, str) for v in (self.first, self.second)) and named[0] != named[1]:
@@ -144,10 +89,10 @@ class CourseGame(Game[CourseState, Any]):
         if value is None:
             raise InvalidSpecError(f"{self.name_}'s initial state is None: {self.rules.needs('initial_state')}")
         self._start = CourseState(self, value)
-        tried("state key of the initial state", lambda: self._start.key)
-        first = tried(f"{getattr(self.rules, 'found', {}).get('to_move', 'to_move')}(initial state)",
-                      lambda: self.rules.mover(value))
-        if tried("the terminal test of the initial state", lambda: self.rules.over(value)):
+        on_start = self.rules.on_start  # each method as the probe names it: is_terminal(initial state)
+        tried(on_start("key"), lambda: self._start.key)
+        first = tried(on_start("to_move"), lambda: self.rules.mover(value))
+        if tried(on_start("is_terminal"), lambda: self.rules.over(value)):
             return first, None
         acts = tried("actions(initial state)", lambda: self._own_actions(self._start))
         if not acts:
@@ -155,7 +100,7 @@ class CourseGame(Game[CourseState, Any]):
                                    f"{self.rules.needs('is_terminal')}")
         after = tried("result(initial state, first action)", lambda: self.result(self._start, acts[0]))
         mover = tried("to_move(state after the first action)", lambda: self.rules.mover(after.value))
-        tried("display(initial state)", lambda: self.rules.show(value))
+        tried(on_start("display"), lambda: self.rules.show(value))
         return first, (mover if mover != first else None)
 
     # ---- the rules ----------------------------------------------------------------------------------
@@ -216,7 +161,10 @@ class CourseGame(Game[CourseState, Any]):
         return list(found)
 
     def actions(self, state: CourseState) -> list[Any]:
-        state = self.check_state(state)
+        return list(self._legal(self.check_state(state)))
+
+    def _legal(self, state: CourseState) -> list[Any]:
+        """The legal actions of ``state`` (one of this game's), kept on it: the list itself, not a copy."""
         if state._moves is None:
             if self.outcome(state) is not None:
                 state._moves = []
@@ -232,34 +180,38 @@ class CourseGame(Game[CourseState, Any]):
                     hash(tuple(raw))
                     state._moves = raw
                 except TypeError:
-                    state._moves, state._raw = [_hashable(a) for a in raw], raw
-        return list(state._moves)
+                    state._moves, state._raw = [hashable_action(a) for a in raw], raw
+        return state._moves
 
     def result(self, state: CourseState, action: Any) -> CourseState:
         state = self.check_state(state)
-        legal = self.actions(state)
+        legal = self._legal(state)
         try:
-            index = legal.index(action)
-        except ValueError:
-            raise self._illegal(state, action, legal) from None
-        except Exception:  # noqa: BLE001 - an action whose __eq__ fails is no action of this game
+            index = state.index_of(action)  # a scan at the first look-up, a dict's after (course_state.py)
+        except Exception:  # noqa: BLE001 - no legal action, or one whose __eq__ / __hash__ fails
             raise self._illegal(state, action, legal) from None
         raw = (state._raw or legal)[index]
-        watched = self.watched > 0  # a result that changes the state it was given breaks every search
-        if watched:
-            self.watched -= 1
-            before = state.key
         if state._ply >= MAX_PLIES:
             raise GameBug(f"{self.name_}: the game did not end after {MAX_PLIES:,} plies: its terminal test never "
                           f"holds (a game from a file or a class may last at most {MAX_PLIES:,} plies)")
-        after = self.rules.play(state.value, raw)
+        value = state.value
+        # a result that changes the state it was given breaks every search: its key, taken before, must hold
+        # after (a key that is the state itself is of an immutable state, or one whose change cannot be seen)
+        before = state.key if self.watch else value
+        after = self.rules.play(value, raw)
         if after is None:
             raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) returned None: it must return the "
                             "next state")
-        if watched and (after is state.value or self.rules.key(state.value) != before):
+        if after is value or (before is not value and self._changed(value, before)):
             raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
                             "it must return a new state (copy the board first, e.g. dict(state.board))")
         return self.wrap(after, state._ply + 1)
+
+    def _changed(self, value: Any, before: Any) -> bool:
+        try:
+            return bool(self.rules.key(value) != before)
+        except Exception:  # noqa: BLE001 - a key that could be taken before and not after: changed
+            return True
 
     def _illegal(self, state: CourseState, action: Any, legal: list[Any]) -> IllegalMoveError:
         if not legal:
@@ -287,10 +239,10 @@ class CourseGame(Game[CourseState, Any]):
         return self.rules.show(self.check_state(state).value)
 
     def utility(self, state: CourseState, player: Any) -> int:
-        """+1 / 0 / -1 for ``player``: 1 or 2, or as your game names them ('X', 'O')."""
-        if player is not self.first and player is not self.second and type(player) is int:
-            return super().utility(state, player)
-        return super().utility(state, 1 if player == self.first else 2 if player == self.second else player)
+        """+1 / 0 / -1 for ``player``: zerosum's 1 (the first player) or 2, or as your game names them ('X',
+        'O', 0, what ``game.to_move(state)`` returns): a Python int 1 or 2 is zerosum's number
+        (:mod:`.course_players`)."""
+        return super().utility(state, player_number(player, self.first, self.second))
 
     def payoff(self, state: CourseState, player: int) -> Any:
         """Your ``utility`` as it is, for player 1 or 2 at a finished state: the textbook agents
@@ -298,6 +250,7 @@ class CourseGame(Game[CourseState, Any]):
         is worth 3, not a win.  The other agents read its sign only (:meth:`outcome`)."""
         state = self.check_state(state)
         self.outcome(state)  # a utility that is no number is one line
+        player = player_number(player, self.first, self.second)
         u = self.rules.score(state.value, self.first if player == 1 else self.second)
         if isinstance(u, numbers.Integral):
             return int(u)
@@ -314,6 +267,12 @@ class CourseGame(Game[CourseState, Any]):
             args = tuple(a.value if type(a) is CourseState else a for a in args)
             return found(*args, **kwargs)
 
+        if name == getattr(self.rules, "found", {}).get("to_move"):  # your label, marked where it is an int
+            def to_move(*args: Any, **kwargs: Any) -> Any:  # that zerosum would read as the other player
+                return marked(forwarded(*args, **kwargs), self.first, self.second)
+
+            return to_move
+
         return forwarded
 
     # ---- names, notation, picture, evaluation -------------------------------------------------------
@@ -323,10 +282,7 @@ class CourseGame(Game[CourseState, Any]):
         return self.name_
 
     def player_label(self, player: int) -> str:
-        value = self.first if player == 1 else self.second
-        if isinstance(value, str) and 0 < len(value) <= 12:
-            return value
-        return f"player {player}" if value is None else f"player {safe_repr(value, 12)}"
+        return label_name(player, self.first if player == 1 else self.second)
 
     def format_action(self, action: Any) -> str:
         return "".join(str(action).split())
@@ -364,13 +320,27 @@ class CourseGame(Game[CourseState, Any]):
             return {}
         name = "scoring" if self.rules.style == "easyAI" else "evaluate"
 
-        def own_evaluation(game: Any, state: Any, player: int) -> float:
-            who = self.first if player == 1 else self.second
-            return self.rules.evaluate(self.check_state(state).value, who)  # type: ignore[no-any-return]
-
         def named(player: Any) -> str:
             who = self.first if player == 1 else self.second
             return f"player {player}" if who is None else f"player {player} ({safe_repr(who, 20)})"
+
+        side = {"first": 1, "second": 2}.get(getattr(self.rules.evaluation, "view", None))  # type: ignore[arg-type]
+        # scoring() is the mover's by its rule, and a declared side is read from that side: nothing to check
+        skip = self.rules.style == "easyAI" or hasattr(self.rules.evaluation, "view")
+
+        def own_evaluation(game: Any, state: Any, player: int) -> float:
+            if not self.view_checked:  # once per game: one that ignores player is refused (course_players.py)
+                refused = None if skip else fixed_side(self, self.rules.evaluate, f"{self.name_}.{name}",
+                                                       self.player_label)
+                if refused is not None:
+                    raise AgentError(refused)
+                self.view_checked = True
+            value = self.check_state(state).value
+            if side is not None:  # declared @evaluation(view="first"/"second"): read from that side
+                own = self.rules.evaluate(value, self.first if side == 1 else self.second)
+                plain = isinstance(own, numbers.Real) and not isinstance(own, bool)  # else named as it is
+                return -own if plain and player != side else own  # type: ignore[no-any-return]
+            return self.rules.evaluate(value, self.first if player == 1 else self.second)  # type: ignore[no-any-return]
 
         own_evaluation.__name__ = name
         # (its name in messages, how they name the players, its call, the errors that are the game's own)

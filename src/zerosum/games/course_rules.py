@@ -122,11 +122,19 @@ def _hashed(value: Any) -> Any:
 
 
 def _shown(call: Callable[[], Any]) -> str:
-    """What ``call`` printed, or what it returned when that is text (``display`` prints, ``render`` returns)."""
+    """What ``call`` printed, else what it returned (``display`` prints, ``render`` returns): text as it is,
+    None as nothing, anything else as ``print`` would show it."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         back = call()
-    return back if isinstance(back, str) and not out.getvalue() else out.getvalue().rstrip("\n")
+    if out.getvalue() or back is None:
+        return out.getvalue().rstrip("\n")
+    if isinstance(back, str):
+        return back
+    try:
+        return str(back)
+    except Exception:  # noqa: BLE001 - a value that cannot print itself is shown as zerosum shows values
+        return safe_repr(back)
 
 
 class Rules:
@@ -156,6 +164,12 @@ class Rules:
 
     def needs(self, what: str) -> str:
         return ""
+
+    def on_start(self, role: str) -> str:
+        """How the probe of a new game names the call of ``role`` on the start position, by the method's
+        real name (``is_terminal(initial state)``, ``terminal_test(initial state)``, ``show()``)."""
+        return {"key": "state_key(initial state)" if self.custom_key else "hash(initial state)"}.get(
+            role, f"{role}(initial state)")
 
     missing: list[str] = []
     evaluation: Callable[..., Any] | None = None
@@ -189,12 +203,17 @@ class CourseRules(Rules):
         self.methods = {role: own(obj, name) for role, name in self.found.items() if name is not None}
         shows = [n for n in ("render", "display", "print_state") if callable(own(obj, n))]
         self.shower = own(obj, shows[0]) if shows else None
+        self.show_name = shows[0] if shows else "repr"
         evaluate = own(obj, "evaluate")
         self.evaluation = evaluate if callable(evaluate) else None
 
     def needs(self, what: str) -> str:
         role = next((r for r, names in self.first_of.items() if what.split("(")[0] in names), what)
         return f"add {NEEDS.get(role, what)}"
+
+    def on_start(self, role: str) -> str:
+        name = {"display": self.show_name}.get(role) or self.found.get(role)
+        return f"{name}(initial state)" if name else super().on_start(role)
 
     def method(self, role: str) -> Callable[..., Any]:
         return self.methods[role]  # type: ignore[no-any-return]
@@ -219,9 +238,10 @@ class CourseRules(Rules):
         return self.call("utility(state, player)", self.method("utility"), value, player)
 
     def show(self, value: Any) -> str:
-        if self.shower is None:
+        shower = self.shower
+        if shower is None:
             return repr(value)
-        return _shown(lambda: self.shower(value))  # type: ignore[misc]
+        return _shown(lambda: self.call(f"{self.show_name}(state)", shower, value))
 
     def evaluate(self, value: Any, player: Any) -> Any:
         return self.evaluation(value, player)  # type: ignore[misc]
@@ -244,6 +264,12 @@ class EasyRules(Rules):
 
     def needs(self, what: str) -> str:
         return f"add {NEEDS.get(what.split('(')[0], what)}"
+
+    def on_start(self, role: str) -> str:
+        over = "is_over()" if callable(getattr(self.obj, "is_over", None)) else "possible_moves()"
+        named = {"key": "ttentry()" if callable(getattr(self.obj, "ttentry", None)) else "the key",
+                 "to_move": self.turn, "is_terminal": over, "display": "show()"}.get(role, f"{role}()")
+        return f"{named} of the initial position"
 
     def copy(self, value: Any) -> Any:
         players = getattr(value, "__dict__", {}).get("players")
@@ -287,7 +313,7 @@ class EasyRules(Rules):
         shower = getattr(value, "show", None)
         if not callable(shower):
             return repr(value)
-        return _shown(shower)
+        return _shown(lambda: self.call("show()", shower))
 
     def evaluate(self, value: Any, player: Any) -> Any:
         return self.score(value, player)
@@ -307,7 +333,7 @@ def rules_for(obj: Any) -> "CourseRules | EasyRules":
 
 
 #: the longest message made of what a person's code raised, in characters
-MAX_MESSAGE = 400
+MAX_MESSAGE = 300
 
 
 class GameBug(GameError):
