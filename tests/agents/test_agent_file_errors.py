@@ -98,5 +98,19 @@ def test_an_evaluation_from_one_fixed_side_is_one_whole_line_in_the_arena(tmp_pa
     assert "characters)" not in line  # nothing cut out of it
     assert ("evaluation evals.py:fixed gives 1 for player 1 and for player 2 at the start position: it scores from "
             "one fixed side, but is called with the side to move; declare its side with @evaluation(view=\"second\") "
-            "(player 2, O, as the homework scores) or view=\"first\", or @evaluation(view=\"mover\") if it reads the "
+            "(player 2, O) or view=\"first\" (player 1, X), or @evaluation(view=\"mover\") if it reads the "
             "side to move from the state (from zerosum.agents.heuristics import evaluation)") in line
+
+
+def test_an_evaluation_from_one_fixed_side_names_the_game_s_own_players(tmp_path):
+    """On a course game of MAX and MIN it said 'player 2, O' (audit)."""
+    write(tmp_path, "take.py", "class Take:\n    initial = 9\n"
+          "    def actions(self, s): return [n for n in (1, 2) if n <= s]\n"
+          "    def result(self, s, n): return s - n\n    def is_terminal(self, s): return s == 0\n"
+          "    def utility(self, s, p): return -1 if p == self.to_move(s) else 1\n"
+          "    def to_move(self, s): return 'MAX' if s % 2 else 'MIN'\n")
+    write(tmp_path, "evals.py", "def fixed(game, state, player):\n    return 1\n")
+    done = zerosum_cli("match", "alphabeta:depth=2,eval=evals.py:fixed", "random", "--game", "take.py:Take",
+                       "--games", "2", "-o", str(tmp_path / "ev.db"), cwd=tmp_path)
+    line = one_line(done)
+    assert "(player 2, MIN) or view=\"first\" (player 1, MAX)" in line and ", O" not in line, line

@@ -103,6 +103,7 @@ def test_no_simulation_claims_no_value(spec: str) -> None:
     found = make_agent(spec).search(game, state)
     assert found.action in game.actions(state)
     assert found.nodes == 0 and "value" in found.unknown and not found.scores and not found.exact
+    assert found.describe() == "no value"  # it said "0 est."
 
 
 @pytest.mark.parametrize("moves", ["128", "124"])

@@ -123,7 +123,10 @@ class SearchResult:
 
     def describe(self) -> str:
         """The value in words (:func:`zerosum.core.words.describe_value`): ``win in 4 moves``, ``draw``,
-        ``+0.35 est.``; ``win (distance not yet proven)`` for an ``outcome``."""
+        ``+0.35 est.``; ``win (distance not yet proven)`` for an ``outcome``; ``no value`` for a search that
+        claims none (``"value"`` in :attr:`unknown`: an MCTS move made before any simulation)."""
+        if "value" in self.unknown and self.outcome is None and not self.exact:
+            return "no value"
         return class_words(self.outcome) if self.outcome is not None and not self.exact else describe_value(
             self.value, self.exact)
 

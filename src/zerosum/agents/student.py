@@ -200,11 +200,16 @@ def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str =
                 same_nonzero = (state, values[0])
     if view == "mover" and not hasattr(func, "view") and not depends and same_nonzero is not None:
         state, value = same_nonzero
+
+        def who(n: int) -> str:  # the game's own name of the player: O, MIN (not "O" in a game without one)
+            label = str(game.player_label(n))
+            return f"player {n}" if label.startswith("player") else f"player {n}, {label}"
+
         raise AgentError(
             f"evaluation {name} gives {safe_repr(value)} for player 1 and for player 2 at "
             f"{position_name(game, state)}: it scores from one fixed side, but is called with the side to "
-            f"move; declare its side with @evaluation(view=\"second\") (player 2, O, as the homework scores) or "
-            f"view=\"first\", or @evaluation(view=\"mover\") if it reads the side to move from the state "
+            f"move; declare its side with @evaluation(view=\"second\") ({who(2)}) or view=\"first\" "
+            f"({who(1)}), or @evaluation(view=\"mover\") if it reads the side to move from the state "
             f"(from zerosum.agents.heuristics import evaluation)")
     seen.add(key)
 
