@@ -132,7 +132,8 @@ class _Outcomes:
     ``moves`` had at least its win, draw or loss (None until then)."""
 
     def __init__(self, start: float, moves: int) -> None:
-        self.start, self.moves, self.at = start, moves, None
+        self.start, self.moves = start, moves
+        self.at: float | None = None
 
     def __call__(self, found: Any) -> None:
         if self.at is None and (found.exact or len(set(found.classes) | found.exact_moves) >= self.moves):
