@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import zerosum
-from zerosum.agents.unbounded import SEARCHABLE_CELLS, UnboundedSearchWarning
+from zerosum.agents.unbounded import SEARCHABLE_CELLS, SearchLimitWarning
 from zerosum.cli import main
 
 GAME = "connectx:rows=4,cols=4,k=4"  # 16 cells: more than SEARCHABLE_CELLS
@@ -18,7 +18,7 @@ MOVES = "1234123412"  # no line yet, 6 cells left: minimax ends at once from her
 
 def test_play_game_warns_of_a_search_that_cannot_end_and_plays() -> None:
     assert SEARCHABLE_CELLS < 16
-    with pytest.warns(UnboundedSearchWarning) as caught:
+    with pytest.warns(SearchLimitWarning) as caught:
         record = zerosum.play_game(GAME, "minimax", "alphabeta:plain=1", moves=MOVES, seed=1)
     texts = [str(w.message) for w in caught]
     assert len(texts) == 2 and all("\n" not in t and "on 16 cells: it would think for ever" in t for t in texts)
@@ -29,13 +29,13 @@ def test_play_game_warns_of_a_search_that_cannot_end_and_plays() -> None:
 @pytest.mark.parametrize("agent", ["minimax:depth=3", "alphabeta", "mcts:sims=10", "random"])
 def test_no_warning_for_a_search_with_a_budget_or_a_clock(agent: str) -> None:
     with warnings.catch_warnings():
-        warnings.simplefilter("error", UnboundedSearchWarning)
+        warnings.simplefilter("error", SearchLimitWarning)
         zerosum.play_game(GAME, agent, "first", moves=MOVES, seed=1)
         zerosum.play_game("tictactoe", "minimax", "first", seed=1)  # 9 cells: minimax reaches the end
 
 
 def test_match_warns_before_its_first_game() -> None:
-    with pytest.warns(UnboundedSearchWarning, match=r"^minimax has no depth or node limit"):
+    with pytest.warns(SearchLimitWarning, match=r"^minimax has no depth or node limit"):
         zerosum.match("minimax", "first", game=GAME, games=2, openings=[MOVES], jobs=1)
 
 
@@ -46,3 +46,15 @@ def test_the_cli_match_says_it_on_stderr_before_the_games(tmp_path, capsys) -> N
                  "--quiet", "--out", str(tmp_path / "m.db")]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("Warning: minimax has no depth or node limit") and "'minimax:depth=4'" in err[0], err
+
+
+def test_a_node_limit_an_agent_takes_none_of_is_said_at_the_start(tmp_path, capsys) -> None:
+    """Under --nodes 100 the 8 x 8 solver searched a million nodes a move, and nothing said so (audit)."""
+    assert main(["match", "mcts:sims=10", "alphabeta:depth=1", "--game", "tictactoe", "--games", "2", "--nodes",
+                 "100", "--quiet", "--out", str(tmp_path / "n.db")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["Note: mcts:sims=10 takes no node limit: --nodes 100 does not bound its search (its own sims= "
+                   "and time= do), so its nodes a move are not held to 100"], err  # alpha-beta takes it
+    with pytest.warns(SearchLimitWarning, match=r"^solver takes no node limit: --nodes 100 .*its own time= does"):
+        zerosum.match("solver", "first", game="connectx:rows=4,cols=5,k=4", games=2, limits={"nodes": 100},
+                      jobs=1)

@@ -1,22 +1,29 @@
-"""A search that cannot end: a depth search with no depth, node or time limit of its own (minimax; alpha-beta's
-``plain=1``) on a game too large to search to its end.  The faces say so before it starts: ``zerosum play``,
-``match`` and ``tournament`` print :func:`unbounded`'s line, ``zerosum.play_game`` and ``zerosum.match`` warn
-with :class:`UnboundedSearchWarning`, rather than think in silence for ever."""
+"""Searches that will not go as asked, said before they start.
+
+* A search that cannot end (:func:`unbounded`): a depth search with no depth, node or time limit of its own
+  (minimax; alpha-beta's ``plain=1``) on a game too large to search to its end.  ``zerosum play``, ``match``
+  and ``tournament`` print the line, ``zerosum.play_game`` and ``zerosum.match`` warn with
+  :class:`SearchLimitWarning`, rather than think in silence for ever.
+* A node limit an agent takes none of (:func:`ignored_nodes`): under ``--nodes N`` (``limits={"nodes": N}``)
+  the solver and MCTS search by time or simulations; ``match`` and ``tournament`` say so at the start
+  rather than let a table read as if every agent kept to N.
+"""
 
 from __future__ import annotations
 
 import warnings
 from typing import Any
 
-__all__ = ["SEARCHABLE_CELLS", "UnboundedSearchWarning", "unbounded", "warn_unbounded"]
+__all__ = ["SEARCHABLE_CELLS", "SearchLimitWarning", "unbounded", "ignored_nodes", "warn_unbounded"]
 
 #: the most cells a game may have for a search with no depth, node or time limit to reach its end while a
 #: person waits (Tic-Tac-Toe's 9 take plain minimax a second; Connect Four's 42 would take ages)
 SEARCHABLE_CELLS = 12
 
 
-class UnboundedSearchWarning(UserWarning):
-    """An agent that would search to the end of a game too large for that (its text: :func:`unbounded`)."""
+class SearchLimitWarning(UserWarning):
+    """An agent that would search to the end of a game too large for that (:func:`unbounded`), or that takes
+    none of the node limit it is given (:func:`ignored_nodes`)."""
 
 
 def _cells(game: Any) -> int | None:
@@ -48,9 +55,20 @@ def unbounded(game: Any, agent: Any, seat: str = "") -> str:
             f"it cannot reach on {cells} cells: it would think for ever (give it one, e.g. {fix})")
 
 
+def ignored_nodes(agent: Any, nodes: int | None) -> str:
+    """A one-line note when ``agent``, a search given a node limit of ``nodes``, takes none (its ``LIMITS``
+    name other budgets but not ``nodes``: the solver, MCTS); else ""."""
+    own = getattr(agent, "LIMITS", ())
+    if nodes is None or not own or "nodes" in own:
+        return ""
+    by = " and ".join({"simulations": "sims=", "time": "time="}.get(x, f"{x}=") for x in own)
+    return (f"Note: {agent.spec} takes no node limit: --nodes {nodes:,} does not bound its search (its own "
+            f"{by} do{'es' if ' and ' not in by else ''}), so its nodes a move are not held to {nodes:,}")
+
+
 def warn_unbounded(game: Any, agents: Any, stacklevel: int = 3) -> None:
-    """:class:`UnboundedSearchWarning` for each of ``agents`` that :func:`unbounded` warns of."""
+    """:class:`SearchLimitWarning` for each of ``agents`` that :func:`unbounded` warns of."""
     for agent in agents:
         text = unbounded(game, agent)
         if text:
-            warnings.warn(text.removeprefix("Warning: "), UnboundedSearchWarning, stacklevel=stacklevel)
+            warnings.warn(text.removeprefix("Warning: "), SearchLimitWarning, stacklevel=stacklevel)

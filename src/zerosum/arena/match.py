@@ -83,12 +83,13 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     ``game`` when given, and ended; so is any agent with a ``check_game`` (OpenSpiel's MCTS plays the games
     OpenSpiel has); ``engines`` (a dict), when given, gets what each said of itself and its latency
     (:meth:`~zerosum.external.Engine.probe`).  ``warned`` (a list), when given, gets the line of each agent
-    that would search to the end of the game ``searched`` (:func:`zerosum.agents.unbounded.unbounded`).
+    that would search to the end of the game ``searched`` (:func:`zerosum.agents.unbounded.unbounded`) or
+    takes no node limit where ``limits`` has one (:func:`~zerosum.agents.unbounded.ignored_nodes`).
     """
     from ..agents.base import Limits
     from ..agents.registry import make_agent
     from ..agents.simple import HumanAgent
-    from ..agents.unbounded import unbounded
+    from ..agents.unbounded import ignored_nodes, unbounded
     from ..core.files import file_digest
     from ..external import Engine
     from ..games import get_game
@@ -112,6 +113,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         if isinstance(agent, HumanAgent):
             raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
         if warned is not None and searched is not None and (text := unbounded(searched, agent)):
+            warned.append(text)
+        if warned is not None and (text := ignored_nodes(agent, lim.nodes)):
             warned.append(text)
         if isinstance(agent, Engine):
             for path in agent.definition.files():  # a rebuilt engine is another engine: kept as agent files are

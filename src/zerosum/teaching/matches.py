@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..agents.base import Agent, Limits, check_range
-from ..agents.unbounded import UnboundedSearchWarning, unbounded
+from ..agents.unbounded import SearchLimitWarning, ignored_nodes, unbounded
 from ..errors import AgentError
 from ..game import Game
 from .play import GameRecord, Move, MoveTooLate, agent_label, as_agent, limits_of, play_one
@@ -246,8 +246,10 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     warned: list[str] = []
     digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values, searched=g,
                            warned=warned)
-    for line in [*warned, *filter(None, (unbounded(g, agent) for agent in objects.values()))]:
-        warnings.warn(line.removeprefix("Warning: "), UnboundedSearchWarning, stacklevel=2)
+    nodes = limit_values.get("nodes")
+    said = [(unbounded(g, agent), ignored_nodes(agent, nodes)) for agent in objects.values()]
+    for line in [*warned, *filter(None, (text for pair in said for text in pair))]:
+        warnings.warn(line.removeprefix("Warning: ").removeprefix("Note: "), SearchLimitWarning, stacklevel=2)
     chosen, source = _openings(g, openings, opening_plies, (games + 1) // 2, seed)
     if sprt is not None and not isinstance(sprt, str):
         raise AgentError(f"sprt is a string \"ELO0,ELO1[,ALPHA,BETA]\" such as \"0,5\", not {type(sprt).__name__}")
