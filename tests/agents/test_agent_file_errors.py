@@ -43,6 +43,14 @@ def test_play_names_a_board_player_that_raises_in_one_line(tmp_path, first, seco
     assert line == f"zerosum play: error: raises.py:player failed {where}: ValueError: oops"
 
 
+@pytest.mark.parametrize("call, said", [("sys.exit(0)", "SystemExit: 0"), ("sys.exit('bye')", "SystemExit: bye")])
+def test_play_names_a_board_player_that_calls_sys_exit_in_one_line(tmp_path, call, said):
+    """It ended zerosum play quietly with status 0, or printed only 'bye' (audit)."""
+    write(tmp_path, "quits.py", f"import sys\ndef player(board):\n    {call}\n")
+    done = zerosum_cli("play", "--game", "connect4-8x8", "--first", "quits.py", "--second", "first", cwd=tmp_path)
+    assert one_line(done) == f"zerosum play: error: quits.py:player failed at the start: {said}"
+
+
 def test_play_names_a_two_argument_function_that_raises_in_one_line(tmp_path):
     write(tmp_path, "raise2.py", "def agent(game, state):\n    raise RuntimeError('two-arg boom')\n")
     line = one_line(zerosum_cli("play", "--first", "raise2.py:agent", "--second", "random", cwd=tmp_path))

@@ -240,7 +240,8 @@ class PlaySession:
             played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
         except (GameError, Quit):
             raise
-        except Exception as exc:  # a student's function that raises (or an agent's bug): one line, no traceback
+        except (Exception, SystemExit) as exc:  # a student's function that raises or calls sys.exit (or an
+            # agent's bug): one line, no traceback, not the end of zerosum
             from ..agents.homework import in_position
 
             raise AgentError(f"{agent.spec} failed {in_position(self.game, self.state)}: "
