@@ -264,3 +264,12 @@ def test_a_textbook_search_s_exact_utility_is_said_exact_once(tmp_path) -> None:
                     second="alphabeta:plain=1")
     assert code == 0 and "(exact) (exact)" not in out, out
     assert re.search(r"^A \(minimax:discount=0\) plays 1: \+3 \(exact\), \d+ nodes", out, re.M), out
+
+
+def test_an_undiscounted_proof_of_a_loss_is_not_said_lost_while_the_game_goes_on() -> None:
+    """alphabeta:plain=1 proves a loss without counting its distance (its value is the full -WIN): the move line
+    said 'lost (exact)', the words of a game over, and then the game went on (audit)."""
+    code, out = run(["q"], game_spec="connect4-8x8", moves="45445521415842511222446161665561127", first="human",
+                    second="alphabeta:plain=1,nodes=10000")
+    line = next(x for x in out.splitlines() if x.startswith("O (alphabeta:plain=1,nodes=10000) plays"))
+    assert ": loss (distance not counted: no depth discount) (exact)," in line and "lost" not in line, line
