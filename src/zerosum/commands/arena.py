@@ -160,7 +160,7 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     engine_settings(args)  # --engine: each NAME an agent spec
     args.engines_seen = {}  # what each engine says of itself and its latency, kept with the run
     # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
-    warned: list[str] = []  # an agent that would search to the end of a large game: said before it starts
+    warned: list[str] = []  # a search that cannot end, a node limit an agent takes none of: said at the start
     digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen, searched=game, warned=warned)
     for line in warned:
         print(line, file=sys.stderr)
