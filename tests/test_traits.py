@@ -85,7 +85,7 @@ ALLOWED = {
     ("commands/contest.py", "'random'"): "contest new's default --reference: the random player, the homework's "
                                          "lower grading reference (DESIGN: --grade random,REFERENCE)",
     # ordinary words that happen to be agent names
-    ("ui/contest_server.py", "'first'"): "the first player's column of the contest's games table",
+    ("ui/contest_views.py", "'first'"): "the first player's column of the contest's games table",
     ("ui/server.py", "'first'"): "the query field 'first': the move a best line starts with",
     ("ui/static/contest/contest.js", '"first"'): "the first player's seat and column in a game row",
     ("arena/plan.py", "'random'"): "the openings order random/sequential",
