@@ -96,6 +96,14 @@ def test_migration_illegal_moves_change_nothing(action: tuple[int, int, int, int
         game.result(s, "1,0")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("action", [(True, 0, 1, 1), (1, 0, 1, True), (1.0, 0, 1, 1), (1, 0, 1)])
+def test_migration_refuses_an_action_that_is_not_four_whole_numbers(action: tuple) -> None:
+    """True played the move 1,0 (audit); Othello refuses it."""
+    game = Migration(4)
+    with pytest.raises(InvalidMoveError, match=r"^a Migration action is a tuple \(x, y, nx, ny\), not "):
+        game.result(game.initial_state, action)  # type: ignore[arg-type]
+
+
 def test_migration_occupied_and_parse() -> None:
     game = Migration(5)
     s = game.initial_state

@@ -131,9 +131,11 @@ class Migration(Game[MigrationState, Action]):
         return self._moves(state, to_move)
 
     def _as_action(self, action: object) -> Action:
-        """``action`` as four ints (numpy's too, never 1.5); else one InvalidMoveError."""
+        """``action`` as four ints (numpy's too, never 1.5 nor True, as Othello's); else one InvalidMoveError."""
         try:
             if isinstance(action, (str, bytes)) or len(action) != 4:  # type: ignore[arg-type]
+                raise TypeError
+            if any(isinstance(v, bool) for v in action):  # type: ignore[attr-defined]
                 raise TypeError
             x, y, nx, ny = (operator.index(v) for v in action)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - whatever a caller passes, the answer is one InvalidMoveError
