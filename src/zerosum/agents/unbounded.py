@@ -17,7 +17,8 @@ from typing import Any
 __all__ = ["SEARCHABLE_CELLS", "SearchLimitWarning", "unbounded", "ignored_nodes", "warn_unbounded"]
 
 #: the most cells a game may have for a search with no depth, node or time limit to reach its end while a
-#: person waits (Tic-Tac-Toe's 9 take plain minimax a second; Connect Four's 42 would take ages)
+#: person waits, whatever the game (Tic-Tac-Toe's 9 take plain minimax a second; Othello's 16 about a second,
+#: Connect-X's 4 x 5 minutes, Connect Four's 42 ages): past it the warning says it may take very long
 SEARCHABLE_CELLS = 12
 
 
@@ -52,7 +53,7 @@ def unbounded(game: Any, agent: Any, seat: str = "") -> str:
     fix = f"{agent.spec}{',' if ':' in agent.spec else ':'}depth=4"
     fix = f"{seat} {fix}" if seat else repr(fix)
     return (f"Warning: {agent.spec} has no depth or node limit, so it searches to the end of the game, which "
-            f"it cannot reach on {cells} cells: it would think for ever (give it one, e.g. {fix})")
+            f"may take very long on {cells} cells (give it one, e.g. {fix})")
 
 
 def ignored_nodes(agent: Any, nodes: int | None) -> str:
