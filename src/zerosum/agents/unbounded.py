@@ -17,8 +17,8 @@ from typing import Any
 __all__ = ["SEARCHABLE_CELLS", "SearchLimitWarning", "unbounded", "ignored_nodes", "warn_unbounded"]
 
 #: the most cells a game may have for a search with no depth, node or time limit to reach its end while a
-#: person waits, whatever the game (Tic-Tac-Toe's 9 take plain minimax a second; Othello's 16 about a second,
-#: Connect-X's 4 x 5 minutes, Connect Four's 42 ages): past it the warning says it may take very long
+#: person waits, whatever the game (Tic-Tac-Toe's 9 take plain minimax a second, Othello's 16 about a second,
+#: Connect Four's 42 far longer than anyone waits): past it the warning says it may take very long
 SEARCHABLE_CELLS = 12
 
 
