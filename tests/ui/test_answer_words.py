@@ -83,10 +83,10 @@ def test_the_terminal_hint_labels_estimates() -> None:
 
 
 def test_the_terminal_hint_of_an_exact_analysis_has_no_estimate_label() -> None:
-    values = {c: float(win_value(10) if c == 3 else loss_value(10)) for c in range(7)}
+    values = {c: float(win_value(9) if c == 3 else loss_value(10)) for c in range(7)}
     text = _hint("connect4", Analysis("alphabeta:time=1", True, dict(values), dict(values), 3))
     assert "Hint from alphabeta:time=1 (exact): play 4, win in 5 moves" in text and "est." not in text
-    assert "     4  win in 5 moves  <- best" in text  # 10 plies: the side to move's 5th move
+    assert "     4  win in 5 moves  <- best" in text  # 9 plies: the side to move's 5th move
 
 
 def test_which_agent_thinks_in_a_stoppable_worker_is_decided_by_its_budget_not_its_name() -> None:

@@ -22,7 +22,8 @@ from zerosum.ui.terminal_view import CLEAR
 from zerosum.values import HEURISTIC_BOUND, loss_value, win_value
 
 ESC = "\x1b["
-EXACT = re.compile(r"^(win in \d+ moves?|loss in \d+ moves?|draw)$")
+EXACT = re.compile(r"^(win in \d+ moves?( \(the game ends on the opponent's move\))?|"
+                   r"loss in \d+ moves?( \(the game ends on its own move\))?|draw)$")
 ESTIMATE = re.compile(r"^(0|[+-]\d+(\.\d+)?) est\.$")
 ROW = re.compile(r"^  +(\S+)  (.+?)(  <- best)?$", re.M)
 

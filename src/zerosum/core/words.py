@@ -56,13 +56,18 @@ def _number(value: float) -> str:
 
 def exact_words(value: float, *, marked: bool = True) -> str:
     """An exact value in words: ``win in 7 moves``, ``loss in 1 move``, ``draw`` (``won``/``lost``: the game
-    is over); a textbook search's exact utility of a course game (``+3``) is ``+3 (exact)``, or ``+3`` where
-    not ``marked`` (the words beside say it is exact)."""
+    is over).  Where the game ends on the loser's own move (Othello, whose board can fill up on it), the words
+    say so: ``win in 2 moves (the game ends on the opponent's move)``, ``loss in 2 moves (the game ends on its
+    own move)``, so two distances never read alike.  A textbook search's exact utility of a course game (``+3``)
+    is ``+3 (exact)``, or ``+3`` where not ``marked`` (the words beside say it is exact)."""
     if is_proven(value):
         n = moves_to_end(value)
         if n == 0:
             return "won" if value > 0 else "lost"
-        return f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
+        said = f"{'win' if value > 0 else 'loss'} in {n} move{'' if n == 1 else 's'}"
+        if (value > 0) == (plies_to_end(value) % 2 == 0):  # the loser's move ends it (Othello: the board fills up)
+            said += " (the game ends on the opponent's move)" if value > 0 else " (the game ends on its own move)"
+        return said
     if value == 0:
         return "draw"
     return f"{value:+g} (exact)" if marked else f"{value:+g}"  # neither a proof nor a draw: a utility as it is

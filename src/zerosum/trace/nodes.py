@@ -208,7 +208,7 @@ class Recorder:
 
 
 #: what a proof's short figure in a drawing means (:func:`short_value`; values from MAX's view)
-PROOF_LEGEND = "W n / L n: a win / loss for MAX in n moves, the winner's nth move ending the game"
+PROOF_LEGEND = "W n / L n: a win / loss for MAX in n moves, the game over within n moves of each side"
 
 
 def short_value(value: float | None, discounted: bool = True) -> str:
