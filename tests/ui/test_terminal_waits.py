@@ -203,7 +203,8 @@ def test_a_cold_game_against_the_solver_never_pauses_a_second_in_silence(tmp_pat
         print(f"{name}: the preparation {'was waited for, saying so' if shown else 'was hidden by the think time'}")
 
 
-def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
+@pytest.mark.slow  # 18 s of cold compiles; in CI a cold game's word (above) and tests/agents/test_python_waits.py
+def test_analyze_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:  # keep the waits said
     """`zerosum analyze` has no think time to hide a compile; on a cold cache a line on standard error says
     what it waits for, and the scores follow.  A position the opening book answers needs no search: its
     analysis neither compiles the search nor waits for it at the exit."""
