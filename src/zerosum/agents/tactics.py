@@ -38,10 +38,8 @@ def winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: in
 
 def wins_now(game: Game[Any, Any], state: Any, player: int, deadline: float | None = None) -> bool:
     """Whether ``player``, to move, can win with one move (:class:`OutOfTime` when ``deadline`` passes first)."""
-    if deadline is None:
-        return any(game.winner(game.result(state, a)) == player for a in game.actions(state))
     for a in game.actions(state):
-        _due(deadline)
+        _due(deadline)  # nothing without a deadline
         if game.winner(game.result(state, a)) == player:
             return True
     return False

@@ -83,20 +83,20 @@ def class_words(sign: int) -> str:
     return CLASS_WORDS[sign]
 
 
-def value_words(value: float, exact: bool = False) -> str:
-    """Any value in words: exact words when it is a proof (``exact``, or a proven win or loss), else an
-    estimate's."""
-    return exact_words(value) if exact or is_proven(value) else estimate_words(value)
+def value_words(value: float, exact: bool = False, *, marked: bool = True) -> str:
+    """Any value in words: exact words when it is a proof (``exact``, or a proven win or loss; ``marked``: as
+    :func:`exact_words`'s), else an estimate's."""
+    return exact_words(value, marked=marked) if exact or is_proven(value) else estimate_words(value)
 
 
-def describe_value(value: float, exact: bool = False) -> str:
+def describe_value(value: float, exact: bool = False, *, marked: bool = True) -> str:
     """A search's value in words (``SearchResult.describe()``): :func:`value_words`, except at the full
     ``WIN``: a search never starts from a finished game, so a root value of exactly ``±WIN`` is a proof found
     without a depth discount (``minimax:discount=0``, ``alphabeta:plain=1``), whose distance was not counted
-    (:data:`UNCOUNTED_WORDS`; not ``won``, nor ``win in 0 moves``)."""
+    (:data:`UNCOUNTED_WORDS`; not ``won``, nor ``win in 0 moves``).  ``marked``: as :func:`exact_words`'s."""
     if value == WIN or value == -WIN:
         return UNCOUNTED_WORDS[1 if value > 0 else -1]
-    return value_words(value, exact)
+    return value_words(value, exact, marked=marked)
 
 
 def short_words(value: float, exact: bool = False) -> str:

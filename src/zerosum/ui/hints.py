@@ -37,12 +37,12 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..agents.base import Agent
-from ..core.words import DISTANCE_LEGEND, UNCOUNTED_WORDS, estimate_words, exact_words
+from ..core.words import DISTANCE_LEGEND, describe_value, estimate_words
 from ..agents.prepare import MESSAGE_AFTER, Step, pending, seconds, status, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
-from ..values import WIN, is_proven
+from ..values import is_proven
 from ..analysis import service
 from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move
 from .terminal_view import while_keys
@@ -162,9 +162,7 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     elif played.fallback:  # another search chose it for the agent: its estimate, and why
         said, how = estimate_words(found.value), played.fallback
     elif played.exact:
-        said, how = exact_words(found.value, marked=False), "exact"
-        if abs(found.value) == WIN:  # a proof found without a depth discount: its distance was not counted
-            said = UNCOUNTED_WORDS[1 if found.value > 0 else -1]
+        said, how = describe_value(found.value, True, marked=False), "exact"  # as SearchResult.describe() says
         if ply is not None and from_book(game, ply, found.nodes, True):
             how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s"
     else:
