@@ -37,7 +37,10 @@ def test_a_variation_made_on_the_board_is_saved_and_opens_as_the_same_tree(page)
     page.click("#record-open")
     page.wait_for_function("() => document.querySelector('#record-info').textContent.startsWith('Game 1')",
                            timeout=30000)
+    # the info line is written before the record's game is loaded: wait for its board, then its tree
+    page.wait_for_function("() => new URL(location.href).searchParams.get('game') === 'connect4'", timeout=30000)
     wait_moves(page, "")
+    tree.locator('button[data-moves="4453"]').wait_for(timeout=30000)
     assert [b.get_attribute("data-moves") for b in tree.locator("button[data-node]").all()] == shown
     tree.locator('button[data-moves="4417"]').click()  # the variation's position, from the record
     wait_moves(page, "4417")
