@@ -99,7 +99,9 @@ def test_a_python_function_of_no_arguments_is_refused():
 
 
 def test_an_evaluation_from_one_fixed_side_is_one_whole_line_in_the_arena(tmp_path):
-    write(tmp_path, "evals.py", "def fixed(game, state, player):\n    return 1\n")
+    """A value that ignores player (the plies played, the same for both); a constant is left alone (below)."""
+    write(tmp_path, "evals.py", "def fixed(game, state, player):\n    return 1 + len(game.moves_played(state))\n"
+          "def constant(game, state, player):\n    return 1\n")
     done = zerosum_cli("match", "alphabeta:depth=2,eval=evals.py:fixed", "random", "--games", "2",
                        "-o", str(tmp_path / "ev.db"), cwd=tmp_path)
     line = one_line(done)
@@ -108,6 +110,9 @@ def test_an_evaluation_from_one_fixed_side_is_one_whole_line_in_the_arena(tmp_pa
             "one fixed side, but is called with the side to move; declare its side with @evaluation(view=\"second\") "
             "(player 2, O) or view=\"first\" (player 1, X), or @evaluation(view=\"mover\") if it reads the "
             "side to move from the state (from zerosum.agents.heuristics import evaluation)") in line
+    done = zerosum_cli("match", "alphabeta:depth=2,eval=evals.py:constant", "random", "--games", "2",
+                       "-o", str(tmp_path / "constant.db"), cwd=tmp_path)
+    assert done.returncode == 0 and "evaluation" not in done.stderr, done.stderr  # no side's score: not refused
 
 
 def test_an_evaluation_from_one_fixed_side_names_the_game_s_own_players(tmp_path):
@@ -117,7 +122,7 @@ def test_an_evaluation_from_one_fixed_side_names_the_game_s_own_players(tmp_path
           "    def result(self, s, n): return s - n\n    def is_terminal(self, s): return s == 0\n"
           "    def utility(self, s, p): return -1 if p == self.to_move(s) else 1\n"
           "    def to_move(self, s): return 'MAX' if s % 2 else 'MIN'\n")
-    write(tmp_path, "evals.py", "def fixed(game, state, player):\n    return 1\n")
+    write(tmp_path, "evals.py", "def fixed(game, state, player):\n    return state.value\n")  # the stones left
     done = zerosum_cli("match", "alphabeta:depth=2,eval=evals.py:fixed", "random", "--game", "take.py:Take",
                        "--games", "2", "-o", str(tmp_path / "ev.db"), cwd=tmp_path)
     line = one_line(done)

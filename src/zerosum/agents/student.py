@@ -19,8 +19,10 @@ move string) and what was expected:
 another point of view (``@evaluation(view="second")``: :mod:`zerosum.agents.heuristics`).  A function
 written from one fixed side (the 8 x 8 homework's scores for O, whoever moves) and not declared is read from
 the wrong side half the time, silently.  What can be told from its values: if, on the probed positions, it
-returns the same value for player 1 as for player 2 where that value is not 0, its answer does not depend on
-the ``player`` it is asked about; the probe then refuses it, in one line saying how to declare it.  What
+returns the same value for player 1 as for player 2 everywhere, that value is not 0 somewhere, and not
+every value is the same (a constant is no side's score), its answer does not depend on the ``player`` it is
+asked about; the probe then refuses it, in one line saying how to declare it (the one rule, shared with a
+course game's own ``evaluate`` method: :func:`zerosum.games.course_players.ignores_player`).  What
 cannot be told: which side such a function scores for (the message names both declarations), and a function
 that ignores ``player`` because it reads the side to move from the state itself (correct as it is: declare
 ``@evaluation(view="mover")`` and the check is skipped).  A function that depends on ``player`` only a
@@ -33,20 +35,17 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import random
 import weakref
 from typing import Any, Callable
 
 from ..core.files import describe_exception
 from ..errors import AgentError
 from ..game import Game, safe_repr
+from ..games.course_players import PROBE_PLIES, ignores_player, probe_positions
 from .positions import position_name
 
 __all__ = ["check_signature", "probe_evaluation", "checked", "function_name", "bad_value",
            "probe_player", "player_raised", "player_answer", "PROBE_PLIES"]
-
-#: the probe's positions: the start, then those of one fixed random game (seed 0), at most this many plies
-PROBE_PLIES = 12
 
 #: (function, game key) pairs probed already, so that each function meets each game once per process
 _PROBED: "weakref.WeakKeyDictionary[Any, set[Any]]" = weakref.WeakKeyDictionary()
@@ -161,22 +160,8 @@ def checked(func: Callable[..., Any], name: str | None = None, *, players: Calla
     return evaluate
 
 
-def _probe_positions(game: Game[Any, Any]) -> list[Any]:
-    """The start and the positions of one fixed random game (seed 0), at most ``PROBE_PLIES`` plies, none
-    finished (an evaluation is never asked about a finished game)."""
-    rng = random.Random(0)
-    state = game.initial_state
-    found = []
-    for _ in range(PROBE_PLIES + 1):
-        if game.is_terminal(state):
-            break
-        found.append(state)
-        state = game.result(state, rng.choice(game.actions(state)))
-    return found
-
-
 def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str = "mover") -> None:
-    """Call ``func`` on :func:`_probe_positions` (once per function and game in a process): one AgentError
+    """Call ``func`` on :func:`~zerosum.games.course_players.probe_positions` (once per function and game in a process): one AgentError
     line for a value that is no number, and for an undeclared function whose value does not depend on the
     player it is asked about (the view check of the module doc).  ``view``: the function's declared view."""
     key = game.spec or id(game)
@@ -189,17 +174,11 @@ def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str =
     name = function_name(func)
     check_signature(func)
     fixed = {"first": (1,), "second": (2,)}.get(view, (1, 2))
-    same_nonzero: tuple[Any, Any] | None = None
-    depends = False
-    for state in _probe_positions(game):
-        values = [_call(func, name, game, state, p) for p in fixed]
-        if len(values) == 2:
-            if values[0] != values[1]:
-                depends = True
-            elif values[0] != 0 and same_nonzero is None:
-                same_nonzero = (state, values[0])
-    if view == "mover" and not hasattr(func, "view") and not depends and same_nonzero is not None:
-        state, value = same_nonzero
+    values = []
+    for state, _ in probe_positions(game):
+        values.append((state, *(_call(func, name, game, state, p) for p in fixed)))
+    if view == "mover" and not hasattr(func, "view") and (found := ignores_player(values)) is not None:
+        state, value = found
 
         def who(n: int) -> str:  # the game's own name of the player: O, MIN (not "O" in a game without one)
             label = str(game.player_label(n))

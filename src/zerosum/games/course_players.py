@@ -27,10 +27,11 @@ from typing import Any, Callable
 
 from ..game import safe_repr
 
-__all__ = ["PlayerLabel", "number_of", "player_number", "marked", "label_name", "fixed_side", "PROBE_PLIES"]
+__all__ = ["PlayerLabel", "number_of", "player_number", "marked", "label_name", "fixed_side",
+           "ignores_player", "probe_positions", "PROBE_PLIES"]
 
-#: the check's positions: the start, then one fixed random game (seed 0), at most this many plies (as
-#: zerosum.agents.student.PROBE_PLIES)
+#: the probe's positions (:func:`probe_positions`): the start, then those of one fixed random game (seed 0),
+#: at most this many plies
 PROBE_PLIES = 12
 
 
@@ -93,36 +94,56 @@ def _number(value: Any) -> bool:
         return False
 
 
-def fixed_side(game: Any, evaluate: Callable[[Any, Any], Any], name: str,
-               named: Callable[[int], str]) -> str | None:
-    """The one-line refusal of ``evaluate(state, player)``, the game's own evaluation called ``name``, when
-    it ignores ``player`` (module doc), else None.  A method that raises or returns no number here is left
-    to the search, which names it where it happens (the caller skips a method that declares its view)."""
-    if game.second is None:
-        return None
+def probe_positions(game: Any) -> list[tuple[Any, list[Any]]]:
+    """The start and the positions of one fixed random game (seed 0), at most ``PROBE_PLIES`` plies, none
+    finished (an evaluation is never asked about a finished game), each with the actions that lead to it:
+    where an evaluation is probed, here and in :func:`zerosum.agents.student.probe_evaluation`."""
     rng = random.Random(0)
     state, moves = game.initial_state, list[Any]()
-    same: tuple[Any, list[Any]] | None = None  # the first value both players get alike, and where
-    seen: set[Any] = set()  # the values met: a constant says nothing of a side (every position scores alike)
+    found = []
     for _ in range(PROBE_PLIES + 1):
         if game.is_terminal(state):
             break
+        found.append((state, list(moves)))
+        action = rng.choice(game.actions(state))
+        moves.append(action)
+        state = game.result(state, action)
+    return found
+
+
+def ignores_player(values: list[tuple[Any, Any, Any]]) -> tuple[Any, Any] | None:
+    """The rule of the module doc over ``(position, value for player 1, value for player 2)`` on the probed
+    positions: the first position where both players got the same nonzero value, and that value, when no
+    position tells the players apart and not every value is the same (a constant is no side's score); else
+    None.  The one rule of both checks: a game's own method (:func:`fixed_side`) and an ``eval=`` function
+    (:func:`zerosum.agents.student.probe_evaluation`)."""
+    if any(one != two for _, one, two in values) or len({one for _, one, _ in values}) < 2:
+        return None
+    return next(((where, one) for where, one, _ in values if one != 0), None)
+
+
+def fixed_side(game: Any, evaluate: Callable[[Any, Any], Any], name: str,
+               named: Callable[[int], str]) -> str | None:
+    """The one-line refusal of ``evaluate(state, player)``, the game's own evaluation called ``name``, when
+    it ignores ``player`` (:func:`ignores_player`), else None.  A method that raises or returns no number here
+    is left to the search, which names it where it happens (the caller skips a method that declares its
+    view)."""
+    if game.second is None:
+        return None
+    values = []
+    for state, moves in probe_positions(game):
         try:
             one, two = evaluate(state.value, game.first), evaluate(state.value, game.second)
         except Exception:  # noqa: BLE001 - named by the search, at the position where it fails
             return None
-        if not (_number(one) and _number(two)) or one != two:
-            return None  # no number (the search names it), or it depends on player
-        if one != 0 and same is None:
-            same = (one, list(moves))
-        seen.add(one)
-        action = rng.choice(game.actions(state))
-        moves.append(action)
-        state = game.result(state, action)
-    if same is None or len(seen) < 2:
+        if not (_number(one) and _number(two)):
+            return None  # no number: the search names it
+        values.append((moves, one, two))
+    found = ignores_player(values)
+    if found is None:
         return None
-    where = f"the position after {safe_repr(game.format_moves(same[1]), 30)}" if same[1] else "the start position"
-    text = (f"evaluation {name[:50]} gives {safe_repr(same[0], 16)} for both {named(1)} and {named(2)} at {where}: "
+    where = f"the position after {safe_repr(game.format_moves(found[0]), 30)}" if found[0] else "the start position"
+    text = (f"evaluation {name[:50]} gives {safe_repr(found[1], 16)} for both {named(1)} and {named(2)} at {where}: "
             f"it ignores player; score for player, or declare its side on the method: @evaluation(view=\"first\") "
             f"for {named(1)}, view=\"second\" for {named(2)} (zerosum.agents.heuristics)")
     return text if len(text) <= 300 else text[:297] + "..."
