@@ -227,6 +227,7 @@ FIRST_SOLVER_MOVE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # 22 s of a fresh process compiling the 128-bit kernels; a timing check (CI time)
 def test_the_solvers_first_search_in_a_game_does_not_pay_for_its_table() -> None:
     """On 8 x 8 (128-bit boards, a 256 MB table) the solver's first move at 28 empty cells took 0.6-0.95 s
     against 0.25 s, mapping fresh memory: the game's own background preparation now maps it first."""
