@@ -207,18 +207,35 @@ def test_analyze_connect4_matches_pons(client) -> None:
         assert len(data["columns"]) == 7
 
 
+_SOLVER_PAST_ITS_LIMIT = """
+import json
+from starlette.testclient import TestClient
+from zerosum.ui.server import create_app
+with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
+    reply = c.post("/api/move", json={"game": "connect4", "moves": "153117156", "agent": "solver"})
+    print(json.dumps({"status": reply.status_code, "data": reply.json()}))
+"""
+
+
 @pytest.mark.slow
 def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
+    """The solver keeps its own clock within about 0.05 s (0.066 s on this ply-9 position under time=0.01),
+    so it misses the hard limit of 0.06 s only in a worker of a fresh server, whose first search maps its
+    table: run in a process of its own, as a server starts, not in this one, whose forked workers inherit
+    what earlier tests warmed (it passed alone and failed after other tests)."""
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
-    with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
-        # ply 9, past the opening book: its full analysis is the slowest of `bench analysis --plies 9 --seed 1`
-        # (0.375 s, millions of nodes), far past the hard limit of 0.06 s, so the worker is stopped and alpha-beta moves
-        reply = c.post("/api/move", json={"game": "connect4", "moves": "153117156", "agent": "solver"})
-        assert reply.status_code == 200, reply.text
-        data = reply.json()
-        assert data["agent"] == "alphabeta:time=0.01" and "the solver needed more than 0.06 s" in data["note"]
-        assert data["moves"].startswith("153117156") and len(data["moves"]) == 10
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _SOLVER_PAST_ITS_LIMIT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["status"] == 200, out
+    data = out["data"]
+    assert data["agent"] == "alphabeta:time=0.01" and "the solver needed more than 0.06 s" in data["note"]
+    assert data["moves"].startswith("153117156") and len(data["moves"]) == 10
 
 
 def test_serve_command_line(capsys) -> None:
