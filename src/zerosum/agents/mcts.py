@@ -54,15 +54,18 @@ left while the loading goes on in the background (so do ``playout=alphabeta``'s 
 Limits: ``sims=`` (1..``MAX_SIMULATIONS``) and ``time=`` (seconds, at most ``MAX_TIME``); when both are
 given, whichever comes first stops the search, on every path (the numba path runs in slices of about
 ``mcts_fast.SLICE_SECONDS`` between clock readings; the generic path reads the clock before each move
-played in a child's check or a playout, and drops a playout the deadline interrupts).  The tree's memory is
+played in a child's check or a playout, and while a greedy or alpha-beta playout chooses a move, which on a
+game of thousands of moves can take far longer than the limit; a playout that does not end before the
+deadline is dropped, not counted as a simulation: :mod:`.mcts_playouts`).  The tree's memory is
 bounded by ``TREE_MEMORY`` (256 MB): at most ``TREE_MEMORY // FAST_NODE_BYTES`` nodes (3,355,443) on the
 numba path, and on the generic path ``TREE_MEMORY // (GENERIC_NODE_BYTES + the root state's size)`` (about
 700,000 on Connect Four; an expanded node counts all its moves, made children or not).  Once the tree is full
 no leaf is expanded: the simulations go on, each playout starting from the leaf it reaches.
 ``tree_nodes`` holds the size of the last search's tree.
 
-The rooms: this module (the agent, its options, playouts and the generic search loop),
-:mod:`.mcts_tree` (nodes, proofs, selection, the answer) and :mod:`.mcts_fast` (the numba path).
+The rooms: this module (the agent, its options and the generic search loop), :mod:`.mcts_playouts` (the
+playout policies and their deadline), :mod:`.mcts_tree` (nodes, proofs, selection, the answer) and
+:mod:`.mcts_fast` (the numba path).
 """
 
 from __future__ import annotations
@@ -80,10 +83,11 @@ from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
                    check_search, flag as _flag)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
+from .mcts_playouts import Policy, depth_searcher, play_out, playout_policy
 from .mcts_tree import (LOST, PROVEN, REWARD as _REWARD, UNKNOWN, Node as _Node, Untried, answer, child, report,
                         select, state_bytes as _state_bytes, widen)
 from .prepare import Step, numba_step, numba_usable, settle_search, step, steps_of, warm
-from .tactics import tactical_move, winning_actions
+from .tactics import OutOfTime, tactical_move
 from .traits import MEAN, AgentTraits, ServerTraits, ValueUnit
 
 __all__ = ["MCTSAgent", "PLAYOUTS", "tactical_move", "TREE_MEMORY", "MAX_C"]
@@ -227,55 +231,15 @@ class MCTSAgent(SearchAgent):
 
     # ---- the generic path ---------------------------------------------------------------------
 
-    def _playout_policy(self, game: Game[Any, Any], compiled: bool = True) -> Callable[[Any, list[Any]], Any]:
-        rng = self.rng
-        if callable(self.playout):
-            policy = self.playout
-            return lambda s, acts: policy(game, s)
-        if self.playout == "random":
-            return lambda s, acts: acts[rng.randrange(len(acts))]
-        if self.playout == "greedy":
-            return lambda s, acts: self._greedy(game, s, acts)
-        agent = self._alphabeta_playout()
-        if not compiled:  # its kernel is not loaded in time: the generic alpha-beta for this search
-            from .alphabeta import AlphaBetaAgent
-
-            agent = AlphaBetaAgent(limits=agent.limits, tt=0, fast=False)
-        return lambda s, acts: agent(game, s)
+    def _playout_policy(self, game: Game[Any, Any], deadline: float | None = None,
+                        compiled: bool = True) -> Policy:
+        searcher = self._alphabeta_playout() if self.playout == "alphabeta" else None
+        return playout_policy(game, self.playout, self.rng, deadline, searcher, compiled)
 
     def _alphabeta_playout(self) -> Agent:
         if self._playout_agent is None:
-            from .alphabeta import AlphaBetaAgent
-
-            self._playout_agent = AlphaBetaAgent(limits=Limits(depth=2), tt=0)
+            self._playout_agent = depth_searcher()
         return self._playout_agent
-
-    def _greedy(self, game: Game[Any, Any], s: Any, acts: list[Any]) -> Any:
-        """Take a win, else block the opponent's win in one, else a random move."""
-        rng = self.rng
-        me = game.player(s)
-        if game.traits.layout == COLUMN_BITBOARD:
-            from ..games.connectx_eval import winning_cells
-
-            bits: Any = game  # its masks and geometry, as the layout names them (GameTraits)
-            playable = (s.mask + bits.bottom_mask) & bits.board_mask
-            mine = winning_cells(bits, s.current, s.mask) & playable
-            theirs = winning_cells(bits, s.current ^ s.mask, s.mask) & playable
-            target = mine or theirs
-            if target:
-                low = target & -target
-                return (low.bit_length() - 1) // bits.height
-            return acts[rng.randrange(len(acts))]
-        wins = winning_actions(game, s, acts, me)
-        if wins:
-            return wins[rng.randrange(len(wins))]
-        order = list(acts)
-        rng.shuffle(order)
-        for a in order:  # the first move after which the opponent cannot win at once
-            s1 = game.result(s, a)
-            if game.is_terminal(s1) or not winning_actions(game, s1, game.actions(s1), other(me)):
-                return a
-        return order[0]
 
     def _search_generic(
         self,
@@ -292,8 +256,8 @@ class MCTSAgent(SearchAgent):
         rng = self.rng
         c = self.c
         plain = self.plain
-        policy = self._playout_policy(game, compiled)
-        result, actions_of, winner, player = game.result, game.actions, game.winner, game.player
+        policy = self._playout_policy(game, deadline, compiled)
+        actions_of, winner, player = game.actions, game.winner, game.player
         root = _Node(state, None, None)
         # children are made as needed (mcts_tree.widen), the first up to the first unproven one now: a root whose
         # moves are all proven at once is proven before any simulation
@@ -332,15 +296,10 @@ class MCTSAgent(SearchAgent):
             if node.proof != UNKNOWN:
                 reward = _REWARD[node.proof]
             else:
-                # playout: from the node's position to the end (abandoned, uncounted, at the deadline)
-                s = node.state
-                acts = actions_of(s)
-                while acts:
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        break
-                    s = result(s, policy(s, acts))
-                    acts = actions_of(s)
-                if acts:
+                # playout: from the node's position to the end (dropped, uncounted, at the deadline)
+                try:
+                    s = play_out(game, node.state, policy, deadline)
+                except OutOfTime:
                     break
                 w = winner(s)
                 mover = other(player(node.state))

@@ -27,10 +27,13 @@ def _due(deadline: float | None) -> None:
         raise OutOfTime
 
 
-def winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: int) -> list[Any]:
-    """The actions among ``actions`` after which ``me`` has won."""
+def winning_actions(game: Game[Any, Any], state: Any, actions: list[Any], me: int,
+                    deadline: float | None = None) -> list[Any]:
+    """The actions among ``actions`` after which ``me`` has won (:class:`OutOfTime` when ``deadline`` passes
+    first)."""
     wins = []
     for a in actions:
+        _due(deadline)  # nothing without a deadline
         if game.winner(game.result(state, a)) == me:
             wins.append(a)
     return wins
