@@ -16,6 +16,7 @@ import importlib
 import os
 import re
 import sys
+import warnings
 from typing import Any, Callable, Sequence
 
 from .core.version import __version__
@@ -143,13 +144,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     from .agents import prepare
+    from .agents.unbounded import SearchLimitWarning
 
     speak = prepare.SPEAK
     name = " ".join(str(x) for x in (args.command, getattr(args, "action", None)) if x)  # zerosum contest serve
     if args.command in OWN_WAITS:
         prepare.SPEAK = False
     try:
-        status = int(run(args) or 0)
+        with warnings.catch_warnings():
+            # a search that cannot end: the commands that can start one say it in their own line (play, match,
+            # tournament); explain's trace is bounded by --max-nodes, and the engine's `go` without limits
+            # is meant to search until `stop` (Python's two-line warning would be neither)
+            warnings.simplefilter("ignore", SearchLimitWarning)
+            status = int(run(args) or 0)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk shows here, inside the guard
         return status

@@ -53,6 +53,7 @@ from .kinds import root_kinds
 from .minimax import EVAL_OPTIONS, SERVER_WEIGHTS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
 from .traits import AgentTraits, ServerTraits, ValueUnit
+from .unbounded import warn_search
 
 __all__ = ["AlphaBetaAgent", "MAX_TT"]
 
@@ -146,6 +147,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         if not actions:
             raise AgentError("no legal action: the game is over")
         name, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two, state)
+        warn_search(self, game)  # plain=1 without a depth or nodes cannot end on a large game: said (once)
         if self.plain or self.limits.depth == 0:  # depth=0: the evaluation of the position itself, as minimax's
             from .textbook import plain_alphabeta
 

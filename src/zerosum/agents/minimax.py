@@ -26,6 +26,7 @@ from ..spec import listed, quoted
 from ..values import INF, WIN, clamp, to_child, to_parent
 from .base import Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_range, check_search, flag
 from .traits import AgentTraits, ServerTraits, ValueUnit
+from .unbounded import warn_search
 
 __all__ = ["MinimaxAgent", "EvaluatingAgent", "to_parent", "to_child", "terminal_value", "clamp", "resolve_evaluation", "MAX_WEIGHT"]
 
@@ -178,6 +179,7 @@ class MinimaxAgent(EvaluatingAgent):
         if not actions:
             raise AgentError("no legal action: the game is over")
         _, evaluate = resolve_evaluation(game, self.evaluation, self.three, self.two, state)
+        warn_search(self, game)  # a search that cannot end says so (once) rather than think in silence
         depth_limit = self.limits.depth
         budget = self.limits.nodes
         nodes = evals = 0

@@ -20,7 +20,8 @@ from typing import Any, Callable, Iterable
 
 from ..core.files import describe_exception
 from ..errors import GameError
-from .base import EngineBusy, EngineCrashed, EngineTimeout, check_function, run_job, set_sink, start_thread, unpack
+from .base import (EngineBusy, EngineCrashed, EngineTimeout, check_function, hush_owner_warnings, run_job, set_sink,
+                   start_thread, unpack)
 from .local import run_each
 from .ray_connect import NEEDS_RAY, connect, one_line
 from .worker import rss
@@ -32,6 +33,7 @@ class _Host:
     """A Ray actor: runs one job at a time in its own process (the job in a thread, its reports streamed)."""
 
     def __init__(self, memory_limit: int | None, warmup: Callable[[], Any] | None) -> None:
+        hush_owner_warnings()  # as a local worker: the owner said it
         if memory_limit:
             from .worker import _limit_memory
 

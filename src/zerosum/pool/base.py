@@ -13,7 +13,7 @@ import threading
 from typing import Any, Callable
 
 __all__ = ["EngineTimeout", "EngineBusy", "EngineMemory", "EngineFailed", "EngineCrashed", "report",
-           "run_job", "check_function", "start_thread", "Reply", "OnEvent"]
+           "run_job", "check_function", "start_thread", "hush_owner_warnings", "Reply", "OnEvent"]
 
 #: what a worker answers for one job: ``(status, payload, message)``; see :func:`run_job`
 Reply = tuple[str, Any, str]
@@ -82,6 +82,17 @@ def start_thread(target: Callable[[], Any], name: str) -> threading.Thread:
     thread = threading.Thread(target=guarded, name=name, daemon=True)
     thread.start()
     return thread
+
+
+def hush_owner_warnings() -> None:
+    """In a worker, for its whole life: no :class:`~zerosum.agents.unbounded.SearchLimitWarning` (a search
+    that cannot end), which the worker's owner said before its first job (``match``, ``zerosum tournament``),
+    so that a search in a worker never says it again beside it."""
+    import warnings
+
+    from ..agents.unbounded import SearchLimitWarning
+
+    warnings.filterwarnings("ignore", category=SearchLimitWarning)
 
 
 def check_function(fn: Any) -> None:

@@ -2,8 +2,9 @@
 
 The worker is a fresh interpreter (``spawn``: no fork of a threaded parent) that runs jobs sent over a
 pipe until the pipe closes.  First thing, it ignores Ctrl-C (its owner stops it), arranges to die with its
-owner even on SIGKILL (:func:`zerosum.core.processes.die_with_parent`) and bounds its data memory
-(``RLIMIT_DATA``).  Messages it sends: ``("event", message)`` for each :func:`report` of the job, then
+owner even on SIGKILL (:func:`zerosum.core.processes.die_with_parent`), bounds its data memory
+(``RLIMIT_DATA``) and leaves the warnings its owner gives to the owner (:func:`~.base.hush_owner_warnings`).
+Messages it sends: ``("event", message)`` for each :func:`report` of the job, then
 ``("done", status, payload, message)`` (see :func:`zerosum.pool.base.run_job`).
 """
 
@@ -16,7 +17,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from .base import EngineCrashed, EngineTimeout, OnEvent, Reply, run_job, set_sink
+from .base import EngineCrashed, EngineTimeout, OnEvent, Reply, hush_owner_warnings, run_job, set_sink
 
 __all__ = ["Worker", "rss"]
 
@@ -40,6 +41,7 @@ def _serve(conn: Any, parent: int, memory_limit: int | None, quiet: bool) -> Non
     die_with_parent(parent)  # even on SIGKILL of the owner, in the middle of a job
     if memory_limit:
         _limit_memory(memory_limit)
+    hush_owner_warnings()  # what the owner said before the jobs is not said again from here
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # an engine's prints never reach the owner's screen or its protocol
     if quiet:

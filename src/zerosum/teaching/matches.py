@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..agents.base import Agent, Limits, check_range
-from ..agents.unbounded import SearchLimitWarning, ignored_nodes, unbounded
+from ..agents.unbounded import SearchLimitWarning, ignored_nodes, said, unbounded
 from ..errors import AgentError
 from ..game import Game
 from .play import GameRecord, Move, MoveTooLate, agent_label, as_agent, limits_of, play_one
@@ -144,6 +144,7 @@ class _InProcess:
                     agents[seat].reset()  # as a fresh agent in each game of the arena
                 else:
                     agents[seat] = as_agent(spec, seed=_seat_seed(task.seed, seat), limits=self.limits)
+            said(self.game, agents.values())  # match warned before the first game: not again at each search
             names = (self.labels[planned.first], self.labels[planned.second])
             start = time.perf_counter()
             rec = play_one(self.game, agents, list(parse_opening(self.game, task.opening)), task.seed, names,

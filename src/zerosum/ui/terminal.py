@@ -25,6 +25,7 @@ from rich.markup import escape
 from ..agents.base import Agent
 from ..agents.prepare import start, steps_of
 from ..agents.registry import make_agent, strongest_agent_spec
+from ..agents.unbounded import said
 from ..core.processes import usable_cores
 from ..core.files import describe_exception
 from ..errors import AgentError, GameError, IllegalMoveError, UsageError
@@ -385,4 +386,5 @@ def play(
         warning = unbounded(game, agent, "--first" if seat == 1 else "--second")
         if warning:
             output.say(warning)
+            said(game, [agent])  # the line is said: the agent's searches do not warn again
     return session.run()
