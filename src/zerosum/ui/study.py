@@ -20,7 +20,7 @@ from ..core.words import short_words, value_words
 from ..errors import GameError, UsageError
 from ..game import Game
 from ..spec import real
-from ..values import is_proven, loss_value, to_parent
+from ..values import is_proven, loss_value, to_child, to_parent
 
 __all__ = ["review_job", "line_job", "check_budget", "check_resume", "export_record", "ESTIMATE_SCALE", "LINE",
            "MAX_EXPORT_LINES", "SOLVER_TIME"]
@@ -105,8 +105,9 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
             state = game.states_of(actions)[-1]
             if game.is_terminal(state):
                 positions.append(_finished(game, judged, state))
-            else:
-                positions.append(_position(game, judged, 3 - mark.player, -mark.after, mark.exact, None))
+            else:  # seen from the side to move there: one ply nearer its end than from the mover's (to_child)
+                value = to_child(int(mark.after)) if is_proven(mark.after) else -mark.after
+                positions.append(_position(game, judged, 3 - mark.player, value, mark.exact, None))
         if clock() - began >= budget:
             break
     done = judged >= len(actions)
