@@ -68,12 +68,13 @@ class Review:
         """Per player (1, 2): ``moves`` judged, ``kept`` (moves that kept the theoretical result: best or
         good), ``share`` (kept / moves, None without moves), the count of each class, ``estimated`` (moves
         judged by estimates, where only a proven win or loss can be lost: :attr:`Mark.exact` false), and
-        ``first_error``: the first mistake or blunder as ``{ply, move, class}`` (None without one)."""
+        ``first_error``: the first proven mistake or blunder as ``{ply, move, class}`` (None without one; a
+        mistake by estimates is not proven: :attr:`Mark.proven`)."""
         out: dict[int, dict[str, Any]] = {}
         for player in (1, 2):
             mine = [m for m in self.marks if m.player == player]
             kept = sum(m.kept for m in mine)
-            error = next((m for m in mine if not m.kept), None)
+            error = next((m for m in mine if not m.kept and m.proven), None)
             out[player] = {"moves": len(mine), "kept": kept, "share": kept / len(mine) if mine else None,
                            **{c: sum(m.kind == c for m in mine) for c in CLASSES},
                            "only": sum(m.only for m in mine), "estimated": sum(not m.exact for m in mine),

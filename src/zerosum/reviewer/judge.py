@@ -14,7 +14,11 @@ value of the move played):
 A move is an *only move* (:attr:`Mark.only`) when it keeps the result and no other legal move does.  With
 estimates a value's result is its proven sign where a search proved it and "open" (counted as a draw) otherwise,
 so only proven wins and losses make mistakes and blunders; every mark says whether it is exact
-(:attr:`Mark.exact`).
+(:attr:`Mark.exact`).  A blunder by estimates is proven (a proven win to a proven loss), a mistake is not
+(:attr:`Mark.proven`): a proven win to an open value (the win may be kept: past the solver's reach a short win
+is often proven before a move and not after it), or an open value to a proven loss (it may have been lost
+already).  Such a mistake says so (``mistake (not proven)``), takes PGN's ``?!`` (dubious) rather than ``?``,
+and is no player's first decisive error.
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ __all__ = ["Mark", "marks", "proves", "classify", "result_of", "CLASSES", "LINE"
 
 #: the classes, best first
 CLASSES = ("best", "good", "mistake", "blunder")
+#: the suffix PGN puts after a move of each class (:attr:`Mark.suffix`: ``?!`` for a mistake not proven, and
+#: ``!`` after an only move found)
+SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
 #: plies of the line shown after a move that is not the best (the refutation)
 LINE = 8
 #: seconds the solver gets a position on a board without an opening book (past them: an estimate)
@@ -89,6 +96,18 @@ class Mark:
         return abs(moves_to_end(self.after) - moves_to_end(self.before))
 
     @property
+    def proven(self) -> bool:
+        """Whether the class is proven (the module doc): every class of an exact mark, and every class but a
+        mistake by estimates."""
+        return self.exact or self.kind != "mistake"
+
+    @property
+    def suffix(self) -> str:
+        """PGN's suffix of the mark: ``??`` a blunder, ``?`` a mistake, ``?!`` a mistake not proven, then ``!``
+        for an only move found."""
+        return ("?!" if not self.proven else SUFFIX[self.kind]) + ("!" if self.only else "")
+
+    @property
     def kept(self) -> bool:
         """Whether the move kept the theoretical result (``best`` or ``good``)."""
         return self.kind in ("best", "good")
@@ -99,7 +118,7 @@ class Mark:
 
     def verdict(self) -> str:
         """The mark in one line: ``blunder: win in 5 moves -> loss in 3 moves; best 4 (win in 5 moves)``."""
-        said = self.kind + (" (only move)" if self.only else "")
+        said = self.kind + (" (only move)" if self.only else "") + ("" if self.proven else " (not proven)")
         text = f"{said}: {self.words(self.before)}"
         if self.kind != "best":
             text += f" -> {self.words(self.after)}"

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.words import DISTANCE_LEGEND
+from .judge import SUFFIX
 
 __all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
 
-#: the suffix PGN puts after a move of each class ("!" marks an only move that was found)
-SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
 
 
 #: the columns of :func:`row` and their widths (the last, the refutation, runs on)
@@ -33,10 +32,10 @@ def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[st
 
 def row(m: Any) -> str:
     """A mark as one row of the table (fixed widths, so rows print as they come)."""
-    kind = m.kind + (" (only)" if m.only else "")
+    kind = m.kind + (" (only)" if m.only else "") + ("" if m.proven else " (not proven)")
     if m.kind == "good" and m.slower:
         kind += f" ({m.slower} {'slower' if m.after > 0 else 'sooner'})"
-    cells = (str(m.ply), m.move + SUFFIX[m.kind] + ("!" if m.only else ""), kind, m.words(m.before),
+    cells = (str(m.ply), m.move + m.suffix, kind, m.words(m.before),
              m.words(m.after), "" if m.kind == "best" else " ".join(m.best), " ".join(m.line))
     return "  ".join(c.ljust(w) for c, (_, w) in zip(cells, COLUMNS)).rstrip()
 
@@ -85,8 +84,8 @@ def _count(n: int, what: str) -> str:
 
 
 def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None = None) -> Any:
-    """The reviewed game as an annotated :class:`zerosum.records.Record`: a mistake's move gets ``?``, a
-    blunder's ``??``, an only move found ``!``, and every move that is not the best, and every only move, a
+    """The reviewed game as an annotated :class:`zerosum.records.Record`: a mistake's move gets ``?`` (``?!``
+    where it is not proven), a blunder's ``??``, an only move found ``!``, and every move that is not the best, and every only move, a
     comment with its verdict (:meth:`~.judge.Mark.verdict`).  A record reviewed keeps its tags and notes; a
     played game (``zerosum.play_game``) gets its record's tags; moves get a ``Game`` tag and the result the board
     shows.  ``tags`` are added (or replace those there); the ``Annotator`` tag names the judge.
@@ -116,7 +115,7 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
     kept = {m.ply: m.kept for m in found.marks}  # whether each move kept the theoretical result
     for m in found.marks:
         i = m.ply - 1 - found.start
-        mark = SUFFIX[m.kind] or ("!" if m.only else "") or None
+        mark = m.suffix or None  # one suffix: ?, ??, ?! (a mistake not proven) or ! (an only move found)
         comment = m.verdict() if (m.kind != "best" or m.only) else None
         old = notes[i] or MoveNote()
         notes[i] = MoveNote(old.time, old.nodes, old.value, mark, comment, old.exact)

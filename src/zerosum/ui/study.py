@@ -88,7 +88,6 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
     opening book, past which alpha-beta estimates it and the mark says so (so that one mark stays well inside
     a worker's hard limit)."""
     from ..reviewer.judge import marks
-    from ..reviewer.text import SUFFIX
 
     began, engine = clock(), list[str]()
     positions: list[dict[str, Any]] = []
@@ -99,7 +98,7 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
         positions.append(_position(game, mark.ply - 1, mark.player, mark.before, mark.exact,
                                    mark.best[0] if mark.best else None))
         out.append({"ply": mark.ply, "move": mark.move, "class": mark.kind, "only": mark.only,
-                    "mark": SUFFIX[mark.kind] + ("!" if mark.only else ""), "words": mark.verdict(),
+                    "mark": mark.suffix, "words": mark.verdict(),
                     "best": mark.best, "line": mark.line, "exact": mark.exact})
         if judged == len(actions):  # the last position: its value is the last move's, from the other side
             state = game.states_of(actions)[-1]
