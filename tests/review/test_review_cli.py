@@ -63,6 +63,14 @@ def test_a_record_file_of_several_games_and_one_game_of_it(tmp_path):
     assert [len(d) for d in data] == [4, 2] and data[0][3]["class"] == "mistake" and data[0][3]["exact"]
     second = zerosum("review", str(games), "--index", "2", "--agent", "alphabeta")
     assert second.returncode == 0 and "Game 1 of" not in second.stdout and "by alphabeta" in second.stdout
+    # --game names the record's game or is refused, connect4 too (the default's name was taken for none given)
+    for spec in ("connect4", "connectx:rows=6,cols=7,k=4"):
+        other = zerosum("review", str(games), "--game", spec)
+        assert other.returncode == 2 and other.stdout == "", other.stdout
+        assert other.stderr.strip() == f"zerosum review: error: --game {spec}: the record is a game of tictactoe " \
+                                       "(its Game tag)"
+    named = zerosum("review", str(games), "--index", "2", "--game", "tictactoe", "--agent", "alphabeta")
+    assert named.returncode == 0 and "Review of tictactoe" in named.stdout
 
 
 @pytest.mark.parametrize("args, message", [

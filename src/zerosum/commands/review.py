@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from .options import UsageError, add_game_option, float_arg, int_arg
+from .options import DEFAULT_GAME, UsageError, add_game_option, float_arg, int_arg
 
 __all__ = ["COMMANDS", "MAX_LINE", "MAX_TIME"]
 
@@ -26,6 +26,7 @@ def _add(p: argparse.ArgumentParser) -> None:
                    help="the game: a move string in the game's notation (4453...), or a record file (every game "
                         "of it, or --index N)")
     add_game_option(p)
+    p.set_defaults(game=None)  # a record's Game tag is its game; --game given with a record must name it
     p.add_argument("--index", "-n", type=int_arg(1, 10_000_000), default=None, metavar="N",
                    help="review only game N of a record file, counted from 1 (default: every game)")
     p.add_argument("--agent", default=None, metavar="SPEC",
@@ -61,7 +62,7 @@ def _sources(args: argparse.Namespace) -> list[Any]:
                 raise UsageError(f"--index {args.index}: record file {text!r} holds {len(found)} game"
                                  f"{'s' if len(found) != 1 else ''}")
             found = [found[args.index - 1]]
-        given = args.game if args.game != "connect4" else None
+        given = args.game
         for record in found:
             if given is not None and _spec(given) != record.game.spec:
                 raise UsageError(f"--game {given}: the record is a game of {record.game.spec} (its Game tag)")
@@ -91,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None:  # before any work: what the record writer refuses is refused now
         check_output(args.output, overwrite=args.overwrite, what="record file")
     sources = _sources(args)
-    game = get_game(args.game) if isinstance(sources[0], str) else None
+    game = get_game(args.game or DEFAULT_GAME) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
     for number, source in enumerate(sources, 1):
         found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
