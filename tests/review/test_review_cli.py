@@ -98,6 +98,18 @@ def test_an_existing_output_is_refused_and_left_as_it_was(tmp_path):
     assert run.returncode == 0 and records.read(out)[0].moves == ["4", "4"]
 
 
+def test_the_record_file_reviewed_is_never_its_output(tmp_path):
+    """--overwrite of the file being read replaced its six games with the one reviewed (audit)."""
+    games = tmp_path / "games.pgn"
+    text = "".join(f'[Game "tictactoe"]\n[Round "{n}"]\n\n1. 5 1 *\n\n' for n in range(1, 7))
+    games.write_text(text)
+    (tmp_path / "sub").mkdir()
+    for target in (games, tmp_path / "sub" / ".." / "games.pgn"):  # the same file, named otherwise
+        run = zerosum("review", str(games), "--index", "2", "-o", str(target), "--overwrite", "--agent", "alphabeta")
+        assert run.returncode == 2 and run.stdout == "" and "that is the record file being reviewed" in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1 and games.read_text() == text
+
+
 @pytest.mark.parametrize("kind, overwrite, message", [
     ("directory", True, "is a directory"),
     ("directory", False, "is a directory"),

@@ -74,6 +74,13 @@ def _sources(args: argparse.Namespace) -> list[Any]:
     return [text]
 
 
+def _same_file(one: str, two: str) -> bool:
+    try:
+        return os.path.samefile(one, two)
+    except (OSError, ValueError):  # either missing (a move string, a new file): not the same
+        return False
+
+
 def _spec(text: str) -> str:
     from ..games import get_game
 
@@ -91,6 +98,9 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.output is not None:  # before any work: what the record writer refuses is refused now
         check_output(args.output, overwrite=args.overwrite, what="record file")
+        if _same_file(args.output, args.source):  # --overwrite would replace every game read with those reviewed
+            raise UsageError(f"-o {args.output}: that is the record file being reviewed; write the annotated "
+                             "records to another file")
     sources = _sources(args)
     game = get_game(args.game or DEFAULT_GAME) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
