@@ -132,8 +132,10 @@ def test_register_agent_takes_a_class_a_loader_or_a_module_string() -> None:
         assert isinstance(make_agent("always-first"), FirstAgent)
         assert isinstance(make_agent("lazy-random:seed=3"), RandomAgent)
         assert make_agent("named-first").spec == "named-first"
-        with pytest.raises(AgentError, match="unknown agent 'absent'"):
+        with pytest.raises(AgentError, match="agent 'absent' is not available here"):  # registered, not had
             make_agent("absent")
+        with pytest.raises(AgentError, match="agent 'not-installed' is not available here"):
+            make_agent("not-installed")
         with pytest.raises(AgentError, match="module:Class"):
             register_agent("bad", "no-colon-here")
     finally:

@@ -31,7 +31,7 @@ def _openspiel_mcts() -> Any:
     return importlib.import_module("zerosum.interop.openspiel").OpenSpielMCTSAgent
 
 
-register_agent("openspiel-mcts", _openspiel_mcts)
+register_agent("openspiel-mcts", _openspiel_mcts, missing="OpenSpiel is not installed: pip install 'zerosum[openspiel]'")
 
 __all__ = [
     "ConnectX",

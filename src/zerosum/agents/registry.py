@@ -56,14 +56,19 @@ def _from_module(module_name: str, attr: str) -> Loader:
 
 
 _REGISTRY: dict[str, Loader] = {name: _from_module(*target) for name, target in BUILTIN.items()}
+#: why a registered name cannot be had here, and how to have it (``register_agent(..., missing=)``)
+_MISSING: dict[str, str] = {}
 
 
-def register_agent(name: str, target: str | type[Agent] | Loader) -> None:
+def register_agent(name: str, target: str | type[Agent] | Loader, missing: str = "") -> None:
     """Make ``name`` usable in specs.
 
     ``target``: an :class:`Agent` class; ``"module:Class"`` (imported when the name is first used); or a
     function of no arguments that returns the class, or None when it cannot be had here (a missing extra).
+    ``missing``: what a spec naming it is told where it cannot be had (how to install it).
     """
+    if missing:
+        _MISSING[name] = missing
     if isinstance(target, str):
         module_name, _, attr = target.partition(":")
         if not module_name or not attr:
@@ -258,6 +263,9 @@ def build_agent(name: str, raw: dict[str, str], spec: str, *, seed: int | None =
     """The agent ``name`` with options ``raw`` (text, as :func:`zerosum.spec.parse_spec` gives them), its
     spec ``spec``: :func:`make_agent` after the parse, for callers that parsed (and checked) a spec already."""
     cls = agent_class(name)
+    if cls is None and name in _REGISTRY:  # registered, and not installed here (an extra)
+        raise AgentError(f"agent {quoted(name)} is not available here: "
+                         f"{_MISSING.get(name) or 'what it needs is not installed'}")
     if cls is None:
         known = listed(agent_names())
         where = f" in {quoted(spec)}" if spec.strip() != name else ""
