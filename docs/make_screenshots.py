@@ -58,11 +58,13 @@ def hint_svg() -> str:
     game = get_game("connect4")
     output = terminal.Output(io.StringIO(), True)
     output.console = Console(record=True, file=io.StringIO(), force_terminal=True, width=76, highlight=False)
-    session = terminal.PlaySession(game, {1: None, 2: make_agent("solver")}, lambda prompt: None, output,
+    # START has 25 moves: the second player is to move, so the person plays second (the words as play says them)
+    session = terminal.PlaySession(game, {1: make_agent("solver"), 2: None}, lambda prompt: None, output,
                                    game.parse_moves(START))
-    output.say(rich=f"[dim]$[/] zerosum play --moves {START}")
+    output.say(rich=f"[dim]$[/] zerosum play --moves {START} --first solver --second human")
     session.show()
-    output.console.print("X (you) to move: h")
+    player = game.player(session.state)
+    output.console.print(f"{session.who(player)} to move: h")
     session.hint()
     return output.console.export_svg(title="zerosum play")
 
