@@ -1,4 +1,7 @@
-"""Course games as a student writes them (AIMA's methods), for tests that write them into a file."""
+"""Course games as a student writes them (AIMA's methods), for tests that write them into a file, and one as an
+object (:class:`Nim`)."""
+
+from typing import Any
 
 
 def nim(piles: tuple[int, ...] = (1, 2, 3)) -> str:
@@ -44,3 +47,27 @@ def take_away(name: str, initial: int, takes: tuple[int, ...], mover: object) ->
     game = TakeAway()
     game.initial = initial  # type: ignore[attr-defined]
     return game
+
+
+class Nim:
+    """Course-style normal-play Nim: take at least one stone from one heap; who takes the last wins."""
+
+    def __init__(self, heaps: tuple[int, ...] = (1, 2, 3)) -> None:
+        self.initial = (tuple(heaps), "MAX")
+
+    def actions(self, state: Any) -> list[Any]:
+        return [(i, n) for i, h in enumerate(state[0]) for n in range(1, h + 1)]
+
+    def result(self, state: Any, action: Any) -> Any:
+        heaps = list(state[0])
+        heaps[action[0]] -= action[1]
+        return (tuple(heaps), "MIN" if state[1] == "MAX" else "MAX")
+
+    def is_terminal(self, state: Any) -> bool:
+        return sum(state[0]) == 0
+
+    def utility(self, state: Any, player: Any) -> int:
+        return -1 if player == state[1] else 1
+
+    def to_move(self, state: Any) -> Any:
+        return state[1]

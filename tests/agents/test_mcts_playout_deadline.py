@@ -43,30 +43,6 @@ class Ladder:
         return state[2]
 
 
-class Nim:
-    """Course-style normal-play Nim: take at least one stone from one heap; who takes the last wins."""
-
-    def __init__(self, heaps: tuple[int, ...]) -> None:
-        self.initial = (tuple(heaps), "MAX")
-
-    def actions(self, state: Any) -> list[Any]:
-        return [(i, n) for i, h in enumerate(state[0]) for n in range(1, h + 1)]
-
-    def result(self, state: Any, action: Any) -> Any:
-        heaps = list(state[0])
-        heaps[action[0]] -= action[1]
-        return (tuple(heaps), "MIN" if state[1] == "MAX" else "MAX")
-
-    def is_terminal(self, state: Any) -> bool:
-        return bool(sum(state[0]) == 0)
-
-    def utility(self, state: Any, player: Any) -> int:
-        return -1 if player == state[1] else 1
-
-    def to_move(self, state: Any) -> Any:
-        return state[1]
-
-
 @pytest.mark.parametrize("playout, width", [("greedy", 2000), ("alphabeta", 6000)])
 def test_a_wide_playout_keeps_the_time_limit(playout: str, width: int) -> None:
     agent: Any = make_agent(f"mcts:playout={playout},time=0.5,seed=1")
@@ -113,21 +89,3 @@ def test_a_timed_alpha_beta_playout_plays_the_moves_of_the_untimed_one() -> None
     for moves in ("", "5", "51", "513", "5137", "12", "1235"):
         state = game.from_moves(moves)
         assert timed(state, game.actions(state)) == untimed(state, game.actions(state)), moves
-
-
-@pytest.mark.parametrize("name, spec, figures", [
-    ("tictactoe", "mcts:sims=60,seed=5,playout=greedy", (2, 60, 89, 0.3)),
-    ("migration", "mcts:sims=60,seed=5,playout=greedy", ((3, 2, 3, 3), 60, 109, 0.111111)),
-    ("migration", "mcts:sims=60,seed=5,playout=alphabeta", ((4, 2, 4, 3), 60, 97, -0.375)),
-    ("othello", "mcts:sims=60,seed=5,playout=greedy", (19, 60, 88, 0.272727)),
-    ("connect4", "mcts:sims=60,seed=5,playout=greedy,fast=0", (5, 60, 120, 0.466667)),
-    ("connect4", "mcts:sims=60,seed=5,playout=alphabeta", (4, 60, 120, 0.166667)),
-    ("nim", "mcts:sims=150,seed=6,playout=greedy", ((0, 2), 150, 322, 0.384615)),
-    ("nim", "mcts:sims=150,seed=6,playout=alphabeta", ((1, 4), 150, 289, 0.166667)),
-])
-def test_searches_by_simulations_are_unchanged(name: str, spec: str, figures: tuple[Any, ...]) -> None:
-    # the figures before the playouts watched the deadline
-    game: Any = Nim((3, 4, 5)) if name == "nim" else get_game(name)
-    agent: Any = make_agent(spec)
-    found = agent.search(game, None if name == "nim" else game.initial_state)
-    assert (found.action, found.nodes, agent.tree_nodes, round(found.value, 6)) == figures

@@ -17,29 +17,7 @@ from zerosum.agents.mcts_tree import state_bytes
 from zerosum.agents.tactics import tactical_move, wins_now
 from zerosum.values import win_value
 
-
-class Nim:
-    """Course-style normal-play Nim: take at least one stone from one heap; who takes the last wins."""
-
-    def __init__(self, heaps: tuple[int, ...] = (1, 2, 3)) -> None:
-        self.initial = (tuple(heaps), "MAX")
-
-    def actions(self, state: Any) -> list[Any]:
-        return [(i, n) for i, h in enumerate(state[0]) for n in range(1, h + 1)]
-
-    def result(self, state: Any, action: Any) -> Any:
-        heaps = list(state[0])
-        heaps[action[0]] -= action[1]
-        return (tuple(heaps), "MIN" if state[1] == "MAX" else "MAX")
-
-    def is_terminal(self, state: Any) -> bool:
-        return sum(state[0]) == 0
-
-    def utility(self, state: Any, player: Any) -> int:
-        return -1 if player == state[1] else 1
-
-    def to_move(self, state: Any) -> Any:
-        return state[1]
+from course_sources import Nim  # tests/course_sources.py: a course game as a student writes it
 
 
 class Sum:
@@ -159,6 +137,15 @@ def test_state_bytes_reads_a_long_container_in_part(monkeypatch: pytest.MonkeyPa
     ("othello", "mcts:sims=120,seed=5,plain=1", (26, 120, 218, 0.105263)),
     ("nim", "mcts:sims=300,seed=6", ((2, 5), 300, 593, 0.265306)),
     ("nim", "mcts:sims=100,seed=7,plain=1", ((2, 1), 100, 161, 0.333333)),
+    # greedy and alpha-beta playouts, before their playouts watched the deadline (test_mcts_playout_deadline.py)
+    ("tictactoe", "mcts:sims=60,seed=5,playout=greedy", (2, 60, 89, 0.3)),
+    ("migration", "mcts:sims=60,seed=5,playout=greedy", ((3, 2, 3, 3), 60, 109, 0.111111)),
+    ("migration", "mcts:sims=60,seed=5,playout=alphabeta", ((4, 2, 4, 3), 60, 97, -0.375)),
+    ("othello", "mcts:sims=60,seed=5,playout=greedy", (19, 60, 88, 0.272727)),
+    ("connect4", "mcts:sims=60,seed=5,playout=greedy,fast=0", (5, 60, 120, 0.466667)),
+    ("connect4", "mcts:sims=60,seed=5,playout=alphabeta", (4, 60, 120, 0.166667)),
+    ("nim", "mcts:sims=150,seed=6,playout=greedy", ((0, 2), 150, 322, 0.384615)),
+    ("nim", "mcts:sims=150,seed=6,playout=alphabeta", ((1, 4), 150, 289, 0.166667)),
 ])
 def test_searches_of_ordinary_games_are_unchanged(name: str, spec: str, figures: tuple[Any, ...]) -> None:
     # the figures of the search that made every child at expansion
