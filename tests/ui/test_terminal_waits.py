@@ -155,17 +155,18 @@ def test_the_solver_answers_the_opening_from_its_book_without_its_compiled_code(
 
 def test_a_game_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
     """A quick game on a board only alpha-beta plays (10 x 12: 132 bits, past the solver's 128), numba's cache
-    empty: the engine's first reply waits for alpha-beta's compile, and says so; no pause (generously: two
-    seconds) goes without a message."""
-    session = pty_play.play(["--game", "connectx:rows=10,cols=12,k=4", "--second", "alphabeta:time=0.3"],
+    empty: the engine's first reply, a depth search (no time limit: one with a limit keeps to it instead,
+    tests/ui/test_terminal_first_run.py), waits for alpha-beta's compile, and says so; no pause (generously:
+    two seconds) goes without a message."""
+    session = pty_play.play(["--game", "connectx:rows=10,cols=12,k=4", "--second", "alphabeta:depth=3"],
                             env_for(str(tmp_path)), moves=3, think=0.5, timeout=300, game=ConnectX(10, 12, 4))
-    times = report("10 x 12 against alphabeta:time=0.3, cold cache", session)
+    times = report("10 x 12 against alphabeta:depth=3, cold cache", session)
     turns = session.turns()
     assert len(turns) == 3, session.text()[-2000:]
     assert "preparing the engine" in "".join(text for _, text in turns[0].chunks)
     for turn in turns:
         assert not turn.silent_pauses(limit=2.0), (turn.answer, turn.silent_pauses(limit=2.0))
-    assert max(times[1:]) < 5  # once prepared, alpha-beta answers in its 0.3 s (generous)
+    assert max(times[1:]) < 5  # once prepared, alpha-beta's depth 3 is quick (generous)
     assert "Game abandoned." in session.text()
 
 

@@ -11,7 +11,8 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
   person thinking over a move, the opening book's moves -- hides them;
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
 * :func:`status` says what is under way (of what a wait needs), for a face to show during any wait:
-  ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more``;
+  ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (in
+  shorter words, the estimate first, on a narrow screen: :mod:`.prepare_words`);
   :func:`announce` says it in a line or two, for a command that has no screen to redraw;
 * :func:`tell` says it to a person using zerosum from Python (a notebook's first search; :func:`warm` and a
   :class:`zerosum.Solver`'s search call it) through the ``zerosum.agents.prepare`` logger (with no logging set
@@ -41,6 +42,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from .prepare_words import compile_words, fit, remaining, seconds
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
            "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "hold", "MESSAGE_AFTER",
@@ -287,33 +290,12 @@ def settle_search(steps: list[Step], start: float, deadline: float | None) -> bo
 # ---- what people are told ---------------------------------------------------------------------------
 
 
-def _load_factor() -> float:
-    """About how much slower than on an idle machine a compile runs now: the square root of the load per
-    core, at least 1 (measured: about 2 at a load of 9 on two cores)."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:  # not available on this system
-        return 1.0
-    return float(max(1.0, load / (os.cpu_count() or 1)) ** 0.5)
-
-
-def remaining(steps: Iterable[Step], now: float | None = None) -> float:
-    """About how many more seconds ``steps`` take on a cold cache, on this machine as loaded now."""
-    now = time.perf_counter() if now is None else now
-    factor = _load_factor()
-    left = 0.0
-    for s in steps:
-        if s.ready:
-            continue
-        ran = now - s.started if s.started is not None else 0.0
-        left += max(0.0, s.cold * factor - ran)
-    return left
-
-
-def status(since: float | None = None, now: float | None = None, needs: list[Step] | None = None) -> str | None:
+def status(since: float | None = None, now: float | None = None, needs: list[Step] | None = None,
+           width: int | None = None) -> str | None:
     """What the preparation ``needs`` (None: any step) is doing, for a person who has waited since ``since``:
     ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (``;
-    waiting 3.0 s`` when the wait began later than the compile); None when none of them is under way."""
+    waiting 3.0 s`` when the wait began later than the compile), in shorter words where that is wider than
+    ``width`` (:func:`~.prepare_words.compile_words`); None when none of them is under way."""
     steps = pending() if needs is None else [s for s in needs if not s.ready]
     running = [s for s in steps if s.running]
     if not running:
@@ -321,22 +303,15 @@ def status(since: float | None = None, now: float | None = None, needs: list[Ste
     now = time.perf_counter() if now is None else now
     ran = now - min((s.started for s in running if s.started is not None), default=now)
     waited = now - since if since is not None else ran
-    what = f"preparing the engine ({running[0].label})"
     if not _compiling(running, now):
-        return f"{what}: {seconds(waited)}"
-    more = f"about {left:.0f} s more" if (left := remaining(steps, now)) >= 1 else "taking longer than usual"
-    wait = f"; waiting {seconds(waited)}" if abs(ran - waited) >= 1 else ""
-    return f"{what}, first run only: compiling for {seconds(ran)}, {more}{wait}"
+        return fit([f"preparing the engine ({running[0].label}): {seconds(waited)}",
+                    f"preparing the engine: {seconds(waited)}"], width)
+    return compile_words(running[0].label, ran, waited, remaining(steps, now), width)
 
 
 def _compiling(steps: Iterable[Step], now: float) -> bool:
     """Whether one of ``steps`` (numba's own start aside) has run long enough to be compiling: a first run."""
     return any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps)
-
-
-def seconds(x: float) -> str:
-    """A wait in words: ``0.4 s``, ``12 s``."""
-    return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
 
 
 #: while a compile goes on, what it prepares is said again this often (seconds): no long silence

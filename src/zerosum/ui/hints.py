@@ -19,17 +19,20 @@ engine's move line.  On a terminal the rows are redrawn in place while the solve
 to a file or a pipe, only the final result is printed.
 
 No wait on a terminal is silent: after a second without news the line under the rows says what the wait is
-(:func:`waiting_words`): the preparation the wait needs while its compiled code is still loading or
-compiling (``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s
-more``), else who is thinking and for how long.  The engine's move and a hint first wait for the compiled
-code they need (:mod:`zerosum.agents.prepare`, started in the background when the game starts), so they
-search at full strength once it is there; a move the opening book answers needs none.  Meanwhile a
-terminal's keys are read: ``q`` or Ctrl-D ends the game at once (:func:`~.terminal_view.while_keys`).
+(:func:`~.terminal_waits.waiting_words`, fitted to the terminal's width): the preparation the wait needs while
+its compiled code is still loading or compiling (``preparing the engine (the solver's search), first run only:
+compiling for 12 s, about 30 s more``), else who is thinking and for how long.  The compiled code a search
+needs is prepared in the background from the game's start (:mod:`zerosum.agents.prepare`); an engine's move
+waits for it first, so it searches at full strength (a move the opening book answers needs none) -- but an
+engine with a time limit keeps to it, the loading counted in (:func:`think`) -- and a hint waits for the
+solver's at most ``solver_time`` seconds in all, then alpha-beta answers (:func:`show_hint`).  A time shown
+is the search's, followed by the wait for its code when there was one to say (``after 12 s preparing the
+engine``).  Meanwhile a terminal's keys are read: ``q`` or Ctrl-D ends the game at once
+(:func:`~.terminal_view.while_keys`).
 """
 
 from __future__ import annotations
 
-import threading
 import time as _time
 from typing import Any, Callable
 
@@ -38,7 +41,7 @@ from rich.text import Text
 
 from ..agents.base import Agent
 from ..core.words import DISTANCE_LEGEND, describe_value, estimate_words
-from ..agents.prepare import MESSAGE_AFTER, Step, pending, seconds, status, steps_of, warm
+from ..agents.prepare import MESSAGE_AFTER, seconds, settle, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
@@ -46,6 +49,7 @@ from ..values import is_proven
 from ..analysis import service
 from .analysis import MOVE_TIME, Analysis, EngineMove, engine_move
 from .terminal_view import while_keys
+from .terminal_waits import TICK, LiveRow, waiting_words
 
 __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "format_move", "think", "value_words",
            "from_book",
@@ -55,21 +59,6 @@ __all__ = ["LiveRow", "Line", "hint_analysis", "show_hint", "format_hints", "for
 Line = tuple[str, str]
 
 STYLE_HEADER, STYLE_DIM = "bold cyan", "grey50"
-#: seconds between two looks at a wait (a line that says what it is, once it passes ``MESSAGE_AFTER``)
-TICK = 0.2
-
-
-def waiting_words(what: str, since: float, now: float | None = None, needs: list[Step] | None = None) -> str:
-    """What a person has waited for since ``since``: the preparation of what the wait ``needs`` (None: any)
-    while it runs (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is
-    thinking: 3 s``), saying when a compile for later runs meanwhile (it slows the machine)."""
-    now = _time.perf_counter() if now is None else now
-    said = status(since, now, needs)
-    if said is not None:
-        return said
-    other = [s for s in pending() if s.running and s.key != "numba" and now - (s.started or now) > MESSAGE_AFTER]
-    later = f" (meanwhile {other[0].label} is being prepared for later)" if other and needs is not None else ""
-    return f"{what}: {seconds(now - since)}{later}"
 
 
 def value_words(found: Analysis, action: Any) -> str:
@@ -99,12 +88,19 @@ def _proven_best(found: Analysis) -> bool:
     return found.best is not None and (found.done or found.values.get(found.best, 0) > 0)
 
 
+def _after(prepared: float) -> str:
+    """The words for a wait on an engine's compiled code before it searched (``prepared`` seconds), when the
+    wait was long enough to be said on screen: the time a hint or a move shows is its search's, and says so."""
+    return f", after {seconds(prepared)} preparing the engine" if prepared >= MESSAGE_AFTER else ""
+
+
 def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int | None = None,
-                 headline: bool = True) -> list[Line]:
+                 headline: bool = True, prepared: float = 0.0) -> list[Line]:
     """The hint for ``found`` as ``(plain, rich markup)`` lines: a headline (who answered, exact or estimate,
     the best move, time and nodes), one row per legal move in ``game.actions`` order with its value, the best
     marked, then the legend of what is shown (distances in moves; what ``est.`` means).  ``ply``: the
-    position's ply, to say when the answer came from the opening book.  The engine's own note last."""
+    position's ply, to say when the answer came from the opening book; ``prepared``: the seconds the engine's
+    compiled code was waited for before it searched (:func:`_after`).  The engine's own note last."""
     lines: list[Line] = []
     actions = game.actions(state)
     exact = found.exact or (found.done and not any(found.estimate(a) for a in actions))
@@ -114,6 +110,7 @@ def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int 
         stats = f"{found.elapsed:.2f} s" + (f", {found.nodes:,} nodes" if found.nodes else "")
         if ply is not None and from_book(game, ply, found.nodes, exact):
             stats += ", from the opening book"
+        stats += _after(prepared)
         if not _proven_best(found):
             head = "so far nothing is proven better than the rest"
             lines.append((f"Hint from {engine}: {head}; {stats}.",
@@ -141,20 +138,21 @@ def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int 
 
 
 def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: Line | None = None,
-                ply: int | None = None) -> Line:
+                ply: int | None = None, prepared: float = 0.0) -> Line:
     """The engine's move line: ``O (solver) plays 4: loss in 20 moves (exact, from the opening book), 0.01 s.``
     or ``O (alphabeta:depth=3) plays 4: +0.35 est. (alphabeta depth 3 estimate), 1,234 nodes, 0.05 s.``
     ``who``: who plays, plain and rich (default: the agent's spec); ``ply``: the position's ply, to say when
-    the move came from the opening book."""
+    the move came from the opening book; ``prepared``: the seconds its compiled code was waited for before it
+    searched (:func:`_after`: the time shown is the search's)."""
     move = game.format_action(played.action)
     who = who or (agent.spec, escape(agent.spec))
     plain, rich = f"{who[0]} plays {move}", f"{who[1]} plays [bold]{escape(move)}[/]"
-    found = played.found
+    found, after = played.found, _after(prepared)
     if found is None:
-        return plain + f" ({played.elapsed:.2f} s).", rich + f" [dim]({played.elapsed:.2f} s)[/]."
-    effort = f"{found.nodes:,} {agent.TRAITS.counts}, {played.elapsed:.2f} s"  # what its count counts, as it says
+        return plain + f" ({played.elapsed:.2f} s{after}).", rich + f" [dim]({played.elapsed:.2f} s{after})[/]."
+    effort = f"{found.nodes:,} {agent.TRAITS.counts}, {played.elapsed:.2f} s{after}"  # what its count counts
     if "nodes" in found.unknown:  # an external engine that reported none
-        effort = f"{played.elapsed:.2f} s"
+        effort = f"{played.elapsed:.2f} s{after}"
     if "value" in found.unknown and not played.proof:  # nor a score: no words for one
         return plain + f" ({effort}).", rich + f" [dim]({effort})[/]."
     if played.proof:  # proven in win/draw/loss only
@@ -164,7 +162,7 @@ def format_move(game: Game[Any, Any], agent: Agent, played: EngineMove, *, who: 
     elif played.exact:
         said, how = describe_value(found.value, True, marked=False), "exact"  # as SearchResult.describe() says
         if ply is not None and from_book(game, ply, found.nodes, True):
-            how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s"
+            how, effort = "exact, from the opening book", f"{played.elapsed:.2f} s{after}"
     else:
         said = estimate_words(found.value)
         traits = agent.TRAITS  # the unit of its values, as the agent declares it
@@ -182,79 +180,6 @@ def hint_analysis(game: Game[Any, Any], state: Any, *, time: float, solver_time:
     return service(game).analyse(state, seconds=solver_time, on_update=report, time=time)
 
 
-class LiveRow:
-    """Lines redrawn in place on a terminal (rich's ``Live`` in colour, a carriage return in plain text);
-    nothing at all elsewhere (a file or a pipe gets the final result only, printed by the caller).
-
-    ``idle``: what the wait is (``solver is thinking``); after ``MESSAGE_AFTER`` seconds without an update a
-    line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
-    thread of its own -- it speaks while the one that updates is busy (loading compiled code, searching)."""
-
-    def __init__(self, output: Any, idle: str | None = None, needs: list[Step] | None = None) -> None:
-        self.output, self.needs = output, needs  # needs: the preparation the wait is for (None: any)
-        out = output.out
-        self.live_ok = bool(getattr(out, "isatty", None) and out.isatty())
-        self.idle = idle
-        self._live: Any = None
-        self._width = 0
-        self._lock = threading.Lock()
-        self._shown: tuple[str, Any] = ("", None)  # the last update: plain text, rich renderable
-        self._since = self._news = _time.perf_counter()
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
-
-    def __enter__(self) -> "LiveRow":
-        if self.live_ok and self.output.console is not None:
-            from rich.live import Live
-
-            self._live = Live(Text(""), console=self.output.console, transient=True, auto_refresh=False)
-            self._live.__enter__()
-        if self.live_ok and self.idle is not None:
-            self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
-            self._ticker.start()
-        return self
-
-    def update(self, plain: str, rich: Any = None) -> None:
-        with self._lock:
-            self._shown, self._news = (plain, rich), _time.perf_counter()
-            self._draw(plain, rich)
-
-    def _draw(self, plain: str, rich: Any, note: str = "") -> None:
-        """Show ``plain`` (``rich`` in colour), with ``note`` under it; the caller holds the lock."""
-        if not self.live_ok:
-            return
-        if self._live is not None:
-            body = rich if rich is not None else Text(plain)
-            if note:
-                body = Text.assemble(*([body, "\n"] if plain else []), (note, STYLE_DIM))
-            self._live.update(body, refresh=True)
-            return
-        line = (note or plain).splitlines()[0][:79] if note or plain else ""
-        self.output.out.write("\r" + line.ljust(self._width))
-        self._width = len(line)
-        self.output.out.flush()
-
-    def _tick(self) -> None:
-        assert self.idle is not None
-        while not self._stop.wait(TICK):
-            now = _time.perf_counter()
-            if now - self._news >= MESSAGE_AFTER:
-                note = waiting_words(self.idle, self._since, now, self.needs)
-                with self._lock:
-                    if not self._stop.is_set():
-                        self._draw(*self._shown, note=note)
-
-    def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join()
-        if self._live is not None:
-            self._live.__exit__(*exc)
-        elif self.live_ok and self._width:
-            self.output.out.write("\r" + " " * self._width + "\r")
-            self.output.out.flush()
-
-
 def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> tuple[str, Any]:
     """The analysis so far: a one-line count in plain text, the hint's rows in colour."""
     actions = game.actions(state)
@@ -270,21 +195,42 @@ def _ignored(typed: list[str], who: str) -> str:
             "(q quits at once, even then)") if typed else ""
 
 
+def _fallback(session: Any, needs: list[Any]) -> Analysis:
+    """The hint when the solver's compiled code is still compiling after ``solver_time`` seconds (a first run):
+    alpha-beta's estimates for ``hint_time`` seconds, saying why (the compile goes on in the background)."""
+    found = service(session.game).analyse(session.state, use_solver=False, time=session.hint_time)
+    what = next((s.label for s in needs if not s.ready), "the engine's code")
+    found.note = (f"first run: {what} was still compiling after --solver-time {session.solver_time:g} s, "
+                  "so alpha-beta estimated")
+    return found
+
+
 def show_hint(session: Any) -> None:
     """The ``h`` key: the analysis filling in, then the hint (:func:`format_hints`).  ``q`` typed meanwhile
-    ends the game (:class:`~.terminal_view.Quit`)."""
+    ends the game (:class:`~.terminal_view.Quit`).  The solver's compiled code is waited for first (it loads
+    in about a second, started with the game), but on a first run, whose compile takes longer, for at most
+    ``solver_time`` seconds in all: then alpha-beta answers (:func:`_fallback`); the hint's time says how long
+    its engine's preparation took before it searched, when that was said on screen."""
     game, state, say = session.game, session.state, session.say
     solver = game.traits.solver  # the solver's analysis fills in as it goes
     hint_agent = getattr(session, "hint_agent", None)  # the engine that answers hints: its code first
     needs = steps_of(hint_agent, game, state) if hint_agent is not None else []
     typed: list[str] = []
+    began, prepared = _time.perf_counter(), [0.0]
     with LiveRow(session.output, idle="analysing", needs=needs) as live:
         def report(found: Analysis) -> None:
             live.update(*_progress(game, state, found, "analysing"))
 
         def work() -> Analysis:
-            warm(needs)
-            found: Analysis = session.analyzer(game, state, time=session.hint_time, solver_time=session.solver_time,
+            compiled = settle(needs, began + session.solver_time) if solver else True
+            if not solver:  # alpha-beta answers: its code first, as before a move
+                warm(needs)
+            prepared[0] = _time.perf_counter() - began
+            if not compiled:  # a first run: the solver's compile outlasts the hint's time for it
+                live.turn("alpha-beta is estimating", [])
+                return _fallback(session, needs)
+            left = session.solver_time - prepared[0] if solver and needs else session.solver_time
+            found: Analysis = session.analyzer(game, state, time=session.hint_time, solver_time=max(left, 0.01),
                                                report=report if solver else None)
             return found
 
@@ -298,25 +244,33 @@ def show_hint(session: Any) -> None:
     if not found.engine:
         say(f"No hint: {found.note}.")
         return
-    for plain, rich in format_hints(game, state, found, ply=len(session.actions)):
+    for plain, rich in format_hints(game, state, found, ply=len(session.actions), prepared=prepared[0]):
         say(plain, rich)
 
 
-def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
-    """``agent``'s move and a note ("" normally; the lines a person typed meanwhile, ignored).  An agent that
-    can show its analysis as it goes (the solver: ``search_within``) thinks here, its moves filling in on a
-    terminal, and takes at most ``MOVE_TIME`` seconds (or ``solver_time`` when smaller) for the exact distance
-    once its move is proven; others think as :func:`~zerosum.ui.analysis.engine_move` lets them (behind a
-    spinner on a terminal).  First its compiled code, so it searches at full strength (none where the opening
-    book answers).  On a terminal the keys are read meanwhile: ``q`` or Ctrl-D ends the game at once
+def think(session: Any, agent: Agent) -> tuple[EngineMove, str, float]:
+    """``agent``'s move, a note ("" normally; the lines a person typed meanwhile, ignored) and the seconds its
+    compiled code was waited for before it searched.  An agent that can show its analysis as it goes (the
+    solver: ``search_within``) thinks here, its moves filling in on a terminal, and takes at most ``MOVE_TIME``
+    seconds (or ``solver_time`` when smaller) for the exact distance once its move is proven; others think as
+    :func:`~zerosum.ui.analysis.engine_move` lets them (behind a spinner on a terminal).  An agent with a time
+    limit keeps to it, its compiled code's loading counted in (on a first run it searches on the generic path
+    while the code compiles, as it does from Python: docs/agents.md); another first waits for its compiled
+    code, so it searches at full strength (none where the opening book answers), the wait said as such.  On a
+    terminal the keys are read meanwhile: ``q`` or Ctrl-D ends the game at once
     (:class:`~.terminal_view.Quit`; :func:`~.terminal_view.while_keys`)."""
     game, state = session.game, session.state
     search_within = getattr(agent, "search_within", None)
-    needs, typed = steps_of(agent, game, state), list[str]()
-    with LiveRow(session.output, idle=f"{agent.spec} is thinking", needs=needs) as live:
+    solving = search_within is not None and game.traits.solver
+    timed = not solving and getattr(getattr(agent, "limits", None), "time", None) is not None
+    needs, typed, prepared = steps_of(agent, game, state), list[str](), [0.0]
+    with LiveRow(session.output, idle=f"{agent.spec} is thinking", needs=[] if timed else needs) as live:
         def work() -> EngineMove:
-            warm(needs)
-            if search_within is None or not game.traits.solver:
+            if not timed:  # a timed search waits for its code within its own limit (prepare.settle_search)
+                began = _time.perf_counter()
+                warm(needs)
+                prepared[0] = _time.perf_counter() - began
+            if not solving or search_within is None:
                 return engine_move(game, state, agent)
             follow = service(game).follower(state)  # the agent's results, as the analysis they add up to
 
@@ -327,4 +281,4 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str]:
             return engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))
 
         played = while_keys(work, getattr(session, "keys", None), typed)
-    return played, _ignored(typed, f"{agent.spec} was thinking")
+    return played, _ignored(typed, f"{agent.spec} was thinking"), prepared[0]

@@ -238,7 +238,7 @@ class PlaySession:
         player = self.game.player(self.state)
         ply = len(self.actions)
         try:
-            played, note = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
+            played, note, prepared = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
         except (GameError, Quit):
             raise
         except (Exception, SystemExit) as exc:  # a student's function that raises or calls sys.exit (or an
@@ -250,7 +250,7 @@ class PlaySession:
         self.push(played.action)
         symbol = mark(self.game, player)
         who = (f"{symbol} ({agent.spec})", f"[{STYLE[player]}]{escape(symbol)}[/] ({escape(agent.spec)})")
-        self.say(*format_move(self.game, agent, played, who=who, ply=ply))
+        self.say(*format_move(self.game, agent, played, who=who, ply=ply, prepared=prepared))
         if note:
             self.say(f"({note})")
         self.show()

@@ -1,0 +1,79 @@
+"""The words of a wait on the engines' preparation (:mod:`zerosum.agents.prepare`): seconds, about how long a
+compile has left, and the line that says it, fitted to a width.
+
+A wait line is one line under the board.  On a wide terminal it says everything (``preparing the engine (the
+solver's search), first run only: compiling for 45 s, about 10 s more; waiting 3.0 s``); where that does not
+fit, shorter words say the same, the estimate first (``preparing the engine, first run only: about 10 s
+more; compiled 45 s``, or ``preparing the engine (first run): about 10 s more; compiled 45 s, waited 3.0 s``),
+then less and less, so a narrow terminal never sees the line cut before the
+estimate (:func:`fit`; 80 columns keep every figure, 60 the estimate).
+
+This module knows nothing of the steps but their fields (``ready``, ``started``, ``cold``), so that
+:mod:`.prepare` imports it and never the other way round.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["seconds", "remaining", "compile_words", "fit"]
+
+
+def seconds(x: float) -> str:
+    """A wait in words: ``0.4 s``, ``12 s``."""
+    return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
+
+
+def _load_factor() -> float:
+    """About how much slower than on an idle machine a compile runs now: the square root of the load per
+    core, at least 1 (measured: about 2 at a load of 9 on two cores)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # not available on this system
+        return 1.0
+    return float(max(1.0, load / (os.cpu_count() or 1)) ** 0.5)
+
+
+def remaining(steps: Iterable[Any], now: float | None = None) -> float:
+    """About how many more seconds ``steps`` (:class:`~zerosum.agents.prepare.Step`) take on a cold cache, on
+    this machine as loaded now."""
+    now = time.perf_counter() if now is None else now
+    factor = _load_factor()
+    left = 0.0
+    for s in steps:
+        if s.ready:
+            continue
+        ran = now - s.started if s.started is not None else 0.0
+        left += max(0.0, s.cold * factor - ran)
+    return left
+
+
+def fit(variants: Sequence[str], width: int | None) -> str:
+    """The first of ``variants`` (longest and fullest first) at most ``width`` characters long; the last, cut
+    to ``width``, when none is; the first when ``width`` is None (no screen: a log line, a page)."""
+    if width is None:
+        return variants[0]
+    width = max(1, width)
+    return next((v for v in variants if len(v) <= width), variants[-1][:width])
+
+
+def compile_words(label: str, ran: float, waited: float, left: float, width: int | None = None) -> str:
+    """A compile's wait line: ``label`` is what compiles, ``ran`` its seconds so far, ``waited`` the person's
+    (said apart when the wait began a second or more after the compile), ``left`` about how many seconds it
+    has left (under a second: it is taking longer than usual).  Fitted to ``width`` (:func:`fit`)."""
+    more = f"about {left:.0f} s more" if left >= 1 else "taking longer than usual"
+    apart = abs(ran - waited) >= 1
+    wait = f"; waiting {seconds(waited)}" if apart else ""
+    only, short = "preparing the engine, first run only", "preparing the engine (first run)"
+    counts = f"compiled {seconds(ran)}" + (f", waited {seconds(waited)}" if apart else "")
+    latest = f"waited {seconds(waited)}" if apart else f"compiled {seconds(ran)}"
+    return fit([f"preparing the engine ({label}), first run only: compiling for {seconds(ran)}, {more}{wait}",
+                f"{only}: {more}; {counts}",
+                f"{short}: {more}; {counts}",
+                f"{only}: {more}; {latest}",
+                f"{only}: {more}",
+                f"{short}: {more}",
+                f"preparing the engine: {more}"], width)

@@ -1,0 +1,141 @@
+"""The line under the board while ``zerosum play`` waits: what the wait is, refreshed in place, fitted to the
+terminal's width.
+
+No wait on a terminal is silent: after ``MESSAGE_AFTER`` seconds without news a line says what the wait is
+(:func:`waiting_words`): the preparation the wait needs while its compiled code is still loading or
+compiling (``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s
+more``), else who is thinking and for how long.  The line always fits the terminal: where the full words are
+wider, shorter ones say the estimate first (:func:`zerosum.agents.prepare_words.compile_words`), so an 80-column
+terminal never sees the line cut before the figures (it showed ``... first run only: compiling for 15 s, ``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time as _time
+from typing import Any
+
+from rich.text import Text
+
+from ..agents.prepare import MESSAGE_AFTER, Step, pending, status
+from ..agents.prepare_words import fit, seconds
+
+__all__ = ["LiveRow", "waiting_words", "columns", "TICK"]
+
+STYLE_DIM = "grey50"
+#: seconds between two looks at a wait (a line that says what it is, once it passes ``MESSAGE_AFTER``)
+TICK = 0.2
+
+
+def waiting_words(what: str, since: float, now: float | None = None, needs: list[Step] | None = None,
+                  width: int | None = None) -> str:
+    """What a person has waited for since ``since``: the preparation of what the wait ``needs`` (None: any)
+    while it runs (:func:`zerosum.agents.prepare.status`), else ``what`` and the seconds so far (``solver is
+    thinking: 3 s``), saying when a compile for later runs meanwhile (it slows the machine).  At most
+    ``width`` characters (None: no limit), in shorter words where the full ones are wider."""
+    now = _time.perf_counter() if now is None else now
+    said = status(since, now, needs, width)
+    if said is not None:
+        return said
+    other = [s for s in pending() if s.running and s.key != "numba" and now - (s.started or now) > MESSAGE_AFTER]
+    head = f"{what}: {seconds(now - since)}"
+    if not (other and needs is not None):
+        return fit([head], width)
+    return fit([f"{head} (meanwhile {other[0].label} is being prepared for later)",
+                f"{head} (meanwhile compiling for later)", head], width)
+
+
+def columns(output: Any) -> int | None:
+    """The width of ``output``'s terminal in characters: rich's console's, else the terminal's own (asked
+    each time: a window may be resized), else ``COLUMNS``; None when none says (not a terminal's file: the
+    full words are drawn, cut at 79 characters)."""
+    if getattr(output, "console", None) is not None:
+        return int(output.console.width)
+    try:
+        width = os.get_terminal_size(output.out.fileno()).columns
+    except (AttributeError, OSError, ValueError):  # not a terminal's file (a test's screen)
+        width = 0
+    if width <= 0:
+        text = os.environ.get("COLUMNS", "")
+        width = int(text) if text.isdigit() else 0
+    return width if width > 0 else None
+
+
+class LiveRow:
+    """Lines redrawn in place on a terminal (rich's ``Live`` in colour, a carriage return in plain text);
+    nothing at all elsewhere (a file or a pipe gets the final result only, printed by the caller).
+
+    ``idle``: what the wait is (``solver is thinking``); after ``MESSAGE_AFTER`` seconds without an update a
+    line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
+    thread of its own -- it speaks while the one that updates is busy (loading compiled code, searching).
+    :meth:`turn` changes what the wait is while it runs (a hint that gives up on the solver's compile)."""
+
+    def __init__(self, output: Any, idle: str | None = None, needs: list[Step] | None = None) -> None:
+        self.output, self.needs = output, needs  # needs: the preparation the wait is for (None: any)
+        out = output.out
+        self.live_ok = bool(getattr(out, "isatty", None) and out.isatty())
+        self.idle = idle
+        self._live: Any = None
+        self._width = 0
+        self._lock = threading.Lock()
+        self._shown: tuple[str, Any] = ("", None)  # the last update: plain text, rich renderable
+        self._since = self._news = _time.perf_counter()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+
+    def __enter__(self) -> "LiveRow":
+        if self.live_ok and self.output.console is not None:
+            from rich.live import Live
+
+            self._live = Live(Text(""), console=self.output.console, transient=True, auto_refresh=False)
+            self._live.__enter__()
+        if self.live_ok and self.idle is not None:
+            self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
+            self._ticker.start()
+        return self
+
+    def turn(self, idle: str, needs: list[Step] | None = None) -> None:
+        """The wait is now ``idle`` (for ``needs``), its seconds counted from now."""
+        with self._lock:
+            self.idle, self.needs, self._since = idle, needs, _time.perf_counter()
+
+    def update(self, plain: str, rich: Any = None) -> None:
+        with self._lock:
+            self._shown, self._news = (plain, rich), _time.perf_counter()
+            self._draw(plain, rich)
+
+    def _draw(self, plain: str, rich: Any, note: str = "") -> None:
+        """Show ``plain`` (``rich`` in colour), with ``note`` under it; the caller holds the lock."""
+        if not self.live_ok:
+            return
+        if self._live is not None:
+            body = rich if rich is not None else Text(plain)
+            if note:
+                body = Text.assemble(*([body, "\n"] if plain else []), (note, STYLE_DIM))
+            self._live.update(body, refresh=True)
+            return
+        line = (note or plain).splitlines()[0][:(columns(self.output) or 80) - 1] if note or plain else ""
+        self.output.out.write("\r" + line.ljust(self._width))
+        self._width = len(line)
+        self.output.out.flush()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK):
+            now = _time.perf_counter()
+            if now - self._news >= MESSAGE_AFTER and self.idle is not None:
+                width = columns(self.output)
+                note = waiting_words(self.idle, self._since, now, self.needs, None if width is None else width - 1)
+                with self._lock:
+                    if not self._stop.is_set():
+                        self._draw(*self._shown, note=note)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+        if self._live is not None:
+            self._live.__exit__(*exc)
+        elif self.live_ok and self._width:
+            self.output.out.write("\r" + " " * self._width + "\r")
+            self.output.out.flush()
