@@ -105,7 +105,7 @@ def test_tag_values_escape_quotes_and_backslashes_as_pgn_does():
 def test_notes_are_written_as_documented_and_read_back():
     record = record_of("connect4", 3, 0, [MoveNote(0.12, 3401, 2.0), None, MoveNote(value=-0.5)], {})
     text = format(record)
-    assert f"1. {record.moves[0]} {{time=0.12s nodes=3401 value=+2}} {record.moves[1]} 2. {record.moves[2]} " \
+    assert f"1. {record.moves[0]} {{time=0.12s nodes=3401 value=+2}} 1... {record.moves[1]} 2. {record.moves[2]} " \
            f"{{value=-0.5}}" in " ".join(text.split())
     back = parse(text)[0]
     assert back.notes[:3] == [MoveNote(0.12, 3401, 2.0), None, MoveNote(value=-0.5)]

@@ -1,9 +1,10 @@
 """Openings: short move sequences that every game pair starts from.
 
-A file holds one opening a line; the first field is the opening, anything after whitespace is a comment
-(the generator writes the judged value there), and lines starting with ``#`` are comments.  Where a game's
-move strings hold spaces (a course game's ``(2,1) (3,1)``), the opening is all of a line before a ``#``
-(:func:`opening_line`, :func:`opening_field`).  Notation:
+A file holds one opening a line: its moves, then optionally its judged value, then optionally a ``#``
+comment (``4453``, ``4453 0``, ``4 4 5 3 # 0``); blank lines and lines starting with ``#`` are left out.
+The value follows the moves after a space where the game writes its moves without spaces (two fields, the
+second a number: the form ``zerosum openings`` writes), else after `` # `` (a course game's ``(2,1) (3,1) #
+0``); anything else after the moves is refused, never cut off (:func:`opening_field`).  Notation:
 the game's own move strings (:meth:`~zerosum.game.Game.parse_moves`, :meth:`~zerosum.game.Game.format_moves`),
 e.g. ``"4453"`` for Connect Four, ``"159"`` for Tic-Tac-Toe, ``"1,0;4,1"`` for Migration.
 
@@ -16,6 +17,7 @@ random short openings drawn from the seed (:func:`random_openings`).
 from __future__ import annotations
 
 import random
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -27,23 +29,9 @@ from ..games.registry import game_names
 from ..spec import quoted
 
 __all__ = [
-    "parse_opening",
-    "format_opening",
-    "opening_line",
-    "opening_field",
-    "read_openings",
-    "write_openings",
-    "shipped_openings",
-    "random_openings",
-    "has_balanced_openings",
-    "generate_openings",
-    "solver_evaluator",
-    "agent_evaluator",
-    "max_plies",
-    "candidate_positions",
-    "format_value",
-    "MAX_OPENING_PLIES",
-    "MAX_POSITIONS",
+    "parse_opening", "format_opening", "opening_line", "opening_field", "read_openings", "write_openings",
+    "shipped_openings", "random_openings", "has_balanced_openings", "generate_openings", "solver_evaluator",
+    "agent_evaluator", "max_plies", "candidate_positions", "format_value", "MAX_OPENING_PLIES", "MAX_POSITIONS",
 ]
 
 Opening = tuple[Any, ...]
@@ -85,10 +73,22 @@ def opening_line(game: Game[Any, Any], actions: Sequence[Any], comment: Any = No
     return f"{text} # {comment}" if _spaced(game) else f"{text} {comment}"
 
 
+#: a judged value after an opening, as :func:`format_value` writes it (``0``, ``-3``, ``0.25``, ``1e-05``)
+_VALUE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def opening_field(game: Game[Any, Any], line: str) -> str:
-    """The opening of a line of an openings file (:func:`opening_line`): its first field, or where the game's
-    move strings hold spaces, all of it before a ``#``."""
-    return line.split("#", 1)[0].strip() if _spaced(game) else line.split()[0]
+    """The moves of a line of an openings file (:func:`opening_line`), its value and ``#`` comment left out:
+    ``4453`` of ``4453 0`` and of ``4 4 5 3 # 0``.  A value after a space is the second of exactly two
+    fields, a number, on a line without ``#``, in a game whose move strings hold no spaces (``4 4`` is the
+    opening ``4``, valued 4; ``4 4 #`` is two moves); anything else before the ``#`` is the moves, spaces
+    and all, for :func:`parse_opening` to read or refuse (``4 4 3 3``: four moves; ``4 banana``: refused),
+    so nothing is cut off unread."""
+    body, comment, _ = line.partition("#")
+    fields = body.split()
+    if len(fields) == 2 and not comment and not _spaced(game) and _VALUE.fullmatch(fields[1]):
+        return fields[0]
+    return body.strip()
 
 
 def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:
@@ -99,7 +99,8 @@ def play_opening(game: Game[Any, Any], actions: Sequence[Any]) -> Any:
 
 
 def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
-    """Every opening in a file (first field of each line; ``#`` comments); raises GameError on a bad line."""
+    """Every opening in a file (:func:`opening_field` of each line; ``#`` comments); a bad line is one GameError
+    line naming the file and the line, before anything is played."""
     from ..core.files import read_text
 
     text = read_text(path, "openings file")
@@ -111,7 +112,9 @@ def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
         try:
             openings.append(parse_opening(game, opening_field(game, line)))
         except GameError as exc:
-            raise type(exc)(f"{path}, line {number}: {exc}") from None
+            form = "MOVES or MOVES # VALUE" if _spaced(game) else "MOVES, MOVES VALUE or MOVES # COMMENT"
+            raise type(exc)(f"openings file {str(path)!r}, line {number}: {exc} (a line is {form}, the moves "
+                            "in the game's notation)") from None
     if not openings:
         raise GameError(f"openings file {str(path)!r} holds no openings")
     return openings

@@ -6,25 +6,28 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
     [Site "lab-3"]
     [Date "2025.05.14"]
     [Round "7"]
-    [First "alphabeta:depth=4"]
-    [Second "mcts:sims=200"]
     [White "alphabeta:depth=4"]
     [Black "mcts:sims=200"]
+    [Result "1-0"]
+    [First "alphabeta:depth=4"]
+    [Second "mcts:sims=200"]
     [Game "connectx:rows=6,cols=7,k=4"]
     [Opening "44"]
-    [Result "1-0"]
     [Termination "normal"]
     [TimeControl "1/0.5"]
 
-    2. 3 {time=0.012s nodes=3401 value=+2} 5 {time=0.03s} 3. 3 {time=0.011s nodes=2950 value=+W5} 1-0
+    2. 3 {time=0.012s nodes=3401 value=+2} 2... 5 {time=0.03s} 3. 3 {time=0.011s nodes=2950 value=+W5} 1-0
 
-- ``White`` and ``Black`` repeat ``First`` and ``Second`` under PGN's names, for the tools that read PGN
+- PGN's Seven Tag Roster comes first, in the order of PGN's export format (Event, Site, Date, Round, White,
+  Black, Result), then zerosum's tags, then any others; a record is read with its tags in any order.
+  ``White`` and ``Black`` repeat ``First`` and ``Second`` under PGN's names, for the tools that read PGN
   headers (Ordo, BayesElo, python-chess); a record read with only one of a pair gets the other from it, and
   a pair that disagrees is refused.  ``Result`` is PGN's: ``1-0``, ``0-1``, ``1/2-1/2``, ``*``.
-- Full moves are numbered as PGN numbers them, counting plies from the start position (the opening's
-  first): ``N.`` before the first player's move, ``N...`` before a second player's move that starts the
-  moves.  A number ends in a dot, so the move ``4`` and the number ``4.`` never read alike.  Numbers are
-  optional when reading (older records have none) but must be right where given.
+- Full moves are numbered as PGN's export format (and python-chess's writer) numbers them, counting plies
+  from the start position (the opening's first): ``N.`` before the first player's move, ``N...`` before a
+  second player's move that starts a line or follows a comment or a variation.  A number ends in a dot, so
+  the move ``4`` and the number ``4.`` never read alike.  Numbers are optional when reading (older records
+  have none, or none after a comment) but must be right where given.
 
 - A tag value escapes ``"`` and ``\\`` with a backslash, as PGN does, and holds no line break.
 - A move may be followed by one note ``{time=SECONDSs nodes=N value=V}`` (any of the three, in any
@@ -47,7 +50,8 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
 - Movetext wraps at 80 columns; reading accepts any whitespace between tokens.
 - The result token: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (unfinished).
 - ``Opening`` is the move string played before the moves (``-``: the start position); ``Termination`` is
-  ``normal``, ``forfeit: REASON`` or ``adjudication: REASON``; ``TimeControl`` is ``BASE+INC`` (a game
+  ``normal``, ``forfeit: REASON`` or ``adjudication: REASON`` (an extension of PGN's values, which
+  docs/records.md describes); ``TimeControl`` is ``BASE+INC`` (a game
   clock), ``1/T`` (T seconds a move) or ``-``.
 
 Reading takes memory in proportion to the text: a line is at most :data:`MAX_LINE` characters, a tag value

@@ -19,10 +19,11 @@ from .variations import BadMove, Variation, check_branches, check_line, check_tr
 __all__ = ["MAX_NODES", "MAX_SECONDS", "PGN_NAMES", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format",
            "write"]
 
-#: the tags every record has, in this order (a record read without some gets these defaults; White and Black
-#: are PGN's names of First and Second, written for the tools that read PGN: Ordo, BayesElo, python-chess)
-ROSTER: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "First": "?",
-                          "Second": "?", "White": "?", "Black": "?", "Game": "", "Opening": "-", "Result": "*",
+#: the tags every record has, in this order (a record read without some gets these defaults): PGN's Seven Tag
+#: Roster first, in the order of its export format, then ours; White and Black are PGN's names of First and
+#: Second, written for the tools that read PGN (Ordo, BayesElo, python-chess)
+ROSTER: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?",
+                          "Black": "?", "Result": "*", "First": "?", "Second": "?", "Game": "", "Opening": "-",
                           "Termination": "?", "TimeControl": "-"}
 #: PGN's name of each player tag
 PGN_NAMES = {"First": "White", "Second": "Black"}

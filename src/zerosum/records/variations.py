@@ -113,8 +113,9 @@ def annotation(note: MoveNote | None) -> str:
 
 def movetext(moves: list[str], notes: list[MoveNote | None], variations: Branches, ply: int) -> list[str]:
     """The atoms of a line's movetext (each kept on one line when wrapped), its first move at ``ply``
-    (counted from 0 at the start position): a number before each first player's move, before the first move
-    of a line and before the move after a variation; each variation ``( ... )`` right after the move it
+    (counted from 0 at the start position): a number before each first player's move, and before the first
+    move of a line, the move after a comment and the move after a variation (``N...`` for a second player's
+    move, where python-chess's PGN writer puts it); each variation ``( ... )`` right after the move it
     replaces, its parentheses apart from its moves."""
     atoms: list[str] = []
 
@@ -123,7 +124,7 @@ def movetext(moves: list[str], notes: list[MoveNote | None], variations: Branche
         for i, (move, note) in enumerate(zip(moves, notes)):
             number = f"{move_number(ply + i)} " if (ply + i) % 2 == 0 or fresh else ""
             atoms.append(number + move + annotation(note))
-            fresh = False
+            fresh = note is not None and bool(note.text() or note.comment)  # a comment: the next move numbered
             for v in variations.get(i, ()):
                 first = len(atoms)
                 line(v.moves, v.notes, v.variations, ply + i)  # as deep as the tree: MAX_DEPTH

@@ -184,6 +184,14 @@ class _Found:
     problem: tuple[int, str] | None = None
 
 
+def _shown(text: bytes) -> str:
+    """A line of the file for a message: its text, or where it is not UTF-8, its bytes (``b'\\xff\\xfe ...'``)."""
+    try:
+        return safe_repr(text.decode("utf-8"), 40)
+    except UnicodeDecodeError:
+        return safe_repr(text, 40)
+
+
 def _scan(fh: BinaryIO) -> _Found:
     """The games of a record file as its writer wrote them, line by line (tag lines, then movetext ending in
     a result token); memory bounded by a line."""
@@ -222,8 +230,7 @@ def _scan(fh: BinaryIO) -> _Found:
                 names.add(m[1])
                 round_ = m[2].decode("utf-8", "replace") if m[1] == b"Round" else round_
         elif phase == "between":
-            found.problem = (number, f"{safe_repr(text.decode('utf-8', 'replace'), 40)} where a game's first tag "
-                                     "belongs")
+            found.problem = (number, f"{_shown(text)} where a game's first tag belongs")
             return found
         else:
             phase = "moves"
