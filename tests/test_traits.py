@@ -81,7 +81,6 @@ ALLOWED = {
     ("commands/engine_check.py", "'othello:n=6'"): "engine-check's test board for 'game othello'",
     ("ui/terminal_settings.py", "'connect4'"): "Settings' default game (the --game default)",
     ("ui/terminal_settings.py", "'human'"): "Settings' default seats: a person (DESIGN: --first AGENT or 'human')",
-    ("commands/review.py", "'connect4'"): "review's game when --game names none (the --game default)",
     ("commands/contest.py", "'random'"): "contest new's default --reference: the random player, the homework's "
                                          "lower grading reference (DESIGN: --grade random,REFERENCE)",
     # ordinary words that happen to be agent names
