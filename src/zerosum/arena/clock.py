@@ -3,8 +3,9 @@
 Each player has ``BASE`` seconds for the whole game.  Every move's thinking time is taken off the mover's
 clock, then ``INC`` seconds are added; a player whose clock runs out loses (forfeit, reason
 ``time forfeit``).  The supervisor (:mod:`.runner`) keeps the clock that counts: it measures each move from
-the worker's ``think`` message to its ``move`` and kills a worker whose agent is still thinking when its
-clock runs out.  The worker (:mod:`.play`) keeps a copy only to tell the agents how long to think.
+the worker's ``think`` message to its ``move`` (an external engine's move is charged the time its own
+deadline measured in the worker, the ``move``'s seconds) and kills a worker whose agent is still thinking when
+its clock runs out.  The worker (:mod:`.play`) keeps a copy only to tell the agents how long to think.
 
 An agent that takes a time limit and is not bound by a depth, node or simulation limit of its own is told,
 before each move, :func:`move_budget` of its remaining time: ``remaining / 20 + increment``, at most half of

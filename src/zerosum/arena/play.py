@@ -2,7 +2,9 @@
 
 The supervisor (:mod:`zerosum.arena.runner`) owns the clock: before each agent call the worker reports
 ``("think", seat, cold, margin)``, and the supervisor kills the worker when no move arrives by the deadline (for
-an external engine, which keeps the run's deadline itself, ``margin`` seconds later).  Everything else that can
+an external engine, which keeps the run's deadline and its clock itself, ``margin`` seconds later; its move's
+seconds are then the engine's own measure, :attr:`~zerosum.external.Engine.used`, where its deadline runs, and
+the supervisor charges its clock with them).  Everything else that can
 go wrong with an agent is caught here and ends the game as a forfeit with its reason:
 
 - it raises (``error: ValueError: ...``), even an exception that cannot be printed;
@@ -44,7 +46,9 @@ Messages (tuples) sent to the supervisor::
     ("think", seat, margin)                          the agent of that seat is choosing a move; margin: the
                                                      seconds its supervisor waits beyond its deadline (an
                                                      external engine keeps its own: KILL_MARGIN, else 0)
-    ("move", seat, text, seconds, nodes, value, depth, exact)   exact: the value is a proof
+    ("move", seat, text, seconds, nodes, value, depth, exact)   exact: the value is a proof; seconds: the
+                                                     worker's measure of the call (an external engine's:
+                                                     from its position to its bestmove, as its deadline counts)
     ("end", winner_seat | None, reason, forfeit)
     ("unstarted", seat, reason)                      the agent of that seat could not be built
 
@@ -256,6 +260,9 @@ def play_game(task: GameTask, send: Send) -> None:
             send(("end", 3 - seat, _over(meter, guard) or reason, True))
             return
         elapsed = time.perf_counter() - start
+        used = engines[seat].used if seat in engines else None
+        if used is not None:  # an engine's: as its own deadline measured it (and its clock is charged so)
+            elapsed = used
         over = _over(meter, guard)
         if over is not None:  # it caught the NodeLimitExceeded (or the CPU's) and answered anyway
             send(("end", 3 - seat, over, True))
@@ -277,8 +284,8 @@ def play_game(task: GameTask, send: Send) -> None:
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))
         state = game.result(state, legal)
         played += 1
-        if clock is not None:
-            clock.charge(seat, time.perf_counter() - start)
+        if clock is not None:  # as the supervisor charges it: an engine's own measure, else the worker's
+            clock.charge(seat, elapsed if seat in engines and task.engines else time.perf_counter() - start)
 
 
 def function_label(agent: Any) -> str | None:

@@ -4,8 +4,9 @@ Each game is one job of the pool, :func:`~zerosum.arena.play.run_game`, in a lon
 The game reports every step, and :func:`play_supervised` keeps its clock: when the agent to move has not
 answered by its deadline, the worker is killed (the pool starts a fresh one), the agent forfeits
 (``timeout: ...``) and the next game goes on.  Under a game clock (``--tc``, :mod:`.clock`) the supervisor also
-keeps both players' clocks, charging each move from its ``think`` to its ``move``: an agent still thinking
-when its clock runs out is killed the same way and loses (``time forfeit: no move within the 0.50 s left on
+keeps both players' clocks, charging each move from its ``think`` to its ``move`` (an external engine's with
+the time its own deadline measured, the ``move``'s seconds: the messages' latency is not its time): an agent
+still thinking when its clock runs out is killed the same way and loses (``time forfeit: no move within the 0.50 s left on
 its clock``); the time spent adjudicating
 between moves (:mod:`.adjudicate`) is nobody's.  A worker that dies (a crash in native code, ``os._exit``
 in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  An external engine stops
@@ -13,8 +14,9 @@ itself at its deadline and its clock (:mod:`zerosum.external.agent`): the worker
 (a margin, :data:`~zerosum.external.agent.KILL_MARGIN`), and the supervisor waits that much longer before
 killing it, so the engine's own reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33 s)``) is the
 one recorded, every run.  Each agent's first move in a worker process gets ``grace`` extra seconds, for
-imports and just-in-time compilation.  An agent that cannot be built (it raises, or takes more than
-``setup`` seconds) means the game never started: that is no result, so nothing is stored and the run stops
+imports and just-in-time compilation; an external engine's deadline has none (it prepares for a game at its
+``isready``, before any clock runs), the grace only widens its worker's kill.  An agent that cannot be built
+(it raises, or takes more than ``setup`` seconds) means the game never started: that is no result, so nothing is stored and the run stops
 with a :class:`~zerosum.errors.GameError` (the games not played stay in the plan for ``--resume``); but an
 external engine that runs (its handshake passed) and breaks a rule while its game is set up forfeits that
 game (:func:`~zerosum.arena.play.play_game`).
@@ -96,7 +98,13 @@ class _Game:
             if self.seat == seat and took > self.limit + self.margin:  # too late, however close (an engine's own
                 # deadline judged its answer: it was killed at its deadline and cannot answer past it)
                 raise _Late
-            if self.clock is not None and self.seat == seat and not self.clock.charge(seat, took - self.spare):
+            # an engine's move (a margin) is charged as its own deadline measured it, in the worker, without the
+            # pipes' latency (its deadline is its limit: it has no grace); anyone else's by this wall clock
+            charged = float(elapsed) if self.margin > 0 else took - self.spare
+            if self.seat == seat and self.margin > 0 and charged > self.limit - self.spare:
+                self.limit -= self.spare  # past its own deadline: the reason states that deadline
+                raise _Late
+            if self.clock is not None and self.seat == seat and not self.clock.charge(seat, charged):
                 self.by_clock = True
                 raise _Late
             self.seat = None

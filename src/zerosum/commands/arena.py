@@ -186,6 +186,20 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     )
 
 
+def _grace_words(config: Any) -> str:
+    """Who gets ``--grace`` on a first move, as the run's header says it: zerosum's own agents (imports,
+    compilation); an external engine has none (it prepares at its ``isready``, before any clock runs)."""
+    from ..external.names import definitions_for
+
+    engines = {name for name, _ in definitions_for(config.agents)}
+    ours = [spec for spec in config.agents if spec.strip().partition(":")[0].strip().lower() not in engines]
+    grace = f"each agent's first move in a new worker: +{config.grace:g} s"
+    if not engines:
+        return grace
+    none = "an external engine's first move gets no extra time: it prepares at isready, before its clock starts"
+    return f"{grace.replace('agent', 'zerosum agent', 1)}; {none}" if ours else none
+
+
 def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
     """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
     from ..arena.match import canonical_spec, check_agents, open_run
@@ -260,8 +274,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
 
             from ..arena.match import describe_deadline, describe_rules
 
-            console.print(escape(f"{describe_deadline(config)}: a move over it forfeits (each agent's first move "
-                                 f"in a new worker: +{config.grace:g} s)"))
+            console.print(escape(f"{describe_deadline(config)}: a move over it forfeits ({_grace_words(config)})"))
             for line in describe_rules(config):  # --tc, --adjudicate
                 console.print(escape(line))
         if show:

@@ -3,8 +3,9 @@
 It starts the program in a process group of its own, talks the protocol to it with a deadline on every
 answer, and prints one line a check: the handshake; ``readyok``; a legal ``bestmove`` on every test position
 of each zerosum game it plays (:func:`test_positions`: the start, positions from seeded random games, the
-last positions before their ends); ``bestmove (none)`` on finished games; ``stop`` answered within
-``--stop-limit`` ms (measured only on a search still running when ``stop`` is sent); well-formed ``info``
+last positions before their ends), each within the arena's deadline for a move at ``--time`` of the
+``movetime`` (100 ms: 350 ms; the arena forfeits a move past it); ``bestmove (none)`` on finished games;
+``stop`` answered within ``--stop-limit`` ms (measured only on a search still running when ``stop`` is sent); well-formed ``info``
 lines with legal principal variations; an unknown command ignored; bad input (an illegal move, an unknown
 game, a malformed ``go`` after a valid position) answered with ``info string error`` and the engine still
 answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on standard output
@@ -104,19 +105,30 @@ def _games(c: Checker, why: str = "not run: ") -> list[Any]:
 
 
 def _legal_moves(c: Checker) -> str:
+    from ..arena.match import DEADLINE_RULE, default_deadline
+
     games = _games(c, "")
     count, slowest = 0, 0.0
+    allowed = default_deadline(c.args.movetime / 1000)  # the arena's deadline of a move at --time movetime
     for game in games:
-        c.engine.send("newgame")
+        c.engine.send("newgame")  # as the arena begins a game: the engine prepares now, before any move is timed
+        c.engine.send(f"position {game.spec}")
+        c.synced(f"newgame and position {game.spec}")
         for moves, state, finished in test_positions(game):
             if finished:
                 continue
             c.position = (game, state)
+            sent = time.monotonic()  # as the arena times a move: from its position, with an isready before go
             c.engine.send(f"position {game.spec}" + (f" moves {moves}" if moves else ""))
-            sent = time.monotonic()
+            c.synced("position")
             c.go(f"go movetime {c.args.movetime}")
             label = f"{game.spec} after {moves!r}" if moves else f"{game.spec} at the start"
             when, best = c.bestmove(label)
+            if when - sent > allowed:  # the arena would forfeit it
+                rule = DEADLINE_RULE.split(", else")[0]
+                raise Failed(f"{label}: bestmove {(when - sent) * 1000:.0f} ms after "
+                             f"'go movetime {c.args.movetime}', past the arena's deadline for --time {c.args.movetime / 1000:g}, {allowed * 1000:.0f} ms "
+                             f"({rule}): the arena forfeits such a move")
             slowest = max(slowest, when - sent)
             if best.move is None:
                 raise Failed(f"{label}: bestmove {p.NO_MOVE} where {len(game.actions(state))} moves are legal")
@@ -125,7 +137,8 @@ def _legal_moves(c: Checker) -> str:
             except Exception as exc:  # noqa: BLE001 - the rules' refusal, whatever it is
                 raise Failed(f"{label}: bestmove {best.move} is illegal: {exc}") from None
             count += 1
-    return f"{count} positions of {', '.join(g.spec for g in games)} (slowest {slowest * 1000:.0f} ms)"
+    return (f"{count} positions of {', '.join(g.spec for g in games)} (slowest {slowest * 1000:.0f} ms, the arena's "
+            f"deadline {allowed * 1000:.0f} ms)")
 
 
 def _finished(c: Checker) -> str:

@@ -10,8 +10,8 @@ or the program's).  Each move sends ``position SPEC moves MOVES`` (every move fr
 own notation) and ``go`` with the agent's limits (``depth``, ``nodes``, ``time`` as ``movetime``) and, under
 the arena's game clock, both clocks; a game the engine does not list in its handshake is refused before any
 move.  The move's search figures come from the engine's last ``info``: ``depth``, ``nodes``, the score
-(``exact S``: the solver's convention, turned into a proven value on Connect-X boards; ``est E``: an estimate,
-kept within the heuristic bound) and the ``pv``; a figure no ``info`` gave is unknown (named in the result's
+(``exact S``: the solver's convention, turned into a proven value on Connect-X boards, and a protocol error
+past the best or worst result possible from the position; ``est E``: an estimate, kept within the heuristic bound) and the ``pv``; a figure no ``info`` gave is unknown (named in the result's
 ``unknown``: the arena records no nodes and no value for it, never 0).
 
 Every rule broken is an :class:`~zerosum.external.process.EngineFault` (an AgentError) whose ``reason`` the
@@ -26,11 +26,12 @@ seat in a process (a worker of the arena keeps it from game to game: ``newgame``
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import weakref
 from typing import Any, ClassVar, Sequence
 
-from ..agents.base import Limits, SearchAgent, SearchResult, Tracer, check_search
+from ..agents.base import MAX_DEPTH, Limits, SearchAgent, SearchResult, Tracer, check_search
 from ..agents.traits import AgentTraits, ValueUnit
 from ..errors import AgentError, GameError
 from ..game import Game
@@ -46,15 +47,17 @@ __all__ = ["Engine", "plays", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
 
 #: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
 UNTIMED_DEADLINE = 60.0
-#: an engine's own deadline ends this much before the arena's (its answer, read just before its deadline, still
-#: reaches the arena's supervisor within the arena's)
-SAFETY = 0.02
+#: an engine's own deadline ends this much before the limit it is told (the run's deadline, or its clock): room
+#: to read its answer.  The arena's supervisor charges an engine's clock with the move's time as that deadline
+#: measures it (:attr:`Engine.used`, from ``position`` to reading ``bestmove``), not with its own wall time, so
+#: the pipes' latency never makes an answer in time a late one: the engine has its whole clock but for this.
+SAFETY = 0.001
 #: the seconds the arena's supervisor waits beyond an engine's deadline (or its clock) before it kills the worker
 #: playing it: room for the engine's own kill path at its deadline (stop, its process group killed, the reaper
-#: reaped: 15-65 ms measured, Popen.wait's polling steps included, more on a loaded machine: often more than
-#: the 20 ms of SAFETY), so the engine's own, detailed reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33
-#: s)``) is the one recorded, every run, and the worker (with the other seat's engine) lives on.  An honest
-#: engine loses nothing: its deadline is the arena's, only a worker stuck past it waits this much longer.
+#: reaped: 15-65 ms measured, Popen.wait's polling steps included, more on a loaded machine), so the engine's
+#: own, detailed reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33 s)``) is the one recorded,
+#: every run, and the worker (with the other seat's engine) lives on.  An honest engine loses nothing: its
+#: deadline is the arena's, only a worker stuck past it waits this much longer.
 KILL_MARGIN = 1.0
 #: the ``isready`` round trips of :meth:`Engine.probe`
 PROBE_PINGS = 21
@@ -90,6 +93,10 @@ class Engine(SearchAgent):
                  options: dict[str, Any] | None = None, name: str | None = None, limits: Limits | None = None,
                  seed: int | None = None, deadline: float | None = None, startup: float = STARTUP) -> None:
         super().__init__(limits=limits, seed=seed)
+        if self.limits.depth == 0:  # no go can say it: the protocol's depth is at least 1
+            who = f"engine {self.DEFINITION.name}" if self.DEFINITION is not None else "Engine"
+            raise AgentError(f"{who}: depth=0 is out of range: expected a whole number in 1..{MAX_DEPTH} "
+                             "(an engine is sent go depth D, D at least 1)")
         shared = command is None
         if command is None:
             if self.DEFINITION is None:
@@ -110,6 +117,7 @@ class Engine(SearchAgent):
         self.deadline = deadline
         self.startup = startup
         self.told: float | None = None  # the arena's deadline of the next move (tell)
+        self.used: float | None = None  # the last move's seconds, as its deadline measured them (position to bestmove)
         self.clock: tuple[float, float, float] | None = None  # (first's, second's seconds left, increment)
         self._shared = shared
         self._session: Session | None = None
@@ -184,7 +192,9 @@ class Engine(SearchAgent):
     def tell(self, deadline: float | None = None, clock: tuple[float, float, float] | None = None) -> None:
         """What the arena says before a move: the move's hard ``deadline`` in seconds (None: the engine's own,
         see the class docstring) and the game ``clock``, ``(first's seconds left, second's, increment)`` or None
-        (sent with ``go`` as ``ftime stime finc sinc``; a move past its side's time is a time forfeit)."""
+        (sent with ``go`` as ``ftime stime finc sinc``, whole milliseconds rounded down; a move past its side's
+        time is a time forfeit).  The engine's deadline is the smaller of the two, less :data:`SAFETY`; the time
+        its move took as that deadline measured it is :attr:`used` afterwards (what the arena charges)."""
         self.told = deadline
         self.clock = clock
 
@@ -234,11 +244,13 @@ class Engine(SearchAgent):
             left = self.clock[game.player(state) - 1]
             if left < limit:
                 limit, late = left, TIME_FORFEIT
-        deadline = max(limit - SAFETY, 0.001)
-        stop_at = deadline - min(STOP_WAIT + 0.05, deadline / 2)
+        deadline = limit - min(SAFETY, limit / 2)  # the limit itself, but for reading the answer
+        stop_at = deadline - min(STOP_WAIT + 0.07, deadline / 2)  # stop, then time to answer it and be read
+        self.used = None
         try:
             thought = session.think(Position(game.spec, game.format_moves(moves)), self._go(), stop_at, deadline,
-                                    late, limit)
+                                    late, limit, _scores(game, len(moves)))
+            self.used = thought.used
             action = self._action(game, state, thought.move)
         except EngineFault as fault:
             raise self._fail(fault) from None
@@ -262,7 +274,7 @@ class Engine(SearchAgent):
             fields["depth"] = lim.depth
         if self.clock is not None:
             first, second, inc = self.clock
-            ms = [max(0, round(x * 1000)) for x in (first, second, inc)]
+            ms = [max(0, math.floor(x * 1000 + 1e-6)) for x in (first, second, inc)]  # never more than it has
             fields.update(ftime=ms[0], stime=ms[1], finc=ms[2], sinc=ms[2])
         return Go(**fields)
 
@@ -302,6 +314,16 @@ def _exact_kind(game: Game[Any, Any]) -> bool:
     """Whether ``score exact S`` is the solver's convention here (distance included): the games the solver
     takes; elsewhere S is only the sign of the result (docs/protocol.md)."""
     return bool(game.traits.solver) and isinstance(getattr(game, "cells", None), int)
+
+
+def _scores(game: Game[Any, Any], ply: int) -> tuple[int, int]:
+    """The lowest and highest ``score exact`` an engine may report after ``ply`` moves (docs/protocol.md, Scores):
+    a win with the side to move's next stone at best, a loss to the other side's next one at worst; -1..1 where
+    the score is only the result's sign."""
+    if not _exact_kind(game):
+        return -1, 1
+    cells = game.cells  # type: ignore[attr-defined]
+    return -((cells - ply) // 2), (cells + 1 - ply) // 2
 
 
 def _value(game: Game[Any, Any], ply: int, exact: int | None, est: float | None) -> float:

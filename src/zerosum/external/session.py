@@ -16,7 +16,8 @@ wait has a deadline and every move's output a bound; what breaks a rule ends the
   for one go ('bestmove 2' after 'bestmove 2')``;
 - a line over :data:`~zerosum.external.protocol.MAX_LINE` bytes, not UTF-8, with control characters, or more
   than :data:`MAX_OUTPUT` bytes or :data:`MAX_LINES` lines in one move: ``garbage output: ...``;
-- a known reply that is malformed (``info depth x``), or no ``zspok``/``readyok`` in time: ``protocol error: ...``.
+- a known reply that is malformed (``info depth x``), an exact score no game could reach from the position
+  (``score exact 999`` on Connect Four), or no ``zspok``/``readyok`` in time: ``protocol error: ...``.
 
 Lines whose first word the protocol does not know are ignored (within those bounds).
 
@@ -82,6 +83,7 @@ class Thought:
     est: float | None = None
     pv: str | None = None
     wall: float = 0.0  # seconds from writing go to reading bestmove
+    used: float = 0.0  # seconds from the move's start (its deadline's origin, before position) to reading bestmove
     stopped: bool = False  # stop was sent
 
 
@@ -219,11 +221,14 @@ class Session:
     # ---- a move ---------------------------------------------------------------------------------
 
     def think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None = None,
-              limit: float | None = None) -> Thought:
+              limit: float | None = None, scores: tuple[int, int] | None = None) -> Thought:
         """Search ``position`` (one with legal moves) with ``go``; ``stop_at``/``deadline`` are seconds from now:
         ``stop`` is sent at the first, the engine killed at the second.  A timeout's reason states ``limit``
         seconds (default: ``deadline``; a caller that kills the engine a little before its own limit names that
-        limit), or with ``late`` (the kind of a clock running out) the time left on the clock.
+        limit), or with ``late`` (the kind of a clock running out) the time left on the clock.  The thought's
+        ``used`` is the move's time as its deadline counts it: from now to reading ``bestmove``.  ``scores``:
+        the lowest and highest ``score exact`` possible in the position; an ``info`` line past them is a
+        protocol fault (an impossible proof, docs/protocol.md's Scores).
 
         Between ``position`` and ``go`` an ``isready`` round trip reads everything the engine wrote since its
         last answer: a ``bestmove`` there is a second answer to the last ``go``, a protocol fault.
@@ -232,7 +237,7 @@ class Session:
         move's fault, a crash, a timeout) has that line quoted in the fault's reason: its own explanation."""
         self._said = None
         try:
-            return self._think(position, go, stop_at, deadline, late, limit)
+            return self._think(position, go, stop_at, deadline, late, limit, scores)
         except EngineFault as fault:
             if self._said is None:
                 raise
@@ -240,7 +245,7 @@ class Session:
             raise EngineFault(fault.kind, f"{details}; the engine said {quoted(self._said, 200)}") from None
 
     def _think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None,
-               limit: float | None) -> Thought:
+               limit: float | None, scores: tuple[int, int] | None) -> Thought:
         now = time.monotonic()
         soft, hard = now + stop_at, now + deadline
         self.send(position)
@@ -264,12 +269,20 @@ class Session:
             if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
                 raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
             if isinstance(reply, Info):
+                if reply.exact is not None and scores is not None and not scores[0] <= reply.exact <= scores[1]:
+                    raise EngineFault(PROTOCOL, f"impossible score in {quoted(reply.line(), 80)}: an exact score in "
+                                      f"this position is {scores[0]}..{scores[1]} (docs/protocol.md, Scores)")
                 for name in ("depth", "nodes", "time", "pv"):
                     if getattr(reply, name) is not None:
                         setattr(thought, name, getattr(reply, name))
                 if reply.exact is not None or reply.est is not None:
                     thought.exact, thought.est = reply.exact, reply.est
             elif isinstance(reply, BestMove):
+                thought.used = time.monotonic() - now
+                if thought.used >= (deadline if limit is None else limit):  # read in time, yet answered too late:
+                    # the time charged judges it (a line may be read up to a poll's millisecond past the deadline)
+                    raise self._late(late, deadline if limit is None else limit, "no bestmove",
+                                     f" (stop sent after {stop_at:.2f} s)" if thought.stopped else "")
                 if reply.move is None and self._said is not None:  # it said why it has no move
                     raise EngineFault(ILLEGAL, "bestmove (none), but the position has legal moves")
                 thought.wall = time.perf_counter() - start
