@@ -305,3 +305,23 @@ def test_the_finals_progress_reaches_its_total(tmp_path):
     seen: list[tuple[int, int]] = []
     result = run_final(tmp_path / "c", progress=lambda done, total: seen.append((done, total)), **RUN)
     assert seen[-1] == (result["games"], result["games"]) == (6, 6)  # it stopped at 5/6 (the last claim's count)
+
+
+def test_contest_new_reads_openings_as_the_arena_does(tmp_path, capsys):
+    """A bad line is one error naming the file and its line, and nothing is made (it was cut to its first field,
+    then refused without a line number); moves written with spaces are read whole."""
+    roster = tmp_path / "r.csv"
+    roster.write_text("name\nAda\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("44\n4 banana\n")
+    assert main(["contest", "new", str(tmp_path / "c"), "--game", "connect4", "--roster", str(roster), "--openings",
+                 str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"openings file {str(bad)!r}, line 2: move 2 of '4 banana'" in err, err
+    assert not (tmp_path / "c").exists()
+    spaced = tmp_path / "spaced.txt"
+    spaced.write_text("# judged by hand\n4 4 3 3\n4453 0\n")
+    assert main(["contest", "new", str(tmp_path / "c"), "--game", "connect4", "--roster", str(roster), "--openings",
+                 str(spaced)]) == 0
+    assert "2 openings given" in capsys.readouterr().err
+    assert Store(tmp_path / "c").get("openings") == ["4433", "4453"]

@@ -134,7 +134,7 @@ def parse_reference(text: str) -> dict[str, str]:
 
 
 def _run_new(args: argparse.Namespace) -> int:
-    from ..arena.openings import opening_field
+    from ..arena.openings import format_opening, read_openings
     from ..core.files import read_text
     from ..contest.setup import ContestSettings, create_contest, parse_deadline, read_roster
     from ..games import get_game
@@ -158,10 +158,8 @@ def _run_new(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     openings = None
     if args.openings:
-        lines = read_text(args.openings, "openings file").splitlines()
-        openings = [opening_field(game, line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
-        if not openings:
-            raise UsageError(f"the openings file {args.openings[:80]!r} holds no opening")
+        # read as the arena reads them: a bad line is one error naming the file and the line
+        openings = [format_opening(game, actions) for actions in read_openings(args.openings, game)]
     settings = ContestSettings(
         game=args.game, roster=roster, nodes=args.nodes, move_time=args.move_time, tc=args.tc, openings=openings,
         opening_plies=4 if args.opening_plies is None else args.opening_plies,
