@@ -56,6 +56,7 @@ for line in sys.stdin:
         if FAULT == "flood" and sum(map(bool, pos)) >= 2: print("info depth 1\n" * 20_001, end="", flush=True)
         free = [i + 1 for i in range(9) if not pos[i]]
         if FAULT == "garbage": say("info depth two score est x")
+        if FAULT == "bad-score": say("info depth 1 score exact 5")  # past -1..1, a result's sign here
         if FAULT == "chatty": say("thinking...")
         if "1000" in w[2::2] or "600000" in w[2::2]:  # the stop test's long search
             if FAULT == "ignore-stop": time.sleep(3)  # past the stop limit of 2 s
@@ -98,6 +99,7 @@ def test_a_correct_engine_passes(engine_file: Path) -> None:
     ("illegal", {"legal moves"}),
     ("ignore-stop", {"stop"}),
     ("garbage", {"info lines"}),
+    ("bad-score", {"info lines"}),  # an impossible proof: a protocol error in the arena
     ("chatty", {"only protocol lines"}),
     ("silent", {"bad input"}),
 ])

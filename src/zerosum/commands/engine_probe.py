@@ -154,9 +154,20 @@ class Checker:
 
     def note_info(self, info: Any) -> None:
         self.infos += 1
-        if info.pv is None or self.position is None:
+        if self.position is None:
             return
         game, state = self.position
+        if info.exact is not None:  # a proof no game from the position could reach (the arena's protocol error)
+            from ..external.agent import exact_scores
+
+            played = game.moves_played(state)  # the ply counts on Connect-X boards, whose states keep it
+            low, high = exact_scores(game, len(played) if played is not None else 0)
+            if not low <= info.exact <= high:
+                self.bad_infos += 1
+                self.first_bad_info = self.first_bad_info or (f"score exact {info.exact} is impossible here: an "
+                                                              f"exact score in this position is {low}..{high}")
+        if info.pv is None:
+            return
         try:
             for token in game.move_tokens(info.pv):
                 state = game.result(state, game.parse_action(token, state))

@@ -43,7 +43,7 @@ from .protocol import Go, Position
 from .history import moves_to
 from .session import STARTUP, STOP_WAIT, Latency, Session
 
-__all__ = ["Engine", "plays", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
+__all__ = ["Engine", "plays", "exact_scores", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
 
 #: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
 UNTIMED_DEADLINE = 60.0
@@ -249,7 +249,7 @@ class Engine(SearchAgent):
         self.used = None
         try:
             thought = session.think(Position(game.spec, game.format_moves(moves)), self._go(), stop_at, deadline,
-                                    late, limit, _scores(game, len(moves)))
+                                    late, limit, exact_scores(game, len(moves)))
             self.used = thought.used
             action = self._action(game, state, thought.move)
         except EngineFault as fault:
@@ -316,7 +316,7 @@ def _exact_kind(game: Game[Any, Any]) -> bool:
     return bool(game.traits.solver) and isinstance(getattr(game, "cells", None), int)
 
 
-def _scores(game: Game[Any, Any], ply: int) -> tuple[int, int]:
+def exact_scores(game: Game[Any, Any], ply: int) -> tuple[int, int]:
     """The lowest and highest ``score exact`` an engine may report after ``ply`` moves (docs/protocol.md, Scores):
     a win with the side to move's next stone at best, a loss to the other side's next one at worst; -1..1 where
     the score is only the result's sign."""
