@@ -87,6 +87,7 @@ SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "ladder_pairs": (lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 1),
                      "a whole number >= 1"),
     "grade": (lambda v: v is None or isinstance(v, str), "LOW,HIGH"),
+    "last_game": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number >= 0"),
     "final": (lambda v: v is None or (isinstance(v, dict) and isinstance(v.get("entries"), list)),
               "the final's entries, seed and rounds"),
 }

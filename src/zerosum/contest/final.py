@@ -5,6 +5,10 @@ DIR/results.json (``zerosum contest final DIR``; :func:`run_final` from Python).
 server is serving the contest (its ladder plays the games) or another final runs, it is refused in one line
 naming that process's pid, and nothing is changed; stop the server first (the final freezes the entries).
 
+**Pending checks first.**  Uploads accepted but left ``validating`` (the server was stopped before it checked
+them) are validated first, in the sandbox as the server would (:func:`_validate_pending`; ``results.json``'s
+``validated`` lists their answers), so the entries frozen are what the server would have made them.
+
 **Freezing.**  The first run of the final sets the config's ``frozen`` (the ladder stops scheduling, uploads
 are refused) and stores ``final``: the entries (the references and each student's active submission: their
 latest one validated ``ok`` at that moment, however many uploads failed after it), the seed (``seed``, else
@@ -38,7 +42,8 @@ the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, `
 reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
 submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "unplayed" (games the
 pool could not play, after :data:`~.playing.ATTEMPTS` tries: never an entry's fault, so they count for nobody),
-"frozen" (when, ISO 8601 UTC), "grade", "results": [rows]}``.
+"validated" (the uploads this run validated before freezing: id, name, filename, status, message), "frozen"
+(when, ISO 8601 UTC), "grade", "results": [rows]}``.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from typing import Any, Callable, Sequence
 from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
-from .standings import Entry, connect, field, read_config, standing_rows, tied, written
+from .standings import Entry, connect, field, game_mark, read_config, standing_rows, tied, written
 from .store import settle_active
 
 __all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
@@ -108,12 +113,36 @@ def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> d
         final = {"entries": [e.__dict__ for e in entries], "seed": seed, "rounds": rounds, "started": time.time()}
         conn.executemany("INSERT OR REPLACE INTO config(key, value) VALUES (?, ?)",
                          [("frozen", "true"), ("final", json.dumps(final))])
+        game_mark(conn)  # the final's games take ids no ladder game ever had
         conn.execute("DELETE FROM games WHERE stage = 'ladder' AND status = 'pending'")
         for pairing, a, b, opening, game_seed in plan_final([e.key for e in entries], config.get("openings") or [],
                                                              seed, rounds):
-            conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
-                         "VALUES ('final', ?, ?, ?, ?, ?, 'pending')", (pairing, a, b, opening, game_seed))
+            conn.execute("INSERT INTO games(id, stage, pairing, first, second, opening, seed, status) "
+                         "VALUES (?, 'final', ?, ?, ?, ?, ?, 'pending')",
+                         (game_mark(conn) + 1, pairing, a, b, opening, game_seed))
         return final
+
+
+def _validate_pending(folder: Path, unconfined: bool) -> list[dict[str, Any]]:
+    """Validate, as the server would (in the sandbox, :data:`~.validate.VALIDATORS` at once, each with the whole
+    budget), the uploads left ``validating`` (accepted, then the server stopped before it checked them), so the
+    entries frozen next are each student's latest submission answered ``ok``; what each was answered."""
+    import concurrent.futures
+
+    from .store import Store
+    from .validate import VALIDATORS, validate_submission
+
+    store = Store(folder)
+    try:
+        pending = [int(r["id"]) for r in store.rows("SELECT id FROM submissions WHERE status = 'validating' ORDER BY id")]
+        with concurrent.futures.ThreadPoolExecutor(VALIDATORS, thread_name_prefix="zerosum-final-check") as pool:
+            for job in [pool.submit(validate_submission, store, sid, unconfined=unconfined, whole=True)
+                        for sid in pending]:
+                job.result()  # a missing sandbox: one line (UsageError), before anything is frozen
+        return [{k: row[k] for k in ("id", "name", "filename", "status", "message")}
+                for sid in pending if (row := store.submission(sid)) is not None]
+    finally:
+        store.close()
 
 
 def _claim_final(conn: sqlite3.Connection) -> Any:
@@ -301,6 +330,7 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         conn.close()
         raise
     try:
+        checked = [] if isinstance(read_config(conn).get("final"), dict) else _validate_pending(folder, unconfined)
         final = _freeze(conn, seed, rounds)
         reset_running(conn, "final")
         with written(conn):  # games set aside by an earlier run are tried again
@@ -338,7 +368,7 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         unplayed = [dict(r) for r in conn.execute("SELECT id, first, second, reason FROM games WHERE stage = 'final' "
                                                   "AND status = 'done' AND result IS NULL ORDER BY id")]
         result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),
-                  "unplayed": unplayed,
+                  "unplayed": unplayed, "validated": checked,
                   "frozen": _iso(final.get("started")), "grade": about, "results": rows}
         _write(folder / "results.json", json.dumps(result, indent=2) + "\n")
         _write(folder / "results.csv", _csv(rows))

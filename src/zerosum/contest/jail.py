@@ -3,8 +3,8 @@
 ``python -I -S jail.py --outer MEMORY_MB CPU_PERCENT -- bwrap ...`` (:func:`outer`), before the sandbox: the
 seat's processes together get a memory and a CPU cgroup of their own where the machine allows it.
 
-``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
-[ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
+``python -I -S jail.py [--strict] [--until MONOTONIC] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB
+NOFILE -- PROGRAM [ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
 seat's resource limits, gives up root when it runs as root (bubblewrap's privileged mode: the program and the
 jail each under a fresh, random user id from 1,000,000,000 up, that owns no file and no other process on the
 machine, no groups, no capabilities: the program cannot signal the jail), links numba's cache files of each
@@ -18,7 +18,11 @@ the seat's own; its output is relayed line by line (:func:`relay`), so that:
   the agent failed: ...`` (its exception, or its process ended: ``os._exit``, a segmentation fault, the CPU
   limit), or a ``bestmove`` that no ``info`` of a finished search came before (the search was stopped or ran
   out of time before the agent answered), ends the seat at once (exit code 1) with the reason on standard
-  error, and that ``bestmove`` is not passed on.  The engine client then forfeits the game with it.
+  error, and that ``bestmove`` is not passed on.  The engine client then forfeits the game with it;
+- with ``--until MONOTONIC`` (a validation's seat, :mod:`.validate`), the seat ends when the machine's
+  ``time.monotonic()`` reaches MONOTONIC (the sandbox has no time namespace: it shares the machine's clocks),
+  whatever the program is doing (exit code 1, :data:`OUT_OF_TIME` on standard error): a check's seat never
+  outlives the check's time budget, however its program waits (at ``newgame``, say).
 
 The limits are set here, inside the sandbox's own user and process namespaces, and not before bubblewrap,
 because ``RLIMIT_NPROC`` counts the processes of one user *in one user namespace* (Linux 5.14 and later):
@@ -42,6 +46,8 @@ CANNOT_JAIL = 126
 #: the names of the seats' cgroups
 CGROUP_PREFIX = "zerosum-seat-"
 FAILED = 1
+#: the line a seat past its ``--until`` ends with
+OUT_OF_TIME = "the check's time ran out: the seat was stopped"
 _AGENT_FAILED = b"info string error the agent failed: "
 _AFTER = 1 << 20  # the most read from the output once the child has ended
 _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no bestmove: the client judges it)
@@ -116,10 +122,10 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         state["found"] = False
 
 
-def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
+def relay(child: int, source: int, strict: bool, data_mb: int, until: float | None = None) -> None:
     """Pass the child's output on, line by line (judged in strict mode), until it ends, or until the child has
     ended and what it left is read (a process it started may hold the output open: not waited for); then end as
-    the child ended."""
+    the child ended.  ``until``: the ``time.monotonic()`` at which the seat ends anyway (``--until``)."""
     state = {"found": False}
     buffer = b""
     passing = False  # in a line too long to hold
@@ -128,6 +134,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int) -> None:
     status: int | None = None
     left = _AFTER  # what is still read once the child is gone
     while left > 0:
+        if until is not None and time.monotonic() >= until:
+            _fail(child, OUT_OF_TIME)
         if status is None:
             done, code = os.waitpid(child, os.WNOHANG)
             status = code if done else None
@@ -254,6 +262,14 @@ def main(argv: list[str]) -> None:
         outer(int(argv[1]), int(argv[2]), argv[4:])
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
+    until = None
+    if argv[:1] == ["--until"] and len(argv) > 1:
+        try:
+            until = float(argv[1])
+        except ValueError:
+            _say(f"jail: --until is a time.monotonic() value, not {argv[1]!r}")
+            os._exit(CANNOT_JAIL)
+        argv = argv[2:]
     links: list[tuple[str, str]] = []
     while argv[:1] == ["--link"] and len(argv) > 2:
         links.append((argv[1], argv[2]))
@@ -307,7 +323,7 @@ def main(argv: list[str]) -> None:
             _become(uids[0])
         except OSError as exc:
             _fail(child, f"jail: the seat cannot give up root: {exc}")
-    relay(child, ours, strict, data_mb)
+    relay(child, ours, strict, data_mb, until)
 
 
 if __name__ == "__main__":

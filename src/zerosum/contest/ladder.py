@@ -62,7 +62,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .standings import connect, db_path, field, read_config, written
+from .standings import connect, db_path, field, game_mark, read_config, written
 from .store import ENTRY_IDS, settle_active
 from .playing import GameRunner, dealt_openings, reset_running, run_claims
 
@@ -104,6 +104,7 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
         entries = field(conn, config)
         keys = [e.key for e in entries]
         marks = ",".join("?" * len(keys)) or "NULL"
+        game_mark(conn)  # the ids of the games dropped now are never given again
         conn.execute(f"DELETE FROM games WHERE stage = 'ladder' AND status = 'pending' AND "
                      f"(first NOT IN ({marks}) OR second NOT IN ({marks}))", keys + keys)
         if config.get("frozen"):  # the ladder ends at the freeze: nothing more starts
@@ -119,8 +120,9 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
                 for r, opening in enumerate(dealt_openings(config.get("openings") or [], key, n)):
                     for k, (a, b) in enumerate(((new.key, opp.key), (opp.key, new.key))):
                         seed = _game_seed(config.get("seed"), "ladder", pairing, 2 * r + k)
-                        conn.execute("INSERT INTO games(stage, pairing, first, second, opening, seed, status) "
-                                     "VALUES ('ladder', ?, ?, ?, ?, ?, 'pending')", (pairing, a, b, opening, seed))
+                        conn.execute("INSERT INTO games(id, stage, pairing, first, second, opening, seed, status) "
+                                     "VALUES (?, 'ladder', ?, ?, ?, ?, ?, 'pending')",
+                                     (game_mark(conn) + 1, pairing, a, b, opening, seed))
                         added += 1
                 met.add(frozenset((new.key, opp.key)))
         return added

@@ -31,10 +31,13 @@ from .checks import reference_spec
 from .standings import connect, read_config, written
 
 __all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name",
-           "record_text", "ATTEMPTS"]
+           "record_text", "ATTEMPTS", "SEAT_READY"]
 
 #: how often a game the pool could not play (never an agent's fault) is tried before it is set aside
 ATTEMPTS = 3
+#: seconds a submission's seat has to get ready for its game, off the clock: to start in its sandbox, answer the
+#: handshake, then ``newgame`` (the ``isready`` after it); past them it loses by forfeit (``could not start: ...``)
+SEAT_READY = 10.0
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -70,14 +73,31 @@ class _SeatFault(Exception):
 
 
 class _Seats:
-    """The pool as :func:`~zerosum.arena.runner.play_supervised` sees it, each game run by :func:`play_seat_game`."""
+    """The pool as :func:`~zerosum.arena.runner.play_supervised` sees it, each game run by :func:`play_seat_game`;
+    a sandboxed seat (one of ``seats``) gets :data:`SEAT_READY` seconds to be set up (its start, its handshake,
+    ``newgame`` and its ``isready``), not the supervisor's: past them the worker is killed, and :attr:`late`
+    names the seat."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, seats: set[int]) -> None:
         self.pool = pool
+        self.seats = seats
+        self.late: int | None = None  # the sandboxed seat whose setup the bound cut
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...] = (), timeout: float | None = None,
             on_event: Any = None) -> Any:
-        return self.pool.run(play_seat_game, args, timeout, on_event)
+        def event(msg: tuple[Any, ...]) -> Any:
+            limit = on_event(msg)
+            self.late = msg[1] if msg[0] == "setup" and msg[1] in self.seats else None
+            return min(limit, SEAT_READY) if self.late is not None and limit is not None else limit
+
+        return self.pool.run(play_seat_game, args, timeout, event if on_event is not None else None)
+
+
+def _sandboxed(config: dict[str, Any], entry: str) -> bool:
+    """Whether ``entry`` plays in the sandbox: a submission, or a reference marked ``"sandbox": true``."""
+    kind, _, name = entry.partition(":")
+    return kind == "sub" or any(isinstance(ref, dict) and ref.get("sandbox") and ref.get("name") == name
+                                and not isinstance(ref.get("engine"), dict) for ref in config.get("references") or [])
 
 
 def _one_line(text: str, width: int) -> str:
@@ -249,16 +269,20 @@ class GameRunner:
             pool = self.pool()
         except EngineBusy:  # stopping
             return False
+        seats: _Seats | None = None
         try:
             task = self.task_for(conn, row, config)
-            rec = play_supervised(_Seats(pool), task, self.grace, self.setup)
+            seats = _Seats(pool, {seat for seat, entry in ((1, row["first"]), (2, row["second"]))
+                                  if _sandboxed(config, entry)})
+            rec = play_supervised(seats, task, self.grace, self.setup)
         except _SeatFault as fault:  # a seat that cannot even be made loses by forfeit
             rec = GameRecord(game_id, "0-1" if fault.seat == 1 else "1-0", 3 - fault.seat,
                              _one_line(f"could not start: {fault.why}", 300), True, finished=time.time())
         except Exception as exc:  # noqa: BLE001 - the pool stopping, or a game that cannot be played
             if stopping() or self.closed:
                 return False
-            lost = self._unstarted(exc, task if "task" in locals() else None)
+            late = seats.late if seats is not None and "could not start" in str(exc) else None
+            lost = self._unstarted(exc, task if "task" in locals() else None, late)
             if lost is None:
                 return self._failed(conn, game_id, f"{type(exc).__name__}: {exc}")
             rec = lost
@@ -272,14 +296,18 @@ class GameRunner:
                                 time.time(), game_id))
         return cur.rowcount == 1
 
-    def _unstarted(self, exc: Exception, task: GameTask | None) -> GameRecord | None:
-        """The forfeit of a seat whose agent could not be built in time (the supervisor's GameError names it)."""
+    def _unstarted(self, exc: Exception, task: GameTask | None, late: int | None = None) -> GameRecord | None:
+        """The forfeit of a seat whose agent could not be built in time (the supervisor's GameError names it;
+        ``late``: the sandboxed seat cut by :data:`SEAT_READY`)."""
         text = str(exc)
         if task is None or "could not start" not in text:
             return None
         for seat, spec in ((1, task.first), (2, task.second)):
             if f"agent {spec!r}:" in text:
                 why = text.partition(f"agent {spec!r}: ")[2].partition(" (nothing was stored")[0]
+                if seat == late:
+                    why = (f"it was not ready to play within {SEAT_READY:g} s of its start (its handshake, then "
+                           "'newgame' and 'isready': something there hangs or is too slow)")
                 result = "0-1" if seat == 1 else "1-0"
                 return GameRecord(task.idx, result, 3 - seat, _one_line(f"could not start: {why}", 300), True,
                                   [], [], [], [], [], 0.0, time.time())

@@ -161,11 +161,12 @@ def _parents(path: str) -> list[str]:
 
 def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequence[tuple[str, str]] = (),
          workdir: str = SCRATCH_DIR, env: dict[str, str] | None = None, strict: bool = False,
-         unconfined: bool = False) -> list[str]:
+         unconfined: bool = False, until: float | None = None) -> list[str]:
     """The words that run ``command`` in a sandbox (see the module docstring).  ``files``: ``(host path, path
     inside)`` pairs bound read-only (the submission); ``workdir``: the folder it starts in; ``env``: more
-    environment variables.  SandboxUnavailable (one line) when no sandbox can be had, unless ``unconfined``:
-    then ``command`` is returned as it is."""
+    environment variables; ``until``: the ``time.monotonic()`` at which the seat ends, whatever it does (a
+    validation's: :mod:`.jail`'s ``--until``).  SandboxUnavailable (one line) when no sandbox can be had, unless
+    ``unconfined``: then ``command`` is returned as it is."""
     words = list(command)
     if not words:
         raise UsageError("the sandbox needs a command to run")
@@ -176,11 +177,11 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
         require_sandbox(False)
     bwrap = bwrap_path()
     assert bwrap is not None
-    return _confined(bwrap, words, limits or Limits(), files, workdir, env or {}, strict)
+    return _confined(bwrap, words, limits or Limits(), files, workdir, env or {}, strict, until)
 
 
 def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tuple[str, str]], workdir: str,
-              env: dict[str, str], strict: bool) -> list[str]:
+              env: dict[str, str], strict: bool, until: float | None = None) -> list[str]:
     out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), str(limits.cpu_percent), "--",
            bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
@@ -206,6 +207,8 @@ def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tupl
     for key, value in environment.items():
         out += ["--setenv", key, value]
     out += ["--chdir", workdir, "--", sys.executable, "-I", "-S", _JAIL, *(["--strict"] if strict else [])]
+    if until is not None:
+        out += ["--until", f"{until:.3f}"]
     for source, target in _numba_caches(environment["NUMBA_CACHE_DIR"]):
         out += ["--link", source, target]
     out += [*limits.jail_words(), "--", *words]

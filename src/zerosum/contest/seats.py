@@ -64,12 +64,13 @@ def _engine_name(name: str) -> str:
 
 def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: Limits | None = None,
                     name: str = "seat", *, entry: str | None = None, game: str | None = None,
-                    unconfined: bool = False) -> EngineDefinition:
+                    unconfined: bool = False, until: float | None = None) -> EngineDefinition:
     """The engine that plays ``submission_path`` (relative to ``contest_dir``, or absolute) of ``kind``
     (``python``, ``notebook``: its extracted ``.py``, ``program``) in the sandbox under ``limits``, called
     ``name`` (made a valid engine name).  ``entry``: a Python submission's function (default: see the
     module docstring); ``game``: the only game its handshake offers (a zerosum spec; a game in a file, named by
-    its full path, is seen read-only at that path: :func:`.game_file.seat_files`).  SandboxUnavailable when
+    its full path, is seen read-only at that path: :func:`.game_file.seat_files`); ``until``: the
+    ``time.monotonic()`` at which the seat ends, whatever it does (a validation's: :func:`.sandbox.wrap`).  SandboxUnavailable when
     no sandbox can be had and not ``unconfined`` (then the command runs as it is, in the submission's
     folder); AgentError (one line) for a submission that cannot be a seat: not found, not a plain file (a
     link is refused: the seat would see what it points to), not readable by all where the seat runs as a user
@@ -106,7 +107,8 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
             os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         words = [inside]
     files = [(path, inside), *seat_files(game)]  # a game in a file: its copy, read-only, where its spec says
-    command = wrap(words, limits=limits, files=files, strict=kind != "program", unconfined=unconfined)
+    command = wrap(words, limits=limits, files=files, strict=kind != "program", unconfined=unconfined,
+                   until=until)
     if command == words:  # unconfined: the program as it is, where it lies
         command = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
         return EngineDefinition(engine_name, tuple(command), os.path.dirname(path))

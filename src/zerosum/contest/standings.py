@@ -124,6 +124,17 @@ def read_config(conn: sqlite3.Connection) -> dict[str, Any]:
     return out
 
 
+def game_mark(conn: sqlite3.Connection) -> int:
+    """The highest id a game of the contest ever had, kept in the config's ``last_game`` (call it in the transaction
+    before deleting games, and take ``game_mark(conn) + 1`` as a new game's id): a game's id is never given again
+    after pending games were dropped (SQLite's next id is the largest one left, plus one)."""
+    kept = conn.execute("SELECT value FROM config WHERE key = 'last_game'").fetchone()
+    top = conn.execute("SELECT MAX(id) FROM games").fetchone()[0]
+    mark = max(int(top or 0), int(kept[0]) if kept is not None and str(kept[0]).isdigit() else 0)
+    conn.execute("INSERT OR REPLACE INTO config(key, value) VALUES ('last_game', ?)", (json.dumps(mark),))
+    return mark
+
+
 def references(config: dict[str, Any]) -> list[Entry]:
     """The contest's reference players, as entries."""
     out = []

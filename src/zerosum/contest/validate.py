@@ -3,7 +3,9 @@
 :func:`validate` starts the submission as the ladder will play it -- a protocol engine in the sandbox
 (:func:`zerosum.contest.seats.seat_definition`) -- and plays the random player from the contest's first
 openings, once as each colour: up to :data:`GAMES` games, within :data:`BUDGET` seconds of wall time, its start
-included (a submission that does not finish loading within the budget fails, saying so).  The answer is
+included (a submission that does not finish loading, or is not ready for its first game, within the budget
+fails, saying so).  The seat itself ends with the budget (:mod:`.jail`'s ``--until``), so nothing it does
+(sleeping at ``newgame``, say) holds the check longer.  The answer is
 ``(status, message, ply)``:
 
 * ``ok`` and what it played (``4 games against the random player: 2 won, ... ; 61 moves, the longest 0.21 s``);
@@ -33,9 +35,10 @@ from ..external import EngineFault
 from ..external.session import STOP_WAIT
 from ..games import get_game
 from .game_file import check_game_file
+from .jail import OUT_OF_TIME
 from .seats import seat_definition, seat_engine
 
-__all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET"]
+__all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET", "VALIDATORS"]
 
 #: games played at most (the first openings, each from both sides)
 GAMES = 4
@@ -43,8 +46,12 @@ GAMES = 4
 BUDGET = 7.0
 #: the least seconds a move is given once the budget runs short
 MIN_MOVE = 0.5
+#: validations run at once (the server's, and the final's checks of uploads left ``validating``)
+VALIDATORS = 4
 #: the least budget of a validation that waited its turn (:func:`validate_submission`)
 MIN_BUDGET = 2.0
+#: seconds the seat of a check lives past the check's budget (a move cut by the budget ends by its own deadline)
+LIFETIME_MARGIN = 0.1
 
 
 def _limits(config: dict[str, Any]) -> tuple[Limits, float | None, list[float] | None]:
@@ -69,15 +76,18 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
     check_game_file(config, contest_dir)  # a game in a file: its copy as `contest new` made it, or one line
     game = get_game(str(config["game"]))
     limits, move_time, tc = _limits(config)
+    startup = round(max(MIN_MOVE, budget - (time.monotonic() - started)), 1)
     try:
-        definition = seat_definition(contest_dir, path, kind, name=name, game=game.spec, unconfined=unconfined)
+        # the seat ends with the check's time, whatever it waits for (its start, 'newgame'): the engine client's
+        # own waits (110 s for 'newgame') never hold a validator past the budget
+        definition = seat_definition(contest_dir, path, kind, name=name, game=game.spec, unconfined=unconfined,
+                                     until=started + budget + LIFETIME_MARGIN)
         # its start (the handshake) within the budget too: a file that hangs at import is answered in time
-        startup = round(max(MIN_MOVE, budget - (time.monotonic() - started)), 1)
         engine = seat_engine(definition, limits=limits, startup=startup)
     except UsageError:
         raise  # no sandbox: the server's problem, not the student's
     except (AgentError, GameError) as exc:
-        if "no zspok within" in str(exc):  # its start took the check's whole time
+        if "no zspok within" in str(exc) or OUT_OF_TIME in str(exc):  # its start took the check's whole time
             return "failed", (f"it does not start: it did not finish loading within the check's {startup:g} s "
                               "(no answer to 'zsp 1': something at its start, an import, hangs or is too slow)"), None
         return "failed", f"it does not start: {exc}", None
@@ -95,7 +105,13 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
                 try:
                     engine.warm_up(game)
                 except (AgentError, GameError) as exc:
-                    return "failed", f"it does not start a game: {exc}", ply + 1
+                    if OUT_OF_TIME not in str(exc) and time.monotonic() - started < budget:
+                        return "failed", f"it does not start a game: {exc}", ply + 1
+                    if played:  # a later game's 'newgame' (each game of the contest starts a fresh program)
+                        return "ok", _summary(played, won, drawn, lost, moves, longest, stopped=True), None
+                    return "failed", (f"it does not start a game: it was not ready to play within the check's "
+                                      f"{startup:g} s (no 'readyok' after 'newgame': something there hangs or is too "
+                                      "slow)"), ply + 1
                 while not game.is_terminal(state):
                     ply += 1
                     if game.player(state) != seat:
@@ -144,15 +160,16 @@ def _summary(played: int, won: int, drawn: int, lost: int, moves: int, longest: 
     return text + ("; the check stopped there, at its time budget" if stopped else "")
 
 
-def validate_submission(store: Any, submission: int, *, unconfined: bool = False, budget: float = BUDGET) -> \
-        tuple[str, str, int | None]:
+def validate_submission(store: Any, submission: int, *, unconfined: bool = False, budget: float = BUDGET,
+                        whole: bool = False) -> tuple[str, str, int | None]:
     """Validate the store's submission ``submission`` and record the answer (status, message, ply) in it.  The
     budget counts from the upload: a validation that waited its turn (a class uploading at once) gets what is
-    left of it, at least :data:`MIN_BUDGET` seconds, so the answers keep coming within seconds."""
+    left of it, at least :data:`MIN_BUDGET` seconds, so the answers keep coming within seconds; ``whole``: the
+    whole budget, however long ago the upload was (the final's checks of uploads left ``validating``)."""
     row = store.submission(submission)
     if row is None:
         raise UsageError(f"no submission {submission}")
-    waited = min(max(0.0, time.time() - float(row["created"])), budget)
+    waited = 0.0 if whole else min(max(0.0, time.time() - float(row["created"])), budget)
     budget = max(MIN_BUDGET, budget - waited)
     try:
         status, message, ply = validate(str(store.directory), row["path"], row["kind"], store.config(),

@@ -6,7 +6,9 @@ never as HTML, and the pages' Content-Security-Policy allows no inline script):
 * ``/s/TOKEN`` (or ``/?token=TOKEN``) -- a student's page (upload form, their submissions and games, the
   leaderboard, polled) or, for the teacher's token, the teacher's page; an unknown token: 403;
 * ``/`` -- the public leaderboard;
-* ``/board?game=SPEC&moves=M`` -- the board viewer of ``zerosum serve`` (its API too), where games replay.
+* ``/board?game=SPEC&moves=M`` -- the board viewer of ``zerosum serve`` (its API too), where games replay; its
+  engine routes (analysis...) bounded: short calls, at most so many seconds a minute a client address and in
+  all, else 429 (:mod:`zerosum.ui.contest_quota`).
 
 API (JSON; errors ``{"error": "one line"}``, 405 for another method than a path's; ``Authorization: Bearer
 TOKEN`` where a person is needed):
@@ -55,7 +57,7 @@ from starlette.staticfiles import StaticFiles
 from ..contest.store import Store
 from ..contest.submissions import MAX_UPLOAD, Unsaved, accept
 from ..errors import UsageError
-from . import contest_views as views, server
+from . import contest_quota as quota, contest_views as views, server
 from .server import STATIC, TooLarge, answered
 
 __all__ = ["create_contest_app", "RATE", "VALIDATION_WAIT", "MAX_REQUEST"]
@@ -303,7 +305,9 @@ def create_contest_app(directory: str | Path | Store, *, unconfined: bool = Fals
 
     require_sandbox(unconfined)
     served = Contest(directory if isinstance(directory, Store) else Path(directory), unconfined, validators)
-    board_app = server.create_app(workers=1) if viewer else None
+    # the viewer's engine work is bounded: short calls, a quota a client and in all (:mod:`.contest_quota`)
+    board_app = server.create_app(workers=1, engine_time=quota.ENGINE_TIME, margin=quota.ENGINE_MARGIN) \
+        if viewer else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> Any:
@@ -328,7 +332,7 @@ def create_contest_app(directory: str | Path | Store, *, unconfined: bool = Fals
     routes: list[Any] = list(ROUTES)
     routes.append(Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"))
     if board_app is not None:
-        routes.append(BoardMount("", app=board_app))
+        routes.append(BoardMount("", app=quota.EngineQuota(board_app)))
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: server.http_error, Exception: server.server_error})
     app.state.contest = served

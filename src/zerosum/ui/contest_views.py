@@ -1,12 +1,17 @@
 """The contest server's JSON views: a person's own page, the games with their replay links, the leaderboard
-and the teacher's everything (:mod:`zerosum.ui.contest_server` answers them)."""
+and the teacher's everything (:mod:`zerosum.ui.contest_server` answers them).  A student never reads another
+program's words: the reason of a game the opponent forfeited is only its kind (:func:`own_reason`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..contest.store import Store
 from ..contest.submissions import closed_reason
+
+#: the kind a forfeit's reason begins with (``crash``, ``timeout``, ``illegal move``, ``could not start``...)
+_KIND = re.compile(r"[a-z][a-z ]{0,39}")
 
 
 def replay(game: Any, opening: str | None, moves: str | None) -> str | None:
@@ -43,8 +48,21 @@ def games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None)
                     replay=f"/board?{urlencode({'game': spec, 'moves': line})}" if line is not None else None)
         if own is not None:
             item["seat"] = 1 if row["first"] in own else 2
+            item["reason"] = own_reason(row, item["seat"])
         out.append(item)
     return out
+
+
+def own_reason(row: Any, seat: int) -> str | None:
+    """A game's reason as the player in ``seat`` may read it: whole, unless the other side forfeited, whose reason
+    quotes that program's output (its errors, what it printed): then only its kind, ``the opponent forfeited:
+    crash`` (the teacher's page and the opponent's own see it whole)."""
+    reason = row["reason"]
+    loser = {"1-0": 2, "0-1": 1}.get(row["result"] or "")
+    if not row["forfeit"] or not reason or loser is None or loser == seat:
+        return reason  # type: ignore[no-any-return]
+    kind = str(reason).partition(":")[0].strip()
+    return f"the opponent forfeited: {kind if _KIND.fullmatch(kind) else 'a rule broken'}"
 
 
 def me(store: Store, name: str, role: str) -> dict[str, Any]:
