@@ -1,10 +1,11 @@
-"""Helpers for tests that watch processes: worker processes (the pool's and the server's), and a command in a
-pseudo-terminal."""
+"""Helpers for tests that watch processes: worker processes (the pool's and the server's), a command in a
+pseudo-terminal, a test engine's script, and what a run stored (:func:`rows`)."""
 
 from __future__ import annotations
 
 import os
 import select
+import sqlite3
 import time
 from pathlib import Path
 
@@ -40,3 +41,12 @@ def write_script(path: Path, text: str) -> Path:
     """``text`` written as the program at ``path`` (a test engine's script), the path."""
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    """The rows ``sql`` selects from the SQLite file ``db`` (a run's results, a contest's database)."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()

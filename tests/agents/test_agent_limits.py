@@ -24,6 +24,8 @@ from agent_helpers import immediate_wins, tactical_positions
 
 #: the three MCTS paths: numba on bitboards, numba on cell arrays, the generic Game protocol
 MCTS_PATHS = ["bitboards", "cells", "generic"]
+#: the time-limit test's paths in CI: "cells" (5 s) in the slow run only
+TIMED_PATHS = ["bitboards", pytest.param("cells", marks=pytest.mark.slow), "generic"]
 
 
 def mcts_agent(path: str, **limits: float) -> MCTSAgent:
@@ -35,7 +37,7 @@ def mcts_agent(path: str, **limits: float) -> MCTSAgent:
 # ---- item 5: whichever limit comes first; a bounded tree ---------------------------------------------
 
 
-@pytest.mark.parametrize("path", MCTS_PATHS)
+@pytest.mark.parametrize("path", TIMED_PATHS)
 def test_mcts_stops_at_the_time_limit_even_with_a_huge_simulation_budget(path: str) -> None:
     game = ConnectX()
     mcts_agent(path, simulations=10).search(game, game.initial_state)  # load the kernels

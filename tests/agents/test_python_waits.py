@@ -25,6 +25,7 @@ def slow_step(seconds: float, label: str) -> prepare.Step:
     return prepare.step(f"{label} {time.perf_counter()}", label, lambda: time.sleep(seconds), cold=3.0)
 
 
+@pytest.mark.slow  # CI time (3-5 s of waits): the first search's word, test_a_first_search_..., stays in CI
 def test_a_wait_that_compiles_is_told_once_and_a_load_is_not(caplog) -> None:
     caplog.set_level(logging.WARNING, logger=prepare.LOG.name)
     slow, quick = slow_step(2.5, "the test's kernel"), slow_step(0.2, "the test's quick kernel")
@@ -39,6 +40,7 @@ def test_a_wait_that_compiles_is_told_once_and_a_load_is_not(caplog) -> None:
     assert len([r for r in caplog.records if r.name == prepare.LOG.name]) == 1
 
 
+@pytest.mark.slow  # CI time (3-5 s of waits): the first search's word, test_a_first_search_..., stays in CI
 def test_no_word_when_turned_off_or_in_a_worker_process(caplog, monkeypatch) -> None:
     caplog.set_level(logging.WARNING, logger=prepare.LOG.name)
     monkeypatch.setattr(prepare, "SPEAK", False)
@@ -135,6 +137,7 @@ def test_the_interpreter_s_exit_waits_for_the_step_under_way_and_starts_no_other
     assert done.stderr == "zerosum: finishing a test step before exiting (a first run: what it compiles is kept)\n"
 
 
+@pytest.mark.slow  # CI time (3-5 s of waits): the first search's word, test_a_first_search_..., stays in CI
 def test_a_command_done_while_a_step_compiles_ends_at_once_with_its_status(tmp_path) -> None:
     """The console script does not wait for a compile nobody needs any more (``zerosum play`` quit on a first
     run waited 20 s for the solver's): it flushes its output and ends with the command's status; a step that
@@ -164,6 +167,7 @@ def test_a_command_answered_while_the_solver_loads_exits_cleanly() -> None:
         assert done.returncode == 0 and "best: column 4" in done.stdout, (done.returncode, done.stderr[-500:])
 
 
+@pytest.mark.slow  # CI time (5 s of waits): the first search's word, test_a_first_search_..., stays in CI
 def test_a_long_compile_is_told_again_every_little_while(caplog, monkeypatch) -> None:
     """A compile that outlasts its first word is said again every ``UPDATE_EVERY`` seconds, in Python and in
     a command alike: a newcomer's first analysis said one line, then nothing for 43 s."""

@@ -15,16 +15,10 @@ import pytest
 from zerosum.arena.store import Store
 from zerosum.cli import main
 
+from process_helpers import rows  # tests/process_helpers.py
+
 HERE = Path(__file__).resolve().parent
 FAULTY = HERE / "faulty_agents.py"
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def execute(db: Path, sql: str, *params) -> None:

@@ -13,20 +13,14 @@ import pytest
 from zerosum.arena.store import Store
 from zerosum.cli import main
 
+from process_helpers import rows  # tests/process_helpers.py
+
 HERE = Path(__file__).resolve().parent
 FAULTY = HERE / "faulty_agents.py"
 
 
 def agent(name: str) -> str:
     return f"{FAULTY}:{name}"
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_path, capsys):

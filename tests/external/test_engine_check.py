@@ -97,7 +97,7 @@ def test_a_correct_engine_passes(engine_file: Path) -> None:
 @pytest.mark.parametrize("fault, expect", [
     ("handshake", {"handshake"}),
     ("illegal", {"legal moves"}),
-    ("ignore-stop", {"stop"}),
+    pytest.param("ignore-stop", {"stop"}, marks=pytest.mark.slow),  # CI time: 3 s of an engine ignoring stop
     ("garbage", {"info lines"}),
     ("bad-score", {"info lines"}),  # an impossible proof: a protocol error in the arena
     ("chatty", {"only protocol lines"}),
@@ -214,6 +214,7 @@ def test_a_handshake_without_a_game_line_says_so(engine_file: Path) -> None:
     assert status == 1 and "FAIL  handshake: no game line before zspok" in out, out
 
 
+@pytest.mark.slow  # CI time: 3 s of timeouts
 def test_an_engine_that_never_says_hello_is_not_waited_for_check_after_check(tmp_path: Path) -> None:
     mute = tmp_path / "mute.py"
     mute.write_text("import sys\nfor line in sys.stdin:\n    if line.strip() == 'quit': break\n")

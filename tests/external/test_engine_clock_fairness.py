@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 import statistics
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from zerosum.cli import main
 from zerosum.errors import AgentError
 from zerosum.external import Engine, EngineFault
 
-from process_helpers import write_script  # noqa: E402
+from process_helpers import rows, write_script  # noqa: E402
 from test_engine_check import check, failed  # noqa: E402
 from test_external_agent import ENGINE  # noqa: E402
 
@@ -67,9 +66,10 @@ for line in sys.stdin:
 '''
 
 
-@pytest.fixture
-def timed(tmp_path: Path) -> Path:
-    return write_script(tmp_path / "timed.py", TIMED)
+@pytest.fixture(scope="module")
+def timed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The timing engine's script, written once for the module's tests."""
+    return write_script(tmp_path_factory.mktemp("engines") / "timed.py", TIMED)
 
 
 def timed_engine(path: Path, mode: str, arg: float) -> list[str]:
@@ -78,14 +78,6 @@ def timed_engine(path: Path, mode: str, arg: float) -> list[str]:
 
 def flag(name: str, path: Path, mode: str, arg: float) -> list[str]:
     return ["--engine", f"{name}={sys.executable} {path} {mode} {arg}"]
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def search(engine: Engine, deadline: float, clock: tuple[float, float, float] | None = None) -> float:

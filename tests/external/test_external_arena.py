@@ -19,7 +19,7 @@ import pytest
 from zerosum.cli import main
 from zerosum.records import read as read_records
 
-from process_helpers import wait_gone  # noqa: E402
+from process_helpers import rows, wait_gone  # noqa: E402
 from test_external_agent import ENGINE, middle_first  # noqa: E402
 
 linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
@@ -35,14 +35,6 @@ def engine(tmp_path: Path) -> Path:
 
 def flag(name: str, path: Path, mode: str = "good") -> list[str]:
     return ["--engine", f"{name}={sys.executable} {path} {mode}"]
-
-
-def rows(db: Path, sql: str) -> list[tuple]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def played(records: list) -> list[tuple]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs, urlparse
 
+import pytest
+
 from page_browser import base_url, browser, engine_reply, page, phone, wait_moves  # noqa: F401  (fixtures)
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -253,6 +255,7 @@ def test_bad_export_requests_are_one_line_errors(base_url) -> None:
             assert exc.code == 400 and words in error and "\n" not in error, (body, error)
 
 
+@pytest.mark.slow  # CI time: a layout check in Chromium
 def test_the_study_board_fits_a_phone(phone) -> None:
     phone.goto(phone.base + "/?game=connectx:rows=8,cols=12,k=4&moves=6,7&v=1.1&opponent=person&analysis=1")
     wait_moves(phone, "6,7")

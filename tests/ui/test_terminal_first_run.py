@@ -102,6 +102,7 @@ def test_a_hint_waits_for_the_solvers_code_at_most_solver_time_then_alpha_beta_a
     step.wait(10)
 
 
+@pytest.mark.slow  # CI time: the slow cold-cache pty tests below cover it too
 def test_the_wait_line_fits_the_terminal_with_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
     """Defect 2: a compile that began before the wait, on an 80-column terminal: every wait line fits, with
     every figure (the estimate, the compile's time and the wait's); it was cut after ``compiling for 15 s, ``."""
@@ -121,6 +122,7 @@ def test_the_wait_line_fits_the_terminal_with_its_estimate(monkeypatch: pytest.M
     step.wait(10)
 
 
+@pytest.mark.slow  # CI time: the slow cold-cache pty test below covers it too
 def test_a_timed_engines_first_move_keeps_its_limit_while_its_code_compiles() -> None:
     """Defect 3: a timed engine (0.4 s) whose code compiles (a 4 s stand-in): it moves in its time, as its
     search does from Python (it waited the compile, calling it thinking, and said the search's 0.4 s)."""

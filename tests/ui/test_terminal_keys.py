@@ -78,7 +78,8 @@ def typed(args: list[str], script: list[tuple[str, float, bytes]],
 
 
 @fork
-@pytest.mark.parametrize("keys", [b"q\n", b"\x04"], ids=["q", "ctrl-d"])
+@pytest.mark.parametrize("keys", [b"q\n", pytest.param(b"\x04", marks=pytest.mark.slow)],  # CI time: q alone
+                         ids=["q", "ctrl-d"])
 def test_quitting_while_the_engine_thinks_ends_the_game_at_once(keys: bytes) -> None:
     """MCTS thinks 8 s on its move (Migration: no compiled code); q (or Ctrl-D) typed a second into it ends
     the game at once, as at a prompt (it used to be echoed and ignored: the process ended after the engine's

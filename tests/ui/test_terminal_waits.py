@@ -170,6 +170,7 @@ def test_a_game_on_a_cold_cache_says_what_it_waits_for(tmp_path) -> None:
     assert "Game abandoned." in session.text()
 
 
+@pytest.mark.slow  # CI time: a cold compile in a pty
 def test_quitting_a_first_game_ends_at_once_while_the_solver_compiles(tmp_path) -> None:
     """The default game on a cold cache, quit at its first prompt after 3 s: the solver's search is compiling
     in the background (about 20 s), and the process ends at once rather than wait for it (it waited 17-20 s,
