@@ -24,6 +24,8 @@ pytest.importorskip("ipykernel", reason="the notebook tests need a Python kernel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NOTEBOOKS = sorted(p.name for p in EXAMPLES.glob("*.ipynb"))
+#: the notebooks run in CI: the course experiments' (9 s) in the slow run only (CI time)
+RUN = [pytest.param(n, marks=pytest.mark.slow) if n == "07_course_experiments.ipynb" else n for n in NOTEBOOKS]
 #: seconds any one cell may take (generous: a cold numba cache compiles on first use)
 CELL_TIMEOUT = 300
 
@@ -57,14 +59,14 @@ def test_there_are_the_course_notebooks() -> None:
             "04_mcts_vs_alphabeta.ipynb", "05_class_contest.ipynb", "06_your_own_game.ipynb"} <= set(NOTEBOOKS)
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
+@pytest.mark.parametrize("name", RUN)
 def test_every_notebook_runs_without_an_error(name: str) -> None:
     notebook = executed(name)
     assert not [out for out in outputs(notebook) if out.output_type == "error"]
     assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
+@pytest.mark.parametrize("name", RUN)
 def test_every_svg_output_parses_as_xml(name: str) -> None:
     drawn = svgs(executed(name))
     assert drawn, f"{name} draws no board"

@@ -278,6 +278,7 @@ def test_solver_never_loses_a_drawn_board(tmp_path):
             assert winner in (0, None)
 
 
+@pytest.mark.slow  # CI time (10 s): tests/arena/test_interrupt.py stops a run with Ctrl-C in CI
 def test_ctrl_c_stops_cleanly_and_records_no_false_forfeit(tmp_path):
     db = tmp_path / "int.db"
     proc = subprocess.Popen([sys.executable, "-m", "zerosum", "match", agent("slow_first"), "first", "--games", "16",
