@@ -207,35 +207,47 @@ def test_analyze_connect4_matches_pons(client) -> None:
         assert len(data["columns"]) == 7
 
 
+#: positions past the opening book whose solver move takes 0.07-0.15 s under time=0.01 (measured warm): most
+#: miss the hard limit of 0.06 s; which ones do depends on the machine's load
+_HARD = ["153117156", "7577731761", "163665457", "434614136", "756126673", "623354754"]
 _SOLVER_PAST_ITS_LIMIT = """
-import json
+import json, sys
 from starlette.testclient import TestClient
 from zerosum.ui.server import create_app
 with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
-    reply = c.post("/api/move", json={"game": "connect4", "moves": "153117156", "agent": "solver"})
-    print(json.dumps({"status": reply.status_code, "data": reply.json()}))
+    for moves in sys.argv[1:]:
+        reply = c.post("/api/move", json={"game": "connect4", "moves": moves, "agent": "solver"})
+        print(json.dumps({"moves": moves, "status": reply.status_code, "data": reply.json()}))
 """
 
 
 @pytest.mark.slow
 def test_a_solver_past_its_limit_hands_the_move_to_alphabeta() -> None:
-    """The solver keeps its own clock within about 0.05 s (0.066 s on this ply-9 position under time=0.01),
-    so it misses the hard limit of 0.06 s only in a worker of a fresh server, whose first search maps its
-    table: run in a process of its own, as a server starts, not in this one, whose forked workers inherit
-    what earlier tests warmed (it passed alone and failed after other tests)."""
+    """The solver keeps its own clock within about 0.05 s, so whether it misses the hard limit of 0.06 s on one
+    position depends on the machine (a fresh worker's first search, the load): of several positions that take
+    it 0.07-0.15 s, at least one is handed to alpha-beta, with its note, and every reply is a legal move of
+    one or the other (in a server of its own: this process's forked workers are warm from earlier tests)."""
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
     import json
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _SOLVER_PAST_ITS_LIMIT], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", _SOLVER_PAST_ITS_LIMIT, *_HARD], capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
-    assert out["status"] == 200, out
-    data = out["data"]
-    assert data["agent"] == "alphabeta:time=0.01" and "the solver needed more than 0.06 s" in data["note"]
-    assert data["moves"].startswith("153117156") and len(data["moves"]) == 10
+    replies = [json.loads(line) for line in done.stdout.strip().splitlines()]
+    assert [r["moves"] for r in replies] == _HARD and all(r["status"] == 200 for r in replies), replies
+    handed = []
+    for r in replies:
+        data = r["data"]
+        assert data["moves"].startswith(r["moves"]) and len(data["moves"]) == len(r["moves"]) + 1, r
+        if data["agent"] == "alphabeta:time=0.01":
+            assert "the solver needed more than 0.06 s" in data["note"], r
+            handed.append(r["moves"])
+        else:
+            assert data["agent"].startswith("solver"), r
+    assert handed, replies
 
 
 def test_serve_command_line(capsys) -> None:
