@@ -56,6 +56,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..contest.store import Store
 from ..contest.submissions import MAX_UPLOAD, Unsaved, accept
+from ..contest.validate import VALIDATORS
 from ..errors import UsageError
 from . import contest_quota as quota, contest_views as views, server
 from .server import STATIC, TooLarge, answered
@@ -296,7 +297,7 @@ class BoardMount(Mount):
 
 
 def create_contest_app(directory: str | Path | Store, *, unconfined: bool = False, ladder: bool = True,
-                       viewer: bool = True, validators: int = 4, **pool: Any) -> Any:
+                       viewer: bool = True, validators: int = VALIDATORS, **pool: Any) -> Any:
     """The contest's Starlette application for the contest folder ``directory`` (or its open Store: one a process).
     SandboxUnavailable (one line) when no sandbox can be had and not ``unconfined``; ``ladder``: play the
     ladder in this process (``pool``: its ``backend``, ``jobs``, ``address``); ``viewer``: serve the board
