@@ -110,3 +110,26 @@ def test_a_long_game_that_ends_asks_for_a_depth_limit_rather_than_a_recursion_er
     assert make_agent("minimax:depth=4").search(game, game.initial_state).action == 1
     record = zerosum.play_game(game, "first", "first")
     assert len(record.moves) == 3000 and isinstance(GameBug("x"), GameError)
+
+
+def test_the_arena_s_progress_says_a_game_has_not_ended_every_thousand_plies(tmp_path):
+    # a game that never ends plays on to MAX_PLIES (hours under time-limited agents): the progress line says so
+    from zerosum.arena.match import long_game, run_arena
+    from zerosum.arena.plan import ArenaConfig, iter_plan
+    from zerosum.arena.runner import LONG_GAME, LocalRunner
+    from zerosum.arena.store import Store
+
+    spec = str(game_file(tmp_path, "never_ends"))
+    config = ArenaConfig(game=spec, agents=["random", "random"], games=1, seed=1, openings=[""])
+    store = Store(tmp_path / "run.db", create=True)
+    store.initialise(config.to_json(), [("random", "random"), ("random#2", "random")], iter_plan(config))
+    said: list[str] = []
+    with pytest.raises(GameError, match=f"did not end after {MAX_PLIES:,} plies"):
+        run_arena(store, config, LocalRunner(1), lambda done, total, text: said.append(text))
+    store.close()
+    notes = [text.partition(" · ")[2] for text in said if "lasted" in text]
+    assert notes == [long_game(spec, 0, plies) for plies in range(LONG_GAME, MAX_PLIES + 1, LONG_GAME)]
+    assert notes[0] == (f"game 1 has lasted 1,000 plies (a game from a file or a class that never ends stops the run at "
+                        f"{MAX_PLIES:,} plies; --adjudicate draw=N scores a draw after N moves)")
+    assert long_game("connect4", 4, 2000) == ("game 5 has lasted 2,000 plies (--adjudicate draw=N scores a draw "
+                                              "after N moves)")

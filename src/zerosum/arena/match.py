@@ -376,6 +376,20 @@ def run_arena(
         if progress is not None:
             progress(count[0], total, tally.describe())
 
+    def watch(task: GameTask, plies: int) -> None:  # no silent hours: a game that has not ended says so
+        if progress is not None and not decided[0]:
+            progress(count[0], total, f"{tally.describe()} · {long_game(config.game, task.idx, plies)}")
+
     if todo and not decided[0]:
-        runner.run(todo, on_record, stop=lambda: decided[0])
+        runner.run(todo, on_record, stop=lambda: decided[0], watch=watch)
     return tally
+
+
+def long_game(game: str, idx: int, plies: int) -> str:
+    """What the progress line says of game ``idx`` (from 0) still in flight after ``plies`` moves."""
+    from ..games.course import MAX_PLIES
+    from ..games.course_files import course_file
+
+    limit = (f"a game from a file or a class that never ends stops the run at {MAX_PLIES:,} plies; "
+             if course_file(game) else "")
+    return f"game {idx + 1} has lasted {plies:,} plies ({limit}--adjudicate draw=N scores a draw after N moves)"

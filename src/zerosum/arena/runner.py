@@ -39,10 +39,16 @@ from .clock import TIME_FORFEIT, Clock
 from .play import GameTask, run_game
 from .store import GameRecord
 
-__all__ = ["LocalRunner", "RayRunner", "make_runner", "play_supervised"]
+__all__ = ["LocalRunner", "RayRunner", "make_runner", "play_supervised", "LONG_GAME"]
 
 OnRecord = Callable[[GameTask, GameRecord], None]
 ShouldStop = Callable[[], bool]
+#: ``watch(task, plies)``: a game in flight has lasted ``plies`` moves, a multiple of :data:`LONG_GAME`
+Watch = Callable[[GameTask, int], None]
+
+#: every this many plies of a game in flight, ``watch`` hears of it (a game from a file or a class that never
+#: ends plays on to :data:`zerosum.games.course.MAX_PLIES`: hours at a second a move)
+LONG_GAME = 1_000
 
 _RESULT = {1: "1-0", 2: "0-1", None: "1/2-1/2"}
 _NO_LIMIT = float("inf")
@@ -72,6 +78,7 @@ class _Game:
     spare: float = 0.0  # the grace of the current move (not charged to the clock)
     by_clock: bool = False  # the current move's limit is what its clock has left
     left: float = 0.0  # what the thinking seat's clock had left when its move began
+    watch: Watch | None = None
 
     def __post_init__(self) -> None:
         if self.task.tc:
@@ -114,6 +121,8 @@ class _Game:
             self.vals.append(value)
             self.depths.append(depth)
             self.exacts.append(exact is True)
+            if self.watch is not None and len(self.moves) % LONG_GAME == 0:
+                self.watch(self.task, len(self.moves))
             return _NO_LIMIT
         return self.limit + self.margin
 
@@ -142,9 +151,11 @@ class _Late(Exception):
     """A move that arrived after its deadline (the worker is killed like a timeout)."""
 
 
-def play_supervised(pool: Any, task: GameTask, grace: float = 30.0, setup: float = 120.0) -> GameRecord:
-    """Play ``task`` in a worker of ``pool`` under its clock; its record (forfeits included)."""
-    g = _Game(task, grace, setup)
+def play_supervised(pool: Any, task: GameTask, grace: float = 30.0, setup: float = 120.0,
+                    watch: Watch | None = None) -> GameRecord:
+    """Play ``task`` in a worker of ``pool`` under its clock; its record (forfeits included).  ``watch`` hears
+    of the game every :data:`LONG_GAME` plies (called in the supervising thread)."""
+    g = _Game(task, grace, setup, watch=watch)
     try:
         final = pool.run(run_game, (task,), None, g)
     except (EngineTimeout, _Late):
@@ -174,18 +185,20 @@ class LocalRunner:
         self.grace = grace
         self.setup = setup  # seconds allowed to build an agent
 
-    def run(self, tasks: Iterable[GameTask], on_record: OnRecord, stop: ShouldStop = lambda: False) -> bool:
+    def run(self, tasks: Iterable[GameTask], on_record: OnRecord, stop: ShouldStop = lambda: False,
+            watch: Watch | None = None) -> bool:
         """Play every task unless ``stop()`` turns true; returns False when stopped early.
 
-        ``on_record`` is called in this thread, in finishing order, once per finished game.
+        ``on_record`` is called in this thread, in finishing order, once per finished game; ``watch`` (from the
+        games' threads) every :data:`LONG_GAME` plies of a game in flight.
         """
         todo = list(tasks)
         if not todo:
             return True
         # no memory bound: the command line may give an agent a large table on purpose
         with Pool(min(self.jobs, len(todo)), wait=None, memory_limit=None, rss_limit=None, quiet=True) as pool:
-            return pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup), todo,
-                             on_record, stop)
+            return pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup, watch=watch),
+                             todo, on_record, stop)
 
 
 class RayRunner:
@@ -198,9 +211,10 @@ class RayRunner:
         self.jobs = self.pool.size
         self.grace, self.setup = grace, setup
 
-    def run(self, tasks: Iterable[GameTask], on_record: OnRecord, stop: ShouldStop = lambda: False) -> bool:
-        return self.pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup), tasks,
-                              on_record, stop)
+    def run(self, tasks: Iterable[GameTask], on_record: OnRecord, stop: ShouldStop = lambda: False,
+            watch: Watch | None = None) -> bool:
+        return self.pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup, watch=watch),
+                              tasks, on_record, stop)
 
 
 def make_runner(backend: str, jobs: int | None, grace: float, address: str | None = None) -> LocalRunner | RayRunner:

@@ -128,7 +128,8 @@ class _InProcess:
         self.game, self.plan, self.objects, self.labels, self.limits = game, plan, objects, labels, limits
         self.records: dict[int, GameRecord] = {}
 
-    def run(self, tasks: Sequence[Any], on_record: Callable[[Any, Any], None], stop: Callable[[], bool]) -> bool:
+    def run(self, tasks: Sequence[Any], on_record: Callable[[Any, Any], None], stop: Callable[[], bool],
+            watch: Any = None) -> bool:  # watch: for a progress line, which a Python match has not
         from ..arena.openings import parse_opening
         from ..arena.play import _seat_seed
         from ..arena.store import GameRecord as Stored
