@@ -63,7 +63,7 @@ DEFAULT_TT = 1 << 20
 MAX_TT = 1 << 22
 #: seconds the kernel takes to compile on a cold cache (an idle two-core machine; :mod:`.prepare`)
 COLD_SECONDS = 3.5
-CHECK_EVERY = 256  # generic path: nodes between clock readings
+CHECK_EVERY = 256  # generic path: nodes between clock readings, and a node of this many moves reads it too
 
 
 class _Stop(Exception):
@@ -236,7 +236,10 @@ class AlphaBetaAgent(EvaluatingAgent):
                 return (-first, -history.get(a, 0), rank.get(a, 0))
 
             best, best_move = -INF, None
-            for a in sorted(legal(s), key=key):
+            moves = legal(s)
+            if deadline is not None and len(moves) >= CHECK_EVERY and time.perf_counter() >= deadline:
+                raise _Stop  # a wide node's sort alone outlasts CHECK_EVERY narrow nodes
+            for a in sorted(moves, key=key):
                 v = to_parent(negamax(result(s, a), depth - 1, to_child(beta), to_child(alpha), ply + 1, a))
                 if v > best:
                     best, best_move = v, a
