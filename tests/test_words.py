@@ -20,8 +20,8 @@ import pytest
 from zerosum import get_game, make_agent
 from zerosum.agents.base import SearchAgent
 from zerosum.cli import main
-from zerosum.core.words import (DISTANCE_LEGEND, class_words, describe_value, estimate_words, exact_words,
-                                moves_to_end, score_words, short_words, value_words)
+from zerosum.core.words import (DISTANCE_LEGEND, EITHER_LEGEND, class_words, describe_value, distance_legend,
+                                estimate_words, exact_words, moves_to_end, score_words, short_words, value_words)
 from zerosum.values import HEURISTIC_BOUND, loss_value, score_to_value, win_value
 
 C4, C4_BEST, C4_SCORE, C4_WORDS = "4453", "3", -2, "loss in 18 moves"
@@ -39,6 +39,28 @@ def test_distances_count_the_moves_of_the_side_concerned() -> None:
     assert score_words(1, 0, 42) == "win in 21 moves"  # DESIGN: the empty 7 x 6 board scores +1
     assert score_words(C4_SCORE, 4, 42) == C4_WORDS == exact_words(score_to_value(C4_SCORE, 4, 42))
     assert "N moves" in DISTANCE_LEGEND
+
+
+@pytest.mark.parametrize("spec, last", [("connect4", True), ("connectx:rows=4,cols=4,k=3", True), ("tictactoe", True),
+                                        ("migration:n=4", True), ("othello:n=4", False), ("othello:n=6", False)])
+def test_the_legend_has_a_second_case_where_the_loser_can_end_the_game(spec: str, last: bool) -> None:
+    # the trait is checked against play: in 300 random games every win is the winner's own move where the game
+    # says so; Othello's board fills up on the loser's move in some of them
+    import random
+
+    game = get_game(spec)
+    assert game.traits.winner_moves_last is last
+    assert distance_legend(game) == (DISTANCE_LEGEND if last else EITHER_LEGEND)
+    rng, loser_ended = random.Random(1), 0
+    for _ in range(300):
+        s, mover = game.initial_state, None
+        while not game.is_terminal(s):
+            mover = game.player(s)
+            s = game.result(s, rng.choice(game.actions(s)))
+        winner = game.outcome(s).winner
+        if winner is not None and winner != mover:
+            loser_ended += 1
+    assert (loser_ended == 0) is last, loser_ended
 
 
 def test_estimates_never_read_like_proofs() -> None:

@@ -79,11 +79,14 @@ class GameTraits:
 
     ``solver``: the exact solver (:mod:`zerosum.solver`) takes this game, so the faces may promise exact
     values and progressive analyses.  ``layout``: how its states are laid out for compiled code ("" none;
-    :data:`COLUMN_BITBOARD`), so an engine knows which fast path can read them.
+    :data:`COLUMN_BITBOARD`), so an engine knows which fast path can read them.  ``winner_moves_last``: every
+    won game ends on the winner's own move (Connect-X, Tic-Tac-Toe, Migration), so a distance's legend needs
+    no second case (Othello's board can fill up on the loser's move; a course game's rules are its own).
     """
 
     solver: bool = False
     layout: str = ""
+    winner_moves_last: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,14 +21,21 @@ the file format; what a face shows of a record is worded here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..values import WIN, is_proven, plies_to_end, score_to_value
 
 __all__ = ["moves_to_end", "exact_words", "estimate_words", "value_words", "describe_value", "short_words",
            "class_words", "score_words", "CLASS_WORDS", "UNCOUNTED_WORDS", "CLASS_NAMES", "CLASS_POINTS", "DISTANCE_LEGEND",
+           "EITHER_LEGEND", "distance_legend",
            "SHORT_LEGEND", "CLASS_LEGEND", "ESTIMATE_MARK"]
 
-#: what a distance counts, said once wherever one is shown
+#: what a distance counts, said once wherever one is shown (:func:`distance_legend`: of a game whose winner
+#: moves last, as Connect-X's)
 DISTANCE_LEGEND = "win in N moves: the mover's Nth move wins; loss in N: the opponent's Nth"
+#: the same where a game may end on the loser's move (Othello, a course game), which the words then say
+EITHER_LEGEND = ("win in N moves: the mover's Nth move wins, or the opponent's Nth ends the game where said; "
+                 "loss in N: the opponent's Nth, or the mover's own Nth where said")
 #: what the short figures mean (:func:`short_words`)
 SHORT_LEGEND = "W n: a win in n moves, L n: a loss in n moves, 0: a draw, ≈: an estimate"
 #: a move proven only in win/draw/loss (an analysis stopped early): its words, and its one-word name
@@ -42,6 +49,13 @@ CLASS_POINTS = {1: "W", 0: "0", -1: "L"}
 CLASS_LEGEND = "W / L: proven, distance not yet known"
 #: the mark of an estimate's short figure
 ESTIMATE_MARK = "≈"
+
+
+def distance_legend(game: Any) -> str:
+    """The legend of distances for ``game`` (None: any game): :data:`DISTANCE_LEGEND` where its winner always
+    moves last (its traits say so), else :data:`EITHER_LEGEND`."""
+    traits = getattr(game, "traits", None)
+    return DISTANCE_LEGEND if getattr(traits, "winner_moves_last", False) else EITHER_LEGEND
 
 
 def moves_to_end(value: float) -> int:

@@ -77,7 +77,7 @@ class ConnectX(Game[ConnectXState, int]):
         self.directions = (1, h1, h1 - 1, h1 + 1)  # vertical, horizontal, two diagonals
         self.fits_64 = cols * h1 <= 64
         # the solver takes boards up to 128 bits (past 64 on its 128-bit bitboards)
-        self.traits = GameTraits(solver=cols * h1 <= 128, layout=COLUMN_BITBOARD)
+        self.traits = GameTraits(solver=cols * h1 <= 128, layout=COLUMN_BITBOARD, winner_moves_last=True)
         # per direction, the shifts that grow a run to k by doubling (k=4: d, then 2d)
         grows, length = [], 1
         while length < k:

@@ -26,7 +26,7 @@ from typing import Callable, ClassVar, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSpecError
 from ..core.checks import check_text
-from ..game import BoardView, Game, GameOption, Outcome, as_index, board_cells, check_player, other, safe_repr
+from ..game import BoardView, Game, GameOption, GameTraits, Outcome, as_index, board_cells, check_player, other, safe_repr
 from ..spec import quoted
 from .move_text import split_joined
 from .registry import register_game
@@ -58,6 +58,7 @@ class Migration(Game[MigrationState, Action]):
     #: the largest board side (a documented limit, checked before anything is built)
     MAX_N = 64
 
+    traits = GameTraits(winner_moves_last=True)  # a win is the winner's own move
     name = "migration"
     OPTIONS: ClassVar[dict[str, GameOption]] = {"n": GameOption(8, 3, MAX_N, "the side of the board")}
     MOVES_HELP = "the moving stones as x,y (row from the top, column, both from 0) joined by ';', e.g. 3,0;7,3"

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from ..core.checks import check_text, player_error
-from ..game import BoardView, Game, Outcome, as_index, board_cells, check_player, one_based
+from ..game import BoardView, Game, GameTraits, Outcome, as_index, board_cells, check_player, one_based
 from ..spec import quoted
 from .connectx_eval import line_window_score
 from .move_text import split_joined
@@ -53,6 +53,7 @@ class TicTacToe(Game[TicTacToeState, int]):
     """The 3 x 3 game: three in a row wins, a full board without one is a draw."""
 
     spec = "tictactoe"
+    traits = GameTraits(winner_moves_last=True)  # a win is the winner's own move
     name = "tictactoe"
     MOVES_HELP = "1-based cells row by row from the top left, e.g. 519"
     GLYPHS = ("X", "O")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.words import DISTANCE_LEGEND
+from ..core.words import distance_legend
 from .judge import SUFFIX
 
 __all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
@@ -23,11 +23,16 @@ def heading(found_or_engine: Any, exact: bool = True, spec: str = "") -> list[st
     engine = getattr(found_or_engine, "engine", found_or_engine)
     exact = getattr(found_or_engine, "exact", exact)
     done = getattr(found_or_engine, "done", True)
-    spec = getattr(getattr(found_or_engine, "game", None), "spec", spec)
+    game = getattr(found_or_engine, "game", None)
+    if game is None and spec:
+        from ..games.registry import get_game
+
+        game = get_game(spec)
+    spec = getattr(game, "spec", spec)
     names = "  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()
     said = " (exact)" if exact else " (estimates unless proven: each value says which)" if not done else \
         "" if "estimates" in engine else " (estimates)"
-    return [f"Review of {spec} by {engine}{said} ({DISTANCE_LEGEND})", names]
+    return [f"Review of {spec} by {engine}{said} ({distance_legend(game)})", names]
 
 
 def row(m: Any) -> str:

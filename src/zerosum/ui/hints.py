@@ -40,7 +40,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..agents.base import Agent
-from ..core.words import DISTANCE_LEGEND, describe_value, estimate_words
+from ..core.words import describe_value, distance_legend, estimate_words
 from ..agents.prepare import MESSAGE_AFTER, seconds, settle, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
@@ -128,7 +128,8 @@ def format_hints(game: Game[Any, Any], state: Any, found: Analysis, *, ply: int 
         lines.append((f"  {name}  {said}{mark}",
                       f"  [{STYLE_HEADER}]{escape(name)}[/]  [{_style(found, a)}]{escape(said)}[/]{mark}"))
     if any(a in found.values and a not in found.classes and is_proven(found.values[a]) for a in actions):
-        lines.append((f"({DISTANCE_LEGEND})", f"[{STYLE_DIM}]({DISTANCE_LEGEND})[/]"))
+        legend = distance_legend(game)
+        lines.append((f"({legend})", f"[{STYLE_DIM}]({legend})[/]"))
     if any(found.estimate(a) for a in actions):
         unit = f"est.: {found.engine}'s heuristic estimate; + favours the mover; not a proof"
         lines.append((f"({unit})", f"[{STYLE_DIM}]({escape(unit)})[/]"))
