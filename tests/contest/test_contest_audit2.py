@@ -79,6 +79,27 @@ def test_a_check_ends_within_its_budget_whatever_the_seat_waits_for(tmp_path, ki
         assert status == "ok" and "check stopped there" in message, message
 
 
+def test_an_unconfined_check_ends_within_its_budget_too(tmp_path, monkeypatch):
+    # no sandbox (as on a machine without bubblewrap, with --unconfined): the jail's relay alone ends the seat; it
+    # waited the engine client's 110 s for 'readyok'
+    from zerosum.contest import sandbox, seats
+
+    monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "no sandbox in this test")
+    store = make_contest(tmp_path / "c", {"Ann": source("first")}, move_time=0.5)
+    rel = _program(tmp_path / "c", "slow", SLOW_NEWGAME)
+    definition = seats.seat_definition(str(tmp_path / "c"), rel, "program", unconfined=True, until=1.0)
+    assert definition.command[-2:] == ("--", str((tmp_path / "c" / rel).resolve())) and "--until" in definition.command
+    assert "bwrap" not in " ".join(definition.command)  # unconfined: the relay, no sandbox
+    started = time.monotonic()
+    status, message, _ = validate(str(tmp_path / "c"), rel, "program", store.config(), budget=3.0, unconfined=True)
+    took = time.monotonic() - started
+    assert took < 4.5, (took, message)
+    assert status == "failed" and "not ready to play within the check's 3 s" in message, message
+    good = _program(tmp_path / "c", "good.py", source("first"))  # an honest one still plays its games
+    status, message, _ = validate(str(tmp_path / "c"), good, "python", store.config(), budget=15.0, unconfined=True)
+    assert status == "ok" and "games against the random player" in message, message
+
+
 @sandboxed
 def test_a_seat_not_ready_for_its_game_forfeits_with_a_named_reason(tmp_path, monkeypatch):
     monkeypatch.setattr(playing, "SEAT_READY", 3.0)  # the supervisor's bound is kept in this process

@@ -3,6 +3,9 @@
 ``python -I -S jail.py --outer MEMORY_MB CPU_PERCENT -- bwrap ...`` (:func:`outer`), before the sandbox: the
 seat's processes together get a memory and a CPU cgroup of their own where the machine allows it.
 
+``python -I -S jail.py --until MONOTONIC -- PROGRAM [ARGS...]``: the relay alone (below), for a validation's
+seat run unconfined (no sandbox, no limits: :func:`zerosum.contest.sandbox.wrap`), so it too ends at MONOTONIC.
+
 ``python -I -S jail.py [--strict] [--until MONOTONIC] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB
 NOFILE -- PROGRAM [ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
 seat's resource limits, gives up root when it runs as root (bubblewrap's privileged mode: the program and the
@@ -274,6 +277,8 @@ def main(argv: list[str]) -> None:
     while argv[:1] == ["--link"] and len(argv) > 2:
         links.append((argv[1], argv[2]))
         argv = argv[3:]
+    if argv[:1] == ["--"] and len(argv) > 1:  # a relay alone (an unconfined seat's --until): no limits, no user
+        _start(argv[1:], links, strict, 0, until, None)
     try:
         cut = argv.index("--")
         nproc, data_mb, cpu_s, fsize_mb, nofile = (int(x) for x in argv[:cut])
@@ -295,12 +300,18 @@ def main(argv: list[str]) -> None:
         _say(f"jail: the seat's limits cannot be set: {exc}")
         os._exit(CANNOT_JAIL)
     root = os.getuid() == 0  # bubblewrap ran as root, without a user namespace: the jail and the program each
-    uids = _fresh_uids() if root else (0, 0)  # become a user of its own, so the program cannot signal the jail
+    _start(program, links, strict, data_mb, until, _fresh_uids() if root else None)  # become a user of its own,
+    # so the program cannot signal the jail
+
+
+def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_mb: int, until: float | None,
+           uids: tuple[int, int] | None) -> None:
+    """Start ``program`` and relay its output (:func:`relay`); ``uids``: the jail's and the program's users."""
     ours, theirs = os.pipe()
     child = os.fork()
     if child == 0:
         try:
-            if root:
+            if uids is not None:
                 _become(uids[1])
         except OSError as exc:
             _say(f"jail: the seat cannot give up root: {exc}")
@@ -318,7 +329,7 @@ def main(argv: list[str]) -> None:
         finally:
             os._exit(127)
     os.close(theirs)
-    if root:
+    if uids is not None:
         try:
             _become(uids[0])
         except OSError as exc:

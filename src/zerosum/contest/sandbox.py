@@ -45,7 +45,7 @@ from typing import Any, Sequence
 from ..errors import UsageError
 from ..spec import quoted
 
-__all__ = ["Limits", "SandboxUnavailable", "bwrap_path", "sandbox_problem", "require_sandbox", "wrap",
+__all__ = ["Limits", "SandboxUnavailable", "bwrap_path", "sandbox_problem", "require_sandbox", "wrap", "runs_unconfined",
            "SUBMISSION_DIR", "SCRATCH_DIR", "UNCONFINED_FLAG"]
 
 #: where the submission is seen inside the sandbox (read-only), and the private scratch folder (also HOME)
@@ -159,6 +159,11 @@ def _parents(path: str) -> list[str]:
     return words
 
 
+def runs_unconfined(unconfined: bool) -> bool:
+    """Whether a seat :func:`wrap` is told ``unconfined`` runs without the sandbox: none can be had here."""
+    return unconfined and sandbox_problem() is not None
+
+
 def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequence[tuple[str, str]] = (),
          workdir: str = SCRATCH_DIR, env: dict[str, str] | None = None, strict: bool = False,
          unconfined: bool = False, until: float | None = None) -> list[str]:
@@ -166,14 +171,16 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
     inside)`` pairs bound read-only (the submission); ``workdir``: the folder it starts in; ``env``: more
     environment variables; ``until``: the ``time.monotonic()`` at which the seat ends, whatever it does (a
     validation's: :mod:`.jail`'s ``--until``).  SandboxUnavailable (one line) when no sandbox can be had, unless
-    ``unconfined``: then ``command`` is returned as it is."""
+    ``unconfined``: then ``command`` is returned as it is, or with ``until`` under the jail's relay alone (no
+    limits), which ends it then."""
     words = list(command)
     if not words:
         raise UsageError("the sandbox needs a command to run")
     problem = sandbox_problem()
     if problem is not None:
         if unconfined:
-            return words
+            return words if until is None else [sys.executable, "-I", "-S", _JAIL, "--until", f"{until:.3f}", "--",
+                                                *words]
         require_sandbox(False)
     bwrap = bwrap_path()
     assert bwrap is not None

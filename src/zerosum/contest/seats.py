@@ -41,7 +41,7 @@ from ..errors import AgentError, UsageError
 from ..external import Engine, EngineDefinition
 from ..spec import quoted
 from .game_file import seat_files
-from .sandbox import SUBMISSION_DIR, Limits, wrap
+from .sandbox import SUBMISSION_DIR, Limits, runs_unconfined, wrap
 
 __all__ = ["seat_definition", "seat_engine", "entry_function", "KINDS", "ENTRY"]
 
@@ -107,11 +107,10 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
             os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         words = [inside]
     files = [(path, inside), *seat_files(game)]  # a game in a file: its copy, read-only, where its spec says
-    command = wrap(words, limits=limits, files=files, strict=kind != "program", unconfined=unconfined,
-                   until=until)
-    if command == words:  # unconfined: the program as it is, where it lies
-        command = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
-        return EngineDefinition(engine_name, tuple(command), os.path.dirname(path))
+    if runs_unconfined(unconfined):  # the program as it is, where it lies (ended at `until`)
+        words = [path if w == inside else w.replace(inside + ":", path + ":") for w in words]
+        return EngineDefinition(engine_name, tuple(wrap(words, unconfined=True, until=until)), os.path.dirname(path))
+    command = wrap(words, limits=limits, files=files, strict=kind != "program", until=until)
     return EngineDefinition(engine_name, tuple(command), os.path.realpath(contest_dir))
 
 
