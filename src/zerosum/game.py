@@ -170,9 +170,12 @@ class Game(ABC, Generic[S, A]):
         return None if out is None else out.winner
 
     def utility(self, state: S, player: int) -> int:
-        """+1 / 0 / -1 for ``player`` at a terminal state (0 while the game goes on)."""
+        """+1 / 0 / -1 for ``player`` (1 or 2) at a terminal state (0 while the game goes on)."""
         out = self.outcome(state)
-        return 0 if out is None else out.utility(player)
+        if out is None:
+            check_player(player)  # a bad player is refused whether or not the game is over
+            return 0
+        return out.utility(player)
 
     # ---- names ----------------------------------------------------------------------------------
 

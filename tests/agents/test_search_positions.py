@@ -66,6 +66,18 @@ def test_a_bad_move_is_the_games_one_line_in_search_and_trace(form: Any, error: 
         assert words in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize("spec", ["random:seed=3", "first"])
+def test_the_simple_agents_take_every_form_too(spec: str) -> None:
+    # "every agent is called as agent(game, state)" with the position in any form: random and first refused
+    # a move string and a list ("not a position of ..."), and a bad move was not named
+    game = zerosum.get_game("connect4")
+    moves = [make_agent(spec)(game, form) for form in (game.from_moves("4453"), "4453", [3, 3, 4, 2], (3, 3, 4, 2))]
+    assert len(set(moves)) == 1 and moves[0] in game.actions(game.from_moves("4453"))
+    assert make_agent("first")(game, "1111112") == 1  # column 1 is full: the first legal column is 2 (action 1)
+    with pytest.raises(IllegalMoveError, match=r"^move 3 of \[3, 3, 9\]: column 10 is outside 1..7"):
+        make_agent(spec)(game, [3, 3, 9])
+
+
 @pytest.mark.parametrize("form", [5, 2.5, {3: 3}, b"44"])
 def test_what_is_no_position_is_still_one_line(form: Any) -> None:
     with pytest.raises(GameError) as caught:

@@ -151,3 +151,13 @@ def test_tictactoe_random_play_properties(picks: list[int]) -> None:
         state = nxt
         assert game.from_grid(game.render(state)) == state
         assert game.utility(state, 1) == -game.utility(state, 2)
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "migration:n=4", "othello:n=4", "connect4"])
+@pytest.mark.parametrize("player", [3, 0, "1", None, 1.0, True])
+def test_utility_refuses_a_bad_player_while_the_game_goes_on(spec: str, player: object) -> None:
+    # the game over or not: Tic-Tac-Toe, Migration and Othello answered 0 for player 3 before the end
+    game = get_game(spec)
+    with pytest.raises(InvalidMoveError, match=r"^a player is 1 \(moves first\) or 2, not "):
+        game.utility(game.initial_state, player)
+    assert game.utility(game.initial_state, 1) == game.utility(game.initial_state, 2) == 0

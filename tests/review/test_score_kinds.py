@@ -90,3 +90,22 @@ def test_explain_shows_as_bounds_exactly_the_scores_the_search_calls_bounds():
     shown = {game.parse_action(line[2:].split()[0], game.from_moves("4453")): "at most" in line for line in table}
     assert len(shown) == 7 and shown == {a: found.score_kinds[a] == "upper" for a in shown}
     assert any(shown.values()) and not all(shown.values())
+
+
+@pytest.mark.parametrize("spec, moves", [("solver", "4453"), ("solver", "32771557"), ("solver:time=5", "411241364423"),
+                                         ("solver:book=0", "44433362")])
+def test_every_score_of_the_solver_is_exact(spec, moves):
+    # every scored column is "exact": the book's answer, the one-call analysis's, the progressive one's
+    game = get_game("connect4")
+    found = make_agent(spec).search(game, moves)
+    assert found.exact and found.score_kinds == dict.fromkeys(found.scores, "exact")
+    assert set(found.scores) == set(game.actions(game.from_moves(moves)))
+
+
+def test_a_partial_solver_answer_says_which_scores_it_has():
+    # a person waiting for a move proven in win/draw/loss, with no time for the distances: what is scored is exact
+    game = get_game("connect4")
+    agent = make_agent("solver:book=0")
+    found = agent.search_within(game, game.from_moves("411241364423"), 0.001)
+    assert not found.exact and agent.last_proof and len(found.scores) < len(game.actions(game.from_moves("411241364423")))
+    assert found.score_kinds == dict.fromkeys(found.scores, "exact")

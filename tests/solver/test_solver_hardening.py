@@ -58,9 +58,10 @@ def test_book_without_output_does_not_touch_the_shipped_book(capsys: pytest.Capt
 def test_book_refuses_to_write_inside_the_installed_package(capsys: pytest.CaptureFixture[str],
                                                             no_search: None) -> None:
     before = digests(DATA)
-    for name in ("book-6x7-k4.npz", "book-4x5-k4.npz"):
+    for name in ("book-6x7-k4.npz", "book-4x5-k4.npz", "x.zsb"):
         assert main(["book", "--game", SMALL, "-o", str(DATA / name), "--overwrite", "-q"]) == 2
-        assert "inside the installed zerosum package" in one_error(capsys)
+        said = one_error(capsys)  # the suggestion keeps the file's own name (it said "-o book.npz" for x.zsb)
+        assert "inside the installed zerosum package" in said and f"(e.g. -o '{name}' in your own folder)" in said
     assert digests(DATA) == before
 
 

@@ -301,9 +301,10 @@ class Agent(ABC):
     TRAITS: ClassVar[AgentTraits] = AgentTraits()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)  # __call__ and search take a course game object too
-        for name in set(cls.__dict__) & {"__call__", "search"}:
-            setattr(cls, name, course_entry(cls.__dict__[name]))
+        super().__init_subclass__(**kwargs)  # __call__ and search take a course game object too, and __call__
+        for name in set(cls.__dict__) & {"__call__", "search"}:  # a move string or a list of moves (search: below)
+            own = cls.__dict__[name]
+            setattr(cls, name, course_entry(taking_positions(own) if name == "__call__" else own))
 
     def __init__(self, *, limits: Limits | None = None, seed: int | None = None) -> None:
         check_agent(self.name, limits, seed)

@@ -116,7 +116,7 @@ def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what:
     target = _named(path, what)
     if _inside_package(target):
         raise InvalidFileError(f"{what} {shown(target)} is inside the installed zerosum package: "
-                               "write it somewhere else (e.g. -o book.npz)")
+                               f"write it somewhere else (e.g. -o {shown(target.name)} in your own folder)")
     info = _lstat(target, what)
     _refuse_special(target, info, what)
     folder = target.parent

@@ -2,7 +2,8 @@
 
 It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
-/ 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``.
+/ 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``
+(``score_kinds``: each ``"exact"``; :mod:`.answers`).
 
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
 opening book take seconds to a minute to score every column) -- but for an early position of a board past
@@ -53,9 +54,9 @@ from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
 from ..game import COLUMN_BITBOARD, Game
-from ..kernels.bits import column_order
-from ..values import HEURISTIC_BOUND, WIN, score_to_value
+from ..values import HEURISTIC_BOUND, WIN
 from . import steps
+from .answers import book_answer, exact_answer
 from .steps import takes
 
 __all__ = ["SolverAgent", "flag", "solver_steps"]
@@ -281,7 +282,7 @@ class SolverAgent(SearchAgent):
             with engine.borrowed(book=self.use_book, table=1 << self.tt) as solver:
                 if seconds is None and report is None:
                     scores = solver.analyze(state, threads=self.threads)
-                    return self._exact(game, state, scores, solver.nodes, clock() - start)
+                    return exact_answer(game, state, scores, solver.nodes, clock() - start)
                 return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
                                          start, hard and seconds is not None, game)
         except GameError as exc:
@@ -314,8 +315,8 @@ class SolverAgent(SearchAgent):
             todo = [c for c in run.order if run.wdl.get(c, value) == value and (value or c in run.wdl)]
             if not run.pending(WDL, todo) and not run.pending(EXACT, todo):
                 scores: list[int | None] = [run.exact.get(c) if c in todo else None for c in range(run.cols)]
-                found = self._exact(solver.game, state, scores, run.nodes, clock() - start)
-                return replace(found, scores={c: s for c, s in run.exact.items()})
+                found = exact_answer(solver.game, state, scores, run.nodes, clock() - start)
+                return replace(found, scores=dict(run.exact), score_kinds=dict.fromkeys(run.exact, "exact"))
             proved = next(run.events(deadline=deadline, columns=todo), None)
             if proved is None:  # out of time: a proven move, its distance not yet known
                 break
@@ -326,7 +327,7 @@ class SolverAgent(SearchAgent):
         self.last_proof = PROOF[value]
         return SearchResult(action=best, value=value * HEURISTIC_BOUND, nodes=run.nodes,
                             depth=solver.game.cells - state.ply, elapsed=clock() - start, pv=(best,),
-                            scores=dict(run.exact), exact=False)
+                            scores=dict(run.exact), score_kinds=dict.fromkeys(run.exact, "exact"), exact=False)
 
     def has_book(self, game: Any) -> bool:
         """Whether this agent plays ``game`` with an opening book (the shipped one, 7 x 6)."""
@@ -335,42 +336,10 @@ class SolverAgent(SearchAgent):
         return self.use_book and takes(game) and load_default(game) is not None
 
     def _book_move(self, game: Any, state: Any) -> SearchResult | None:
-        """The answer from the opening book alone, when it scores every move (or the move ends the game); else
-        None.  The book's scores are the solver's, so the move and value are the solver's own."""
+        """The answer from the opening book alone, when it scores every move (:func:`.answers.book_answer`)."""
         from .book import load_default
 
-        book = load_default(game) if self.has_book(game) else None
-        if book is None or state.ply + 1 > book.depth:
-            return None
-        scores: list[int | None] = [None] * game.cols
-        for col in game.actions(state):
-            child = game.result(state, col)
-            if child.won_by:
-                scores[col] = (game.cells + 2 - (state.ply + 1)) // 2
-            elif child.mask == game.board_mask:
-                scores[col] = 0
-            else:
-                score = book.get(child.current, child.mask)
-                if score is None:
-                    return None
-                scores[col] = -score
-        return self._exact(game, state, scores, 0, 0.0)
-
-    def _exact(self, cx: Any, state: Any, scores: list[int | None], nodes: int, elapsed: float) -> SearchResult:
-        """The exact answer from every legal column's score (None: a full column): the centre-most best."""
-        best = max((c for c in column_order(cx.cols) if scores[c] is not None), key=lambda c: scores[c])  # type: ignore[arg-type, return-value]
-        score = scores[best]
-        assert score is not None
-        return SearchResult(
-            action=best,
-            value=score_to_value(score, state.ply, cx.cells),
-            nodes=nodes,
-            depth=cx.cells - state.ply,
-            elapsed=elapsed,
-            pv=(best,),
-            scores={c: s for c, s in enumerate(scores) if s is not None},
-            exact=True,
-        )
+        return book_answer(game, state, load_default(game) if self.has_book(game) else None)
 
 
 def solver_steps(game: Any) -> list[Step]:
