@@ -90,10 +90,12 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     from ..agents.registry import make_agent
     from ..agents.simple import HumanAgent
     from ..agents.unbounded import ignored_nodes, unbounded
-    from ..core.files import file_digest
+    from ..core.files import check_utf8, file_digest
     from ..external import Engine
     from ..games import get_game
 
+    for text, what in ((game or "", "game"), *((spec, "agent") for spec in specs)):
+        check_utf8(text, what)  # stored in SQLite and written in records
     lim = Limits(**limits)
     found: dict[str, str] = {}
     gfile = None if game is None else game_file(game)

@@ -36,6 +36,7 @@ from ..errors import AgentError, InvalidFileError
 from ..spec import quoted
 
 __all__ = ["check_output", "atomic_output", "open_append", "shown", "read_text", "read_bytes", "python_syntax", "load_user_module", "file_digest",
+           "check_utf8",
            "PACKAGE_DIR", "MAX_READ_BYTES", "describe_exception", "benchmark_data", "BENCHMARKS_VARIABLE"]
 
 #: the installed package's folder: nothing is ever written below it
@@ -291,7 +292,7 @@ def load_user_module(path: str | os.PathLike[str], what: str = "agent file") -> 
         target = _readable(path, what)
     except InvalidFileError as exc:
         raise AgentError(str(exc)) from None
-    name = "zerosum_user_" + hashlib.sha256(str(target.resolve()).encode()).hexdigest()[:16]
+    name = "zerosum_user_" + hashlib.sha256(os.fsencode(target.resolve())).hexdigest()[:16]  # any file name
     spec = importlib.util.spec_from_file_location(name, target)
     if spec is None or spec.loader is None:
         raise AgentError(f"{what} {shown(path)} cannot be loaded as Python (expected a .py file)")
@@ -309,6 +310,16 @@ def load_user_module(path: str | os.PathLike[str], what: str = "agent file") -> 
         # a broken user file must never leave a traceback or end the program
         raise AgentError(f"loading {what} {shown(path)} failed: {describe_exception(exc)}") from None
     return module
+
+
+def check_utf8(text: str, what: str) -> None:
+    """One AgentError line when ``text`` (a spec naming a file) holds what no UTF-8 file or database can hold: a
+    file name in another encoding, which Python reads as lone surrogates (``b'\\xff.py'`` -> ``'b\\udcff.py'``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise AgentError(f"{what} {quoted(text, 200)} holds characters no UTF-8 file can hold (a file name in another "
+                         "encoding?): rename the file") from None
 
 
 def describe_exception(exc: BaseException) -> str:
