@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.files import shown
-from ..core.sqlite_trouble import OUTSIDE, outside, sqlite_header
+from ..core.sqlite_trouble import sqlite_header
 from ..errors import InvalidFileError
-from ..spec import printable, quoted
+from ..spec import quoted
+from .store_files import StorageError, _failed, _lock, _said, lock_file, read_unchanged
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
 
@@ -66,27 +67,6 @@ CREATE TABLE IF NOT EXISTS games (
     exacts TEXT NOT NULL DEFAULT '[]'  -- whether each move's value is a proof (JSON list; [] when not known)
 );
 """
-
-
-class StorageError(InvalidFileError):
-    """A results file SQLite could not write or open for a reason outside it (a full disk, ...): not damaged."""
-
-    def __init__(self, name: str, problem: str) -> None:
-        super().__init__(f"results file {shown(name)} cannot be written: {problem}: it is not damaged; free space "
-                         "(or remove the cause) and carry on with --resume")
-        self.problem = problem
-
-
-def _failed(name: str, exc: sqlite3.Error, otherwise: str) -> InvalidFileError:
-    """A StorageError when SQLite's error is of the world outside the file (:mod:`zerosum.core.sqlite_trouble`),
-    else InvalidFileError(otherwise) (a damaged file, one that is no database, text that is not UTF-8)."""
-    code = outside(exc)
-    return InvalidFileError(otherwise) if code is None else StorageError(name, OUTSIDE[code][1])
-
-
-def _said(exc: BaseException) -> str:
-    """SQLite's message on one line; quoted as repr does, bounded, when it quotes the file's own text."""
-    return printable(" ".join(str(exc).split()), 200)
 
 
 @dataclass(frozen=True)
@@ -130,38 +110,6 @@ _EXACTS = "ALTER TABLE games ADD COLUMN exacts TEXT NOT NULL DEFAULT '[]'"  # sc
 _RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
-def _lock(path: Path, create: bool) -> int | None:
-    """An exclusive lock on the results file for this process's lifetime of the store, or InvalidFileError
-    when another run holds it.  ``flock`` locks are apart from SQLite's own (``fcntl``) locks."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    try:
-        flags = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)  # never wait on a FIFO or write through a link
-        fd = os.open(path, flags | ((os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY), 0o644)
-    except OSError as exc:
-        raise InvalidFileError(f"results file {shown(path)} cannot be opened: {exc.strerror or exc}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise InvalidFileError(f"results file {shown(path)} is in use by another run: "
-                               "wait for it to end (or stop it) before carrying on") from None
-    return fd
-
-
-@contextlib.contextmanager
-def lock_file(path: Path) -> Iterator[None]:
-    """Hold the run lock of an existing file for a moment (InvalidFileError when a run holds it)."""
-    fd = _lock(path, False) if path.is_file() else None
-    try:
-        yield
-    finally:
-        if fd is not None:
-            os.close(fd)
-
-
 class Store:
     """One results file.
 
@@ -184,7 +132,11 @@ class Store:
             try:  # asked of SQLite: a plain open and close would drop this process's other connections' locks
                 why = sqlite_header(self.path)
             except sqlite3.Error as exc:
-                raise _failed(name, exc, f"results file {shown(name)} cannot be read ({_said(exc)})") from None
+                failed = _failed(name, exc, f"results file {shown(name)} cannot be read ({_said(exc)})")
+                if not isinstance(failed, StorageError) or lock:
+                    raise failed from None
+                self._open_unchanged(failed)  # only reading: without room beside it (a full disk)
+                return
             if why is not None:  # empty, another kind of file, or unreadable
                 said = {"the file is empty": "an empty file", "the file is not an SQLite database":
                         "not an SQLite database"}.get(why, why)
@@ -204,7 +156,22 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             self.close()  # a full disk, a lock, a read-only folder is no fault of the file
-            raise _failed(name, exc, f"{shown(name)} is not a zerosum results file ({_said(exc)})") from None
+            failed = _failed(name, exc, f"{shown(name)} is not a zerosum results file ({_said(exc)})")
+            if not isinstance(failed, StorageError) or create or lock:
+                raise failed from None
+            self._open_unchanged(failed)  # only reading: without room beside it (a full disk)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_unchanged(self, failed: StorageError) -> None:
+        """Open the file only to read it as it is (:func:`.store_files.read_unchanged`), checked."""
+        self.db = read_unchanged(self.path, failed)
+        try:
+            self._check()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise InvalidFileError(f"{shown(self.path)} is not a zerosum results file ({_said(exc)})") from None
         except BaseException:
             self.close()
             raise
