@@ -52,6 +52,16 @@ def test_an_early_wide_position_gets_estimates_at_once_and_says_why() -> None:
     assert set(found.scores) == set(game.actions(game.from_moves("45")))
 
 
+def test_a_board_past_128_bits_gets_estimates_saying_why() -> None:
+    # the page's and the hint's analysis said nothing there; a move said why (the solver agent's reason)
+    game = get_game("connectx:rows=9,cols=13,k=4")  # 13 x 10 = 130 bits
+    found = service(game).analyse(game.from_moves("7,7"), seconds=0.2, time=0.2)
+    assert not found.exact and found.note == ("the solver takes boards with cols x (rows + 1) <= 128; 9 rows x 13 "
+                                              "columns need 130 bits")
+    assert service(get_game("tictactoe")).analyse(get_game("tictactoe").initial_state, seconds=0.2).note is None
+    assert service(game).analyse(game.initial_state, use_solver=False, time=0.1).note is None  # not asked for
+
+
 def test_the_solver_agent_proves_late_wide_moves_and_hands_early_ones_to_alphabeta() -> None:
     agent = make_agent("solver:time=1")
     for spec, rows, cols in WIDE:
@@ -146,7 +156,7 @@ def test_zerosum_play_on_8x8_says_who_chose_an_early_move_and_the_solver_moves_f
     out = io.StringIO()
     assert play("connect4-8x8", read=lambda prompt: next(keys, None), out=out, color=False) == 0
     said = [line for line in out.getvalue().splitlines() if line.startswith("O (solver) plays")]
-    assert said and "est. (the solver answers 8 x 8 positions with at most 40 empty cells" in said[0]  # ply 1
+    assert said and "est. (the solver answers positions of 8 rows x 8 columns with at most 40 empty cells" in said[0]  # ply 1
     assert "alphabeta:time=" in said[0] and "exact" not in said[0]  # alpha-beta's estimate, never called exact
     late = late_positions("connect4-8x8", REACH, 1, 3)[0]  # ply 24, X (the human) to move
     keys = iter([str(game.actions(late)[0] + 1), "q"])  # any move: the solver's reply is what is looked at

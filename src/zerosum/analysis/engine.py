@@ -14,7 +14,7 @@ from ..core.checks import check_flag, check_real, check_whole, guarded, safe_rep
 from ..core.processes import MAX_JOBS
 from ..core.words import CLASS_LEGEND, CLASS_POINTS
 from ..errors import InvalidPositionError, UsageError
-from ..game import Game
+from ..game import COLUMN_BITBOARD, Game
 from ..values import HEURISTIC_BOUND, score_to_value
 from .estimate import estimated
 from .result import SOLVER_LEGEND, SOLVER_SHORT, Analysis, best_action, centre_order
@@ -102,11 +102,22 @@ class Service:
         board: Any = self.game  # a board the solver takes says whether it fits 64 bits, and has cells
         return self.solves and (board.fits_64 or board.cells - state.ply <= REACH)
 
+    def unsolved(self) -> str | None:
+        """Why the solver does not answer this Connect-X board at all (past 128 bits, or numba missing), in
+        words; None for a board it answers, and for another game (the solver is for Connect-X alone)."""
+        board: Any = self.game
+        if self.solves or self.game.traits.layout != COLUMN_BITBOARD:
+            return None
+        if not self.takes:
+            return (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} rows x {board.cols} columns "
+                    f"need {board.cols * (board.rows + 1)} bits")
+        return "the solver's compiled code (numba) is not installed"
+
     def beyond_reach(self) -> str:
         """Why the solver does not answer a position :meth:`reaches` refuses, in words."""
         board: Any = self.game
-        return (f"the solver answers {board.rows} x {board.cols} positions with at most {REACH} empty cells "
-                f"(from ply {board.cells - REACH}) while you wait")
+        return (f"the solver answers positions of {board.rows} rows x {board.cols} columns with at most {REACH} empty "
+                f"cells (from ply {board.cells - REACH}) while you wait")
 
     @property
     def solver(self) -> Any:
@@ -202,7 +213,9 @@ class Service:
         if not actions:
             raise InvalidPositionError("the game is over: there is nothing to analyse")
         if not (use_solver and self.solves):
-            return estimated(self.game, state, actions, time)
+            found = estimated(self.game, state, actions, time)
+            found.note = self.unsolved() if use_solver else None  # a Connect-X board: why no exact values
+            return found
         threads = self.threads if threads is None else threads
         if seconds is None and resume is None and on_update is None and stop is None:
             return self._solved(state, actions, threads, weak, book, table)

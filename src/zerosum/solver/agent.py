@@ -2,8 +2,8 @@
 
 It plays a best move -- the centre-most among the columns with the best score, so from a lost position the
 move that loses slowest -- and reports the position's value as ``win_value(plies)`` / ``loss_value(plies)``
-/ 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in ``SearchResult.scores``
-(``score_kinds``: each ``"exact"``; :mod:`.answers`).
+/ 0 (:func:`zerosum.values.score_to_value`; ``exact`` is set) with every legal column's solver score in
+``SearchResult.scores`` (``score_kinds``: each ``"exact"``; :mod:`.answers`).
 
 Without a ``time`` limit it always solves, however long that takes (7 x 6 positions just beyond the
 opening book take seconds to a minute to score every column) -- but for an early position of a board past
@@ -158,8 +158,8 @@ class SolverAgent(SearchAgent):
         if game.traits.layout != COLUMN_BITBOARD:
             reason = f"the solver plays Connect-X only, not {spec}"
         elif not game.traits.solver:
-            reason = (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} x {board.cols} "
-                      f"needs {board.cols * (board.rows + 1)} bits")
+            reason = (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} rows x {board.cols} "
+                      f"columns need {board.cols * (board.rows + 1)} bits")
         else:
             reason = "the solver's compiled code (numba) is not installed"
         self._start_fallback(reason)
