@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, TypeVar, cast
 
-__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "printable", "listed", "MAX_DIGITS", "QUOTE_CHARS",
-           "LIST_CHARS"]
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "printable", "visible", "listed", "MAX_DIGITS",
+           "QUOTE_CHARS", "LIST_CHARS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -108,6 +108,22 @@ def printable(text: str, limit: int | None = None) -> str:
     if text.isprintable() and (limit is None or len(text) <= limit):
         return text
     return quoted(text, 200 if limit is None else limit)
+
+
+def visible(text: str) -> str:
+    r"""``text`` with each character that does not print written as ``repr`` writes it, and every other
+    character as it is: words from outside (an agent's error message, the ``repr`` of its answer) that may
+    hold anything, made safe to show in a table, a record or a terminal and to store as UTF-8.  A control
+    character (``\x1b``, ``\n``), a right-to-left override (``\u202e``), a zero-width one, a lone surrogate
+    (``\ud800``) is escaped; accents, CJK and every other printing character stay (unlike :func:`printable`,
+    which quotes the whole text as soon as one character does not print).
+
+    >>> print(visible("café 五 \u202eevil\x1b[0m \ud800"))
+    café 五 \u202eevil\x1b[0m \ud800
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def listed(names: Iterable[str], limit: int = LIST_CHARS) -> str:

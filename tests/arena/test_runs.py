@@ -220,7 +220,8 @@ def test_check_action_and_reasons():
     import numpy as np
 
     from zerosum import ConnectX, Migration
-    from zerosum.arena.play import _short, check_action
+    from zerosum.arena.play import check_action
+    from zerosum.arena.reasons import one_line as _short
 
     game = ConnectX()
     state = game.from_moves("444444")

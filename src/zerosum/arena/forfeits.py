@@ -12,6 +12,8 @@ import math
 import re
 from typing import Any, Collection, Sequence
 
+from ..spec import visible
+
 __all__ = ["REASON_CHARS", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note", "counted_labels",
            "declares_counter"]
 
@@ -25,7 +27,7 @@ def short_reason(reason: str, width: int = REASON_CHARS) -> str:
     TypeError: ... at the start position``: the table's agent column names the function, the records keep the
     whole reason); other reasons as they are; at most ``width`` characters (the message is cut, the
     exception's name kept)."""
-    text = " ".join(str(reason).split())
+    text = visible(" ".join(str(reason).split()))  # a file stored before reasons were escaped (arena.reasons)
     kind, sep, rest = text.partition(": ")
     suffix = ""
     named = re.match(r"\S+\([^)]*\) raised (.*?)(?: at (?:the start position|the position .*))?$", rest)

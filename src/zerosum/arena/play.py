@@ -31,6 +31,10 @@ A run's adjudication rules (:mod:`.adjudicate`) are applied after each move, bet
 next ``think`` (no clock runs then); under a game clock (:mod:`.clock`) each timed agent is told its time
 for the move before it thinks.
 
+Every reason sent is one line of printing characters, bounded (:mod:`.reasons`): an agent's words in it (its
+error message, the ``repr`` of its answer, an engine's output) have each character that does not print
+escaped (``\\u202e``, ``\\ud800``), so none can spoof a table or a record, or fail to be stored.
+
 An agent that cannot even be built ends the game before it starts: that is no result, and the supervisor
 stores nothing for it (``("unstarted", seat, reason)``).  An external engine that can run (its handshake
 passed, now or for an earlier game) but breaks a rule while a game is being set up (it dies at ``newgame``, or
@@ -64,7 +68,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -75,16 +78,12 @@ from ..errors import GameError
 from ..games.course_rules import GameBug
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
+from .reasons import MAX_UNSTARTED, cleaned, one_line
 
 __all__ = ["GameTask", "play_game", "check_action", "run_game", "node_budget", "meter_for", "cpu_seconds",
            "function_label"]
 
 Send = Callable[[tuple[Any, ...]], None]
-
-_MAX_TEXT = 300
-#: the longest reason of an agent that could not be built: the run's error line says it whole (the command
-#: line's own bound is 1,000 characters, the supervisor's words around it included)
-_MAX_UNSTARTED = 700
 
 
 @dataclass(frozen=True)
@@ -103,20 +102,6 @@ class GameTask:
     adjudicate: tuple[tuple[str, int], ...] = ()  # the rules of :mod:`.adjudicate`, as sorted pairs
     move_cpu: float | None = None  # CPU seconds a move of an uncounted player function (None: the default)
     engines: tuple[tuple[str, str], ...] = ()  # named external engines: (name, definition JSON) (zerosum.external)
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
-def _short(text: str, limit: int = _MAX_TEXT) -> str:
-    """One line of at most ``limit`` characters, without terminal colour codes; a longer one is cut at a word
-    boundary (never inside a word or a quoted name) and ends with ``...``."""
-    text = " ".join(_ANSI.sub("", str(text)).split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 3]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "..."
 
 
 def _plain_action(action: Any, legal: list[Any]) -> Any:
@@ -154,9 +139,9 @@ def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
     try:
         a = _plain_action(action, legal)
     except Exception as exc:  # noqa: BLE001 - a hostile __iter__ or __len__
-        return None, _short(f"malformed move: {safe_repr(action)} ({describe_exception(exc)})")
+        return None, one_line(f"malformed move: {safe_repr(action)} ({describe_exception(exc)})")
     if a is None:
-        return None, _short(f"malformed move: {safe_repr(action)} ({type(action).__name__})")
+        return None, one_line(f"malformed move: {safe_repr(action)} ({type(action).__name__})")
     if a in legal:
         return a, None
     try:
@@ -166,7 +151,7 @@ def check_action(game: Any, state: Any, action: Any) -> tuple[Any, str | None]:
         raise
     except Exception as exc:  # the game's own explanation
         why = str(exc)
-    return None, _short(f"illegal move: {why}")
+    return None, one_line(f"illegal move: {why}")
 
 
 def _seat_seed(seed: int, seat: int) -> int:
@@ -185,6 +170,7 @@ def play_game(task: GameTask, send: Send) -> None:
     from .clock import Clock, tell_budget, timed_agent
     from .openings import parse_opening, play_opening
 
+    send = cleaned(send)  # every reason one line that prints, whoever wrote it (:mod:`.reasons`)
     register_definitions(from_pairs(task.engines))  # a run's named engines are agent specs here too
     game = get_game(task.game)
     state = play_opening(game, parse_opening(game, task.opening))
@@ -210,7 +196,7 @@ def play_game(task: GameTask, send: Send) -> None:
             return
         except BaseException as exc:  # noqa: BLE001 - a game that never started is not a result
             failed = str(exc) if isinstance(exc, GameError) else describe_exception(exc)  # ours say it in words
-            send(("unstarted", seat, _short(failed, _MAX_UNSTARTED)))
+            send(("unstarted", seat, one_line(failed, MAX_UNSTARTED)))
             return
     meters = {seat: m for seat, agent in agents.items() if (m := meter_for(agent, task.limits)) is not None}
     named = {seat: function_label(agent) for seat, agent in agents.items()}  # a notebook's plain function
@@ -254,7 +240,7 @@ def play_game(task: GameTask, send: Send) -> None:
             raise
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
-            reason = _short(f"{kind}: {exc}" if kind else f"error: {_raised(named[seat], exc, game, state)}")
+            reason = one_line(f"{kind}: {exc}" if kind else f"error: {_raised(named[seat], exc, game, state)}")
             if isinstance(exc, EngineFault):  # crash, timeout, protocol error, garbage output, illegal move
                 reason = exc.reason
             send(("end", 3 - seat, _over(meter, guard) or reason, True))
@@ -272,13 +258,13 @@ def play_game(task: GameTask, send: Send) -> None:
         except (KeyboardInterrupt, GameBug):
             raise
         except BaseException as exc:  # noqa: BLE001 - e.g. a __repr__ raising SystemExit
-            legal, why = None, _short(f"malformed move: {describe_exception(exc)}")
+            legal, why = None, one_line(f"malformed move: {describe_exception(exc)}")
         if why is not None:
             label = named[seat]
             if label is not None and why.startswith("malformed move:"):  # the function named, and why
                 from ..agents.student import player_answer
 
-                why = _short(f"malformed move: {player_answer(label, action, game, state)}")
+                why = one_line(f"malformed move: {player_answer(label, action, game, state)}")
             send(("end", 3 - seat, why, True))
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))

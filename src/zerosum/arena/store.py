@@ -32,7 +32,7 @@ from typing import Any, Iterable, Iterator
 from ..core.files import shown
 from ..core.sqlite_trouble import sqlite_header
 from ..errors import InvalidFileError
-from ..spec import quoted
+from ..spec import quoted, visible
 from .store_files import StorageError, _failed, _lock, _said, lock_file, read_unchanged
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
@@ -297,7 +297,7 @@ class Store:
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    rec.idx, rec.result, rec.winner, rec.reason, int(rec.forfeit), json.dumps(rec.moves),
+                    rec.idx, rec.result, rec.winner, visible(rec.reason), int(rec.forfeit), json.dumps(rec.moves),
                     json.dumps(rec.times), json.dumps(rec.nodes), json.dumps(rec.vals), json.dumps(rec.depths),
                     rec.duration, rec.finished or time.time(), json.dumps([e is True for e in rec.exacts]),
                 ),

@@ -26,6 +26,7 @@ from ..agents.base import Agent, Limits, check_range
 from ..agents.unbounded import SearchLimitWarning, ignored_nodes, said, unbounded
 from ..errors import AgentError
 from ..game import Game
+from ..spec import visible
 from .play import GameRecord, Move, MoveTooLate, agent_label, as_agent, limits_of, play_one
 
 __all__ = ["match", "MatchResult"]
@@ -232,13 +233,15 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
         raise AgentError("match: give simulations in the agent's spec (mcts:sims=N), not in limits")
     limit_values = {k: getattr(lim, k) for k in ("depth", "nodes", "time") if getattr(lim, k) is not None}
     objects: dict[int, Agent] = {}
-    specs = []
+    specs, named = [], []
     for i, entry in enumerate((first, second)):
         if isinstance(entry, str):
             specs.append(canonical_spec(entry))
+            named.append(specs[-1])
         else:
             objects[i] = as_agent(entry, limits=lim)  # a plain function is held to limits.nodes (arena.counting)
-            specs.append(f"<{agent_label(entry)}>")  # a label no spec parses: the object plays, not a name
+            named.append(visible(agent_label(entry)))  # a function's name may hold anything: shown escaped
+            specs.append(f"<{named[-1]}>")  # a label no spec parses: the object plays, not a name
     if jobs > 1 and not getattr(g, "portable", True):
         raise AgentError(f"match: jobs={jobs} needs a game that worker processes can build: your {g.title} object "
                          f"lives in this process only (use jobs=1, or name it in a file: 'path/to/file.py:{g.title}')")
@@ -265,7 +268,7 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     why = config.problem()
     if why is not None:
         raise AgentError(f"match: the {why}")
-    labels = labels_for([agent_label(first) if 0 in objects else specs[0], agent_label(second) if 1 in objects else specs[1]])
+    labels = labels_for(named)
     with tempfile.TemporaryDirectory(prefix="zerosum-match-") as folder:
         store = Store(Path(folder) / "match.db", create=True)
         try:
