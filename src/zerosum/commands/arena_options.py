@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
+from .inputs import same_file  # re-exported: it was defined here
 
 __all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes", "same_file",
            "finish_ranking",
@@ -99,17 +100,6 @@ def add_ranking_options(p: argparse.ArgumentParser, grade: bool) -> None:
                        "HIGH are agents of the run (a spec, a label, or an agent file's name: random,instructor)")
 
 
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Whether two paths name one file, however spelled (``./r.db``, ``sub/../r.db``, absolute, through a
-    linked folder, a hard link), whether or not it exists yet."""
-    try:
-        if os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b):
-            return True
-        return os.path.realpath(a) == os.path.realpath(b)
-    except (OSError, ValueError):
-        return False
-
-
 def check_clashes(args: argparse.Namespace, results: Path | None, pgnout: Path | None) -> None:
     """One line, before any game, when ``--ranking``, ``--pgnout`` and the results file (``-o``) name one
     file (or ``--pgnout`` names the results file's SQLite journal, ``FILE-wal``, ``FILE-shm``)."""
@@ -131,11 +121,14 @@ def check_ranking(args: argparse.Namespace, config: Any, results: Path | None = 
                   pgnout: Path | None = None) -> None:
     """``--ranking`` and ``--grade`` checked against the run's configuration, before any game: one line for
     a file that may not be written (an existing one without ``--overwrite``; the results or record file
-    itself, :func:`check_clashes`) or a grade whose agents are not in the run."""
+    itself, :func:`check_clashes`; any output, a report's plots too, that is a file the run reads,
+    :mod:`zerosum.commands.inputs`) or a grade whose agents are not in the run."""
     from ..arena.grading import check_ranking_path, resolve_grade
     from ..arena.plan import labels_for
+    from .inputs import check_inputs, stored_inputs, written
 
     check_clashes(args, results, pgnout)
+    check_inputs(stored_inputs(config), written(args, results, pgnout))  # --resume, report: the run's inputs
     if getattr(args, "ranking", None) is not None:
         check_ranking_path(args.ranking, overwrite=args.overwrite)
     if getattr(args, "grade", None) is not None:
@@ -208,33 +201,41 @@ def results_path(args: argparse.Namespace) -> str:
     """``-o/--output``, else :data:`RESULTS`; a new run that names no file and would meet a run there takes the
     next free name, ``results-2.db``, ``results-3.db``, ..., even with ``--overwrite``, which replaces only files
     named on the command line (``--overwrite`` given for ``--pgnout`` once replaced an unnamed ``results.db``).
-    The line that says so is kept in ``args.results_notice``, for the run to print once it has started."""
+    The line that says so is kept in ``args.results_notice``, for the run to print once it has started.  First
+    of all, an output (``-o``, ``--pgnout``, ``--ranking``) that is one of the run's inputs (an agent file, an
+    ``eval=`` file, the game file, ``--openings``, an engine's program) is one line, whatever ``--overwrite``
+    says (:mod:`zerosum.commands.inputs`)."""
+    from .inputs import arena_outputs, check_inputs, run_inputs
+
     args.results_notice = None
     if args.out is not None or args.resume:
-        return RESULTS if args.out is None else str(args.out)
-    name, number, held = RESULTS, 1, held_games(Path(RESULTS))
-    while held_games(Path(name)) != 0:
-        number += 1
-        name = f"{Path(RESULTS).stem}-{number}{Path(RESULTS).suffix}"
-    if number > 1:
-        what = f"holds a run ({held} games)" if held > 0 else "is not a results file"
-        args.results_notice = (f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o {name}; "
-                               f"-o {RESULTS} --overwrite replaces {RESULTS}; -o FILE names the file)")
+        name = RESULTS if args.out is None else str(args.out)
+    else:
+        name, number, held = RESULTS, 1, held_games(Path(RESULTS))
+        while held_games(Path(name)) != 0:
+            number += 1
+            name = f"{Path(RESULTS).stem}-{number}{Path(RESULTS).suffix}"
+        if number > 1:
+            what = f"holds a run ({held} games)" if held > 0 else "is not a results file"
+            args.results_notice = (f"{RESULTS} {what}: this run writes {name} (to carry it on later: --resume -o "
+                                   f"{name}; -o {RESULTS} --overwrite replaces {RESULTS}; -o FILE names the file)")
+    check_inputs(run_inputs(args), arena_outputs(args, name, getattr(args, "pgnout", None)))
     return name
 
 
 def start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
     """A new results file (or ``--overwrite``: a replaced one), locked, holding the run's plan and settings.
-    Its SQLite companions (``-wal``, ``-shm``) are checked before anything is removed; a run that fails to
-    store its plan (a full disk, Ctrl-C) removes the files it made, so the same command works again."""
-    from ..arena.match import iter_plan, labels_for
-    from ..arena.store import Store, StorageError, lock_file
+    Its SQLite companions (``-wal``, ``-shm``, ``-journal``) are checked before anything is touched.  A file
+    replaced is built whole beside it first, then renamed over it while the old file's run lock is held, so a
+    run that cannot store its plan (a full disk, Ctrl-C) leaves the old file (or none) and nothing else."""
+    from ..arena.store import Store, lock_file
     from ..core.files import _kind, shown
     from ..errors import InvalidFileError
+    from .inputs import JOURNALS
     from .options import UsageError
 
-    files = [Path(str(out) + suffix) for suffix in ("", "-wal", "-shm")]
-    for companion in files[1:]:  # SQLite writes them beside the file: regular files or none
+    journals = [Path(str(out) + suffix) for suffix in JOURNALS]
+    for companion in journals:  # SQLite writes them beside the file: regular files or none
         kind = _kind(os.lstat(companion).st_mode) if os.path.lexists(companion) else None
         if kind is not None:
             raise InvalidFileError(f"results file {shown(out)}: {shown(companion)} beside it is {kind}, not SQLite's "
@@ -245,28 +246,69 @@ def start_new(args: argparse.Namespace, config: Any, out: Path) -> Any:
             what = f"already holds {held} games" if held > 0 else "exists and is not a results file"
             raise UsageError(f"{shown(out)} {what}: use --resume to carry on, --overwrite to replace, "
                              f"or -o/--output to choose another file")
-    if args.overwrite:
-        with lock_file(out):  # a run still writing the old file keeps it
-            for path in files:
-                path.unlink(missing_ok=True)
-    made = [path for path in files if not os.path.lexists(path)]  # removed again if the plan is not stored
+    if not (args.overwrite and os.path.lexists(out)):
+        return _stored(args, config, out)
+    with lock_file(out):  # a run still writing the old file keeps it; held until the new file is in its place
+        built = _stored(args, config, out, replace=True)  # whole in a temporary file beside it, closed
+        try:
+            for companion in journals:  # the old file's journal would be read into the new one
+                companion.unlink(missing_ok=True)
+            os.replace(built.path, out)
+        except BaseException:
+            built.path.unlink(missing_ok=True)
+            raise
+        return Store(out, create=True, lock=True)
+
+
+def _stored(args: argparse.Namespace, config: Any, out: Path, replace: bool = False) -> Any:
+    """The locked store of a new file ``out`` holding the run's plan and settings; ``replace``: the closed store
+    of a temporary file beside ``out`` to be renamed ``out``, in SQLite's rollback mode (whole in itself), on
+    disk.  On any failure the files it made are removed; a full disk (...) is one line naming ``out``."""
+    import tempfile
+
+    from ..arena.match import iter_plan, labels_for
+    from ..arena.store import Store, StorageError
+    from ..core.files import _mode_for, shown
+    from ..core.sqlite_trouble import OUTSIDE, outside
+    from ..errors import InvalidFileError
+    from .inputs import JOURNALS
+
+    made: list[Path] = []
     store = None
     try:
-        store = Store(out, create=True, lock=True)
+        path = out
+        if replace:
+            fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+            path, made = Path(name), [Path(name)]
+            os.fchmod(fd, _mode_for(out) | 0o600)  # the old file's mode, writable (mkstemp makes 0600)
+            os.close(fd)
+        made = [p for p in (path, *(Path(str(path) + s) for s in JOURNALS)) if replace or not os.path.lexists(p)]
+        store = Store(path, create=True, lock=True)
+        db = store.db  # the file whole in itself at each commit, no -wal beside it to lose in the rename
+        if replace and db is not None and db.execute("PRAGMA journal_mode=DELETE").fetchone()[0] != "delete":
+            raise StorageError(str(out), "its journal mode cannot be set")
         store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
         if args.engines_seen:  # kept with the run: --resume starts them again, the report shows them
             store.set_meta("engines", args.engines_seen)
         if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
             store.set_meta("move_cpu", args.move_cpu)
+        if replace:
+            store.close()
+            with open(path, "rb") as done:  # on disk before it is renamed
+                os.fsync(done.fileno())
     except BaseException as exc:
         if store is not None:
             store.close()
-        for path in made:
-            path.unlink(missing_ok=True)
-        if isinstance(exc, StorageError):
-            raise InvalidFileError(f"results file {shown(out)} cannot be written: {exc.problem}; nothing was kept: "
-                                   "free space (or remove the cause) and run the command again") from None
-        raise
+        for made_path in made:
+            made_path.unlink(missing_ok=True)
+        code = outside(exc)  # a raw SQLite error (the journal mode), an OSError (a file made, the fsync)
+        problem = exc.problem if isinstance(exc, StorageError) else OUTSIDE[code][1] if code is not None \
+            else exc.strerror if isinstance(exc, OSError) else None
+        if problem is None:
+            raise
+        kept = "the old file is left as it was" if replace else "nothing was kept"
+        raise InvalidFileError(f"results file {shown(out)} cannot be written: {problem}; {kept}: free space (or "
+                               "remove the cause) and run the command again") from None
     return store
 
 

@@ -21,8 +21,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..core.files import shown
     from ..interop.kaggle import write_submission
+    from .inputs import check_inputs, spec_inputs
 
+    check_inputs([*spec_inputs(args.spec), *spec_inputs(args.opening)],  # never the agent's own file
+                 [(args.output, f"-o {shown(args.output)}", "name another file for the submission", ())])
     out = write_submission(args.output, args.spec, opening=args.opening, overwrite=args.overwrite)
     size = out.stat().st_size
     print(f"wrote {out} ({size / 1024:.0f} KiB): Kaggle ConnectX agent {args.spec!r}", file=sys.stderr)

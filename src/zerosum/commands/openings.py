@@ -84,10 +84,14 @@ def _run(args: argparse.Namespace) -> int:
     import random
 
     from ..arena.openings import candidate_positions, format_opening, format_value, max_plies, solver_evaluator
-    from ..core.files import atomic_output, check_output
+    from ..core.files import atomic_output, check_output, shown
     from ..games import get_game
+    from .inputs import check_inputs, game_inputs, spec_inputs
     from .options import UsageError
 
+    if args.output:  # never the judge's files nor the game file, whatever --overwrite says
+        check_inputs([*spec_inputs(args.evaluator), *game_inputs(args.game)],
+                     [(args.output, f"-o {shown(args.output)}", "name another file for the openings", (PARTIAL,))])
     game = get_game(args.game)
     if args.plies > max_plies(game):
         raise UsageError(f"--plies {args.plies}: {game.spec} allows openings of 0..{max_plies(game)} plies")
