@@ -214,7 +214,9 @@ class Service:
             raise InvalidPositionError("the game is over: there is nothing to analyse")
         if not (use_solver and self.solves):
             found = estimated(self.game, state, actions, time)
-            found.note = self.unsolved() if use_solver else None  # a Connect-X board: why no exact values
+            why = self.unsolved() if use_solver else None  # a Connect-X board: why no exact values
+            if why:
+                found.note = why
             return found
         threads = self.threads if threads is None else threads
         if seconds is None and resume is None and on_update is None and stop is None:

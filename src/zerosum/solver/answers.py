@@ -22,7 +22,7 @@ def exact_answer(cx: Any, state: Any, scores: list[int | None], nodes: int, elap
     best = max((c for c in column_order(cx.cols) if scores[c] is not None), key=lambda c: scores[c])  # type: ignore[arg-type, return-value]
     score = scores[best]
     assert score is not None
-    scored = {c: s for c, s in enumerate(scores) if s is not None}
+    scored: dict[Any, float] = {c: s for c, s in enumerate(scores) if s is not None}
     return SearchResult(action=best, value=score_to_value(score, state.ply, cx.cells), nodes=nodes,
                         depth=cx.cells - state.ply, elapsed=elapsed, pv=(best,), scores=scored,
                         score_kinds=dict.fromkeys(scored, "exact"), exact=True)
