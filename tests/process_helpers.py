@@ -1,13 +1,17 @@
 """Helpers for tests that watch processes: worker processes (the pool's and the server's), a command in a
-pseudo-terminal, a test engine's script, and what a run stored (:func:`rows`)."""
+pseudo-terminal, a test engine's script, what a run stored (:func:`rows`), and a small disk (:func:`small_disk`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
+import shutil
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
+from typing import Iterator
 
 
 def alive(pid: int) -> bool:
@@ -50,3 +54,21 @@ def rows(db: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
     finally:
         con.close()
+
+
+@contextlib.contextmanager
+def small_disk(where: Path, size: str) -> Iterator[Path]:
+    """The folder ``where`` (made) on a tmpfs of ``size`` (``"64k"``), unmounted afterwards; the test is skipped
+    when this user may not mount one (root and a working mount(8) only)."""
+    import pytest
+
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root and mount(8)")
+    where.mkdir(exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from process_helpers import small_disk  # tests/process_helpers.py
 from zerosum.arena.store import Store
 from zerosum.errors import InvalidFileError
 
@@ -25,17 +26,8 @@ def zerosum(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def full_disk(tmp_path):
     """A 512 KiB tmpfs (root and a working ``mount`` only), filled by the test, unmounted afterwards."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root and mount(8)")
-    where = tmp_path / "small"
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(where)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    with small_disk(tmp_path / "small", "512k") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
 def fill(folder: Path) -> None:

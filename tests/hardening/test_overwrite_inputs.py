@@ -22,31 +22,18 @@ from pathlib import Path
 
 import pytest
 
+from course_sources import nim  # tests/course_sources.py
+from process_helpers import small_disk  # tests/process_helpers.py
 from zerosum.cli import main
 
 RUN = ["--game", "tictactoe", "--games", "2", "--jobs", "1", "--quiet"]
 ENGINE = Path(__file__).resolve().parents[2] / "examples" / "engines" / "random_engine.py"
-NIM = '''class Nim:
-    def __init__(self, players=None, piles=(2, 2)):
-        self.players, self.piles, self.current_player = players, list(piles), 1
-    def possible_moves(self):
-        return ["%d,%d" % (i + 1, j) for i in range(len(self.piles)) for j in range(1, self.piles[i] + 1)]
-    def make_move(self, move):
-        i, n = map(int, move.split(","))
-        self.piles[i - 1] -= n
-    def win(self):
-        return max(self.piles) == 0
-    def is_over(self):
-        return self.win()
-    def scoring(self):
-        return 100 if self.win() else 0
-'''
 INPUTS = {
     "bot.py": "def agent(game, state):\n    return game.actions(state)[0]\n",
     "ev.py": "def fn(game, state, player):\n    return 0\n",
     "op.txt": "5\n1\n",
     "op.csv": "5\n1\n",
-    "g.py": NIM,
+    "g.py": nim(),
     "eng.sh": f"#!/bin/sh\nexec {sys.executable} {ENGINE}\n",
 }
 
@@ -174,24 +161,11 @@ def test_overwrite_replaces_the_file_whole(folder):
     assert (folder / "r.db").stat().st_mode & 0o777 == 0o640  # the replaced file's mode (mkstemp makes 0600)
 
 
-def full_disk(folder: Path) -> Path:
-    """A folder on a 400 KiB tmpfs inside ``folder``; skips when this user may not mount one."""
-    small = folder / "small"
-    small.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a tmpfs needs root (the file-size limit test covers a full disk)")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", str(small)], capture_output=True,
-                          text=True, timeout=30)
-    if done.returncode != 0:
-        pytest.skip(f"mounting a tmpfs is not permitted here: {done.stderr.strip()}")
-    return small
-
-
 def test_overwrite_on_a_full_disk_keeps_the_old_file(folder, capsys):
+    # a 400 KiB tmpfs (skipped where this user may not mount one: the file-size limit test covers a full disk)
     assert main(["match", "random", "random", *RUN[:2], "--games", "200", "--jobs", "1", "--quiet",
                  "-o", "old.db"]) == 0
-    small = full_disk(folder)
-    try:
+    with small_disk(folder / "small", "400k") as small:
         shutil.copy(folder / "old.db", small / "r.db")
         before = (small / "r.db").read_bytes()
         capsys.readouterr()
@@ -203,8 +177,6 @@ def test_overwrite_on_a_full_disk_keeps_the_old_file(folder, capsys):
         assert "the old file is left as it was" in err
         assert sorted(p.name for p in small.iterdir()) == ["r.db"]  # no temporary file, no journal
         assert (small / "r.db").read_bytes() == before and games_in(small / "r.db") == 200
-    finally:
-        subprocess.run(["umount", "-l", str(small)], capture_output=True, timeout=30)
 
 
 def test_overwrite_under_a_file_size_limit_keeps_the_old_file(folder):

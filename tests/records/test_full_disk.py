@@ -3,7 +3,6 @@ or not at all, the error names the file, and a resumed run removes a torn last g
 file damaged before its end, and writes the stored games the file lacks."""
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import process_helpers  # tests/process_helpers.py
 from zerosum.cli import main
 from zerosum.errors import InvalidFileError
 from zerosum.records import Record, Writer, format, from_store, parse, read
@@ -28,17 +28,8 @@ def games(n: int) -> list[Record]:
 @pytest.fixture
 def small_disk(tmp_path):
     """A 64 KiB tmpfs (root and a working ``mount`` only), unmounted afterwards."""
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root and mount(8)")
-    where = tmp_path / "small"
-    where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    with process_helpers.small_disk(tmp_path / "small", "64k") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True)
 
 
 def test_full_disk_leaves_only_whole_games(small_disk, tmp_path, capsys):
