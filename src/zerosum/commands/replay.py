@@ -48,32 +48,64 @@ def _run_replay(args: argparse.Namespace) -> int:
     import sys
 
     from ..core.files import shown
-    from ..records import read
     from ..ui.replay import ReplaySession, key_reader
     from ..ui.terminal import Output, _stdin_reader, use_color
 
     number = _index(args)
-    records = read(args.file)  # a missing, binary or malformed file is one line
-    if not records:
+    listed, record, total = _scan(args.file, number, args.list)  # a missing, binary or malformed file is one line
+    if not total:
         raise UsageError(f"record file {shown(args.file)} holds no games")
     if args.list:
-        for i, r in enumerate(records, 1):
-            t = r.tags
-            plies, branches = len(r.moves), len(r.lines()) - 1  # a line a variation
-            also = f", {branches} variation{'s' if branches != 1 else ''}" if branches else ""
-            print(f"{i:>4}  {t['First']} - {t['Second']}  {r.result}  {t['Termination']}  "
-                  f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}{also}, round {t['Round']})")
+        for line in listed:
+            print(line)
         return 0
-    if number > len(records):
-        raise UsageError(f"--index {number}: record file {shown(args.file)} holds {len(records)} "
-                         f"game{'s' if len(records) != 1 else ''} (1..{len(records)})")
+    if record is None:
+        raise UsageError(f"--index {number}: record file {shown(args.file)} holds {total} "
+                         f"game{'s' if total != 1 else ''} (1..{total})")
     out = sys.stdout
     if out is None:
         raise UsageError("standard output is closed: zerosum replay needs somewhere to draw the board")
     output = Output(out, use_color(out, args.no_color))
-    session = ReplaySession(records[number - 1], key_reader(out, _stdin_reader(out)), output, number=number,
-                            total=len(records), hint_time=args.hint_time, solver_time=args.solver_time)
+    session = ReplaySession(record, key_reader(out, _stdin_reader(out)), output, number=number,
+                            total=total, hint_time=args.hint_time, solver_time=args.solver_time)
     return session.run()
+
+
+def _scan(path: str, number: int, listing: bool) -> tuple[list[str], Any, int]:
+    """``(the --list lines in blocks, game number, how many games)`` of a record file, every game checked but read one
+    at a time, so that only the text, the lines and the game asked for are held (the lines are printed once
+    the whole file is known to be sound: a malformed file is one line and nothing else)."""
+    from ..core.files import shown
+    from ..errors import InvalidFileError
+    from ..records.reading import iter_read
+
+    listed: list[str] = []  # the lines, joined in blocks (a string a line would cost twice the text)
+    block: list[str] = []
+    chosen, total, failed = None, 0, False
+    try:
+        for total, r in enumerate(iter_read(path), 1):
+            if listing:
+                block.append(_listed(total, r))
+                if len(block) == 1024:
+                    listed.append("\n".join(block))
+                    block.clear()
+            elif total == number:
+                chosen = r
+        listed += ["\n".join(block)] if block else []
+    except MemoryError:
+        failed = True
+    if failed:  # outside the handler, so that the lines made so far are let go first
+        raise InvalidFileError(f"record file {shown(path)}: not enough memory to read it")
+    return listed, chosen, total
+
+
+def _listed(i: int, r: Any) -> str:
+    """``--list``'s line for game ``i``: the players, result, termination, game, moves, variations and round."""
+    t = r.tags
+    plies, branches = len(r.moves), r.count_variations()
+    also = f", {branches} variation{'s' if branches != 1 else ''}" if branches else ""
+    return (f"{i:>4}  {t['First']} - {t['Second']}  {r.result}  {t['Termination']}  "
+            f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}{also}, round {t['Round']})")
 
 
 def _index(args: argparse.Namespace) -> int:

@@ -51,7 +51,7 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MoveNote:
     """What a move cost: seconds (0..:data:`MAX_SECONDS`), nodes searched (0..:data:`MAX_NODES`) and the
     mover's value, and its annotation: ``mark``, a PGN suffix of :data:`MARKS` written after the move (``4?``),

@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.checks import safe_repr
@@ -14,10 +13,10 @@ from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
 from .lexer import RESULTS, check_tag, flag, path_of
 from .notes import MAX_NODES, MAX_SECONDS, MoveNote
-from .variations import BadMove, Variation, check_branches, check_line, check_tree, lines_of, movetext, replay_line
+from .variations import NO_BRANCHES, BadMove, Line, Variation, check_tree, movetext, replay_line
 
 __all__ = ["MAX_NODES", "MAX_SECONDS", "PGN_NAMES", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format",
-           "write"]
+           "game_of", "opening_of", "write"]
 
 #: the tags every record has, in this order (a record read without some gets these defaults): PGN's Seven Tag
 #: Roster first, in the order of its export format, then ours; White and Black are PGN's names of First and
@@ -31,64 +30,92 @@ PGN_NAMES = {"First": "White", "Second": "Black"}
 WIDTH = 80
 
 
-@dataclass
-class Record:
+class Record(Line):
     """One game: its tags (the roster of :data:`ROSTER` first), the moves after the opening in the game's
     notation, a note (or None) per move, the result token, and the variations: ``variations[i]`` the
     alternatives to ``moves[i]`` (each a :class:`~zerosum.records.Variation` from the position before it,
     with its own notes and variations).  Everything is checked when it is made: text a UTF-8 file can hold,
-    within the bounds of :mod:`zerosum.records.lexer`."""
+    within the bounds of :mod:`zerosum.records.lexer`.
 
-    tags: dict[str, str]
-    moves: list[str]
-    notes: list[MoveNote | None] = field(default_factory=list)
-    result: str = "*"
-    variations: dict[int, list[Variation]] = field(default_factory=dict)
+    Kept compact until an attribute is first used (see :class:`~zerosum.records.variations.Line`): the tags as
+    the pairs that differ from the roster's defaults, so that a record read costs little more than its text."""
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.result, str) or self.result not in RESULTS:
-            raise InvalidFileError(f"result {safe_repr(self.result, 40)} is not one of {', '.join(RESULTS)}")
-        if not isinstance(self.tags, Mapping):
-            raise InvalidFileError(f"a record's tags are a dict of names to values, not {safe_repr(self.tags, 40)}")
-        for name, value in self.tags.items():
+    __slots__ = ("_tags", "result")
+    _tags: Any
+    result: str
+
+    def __init__(self, tags: Mapping[str, str], moves: Sequence[str], notes: Sequence[MoveNote | None] = (),
+                 result: str = "*", variations: Mapping[int, list[Variation]] = NO_BRANCHES) -> None:
+        if not isinstance(result, str) or result not in RESULTS:
+            raise InvalidFileError(f"result {safe_repr(result, 40)} is not one of {', '.join(RESULTS)}")
+        if not isinstance(tags, Mapping):
+            raise InvalidFileError(f"a record's tags are a dict of names to values, not {safe_repr(tags, 40)}")
+        for name, value in tags.items():
             check_tag(name, value)
-        if not self.tags.get("Game"):
+        if not tags.get("Game"):
             raise InvalidFileError('a record needs a Game tag naming its game, e.g. [Game "connect4"]')
-        tags = {k: self.tags.get(k, d) for k, d in ROSTER.items()}
-        tags["Result"] = self.result
+        self.result = RESULTS[RESULTS.index(result)]  # the token itself, one string for every record
+        full = {k: tags.get(k, d) for k, d in ROSTER.items()}
+        full["Result"] = self.result
         for ours, pgn in PGN_NAMES.items():  # First rules (as the result token rules Result); White from it
-            tags[ours] = tags[pgn] = self.tags.get(ours, self.tags.get(pgn, "?"))
-        tags.update((k, v) for k, v in self.tags.items() if k not in ROSTER)
-        self.tags = tags
-        self.moves, self.notes = check_line(self.moves, self.notes, "a record's")
-        self.variations = check_branches(self.variations, len(self.moves))
-        check_tree(self.variations)
+            full[ours] = full[pgn] = tags.get(ours, tags.get(pgn, "?"))
+        full.update((k, v) for k, v in tags.items() if k not in ROSTER)
+        self._tags = tuple(x for k, v in full.items() if k not in ROSTER or v != ROSTER[k] for x in (k, v))
+        self._set(moves, notes, variations, "a record's")
+        check_tree(self._branch_view())
+
+    @property
+    def tags(self) -> dict[str, str]:
+        """The tags, names to values: the roster of :data:`ROSTER` first, in its order, then any others."""
+        if type(self._tags) is tuple:
+            self._tags = self._tag_view()
+        return self._tags  # type: ignore[no-any-return]
+
+    @tags.setter
+    def tags(self, value: dict[str, str]) -> None:
+        self._tags = value
+
+    def _tag_view(self) -> Any:
+        """The tags as :attr:`tags` gives them, without keeping the dict made."""
+        if type(self._tags) is not tuple:
+            return self._tags
+        pairs = self._tags
+        full = dict(ROSTER)
+        full.update(zip(pairs[::2], pairs[1::2]))
+        return full
+
+    def _parts(self) -> tuple[Any, ...]:
+        return (self._tag_view(), *super()._parts(), self.result)
+
+    def __repr__(self) -> str:
+        tags, moves, notes, branches, result = self._parts()
+        return f"Record(tags={tags!r}, moves={moves!r}, notes={notes!r}, result={result!r}, variations={branches!r})"
 
     def lines(self) -> list[list[str]]:
         """Every line of the record's tree, each the moves after the opening to a leaf: :attr:`moves` first,
         then a line a leaf, in the order a walk meets them that takes each move's main continuation before its
         variations (the order of the page's tree); :func:`zerosum.records.tree` makes the tree again."""
-        return lines_of(self.moves, self.variations)
+        return super().lines()
+
+    def _tag(self, name: str) -> str:
+        """``tags[name]``, without making the dict."""
+        if type(self._tags) is not tuple:
+            return self._tags[name]  # type: ignore[no-any-return]
+        pairs = self._tags
+        for i in range(0, len(pairs), 2):
+            if pairs[i] == name:
+                return pairs[i + 1]  # type: ignore[no-any-return]
+        return ROSTER[name]
 
     @property
     def game(self) -> Game[Any, Any]:
         """The game of the ``Game`` tag."""
-        from ..games import get_game
-
-        try:
-            return get_game(self.tags["Game"])
-        except GameError as exc:
-            raise InvalidFileError(f"Game tag {safe_repr(self.tags['Game'], 60)}: {exc}") from None
+        return game_of(self._tag("Game"))
 
     @property
     def opening(self) -> list[Any]:
         """The actions of the ``Opening`` tag (empty for ``-``)."""
-        from ..arena.openings import parse_opening
-
-        try:
-            return list(parse_opening(self.game, self.tags["Opening"]))
-        except GameError as exc:
-            raise InvalidFileError(f"Opening tag {safe_repr(self.tags['Opening'], 60)}: {exc}") from None
+        return opening_of(self.game, self._tag("Opening"))
 
     def actions(self) -> list[Any]:
         """Every action from the start: the opening's, then the moves'."""
@@ -100,17 +127,20 @@ class Record:
         try:
             return self._replay()[0]
         except BadMove as exc:
-            raise IllegalMoveError(f"game {self.tags['Round']} ({self.tags['First']} - {self.tags['Second']}): "
+            raise IllegalMoveError(f"game {self._tag('Round')} ({self._tag('First')} - {self._tag('Second')}): "
                                    f"{exc}") from None
 
-    def _replay(self, keep: bool = True, branches: bool = False) -> tuple[list[Any], list[Any]]:
+    def _replay(self, keep: bool = True, branches: bool = False,
+                start: tuple[Game[Any, Any], list[Any]] | None = None) -> tuple[list[Any], list[Any]]:
         """The states and actions of the main line from the start (``keep=False``: only the last state, no
-        actions); ``branches``: every variation's moves replayed too (BadMove names the line at fault)."""
-        game, opening = self.game, self.opening
+        actions); ``branches``: every variation's moves replayed too (BadMove names the line at fault);
+        ``start``: the game and the opening's actions, when known."""
+        game, opening = start or (self.game, self.opening)
         states = game.states_of(opening)
         actions = list(opening) if keep else []
-        for i, text in enumerate(self.moves):
-            for v in self.variations.get(i, ()) if branches else ():
+        alternatives = self._branch_view() if branches else NO_BRANCHES
+        for i, text in enumerate(self._move_view()):
+            for v in alternatives.get(i, ()):
                 replay_line(game, states[-1], v, len(opening) + i)
             try:
                 action = game.parse_action(text, states[-1])
@@ -130,18 +160,38 @@ class Record:
         unfinished or ended by forfeit or adjudication."""
         return self._check(keep=True)
 
-    def _check(self, keep: bool) -> list[Any]:
-        states = self._replay(keep, branches=True)[0]
-        game, last = self.game, states[-1]
-        out = game.outcome(last)
+    def _check(self, keep: bool, start: tuple[Game[Any, Any], list[Any]] | None = None) -> list[Any]:
+        game, opening = start or (self.game, self.opening)
+        states = self._replay(keep, branches=True, start=(game, opening))[0]
+        out = game.outcome(states[-1])
         if out is not None:
             said = {1: "1-0", 2: "0-1", None: "1/2-1/2"}[out.winner]
             if self.result not in (said, "*"):
                 raise InvalidFileError(f"the moves end the game {said} ({out.reason}), but the result is {self.result}")
-        elif self.result != "*" and self.tags["Termination"] == "normal":
+        elif self.result != "*" and self._tag("Termination") == "normal":
             raise InvalidFileError(f"the game is not over after its moves, yet its result is {self.result} "
                                    "with Termination \"normal\" (a forfeit or an adjudication says why)")
         return states
+
+
+def game_of(spec: str) -> Game[Any, Any]:
+    """The game of a ``Game`` tag; InvalidFileError (one line) for a spec that names none."""
+    from ..games import get_game
+
+    try:
+        return get_game(spec)
+    except GameError as exc:
+        raise InvalidFileError(f"Game tag {safe_repr(spec, 60)}: {exc}") from None
+
+
+def opening_of(game: Game[Any, Any], opening: str) -> list[Any]:
+    """The actions of an ``Opening`` tag in ``game``; InvalidFileError (one line) for moves it does not take."""
+    from ..arena.openings import parse_opening
+
+    try:
+        return list(parse_opening(game, opening))
+    except GameError as exc:
+        raise InvalidFileError(f"Opening tag {safe_repr(opening, 60)}: {exc}") from None
 
 
 # ---- text ----------------------------------------------------------------------------------------
@@ -157,11 +207,13 @@ def format(record: Record) -> str:
     The record is checked again first (its fields may have been changed since it was made)."""
     if not isinstance(record, Record):
         raise InvalidFileError(f"format takes a Record, not {safe_repr(record, 40)}")
-    record = Record(record.tags, record.moves, record.notes, record.result, record.variations)
-    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in record.tags.items())
+    tags, moves, notes, branches, result = record._parts()  # as they stand, none of them kept
+    record = Record(tags, moves, notes, result, branches)
+    tags, moves, notes, branches, result = record._parts()
+    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags.items())
     # plies are numbered from the start position, the opening's first
-    atoms = movetext(record.moves, record.notes, record.variations, len(record.opening))
-    atoms.append(record.result)
+    atoms = movetext(moves, notes, branches, len(record.opening))
+    atoms.append(result)
     lines: list[str] = []
     line = ""
     for atom in atoms:

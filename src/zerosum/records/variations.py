@@ -11,8 +11,8 @@ way, to any depth up to :data:`~zerosum.records.lexer.MAX_DEPTH`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from ..core.checks import safe_repr
@@ -20,10 +20,11 @@ from ..errors import IllegalMoveError, InvalidFileError
 from .lexer import MAX_DEPTH, MAX_VARIATIONS, check_move, move_number
 from .notes import MoveNote
 
-__all__ = ["BadMove", "Variation", "annotation", "check_line", "check_tree", "lines_of", "movetext", "replay_line",
-           "tree"]
+__all__ = ["NO_BRANCHES", "BadMove", "Line", "Variation", "annotation", "check_line", "check_tree", "lines_of",
+           "movetext", "replay_line", "tree"]
 
 Branches = dict[int, list["Variation"]]
+_NO_NOTE = MoveNote()
 
 
 def check_line(moves: object, notes: object, whose: str) -> tuple[list[str], list[MoveNote | None]]:
@@ -40,7 +41,7 @@ def check_line(moves: object, notes: object, whose: str) -> tuple[list[str], lis
     for n in notes:
         if n is not None and not isinstance(n, MoveNote):
             raise InvalidFileError(f"a move's note is a MoveNote or None, not {safe_repr(n, 40)}")
-    kept: list[MoveNote | None] = [None if n == MoveNote() else n for n in notes]
+    kept: list[MoveNote | None] = [None if n == _NO_NOTE else n for n in notes]
     return list(moves), kept + [None] * (len(moves) - len(kept))
 
 
@@ -65,25 +66,127 @@ def check_branches(variations: object, count: int) -> Branches:
     return out
 
 
-@dataclass
-class Variation:
+#: no variations: the empty mapping a line is made with by default (never changed)
+NO_BRANCHES: Mapping[int, list[Any]] = MappingProxyType({})
+
+
+class Line:
+    """What a record and a variation share: ``moves``, a note (or None) a move as ``notes``, and
+    ``variations`` by the index of the move each replaces.
+
+    A line is kept compact until one of these is first used (a tuple of moves, ``()`` for no notes and for no
+    variations), so that a record read costs little more than its text; the first use turns it into the list
+    or dict it always was, which may then be changed in place (everything is checked again when it is written).
+    """
+
+    __slots__ = ("_moves", "_notes", "_variations")
+    _moves: Any
+    _notes: Any
+    _variations: Any
+
+    def _set(self, moves: object, notes: object, variations: object, whose: str, least: int = 0) -> None:
+        """Check a line's moves, notes and variations (not those inside them) and keep them compact."""
+        checked, kept = check_line(moves, notes, whose)
+        if len(checked) < least:
+            raise InvalidFileError("a variation holds at least one move")
+        branches = check_branches(variations, len(checked))
+        self._moves = tuple(checked)
+        self._notes = () if all(n is None for n in kept) else tuple(kept)
+        self._variations = branches or ()
+
+    @property
+    def moves(self) -> list[str]:
+        """The line's moves, each in the game's notation."""
+        if type(self._moves) is tuple:
+            self._moves = list(self._moves)
+        return self._moves  # type: ignore[no-any-return]
+
+    @moves.setter
+    def moves(self, value: list[str]) -> None:
+        self._moves = value
+
+    @property
+    def notes(self) -> list[MoveNote | None]:
+        """A note (or None) for each move."""
+        if type(self._notes) is tuple:
+            self._notes = list(self._note_view())
+        return self._notes  # type: ignore[no-any-return]
+
+    @notes.setter
+    def notes(self, value: list[MoveNote | None]) -> None:
+        self._notes = value
+
+    @property
+    def variations(self) -> dict[int, list[Variation]]:
+        """The alternatives to the line's moves, by the index of the move each replaces."""
+        if type(self._variations) is tuple:
+            self._variations = {}
+        return self._variations  # type: ignore[no-any-return]
+
+    @variations.setter
+    def variations(self, value: dict[int, list[Variation]]) -> None:
+        self._variations = value
+
+    # The parts as they stand, for reading them without making the lists (a value changed from outside is
+    # given back as it is, for the checks to refuse):
+    def _move_view(self) -> Any:
+        return self._moves
+
+    def _note_view(self) -> Any:
+        if type(self._notes) is tuple and not self._notes:  # no notes: None for each move
+            return (None,) * len(self._moves) if isinstance(self._moves, (list, tuple)) else ()
+        return self._notes
+
+    def _branch_view(self) -> Any:
+        return NO_BRANCHES if type(self._variations) is tuple else self._variations
+
+    def lines(self) -> list[list[str]]:
+        """Every line of this tree (its moves first), as :meth:`zerosum.records.Record.lines`."""
+        return lines_of(list(self._move_view()), self._branch_view())
+
+    def count_variations(self) -> int:
+        """How many variations the tree holds at every depth (``len(self.lines()) - 1``, without making the
+        lines)."""
+        count, todo = 0, [self._branch_view()]
+        while todo:
+            for line in todo.pop().values():
+                count += len(line)
+                todo += [branches for v in line if (branches := v._branch_view())]
+        return count
+
+    def _parts(self) -> tuple[Any, Any, Any]:
+        """The moves, notes and variations as the attributes give them, without keeping what is made."""
+        moves, notes, branches = self._move_view(), self._note_view(), self._branch_view()
+        return (list(moves) if type(moves) is tuple else moves, list(notes) if type(notes) is tuple else notes,
+                {} if branches is NO_BRANCHES else branches)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Line)
+        return self._parts() == other._parts()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Variation(Line):
     """An alternative line: its moves in the game's notation (from the position before the move it replaces),
     a note (or None) per move, and its own variations (alternatives to its moves, keyed by their index, as
     :attr:`zerosum.records.Record.variations`).  At least one move."""
 
-    moves: list[str]
-    notes: list[MoveNote | None] = field(default_factory=list)
-    variations: dict[int, list[Variation]] = field(default_factory=dict)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        self.moves, self.notes = check_line(self.moves, self.notes, "a variation's")
-        if not self.moves:
-            raise InvalidFileError("a variation holds at least one move")
-        self.variations = check_branches(self.variations, len(self.moves))
+    def __init__(self, moves: Sequence[str], notes: Sequence[MoveNote | None] = (),
+                 variations: Mapping[int, list[Variation]] = NO_BRANCHES) -> None:
+        self._set(moves, notes, variations, "a variation's", least=1)
 
-    def lines(self) -> list[list[str]]:
-        """Every line of this variation's tree (its moves first), as :meth:`zerosum.records.Record.lines`."""
-        return lines_of(self.moves, self.variations)
+    def _recheck(self) -> None:
+        """Checked again, as it may have been changed since it was made."""
+        self._set(self._move_view(), self._note_view(), self._branch_view(), "a variation's", least=1)
+
+    def __repr__(self) -> str:
+        moves, notes, branches = self._parts()
+        return f"Variation(moves={moves!r}, notes={notes!r}, variations={branches!r})"
 
 
 def check_tree(variations: Branches) -> None:
@@ -99,8 +202,8 @@ def check_tree(variations: Branches) -> None:
                 count += 1
                 if count > MAX_VARIATIONS:
                     raise InvalidFileError(f"more than {MAX_VARIATIONS:,} variations in one game")
-                v.__post_init__()
-                todo.append((v.variations, depth + 1))
+                v._recheck()
+                todo.append((v._branch_view(), depth + 1))
 
 
 def annotation(note: MoveNote | None) -> str:
@@ -127,7 +230,7 @@ def movetext(moves: list[str], notes: list[MoveNote | None], variations: Branche
             fresh = note is not None and bool(note.text() or note.comment)  # a comment: the next move numbered
             for v in variations.get(i, ()):
                 first = len(atoms)
-                line(v.moves, v.notes, v.variations, ply + i)  # as deep as the tree: MAX_DEPTH
+                line(*v._parts(), ply + i)  # as deep as the tree: MAX_DEPTH
                 atoms[first] = "( " + atoms[first]
                 atoms[-1] += " )"
                 fresh = True
@@ -198,8 +301,8 @@ class BadMove(IllegalMoveError):
 def replay_line(game: Any, state: Any, v: Variation, ply: int) -> None:
     """Every move of variation ``v`` and of its variations replayed from ``state``, its first move at ``ply``
     (counted from 0); :class:`BadMove` for the first that is not legal."""
-    for i, text in enumerate(v.moves):
-        for inner in v.variations.get(i, ()):
+    for i, text in enumerate(v._move_view()):
+        for inner in v._branch_view().get(i, ()):
             replay_line(game, state, inner, ply + i)  # as deep as the tree: MAX_DEPTH
         try:
             state = game.result(state, game.parse_action(text, state))
