@@ -174,3 +174,20 @@ def test_too_little_memory_is_one_line(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(zerosum.core.files, "read_text", no_memory)
     with pytest.raises(InvalidFileError, match=r"^record file '.*games.pgn': not enough memory to read it$"):
         read(path)
+
+
+def test_a_small_file_reads_under_a_small_address_space(tmp_path):
+    # a read of the limit (256 MB) reserved it whatever the file's size: under `ulimit -v 200000` every record
+    # read failed, a tiny file too
+    import resource
+    import subprocess
+    import sys
+
+    (tmp_path / "tiny.pgn").write_text('[Game "tictactoe"]\n\n1. 5 *\n')
+
+    def small() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (200 << 20, 200 << 20))
+
+    done = subprocess.run([sys.executable, "-c", "from zerosum import records; print(len(records.read('tiny.pgn')))"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, preexec_fn=small)
+    assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr

@@ -241,8 +241,10 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file") -> bytes:
         if kind is not None:
             raise InvalidFileError(f"{what} {shown(target)} is {kind}, not a regular file")
         os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(MAX_READ_BYTES + 1)
+        with os.fdopen(fd, "rb", closefd=False) as fh:  # room for the file as it is (a read of the limit
+            data = fh.read(min(info.st_size, MAX_READ_BYTES) + 1)  # would reserve it all, whatever the size)
+            if len(data) > info.st_size and len(data) <= MAX_READ_BYTES:  # it grew meanwhile: read on
+                data += fh.read(MAX_READ_BYTES + 1 - len(data))
     except OSError as exc:
         raise InvalidFileError(f"{what} {shown(target)} cannot be read: {exc.strerror or exc}") from None
     finally:
