@@ -89,11 +89,11 @@ def read_unchanged(path: Path, failed: StorageError) -> sqlite3.Connection:
         pending = False
     except OSError:
         pending = True
+    unread = InvalidFileError(f"results file {shown(path)} cannot be read here: {failed.problem}: it is not damaged; "
+                              "free space (or remove the cause) and run the command again")
     if pending:
-        raise InvalidFileError(f"results file {shown(path)} cannot be read here: {failed.problem}: it is not damaged; "
-                               "free space (or remove the cause) and run the command again") from None
+        raise unread
     try:
         return sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, timeout=30.0)
     except sqlite3.Error:
-        raise InvalidFileError(f"results file {shown(path)} cannot be read here: {failed.problem}: it is not "
-                               "damaged; free space (or remove the cause) and run the command again") from None
+        raise unread from None

@@ -354,13 +354,8 @@ def _run_report(args: argparse.Namespace) -> int:
     if args.export is not None:  # records, not tables (--export "" is refused: it names no file)
         if args.ranking is not None or args.grade is not None:
             raise GameError("--export writes records only: run report again for --ranking or --grade")
-        from .inputs import check_inputs, stored_inputs
         from .replay import export_records
 
-        opened, config = open_run(Path(args.file))  # never one of the run's files, whatever --overwrite says
-        opened.close()
-        check_inputs(stored_inputs(config), [(args.export, f"-o {shown(args.export)}", "name another file for the records",
-                                              ())])
         return export_records(args.file, args.export, args.overwrite)
     path = Path(args.file)
     store, config = open_run(path)  # a missing, damaged or foreign file is one line

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
-from .inputs import same_file  # re-exported: it was defined here
+from .inputs import same_file
 
-__all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes", "same_file",
+__all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes",
            "finish_ranking",
            "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path",
            "start_new", "resume_conflicts", "is_png"]

@@ -203,12 +203,14 @@ def export_records(results: str, target: str, overwrite: bool) -> int:
     from ..arena.match import open_run
     from ..core.files import check_output, shown
     from ..records import from_store, write
+    from .inputs import check_inputs, stored_inputs
 
     if target.strip() and Path(results).resolve() == Path(target).resolve():  # said first: --overwrite cannot help
         raise UsageError(f"-o/--export {shown(target)} is the results file itself: name another file for the records")
-    path = check_output(target, overwrite=overwrite, what="record file")  # before any work: a regular file
-    store, _ = open_run(Path(results))  # a missing, damaged or foreign file is one line
-    with store:
+    store, config = open_run(Path(results))  # a missing, damaged or foreign file is one line
+    with store:  # never one of the run's own files (an agent file...), whatever --overwrite says
+        check_inputs(stored_inputs(config), [(target, f"-o {shown(target)}", "name another file for the records", ())])
+        path = check_output(target, overwrite=overwrite, what="record file")  # before any work: a regular file
         count = write(from_store(store), path, overwrite=overwrite)
     print(f"wrote {count} game{'s' if count != 1 else ''} to {target}")
     return 0

@@ -53,7 +53,7 @@ from ..core.checks import check_flag, check_real, check_whole, guarded
 from ..core.processes import FACE_THREADS, default_threads
 from ..core.processes import MAX_JOBS as MAX_THREADS
 from ..errors import AgentError, GameError
-from ..game import COLUMN_BITBOARD, Game
+from ..game import Game
 from ..values import HEURISTIC_BOUND, WIN
 from . import steps
 from .answers import book_answer, exact_answer
@@ -154,15 +154,7 @@ class SolverAgent(SearchAgent):
         if engine.solves or spec in self._refused:
             return engine if engine.solves else None
         self._refused.add(spec)
-        board: Any = game  # a column-bitboard game has rows and cols (GameTraits.layout)
-        if game.traits.layout != COLUMN_BITBOARD:
-            reason = f"the solver plays Connect-X only, not {spec}"
-        elif not game.traits.solver:
-            reason = (f"the solver takes boards with cols x (rows + 1) <= 128; {board.rows} rows x {board.cols} "
-                      f"columns need {board.cols * (board.rows + 1)} bits")
-        else:
-            reason = "the solver's compiled code (numba) is not installed"
-        self._start_fallback(reason)
+        self._start_fallback(engine.unsolved() or f"the solver plays Connect-X only, not {spec}")
         return None
 
     def _start_fallback(self, reason: str) -> None:
