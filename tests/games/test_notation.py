@@ -56,3 +56,13 @@ def test_bad_move_strings_name_the_move(spec: str, text: str, cls: type, words: 
     with pytest.raises(cls) as info:
         get_game(spec).parse_moves(text)
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["connect4", "connect4-8x8", "connectx", "tictactoe", "migration", "othello"])
+def test_the_example_in_each_games_moves_help_is_a_legal_line_of_its_default_board(name: str) -> None:
+    """The ``e.g.`` of ``MOVES_HELP`` (shown by ``--help`` and quoted in README and docs/games.md) is legal where
+    a user tries it: Migration's ``3,0;7,3`` was legal on no board size (an occupied cell on 8 x 8)."""
+    game = get_game(name)
+    assert "e.g. " in game.MOVES_HELP, game.MOVES_HELP
+    example = game.MOVES_HELP.rsplit("e.g. ", 1)[1]
+    assert game.parse_moves(example), example

@@ -11,7 +11,7 @@ Free boards (:meth:`~zerosum.game.Game.place`, not moves): a stone may be placed
 or ``x * n + y``; the other player is to move next.
 
 Notation: a move is the stone that moves, ``x,y`` (row from the top, column, both from 0); its one direction
-follows from whose stone it is.  A move string joins moves with ``;`` (``"3,0;7,3"``; spaces around it, or
+follows from whose stone it is.  A move string joins moves with ``;`` (``"1,0;5,3"``; spaces around it, or
 spaces alone, separate moves too).  ``x,y>nx,ny`` and ``x,y,nx,ny`` are read too.  One separator stands
 between two moves or numbers, none at either end: ``1,0;;3,1``, ``3,0;`` and ``3,,0`` are refused.
 """
@@ -61,7 +61,7 @@ class Migration(Game[MigrationState, Action]):
     traits = GameTraits(winner_moves_last=True)  # a win is the winner's own move
     name = "migration"
     OPTIONS: ClassVar[dict[str, GameOption]] = {"n": GameOption(8, 3, MAX_N, "the side of the board")}
-    MOVES_HELP = "the moving stones as x,y (row from the top, column, both from 0) joined by ';', e.g. 3,0;7,3"
+    MOVES_HELP = "the moving stones as x,y (row from the top, column, both from 0) joined by ';', e.g. 1,0;5,3"
     MARKS = (">", "^")
     GLYPHS = ("▶", "▲")
     MOVE_SEPARATOR = ";"
@@ -216,10 +216,10 @@ class Migration(Game[MigrationState, Action]):
         return action
 
     def move_tokens(self, text: str) -> list[str]:
-        """The moves of a move string (``3,0;7,3``, ``3,0; 7,3``, ``3,0 7,3``), not yet checked."""
+        """The moves of a move string (``1,0;5,3``, ``1,0; 5,3``, ``1,0 5,3``), not yet checked."""
         text = check_text(text, "a move string", InvalidMoveError, hint=f" ({self.MOVES_HELP})")
         return split_joined(text, ";", lambda piece, done: piece.split(), "move",
-                            "moves are separated by one ';' each (3,0;7,3)")
+                            "moves are separated by one ';' each (1,0;5,3)")
 
     def format_action(self, action: Action) -> str:
         """The stone that moves, ``x,y`` (:meth:`parse_action` reads it back in the position it is played)."""
