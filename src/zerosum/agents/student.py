@@ -41,6 +41,7 @@ from typing import Any, Callable
 from ..core.files import describe_exception
 from ..errors import AgentError
 from ..game import Game, safe_repr
+from ..games.course_bugs import raised
 from ..games.course_players import PROBE_PLIES, ignores_player, probe_positions
 from .positions import position_name
 
@@ -118,8 +119,10 @@ def _call(func: Any, name: str, game: Game[Any, Any], state: Any, player: int) -
     """``func(game, state, player)``, its value checked; one AgentError line for anything wrong."""
     try:
         value = func(game, state, player)
-    except Exception as exc:  # noqa: BLE001 - a person's code: any failure is one line naming it
-        raise AgentError(f"evaluation {name} raised {describe_exception(exc)} at {position_name(game, state)} "
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a person's code: any failure (sys.exit too) is one line
+        raise AgentError(f"evaluation {name} {raised(exc)} at {position_name(game, state)} "
                          f"for player {player}") from None
     why = bad_value(value)
     if why is not None:
@@ -144,8 +147,10 @@ def checked(func: Callable[..., Any], name: str | None = None, *, players: Calla
             value = func(game, state, player)
         except passes:
             raise
-        except Exception as exc:  # noqa: BLE001 - as _call
-            raise AgentError(f"evaluation {shown} raised {describe_exception(exc)} at "
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - as _call
+            raise AgentError(f"evaluation {shown} {raised(exc)} at "
                              f"{position_name(game, state)} for {_player(player, players)}") from None
         if type(value) is int or (type(value) is float and value - value == 0.0):  # the common answers
             return value
@@ -202,7 +207,9 @@ def probe_player(func: Callable[..., Any], game: Game[Any, Any], name: str | Non
     state = game.initial_state
     try:
         action = func(game, state)
-    except Exception as exc:  # noqa: BLE001 - a person's code
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a person's code (sys.exit too)
         raise AgentError(f"player {player_raised(shown, exc, game, state)}") from None
     if _plain(action) in game.actions(state):
         return action

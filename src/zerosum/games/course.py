@@ -38,7 +38,8 @@ from typing import Any, Callable
 from ..errors import AgentError, GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
 from .course_players import fixed_side, label_name, marked, player_number
-from .course_rules import NEEDS, CourseRules, EasyRules, GameBug, MethodFailed, describe_call_error, rules_for
+from .course_bugs import GameBug, MethodFailed, describe_call_error, over_answer, utility_sign
+from .course_rules import NEEDS, CourseRules, EasyRules, rules_for
 from .course_state import CourseState, hashable_action, plain_action
 
 __all__ = ["CourseGame", "CourseState", "plain_action", "MAX_PLIES", "GameBug"]
@@ -80,9 +81,9 @@ class CourseGame(Game[CourseState, Any]):
                 return call()
             except MethodFailed as exc:  # named for the start position, as the probe's own lines are
                 raise InvalidSpecError(describe_call_error(self.name_, what, exc.original or exc)) from None
-            except GameError:
+            except (GameError, KeyboardInterrupt):
                 raise
-            except Exception as exc:  # noqa: BLE001 - a student's method that fails, named in one line
+            except BaseException as exc:  # noqa: BLE001 - a student's method that fails (or calls sys.exit)
                 raise InvalidSpecError(describe_call_error(self.name_, what, exc)) from None
 
         value = tried("initial_state", self.rules.initial)
@@ -92,7 +93,7 @@ class CourseGame(Game[CourseState, Any]):
         on_start = self.rules.on_start  # each method as the probe names it: is_terminal(initial state)
         tried(on_start("key"), lambda: self._start.key)
         first = tried(on_start("to_move"), lambda: self.rules.mover(value))
-        if tried(on_start("is_terminal"), lambda: self.rules.over(value)):
+        if tried(on_start("is_terminal"), lambda: self._over(value)):
             return first, None
         acts = tried("actions(initial state)", lambda: self._own_actions(self._start))
         if not acts:
@@ -224,16 +225,16 @@ class CourseGame(Game[CourseState, Any]):
         if state._end is not state:
             return state._end  # type: ignore[no-any-return]
         end = None
-        if self.rules.over(state.value):
-            u = self.rules.score(state.value, self.first)
-            if isinstance(u, bool) or not isinstance(u, numbers.Real) or u != u:
-                raise GameBug(f"{self.name_}: utility returned {safe_repr(u)} at the end: it must return a "
-                                "number (> 0 the player won, < 0 lost, 0 a draw)")
-            u = float(u)
-            winner = 1 if u > 0 else 2 if u < 0 else None
+        if self._over(state.value):
+            winner = utility_sign(self.name_, self.rules.score(state.value, self.first)) or None
             end = Outcome(winner, "a draw" if winner is None else f"{self.player_label(winner)} wins")
         state._end = end
         return end
+
+    def _over(self, value: Any) -> bool:
+        """Whether your state ``value`` is over, by your terminal test: True or False, else one GameBug line."""
+        terminal = getattr(self.rules, "found", {}).get("is_terminal") or "is_over"
+        return over_answer(self.name_, f"{terminal}(state)", self.rules.over(value), value)
 
     def render(self, state: CourseState) -> str:
         return self.rules.show(self.check_state(state).value)
@@ -252,6 +253,7 @@ class CourseGame(Game[CourseState, Any]):
         self.outcome(state)  # a utility that is no number is one line
         player = player_number(player, self.first, self.second)
         u = self.rules.score(state.value, self.first if player == 1 else self.second)
+        utility_sign(self.name_, u)  # the other player's utility too: a finite number
         if isinstance(u, numbers.Integral):
             return int(u)
         return float(u) if not isinstance(u, numbers.Rational) else u

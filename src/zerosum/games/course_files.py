@@ -24,7 +24,7 @@ from ..game import Game
 from ..spec import quoted
 from .course import CourseGame
 from .course_objects import arena_view, course_game, is_course_game
-from .course_rules import one_line
+from .course_bugs import one_line, raised
 
 __all__ = ["course_file", "load_course_file", "MAX_ARGUMENTS"]
 
@@ -113,8 +113,11 @@ def load_course_file(spec: str) -> Game[Any, Any]:
     if isinstance(target, type) or (callable(target) and not is_course_game(target)):
         try:
             obj = target(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - a student's constructor that fails, in one line
-            raise InvalidSpecError(one_line(f"{quoted(text)} could not be made: {describe_exception(exc)}")) from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a student's constructor that fails or calls sys.exit
+            said = f"it {raised(exc)}" if isinstance(exc, SystemExit) else describe_exception(exc)
+            raise InvalidSpecError(one_line(f"{quoted(text)} could not be made: {said}")) from None
     elif args or kwargs:
         raise InvalidSpecError(f"{quoted(text)}: {name} is a game object, not a class: it takes no arguments")
     else:

@@ -28,12 +28,12 @@ import io
 import numbers
 from typing import Any, Callable
 
-from ..core.files import describe_exception
 from ..errors import GameError, InvalidPositionError, InvalidSpecError
 from ..game import Game, safe_repr
+from .course_bugs import MAX_MESSAGE, GameBug, MethodFailed, describe_call_error, one_line, raised
 
 __all__ = ["one_line", "NEEDS", "Rules", "CourseRules", "EasyRules", "rules_for", "freeze", "own", "plain_eq",
-           "COURSE_NAMES", "describe_call_error"]
+           "COURSE_NAMES", "describe_call_error", "GameBug", "MethodFailed", "MAX_MESSAGE"]
 
 #: the names that make an object a course game (one is enough to be adapted, not refused as "no game")
 COURSE_NAMES = ("actions", "result", "is_terminal", "terminal_test", "utility", "to_move", "possible_moves",
@@ -155,12 +155,11 @@ class Rules:
         except NotImplementedError as exc:
             raise InvalidSpecError(f"{self.name}.{what} is not written yet (it raised NotImplementedError"
                                    f"{': ' + str(exc) if str(exc) else ''}): {self.needs(what)}") from None
-        except (GameError, RecursionError):  # a search too deep for Python is named where the search began
-            raise
-        except Exception as exc:  # noqa: BLE001 - a person's code, named in one line
+        except (GameError, RecursionError, KeyboardInterrupt):  # a search too deep for Python is named where
+            raise  # the search began; Ctrl-C stops whatever runs
+        except BaseException as exc:  # noqa: BLE001 - a person's code (sys.exit, GeneratorExit too): one line
             where = f" at state {safe_repr(args[0], 80)}" if args else ""
-            raise MethodFailed(one_line(f"{self.name}.{what} raised {describe_exception(exc)}{where}"),
-                               exc) from None
+            raise MethodFailed(one_line(f"{self.name}.{what} {raised(exc)}{where}"), exc) from None
 
     def needs(self, what: str) -> str:
         return ""
@@ -177,7 +176,7 @@ class Rules:
     def key(self, value: Any) -> Any:
         """The hashable key of a state (``state_key(state)`` when the game has one, else :func:`freeze`)."""
         if self.custom_key is not None:
-            return self.custom_key(value)
+            return self.call("state_key(state)", self.custom_key, value)
         if not plain_eq(value):
             try:
                 hash(value)
@@ -289,7 +288,7 @@ class EasyRules(Rules):
         self.call("make_move(move)", after.make_move, action)
         switch = getattr(after, "switch_player", None)
         if callable(switch):
-            switch()
+            self.call("switch_player()", switch)
         else:
             setattr(after, self.turn, 3 - getattr(after, self.turn))  # type: ignore[arg-type]
         return after
@@ -321,7 +320,7 @@ class EasyRules(Rules):
     def key(self, value: Any) -> Any:
         entry = getattr(value, "ttentry", None)
         if callable(entry):
-            return entry()
+            return self.call("ttentry()", entry)
         fields = {k: v for k, v in vars(value).items() if k != "players"}
         return freeze(fields)
 
@@ -330,35 +329,3 @@ def rules_for(obj: Any) -> "CourseRules | EasyRules":
     """The style ``obj`` is written in: easyAI's when it has ``possible_moves`` or ``make_move``."""
     easy = any(callable(own(obj, n)) for n in ("possible_moves", "make_move"))
     return EasyRules(obj) if easy else CourseRules(obj)
-
-
-#: the longest message made of what a person's code raised, in characters
-MAX_MESSAGE = 300
-
-
-class GameBug(GameError):
-    """The code of a person's game did what no game may do: a method raised, ``actions`` returned None or no
-    moves in a position that is not over, ``result`` returned None or changed its state, ``utility`` returned
-    no number at the end, ``to_move`` named a third player, or the game did not end within
-    :data:`~.course.MAX_PLIES` plies.  The game is at fault, never a player: the arena stops its run with
-    this line (nobody forfeits), and ``play_game`` raises it."""
-
-
-class MethodFailed(GameBug):
-    """A method of a person's game raised something other than a zerosum error: one line naming the method
-    and the state; ``original`` is what it raised (None when the line crossed a process)."""
-
-    def __init__(self, message: str, original: BaseException | None = None) -> None:
-        super().__init__(message)
-        self.original = original
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line (a person's exception may span several), at most :data:`MAX_MESSAGE` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
-
-
-def describe_call_error(name: str, what: str, exc: BaseException) -> str:
-    """``TicTacToe.actions(initial state) raised KeyError: 3`` (for the probe of a new game), on one line."""
-    return one_line(f"{name}.{what} raised {describe_exception(exc)}")

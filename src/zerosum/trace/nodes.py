@@ -14,11 +14,14 @@ the root's side to move is MAX, every value is from MAX's view, and a MIN node's
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
+from decimal import Decimal
 from typing import Any, Iterator
 
 from ..core.words import exact_words, short_words
-from ..game import Game
+from ..game import Game, safe_repr
 from ..values import INF, is_proven, to_parent
 from .bounds import DEFAULT_MAX_NODES, too_long, too_many_nodes
 
@@ -219,9 +222,22 @@ def short_value(value: float | None, discounted: bool = True) -> str:
         return "?"
     if is_proven(value):
         return short_words(value) if discounted else "win" if value > 0 else "loss"
-    if isinstance(value, int):
-        return f"{value:+d}" if value else "0"
-    return f"{value:+.2f}" if value else "0"
+    return number_text(value)
+
+
+def number_text(value: Any) -> str:
+    """An estimate in a few characters, for any real number an evaluation may return (an int, a float, a
+    Fraction, a numpy number...): ``+24``, ``-0.35``, ``0``; one too large for a float in powers of ten."""
+    if isinstance(value, numbers.Integral):
+        whole = int(value)
+        return f"{whole:+d}" if whole else "0"
+    try:
+        figure = float(value)
+    except OverflowError:  # a fraction beyond a float: its whole part, in powers of ten
+        return f"{Decimal(math.floor(value)):+.2e}"
+    except (TypeError, ValueError):  # a value that is no number (no evaluation returns one): as it is
+        return safe_repr(value, 20)
+    return f"{figure:+.2f}" if figure else "0"
 
 
 def value_text(value: float | None, discounted: bool = True) -> str:

@@ -239,14 +239,19 @@ class PlaySession:
         ply = len(self.actions)
         try:
             played, note, prepared = think(self, agent)  # the solver shows its moves filling in; it never waits in silence
-        except (GameError, Quit):
+        except (GameError, Quit, KeyboardInterrupt):  # Ctrl-C still stops zerosum play
             raise
-        except (Exception, SystemExit) as exc:  # a student's function that raises or calls sys.exit (or an
-            # agent's bug): one line, no traceback, not the end of zerosum
+        except BaseException as exc:  # noqa: BLE001 - a student's function that raises (GeneratorExit, a bare
+            # BaseException too) or calls sys.exit, or an agent's bug: one line, no traceback, not the end of zerosum
             from ..agents.homework import in_position
 
             raise AgentError(f"{agent.spec} failed {in_position(self.game, self.state)}: "
                              f"{describe_exception(exc)}") from None
+        if self.output.closed:  # the student's player closed sys.stdout: nowhere to show the game
+            from ..agents.homework import in_position
+
+            raise AgentError(f"{agent.spec} closed standard output {in_position(self.game, self.state)}: "
+                             "zerosum play has nowhere to show the game (a player must not close sys.stdout)")
         self.push(played.action)
         symbol = mark(self.game, player)
         who = (f"{symbol} ({agent.spec})", f"[{STYLE[player]}]{escape(symbol)}[/] ({escape(agent.spec)})")
@@ -295,7 +300,7 @@ class PlaySession:
             return 0
         except AgentError:  # the engine failed (its one line follows): the moves so far, and how to go on
             moves = self.move_string()
-            if moves and self.settings is not None:
+            if moves and self.settings is not None and not self.output.closed:
                 self.say(f"Game stopped: an engine failed. Moves: {moves}")
                 self.say(f"Continue later with: {self.settings.command(moves)}")
             raise

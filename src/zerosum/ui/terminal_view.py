@@ -118,6 +118,11 @@ class Output:
 
             self.console = Console(file=out, force_terminal=True, highlight=False, soft_wrap=True)
 
+    @property
+    def closed(self) -> bool:
+        """Whether the stream written to was closed (by a player's code, ``sys.stdout.close()``)."""
+        return bool(getattr(self.out, "closed", False))
+
     def say(self, plain: str = "", rich: Any = None) -> None:
         """Print ``plain`` (or, in colour, ``rich`` -- markup text or a renderable -- when given)."""
         if self.redraw:
