@@ -284,7 +284,8 @@ def records_calls(workdir: str) -> Iterator[Call]:
            "store": os.path.join(workdir, "missing.db"), "text": records.format(record),
            "path": os.path.join(workdir, "fuzz.pgn"), "overwrite": True, "reason": "three in a row",
            "forfeit": False, "exact": True, "ply": 3, "mark": "?", "comment": "mistake: draw -> loss in 3 moves",
-           "variations": {0: [records.Variation(["1"])]}, "lines": [["5", "1"], ["5", "9"]]}
+           "variations": {0: [records.Variation(["1"])]}, "lines": [["5", "1"], ["5", "9"]],
+           "game": "tictactoe"}  # the game the caller names (records of a game file need it)
     for name in records.__all__:
         label = f"records.{name}"
         if label in EXCLUDED:

@@ -66,6 +66,7 @@ def good(tmp_path_factory):
         "path": lambda: where / f"out{next(counter)}.pgn", "ply": lambda: 3,
         "mark": lambda: "?", "comment": lambda: "mistake: draw -> loss in 3 moves", "exact": lambda: False,
         "variations": lambda: {0: [records.Variation(["1"])]}, "lines": lambda: [["5", "1"], ["5", "9"]],
+        "game": lambda: "tictactoe",  # the game the caller names (records of a game file need it)
     }
     yield values, where
     store.close()

@@ -291,10 +291,10 @@ def test_a_course_game_whose_moves_have_parentheses_keeps_them(tmp_path):
         "        print(s)\n")
     spec = f"{game}:Grid"
     text = f'[Game "{spec}"]\n\n1. (0,0) (0,1) ( 1... (1,1) ) 2. (1,1) ( (1,0)) *'
-    record = parse(text)[0]
+    record = parse(text, game=spec)[0]  # a record of a game file is read with the game the caller names
     assert record.moves == ["(0,0)", "(0,1)", "(1,1)"]
     assert record.variations == {1: [Variation(["(1,1)"])], 2: [Variation(["(1,0)"])]}
-    assert parse(format(record)) == [record]
+    assert parse(format(record), game=spec) == [record]
 
 
 def test_text_with_stray_parentheses_is_a_record_or_one_line():

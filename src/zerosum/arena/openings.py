@@ -103,7 +103,7 @@ def read_openings(path: str | Path, game: Game[Any, Any]) -> list[Opening]:
     line naming the file and the line, before anything is played."""
     from ..core.files import read_text
 
-    text = read_text(path, "openings file")
+    text = read_text(path, "openings file").removeprefix("\ufeff")  # a byte-order mark: as Notepad saves UTF-8
     openings = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()

@@ -125,10 +125,12 @@ class Store:
         self._lock_fd: int | None = None
         self.db: sqlite3.Connection | None = None
         name = str(path)
+        checked = False
         if not create:
             from ..core.files import _readable
 
             _readable(self.path, "results file")  # missing, a directory, a FIFO, a device: one line each
+            checked = self._check_first()  # a file that is none: refused before SQLite makes FILE-wal, -shm
             try:  # asked of SQLite: a plain open and close would drop this process's other connections' locks
                 why = sqlite_header(self.path)
             except sqlite3.Error as exc:
@@ -151,7 +153,8 @@ class Store:
                 if "exacts" not in self._columns("games"):  # an empty results file of schema 1
                     self.db.execute(_EXACTS)
             else:
-                self._check()
+                if not checked:
+                    self._check()
                 self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
@@ -163,6 +166,35 @@ class Store:
         except BaseException:
             self.close()
             raise
+
+    def _check_first(self) -> bool:
+        """Whether the file was checked (:meth:`_check`) as it is, on a connection that only reads it and makes
+        nothing beside it (SQLite's ``immutable``), before any other connection: a file whose header says WAL
+        gets FILE-wal and FILE-shm from the first connection that reads it, even one that only reads, so a
+        damaged or foreign file is refused here having made nothing.  Done only when there is no FILE-wal: the
+        file then holds all there is, and no connection has it open (one that has keeps FILE-wal, and its
+        locks, which closing another descriptor of the file here would drop); False when not done, or when
+        SQLite cannot even open it (said below)."""
+        if os.path.lexists(f"{self.path}-wal"):
+            return False
+        name = str(self.path)
+        try:
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?immutable=1", uri=True, timeout=30.0)
+            if int(self.db.execute("PRAGMA page_count").fetchone()[0]) == 0:
+                raise InvalidFileError(f"{shown(name)} is not a zerosum results file (an empty file)")
+            self._check()
+        except sqlite3.DatabaseError as exc:
+            failed = _failed(name, exc, f"{shown(name)} is not a zerosum results file ({_not_sqlite(exc)})")
+            if isinstance(failed, StorageError):
+                return False  # the world outside the file: said by the opening below, as it always was
+            raise failed from None
+        except sqlite3.Error:
+            return False
+        finally:
+            if self.db is not None:
+                self.db.close()
+                self.db = None
+        return True
 
     def _open_unchanged(self, failed: StorageError) -> None:
         """Open the file only to read it as it is (:func:`.store_files.read_unchanged`), checked."""
@@ -349,6 +381,12 @@ class Store:
 
 def _number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _not_sqlite(exc: BaseException) -> str:
+    """SQLite's words for a file that is not a database, as the other checks say it."""
+    said = _said(exc)
+    return "not an SQLite database" if said == "file is not a database" else said
 
 
 def _first(rows: list[Any]) -> str:

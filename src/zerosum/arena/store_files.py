@@ -35,9 +35,26 @@ class StorageError(InvalidFileError):
         self.problem = problem
 
 
+#: SQLite's extended codes of an I/O error in reading a file (sqlite3.h), and what each says happened: no full
+#: disk (nothing is written to read a file), no cause to free space
+_READ_ERRORS = {
+    266: "the device failed a read (SQLITE_IOERR_READ)",
+    522: "the file ended before the data it promised (SQLITE_IOERR_SHORT_READ)",
+    1802: "its size and kind could not be asked (SQLITE_IOERR_FSTAT)",
+    5642: "a seek in it failed (SQLITE_IOERR_SEEK)",
+    6154: "mapping it into memory failed (SQLITE_IOERR_MMAP)",
+    8458: "a read fell outside what the file holds: a special file such as /proc's, or a damaged file system "
+          "(SQLITE_IOERR_CORRUPTFS)",
+}
+
+
 def _failed(name: str, exc: sqlite3.Error, otherwise: str) -> InvalidFileError:
     """A StorageError when SQLite's error is of the world outside the file (:mod:`zerosum.core.sqlite_trouble`),
-    else InvalidFileError(otherwise) (a damaged file, one that is no database, text that is not UTF-8)."""
+    else InvalidFileError(otherwise) (a damaged file, one that is no database, text that is not UTF-8); an
+    I/O error in reading it is said as what it is, one InvalidFileError line (no full disk, no free space)."""
+    read = _READ_ERRORS.get(getattr(exc, "sqlite_errorcode", None))  # type: ignore[arg-type]
+    if read is not None:
+        return InvalidFileError(f"results file {shown(name)} cannot be read: an I/O error in reading it: {read}")
     code = outside(exc)
     return InvalidFileError(otherwise) if code is None else StorageError(name, OUTSIDE[code][1])
 

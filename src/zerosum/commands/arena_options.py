@@ -18,7 +18,7 @@ from .inputs import same_file
 __all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes",
            "finish_ranking",
            "add_engine_options", "engine_settings", "resumed_engines", "RESULTS", "held_games", "results_path",
-           "start_new", "resume_conflicts", "is_png"]
+           "start_new", "resume_conflicts", "is_png", "ARENA_NOT_EMPTY"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -197,6 +197,11 @@ def held_games(path: Path) -> int:
         return -1
 
 
+#: match's and tournament's options whose empty value was once read as the option left out: what each takes
+ARENA_NOT_EMPTY = {"sprt": ("--sprt", "ELO0,ELO1[,ALPHA,BETA], such as 0,5"),
+                   "openings": ("--openings", "an openings file")}
+
+
 def results_path(args: argparse.Namespace) -> str:
     """``-o/--output``, else :data:`RESULTS`; a new run that names no file and would meet a run there takes the
     next free name, ``results-2.db``, ``results-3.db``, ..., even with ``--overwrite``, which replaces only files
@@ -206,7 +211,9 @@ def results_path(args: argparse.Namespace) -> str:
     ``eval=`` file, the game file, ``--openings``, an engine's program) is one line, whatever ``--overwrite``
     says (:mod:`zerosum.commands.inputs`)."""
     from .inputs import arena_outputs, check_inputs, run_inputs
+    from .options import refuse_empty
 
+    refuse_empty(args, ARENA_NOT_EMPTY)  # --sprt '', --openings '': one line, not the option left out
     args.results_notice = None
     if args.out is not None or args.resume:
         name = RESULTS if args.out is None else str(args.out)

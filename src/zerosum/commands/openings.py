@@ -83,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
     import contextlib
     import random
 
-    from ..arena.openings import candidate_positions, format_opening, format_value, max_plies, solver_evaluator
+    from ..arena.openings import candidate_positions, format_opening, max_plies, solver_evaluator
     from ..core.files import atomic_output, check_output, shown
     from ..games import get_game
     from .inputs import check_inputs, game_inputs, spec_inputs
@@ -104,12 +104,14 @@ def _run(args: argparse.Namespace) -> int:
             check_output(args.output + PARTIAL, overwrite=True, what="openings checkpoint")
         max_score = 2 if args.max_score is None else args.max_score
         order = list(candidate_positions(game, args.plies, args.sample, args.seed))
-        evaluate = evaluate or solver_evaluator(game)
+        nearest: list[float] = []  # the value nearest 0, said when no position qualifies
+        evaluate = _nearest(evaluate or solver_evaluator(game), nearest)
         if args.count is not None:  # generate_openings' order: the first N kept of a seeded shuffle
             random.Random(f"zerosum-openings-order/{args.seed}").shuffle(order)
         header = _header(args, game, judge, max_score, len(order))
+        none = _none_kept(args, max_score, len(order), nearest)
         if args.output:
-            written = _judged_to_file(args, game, evaluate, order, max_score, header)
+            written = _judged_to_file(args, game, evaluate, order, max_score, header, none)
         else:
             sys.stdout.write(header)
 
@@ -117,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
                 return f"{done} of {len(order)} positions judged, {held} opening{'s' * (held != 1)} written"
 
             written = len(_judged(game, evaluate, order, max_score, args.count, sys.stdout, [], 0, False, said))
+            if not written:  # the header alone is no openings file: match --openings refuses it
+                raise none()
     else:
         with contextlib.ExitStack() as stack:
             if args.output:
@@ -135,9 +139,37 @@ def _run(args: argparse.Namespace) -> int:
             written = len(openings)
     if args.output:
         print(f"wrote {written} openings to {args.output} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    if judge is not None and not written:
-        print(f"no position {args.plies} {'ply' if args.plies == 1 else 'plies'} in has a value within +-{format_value(max_score)}", file=sys.stderr)
     return 0
+
+
+def _nearest(evaluate: Any, nearest: list[float]) -> Any:
+    """``evaluate``, keeping in ``nearest`` the value nearest 0 it gave (for the line that says none qualified)."""
+    def judged(state: Any) -> float:
+        value = evaluate(state)
+        if not nearest or abs(value) < abs(nearest[0]):
+            nearest[:] = [value]
+        return value  # type: ignore[no-any-return]
+
+    return judged
+
+
+def _none_kept(args: argparse.Namespace, max_score: float, total: int, nearest: list[float]) -> Any:
+    """The one line for judged openings none of which qualified (made when it is needed: the nearest value
+    is known by then): nothing is written, as an openings file of none is refused by match --openings."""
+    from ..arena.openings import format_value
+    from .options import UsageError
+
+    def line() -> UsageError:
+        plies = f"{args.plies} {'ply' if args.plies == 1 else 'plies'}"
+        why = "a larger --max-score keeps more"
+        if nearest and abs(nearest[0]) > MAX_SCORE:  # beyond every --max-score: proven
+            why = "every one is a proven win or loss for the side to move: fewer --plies, or a bigger board"
+        near = f" (the value nearest 0: {format_value(nearest[0])})" if nearest else ""
+        where = f"; {args.output} is not written" if args.output else ""
+        return UsageError(f"no opening: none of the {total} position{'s' * (total != 1)} {plies} in has a value "
+                          f"within +-{format_value(max_score)}{near}: {why}{where}")
+
+    return line
 
 
 #: judged openings written to a file go first to FILE + this, a line a position judged, renamed FILE at the end
@@ -228,9 +260,10 @@ def _checkpoint(partial: str, header: str, total: int) -> list[str]:
 
 
 def _judged_to_file(args: argparse.Namespace, game: Any, evaluate: Any, order: list[Any], max_score: float,
-                    header: str) -> int:
+                    header: str, none: Any) -> int:
     """Judged openings into ``args.output``: each line as it is judged into its checkpoint, FILE.partial, which
-    a run of the same command goes on from; renamed FILE at the end.  The number of openings written."""
+    a run of the same command goes on from; renamed FILE at the end.  The number of openings written; none
+    kept is ``none()`` raised, with FILE not written and the checkpoint removed."""
     import os
 
     from ..core.files import atomic_output, open_append
@@ -249,6 +282,9 @@ def _judged_to_file(args: argparse.Namespace, game: Any, evaluate: Any, order: l
 
     with os.fdopen(open_append(partial, what="openings checkpoint"), "a", encoding="utf-8") as out:
         kept = _judged(game, evaluate, order, max_score, args.count, out, kept, len(body), True, said)
+    if not kept:
+        os.remove(partial)
+        raise none()
     with atomic_output(args.output, overwrite=args.overwrite, checked=True) as fh:
         fh.write(header + "".join(line + "\n" for line in kept))
     os.remove(partial)

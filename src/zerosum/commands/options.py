@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..errors import UsageError
 from ..spec import integer, quoted, real
 
-__all__ = ["UsageError", "add_game_option", "int_arg", "float_arg"]
+__all__ = ["UsageError", "add_game_option", "int_arg", "float_arg", "refuse_empty"]
 
 
 #: the game of a command that names none
@@ -33,6 +33,15 @@ def add_game_option(parser: argparse.ArgumentParser, default: str = DEFAULT_GAME
     parser.add_argument("--game", default=default, metavar="SPEC",
                         help=f"the game: {spec_forms()}; or your own, path/to/file.py:ClassName (with arguments: "
                              f"'file.py:ClassName(4, k=3)'; a file of one class alone, path/to/file.py; docs/games.md) (default: {default})")
+
+
+def refuse_empty(args: argparse.Namespace, options: dict[str, tuple[str, str]]) -> None:
+    """One line for an option of ``options`` (its attribute -> ``(its flag, what it takes)``) given an empty
+    value, which names nothing: read as the option left out, it let a run go ahead without it."""
+    for key, (flag, takes) in options.items():
+        value = getattr(args, key, None)
+        if value is not None and not str(value).strip():
+            raise UsageError(f"{flag} {quoted(str(value))} is empty: give {takes}, or leave {flag} out")
 
 
 def _bounded(parse: Callable[[str], Any], what: str, lo: float | None, hi: float | None,

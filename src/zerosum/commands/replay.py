@@ -30,9 +30,10 @@ def _add_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index", "-n", dest="number", type=int_arg(1, MAX_GAME_NUMBER), default=None, metavar="N",
                    help=f"which game of the file, counted from 1 as --list numbers them (default 1, at most "
                         f"{MAX_GAME_NUMBER:,})")
-    p.add_argument("--game", dest="old_number", metavar="N",
-                   help="the old spelling of --index N, still read (elsewhere --game names a game type; a record "
-                        "names its own)")
+    p.add_argument("--game", dest="old_number", metavar="FILE.py:Class",
+                   help="the game of a record of your own game file: a record never runs the file it names, so "
+                        "name it yourself (the same file name and class as the record's Game tag; the folder may "
+                        "differ); zerosum's own games come from the record (--game N: the old spelling of --index N)")
     p.add_argument("--list", action="store_true",
                    help="print one line per game (number, players, result, termination, moves and variations) "
                         "and stop")
@@ -51,8 +52,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     from ..ui.replay import ReplaySession, key_reader
     from ..ui.terminal import Output, _stdin_reader, use_color
 
-    number = _index(args)
-    listed, record, total = _scan(args.file, number, args.list)  # a missing, binary or malformed file is one line
+    number, game = _index(args)
+    listed, record, total = _scan(args.file, number, args.list, game)  # a missing, binary or malformed file: one line
     if not total:
         raise UsageError(f"record file {shown(args.file)} holds no games")
     if args.list:
@@ -71,10 +72,11 @@ def _run_replay(args: argparse.Namespace) -> int:
     return session.run()
 
 
-def _scan(path: str, number: int, listing: bool) -> tuple[list[str], Any, int]:
+def _scan(path: str, number: int, listing: bool, game: Any = None) -> tuple[list[str], Any, int]:
     """``(the --list lines in blocks, game number, how many games)`` of a record file, every game checked but read one
     at a time, so that only the text, the lines and the game asked for are held (the lines are printed once
-    the whole file is known to be sound: a malformed file is one line and nothing else)."""
+    the whole file is known to be sound: a malformed file is one line and nothing else); ``game``: the game
+    ``--game`` names (a record of a game file is read only with it)."""
     from ..core.files import shown
     from ..errors import InvalidFileError
     from ..records.reading import iter_read
@@ -83,7 +85,7 @@ def _scan(path: str, number: int, listing: bool) -> tuple[list[str], Any, int]:
     block: list[str] = []
     chosen, total, failed = None, 0, False
     try:
-        for total, r in enumerate(iter_read(path), 1):
+        for total, r in enumerate(iter_read(path, game=game), 1):
             if listing:
                 block.append(_listed(total, r))
                 if len(block) == 1024:
@@ -108,26 +110,34 @@ def _listed(i: int, r: Any) -> str:
             f"({t['Game']}, {plies} move{'s' if plies != 1 else ''}{also}, round {t['Round']})")
 
 
-def _index(args: argparse.Namespace) -> int:
-    """``--index N`` (default 1), or the old ``--game N`` with a note on standard error; a ``--game`` that
-    is not a game number (a game type, as elsewhere) is one line pointing to ``--index``."""
+def _index(args: argparse.Namespace) -> tuple[int, Any]:
+    """``(the game number, the game --game names or None)``: ``--index N`` (default 1), or the old ``--game N``
+    with a note on standard error; ``--game FILE.py:Class``, your own game, made here (the record's tag is
+    never run); a ``--game`` of zerosum's games is one line pointing to ``--index``."""
     import sys
 
+    from ..games import get_game
+    from ..records.trust import names_file
+
+    index = 1 if args.number is None else int(args.number)
     if args.old_number is None:
-        return 1 if args.number is None else int(args.number)
-    if args.number is not None:
-        raise UsageError("--index and --game both pick a game: give --index N alone")
+        return index, None
     text = args.old_number.strip()
+    if names_file(text):
+        return index, get_game(text)  # a game file the user names (one line when it cannot be made)
+    if args.number is not None and text.isascii() and text.isdigit():
+        raise UsageError("--index and --game both pick a game: give --index N alone")
     if not (text.isascii() and text.isdigit()):
-        raise UsageError(f"--game {args.old_number!r}: replay takes the game from the record (its Game tag); "
-                         "pick a game of the file with --index N")
+        raise UsageError(f"--game {args.old_number!r}: replay takes zerosum's games from the record (its Game tag), "
+                         "and --game names your own game file (FILE.py:Class) for a record of it; pick a game of "
+                         "the file with --index N")
     try:
         number = int_arg(1, MAX_GAME_NUMBER)(text)
     except (argparse.ArgumentTypeError, ValueError) as exc:
         raise UsageError(f"--game {text}: {exc}") from None
     print(f"zerosum replay: note: --game {text} is now --index {text} (--game names a game type elsewhere)",
           file=sys.stderr)
-    return number
+    return number, None
 
 
 # ---- the arena's records -------------------------------------------------------------------------
@@ -189,7 +199,8 @@ def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tupl
         where = os.path.relpath(Path(path).resolve(), Path(store.path).resolve().parent)
         if store.meta(PGNOUT_KEY) != where:
             store.set_meta(PGNOUT_KEY, where)
-        hook = writer.game_hook(store)  # --resume: the stored games the file lacks written first
+        # the run's game, which this run plays (a game file is already made: --game named it, or --resume)
+        hook = writer.game_hook(store, game=_run_game(store))  # --resume: the stored games the file lacks first
     except BaseException:
         writer.close()
         raise
@@ -198,15 +209,25 @@ def open_pgnout(path: Path | None, args: argparse.Namespace, store: Any) -> tupl
     return writer, hook
 
 
+def _run_game(store: Any) -> Any:
+    """The game of the run being played in ``store``."""
+    from ..arena.match import ArenaConfig
+    from ..games import get_game
+
+    return get_game(ArenaConfig.from_json(store.meta("config"), f"results file {str(store.path)!r}").game)
+
+
 def export_records(results: str, target: str, overwrite: bool) -> int:
     """``zerosum report DB --export FILE``: every finished game of ``DB`` as records in ``FILE``."""
     from ..arena.match import open_run
     from ..core.files import check_output, shown
     from ..records import from_store, write
+    from ..records.sources import check_stored_game
     from .inputs import check_inputs, stored_inputs
 
     if target.strip() and Path(results).resolve() == Path(target).resolve():  # said first: --overwrite cannot help
         raise UsageError(f"-o/--export {shown(target)} is the results file itself: name another file for the records")
+    check_stored_game(Path(results), None)  # a run on a game file: refused before open_run makes its game
     store, config = open_run(Path(results))  # a missing, damaged or foreign file is one line
     with store:  # never one of the run's own files (an agent file...), whatever --overwrite says
         check_inputs(stored_inputs(config), [(target, f"-o {shown(target)}", "name another file for the records", ())])

@@ -27,6 +27,9 @@ def _add(p: argparse.ArgumentParser) -> None:
                         "of it, or --index N)")
     add_game_option(p)
     p.set_defaults(game=None)  # a record's Game tag is its game; --game given with a record must name it
+    option = p._option_string_actions["--game"]
+    option.help = (f"{option.help}; with a record file, the record's game: needed for a record of your own game "
+                   "file, which a record never runs (the same file name and class as its Game tag)")
     p.add_argument("--index", "-n", type=int_arg(1, 10_000_000), default=None, metavar="N",
                    help="review only game N of a record file, counted from 1 (default: every game)")
     p.add_argument("--agent", default=None, metavar="SPEC",
@@ -51,10 +54,13 @@ def _add(p: argparse.ArgumentParser) -> None:
 def _sources(args: argparse.Namespace) -> list[Any]:
     """What to review: records of a file, or the move string."""
     from ..records import read
+    from ..records.trust import names_file
 
     text = args.source
     if os.path.exists(text) or text.endswith((".pgn", ".txt", ".records")) or os.sep in text:
-        found = read(text)  # a missing or malformed file is one line
+        given = args.game
+        own = given if given is not None and names_file(given) else None  # a record never runs a file it names
+        found = read(text, game=own)  # a missing or malformed file is one line; a game file's, without --game
         if not found:
             raise UsageError(f"record file {text!r} holds no games")
         if args.index is not None:
@@ -62,9 +68,8 @@ def _sources(args: argparse.Namespace) -> list[Any]:
                 raise UsageError(f"--index {args.index}: record file {text!r} holds {len(found)} game"
                                  f"{'s' if len(found) != 1 else ''}")
             found = [found[args.index - 1]]
-        given = args.game
         for record in found:
-            if given is not None and _spec(given) != record.game.spec:
+            if given is not None and own is None and _spec(given) != record.game.spec:
                 raise UsageError(f"--game {given}: the record is a game of {record.game.spec} (its Game tag)")
         return found
     if args.index is not None:

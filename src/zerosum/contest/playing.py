@@ -142,7 +142,10 @@ def record_text(row: Any, rec: GameRecord, names: dict[str, str], config: dict[s
             "Termination": termination(_one_line(rec.reason, 300), rec.forfeit), "TimeControl": control}
     notes: list[MoveNote | None] = [MoveNote(None if t is None else float(t), None if n is None else int(n), None)
              for t, n in zip(rec.times, rec.nodes)]
-    return format_record(Record(tags, list(rec.moves), notes, rec.result))
+    from ..games import get_game
+
+    # the contest's own game (the teacher's file, checked by check_game_file): a record never makes it from its tag
+    return format_record(Record(tags, list(rec.moves), notes, rec.result, game=get_game(str(config.get("game")))))
 
 
 class GameRunner:

@@ -167,6 +167,7 @@ def _openings(settings: ContestSettings) -> list[str]:
 
 def _check_references(game_spec: str, references: Sequence[dict[str, Any]], folder: Path | None = None) -> None:
     from ..agents.registry import make_agent
+    from ..agents.simple import HumanAgent
     from ..games import get_game
     from .checks import reference_spec
 
@@ -178,7 +179,12 @@ def _check_references(game_spec: str, references: Sequence[dict[str, Any]], fold
         names.add(ref["name"])
         spec = reference_spec(ref, folder) if folder is not None else ref["spec"]
         try:  # a bad spec or file is one AgentError line, now
-            make_agent(spec, seed=0).warm_up(game)
+            agent = make_agent(spec, seed=0)
+            if isinstance(agent, HumanAgent):  # as match and tournament: it would forfeit every game
+                raise UsageError(f"--reference {quoted(ref['name'])}: a person cannot be a reference: a contest's "
+                                 "games are played with no one at the keyboard (a person plays with zerosum play); "
+                                 "give an agent, e.g. random, alphabeta:depth=4 or instructor=teacher.py:player")
+            agent.warm_up(game)
         except AgentError as exc:
             if "file" not in ref or "No module named" not in str(exc):
                 raise

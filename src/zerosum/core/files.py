@@ -115,6 +115,10 @@ def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what:
     replaces ``/dev/null``.  Call it before the work starts, so that a bad path costs nothing.
     """
     target = _named(path, what)
+    text, slash = os.fspath(path), ("/", os.sep, os.altsep or "/")
+    if text.endswith(slash) or os.path.basename(text) in (".", ".."):  # Path() drops the slash: r.csv/ is r.csv
+        ending = "a slash" if text.endswith(slash) else repr(os.path.basename(text))
+        raise InvalidFileError(f"{what} {shown(text)} names a folder (it ends in {ending}): name a file to write")
     if _inside_package(target):
         raise InvalidFileError(f"{what} {shown(target)} is inside the installed zerosum package: "
                                f"write it somewhere else (e.g. -o {shown(target.name)} in your own folder)")

@@ -63,6 +63,9 @@ file can hold (lone surrogates) is refused wherever it is.
 and a result that agrees with the board (a game over on the board must carry its result; one that is not
 over needs a forfeit or an adjudication).  Anything wrong is one :class:`~zerosum.errors.InvalidFileError`
 line naming the game and the line: ``game 3, line 17: ply 7, move 5 ('9'): column 9 is outside 1..7``.
+A Game tag that names a Python file (your own game, ``nim.py:Nim``) is read only with the game given, ``game=``
+(:func:`parse`, :func:`read`, :class:`Record`, :func:`from_store`): reading a record never runs a file it names
+(:mod:`zerosum.records.trust`).
 
 >>> r = parse('[Game "tictactoe"]\\n\\n1. 5 1 {time=0.5s} 2. 9 *')[0]
 >>> r.moves, r.notes[1], r.result

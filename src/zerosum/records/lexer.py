@@ -74,8 +74,9 @@ def tokens(text: str) -> Iterator[Token]:
     """The tokens of ``text`` (whitespace skipped); :class:`TextError` with the line for anything else.
 
     Each line is checked (its length, its characters) before the first token on it is read, so the line
-    numbers are the text's own whatever the tokens span."""
-    pos, size = 0, len(text)
+    numbers are the text's own whatever the tokens span.  A byte-order mark that starts the text (as Windows
+    Notepad saves UTF-8) is skipped."""
+    pos, size = (1 if text.startswith("\ufeff") else 0), len(text)
     line, next_line = 0, 0  # the number of the last line checked, and where the line after it starts
     while pos < size:
         while next_line <= pos:  # check every line up to the one this token starts on

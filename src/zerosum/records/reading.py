@@ -22,6 +22,7 @@ from .lexer import MAX_DEPTH, MAX_VARIATIONS, RESULTS, TextError, is_move_number
     split_parens, tokens
 from .notes import MoveNote, clip, is_note, split_mark
 from .text import PGN_NAMES, Record, game_of, opening_of
+from .trust import given_game
 from .variations import BadMove, Variation
 
 __all__ = ["iter_parse", "iter_read", "parse", "read"]
@@ -80,7 +81,8 @@ class _Shared:
     """What the games of one text share, so that each game costs little more than its text: one string for
     each tag name, tag value and move that recurs, and each game (by its spec) and opening made once."""
 
-    def __init__(self) -> None:
+    def __init__(self, given: Game[Any, Any] | None = None) -> None:
+        self.given = given  # the game the caller names (game=): every game's, and the only file's game read
         self.strings: dict[str, str] = {}
         self.starts: dict[tuple[str, str], tuple[Game[Any, Any], list[Any]]] = {}
         self.games: dict[str, Game[Any, Any]] = {}
@@ -102,7 +104,7 @@ class _Shared:
             if len(self.starts) >= _SHARED:
                 self.starts.clear()
                 self.games.clear()
-            game = self.games.get(spec) or game_of(spec)
+            game = self.games.get(spec) or game_of(spec, self.given)
             self.games[spec] = game
             found = self.starts[spec, opening] = (game, opening_of(game, opening))
         return found
@@ -114,7 +116,7 @@ class _Shared:
         key = spec or ""
         if key not in self.parens:
             try:
-                game = game_of(key)
+                game = game_of(key, self.given)
                 self.parens[key] = any(c in game.format_action(a) for a in game.actions(game.initial_state)[:64]
                                        for c in "()")
             except (GameError, InvalidFileError):
@@ -122,8 +124,13 @@ class _Shared:
         return self.parens[key]
 
 
-def parse(text: str) -> list[Record]:
+def parse(text: str, *, game: Any = None) -> list[Record]:
     """Every game of a record text, each checked (see the module docstring); ``[]`` for empty text.
+
+    ``game``: the game the records are of (a Game, a spec such as ``"nim.py:Nim"``, or an object with the
+    course's methods), used instead of making the game each Game tag names; every record must be of it (see
+    :mod:`zerosum.records.trust` for how a game file's tag is matched).  Without it, a record whose Game tag
+    names a Python file is refused in one line: reading a record never runs a file it names.
 
     Memory stays proportional to the text: lines, tags, moves and comments are bounded (see
     :mod:`zerosum.records.lexer`), a game's moves are replayed keeping only the last state (and one state
@@ -131,8 +138,8 @@ def parse(text: str) -> list[Record]:
     little memory for it all is one line too."""
     if not isinstance(text, str):
         raise InvalidFileError(f"a record is text, not {type(text).__name__}")
-    return _whole(iter_parse(text), lambda: f"not enough memory to hold the games of {len(text):,} characters of "
-                                            "records (zerosum.records.reading.iter_parse reads them one at a time)")
+    return _whole(iter_parse(text, game=game), lambda: f"not enough memory to hold the games of {len(text):,} "
+                  "characters of records (zerosum.records.reading.iter_parse reads them one at a time)")
 
 
 def _whole(games: Iterator[Record], short: Callable[[], str]) -> list[Record]:
@@ -144,12 +151,13 @@ def _whole(games: Iterator[Record], short: Callable[[], str]) -> list[Record]:
     raise InvalidFileError(short())
 
 
-def iter_parse(text: str) -> Iterator[Record]:
+def iter_parse(text: str, *, game: Any = None) -> Iterator[Record]:
     """The games of a record text one at a time, each checked as :func:`parse` checks it, so that only the
-    text and the game being read are held; InvalidFileError (one line) at the first fault."""
+    text and the game being read are held; InvalidFileError (one line) at the first fault.  ``game``: as
+    :func:`parse`'s."""
     if not isinstance(text, str):
         raise InvalidFileError(f"a record is text, not {type(text).__name__}")
-    shared, count, failed = _Shared(), 0, False
+    shared, count, failed = _Shared(given_game(game)), 0, False
     try:
         for record in _games(text, shared):
             count += 1
@@ -269,6 +277,8 @@ def _finish(tags: dict[str, str], main: _Line, result: str, start: int,
         begin = shared.start(record._tag("Game"), record._tag("Opening"))
     except InvalidFileError as exc:
         raise bad(str(exc), start) from None
+    if shared.given is not None:
+        record._game = begin[0]  # the game given, which the tag names (a game file's is never made from the tag)
     todo = [(main, len(begin[1]))]  # each line and the ply of its first move
     while todo:
         here, plies = todo.pop()
@@ -298,16 +308,17 @@ def _made(line: _Line, read: dict[int, _Line]) -> dict[int, list[Variation]]:
     return out
 
 
-def read(path: str | os.PathLike[str]) -> list[Record]:
-    """Every game of a record file (one-line InvalidFileError naming the file, the game and the line)."""
-    return _whole(iter_read(path), lambda: f"record file {str(path)!r}: not enough memory to hold its games "
-                                           "(zerosum.records.reading.iter_read reads them one at a time)")
+def read(path: str | os.PathLike[str], *, game: Any = None) -> list[Record]:
+    """Every game of a record file (one-line InvalidFileError naming the file, the game and the line).
+    ``game``: the game the records are of, as :func:`parse`'s (needed for a record of a game file)."""
+    return _whole(iter_read(path, game=game), lambda: f"record file {str(path)!r}: not enough memory to hold its "
+                  "games (zerosum.records.reading.iter_read reads them one at a time)")
 
 
-def iter_read(path: str | os.PathLike[str]) -> Iterator[Record]:
+def iter_read(path: str | os.PathLike[str], *, game: Any = None) -> Iterator[Record]:
     """The games of a record file one at a time, each checked as :func:`read` checks it, holding only the
     file's text and the game being read (one-line InvalidFileError naming the file, the game and the line,
-    at the first fault: the games before it have been given by then)."""
+    at the first fault: the games before it have been given by then).  ``game``: as :func:`parse`'s."""
     from ..core.files import read_text
 
     name = path_of(path, "record file")
@@ -319,6 +330,6 @@ def iter_read(path: str | os.PathLike[str]) -> Iterator[Record]:
     if failed:
         raise InvalidFileError(f"record file {str(path)!r}: not enough memory to read it")
     try:
-        yield from iter_parse(text)
+        yield from iter_parse(text, game=game)
     except InvalidFileError as exc:
         raise InvalidFileError(f"record file {str(path)!r}: {exc}") from None

@@ -16,10 +16,12 @@ from ..arena.store import GameRecord as ArenaGame
 from ..arena.store import PlannedGame, Store
 from ..core.checks import safe_repr
 from ..errors import InvalidFileError
+from ..game import Game
 from .lexer import MAX_TAG, flag, path_of
-from .text import MoveNote, Record
+from .text import MoveNote, Record, game_of
+from .trust import given_game, names_file, same_file_game
 
-__all__ = ["arena_maker", "from_game_record", "from_store", "termination"]
+__all__ = ["arena_maker", "check_stored_game", "from_game_record", "from_store", "termination"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -70,11 +72,17 @@ def _notes(times: list[Any], nodes: list[Any], vals: list[Any],
             for t, n, v, e in zip(times, nodes, vals, proofs)]
 
 
-def arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
-    """Turns a finished game of the run in ``store`` into its record (the plan, agents and config read once)."""
+def arena_maker(store: Store, game: Game[Any, Any] | None = None) -> Callable[[ArenaGame], Record]:
+    """Turns a finished game of the run in ``store`` into its record (the plan, agents and config read once).
+    ``game``: the run's game, given by the caller (a run's game file is never made from the results file's
+    word: without it, a run on a game file is refused in one line)."""
     from ..arena.match import ArenaConfig
 
     config = ArenaConfig.from_json(store.meta("config"), f"results file {str(store.path)!r}")
+    if game is None and names_file(config.game):
+        raise _untrusted(store.path, config.game)
+    if game is not None:
+        game_of(config.game, game)  # the run's game, or one line
     plan: dict[int, PlannedGame] = {g.idx: g for g in store.plan()}
     labels = [label for label, _ in store.agents()]
     event = "zerosum match" if config.mode == "match" else "zerosum tournament"
@@ -86,30 +94,63 @@ def arena_maker(store: Store) -> Callable[[ArenaGame], Record]:
                 "First": _fit(labels[g.first]), "Second": _fit(labels[g.second]), "Game": config.game,
                 "Opening": g.opening or "-", "Termination": termination(rec.reason, rec.forfeit),
                 "TimeControl": control}
-        return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals, rec.exacts or None), rec.result)
+        return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals, rec.exacts or None), rec.result,
+                      game=game)
 
     return make
 
 
-def from_store(store: Store | str | os.PathLike[str]) -> Iterator[Record]:
+def _untrusted(path: Any, spec: str) -> InvalidFileError:
+    return InvalidFileError(f"results file {str(path)!r}: its game {safe_repr(spec, 80)} names a Python file, and "
+                            "reading a results file runs no code it names: if you trust that file, name the game "
+                            "yourself (zerosum.records.from_store(FILE, game=SPEC)), or write the records as the run "
+                            "plays (--pgnout)")
+
+
+def from_store(store: Store | str | os.PathLike[str], *, game: Any = None) -> Iterator[Record]:
     """The records of every finished game of an arena results file (a :class:`Store` or its path), in the
     order of the plan.  ``Round`` is the game's number in the plan, counted from 1.  The file is opened
-    when the first record is asked for; a wrong type is refused at once."""
+    when the first record is asked for; a wrong type is refused at once.
+
+    ``game``: the run's game, as :func:`~zerosum.records.read` takes it: needed for a run on a game file
+    (reading a results file runs no file it names), and then the very file the run played (a results file
+    names it by its full path)."""
     if not isinstance(store, Store):
-        return _from_path(path_of(store, "results file"))
-    return _from_store(store)
+        where = path_of(store, "results file")
+        return _from_path(where, given_game(game))
+    return _from_store(store, given_game(game))
 
 
-def _from_path(path: str | os.PathLike[str]) -> Iterator[Record]:
+def _from_path(path: str | os.PathLike[str], game: Game[Any, Any] | None) -> Iterator[Record]:
     from ..arena.match import open_run
 
+    check_stored_game(Path(path), game)  # before open_run, which makes the run's game
     opened, _ = open_run(Path(path))
     with opened:
-        yield from _from_store(opened)
+        yield from _from_store(opened, game)
 
 
-def _from_store(store: Store) -> Iterator[Record]:
-    make = arena_maker(store)
+def check_stored_game(path: Path, game: Game[Any, Any] | None) -> None:
+    """Refuse (one line) a results file whose run is on a game file, unless ``game`` is that very file's game
+    (the same file, class and arguments): its file is never run on the results file's word.  The file is
+    opened only to read its configuration."""
+    from ..arena.match import ArenaConfig
+
+    with Store(path) as store:
+        if store.is_empty():
+            return  # said by whoever opens the run
+        spec = ArenaConfig.from_json(store.meta("config"), f"results file {str(path)!r}").game
+    if not names_file(spec):
+        return
+    if game is None:
+        raise _untrusted(path, spec)
+    if not same_file_game(spec, game):
+        raise InvalidFileError(f"results file {str(path)!r}: its game {safe_repr(spec, 80)} is not the game given, "
+                               f"{safe_repr(str(game.spec), 80)} (a run's game file is the very file it played)")
+
+
+def _from_store(store: Store, game: Game[Any, Any] | None) -> Iterator[Record]:
+    make = arena_maker(store, game)
     for rec in store.games():
         yield make(rec)
 
@@ -128,4 +169,4 @@ def from_game_record(rec: Any) -> Record:
             "Opening": format_opening(game, rec.opening), "Termination": termination(rec.reason, rec.forfeit)}
     notes = _notes([m.seconds for m in rec.moves], [m.nodes for m in rec.moves], [m.value for m in rec.moves],
                    [m.search is not None and m.search.exact is True for m in rec.moves])
-    return Record(tags, [m.notation for m in rec.moves], notes, rec.result)
+    return Record(tags, [m.notation for m in rec.moves], notes, rec.result, game=game)

@@ -13,6 +13,7 @@ from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
 from .lexer import RESULTS, check_tag, flag, path_of
 from .notes import MAX_NODES, MAX_SECONDS, MoveNote
+from .trust import TagRefused, given_game, trusted_game
 from .variations import NO_BRANCHES, BadMove, Line, Variation, check_tree, movetext, replay_line
 
 __all__ = ["MAX_NODES", "MAX_SECONDS", "PGN_NAMES", "RESULTS", "ROSTER", "WIDTH", "MoveNote", "Record", "format",
@@ -40,12 +41,14 @@ class Record(Line):
     Kept compact until an attribute is first used (see :class:`~zerosum.records.variations.Line`): the tags as
     the pairs that differ from the roster's defaults, so that a record read costs little more than its text."""
 
-    __slots__ = ("_tags", "result")
+    __slots__ = ("_tags", "result", "_game")
     _tags: Any
     result: str
+    _game: Game[Any, Any] | None
 
     def __init__(self, tags: Mapping[str, str], moves: Sequence[str], notes: Sequence[MoveNote | None] = (),
-                 result: str = "*", variations: Mapping[int, list[Variation]] = NO_BRANCHES) -> None:
+                 result: str = "*", variations: Mapping[int, list[Variation]] = NO_BRANCHES, *,
+                 game: Any = None) -> None:
         if not isinstance(result, str) or result not in RESULTS:
             raise InvalidFileError(f"result {safe_repr(result, 40)} is not one of {', '.join(RESULTS)}")
         if not isinstance(tags, Mapping):
@@ -63,6 +66,9 @@ class Record(Line):
         self._tags = tuple(x for k, v in full.items() if k not in ROSTER or v != ROSTER[k] for x in (k, v))
         self._set(moves, notes, variations, "a record's")
         check_tree(self._branch_view())
+        self._game = None
+        if game is not None:  # the game the caller names: it must be the tag's (a game file's is used only so)
+            self._game = game_of(full["Game"], given_game(game))
 
     @property
     def tags(self) -> dict[str, str]:
@@ -109,8 +115,10 @@ class Record(Line):
 
     @property
     def game(self) -> Game[Any, Any]:
-        """The game of the ``Game`` tag."""
-        return game_of(self._tag("Game"))
+        """The game of the ``Game`` tag: the one given (``game=``, or to :func:`~zerosum.records.read`), else
+        the game the tag names; a tag that names a Python file is refused without one given (nothing a record
+        names is run: :mod:`zerosum.records.trust`)."""
+        return game_of(self._tag("Game"), self._game)
 
     @property
     def opening(self) -> list[Any]:
@@ -174,14 +182,14 @@ class Record(Line):
         return states
 
 
-def game_of(spec: str) -> Game[Any, Any]:
-    """The game of a ``Game`` tag; InvalidFileError (one line) for a spec that names none."""
-    from ..games import get_game
-
+def game_of(spec: str, game: Game[Any, Any] | None = None) -> Game[Any, Any]:
+    """The game of a ``Game`` tag: ``game`` when given (it must be the tag's), else the game the tag names,
+    never a file's (:func:`~zerosum.records.trust.trusted_game`); InvalidFileError (one line) otherwise."""
     try:
-        return get_game(spec)
+        return trusted_game(spec, game)
     except GameError as exc:
-        raise InvalidFileError(f"Game tag {safe_repr(spec, 60)}: {exc}") from None
+        raise InvalidFileError(f"Game tag {safe_repr(spec, 160)}{' ' if isinstance(exc, TagRefused) else ': '}"
+                               f"{exc}") from None
 
 
 def opening_of(game: Game[Any, Any], opening: str) -> list[Any]:
@@ -208,7 +216,7 @@ def format(record: Record) -> str:
     if not isinstance(record, Record):
         raise InvalidFileError(f"format takes a Record, not {safe_repr(record, 40)}")
     tags, moves, notes, branches, result = record._parts()  # as they stand, none of them kept
-    record = Record(tags, moves, notes, result, branches)
+    record = Record(tags, moves, notes, result, branches, game=record._game)
     tags, moves, notes, branches, result = record._parts()
     head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in tags.items())
     # plies are numbered from the start position, the opening's first

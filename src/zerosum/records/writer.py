@@ -14,7 +14,7 @@ import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..arena.store import GameRecord as ArenaGame
 from ..arena.store import Store
@@ -23,6 +23,7 @@ from ..errors import InvalidFileError
 from .lexer import MAX_LINE, flag, path_of
 from .sources import arena_maker
 from .text import RESULTS, Record, format
+from .trust import given_game
 
 __all__ = ["Writer"]
 
@@ -133,14 +134,15 @@ class Writer:
             raise
         self._lead, self.count, self.held = "\n", self.count + 1, self.held + 1
 
-    def game_hook(self, store: Store) -> Callable[[ArenaGame], None]:
+    def game_hook(self, store: Store, *, game: Any = None) -> Callable[[ArenaGame], None]:
         """For ``run_arena(on_game=...)``: each finished game of the run in ``store``, written as it ends.
+        ``game``: the run's game (needed for a run on a game file: see :func:`~zerosum.records.from_store`).
 
         A file opened to append to first gets the finished games of ``store`` it lacks (known by their
         ``Round`` tags): those a run stored but could not write, as on a full disk, or wrote torn."""
         if not isinstance(store, Store):
             raise InvalidFileError(f"game_hook takes the run's Store, not {safe_repr(store, 40)}")
-        make = arena_maker(store)
+        make = arena_maker(store, given_game(game))
         if self._append:
             missing = [rec for rec in store.games() if str(rec.idx + 1) not in self._rounds]
             for rec in missing:
@@ -206,7 +208,7 @@ def _scan(fh: BinaryIO) -> _Found:
         if len(raw) == _LINE_BYTES and not raw.endswith(b"\n"):
             found.problem = (number, f"a line longer than {MAX_LINE:,} characters")
             return found
-        text = raw.strip()
+        text = raw.strip() if number > 1 else raw.removeprefix(b"\xef\xbb\xbf").strip()  # a byte-order mark
         if not text:
             continue
         if broken:

@@ -114,7 +114,7 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
         said = "*" if out is None else {1: "1-0", 2: "0-1", None: "1/2-1/2"}[out.winner]
         base = Record({"Game": game.spec, "Opening": format_opening(game, found.actions[:found.start]),
                        "Termination": "normal" if out is not None else "?"},
-                      [game.format_action(a) for a in found.actions[found.start:]], [], said)
+                      [game.format_action(a) for a in found.actions[found.start:]], [], said, game=game)
     notes = list(base.notes)
     variations = {i: list(lines) for i, lines in base.variations.items()}
     kept = {m.ply: m.kept for m in found.marks}  # whether each move kept the theoretical result
@@ -131,4 +131,5 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
                 there.append(Variation(list(m.line), [MoveNote(comment="refutation")]))
     judge = found.engine + ("" if found.exact else " (estimates)")
     all_tags = {**base.tags, ANNOTATOR: f"zerosum review, {judge}"[:4096], **(tags or {})}
-    return Record(all_tags, list(base.moves), notes, result or base.result, variations)
+    # the game reviewed goes with the record: a game file's is never made again from the Game tag
+    return Record(all_tags, list(base.moves), notes, result or base.result, variations, game=game)
