@@ -20,9 +20,11 @@ answers "analyse this position" for every face (the terminal's hints, the page, 
   solver takes the game it is exact; given ``seconds`` it is progressive (each column's win/draw/loss, then its
   exact score, ``on_update`` seeing each), stoppable (``stop``), and resumable: the answer's
   :attr:`Analysis.progress` is plain data that ``analyse(state, resume=progress)`` continues in any process
-  (:mod:`.progress`).  Elsewhere alpha-beta estimates every move (:mod:`.estimate`) -- and so it does, with a
-  note, for a progressive analysis of an early position of a board past 64 bits (:meth:`Service.reaches`: at
-  most ``REACH`` empty cells, 8 x 8 from ply 24), which the solver would take hours to prove.
+  (:mod:`.progress`: a ``resume`` the service did not hand out goes on in a run of its own, never in the one
+  it keeps for everyone).  Elsewhere alpha-beta estimates every move (:mod:`.estimate`) -- and so it does,
+  with a note, for a progressive analysis (or one given alpha-beta's ``time``: a person waits) of an early
+  position of a board past 64 bits (:meth:`Service.reaches`: at most ``REACH`` empty cells, 8 x 8 from ply
+  24), which the solver would take hours to prove; only an untimed ``analyse(state)`` proves it anyway.
 * :meth:`Service.from_book` says whether the opening book scores every move of a position;
   :meth:`Service.prove` is the adjudicator's node-bounded ruling (:func:`prove`), on a bookless table of its
   own (docs/architecture.md says why it is the one exception).

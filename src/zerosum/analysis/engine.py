@@ -76,7 +76,7 @@ class Service:
         self._book: Any = None
         self._judges: dict[int, Any] = {}
         self._lock = threading.RLock()
-        self._runs: OrderedDict[tuple[int, int], tuple[Any, int, float]] = OrderedDict()
+        self._runs: OrderedDict[tuple[int, ...], Any] = OrderedDict()  # progress.Kept: the runs between slices
 
     def __repr__(self) -> str:
         return f"analysis.service({getattr(self.game, 'spec', self.game)!r})"
@@ -187,22 +187,26 @@ class Service:
 
     def analyse(self, state: Any, *, seconds: float | None = None, resume: Any = None,
                 on_update: Callable[[Analysis], None] | None = None, stop: threading.Event | None = None,
-                time: float = ESTIMATE_TIME, use_solver: bool = True, threads: int | None = None,
+                time: float | None = None, use_solver: bool = True, threads: int | None = None,
                 weak: bool = False, book: bool = True, table: int | None = None,
                 clock: Callable[[], float] = _time.perf_counter) -> Analysis:
         """Every legal move of ``state`` valued (see the package docstring).
 
         Where the solver answers: without ``seconds``, ``resume``, ``on_update`` or ``stop``, every exact score
-        (``weak``: win/draw/loss only), from one call of the solver; else progressively, for at most ``seconds``
-        (or until ``stop`` is set), ``on_update`` seeing the analysis after each result,
-        going on from ``resume`` (an earlier answer's :attr:`~Analysis.progress`, from any process) or from
+        (``weak``: win/draw/loss only), from one call of the solver -- untimed, never cut short, unless ``time``
+        is given: then a person waits, and a position out of the solver's reach (:meth:`reaches`) gets
+        alpha-beta's estimates at once, as a progressive analysis does; else progressively, for at most
+        ``seconds`` (or until ``stop`` is set), ``on_update`` seeing the analysis after each result,
+        going on from ``resume`` (an earlier answer's :attr:`~Analysis.progress`, from any process: one this
+        service handed out goes on with the run it kept, any other with a run of its own, never shared) or from
         where this service's last analysis of the position stopped.  Either way ``book``: with the opening book
         or without it, ``threads``: how many search (default :attr:`threads`), ``table``: the least entries of the
         solver's table, ``clock``: where time comes from.  Elsewhere (or ``use_solver`` False): alpha-beta's
-        estimates in about ``time`` seconds."""
+        estimates in about ``time`` seconds (default :data:`ESTIMATE_TIME`)."""
         state = self.game.check_state(state)
         seconds = None if seconds is None else check_real(seconds, "seconds", 0.0, MAX_TIME, UsageError, above=True)
-        time = check_real(time, "time", 0.0, MAX_TIME, UsageError, above=True)
+        waits = time is not None  # an alpha-beta time: a person waits (see above)
+        time = ESTIMATE_TIME if time is None else check_real(time, "time", 0.0, MAX_TIME, UsageError, above=True)
         use_solver, weak = check_flag(use_solver, "use_solver", UsageError), check_flag(weak, "weak", UsageError)
         threads = None if threads is None else check_whole(threads, "threads", 1, MAX_JOBS, UsageError)
         if stop is not None and not isinstance(stop, threading.Event):
@@ -219,7 +223,8 @@ class Service:
                 found.note = why
             return found
         threads = self.threads if threads is None else threads
-        if seconds is None and resume is None and on_update is None and stop is None:
+        untimed = seconds is None and resume is None and on_update is None and stop is None
+        if untimed and not (waits and not self.reaches(state)):
             return self._solved(state, actions, threads, weak, book, table)
         if not self.reaches(state):  # a person waits: estimates at once rather than hours of proof
             found = estimated(self.game, state, actions, time)
@@ -228,24 +233,24 @@ class Service:
         from .progress import run_of
 
         with self.borrowed(book=book, table=table) as solver:
-            run, nodes, spent = run_of(self._runs, solver, state, resume, clock, threads)
+            key, kept, nodes, spent = run_of(self._runs, solver, state, resume, clock, threads)
+            run = kept.run
             first, began = run.nodes, clock()
             deadline = None if seconds is None else began + seconds
 
             def now() -> Analysis:
                 found = self._partial(state, run.wdl, run.exact, spent + clock() - began, nodes + run.nodes - first)
-                found.progress = None if found.done else {**run.snapshot(), "nodes": found.nodes,
-                                                          "seconds": round(found.elapsed, 4)}
+                found.progress = None if found.done else kept.hand_out({**run.snapshot(), "nodes": found.nodes,
+                                                                        "seconds": round(found.elapsed, 4)})
                 return found
 
             for _ in run.events(deadline=deadline, stop=stop):
                 if on_update is not None:
                     on_update(now())
             found = now()
-            key = (state.current, state.mask)
             self._runs.pop(key, None)
             if not found.done:  # kept, newest last, for the next slice
-                self._runs[key] = (run, found.nodes, found.elapsed)
+                self._runs[key] = kept
                 while len(self._runs) > MAX_RUNS:
                     self._runs.popitem(last=False)
         if not found.done and seconds is not None:

@@ -176,12 +176,10 @@ def _run_new(args: argparse.Namespace) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from ..contest.game_file import check_game_file
     from ..contest.lock import claim
     from ..contest.store import Store
-    from ..ui.connections import listening_socket
+    from ..ui.connections import http_address, listening_socket, stopped_words, stopping_server
     from ..ui.contest_server import create_contest_app
     from ..ui.server import serve_config
     from .options import UsageError
@@ -197,9 +195,17 @@ def _run_serve(args: argparse.Namespace) -> int:
         try:
             app = create_contest_app(store, unconfined=args.unconfined, backend=args.backend,
                                      jobs=args.jobs, address=args.ray_address, held=held)
-            print(f"serving the contest in {args.directory} on http://{args.host}:{args.port}/ (Ctrl-C stops)",
+            print(f"serving the contest in {args.directory} on {http_address(args.host, args.port)} (Ctrl-C stops)",
                   file=sys.stderr)
-            uvicorn.Server(serve_config(app, host=args.host, port=args.port)).run(sockets=[sock])
+            # at Ctrl-C (or SIGTERM) uploads waiting for their validation, and the board viewer's engine requests,
+            # answer 503 "the server is stopping" at once, and the server stops without waiting for them
+            server = stopping_server(serve_config(app, host=args.host, port=args.port), app.state.stop_requests)
+            try:
+                server.run(sockets=[sock])
+            except KeyboardInterrupt:
+                if server.stopped:  # the one line zerosum prints after "interrupted: "
+                    raise KeyboardInterrupt(stopped_words(server.stopped)) from None
+                raise
         finally:
             sock.close()
     finally:

@@ -84,29 +84,24 @@ def _run_serve(args: argparse.Namespace) -> int:
     if not host:  # uvicorn would bind every interface
         raise UsageError("--host is empty: name an address, e.g. 127.0.0.1 (this machine only) "
                          "or 0.0.0.0 (every interface, on purpose)")
-    from ..ui.connections import listening_socket, stopping_server
+    from ..ui.connections import http_address, listening_socket, stopped_words, stopping_server
     from ..ui.server import create_app, serve_config
 
     sock = listening_socket(host, args.port)  # before anything starts: a port in use is one line
     try:
         app = create_app(engine_time=args.engine_time, workers=args.workers)
-        print(f"zerosum: open http://{host}:{args.port}/ in a browser (Ctrl-C stops the server)", flush=True)
+        print(f"zerosum: open {http_address(host, args.port)} in a browser (Ctrl-C stops the server)", flush=True)
         # at Ctrl-C the requests waiting for an engine answer 503 "the server is stopping" at once
         server = stopping_server(serve_config(app, host, args.port), app.state.engines.stop)
         try:
             server.run(sockets=[sock])
         except KeyboardInterrupt:
             if server.stopped:  # the one line zerosum prints after "interrupted: "
-                raise KeyboardInterrupt(f"stopped with {_requests(server.stopped)} in progress (answered 503: "
-                                        "the server is stopping)") from None
+                raise KeyboardInterrupt(stopped_words(server.stopped)) from None
             raise
     finally:
         sock.close()
     return 0
-
-
-def _requests(n: int) -> str:
-    return "1 request" if n == 1 else f"{n} requests"
 
 
 COMMANDS = {"play": (_add_play, _run_play), "serve": (_add_serve, _run_serve)}

@@ -54,7 +54,9 @@ def analysed(agent: Any, game: Any, state: Any, seconds: float | None = None,
     """The exact analysis that explains ``agent`` (an agent of exact values) in ``state``: every legal move's
     value from the analysis service (:class:`~zerosum.analysis.Analysis`).  ``seconds``: at most that long
     (progressively; the answer may then not be :attr:`~zerosum.analysis.Analysis.done`), None: until every
-    move is scored.  Where the solver does not answer, alpha-beta estimates for the agent's time."""
+    move is scored -- except out of the solver's reach (an early position past 64 bits, hours of proof), where
+    alpha-beta's estimates come at once, as the agent moves there.  Where the solver does not answer,
+    alpha-beta estimates for the agent's time."""
     from ..analysis import service
 
     return service(game).analyse(state, seconds=seconds, time=fallback_time(agent, default))

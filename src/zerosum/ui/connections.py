@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["serve_config", "stopping_server", "listening_socket", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE",
-           "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "STOPPING", "STOP_GRACE"]
+__all__ = ["serve_config", "stopping_server", "listening_socket", "http_address", "stopped_words", "HEADER_TIMEOUT",
+           "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "STOPPING", "STOP_GRACE"]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
 BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
@@ -188,6 +188,26 @@ def stopping_server(config: Any, stop_requests: Callable[[], object] | None = No
     return StoppingServer(config)
 
 
+def stopped_words(requests: int) -> str:
+    """What a server stopped with ``requests`` in progress says after "interrupted: " (one line)."""
+    counted = "1 request" if requests == 1 else f"{requests} requests"
+    return f"stopped with {counted} in progress (answered 503: {STOPPING})"
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as an address writes it: an IPv6 host in brackets (``[::1]:8000``), its zone (``%eth0``)
+    escaped as a URL needs it."""
+    if ":" in host and not host.startswith("["):
+        host = "[" + host.replace("%", "%25") + "]"
+    return f"{host}:{port}"
+
+
+def http_address(host: str, port: int) -> str:
+    """The address of a server on ``host``:``port`` to open in a browser: ``http://127.0.0.1:8000/``,
+    ``http://[::1]:8000/``."""
+    return f"http://{host_port(host, port)}/"
+
+
 def listening_socket(host: str, port: int) -> Any:
     """A socket bound to ``host``:``port`` and listening, for uvicorn to serve on; one UsageError line when it
     cannot be (a port in use, an unknown host, an address not of this machine), so that nothing has started
@@ -201,7 +221,7 @@ def listening_socket(host: str, port: int) -> Any:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
     except (OSError, UnicodeError) as exc:
-        raise UsageError(f"cannot serve on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise UsageError(f"cannot serve on {host_port(host, port)}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart at once works
         sock.bind(address)
@@ -209,5 +229,5 @@ def listening_socket(host: str, port: int) -> Any:
     except OSError as exc:
         sock.close()
         why = "the port is in use (another server?)" if exc.errno == errno.EADDRINUSE else exc.strerror or exc
-        raise UsageError(f"cannot serve on {host}:{port}: {why}") from None
+        raise UsageError(f"cannot serve on {host_port(host, port)}: {why}") from None
     return sock

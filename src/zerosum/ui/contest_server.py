@@ -31,11 +31,15 @@ TOKEN`` where a person is needed):
 
 At start: the sandbox is required (unless ``unconfined``), submissions left ``validating`` by a killed server
 are validated again, and the ladder (:mod:`zerosum.contest.ladder`) starts in background threads.
+
+At Ctrl-C (or SIGTERM) ``zerosum contest serve`` stops as ``zerosum serve`` does
+(:func:`zerosum.ui.connections.stopping_server`): ``app.state.stop_requests`` answers every upload waiting for its
+validation, and every engine request of the board viewer, ``503 {"error": "the server is stopping"}`` at once
+(the upload is kept, ``validating``: it is validated again at the next start).
 """
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import concurrent.futures
 import contextlib
@@ -58,7 +62,10 @@ from ..contest.store import Store
 from ..contest.submissions import MAX_UPLOAD, Unsaved, accept
 from ..contest.validate import VALIDATORS
 from ..errors import UsageError
+from ..pool import EngineBusy
 from . import contest_quota as quota, contest_views as views, server
+from .connections import STOPPING
+from .contest_validations import Validations
 from .server import STATIC, TooLarge, answered
 
 __all__ = ["create_contest_app", "RATE", "VALIDATION_WAIT", "MAX_REQUEST"]
@@ -116,7 +123,7 @@ class Contest:
     def __init__(self, directory: Path | Store, unconfined: bool, workers: int) -> None:
         self.store = directory if isinstance(directory, Store) else Store(directory)  # the caller's, when given
         self.unconfined = unconfined
-        self.validations = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="zerosum-validate")
+        self.validations = Validations(workers)  # daemon threads: a stopping server does not wait for them
         self.uploads: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
         self.lock = threading.Lock()
 
@@ -206,6 +213,8 @@ async def _upload(request: Request) -> tuple[str, bytes]:
 @guarded
 async def submit(request: Request) -> Response:
     served = contest(request)
+    if served.validations.stopping:
+        raise EngineBusy(STOPPING)
     name, role = await run_in_threadpool(served.person, request)
     if role != "student":
         raise deny(request, 403, "the teacher has no entry: submit with a student's token")
@@ -217,8 +226,7 @@ async def submit(request: Request) -> Response:
         raise deny(request, 507 if exc.full else 503, str(exc)) from None
     future = served.validate(submission)
     if request.query_params.get("wait", "1") != "0":
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), VALIDATION_WAIT)
+        await served.validations.wait_for(future, VALIDATION_WAIT)
     row = await run_in_threadpool(served.store.submission, submission)
     assert row is not None
     return JSONResponse(views.submission(row), status_code=201)
@@ -337,4 +345,11 @@ def create_contest_app(directory: str | Path | Store, *, unconfined: bool = Fals
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: server.http_error, Exception: server.server_error})
     app.state.contest = served
+
+    def stop_requests() -> None:  # Ctrl-C: what waits answers 503 at once (module docstring)
+        served.validations.stop()
+        if board_app is not None:
+            board_app.state.engines.stop()
+
+    app.state.stop_requests = stop_requests
     return app

@@ -13,20 +13,36 @@ says whether they are ready and, while they are not, what they are doing (:func:
 When the server stops (Ctrl-C), :meth:`Engines.stop` ends every engine request waiting for its answer at once:
 each raises :class:`~zerosum.pool.EngineBusy` "the server is stopping" (a 503), its worker left to be killed
 by :meth:`Engines.close`, rather than holding the server up until uvicorn cancels it.
+
+**Clients that go.** A request takes a worker in turn (first come, first served: at most one request a worker
+is in the pool at once, and only once a warm worker is free there; the others wait on the event loop), and
+while it waits or runs its connection is watched (:data:`zerosum.ui.requests.CURRENT`, the request being
+answered).  A client that hangs up (a page that moved on to another position, or was closed; ``curl -m``)
+loses its place at once: its job never starts, and the requests behind it move up.  A job already running
+when its client goes gets :data:`KILL_GRACE` seconds to end (a page's analysis slice, a short search: most end
+well within it); past them its worker is killed and replaced (a job that had not started by then is stopped as
+it starts).  Killing at once would cost more than it saves for short jobs: a new worker takes about two
+seconds of a core to load the engines, the pool a worker short meanwhile, and a page stepped through a game
+abandons a slice at every step.  The request ends with :class:`~zerosum.ui.requests.ClientGone` (its answer
+reaches nobody).  ``GET /api/health`` counts the engine requests running or waiting (``engine_requests``).
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from typing import Any, Callable
 
-from ..pool import EngineBusy, Pool
+from ..pool import EngineBusy, Pool, report
 from ..pool.moves import warm_up
 from . import service
 from .connections import STOPPING
 from .position import DEFAULT_GAME
+from .requests import CURRENT, ClientGone
 
-__all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "preparing_words"]
+__all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "KILL_GRACE", "preparing_words",
+           "tracked_job"]
 
 MARGIN = 3.0  # seconds a worker may overrun its agent's time budget before it is killed
 MAX_ENGINE_REQUESTS = 32  # engine requests running or waiting at once; more get 503 at once
@@ -37,6 +53,36 @@ WARM_UP_LIMIT = 240.0
 READY_WAIT = 300.0
 #: a warm-up still running after this many seconds is compiling, not loading: a first run
 _COMPILING_AFTER = 3.0
+#: seconds a running job whose client has gone may take to end before its worker is killed (module docstring)
+KILL_GRACE = 3.0
+#: what :func:`tracked_job` reports: ``(_JOB, pid)`` as it starts in a worker, ``(_JOB, None)`` as it ends
+_JOB = "zerosum.ui.engines job"
+_POLL = 0.05  # seconds between two looks at the pool while a request with its turn waits for a free worker
+
+
+def tracked_job(job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """``job(*args)``, in a worker, saying to the server which process runs it and when it ends (so that the
+    server kills that worker only while it runs this job)."""
+    report((_JOB, os.getpid()))
+    try:
+        return job(*args)
+    finally:
+        report((_JOB, None))
+
+
+class _Call:
+    """One engine request's state, shared by its wait, its watcher and its pool thread."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self.waiting = anyio.CancelScope()  # the wait for a worker (cancelled when the client goes)
+        self.running = False  # it went into the pool: its job runs, or is about to
+        self.gone = False  # its client has gone
+        self.lock = threading.Lock()  # the three below are also read and written in its pool thread
+        self.pid: int | None = None  # the worker running the job, while it runs it
+        self.ended = False  # the job has ended in its worker
+        self.kill_on_start = False  # the grace passed before the job started: it is stopped as it starts
 
 
 def preparing_words(seconds: float, doing: str) -> str:
@@ -62,18 +108,22 @@ class Engines:
         warmup = functools.partial(warm_up, DEFAULT_GAME, tuple(spec for spec, *_ in service.offered_opponents()))
         self.pool = Pool(size=workers, wait=busy_wait, mode=mode, warmup=warmup, warmup_limit=WARM_UP_LIMIT,
                          ready_wait=ready_wait)
+        self.busy_wait = busy_wait
         self.waiting = 0  # engine requests running or waiting (read and written on the event loop only)
         self.reading = 0  # records being read (on the event loop only)
         self.agents: list[str] = []  # the installed agents the server offers, found at the start
         self._limiter: Any = None  # the engine requests' own threads (made on the event loop, at first use)
+        self._turns: Any = None  # a worker each: the requests that have one (made on the event loop, at first use)
+        self._in_pool = 0  # requests whose job is in the pool (on the event loop only)
         self._waits: set[Any] = set()  # the cancel scopes of the engine requests waiting for their answer
         self.stopping = False  # the server stops: engine requests are refused
 
     async def run(self, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors, and EngineBusy when
-        the server stops meanwhile)."""
+        """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors, EngineBusy when the
+        server stops meanwhile, and ClientGone when the client of the request being answered hangs up first)."""
+        import asyncio
+
         import anyio
-        import anyio.to_thread
 
         if self.stopping:
             raise EngineBusy(STOPPING)
@@ -81,17 +131,114 @@ class Engines:
             raise EngineBusy(f"{self.waiting} engine requests are waiting already; try again in a moment")
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.max_engine_requests)
+            self._turns = anyio.Semaphore(self.workers)
         self.waiting += 1
         scope = anyio.CancelScope()
         self._waits.add(scope)
+        call = _Call()
+        request = CURRENT.get()
+        watcher = None if request is None else asyncio.ensure_future(self._watch(request, call))
         try:
             with scope:  # cancelled by stop() alone: the thread is left to finish (or be killed) on its own
-                return await anyio.to_thread.run_sync(self.pool.run, job, args, self.hard_limit,
-                                                      limiter=self._limiter, abandon_on_cancel=True)
+                return await self._run(job, args, call)
         finally:
+            if watcher is not None:
+                watcher.cancel()
             self._waits.discard(scope)
             self.waiting -= 1
         raise EngineBusy(STOPPING)  # reached only when stop() cancelled the wait
+
+    async def _run(self, job: Callable[..., Any], args: tuple[Any, ...], call: _Call) -> Any:
+        """The request's turn, then its job in a worker (see :meth:`run`): it waits here, on the event loop, where
+        its client's going ends the wait, and goes into the pool only once a warm worker is free there."""
+        import anyio
+        import anyio.to_thread
+
+        starting = self.mode != "inline" and self.pool.ready == 0
+        wait = self.ready_wait if starting else self.busy_wait
+        turn = free = False
+        try:
+            with anyio.move_on_after(wait), call.waiting:
+                await self._turns.acquire()
+                turn = True
+                while not self._worker_free():  # a worker killed or retired is being replaced
+                    await anyio.sleep(_POLL)
+                free = True
+        finally:
+            if turn and not free:  # its turn given back: past the wait, its client gone, or the server stopping
+                self._turns.release()
+        if not free:
+            if call.gone:
+                raise ClientGone("the client went away before a worker was free")
+            if starting:
+                raise EngineBusy(f"the engines are still starting after {wait:g} s; try again in a moment")
+            raise EngineBusy("every engine is busy; try again in a moment")
+        call.running = True
+        self._in_pool += 1
+        try:
+            return await anyio.to_thread.run_sync(self._in_worker, job, args, call, limiter=self._limiter,
+                                                  abandon_on_cancel=True)
+        except Exception:
+            if call.gone:  # stopped, or failed, after its client went: nobody to tell, nothing to fall back on
+                raise ClientGone("the client went away before its answer was ready") from None
+            raise
+        finally:
+            self._in_pool -= 1
+            self._turns.release()
+
+    def _worker_free(self) -> bool:
+        """Whether a request with its turn goes into the pool now: a warm worker is free there, or none is being
+        prepared (nothing to wait for here: the pool starts one, or says why it cannot)."""
+        if self.mode == "inline":
+            return True
+        ready = self.pool.ready
+        return ready > self._in_pool or (ready == 0 and self.pool.preparing is None)
+
+    def _in_worker(self, job: Callable[..., Any], args: tuple[Any, ...], call: _Call) -> Any:
+        """In the request's thread: the job in a worker of the pool, noting which one runs it while it runs."""
+
+        def started_or_ended(message: Any) -> float | None:
+            if not (isinstance(message, tuple) and len(message) == 2 and message[0] == _JOB):
+                return None
+            with call.lock:
+                call.pid, call.ended = message[1], message[1] is None
+                if call.pid is not None and call.kill_on_start:
+                    return 0.0  # a new time limit of nothing: the pool stops the job (its worker killed) at once
+            return None
+
+        return self.pool.run(tracked_job, (job, args), self.hard_limit, started_or_ended)
+
+    async def _watch(self, request: Any, call: _Call) -> None:
+        """Wait for the client to hang up: then drop the request's wait, or kill its job after the grace."""
+        import anyio
+
+        try:
+            while (await request.receive())["type"] != "http.disconnect":
+                pass  # the (empty) body of a request the route has not read
+        except Exception:  # noqa: BLE001 - a connection that cannot say: taken as still there
+            return
+        call.gone = True
+        if not call.running:
+            call.waiting.cancel()
+            return
+        await anyio.sleep(KILL_GRACE)
+        self._kill(call)
+
+    def _kill(self, call: _Call) -> None:
+        """Kill the worker running ``call``'s job, if it runs it now, or have the job stopped as it starts (never
+        in inline mode: no worker).  The pool sees its worker die, fails the job and starts a new worker."""
+        import signal
+
+        if self.mode == "inline":
+            return
+        with call.lock:  # the job cannot end (and its worker take another) meanwhile
+            if call.pid is not None and call.pid in self.pool.pids:
+                try:
+                    os.kill(call.pid, signal.SIGKILL)
+                except OSError:  # gone already
+                    pass
+            elif call.pid is None and not call.ended:
+                call.kill_on_start = True
 
     def stop(self) -> int:
         """The server stops (on the event loop): every engine request waiting ends at once with EngineBusy
@@ -105,14 +252,16 @@ class Engines:
     def health(self) -> dict[str, Any]:
         """``engines`` (workers), ``engines_ready`` (warm ones), ``ready`` (at least one: a request is answered
         without waiting for a warm-up), ``preparing`` (while not ready: what the engines are doing, in words;
-        else None) and ``ready_wait`` (how long a request waits for the first warm engine)."""
+        else None), ``ready_wait`` (how long a request waits for the first warm engine) and ``engine_requests``
+        (engine requests running or waiting now)."""
         ready = self.workers if self.mode == "inline" else self.pool.ready
         preparing = None
         if not ready:
             warming = self.pool.preparing
             preparing = preparing_words(*warming) if warming is not None else "starting the engine"
         return {"engine_time": self.engine_time, "engines": self.workers, "engines_ready": ready,
-                "ready": ready > 0, "preparing": preparing, "ready_wait": self.ready_wait}
+                "ready": ready > 0, "preparing": preparing, "ready_wait": self.ready_wait,
+                "engine_requests": self.waiting}
 
     def start(self) -> None:
         """Start the workers in the background: they load the engines while the page is served."""

@@ -140,7 +140,8 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
             "discounted": tree.discounted, "verdict": verdict, "note": tree.note or None}
 
 def _exact_why(request: MoveRequest) -> dict[str, Any]:
-    """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score."""
+    """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score; out of
+    its reach, alpha-beta's estimates within the agent's time (:func:`_exact_note`)."""
     game, fmt = request.game, request.game.format_action
     found = analysed(request.agent, game, request.state, default=DEFAULT_TIME)
     best = found.scores.get(found.best)
@@ -156,5 +157,15 @@ def _exact_why(request: MoveRequest) -> dict[str, Any]:
             "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "counts": request.agent.TRAITS.counts,
             "per_depth": [], "discounted": True,
             "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
-            "note": found.note or ("the solver's own search is not traced: these are its exact scores"
-                                   if found.exact else None)}
+            "note": _exact_note(found)}
+
+
+def _exact_note(found: Any) -> str | None:
+    """The note of the solver's "why": out of its reach (an early position past 64 bits: hours of proof) it does
+    what the solver agent does there within a time, alpha-beta chooses (:meth:`Service.analyse
+    <zerosum.analysis.Service.analyse>` given a time: its estimates at once, never the hours of proof)."""
+    if found.exact:
+        return found.note or "the solver's own search is not traced: these are its exact scores"
+    if found.note:
+        return f"{found.note}: {found.engine} chose, as the solver agent does here"
+    return None

@@ -4,18 +4,20 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
 
 * ``GET /`` -- the page (``?game=connect4&moves=4453`` opens that position); ``/static/*`` its assets.
 * ``GET /api/health`` -- ``{"ok": true, "engines": 2, "engines_ready": 2, "ready": true, "preparing": null,
-  "ready_wait": 300, ...}``: the engines load for about two seconds after the start (on the first run, when
-  their code is compiled, a minute or two) and after one is replaced; ``ready`` says whether one is warm, and
-  while none is, ``preparing`` says what they are doing ("preparing the engine (the solver), first run only:
-  12 s").  A request meanwhile waits for the first warm engine, up to ``ready_wait`` seconds
-  (:mod:`zerosum.ui.engines`).
+  "ready_wait": 300, "engine_requests": 0, ...}``: the engines load for about two seconds after the start (on
+  the first run, when their code is compiled, a minute or two) and after one is replaced; ``ready`` says
+  whether one is warm, and while none is, ``preparing`` says what they are doing ("preparing the engine (the
+  solver), first run only: 12 s").  A request meanwhile waits for the first warm engine, up to ``ready_wait``
+  seconds (:mod:`zerosum.ui.engines`); ``engine_requests``: the engine requests running or waiting now.
 * ``GET /api/state?game=SPEC&moves=M`` -- the board, whose turn, the legal moves, the outcome.
 * ``GET /api/analyze?game=SPEC&moves=M`` -- every legal move's score (solver, else alpha-beta).
   ``&budget=S`` (0.05 s up to the engine time): S more seconds of a progressive analysis where the solver
   plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
   page asks again until ``done``, with ``&resume=`` the last answer's ``resume`` (where it stopped: whichever
-  worker answers goes on from there).  Never alpha-beta's figures where the solver plays (but for an early
-  position past 64 bits, out of its reach: ``zerosum.analysis.REACH``; a ``note`` says so).
+  worker answers goes on from there; sealed by this server, and one it did not seal -- forged, changed,
+  another server's -- is a 400: :mod:`zerosum.ui.tokens`).  Never alpha-beta's figures where the solver plays
+  (but for an early position past 64 bits, out of its reach: ``zerosum.analysis.REACH``; a ``note`` says so,
+  with ``budget`` or without it).
 * ``POST /api/move`` with ``{"game": SPEC, "moves": M, "agent": SPEC}`` -- the agent's move and what it found
   (``note``: who moved instead, when the agent could not -- the solver on a board beyond 128 bits or in an
   early position past 64 bits (8 x 8 before ply 24), or an engine past the hard limit), and ``state``: the
@@ -53,7 +55,9 @@ strings, finished positions, oversized requests and text no UTF-8 can hold (a lo
 server whose engines are all busy (or out of memory) a 503.  The page allows less than the command line
 (:func:`zerosum.ui.service.server_agents`, boards up to 16 x 16).  Requests are checked, and positions built,
 in threads, never on the event loop; engines run in worker processes (:mod:`zerosum.ui.engines`), so a long
-search is killed, never left running.
+search is killed, never left running, and the engine work of a client that hangs up is dropped (stopped, when
+it runs past a short grace).  A JSON POST must say so (``Content-Type: application/json``, else a 415), and a
+request a page of another site makes is refused, 403 (:mod:`zerosum.ui.requests`).
 
 Slow clients are timed out and open connections capped: see :mod:`zerosum.ui.connections`.
 """
@@ -62,29 +66,29 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..core.files import describe_exception
 from ..errors import GameError, UsageError
-from ..pool import EngineBusy, EngineFailed, EngineMemory, EngineTimeout, Job, choose_move
+from ..pool import EngineBusy, EngineMemory, EngineTimeout, Job, choose_move
 from . import explain as why
 from . import record_api, service, study
 from .connections import serve_config
 from .engines import MARGIN, MAX_ENGINE_REQUESTS, READY_WAIT, Engines
 from .position import check_position, describe_state, solver_plays
 from .record_api import MAX_RECORD, MAX_RECORD_REQUESTS
+from .requests import TooLarge, answered, body_of, error, query, refuse_unencodable
 
-__all__ = ["create_app", "serve_config", "answered", "STATIC", "MARGIN", "READY_WAIT"]
+__all__ = ["create_app", "serve_config", "answered", "body_of", "query", "error", "refuse_unencodable", "TooLarge",
+           "STATIC", "MARGIN", "READY_WAIT"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 4096  # bytes of a POST body
@@ -92,91 +96,8 @@ MIN_BUDGET = 0.05  # seconds: the smallest slice of a progressive analysis (/api
 _MOVE_FIELDS = '{"game": SPEC, "moves": MOVES, "agent": SPEC}'
 
 
-class TooLarge(Exception):
-    """A request body past its limit (answered 413)."""
-
-
-def refuse_unencodable(data: Any, what: str) -> None:
-    """Refuse text that no UTF-8 can hold (a lone surrogate) anywhere in ``data``, a request's JSON or one of
-    its query values: a GameError naming the field, as for any other bad input."""
-    stack = [(what, data)]
-    while stack:
-        name, value = stack.pop()
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise UsageError(f"{name} holds {value[exc.start]!r} (character {exc.start + 1}), a lone surrogate: "
-                                 "send text that UTF-8 can hold") from None
-        elif isinstance(value, dict):
-            stack.extend(("a field name", key) for key in value)
-            stack.extend((f"field {key!r}" if isinstance(key, str) else name, item) for key, item in value.items())
-        elif isinstance(value, list):
-            stack.extend((name, item) for item in value)
-
-
-def error(status: int, message: str) -> JSONResponse:
-    """``{"error": message}``: one line, and text UTF-8 can hold whatever the message quotes."""
-    line = " ".join(message.splitlines()).encode("utf-8", "backslashreplace").decode("utf-8")
-    return JSONResponse({"error": line}, status_code=status)
-
-
-def answered(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-    """The one error wrapper of every route: each refusal a JSON error (never a traceback, never a reset)."""
-
-    @functools.wraps(handler)
-    async def route(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except TooLarge as exc:
-            return error(413, str(exc))
-        except GameError as exc:
-            return error(400, str(exc))
-        except EngineTimeout as exc:
-            return error(504, str(exc))
-        except EngineBusy as exc:
-            return error(503, str(exc))
-        except EngineFailed as exc:
-            return error(502, f"the engine failed: {exc}")
-        except ClientDisconnect:
-            return error(400, "the client went away before its request was complete")
-        except Exception as exc:  # a bug of ours: a JSON 500 that keeps the connection usable
-            return error(500, f"internal error: {describe_exception(exc)}")
-
-    return route
-
-
 def engines_of(request: Request) -> Engines:
     return request.app.state.engines  # type: ignore[no-any-return]
-
-
-def query(request: Request, name: str) -> str | None:
-    values = request.query_params.getlist(name)
-    if len(values) > 1:
-        raise GameError(f"{name} is given {len(values)} times")
-    refuse_unencodable(values, name)
-    return values[0] if values else None
-
-
-async def body_of(request: Request, limit: int, shape: str) -> Any:
-    """The request's JSON object, read no further than ``limit`` bytes (else a 413, as a GameError is a 400:
-    raised as ``TooLarge``)."""
-    length = request.headers.get("content-length", "0")
-    if length.isascii() and length.isdigit() and int(length) > limit:
-        raise TooLarge(f"the request body is larger than {limit} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise TooLarge(f"the request body is larger than {limit} bytes")
-    try:
-        data = json.loads(body or b"null")
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise GameError(f"the body is not JSON: send {shape}") from None
-    if not isinstance(data, dict):
-        raise GameError(f"the body must be a JSON object {shape}")
-    refuse_unencodable(data, "the body")
-    return data
 
 
 @answered
@@ -214,9 +135,13 @@ async def analyze(request: Request) -> Response:
     budget_text = query(request, "budget")
     if budget_text is not None:  # a slice of a progressive analysis: what is proven so far
         budget = study.check_budget(budget_text, MIN_BUDGET, engine_time)
-        resume = query(request, "resume")  # where the last slice stopped (any worker goes on from there)
-        return JSONResponse(await engines.run(service.analyze_job, (game, actions, position, seconds, True, budget,
-                                                                    resume)))
+        from . import tokens
+
+        # where the last slice stopped (any worker goes on from there): a resume this server sealed, else a 400
+        resume = tokens.opened(game.spec, query(request, "resume"))
+        reply = await engines.run(service.analyze_job, (game, actions, position, seconds, True, budget,
+                                                        resume))
+        return JSONResponse(tokens.sealed_reply(game.spec, reply))
     try:
         reply = await engines.run(service.analyze_job, (game, actions, position, seconds, True))
     except EngineTimeout:

@@ -7,6 +7,9 @@
 // the next one opens a variation from the position shown.  An engine moves only at the end of the line.
 // An engine's move answers with the position after it, which the page shows without asking again.  The start
 // (the address's settings) and the waits (#wait) are in start.js.
+// Requests made for a position are aborted once another is shown (or the tab is closed): the server then drops
+// their engine work (zerosum.ui.engines).  The keys step from the position asked for last (`target`), not the
+// one shown, so quick presses all count and the last one wins.
 // Hooks for tests: #status, #moves (the moves up to the position shown), #announce (the live region),
 // #first #back #forward #last #undo #redo, #pause #step (engines on both sides), #pass, #wait.
 "use strict";
@@ -28,6 +31,8 @@ const ui = {
   paused: false,        // engines wait (both sides engines): #step plays one move
   busyToken: -1,        // the position (token) an engine is thinking about
   token: 0,             // counts positions shown, so late answers for old positions are dropped
+  controller: new AbortController(),  // aborts the requests made for the position (token) once another is shown
+  target: 0,            // the ply go() was asked for last: shown, or on its way (the keys step from it)
   agents: [],
   opponents: [],
   lastEngine: null,     // the engine's last move: {agent, before, after, move} (what "why?" explains)
@@ -36,12 +41,31 @@ const ui = {
   waiting: null,        // the request whose wait #wait describes, if any
 };
 
-async function api(path, options) {
-  const response = await fetch(path, options);
-  let data;
-  try { data = await response.json(); } catch (e) { data = { error: `HTTP ${response.status}` }; }
+// `signal`: the AbortSignal that ends the request (an answer no longer wanted): it then throws an Error whose
+// `aborted` is true
+async function api(path, options, signal) {
+  let response, data;
+  try {
+    response = await fetch(path, signal ? { ...options, signal } : options);
+    try { data = await response.json(); } catch (e) {
+      if (signal && signal.aborted) throw e;
+      data = { error: `HTTP ${response.status}` };
+    }
+  } catch (err) {
+    if (!signal || !signal.aborted) throw err;
+    const aborted = new Error("the request was cancelled");
+    aborted.aborted = true;
+    throw aborted;
+  }
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
   return data;
+}
+
+// another position is shown (or an engine asked to move): the requests made for the one before are aborted
+function nextToken() {
+  ui.controller.abort();
+  ui.controller = new AbortController();
+  return ++ui.token;
 }
 
 function showError(message) { $("#error").textContent = message || ""; }
@@ -235,11 +259,19 @@ function announce(info) {
 // show the position after `ply` moves of the line (an engine to move at the end of the line moves);
 // `known`: that position as the server described it already (an engine's move answers with it)
 async function go(ply, known) {
-  const token = ++ui.token;
+  const token = nextToken(), signal = ui.controller.signal;
+  ui.target = ply;
   $("#board").classList.remove("waiting");
   const moves = ui.line.slice(0, ply).join(ui.sep);
-  const info = known && known.moves === moves ? known
-    : await api(`/api/state?${new URLSearchParams({ game: ui.game, moves })}`);
+  let info;
+  try {
+    info = known && known.moves === moves ? known
+      : await api(`/api/state?${new URLSearchParams({ game: ui.game, moves })}`, undefined, signal);
+  } catch (err) {
+    if (token !== ui.token) return;  // another position was asked for meanwhile: it is the one shown
+    ui.target = ui.ply;
+    throw err;
+  }
   if (token !== ui.token) return;
   const gameChanged = !ui.info || ui.info.game !== info.game;
   Object.assign(ui, { game: info.game, info, ply, sep: info.separator });
@@ -298,7 +330,7 @@ async function engineMove(token) {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game: ui.game, moves: info.moves, agent }),
-    });
+    }, ui.controller.signal);
     stopNote();
     if (token !== ui.token) return;
     const details = [];
@@ -337,15 +369,15 @@ function play(move) {
 }
 
 function step(ply) {
-  if (!ui.info || ply < 0 || ply > ui.line.length || ply === ui.ply) return;
+  if (!ui.info || ply < 0 || ply > ui.line.length || ply === ui.target) return;
   showError("");
   go(ply).catch((err) => showError(err.message));
 }
 
 // undo: back to the person's turn against an engine (else one move); the moves taken back stay as the redo
 function undo() {
-  if (!ui.info || ui.ply === 0) { showError("Nothing to undo."); return; }
-  let ply = ui.ply - 1;
+  if (!ui.info || ui.target === 0) { showError("Nothing to undo."); return; }
+  let ply = ui.target - 1;
   if (ui.opponent !== "person" && ui.human) while (ply > 0 && (ply % 2 === 0 ? 1 : 2) !== ui.human) ply--;
   $("#engine-info").textContent = "";
   step(ply);
@@ -353,8 +385,8 @@ function undo() {
 
 // redo: forward to the person's next turn against an engine (else one move)
 function redo() {
-  if (!ui.info || atEnd()) { showError("Nothing to redo."); return; }
-  let ply = ui.ply + 1;
+  if (!ui.info || ui.target >= ui.line.length) { showError("Nothing to redo."); return; }
+  let ply = ui.target + 1;
   if (ui.opponent !== "person" && ui.human) while (ply < ui.line.length && (ply % 2 === 0 ? 1 : 2) !== ui.human) ply++;
   step(ply);
 }
@@ -378,14 +410,14 @@ $("#why").addEventListener("click", why);
 $("#undo").addEventListener("click", undo);
 $("#redo").addEventListener("click", redo);
 $("#first").addEventListener("click", () => step(0));
-$("#back").addEventListener("click", () => step(ui.ply - 1));
-$("#forward").addEventListener("click", () => step(ui.ply + 1));
+$("#back").addEventListener("click", () => step(ui.target - 1));
+$("#forward").addEventListener("click", () => step(ui.target + 1));
 $("#last").addEventListener("click", () => step(ui.line.length));
 $("#pause").addEventListener("click", () => { ui.paused = !ui.paused; setSide(ui.human); reshow(); });
 $("#step").addEventListener("click", () => {
   if (!ui.info || ui.info.over || busy() || !engineFor(ui.info.to_move)) return;
   showError("");
-  engineMove(++ui.token).catch((e) => showError(e.message));
+  engineMove(nextToken()).catch((e) => showError(e.message));
 });
 $("#opponent").addEventListener("change", () => { setOpponent($("#opponent").value); reshow(); });
 $("#opponent2").addEventListener("change", () => { ui.opponent2 = $("#opponent2").value; reshow(); });
@@ -401,7 +433,7 @@ $("#copy-link").addEventListener("click", async () => {
 $("#record-open").addEventListener("click", openRecord);
 $("#record-file").addEventListener("change", () => readRecordFile().catch((e) => { $("#record-info").textContent = e.message; }));
 $("#record-games").addEventListener("change", () => loadRecordGame(Number($("#record-games").value)));
-const KEYS = { ArrowLeft: () => step(ui.ply - 1), ArrowRight: () => step(ui.ply + 1), Home: () => step(0),
+const KEYS = { ArrowLeft: () => step(ui.target - 1), ArrowRight: () => step(ui.target + 1), Home: () => step(0),
   End: () => step(ui.line.length), u: undo };
 document.addEventListener("keydown", (e) => {
   const t = e.target;
@@ -410,6 +442,10 @@ document.addEventListener("keydown", (e) => {
   if (KEYS[e.key]) { e.preventDefault(); KEYS[e.key](); }
   else if (ui.info && ui.info.legal.includes(e.key)) play(e.key);
 });
+// a closed tab (or one put away): nothing it asked for is wanted any more; shown again from the browser's cache,
+// it asks again
+window.addEventListener("pagehide", () => { nextToken(); stopReview(); });
+window.addEventListener("pageshow", (e) => { if (e.persisted) reshow(); });
 // the page starts once every script is in: study.js comes after this file, and a slow one (a loaded machine, a
 // slow network) arrived after start()'s first answers ("markOf is not defined")
 const begin = () => start().catch((err) => showError(`The page could not start: ${err.message}`));

@@ -59,7 +59,7 @@ function clearScores() {
 }
 
 async function analyse(token) {
-  const info = ui.info;
+  const info = ui.info, signal = ui.controller.signal;  // aborted once another position is shown
   if (!$("#analysis").checked || !info || info.over) return;
   $("#analysis-info").textContent = "Analysing…";
   // where the solver plays, the analysis fills in: each slice says what is proven so far (win/draw/loss
@@ -69,7 +69,7 @@ async function analyse(token) {
   for (;;) {
     let reply;
     try {
-      reply = await api(`/api/analyze?${new URLSearchParams(params)}`);
+      reply = await api(`/api/analyze?${new URLSearchParams(params)}`, undefined, signal);
     } catch (err) {
       if (token === ui.token) $("#analysis-info").textContent = `No analysis: ${err.message}`;
       return;

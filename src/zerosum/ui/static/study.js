@@ -32,7 +32,8 @@ async function review() {
   if (old && old.game === game && old.moves === moves) { showStudy(); return; }
   // a move's mark depends only on the position before it and the move: those of the shared moves stand
   const kept = old && old.game === game && old.line.every((m, i) => line[i] === m) ? old.marks.length : 0;
-  const mine = ui.review = { game, moves, line, done: false, summary: "Reviewing…",
+  if (old && old.controller) old.controller.abort();  // the line reviewed before is not wanted any more
+  const mine = ui.review = { game, moves, line, done: false, summary: "Reviewing…", controller: new AbortController(),
     positions: kept ? old.positions.filter((p) => p.ply < kept) : [], marks: kept ? old.marks.slice(0, kept) : [] };
   showStudy();
   const params = { game, moves, budget: FIRST_SLICE };
@@ -40,7 +41,7 @@ async function review() {
   for (;;) {
     let reply;
     try {
-      reply = await api(`/api/review?${new URLSearchParams(params)}`);
+      reply = await api(`/api/review?${new URLSearchParams(params)}`, undefined, mine.controller.signal);
     } catch (err) {
       if (ui.review === mine) { mine.summary = `No review: ${err.message}`; mine.done = true; showStudy(); }
       return;
@@ -56,7 +57,11 @@ async function review() {
   }
 }
 
-function stopReview() { ui.review = null; showStudy(); }
+function stopReview() {
+  if (ui.review && ui.review.controller) ui.review.controller.abort();
+  ui.review = null;
+  showStudy();
+}
 
 // per player: the share of moves that kept the theoretical result (best or good) and the first decisive error,
 // numbered as the move list numbers it, with its ply as `zerosum review` counts them ("a mistake at move 2
@@ -191,12 +196,13 @@ function markBest(move) {
 // (`analysed`: its answer): the line starts with that move and is worded as the analysis words it, so the
 // arrow, the line and the scores under the board agree
 async function bestLine(token, analysed) {
-  const info = ui.info;
+  const info = ui.info, signal = ui.controller.signal;  // aborted once another position is shown
   ui.bestLine = null;
   drawBest();
   if (!studying() || !info || info.over || !analysed.best) return;
   try {
-    const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves, first: analysed.best })}`);
+    const reply = await api(`/api/line?${new URLSearchParams({ game: ui.game, moves: info.moves, first: analysed.best })}`,
+      undefined, signal);
     if (token !== ui.token || !studying()) return;
     const exact = analysed.exact && !analysed.estimates.includes(analysed.best);
     // the solver proves the first move; where it could not prove the next ones in time, alpha-beta went on
