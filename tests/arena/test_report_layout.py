@@ -127,7 +127,7 @@ def one_pairing(wdl, pairs, **config):
 
 @pytest.mark.parametrize("wdl, pairs, games", [
     ((1, 0, 1), [0, 0, 1, 0, 0], "+0 [-inf, +inf]"),  # one pair, won and lost (games: 0.5 ± 0.69 passes 0 and 1)
-    ((2, 0, 2), [0, 0, 2, 0, 0], "+0 ± 798"),         # two pairs, both WL (games: 0.5 ± 0.49)
+    ((2, 0, 2), [0, 0, 2, 0, 0], "+0 [-798, +798]"),  # two pairs, both WL (games: 0.5 ± 0.49)
     ((0, 4, 0), [0, 0, 2, 0, 0], "+0 [-inf, +inf]"),  # all draws: no variance in either column
 ])
 def test_outcomes_all_alike_show_an_unknown_interval_never_plus_minus_0(wdl, pairs, games):
@@ -172,7 +172,7 @@ def test_progress_line_folds_rather_than_cutting_the_count():
     for width in (80, 60):
         console = Console(file=io.StringIO(), width=width, color_system=None)
         bar = Progress(*progress_columns(console), console=console, auto_refresh=False)
-        bar.add_task("alphabeta:depth=2 4 - 6 alphabeta:depth=4  (+1 =6 -3)  Elo -70 ± 143", total=1000, completed=1000)
+        bar.add_task("alphabeta:depth=2 4 - 6 alphabeta:depth=4  (+1 =6 -3)  Elo -70 [-226, +60]", total=1000, completed=1000)
         console.print(bar.make_tasks_table(bar.tasks))
         text = console.file.getvalue()
         assert "1000/1000" in text and "…" not in text

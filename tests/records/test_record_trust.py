@@ -159,9 +159,6 @@ def test_report_export_of_a_run_on_a_game_file_runs_nothing(folder: Path) -> Non
     assert not (folder / "PWNED").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="zerosum.arena.match.open_run and arena.report._opening_plies still make "
-                                       "the run's game from the results file (their owner's fix: "
-                                       "records.trust.stored_game / opening_plies)")
 def test_report_of_a_run_on_a_game_file_runs_nothing(folder: Path) -> None:
     _results_on(folder, folder / "evil.py")
     run = zerosum("report", "evil.db", "--no-plots", cwd=folder)

@@ -8,18 +8,21 @@ ranking (the order of the ranking)::
     f      = (elo - elo_LOW) / (elo_HIGH - elo_LOW)
     points = min(10, max(0, ceil(10 * f)))
 
-so an agent ranked at LOW or below gets 0, one at HIGH or above gets 10, and between them the Elo interval
-from LOW to HIGH is cut into ten equal bands, band k (``(k-1)/10 < f <= k/10``) being worth k points.
-Agents of equal Elo get equal points.  Worked example: random at -300 Elo, the instructor at +200 (500
-between them, so a band is 50 Elo wide): a student at -50 has f = 250/500 = 0.5 and gets 5 points; one at
-+10 has f = 0.62 and gets 7; one at -299 gets 1; one at -320 gets 0; one at +260 gets 10.  The rule is
-refused (one :class:`~zerosum.errors.UsageError` line) when LOW or HIGH is not an agent of the tournament,
-names more than one, or when LOW does not rank below HIGH with a lower Elo.
+so an agent ranked at LOW or below gets 0, one at HIGH or above gets 10, and between them the Elo interval from
+LOW to HIGH is cut into ten equal bands, band k (``(k-1)/10 < f <= k/10``) being worth k points.  Agents of
+equal Elo get equal points; an agent that played no game has no Elo and no grade.  Worked example: random at
+-300 Elo, the instructor at +200 (500 between them, so a band is 50 Elo wide): a student at -50 has f = 250/500
+= 0.5 and gets 5 points; one at +10 has f = 0.62 and gets 7; one at -299 gets 1; one at -320 gets 0; one at
++260 gets 10.  The rule is refused (one :class:`~zerosum.errors.UsageError` line) when LOW or HIGH is not an
+agent of the tournament, names more than one, played no game, or when LOW does not rank below HIGH with a lower
+Elo.
 
 **The ranking rows** (:func:`ranking`): rank, agent (its label in the tables), spec, points, games, score
 (points per game), wins, draws, losses, elo with elo_low and elo_high (its 95% interval), forfeits, and grade
-when a rule is given.  :func:`write_ranking` writes them as CSV (a header line, one agent a line) or JSON
-(``{"game", "mode", "games", "grade": {"low", "high", "full"} or null, "ranking": [rows]}``).
+when a rule is given.  Agents of equal Elo share a rank (1, 2, 3, 3, 5); an agent without a game comes last
+with no rank, Elo, score or grade (empty in CSV, null in JSON).  :func:`write_ranking` writes them as CSV (a
+header line, one agent a line) or JSON (``{"game", "mode", "games", "grade": {"low", "high", "full"} or null,
+"ranking": [rows]}``).
 """
 
 from __future__ import annotations
@@ -113,17 +116,25 @@ def find_agent(name: str, labels: Sequence[str], specs: Sequence[str]) -> str:
                      "give the label shown in the tables")
 
 
-def grade_points(elos: dict[str, float], low: str, high: str) -> dict[str, int]:
-    """Every agent's grade (module doc) from its Elo; ``low`` and ``high`` are labels among ``elos``' keys,
-    ``low`` with the lower Elo (one UsageError line otherwise)."""
+def grade_points(elos: dict[str, float], low: str, high: str) -> dict[str, int | None]:
+    """Every agent's grade (module doc) from its Elo, None for an Elo of ``nan`` (no game, no rating);
+    ``low`` and ``high`` are labels among ``elos``' keys, rated, ``low`` with the lower Elo (one UsageError
+    line otherwise)."""
     lo, hi = elos[low], elos[high]
+    for name, e in ((low, lo), (high, hi)):
+        if math.isnan(e):
+            raise UsageError(f"--grade {low},{high}: {name} played no game, so it has no Elo to grade by")
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         raise UsageError(f"--grade {low},{high}: {low} (Elo {lo:+.0f}) does not rank below {high} (Elo {hi:+.0f}), "
                          "so there are no bands between them")
-    out = {}
+    out: dict[str, int | None] = {}
     for label, e in elos.items():
-        f = (e - lo) / (hi - lo)
-        out[label] = min(FULL_POINTS, max(0, math.ceil(round(BANDS * f, 9)))) if not math.isnan(f) else 0
+        if math.isnan(e):
+            out[label] = None
+        elif math.isinf(e):
+            out[label] = FULL_POINTS if e > 0 else 0
+        else:
+            out[label] = min(FULL_POINTS, max(0, math.ceil(round(BANDS * (e - lo) / (hi - lo), 9))))
     return out
 
 
@@ -135,20 +146,22 @@ def ranking(source: Any, grade: tuple[str, str] | str | None = None) -> list[dic
     """The ranking rows of a run (module doc): ``source`` is a :class:`~zerosum.arena.report.Report` or a
     results file written by ``zerosum tournament`` or ``match``; ``grade``: ``(LOW, HIGH)`` or
     ``"LOW,HIGH"`` adds every agent's grade.  Best first, as the printed ranking."""
+    from .report import rated, standing_ranks
+
     report = _report(source)
     labels = [st.label for st in report.standings]
     specs = [report.specs.get(label, label) for label in labels]
     points = None
     if grade is not None:
         low, high = resolve_grade(grade, labels, specs)
-        points = grade_points({st.label: st.elo for st in report.standings}, low, high)
+        points = grade_points({st.label: st.elo if rated(st) else math.nan for st in report.standings}, low, high)
     rows = []
-    for rank, (st, spec) in enumerate(zip(report.standings, specs), 1):
-        half = st.elo_error
+    for rank, st, spec in zip(standing_ranks(report.standings), report.standings, specs):
+        elo, half = (st.elo, st.elo_error) if rated(st) else (math.nan, math.nan)
         row: dict[str, Any] = {
             "rank": rank, "agent": st.label, "spec": spec, "points": st.points, "games": st.games,
             "score": _number(st.score, 4), "wins": st.wins, "draws": st.draws, "losses": st.losses,
-            "elo": _number(st.elo), "elo_low": _number(st.elo - half), "elo_high": _number(st.elo + half),
+            "elo": _number(elo), "elo_low": _number(elo - half), "elo_high": _number(elo + half),
             "forfeits": st.forfeits,
         }
         if points is not None:
@@ -222,13 +235,15 @@ def grades_table(rows: list[dict[str, Any]], low: str, high: str) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title="Grades", title_justify="left", box=box.HEAVY_HEAD,
-              caption=escape(f"0 at or below {low}'s Elo, {FULL_POINTS} at or above {high}'s, {BANDS} equal bands "
-                             "between"), caption_justify="left")
+    caption = f"0 at or below {low}'s Elo, {FULL_POINTS} at or above {high}'s, {BANDS} equal bands between"
+    if any(row["grade"] is None for row in rows):
+        caption += "; -: no game played, so no Elo and no grade"
+    t = Table(title="Grades", title_justify="left", box=box.HEAVY_HEAD, caption=escape(caption), caption_justify="left")
     for i, col in enumerate(("#", "agent", "Elo", "score", "grade")):
         t.add_column(col, justify="left" if i == 1 else "right", overflow="fold")
     for row in rows:
         elo = "-" if row["elo"] is None else f"{row['elo']:+.0f}"
         score = "-" if row["score"] is None else f"{100 * row['score']:.1f}%"
-        t.add_row(str(row["rank"]), escape(row["agent"]), elo, score, str(row["grade"]))
+        rank, grade = ("-" if row[k] is None else str(row[k]) for k in ("rank", "grade"))
+        t.add_row(rank, escape(row["agent"]), elo, score, grade)
     return t

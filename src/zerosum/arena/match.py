@@ -20,7 +20,7 @@ from ..core.processes import MAX_JOBS
 from ..errors import AgentError, GameError, InvalidFileError
 from .plan import MAX_GAMES, MAX_PLANNED, ArenaConfig, iter_plan, labels_for, pairings, plan_games, planned_count
 from .play import GameTask
-from .stats import Sprt, fmt_elo, pair_counts, trinomial
+from .stats import Sprt, fmt_summary, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
@@ -142,6 +142,7 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
     Anything else is one :class:`~zerosum.errors.InvalidFileError` line (the file is not changed)."""
     from ..core.files import file_digest
     from ..games import get_game
+    from ..records.trust import stored_game
     from .openings import parse_opening
 
     name = str(path)
@@ -156,8 +157,8 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
                 and file_digest(gfile) != config.digests[gfile]:
             raise InvalidFileError(f"{where}: its game file {gfile!r} has changed since the run began (its SHA-256 "
                                    "differs): restore it, or start a new run")
-        try:
-            game = get_game(config.game)
+        try:  # a run resumed (lock) plays its game; a reader (report, export) never runs a game file: None
+            game = get_game(config.game) if lock else stored_game(config.game)
         except GameError as exc:
             raise InvalidFileError(f"{where}: its game cannot be played: {exc}") from None
         agents = store.agents()
@@ -170,7 +171,7 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
             for g in plan
         ):
             raise InvalidFileError(f"{where}: its plan of games is missing or malformed")
-        for opening in {g.opening for g in plan}:
+        for opening in {g.opening for g in plan} if game is not None else ():
             try:
                 parse_opening(game, opening)
             except GameError as exc:
@@ -324,7 +325,7 @@ class Tally:
             s = trinomial(w, d, l)
             text = f"{names[0]} {self.points[0]:g} - {self.points[1]:g} {names[1]}  (+{w} ={d} -{l})"
             if s.n:
-                text += f"  Elo {fmt_elo(s.elo)} ± {fmt_elo(s.error, sign=False)}"
+                text += f"  Elo {fmt_summary(s)}"
             st = self.sprt_state()
             if st is not None:
                 text += f"  LLR {st[0]:+.2f}"

@@ -8,7 +8,8 @@ tests check the data rather than pixels; :func:`write_plots` draws them.
   (:func:`~zerosum.arena.stats.score_interval`).
 - An infinite Elo (a pairing won or lost every game) or an infinite interval end is not pinned at a number:
   it is drawn as an arrow at the edge of the axis, labelled ``+inf`` or ``-inf``.
-- The ranking has error bars: each rating's 95% interval (:func:`~zerosum.arena.stats.rating_errors`).
+- The ranking has error bars: each rating's 95% interval (:func:`~zerosum.arena.stats.rating_errors`, symmetric
+  about the rating: its label is ``Elo ± half-width``); an agent without a game has no rating and no bar.
 """
 
 from __future__ import annotations
@@ -86,9 +87,11 @@ def pairing_marks(report: Report) -> list[PairingMark]:
 
 
 def ranking_marks(report: Report) -> list[RankMark]:
-    """The standings, best first, with their 95% intervals."""
+    """The standings that have a rating (a game played), best first, with their 95% intervals."""
     out = []
     for st in report.standings:
+        if not st.games or math.isnan(st.elo):
+            continue
         err = st.elo_error if math.isfinite(st.elo_error) else 0.0
         out.append(RankMark(st.label, st.elo, st.elo - err, st.elo + err, 100 * st.score if st.games else math.nan))
     return out

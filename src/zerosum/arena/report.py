@@ -15,24 +15,15 @@ from typing import Any, Sequence
 
 from ..external.names import describe_engines, stored_engines
 from .match import ArenaConfig, describe_deadline, describe_rules, pairings
-from .stats import (
-    Sprt,
-    Summary,
-    fmt_elo,
-    los,
-    pair_counts,
-    pentanomial,
-    rating_errors,
-    ratings,
-    trinomial,
-)
+from .stats import (ELO_PLACES, Sprt, Summary, competition_ranks, fmt_elo, fmt_fixed, fmt_summary, los, pair_counts,
+                    pentanomial, rating_errors, ratings, same_elo, trinomial)
 from .forfeits import counted_labels, not_counted_note, nodes_cell, run_move_cpu
 from .forfeits import why as forfeit_why
 from .plots import plot_names, write_plots
 from .store import Store
 
-__all__ = ["PairingStats", "Standing", "Report", "summarize", "print_tables", "table_layout", "short_labels",
-           "letter_labels", "progress_columns", "write_plots", "plot_names"]
+__all__ = ["PairingStats", "Standing", "Report", "summarize", "rated", "standing_ranks", "print_tables", "table_layout",
+           "short_labels", "letter_labels", "progress_columns", "write_plots", "plot_names"]
 
 
 @dataclass
@@ -63,8 +54,8 @@ class Standing:
     draws: int = 0
     losses: int = 0
     forfeits: int = 0
-    elo: float = 0.0
-    elo_error: float = math.nan  # half the 95% interval
+    elo: float = math.nan  # nan: no rating (no game played)
+    elo_error: float = math.nan  # half the 95% interval (symmetric: the ratings' normal interval)
     move_ms: float = math.nan
     nodes: float = math.nan
 
@@ -158,7 +149,7 @@ def summarize(store: Store) -> Report:
         ps.tri = trinomial(ps.wins, ps.draws, ps.losses)
         ps.penta = pentanomial(ps.pairs)
         ps.los = los(ps.wins, ps.losses)
-    elos = ratings(len(labels), results) if results else [0.0] * len(labels)
+    elos = ratings(len(labels), results)  # nan for an agent without a game: no rating, out of the mean
     errors = rating_errors(len(labels), results, elos)
     for i, st in enumerate(standings):
         st.elo, st.elo_error = elos[i], errors[i]
@@ -166,7 +157,7 @@ def summarize(store: Store) -> Report:
             st.move_ms = 1000 * statistics.fmean(times[i])
         if nodes[i]:
             st.nodes = statistics.fmean(nodes[i])
-    order = sorted(standings, key=lambda s: (-s.elo, s.label))
+    order = sorted(standings, key=lambda s: (not rated(s), -round(s.elo, ELO_PLACES) if rated(s) else 0.0, s.label))
     return Report(
         config, len(plan), played, stats, order, dict(forfeits), dict(reasons),
         statistics.fmean(plies) if plies else math.nan, statistics.fmean(seconds) if seconds else math.nan,
@@ -175,13 +166,26 @@ def summarize(store: Store) -> Report:
     )
 
 
+def rated(st: Standing) -> bool:
+    """Whether ``st`` has a rating: it played a game."""
+    return bool(st.games) and not math.isnan(st.elo)
+
+
+def standing_ranks(standings: Sequence[Standing]) -> list[int | None]:
+    """The rank of each of ``standings`` (as :func:`summarize` orders them: rated ones best first, then the
+    others): equal ratings (:func:`~zerosum.arena.stats.same_elo`) share a rank (1, 2, 3, 3, 5); an agent
+    without a game has none."""
+    ranked = [st for st in standings if rated(st)]
+    ranks = iter(competition_ranks(ranked, lambda a, b: same_elo(a.elo, b.elo)))
+    return [next(ranks) if rated(st) else None for st in standings]
+
+
 def _opening_plies(opening: str, config: ArenaConfig, _cache: dict[tuple[str, str], int] = {}) -> int:
     key = (config.game, opening)
     if key not in _cache:
-        from ..games import get_game
-        from .openings import parse_opening
+        from ..records.trust import opening_plies
 
-        _cache[key] = len(parse_opening(get_game(config.game), opening))
+        _cache[key] = opening_plies(config.game, opening)  # a game file's is never run: counted from its notation
     return _cache[key]
 
 
@@ -200,14 +204,6 @@ def _short_name(name: str) -> str:
 
     cls = agent_class(name)
     return (cls.TRAITS.short if cls is not None else "") or name
-
-
-def _interval(s: Summary | None) -> str:
-    if s is None or not s.n:
-        return "-"
-    if math.isinf(s.elo) or math.isinf(s.error):
-        return f"{fmt_elo(s.elo)} [{fmt_elo(s.elo_low)}, {fmt_elo(s.elo_high)}]"
-    return f"{fmt_elo(s.elo)} ± {fmt_elo(s.error, sign=False)}"
 
 
 def _compact(label: str) -> str:
@@ -278,8 +274,8 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
     for ps in report.pairings:
         cells = [escape(f"{name[ps.a]} vs {name[ps.b]}"), str(ps.games)] + ["-"] * 6
         if ps.games and ps.tri is not None:
-            cells[2:] = [f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%", _interval(ps.tri),
-                         f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), _interval(ps.penta)]
+            cells[2:] = [f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%", fmt_summary(ps.tri),
+                         f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), fmt_summary(ps.penta)]
         prows.append(cells)
     title = "Pairings (first agent's view)"
     if split:  # the pentanomial statistics in a table of their own
@@ -290,10 +286,12 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
         out = [_table(title, pcols, prows, light)]
     counted = counted_labels(report.forfeits, report.specs)  # over a node limit, or declared: counted
     rrows = [
-        [str(i), escape(name[st.label]), fmt_elo(st.elo), fmt_elo(st.elo_error, sign=False), str(st.games),
+        ["-" if i is None else str(i), escape(name[st.label]), fmt_elo(st.elo) if rated(st) else "-",
+         fmt_elo(st.elo_error, sign=False) if rated(st) else "-", str(st.games),
          "-" if not st.games else f"{100 * st.score:.1f}%", f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
-         "-" if math.isnan(st.move_ms) else f"{st.move_ms:.1f}", nodes_cell(st.nodes, st.games, report.move_cpu, st.label in counted)]
-        for i, st in enumerate(report.standings, 1)
+         "-" if math.isnan(st.move_ms) else fmt_fixed(st.move_ms, 1),
+         nodes_cell(st.nodes, st.games, report.move_cpu, st.label in counted)]
+        for i, st in zip(standing_ranks(report.standings), report.standings)
     ]
     rcols = ["#", "agent", "Elo", "±95%", "games", "score", "+W =D -L", "forfeits", "ms/move", "nodes/move"]
     out.append(_table("Ranking (Elo by maximum likelihood, mean 0)", rcols, rrows, light, left=(1,)))
@@ -374,7 +372,8 @@ def print_tables(report: Report, console: Any = None) -> None:
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
         console.print(
-            f"endings: {ends}; {report.mean_plies:.1f} moves and {report.mean_seconds:.2f} s a game on average"
+            f"endings: {ends}; {fmt_fixed(report.mean_plies, 1)} moves and {fmt_fixed(report.mean_seconds, 2)} s a game "
+            "on average"
         )
     if cfg.sprt:
         sprt = Sprt(*cfg.sprt)

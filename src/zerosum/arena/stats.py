@@ -17,36 +17,28 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
   distributions whose expected scores are ``s1`` and ``s0`` (those of ``elo1`` and ``elo0``), not its normal
   approximation.  It is bounded, ``N ln((1 - s1)/(1 - s0)) <= LLR <= N ln(s1/s0)`` for ``N`` observations,
   so a handful of pairs can never decide (:attr:`Sprt.fewest`; 20 pairs for ``--sprt 0,50``).
-- :func:`ratings`: Elo for every agent of a tournament, by maximum likelihood; :func:`rating_errors` their
-  95% half-widths from the curvature of that likelihood.
+- :func:`ratings`: Elo for every agent of a tournament that played, by maximum likelihood (mean 0 over those;
+  ``nan``, no rating, for an agent without a game); :func:`rating_errors` their 95% half-widths from the
+  curvature of that likelihood, a symmetric interval.  :func:`competition_ranks` shares a rank between
+  agents level with each other (1, 2, 3, 3, 5; :func:`same_elo` for ratings).
 - :func:`score_interval`: a summary's 95% score interval kept inside ``[0, 1]``, with an exact one-sided bound
   when every observation scored alike (where the normal interval has no width).
+- :func:`fmt_summary`: a score's Elo with its interval's two ends, ``+170 [+45, +364]``: the Elo of a score
+  interval is lopsided (the ends are ``elo(s - h)`` and ``elo(s + h)``), so no ``±`` half-width is printed.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from ..spec import real
 
 __all__ = [
-    "Z95",
-    "elo",
-    "score_of",
-    "los",
-    "Summary",
-    "trinomial",
-    "pentanomial",
-    "pair_counts",
-    "SPRT_EPSILON",
-    "Sprt",
-    "sprt_llr",
-    "ratings",
-    "rating_errors",
-    "score_interval",
-    "fmt_elo",
+    "Z95", "elo", "score_of", "los", "Summary", "trinomial", "pentanomial", "pair_counts", "SPRT_EPSILON",
+    "Sprt", "sprt_llr", "ratings", "rating_errors", "score_interval", "fmt_elo", "fmt_interval",
+    "fmt_summary", "fmt_fixed", "ELO_PLACES", "same_elo", "competition_ranks",
 ]
 
 #: the two-sided 95% quantile of the normal distribution
@@ -87,7 +79,8 @@ class Summary:
 
     @property
     def error(self) -> float:
-        """Half the width of the 95% Elo interval (the ``±`` figure cutechess prints)."""
+        """Half the width of the 95% Elo interval (cutechess's ``±``); the interval is lopsided about :attr:`elo`,
+        so zerosum prints its two ends instead (:func:`fmt_summary`)."""
         return (self.elo_high - self.elo_low) / 2.0
 
 
@@ -273,7 +266,8 @@ def sprt_llr(values: Sequence[float], counts: Sequence[float], elo0: float, elo1
 def ratings(
     players: int, results: Iterable[tuple[int, int, float]], prior_draws: float = 1.0, iterations: int = 10_000
 ) -> list[float]:
-    """Elo ratings (mean 0) for ``players`` agents from ``(i, j, score_of_i)`` game results.
+    """Elo ratings (mean 0) for ``players`` agents from ``(i, j, score_of_i)`` game results; ``nan`` (no
+    rating) for an agent without a game, which takes no part in the mean either.
 
     Maximum likelihood of the logistic model (a draw counts as half a win and half a loss), with
     ``prior_draws`` virtual draws added to every pairing that met, as BayesElo's prior does, so that an
@@ -290,22 +284,24 @@ def ratings(
             if i != j and games[i][j] > 0:
                 wins[i][j] += prior_draws / 2.0
                 games[i][j] += prior_draws
+    played = [i for i in range(players) if any(games[i][j] for j in range(players) if j != i)]
     strength = [1.0] * players
-    for _ in range(iterations):
-        new = []
-        for i in range(players):
+    for _ in range(iterations if played else 0):
+        new = list(strength)
+        for i in played:
             w = sum(wins[i])
             denom = sum(games[i][j] / (strength[i] + strength[j]) for j in range(players) if j != i and games[i][j])
-            new.append(w / denom if denom > 0 else strength[i])
-        # normalise (geometric mean 1) so the ratings centre on 0
-        logs = [math.log(max(s, 1e-300)) for s in new]
-        mean_log = sum(logs) / players
-        new = [math.exp(v - mean_log) for v in logs]
-        change = max(abs(a - b) / b for a, b in zip(new, strength))
+            new[i] = w / denom if denom > 0 else strength[i]
+        # normalise (geometric mean 1 over the agents that played) so their ratings centre on 0
+        mean_log = sum(math.log(max(new[i], 1e-300)) for i in played) / len(played)
+        for i in played:
+            new[i] = math.exp(math.log(max(new[i], 1e-300)) - mean_log)
+        change = max(abs(new[i] - strength[i]) / strength[i] for i in played)
         strength = new
         if change < 1e-12:
             break
-    return [400.0 * math.log10(s) for s in strength]
+    rated = set(played)
+    return [400.0 * math.log10(s) if i in rated else math.nan for i, s in enumerate(strength)]
 
 
 def rating_errors(
@@ -322,7 +318,7 @@ def rating_errors(
         games[i, j] += 1.0
         games[j, i] += 1.0
     games[games > 0] += prior_draws
-    e = np.asarray(elos, dtype=float) * math.log(10.0) / 400.0
+    e = np.nan_to_num(np.asarray(elos, dtype=float), nan=0.0) * math.log(10.0) / 400.0  # nan: no game, no weight
     p = 1.0 / (1.0 + np.exp(e[None, :] - e[:, None]))  # p[i, j]: i's expected score against j
     w = games * p * (1.0 - p)
     info = np.diag(w.sum(axis=1)) - w
@@ -342,3 +338,47 @@ def fmt_elo(x: float | None, sign: bool = True) -> str:
     if round(x) == 0:
         return "+0" if sign else "0"
     return f"{x:+.0f}" if sign else f"{x:.0f}"
+
+
+def fmt_interval(x: float | None, low: float, high: float) -> str:
+    """An Elo with its 95% interval's two ends, ``+170 [+45, +364]`` (an end may be ``-inf`` or ``+inf``);
+    ``-`` when the Elo is unknown (no games)."""
+    if x is None or math.isnan(x):
+        return "-"
+    return f"{fmt_elo(x)} [{fmt_elo(low)}, {fmt_elo(high)}]"
+
+
+def fmt_summary(s: Summary | None) -> str:
+    """A :class:`Summary`'s Elo and interval as :func:`fmt_interval` writes them; ``-`` without games."""
+    return "-" if s is None or not s.n else fmt_interval(s.elo, s.elo_low, s.elo_high)
+
+
+def fmt_fixed(x: float, places: int) -> str:
+    """``x`` with ``places`` decimals, or, where those would show a nonzero ``x`` as zero, two significant
+    digits (``0.013``, not ``0.0``)."""
+    text = f"{x:.{places}f}"
+    if x == 0 or not math.isfinite(x) or float(text) != 0.0:
+        return text
+    decimals = 1 - math.floor(math.log10(abs(x)))
+    return f"{x:.{decimals}f}" if decimals <= 12 else f"{x:.1e}"
+
+
+#: ratings equal when rounded to this many decimals are level (share a rank): ratings are found by iteration,
+#: so equal records can give ratings that differ in their last bits
+ELO_PLACES = 6
+
+T = TypeVar("T")
+
+
+def same_elo(a: float, b: float) -> bool:
+    """Whether two ratings are level (:data:`ELO_PLACES`)."""
+    return round(a, ELO_PLACES) == round(b, ELO_PLACES)
+
+
+def competition_ranks(items: Sequence[T], level: Callable[[T, T], bool]) -> list[int]:
+    """The ranks of ``items`` listed best first, standard competition ranking (1, 2, 3, 3, 5): an item
+    ``level`` with the one before it shares its rank, the next one's rank counts both."""
+    ranks: list[int] = []
+    for k, item in enumerate(items):
+        ranks.append(ranks[-1] if k and level(items[k - 1], item) else k + 1)
+    return ranks

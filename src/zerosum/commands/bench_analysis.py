@@ -1,18 +1,19 @@
 """``zerosum bench analysis``: how long a full analysis (every column's exact score) takes, ply by ply.
 
-It samples quiet positions at each ply of ``--plies`` (:func:`zerosum.solver.sampling.quiet_positions`:
-random games from the empty board in which no move hands the opponent a win in one; the same ``--seed``
-gives the same positions) and analyses each with the analysis service (:mod:`zerosum.analysis`), the one
-behind the terminal's hint and ``/api/analyze``, in this one process (one solver, its table kept from position
-to position, as a face's solver keeps it); ``--no-book``, ``--tt-log-size`` or ``--threads`` measure a service
-of their own, made so, and leave the process's alone.  It prints, per ply, the wall time's p50, p90 and max (nearest
-rank), the mean nodes, whether every analysis was exact, and the fallbacks: analyses the faces would have
-handed to alpha-beta (not exact, or longer than their wait for the solver).  The command line and the
-machine's load at the start and the end come first and last, so the figures can be judged.  The first
-analysis is preceded by an untimed warm-up (numba's compiled code, the table's allocation).  By default each
-analysis is one call of the solver (``Solver.analyze``); ``--progressive`` analyses as the page and the
-terminal do, in slices, win/draw/loss first (:mod:`zerosum.solver.progressive`), with no time limit, and
-adds the p50 and p90 of the time until every column had its win, draw or loss (what the page shows first).
+It samples quiet positions at each ply of ``--plies`` (:func:`zerosum.solver.sampling.quiet_positions`: random
+games from the empty board in which no move hands the opponent a win in one; the same ``--seed`` gives the same
+positions) and analyses each with the analysis service (:mod:`zerosum.analysis`), the one behind the terminal's
+hint and ``/api/analyze``, in this one process (one solver, its table kept from position to position, as a
+face's solver keeps it); ``--no-book``, ``--tt-log-size`` or ``--threads`` measure a service of their own, made
+so, and leave the process's alone.  It prints, per ply, the wall time's p50, p90 and max (nearest rank; seconds
+to the millisecond, two significant digits below it), the mean nodes, whether every analysis was exact, and the
+fallbacks: analyses the faces would have handed to alpha-beta (not exact, or longer than their wait for the
+solver).  The command line and the machine's load at the start and the end come first and last, so the figures
+can be judged.  The first analysis is preceded by an untimed warm-up (numba's compiled code, the table's
+allocation).  By default each analysis is one call of the solver (``Solver.analyze``); ``--progressive``
+analyses as the page and the terminal do, in slices, win/draw/loss first (:mod:`zerosum.solver.progressive`),
+with no time limit, and adds the p50 and p90 of the time until every column had its win, draw or loss (what the
+page shows first).
 """
 
 from __future__ import annotations
@@ -143,6 +144,7 @@ class _Outcomes:
 def run_bench_analysis(args: argparse.Namespace) -> int:
     from ..agents.base import MAX_TIME
     from ..analysis import service
+    from ..arena.stats import fmt_fixed as secs  # never 0.000 for a sub-millisecond analysis: 0.00042
     from ..games import get_game
     from ..solver.sampling import connectx_game, quiet_positions
     from ..ui.analysis import SOLVER_TIME
@@ -189,11 +191,12 @@ def run_bench_analysis(args: argparse.Namespace) -> int:
         if not times:
             print(f"| {ply} | 0 |" + " - |" * (8 if args.progressive else 6), file=out, flush=True)
             continue
-        first = f" {percentile(outcomes, 0.5):.3f} | {percentile(outcomes, 0.9):.3f} |" if args.progressive else ""
-        print(f"| {ply} | {len(times)} | {percentile(times, 0.5):.3f} | {percentile(times, 0.9):.3f} | "
-              f"{max(times):.3f} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |"
+        first = (f" {secs(percentile(outcomes, 0.5), 3)} | {secs(percentile(outcomes, 0.9), 3)} |"
+                 if args.progressive else "")
+        print(f"| {ply} | {len(times)} | {secs(percentile(times, 0.5), 3)} | {secs(percentile(times, 0.9), 3)} | "
+              f"{secs(max(times), 3)} | {sum(nodes) / len(nodes):,.0f} | {'yes' if exact else 'NO'} | {fallbacks} |"
               f"{first}", file=out, flush=True)
-    print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU; slowest: {worst[0]:.3f} s at {worst[1] or '(empty)'}",
-          file=out)
+    print(f"total: {secs(wall, 1)} s wall, {secs(cpu, 1)} s CPU; slowest: {secs(worst[0], 3)} s at "
+          f"{worst[1] or '(empty)'}", file=out)
     print(f"load at end: {_load()}", file=out)
     return 0

@@ -2,11 +2,12 @@
 
 ``zerosum solve`` reads one move string a line from standard input (anything after the first space is
 ignored, so benchmark files pipe straight in; blank lines are skipped) and prints ``moves score`` a line;
-``--weak`` prints the sign only, ``--stats`` adds the nodes searched and the microseconds taken.  A bad line
+``--weak`` prints the sign only, ``--stats`` adds the nodes searched and the microseconds taken (the search's
+own: the compiled code is loaded and the table allocated before the first line, :func:`warmed`).  A bad line
 (a malformed or illegal move string, or a finished game) prints one error line on standard error naming the
 line number, and solving goes on with the next line; the exit status is then 2 at the end.  A line is read
-at most :data:`MAX_MOVES_TEXT` characters at a time (a longer move string is a bad line), so memory stays
-bounded whatever the input.
+at most :data:`~zerosum.commands.solve_input.MAX_MOVES_TEXT` characters at a time (a longer move string is a
+bad line), so memory stays bounded whatever the input (:mod:`zerosum.commands.solve_input` reads the lines).
 
 This module imports quickly; the solver (numba) loads inside ``run``.
 """
@@ -14,12 +15,15 @@ This module imports quickly; the solver (numba) loads inside ``run``.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from typing import Any
 
 from .options import add_game_option, int_arg
+from .solve_input import MAX_MOVES_TEXT, stdin_lines
 
-__all__ = ["COMMANDS", "TT_LOG_SIZES", "add_tt_option", "settled", "solver_from", "add_solver_bench", "run_solver_bench"]
+__all__ = ["COMMANDS", "TT_LOG_SIZES", "add_tt_option", "settled", "solver_from", "warmed", "add_solver_bench",
+           "run_solver_bench"]
 
 
 #: the transposition table of every solver command: 2**N entries, 8 bytes each
@@ -70,46 +74,19 @@ def _add_solve(parser: argparse.ArgumentParser) -> None:
                      f"on, and the exit status is then 2; a move string is at most {MAX_MOVES_TEXT:,} characters "
                      "(a longer line is such a bad line, never read whole).")
     _common(parser)
-    parser.add_argument("--stats", action="store_true", help="add the nodes searched and the microseconds taken")
-
-
-#: the longest move string ``zerosum solve`` reads from a line (README, Limits: a move string is at most 4,000
-#: characters); a line is read no further than this before its first field is known whole
-MAX_MOVES_TEXT = 4000
-#: the rest of a line past its move string (ignored) is skipped this many characters at a time
-_SKIP = 1 << 16
-
-
-def _stdin_lines(stream: Any) -> Any:
-    """``(number, moves, error)`` of every line of ``stream`` but blank ones: the first field of the line, or
-    None and why not.  Memory stays bounded whatever the line's length: a line is read up to
-    :data:`MAX_MOVES_TEXT` characters, and the rest of a longer one is skipped in chunks, never held whole."""
-    number = 0
-    while True:
-        head = stream.readline(MAX_MOVES_TEXT + 1)
-        if not head:
-            return
-        number += 1
-        error = None
-        if not head.endswith("\n") and len(head) > MAX_MOVES_TEXT:  # longer than a move string: its first field?
-            fields = head.split(None, 1)
-            if len(fields) < 2 and (not fields or not head[-1].isspace()):
-                error = (f"the line is longer than {MAX_MOVES_TEXT:,} characters before its first space: a move "
-                         f"string is at most {MAX_MOVES_TEXT:,} characters")
-            while (rest := stream.readline(_SKIP)) and not rest.endswith("\n"):
-                pass
-        text = head.strip()
-        if error is not None or text:
-            yield number, None if error else text.split()[0], error
+    parser.add_argument("--stats", action="store_true", help="add the nodes searched and the microseconds taken "
+                        "(the solver is loaded and its table allocated before the first line, untimed)")
 
 
 def _run_solve(args: argparse.Namespace) -> int:
     from ..errors import GameError
 
     solver = solver_from(args)
+    if args.stats:  # each line's microseconds are its position's own, not the first one's also the setup's
+        warmed(solver)
     status = 0
     out = sys.stdout
-    for number, moves, error in _stdin_lines(sys.stdin):
+    for number, moves, error in stdin_lines(sys.stdin):
         if error is not None:
             print(f"zerosum solve: line {number}: {error}", file=sys.stderr)
             status = 2
@@ -126,6 +103,17 @@ def _run_solve(args: argparse.Namespace) -> int:
             out.write(f"{moves} {score}\n")
     out.flush()
     return status
+
+
+def warmed(solver: Any) -> Any:
+    """``solver`` ready to be timed: its compiled search loaded (a short search from the start, on the lane
+    :meth:`~zerosum.solver.solver.Solver.solve` uses) and its table cleared, which maps every page of it
+    (:meth:`~zerosum.solver.solver.Solver.reset`), so the next search starts as a fresh solver's would
+    (the same nodes) but pays for neither: tens of milliseconds that went to the first position's time."""
+    start = solver.game.initial_state
+    solver.search_on(solver.lanes(1)[0], start.current, start.mask, True, 1000)
+    solver.reset()
+    return solver
 
 
 # ---- analyze -------------------------------------------------------------------------------------
@@ -331,7 +319,7 @@ def add_solver_bench(parser: argparse.ArgumentParser) -> None:
     add_tt_option(parser)
     parser.add_argument("--repeat", type=int_arg(1, 1000), default=1, metavar="R",
                         help="solve each file R times (1..1000), each from a cleared table, and report the median "
-                        "times")
+                        "times (of an even R: the mean of the middle two)")
     parser.add_argument("--wide", nargs="?", const="on", default="off", choices=("off", "on", "both"),
                         help="search on 128-bit bitboards even where the board fits 64 bits ('on'; the default "
                         "'off' takes the board's own width), or both side by side ('both': the runs alternate; the "
@@ -380,8 +368,8 @@ def run_solver_bench(args: argparse.Namespace) -> int:
         medians = []
         for solver, results in zip(solvers, runs):
             n, _, _, nodes, wrong = results[-1]
-            seconds = sorted(r[1] for r in results)[len(results) // 2]
-            cpu = sorted(r[2] for r in results)[len(results) // 2]
+            seconds = statistics.median(r[1] for r in results)  # of an even count: the mean of the middle two
+            cpu = statistics.median(r[2] for r in results)
             medians.append(cpu)
             side = f"{128 if solver.wide else 64:>6}{cpu / medians[0]:>7.2f}" if len(solvers) > 1 else ""
             print(f"{name:<16}{n:>10}{_show(seconds):>12}{_show(cpu):>12}{nodes:>13.0f}{wrong:>7}{side}")

@@ -58,6 +58,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..arena.stats import competition_ranks
 from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
@@ -255,10 +256,7 @@ def _gradable(config: dict[str, Any], grade: str | None, other_rule: bool) -> No
 
 def _places(students: list[dict[str, Any]]) -> list[int]:
     """Each student's place among the students, best first, tied ones sharing theirs (1, 2, 3, 3, 5)."""
-    out: list[int] = []
-    for k, r in enumerate(students):
-        out.append(out[-1] if k and tied(students[k - 1], r) else k + 1)
-    return out
+    return competition_ranks(students, tied)
 
 
 def _absent(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str, Any]]:

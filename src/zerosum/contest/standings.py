@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..arena.forfeits import short_reason
-from ..arena.stats import rating_errors, ratings
+from ..arena.stats import competition_ranks, rating_errors, ratings
 from .store import ENTRY_IDS
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
@@ -214,8 +214,8 @@ def standing_rows(entries: Sequence[Entry], games: Iterable[sqlite3.Row | dict[s
             "forfeit_reasons": _reasons(lost[k]), "pending": (pending or {}).get(e.key, 0),
         })
     rows.sort(key=_order)
-    for place, row in enumerate(rows, 1):  # standard competition ranking: 1, 2, 3, 3, 5
-        row["rank"] = rows[place - 2]["rank"] if place > 1 and tied(rows[place - 2], row) else place
+    for row, rank in zip(rows, competition_ranks(rows, tied)):  # standard competition ranking: 1, 2, 3, 3, 5
+        row["rank"] = rank
     return [{"rank": row.pop("rank"), **row} for row in rows]
 
 

@@ -9,12 +9,14 @@ cleared table (clearing also maps its pages, as a C++ solver's allocation does, 
 and its positions are solved by compiled code without Python between them (``Solver.solve_states``; it
 returns to Python only every ``Solver.slice_nodes`` nodes, for Ctrl-C) sharing that table, as
 ``zerosum solve`` shares it; ``--reset-table`` solves them one call each with the table cleared before
-each.  ``--repeat R`` solves each file R times and prints the median times (shared machines are noisy).
+each.  ``--repeat R`` solves each file R times and prints the median times (shared machines are noisy; of an
+even R, the mean of the middle two).
 Exit status 1 when a score is wrong.
 """
 
 from __future__ import annotations
 
+import statistics
 import time
 
 __all__ = ["run_file", "read_file"]
@@ -57,14 +59,13 @@ def run_file(solver: object, path: str, weak: bool = False, limit: int | None = 
              read: tuple[list[tuple[int, int, int]], list[object]] | None = None) -> tuple[int, float, float, float, int]:
     """(positions, mean wall seconds, mean CPU seconds, mean nodes, wrong scores) of one benchmark file.
 
-    With ``repeat > 1`` the file is solved that many times and the times are the medians of the runs.
+    With ``repeat > 1`` the file is solved that many times and the times are the medians of the runs (of an
+    even count, the mean of the middle two).
     ``read``: the file's positions from :func:`read_file`, when they were read already.
     """
     items, states = read if read is not None else read_file(solver, path, limit)
     runs = [_run_once(solver, items, states, weak, reset_table) for _ in range(max(1, repeat))]
-    walls = sorted(r[0] for r in runs)
-    cpus = sorted(r[1] for r in runs)
-    total, cpu = walls[len(runs) // 2], cpus[len(runs) // 2]
+    total, cpu = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
     nodes, scores = runs[-1][2], runs[-1][3]
     wrong = 0
     for score, (_, _, expected) in zip(scores, items):

@@ -13,7 +13,6 @@ that took longer than it still forfeits the game (``timeout: ...``), as in the a
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 import time
@@ -74,7 +73,8 @@ class MatchResult:
 
     @property
     def elo_interval(self) -> tuple[float, float]:
-        """The 95% interval of :attr:`elo`."""
+        """The 95% interval of :attr:`elo`: ``elo(s - h)`` to ``elo(s + h)`` for the score ``s`` and its normal
+        half-width ``h``, so not centred on :attr:`elo` (``±inf`` when unknown)."""
         return float(self._pairing.tri.elo_low), float(self._pairing.tri.elo_high)
 
     @property
@@ -94,12 +94,10 @@ class MatchResult:
         print_tables(self.report, console)
 
     def _elo_text(self) -> str:
-        from ..arena.stats import fmt_elo
+        """``Elo +170 [+45, +364]``: the Elo and its 95% interval's two ends (lopsided about it: no ``±``)."""
+        from ..arena.stats import fmt_summary
 
-        lo, hi = self.elo_interval
-        if math.isinf(self.elo) or math.isinf(lo) or math.isinf(hi):
-            return f"Elo {fmt_elo(self.elo)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"
-        return f"Elo {fmt_elo(self.elo)} ± {fmt_elo((hi - lo) / 2, sign=False)}"
+        return f"Elo {fmt_summary(self._pairing.tri)}"
 
     def __repr__(self) -> str:
         return (f"<MatchResult {self.first} vs {self.second} on {self.report.config.game}: {len(self.games)} games, "
