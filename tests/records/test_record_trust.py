@@ -164,3 +164,22 @@ def test_report_of_a_run_on_a_game_file_runs_nothing(folder: Path) -> None:
     run = zerosum("report", "evil.db", "--no-plots", cwd=folder)
     assert run.returncode == 0 and "random" in run.stdout, run.stderr
     assert not (folder / "PWNED").exists()
+
+
+def test_report_exports_a_run_on_your_own_game_file_when_you_name_it(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``report --export --game FILE`` writes the records of a run on the user's own game file (the refusal's
+    way out, as ``--game`` is on replay and review); another file, or --game without --export, is one line."""
+    (tmp_path / "take.py").write_text(GAME)
+    (tmp_path / "take2.py").write_text(GAME)
+    assert zerosum("match", "random", "first", "--game", "take.py:TakeAway", "--games", "2", "--jobs", "1",
+                   "--quiet", "-o", "r.db", "--pgnout", "played.pgn", cwd=tmp_path).returncode == 0
+    run = zerosum("report", "r.db", "--export", "out.pgn", "--game", "take.py:TakeAway", cwd=tmp_path)
+    assert run.returncode == 0 and "wrote 2 games" in run.stdout, run.stderr
+    monkeypatch.chdir(tmp_path)
+    assert [r.moves for r in records.read("out.pgn", game="take.py:TakeAway")] == \
+        [r.moves for r in records.read("played.pgn", game="take.py:TakeAway")]
+    refused(zerosum("report", "r.db", "--export", "other.pgn", "--game", "take2.py:TakeAway", cwd=tmp_path),
+            "is not the game given")
+    refused(zerosum("report", "r.db", "--no-plots", "--game", "take.py:TakeAway", cwd=tmp_path), "--export")
+    assert not (tmp_path / "other.pgn").exists()

@@ -340,6 +340,8 @@ def _add_report(p: argparse.ArgumentParser) -> None:
                         "(docs/records.md); an existing file is refused unless --overwrite")
     p.add_argument("--overwrite", action="store_true",
                    help="replace an existing --export or --ranking file, or a plot's file that is not a PNG image")
+    p.add_argument("--game", metavar="FILE.py:Class", help="with --export, a run on your own game file: that file "
+                   "(the very one the run played; a results file never runs a file it names)")
     from .arena_options import add_ranking_options
 
     add_ranking_options(p, grade=True)
@@ -356,7 +358,9 @@ def _run_report(args: argparse.Namespace) -> int:
             raise GameError("--export writes records only: run report again for --ranking or --grade")
         from .replay import export_records
 
-        return export_records(args.file, args.export, args.overwrite)
+        return export_records(args.file, args.export, args.overwrite, args.game)
+    if args.game is not None:
+        raise GameError("--game names the game of a run for --export: the tables need no game")
     path = Path(args.file)
     store, config = open_run(path)  # a missing, damaged or foreign file is one line
     with store:

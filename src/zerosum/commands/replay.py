@@ -217,22 +217,25 @@ def _run_game(store: Any) -> Any:
     return get_game(ArenaConfig.from_json(store.meta("config"), f"results file {str(store.path)!r}").game)
 
 
-def export_records(results: str, target: str, overwrite: bool) -> int:
-    """``zerosum report DB --export FILE``: every finished game of ``DB`` as records in ``FILE``."""
+def export_records(results: str, target: str, overwrite: bool, game: str | None = None) -> int:
+    """``zerosum report DB --export FILE [--game SPEC]``: every finished game of ``DB`` as records in ``FILE``
+    (``game``: the run's own game file, which the results file alone never runs)."""
     from ..arena.match import open_run
     from ..core.files import check_output, shown
     from ..records import from_store, write
     from ..records.sources import check_stored_game
+    from ..records.trust import given_game
     from .inputs import check_inputs, stored_inputs
 
     if target.strip() and Path(results).resolve() == Path(target).resolve():  # said first: --overwrite cannot help
         raise UsageError(f"-o/--export {shown(target)} is the results file itself: name another file for the records")
-    check_stored_game(Path(results), None)  # a run on a game file: refused before open_run makes its game
+    given = None if game is None else given_game(game)  # the user names their own game file: trusted
+    check_stored_game(Path(results), given)  # a run on a game file: refused unless given, before any work
     store, config = open_run(Path(results))  # a missing, damaged or foreign file is one line
     with store:  # never one of the run's own files (an agent file...), whatever --overwrite says
         check_inputs(stored_inputs(config), [(target, f"-o {shown(target)}", "name another file for the records", ())])
         path = check_output(target, overwrite=overwrite, what="record file")  # before any work: a regular file
-        count = write(from_store(store), path, overwrite=overwrite)
+        count = write(from_store(store, game=given), path, overwrite=overwrite)
     print(f"wrote {count} game{'s' if count != 1 else ''} to {target}")
     return 0
 

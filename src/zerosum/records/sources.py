@@ -103,8 +103,9 @@ def arena_maker(store: Store, game: Game[Any, Any] | None = None) -> Callable[[A
 def _untrusted(path: Any, spec: str) -> InvalidFileError:
     return InvalidFileError(f"results file {str(path)!r}: its game {safe_repr(spec, 80)} names a Python file, and "
                             "reading a results file runs no code it names: if you trust that file, name the game "
-                            "yourself (zerosum.records.from_store(FILE, game=SPEC)), or write the records as the run "
-                            "plays (--pgnout)")
+                            "yourself (zerosum report FILE --export OUT --game SPEC; from Python "
+                            "zerosum.records.from_store(FILE, game=SPEC)), or write the records as the run plays "
+                            "(--pgnout)")
 
 
 def from_store(store: Store | str | os.PathLike[str], *, game: Any = None) -> Iterator[Record]:
