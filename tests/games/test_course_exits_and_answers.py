@@ -87,14 +87,18 @@ def test_from_python_the_game_s_bug_is_one_game_error_line(tmp_path, name):
     assert BUGS[name][1] in str(info.value) and "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("name", sorted(BUGS))
-@pytest.mark.parametrize("command", [
+COMMANDS = [
     ("play", "--first", "alphabeta:plain=1", "--second", "random", "--log"),
     ("play", "--first", "random", "--second", "random", "--log", "--seed", "3"),
     ("match", "alphabeta:plain=1", "random", "--games", "2", "--opening-plies", "0", "-o", "out.db"),
     ("match", "random", "first", "--games", "2", "--opening-plies", "0", "-o", "out.db"),
     ("explain", "--agent", "alphabeta:plain=1"),
-])
+]
+
+
+@pytest.mark.parametrize("name, command", [  # CI: each bug through one command, each command for some bug;
+    pytest.param(name, command, marks=() if c == b % len(COMMANDS) else pytest.mark.slow)  # slow: all of them
+    for b, name in enumerate(sorted(BUGS)) for c, command in enumerate(COMMANDS)])
 def test_every_command_says_the_game_s_bug_in_one_line_and_nobody_forfeits(tmp_path, name, command):
     path = game_file(tmp_path, name)
     done = cli(tmp_path, command[0], "--game", f"{path.name}:TakeAway", *command[1:])
