@@ -171,9 +171,9 @@ def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfi
             for g in plan
         ):
             raise InvalidFileError(f"{where}: its plan of games is missing or malformed")
-        for opening in {g.opening for g in plan} if game is not None else ():
+        for opening in {g.opening for g in plan} if game is not None else ():  # a game file's: not made
             try:
-                parse_opening(game, opening)
+                parse_opening(game, opening)  # type: ignore[arg-type]  # (not None here)
             except GameError as exc:
                 raise InvalidFileError(f"{where}: a planned opening cannot be played: {exc}") from None
         stray = store.done() - set(range(len(plan)))

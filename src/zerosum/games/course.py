@@ -19,7 +19,8 @@ What the adapter adds, and how:
   (easyAI's ``ttentry()``), else the state itself when it hashes and compares by value, else a key
   derived from its contents (:func:`~.course_rules.freeze`: lists as tuples, dicts and sets by content,
   objects by their fields).
-* **Moves** are your own actions (a list among them becomes a tuple).  A person types a move as
+* **Moves** are your own actions (a list among them becomes a tuple, a dict a dict that hashes; each must
+  equal itself: NaN is one :class:`GameBug` line).  A person types a move as
   ``str(action)`` with the spaces left out (``(1,1)``, ``2,3``) or, when no action reads like that, as its
   number in ``actions(state)`` (1 for the first).
 * **Pictures**: the text ``display``/``print_state``/``render`` prints or returns (``repr`` without one),
@@ -38,9 +39,9 @@ from typing import Any, Callable
 from ..errors import AgentError, GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
 from .course_players import fixed_side, label_name, marked, player_number
-from .course_bugs import GameBug, MethodFailed, describe_call_error, over_answer, utility_sign
+from .course_bugs import GameBug, MethodFailed, describe_call_error, not_itself, over_answer, utility_sign
 from .course_rules import NEEDS, CourseRules, EasyRules, rules_for
-from .course_state import CourseState, hashable_action, plain_action
+from .course_state import CourseState, first_unequal, hashable_action, plain_action
 
 __all__ = ["CourseGame", "CourseState", "plain_action", "MAX_PLIES", "GameBug"]
 
@@ -177,6 +178,9 @@ class CourseGame(Game[CourseState, Any]):
                     raise GameBug(f"{self.name_}: actions returned no moves at state {safe_repr(state.value, 80)}, "
                                   f"but {terminal}(state) returned {safe_repr(said, 40)}: a position without moves "
                                   "must be over")
+                odd = first_unequal(raw)  # NaN: never found, not even its own copy
+                if odd >= 0:
+                    raise not_itself(self.name_, raw[odd], state.value)
                 try:
                     hash(tuple(raw))
                     state._moves = raw

@@ -7,7 +7,7 @@ only Ctrl-C (KeyboardInterrupt) passes through, so it still stops whatever runs.
 that decide the end are checked here: a terminal test's answer must be true or false
 (:func:`over_answer`: a numpy array of several values is neither), and the utility at the end a finite
 real number (:func:`utility_sign`: not None, NaN, an infinity, a bool or a whole number too large for a
-float).
+float).  A legal move must be equal to itself (:func:`not_itself`: NaN never is, so no move could find it).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..errors import GameError
 from ..game import safe_repr
 
 __all__ = ["GameBug", "MethodFailed", "MAX_MESSAGE", "one_line", "describe_call_error", "raised", "over_answer",
-           "utility_sign"]
+           "utility_sign", "not_itself"]
 
 #: the longest message made of what a person's code raised, in characters
 MAX_MESSAGE = 300
@@ -29,11 +29,11 @@ MAX_MESSAGE = 300
 
 class GameBug(GameError):
     """The code of a person's game did what no game may do: a method raised (or called sys.exit), ``actions``
-    returned None or no moves in a position that is not over, ``result`` returned None or changed its state,
-    the terminal test returned neither true nor false, ``utility`` returned no finite number at the end,
-    ``to_move`` named a third player, or the game did not end within :data:`~.course.MAX_PLIES` plies.  The
-    game is at fault, never a player: the arena stops its run with this line (nobody forfeits), and
-    ``play_game`` raises it."""
+    returned None or no moves in a position that is not over, or a move not equal to itself (NaN), ``result``
+    returned None or changed its state, the terminal test returned neither true nor false, ``utility``
+    returned no finite number at the end, ``to_move`` named a third player, or the game did not end within
+    :data:`~.course.MAX_PLIES` plies.  The game is at fault, never a player: the arena stops its run with
+    this line (nobody forfeits), and ``play_game`` raises it."""
 
 
 class MethodFailed(GameBug):
@@ -101,3 +101,10 @@ def utility_sign(name: str, u: Any) -> int:
     except BaseException:  # noqa: BLE001 - a number whose comparison fails
         raise GameBug(one_line(f"{name}: utility returned {safe_repr(u, 60)} ({type(u).__name__}) at the end, "
                                "which cannot be compared with 0: it must return a number")) from None
+
+
+def not_itself(name: str, action: Any, state: Any) -> GameBug:
+    """The GameBug line for ``actions`` that returned ``action``, which is not equal to itself, at ``state``."""
+    return GameBug(one_line(f"{name}: actions returned {safe_repr(action, 60)} at state {safe_repr(state, 80)}, "
+                            "which is not equal to itself: a move must be (NaN, or a move holding NaN, never is: "
+                            "it could not be found among the legal moves)"))

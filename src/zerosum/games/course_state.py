@@ -1,5 +1,8 @@
-"""A position of a course game (:class:`CourseState`: your state with the key it is compared by) and what a
-course game's actions must be to pass through the arena as they are (:func:`plain_action`).
+"""A position of a course game (:class:`CourseState`: your state with the key it is compared by), what a
+course game's actions must be to pass through the arena as they are (:func:`plain_action`), and how the
+legal moves keep an action that does not hash (:func:`hashable_action`: a dict stays a dict, a
+:class:`FrozenDict`; a list becomes a tuple) or that is not equal to itself (:func:`unequal_action`: NaN,
+which no look-up ever finds, one GameBug line).
 
 A state keeps what :class:`~zerosum.games.course.CourseGame` learns about it once (a state never changes):
 its key, its legal actions, where each action stands among them (so that ``result`` finds a move in constant
@@ -13,7 +16,7 @@ from typing import Any
 from ..game import safe_repr
 from .course_rules import freeze
 
-__all__ = ["CourseState", "plain_action", "hashable_action"]
+__all__ = ["CourseState", "FrozenDict", "plain_action", "hashable_action", "unequal_action", "first_unequal"]
 
 
 class CourseState:
@@ -40,23 +43,30 @@ class CourseState:
 
     def index_of(self, action: Any) -> int:
         """Where ``action`` stands among the legal actions (``_moves``, filled already): ValueError when it
-        is none of them.  A scan the first time, a dict look-up after; an unhashable action is scanned."""
+        is none of them.  A scan the first time, a dict look-up after; an unhashable action (your dict, your
+        list) is looked up again as the legal moves keep it (:func:`hashable_action`)."""
         moves: list[Any] = self._moves  # type: ignore[assignment]
         table = self._index
-        if table is None:
-            self._index = False
-            return moves.index(action)
-        if table is False:
-            table = {}
-            for i, legal in enumerate(moves):
-                table.setdefault(legal, i)
-            self._index = table
         try:
-            return table[action]  # type: ignore[index]
-        except KeyError:
-            raise ValueError(action) from None
-        except TypeError:  # an unhashable action: compared as list.index compares
-            return moves.index(action)
+            if table is None:
+                self._index = False
+                return moves.index(action)
+            if table is False:
+                table = {}
+                for i, legal in enumerate(moves):
+                    table.setdefault(legal, i)
+                self._index = table
+            try:
+                return table[action]  # type: ignore[index]
+            except KeyError:
+                raise ValueError(action) from None
+            except TypeError:  # an unhashable action: compared as list.index compares
+                return moves.index(action)
+        except ValueError:
+            kept = hashable_action(action)
+            if kept is action:
+                raise
+            return self.index_of(kept)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is CourseState and other.key == self.key
@@ -88,10 +98,71 @@ def plain_action(action: Any) -> bool:
     return type(action) is int or (type(action) is tuple and all(type(v) is int for v in action))
 
 
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict action of yours as the legal moves keep it: a dict equal to yours and printed as yours (the
+    game's own notation, ``{'n':1}``), hashed by its contents (as :func:`~.course_rules.freeze` keys them),
+    and never changed (a legal move that changed would no longer be found)."""
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, items: Any) -> None:
+        super().__init__(items)
+        self._hash = hash(freeze(self))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self._hash
+
+    def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a legal move cannot be changed: copy it first (dict(action))")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _unchangeable
+
+    def __reduce__(self) -> Any:
+        return FrozenDict, (dict(self),)
+
+
 def hashable_action(action: Any) -> Any:
-    """``action`` itself when it hashes, else its :func:`~.course_rules.freeze` (a list becomes a tuple)."""
+    """``action`` itself when it hashes, a :class:`FrozenDict` for a dict, else its
+    :func:`~.course_rules.freeze` (a list becomes a tuple)."""
     try:
         hash(action)
         return action
     except TypeError:
-        return freeze(action)
+        return FrozenDict(action) if isinstance(action, dict) else freeze(action)
+
+
+def unequal_action(action: Any, depth: int = 0) -> bool:
+    """True for an action not equal to itself: NaN (``nan != nan``), or one holding NaN, or whose ``==``
+    says False.  The legal moves could never find it, not even its own copy.  (An ``==`` that fails or
+    answers no truth value, as a numpy array's, is not judged here.)"""
+    kind = type(action)
+    if kind is int or kind is str or kind is bool or depth > 40:
+        return False
+    if kind is float:
+        return bool(action != action)
+    if kind is tuple or kind is list or kind is frozenset or kind is set:
+        return any(unequal_action(v, depth + 1) for v in action)
+    if isinstance(action, dict):
+        return any(unequal_action(k, depth + 1) or unequal_action(v, depth + 1) for k, v in action.items())
+    try:
+        return not bool(action == action)
+    except Exception:  # noqa: BLE001 - no truth value: the look-up decides
+        return False
+
+
+def first_unequal(actions: list[Any]) -> int:
+    """Where the first action not equal to itself (:func:`unequal_action`) stands in ``actions``, -1 when none
+    does; whole numbers and tuples of them (most games' moves) are passed over at once."""
+    for i, action in enumerate(actions):
+        kind = type(action)
+        if kind is int:
+            continue
+        if kind is tuple:
+            for v in action:
+                if type(v) is not int:
+                    break
+            else:
+                continue
+        if unequal_action(action):
+            return i
+    return -1

@@ -13,6 +13,8 @@ Bounds (the numbers are the defaults of :class:`Pool`; ``None`` turns one off):
 * life: a worker dies with the process that started it, even when that one is killed with SIGKILL.
   Workers are started from one long-lived thread of the pool, because Linux sends the parent-death
   signal when the *thread* that started the child ends.
+* descendants: a worker leads a process group of its own, killed whole with it (replaced, retired, or the
+  pool closed): what a job started (a student's ``subprocess.Popen``) goes too, unless it left the group.
 
 No thread of the pool prints a traceback: a worker that cannot start fails the job waiting for it with one
 :class:`EngineFailed` line (the next job tries a fresh one), and anything else a thread did not expect is one

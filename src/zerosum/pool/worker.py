@@ -1,7 +1,11 @@
 """One worker process of the pool and the handle its owner holds.
 
 The worker is a fresh interpreter (``spawn``: no fork of a threaded parent) that runs jobs sent over a
-pipe until the pipe closes.  First thing, it ignores Ctrl-C (its owner stops it), arranges to die with its
+pipe until the pipe closes.  First thing, it starts a session (and process group) of its own, so that
+whatever a job starts (a student's ``subprocess.Popen``) is in its group, and the group is killed with it
+(:meth:`Worker.kill`, which every way a worker ends goes through: a job past its limit, a pool closing at
+the end of a run or on Ctrl-C, a polite :meth:`Worker.stop`); a descendant that starts a session or group
+of its own (``setsid``) is out of reach.  It ignores Ctrl-C (its owner stops it), arranges to die with its
 owner even on SIGKILL (:func:`zerosum.core.processes.die_with_parent`), bounds its data memory
 (``RLIMIT_DATA``) and leaves the warnings its owner gives to the owner (:func:`~.base.hush_owner_warnings`).
 Messages it sends: ``("event", message)`` for each :func:`report` of the job, then
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -31,10 +36,17 @@ def _limit_memory(limit: int) -> None:
         pass
 
 
+def _own_group() -> None:  # pragma: no cover - in a worker
+    """Make this process the leader of a session and process group of its own (its id is the group's id)."""
+    try:
+        os.setsid()
+    except (AttributeError, OSError):  # not POSIX: the worker alone is killed
+        pass
+
+
 def _serve(conn: Any, parent: int, memory_limit: int | None, quiet: bool) -> None:  # pragma: no cover - a worker
     """The worker's loop: run each ``(function, args)`` received, until the pipe closes or sends None."""
-    import signal
-
+    _own_group()  # before any job: everything a job starts is in the group the owner kills
     from ..core.processes import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's: it stops the workers
@@ -90,6 +102,8 @@ class Worker:
         self.process = ctx.Process(target=_serve, args=(child, os.getpid(), memory_limit, quiet), daemon=True)
         self.process.start()
         child.close()
+        self._pid = self.process.pid or 0
+        self._exitcode: int | None = None  # once the process object is closed
         self.warm = False  # ran its pool's warm-up
         # the pipe is closed once, under this lock, and never under a call reading it: two threads closing
         # one Connection could both pass its "still open" check, and the second close would hit whatever
@@ -97,13 +111,25 @@ class Worker:
         self._lock = threading.Lock()
         self._calling = False
         self._close_after_call = False
+        # the process object is closed once it ended (its two pipes to the spawned child, which only a garbage
+        # collection would close otherwise), under this lock, and never while a call or a kill waits on it
+        self._ending = threading.RLock()
+        self._closed = False
+        self._group_killed = False
 
     @property
     def pid(self) -> int:
-        return self.process.pid or 0
+        return self._pid
+
+    @property
+    def exitcode(self) -> int | None:
+        """The process's exit code once it ended (None while it runs)."""
+        with self._ending:
+            return self._exitcode if self._closed else self.process.exitcode
 
     def alive(self) -> bool:
-        return self.process.is_alive()
+        with self._ending:
+            return not self._closed and self.process.is_alive()
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None,
              on_event: OnEvent | None = None) -> Reply:
@@ -111,16 +137,21 @@ class Worker:
         one (seconds from the event) with each message the job reports.  Raises :class:`EngineTimeout` past
         the limit and :class:`EngineCrashed` when the process dies; the caller must then kill this worker."""
         with self._lock:
-            if self.conn.closed:
-                raise EngineCrashed("the engine process was stopped", self.process.exitcode)
-            self._calling = True
+            stopped = self.conn.closed
+            if not stopped:
+                self._calling = True
+        if stopped:  # (its exit code outside the lock: a kill takes the locks the other way round)
+            raise EngineCrashed("the engine process was stopped", self.exitcode)
         try:
             return self._call(fn, args, timeout, on_event)
         finally:
             with self._lock:
                 self._calling = False
-                if self._close_after_call:
+                ended = self._close_after_call
+                if ended:
                     self._close_pipe()
+            if ended:
+                self._close_process()
 
     def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None,
               on_event: OnEvent | None) -> Reply:
@@ -149,16 +180,48 @@ class Worker:
             return status, payload, message
 
     def kill(self) -> None:
-        """End the process and close the pipe; safe from any thread, any number of times.  A call in
-        progress in another thread sees the process die and closes the pipe on its way out."""
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(2)
-        with self._lock:
-            if self._calling:
-                self._close_after_call = True
-            else:
+        """End the process and close the pipe and the process object (every descriptor the worker held here);
+        safe from any thread, any number of times.  A call in progress in another thread sees the process die
+        and closes them on its way out."""
+        with self._ending:
+            if self._closed:
+                return
+            self._kill_group()
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(2)
+            with self._lock:
+                if self._calling:
+                    self._close_after_call = True
+                    return
                 self._close_pipe()
+            self._close_process()
+
+    def _kill_group(self) -> None:
+        """SIGKILL the worker's process group: the worker and whatever its jobs started that is still in it
+        (once; under ``_ending``).  Its id is the worker's, which the system gives no other process while the
+        worker is unreaped or any process of the group lives: every caller kills as soon as it has seen the
+        worker end.  No group yet (killed before it made one: no job ran) is nothing to kill."""
+        if self._group_killed or self._pid <= 0 or not hasattr(os, "killpg"):
+            return
+        self._group_killed = True
+        try:
+            if self._pid != os.getpgrp():  # never the owner's own group
+                os.killpg(self._pid, signal.SIGKILL)
+        except OSError:  # no such group: not made yet, or everything in it has ended
+            pass
+
+    def _close_process(self) -> None:
+        """Close the ended process object (once; a process still running after the kill's wait stays open)."""
+        with self._ending:
+            if self._closed:
+                return
+            self._exitcode = self.process.exitcode
+            try:
+                self.process.close()
+            except ValueError:  # pragma: no cover - not reaped within the wait: the next kill tries again
+                return
+            self._closed = True
 
     def _close_pipe(self) -> None:  # under the lock
         try:
@@ -172,5 +235,7 @@ class Worker:
             self.conn.send(None)
         except OSError:
             pass
-        self.process.join(2)
+        with self._ending:
+            if not self._closed:
+                self.process.join(2)
         self.kill()
