@@ -1,5 +1,6 @@
 """A game's method that calls ``sys.exit()`` or raises what is no Exception (GeneratorExit, a bare
-BaseException), a ``utility`` that is no finite number (an infinity, a whole number too large for a float), and a
+BaseException), a ``utility`` that is no number or too large for a float (an infinity counts by its sign, except
+for the textbook agents, which score with it), and a
 terminal test that answers neither yes nor no (a numpy array) are the game's bug: one ``GameBug`` line naming
 the method and what it did, in ``play``, ``match`` and ``explain`` alike and from Python, never a silent exit,
 a traceback or a player's forfeit (audit: ``zerosum play`` ended with status 0 and no line, ``match``
@@ -51,8 +52,6 @@ BUGS = {
                     "TakeAway.result(state, action) raised BaseException: rb at state"),
     "utility_huge": ({"utility": "return 10**400 if state[1] != player else -10**400"},
                      "(int, too large for a float) at the end: it must return a finite number"),
-    "utility_inf": ({"utility": "return float('inf') if state[1] != player else float('-inf')"},
-                    "inf at the end: it must return a finite number (> 0 the player won, < 0 lost, 0 a draw)"),
     "terminal_array": ({"terminal": "import numpy as np; return np.array([state[0] == 0, True])"},
                        "TakeAway: terminal_test(state) returned array([False, True]) (ndarray) at state (5, 'A'): "
                        "it must return True when the game is over, else False"),
@@ -131,3 +130,21 @@ def test_a_finite_utility_of_any_real_kind_still_scores_by_its_sign(tmp_path):
     for move in record.moves:
         end = game.result(end, move.action)
     assert game.payoff(end, 3 - record.winner) == Fraction(-1, 3)
+
+
+def test_an_infinite_utility_counts_by_its_sign_and_only_the_textbook_agents_refuse_it(tmp_path):
+    """AIMA-style games that score a win ``math.inf`` play as they did before the GameBug checks (an audit found
+    them refused outright); the textbook agents, which score a finished game with the utility, say why in one line."""
+    path = tmp_path / "inf_game.py"
+    path.write_text(TAKE.format(**dict(GOOD, utility="return float('inf') if state[1] != player else float('-inf')")))
+    game = zerosum.get_game(f"{path}:TakeAway")
+    assert zerosum.play_game(game, "first", "first").winner in (1, 2)  # 1, 1, 1, 1, 1: the fifth stick's taker
+    done = cli(tmp_path, "match", "alphabeta", "random", "--game", "inf_game.py:TakeAway", "--games", "2",
+               "--opening-plies", "0", "-o", "out.db")
+    assert done.returncode == 0 and "Forfeits" not in done.stdout, done.stderr[-2000:]
+    with pytest.raises(GameBug, match="textbook agents .* score a finished game with it: return a finite number"):
+        zerosum.play_game(game, "alphabeta:plain=1", "random", seed=1)
+    done = cli(tmp_path, "play", "--game", "inf_game.py:TakeAway", "--first", "minimax:discount=0", "--second",
+               "random", "--log")
+    line, = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and "textbook agents" in line and "Traceback" not in done.stderr, done.stderr

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..agents.base import Limits
 from ..errors import AgentError, GameError, UsageError
@@ -161,11 +161,13 @@ def _summary(played: int, won: int, drawn: int, lost: int, moves: int, longest: 
 
 
 def validate_submission(store: Any, submission: int, *, unconfined: bool = False, budget: float = BUDGET,
-                        whole: bool = False) -> tuple[str, str, int | None]:
+                        whole: bool = False, stopping: Callable[[], bool] | None = None) -> tuple[str, str, int | None]:
     """Validate the store's submission ``submission`` and record the answer (status, message, ply) in it.  The
     budget counts from the upload: a validation that waited its turn (a class uploading at once) gets what is
     left of it, at least :data:`MIN_BUDGET` seconds, so the answers keep coming within seconds; ``whole``: the
-    whole budget, however long ago the upload was (the final's checks of uploads left ``validating``)."""
+    whole budget, however long ago the upload was (the final's checks of uploads left ``validating``);
+    ``stopping``: once it says True (the server stops, and its end may have cut the check short), the answer
+    is not recorded: the upload stays ``validating``, to be validated again at the next start."""
     row = store.submission(submission)
     if row is None:
         raise UsageError(f"no submission {submission}")
@@ -179,5 +181,7 @@ def validate_submission(store: Any, submission: int, *, unconfined: bool = False
         raise
     except Exception as exc:  # noqa: BLE001 - a fault of ours is still one line for the student
         status, message, ply = "failed", f"the check itself failed: {type(exc).__name__}: {exc}", None
+    if stopping is not None and stopping():
+        return "validating", "the server stopped during the check: it runs again at the next start", None
     store.set_status(submission, status, message, ply)
     return status, message, ply

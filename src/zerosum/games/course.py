@@ -33,6 +33,7 @@ whose methods fail on the start position is refused naming the call (each is tri
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any, Callable
 
@@ -257,7 +258,10 @@ class CourseGame(Game[CourseState, Any]):
         self.outcome(state)  # a utility that is no number is one line
         player = player_number(player, self.first, self.second)
         u = self.rules.score(state.value, self.first if player == 1 else self.second)
-        utility_sign(self.name_, u)  # the other player's utility too: a finite number
+        utility_sign(self.name_, u)  # the other player's utility too: a number
+        if isinstance(u, float) and math.isinf(u):  # a sign is enough for a winner, not for a textbook score
+            raise GameBug(f"{self.name_}: utility returned {u} at the end, and the textbook agents (minimax:discount=0, "
+                          "alphabeta:plain=1) score a finished game with it: return a finite number (1 or -1)")
         if isinstance(u, numbers.Integral):
             return int(u)
         return float(u) if not isinstance(u, numbers.Rational) else u

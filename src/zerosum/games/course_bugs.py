@@ -79,12 +79,13 @@ def over_answer(name: str, method: str, answer: Any, state: Any) -> bool:
 
 def utility_sign(name: str, u: Any) -> int:
     """The winner that the utility ``u`` at the end says, by its sign: 1 (> 0), 2 (< 0) or 0 (a draw); one
-    GameBug line for anything but a finite real number."""
+    GameBug line for anything but a real number that is finite or an infinity (AIMA-style games score a win
+    ``math.inf``: its sign is what counts)."""
     if isinstance(u, bool) or not isinstance(u, numbers.Real):
         finite = False
     else:
         try:
-            finite = math.isfinite(u)
+            finite = math.isfinite(u) or math.isinf(u)
         except (OverflowError, TypeError, ValueError):  # a whole number (or fraction) too large for a float
             finite = False
     if not finite:

@@ -149,7 +149,8 @@ class Contest:
     def validate(self, submission: int) -> concurrent.futures.Future[Any]:
         from ..contest.validate import validate_submission
 
-        return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined)
+        return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined,
+                                       stopping=lambda: self.validations.stopping)
 
 
 #: the pages: their title; each is page.html around NAME.body.html, with NAME.js
