@@ -122,3 +122,27 @@ def test_the_analysis_of_the_position_reached_arrives_once_the_worker_is_free(pa
     page.wait_for_function("() => /·/.test(document.querySelector('#analysis-info').textContent)", timeout=60000)
     assert "No analysis" not in page.text_content("#analysis-info")
     assert page.text_content("#moves") == "541"
+
+
+def test_an_analysis_whose_resume_the_server_refuses_starts_again(page, base_url) -> None:
+    """A server restarted mid-analysis refuses the page's old ``resume`` (400: it never sealed it); the page
+    starts the analysis again rather than stopping at "No analysis: resume is not one ..." (audit)."""
+    asked: list[str] = []
+
+    def forge_once(route) -> None:
+        url = route.request.url
+        asked.append(url)
+        if "resume=" in url and not any("forged" in u for u in asked):
+            url = url.split("&resume=")[0] + "&resume=%7B%22forged%22%3A1%7D"  # as another process's would be
+            asked.append(url)
+        route.continue_(url=url)
+
+    page.route("**/api/analyze?*", forge_once)
+    page.goto(base_url + "/?game=connectx:rows=7,cols=8,k=4&moves=4&opponent=person&analysis=1")
+    deadline = time.monotonic() + 120
+    while not (any("forged" in u for u in asked) and "resume=" not in asked[-1] and len(asked) >= 4):
+        assert time.monotonic() < deadline, asked
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(300)
+    assert "resume is not one" not in page.text_content("#analysis-info"), page.text_content("#analysis-info")
+    page.goto("about:blank")  # the analysis of an early 8 x 7 position would go on for hours: stop asking

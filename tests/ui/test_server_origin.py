@@ -115,6 +115,10 @@ def test_a_request_made_by_another_sites_page_is_refused_403(base, site) -> None
     assert status == 403, reply
     # a link followed from another site opens the page; the page's own requests are same-origin
     assert ask(base, "/", **{"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate"})[0] == 200
+    # ...but an iframe or a form of another site aimed at the API is a navigation too: no engine work (audit)
+    framed = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}
+    assert ask(base, "/api/explain?game=tictactoe&moves=5&agent=random", **framed)[0] == 403
+    assert ask(base, "/api/analyze?game=tictactoe&moves=5", **framed)[0] == 403
     own = {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Content-Type": "application/json"}
     assert ask(base, "/api/move", MOVE, **own)[0] == 200
 

@@ -13,8 +13,8 @@
 **Other sites' pages.** A browser says, in ``Sec-Fetch-Site``, whether the page that makes a request is of the
 server's own origin (``same-origin``), typed or bookmarked (``none``), or of another origin (``same-site``: the
 same host on another port, say; ``cross-site``).  A request from another origin's page that is not the opening
-of a page (``Sec-Fetch-Mode: navigate``: a link followed) is refused, 403: an ``<img>``, a form post or a
-script of another site cannot make these servers work.  The browser's own header is used, not ``Origin``
+of a page (``Sec-Fetch-Mode: navigate`` to a path outside ``/api/``: a link followed) is refused, 403: an
+``<img>``, an iframe, a form or a script of another site cannot make these servers work.  The browser's own header is used, not ``Origin``
 against ``Host``, which a proxy in front of the server may rewrite; clients that are not browsers (curl) send
 no such header and are served.
 """
@@ -83,7 +83,10 @@ def error(status: int, message: str) -> JSONResponse:
 def cross_site(request: Request) -> str | None:
     """Why the request is refused as another site's (module docstring), or None."""
     site = request.headers.get("sec-fetch-site", "").strip().lower()
-    if site not in _OTHER_ORIGIN or request.headers.get("sec-fetch-mode", "").strip().lower() == "navigate":
+    if site not in _OTHER_ORIGIN:
+        return None
+    if request.headers.get("sec-fetch-mode", "").strip().lower() == "navigate" and \
+            not request.url.path.startswith("/api/"):  # a link to a page; never an iframe or a form on the API
         return None
     return (f"refused: a page of another site made this request (Sec-Fetch-Site: {site}); use this server's own "
             "page")

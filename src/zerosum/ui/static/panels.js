@@ -66,11 +66,16 @@ async function analyse(token) {
   // first, then exact scores) until it is done; elsewhere one answer
   const params = { game: ui.game, moves: info.moves };
   if (info.solver) params.budget = "0.5";
+  let restarts = 0;  // an analysis whose resume a (restarted) server refuses starts again, a few times at most
   for (;;) {
     let reply;
     try {
       reply = await api(`/api/analyze?${new URLSearchParams(params)}`, undefined, signal);
     } catch (err) {
+      if (params.resume && !err.aborted && restarts++ < 3 && /^resume is not one this server handed out/.test(err.message)) {
+        delete params.resume;  // a server restarted (or another one answered): start the analysis again
+        if (token === ui.token) continue;
+      }
       if (token === ui.token) $("#analysis-info").textContent = `No analysis: ${err.message}`;
       return;
     }
