@@ -13,3 +13,29 @@ import signal
 # Python's own Ctrl-C handling, as they do under a terminal.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Two workers (pytest-xdist, `-n 2` in pyproject.toml's addopts: the suite on both cores) see what one process
+# would.  xdist sets COLUMNS and LINES in its workers (80 x 24), which zerosum's tables and headers honour:
+# without them, as in a run of one process, they are laid out as for no terminal.  And the temporary folders
+# get a short base (an xdist worker's adds ``popen-gwN``): tests whose paths appear in specs and tables (a spec
+# is at most 100 characters) stay within bounds as in a run of one process.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
+
+def pytest_configure(config):
+    if getattr(config.option, "basetemp", None) or os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # given, or a worker: its controller's, with popen-gwN after it
+    if getattr(config.option, "numprocesses", None):
+        import tempfile
+
+        config.option.basetemp = config._zerosum_basetemp = tempfile.mkdtemp(prefix="zs-")
+
+
+def pytest_unconfigure(config):
+    made = getattr(config, "_zerosum_basetemp", None)
+    if made:  # the short base made above: removed with the run, as pytest's own are after a few runs
+        import shutil
+
+        shutil.rmtree(made, ignore_errors=True)

@@ -183,3 +183,12 @@ def test_report_exports_a_run_on_your_own_game_file_when_you_name_it(tmp_path: P
             "is not the game given")
     refused(zerosum("report", "r.db", "--no-plots", "--game", "take.py:TakeAway", cwd=tmp_path), "--export")
     assert not (tmp_path / "other.pgn").exists()
+
+
+def test_a_record_of_a_game_object_read_elsewhere_says_to_give_the_game(tmp_path: Path) -> None:
+    """A record of an in-process game object (``[Game "<Nim>"]``) read by another process said only "malformed
+    spec '<Nim>': expected a name such as 'alphabeta'"; it names the way out, ``game=``."""
+    (tmp_path / "r.pgn").write_text('[Event "x"]\n[Game "<Nim>"]\n[Result "*"]\n\n1 *\n')
+    with pytest.raises(InvalidFileError, match=r"names a game object \(Nim\) .*game=Nim\(\)") as info:
+        records.read(tmp_path / "r.pgn")
+    assert "\n" not in str(info.value)

@@ -157,4 +157,12 @@ def trusted_game(spec: str, game: Game[Any, Any] | None) -> Game[Any, Any]:
         return game
     if names_file(spec):
         raise TagRefused(UNTRUSTED)
-    return get_game(spec)
+    try:
+        return get_game(spec)
+    except GameError:
+        found = _OBJECT.fullmatch(spec.strip())
+        if found is None:
+            raise
+    # a game object of another process (the one that played it): only the reader can give it again
+    raise TagRefused(f"names a game object ({found['name']}) of the program that played it: give the game to "
+                     f"read it with (game={found['name']}() from Python, or its file: --game FILE.py:{found['name']})")
