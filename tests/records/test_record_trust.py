@@ -186,9 +186,9 @@ def test_report_exports_a_run_on_your_own_game_file_when_you_name_it(tmp_path: P
 
 
 def test_a_record_of_a_game_object_read_elsewhere_says_to_give_the_game(tmp_path: Path) -> None:
-    """A record of an in-process game object (``[Game "<Nim>"]``) read by another process said only "malformed
+    """A record of an in-process game object (``[Game "<ZzNeverMade>"]``) read by another process said only "malformed
     spec '<Nim>': expected a name such as 'alphabeta'"; it names the way out, ``game=``."""
-    (tmp_path / "r.pgn").write_text('[Event "x"]\n[Game "<Nim>"]\n[Result "*"]\n\n1 *\n')
-    with pytest.raises(InvalidFileError, match=r"names a game object \(Nim\) .*game=Nim\(\)") as info:
+    (tmp_path / "r.pgn").write_text('[Event "x"]\n[Game "<ZzNeverMade>"]\n[Result "*"]\n\n1 *\n')
+    with pytest.raises(InvalidFileError, match=r"names a game object \(ZzNeverMade\) .*game=ZzNeverMade\(\)") as info:
         records.read(tmp_path / "r.pgn")
     assert "\n" not in str(info.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import warnings
 
@@ -36,8 +38,10 @@ def explain(client, moves: str, agent: str, game: str = "tictactoe") -> dict:
 
 def cli_rows(capsys, moves: str, agent: str, game: str = "tictactoe") -> list[tuple[bool, str, str, str, str]]:
     """The rows `zerosum explain` prints: (chosen, move, score, kind, why)."""
-    assert main(["explain", moves, "--game", game, "--agent", agent, "--depth", "0"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = io.StringIO()  # its own stream (not capsys': a run of two workers once read none of the rows there)
+    with contextlib.redirect_stdout(out):
+        assert main(["explain", moves, "--game", game, "--agent", agent, "--depth", "0"]) == 0
+    lines = out.getvalue().splitlines()
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("move ") and "why" in line)
     rows = []
     for line in lines[start + 1:]:
