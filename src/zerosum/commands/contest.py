@@ -179,7 +179,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     from ..contest.game_file import check_game_file
     from ..contest.lock import claim
     from ..contest.store import Store
-    from ..ui.connections import http_address, listening_socket, stopped_words, stopping_server
+    from ..ui.connections import http_address, listening_socket, serve_until_stopped
     from ..ui.contest_server import create_contest_app
     from ..ui.server import serve_config
     from .options import UsageError
@@ -199,13 +199,7 @@ def _run_serve(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             # at Ctrl-C (or SIGTERM) uploads waiting for their validation, and the board viewer's engine requests,
             # answer 503 "the server is stopping" at once, and the server stops without waiting for them
-            server = stopping_server(serve_config(app, host=args.host, port=args.port), app.state.stop_requests)
-            try:
-                server.run(sockets=[sock])
-            except KeyboardInterrupt:
-                if server.stopped:  # the one line zerosum prints after "interrupted: "
-                    raise KeyboardInterrupt(stopped_words(server.stopped)) from None
-                raise
+            serve_until_stopped(serve_config(app, host=args.host, port=args.port), app.state.stop_requests, sock)
         finally:
             sock.close()
     finally:

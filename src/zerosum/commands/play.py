@@ -84,7 +84,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     if not host:  # uvicorn would bind every interface
         raise UsageError("--host is empty: name an address, e.g. 127.0.0.1 (this machine only) "
                          "or 0.0.0.0 (every interface, on purpose)")
-    from ..ui.connections import http_address, listening_socket, stopped_words, stopping_server
+    from ..ui.connections import http_address, listening_socket, serve_until_stopped
     from ..ui.server import create_app, serve_config
 
     sock = listening_socket(host, args.port)  # before anything starts: a port in use is one line
@@ -92,13 +92,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         app = create_app(engine_time=args.engine_time, workers=args.workers)
         print(f"zerosum: open {http_address(host, args.port)} in a browser (Ctrl-C stops the server)", flush=True)
         # at Ctrl-C the requests waiting for an engine answer 503 "the server is stopping" at once
-        server = stopping_server(serve_config(app, host, args.port), app.state.engines.stop)
-        try:
-            server.run(sockets=[sock])
-        except KeyboardInterrupt:
-            if server.stopped:  # the one line zerosum prints after "interrupted: "
-                raise KeyboardInterrupt(stopped_words(server.stopped)) from None
-            raise
+        serve_until_stopped(serve_config(app, host, args.port), app.state.engines.stop, sock)
     finally:
         sock.close()
     return 0

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["serve_config", "stopping_server", "listening_socket", "http_address", "stopped_words", "HEADER_TIMEOUT",
+__all__ = ["serve_config", "stopping_server", "serve_until_stopped", "listening_socket", "http_address", "stopped_words", "HEADER_TIMEOUT",
            "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "STOPPING", "STOP_GRACE"]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
@@ -186,6 +186,18 @@ def stopping_server(config: Any, stop_requests: Callable[[], object] | None = No
                     transport.abort()
 
     return StoppingServer(config)
+
+
+def serve_until_stopped(config: Any, stop_requests: Callable[[], object], sock: Any) -> None:
+    """Serve ``config`` on the listening socket ``sock`` with :func:`stopping_server` until Ctrl-C or SIGTERM;
+    a KeyboardInterrupt then carries the one line zerosum prints after "interrupted: " (:func:`stopped_words`)."""
+    server = stopping_server(config, stop_requests)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        if server.stopped:
+            raise KeyboardInterrupt(stopped_words(server.stopped)) from None
+        raise
 
 
 def stopped_words(requests: int) -> str:
