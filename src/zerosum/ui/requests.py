@@ -14,9 +14,9 @@
 server's own origin (``same-origin``), typed or bookmarked (``none``), or of another origin (``same-site``: the
 same host on another port, say; ``cross-site``).  A request from another origin's page that is not the opening
 of a page (``Sec-Fetch-Mode: navigate`` to a path outside ``/api/``: a link followed) is refused, 403: an
-``<img>``, an iframe, a form or a script of another site cannot make these servers work.  The browser's own header is used, not ``Origin``
-against ``Host``, which a proxy in front of the server may rewrite; clients that are not browsers (curl) send
-no such header and are served.
+``<img>``, an iframe, a form or a script of another site cannot make these servers work.  The browser's own
+header is used, not ``Origin`` against ``Host``, which a proxy in front of the server may rewrite; clients that
+are not browsers (curl) send no such header and are served.
 """
 
 from __future__ import annotations
