@@ -228,7 +228,7 @@ _SOLVER_PAST_ITS_LIMIT = """
 import json, sys
 from starlette.testclient import TestClient
 from zerosum.ui.server import create_app
-with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=60)) as c:
+with TestClient(create_app(engine_time=0.01, workers=1, margin=0.2, busy_wait=60)) as c:
     for moves in sys.argv[1:]:
         reply = c.post("/api/move", json={"game": "connect4", "moves": moves, "agent": "solver"})
         print(json.dumps({"moves": moves, "status": reply.status_code, "data": reply.json()}))
@@ -237,8 +237,10 @@ with TestClient(create_app(engine_time=0.01, workers=1, margin=0.05, busy_wait=6
 
 @pytest.mark.slow
 def test_a_solver_past_its_limit_hands_the_move_to_alphabeta(tmp_path) -> None:
-    """A solver that misses the hard limit (here made to, in a server of its own) is stopped and alpha-beta
-    moves instead, with a note saying so; every reply is a legal move."""
+    """A solver that misses the hard limit (here made to, in a server of its own: it sleeps 0.3 s past a limit
+    of 0.21 s) is stopped and alpha-beta moves instead, with a note saying so; every reply is a legal move.  (A
+    limit of 0.06 s left alpha-beta's own move, in the worker started to replace the killed one, too little
+    room: it failed now and then, and always on a loaded machine.)"""
     pytest.importorskip("zerosum.solver.solver")
     pytest.importorskip("zerosum.agents.alphabeta")
     import json
@@ -258,7 +260,7 @@ def test_a_solver_past_its_limit_hands_the_move_to_alphabeta(tmp_path) -> None:
         data = r["data"]
         assert data["moves"].startswith(r["moves"]) and len(data["moves"]) == len(r["moves"]) + 1, r
         assert data["agent"] == "alphabeta:time=0.01", r
-        assert data["note"] == ("the solver needed more than 0.06 s here, so alphabeta:time=0.01 moved instead"), r
+        assert data["note"] == ("the solver needed more than 0.21 s here, so alphabeta:time=0.01 moved instead"), r
 
 
 def test_serve_command_line(capsys) -> None:
