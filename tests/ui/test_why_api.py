@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
+import os
 import re
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -14,7 +15,6 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from starlette.testclient import TestClient  # noqa: E402
 
 from zerosum import get_game  # noqa: E402
-from zerosum.cli import main  # noqa: E402
 from zerosum.ui.server import create_app  # noqa: E402
 from zerosum.values import is_proven  # noqa: E402
 
@@ -38,10 +38,13 @@ def explain(client, moves: str, agent: str, game: str = "tictactoe") -> dict:
 
 def cli_rows(capsys, moves: str, agent: str, game: str = "tictactoe") -> list[tuple[bool, str, str, str, str]]:
     """The rows `zerosum explain` prints: (chosen, move, score, kind, why)."""
-    out = io.StringIO()  # its own stream (not capsys': a run of two workers once read none of the rows there)
-    with contextlib.redirect_stdout(out):
-        assert main(["explain", moves, "--game", game, "--agent", agent, "--depth", "0"]) == 0
-    lines = out.getvalue().splitlines()
+    # in a process of its own: in this one, the rows twice went to another stream than capsys' or a
+    # redirect_stdout's (runs of two workers; something of the module's server swaps sys.stdout meanwhile)
+    done = subprocess.run([sys.executable, "-m", "zerosum", "explain", moves, "--game", game, "--agent", agent,
+                           "--depth", "0"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("move ") and "why" in line)
     rows = []
     for line in lines[start + 1:]:
