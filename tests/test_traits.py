@@ -89,6 +89,7 @@ ALLOWED = {
     ("ui/static/contest/contest.js", '"first"'): "the first player's seat and column in a game row",
     ("arena/plan.py", "'random'"): "the openings order random/sequential",
     ("commands/arena.py", "'random'"): "the --order random/sequential choice",
+    ("commands/arena_config.py", "'random'"): "the --order random/sequential choice: a new run's default",
     ("arena/store.py", "'first'"): "the first player's column of the results file",
     ("arena/adjudicate.py", "'first'"): "the first player, in a sentence",
     ("ui/replay.py", "'first'"): "the replay's key for the first position",

@@ -17,7 +17,7 @@ from zerosum.arena.adjudicate import (
     parse_adjudicate,
 )
 from zerosum.arena.match import ArenaConfig
-from zerosum.arena.openings import parse_opening, play_opening
+from zerosum.arena.opening_files import parse_opening, play_opening
 from zerosum.cli import main
 from zerosum.errors import InvalidFileError, UsageError
 from zerosum.games import get_game

@@ -6,20 +6,20 @@ every pairing two games from that opening with the colours swapped; each game ge
 which both agents' seeds follow.  The plan is stored with the configuration, so ``--resume`` plays exactly
 the games still missing, and the same seed always gives the same games.
 
-The configuration and the plan live in :mod:`zerosum.arena.plan` (re-exported here); this module checks a
-run's agents, opens stored runs, sets each move's hard deadline and plays the plan.
+The configuration and the plan live in :mod:`zerosum.arena.plan`, the checks of a run's agents and the
+opening of stored runs in :mod:`zerosum.arena.runs` (both re-exported here); this module sets each move's hard
+deadline and plays the plan.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, Callable
 
 from ..core.processes import MAX_JOBS
-from ..errors import AgentError, GameError, InvalidFileError
+from ..errors import AgentError, GameError
 from .plan import MAX_GAMES, MAX_PLANNED, ArenaConfig, iter_plan, labels_for, pairings, plan_games, planned_count
 from .play import GameTask
+from .runs import _file_part, canonical_game, canonical_spec, check_agents, game_file, open_run
 from .stats import Sprt, fmt_summary, pair_counts, trinomial
 from .store import GameRecord, PlannedGame, Store
 
@@ -27,162 +27,6 @@ __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "
            "open_run", "check_agents", "describe_rules", "canonical_spec", "canonical_game", "game_file",
            "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
            "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
-
-# ---- agents and stored runs -------------------------------------------------------------------------
-
-
-def _file_part(spec: str) -> tuple[str, str] | None:
-    """``(path, name)`` of a file agent's spec, else None."""
-    from ..agents.registry import file_agent_parts
-
-    return file_agent_parts(spec)  # minimax:eval=f.py:fn is not a file agent
-
-
-def canonical_spec(spec: str) -> str:
-    """The spec as a run stores it: a file agent by its absolute path and its function's name
-    (``hw.py`` -> ``/abs/hw.py:player``), so a run can resume from any folder."""
-    from ..agents.registry import named_file_spec
-
-    try:
-        spec = named_file_spec(spec)
-    except AgentError:  # the file has no function to play with: building the agent says so, in one line
-        pass
-    part = _file_part(spec)
-    if part is None:
-        return spec
-    return f"{os.path.abspath(part[0])}:{part[1]}"
-
-
-def canonical_game(spec: str) -> str:
-    """The game as a run stores it: a game file by its absolute path (``nim.py:Nim`` -> ``/abs/nim.py:Nim``), so
-    the run can be resumed and reported from any folder; any other spec as it is."""
-    from ..games.course_files import course_file
-
-    if not course_file(spec):
-        return spec
-    path, sep, rest = spec.strip().partition(":")
-    return f"{os.path.abspath(path)}{sep}{rest}"
-
-
-def game_file(spec: str) -> str | None:
-    """The file of a game spec that names one (``/abs/nim.py:Nim`` -> ``/abs/nim.py``), else None."""
-    from ..games.course_files import course_file
-
-    return spec.strip().partition(":")[0] if course_file(spec) else None
-
-
-def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None,
-                 game: str | None = None, engines: dict[str, Any] | None = None, searched: Any = None,
-                 warned: list[str] | None = None) -> dict[str, str]:
-    """Build every agent once, before any game; returns the SHA-256 of every agent file (and of ``game``'s file).
-
-    Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
-    ``human`` agent cannot play in the arena), or an agent file that is missing or, when ``digests`` are
-    given (a resumed run), not the file the run began with.  An external engine (:mod:`zerosum.external`)
-    is started here (a command that does not start or fails its handshake fails here), checked to play
-    ``game`` when given, and ended; so is any agent with a ``check_game`` (OpenSpiel's MCTS plays the games
-    OpenSpiel has); ``engines`` (a dict), when given, gets what each said of itself and its latency
-    (:meth:`~zerosum.external.Engine.probe`).  ``warned`` (a list), when given, gets the line of each agent
-    that would search to the end of the game ``searched`` (:func:`zerosum.agents.unbounded.unbounded`) or
-    takes no node limit where ``limits`` has one (:func:`~zerosum.agents.unbounded.ignored_nodes`).
-    """
-    from ..agents.base import Limits
-    from ..agents.registry import make_agent
-    from ..agents.simple import HumanAgent
-    from ..agents.unbounded import ignored_nodes, unbounded
-    from ..core.files import check_utf8, file_digest
-    from ..external import Engine
-    from ..games import get_game
-
-    for text, what in ((game or "", "game"), *((spec, "agent") for spec in specs)):
-        check_utf8(text, what)  # stored in SQLite and written in records
-    lim = Limits(**limits)
-    found: dict[str, str] = {}
-    gfile = None if game is None else game_file(game)
-    if gfile is not None and os.path.isfile(gfile):  # a game file is kept like an agent file (open_run checks it)
-        found[gfile] = file_digest(gfile)
-    for spec in dict.fromkeys(specs):
-        part = _file_part(spec)
-        if part is not None:
-            path = part[0]
-            if not os.path.isfile(path):
-                raise AgentError(f"agent file {path!r} not found (agent {spec!r})")
-            found[path] = file_digest(path)
-            if digests is not None and path in digests and digests[path] != found[path]:
-                raise AgentError(f"agent file {path!r} has changed since the run began (its SHA-256 differs): "
-                                 "restore it, or start a new run")
-        agent = make_agent(spec, seed=0, limits=lim)
-        if isinstance(agent, HumanAgent):
-            raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
-        if warned is not None and searched is not None and (text := unbounded(searched, agent)):
-            warned.append(text)
-        if warned is not None and (text := ignored_nodes(agent, lim.nodes)):
-            warned.append(text)
-        if isinstance(agent, Engine):
-            for path in agent.definition.files():  # a rebuilt engine is another engine: kept as agent files are
-                found[path] = file_digest(path)
-                if digests is not None and path in digests and digests[path] != found[path]:
-                    raise AgentError(f"engine {agent.definition.name}: {path!r} has changed since the run began "
-                                     "(its SHA-256 differs): restore it, or start a new run")
-            try:
-                if game is not None:
-                    agent.check_game(get_game(game))
-                if engines is not None:
-                    engines[agent.definition.name] = agent.probe()
-            finally:
-                agent.close()  # the workers start their own
-        elif game is not None and callable(check := getattr(agent, "check_game", None)):  # an agent of some games
-            check(get_game(game))  # (openspiel-mcts): the others refused now, not forfeited later
-    return found
-
-
-def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfig]:
-    """The store and configuration of the run in ``path``, checked: a configuration of the right shape, a
-    playable game, a plan that matches the configuration and its agents, stored games that were planned.
-    Anything else is one :class:`~zerosum.errors.InvalidFileError` line (the file is not changed)."""
-    from ..core.files import file_digest
-    from ..games import get_game
-    from ..records.trust import stored_game
-    from .openings import parse_opening
-
-    name = str(path)
-    store = Store(path, lock=lock)
-    try:
-        if store.is_empty():
-            raise InvalidFileError(f"results file {name!r} holds no run")
-        where = f"results file {name!r}"
-        config = ArenaConfig.from_json(store.meta("config"), where)
-        gfile = game_file(config.game)
-        if gfile is not None and gfile in config.digests and os.path.isfile(gfile) \
-                and file_digest(gfile) != config.digests[gfile]:
-            raise InvalidFileError(f"{where}: its game file {gfile!r} has changed since the run began (its SHA-256 "
-                                   "differs): restore it, or start a new run")
-        try:  # a run resumed (lock) plays its game; a reader (report, export) never runs a game file: None
-            game = get_game(config.game) if lock else stored_game(config.game)
-        except GameError as exc:
-            raise InvalidFileError(f"{where}: its game cannot be played: {exc}") from None
-        agents = store.agents()
-        if [s for _, s in agents] != config.agents:
-            raise InvalidFileError(f"{where}: its agents table does not match its configuration")
-        plan = store.plan()
-        n_pairs = len(pairings(config.mode, len(config.agents)))
-        if not plan or [g.idx for g in plan] != list(range(len(plan))) or any(
-            not (0 <= g.pairing < n_pairs and 0 <= g.first < len(agents) and 0 <= g.second < len(agents))
-            for g in plan
-        ):
-            raise InvalidFileError(f"{where}: its plan of games is missing or malformed")
-        for opening in {g.opening for g in plan} if game is not None else ():  # a game file's: not made
-            try:
-                parse_opening(game, opening)  # type: ignore[arg-type]  # (not None here)
-            except GameError as exc:
-                raise InvalidFileError(f"{where}: a planned opening cannot be played: {exc}") from None
-        stray = store.done() - set(range(len(plan)))
-        if stray:
-            raise InvalidFileError(f"{where}: it stores game {min(stray)}, which is not in its plan")
-    except BaseException:
-        store.close()
-        raise
-    return store, config
 
 
 #: the hard deadline of a move under a time limit T is T plus the larger of DEADLINE_MARGIN seconds and

@@ -168,7 +168,7 @@ def play_game(task: GameTask, send: Send) -> None:
     from ..games import get_game
     from .adjudicate import Judge
     from .clock import Clock, tell_budget, timed_agent
-    from .openings import parse_opening, play_opening
+    from .opening_files import parse_opening, play_opening
 
     send = cleaned(send)  # every reason one line that prints, whoever wrote it (:mod:`.reasons`)
     register_definitions(from_pairs(task.engines))  # a run's named engines are agent specs here too

@@ -1,5 +1,7 @@
 """``zerosum match``, ``zerosum tournament`` and ``zerosum report``: the arena from the command line (a run
-and its results file; ``zerosum openings`` is :mod:`zerosum.commands.openings`).
+and its results file; ``zerosum openings`` is :mod:`zerosum.commands.openings`).  A run's configuration is
+built or resumed in :mod:`.arena_config` and its results file named and written in :mod:`.arena_results`;
+the options it shares with other commands live in :mod:`.arena_options`.
 
 Kept quick to import: the arena's heavy parts load inside ``run``.
 """
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
-from .arena_options import RESULTS
+from .arena_results import RESULTS
 
 __all__ = ["COMMANDS"]
 
@@ -109,83 +111,6 @@ def _add_tournament(p: argparse.ArgumentParser) -> None:
     _add_run_options(p, 20, "tournament")
 
 
-def _build_config(args: argparse.Namespace, mode: str) -> Any:
-    """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
-    from ..arena.match import (
-        MAX_PLANNED,
-        ArenaConfig,
-        canonical_game,
-        canonical_spec,
-        check_agents,
-        planned_count,
-    )
-    from ..arena.openings import (
-        format_opening,
-        max_plies,
-        random_openings,
-        read_openings,
-        shipped_openings,
-    )
-    from ..arena.stats import Sprt
-    from ..games import get_game
-    from .arena_options import engine_settings, rule_settings
-    from .options import DEFAULT_GAME, UsageError
-
-    n = len(args.agents)
-    if mode == "match" and n != 2:
-        raise UsageError(f"a match needs exactly two agents, got {n}")
-    if mode != "match" and n < 2:
-        raise UsageError(f"a tournament needs at least two agents, got {n}")
-    if mode != "match":
-        mode = "gauntlet" if args.gauntlet else "round-robin"
-    game = get_game(canonical_game(args.game or DEFAULT_GAME))  # a game file by its absolute path
-    seed = 0 if args.seed is None else args.seed
-    sprt = None
-    if getattr(args, "sprt", None):
-        try:
-            s = Sprt.parse(args.sprt)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        sprt = [s.elo0, s.elo1, s.alpha, s.beta]
-    games = args.games or (20000 if sprt else 100 if mode == "match" else 20)
-    planned = planned_count(mode, n, games)
-    if planned > MAX_PLANNED:
-        raise UsageError(f"{n} agents x {games} games plan {planned:,} games; a run plans at most {MAX_PLANNED:,}: "
-                         "use fewer --games or agents")
-    if args.opening_plies is not None and args.opening_plies > max_plies(game):
-        raise UsageError(f"--opening-plies {args.opening_plies}: {game.spec} allows 0..{max_plies(game)}")
-    rules = rule_settings(args, game)  # --tc, --adjudicate
-    specs = [canonical_spec(spec) for spec in args.agents]  # agent files by absolute path
-    limits = {k: getattr(args, k) for k in ("depth", "nodes", "time") if getattr(args, k) is not None}
-    engine_settings(args)  # --engine: each NAME an agent spec
-    args.engines_seen = {}  # what each engine says of itself and its latency, kept with the run
-    # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
-    warned: list[str] = []  # a search that cannot end, a node limit an agent takes none of: said at the start
-    digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen, searched=game, warned=warned)
-    for line in warned:
-        print(line, file=sys.stderr)
-    rounds = (games + 1) // 2
-    if args.openings:
-        if args.opening_plies is not None:
-            raise UsageError("--openings and --opening-plies exclude each other")
-        openings = read_openings(args.openings, game)
-        source = str(args.openings)
-    elif args.opening_plies is None and shipped_openings(game) is not None:
-        path = shipped_openings(game)
-        openings = read_openings(path, game)  # type: ignore[arg-type]
-        source = "shipped balanced set"
-    else:
-        plies = 2 if args.opening_plies is None else args.opening_plies
-        openings = random_openings(game, rounds, plies, seed) if plies else [()]
-        source = f"random, {plies} plies" if plies else "start position"
-    return ArenaConfig(
-        game=game.spec, agents=specs, games=games, seed=seed, mode=mode,
-        openings=[format_opening(game, o) for o in openings], openings_source=source, order=args.order or "random",
-        limits=limits, deadline=args.deadline, grace=30.0 if args.grace is None else args.grace, sprt=sprt,
-        digests=digests, **rules,
-    )
-
-
 def _grace_words(config: Any) -> str:
     """Who gets ``--grace`` on a first move, as the run's header says it: zerosum's own agents (imports,
     compilation); an external engine has none (it prepares at its ``isready``, before any clock runs)."""
@@ -200,36 +125,6 @@ def _grace_words(config: Any) -> str:
     return f"{grace.replace('agent', 'zerosum agent', 1)}; {none}" if ours else none
 
 
-def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
-    """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
-    from ..arena.match import canonical_spec, check_agents, open_run
-    from ..core.files import shown
-    from ..errors import AgentError
-    from .arena_options import resume_conflicts, resumed_engines
-    from .options import UsageError
-
-    store, config = open_run(out, lock=True)
-    try:
-        if (config.mode == "match") != (mode == "match"):
-            raise UsageError(f"--resume: {shown(out)} holds a {config.mode}, not a {mode}")
-        if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
-            raise UsageError(f"--resume: {shown(out)} holds a run of {' '.join(config.agents)}, not of these agents")
-        changed = resume_conflicts(args, config)
-        if changed:
-            more = f" and {len(changed) - 2} more" if len(changed) > 2 else ""
-            raise UsageError(f"--resume carries on the run in {shown(out)} as it began, not with {', '.join(changed[:2])}"
-                             f"{more}: under other settings, start a new run (-o FILE)")
-        resumed_engines(args, store)  # the run's engines as stored with it
-        try:
-            check_agents(config.agents, config.limits, config.digests, game=config.game)
-        except AgentError as exc:
-            raise AgentError(f"--resume: the run in {shown(out)} cannot go on: {exc}") from None
-    except BaseException:
-        store.close()
-        raise
-    return store, config
-
-
 def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.match import run_arena
     from ..arena.report import print_tables, summarize
@@ -238,7 +133,9 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.store import StorageError
     from ..core.files import check_output, shown
     from ..errors import InvalidFileError
-    from .arena_options import check_clashes, check_ranking, finish_ranking, results_path, start_new
+    from .arena_config import _build_config, _open_resumed
+    from .arena_options import check_clashes, check_ranking, finish_ranking
+    from .arena_results import results_path, start_new
     from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device

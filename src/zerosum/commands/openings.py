@@ -213,7 +213,8 @@ def _judged(game: Any, evaluate: Any, order: list[Any], max_score: float, count:
     """Judge ``order[done:]``, each line written and flushed as it is judged (the kept ones; ``rejected``:
     the others too, after :data:`REJECTED`), until ``count`` are kept; ``kept``, the kept lines, grown.
     Ctrl-C: a KeyboardInterrupt saying ``said(judged, kept)``, what the command line prints."""
-    from ..arena.openings import format_value, opening_line, play_opening
+    from ..arena.opening_files import play_opening
+    from ..arena.openings import format_value, opening_line
 
     tty = sys.stderr.isatty()
     try:

@@ -53,7 +53,7 @@ def play_seat_game(task: GameTask) -> tuple[Any, ...]:
     forfeit (``("end", other seat, "could not start: ...", True)``), and the game's engine programs are ended
     afterwards (each game starts its own: nothing is kept from one game to the next)."""
     from ..arena.play import run_game
-    from ..external.agent import _close_all
+    from ..external.running import _close_all
 
     try:
         final = run_game(task)

@@ -20,12 +20,12 @@ then killed (its whole process group) and a fresh one is started for the next ga
 
 Engines named with ``--engine NAME=COMMAND`` (:mod:`.definitions`) are subclasses of :class:`Engine` built by
 :func:`~zerosum.agents.registry.make_agent` for each game; they share one running program per engine and
-seat in a process (a worker of the arena keeps it from game to game: ``newgame`` between games).
+seat in a process (:mod:`.running`; a worker of the arena keeps it from game to game: ``newgame`` between
+games).  What the engine answers is read as zerosum's in :mod:`.answers`.
 """
 
 from __future__ import annotations
 
-import atexit
 import math
 import os
 import weakref
@@ -36,11 +36,12 @@ from ..agents.traits import AgentTraits, ValueUnit
 from ..errors import AgentError, GameError
 from ..game import Game
 from ..spec import printable, quoted
-from ..values import HEURISTIC_BOUND, clamp, score_to_value
+from .answers import _exact_kind, _pv, _value, exact_scores, plays
 from .definitions import EngineDefinition
 from .process import ILLEGAL, EngineFault, split_command
 from .protocol import Go, Position
 from .history import moves_to
+from .running import _close_quietly, _lease, _release, _start
 from .session import STARTUP, STOP_WAIT, Latency, Session
 
 __all__ = ["Engine", "plays", "exact_scores", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
@@ -293,106 +294,3 @@ class Engine(SearchAgent):
                 why = str(exc)
             raise EngineFault(ILLEGAL, f"bestmove {quoted(move)}: {why}")
         return action
-
-
-def plays(listed: str, game: Game[Any, Any]) -> bool:
-    """Whether a ``game SPEC`` line of the handshake names ``game``: a game's registered name alone (``connectx``,
-    ``othello``) names every board of it; a spec (``connect4``, ``connectx:rows=8,cols=8,k=4``) that one board."""
-    from ..games import get_game
-
-    if listed.lower() == getattr(type(game), "name", None):
-        return True
-    if ".py" in listed:  # a game in a file: never loaded from what an engine says
-        return listed == game.spec
-    try:
-        return get_game(listed).spec == game.spec
-    except GameError:
-        return False
-
-
-def _exact_kind(game: Game[Any, Any]) -> bool:
-    """Whether ``score exact S`` is the solver's convention here (distance included): the games the solver
-    takes; elsewhere S is only the sign of the result (docs/protocol.md)."""
-    return bool(game.traits.solver) and isinstance(getattr(game, "cells", None), int)
-
-
-def exact_scores(game: Game[Any, Any], ply: int) -> tuple[int, int]:
-    """The lowest and highest ``score exact`` an engine may report after ``ply`` moves (docs/protocol.md, Scores):
-    a win with the side to move's next stone at best, a loss to the other side's next one at worst; -1..1 where
-    the score is only the result's sign."""
-    if not _exact_kind(game):
-        return -1, 1
-    cells = game.cells  # type: ignore[attr-defined]
-    return -((cells - ply) // 2), (cells + 1 - ply) // 2
-
-
-def _value(game: Game[Any, Any], ply: int, exact: int | None, est: float | None) -> float:
-    """A reported score as a zerosum value (the side to move's view): an exact score with its distance as a
-    proven value; a result without one (1 or -1 where the convention has no meaning) at the heuristic bound."""
-    if exact is not None:
-        if exact == 0:
-            return 0
-        if _exact_kind(game):
-            return score_to_value(exact, ply, game.cells)  # type: ignore[attr-defined]
-        return HEURISTIC_BOUND if exact > 0 else -HEURISTIC_BOUND
-    return clamp(est) if est is not None else 0
-
-
-def _pv(game: Game[Any, Any], state: Any, text: str | None) -> tuple[Any, ...]:
-    """The principal variation's moves that parse and are legal, in order (the rest is dropped)."""
-    if not text:
-        return ()
-    out = []
-    try:
-        for token in game.move_tokens(text):
-            action = game.parse_action(token, state)
-            state = game.result(state, action)
-            out.append(action)
-            if game.is_terminal(state):
-                break
-    except GameError:
-        pass
-    return tuple(out)
-
-
-# ---- running programs: a private one per Engine object, or shared per named engine in a process ------
-
-_SHARED: dict[EngineDefinition, list[tuple[Session, Any]]] = {}  # definition -> (session, weakref to its agent)
-
-
-def _start(definition: EngineDefinition, startup: float) -> Session:
-    return Session(definition.command, definition.folder, definition.name, definition.options, startup)
-
-
-def _lease(definition: EngineDefinition, owner: Engine, startup: float) -> Session:
-    """A running program of ``definition`` that no live agent holds (started when none is free)."""
-    held = _SHARED.setdefault(definition, [])
-    for i, (session, ref) in enumerate(held):
-        if ref() is None and session.alive():
-            held[i] = (session, weakref.ref(owner))
-            return session
-    held[:] = [(s, r) for s, r in held if s.alive()]
-    session = _start(definition, startup)
-    held.append((session, weakref.ref(owner)))
-    return session
-
-
-def _release(session: Session) -> None:
-    for held in _SHARED.values():
-        held[:] = [(s, r) for s, r in held if s is not session]
-
-
-def _close_quietly(session: Session) -> None:
-    try:
-        session.close()
-    except Exception:  # noqa: BLE001 - at exit, nothing is left to tell
-        pass
-
-
-@atexit.register
-def _close_all() -> None:
-    for held in list(_SHARED.values()):
-        for session, _ in held:
-            _close_quietly(session)
-    _SHARED.clear()
-

@@ -29,6 +29,10 @@ own move order; the first answer counts and halts the others).  The calling thre
 results.  Win/draw/loss still comes first:
 an exact score a worker proves while a column's win/draw/loss is still being searched waits for it.
 ``seconds`` then adds up the workers' search times.
+
+What an analysis knows -- its results, its budgets, its plain data -- is kept by its base class,
+:class:`~zerosum.solver.progressive_state.ProgressiveState` (:mod:`.progressive_state`, whose :class:`Event`
+and constants are re-exported here); this module searches.
 """
 
 from __future__ import annotations
@@ -37,151 +41,18 @@ import itertools
 import queue
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
-from ..errors import UsageError
-from .parallel import Lane, check_threads, retire
-from .solver import BudgetExceeded, Halted, Solver
+from .parallel import Lane, retire
+from .progressive_state import EXACT, FIRST_SLICE, GROWTH, MIN_SLICE, ROOT, WDL, Event, ProgressiveState
+from .solver import BudgetExceeded, Halted
 
 __all__ = ["Event", "Progressive", "WDL", "EXACT", "ROOT", "FIRST_SLICE"]
 
-WDL = "wdl"
-EXACT = "exact"
-#: the column of an event about the position itself (``Progressive(..., root=True)``)
-ROOT = -1
-#: nodes of a column's first slice (a few milliseconds); each retry of that column gets GROWTH times more
-FIRST_SLICE = 1 << 14
-#: a slice never asks for fewer nodes than this (a deadline close by shortens slices down to it)
-MIN_SLICE = 1 << 12
-#: how much larger the next slice of a column is after one ran out (the retries cost at most 1 / (GROWTH - 1) more)
-GROWTH = 4
 
-
-@dataclass(frozen=True)
-class Event:
-    """One proven result: ``column`` (0-based), ``kind`` (``"wdl"``: ``value`` is +1 / 0 / -1; ``"exact"``:
-    the solver's score), the nodes searched and seconds taken since the analysis began."""
-
-    column: int
-    kind: str
-    value: int
-    nodes: int
-    seconds: float
-
-
-class Progressive:
+class Progressive(ProgressiveState):
     """The progressive analysis of one position (see the module docstring); ``clock``: where time comes from
     (``time.perf_counter``; tests pass their own)."""
-
-    def __init__(self, solver: Solver, position: Any, *, clock: Callable[[], float] = time.perf_counter,
-                 first_slice: int = FIRST_SLICE, root: bool = False, threads: int | None = None) -> None:
-        self.solver = solver
-        self.threads = solver.threads if threads is None else check_threads(threads)
-        self.state = state = solver.position(position)
-        g = solver.game
-        self.cols = g.cols
-        self.clock = clock
-        #: the legal columns, centre-most first
-        self.order = [c for c in sorted(range(g.cols), key=lambda c: (abs(2 * c - (g.cols - 1)), c))
-                      if not state.mask & g.top[c]]
-        self.wdl: dict[int, int] = {}
-        self.exact: dict[int, int] = {}
-        self.nodes = 0
-        self.seconds = 0.0
-        self._children: dict[int, tuple[int, int]] = {}
-        self._budget: dict[tuple[str, int], int] = {}
-        self._first = max(int(first_slice), MIN_SLICE)
-        self._known: list[Event] = []  # found without a search, not yet yielded
-        #: the position's own win/draw/loss when ``root`` asked for a search of it (its event: column ``ROOT``)
-        self.value: int | None = None
-        self._root = root
-        for c in self.order:
-            child = g.result(state, c)
-            if child.won_by:
-                self._learn(c, EXACT, (g.cells + 2 - (state.ply + 1)) // 2, record=True)
-            elif child.mask == g.board_mask:
-                self._learn(c, EXACT, 0, record=True)
-            else:
-                self._children[c] = (child.current, child.mask)
-
-    # ---- what is known ---------------------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        """Every column's exact score is known."""
-        return len(self.exact) == len(self.order)
-
-    def pending(self, kind: str, columns: Iterable[int] | None = None) -> list[int]:
-        """The columns (of ``columns``, default all, in the analysis' order) whose ``kind`` is not yet known."""
-        known = self.wdl if kind == WDL else self.exact
-        wanted = self.order if columns is None else [c for c in self.order if c in set(columns)]
-        return [c for c in wanted if c not in known]
-
-    def scores(self) -> list[int | None]:
-        """The exact score of each column as ``Solver.analyze`` gives it (None: full, or not known yet)."""
-        return [self.exact.get(c) for c in range(self.cols)]
-
-    def best_class(self) -> int | None:
-        """The position's win/draw/loss (+1 / 0 / -1) once proven: a winning column is known, or every column's
-        win/draw/loss is, or the position's own search ended; else None."""
-        if 1 in self.wdl.values():
-            return 1
-        if len(self.wdl) == len(self.order):
-            return max(self.wdl.values())
-        return self.value
-
-    def proven(self) -> list[int]:
-        """The columns proven to keep the position's win/draw/loss (in the analysis' order; [] until one is)."""
-        value = self.best_class()
-        if value == -1:  # every move loses
-            return list(self.order)
-        return [c for c in self.order if value is not None and self.wdl.get(c) == value]
-
-    def _learn(self, column: int, kind: str, value: int, record: bool = False) -> Event:
-        self.wdl[column] = (value > 0) - (value < 0)
-        event = Event(column, kind, value, self.nodes, self.seconds)
-        if kind == EXACT or value == 0:  # a draw's score is 0: its win/draw/loss is its exact score
-            self.exact[column] = value
-            if kind == WDL:  # said next, as an exact result of its own
-                self._known.append(Event(column, EXACT, 0, self.nodes, self.seconds))
-        if record:  # a move that ends the game: its win/draw/loss, like every column's, then its score
-            self._known += [Event(column, WDL, self.wdl[column], 0, 0.0), event]
-        return event
-
-    # ---- as plain data ---------------------------------------------------------------------------
-
-    def snapshot(self) -> dict[str, Any]:
-        """What this analysis knows, as plain (JSON-ready) data that :meth:`restore` takes in any process: the
-        position, the proven results and each search's next budget (what the table learned stays behind)."""
-        return {"position": [self.state.current, self.state.mask], "wdl": sorted([c, v] for c, v in self.wdl.items()),
-                "exact": sorted([c, v] for c, v in self.exact.items()),
-                "budgets": sorted([kind, c, n] for (kind, c), n in self._budget.items())}
-
-    def restore(self, data: Any) -> None:
-        """Take in what a :meth:`snapshot` of this position knew (results it lacks, the larger budgets), checked
-        first: one :class:`~zerosum.errors.UsageError` line for anything malformed, and never a false proof from
-        a score out of its range, a column that cannot be played or a result that contradicts one known."""
-        if not isinstance(data, dict) or data.get("position") != [self.state.current, self.state.mask]:
-            raise UsageError("the progress is not of this position: start the analysis again without it")
-        g, ply = self.solver.game, self.state.ply
-        hi, lo = (g.cells + 2 - (ply + 1)) // 2, -((g.cells + 2 - (ply + 2)) // 2)
-        wdl, exact, budgets = _rows(data.get("wdl"), 2), _rows(data.get("exact"), 2), _rows(data.get("budgets"), 3)
-        told = {c: v for c, v in wdl} | {c: (s > 0) - (s < 0) for c, s in exact}
-        if not (all(c in self.order and v in (-1, 0, 1) for c, v in wdl)
-                and all(c in self.order and lo <= s <= hi for c, s in exact)
-                and len(dict(wdl)) == len(wdl) and len(dict(exact)) == len(exact)
-                and all(told[c] == v for c, v in wdl) and all(self.wdl.get(c, v) == v for c, v in told.items())
-                and all(self.exact.get(c, s) == s for c, s in exact)
-                and all(kind in (WDL, EXACT) and (c in self._children or c == ROOT) and MIN_SLICE <= n <= 1 << 62
-                        for kind, c, n in budgets)):
-            raise UsageError("the progress does not hold together: start the analysis again without it")
-        for c, v in told.items():
-            self.wdl[c] = v
-        for c, s in [*exact, *((c, 0) for c, v in wdl if v == 0)]:  # a draw's score is 0
-            self.exact[c] = s
-        for kind, c, n in budgets:
-            self._budget[(kind, c)] = max(n, self._budget.get((kind, c), 0))
 
     # ---- searching -------------------------------------------------------------------------------
 
@@ -387,14 +258,3 @@ class Progressive:
                 if isinstance(item, Event):
                     held.append(item)
             self._known = ready + held + self._known
-
-
-def _rows(items: Any, width: int) -> list[tuple[Any, ...]]:
-    """``items``, a list of lists of ``width`` whole numbers (a budget's kind, a string, first), as tuples;
-    [] for None; else one UsageError line."""
-    items = [] if items is None else items
-    if not (isinstance(items, list) and all(isinstance(row, list) and len(row) == width for row in items)
-            and all(type(x) is int for row in items for x in row[-2:])
-            and all(width == 2 or type(row[0]) is str for row in items)):
-        raise UsageError("the progress is malformed: start the analysis again without it")
-    return [tuple(row) for row in items]
