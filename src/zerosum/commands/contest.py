@@ -203,6 +203,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         finally:
             sock.close()
     finally:
+        store.close()  # here, not left to the interpreter's teardown, which SIGTERM's end skips (serve_until_stopped)
         held.release()
     return 0
 

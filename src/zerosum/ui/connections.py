@@ -22,15 +22,18 @@ graceful shutdown and then cancelling requests with a traceback each: it tells t
 answer ``503 {"error": "the server is stopping"}``; a request still sending its body gets that answer from
 the protocol; a connection still open :data:`STOP_GRACE` seconds later (a client not reading its answer) is
 cut.  The server's ``stopped`` attribute says how many requests were in progress, for the one line
-``zerosum serve`` prints after "interrupted: ".
+``zerosum serve`` prints after "interrupted: ".  SIGTERM (``kill``, systemd, ``docker stop``) goes the same way
+as Ctrl-C, every ``finally`` and that line included, and the process then ends as killed by SIGTERM
+(:func:`serve_until_stopped`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["serve_config", "stopping_server", "serve_until_stopped", "listening_socket", "http_address", "stopped_words", "HEADER_TIMEOUT",
-           "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES", "STOPPING", "STOP_GRACE"]
+__all__ = ["serve_config", "stopping_server", "serve_until_stopped", "Terminated", "listening_socket", "http_address",
+           "stopped_words", "HEADER_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE", "MAX_CONNECTIONS", "MAX_HEADER_BYTES",
+           "STOPPING", "STOP_GRACE"]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers to arrive
 BODY_TIMEOUT = 10.0  # seconds for its body to arrive, once the headers are in
@@ -188,22 +191,96 @@ def stopping_server(config: Any, stop_requests: Callable[[], object] | None = No
     return StoppingServer(config)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM stopped the server: raised as Ctrl-C's KeyboardInterrupt is, so that every ``finally`` runs and
+    the command line prints its one line after "interrupted: " (:func:`serve_until_stopped`)."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
 def serve_until_stopped(config: Any, stop_requests: Callable[[], object], sock: Any) -> None:
     """Serve ``config`` on the listening socket ``sock`` with :func:`stopping_server` until Ctrl-C or SIGTERM;
-    a KeyboardInterrupt then carries the one line zerosum prints after "interrupted: " (:func:`stopped_words`)."""
+    a KeyboardInterrupt then carries the one line zerosum prints after "interrupted: " (:func:`stopped_words`).
+
+    SIGTERM stops the server as Ctrl-C does: uvicorn catches it while it serves, stops, then hands it to the
+    handler it found, which raises :class:`Terminated` (a KeyboardInterrupt naming SIGTERM) rather than kill
+    the process before the callers' ``finally`` blocks (a contest's database left open, its lock held).  At
+    the process's exit, once the line is printed and the exit handlers registered while serving (its worker
+    pools') have run, SIGTERM is raised again with the action it had before, the default: the process ends as
+    killed by SIGTERM (status 143 in a shell), as a program that cleans up on a signal should, so that its
+    caller knows why it ended; systemd counts that as a clean stop, and an exit status of 143 as a failure."""
+    import atexit
+    import signal
+    import threading
+
     server = stopping_server(config, stop_requests)
+    if threading.current_thread() is not threading.main_thread():  # no signals there (uvicorn's nor ours)
+        _serve(server, sock)
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    previous = signal.SIG_DFL if before is None else before  # None: set outside Python, at its default here
+    ended: list[int] = []
+
+    def end_as_terminated() -> None:  # at exit, after the exit handlers registered while serving
+        if ended:
+            _raise_at_exit(signal.SIGTERM, previous)
+
+    atexit.register(end_as_terminated)
+    try:
+        signal.signal(signal.SIGTERM, _terminated)
+        _serve(server, sock)
+    except Terminated:
+        ended.append(signal.SIGTERM)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if not ended:
+            atexit.unregister(end_as_terminated)
+
+
+def _serve(server: Any, sock: Any) -> None:
+    """Run ``server`` on ``sock``; its stop by Ctrl-C or SIGTERM raised with the words of :func:`stopped_words`."""
     try:
         server.run(sockets=[sock])
+    except Terminated:
+        raise Terminated(stopped_words(server.stopped, "SIGTERM")) from None
     except KeyboardInterrupt:
         if server.stopped:
             raise KeyboardInterrupt(stopped_words(server.stopped)) from None
         raise
 
 
-def stopped_words(requests: int) -> str:
-    """What a server stopped with ``requests`` in progress says after "interrupted: " (one line)."""
+def _raise_at_exit(signum: int, action: Any) -> None:
+    """``signum`` with ``action`` (its default: the process ends, killed by it), after what the interpreter's
+    teardown, which that skips, would have done that others see: what is written flushed, and the SQLite
+    connections still open closed -- a daemon thread's (a contest's validation cut short keeps its own) -- so
+    that a database in WAL mode is left whole, without its -wal and -shm files."""
+    import contextlib
+    import gc
+    import logging
+    import signal
+    import sqlite3
+    import sys
+
+    for found in gc.get_objects():
+        if isinstance(found, sqlite3.Connection):
+            found.close()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # no stream, a closed one, a full disk
+            stream.flush()
+    logging.shutdown()
+    signal.signal(signum, action)
+    signal.raise_signal(signum)
+
+
+def stopped_words(requests: int, by: str = "") -> str:
+    """What a server stopped with ``requests`` in progress says after "interrupted: " (one line); ``by``: the
+    signal that stopped it, when not Ctrl-C (``SIGTERM``)."""
     counted = "1 request" if requests == 1 else f"{requests} requests"
-    return f"stopped with {counted} in progress (answered 503: {STOPPING})"
+    progress = f"with {counted} in progress (answered 503: {STOPPING})" if requests else ""
+    return " ".join(w for w in ("stopped", f"by {by}" if by else "", progress) if w)
 
 
 def host_port(host: str, port: int) -> str:
