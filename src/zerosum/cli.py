@@ -191,8 +191,11 @@ def _quiet_stdout() -> None:
     """After a failed write, point stdout at /dev/null so the interpreter's final flush stays silent."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        if sys.stdout is not None:
-            os.dup2(devnull, sys.stdout.fileno())
+        try:
+            if sys.stdout is not None:
+                os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
     except (OSError, ValueError):
         pass
 

@@ -33,16 +33,14 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import importlib.abc
-import importlib.machinery
 import inspect
 import os
 import sys
-import threading
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
+from ..core.per_thread import folder_first
 from ..errors import AgentError
 from ..game import Game
 from ..spec import quoted
@@ -120,50 +118,20 @@ def _sibling(name: str, folder: str) -> bool:
     return parent == folder
 
 
-class _SiblingFinder(importlib.abc.MetaPathFinder):
-    """Finds a top-level module in the folder of the agent file that the *current thread* is running (the
-    innermost :func:`sibling_imports`), before ``sys.path`` is searched, as the folder first on ``sys.path``
-    would, but for that thread alone: another thread (``zerosum play`` prepares engines in the background)
-    importing ``string`` never gets a student's ``string.py``.  Built-in and frozen modules come first, as
-    they do before ``sys.path``."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        folders = getattr(_running, "folders", None)
-        if path is not None or not folders:  # a submodule is found through its package's own __path__
-            return None
-        return importlib.machinery.PathFinder.find_spec(name, [folders[-1]])
-
-
-_running = threading.local()
-_FINDER = _SiblingFinder()
-
-
-def _install_finder() -> None:
-    if _FINDER in sys.meta_path:
-        return
-    at = next((i for i, f in enumerate(sys.meta_path) if f is importlib.machinery.PathFinder), len(sys.meta_path))
-    sys.meta_path.insert(at, _FINDER)
-
-
 @contextlib.contextmanager
 def sibling_imports(folder: str, kept: dict[str, ModuleType]) -> Iterator[None]:
     """Within, in this thread: the modules of ``folder`` found first (as with ``folder`` first on
-    ``sys.path``, other threads unaffected) and the modules ``kept`` from it in ``sys.modules``; after: as they
+    ``sys.path``, other threads unaffected: :func:`~zerosum.core.per_thread.folder_first`) and the modules ``kept`` from it in ``sys.modules``; after: as they
     were, and every module newly imported from ``folder`` moved into ``kept`` (the agent's own).
     ``sys.modules`` is read from snapshots, since other threads may import meanwhile."""
     folder = os.path.realpath(folder)
-    _install_finder()
-    stack = getattr(_running, "folders", None)
-    if stack is None:
-        stack = _running.folders = []
-    stack.append(folder)
     saved = {name: sys.modules.get(name) for name in kept}
     sys.modules.update(kept)
     before = set(list(sys.modules))
     try:
-        yield
+        with folder_first(folder):
+            yield
     finally:
-        stack.pop()
         for name in [n for n in list(sys.modules) if n not in before and _sibling(n, folder)]:
             module = sys.modules.pop(name, None)
             if module is not None:

@@ -1,15 +1,16 @@
 """``zerosum engine SPEC``: any zerosum agent as a program speaking the engine protocol (docs/protocol.md).
 
-The program reads protocol lines on standard input and writes only protocol lines on standard output
-(anything else the agent or numba might print goes to standard error).  Each ``go`` searches in a child
-process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
-game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports
-every finished iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first),
-answers ``bestmove`` at once with the best move found so far (before any: the first legal move), and kills
-the child, as does ``quit``.  Every ``go`` is answered
-by one ``bestmove``.  Commands are handled in the order they come, but while a search runs only ``isready``,
-``stop`` and ``quit`` are handled at once; any other command waits until the search has answered (so a
-script piped in plays each ``go`` to its end), and so does a ``stop`` that follows a waiting ``go``.
+The program reads protocol lines on standard input and writes only protocol lines on standard output (anything
+else the agent or numba might print goes to standard error; called as ``zerosum.cli.main([...])`` from Python,
+it hands standard output back as it found it: file descriptor 1 and ``sys.stdout``).  Each ``go`` searches in
+a child process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
+game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports every
+finished iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first), answers
+``bestmove`` at once with the best move found so far (before any: the first legal move), and kills the child,
+as does ``quit``.  Every ``go`` is answered by one ``bestmove``.  Commands are handled in the order they come,
+but while a search runs only ``isready``, ``stop`` and ``quit`` are handled at once; any other command waits
+until the search has answered (so a script piped in plays each ``go`` to its end), and so does a ``stop`` that
+follows a waiting ``go``.
 
 Limits: a ``go`` field replaces the agent's own limit of that kind (``depth``; ``nodes``, or ``sims`` for an
 agent that counts simulations; ``movetime`` and the clock become ``time``); a ``go`` without fields searches
@@ -350,9 +351,9 @@ def _run(args: argparse.Namespace) -> int:
 
     agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
     games = [get_game(spec) for spec in args.games or []]
+    caller = sys.stdout
+    _flush(caller)  # what was printed before goes where it was meant to
     out = os.dup(1)
-    os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
-    sys.stdout = sys.stderr
 
     def write(line: str) -> None:
         data = memoryview((line + "\n").encode("utf-8"))
@@ -360,9 +361,25 @@ def _run(args: argparse.Namespace) -> int:
             data = data[os.write(out, data):]
 
     try:
+        os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
+        sys.stdout = sys.stderr
         return Engine(agent, games, write, args.name or "").serve(sys.stdin.fileno())
     except BrokenPipeError:
         return 0
+    finally:  # main(argv) is a Python call too: the caller's stdout back, however the engine ended
+        _flush(sys.stdout)
+        sys.stdout = caller
+        os.dup2(out, 1)
+        os.close(out)
+
+
+def _flush(stream: Any) -> None:
+    """Flush ``stream`` (None or a broken one is left as it is)."""
+    try:
+        if stream is not None:
+            stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 COMMANDS = {"engine": (_add, _run)}

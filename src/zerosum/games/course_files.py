@@ -4,8 +4,10 @@
 ``Name`` is a class (made with ARGS), a function returning a game (called with ARGS) or a game object (no
 ARGS).  ARGS are Python literals only, positional or named (``nim.py:Nim(piles=(1, 2, 3))``,
 ``ttt.py:TicTacToe(h=4, v=4, k=3)``): they are read with :func:`ast.literal_eval`, never run.  The file runs
-once per process while it is unchanged (a changed file is read again), with its own folder first on
-``sys.path`` while it loads, so that it imports the modules beside it (AIMA's ``games.py``).  The arena's
+once per process while it is unchanged (a changed file is read again), with the modules of its own folder
+found first while it loads, as with the folder first on ``sys.path`` but for the loading thread alone
+(``sys.path`` is left as it is: :func:`~zerosum.core.per_thread.folder_first`), so that it imports the
+modules beside it (AIMA's ``games.py``), which stay imported.  The arena's
 worker processes, handed the spec, build the same game; the spec is kept as written, so a relative path is
 relative to the folder the command runs in.
 """
@@ -15,10 +17,10 @@ from __future__ import annotations
 import ast
 import os
 import re
-import sys
 from typing import Any
 
 from ..core.files import describe_exception, load_user_module, python_syntax
+from ..core.per_thread import folder_first
 from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import quoted
@@ -97,16 +99,11 @@ def load_course_file(spec: str) -> Game[Any, Any]:
     if known is not None and known[0] == stamp:
         return known[1]
     folder = os.path.dirname(os.path.abspath(path))  # the file imports the modules beside it (AIMA's games.py)
-    added = folder not in sys.path
-    if added:
-        sys.path.insert(0, folder)
     try:
-        module = load_user_module(path, "game file")
+        with folder_first(folder):  # for this thread alone: another loading beside it keeps its own view
+            module = load_user_module(path, "game file")
     except AgentError as exc:
         raise InvalidSpecError(one_line(str(exc))) from None
-    finally:
-        if added and folder in sys.path:
-            sys.path.remove(folder)
     target = getattr(module, name, None)
     if target is None:
         raise InvalidSpecError(f"game file {quoted(path)} has no {quoted(name)}")

@@ -22,12 +22,11 @@ What a game lacks is found when it is adapted: each style's ``missing`` lists th
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import numbers
 from typing import Any, Callable
 
+from ..core.per_thread import captured_stdout
 from ..errors import GameError, InvalidPositionError, InvalidSpecError
 from ..game import Game, safe_repr
 from .course_bugs import MAX_MESSAGE, GameBug, MethodFailed, describe_call_error, one_line, raised
@@ -124,8 +123,7 @@ def _hashed(value: Any) -> Any:
 def _shown(call: Callable[[], Any]) -> str:
     """What ``call`` printed, else what it returned (``display`` prints, ``render`` returns): text as it is,
     None as nothing, anything else as ``print`` would show it."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with captured_stdout() as out:  # this thread's prints alone; sys.stdout as it was after
         back = call()
     if out.getvalue() or back is None:
         return out.getvalue().rstrip("\n")
