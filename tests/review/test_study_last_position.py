@@ -81,4 +81,4 @@ def test_the_last_position_after_a_blunder_on_4x4_is_a_loss_in_5() -> None:
     cells = ((1, 1, 2), (), (2,), ())  # columns 1 and 3 as the moves 1 3 1 1 leave them: X X O, O
     assert _plies_to_end(cells, 1) == -10  # the negamax's truth: O's 5th move, 10 plies away
     game = zerosum.get_game("connectx:rows=4,cols=4,k=3")
-    assert _last(game, game.parse_moves("1311"))["words"] == "X to move: loss in 5 moves"
+    assert _last(game, game.parse_moves("1311"))["words"] == "red to move: loss in 5 moves"

@@ -15,7 +15,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 
 
 @pytest.mark.parametrize("game, moves, words, result, short", [
-    ("connect4", "1212121", "game over: X won", "win", "X won"),
+    ("connect4", "1212121", "game over: red won", "win", "red won"),
     ("tictactoe", "519746382", "game over: drawn", "draw", "draw"),
 ])
 def test_a_finished_games_last_position_says_it_is_over_and_its_result(client, game, moves, words, result,

@@ -31,7 +31,7 @@ def test_a_won_game_says_so_and_shows_the_line(page) -> None:
         page.click('[data-column="3"]')
         wait_moves(page, "41" * (n + 1) if n < 3 else "4141414")
     status = page.text_content("#status")
-    assert "Player 1 (X) wins" in status and "You win!" in status
+    assert "Player 1 (red) wins" in status and "You win!" in status
     assert page.locator(".disc.win").count() == 4
 
 
@@ -47,7 +47,7 @@ def test_a_shared_link_opens_the_position_and_a_bad_one_is_explained(page) -> No
     page.goto(page.base + "/?game=connect4&moves=4453&opponent=person")
     wait_moves(page, "4453")
     assert page.locator(".cx-grid .disc").count() == 4
-    assert page.text_content("#status").startswith("Player 1 (X) to move.")
+    assert page.text_content("#status").startswith("Player 1 (red) to move.")
     page.goto(page.base + "/?game=connect4&moves=448&opponent=person")
     page.wait_for_function("() => document.querySelector('#error').textContent.includes('column 8 is outside')")
 

@@ -47,10 +47,10 @@ def test_state_of_every_game(client) -> None:
     info = client.get("/api/state", params={"game": "connect4", "moves": "4453"}).json()
     assert info["moves"] == "4453" and info["to_move"] == 1 and info["last"] == "3"
     assert info["board"][-1] == [0, 0, 2, 1, 1, 0, 0] and info["board"][-2][3] == 2
-    assert info["status"] == "Player 1 (X) to move."
+    assert info["status"] == "Player 1 (red) to move."  # the page names a player as its board does
     won = client.get("/api/state", params={"game": "connect4", "moves": "1212121"}).json()
     assert won["over"] and won["winner"] == 1 and won["winning_line"] == [[5, 0], [4, 0], [3, 0], [2, 0]]
-    assert won["legal"] == [] and won["status"].startswith("Player 1 (X) wins")
+    assert won["legal"] == [] and won["status"].startswith("Player 1 (red) wins")
     ttt = client.get("/api/state", params={"game": "tictactoe", "moves": "159"}).json()
     assert ttt["board"] == [[1, 0, 0], [0, 2, 0], [0, 0, 1]] and "1" not in ttt["legal"]
     mig = client.get("/api/state", params={"game": "migration:n=4", "moves": "1,0"}).json()

@@ -17,6 +17,7 @@ from ..errors import AgentError
 from ..spec import listed
 from ..trace.bounds import TraceBound
 from ..trace.exact import analysed, handed_on
+from .position import player_name
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, number, server_agents
 
 __all__ = ["check_explain", "explain_job", "explained", "over_http", "MAX_EXPLAIN_NODES"]
@@ -87,7 +88,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         tree = trace(request.agent, game, request.state, max_nodes=max_nodes, max_time=max_time)
     except TraceBound as exc:
         raise over_http(exc) from None
-    fmt, result, side = game.format_action, tree.result, game.player_label(game.player(request.state))
+    fmt, result, side = game.format_action, tree.result, player_name(game, game.player(request.state))
 
     def maybe(v: float | None) -> float | int | None:
         return None if v is None else number(v)
@@ -153,7 +154,7 @@ def _exact_why(request: MoveRequest) -> dict[str, Any]:
              "pv": [fmt(a)], "chosen": a == found.best} for a, v in found.scores.items()]
     move = fmt(found.best) if found.best is not None else None
     return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
-            "search": found.engine, "side": game.player_label(game.player(request.state)), "move": move,
+            "search": found.engine, "side": player_name(game, game.player(request.state)), "move": move,
             "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "counts": request.agent.TRAITS.counts,
             "per_depth": [], "discounted": True,
             "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",

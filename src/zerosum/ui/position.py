@@ -1,11 +1,13 @@
 """The games and positions of the browser page, no engine involved (re-exported by
 :mod:`zerosum.ui.service`): a request's game and moves checked (a :class:`~zerosum.errors.GameError` with a
 message for the person), the position as the page shows it (:func:`describe_state`) and the games the page
-offers (:func:`games_catalogue`).
+offers (:func:`games_catalogue`).  A player is named as the page's board names its pieces
+(:func:`player_name`): Connect Four's red and yellow, Tic-Tac-Toe's X and O, Othello's black and white.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +17,7 @@ from ..games import get_game, registered_games
 from ..analysis import service
 
 __all__ = ["MAX_SPEC", "MAX_MOVES_TEXT", "MAX_SIDE", "DEFAULT_GAME", "check_game", "check_moves", "checked_position",
-           "check_position", "solver_plays", "games_catalogue", "describe_state"]
+           "check_position", "solver_plays", "games_catalogue", "describe_state", "player_name"]
 
 MAX_SPEC = 100  # characters of a game or agent spec
 MAX_MOVES_TEXT = 2000  # characters of a move string
@@ -93,14 +95,27 @@ def _catalogue(classes: tuple[type[Game[Any, Any]], ...]) -> list[dict[str, Any]
     return out
 
 
+def player_name(game: Game[Any, Any], player: int) -> str:
+    """``player`` (1 or 2) as the page names it: as its board names the player's pieces (board.js's
+    ``pieceName``, the same rule), so that the status line, the review and the board say one name.  The
+    piece's glyph where it is a letter or a digit on a board whose moves are not columns (Tic-Tac-Toe's X and
+    O), else its colour (Connect Four's red and yellow, where the terminal's X and O are drawn nowhere on the
+    page; Othello's black and white), else ``player N``."""
+    view = game.board_view(game.initial_state)
+    glyph = view.glyphs[player - 1] if len(view.glyphs) >= player else ""
+    if re.fullmatch(r"[A-Za-z0-9]", glyph) and not view.gravity:
+        return glyph
+    return view.colors[player - 1] if len(view.colors) >= player else f"player {player}"
+
+
 def _status(game: Game[Any, Any], state: Any) -> str:
     out = game.outcome(state)
     if out is None:
         player = game.player(state)
-        return f"Player {player} ({game.player_label(player)}) to move."
+        return f"Player {player} ({player_name(game, player)}) to move."
     if out.winner is None:
         return f"Draw: {out.reason}."
-    return f"Player {out.winner} ({game.player_label(out.winner)}) wins: {out.reason}."
+    return f"Player {out.winner} ({player_name(game, out.winner)}) wins: {out.reason}."
 
 
 def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None, catalogue: bool = True

@@ -3,9 +3,11 @@ position (``GET /api/line``), both run in an engine worker.
 
 :func:`review_job` judges the moves of a line with :func:`zerosum.reviewer.judge.marks` (the solver's exact
 values where it takes the game, else alpha-beta's estimates) for about ``budget`` seconds, and answers what it
-judged: each move's mark (``class``, its PGN suffix ``mark``, ``words``: the verdict) and each position's
-value from the first player's view for the evaluation graph and bar (``bar`` in -1..1: a proven win +1, a
-loss -1, a draw 0, an estimate ``tanh(value / ESTIMATE_SCALE)``; ``result`` win/draw/loss where exact).
+judged: each move's mark (``class``, its PGN suffix ``mark``, ``words``: the verdict, ``exact`` and
+``proven``: :attr:`zerosum.reviewer.judge.Mark.proven`, as a player's first decisive error must be) and each
+position's value from the first player's view for the evaluation graph and bar (``bar`` in -1..1: a proven
+win +1, a loss -1, a draw 0, an estimate ``tanh(value / ESTIMATE_SCALE)``; ``result`` win/draw/loss where
+exact), its words naming the players as the page does (:func:`zerosum.ui.position.player_name`).
 ``resume`` is how many moves are judged so far (plain text: any worker goes on from there, its solver table
 warm or not).  :func:`line_job` is the best play from a position for at most :data:`LINE` plies, in words.
 """
@@ -21,6 +23,7 @@ from ..errors import GameError, UsageError
 from ..game import Game
 from ..spec import real
 from ..values import is_proven, loss_value, to_child, to_parent
+from .position import player_name
 
 __all__ = ["review_job", "line_job", "check_budget", "check_resume", "export_record", "ESTIMATE_SCALE", "LINE",
            "MAX_EXPORT_LINES", "SOLVER_TIME"]
@@ -65,7 +68,7 @@ def _position(game: Game[Any, Any], ply: int, side: int, value: float, exact: bo
     if proven:
         result = "win" if first > 0 else "loss" if first < 0 else "draw"
     bar = (1.0 if first > 0 else -1.0 if first < 0 else 0.0) if proven else math.tanh(first / ESTIMATE_SCALE)
-    words = f"{game.player_label(side)} to move: {value_words(value, exact)}"
+    words = f"{player_name(game, side)} to move: {value_words(value, exact)}"
     return {"ply": ply, "side": side, "kind": "exact" if proven else "estimate", "result": result,
             "bar": round(bar, 4), "words": words, "short": short_words(first, exact), "best": best, "over": False}
 
@@ -75,10 +78,10 @@ def _finished(game: Game[Any, Any], ply: int, state: Any) -> dict[str, Any]:
     outcome = game.outcome(state)
     winner = None if outcome is None else outcome.winner
     result = "draw" if winner is None else "win" if winner == 1 else "loss"
-    said = "drawn" if winner is None else f"{game.player_label(winner)} won"
+    said = "drawn" if winner is None else f"{player_name(game, winner)} won"
     return {"ply": ply, "side": None, "kind": "exact", "result": result,
             "bar": {"win": 1.0, "loss": -1.0, "draw": 0.0}[result], "words": f"game over: {said}",
-            "short": "draw" if winner is None else f"{game.player_label(winner)} won", "best": None, "over": True}
+            "short": "draw" if winner is None else said, "best": None, "over": True}
 
 
 def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: int = 0,
@@ -99,7 +102,7 @@ def review_job(game: Game[Any, Any], actions: list[Any], budget: float, resume: 
                                    mark.best[0] if mark.best else None))
         out.append({"ply": mark.ply, "move": mark.move, "class": mark.kind, "only": mark.only,
                     "mark": mark.suffix, "words": mark.verdict(),
-                    "best": mark.best, "line": mark.line, "exact": mark.exact})
+                    "best": mark.best, "line": mark.line, "exact": mark.exact, "proven": mark.proven})
         if judged == len(actions):  # the last position: its value is the last move's, from the other side
             state = game.states_of(actions)[-1]
             if game.is_terminal(state):

@@ -1,7 +1,8 @@
 // zerosum's page: the board, the engine's answers and the analysis, all from the JSON API of `zerosum serve`.
 // No build step and no outside assets (board.js draws, panels.js holds the move list, analysis, why? and
-// records; this file the game, the address and the keys).  It knows no game: it draws the board the server
-// describes and lists the games (`games`) and opponents (`/api/health`) the server offers.
+// records, settings.js the game's settings and the address; this file the game's positions and the keys).
+// It knows no game: it draws the board the server describes and lists the games (`games`) and opponents
+// (`/api/health`) the server offers.
 // The game is a tree of lines (tree.js): the line shown is `line` and the position shown is after the first
 // `ply` of its moves: back and forward step through it (the moves past `ply` are the redo), a move that is not
 // the next one opens a variation from the position shown.  An engine moves only at the end of the line.
@@ -42,7 +43,8 @@ const ui = {
 };
 
 // `signal`: the AbortSignal that ends the request (an answer no longer wanted): it then throws an Error whose
-// `aborted` is true
+// `aborted` is true; a server that cannot be reached (stopped, or the network down) throws "the server cannot
+// be reached" (the browser's own words, "Failed to fetch", say nothing to a person)
 async function api(path, options, signal) {
   let response, data;
   try {
@@ -52,7 +54,7 @@ async function api(path, options, signal) {
       data = { error: `HTTP ${response.status}` };
     }
   } catch (err) {
-    if (!signal || !signal.aborted) throw err;
+    if (!signal || !signal.aborted) throw err instanceof TypeError ? new Error("the server cannot be reached") : err;
     const aborted = new Error("the request was cancelled");
     aborted.aborted = true;
     throw aborted;
@@ -70,140 +72,6 @@ function nextToken() {
 
 function showError(message) { $("#error").textContent = message || ""; }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// ---- the game settings ------------------------------------------------------------------------
-
-function selectedGame() {
-  const spec = $("#game-select").value;
-  return (ui.games || []).find((g) => g.spec === spec);
-}
-
-function specFromControls() {
-  const chosen = selectedGame();
-  if (!chosen) return $("#game-select").value;
-  const options = Object.keys(chosen.options).map((key) => `${key}=${$(`#opt-${key}`).value}`);
-  return options.length ? `${chosen.spec}:${options.join(",")}` : chosen.spec;
-}
-
-function fillGames(games) {
-  if (ui.games) return;
-  ui.games = games;
-  const sel = $("#game-select");
-  sel.replaceChildren(...games.map((g) => { const o = el("option", "", { value: g.spec }); o.textContent = g.label; return o; }));
-}
-
-// the spec's name and options: "connectx:rows=6,cols=7,k=4" -> ["connectx", {rows: "6", cols: "7", k: "4"}]
-function splitSpec(spec) {
-  const [name, rest] = spec.split(":");
-  const options = {};
-  for (const part of (rest || "").split(",").filter(Boolean)) { const [k, v] = part.split("="); options[k] = v; }
-  return [name, options];
-}
-
-function controlsFromInfo(info) {
-  const preset = (ui.games || []).find((g) => !Object.keys(g.options).length && g.game === info.game);
-  const [name, options] = splitSpec(info.game);
-  $("#game-select").value = preset ? preset.spec : name;
-  sizeControls(options);
-}
-
-function sizeControls(values) {
-  const box = $("#game-options");
-  box.innerHTML = "";
-  const chosen = selectedGame();
-  const options = chosen ? Object.entries(chosen.options) : [];
-  box.hidden = !options.length;
-  for (const [key, o] of options) {
-    const label = el("label", "", { title: o.help });
-    label.append(`${key} `);
-    const input = el("input", "", { id: `opt-${key}`, type: "number", min: String(o.lo), max: String(o.hi) });
-    input.value = values && values[key] !== undefined ? values[key] : String(o.default);
-    label.appendChild(input);
-    box.appendChild(label);
-  }
-}
-
-function fillOpponents() {
-  for (const id of ["#opponent", "#opponent2"]) {
-    const sel = $(id);
-    for (const { spec, label } of ui.opponents) {
-      const option = el("option", "", { value: spec });
-      option.textContent = label;
-      sel.appendChild(option);
-    }
-  }
-}
-
-// an opponent the address names that the list lacks (another budget): added under its spec
-function addOpponent(sel, spec) {
-  if (spec && !Array.from(sel.options).some((o) => o.value === spec)) {
-    const option = el("option", "", { value: spec });
-    option.textContent = spec;
-    sel.appendChild(option);
-  }
-}
-
-function setOpponent(spec, spec2) {
-  ui.opponent = spec;
-  addOpponent($("#opponent"), spec);
-  $("#opponent").value = spec;
-  if (spec2 !== undefined) {
-    ui.opponent2 = spec2;
-    addOpponent($("#opponent2"), spec2 || spec);
-  }
-  $("#opponent2").value = ui.opponent2 || (spec === "person" ? "" : spec);
-}
-
-function setSide(side) {
-  ui.human = side;
-  $("#side").value = String(side);
-  $("#opponent2-label").hidden = $("#watch").hidden = side !== 0;
-  if (side !== 0) ui.paused = false;
-  $("#pause").textContent = ui.paused ? "Play" : "Pause";
-  $("#pause").setAttribute("aria-pressed", String(ui.paused));
-}
-
-// an opponent that plays only some boards itself (the solver) says so where it hands its moves to another
-function labelOpponents(info) {
-  for (const sel of [$("#opponent"), $("#opponent2")]) {
-    for (const o of ui.opponents) {
-      const option = Array.from(sel.options).find((n) => n.value === o.spec);
-      if (option && o.elsewhere) option.textContent = info.solver ? o.label : o.elsewhere;
-    }
-  }
-}
-
-// the strongest opponent that plays this board itself
-function defaultOpponent(solver) {
-  const chosen = ui.opponents.find((o) => solver || !o.elsewhere);
-  return chosen ? chosen.spec : "person";
-}
-
-// the address holds every setting, so a link opens the same game, position and players
-function updateAddress() {
-  const params = [];
-  const preset = (ui.games || []).find((g) => !Object.keys(g.options).length && g.game === ui.game);
-  params.push(["game", preset ? preset.spec : ui.game]);  // "connect4" rather than its full spec
-  treeParams(params);  // moves=, v=, line=, ply= (tree.js)
-  params.push(["opponent", ui.opponent]);
-  params.push(["side", String(ui.human)]);
-  if (ui.human === 0 && ui.opponent2 && ui.opponent2 !== ui.opponent) params.push(["opponent2", ui.opponent2]);
-  if (ui.human === 0 && ui.paused) params.push(["paused", "1"]);
-  params.push(["analysis", $("#analysis").checked ? "1" : "0"]);
-  // specs keep their ":", "," and "=" readable (connectx:rows=6,cols=7,k=4); everything else is escaped
-  const text = params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%3A/gi, ":").replace(/%2C/gi, ",").replace(/%3D/gi, "=")}`);
-  recordHistory(`?${text.join("&")}`);  // a new position: a new entry of the browser's history (tree.js)
-}
-
-// an engine named for people by the label the server offers it under ("the solver (perfect play)", "alpha-beta,
-// 1 s a move"); another budget of an offered engine: its label's name and the budget ("alpha-beta (depth=3)")
-function agentLabel(spec) {
-  const name = spec.split(":")[0], options = spec.split(":").slice(1).join(":");
-  const offered = ui.opponents.find((o) => o.spec === spec) || ui.opponents.find((o) => o.spec.split(":")[0] === name);
-  if (!offered) return spec;
-  if (offered.spec === spec || !offered.spec.includes(":")) return offered.label;
-  return `${offered.label.split(",")[0]} (${options})`;
-}
 
 // ---- numbering: the move list's, by full move, as a saved record (PGN) numbers them ----------------------
 // Every place that names a move of a line (the move list's accessible names, the status line, the live
@@ -257,12 +125,14 @@ function announce(info) {
 // ---- positions ------------------------------------------------------------------------------------
 
 // show the position after `ply` moves of the line (an engine to move at the end of the line moves);
-// `known`: that position as the server described it already (an engine's move answers with it)
-async function go(ply, known) {
+// `known`: that position as the server described it already (an engine's move answers with it); `line`: the
+// line to show it on, when it is not the line shown (a move that opens a variation): it joins the tree only
+// once the server has answered, so a move the server never saw leaves no trace
+async function go(ply, known, line) {
   const token = nextToken(), signal = ui.controller.signal;
   ui.target = ply;
   $("#board").classList.remove("waiting");
-  const moves = ui.line.slice(0, ply).join(ui.sep);
+  const moves = (line || ui.line).slice(0, ply).join(ui.sep);
   let info;
   try {
     info = known && known.moves === moves ? known
@@ -273,6 +143,7 @@ async function go(ply, known) {
     throw err;
   }
   if (token !== ui.token) return;
+  if (line) { addLine(line); ui.line = line; }  // the move's line joins the tree (tree.js)
   const gameChanged = !ui.info || ui.info.game !== info.game;
   Object.assign(ui, { game: info.game, info, ply, sep: info.separator });
   if (gameChanged) controlsFromInfo(info);
@@ -316,8 +187,7 @@ function busy() { return ui.busyToken === ui.token; }
 // a move from the position shown: the next one of the line (redo), else a variation from here (`known`: the
 // position after it, when the server sent it)
 function advance(move, known) {
-  branchTo(move);  // tree.js
-  return go(ui.ply + 1, known);
+  return go(ui.ply + 1, known, lineAfter(move));  // tree.js
 }
 
 async function engineMove(token) {
@@ -365,7 +235,7 @@ function play(move) {
     return;
   }
   showError("");
-  advance(move).catch((err) => showError(err.message));
+  advance(move).catch((err) => showError(`${err.message}: your move was not played.`));
 }
 
 function step(ply) {
@@ -374,11 +244,22 @@ function step(ply) {
   go(ply).catch((err) => showError(err.message));
 }
 
+// the player to move after `ply` moves; against an engine undo and redo stop only where it is the person
+const turnAt = (ply) => (ply % 2 === 0 ? 1 : 2);
+const facingEngine = () => ui.opponent !== "person" && ui.human !== 0;
+
+// the position undo goes back to from `from`: the person's turn before it against an engine (else one move
+// back); null when there is none (the second player before their first move: the engine's first is no undo)
+function undoPly(from) {
+  let ply = from - 1;
+  if (facingEngine()) while (ply > 0 && turnAt(ply) !== ui.human) ply--;
+  return ply < 0 || (facingEngine() && turnAt(ply) !== ui.human) ? null : ply;
+}
+
 // undo: back to the person's turn against an engine (else one move); the moves taken back stay as the redo
 function undo() {
-  if (!ui.info || ui.target === 0) { showError("Nothing to undo."); return; }
-  let ply = ui.target - 1;
-  if (ui.opponent !== "person" && ui.human) while (ply > 0 && (ply % 2 === 0 ? 1 : 2) !== ui.human) ply--;
+  const ply = ui.info ? undoPly(ui.target) : null;
+  if (ply === null) { showError("Nothing to undo."); return; }
   $("#engine-info").textContent = "";
   step(ply);
 }
@@ -387,7 +268,7 @@ function undo() {
 function redo() {
   if (!ui.info || ui.target >= ui.line.length) { showError("Nothing to redo."); return; }
   let ply = ui.target + 1;
-  if (ui.opponent !== "person" && ui.human) while (ply < ui.line.length && (ply % 2 === 0 ? 1 : 2) !== ui.human) ply++;
+  if (facingEngine()) while (ply < ui.line.length && turnAt(ply) !== ui.human) ply++;
   step(ply);
 }
 

@@ -2,10 +2,15 @@
 // `targets`: the move a click on each cell means).  Boards whose moves are columns (`view.gravity`) are drawn
 // by column with a button per column above them; others by cell, each cell a button.
 // Every cell has an accessible name: "column 4, row 2: red" (rows counted from the bottom where pieces
-// drop), "cell 5: X", "column f, row 5: empty, plays f5".
+// drop), "cell 5: X", "column f, row 5: empty, plays f5"; with the analysis on, a move's button or cell says
+// its score too ("play column 4: win in 7 moves": panels.js), and the figures drawn under the columns are
+// hidden from screen readers (they would be a run of numbers belonging to no column).
+// The board is drawn anew for every position: the control that had the keyboard's focus (a column's button,
+// a cell) keeps it, so Tab, Enter, Enter plays on.
 // Hooks for tests: [data-column=N] columns (0-based), [data-play=N] their buttons and [data-score-column=N]
 // their scores, [data-move=M] on the button or cell that plays M; [data-cell=N] cells (row-major from the top left, 0-based), [data-at="r,c"] the same cell by
-// row and column, [data-score-cell=N] their scores.
+// row and column, [data-score-cell=N] their scores; data-name on each button and cell: its accessible name
+// without a score (panels.js adds the score to it).
 "use strict";
 
 // the page's shades of the colours a board description names (others are used as CSS colours as they are)
@@ -33,9 +38,18 @@ function cellName(view, r, c) {
   return `column ${col}, row ${row}`;
 }
 
+// the control of the board that has the keyboard's focus, as a selector that finds it again once redrawn
+function focusedControl(board) {
+  const node = document.activeElement;
+  if (!node || !board.contains(node)) return null;
+  const key = ["data-play", "data-cell"].find((k) => node.hasAttribute(k));
+  return key ? `[${key}="${node.getAttribute(key)}"]` : null;
+}
+
 function render(info) {
   const view = info.view;
   const board = $("#board");
+  const focused = focusedControl(board);
   board.innerHTML = "";
   board.style.setProperty("--cols", view.cols);
   board.style.setProperty("--rows", view.rows);
@@ -45,6 +59,8 @@ function render(info) {
   const last = new Set(view.last.map(([r, c]) => `${r},${c}`));
   if (view.gravity) renderColumns(board, info, win, last);
   else renderCells(board, info, win, last);
+  const again = focused && board.querySelector(focused);
+  if (again) again.focus({ preventScroll: true });
 }
 
 // a board whose moves are columns: a click anywhere in a column (or its button, or its key) plays it
@@ -53,14 +69,15 @@ function renderColumns(board, info, win, last) {
   const wrap = el("div", "cx");
   const header = el("div", "cx-header");
   const lastCol = view.last.length ? view.last[0][1] : -1;
-  const scores = el("div", "cx-scores");
+  const scores = el("div", "cx-scores", { "aria-hidden": "true" });  // each column's button says its own score
   const grid = el("div", "cx-grid", { role: "group", "aria-label": "the board, top row first" });
   for (let c = 0; c < view.cols; c++) {
     const move = info.targets[0][c], label = view.col_labels[c] || String(c + 1);
     // a full column still "plays" its label, so the person is told it is not a legal move
     const wanted = () => move || label;
+    const name = move ? `play column ${label}` : `column ${label} is full`;
     const button = el("button", `colbtn${c === lastCol ? " last" : ""}`, {
-      type: "button", "data-play": String(c), "aria-label": move ? `play column ${label}` : `column ${label} is full`,
+      type: "button", "data-play": String(c), "aria-label": name, "data-name": name,  // data-name: without a score
       ...(move ? { "data-move": move } : {}),
     });
     button.textContent = label;
@@ -108,9 +125,10 @@ function renderCells(board, info, win, last) {
       if (win.has(key)) cls += " win";
       if (last.has(key)) cls += " last";
       const index = r * view.cols + c;
+      const name = `${cellName(view, r, c)}: ${who ? pieceName(view, who) : "empty"}${move ? `, plays ${move}` : ""}`;
       const cell = el("button", cls, {
         "data-cell": String(index), "data-at": key, type: "button", ...(move ? { "data-move": move } : {}),
-        "aria-label": `${cellName(view, r, c)}: ${who ? pieceName(view, who) : "empty"}${move ? `, plays ${move}` : ""}`,
+        "aria-label": name, "data-name": name,  // data-name: the name without a score
       });
       cell.textContent = who ? view.glyphs[who - 1] : "";
       if (move) cell.appendChild(el("span", "score", { "data-score-cell": String(index), "data-score-move": move }));

@@ -41,11 +41,17 @@ function renderMoveList() {
     }
     list.appendChild(li);
   }
+  // the list scrolls to the move shown, the page does not: on a phone the list is under the board, and
+  // scrollIntoView took the board out of sight at every move
   const current = list.querySelector('[aria-current="step"]');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest", inline: "nearest" });
+  if (current) {
+    const box = list.getBoundingClientRect(), at = current.getBoundingClientRect();
+    if (at.top < box.top) list.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  }
   $("#first").disabled = $("#back").disabled = ui.ply === 0;
   $("#forward").disabled = $("#last").disabled = ui.ply >= ui.line.length;
-  $("#undo").disabled = ui.ply === 0;
+  $("#undo").disabled = undoPly(ui.ply) === null;  // app.js: the second player has nothing to undo before their move
   $("#redo").disabled = ui.ply >= ui.line.length;
 }
 
@@ -54,8 +60,30 @@ function renderMoveList() {
 function clearScores() {
   for (const node of document.querySelectorAll(".score")) {
     node.textContent = ""; node.title = ""; node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
+    delete node.dataset.short;
+  }
+  for (const control of document.querySelectorAll("[data-name]")) {
+    control.setAttribute("aria-label", control.dataset.name);  // its name without a score
   }
   $("#analysis-info").textContent = "";
+}
+
+// a figure's width in em, at most (the bold glyphs of a wide sans, DejaVu's): the figures' font is sized so
+// the widest of them fits its column or cell whole (style.css: --fig), never cut into another number
+const GLYPH_EM = { W: 1.1, "+": 0.84, "≈": 0.84, "-": 0.42, ".": 0.38 };
+const figureEm = (text) => Array.from(text).reduce((sum, ch) => sum + (GLYPH_EM[ch] || 0.7), 0);
+// what a narrow column or cell leaves out of a figure, the same number still: an estimate's ≈ (its italics
+// say it) and a positive figure's + (its green says it)
+const WIDE_ONLY = /^(≈?)(\+?)/;
+const narrow = (point) => point.replace(WIDE_ONLY, "");
+
+// a column's figure, its ≈ and + apart so a narrow column drops them (style.css) and shows the number whole
+function drawFigure(node, point) {
+  const [, approx, plus] = WIDE_ONLY.exec(point), figure = el("span", "figure");
+  if (approx) figure.appendChild(el("span", "approx")).textContent = approx;
+  if (plus) figure.appendChild(el("span", "plus")).textContent = plus;
+  figure.append(point.slice(approx.length + plus.length));
+  node.replaceChildren(figure);
 }
 
 async function analyse(token) {
@@ -97,15 +125,22 @@ function showAnalysis(info, reply) {
   const classes = reply.classes || {}, sign = { win: 1, draw: 0, loss: -1 };
   // the reply's own words: short figures under columns, words on cells (an estimate's say so themselves);
   // every move with a value has a point: a score, or only its proven class (no score yet: "W", "L")
-  const estimates = new Set(reply.estimates);
-  const nodes = new Map(Array.from(document.querySelectorAll("[data-score-move]")).map((n) => [n.dataset.scoreMove, n]));
+  const estimates = new Set(reply.estimates), byMove = (sel) => new Map(Array.from(document.querySelectorAll(sel))
+    .map((n) => [n.dataset.scoreMove || n.dataset.move, n]));
+  const nodes = byMove("[data-score-move]"), controls = byMove("[data-name][data-move]");
+  const points = Object.values(reply.points), board = $("#board");
+  board.style.setProperty("--fig", String(Math.max(1, ...points.map((p) => figureEm(narrow(p))))));
+  board.style.setProperty("--fig-wide", String(Math.max(1, ...points.map(figureEm))));
   for (const move of Object.keys(reply.points)) {
-    const node = nodes.get(move);
+    const node = nodes.get(move), control = controls.get(move);
     if (!node) continue;
     const scored = move in reply.scores, score = scored ? reply.scores[move] : sign[classes[move]];
     const words = reply.score_words[move], guess = estimates.has(move), proven = !scored && move in classes;
-    node.textContent = info.view.gravity ? reply.points[move] : words;
+    if (info.view.gravity) drawFigure(node, reply.points[move]);
+    else { node.textContent = words; node.dataset.short = narrow(reply.points[move]); }  // words, or in short (style.css)
     node.title = words;
+    // the move's button or cell says its score: "play column 4: win in 7 moves" (the figures are not read)
+    if (control) control.setAttribute("aria-label", `${control.dataset.name}: ${words}`);
     node.classList.remove("pos", "neg", "zero", "best", "estimate", "proven");
     node.classList.add(score > 0 ? "pos" : score < 0 ? "neg" : "zero");
     if (guess) node.classList.add("estimate");

@@ -112,14 +112,17 @@ async function start() {
   if (opponent2) opponent2 = await playable("opponent2", opponent2, info.game, "", problems);
   setOpponent(opponent, opponent2);
   // the variations (tree.js): v=K.MOVES each, line=I the line shown
-  const [lines, bad] = await addressLines(info.game, info.move_list, params.getAll("v"), info.separator);
+  const [found, bad] = await addressLines(info.game, info.move_list, params.getAll("v"), info.separator);
   problems.push(...bad);
   const lineText = params.get("line");
   let shown = 0;
   if (lineText !== null) {
-    if (/^\d+$/.test(lineText) && Number(lineText) < lines.length) shown = Number(lineText);
-    else problems.push(`line=${lineText} is not a line of the address 0..${lines.length - 1}: the main line is shown`);
+    if (/^\d+$/.test(lineText) && Number(lineText) < found.length) shown = Number(lineText);
+    else problems.push(`line=${lineText} is not a line of the address 0..${found.length - 1}: the main line is shown`);
   }
+  if (!found[shown]) { problems.push(`line=${lineText} names the v= left out: the main line is shown`); shown = 0; }
+  const lines = found.filter(Boolean);  // the lines kept; the one shown keeps its place among them
+  shown = found.slice(0, shown).filter(Boolean).length;
   const plyText = params.get("ply");
   let ply = lines[shown].length;
   if (plyText !== null) {

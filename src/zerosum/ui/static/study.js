@@ -4,16 +4,18 @@
 // (#eval-bar), the best move marked on the board and the best line written out (#best-line), and the
 // review's marks in the move list (?, ??, !).  Shown while "Analysis" is on.
 // Every word comes from the server (zerosum.core.words); nothing here knows a game or an engine.
-// Hooks for tests: #eval-graph [data-graph-ply=N] (a point: the position after N moves), #eval-bar
+// Hooks for tests: #eval-graph [data-graph-ply=N] (a point: the position after N moves; .graph-now and the
+// point's class "now": the position shown, while it is on the main line), #review-info (the summary), #eval-bar
 // (role meter, aria-valuenow -100..100: the first player's share), #best-line, [data-best] on the board's
 // column button or cell of the best move, #move-list [data-mark] (the review's class of a move).
 "use strict";
 
 const REVIEW_SLICE = "0.5";  // seconds of review a request (the server's slice)
 const FIRST_SLICE = "0.1";  // the first request's: the first marks show at once
+const RETRY_WAIT = 2000;  // ms between tries of a review while the server is away (restarting, unreachable)
 const SVG = "http://www.w3.org/2000/svg";
 
-ui.review = null;  // {moves: the main line reviewed, positions: [...], marks: [...], done}
+ui.review = null;  // {moves: the main line reviewed, positions: [...], marks: [...], done, away}
 
 function svg(tag, attrs) {
   const node = document.createElementNS(SVG, tag);
@@ -25,15 +27,20 @@ const studying = () => $("#analysis").checked;
 const mainLine = () => (ui.root ? treeLines()[0] : []);
 
 // the review of the main line, asked slice by slice until it is done; a main line that goes on from the one
-// reviewed (a game being played) keeps the marks of the moves they share and goes on from there
+// reviewed (a game being played) keeps the marks of the moves they share and goes on from there.  A review
+// cut short because the server went away (stopped, restarted, not reached: `serverAway`) is `away`: it is
+// asked again, from the marks it has, after a pause and at the next position shown (where the analysis is
+// asked again too); one the server refused (a bad line) is done, and says why
 async function review() {
   if (!studying() || !ui.info) { showStudy(); return; }
   const line = mainLine(), moves = line.join(ui.sep), game = ui.game, old = ui.review;
-  if (old && old.game === game && old.moves === moves) { showStudy(); return; }
+  if (old && old.game === game && old.moves === moves && !old.away) { showStudy(); return; }
   // a move's mark depends only on the position before it and the move: those of the shared moves stand
   const kept = old && old.game === game && old.line.every((m, i) => line[i] === m) ? old.marks.length : 0;
   if (old && old.controller) old.controller.abort();  // the line reviewed before is not wanted any more
-  const mine = ui.review = { game, moves, line, done: false, summary: "Reviewing…", controller: new AbortController(),
+  const again = old && old.away && old.game === game && old.moves === moves;  // it keeps saying so until answered
+  const mine = ui.review = { game, moves, line, done: false, summary: again ? old.summary : "Reviewing…",
+    controller: new AbortController(),
     positions: kept ? old.positions.filter((p) => p.ply < kept) : [], marks: kept ? old.marks.slice(0, kept) : [] };
   showStudy();
   const params = { game, moves, budget: FIRST_SLICE };
@@ -43,7 +50,16 @@ async function review() {
     try {
       reply = await api(`/api/review?${new URLSearchParams(params)}`, undefined, mine.controller.signal);
     } catch (err) {
-      if (ui.review === mine) { mine.summary = `No review: ${err.message}`; mine.done = true; showStudy(); }
+      if (ui.review !== mine || err.aborted) return;  // another line, or analysis off
+      const away = serverAway(err);
+      Object.assign(mine, { away, done: !away, summary: away
+        ? `Review paused: ${err instanceof TypeError ? "the server cannot be reached" : err.message}; trying again…`
+        : `No review: ${err.message}` });
+      showStudy();
+      if (away) {
+        await sleep(RETRY_WAIT);
+        if (ui.review === mine) review();  // unless another line, analysis off, or a step asked again already
+      }
       return;
     }
     if (ui.review !== mine) return;  // another line, or analysis off
@@ -57,6 +73,15 @@ async function review() {
   }
 }
 
+// whether a request failed because the server went away rather than refused it: the browser could not reach
+// it (api(): "the server cannot be reached"; fetch's own TypeError), it was stopping (a restart: 503 "the
+// server is stopping"), a proxy could not reach it (an answer that is not the server's JSON), or it asked to
+// be asked again (its engines busy)
+function serverAway(err) {
+  const away = /^the server cannot be reached|^the (server|pool) is stopping|try again in a moment$|^HTTP 50[234]$/;
+  return err instanceof TypeError || away.test(err.message);
+}
+
 function stopReview() {
   if (ui.review && ui.review.controller) ui.review.controller.abort();
   ui.review = null;
@@ -65,14 +90,15 @@ function stopReview() {
 
 // per player: the share of moves that kept the theoretical result (best or good) and the first decisive error,
 // numbered as the move list numbers it, with its ply as `zerosum review` counts them ("a mistake at move 2
-// (2... 3, ply 4)")
+// (2... 3, ply 4)"); as `zerosum review`'s summary (zerosum.reviewer.Review.summary), that is the first move
+// that lost the result whose mark is proven: a mistake judged by estimates (`?!`) is nobody's
 function playersSummary(marks) {
   const view = ui.info ? ui.info.view : null, said = [];
   for (const player of [1, 2]) {
     const mine = marks.filter((m) => (m.ply % 2 ? 1 : 2) === player);
     if (!mine.length) continue;
     const kept = mine.filter((m) => m.class === "best" || m.class === "good").length;
-    const error = mine.find((m) => m.class === "mistake" || m.class === "blunder");
+    const error = mine.find((m) => (m.class === "mistake" || m.class === "blunder") && m.proven);
     const estimated = mine.filter((m) => m.exact === false).length;  // only a proven result can be lost there
     const who = view ? pieceName(view, player) : `player ${player}`;
     said.push(`${who[0].toUpperCase()}${who.slice(1)} kept the result with ${kept} of ${mine.length} moves`
@@ -83,10 +109,16 @@ function playersSummary(marks) {
   return said.length ? `. ${said.join("; ")}.` : "";
 }
 
+// whether the position shown is one of the main line's (a variation's are not: nor reviewed, nor on the graph)
+function onMainLine() {
+  const main = mainLine();
+  return ui.ply <= main.length && ui.line.slice(0, ui.ply).every((m, i) => main[i] === m);
+}
+
 // the review's figures for the position shown, when it is on the main line and reviewed
 function reviewedHere() {
-  const r = ui.review, main = mainLine();
-  if (!r || ui.ply > main.length || !ui.line.slice(0, ui.ply).every((m, i) => main[i] === m)) return null;
+  const r = ui.review;
+  if (!r || !onMainLine()) return null;
   return r.positions.find((p) => p.ply === ui.ply) || null;
 }
 
@@ -103,7 +135,7 @@ function showStudy() {
 // ---- the graph: the first player's view over the plies ------------------------------------------------
 
 function drawGraph() {
-  const box = $("#eval-graph"), r = ui.review;
+  const box = $("#eval-graph"), r = ui.review, now = onMainLine() ? ui.ply : null;  // no "now" in a variation
   box.replaceChildren();
   const plies = mainLine().length, W = 600, H = 120, mid = H / 2, pad = 6;
   const x = (ply) => pad + (W - 2 * pad) * (plies ? ply / plies : 0);
@@ -125,7 +157,7 @@ function drawGraph() {
     chart.appendChild(svg("polyline", { class: "graph-line",
       points: guessed.map((p) => `${x(p.ply)},${y(p.bar)}`).join(" ") }));
   }
-  chart.appendChild(svg("line", { x1: x(ui.ply), x2: x(ui.ply), y1: 0, y2: H, class: "graph-now" }));
+  if (now !== null) chart.appendChild(svg("line", { x1: x(now), x2: x(now), y1: 0, y2: H, class: "graph-now" }));
   chart.addEventListener("click", (e) => {
     const rect = chart.getBoundingClientRect();
     const ply = Math.round(((e.clientX - rect.left) / rect.width * W - pad) / (W - 2 * pad) * plies);
@@ -136,7 +168,7 @@ function drawGraph() {
   const points = el("div", "graph-points");
   for (const p of positions) {
     const mark = r.marks.find((m) => m.ply === p.ply);
-    const dot = el("button", `graph-point ${p.result || "estimate"}${p.ply === ui.ply ? " now" : ""}`, {
+    const dot = el("button", `graph-point ${p.result || "estimate"}${p.ply === now ? " now" : ""}`, {
       type: "button", "data-graph-ply": String(p.ply),
       "aria-label": `${p.ply ? `after ${moveNumbered(p.ply, r.line[p.ply - 1])} (ply ${p.ply})` : "the start"}: ${p.words}${mark && mark.mark ? `; ${mark.words}` : ""}` });
     dot.title = dot.getAttribute("aria-label");
@@ -237,7 +269,7 @@ async function saveRecord() {
     const reply = await api("/api/export", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game: ui.game, moves: main.join(ui.sep), variations, marks }) });
     const link = el("a", "", { href: URL.createObjectURL(new Blob([reply.text], { type: "text/plain" })),
-      download: `zerosum-${ui.game.split(":")[0]}.pgn` });
+      download: `zerosum-${gameFileName()}.pgn` });
     document.body.appendChild(link);
     link.click();
     link.remove();

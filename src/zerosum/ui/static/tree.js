@@ -70,11 +70,20 @@ function lineIndex(lines) {
   return Math.max(i, 0);
 }
 
-// a move from the position shown: the next one of the line, else a variation (an existing branch, or a new one)
-function branchTo(move) {
-  if (ui.line[ui.ply] === move) return;
-  const node = addLine(ui.line.slice(0, ui.ply).concat([move]));
-  ui.line = lineThrough(node);
+// the node reached by `moves` from the start, or null where no line of the tree goes
+function nodeAt(moves) {
+  let node = ui.root;
+  for (const move of moves) node = node && node.children.find((c) => c.move === move);
+  return node || null;
+}
+
+// the line shown once `move` is played from the position shown: the line itself when it is its next move,
+// else a variation: an existing branch (through its own continuation), or a new one.  The tree is left as it
+// is: the page adds the line (addLine) once the server has taken the move
+function lineAfter(move) {
+  if (ui.line[ui.ply] === move) return ui.line;
+  const head = ui.line.slice(0, ui.ply).concat([move]), node = nodeAt(head);
+  return node ? lineThrough(node) : head;
 }
 
 const sharedPrefix = (a, b) => { let k = 0; while (k < a.length && k < b.length && a[k] === b[k]) k++; return k; };
@@ -93,21 +102,31 @@ function treeParams(params) {
 }
 
 // the lines of the address's `v=` values after the main line, each checked by the server (it splits the
-// moves): [lines, problems]
+// moves): [lines, problems], `lines[i]` the line of the address's line=i, null for a v= left out (one the page
+// cannot read, or one that names no variation: its moves are all in a line before it, or it goes on past a
+// line's end, which would lengthen that line rather than branch from it)
 async function addressLines(game, main, values, sep) {
   const lines = [main], problems = [];
+  const kept = () => lines.filter(Boolean);
+  const starts = (line, head) => head.length <= line.length && head.every((m, k) => line[k] === m);
   for (const value of values) {
-    const m = /^(\d+)\.(.*)$/.exec(value), prev = lines[lines.length - 1];
+    const m = /^(\d+)\.(.*)$/.exec(value), prev = kept()[kept().length - 1];
+    lines.push(null);
     if (!m || Number(m[1]) > prev.length) {
       problems.push(`v=${value} is not K.MOVES (K: moves shared with the line before it, 0..${prev.length})`);
       continue;
     }
     const head = prev.slice(0, Number(m[1]));
     const moves = head.join(sep) + (head.length && m[2] && sep ? sep : "") + m[2];
+    let line;
     try {
-      const info = await api(`/api/state?${new URLSearchParams({ game, moves })}`);
-      lines.push(info.move_list);
-    } catch (err) { problems.push(`v=${value}: ${err.message}`); }
+      line = (await api(`/api/state?${new URLSearchParams({ game, moves })}`)).move_list;
+    } catch (err) { problems.push(`v=${value}: ${err.message}`); continue; }
+    const within = kept().some((l) => starts(l, line)), past = kept().some((l) => starts(line, l));
+    if (within || past) {
+      const why = within ? "its moves are all in the line before it" : "it goes on past the end of a line before it";
+      problems.push(`v=${value}: no variation found (${why}): left out`);
+    } else lines[lines.length - 1] = line;
   }
   return [lines, problems];
 }
@@ -159,15 +178,17 @@ function renderVariations() {
     const b = el("button", "", { type: "button", "data-node": "", "data-moves": moves.join(ui.sep),
       "aria-label": `move ${fullMove(depth)}, ${who}: ${node.move}` });
     if (moves.join("\u0001") === shown) b.setAttribute("aria-current", "step");
-    // numbered as in PGN: the first player's moves "3. 4", a variation opened by the second's "3... 1"
+    // numbered as in PGN: the first player's moves "3. 4", the second's where a variation opens or was closed
+    // just before it "3... 1" (`opens`)
     b.textContent = (depth % 2 ? `${(depth + 1) / 2}. ` : opens ? `${depth / 2}... ` : "") + node.move;
     b.addEventListener("click", () => { ui.line = lineThrough(node); go(depth).catch((e) => showError(e.message)); });
     return b;
   };
-  // a line from `node` on: its main continuation, each other child in a group of its own where it branches
+  // a line from `node` on: its main continuation, each other child in a group of its own where it branches;
+  // the move after a group resumes the line with its number, as PGN writes "7. 5 (7. 2 3) 7... 3"
   const line = (node, depth, into) => {
     for (let n = node, d = depth; n.children.length; n = n.children[0], d++) {
-      into.appendChild(button(n.children[0], d + 1));
+      into.appendChild(button(n.children[0], d + 1, n !== node && n.parent.children.length > 1));
       for (const other of n.children.slice(1)) {
         const group = el("span", "variation", { role: "group", "aria-label": `variation from ${moveNumbered(d + 1, other.move)}` });
         group.appendChild(button(other, d + 1, true));
