@@ -148,7 +148,7 @@ class Service:
         solver = self._made(table)
         if solver is None:
             raise InvalidPositionError(f"the solver does not take {getattr(self.game, 'spec', self.game)}")
-        with self._lock:
+        with self._lock, solver.turn:  # the turn too: a user of Service.solver, outside the lock, waits as well
             wanted = self._book if book else None
             if solver.book is not wanted:
                 solver.book = wanted

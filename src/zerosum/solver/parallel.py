@@ -13,12 +13,14 @@ lose an entry but never make a score wrong.
   the shared table; the first to finish answers and halts the other (``stats[HALT]``, looked at every
   ``HALT_EVERY`` nodes).
 * :func:`default_threads`: what the faces use: 2 where this process may run on 2 cores or more.
+* :class:`PerThread`: what a call found (``Solver.nodes``, ``elapsed``, ``node_counts``), seen by each
+  calling thread for itself, so that threads sharing a solver each read their own call's figures.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 
 import numpy as np
 
@@ -36,7 +38,7 @@ class BudgetExceeded(GameError):
 class Halted(BudgetExceeded):
     """A search on a lane another thread halted (:meth:`Lane.halt`) stopped before its answer."""
 
-__all__ = ["BudgetExceeded", "Halted", "Lane", "retire", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
+__all__ = ["BudgetExceeded", "Halted", "Lane", "PerThread", "retire", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
            "FACE_THREADS"]
 
 #: ``Solver(threads=N)``: 1..MAX_THREADS
@@ -91,6 +93,47 @@ class Lane:
     @property
     def halted(self) -> bool:
         return bool(self.stats[search.HALT])
+
+
+T = TypeVar("T")
+_UNSET = object()
+
+
+class PerThread(Generic[T]):
+    """An attribute of an object (a :class:`~zerosum.solver.solver.Solver`'s ``nodes``...) that a thread
+    reads as its own last call set it, whatever other threads' calls set meanwhile; a thread that set none
+    reads the last value any thread set (``make()`` before any).  Each object keeps its threads' values in
+    a ``threading.local`` of its own."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self.make = make
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> "PerThread[T]": ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> "T | PerThread[T]":
+        if obj is None:
+            return self
+        values = vars(obj)
+        own = getattr(values.get("_per_thread"), self.name, _UNSET)  # this thread's
+        if own is not _UNSET:
+            return own  # type: ignore[return-value]
+        return values[self.name] if self.name in values else self.make()
+
+    def __set__(self, obj: object, value: T) -> None:
+        values = vars(obj)
+        own = values.get("_per_thread")
+        if own is None:  # made once an object (setdefault: two threads at once keep the same one)
+            own = values.setdefault("_per_thread", threading.local())
+        setattr(own, self.name, value)
+        values[self.name] = value  # the last value any thread set
 
 
 def _start(target: Callable[[], None]) -> threading.Thread:

@@ -9,11 +9,13 @@
 
 Scores follow DESIGN.md: a win with the stone of ply ``p`` (counted from 1 on the empty board) scores
 ``(rows * cols + 2 - p) // 2``, a loss the negative of the opponent's win, a draw 0.  One transposition
-table lives as long as the solver, so later solves reuse what earlier ones learned.
+table lives as long as the solver, so later solves reuse what earlier ones learned.  Threads may share a
+solver: its calls take turns (:attr:`Solver.turn`), each thread reading its own call's ``nodes``.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Sequence
 
@@ -26,7 +28,7 @@ from ..errors import InvalidFileError, InvalidPositionError, InvalidSpecError, U
 from ..games.connectx import ConnectXState
 from .boards import best_of, score_value, solver_game, supports  # solver_game, best_of: kept here by name too
 from .book import Book, load_default
-from .parallel import BudgetExceeded, Halted, Lane, analyze_columns, check_threads, helper_order, race
+from .parallel import BudgetExceeded, Halted, Lane, PerThread, analyze_columns, check_threads, helper_order, race
 from .steps import warm_solver
 
 __all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "Interrupted", "supports", "score_value", "solver_game", "best_of"]
@@ -62,14 +64,29 @@ class Solver:
     ``book``: use the shipped opening book when one exists for the board (``True``), not at all (``False``), or
     a book file path.  ``threads`` (1..``MAX_THREADS``): the threads :meth:`analyze` and a progressive analysis
     search with, over the one table (:mod:`.parallel`); each more one adds its own frames and small table (1 MB).
+
+    Threads may share a solver: each call (``solve``, ``solve_bits``, ``solve_many``, ``solve_states``,
+    ``analyze``, ``best_move``, ``reset``, ``touch``, setting ``book``) takes :attr:`turn`, so they run one
+    after another, over the one table.  The lane methods (:meth:`solve_on`, :meth:`search_on`) are the
+    threads of one parallel search (:mod:`.parallel`, a progressive analysis): they take no turn, so whoever
+    runs one on a solver other threads call holds :attr:`turn` while it runs.
     """
 
     #: a long search returns to Python after this many nodes (well under a second) and goes on at once:
     #: Ctrl-C is handled there.  It changes no score and no node count.
     slice_nodes = 1 << 20
 
+    #: nodes searched by the last call (each thread reads its own last call's: :class:`.parallel.PerThread`)
+    nodes = PerThread(int)
+    #: nodes of each position of the last ``solve_many``
+    node_counts: PerThread[list[int]] = PerThread(list)
+    #: seconds taken by the last call
+    elapsed = PerThread(float)
+
     def __init__(self, game: Any = "connect4", *, tt_size: int = DEFAULT_TT_SIZE, book: bool | str = True,
                  threads: int = 1, wide: bool | None = None) -> None:
+        #: held by each call (reentrant: ``with solver.turn:`` makes several calls, or a search on lanes, one turn)
+        self.turn = threading.RLock()
         self.game = g = solver_game(game)
         self.key_bits = bits = g.cols * (g.rows + 1)
         #: whether the search runs on 128-bit bitboards (:mod:`zerosum.kernels.wide`); by default past 64 bits
@@ -91,14 +108,8 @@ class Solver:
         self._dims = (g.rows, g.cols, g.k)
         self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
         self._near_table = self._board_arrays[2][5]  # the search's small table for positions near the end
-        self._lanes = [Lane(self._board_arrays, self._stats)]  # lane 0: the calling thread's
+        self._lanes = [Lane(self._board_arrays, self._stats)]  # lane 0: each call's, one at a time (turn)
         self._touched = False  # whether the table's pages are mapped (:meth:`touch`)
-        #: nodes searched by the last call
-        self.nodes = 0
-        #: nodes of each position of the last ``solve_many``
-        self.node_counts: list[int] = []
-        #: seconds taken by the last call
-        self.elapsed = 0.0
         self.book = None
         if book is True:
             self.book = load_default(g)
@@ -115,10 +126,11 @@ class Solver:
 
     @book.setter
     def book(self, book: Book | None) -> None:
-        self._book = book
         arrays = search.book_arrays() if book is None else search.book_arrays(*book.probe())
-        self._book_arrays = arrays
-        self._prepared = (*self._board_arrays, arrays)
+        with self.turn:  # not while a search of another thread reads the book
+            self._book = book
+            self._book_arrays = arrays
+            self._prepared = (*self._board_arrays, arrays)
 
     def __repr__(self) -> str:
         wide = ", wide=True" if self.wide and self.key_bits <= 64 else ""
@@ -148,29 +160,32 @@ class Solver:
     def touch(self) -> None:
         """Map every page of the table now (each page's first entry written back as it is: nothing changes),
         so that the first search does not pay for it: up to 0.4 s for 128 MB on a busy machine."""
-        if not self._touched:
-            flat = self.table.reshape(-1)
-            flat[::512] = flat[::512].copy()  # 512 entries of 8 bytes: a page of 4 KB
-            self._touched = True
+        with self.turn:  # not while a search writes the table
+            if not self._touched:
+                flat = self.table.reshape(-1)
+                flat[::512] = flat[::512].copy()  # 512 entries of 8 bytes: a page of 4 KB
+                self._touched = True
 
     def reset(self) -> None:
         """Forget the transposition tables (the main one and the small one for near-end positions)."""
-        self.table.fill(0)
-        self._touched = True  # every page written
-        for lane in self._lanes:
-            lane.board[2][5].fill(0)  # each lane's small table
+        with self.turn:
+            self.table.fill(0)
+            self._touched = True  # every page written
+            for lane in self._lanes:
+                lane.board[2][5].fill(0)  # each lane's small table
 
     def lanes(self, n: int) -> list[Lane]:
         """``n`` lanes (:class:`.parallel.Lane`) to search on at once, made once and kept: lane 0 is the
         one :meth:`solve_bits` uses, lane 1 a lazy-SMP helper's (:func:`.parallel.helper_order`)."""
         n = check_threads(n)
         g = self.game
-        while len(self._lanes) < n:
-            order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
-            if len(self._lanes) == 1:
-                order = helper_order(order)
-            self._lanes.append(Lane((order, colmask, work)))
-        return self._lanes[:n]
+        with self.turn:  # two threads asking at once make each lane once
+            while len(self._lanes) < n:
+                order, colmask, work = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
+                if len(self._lanes) == 1:
+                    order = helper_order(order)
+                self._lanes.append(Lane((order, colmask, work)))
+            return self._lanes[:n]
 
     # ---- solving --------------------------------------------------------------------------------
 
@@ -185,17 +200,18 @@ class Solver:
         ``node_limit``: raise :class:`BudgetExceeded` rather than search more nodes than that.
         """
         current, mask, weak, node_limit = self._checked(current, mask, weak, node_limit)
-        start = time.perf_counter()
-        try:
-            if self.threads > 1 and self.lazy_smp and self._book_score(current, mask) is None:
-                score = self._result(race(self, current, mask, weak, self._limit(node_limit)), weak, node_limit)
-            else:
-                try:
-                    score = self.solve_on(self._lanes[0], current, mask, weak, node_limit)
-                finally:
-                    self.nodes = self._lanes[0].nodes
-        finally:
-            self.elapsed = time.perf_counter() - start
+        with self.turn:  # lane 0 (and a helper's lane 1) for this call alone
+            start = time.perf_counter()
+            try:
+                if self.threads > 1 and self.lazy_smp and self._book_score(current, mask) is None:
+                    score = self._result(race(self, current, mask, weak, self._limit(node_limit)), weak, node_limit)
+                else:
+                    try:
+                        score = self.solve_on(self._lanes[0], current, mask, weak, node_limit)
+                    finally:
+                        self.nodes = self._lanes[0].nodes
+            finally:
+                self.elapsed = time.perf_counter() - start
         return score
 
     def _checked(self, current: Any, mask: Any, weak: Any, limit: Any) -> tuple[int, int, bool, int | None]:
@@ -283,27 +299,28 @@ class Solver:
         for s in states:
             self.position(s)
         weak = self._options(weak, None)[0]
-        start = time.perf_counter()
-        n = len(states)
-        if self.book is None:
-            todo = list(range(n))
-            booked: list[int | None] = [None] * n
-        else:
-            booked = [self._book_score(s.current, s.mask) for s in states]
-            todo = [i for i, v in enumerate(booked) if v is None]
-        currents = search.board_array([states[i].current for i in todo], self.wide)
-        masks = search.board_array([states[i].mask for i in todo], self.wide)
-        scores = np.zeros(len(todo), dtype=np.int64)
-        nodes = np.zeros(len(todo), dtype=np.int64)
-        if todo:
-            g = self.game
-            stats = self._stats
-            stats.fill(0)
-            done = 0
-            while done < len(todo):  # in slices, like solve_bits
-                stats[1] = stats[0] + self.slice_nodes
-                done = int(search.solve_many(currents, masks, g.rows, g.cols, g.k, weak, self._prepared, self.table,
-                                             scores, nodes, stats, done))
+        with self.turn:  # lane 0's frames and stats for this call alone
+            start = time.perf_counter()
+            n = len(states)
+            if self.book is None:
+                todo = list(range(n))
+                booked: list[int | None] = [None] * n
+            else:
+                booked = [self._book_score(s.current, s.mask) for s in states]
+                todo = [i for i, v in enumerate(booked) if v is None]
+            currents = search.board_array([states[i].current for i in todo], self.wide)
+            masks = search.board_array([states[i].mask for i in todo], self.wide)
+            scores = np.zeros(len(todo), dtype=np.int64)
+            nodes = np.zeros(len(todo), dtype=np.int64)
+            if todo:
+                g = self.game
+                stats = self._stats
+                stats.fill(0)
+                done = 0
+                while done < len(todo):  # in slices, like solve_bits
+                    stats[1] = stats[0] + self.slice_nodes
+                    done = int(search.solve_many(currents, masks, g.rows, g.cols, g.k, weak, self._prepared, self.table,
+                                                 scores, nodes, stats, done))
         if len(todo) == n:
             result: list[int] = scores.tolist()
             counts: list[int] = nodes.tolist()
@@ -338,7 +355,6 @@ class Solver:
         weak, node_limit = self._options(weak, node_limit)
         threads = self.threads if threads is None else check_threads(threads)
         g = self.game
-        start = time.perf_counter()
         out: list[int | None] = [None] * g.cols
         children = []
         for col in range(g.cols):
@@ -354,20 +370,22 @@ class Solver:
                 children.append((col, child.current, child.mask))
         nodes = 0
         scores: dict[int, int] = {}  # the children's scores, each for its side to move
-        try:
-            if threads > 1 and node_limit is None and len(children) > 1:
-                order = sorted(children, key=lambda c: (abs(2 * c[0] - (g.cols - 1)), c[0]))  # centre first
-                nodes = analyze_columns(self, order, weak, threads, scores)[1]
-            else:
-                lane = self._lanes[0]
-                for col, current, mask in children:
-                    left = None if node_limit is None else node_limit - nodes
-                    try:
-                        scores[col] = self.solve_on(lane, current, mask, weak, left)
-                    finally:
-                        nodes += lane.nodes
-        except KeyboardInterrupt:  # what was proven is said, not lost
-            raise Interrupted([-scores[c] if c in scores else s for c, s in enumerate(out)]) from None
+        with self.turn:  # lane 0 (and the helpers' lanes) for this call alone
+            start = time.perf_counter()
+            try:
+                if threads > 1 and node_limit is None and len(children) > 1:
+                    order = sorted(children, key=lambda c: (abs(2 * c[0] - (g.cols - 1)), c[0]))  # centre first
+                    nodes = analyze_columns(self, order, weak, threads, scores)[1]
+                else:
+                    lane = self._lanes[0]
+                    for col, current, mask in children:
+                        left = None if node_limit is None else node_limit - nodes
+                        try:
+                            scores[col] = self.solve_on(lane, current, mask, weak, left)
+                        finally:
+                            nodes += lane.nodes
+            except KeyboardInterrupt:  # what was proven is said, not lost
+                raise Interrupted([-scores[c] if c in scores else s for c, s in enumerate(out)]) from None
         for col, score in scores.items():
             out[col] = -score
         self.nodes = nodes
