@@ -33,7 +33,7 @@ from ..core.files import shown
 from ..core.sqlite_trouble import sqlite_header
 from ..errors import InvalidFileError
 from ..spec import quoted, visible
-from .store_files import StorageError, _failed, _lock, _said, lock_file, read_unchanged
+from .store_files import Claim, StorageError, _failed, _lock, _said, lock_file, read_unchanged
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
 
@@ -116,10 +116,11 @@ class Store:
     Opening an existing file checks it first (an SQLite database, undamaged, with this module's tables and
     columns); anything else is one :class:`~zerosum.errors.InvalidFileError` line, and the file is left as
     it was.  ``lock=True`` holds an exclusive lock while the store is open, so two runs never write one file
-    (the second is refused at once).  Every SQLite error later on is an ``InvalidFileError`` too.
+    (the second is refused at once); ``lock`` a :class:`~.store_files.Claim` of the file: that lock, taken
+    before.  Every SQLite error later on is an ``InvalidFileError`` too.
     """
 
-    def __init__(self, path: str | Path, create: bool = False, lock: bool = False) -> None:
+    def __init__(self, path: str | Path, create: bool = False, lock: bool | Claim = False) -> None:
         self.path = Path(path)
         self.schema = SCHEMA_VERSION
         self._lock_fd: int | None = None
@@ -145,7 +146,7 @@ class Store:
                 raise InvalidFileError(f"{shown(name)} is not a zerosum results file ({said})")
         try:
             if lock:
-                self._lock_fd = _lock(self.path, create)
+                self._lock_fd = lock.lock() if isinstance(lock, Claim) else _lock(self.path, create)
             self.db = sqlite3.connect(str(self.path), timeout=30.0)
             if create:
                 self.db.execute("PRAGMA journal_mode=WAL")

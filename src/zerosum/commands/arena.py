@@ -135,31 +135,35 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..errors import InvalidFileError
     from .arena_config import _build_config, _open_resumed
     from .arena_options import check_clashes, check_ranking, finish_ranking
-    from .arena_results import results_path, start_new
+    from .arena_results import release_claim, results_path, start_new
     from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
     out = check_output(results_path(args), overwrite=True, what="results file")
-    pgnout = check_pgnout(args, out)
-    check_clashes(args, out, pgnout)  # -o, --pgnout, --ranking: three files (a resumed run's records: below)
-    if args.resume:
-        store, config = _open_resumed(args, mode, out)
-        try:
-            pgnout, notice = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
-            check_ranking(args, config, out, pgnout)  # --ranking, --grade; no clash of outputs
-            runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
-        except BaseException:
-            store.close()
-            raise
-        if notice:  # said once the run is sure to start: an error before it is the only line
-            print(notice, file=sys.stderr)
-    else:
-        config = _build_config(args, mode)
-        check_ranking(args, config, out, pgnout)  # --ranking, --grade: before anything is written
-        runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
-        store = start_new(args, config, out)
-        if args.results_notice:  # said once the run is sure to start: an error before it writes nothing
-            print(args.results_notice, file=sys.stderr)
+    try:  # a check that fails lets go of the results file claimed for an unnamed run (removed when made for it)
+        pgnout = check_pgnout(args, out)
+        check_clashes(args, out, pgnout)  # -o, --pgnout, --ranking: three files (a resumed run's records: below)
+        if args.resume:
+            store, config = _open_resumed(args, mode, out)
+            try:
+                pgnout, notice = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
+                check_ranking(args, config, out, pgnout)  # --ranking, --grade; no clash of outputs
+                runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
+            except BaseException:
+                store.close()
+                raise
+            if notice:  # said once the run is sure to start: an error before it is the only line
+                print(notice, file=sys.stderr)
+        else:
+            config = _build_config(args, mode)
+            check_ranking(args, config, out, pgnout)  # --ranking, --grade: before anything is written
+            runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)  # before writing: a missing Ray fails cleanly
+            store = start_new(args, config, out)
+            if args.results_notice:  # said once the run is sure to start: an error before it writes nothing
+                print(args.results_notice, file=sys.stderr)
+    except BaseException:
+        release_claim(args)
+        raise
     console = _console()
     show = console.is_terminal and not args.quiet
     start = time.perf_counter()

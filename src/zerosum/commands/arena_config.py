@@ -17,7 +17,19 @@ __all__: list[str] = []  # its two functions are private to zerosum.commands.are
 
 
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
-    """The configuration of a new run, with every argument and agent checked (nothing is written here)."""
+    """The configuration of a new run, with every argument and agent checked (nothing is written here: a check
+    that fails lets go of the results file claimed for a run that names none, and removes it when made for it)."""
+    from .arena_results import release_claim
+
+    try:
+        return _checked_config(args, mode)
+    except BaseException:
+        release_claim(args)
+        raise
+
+
+def _checked_config(args: argparse.Namespace, mode: str) -> Any:
+    """The configuration of a new run, every argument and agent checked: :func:`_build_config`."""
     from ..arena.match import (
         MAX_PLANNED,
         ArenaConfig,
@@ -94,12 +106,15 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
 
 
 def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, Any]:
-    """The store (locked) and configuration of the run to carry on, once every agent is known to start."""
+    """The store (locked) and configuration of the run to carry on, once every agent is known to start and its
+    record file (``--pgnout``) is known to be no other run's."""
     from ..arena.match import canonical_spec, check_agents, open_run
+    from ..arena.store import lock_file
     from ..core.files import shown
     from ..errors import AgentError
     from .arena_options import resume_conflicts, resumed_engines
     from .options import UsageError
+    from .replay import resumed_pgnout
 
     store, config = open_run(out, lock=True)
     try:
@@ -117,6 +132,10 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
             check_agents(config.agents, config.limits, config.digests, game=config.game)
         except AgentError as exc:
             raise AgentError(f"--resume: the run in {shown(out)} cannot go on: {exc}") from None
+        records = resumed_pgnout(args, Path(args.pgnout) if getattr(args, "pgnout", None) else None, store)[0]
+        if records is not None:  # written by another run: one line, before the run says where its records go
+            with lock_file(records, "record file"):
+                pass
     except BaseException:
         store.close()
         raise

@@ -147,10 +147,14 @@ def check_pgnout(args: argparse.Namespace, results: Path) -> Path | None:
     """``--pgnout``'s path once it may be written, before any work (None without it): a regular file or
     none (never a FIFO, link or device, even with ``--overwrite``); a new run refuses an existing file unless
     ``--overwrite`` (which replaces it); ``--resume`` appends to it.  ``--pgnout ""`` is refused."""
+    from ..arena.store_files import lock_file
     from ..core.files import check_output, shown
 
     if getattr(args, "pgnout", None) is None:
         return None
+    check_output(args.pgnout, overwrite=True, what="record file")  # a FIFO, link or device first
+    with lock_file(Path(args.pgnout), "record file"):  # another run's records: "in use", not "pass --overwrite"
+        pass
     path = check_output(args.pgnout, overwrite=bool(args.resume or args.overwrite), what="record file")
     if path.resolve() == results.resolve():
         raise UsageError(f"--pgnout {shown(args.pgnout)} is the results file: name another file for the records")

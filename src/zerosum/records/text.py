@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..core.checks import safe_repr
@@ -237,6 +238,7 @@ def format(record: Record) -> str:
 def write(records: Iterable[Record], path: str | os.PathLike[str], *, overwrite: bool = False) -> int:
     """Write ``records`` to ``path`` all at once (nothing is left on failure, and a file replaced with
     ``overwrite`` stays as it was); how many were written."""
+    from ..arena.store_files import lock_file
     from ..core.files import atomic_output
 
     target = path_of(path, "record file")
@@ -244,8 +246,8 @@ def write(records: Iterable[Record], path: str | os.PathLike[str], *, overwrite:
     if isinstance(records, (str, bytes, Record)) or not isinstance(records, Iterable):
         raise InvalidFileError(f"write takes a list (or any iterable) of records, not {safe_repr(records, 40)}")
     count = 0
-    try:
-        with atomic_output(target, overwrite=overwrite, what="record file") as fh:
+    try:  # a file a run's records go to (its lock held) is in use: never renamed over under that run
+        with lock_file(Path(target), "record file"), atomic_output(target, overwrite=overwrite, what="record file") as fh:
             for record in records:
                 fh.write(("\n" if count else "") + format(record))
                 count += 1

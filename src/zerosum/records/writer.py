@@ -4,7 +4,10 @@ Every game is appended whole or not at all: the bytes are written until all are 
 flushed to disk, and on any failure (a full disk, a file-size limit, Ctrl-C) the file is cut back to its
 length before the game, so it holds only whole games; the error names the file.  A file opened to append
 to (a resumed run) is read first: a torn last game, left by a run killed in the middle of a write, is
-removed and said so (:attr:`Writer.notes`); a file damaged before its end is refused."""
+removed and said so (:attr:`Writer.notes`); a file damaged before its end is refused.  A writer holds the file's
+run lock (an exclusive ``flock``, as a run holds its results file) from its opening to its :meth:`~Writer.close`:
+a second writer of the file, in this process or another (a run's ``--pgnout``, ``--overwrite`` or ``--resume``),
+is refused at once, having changed nothing."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from typing import Any, BinaryIO
 
 from ..arena.store import GameRecord as ArenaGame
 from ..arena.store import Store
+from ..arena.store_files import hold
 from ..core.checks import safe_repr
 from ..errors import InvalidFileError
 from .lexer import MAX_LINE, flag, path_of
@@ -38,9 +42,10 @@ class Writer:
     so a run killed at any moment leaves only whole games (at most a torn last one, which the next
     ``Writer`` on the file removes).
 
-    ``overwrite``: start the file afresh; else append to it, as a resumed run does, once its end is known
-    to be sound.  ``count``: the games this writer wrote; ``held``: the whole games in the file; ``notes``:
-    what was mended on opening (one line each, for the caller to show)."""
+    ``overwrite``: start the file afresh (emptied only once its lock is held); else append to it, as a resumed
+    run does, once its end is known to be sound.  A file another writer holds is refused, untouched
+    (``record file 'r.pgn' is in use by another run: ...``).  ``count``: the games this writer wrote; ``held``:
+    the whole games in the file; ``notes``: what was mended on opening (one line each, for the caller to show)."""
 
     count: int
     held: int
@@ -52,8 +57,7 @@ class Writer:
 
         self.path = check_output(path_of(path, "record file"), overwrite=True, what="record file")
         flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        if flag(overwrite, "overwrite"):
-            flags |= os.O_TRUNC
+        flag(overwrite, "overwrite")  # never O_TRUNC: the file is emptied once its lock is held
         self.count, self.held, self.notes, self._rounds = 0, 0, [], set()
         self._append = not overwrite
         self._fd: int | None = None
@@ -68,6 +72,10 @@ class Writer:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
                 raise self._error(" is not a regular file")
+            hold(fd, self.path, "record file")  # another run's records: refused, nothing read or cut
+            if overwrite and info.st_size:
+                self._cut(0)
+                info = os.fstat(fd)
             size = self._mend(info.st_size) if self._append and info.st_size else info.st_size
             self._lead = "" if not size else "\n" if os.pread(fd, 1, size - 1) == b"\n" else "\n\n"
         except OSError as exc:
