@@ -6,16 +6,24 @@ width has steps of its own.  This module stands below :mod:`.solver`: what makes
 in (``make``: the :class:`.solver.Solver` class, or a function that imports it when called), and a new
 ``Solver``'s search has its code ready first, telling a person using zerosum from Python of a compile
 (:func:`warm_solver`).
+
+A host that runs searches under a time limit it enforces from outside (the web server's worker processes) is
+told of each step's work as it starts and ends (:func:`telling`), so that it waits for a compile -- tens of
+seconds on a cold cache, the 128-bit search's first use on a board past 64 bits -- rather than kill it at
+the search's limit, which lost the compile and left the next request to start it again.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from ..agents.prepare import Step, numba_step, ready, step, warm
 from ..errors import GameError
 
-__all__ = ["solver_steps", "warm_solver", "takes", "COLD_TABLES", "COLD_SEARCH"]
+__all__ = ["solver_steps", "warm_solver", "takes", "wide", "telling", "PREPARING", "PREPARED", "COLD_TABLES",
+           "COLD_SEARCH"]
 
 #: about how long each step takes on a cold cache (seconds, an idle two-core machine)
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
@@ -23,12 +31,46 @@ COLD_TABLES, COLD_SEARCH = 3.0, 20.0
 
 #: the widths (128-bit or not) whose steps are done in this process
 _READY: set[bool] = set()
+#: what :func:`telling`'s listener hears: ``(PREPARING, label)`` as a step's work starts, ``(PREPARED, label)``
+#: as it ends (done or failed)
+PREPARING, PREPARED = "preparing", "prepared"
+_LISTENERS: list[Callable[[Any], object]] = []
 
 
 def takes(game: Any) -> bool:
     """Whether the solver takes ``game``: a Connect-X board up to 128 bits (as :func:`.solver.supports`,
     without importing the compiled code): the game says so (``game.traits.solver``)."""
     return bool(getattr(getattr(game, "traits", None), "solver", False))
+
+
+def wide(game: Any) -> bool:
+    """Whether the solver takes ``game`` with its 128-bit code: a Connect-X board past 64 bits (8 x 8, 9 x 7,
+    7 x 9), whose compiled code is not the 64-bit boards' (7 x 6)."""
+    return takes(game) and game.cols * (game.rows + 1) > 64
+
+
+@contextlib.contextmanager
+def telling(listener: Callable[[Any], object]) -> Iterator[None]:
+    """While inside, ``listener`` hears of each solver step whose work runs in this process, as it starts and
+    ends: ``(PREPARING, label)`` then ``(PREPARED, label)`` (a step done already runs nothing, and says
+    nothing).  The web server's jobs pass :func:`zerosum.pool.report`, which the worker's owner sees
+    (:func:`zerosum.ui.engines.tracked_job`)."""
+    _LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _LISTENERS.remove(listener)
+
+
+def _told(label: str, work: Callable[[], None]) -> None:
+    """``work()``, its start and its end told to :func:`telling`'s listeners."""
+    for listener in list(_LISTENERS):
+        listener((PREPARING, label))
+    try:
+        work()
+    finally:
+        for listener in list(_LISTENERS):
+            listener((PREPARED, label))
 
 
 def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
@@ -44,24 +86,25 @@ def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
             return []
     if not takes(game):
         return []
-    wide = game.cols * (game.rows + 1) > 64
-    key, words = (" 128", "128-bit ") if wide else ("", "")  # the width: as warm_solver keys _READY
+    key, words = (" 128", "128-bit ") if wide(game) else ("", "")  # the width: as warm_solver keys _READY
+    tables, search = f"the solver's {words}tables", f"the solver's {words}search"
     return [numba_step(),
-            step(f"solver tables{key}", f"the solver's {words}tables", lambda: _probe(make, game), COLD_TABLES),
-            step(f"solver search{key}", f"the solver's {words}search", lambda: _probe(make, game, True), COLD_SEARCH)]
+            step(f"solver tables{key}", tables, lambda: _told(tables, lambda: _probe(make, game)), COLD_TABLES),
+            step(f"solver search{key}", search, lambda: _told(search, lambda: _probe(make, game, True)),
+                 COLD_SEARCH)]
 
 
 def warm_solver(game: Any, make: Callable[..., Any]) -> None:
     """The solver's compiled code for ``game`` loaded (or compiled) before a search, as its steps
     (:func:`zerosum.agents.prepare.warm`): a person using zerosum from Python is told of a compile
     (:func:`~zerosum.agents.prepare.tell`).  A :class:`.solver.Solver`'s search calls it (cheap once done)."""
-    wide = game.cols * (game.rows + 1) > 64
-    if wide in _READY:  # every search calls it: once done, a set lookup
+    width = wide(game)
+    if width in _READY:  # every search calls it: once done, a set lookup
         return
     steps = solver_steps(game, make)
     warm(steps)
     if ready(steps):
-        _READY.add(wide)
+        _READY.add(width)
 
 
 def _probe(make: Callable[..., Any], game: Any, search: bool = False) -> None:

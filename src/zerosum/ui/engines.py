@@ -10,6 +10,15 @@ cores, done by the first worker alone while the others wait to load it from the 
 the first warm worker, up to :data:`READY_WAIT` seconds, rather than being refused; :meth:`Engines.health`
 says whether they are ready and, while they are not, what they are doing (:func:`preparing_words`).
 
+**Boards past 64 bits** (8 x 8, 9 x 7, 7 x 9) have compiled code of their own, which the workers' warm-up does
+not load; on a first run it is prepared after it, in the background (:mod:`.warmup`).  A request on such a
+board waits for that preparation on the event loop, as for the first warm worker (its client's going ends the
+wait), holding no worker.  A job whose solver code compiles in its worker all the same says so as it starts
+and ends (:func:`zerosum.solver.steps.telling`): it gets :data:`WARM_UP_LIMIT` while it compiles, its time
+limit counts from the end of the compile, and a client gone meanwhile stops it only then (a compile killed at
+a request's limit was lost, and every later request started it again).  While a request waits for either,
+:meth:`Engines.health` says the engines are not ready and what they prepare.
+
 When the server stops (Ctrl-C), :meth:`Engines.stop` ends every engine request waiting for its answer at once:
 each raises :class:`~zerosum.pool.EngineBusy` "the server is stopping" (a 503), its worker left to be killed
 by :meth:`Engines.close`, rather than holding the server up until uvicorn cancels it.
@@ -32,14 +41,18 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 from typing import Any, Callable
 
+from ..game import Game
 from ..pool import EngineBusy, Pool, report
 from ..pool.moves import warm_up
+from ..solver.steps import PREPARED, PREPARING, telling, wide
 from . import service
 from .connections import STOPPING
 from .position import DEFAULT_GAME
 from .requests import CURRENT, ClientGone
+from .warmup import WideCode
 
 __all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "KILL_GRACE", "preparing_words",
            "tracked_job"]
@@ -62,12 +75,26 @@ _POLL = 0.05  # seconds between two looks at the pool while a request with its t
 
 def tracked_job(job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """``job(*args)``, in a worker, saying to the server which process runs it and when it ends (so that the
-    server kills that worker only while it runs this job)."""
+    server kills that worker only while it runs this job), and when its solver code compiles (the server
+    waits for a compile rather than kill it: :func:`zerosum.solver.steps.telling`)."""
     report((_JOB, os.getpid()))
     try:
-        return job(*args)
+        with telling(report):
+            return job(*args)
     finally:
         report((_JOB, None))
+
+
+def _past_64(args: tuple[Any, ...]) -> bool:
+    """Whether an engine job is about a board past 64 bits (:func:`zerosum.solver.steps.wide`): its game is its
+    first argument (an analysis, a review, a best line), that argument's (a "why?"), or the one its
+    :class:`~zerosum.pool.moves.Job` was built with (a move); a record's text names none."""
+    first = args[0] if args else None
+    built = getattr(first, "built", None)
+    for game in (first, getattr(first, "game", None), built[0] if isinstance(built, tuple) and built else None):
+        if isinstance(game, Game):
+            return wide(game)
+    return False
 
 
 class _Call:
@@ -83,6 +110,7 @@ class _Call:
         self.pid: int | None = None  # the worker running the job, while it runs it
         self.ended = False  # the job has ended in its worker
         self.kill_on_start = False  # the grace passed before the job started: it is stopped as it starts
+        self.compiling = 0  # the solver steps whose work runs in the job now (steps.telling)
 
 
 def preparing_words(seconds: float, doing: str) -> str:
@@ -105,7 +133,8 @@ class Engines:
         self.max_engine_requests, self.max_record_requests = max_engine_requests, max_record_requests
         self.ready_wait = max(busy_wait, ready_wait)
         # each worker prepares the engines the page offers, on the game it opens with
-        warmup = functools.partial(warm_up, DEFAULT_GAME, tuple(spec for spec, *_ in service.offered_opponents()))
+        specs = tuple(spec for spec, *_ in service.offered_opponents())
+        warmup = functools.partial(warm_up, DEFAULT_GAME, specs)
         self.pool = Pool(size=workers, wait=busy_wait, mode=mode, warmup=warmup, warmup_limit=WARM_UP_LIMIT,
                          ready_wait=ready_wait)
         self.busy_wait = busy_wait
@@ -117,6 +146,8 @@ class Engines:
         self._in_pool = 0  # requests whose job is in the pool (on the event loop only)
         self._waits: set[Any] = set()  # the cancel scopes of the engine requests waiting for their answer
         self.stopping = False  # the server stops: engine requests are refused
+        self.wide = WideCode(self.pool, specs, WARM_UP_LIMIT)  # the code of boards past 64 bits
+        self._held = 0  # requests waiting for it (on the event loop only)
 
     async def run(self, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors, EngineBusy when the
@@ -155,10 +186,14 @@ class Engines:
         import anyio.to_thread
 
         starting = self.mode != "inline" and self.pool.ready == 0
-        wait = self.ready_wait if starting else self.busy_wait
+        past_64 = self.mode != "inline" and _past_64(args)
+        held = past_64 and self.wide.under_way() is not None
+        wait = self.ready_wait if starting or held else self.busy_wait
         turn = free = False
         try:
             with anyio.move_on_after(wait), call.waiting:
+                if past_64:
+                    await self._wait_for_preparation()
                 await self._turns.acquire()
                 turn = True
                 while not self._worker_free():  # a worker killed or retired is being replaced
@@ -170,6 +205,9 @@ class Engines:
         if not free:
             if call.gone:
                 raise ClientGone("the client went away before a worker was free")
+            if held:
+                raise EngineBusy(f"the engine of this board is still being prepared after {wait:g} s; try again in "
+                                 "a moment")
             if starting:
                 raise EngineBusy(f"the engines are still starting after {wait:g} s; try again in a moment")
             raise EngineBusy("every engine is busy; try again in a moment")
@@ -194,11 +232,29 @@ class Engines:
         ready = self.pool.ready
         return ready > self._in_pool or (ready == 0 and self.pool.preparing is None)
 
+    async def _wait_for_preparation(self) -> None:
+        """Wait, on the event loop, while the code of boards past 64 bits is prepared (:mod:`.warmup`): a
+        request on such a board started then would compile it again, in its worker."""
+        import anyio
+
+        if self.wide.under_way() is None:
+            return
+        self._held += 1
+        try:
+            while self.wide.under_way() is not None:
+                await anyio.sleep(_POLL)
+        finally:
+            self._held -= 1
+
     def _in_worker(self, job: Callable[..., Any], args: tuple[Any, ...], call: _Call) -> Any:
         """In the request's thread: the job in a worker of the pool, noting which one runs it while it runs."""
 
         def started_or_ended(message: Any) -> float | None:
-            if not (isinstance(message, tuple) and len(message) == 2 and message[0] == _JOB):
+            if not (isinstance(message, tuple) and len(message) == 2):
+                return None
+            if message[0] in (PREPARING, PREPARED):
+                return self._compile_event(call, message[0] == PREPARING, str(message[1]))
+            if message[0] != _JOB:
                 return None
             with call.lock:
                 call.pid, call.ended = message[1], message[1] is None
@@ -206,7 +262,24 @@ class Engines:
                     return 0.0  # a new time limit of nothing: the pool stops the job (its worker killed) at once
             return None
 
-        return self.pool.run(tracked_job, (job, args), self.hard_limit, started_or_ended)
+        try:
+            return self.pool.run(tracked_job, (job, args), self.hard_limit, started_or_ended)
+        finally:
+            self.wide.compiling(id(call), None)
+
+    def _compile_event(self, call: _Call, starts: bool, label: str) -> float | None:
+        """In the request's thread: the job's solver code starts or ends compiling (or loading).  While it
+        does, the job's time limit is the warm-up's; after, the hard limit counts again from there -- or, its
+        client gone meanwhile, the grace (the kill put off while it compiled: :meth:`_kill`)."""
+        if self.mode == "inline":
+            return None
+        with call.lock:
+            call.compiling = max(0, call.compiling + (1 if starts else -1))
+            compiling = call.compiling > 0
+        self.wide.compiling(id(call), label if compiling else None)
+        if compiling:
+            return WARM_UP_LIMIT
+        return KILL_GRACE if call.gone else self.hard_limit
 
     async def _watch(self, request: Any, call: _Call) -> None:
         """Wait for the client to hang up: then drop the request's wait, or kill its job after the grace."""
@@ -232,6 +305,8 @@ class Engines:
         if self.mode == "inline":
             return
         with call.lock:  # the job cannot end (and its worker take another) meanwhile
+            if call.compiling:  # its code compiles: kept, and the job stopped after (_compile_event)
+                return
             if call.pid is not None and call.pid in self.pool.pids:
                 try:
                     os.kill(call.pid, signal.SIGKILL)
@@ -250,22 +325,30 @@ class Engines:
         return len(waits)
 
     def health(self) -> dict[str, Any]:
-        """``engines`` (workers), ``engines_ready`` (warm ones), ``ready`` (at least one: a request is answered
-        without waiting for a warm-up), ``preparing`` (while not ready: what the engines are doing, in words;
-        else None), ``ready_wait`` (how long a request waits for the first warm engine) and ``engine_requests``
-        (engine requests running or waiting now)."""
+        """``engines`` (workers), ``engines_ready`` (warm ones), ``ready`` (at least one, and no request waits for
+        the code of a board past 64 bits: a request is answered without waiting for a warm-up), ``preparing``
+        (while not ready: what the engines are doing, in words; else None), ``ready_wait`` (how long a request
+        waits for the first warm engine) and ``engine_requests`` (engine requests running or waiting now)."""
         ready = self.workers if self.mode == "inline" else self.pool.ready
         preparing = None
         if not ready:
             warming = self.pool.preparing
             preparing = preparing_words(*warming) if warming is not None else "starting the engine"
+        elif self._held or self.wide.jobs_compiling():  # a request waits for the code past 64 bits
+            under_way = self.wide.under_way()
+            if under_way is not None:
+                preparing = preparing_words(time.monotonic() - under_way[0], under_way[1])
         return {"engine_time": self.engine_time, "engines": self.workers, "engines_ready": ready,
-                "ready": ready > 0, "preparing": preparing, "ready_wait": self.ready_wait,
+                "ready": ready > 0 and preparing is None, "preparing": preparing, "ready_wait": self.ready_wait,
                 "engine_requests": self.waiting}
 
     def start(self) -> None:
-        """Start the workers in the background: they load the engines while the page is served."""
+        """Start the workers in the background: they load the engines while the page is served (on a first run,
+        the code of boards past 64 bits is prepared after them: :mod:`.warmup`)."""
         self.pool.start()
+        if self.mode != "inline":
+            self.wide.start()
 
     def close(self) -> None:
+        self.wide.close()
         self.pool.close()
