@@ -143,3 +143,19 @@ def test_each_thread_reads_the_figures_of_its_own_last_call() -> None:
     other.start()
     other.join(timeout=600)
     assert fresh == {"nodes": solver.nodes, "counts": solver.node_counts}  # the last call's, from any thread
+
+
+def test_a_solver_pickles_and_copies_without_its_lock() -> None:
+    # the turn (an RLock) and each thread's figures made a Solver unpicklable: a copy takes turns of its own
+    import copy
+    import pickle
+
+    from zerosum import Solver
+
+    solver = Solver("connect4", tt_size=1 << 12, book=False)
+    before = solver.solve("4453")
+    for twin in (pickle.loads(pickle.dumps(solver)), copy.deepcopy(solver)):
+        assert twin.turn is not solver.turn
+        assert twin.solve("4453") == before and twin.nodes >= 0
+        with twin.turn:  # reentrant, as the original's
+            assert twin.solve("44") == solver.solve("44")

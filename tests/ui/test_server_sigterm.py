@@ -73,3 +73,30 @@ def test_sigterm_stops_serve_as_ctrl_c_does_then_ends_as_killed_by_it(tmp_path, 
     stopping = {"error": "the server is stopping"}
     assert len(answers) == 2 and all(s == 503 and json.loads(body) == stopping for s, body in answers), answers
     assert workers and gone(workers, 30) == []
+
+
+def test_the_end_by_sigterm_passes_over_another_thread_s_database(tmp_path) -> None:
+    # a connection opened in another thread cannot be closed from this one (check_same_thread): before, the
+    # exit handler stopped there with a traceback and exit status 1, the streams unflushed, no SIGTERM
+    script = f"""
+import signal, sqlite3, sys, threading, time
+from zerosum.ui.connections import _raise_at_exit
+held, opened = [], threading.Event()
+def opener():
+    held.append(sqlite3.connect({str(tmp_path / 'other.db')!r}))
+    opened.set()
+    time.sleep(60)
+threading.Thread(target=opener, daemon=True).start()
+opened.wait(30)
+mine = sqlite3.connect({str(tmp_path / 'mine.db')!r})
+mine.execute("PRAGMA journal_mode=WAL")
+mine.execute("CREATE TABLE t (x)")
+mine.commit()
+print("flushed at the end", end="")
+_raise_at_exit(signal.SIGTERM, signal.SIG_DFL)
+print("still alive")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGTERM, (done.returncode, done.stderr)
+    assert done.stdout == "flushed at the end" and done.stderr == ""
+    assert not (tmp_path / "mine.db-wal").exists()  # this thread's connection closed

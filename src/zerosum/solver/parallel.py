@@ -38,7 +38,7 @@ class BudgetExceeded(GameError):
 class Halted(BudgetExceeded):
     """A search on a lane another thread halted (:meth:`Lane.halt`) stopped before its answer."""
 
-__all__ = ["BudgetExceeded", "Halted", "Lane", "PerThread", "retire", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
+__all__ = ["BudgetExceeded", "Halted", "Lane", "PerThread", "TakesTurns", "retire", "default_threads", "check_threads", "analyze_columns", "race", "helper_order", "MAX_THREADS",
            "FACE_THREADS"]
 
 #: ``Solver(threads=N)``: 1..MAX_THREADS
@@ -134,6 +134,24 @@ class PerThread(Generic[T]):
             own = values.setdefault("_per_thread", threading.local())
         setattr(own, self.name, value)
         values[self.name] = value  # the last value any thread set
+
+
+class TakesTurns:
+    """An object whose calls take turns on a reentrant lock, ``turn`` (a :class:`~zerosum.solver.solver.Solver`),
+    pickled and copied without it or its threads' own values (:class:`PerThread`): a copy, here or in another
+    process, takes turns of its own, and reads the last values any thread set."""
+
+    turn: Any
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(vars(self))
+        state.pop("turn", None)
+        state.pop("_per_thread", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self.turn = threading.RLock()
 
 
 def _start(target: Callable[[], None]) -> threading.Thread:

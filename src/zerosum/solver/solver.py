@@ -28,7 +28,8 @@ from ..errors import InvalidFileError, InvalidPositionError, InvalidSpecError, U
 from ..games.connectx import ConnectXState
 from .boards import best_of, score_value, solver_game, supports  # solver_game, best_of: kept here by name too
 from .book import Book, load_default
-from .parallel import BudgetExceeded, Halted, Lane, PerThread, analyze_columns, check_threads, helper_order, race
+from .parallel import (BudgetExceeded, Halted, Lane, PerThread, TakesTurns, analyze_columns, check_threads, helper_order,
+                       race)
 from .steps import warm_solver
 
 __all__ = ["Solver", "Position", "BudgetExceeded", "Halted", "Interrupted", "supports", "score_value", "solver_game", "best_of"]
@@ -54,7 +55,7 @@ class Interrupted(KeyboardInterrupt):
         self.scores = scores
 
 
-class Solver:
+class Solver(TakesTurns):
     """A perfect Connect-X solver for boards with ``cols * (rows + 1) <= 128``.
 
     ``tt_size``: transposition-table entries (rounded up to a power of two, at most one per possible key;

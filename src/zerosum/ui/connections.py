@@ -266,7 +266,8 @@ def _raise_at_exit(signum: int, action: Any) -> None:
 
     for found in gc.get_objects():
         if isinstance(found, sqlite3.Connection):
-            found.close()
+            with contextlib.suppress(sqlite3.Error):  # another thread's (check_same_thread): left to the kernel
+                found.close()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):  # no stream, a closed one, a full disk
             stream.flush()
