@@ -51,6 +51,8 @@ ALLOWED = {
                                                             "definition (an outside format), so it names that board",
     ("commands/bench.py", "'connect4'"): "the board a benchmark measures on by default",
     ("commands/bench.py", "'connect4-8x8'"): "the board the alpha-beta benchmark measures on by default",
+    ("ui/warmup.py", "'connect4-8x8'"): "the board whose warm-up compiles the code every board past 64 bits "
+                                        "shares (one width: 8 x 8, 9 x 7, 7 x 9), prepared on a first run",
     # default agents of options, values a person may replace
     ("commands/explain.py", "'alphabeta:plain=1,depth=4'"): "explain's default --agent (a value, not a branch)",
     ("commands/kaggle.py", "'solver'"): "kaggle-agent's default SPEC",

@@ -112,4 +112,5 @@ def test_the_default_notation_and_the_faces_need_no_code_for_a_new_game(toy) -> 
     assert render_plain(game, state, actions[-1]) == ". X O"
     info = describe_state(game, actions)
     assert info["board"] == [[0, 1, 2]] and info["targets"] == [["1", None, None]] and info["legal"] == ["1"]
-    assert info["status"] == "Player 1 (X) to move." and any(g["spec"] == "toyrow" for g in info["games"])
+    # the page names a player as its board draws the pieces (ui.position.player_name): a gravity row's in colour
+    assert info["status"] == "Player 1 (red) to move." and any(g["spec"] == "toyrow" for g in info["games"])
