@@ -59,6 +59,8 @@ ALLOWED = {
     ("commands/kaggle.py", "'alphabeta'"): "kaggle-agent's default --opening SPEC",
     # the person at the keyboard: DESIGN's "an agent spec or 'human'" seat of zerosum play
     ("ui/terminal.py", "'human'"): "play's seat for a person (DESIGN: --first AGENT or 'human')",
+    ("ui/terminal_session.py", "'human'"): "a person's seat in the session's Settings (DESIGN: --first AGENT or "
+                                           "'human')",
     ("commands/play.py", "'human'"): "--first's default: a person (DESIGN)",
     # keywords of the exact solver as a component (not an agent spec), named by DESIGN's options
     ("arena/adjudicate.py", "'solver'"): "the --adjudicate solver rule (DESIGN), a keyword of the option",
@@ -92,7 +94,7 @@ ALLOWED = {
     ("arena/plan.py", "'random'"): "the openings order random/sequential",
     ("commands/arena.py", "'random'"): "the --order random/sequential choice",
     ("commands/arena_config.py", "'random'"): "the --order random/sequential choice: a new run's default",
-    ("arena/store.py", "'first'"): "the first player's column of the results file",
+    ("arena/store_schema.py", "'first'"): "the first player's column of the results file",
     ("arena/adjudicate.py", "'first'"): "the first player, in a sentence",
     ("ui/replay.py", "'first'"): "the replay's key for the first position",
     ("ui/static/index.html", '"first"'): "the id of the first-position button",

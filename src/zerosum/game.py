@@ -7,17 +7,17 @@ Players are the integers 1 (moves first) and 2.  The end of a game has one answe
 from which :meth:`Game.winner`, :meth:`Game.is_terminal` and :meth:`Game.utility` are all derived.
 
 The checks of what callers hand a game live in :mod:`zerosum.core.checks` and the records a game hands out
-in :mod:`zerosum.core.game_types`; both are re-exported here, where the games import them from.
+in :mod:`zerosum.core.game_types`; both are re-exported here, where the games import them from.  The spec,
+options and rules every game declares, and what follows from ``outcome()``, are :mod:`zerosum.core.game_rules`.
 """
 
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar, Generic, Hashable, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Sequence
 
-from .core.checks import (as_index, board_cells, check_actions, check_flag, check_player, check_text, one_based, other,
-                          safe_repr)
+from .core.checks import as_index, board_cells, check_actions, check_player, check_text, one_based, other, safe_repr
+from .core.game_rules import A, GameRules, S
 from .core.game_types import COLUMN_BITBOARD, BoardView, Cell, GameOption, GameTraits, Origin, Outcome, unwind
 from .spec import quoted
 
@@ -28,28 +28,16 @@ __all__ = ["Game", "Outcome", "BoardView", "GameOption", "GameTraits", "COLUMN_B
 PLAYER1 = 1
 PLAYER2 = 2
 
-S = TypeVar("S", bound=Hashable)
-A = TypeVar("A")
 
-
-class Game(ABC, Generic[S, A]):
+class Game(GameRules[S, A]):
     """Rules of a two-player, zero-sum, perfect-information, deterministic game.
 
     Subclasses implement ``initial_state``, ``player``, ``actions``, ``result``, ``outcome`` and
-    ``render``; the rest follows from those.
+    ``render``; the rest follows from those.  The spec, the options and the rules are declared in its base,
+    :class:`~zerosum.core.game_rules.GameRules`; the names, the notation and the picture here.
     """
 
-    #: the spec string that :func:`zerosum.get_game` turns back into an equal game
-    spec: str = ""
-    #: what the game declares about itself for the engines and the faces (whether the exact solver takes
-    #: it, how its states are laid out for compiled code); a game whose traits depend on its size sets its own
-    traits: GameTraits = GameTraits()
-
-    # ---- registration (see :mod:`zerosum.games.registry`) ----------------------------------------
-    #: the spec name (``connectx``); extra spec names with their options; the spec's options
-    name: ClassVar[str] = ""
-    presets: ClassVar[dict[str, dict[str, int]]] = {}
-    OPTIONS: ClassVar[dict[str, GameOption]] = {}
+    # ---- how players and moves are shown --------------------------------------------------------
     #: how a person names a move (for help texts and errors)
     MOVES_HELP: ClassVar[str] = ""
     #: the players' marks in plain text and their pieces in colour
@@ -59,9 +47,6 @@ class Game(ABC, Generic[S, A]):
     COLORS: ClassVar[tuple[str, str]] = ("red", "yellow")
     #: what joins the moves of a move string (:meth:`format_moves`)
     MOVE_SEPARATOR: ClassVar[str] = " "
-
-    #: the sides of the board: option names (or fixed numbers) whose product is the number of cells
-    SIDES: ClassVar[tuple[str | int, ...]] = ()
 
     #: True for a game written with the course's names (no ``outcome``; :mod:`zerosum.games.course`): every
     #: entry (``get_game``, the agents) plays it through its adapter, ``CourseGame``, which sets it too
@@ -74,108 +59,6 @@ class Game(ABC, Generic[S, A]):
             cls.COURSE = True
             if "subclass" in COURSE_HOOKS:
                 COURSE_HOOKS["subclass"](cls)
-
-    @classmethod
-    def cells_for(cls, options: dict[str, int]) -> int:
-        """How many cells the game of ``options`` has (checked before anything is built): the product of
-        :attr:`SIDES` (an option left out counts at its default)."""
-        if not cls.SIDES:
-            raise NotImplementedError(f"{cls.__name__} does not say how many cells its boards have")
-        options = cls.option_values("", options, partial=True)
-        cells = 1
-        for side in cls.SIDES:
-            cells *= side if isinstance(side, int) else options.get(side, cls.OPTIONS[side].default)
-        return cells
-
-    @classmethod
-    def check_options(cls, spec: str, options: dict[str, int]) -> None:
-        """Raise :class:`~zerosum.errors.InvalidSpecError` unless every option is within its range."""
-        from .errors import InvalidSpecError
-
-        options = cls.option_values(spec, options)
-        for key, opt in cls.OPTIONS.items():
-            if not opt.lo <= options[key] <= opt.hi:
-                raise InvalidSpecError(
-                    f"{key}={options[key]} in {quoted(spec)} is out of range: expected {opt.lo}..{opt.hi}"
-                )
-
-    @classmethod
-    def option_values(cls, spec: str, options: Any, partial: bool = False) -> dict[str, int]:
-        """``options`` checked to be a dict of whole numbers by option name (every option, unless ``partial``):
-        :class:`~zerosum.errors.InvalidSpecError` naming what is wrong (for :meth:`check_options` and
-        :meth:`cells_for`, which check the ranges after)."""
-        from .errors import InvalidSpecError
-
-        where = f" in {quoted(spec)}" if isinstance(spec, str) and spec else ""
-        partial = check_flag(partial, "partial", InvalidSpecError)
-        if not isinstance(options, dict):
-            raise InvalidSpecError(f"options{where} are a dict such as {{'n': 8}}, not {safe_repr(options)}")
-        for key in cls.OPTIONS if not partial else options:
-            value = options.get(key) if isinstance(key, str) else None
-            if key not in cls.OPTIONS or type(value) is not int:
-                raise InvalidSpecError(f"{safe_repr(key)}={safe_repr(value)}{where}: {cls.__name__}'s options "
-                                       f"are whole numbers named {', '.join(cls.OPTIONS) or '(none)'}")
-        return options
-
-    @property
-    @abstractmethod
-    def initial_state(self) -> S:
-        """The start state."""
-
-    @abstractmethod
-    def player(self, state: S) -> int:
-        """Whose turn it is: 1 or 2."""
-
-    @abstractmethod
-    def actions(self, state: S) -> list[A]:
-        """The legal actions, in a fixed documented order; empty exactly when the game is over."""
-
-    @abstractmethod
-    def result(self, state: S, action: A) -> S:
-        """The state after ``action``; raises :class:`~zerosum.errors.IllegalMoveError` if not legal."""
-
-    @abstractmethod
-    def outcome(self, state: S) -> Outcome | None:
-        """None while the game goes on, else how it ended."""
-
-    @abstractmethod
-    def render(self, state: S) -> str:
-        """A human-readable board."""
-
-    def check_state(self, state: Any) -> S:
-        """``state`` when it is a position of this game (its class, holding what fits the board); else
-        :class:`~zerosum.errors.InvalidPositionError` (:meth:`state_error`).  Every method that takes a state
-        checks it, once, except the rules (``player``, ``actions``, ``result``, ``outcome`` and what follows
-        from it), which searches call at every node: they check only when what they were given fails them,
-        so a state costs them nothing until it breaks.  Games override it to check what a state holds."""
-        if not isinstance(state, type(self.initial_state)):
-            raise self.state_error(state)
-        return state
-
-    def state_error(self, state: Any) -> Exception:
-        """The :class:`~zerosum.errors.InvalidPositionError` for what is not a position of this game."""
-        from .errors import InvalidPositionError
-
-        kind = type(self.initial_state).__name__
-        return InvalidPositionError(f"{safe_repr(state)} is not a position of {self.spec}: expected a {kind} "
-                                    f"of this game (game.initial_state, game.from_moves(...), game.result(...))")
-
-    # ---- derived from outcome(): one answer for the end of a game -------------------------------
-
-    def is_terminal(self, state: S) -> bool:
-        return self.outcome(state) is not None
-
-    def winner(self, state: S) -> int | None:
-        out = self.outcome(state)
-        return None if out is None else out.winner
-
-    def utility(self, state: S, player: int) -> int:
-        """+1 / 0 / -1 for ``player`` (1 or 2) at a terminal state (0 while the game goes on)."""
-        out = self.outcome(state)
-        if out is None:
-            check_player(player)  # a bad player is refused whether or not the game is over
-            return 0
-        return out.utility(player)
 
     # ---- names ----------------------------------------------------------------------------------
 

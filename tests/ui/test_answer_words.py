@@ -23,7 +23,7 @@ UI = Path(service.__file__).parent
 def test_faces_hold_no_comparison_with_an_engine_spec() -> None:
     """The terminal and the page decide from ``exact``/``engine``; the name "solver" appears there only in the
     list of opponents the page offers."""
-    terminal_text = (UI / "terminal.py").read_text()
+    terminal_text = (UI / "terminal.py").read_text() + (UI / "terminal_session.py").read_text()
     page = (UI / "static" / "app.js").read_text()
     for text in (terminal_text, page):
         assert not re.search(r"""[=!]==?\s*["']solver["']""", text)

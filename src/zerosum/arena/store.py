@@ -15,6 +15,7 @@ Tables:
 
 The file is opened in WAL mode: a process killed at any moment leaves every committed game intact.
 A run holds an exclusive lock on its file (``flock``), so a second run on the same file is refused.
+The schema and the records of its rows are :mod:`zerosum.arena.store_schema`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import os
 import sqlite3
 import time
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -34,80 +34,9 @@ from ..core.sqlite_trouble import sqlite_header
 from ..errors import InvalidFileError
 from ..spec import quoted, visible
 from .store_files import Claim, StorageError, _failed, _lock, _said, lock_file, read_unchanged
+from .store_schema import _EXACTS, _RESULTS, _SCHEMA, _TABLES, SCHEMA_VERSION, GameRecord, PlannedGame, _number
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
-
-SCHEMA_VERSION = 2  # 2 added games.exacts; a file of schema 1 is read as it is and upgraded when a run writes to it
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS agents (id INTEGER PRIMARY KEY, label TEXT NOT NULL, spec TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS plan (
-    idx INTEGER PRIMARY KEY,
-    round INTEGER NOT NULL,      -- the pair number within the pairing (same opening, colours swapped)
-    pairing INTEGER NOT NULL,
-    first INTEGER NOT NULL REFERENCES agents(id),   -- moves first
-    second INTEGER NOT NULL REFERENCES agents(id),
-    opening TEXT NOT NULL,
-    seed INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    idx INTEGER PRIMARY KEY REFERENCES plan(idx),
-    result TEXT NOT NULL,        -- '1-0', '0-1' or '1/2-1/2' (first player's view)
-    winner INTEGER,              -- agent id, NULL for a draw
-    reason TEXT NOT NULL,
-    forfeit INTEGER NOT NULL,    -- 1 when the loser forfeited (error, timeout, illegal or malformed move)
-    moves TEXT NOT NULL,         -- the moves after the opening, in the game's notation (JSON list)
-    times TEXT NOT NULL,         -- seconds per move (JSON list)
-    nodes TEXT NOT NULL,         -- nodes per move, null for agents that do not search
-    vals TEXT NOT NULL,          -- value per move (mover's view), null for agents that do not search
-    depths TEXT NOT NULL,
-    duration REAL NOT NULL,
-    finished REAL NOT NULL,      -- unix time
-    exacts TEXT NOT NULL DEFAULT '[]'  -- whether each move's value is a proof (JSON list; [] when not known)
-);
-"""
-
-
-@dataclass(frozen=True)
-class PlannedGame:
-    idx: int
-    round: int
-    pairing: int
-    first: int
-    second: int
-    opening: str
-    seed: int
-
-
-@dataclass
-class GameRecord:
-    """A finished game."""
-
-    idx: int
-    result: str
-    winner: int | None
-    reason: str
-    forfeit: bool
-    moves: list[str] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
-    nodes: list[int | None] = field(default_factory=list)
-    vals: list[float | None] = field(default_factory=list)
-    depths: list[int | None] = field(default_factory=list)
-    duration: float = 0.0
-    finished: float = 0.0
-    exacts: list[bool] = field(default_factory=list)  # whether each value is a proof; [] when not known
-
-
-_TABLES = {
-    "meta": ["key", "value"],
-    "agents": ["id", "label", "spec"],
-    "plan": ["idx", "round", "pairing", "first", "second", "opening", "seed"],
-    "games": ["idx", "result", "winner", "reason", "forfeit", "moves", "times", "nodes", "vals", "depths",
-              "duration", "finished", "exacts"],
-}
-_EXACTS = "ALTER TABLE games ADD COLUMN exacts TEXT NOT NULL DEFAULT '[]'"  # schema 1 -> 2
-_RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
 class Store:
@@ -378,10 +307,6 @@ class Store:
     def count(self) -> int:
         with self._sql() as db:
             return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-
-
-def _number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _not_sqlite(exc: BaseException) -> str:

@@ -26,7 +26,7 @@ __all__ = ["SOURCES", "STAMP", "refresh", "digest"]
 #: and all it imports from zerosum (tests/kernels/test_kernel_cache.py checks that none is missing)
 SOURCES = (
     "values.py", "errors.py", "game.py", "spec.py",
-    "core/checks.py", "core/files.py", "core/game_types.py", "core/svg.py",
+    "core/checks.py", "core/files.py", "core/game_rules.py", "core/game_types.py", "core/svg.py",
     "games/connectx_eval.py",
     "kernels/__init__.py", "kernels/bits.py", "kernels/connectx.py", "kernels/wide.py",
     "solver/bounds.py", "solver/frames.py", "solver/negamax.py", "solver/order.py", "solver/search.py",
