@@ -146,7 +146,8 @@ def test_ctrl_c_stops_a_wait_on_a_pool_job_and_kills_its_worker():
 @pytest.mark.slow  # loads the compiled MCTS and alpha-beta in this process: the issue's own reproduction
 def test_ctrl_c_stops_a_match_of_timed_searches_within_a_second():
     run = _interrupted_call("r = zerosum.match('mcts:time=0.5', 'alphabeta:time=0.5', games=16)", 10.0)
-    assert run.seconds < 2 and run.err == ""
+    said = [line for line in run.err.splitlines() if not line.startswith("zerosum: preparing the engine")]
+    assert run.seconds < 2 and said == [], run.err  # on a cold cache the compile is said (no silent wait): nothing else
 
 
 def test_ctrl_c_on_the_command_line_says_what_was_kept_and_how_to_carry_on(tmp_path):
