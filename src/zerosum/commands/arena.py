@@ -139,8 +139,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
-    out = check_output(results_path(args), overwrite=True, what="results file")
     try:  # a check that fails lets go of the results file claimed for an unnamed run (removed when made for it)
+        out = check_output(results_path(args), overwrite=True, what="results file")
         pgnout = check_pgnout(args, out)
         check_clashes(args, out, pgnout)  # -o, --pgnout, --ranking: three files (a resumed run's records: below)
         if args.resume:

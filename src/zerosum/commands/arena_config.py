@@ -17,19 +17,8 @@ __all__: list[str] = []  # its two functions are private to zerosum.commands.are
 
 
 def _build_config(args: argparse.Namespace, mode: str) -> Any:
-    """The configuration of a new run, with every argument and agent checked (nothing is written here: a check
-    that fails lets go of the results file claimed for a run that names none, and removes it when made for it)."""
-    from .arena_results import release_claim
-
-    try:
-        return _checked_config(args, mode)
-    except BaseException:
-        release_claim(args)
-        raise
-
-
-def _checked_config(args: argparse.Namespace, mode: str) -> Any:
-    """The configuration of a new run, every argument and agent checked: :func:`_build_config`."""
+    """The configuration of a new run, with every argument and agent checked (nothing is written here; a check
+    that fails: the caller lets go of the results file claimed for a run that names none)."""
     from ..arena.match import (
         MAX_PLANNED,
         ArenaConfig,

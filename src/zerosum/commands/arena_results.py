@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,8 +84,8 @@ def _free_name(args: argparse.Namespace) -> str:
     """The first of :data:`RESULTS`, ``results-2.db``, ... that holds nothing, claimed for the run (its lock held,
     the file made empty when missing, so a run started at the same moment passes it too) in
     ``args.results_claim``, which :func:`start_new` writes.  A claim the run never uses (the command stopped
-    before it) is let go, and the file made for it removed, by :func:`release_claim`, else when ``args`` goes
-    (at once when the command returns), at the latest when the process ends."""
+    before it) is let go, and the file made for it removed, by :func:`release_claim`, which the command calls
+    on every way out before :func:`start_new`."""
     from ..arena.store_files import claim
 
     number, first = 1, 0
@@ -107,7 +106,6 @@ def _free_name(args: argparse.Namespace) -> str:
             taken.close()
         first, number = first or held, number + 1
     args.results_claim = taken
-    weakref.finalize(args, taken.close, keep=False)  # a no-op once start_new has the claim
     if number > 1:
         what = _PASSED.get(first, f"holds a run ({first} games)")
         replace = f"; -o {RESULTS} --overwrite replaces {RESULTS}" if first != -2 else ""
