@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerosum.arena.grading import grade_points, parse_grade, ranking, resolve_grade
+from zerosum.arena.grading import grade_points, parse_grade, ranking, resolve_grade, write_ranking
 from zerosum.cli import main
 from zerosum.errors import UsageError
 
@@ -131,6 +131,19 @@ def test_tournament_writes_a_ranking_that_matches_the_games(run):
         assert int(r["grade"]) == _by_hand(elo[r["agent"]], elo["random"], elo["alphabeta:depth=3"])
     assert {r["agent"]: r["grade"] for r in rows}["bad.py:play"] == "0"  # forfeits everything: below random
     assert counts["bad.py:play"][5] == 18
+
+
+def test_python_callers_are_told_of_grade_not_of_the_flag(run, capsys, tmp_path):
+    # from Python the rule is the argument grade=; the command line's words name --grade
+    folder, db = run
+    for bad in (("random", "solver"), "random,random", ("alphabeta:depth=3", "random"), "random"):
+        for call in (lambda: ranking(db, bad), lambda: write_ranking(tmp_path / "r.csv", db, bad)):
+            with pytest.raises(UsageError) as exc:
+                call()
+            assert str(exc.value).startswith("grade") and "--grade" not in str(exc.value), str(exc.value)
+    assert not (tmp_path / "r.csv").exists()
+    assert main(["report", str(db), "--no-plots", "--grade", "random,solver"]) == 2
+    assert "--grade: 'solver' is not an agent" in capsys.readouterr().err
 
 
 def test_report_writes_json_and_python_gives_the_same_rows(run, capsys):

@@ -52,37 +52,39 @@ RANKING_FIELDS = ("rank", "agent", "spec", "points", "games", "score", "wins", "
 FORMATS = (".csv", ".json")
 
 
-def parse_grade(text: str) -> tuple[str, str]:
+def parse_grade(text: str, flag: str = "--grade") -> tuple[str, str]:
     """``"LOW,HIGH"`` split at its first comma (a spec's options hold commas too: :func:`resolve_grade`
-    tries every comma once the agents are known); one UsageError line without two names."""
+    tries every comma once the agents are known); one UsageError line without two names, naming the rule
+    as ``flag`` (``--grade`` on the command line, ``grade`` from Python: :func:`ranking`)."""
     low, comma, high = str(text).partition(",")
     if not comma or not low.strip() or not high.strip():
-        raise UsageError(f"--grade {quoted(text)}: give LOW,HIGH, two agents of the tournament (e.g. random,instructor)")
+        raise UsageError(f"{flag} {quoted(text)}: give LOW,HIGH, two agents of the tournament (e.g. random,instructor)")
     return low.strip(), high.strip()
 
 
-def resolve_grade(grade: tuple[str, str] | str, labels: Sequence[str], specs: Sequence[str]) -> tuple[str, str]:
+def resolve_grade(grade: tuple[str, str] | str, labels: Sequence[str], specs: Sequence[str],
+                  flag: str = "--grade") -> tuple[str, str]:
     """The labels of LOW and HIGH: ``grade`` is a pair of names or ``"LOW,HIGH"``, split at the one comma
     that leaves an agent of the run on each side (``random,alphabeta:depth=2,eval=window`` works); one
     UsageError line when no split or several do, or both name the same agent."""
     if isinstance(grade, str):
-        parse_grade(grade)  # two names at least
+        parse_grade(grade, flag)  # two names at least
         parts = grade.split(",")
         found = set()
         for i in range(1, len(parts)):
             try:
-                found.add((find_agent(",".join(parts[:i]).strip(), labels, specs),
-                           find_agent(",".join(parts[i:]).strip(), labels, specs)))
+                found.add((find_agent(",".join(parts[:i]).strip(), labels, specs, flag),
+                           find_agent(",".join(parts[i:]).strip(), labels, specs, flag)))
             except UsageError:
                 continue
         if len(found) > 1:
-            raise UsageError(f"--grade {quoted(grade)} can be read {len(found)} ways: name LOW and HIGH by "
+            raise UsageError(f"{flag} {quoted(grade)} can be read {len(found)} ways: name LOW and HIGH by "
                              "their labels in the tables")
-        low, high = found.pop() if found else (find_agent(n, labels, specs) for n in parse_grade(grade))
+        low, high = found.pop() if found else (find_agent(n, labels, specs, flag) for n in parse_grade(grade, flag))
     else:
-        low, high = (find_agent(n, labels, specs) for n in grade)
+        low, high = (find_agent(n, labels, specs, flag) for n in grade)
     if low == high:
-        raise UsageError(f"--grade: LOW and HIGH are the same agent, {low}")
+        raise UsageError(f"{flag}: LOW and HIGH are the same agent, {low}")
     return low, high
 
 
@@ -99,7 +101,7 @@ def _names_of(label: str, spec: str) -> set[str]:
     return names
 
 
-def find_agent(name: str, labels: Sequence[str], specs: Sequence[str]) -> str:
+def find_agent(name: str, labels: Sequence[str], specs: Sequence[str], flag: str = "--grade") -> str:
     """The label of the one agent ``name`` stands for (a label, a spec, or an agent file's name); one
     UsageError line when it names none or several."""
     from .match import canonical_spec
@@ -111,21 +113,21 @@ def find_agent(name: str, labels: Sequence[str], specs: Sequence[str]) -> str:
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        raise UsageError(f"--grade: {quoted(name)} is not an agent of this tournament (its agents: {', '.join(labels[:8])}{', ...' if len(labels) > 8 else ''})")
-    raise UsageError(f"--grade: {quoted(name)} names {len(hits)} agents of this tournament ({', '.join(hits)}): "
+        raise UsageError(f"{flag}: {quoted(name)} is not an agent of this tournament (its agents: {', '.join(labels[:8])}{', ...' if len(labels) > 8 else ''})")
+    raise UsageError(f"{flag}: {quoted(name)} names {len(hits)} agents of this tournament ({', '.join(hits)}): "
                      "give the label shown in the tables")
 
 
-def grade_points(elos: dict[str, float], low: str, high: str) -> dict[str, int | None]:
+def grade_points(elos: dict[str, float], low: str, high: str, flag: str = "--grade") -> dict[str, int | None]:
     """Every agent's grade (module doc) from its Elo, None for an Elo of ``nan`` (no game, no rating);
     ``low`` and ``high`` are labels among ``elos``' keys, rated, ``low`` with the lower Elo (one UsageError
     line otherwise)."""
     lo, hi = elos[low], elos[high]
     for name, e in ((low, lo), (high, hi)):
         if math.isnan(e):
-            raise UsageError(f"--grade {low},{high}: {name} played no game, so it has no Elo to grade by")
+            raise UsageError(f"{flag} {low},{high}: {name} played no game, so it has no Elo to grade by")
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        raise UsageError(f"--grade {low},{high}: {low} (Elo {lo:+.0f}) does not rank below {high} (Elo {hi:+.0f}), "
+        raise UsageError(f"{flag} {low},{high}: {low} (Elo {lo:+.0f}) does not rank below {high} (Elo {hi:+.0f}), "
                          "so there are no bands between them")
     out: dict[str, int | None] = {}
     for label, e in elos.items():
@@ -142,10 +144,11 @@ def _number(x: float, places: int = 1) -> float | None:
     return None if x is None or math.isnan(x) else round(x, places)
 
 
-def ranking(source: Any, grade: tuple[str, str] | str | None = None) -> list[dict[str, Any]]:
+def ranking(source: Any, grade: tuple[str, str] | str | None = None, *, flag: str = "grade") -> list[dict[str, Any]]:
     """The ranking rows of a run (module doc): ``source`` is a :class:`~zerosum.arena.report.Report` or a
     results file written by ``zerosum tournament`` or ``match``; ``grade``: ``(LOW, HIGH)`` or
-    ``"LOW,HIGH"`` adds every agent's grade.  Best first, as the printed ranking."""
+    ``"LOW,HIGH"`` adds every agent's grade (a rule that cannot be applied is one UsageError line naming it
+    ``flag``: ``grade``, or ``--grade`` for the command line).  Best first, as the printed ranking."""
     from .report import rated, standing_ranks
 
     report = _report(source)
@@ -153,8 +156,9 @@ def ranking(source: Any, grade: tuple[str, str] | str | None = None) -> list[dic
     specs = [report.specs.get(label, label) for label in labels]
     points = None
     if grade is not None:
-        low, high = resolve_grade(grade, labels, specs)
-        points = grade_points({st.label: st.elo if rated(st) else math.nan for st in report.standings}, low, high)
+        low, high = resolve_grade(grade, labels, specs, flag)
+        points = grade_points({st.label: st.elo if rated(st) else math.nan for st in report.standings}, low, high,
+                              flag)
     rows = []
     for rank, st, spec in zip(standing_ranks(report.standings), report.standings, specs):
         elo, half = (st.elo, st.elo_error) if rated(st) else (math.nan, math.nan)
@@ -210,18 +214,18 @@ def ranking_text(rows: list[dict[str, Any]], fmt: str, about: dict[str, Any] | N
 
 
 def write_ranking(path: str | os.PathLike[str], source: Any, grade: tuple[str, str] | str | None = None,
-                  overwrite: bool = False) -> list[dict[str, Any]]:
+                  overwrite: bool = False, *, flag: str = "grade") -> list[dict[str, Any]]:
     """Write the ranking of ``source`` (a Report or a results file) to ``path`` (.csv or .json, all at once,
-    never over an existing file unless ``overwrite``); returns the rows."""
+    never over an existing file unless ``overwrite``); returns the rows (``flag``: :func:`ranking`)."""
     from ..core.files import atomic_output
 
     target = check_ranking_path(path, overwrite)
     report = _report(source)
-    rows = ranking(report, grade)
+    rows = ranking(report, grade, flag=flag)
     about: dict[str, Any] = {"game": report.config.game, "mode": report.config.mode, "games": report.played,
                              "grade": None}
     if grade is not None:
-        low, high = resolve_grade(grade, [row["agent"] for row in rows], [row["spec"] for row in rows])
+        low, high = resolve_grade(grade, [row["agent"] for row in rows], [row["spec"] for row in rows], flag)
         about["grade"] = {"low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
     text = ranking_text(rows, target.suffix.lower().lstrip("."), about)
     with atomic_output(target, overwrite=overwrite, what="ranking file", checked=True) as fh:

@@ -139,12 +139,12 @@ def finish_ranking(args: argparse.Namespace, report: Any, console: Any, quiet: b
 
     grade = getattr(args, "grade", None)
     if grade is not None:
-        rows = ranking(report, grade)  # LOW not ranking below HIGH is one line, quiet or not
+        rows = ranking(report, grade, flag="--grade")  # LOW not ranking below HIGH is one line, quiet or not
         if not quiet:
             labels = [row["agent"] for row in rows]
             console.print(grades_table(rows, *resolve_grade(grade, labels, [row["spec"] for row in rows])))
     if getattr(args, "ranking", None) is not None:
-        write_ranking(args.ranking, report, grade, overwrite=args.overwrite)
+        write_ranking(args.ranking, report, grade, overwrite=args.overwrite, flag="--grade")
         if not quiet:
             console.print(f"wrote the ranking to {args.ranking}")
 

@@ -225,7 +225,8 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
                              "(or give --grade-table FILE.csv)")
         low, high = rated[0]["name"], rated[-1]["name"]
     elos = {r["entry"]: (r["rating"] if r["rating"] is not None else -math.inf) for r in rows if r["rank"] is not None}
-    points = grade_points(elos, names[low]["entry"], names[high]["entry"])
+    points = grade_points(elos, names[low]["entry"], names[high]["entry"],
+                          "--grade" if grade is not None else "the bands between the references")
     for r in students:
         r["points"] = points[r["entry"]]
     return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
