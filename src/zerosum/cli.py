@@ -167,10 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"interrupted: {exc}" if str(exc) else "interrupted")
         return 130
     except BrokenPipeError:  # e.g. `zerosum solve | head`
-        _quiet_stdout()
         return 0
     except OSError as exc:  # standard output on a full disk, a closed terminal, ...
-        _quiet_stdout()
         _say(f"zerosum {name}: error: {exc.strerror or exc}"
              + (f": {exc.filename}" if getattr(exc, "filename", None) else ""))
         return 2
@@ -188,7 +186,9 @@ def _say(line: str) -> None:
 
 
 def _quiet_stdout() -> None:
-    """After a failed write, point stdout at /dev/null so the interpreter's final flush stays silent."""
+    """Point stdout at /dev/null, so that the interpreter's final flush of a standard output that failed (a
+    closed pipe, a full disk) stays silent: for the console script only (:func:`entry`); a Python caller of
+    :func:`main` keeps its standard output as it was, failing as it fails."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:
@@ -204,6 +204,11 @@ def entry() -> None:
     """The console script: a command done while its engine still compiles (a first run, quit early) ends at
     once rather than wait for the compile (:func:`zerosum.agents.prepare.leave`)."""
     status = main()
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()  # what main could not write is still buffered: it would fail again at exit
+    except (OSError, ValueError):
+        _quiet_stdout()
     from .agents import prepare
 
     prepare.leave(status)

@@ -78,6 +78,37 @@ def test_writing_to_a_full_disk_is_one_line(argv: list[str], stdin: str) -> None
     assert "No space left on device" in one_line(proc.stderr)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_python_caller_keeps_its_standard_output_after_a_full_disk(tmp_path: os.PathLike[str]) -> None:
+    # main() from Python tells of the full disk in one line, and leaves fd 1 where the caller had it (the
+    # console script alone points it at /dev/null, so that its exit stays quiet)
+    script = os.path.join(tmp_path, "caller.py")
+    kept = os.path.join(tmp_path, "kept.txt")
+    with open(script, "w") as fh:
+        fh.write(f"""\
+import io, os, sys
+from zerosum.cli import main
+sys.stdin = io.StringIO("1\\n12\\n")
+status = main(["solve", "--game", "connectx:rows=4,cols=4,k=3"])
+where = os.readlink("/proc/self/fd/1")
+try:
+    print("the caller's own line")
+    sys.stdout.flush()
+    flushed = "flushed"
+except OSError as exc:
+    flushed = type(exc).__name__
+fd = os.open({kept!r}, os.O_WRONLY | os.O_CREAT)
+os.write(fd, f"{{status}} {{where}} {{flushed}}".encode())
+os.dup2(fd, 1)  # the caller's own way out of the full disk: its exit is quiet
+""")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, script], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "No space left on device" in one_line(proc.stderr)
+    with open(kept) as fh:
+        assert fh.read() == "2 /dev/full OSError"  # still the full disk, failing as it fails
+
+
 def test_a_closed_pipe_ends_quietly() -> None:
     proc = subprocess.run(
         f"{sys.executable} -m zerosum solve --game connectx:rows=4,cols=4,k=3 | head -c 1 >/dev/null",
