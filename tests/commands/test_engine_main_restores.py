@@ -99,23 +99,26 @@ def test_an_engine_whose_reader_went_away_leaves_stdout_as_it_was(tmp_path):
     assert "AFTER" not in err
 
 
-def test_an_engine_stopped_by_ctrl_c_leaves_stdout_as_it_was(tmp_path):
+def _interrupted(tmp_path: Path, argv: list[str], lines: bytes, until: str, after: str = "") -> tuple[dict, str]:
+    """Run ``main(argv)`` in a caller of its own, send ``lines``, wait for a reply starting ``until``, then
+    Ctrl-C (SIGINT to the caller alone, as a harness would); the caller's report (``check``, and what
+    ``after`` adds to it) and its standard error."""
     script = tmp_path / "caller.py"
-    script.write_text(PRELUDE + textwrap.dedent("""\
-        print(json.dumps(check([main(["engine", "random", "--game", "tictactoe"])])))  # main runs until Ctrl-C
-        """))
+    script.write_text(PRELUDE + textwrap.dedent(f"""\
+        result = check([main({argv!r})])  # main runs until Ctrl-C
+        """) + textwrap.dedent(after) + "print(json.dumps(result))\n")
     proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, bufsize=0)  # select sees each line
     try:
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(b"zsp 1\n")
+        proc.stdin.write(lines)
         proc.stdin.flush()
-        lines: list[str] = []
-        while "zspok" not in lines:  # the engine has answered: it waits for the next line
-            assert select.select([proc.stdout], [], [], WAIT)[0], "no handshake in time"
+        seen: list[str] = []
+        while not any(line.startswith(until) for line in seen):  # the engine is where the test wants it
+            assert select.select([proc.stdout], [], [], WAIT)[0], f"no {until!r} in time: {seen}"
             line = proc.stdout.readline().decode()
             assert line, proc.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
-            lines.append(line.rstrip("\n"))
+            seen.append(line.rstrip("\n"))
         os.kill(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=WAIT)
     finally:
@@ -124,6 +127,26 @@ def test_an_engine_stopped_by_ctrl_c_leaves_stdout_as_it_was(tmp_path):
             proc.wait()
     printed = out.decode().strip().splitlines()
     assert printed, f"the print after main did not reach stdout: {err.decode()[-500:]}"
-    report = json.loads(printed[-1])
+    return json.loads(printed[-1]), err.decode()
+
+
+def test_an_engine_stopped_by_ctrl_c_leaves_stdout_as_it_was(tmp_path):
+    report, err = _interrupted(tmp_path, ["engine", "random", "--game", "tictactoe"], b"zsp 1\n", "zspok")
     assert report == dict(statuses=[130], **AS_IT_WAS)
-    assert "interrupted" in err.decode() and "statuses" not in err.decode()
+    assert "interrupted" in err and "statuses" not in err
+
+
+CHILDREN = """\
+import glob
+kids = [pid for f in glob.glob("/proc/self/task/*/children") for pid in open(f).read().split()]
+result["children"] = kids  # the processes main left behind, running or not yet reaped
+"""
+
+
+def test_an_engine_stopped_by_ctrl_c_mid_search_leaves_no_process(tmp_path):
+    # a search without limits (it runs until stop) under way when Ctrl-C comes: main ends it and its spare,
+    # rather than leave it searching beside the caller (audit: it ran on until the caller's exit)
+    report, err = _interrupted(tmp_path, ["engine", "alphabeta", "--game", "connect4"],
+                               b"zsp 1\nposition connect4\ngo\n", "info", after=CHILDREN)
+    assert report == dict(statuses=[130], children=[], **AS_IT_WAS)
+    assert "interrupted" in err

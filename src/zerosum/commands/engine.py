@@ -278,6 +278,14 @@ class Engine:
             self.spare.kill()
             self.spare = None
 
+    def close(self) -> None:
+        """Kill the search's process and the spare, however the engine ended (``quit`` has done so; Ctrl-C or a
+        broken pipe has not): a Python caller of ``main(["engine", ...])`` goes on without them."""
+        search, self.search = self.search, None
+        if search is not None:
+            search.process.kill()
+        self.drop_spare()
+
     def on_search(self) -> None:
         """Read what the search child sent (its pipe is readable)."""
         search = self.search
@@ -360,13 +368,15 @@ def _run(args: argparse.Namespace) -> int:
         while data:
             data = data[os.write(out, data):]
 
+    engine = Engine(agent, games, write, args.name or "")
     try:
         os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
         sys.stdout = sys.stderr
-        return Engine(agent, games, write, args.name or "").serve(sys.stdin.fileno())
+        return engine.serve(sys.stdin.fileno())
     except BrokenPipeError:
         return 0
-    finally:  # main(argv) is a Python call too: the caller's stdout back, however the engine ended
+    finally:  # main(argv) is a Python call too: no child left searching, the caller's stdout back
+        engine.close()
         _flush(sys.stdout)
         sys.stdout = caller
         os.dup2(out, 1)
