@@ -1,5 +1,5 @@
-"""The page names a player one way everywhere: as its board names the player's pieces (board.js's pieceName;
-zerosum.ui.position.player_name on the server).  Connect Four's players are red and yellow in the status line,
+"""The page names a player one way everywhere: as its board names the player's pieces (one rule,
+zerosum.ui.position.player_name on the server, sent as the view's names, which board.js's pieceName reads).  Connect Four's players are red and yellow in the status line,
 the live region, the graph's points, the evaluation bar and the review's summary, as on the board and in the
 move list -- the terminal's X and O are drawn nowhere on the page; Tic-Tac-Toe keeps X and O, Othello black and
 white.  Before the fix the server's words said X and O on a Connect Four page ("Move 2: yellow played 3. Player
@@ -28,6 +28,7 @@ def test_the_status_and_the_review_s_positions_name_players_as_the_board_does(cl
     info = client.get("/api/state", params={"game": game, "moves": moves}).json()
     player = info["to_move"]
     assert info["status"] == f"Player {player} ({names[player - 1]}) to move."
+    assert info["view"]["names"] == list(names)  # what board.js's pieceName says: one rule, the server's
     reply = client.get("/api/review", params={"game": game, "moves": moves, "budget": "1"}).json()
     for p in reply["positions"]:
         assert p["words"].startswith(f"{names[p['side'] - 1]} to move: "), p

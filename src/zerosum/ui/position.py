@@ -96,8 +96,9 @@ def _catalogue(classes: tuple[type[Game[Any, Any]], ...]) -> list[dict[str, Any]
 
 
 def player_name(game: Game[Any, Any], player: int) -> str:
-    """``player`` (1 or 2) as the page names it: as its board names the player's pieces (board.js's
-    ``pieceName``, the same rule), so that the status line, the review and the board say one name.  The
+    """``player`` (1 or 2) as the page names it: as its board names the player's pieces (``/api/state``'s
+    ``view.names``, which board.js's ``pieceName`` reads), so that the status line, the review and the board
+    say one name.  The
     piece's glyph where it is a letter or a digit on a board whose moves are not columns (Tic-Tac-Toe's X and
     O), else its colour (Connect Four's red and yellow, where the terminal's X and O are drawn nowhere on the
     page; Othello's black and white), else ``player N``."""
@@ -158,7 +159,7 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None, 
         "cols": view.cols,
         "board": [list(r) for r in view.cells],
         "winning_line": [list(c) for c in view.highlight],
-        "view": view.to_dict(),
+        "view": {**view.to_dict(), "names": [player_name(game, p) for p in (1, 2)]},  # as board.js says them
         "targets": targets,
         "solver": solver_plays(game),
         "status": _status(game, state),

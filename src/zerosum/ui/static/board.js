@@ -23,11 +23,10 @@ function el(tag, cls, attrs) {
   return node;
 }
 
-// a player's piece in words: its glyph where that is a letter (X, O), else its colour (red, black)
+// a player's piece in words, as the server names it (zerosum.ui.position.player_name): its glyph where that
+// is a letter (X, O), else its colour (red, black)
 function pieceName(view, player) {
-  const glyph = (view.glyphs || [])[player - 1] || "";
-  if (/^[A-Za-z0-9]$/.test(glyph) && !view.gravity) return glyph;
-  return (view.colors || [])[player - 1] || `player ${player}`;
+  return (view.names || [])[player - 1] || `player ${player}`;
 }
 
 // where a cell is, in words: "column 4, row 2" (rows from the bottom where pieces drop), or "cell 5"
