@@ -8,8 +8,8 @@ import subprocess
 import time
 
 
-def _child(pids: str) -> int:
-    pid = subprocess.Popen(["sleep", "300"]).pid
+def _child(pids: str, own_session: bool = False) -> int:
+    pid = subprocess.Popen(["sleep", "300"], start_new_session=own_session).pid
     with open(pids, "a") as f:
         f.write(f"{pid}\n")
     return pid
@@ -23,6 +23,19 @@ def start_child_and_hang(pids: str) -> int:
     _child(pids)
     time.sleep(100)
     return 0
+
+
+def start_escapees(pids: str, hang: bool = False) -> int:
+    """A child in a session of its own, and one of its own child's (the chain intact): out of the worker's
+    group, still below it."""
+    first = _child(pids, own_session=True)
+    middle = subprocess.Popen(["sh", "-c", f"setsid sleep 300 & echo $! >> {pids}; wait"], start_new_session=True)
+    while len(open(pids).read().split()) < 2:  # the grandchild's id is written
+        time.sleep(0.01)
+    del middle  # left running: its child is still below the worker
+    if hang:
+        time.sleep(100)
+    return first
 
 
 def start_child_and_die(pids: str) -> int:

@@ -1,6 +1,8 @@
 """A worker is the leader of a process group (and session) of its own, killed whole with the worker: whatever a
 job started (a student's ``subprocess.Popen``) ends when the pool closes, when the job overruns, when the worker
-dies and when it is stopped politely.  Before, those children outlived the pool, adopted by init."""
+dies and when it is stopped politely.  Before, those children outlived the pool, adopted by init.  So does what
+left the group (``start_new_session=True``, ``setsid``) while it is still below the worker: it was out of reach
+before."""
 
 from __future__ import annotations
 
@@ -82,4 +84,30 @@ def test_children_of_a_job_end_when_the_worker_is_stopped_politely(pids: Path) -
         assert status == "ok" and alive(child), (status, child)
     finally:
         worker.stop()
+    _assert_gone(pids)
+
+
+@pytest.mark.parametrize("end", ["pool closes", "overrun", "stopped politely"])
+def test_children_that_left_the_group_end_too(pids: Path, end: str) -> None:
+    if end == "overrun":
+        with Pool(size=1, wait=60) as pool:
+            with pytest.raises(EngineTimeout):
+                pool.run(jobs.start_escapees, (str(pids), True), 3)
+            _assert_gone(pids)
+        return
+    if end == "pool closes":
+        pool = Pool(size=1, wait=60)
+        try:
+            child = pool.run(jobs.start_escapees, (str(pids),), 60)
+            assert alive(child) and os.getsid(child) == child  # a session of its own, out of the worker's group
+        finally:
+            pool.close()
+    else:
+        worker = Worker()
+        try:
+            status, child, _ = worker.call(jobs.start_escapees, (str(pids),), 60)
+            assert status == "ok" and alive(child), (status, child)
+        finally:
+            worker.stop()
+    assert len(_started(pids)) == 2
     _assert_gone(pids)

@@ -13,7 +13,8 @@ import os
 import threading
 import time
 
-__all__ = ["die_with_parent", "usable_cores", "default_threads", "MAX_JOBS", "FACE_THREADS"]
+__all__ = ["die_with_parent", "descendants", "kill_tree", "usable_cores", "default_threads", "MAX_JOBS",
+           "FACE_THREADS"]
 
 #: the most worker processes any command starts (arena --jobs, book --jobs, serve --workers)
 MAX_JOBS = 32
@@ -55,3 +56,70 @@ def die_with_parent(parent: int, every: float = 0.5) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+def _children(pid: int) -> list[int]:
+    """The ids of ``pid``'s children now (Linux: ``/proc/PID/task/*/children``; empty elsewhere or once gone)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(x) for x in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """The ids of ``pid``'s descendants now, whatever group or session they are in: its children, theirs and
+    so on (a process whose parent has ended belongs to init, or to a subreaper, no longer to ``pid``)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            if child not in found and child != pid:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def kill_tree(leader: int, spare_leader: bool = False) -> None:
+    """SIGKILL process group ``leader`` (its id: a group leader's) and every descendant of its leader, also
+    those that left the group (``setsid``, ``start_new_session=True``): each is stopped first (SIGSTOP),
+    until no new one appears, so that none starts another on the way.  A descendant whose parent has ended
+    (a daemon that forked twice) is no longer the leader's and stays out of reach.  ``spare_leader``: only
+    the leader's descendants, the leader left running (to end by itself).  Never the caller's own group."""
+    import signal
+
+    if not hasattr(os, "killpg") or leader <= 0 or leader == os.getpgrp():
+        return
+    try:
+        if not spare_leader:
+            os.killpg(leader, signal.SIGSTOP)  # the group forks no more
+    except OSError:  # no such group: not made yet, or everything in it has ended
+        pass
+    stopped: set[int] = set()
+    while True:
+        new = [pid for pid in descendants(leader) if pid not in stopped]
+        if not new:
+            break
+        for pid in new:
+            stopped.add(pid)
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+    for pid in stopped:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        if not spare_leader:
+            os.killpg(leader, signal.SIGKILL)
+    except OSError:
+        pass

@@ -4,8 +4,9 @@ The worker is a fresh interpreter (``spawn``: no fork of a threaded parent) that
 pipe until the pipe closes.  First thing, it starts a session (and process group) of its own, so that
 whatever a job starts (a student's ``subprocess.Popen``) is in its group, and the group is killed with it
 (:meth:`Worker.kill`, which every way a worker ends goes through: a job past its limit, a pool closing at
-the end of a run or on Ctrl-C, a polite :meth:`Worker.stop`); a descendant that starts a session or group
-of its own (``setsid``) is out of reach.  It ignores Ctrl-C (its owner stops it), arranges to die with its
+the end of a run or on Ctrl-C, a polite :meth:`Worker.stop`), and so is every descendant still below the
+worker that started a session or group of its own (``start_new_session=True``); one whose parent has ended
+by then (a daemon that forked twice) belongs to init and is out of reach.  It ignores Ctrl-C (its owner stops it), arranges to die with its
 owner even on SIGKILL (:func:`zerosum.core.processes.die_with_parent`), bounds its data memory
 (``RLIMIT_DATA``) and leaves the warnings its owner gives to the owner (:func:`~.base.hush_owner_warnings`).
 Messages it sends: ``("event", message)`` for each :func:`report` of the job, then
@@ -22,6 +23,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from ..core.processes import kill_tree
 from .base import EngineCrashed, EngineTimeout, OnEvent, Reply, hush_owner_warnings, run_job, set_sink
 
 __all__ = ["Worker", "rss"]
@@ -198,18 +200,14 @@ class Worker:
             self._close_process()
 
     def _kill_group(self) -> None:
-        """SIGKILL the worker's process group: the worker and whatever its jobs started that is still in it
-        (once; under ``_ending``).  Its id is the worker's, which the system gives no other process while the
+        """SIGKILL the worker's process group: the worker and whatever its jobs started that is still in it or
+        still below the worker (:func:`~zerosum.core.processes.kill_tree`; once; under ``_ending``).  Its id is the worker's, which the system gives no other process while the
         worker is unreaped or any process of the group lives: every caller kills as soon as it has seen the
         worker end.  No group yet (killed before it made one: no job ran) is nothing to kill."""
-        if self._group_killed or self._pid <= 0 or not hasattr(os, "killpg"):
+        if self._group_killed or self._pid <= 0:
             return
         self._group_killed = True
-        try:
-            if self._pid != os.getpgrp():  # never the owner's own group
-                os.killpg(self._pid, signal.SIGKILL)
-        except OSError:  # no such group: not made yet, or everything in it has ended
-            pass
+        kill_tree(self._pid)  # also what left the group, while the worker lives to be its ancestor
 
     def _close_process(self) -> None:
         """Close the ended process object (once; a process still running after the kill's wait stays open)."""
@@ -230,7 +228,11 @@ class Worker:
             pass
 
     def stop(self) -> None:
-        """End the worker politely (it finishes nothing: call between jobs)."""
+        """End the worker politely (it finishes nothing: call between jobs): what its jobs started ends first,
+        while it is still below the worker."""
+        with self._ending:
+            if not self._group_killed:
+                kill_tree(self._pid, spare_leader=True)
         try:
             self.conn.send(None)
         except OSError:
