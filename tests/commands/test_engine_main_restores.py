@@ -147,6 +147,6 @@ def test_an_engine_stopped_by_ctrl_c_mid_search_leaves_no_process(tmp_path):
     # a search without limits (it runs until stop) under way when Ctrl-C comes: main ends it and its spare,
     # rather than leave it searching beside the caller (audit: it ran on until the caller's exit)
     report, err = _interrupted(tmp_path, ["engine", "alphabeta", "--game", "connect4"],
-                               b"zsp 1\nposition connect4\ngo\n", "info", after=CHILDREN)
+                               b"zsp 1\nposition connect4\ngo\n", "info depth", after=CHILDREN)
     assert report == dict(statuses=[130], children=[], **AS_IT_WAS)
     assert "interrupted" in err

@@ -3,18 +3,25 @@
 The program reads protocol lines on standard input and writes only protocol lines on standard output (anything
 else the agent or numba might print goes to standard error; called as ``zerosum.cli.main([...])`` from Python,
 it hands standard output back as it found it: file descriptor 1 and ``sys.stdout``).  Each ``go`` searches in
-a child process (:mod:`.engine_search`: forked ahead of time from the engine, which warmed the agent up at the
-game's first ``position``, and kept for the next ``go`` when its search ends by itself), which reports every
-finished iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first), answers
-``bestmove`` at once with the best move found so far (before any: the first legal move), and kills the child,
-as does ``quit``.  Every ``go`` is answered by one ``bestmove``.  Commands are handled in the order they come,
-but while a search runs only ``isready``, ``stop`` and ``quit`` are handled at once; any other command waits
+a child process (:mod:`.engine_search`: forked ahead of time from the engine once the agent's compiled code
+is prepared, and kept for the next ``go`` when its search ends by itself), which reports every finished
+iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first), answers ``bestmove``
+at once with the best move found so far (before any: the first legal move), and kills the child, as does
+``quit``.  Every ``go`` is answered by one ``bestmove``.  Commands are handled in the order they come, but
+while a search runs only ``isready``, ``stop`` and ``quit`` are handled at once; any other command waits
 until the search has answered (so a script piped in plays each ``go`` to its end), and so does a ``stop`` that
 follows a waiting ``go``.
 
-Limits: a ``go`` field replaces the agent's own limit of that kind (``depth``; ``nodes``, or ``sims`` for an
-agent that counts simulations; ``movetime`` and the clock become ``time``); a ``go`` without fields searches
-within the agent's own limits; a move's time counts from the ``go``.  An agent that honours ``depth``
+The compiled code is prepared in the background (:mod:`.engine_prepare`), from start-up for a ``--game``, else
+from the game's first ``position``, and the engine reads its commands all the while.  An ``isready`` after a
+``position`` is answered once the position's game is prepared (at once before any position, and while a search
+runs); a ``go`` that comes before that searches, when it has a time limit, in a thread of the engine within the
+limit (:class:`.engine_search.SearchThread`: the agent goes without the code that is not ready in time), and
+otherwise waits for the preparation (a ``stop`` meanwhile: the first legal move).  Every such wait says what it
+waits for in ``info string`` lines, at once and every few seconds.  A ``quit`` ends it at once.
+
+Limits (:mod:`.engine_limits`): a ``go`` field replaces the agent's own limit of that kind; a ``go`` without
+fields searches within the agent's own limits; a move's time counts from the ``go``.  An agent that honours ``depth``
 deepens one ply an iteration within the budget left, so a ``stop`` finds a move from the last finished
 depth.  Values: ``score exact S`` for a proven result (the solver's convention on the games the solver
 takes, elsewhere 1, 0 or -1), ``score est E`` otherwise, in the agent's own unit
@@ -33,21 +40,20 @@ import os
 import select
 import time
 from collections import deque
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import GameError
 from ..external import protocol as p
-from .engine_search import SearchProcess, one_line
+from .engine_io import Lines, protocol_output
+from .engine_limits import go_limits, move_time
+from .engine_prepare import POLL, Preparations, Wait
+from .engine_search import SEARCH_PROCESS, SearchProcess, SearchThread, one_line
 
 __all__ = ["COMMANDS", "Engine", "move_time"]
 
 #: the watchdog: a search given ``time`` seconds is ended at ``time * (1 + GRACE_SHARE) + GRACE`` at the latest
 GRACE, GRACE_SHARE = 0.05, 0.05
-#: the clock: the share of the time left a move may take at most, and what is kept for the pipe (ms)
-CLOCK_SHARE, CLOCK_RESERVE = 0.8, 20
-#: the moves left assumed for a game whose length is not bounded by its cells
-MOVES_LEFT = 20
 #: how long a ``bestmove`` waits for a search cut short to stop (well under a millisecond; one stuck in the
 #: kernel, on a full disk say, does not hold the answer up longer)
 FREEZE_WAIT = 0.02
@@ -61,39 +67,12 @@ def _add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", metavar="NAME", help="the name it gives in the handshake (default: zerosum SPEC)")
 
 
-def _how_it_ended(process: Any) -> str:
-    """`` (killed by signal 11, SIGSEGV)`` or `` (exit code 3)`` for a search child that is gone, else ''."""
-    import signal
-
-    child = getattr(process, "process", None)
-    if child is None:
-        return ""
-    child.join(0.5)
-    code = child.exitcode
-    if code is None:
-        return ""
-    if code < 0:
-        try:
-            return f" (killed by signal {-code}, {signal.Signals(-code).name})"
-        except ValueError:
-            return f" (killed by signal {-code})"
-    return f" (exit code {code})"
-
-
-def move_time(left_ms: int, inc_ms: int, moves_left: int) -> float:
-    """Seconds for one move on a clock of ``left_ms`` with increment ``inc_ms``: an even share of what is
-    left over the moves still to play plus most of the increment, never more than ``CLOCK_SHARE`` of what is
-    left (less a reserve for the pipe), and at least a millisecond."""
-    share = left_ms / max(1, moves_left) + 0.75 * inc_ms
-    cap = CLOCK_SHARE * left_ms - CLOCK_RESERVE
-    return max(1.0, min(share, cap)) / 1000.0
-
-
 @dataclass
 class _Search:
-    process: SearchProcess
+    process: SearchProcess | SearchThread | None  # None: waiting for the preparation, to start ``job`` after it
     fallback: str
     watchdog: float | None  # monotonic time past which the search is ended (None: no time limit)
+    job: tuple[Any, ...] = ()  # what the process is started with: game, state, ply, limits, the go's time
     best: str = ""
 
 
@@ -107,8 +86,15 @@ class Engine:
         self.position: tuple[Any, Any, int] | None = None  # game, state, ply
         self.search: _Search | None = None
         self.spare: SearchProcess | None = None  # the next search's process, forked while nothing runs
-        self.warm: set[str] = set()
-        self.queue: deque[Any] = deque()  # commands waiting for the running search to answer
+        self.prepared = Preparations(agent)
+        self.wait: Wait | None = None  # what a waiting isready or go waits for (said every few seconds)
+        self.readying = False  # an isready waits for the position's game to be prepared
+        self.queue: deque[Any] = deque()  # commands waiting for the running search (or readyok) to answer
+        for game in games:  # prepared from the start; a game the agent cannot play says so at its position
+            try:
+                self.prepared.begin(game)
+            except Exception:  # noqa: BLE001 - said at the position
+                pass
 
     # ---- commands ---------------------------------------------------------------------------------
 
@@ -119,7 +105,7 @@ class Engine:
             command: Any = p.parse_command(line)
         except p.ProtocolError as exc:
             command = exc
-        waiting = bool(self.queue)
+        waiting = bool(self.queue) or (self.readying and not isinstance(command, (p.Stop, p.Quit)))
         if isinstance(command, p.Stop) and not any(isinstance(c, p.Go) for c in self.queue):
             waiting = False  # it can only mean the running search
         if waiting or (self.search is not None and not isinstance(command, (p.IsReady, p.Stop, p.Quit))):
@@ -130,8 +116,9 @@ class Engine:
         return self.drain()
 
     def drain(self) -> bool:
-        """Handle the commands that waited for a search, until one starts a search; False after ``quit``."""
-        while self.queue and self.search is None:
+        """Handle the commands that waited for a search or a readyok, until one starts a search or waits for
+        the preparation; False after ``quit``."""
+        while self.queue and self.search is None and not self.readying:
             if not self.execute(self.queue.popleft()):
                 return False
         return True
@@ -154,11 +141,15 @@ class Engine:
         elif isinstance(command, p.Hello):
             self.hello()
         elif isinstance(command, p.IsReady):
-            self.send(p.ReadyOk())
+            if self.search is None and self.position is not None and not self.prepared.done(self.position[0]):
+                self.readying = True  # readyok once the position's game is prepared (tick)
+                self.begin_wait(self.position[0], "isready is answered when it is done")
+            else:
+                self.send(p.ReadyOk())
         elif isinstance(command, p.Stop):
             self.stop()
         elif isinstance(command, p.Quit):
-            self.position = None  # no spare after this search
+            self.position, self.readying = None, False  # no spare after this search, no readyok
             self.stop()
             self.drop_spare()
             return False
@@ -198,10 +189,7 @@ class Engine:
         if self.games and game.spec not in {g.spec for g in self.games}:
             raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
         actions, state = game.parse_position(moves)
-        if game.spec not in self.warm:
-            self.agent.warm_up(game)  # compiled code loads here, never on a clock
-            self.warm.add(game.spec)
-            self.drop_spare()  # a spare forked before holds none of it
+        self.prepared.begin(game)  # in the background (an agent without compiled code: checks the game here)
         self.position = (game, state, len(actions))
         self.fork()
 
@@ -219,38 +207,80 @@ class Engine:
             self.error("the game is over: there is no move to make")
             self.send(p.BestMove(None))
             return
-        limits = self.limits(command, game, state, ply)
-        fallback = game.format_action(actions[0])
+        limits = go_limits(self.agent, command, game, state, ply)
         start = time.monotonic()
         watchdog = None if limits.time is None else start + limits.time * (1 + GRACE_SHARE) + GRACE
-        process, self.spare = self.spare or SearchProcess(self.agent), None
-        process.start(game, state, ply, limits, start)
-        self.search = _Search(process, fallback, watchdog)
+        search = _Search(None, game.format_action(actions[0]), watchdog, (game, state, ply, limits, start))
+        if self.forkable():
+            self.begin_search(search)
+        elif limits.time is not None:  # the time runs: searched here, the agent going without what is not ready
+            thread = SearchThread(self.agent)
+            thread.start(*search.job)
+            search.process = thread
+            self.prepared.add(thread)
+        self.search = search
+        if search.process is None:
+            self.begin_wait(game, "the search starts when it is done")
+        elif isinstance(search.process, SearchThread) and not self.prepared.done(game):
+            self.begin_wait(game, "this search keeps its time limit, and goes without what is not ready by then")
 
-    def limits(self, command: Any, game: Any, state: Any, ply: int) -> Any:
-        """The agent's own limits with the ``go`` fields put in (see the module docstring)."""
-        from ..agents.base import MAX_DEPTH, MAX_NODES, MAX_SIMULATIONS, MAX_TIME, Limits
+    def forkable(self) -> bool:
+        """Whether a search process may be forked for the position: its game prepared, and nothing else under way."""
+        return self.position is not None and self.prepared.done(self.position[0]) and self.prepared.quiet()
 
-        honours = getattr(self.agent, "LIMITS", ())
-        changes: dict[str, Any] = {}
-        if command.depth is not None:
-            changes["depth"] = min(command.depth, MAX_DEPTH)
-        if command.nodes is not None:
-            counted = "nodes" if "nodes" in honours or "simulations" not in honours else "simulations"
-            changes[counted] = min(command.nodes, MAX_NODES if counted == "nodes" else MAX_SIMULATIONS)
-        seconds = [command.movetime / 1000.0] if command.movetime is not None else []
-        clock = command.clock(game.player(state))
-        if clock is not None and "time" not in honours:  # a player function cannot pace itself: only the clock
-            seconds.append(max(0.001, CLOCK_SHARE * clock[0] - CLOCK_RESERVE) / 1000.0)  # stops it, not a share
-        elif clock is not None:
-            cells = getattr(game, "cells", None)
-            moves_left = (cells - ply + 1) // 2 if isinstance(cells, int) and cells > ply else MOVES_LEFT
-            seconds.append(move_time(clock[0], clock[1], moves_left))
-        if seconds:
-            changes["time"] = min(MAX_TIME, max(0.001, min(seconds)))
-        own = getattr(self.agent, "limits", None)
-        base = {f.name: getattr(own, f.name) for f in fields(own)} if own is not None else {}
-        return Limits(**{**base, **changes})
+    def begin_search(self, search: _Search) -> None:
+        """Start ``search`` in the spare process (or one forked now)."""
+        search.process, self.spare = self.spare or SearchProcess(self.agent), None
+        search.process.start(*search.job)
+        self.wait = None
+
+    def begin_wait(self, game: Any, then: str) -> None:
+        """A wait for ``game``'s preparation begins: said at once (:meth:`tick`), and every few seconds."""
+        self.wait = Wait(game, then)
+        self.say()
+
+    def say(self) -> None:
+        """Say what the wait waits for, when it is time to; a wait that is over is forgotten (a search's, once
+        its game is prepared; a go's that waits to start, once a process may be forked)."""
+        wait, search, now = self.wait, self.search, time.perf_counter()
+        if wait is None:
+            return
+        if self.prepared.done(wait.game) and (search is None or search.process is not None or self.prepared.quiet()):
+            self.wait = None
+        elif wait.due(now):
+            wait.said = now
+            self.send(p.Info(string=one_line(self.prepared.words(wait, now))))
+
+    def tick(self) -> bool:
+        """Move the preparation on: a game done drops the spare forked before it (it holds none of its code) and
+        forks a new one, a go that waited starts, an isready that waited is answered; False after ``quit``."""
+        finished, errors = self.prepared.poll()
+        for error in errors:
+            self.error(error)
+        if finished:
+            self.drop_spare()
+        search = self.search
+        if search is not None and search.process is None and self.forkable():
+            self.begin_search(search)
+        self.fork()
+        if self.readying and (self.position is None or self.prepared.done(self.position[0])):
+            self.readying, self.wait = False, None
+            self.send(p.ReadyOk())
+            return self.drain()
+        self.say()
+        return True
+
+    def timeout(self) -> float | None:
+        """How long the loop may wait for input: until the search's watchdog, the wait's next line, or the next
+        look at a preparation under way."""
+        now = time.monotonic()
+        search = self.search
+        times = [] if search is None or search.watchdog is None else [search.watchdog - now]
+        if self.wait is not None:
+            times.append(self.wait.next() - time.perf_counter())
+        if self.prepared.busy():
+            times.append(POLL)
+        return max(0.0, min(times)) if times else None
 
     def stop(self, finished: bool = False) -> None:
         """End a running search: ``bestmove`` with the best move so far.  A search that ``finished`` leaves
@@ -258,19 +288,24 @@ class Engine:
         search, self.search = self.search, None
         if search is None:
             return
-        keep = finished and self.spare is None
-        if not keep:  # cut short: stopped before the answer, so all it printed (on standard error) comes first
-            search.process.freeze(FREEZE_WAIT)
+        self.wait = None
+        process = search.process
+        keep = finished and self.spare is None and isinstance(process, SearchProcess)
+        if process is None:
+            self.send(p.Info(string="stopped before the search began, the engine still preparing: its first legal move"))
+        elif not keep:  # cut short: stopped before the answer, so all it printed (on standard error) comes first
+            process.freeze(FREEZE_WAIT)
         self.send(p.BestMove(search.best or search.fallback))
-        if keep:
-            self.spare = search.process  # its pages are its own by now: it searches fastest
+        if keep and isinstance(process, SearchProcess):
+            self.spare = process  # its pages are its own by now: it searches fastest
             return
-        search.process.kill()
+        if process is not None:
+            process.kill()
         self.fork()  # the next go's process, forked now (after the bestmove: its time is nobody's)
 
     def fork(self) -> None:
-        """Fork the spare search process, if there is none and a position to search."""
-        if self.spare is None and self.position is not None:
+        """Fork the spare search process, if there is none, a position to search and nothing under way."""
+        if self.spare is None and self.forkable():
             self.spare = SearchProcess(self.agent)
 
     def drop_spare(self) -> None:
@@ -281,20 +316,26 @@ class Engine:
     def close(self) -> None:
         """Kill the search's process and the spare, however the engine ended (``quit`` has done so; Ctrl-C or a
         broken pipe has not): a Python caller of ``main(["engine", ...])`` goes on without them."""
+        import multiprocessing
+
         search, self.search = self.search, None
-        if search is not None:
+        if search is not None and search.process is not None:
             search.process.kill()
         self.drop_spare()
+        for child in multiprocessing.active_children():  # one a Ctrl-C cut off mid-fork, before it had a name here
+            if child.name == SEARCH_PROCESS:
+                child.kill()
+                child.join(5)
 
     def on_search(self) -> None:
         """Read what the search child sent (its pipe is readable)."""
         search = self.search
-        if search is None:
+        if search is None or search.process is None:
             return
         try:
             kind, info, move = search.process.conn.recv()
         except (EOFError, OSError):
-            kind, info, move = "error", None, "the search process ended without a move" + _how_it_ended(search.process)
+            kind, info, move = "error", None, "the search process ended without a move" + search.process.ended()
         if kind == "info":
             search.best = move or search.best
             self.send(info)
@@ -306,15 +347,15 @@ class Engine:
 
     def serve(self, fd: int) -> int:
         """Answer the lines read from ``fd`` until ``quit`` or its end; 0."""
-        pending = bytearray()
-        dropping = ended = False
+        lines, ended = Lines(), False
         while True:
+            if not self.tick():
+                return 0
             search = self.search
-            timeout = None if search is None or search.watchdog is None else max(0.0, search.watchdog - time.monotonic())
-            ready, _, _ = select.select(([] if ended else [fd]) + ([search.process.conn] if search is not None else []), [],
-                                        [], timeout)
+            conns: list[Any] = [search.process.conn] if search is not None and search.process is not None else []
+            ready, _, _ = select.select(([] if ended else [fd]) + conns, [], [], self.timeout())
             if search is not None and search is self.search:
-                if search.process.conn in ready:
+                if conns and conns[0] in ready:
                     self.on_search()
                 elif search.watchdog is not None and time.monotonic() >= search.watchdog:
                     self.stop()  # the agent overran its time: the best move so far
@@ -329,27 +370,11 @@ class Engine:
                 if not self.drain():
                     return 0
                 continue
-            pending += chunk
-            while True:
-                end = pending.find(b"\n")
-                if end < 0:
-                    if len(pending) > p.MAX_LINE:
-                        self.error(f"a line longer than {p.MAX_LINE:,} bytes was dropped")
-                        pending.clear()
-                        dropping = True
-                    break
-                raw, pending[:] = bytes(pending[:end]), pending[end + 1:]
-                if dropping:
-                    dropping = False
-                    continue
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    self.error("a line that is not UTF-8 was dropped")
-                    continue
-                if not self.handle(line):
+            for line, error in lines.feed(chunk):
+                if error is not None:
+                    self.error(error)
+                elif line is not None and not self.handle(line):
                     return 0
-
 
 def _run(args: argparse.Namespace) -> int:
     import sys
@@ -359,37 +384,14 @@ def _run(args: argparse.Namespace) -> int:
 
     agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
     games = [get_game(spec) for spec in args.games or []]
-    caller = sys.stdout
-    _flush(caller)  # what was printed before goes where it was meant to
-    out = os.dup(1)
-
-    def write(line: str) -> None:
-        data = memoryview((line + "\n").encode("utf-8"))
-        while data:
-            data = data[os.write(out, data):]
-
-    engine = Engine(agent, games, write, args.name or "")
-    try:
-        os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
-        sys.stdout = sys.stderr
-        return engine.serve(sys.stdin.fileno())
-    except BrokenPipeError:
-        return 0
-    finally:  # main(argv) is a Python call too: no child left searching, the caller's stdout back
-        engine.close()
-        _flush(sys.stdout)
-        sys.stdout = caller
-        os.dup2(out, 1)
-        os.close(out)
-
-
-def _flush(stream: Any) -> None:
-    """Flush ``stream`` (None or a broken one is left as it is)."""
-    try:
-        if stream is not None:
-            stream.flush()
-    except (OSError, ValueError):
-        pass
+    with protocol_output() as write:
+        engine = Engine(agent, games, write, args.name or "")
+        try:
+            return engine.serve(sys.stdin.fileno())
+        except BrokenPipeError:
+            return 0
+        finally:  # main(argv) is a Python call too: no child left searching
+            engine.close()
 
 
 COMMANDS = {"engine": (_add, _run)}

@@ -5,7 +5,12 @@ search that ends by itself leaves its process for the next ``go`` (whose pages a
 :class:`SearchProcess` is one such child: it waits for jobs (the game, the position, the limits and when
 the ``go`` came), searches each, and reports each finished iteration; an agent that honours a depth deepens one
 ply an iteration within what is left of the budget.  Values: ``score exact S`` for a proven result (the
-solver's convention on the games the solver takes, elsewhere 1, 0 or -1), ``score est E`` otherwise.
+solver's convention on the games the solver takes, elsewhere 1, 0 or -1), ``score est E`` otherwise.  Every
+``info`` line's ``time`` counts from the ``go``.
+
+:class:`SearchThread` is the search of a move whose time runs while the engine still prepares its compiled
+code (:mod:`.engine_prepare`), when no child may be forked: in a thread of the engine, with a fresh agent of
+the same spec, in one search (no iterations), the agent waiting for the code within its own time limit.
 """
 
 from __future__ import annotations
@@ -13,12 +18,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from typing import Any, Iterator
 
 from ..external import protocol as p
 
-__all__ = ["SearchProcess", "one_line"]
+__all__ = ["SearchProcess", "SearchThread", "iterations", "one_line", "SEARCH_PROCESS"]
+
+#: the name of every search process (the engine kills any left at its end by that name)
+SEARCH_PROCESS = "zerosum-engine-search"
 
 
 def one_line(text: str, limit: int = 500) -> str:
@@ -37,7 +46,7 @@ class SearchProcess:
         context = multiprocessing.get_context("fork")
         self.conn, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, os.getpid(), agent), daemon=True,
-                                       name="zerosum-engine-search")
+                                       name=SEARCH_PROCESS)
         self.process.start()
         theirs.close()
 
@@ -74,6 +83,84 @@ class SearchProcess:
         except (OSError, ValueError):  # pragma: no cover - already gone
             pass
 
+    def ended(self) -> str:
+        """`` (killed by signal 11, SIGSEGV)`` or `` (exit code 3)`` once the child is gone, else ''."""
+        self.process.join(0.5)
+        code = self.process.exitcode
+        if code is None:
+            return ""
+        if code < 0:
+            try:
+                return f" (killed by signal {-code}, {signal.Signals(-code).name})"
+            except ValueError:
+                return f" (killed by signal {-code})"
+        return f" (exit code {code})"
+
+
+class SearchThread:
+    """One search in a thread of the engine (:meth:`start`), with the face of :class:`SearchProcess`: ``conn``
+    to read its reports from.  A thread cannot be stopped: :meth:`freeze` and :meth:`kill` let it go (it reports
+    nothing after them) and it ends by its own time limit, a daemon :func:`~zerosum.agents.prepare.hold` knows
+    of (a command that ends waits for it a second at most).  Its agent is a fresh one of ``agent``'s spec, so the engine's
+    own is never searched by two threads."""
+
+    def __init__(self, agent: Any) -> None:
+        from ..agents.registry import make_agent
+
+        self.agent = make_agent(agent.spec)
+        self.conn, self._theirs = multiprocessing.Pipe(duplex=False)
+        self._gone = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def start(self, game: Any, state: Any, ply: int, limits: Any, start: float) -> None:
+        """Search ``state`` (``ply`` moves from the start) within ``limits``, the go having come at ``start``."""
+        from ..agents.prepare import hold
+
+        self.thread = threading.Thread(target=self._search, args=(game, state, ply, limits, start), daemon=True,
+                                       name="zerosum-engine-search")
+        self.thread.start()
+        hold(self.thread)
+
+    def _search(self, game: Any, state: Any, ply: int, limits: Any, start: float) -> None:
+        try:
+            for info, move in iterations(self.agent, game, state, ply, limits, start, deepen=False):
+                self._send(("info", info, move))
+            self._send(("done", None, None))
+        except BaseException as exc:  # noqa: BLE001 - the agent's failure is reported, never a traceback
+            self._send(("error", None, failure(exc)))
+        finally:
+            self._theirs.close()
+
+    def _send(self, report: tuple[str, Any, Any]) -> None:
+        if not self._gone.is_set():
+            try:
+                self._theirs.send(report)
+            except OSError:  # let go meanwhile
+                pass
+
+    def alive(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def freeze(self, wait: float) -> None:
+        self._gone.set()
+
+    def kill(self) -> None:
+        self._gone.set()
+        try:
+            self.conn.close()
+        except OSError:  # pragma: no cover - closed already
+            pass
+
+    def ended(self) -> str:
+        return ""
+
+
+def failure(exc: BaseException) -> str:
+    """An agent's failure in one line: the homework's answer that is no column in its forfeit's words
+    (``kind``), else the exception's type and text."""
+    kind = getattr(exc, "kind", None)
+    return one_line(f"{kind}: {exc}" if isinstance(kind, str) else f"{type(exc).__name__}: {exc}")
+
 
 def _serve(conn: Any, parent: int, agent: Any) -> None:
     """The child: for each job, search and send ``("info", Info, move)`` per finished iteration, then
@@ -88,29 +175,29 @@ def _serve(conn: Any, parent: int, agent: Any) -> None:
         except (EOFError, OSError):  # the engine let this process go
             return
         try:
-            for info, move in _iterations(agent, game, state, ply, limits, start):
+            for info, move in iterations(agent, game, state, ply, limits, start):
                 conn.send(("info", info, move))
             conn.send(("done", None, None))
         except BaseException as exc:  # noqa: BLE001 - the agent's failure is reported, never a traceback
-            kind = getattr(exc, "kind", None)  # the homework's answer that is no column: its forfeit's words
-            said = f"{kind}: {exc}" if isinstance(kind, str) else f"{type(exc).__name__}: {exc}"
-            conn.send(("error", None, one_line(said)))
+            conn.send(("error", None, failure(exc)))
             return
 
 
-def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any, start: float
-                ) -> Iterator[tuple[Any, str]]:
-    """The search's results, one an iteration; its time counts from ``start`` (``time.monotonic``, the go)."""
+def iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any, start: float, deepen: bool = True
+               ) -> Iterator[tuple[Any, str]]:
+    """The search's results, one an iteration (``deepen``: of an agent that honours a depth; else one search);
+    its time and every ``info`` line's count from ``start`` (``time.monotonic``, the go)."""
     from ..agents.base import SearchAgent
 
-    if limits.time is not None:  # what the fork and the pipe took is the move's time too
-        limits = limits.replace(time=max(0.001, limits.time - (time.monotonic() - start)))
-        start = time.monotonic()
+    deadline = None if limits.time is None else start + limits.time
+    if deadline is not None:  # what the fork, the pipe or a wait for the code took is the move's time too
+        limits = limits.replace(time=max(0.001, deadline - time.monotonic()))
     if not isinstance(agent, SearchAgent):
         yield _info(game, state, ply, None, 0, start, agent(game, state))
         return
     honours = agent.LIMITS
-    if "depth" not in honours or all(getattr(limits, f) is None for f in ("depth", "nodes", "time")):
+    if (not deepen or "depth" not in honours
+            or all(getattr(limits, f) is None for f in ("depth", "nodes", "time"))):
         agent.limits = limits
         found = agent.search(game, state)
         yield _info(game, state, ply, found, found.nodes, start, found.action)
@@ -119,7 +206,7 @@ def _iterations(agent: Any, game: Any, state: Any, ply: int, limits: Any, start:
     deepest = limits.depth or (cells - ply if isinstance(cells, int) and cells > ply else 10_000)
     nodes = 0
     for depth in range(1, deepest + 1):
-        left = None if limits.time is None else limits.time - (time.monotonic() - start)
+        left = None if deadline is None else deadline - time.monotonic()
         budget = None if limits.nodes is None else limits.nodes - nodes
         if (left is not None and left <= 0.001) or (budget is not None and budget < 1):
             return
