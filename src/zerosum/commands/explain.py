@@ -12,7 +12,8 @@ what its counts and values are, why it chooses) comes from its declared traits
 A search that is not traced (the solver, in compiled code) is explained by its exact analysis, as the
 page's why? explains it (:mod:`zerosum.trace.exact`): every legal move's score (the solver's own figure)
 with its value in words; on a board the solver does not take, alpha-beta moves for it, and the trace says
-to explain that instead.
+to explain that instead.  That search's compiled code is prepared before it (a first run compiles it for tens
+of seconds: said on standard error as ``zerosum analyze`` says it), so ``--max-time`` is the search's time.
 
 This module imports quickly; the search loads inside ``run``.
 """
@@ -50,7 +51,8 @@ def _add(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS",
                         help=f"stop (one error line) when the search runs longer, above 0 and at most "
                              f"{MAX_TRACE_TIME:g} (default {DEFAULT_MAX_TIME:g}); an agent asking for more "
-                             f"time= is refused before it starts")
+                             f"time= is refused before it starts; a first run's compile of the engine's code "
+                             f"comes before the search and is not counted")
 
 
 def _kind(tree: Any, action: Any) -> str:
@@ -155,14 +157,31 @@ def explain(tree: Any, moves: str, depth: int, boards: bool, found: Any = None) 
     return "\n".join(lines)
 
 
+def _prepared(agent: Any, game: Any, state: Any) -> None:
+    """The compiled code the explained search runs untraced (the solver's), loaded or compiled here, before the
+    search and outside ``--max-time``; a wait of over a second said on standard error, with a compile's
+    progress (:func:`zerosum.agents.prepare.announce`), as ``zerosum analyze`` says it."""
+    import sys
+
+    from ..agents.prepare import announce, warm
+    from ..trace.bounds import compiled_first
+
+    steps = compiled_first(agent, game, state)
+    announce(steps, lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    warm(steps)
+
+
 def _run(args: argparse.Namespace) -> int:
+    from ..agents.registry import make_agent
     from ..trace import trace
 
     from ..games.registry import get_game
 
     game = get_game(args.game)
     state = game.parse_position(args.moves)[1]  # a move string, always (a game's own states may be strings)
-    tree = trace(args.agent, game, state, max_nodes=args.max_nodes, max_time=args.max_time)
+    agent = make_agent(args.agent)
+    _prepared(agent, game, state)
+    tree = trace(agent, game, state, max_nodes=args.max_nodes, max_time=args.max_time)
     found = None
     if tree.kind == "exact":  # not traced: its exact analysis scores every move, as the page's why? does
         from ..trace.bounds import too_long
@@ -170,7 +189,7 @@ def _run(args: argparse.Namespace) -> int:
 
         found = analysed(tree.agent, game, state, seconds=args.max_time)
         if not found.done:
-            raise too_long(args.max_time)
+            raise too_long(args.max_time, tree.agent)
     print(explain(tree, args.moves, args.depth, not args.no_boards, found))
     return 0
 

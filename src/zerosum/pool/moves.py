@@ -85,8 +85,9 @@ class MoveReport:
     names them: an external engine's, when no ``info`` line gave them); ``exact`` is the search's own
     word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``proof`` the agent's words for a move proven
     only in win/draw/loss (the solver's ``last_proof``), else ""; ``fallback``, for a face, why another search
-    chose the move (the solver's ``last_fallback``: an early position of a board past 64 bits), else "".
-    ``elapsed``: seconds of the call.
+    chose the move (the solver's ``last_fallback``: an early position of a board past 64 bits), else "";
+    ``note``, for a face, what else the move's answer should say (a server's worker: a first run's compile,
+    :func:`zerosum.ui.warmup.job_note`), else "".  ``elapsed``: seconds of the call.
     """
 
     agent: str
@@ -100,6 +101,7 @@ class MoveReport:
     pv: tuple[Any, ...] = ()
     elapsed: float = 0.0
     fallback: str = ""
+    note: str = ""
 
 
 def number_of(x: Any) -> int | float | None:

@@ -13,11 +13,13 @@ says whether they are ready and, while they are not, what they are doing (:func:
 **Boards past 64 bits** (8 x 8, 9 x 7, 7 x 9) have compiled code of their own, which the workers' warm-up does
 not load; on a first run it is prepared after it, in the background (:mod:`.warmup`).  A request on such a
 board waits for that preparation on the event loop, as for the first warm worker (its client's going ends the
-wait), holding no worker.  A job whose solver code compiles in its worker all the same says so as it starts
-and ends (:func:`zerosum.solver.steps.telling`): it gets :data:`WARM_UP_LIMIT` while it compiles, its time
-limit counts from the end of the compile, and a client gone meanwhile stops it only then (a compile killed at
-a request's limit was lost, and every later request started it again).  While a request waits for either,
-:meth:`Engines.health` says the engines are not ready and what they prepare.
+wait), holding no worker.  A job with an agent (a move, a "why?") has its agent's code for its position
+prepared in its worker before it starts (:func:`.warmup.prepare_job`), so that the agent's time is spent
+searching.  A job whose code compiles in its worker all the same says so as it starts and ends
+(:func:`zerosum.solver.steps.telling`): it gets :data:`WARM_UP_LIMIT` while it compiles, its time limit counts
+from the end of the compile, and a client gone meanwhile stops it only then (a compile killed at a request's
+limit was lost, and every later request started it again); its answer's note says so.  While a request waits
+for either, :meth:`Engines.health` says the engines are not ready and what they prepare.
 
 When the server stops (Ctrl-C), :meth:`Engines.stop` ends every engine request waiting for its answer at once:
 each raises :class:`~zerosum.pool.EngineBusy` "the server is stopping" (a 503), its worker left to be killed
@@ -52,7 +54,7 @@ from . import service
 from .connections import STOPPING
 from .position import DEFAULT_GAME
 from .requests import CURRENT, ClientGone
-from .warmup import WideCode
+from .warmup import COMPILING_AFTER, WideCode, job_note, noted, prepare_job
 
 __all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "KILL_GRACE", "preparing_words",
            "tracked_job"]
@@ -64,8 +66,6 @@ WARM_UP_LIMIT = 240.0
 #: seconds a request waits for the first warm worker while the engines start (the warm-up's limit, and the
 #: seconds a worker takes to start); a request past it gets a 503
 READY_WAIT = 300.0
-#: a warm-up still running after this many seconds is compiling, not loading: a first run
-_COMPILING_AFTER = 3.0
 #: seconds a running job whose client has gone may take to end before its worker is killed (module docstring)
 KILL_GRACE = 3.0
 #: what :func:`tracked_job` reports: ``(_JOB, pid)`` as it starts in a worker, ``(_JOB, None)`` as it ends
@@ -75,12 +75,29 @@ _POLL = 0.05  # seconds between two looks at the pool while a request with its t
 
 def tracked_job(job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """``job(*args)``, in a worker, saying to the server which process runs it and when it ends (so that the
-    server kills that worker only while it runs this job), and when its solver code compiles (the server
-    waits for a compile rather than kill it: :func:`zerosum.solver.steps.telling`)."""
+    server kills that worker only while it runs this job), and when its code compiles (the server waits for a
+    compile rather than kill it: :func:`zerosum.solver.steps.telling`).  The compiled code of the job's agent
+    is prepared first (:func:`.warmup.prepare_job`), so that its time is spent searching; a long preparation,
+    or a compile during the job all the same, is said in the answer's note (:func:`.warmup.job_note`)."""
+    from ..agents.prepare import pending
+
     report((_JOB, os.getpid()))
+    late: list[str] = []  # what compiled during the job itself
+
+    def heard(message: Any) -> None:
+        if isinstance(message, tuple) and len(message) == 2 and message[0] == PREPARING:
+            late.append(str(message[1]))
+
     try:
         with telling(report):
-            return job(*args)
+            prepared = prepare_job(args, report)
+            before = pending()
+            with telling(heard):
+                result = job(*args)
+        if prepared is None:  # a job without an agent (an analysis: its slices say what they have done)
+            return result
+        late += [s.label for s in pending() if s not in before]  # a search went without its code: it compiles still
+        return noted(result, job_note(prepared, late))
     finally:
         report((_JOB, None))
 
@@ -117,7 +134,7 @@ def preparing_words(seconds: float, doing: str) -> str:
     """What the engines are doing while none is ready, for people: ``preparing the engine (the solver), first
     run only: 12 s`` (``doing``: what the first worker's warm-up prepares now; "" before it has said)."""
     what = f"preparing the engine ({doing})" if doing else "starting the engine"
-    if seconds >= _COMPILING_AFTER:
+    if seconds >= COMPILING_AFTER:
         return f"{what}, first run only: {seconds:.0f} s"
     return f"{what}: {seconds:.1f} s"
 
@@ -192,13 +209,17 @@ class Engines:
         turn = free = False
         try:
             with anyio.move_on_after(wait), call.waiting:
-                if past_64:
-                    await self._wait_for_preparation()
-                await self._turns.acquire()
-                turn = True
-                while not self._worker_free():  # a worker killed or retired is being replaced
-                    await anyio.sleep(_POLL)
-                free = True
+                while not free:
+                    if past_64:
+                        await self._wait_for_preparation()
+                    await self._turns.acquire()
+                    turn = True
+                    while not self._worker_free():  # a worker killed or retired is being replaced
+                        await anyio.sleep(_POLL)
+                    free = not past_64 or self.wide.admit(id(call))
+                    if not free:  # the code of its board began to be prepared meanwhile: waited for first
+                        self._turns.release()
+                        turn = False
         finally:
             if turn and not free:  # its turn given back: past the wait, its client gone, or the server stopping
                 self._turns.release()
@@ -265,7 +286,7 @@ class Engines:
         try:
             return self.pool.run(tracked_job, (job, args), self.hard_limit, started_or_ended)
         finally:
-            self.wide.compiling(id(call), None)
+            self.wide.done(id(call))
 
     def _compile_event(self, call: _Call, starts: bool, label: str) -> float | None:
         """In the request's thread: the job's solver code starts or ends compiling (or loading).  While it
@@ -276,9 +297,11 @@ class Engines:
         with call.lock:
             call.compiling = max(0, call.compiling + (1 if starts else -1))
             compiling = call.compiling > 0
-        self.wide.compiling(id(call), label if compiling else None)
         if compiling:
+            if starts:  # what it prepares now (one step inside another: the whole preparation)
+                self.wide.compiling(id(call), label)
             return WARM_UP_LIMIT
+        self.wide.compiling(id(call), None)
         return KILL_GRACE if call.gone else self.hard_limit
 
     async def _watch(self, request: Any, call: _Call) -> None:

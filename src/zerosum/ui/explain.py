@@ -51,12 +51,16 @@ def check_explain(game_spec: str | None, moves: str | None, agent_spec: str | No
 def over_http(exc: Any) -> AgentError:
     """A traced search's bound (:class:`~zerosum.trace.bounds.TraceBound`) as a request to this server meets
     it: the server's own cap (:data:`MAX_EXPLAIN_NODES` nodes, its engine time), and what to change in the
-    request's ``agent=``."""
+    request's ``agent=``: a smaller search where the agent has a budget that makes it smaller (``exc.smaller``),
+    else a later position (the engine time is the server's; the agent's code, compiled on a first run, is
+    prepared before the search and outside it: :func:`zerosum.ui.warmup.prepare_job`)."""
     smaller = "ask about a smaller search (a lower depth= or sims= in agent=)"
     if exc.bound == "nodes":
         said = f"the search visits more than {exc.limit:,} nodes, the most this server traces: {smaller}"
     elif exc.bound == "time":
-        said = f"the search did not end within {exc.limit:g} s, this server's engine time: {smaller}"
+        change = (f"ask about a smaller search ({exc.smaller} in agent=)" if exc.smaller
+                  else "this position needs more time than this server gives: ask about a later one")
+        said = f"the search did not end within {exc.limit:g} s, this server's engine time: {change}"
     elif exc.bound == "search time":
         said = (f"agent={exc.spec} searches for {exc.amount:g} s, more than this server's engine time "
                 f"({exc.limit:g} s): ask with a lower time= in agent=")

@@ -309,7 +309,9 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
     page's words, with ``state``, the position after it (as ``/api/state`` describes it, without the games).
 
     ``exact`` is the search's own word (:attr:`~zerosum.agents.base.SearchResult.exact`); ``note`` says who
-    moved instead, when someone did (the server's ``note``, else the agent's own: ``MoveReport.fallback``)."""
+    moved instead, when someone did (the server's ``note``, else the agent's own: ``MoveReport.fallback``), then
+    what a first run's compile of the engine's code did (``after 28 s preparing the engine, first run only``:
+    ``MoveReport.note``, from the server's worker, :func:`zerosum.ui.warmup.job_note`)."""
     game = request.game
     fmt = game.format_action
     actions = [*request.actions, report.action]
@@ -328,7 +330,7 @@ def move_reply(request: MoveRequest, report: MoveReport, note: str = "") -> dict
         "elapsed": round(report.elapsed, 4),
         "proof": proof or None,  # a move proven in win/draw/loss only: what that means
         "pv": [fmt(a) for a in report.pv],
-        "note": note or report.fallback or None,
+        "note": "; ".join(x for x in (note or report.fallback, report.note) if x) or None,
         "state": after,
     }
 
