@@ -82,3 +82,15 @@ def test_a_first_runs_explain_says_the_compile_and_keeps_it_out_of_max_time(tmp_
     lines = done.stderr.splitlines()
     assert lines and all(line.startswith("zerosum: preparing the engine (") for line in lines), lines
     assert any("first run only: compiling for" in line for line in lines), lines
+
+
+@pytest.mark.slow  # compiles the solver from nothing: tens of seconds
+def test_a_first_runs_trace_from_python_keeps_the_compile_out_of_max_time(tmp_path: Any) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PYTHONUNBUFFERED": "1"}
+    code = ("import zerosum; t = zerosum.trace('solver', 'connect4', %r, max_time=2); "
+            "print(t.result.action, t.result.exact)" % PLY_13)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
+    # the old call: AgentError "the search did not end within 2 s", the compile counted in max_time
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "True"], done.stdout
+    assert "preparing the engine (" in done.stderr and "first run only" in done.stderr, done.stderr

@@ -24,7 +24,8 @@ import types
 from typing import Any
 
 from ..errors import AgentError
-from .bounds import DEFAULT_MAX_NODES, DEFAULT_MAX_TIME, MAX_TRACE_NODES, MAX_TRACE_TIME, check_budget, time_bound
+from .bounds import (DEFAULT_MAX_NODES, DEFAULT_MAX_TIME, MAX_TRACE_NODES, MAX_TRACE_TIME, check_budget, compiled_first,
+                     time_bound)
 from .exact import handed_on
 from .nodes import Node, Recorder
 from .tree import Tree
@@ -45,13 +46,16 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
     200,000) and ``max_time`` (seconds, above 0 and at most 3,600, default 60) bound the search before it
     starts and while it runs (:mod:`zerosum.trace.bounds`): a spec asking for more time or simulations is
     refused at once, and a search that records more nodes or runs longer stops with one error line asking
-    for a smaller search, so a notebook never runs out of memory or waits for ever.  The solver on a game it
+    for a smaller search, so a notebook never runs out of memory or waits for ever.  ``max_time`` is the
+    search's: the compiled code the solver's untraced search runs is prepared before it (a first run's compile,
+    tens of seconds, said through the ``zerosum.agents.prepare`` logger: :func:`.bounds.compiled_first`).  The solver on a game it
     does not take is refused (alpha-beta moves for it there: trace that).  An agent object keeps
     what it learned (alpha-beta's table), so tracing it twice may show a smaller second tree; a spec builds
     a fresh agent each time.  Wrong types and values are one :class:`~zerosum.errors.GameError` line.
     """
     from ..agents.base import SearchAgent, check_range
     from ..agents.positions import search_position
+    from ..agents.prepare import warm
     from ..agents.registry import make_agent
     from ..games import get_game
 
@@ -85,6 +89,7 @@ def trace(agent: Any, game: Any, state: Any = None, *, max_nodes: int = DEFAULT_
             empty = board.cells - state.ply
             raise AgentError(f"trace: {engine.beyond_reach()}, and this one has {empty} (hours of "
                              "search): explain a later position, or another search")
+    warm(compiled_first(searcher, g, state))  # max_time is the search's: a first run's compile comes first, said
     recorder = Recorder(max_nodes, discounted, max_time)
     with time_bound(searcher, max_time):
         result = searcher.search(g, state, tracer=recorder)
