@@ -24,7 +24,7 @@ FAULT = sys.argv[1] if len(sys.argv) > 1 else ""
 def say(s): print(s, flush=True)
 if FAULT == "crash-start": sys.stderr.write("cannot load my tables\n"); sys.exit(3)
 def over(b): return any(b[i] and b[i] == b[j] == b[k] for i, j, k in LINES) or all(b)
-pos = None
+pos, prepare = None, False
 for line in sys.stdin:
     w = line.split()
     cmd = w[0] if w else ""
@@ -34,7 +34,10 @@ for line in sys.stdin:
         if FAULT != "no-game": say("game tictactoe")
         say("zspok")
         if FAULT == "closeout": sys.stdout = open(os.devnull, "w"); os.close(1)  # says nothing more
-    elif cmd == "isready": say("readyok")
+    elif cmd == "newgame": prepare = FAULT == "slow-prepare"  # its tables for the game: 3 s, untimed
+    elif cmd == "isready":
+        if prepare: time.sleep(3); prepare = False
+        say("readyok")
     elif cmd == "position":
         pos = None
         try:
@@ -107,6 +110,14 @@ def test_each_fault_fails_its_check(engine_file: Path, fault: str, expect: set[s
     status, out = check(sys.executable, str(engine_file), fault)
     assert status == 1, out
     assert expect <= failed(out), out
+
+
+def test_an_engine_preparing_after_newgame_has_the_arenas_time_for_it(engine_file: Path) -> None:
+    # the isready after newgame and a game's first position waits as long as the arena's (110 s), not
+    # --timeout: zerosum's own engine compiles its code there on a first run (the old check: 'readyok after
+    # newgame and position tictactoe' failed after --timeout)
+    status, out = check(sys.executable, str(engine_file), "slow-prepare", extra=("--timeout", "2"))
+    assert status == 0 and failed(out) == set(), out
 
 
 def test_a_crash_is_named_and_ends_the_checks(engine_file: Path) -> None:

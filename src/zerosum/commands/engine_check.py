@@ -106,6 +106,7 @@ def _games(c: Checker, why: str = "not run: ") -> list[Any]:
 
 def _legal_moves(c: Checker) -> str:
     from ..arena.match import DEADLINE_RULE, default_deadline
+    from ..external.session import PREPARE
 
     games = _games(c, "")
     count, slowest = 0, 0.0
@@ -113,7 +114,7 @@ def _legal_moves(c: Checker) -> str:
     for game in games:
         c.engine.send("newgame")  # as the arena begins a game: the engine prepares now, before any move is timed
         c.engine.send(f"position {game.spec}")
-        c.synced(f"newgame and position {game.spec}")
+        c.synced(f"newgame and position {game.spec}", max(PREPARE, c.args.timeout))  # as long as the arena waits
         for moves, state, finished in test_positions(game):
             if finished:
                 continue

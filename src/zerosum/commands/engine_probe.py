@@ -193,8 +193,9 @@ class Checker:
         if extra:
             raise Failed(f"{label}: a second bestmove for one go ({extra[0].line()!r} after {best.line()!r})")
 
-    def synced(self, what: str) -> list[Any]:
-        """``isready`` and the replies before its ``readyok``."""
+    def synced(self, what: str, seconds: float | None = None) -> list[Any]:
+        """``isready`` and the replies before its ``readyok``, within ``seconds`` (default: the timeout)."""
         if not self.engine.send("isready"):
             raise Failed(self.engine.exited() or f"{what}: could not write to the engine")
-        return self.wait_for(lambda r: isinstance(r, p.ReadyOk), self.args.timeout, f"readyok after {what}")[2]
+        wait = self.args.timeout if seconds is None else seconds
+        return self.wait_for(lambda r: isinstance(r, p.ReadyOk), wait, f"readyok after {what}")[2]
