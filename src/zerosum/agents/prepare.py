@@ -10,7 +10,8 @@ agent lists the steps a search needs (``agent.preparation(game, state)``; :func:
 * :func:`start` queues them for one background thread, so that whatever the process does meanwhile -- a
   person thinking over a move, the opening book's moves -- hides them;
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
-* :func:`status` says what is under way (of what a wait needs), for a face to show during any wait:
+* :func:`status` says what is under way (of what a wait needs, or what runs ahead of it: :func:`preparing`),
+  for a face to show during any wait:
   ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (in
   shorter words, the estimate first, on a narrow screen: :mod:`.prepare_words`);
   :func:`announce` says it in a line or two, for a command that has no screen to redraw;
@@ -43,16 +44,16 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .prepare_words import compile_words, fit, remaining, seconds
+from .prepare_words import compile_words, compiling, fit, hear_compiles, heard, remaining, seconds
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
-           "settle_search", "status", "remaining", "seconds", "announce", "tell", "leave", "hold", "MESSAGE_AFTER",
-           "SPARE", "SPEAK", "LOG", "UPDATE_EVERY"]
+           "settle_search", "status", "preparing", "remaining", "seconds", "announce", "tell", "leave", "hold",
+           "MESSAGE_AFTER", "SPARE", "SPEAK", "LOG", "UPDATE_EVERY"]
 
 #: a wait longer than this (seconds) says what it waits for: the faces' rule is a message before a second
 MESSAGE_AFTER = 0.4
-#: a step running longer than this is compiling, not loading from the cache: a first run
-_COMPILING_AFTER = 1.5
+#: seconds between two looks of a thread that says what a wait prepares
+_LOOK = 0.2
 #: the share of a search's time limit kept for searching without compiled code that is not loaded in time
 SPARE = 0.4
 
@@ -75,7 +76,8 @@ class Step:
         #: how long it took, once done
         self.seconds: float | None = None
         self.error: Exception | None = None
-        self._owner: int | None = None  # the thread doing the work, while it does
+        #: the thread doing the work, while it does (:func:`~.prepare_words.compiling`)
+        self.owner: int | None = None
 
     def __repr__(self) -> str:
         state = "ready" if self.ready else "running" if self.running else "waiting"
@@ -92,13 +94,13 @@ class Step:
     def run(self) -> None:
         """Do the work here, once: returns at once when done, or when called from within its own work (a
         solver's search warming the solver), and waits while another thread does it."""
-        if self._done.is_set() or self._owner == threading.get_ident():
+        if self._done.is_set() or self.owner == threading.get_ident():
             return
         with self._lock:
             if self._done.is_set():
                 return
             self.started = time.perf_counter()
-            self._owner = threading.get_ident()
+            self.owner = threading.get_ident()
             try:
                 self._work()
             except Exception as exc:  # noqa: BLE001 - kept: the search that needs it says why
@@ -107,7 +109,7 @@ class Step:
                 self.started = None
                 raise
             finally:
-                self._owner = None
+                self.owner = None
             self.seconds = time.perf_counter() - self.started
             self._done.set()
 
@@ -134,6 +136,7 @@ def _numba_start() -> None:
 
     if kernels() is None:
         raise ImportError("numba cannot be imported here")
+    hear_compiles()  # from now on a compile is known as it begins (a first run)
     geometry(1, 1)  # numba's compiler set up, and one small cached kernel loaded
 
 
@@ -290,28 +293,45 @@ def settle_search(steps: list[Step], start: float, deadline: float | None) -> bo
 # ---- what people are told ---------------------------------------------------------------------------
 
 
+def _waited_on(needs: list[Step] | None) -> tuple[list[Step], list[Step]]:
+    """The steps a wait for ``needs`` (None: any step) has left, and those under way that it waits on: its own,
+    or, none of them running yet, what runs instead (they are queued behind it), or, none of them compiling, a
+    step that does (numba's compiler is its until then: what they load or compile waits for it)."""
+    steps = pending() if needs is None else [s for s in needs if not s.ready]
+    running = [s for s in steps if s.running]
+    ahead = [s for s in pending() if s.running and s not in running] if steps else []
+    if ahead and (not running or not any(map(heard, running)) and any(map(heard, ahead))):
+        running = [s for s in ahead if heard(s)] or ahead
+        steps += running
+    return steps, running
+
+
+def preparing(needs: list[Step] | None = None) -> Step | None:
+    """The step under way that a wait for ``needs`` (None: any) waits on (:func:`_waited_on`); None when none."""
+    return next(iter(_waited_on(needs)[1]), None)
+
+
 def status(since: float | None = None, now: float | None = None, needs: list[Step] | None = None,
            width: int | None = None) -> str | None:
     """What the preparation ``needs`` (None: any step) is doing, for a person who has waited since ``since``:
     ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (``;
     waiting 3.0 s`` when the wait began later than the compile), in shorter words where that is wider than
-    ``width`` (:func:`~.prepare_words.compile_words`); None when none of them is under way."""
-    steps = pending() if needs is None else [s for s in needs if not s.ready]
-    running = [s for s in steps if s.running]
+    ``width`` (:func:`~.prepare_words.compile_words`); None when none of them (nor a step ahead of them:
+    :func:`preparing`) is under way."""
+    steps, running = _waited_on(needs)
     if not running:
         return None
     now = time.perf_counter() if now is None else now
     ran = now - min((s.started for s in running if s.started is not None), default=now)
     waited = now - since if since is not None else ran
-    if not _compiling(running, now):
+    if not compiling(running, now):
         return fit([f"preparing the engine ({running[0].label}): {seconds(waited)}",
                     f"preparing the engine: {seconds(waited)}"], width)
     return compile_words(running[0].label, ran, waited, remaining(steps, now), width)
 
 
-def _compiling(steps: Iterable[Step], now: float) -> bool:
-    """Whether one of ``steps`` (numba's own start aside) has run long enough to be compiling: a first run."""
-    return any(s.running and s.key != "numba" and now - (s.started or now) > _COMPILING_AFTER for s in steps)
+def _compiles(steps: list[Step]) -> bool:
+    return compiling(_waited_on(steps)[1], time.perf_counter())
 
 
 #: while a compile goes on, what it prepares is said again this often (seconds): no long silence
@@ -319,34 +339,39 @@ UPDATE_EVERY = 10.0
 
 
 def _compile_told(steps: list[Step], say: Callable[[str], object], said: str | None = None,
-                  since: float | None = None) -> None:
-    """``say`` :func:`status` once a step of ``steps`` turns out to compile (unless ``said`` says so already),
-    then again every :data:`UPDATE_EVERY` seconds until they are all done."""
-    while not ready(steps) and (said is None or "first run only" not in said):
-        time.sleep(0.2)
-        if _compiling(steps, time.perf_counter()) and (said := status(since)) is not None:
+                  since: float | None = None, stop: threading.Event | None = None) -> None:
+    """``say`` :func:`status` once ``steps`` (or a step ahead of them) turn out to compile, unless ``said``
+    says so already, then again every :data:`UPDATE_EVERY` seconds until they are all done or ``stop`` is set."""
+    stop = stop or threading.Event()
+    while said is None or "first run only" not in said:
+        if stop.wait(_LOOK) or ready(steps):
+            return
+        if _compiles(steps) and (said := status(since, needs=steps)) is not None:
             say(said)
-    while not all(s.wait(UPDATE_EVERY) for s in steps):
-        if (said := status(since)) is not None:
+    while not stop.wait(UPDATE_EVERY) and not ready(steps):
+        if (said := status(since, needs=steps)) is not None:
             say(said)
 
 
-def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0) -> None:
+def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0,
+             until: threading.Event | None = None) -> None:
     """Start ``steps`` in the background and, while they are not all done, ``say`` what is being prepared
-    (a command's lines on standard error, no screen to redraw): once ``after`` seconds from now (:func:`status`),
-    once more when a step turns out to compile (a first run), with about how long it takes, and again every
-    :data:`UPDATE_EVERY` seconds while it does."""
+    (a command's lines on standard error, no screen to redraw, :func:`status`): ``after`` seconds from now, or
+    as soon as a step turns out to compile (a first run), with about how long it takes, and again every
+    :data:`UPDATE_EVERY` seconds while it does; nothing more once ``until`` is set (the wait is over)."""
     if ready(steps):
         return
     start(steps)
-    since = time.perf_counter()
+    since, stop = time.perf_counter(), until or threading.Event()
 
     def watch() -> None:
-        time.sleep(after)
-        said = status(since)
-        if said is not None:
-            say(said)
-            _compile_told(steps, say, said, since)
+        while not stop.wait(_LOOK) and not ready(steps):
+            if time.perf_counter() - since >= after or _compiles(steps):
+                said = status(since, needs=steps)
+                if said is not None:
+                    say(said)
+                    _compile_told(steps, say, said, since, stop)
+                return
 
     threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()
 

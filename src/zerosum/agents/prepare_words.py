@@ -8,23 +8,63 @@ more; compiled 45 s``, or ``preparing the engine (first run): about 10 s more; c
 then less and less, so a narrow terminal never sees the line cut before the
 estimate (:func:`fit`; 80 columns keep every figure, 60 the estimate).
 
-This module knows nothing of the steps but their fields (``ready``, ``started``, ``cold``), so that
-:mod:`.prepare` imports it and never the other way round.
+Whether a step compiles (a first run, and the words say so) or loads from numba's cache is :func:`compiling`:
+numba tells of each compile as it begins (:func:`hear_compiles`), so a first run is said as soon as it shows.
+
+This module knows nothing of the steps but their fields (``ready``, ``running``, ``started``, ``owner``, ``cold``,
+``key``), so that :mod:`.prepare` imports it and never the other way round.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["seconds", "remaining", "compile_words", "fit"]
+__all__ = ["seconds", "remaining", "compile_words", "fit", "compiling", "heard", "hear_compiles", "on_stderr"]
+
+#: a step running longer than this is compiling, not loading from the cache: a first run (when numba has not
+#: said so before: :func:`hear_compiles`)
+COMPILING_AFTER = 1.5
+#: thread -> when numba last began a compile in it (a miss of its cache: a load from the cache is none)
+_COMPILED: dict[int, float] = {}
 
 
 def seconds(x: float) -> str:
     """A wait in words: ``0.4 s``, ``12 s``."""
     return f"{x:.1f} s" if x < 9.95 else f"{x:.0f} s"
+
+
+def hear_compiles() -> None:
+    """From now on numba tells :data:`_COMPILED` of each compile as it begins (its ``numba:compile`` event), so
+    a step is known to compile -- a first run -- at once, not :data:`COMPILING_AFTER` seconds in.  Once a process
+    (numba's start, :func:`~.prepare.numba_step`: numba is imported)."""
+    from numba.core import event
+
+    class Heard(event.Listener):
+        def on_start(self, _: Any) -> None:
+            _COMPILED[threading.get_ident()] = time.perf_counter()
+
+        def on_end(self, _: Any) -> None:
+            pass
+
+    event.register("numba:compile", Heard())  # type: ignore[no-untyped-call]
+
+
+def heard(step: Any) -> bool:
+    """Whether numba began a compile in the thread running ``step`` since it started (:func:`hear_compiles`)."""
+    started = step.started
+    return bool(step.running and started is not None and _COMPILED.get(step.owner or 0, -1.0) >= started)
+
+
+def compiling(steps: Iterable[Any], now: float) -> bool:
+    """Whether one of ``steps`` (numba's own start aside) is compiling (a first run): numba said so
+    (:func:`heard`), or it has run longer than a load takes."""
+    return any(s.running and s.key != "numba" and (heard(s) or now - (s.started or now) > COMPILING_AFTER)
+               for s in steps)
 
 
 def _load_factor() -> float:
@@ -49,6 +89,16 @@ def remaining(steps: Iterable[Any], now: float | None = None) -> float:
         ran = now - s.started if s.started is not None else 0.0
         left += max(0.0, s.cold * factor - ran)
     return left
+
+
+def on_stderr(text: str) -> None:
+    """``zerosum: text``, a line on standard error (if there is one to write to): a command's words of a wait
+    (:func:`~.prepare.announce`), where no screen is redrawn."""
+    try:
+        if sys.stderr is not None:
+            print(f"zerosum: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # standard error closed
+        pass
 
 
 def fit(variants: Sequence[str], width: int | None) -> str:

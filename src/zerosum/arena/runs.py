@@ -5,7 +5,9 @@ A run names its agent and game files by their absolute paths (:func:`canonical_s
 so it can be resumed and reported from any folder.  :func:`check_agents` builds every agent (and starts every
 external engine) before the first move, and keeps the SHA-256 of every file a run depends on, so a resumed run
 refuses a file that has changed; :func:`open_run` opens a stored run and checks its configuration, plan and
-games (:mod:`zerosum.arena.match` runs it; everything here is re-exported there).
+games (:mod:`zerosum.arena.match` runs it; everything here but :func:`engine_steps` is re-exported there).
+:func:`engine_steps` lists the compiled code the run's own agents need, for a face that prepares it before the
+workers do (:mod:`zerosum.commands.arena`, without a terminal).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ..errors import AgentError, GameError, InvalidFileError
 from .plan import ArenaConfig, pairings
 from .store import Store
 
-__all__ = ["canonical_spec", "canonical_game", "game_file", "check_agents", "open_run"]
+__all__ = ["canonical_spec", "canonical_game", "game_file", "check_agents", "engine_steps", "open_run"]
 
 
 def _file_part(spec: str) -> tuple[str, str] | None:
@@ -124,6 +126,34 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         elif game is not None and callable(check := getattr(agent, "check_game", None)):  # an agent of some games
             check(get_game(game))  # (openspiel-mcts): the others refused now, not forfeited later
     return found
+
+
+def engine_steps(specs: list[str], game: str, limits: dict[str, Any]) -> list[Any]:
+    """The steps of compiled code (:mod:`zerosum.agents.prepare`) the agents ``specs`` need to play ``game`` (a
+    spec) under ``limits``, each once, numba's start first; none for an agent file (its code is the student's)
+    or an external engine (it prepares in its own process, at its ``newgame``).  An agent that cannot be built
+    adds none: the run says why (:func:`check_agents` built them all before)."""
+    from ..agents.base import Limits
+    from ..agents.prepare import steps_of
+    from ..agents.registry import make_agent
+    from ..external.names import definitions_for
+    from ..games import get_game
+
+    engines = {name for name, _ in definitions_for(specs)}
+    steps: list[Any] = []
+    try:
+        board = get_game(game)
+    except GameError:  # the run says why
+        return []
+    for spec in dict.fromkeys(specs):
+        if _file_part(spec) is not None or spec.strip().partition(":")[0].strip().lower() in engines:
+            continue
+        try:
+            needs = steps_of(make_agent(spec, seed=0, limits=Limits(**limits)), board)
+        except GameError:
+            continue
+        steps += [s for s in needs if s not in steps]
+    return steps
 
 
 def open_run(path: str | Path, *, lock: bool = False) -> tuple[Store, ArenaConfig]:

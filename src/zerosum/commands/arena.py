@@ -24,6 +24,72 @@ __all__ = ["COMMANDS"]
 FIRST_GAMES = "the first games are starting (a first run also compiles the engines: up to a minute)"
 
 
+def _prepare_first(config: Any, backend: str) -> None:
+    """No terminal, so no progress bar to say why the first games wait: the compiled code of the run's own
+    agents is prepared here, before any worker starts, and the wait said on standard error as ``zerosum
+    analyze`` says it (:func:`zerosum.agents.prepare.announce`: ``zerosum: preparing the engine (alpha-beta's
+    kernel), first run only: compiling for 0.2 s, about 8 s more``, again every 10 s); a first run compiles it
+    once, here, and each worker loads it from numba's cache (a warm cache: about half a second here).
+    Meanwhile each external engine is begun on the game here once (:func:`_engine_first`).  Not for a Ray
+    cluster, whose workers prepare on their own machines."""
+    if backend != "local":
+        return
+    import threading
+
+    from ..agents.prepare import announce
+    from ..agents.prepare_words import on_stderr
+    from ..arena.runs import engine_steps
+    from ..external.names import definitions_for
+
+    names = {name for name, _ in definitions_for(config.agents)}
+    engines = [threading.Thread(target=_engine_first, args=(spec, config.game), name="zerosum-engine-first",
+                                daemon=True)
+               for spec in dict.fromkeys(config.agents) if spec.strip().partition(":")[0].strip().lower() in names]
+    for thread in engines:
+        thread.start()
+    steps = engine_steps(config.agents, config.game, config.limits)
+    announce(steps, on_stderr)
+    for step in steps:  # done by the background thread, in order (Ctrl-C stops the wait)
+        step.wait()
+    for thread in engines:
+        thread.join()
+
+
+def _engine_first(spec: str, game: str) -> None:
+    """An external engine prepares for a game in its own process, at its ``newgame`` (a first run of a zerosum
+    engine compiles there): started here once and begun on ``game``, so that the workers' engines find its code
+    prepared; while that lasts over a second, ``zerosum: engine zs is getting ready for connect4 (newgame; a
+    first run may compile its code): 1.0 s`` on standard error, again every 10 s.  An engine that fails here is
+    left to the games, which say why (each a forfeit, as before)."""
+    import threading
+
+    from ..agents.prepare import UPDATE_EVERY
+    from ..agents.prepare_words import on_stderr, seconds
+    from ..agents.registry import make_agent
+    from ..games import get_game
+
+    what = f"engine {spec} is getting ready for {game} (newgame; a first run may compile its code)"
+    done, began = threading.Event(), time.perf_counter()
+
+    def say() -> None:
+        pause = 1.0
+        while not done.wait(pause):
+            on_stderr(f"{what}: {seconds(time.perf_counter() - began)}")
+            pause = UPDATE_EVERY
+
+    threading.Thread(target=say, name="zerosum-engine-wait", daemon=True).start()
+    engine = None
+    try:
+        engine = make_agent(spec)
+        engine.warm_up(get_game(game))
+    except GameError:  # the engine's fault (EngineFault is one): the games meet it and say why
+        pass
+    finally:
+        done.set()
+        if engine is not None:
+            engine.close()  # type: ignore[attr-defined]
+
+
 def _console() -> Any:
     from rich.console import Console
 
@@ -100,7 +166,8 @@ def _add_run_options(p: argparse.ArgumentParser, default_games: int, what: str) 
                         "openings, limits): a setting of the run given again must be the run's (else one line); no game is played twice; "
                         "every agent is checked first (a changed agent file is refused)")
     p.add_argument("--overwrite", action="store_true", help="replace a results file that already holds a run")
-    p.add_argument("--quiet", action="store_true", help="no progress bar and no tables")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no tables, and no word of the engines' "
+                   "preparation (without a terminal: a first run's compile on standard error)")
 
 
 def _add_match(p: argparse.ArgumentParser) -> None:
@@ -178,6 +245,8 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             console.print(escape(f"{describe_deadline(config)}: a move over it forfeits ({_grace_words(config)})"))
             for line in describe_rules(config):  # --tc, --adjudicate
                 console.print(escape(line))
+            if not show:  # no bar to say why the first games wait: the engines prepared here, said on stderr
+                _prepare_first(config, args.backend)
         if show:
             from rich.markup import escape
             from rich.progress import Progress

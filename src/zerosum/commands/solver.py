@@ -155,12 +155,13 @@ def _run_analyze(args: argparse.Namespace) -> int:
     import time
 
     from ..agents.prepare import announce, warm
+    from ..agents.prepare_words import on_stderr
     from ..solver.agent import solver_steps
 
     # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait;
     # not its search where the opening book answers (the exit would wait for it: zerosum.agents.prepare)
     steps, past = solver_steps(args.game), _past_book(args)
-    announce(steps if past else steps[:-1], lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    announce(steps if past else steps[:-1], on_stderr)
     from ..analysis import service
     from ..core.words import score_words
     from ..solver.solver import solver_game

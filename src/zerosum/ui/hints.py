@@ -41,7 +41,7 @@ from rich.text import Text
 
 from ..agents.base import Agent
 from ..core.words import describe_value, distance_legend, estimate_words
-from ..agents.prepare import MESSAGE_AFTER, seconds, settle, steps_of, warm
+from ..agents.prepare import MESSAGE_AFTER, preparing, seconds, settle, steps_of, warm
 from ..agents.traits import ValueUnit
 from ..errors import GameError
 from ..game import Game
@@ -198,10 +198,15 @@ def _ignored(typed: list[str], who: str) -> str:
 
 def _fallback(session: Any, needs: list[Any]) -> Analysis:
     """The hint when the solver's compiled code is still compiling after ``solver_time`` seconds (a first run):
-    alpha-beta's estimates for ``hint_time`` seconds, saying why (the compile goes on in the background)."""
+    alpha-beta's estimates for ``hint_time`` seconds, saying why, in the name of what was compiling then -- the
+    solver's own step, or one it waited behind (alpha-beta's kernel, on a board past 64 bits: not "the solver's
+    tables", which had not begun) -- while the compile goes on in the background."""
+    under_way = preparing(needs)  # now, before alpha-beta's search: what the hint gave up waiting for
+    what = under_way.label if under_way is not None else next((s.label for s in needs if not s.ready),
+                                                              "the engine's code")
+    ahead = "" if under_way is None or under_way in needs else " (the solver's code waits behind it)"
     found = service(session.game).analyse(session.state, use_solver=False, time=session.hint_time)
-    what = next((s.label for s in needs if not s.ready), "the engine's code")
-    found.note = (f"first run: {what} was still compiling after --solver-time {session.solver_time:g} s, "
+    found.note = (f"first run: {what} was still compiling{ahead} after --solver-time {session.solver_time:g} s, "
                   "so alpha-beta estimated")
     return found
 

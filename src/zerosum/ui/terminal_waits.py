@@ -7,6 +7,12 @@ compiling (``preparing the engine (the solver's search), first run only: compili
 more``), else who is thinking and for how long.  The line always fits the terminal: where the full words are
 wider, shorter ones say the estimate first (:func:`zerosum.agents.prepare_words.compile_words`), so an 80-column
 terminal never sees the line cut before the figures (it showed ``... first run only: compiling for 15 s, ``).
+
+Where the output is no terminal (a pipe, a file: ``zerosum play | tee game.txt``) nothing is redrawn, but a wait
+on the engines' preparation is said all the same, on standard error, as ``zerosum analyze`` says it
+(:func:`zerosum.agents.prepare.announce`): ``zerosum: preparing the engine (the solver's search), first run
+only: compiling for 0.2 s, about 20 s more`` as soon as a compile begins (or after a second), again every
+10 s while it goes on, nothing once the wait is over.
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from typing import Any
 
 from rich.text import Text
 
-from ..agents.prepare import MESSAGE_AFTER, Step, pending, status
-from ..agents.prepare_words import fit, seconds
+from ..agents.prepare import MESSAGE_AFTER, Step, announce, pending, ready, status
+from ..agents.prepare_words import fit, on_stderr, seconds
 
 __all__ = ["LiveRow", "waiting_words", "columns", "TICK"]
 
@@ -64,7 +70,8 @@ def columns(output: Any) -> int | None:
 
 class LiveRow:
     """Lines redrawn in place on a terminal (rich's ``Live`` in colour, a carriage return in plain text);
-    nothing at all elsewhere (a file or a pipe gets the final result only, printed by the caller).
+    nothing redrawn elsewhere (a file or a pipe gets the final result only, printed by the caller), where a
+    wait on ``needs`` that are not prepared yet is said on standard error instead (:meth:`_tell`).
 
     ``idle``: what the wait is (``solver is thinking``); after ``MESSAGE_AFTER`` seconds without an update a
     line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
@@ -82,6 +89,7 @@ class LiveRow:
         self._shown: tuple[str, Any] = ("", None)  # the last update: plain text, rich renderable
         self._since = self._news = _time.perf_counter()
         self._stop = threading.Event()
+        self._told = threading.Event()  # set: the words on standard error of the wait so far stop
         self._ticker: threading.Thread | None = None
 
     def __enter__(self) -> "LiveRow":
@@ -93,12 +101,23 @@ class LiveRow:
         if self.live_ok and self.idle is not None:
             self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
             self._ticker.start()
+        self._tell(self.needs)
         return self
+
+    def _tell(self, needs: list[Step] | None) -> None:
+        """No terminal: the wait on ``needs`` (not None) is said on standard error while they are being
+        prepared, as ``zerosum analyze`` says it (:func:`~zerosum.agents.prepare.announce`); the words of the
+        wait before stop."""
+        self._told.set()
+        self._told = threading.Event()
+        if not self.live_ok and needs and not ready(needs):
+            announce(needs, on_stderr, until=self._told)
 
     def turn(self, idle: str, needs: list[Step] | None = None) -> None:
         """The wait is now ``idle`` (for ``needs``), its seconds counted from now."""
         with self._lock:
             self.idle, self.needs, self._since = idle, needs, _time.perf_counter()
+        self._tell(needs)
 
     def update(self, plain: str, rich: Any = None) -> None:
         with self._lock:
@@ -132,6 +151,7 @@ class LiveRow:
 
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
+        self._told.set()
         if self._ticker is not None:
             self._ticker.join()
         if self._live is not None:
