@@ -260,11 +260,11 @@ class Pool:
         with self._lock:
             self._closed = True
             workers, self._all = self._all, []
-        self._spawner.shutdown(wait=False, cancel_futures=True)
         if self._first_warm_up is not None:
             self._first_warm_up.set()  # no worker waits for it any more
-        for worker in workers:
-            worker.kill()
+        for worker in workers:  # first: the spawner thread's end kills them (the parent-death signal), and what
+            worker.kill()  # their jobs started outside their group is then out of reach (core.processes.kill_tree)
+        self._spawner.shutdown(wait=False, cancel_futures=True)  # a spawn under way: killed by _spawn (closed)
         self._idle.put(None)  # wakes a caller waiting for a worker (each one passes it on)
 
     def __enter__(self) -> "Pool":
