@@ -75,8 +75,8 @@ def test_a_check_ends_within_its_budget_whatever_the_seat_waits_for(tmp_path, ki
     assert took < 4.0, (took, message)
     if kind == "program":  # not ready for its first game: it fails, saying why
         assert status == "failed" and "not ready to play within the check's 3 s" in message, message
-    else:  # its first game was checked: ok, as far as it got
-        assert status == "ok" and "check stopped there" in message, message
+    else:  # ok, as far as it got (the engine no longer waits on what the player left running: all its games)
+        assert status == "ok" and ("check stopped there" in message or "plays legal moves" in message), message
 
 
 def test_an_unconfined_check_ends_within_its_budget_too(tmp_path, monkeypatch):

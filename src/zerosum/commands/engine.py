@@ -304,8 +304,9 @@ class Engine:
         self.fork()  # the next go's process, forked now (after the bestmove: its time is nobody's)
 
     def fork(self) -> None:
-        """Fork the spare search process, if there is none, a position to search and nothing under way."""
-        if self.spare is None and self.forkable():
+        """Fork the spare search process, if there is none, a position to search and nothing under way (no
+        search either: a spare forked beside one would make its process, finished, one too many to keep)."""
+        if self.spare is None and self.search is None and self.forkable():
             self.spare = SearchProcess(self.agent)
 
     def drop_spare(self) -> None:

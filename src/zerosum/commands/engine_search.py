@@ -76,9 +76,13 @@ class SearchProcess:
             pass
 
     def kill(self) -> None:
+        """SIGKILL the child and reap it (at most 5 s): by its id, not by ``join``, whose pipe a process the
+        child's search started and left running (a player that forks) would hold open for the whole wait."""
         try:
             self.process.kill()
-            self.process.join(5)
+            end = time.monotonic() + 5
+            while self.process.exitcode is None and time.monotonic() < end:  # waitpid, without blocking
+                time.sleep(0.0005)
             self.conn.close()
         except (OSError, ValueError):  # pragma: no cover - already gone
             pass
