@@ -136,17 +136,16 @@ def engine_steps(specs: list[str], game: str, limits: dict[str, Any]) -> list[An
     from ..agents.base import Limits
     from ..agents.prepare import steps_of
     from ..agents.registry import make_agent
-    from ..external.names import definitions_for
+    from ..external.names import engine_of
     from ..games import get_game
 
-    engines = {name for name, _ in definitions_for(specs)}
     steps: list[Any] = []
     try:
         board = get_game(game)
     except GameError:  # the run says why
         return []
     for spec in dict.fromkeys(specs):
-        if _file_part(spec) is not None or spec.strip().partition(":")[0].strip().lower() in engines:
+        if _file_part(spec) is not None or engine_of(spec) is not None:
             continue
         try:
             needs = steps_of(make_agent(spec, seed=0, limits=Limits(**limits)), board)

@@ -39,12 +39,11 @@ def _prepare_first(config: Any, backend: str) -> None:
     from ..agents.prepare import announce
     from ..agents.prepare_words import on_stderr
     from ..arena.runs import engine_steps
-    from ..external.names import definitions_for
+    from ..external.names import engine_of
 
-    names = {name for name, _ in definitions_for(config.agents)}
     engines = [threading.Thread(target=_engine_first, args=(spec, config.game), name="zerosum-engine-first",
                                 daemon=True)
-               for spec in dict.fromkeys(config.agents) if spec.strip().partition(":")[0].strip().lower() in names]
+               for spec in dict.fromkeys(config.agents) if engine_of(spec) is not None]
     for thread in engines:
         thread.start()
     steps = engine_steps(config.agents, config.game, config.limits)

@@ -161,13 +161,12 @@ def _prepared(agent: Any, game: Any, state: Any) -> None:
     """The compiled code the explained search runs untraced (the solver's), loaded or compiled here, before the
     search and outside ``--max-time``; a wait of over a second said on standard error, with a compile's
     progress (:func:`zerosum.agents.prepare.announce`), as ``zerosum analyze`` says it."""
-    import sys
-
     from ..agents.prepare import announce, warm
+    from ..agents.prepare_words import on_stderr
     from ..trace.bounds import compiled_first
 
     steps = compiled_first(agent, game, state)
-    announce(steps, lambda text: print(f"zerosum: {text}", file=sys.stderr, flush=True))
+    announce(steps, on_stderr)
     warm(steps)
 
 

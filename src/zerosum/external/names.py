@@ -11,7 +11,7 @@ from ..errors import AgentError
 from ..spec import printable
 from .definitions import EngineDefinition
 
-__all__ = ["register_engine", "registered", "register_definitions", "definitions_for", "from_pairs",
+__all__ = ["register_engine", "registered", "engine_of", "register_definitions", "definitions_for", "from_pairs",
            "stored_engines", "describe_engines"]
 
 _REGISTERED: dict[str, EngineDefinition] = {}
@@ -20,6 +20,12 @@ _REGISTERED: dict[str, EngineDefinition] = {}
 def registered(name: str) -> EngineDefinition | None:
     """The engine registered as ``name`` in this process (any case), or None."""
     return _REGISTERED.get(name.lower())
+
+
+def engine_of(spec: str) -> EngineDefinition | None:
+    """The engine registered in this process that agent spec ``spec`` names (``NAME`` or ``NAME:options``), or
+    None (a zerosum agent, a file's)."""
+    return registered(spec.strip().partition(":")[0].strip())
 
 
 def register_engine(definition: EngineDefinition) -> None:
@@ -50,10 +56,9 @@ def definitions_for(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:
     worker process to register (:func:`register_definitions` of :meth:`EngineDefinition.from_json`)."""
     found: dict[str, str] = {}
     for spec in specs:
-        name = spec.strip().partition(":")[0].strip().lower()
-        definition = _REGISTERED.get(name)
+        definition = engine_of(spec)
         if definition is not None:
-            found[name] = json.dumps(definition.to_json(), sort_keys=True)
+            found[definition.name.lower()] = json.dumps(definition.to_json(), sort_keys=True)
     return tuple(sorted(found.items()))
 
 
