@@ -233,6 +233,16 @@ def test_the_seats_reason_is_a_line_of_its_own_after_a_flood_without_line_ends()
     assert last[0] == "xxxx" and last[-1].startswith("the agent did not answer within the move's time"), last
 
 
+def test_the_seats_reason_is_its_last_line_though_a_process_it_left_goes_on_writing() -> None:
+    # a fork bomb's processes outlive the engine the jail ends: what they print must not come after the reason,
+    # which the engine client quotes as the seat's last line (it quoted "Process zerosum-engine-search:")
+    noise = "(i=0; while [ $i -lt 150 ]; do echo noise $i >&2; sleep 0.01; i=$((i+1)); done) & sleep 0.3; "
+    done = _jail(noise + _writer([b"bestmove 4\n"]) + "; sleep 3", strict=True)
+    lines = done.stderr.decode().splitlines()
+    assert done.returncode == 1 and done.stdout == b"", done
+    assert lines[0] == "noise 0" and lines[-1].startswith("the agent did not answer within the move's time"), lines
+
+
 def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
     done = _jail("kill -SEGV $$", strict=False)
     assert done.returncode == 128 + 11

@@ -45,10 +45,10 @@ from typing import Any, Callable
 
 from ..errors import GameError
 from ..external import protocol as p
-from .engine_io import Lines, protocol_output
+from .engine_io import Lines, hello, protocol_output
 from .engine_limits import go_limits, move_time
 from .engine_prepare import POLL, Preparations, Wait
-from .engine_search import SEARCH_PROCESS, SearchProcess, SearchThread, one_line
+from .engine_search import SEARCH_PROCESS, SearchProcess, SearchThread, fork_search, one_line
 
 __all__ = ["COMMANDS", "Engine", "move_time"]
 
@@ -139,7 +139,8 @@ class Engine:
         if isinstance(command, p.ProtocolError):
             self.error(str(command))
         elif isinstance(command, p.Hello):
-            self.hello()
+            for message in hello(self.name, self.games):
+                self.send(message)
         elif isinstance(command, p.IsReady):
             if self.search is None and self.position is not None and not self.prepared.done(self.position[0]):
                 self.readying = True  # readyok once the position's game is prepared (tick)
@@ -171,15 +172,6 @@ class Engine:
     def error(self, text: str) -> None:
         self.send(p.Info(string="error " + one_line(text)))
 
-    def hello(self) -> None:
-        from ..core.version import __version__
-        from ..games.registry import registered_games
-
-        self.send(p.Id("name", one_line(self.name)))
-        self.send(p.Id("author", f"the zerosum authors (zerosum {__version__})"))
-        for spec in [g.spec for g in self.games] or [cls.name for cls in registered_games()]:
-            self.send(p.GameSpec(spec))
-        self.send(p.HelloDone())
 
     def set_position(self, spec: str, moves: str) -> None:
         from ..games import get_game
@@ -210,7 +202,8 @@ class Engine:
         limits = go_limits(self.agent, command, game, state, ply)
         start = time.monotonic()
         watchdog = None if limits.time is None else start + limits.time * (1 + GRACE_SHARE) + GRACE
-        search = _Search(None, game.format_action(actions[0]), watchdog, (game, state, ply, limits, start))
+        job = (game, state, ply, limits, start)
+        search = self.search = _Search(None, game.format_action(actions[0]), watchdog, job)
         if self.forkable():
             self.begin_search(search)
         elif limits.time is not None:  # the time runs: searched here, the agent going without what is not ready
@@ -218,7 +211,8 @@ class Engine:
             thread.start(*search.job)
             search.process = thread
             self.prepared.add(thread)
-        self.search = search
+        if self.search is not search:  # answered already: no process could be forked
+            return
         if search.process is None:
             self.begin_wait(game, "the search starts when it is done")
         elif isinstance(search.process, SearchThread) and not self.prepared.done(game):
@@ -229,10 +223,15 @@ class Engine:
         return self.position is not None and self.prepared.done(self.position[0]) and self.prepared.quiet()
 
     def begin_search(self, search: _Search) -> None:
-        """Start ``search`` in the spare process (or one forked now)."""
-        search.process, self.spare = self.spare or SearchProcess(self.agent), None
-        search.process.start(*search.job)
-        self.wait = None
+        """Start ``search`` in the spare process (or one forked now; none, over a process limit: failed)."""
+        made, self.spare, self.wait = self.spare or fork_search(self.agent), None, None
+        if isinstance(made, str):
+            self.search = None
+            self.error(f"the agent failed: {made}")
+            self.send(p.BestMove(search.fallback))
+            return
+        search.process = made
+        made.start(*search.job)
 
     def begin_wait(self, game: Any, then: str) -> None:
         """A wait for ``game``'s preparation begins: said at once (:meth:`tick`), and every few seconds."""
@@ -262,6 +261,8 @@ class Engine:
         search = self.search
         if search is not None and search.process is None and self.forkable():
             self.begin_search(search)
+            if self.search is None and not self.drain():
+                return False
         self.fork()
         if self.readying and (self.position is None or self.prepared.done(self.position[0])):
             self.readying, self.wait = False, None
@@ -307,7 +308,8 @@ class Engine:
         """Fork the spare search process, if there is none, a position to search and nothing under way (no
         search either: a spare forked beside one would make its process, finished, one too many to keep)."""
         if self.spare is None and self.search is None and self.forkable():
-            self.spare = SearchProcess(self.agent)
+            made = fork_search(self.agent)
+            self.spare = made if isinstance(made, SearchProcess) else None  # else the next go says why
 
     def drop_spare(self) -> None:
         if self.spare is not None:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 
 from ..external import protocol as p
 
-__all__ = ["Lines", "protocol_output"]
+__all__ = ["Lines", "hello", "protocol_output"]
 
 
 class Lines:
@@ -81,3 +81,15 @@ def _flush(stream: Any) -> None:
             stream.flush()
     except (OSError, ValueError):
         pass
+
+
+def hello(name: str, games: list[Any]) -> list[Any]:
+    """The engine's answer to ``hello``: its name (``name``, one line), its author, the games it offers
+    (``games``; none given: every game, any size), then ``hellodone``."""
+    from ..core.version import __version__
+    from ..games.registry import registered_games
+    from .engine_search import one_line
+
+    specs = [g.spec for g in games] or [cls.name for cls in registered_games()]
+    return [p.Id("name", one_line(name)), p.Id("author", f"the zerosum authors (zerosum {__version__})"),
+            *(p.GameSpec(spec) for spec in specs), p.HelloDone()]

@@ -24,7 +24,7 @@ from typing import Any, Iterator
 
 from ..external import protocol as p
 
-__all__ = ["SearchProcess", "SearchThread", "iterations", "one_line", "SEARCH_PROCESS"]
+__all__ = ["SearchProcess", "SearchThread", "fork_search", "iterations", "one_line", "SEARCH_PROCESS"]
 
 #: the name of every search process (the engine kills any left at its end by that name)
 SEARCH_PROCESS = "zerosum-engine-search"
@@ -47,8 +47,13 @@ class SearchProcess:
         self.conn, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, os.getpid(), agent), daemon=True,
                                        name=SEARCH_PROCESS)
-        self.process.start()
-        theirs.close()
+        try:
+            self.process.start()
+        except BaseException:  # no process (over a process limit): no pipe left open either
+            self.conn.close()
+            raise
+        finally:
+            theirs.close()
 
     def start(self, game: Any, state: Any, ply: int, limits: Any, start: float) -> None:
         """Search ``state`` (``ply`` moves from the start) within ``limits``, the go having come at ``start``."""
@@ -99,6 +104,15 @@ class SearchProcess:
             except ValueError:
                 return f" (killed by signal {-code})"
         return f" (exit code {code})"
+
+
+def fork_search(agent: Any) -> SearchProcess | str:
+    """A new :class:`SearchProcess` for ``agent``, or why none could be forked, in one line: the system's
+    limit on processes or memory (a contest seat's, which a fork bomb the last search left behind fills)."""
+    try:
+        return SearchProcess(agent)
+    except (OSError, RuntimeError) as exc:
+        return one_line(f"cannot start its search process: {getattr(exc, 'strerror', None) or exc}")
 
 
 class SearchThread:

@@ -11,11 +11,13 @@ NOFILE -- PROGRAM [ARGS...]``, inside: it imports nothing but the standard libra
 seat's resource limits, gives up root when it runs as root (bubblewrap's privileged mode: the program and the
 jail each under a fresh, random user id from 1,000,000,000 up, that owns no file and no other process on the
 machine, no groups, no capabilities: the program cannot signal the jail), links numba's cache files of each
-read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose standard input and error are
-the seat's own; its output is relayed line by line (:func:`relay`), so that:
+read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose standard input is the seat's
+own; its output is relayed line by line, and its standard error as it comes (:func:`relay`), so that:
 
 - a program killed by a signal leaves one line a student can read on standard error (``the program was killed
   by signal 11 (SIGSEGV)``), which the engine client quotes in the crash's reason;
+- the jail's reason is the last line on the seat's standard error: a process the program left running (a fork
+  bomb's) writes there only through the jail, which ends with the reason;
 - with ``--strict`` (a submission played by ``zerosum engine``, which answers every ``go`` even when the
   agent failed: with the first legal move), a move the agent did not make is not played: ``info string error
   the agent failed: ...`` (its exception, or its process ended: ``os._exit``, a segmentation fault, the CPU
@@ -125,55 +127,61 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         state["found"] = False
 
 
-def relay(child: int, source: int, strict: bool, data_mb: int, until: float | None = None) -> None:
-    """Pass the child's output on, line by line (judged in strict mode), until it ends, or until the child has
-    ended and what it left is read (a process it started may hold the output open: not waited for); then end as
-    the child ended.  ``until``: the ``time.monotonic()`` at which the seat ends anyway (``--until``)."""
+def relay(child: int, source: int, strict: bool, data_mb: int, until: float | None = None,
+          errors: int | None = None) -> None:
+    """Pass the child's output on, line by line (judged in strict mode), and what it writes to ``errors`` (its
+    standard error's pipe) as it comes, until both end, or until the child has ended and what it left is read
+    (a process it started may hold them open: not waited for); then end as the child ended.  No process of the
+    seat writes to the seat's standard error but through here: a reason said on it (:func:`_fail`) is its last
+    line, whatever a process the program left running goes on printing.  ``until``: the ``time.monotonic()``
+    at which the seat ends anyway (``--until``)."""
     state = {"found": False}
     buffer = b""
     passing = False  # in a line too long to hold
     poller = select.poll()
-    poller.register(source, select.POLLIN | select.POLLHUP | select.POLLERR)
+    reading = {source} if errors is None else {source, errors}
+    for fd in reading:
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     status: int | None = None
     left = _AFTER  # what is still read once the child is gone
-    while left > 0:
+    while left > 0 and reading:
         if until is not None and time.monotonic() >= until:
             _fail(child, OUT_OF_TIME)
         if status is None:
             done, code = os.waitpid(child, os.WNOHANG)
             status = code if done else None
-        if not poller.poll(100 if status is None else 0):
-            if status is not None:
-                break
-            continue
-        try:
-            chunk = os.read(source, 1 << 16)
-        except InterruptedError:
-            continue
-        if not chunk:
+        events = poller.poll(100 if status is None else 0)
+        if not events and status is not None:
             break
-        if status is not None:
-            left -= len(chunk)
-        buffer += chunk
-        out = []
-        while True:
-            end = buffer.find(b"\n")
-            if end < 0:
-                if len(buffer) > _LONG:
-                    out.append(buffer)
-                    buffer, passing = b"", True
-                break
-            line, buffer = buffer[: end + 1], buffer[end + 1:]
-            if strict and not passing:
-                _judge(line, state, child, data_mb)
-            passing = False
-            out.append(line)
-        data = b"".join(out)
-        while data:
+        for fd, _ in events:
             try:
-                data = data[os.write(1, data):]
-            except BrokenPipeError:
-                break
+                chunk = os.read(fd, 1 << 16)
+            except InterruptedError:
+                continue
+            if not chunk:
+                poller.unregister(fd)
+                reading.discard(fd)
+                continue
+            if status is not None:
+                left -= len(chunk)
+            if fd != source:
+                _write(2, chunk)
+                continue
+            buffer += chunk
+            out = []
+            while True:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    if len(buffer) > _LONG:
+                        out.append(buffer)
+                        buffer, passing = b"", True
+                    break
+                line, buffer = buffer[: end + 1], buffer[end + 1:]
+                if strict and not passing:
+                    _judge(line, state, child, data_mb)
+                passing = False
+                out.append(line)
+            _write(1, b"".join(out))
     if buffer:
         os.write(1, buffer)
     if status is None:
@@ -189,6 +197,15 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
                 ": by itself, or by the kernel over the seat's memory" if name == " (SIGKILL)" else ""))
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
+
+
+def _write(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd`` (nothing when its reader is gone)."""
+    while data:
+        try:
+            data = data[os.write(fd, data):]
+        except BrokenPipeError:
+            return
 
 
 def _own_cgroup(controller: str) -> str | None:
@@ -308,8 +325,12 @@ def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_
            uids: tuple[int, int] | None) -> None:
     """Start ``program`` and relay its output (:func:`relay`); ``uids``: the jail's and the program's users."""
     ours, theirs = os.pipe()
+    errors, their_errors = os.pipe()
     child = os.fork()
     if child == 0:
+        os.dup2(their_errors, 2)
+        os.close(their_errors)
+        os.close(errors)
         try:
             if uids is not None:
                 _become(uids[1])
@@ -329,12 +350,13 @@ def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_
         finally:
             os._exit(127)
     os.close(theirs)
+    os.close(their_errors)
     if uids is not None:
         try:
             _become(uids[0])
         except OSError as exc:
             _fail(child, f"jail: the seat cannot give up root: {exc}")
-    relay(child, ours, strict, data_mb, until)
+    relay(child, ours, strict, data_mb, until, errors)
 
 
 if __name__ == "__main__":

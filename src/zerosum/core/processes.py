@@ -38,12 +38,13 @@ def default_threads() -> int:
 
 def die_with_parent(parent: int, every: float = 0.5) -> None:
     """End this process when process ``parent`` ends (at once if it has ended already)."""
+    armed = False
     try:  # Linux: the kernel sends SIGKILL when the parent goes
         import ctypes
         import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        armed = libc.prctl(1, int(signal.SIGKILL)) == 0  # PR_SET_PDEATHSIG
     except Exception:  # pragma: no cover - other systems: the thread below
         pass
     if os.getppid() != parent:  # the parent died before the death signal was armed
@@ -55,7 +56,11 @@ def die_with_parent(parent: int, every: float = 0.5) -> None:
             if os.getppid() != parent:
                 os._exit(1)
 
-    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+    try:
+        threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+    except RuntimeError:  # no thread to be had (over a process limit, which counts threads): the kernel's
+        if not armed:  # signal is armed, or nothing watches and this process ends now
+            os._exit(1)
 
 
 def _children(pid: int) -> list[int]:
