@@ -160,7 +160,9 @@ def test_time_limit_is_met(spec: str) -> None:
     t0 = time.perf_counter()
     result = make_agent(spec).search(game, game.initial_state)
     elapsed = time.perf_counter() - t0
-    assert elapsed < 0.3 + 0.5  # a shared machine: loose on purpose
+    # a shared machine: loose on purpose (a full suite beside two busy processes once took 0.83 s here; alone,
+    # under four, 0.29 s); a search that ignored its time would not end at all from the start of Migration 8
+    assert elapsed < 0.3 + 1.0
     assert result.depth >= 1 and result.elapsed <= elapsed
 
 
