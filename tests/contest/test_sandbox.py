@@ -178,6 +178,7 @@ def test_a_two_argument_function_and_a_program_play_whole_games(tmp_path: Path) 
 
 
 JAIL = ROOT / "src" / "zerosum" / "contest" / "jail.py"
+CGROUPS = JAIL.with_name("cgroups.py")
 
 
 def _jail(script: str, strict: bool) -> subprocess.CompletedProcess[bytes]:
@@ -243,6 +244,16 @@ def test_the_seats_reason_is_its_last_line_though_a_process_it_left_goes_on_writ
     assert lines[0] == "noise 0" and lines[-1].startswith("the agent did not answer within the move's time"), lines
 
 
+def test_a_programs_last_words_stay_last_though_a_process_it_left_goes_on_writing() -> None:
+    # the engine client quotes the seat's last line as the crash's reason: a helper process the submission
+    # started, still chattering on standard error, must not bury what the program itself said last
+    chatter = "(i=0; while [ $i -lt 300000 ]; do echo chatter $i >&2; i=$((i+1)); done) & sleep 0.2; "
+    done = _jail(chatter + "echo 'fatal: my last words' >&2; exit 3", strict=False)
+    lines = done.stderr.decode().splitlines()
+    assert done.returncode == 3 and lines[0] == "chatter 0", lines[:3]
+    assert lines[-1] == "fatal: my last words", lines[-3:]
+
+
 def test_a_program_killed_by_a_signal_leaves_a_line_that_names_it() -> None:
     done = _jail("kill -SEGV $$", strict=False)
     assert done.returncode == 128 + 11
@@ -302,7 +313,7 @@ def _seat_cgroup(outer: list[str], controller: str) -> Path:
 
 @pytest.mark.skipif(_cgroup("memory") is None, reason="no writable cgroup v1 memory hierarchy here")
 def test_the_outer_step_holds_the_seats_processes_to_its_memory_together() -> None:
-    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "128", "100", "--"]
+    outer = [sys.executable, "-I", "-S", str(CGROUPS), "128", "100", "--"]
     assert (_seat_cgroup(outer, "memory") / "memory.limit_in_bytes").read_text().strip() == str(128 << 20)
     # four processes of 100 MB each at once, no rlimit: alone they all live; held, the kernel keeps the seat's
     # memory at 128 MB, killing inside it
@@ -325,7 +336,7 @@ SPIN = ("import os, time\nend = time.monotonic() + 1.0\nparent = True\nfor _ in 
 
 @pytest.mark.skipif(_cgroup("cpu") is None, reason="no writable cgroup v1 cpu hierarchy here")
 def test_the_outer_step_holds_the_seats_processes_to_one_core_together() -> None:
-    outer = [sys.executable, "-I", "-S", str(JAIL), "--outer", "256", "100", "--"]
+    outer = [sys.executable, "-I", "-S", str(CGROUPS), "256", "100", "--"]
     folder = _seat_cgroup(outer, "cpu")
     assert (folder / "cpu.cfs_quota_us").read_text().strip() == (folder / "cpu.cfs_period_us").read_text().strip()
     # four processes spinning for a second of wall-clock time use one second of CPU between them, at most

@@ -1,7 +1,5 @@
-"""The first and the last step of a contest seat: around bubblewrap, and inside it before the submission runs.
-
-``python -I -S jail.py --outer MEMORY_MB CPU_PERCENT -- bwrap ...`` (:func:`outer`), before the sandbox: the
-seat's processes together get a memory and a CPU cgroup of their own where the machine allows it.
+"""The last step of a contest seat, inside bubblewrap before the submission runs (the first, around bubblewrap,
+is :mod:`.cgroups`).
 
 ``python -I -S jail.py --until MONOTONIC -- PROGRAM [ARGS...]``: the relay alone (below), for a validation's
 seat run unconfined (no sandbox, no limits: :func:`zerosum.contest.sandbox.wrap`), so it too ends at MONOTONIC.
@@ -16,8 +14,9 @@ own; its output is relayed line by line, and its standard error as it comes (:fu
 
 - a program killed by a signal leaves one line a student can read on standard error (``the program was killed
   by signal 11 (SIGSEGV)``), which the engine client quotes in the crash's reason;
-- the jail's reason is the last line on the seat's standard error: a process the program left running (a fork
-  bomb's) writes there only through the jail, which ends with the reason;
+- the jail's reason is the last line on the seat's standard error, and else the program's own last line: a
+  process the program left running (a fork bomb's, a chattering helper's) writes there only through the jail,
+  which ends with the reason or says the program's last line again (:class:`_Errors`);
 - with ``--strict`` (a submission played by ``zerosum engine``, which answers every ``go`` even when the
   agent failed: with the first legal move), a move the agent did not make is not played: ``info string error
   the agent failed: ...`` (its exception, or its process ended: ``os._exit``, a segmentation fault, the CPU
@@ -38,18 +37,20 @@ user id cannot be set (nothing of the submission runs then).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import select
 import signal
+import socket
+import struct
 import sys
+import termios
 import time
 
 #: the first user id a seat may run as (in bubblewrap's privileged mode); the id is drawn at random above it
 FIRST_UID = 1_000_000_000
 CANNOT_JAIL = 126
-#: the names of the seats' cgroups
-CGROUP_PREFIX = "zerosum-seat-"
 FAILED = 1
 #: the line a seat past its ``--until`` ends with
 OUT_OF_TIME = "the check's time ran out: the seat was stopped"
@@ -128,10 +129,11 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
 
 
 def relay(child: int, source: int, strict: bool, data_mb: int, until: float | None = None,
-          errors: int | None = None) -> None:
+          errors: _Errors | None = None) -> None:
     """Pass the child's output on, line by line (judged in strict mode), and what it writes to ``errors`` (its
     standard error's pipe) as it comes, until both end, or until the child has ended and what it left is read
-    (a process it started may hold them open: not waited for); then end as the child ended.  No process of the
+    (a process it started may hold them open: not waited for; on standard error, only what was there when the
+    child's end was seen); then end as the child ended.  No process of the
     seat writes to the seat's standard error but through here: a reason said on it (:func:`_fail`) is its last
     line, whatever a process the program left running goes on printing.  ``until``: the ``time.monotonic()``
     at which the seat ends anyway (``--until``)."""
@@ -139,7 +141,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
     buffer = b""
     passing = False  # in a line too long to hold
     poller = select.poll()
-    reading = {source} if errors is None else {source, errors}
+    stderr = -1 if errors is None else errors.fd
+    reading = {source} if errors is None else {source, stderr}
     for fd in reading:
         poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     status: int | None = None
@@ -150,12 +153,16 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
         if status is None:
             done, code = os.waitpid(child, os.WNOHANG)
             status = code if done else None
+            if errors is not None and status is not None and stderr in reading:  # what the program left on
+                errors.left()  # standard error, no more: what a process it left running says after is not
+                poller.unregister(stderr)
+                reading.discard(stderr)
         events = poller.poll(100 if status is None else 0)
         if not events and status is not None:
             break
         for fd, _ in events:
             try:
-                chunk = os.read(fd, 1 << 16)
+                chunk = os.read(fd, 1 << 16) if fd == source else errors.relay(1 << 16)  # type: ignore[union-attr]
             except InterruptedError:
                 continue
             if not chunk:
@@ -165,7 +172,6 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
             if status is not None:
                 left -= len(chunk)
             if fd != source:
-                _write(2, chunk)
                 continue
             buffer += chunk
             out = []
@@ -186,6 +192,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
         os.write(1, buffer)
     if status is None:
         _, status = os.waitpid(child, 0)
+    if errors is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
+        errors.last_words()
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         try:
@@ -199,6 +207,51 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else FAILED)
 
 
+class _Errors:
+    """The program's standard error: a Unix socket (not a pipe), so that each read says which process wrote it
+    (``SO_PASSCRED``: the kernel never joins two writers' bytes in one read).  All of it is passed on to the
+    seat's standard error; the program's own last line is kept, and said again last (:meth:`last_words`) when
+    a process it left running wrote after it: the engine client quotes the seat's last line as its reason."""
+
+    def __init__(self) -> None:
+        self.ours, self.theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.fd = self.ours.fileno()
+        self.child = 0
+        self.own = b""  # the program's last line so far
+        self.buried = False  # another process wrote after it
+
+    def relay(self, most: int) -> bytes:
+        """Read at most ``most`` bytes, one writer's, and pass them on (b'': every writer is gone)."""
+        data, extra, _, _ = self.ours.recvmsg(most, socket.CMSG_SPACE(12))
+        if data:
+            _write(2, data)
+            pids = [struct.unpack("3i", d)[0] for level, kind, d in extra if kind == socket.SCM_CREDENTIALS]
+            if pids[:1] == [self.child]:
+                lines = [line for line in data.split(b"\n") if line.strip()]
+                self.own, self.buried = (lines[-1] if lines else self.own), False
+            else:
+                self.buried = self.buried or bool(self.own)
+        return data
+
+    def left(self) -> None:
+        """Pass on what the socket holds now (at most :data:`_AFTER` bytes), and nothing written after this."""
+        try:
+            count = min(_AFTER, struct.unpack("i", fcntl.ioctl(self.fd, termios.FIONREAD, b"\0\0\0\0"))[0])
+        except OSError:
+            return
+        while count > 0:
+            data = self.relay(count)
+            if not data:
+                return
+            count -= len(data)
+
+    def last_words(self) -> None:
+        """Say the program's own last line again, last, when another process wrote after it."""
+        if self.buried:
+            _say(self.own.decode("utf-8", "replace")[:1000])
+
+
 def _write(fd: int, data: bytes) -> None:
     """All of ``data`` to ``fd`` (nothing when its reader is gone)."""
     while data:
@@ -208,78 +261,7 @@ def _write(fd: int, data: bytes) -> None:
             return
 
 
-def _own_cgroup(controller: str) -> str | None:
-    """This process's folder in cgroup v1's ``controller`` hierarchy, when cgroups may be made in it, or None."""
-    try:
-        with open("/proc/self/cgroup") as f:
-            for line in f:
-                _, controllers, path = line.rstrip("\n").split(":", 2)
-                if controller in controllers.split(","):
-                    folder = os.path.join("/sys/fs/cgroup", controller, path.lstrip("/"))
-                    usable = os.path.isfile(os.path.join(folder, "cgroup.procs")) and os.access(folder, os.W_OK)
-                    return folder if usable else None
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def _join(controller: str, knobs: list[tuple[str, str, bool]]) -> bool:
-    """Make a cgroup of ``controller`` for this seat, set its ``(knob, value, required)`` knobs (a knob the
-    kernel lacks is skipped, an optional one that fails too), and move this process into it; whether it did.
-    Seat cgroups of this controller a minute old or more are removed first, unless a process is in one (a
-    minute: never the new cgroup of a seat starting beside this one)."""
-    base = _own_cgroup(controller)
-    if base is None:
-        return False
-    now = time.time()
-    for name in os.listdir(base):
-        if name.startswith(CGROUP_PREFIX):
-            try:
-                if now - os.stat(os.path.join(base, name)).st_ctime > 60:
-                    os.rmdir(os.path.join(base, name))
-            except OSError:
-                pass
-    mine = os.path.join(base, f"{CGROUP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}")
-    try:
-        os.mkdir(mine)
-        for knob, value, required in knobs:
-            if os.path.exists(os.path.join(mine, knob)):
-                try:
-                    with open(os.path.join(mine, knob), "w") as f:
-                        f.write(value)
-                except OSError:
-                    if required:
-                        raise
-        with open(os.path.join(mine, "cgroup.procs"), "w") as f:
-            f.write(str(os.getpid()))
-        return True
-    except OSError:
-        try:
-            os.rmdir(mine)
-        except OSError:
-            pass
-        return False
-
-
-def outer(memory_mb: int, cpu_percent: int, program: list[str]) -> None:
-    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into cgroups of
-    its own where the machine lets it (cgroup v1, writable): a memory cgroup holding them all to ``memory_mb``
-    together (the kernel kills inside the seat past it), and a CPU cgroup holding them all to ``cpu_percent``
-    of one core (a fork bomb spins on one core, not all of them); exec PROGRAM in any case."""
-    _join("memory", [("memory.limit_in_bytes", str(memory_mb << 20), True),
-                     ("memory.memsw.limit_in_bytes", str(memory_mb << 20), False), ("memory.swappiness", "0", False)])
-    # a short period: a seat that used its share waits at most 20 ms to answer (stop, isready)
-    _join("cpu", [("cpu.cfs_period_us", "20000", True), ("cpu.cfs_quota_us", str(cpu_percent * 200), True)])
-    try:
-        os.execv(program[0], program)
-    except OSError as exc:
-        _say(f"cannot start {program[0]!r}: {exc.strerror or exc}")
-        os._exit(127)
-
-
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--outer"] and len(argv) > 4 and argv[3] == "--":
-        outer(int(argv[1]), int(argv[2]), argv[4:])
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
     until = None
@@ -325,12 +307,12 @@ def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_
            uids: tuple[int, int] | None) -> None:
     """Start ``program`` and relay its output (:func:`relay`); ``uids``: the jail's and the program's users."""
     ours, theirs = os.pipe()
-    errors, their_errors = os.pipe()
+    errors = _Errors()
     child = os.fork()
     if child == 0:
-        os.dup2(their_errors, 2)
-        os.close(their_errors)
-        os.close(errors)
+        os.dup2(errors.theirs.fileno(), 2)
+        errors.theirs.close()
+        errors.ours.close()
         try:
             if uids is not None:
                 _become(uids[1])
@@ -350,7 +332,8 @@ def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_
         finally:
             os._exit(127)
     os.close(theirs)
-    os.close(their_errors)
+    errors.theirs.close()
+    errors.child = child
     if uids is not None:
         try:
             _become(uids[0])

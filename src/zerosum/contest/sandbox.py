@@ -56,6 +56,7 @@ UNCONFINED_FLAG = "--unconfined"
 #: the size of the seat's own ``/dev/shm`` (multiprocessing's locks and queues live there)
 SHM_MB = 16
 _JAIL = str(Path(__file__).with_name("jail.py"))
+_CGROUPS = str(Path(__file__).with_name("cgroups.py"))  # the step before bubblewrap
 _HOST_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("/etc/ld.so.cache", "/etc/localtime")
 
@@ -189,7 +190,7 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
 
 def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tuple[str, str]], workdir: str,
               env: dict[str, str], strict: bool, until: float | None = None) -> list[str]:
-    out = [sys.executable, "-I", "-S", _JAIL, "--outer", str(limits.memory_mb), str(limits.cpu_percent), "--",
+    out = [sys.executable, "-I", "-S", _CGROUPS, str(limits.memory_mb), str(limits.cpu_percent), "--",
            bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
            "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
     if _privileged():
