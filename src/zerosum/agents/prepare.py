@@ -34,6 +34,7 @@ page's wait message, and :func:`warm` before a request that must not run cold.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib.util
 import logging
 import multiprocessing
@@ -67,8 +68,7 @@ class Step:
     """
 
     def __init__(self, key: str, label: str, work: Callable[[], object], cold: float) -> None:
-        self.key, self.label, self.cold = key, label, cold
-        self._work = work
+        self.key, self.label, self.cold, self._work = key, label, cold, work
         self._lock = threading.Lock()
         self._done = threading.Event()
         #: when it started (``time.perf_counter``), while it runs or after; None before
@@ -181,18 +181,21 @@ _HELD: list[threading.Thread] = []  # threads doing an engine's work a person qu
 def start(steps: Iterable[Step]) -> None:
     """Queue ``steps`` (those not done or queued already, in order) for the background thread, started when
     none runs.  It is a daemon: a process that ends waits only for the step under way (:func:`_finish`), and
-    a command not even for that (:func:`leave`)."""
+    a command not even for that (:func:`leave`).  A thread that cannot start (a full process limit counts
+    threads) raises ``RuntimeError`` and leaves nothing queued: the next call tries again."""
     with _WAKE:
         _QUEUE.extend(s for s in steps if not s.ready and s not in _QUEUE)
         if _QUEUE and not _THREAD:
-            thread = threading.Thread(target=_background, name="zerosum-prepare", daemon=True)
-            _THREAD.append(thread)
-            thread.start()
+            _THREAD.append(threading.Thread(target=_background, name="zerosum-prepare", daemon=True))
+            try:
+                _THREAD[0].start()
+            except BaseException:  # no thread, the only one to run them: nothing waits for it
+                del _THREAD[:], _QUEUE[:]
+                raise
 
 
 def _stop_starting() -> list[Step]:
-    """No queued step starts any more; the steps under way (or taken by the background thread, perhaps not
-    begun)."""
+    """No queued step starts any more; the steps under way (or taken by the background thread, not begun)."""
     with _WAKE:
         _QUEUE.clear()
         return [s for s in _STEPS.values() if s.running] + [s for s in _CURRENT if not s.ready]
@@ -220,12 +223,9 @@ def leave(status: int, grace: float = 1.0) -> None:
     held = [t for t in _HELD if t.join(grace) is None and t.is_alive()]  # type: ignore[func-returns-value]
     if all(s.wait(grace) for s in _stop_starting()) and not held:
         return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            pass
+    for stream in filter(None, (sys.stdout, sys.stderr)):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
     logging.shutdown()
     os._exit(status)
 
@@ -252,8 +252,7 @@ def _background() -> None:
 def pending() -> list[Step]:
     """The steps queued or running, not done yet (in the background or here)."""
     with _LOCK:
-        steps = list(_STEPS.values())
-        queued = list(_QUEUE)
+        steps, queued = list(_STEPS.values()), list(_QUEUE)
     return [s for s in steps if s.running] + [s for s in queued if not s.running and not s.ready]
 
 
@@ -268,14 +267,15 @@ def warm(steps: Iterable[Step]) -> None:
 
 def settle(steps: list[Step], until: float) -> bool:
     """Whether ``steps`` are done by ``until`` (a ``time.perf_counter`` time): they are started in the
-    background and waited for until then, no longer.  What they have not finished goes on after."""
+    background and waited for until then, no longer.  What they have not finished goes on after (False at once
+    when no thread can start for them)."""
     if ready(steps):
         return True
-    start(steps)
-    for s in steps:
-        if not s.wait(max(0.0, until - time.perf_counter())):
-            return False
-    return True
+    try:
+        start(steps)
+    except RuntimeError:  # no thread to be had (a full process limit): the search goes without them
+        return False
+    return all(s.wait(max(0.0, until - time.perf_counter())) for s in steps)
 
 
 def settle_search(steps: list[Step], start: float, deadline: float | None) -> bool:

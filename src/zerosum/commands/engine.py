@@ -1,16 +1,18 @@
 """``zerosum engine SPEC``: any zerosum agent as a program speaking the engine protocol (docs/protocol.md).
 
-The program reads protocol lines on standard input and writes only protocol lines on standard output (anything
-else the agent or numba might print goes to standard error; called as ``zerosum.cli.main([...])`` from Python,
-it hands standard output back as it found it: file descriptor 1 and ``sys.stdout``).  Each ``go`` searches in
-a child process (:mod:`.engine_search`: forked ahead of time from the engine once the agent's compiled code
-is prepared, and kept for the next ``go`` when its search ends by itself), which reports every finished
+The program reads protocol lines on standard input and writes only protocol lines on standard output, in file
+descriptors of its own taken before the agent loads (:mod:`.engine_io`: whatever else is printed goes to standard
+error, whatever the agent's import did to descriptors 0-2; called as ``zerosum.cli.main([...])`` from Python, it
+hands them and ``sys.stdout`` back as it found them).  Each ``go`` searches in a child process
+(:mod:`.engine_search`: forked ahead of time from the engine once the agent's compiled code is prepared, and
+kept for the next ``go`` when its search ends by itself), which reports every finished
 iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first), answers ``bestmove``
 at once with the best move found so far (before any: the first legal move), and kills the child, as does
-``quit``.  Every ``go`` is answered by one ``bestmove``.  Commands are handled in the order they come, but
-while a search runs only ``isready``, ``stop`` and ``quit`` are handled at once; any other command waits
-until the search has answered (so a script piped in plays each ``go`` to its end), and so does a ``stop`` that
-follows a waiting ``go``.
+``quit``.  Every ``go`` is answered by one ``bestmove`` (but one still waiting when ``quit`` comes).  Commands
+are handled in the order they come, but ``quit`` is handled at once, whatever waits (what waits is dropped),
+and while a search runs so are ``isready`` and ``stop``; any other command waits until the search has answered
+(so a script piped in plays each ``go`` to its end, and at the end of the input what waits is done first), and
+so does a ``stop`` that follows a waiting ``go``.
 
 The compiled code is prepared in the background (:mod:`.engine_prepare`), from start-up for a ``--game``, else
 from the game's first ``position``, and the engine reads its commands all the while.  An ``isready`` after a
@@ -18,7 +20,8 @@ from the game's first ``position``, and the engine reads its commands all the wh
 runs); a ``go`` that comes before that searches, when it has a time limit, in a thread of the engine within the
 limit (:class:`.engine_search.SearchThread`: the agent goes without the code that is not ready in time), and
 otherwise waits for the preparation (a ``stop`` meanwhile: the first legal move).  Every such wait says what it
-waits for in ``info string`` lines, at once and every few seconds.  A ``quit`` ends it at once.
+waits for in ``info string`` lines, at once and every few seconds.  A ``quit`` ends it at once.  A preparation
+that cannot start (no thread to be had) is said in an error line, and each search prepares its own code.
 
 Limits (:mod:`.engine_limits`): a ``go`` field replaces the agent's own limit of that kind; a ``go`` without
 fields searches within the agent's own limits; a move's time counts from the ``go``.  An agent that honours ``depth``
@@ -45,7 +48,7 @@ from typing import Any, Callable
 
 from ..errors import GameError
 from ..external import protocol as p
-from .engine_io import Lines, hello, protocol_output
+from .engine_io import Lines, guard, hello, protocol_channel
 from .engine_limits import go_limits, move_time
 from .engine_prepare import POLL, Preparations, Wait
 from .engine_search import SEARCH_PROCESS, SearchProcess, SearchThread, fork_search, one_line
@@ -86,15 +89,10 @@ class Engine:
         self.position: tuple[Any, Any, int] | None = None  # game, state, ply
         self.search: _Search | None = None
         self.spare: SearchProcess | None = None  # the next search's process, forked while nothing runs
-        self.prepared = Preparations(agent)
+        self.prepared = Preparations(agent, games)  # from the start (what fails there is said at the position)
         self.wait: Wait | None = None  # what a waiting isready or go waits for (said every few seconds)
         self.readying = False  # an isready waits for the position's game to be prepared
         self.queue: deque[Any] = deque()  # commands waiting for the running search (or readyok) to answer
-        for game in games:  # prepared from the start; a game the agent cannot play says so at its position
-            try:
-                self.prepared.begin(game)
-            except Exception:  # noqa: BLE001 - said at the position
-                pass
 
     # ---- commands ---------------------------------------------------------------------------------
 
@@ -105,10 +103,12 @@ class Engine:
             command: Any = p.parse_command(line)
         except p.ProtocolError as exc:
             command = exc
-        waiting = bool(self.queue) or (self.readying and not isinstance(command, (p.Stop, p.Quit)))
+        if isinstance(command, p.Quit):  # at once, whatever waits: the search answered, what was queued dropped
+            return self.execute(command)
+        waiting = bool(self.queue) or (self.readying and not isinstance(command, p.Stop))
         if isinstance(command, p.Stop) and not any(isinstance(c, p.Go) for c in self.queue):
             waiting = False  # it can only mean the running search
-        if waiting or (self.search is not None and not isinstance(command, (p.IsReady, p.Stop, p.Quit))):
+        if waiting or (self.search is not None and not isinstance(command, (p.IsReady, p.Stop))):
             self.queue.append(command)
             return True
         if not self.execute(command):
@@ -172,7 +172,6 @@ class Engine:
     def error(self, text: str) -> None:
         self.send(p.Info(string="error " + one_line(text)))
 
-
     def set_position(self, spec: str, moves: str) -> None:
         from ..games import get_game
 
@@ -181,7 +180,9 @@ class Engine:
         if self.games and game.spec not in {g.spec for g in self.games}:
             raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
         actions, state = game.parse_position(moves)
-        self.prepared.begin(game)  # in the background (an agent without compiled code: checks the game here)
+        refused = self.prepared.begin(game)  # in the background (an agent without compiled code: checks it here)
+        if refused is not None:  # no thread to prepare it: a position all the same, each search preparing its code
+            self.error(refused)
         self.position = (game, state, len(actions))
         self.fork()
 
@@ -380,17 +381,16 @@ class Engine:
                     return 0
 
 def _run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..agents.registry import make_agent
     from ..games import get_game
 
-    agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
-    games = [get_game(spec) for spec in args.games or []]
-    with protocol_output() as write:
-        engine = Engine(agent, games, write, args.name or "")
+    with protocol_channel() as channel:  # taken first: the agent's import may close or change descriptors 0-2
+        agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
+        games = [get_game(spec) for spec in args.games or []]
+        guard()  # what the import closed is /dev/null now, and its prints go to standard error
+        engine = Engine(agent, games, channel.write, args.name or "")
         try:
-            return engine.serve(sys.stdin.fileno())
+            return engine.serve(channel.input)
         except BrokenPipeError:
             return 0
         finally:  # main(argv) is a Python call too: no child left searching

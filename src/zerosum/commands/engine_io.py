@@ -3,21 +3,26 @@
 * :class:`Lines`: the bytes read from standard input cut into the protocol's lines (docs/protocol.md, Lines):
   a line ends at ``\\n``; one longer than :data:`~zerosum.external.protocol.MAX_LINE` bytes is dropped whole,
   and so is one that is not UTF-8, each with the words of its ``info string error`` line;
-* :func:`protocol_output`: standard output kept for the protocol's lines while the engine runs, anything else
-  printed (the agent's, numba's) sent to standard error, and standard output handed back as it was found (file
-  descriptor 1 and ``sys.stdout``: ``zerosum.cli.main([...])`` is a Python call too).
+* :func:`protocol_channel`: standard input and output kept for the protocol while the engine runs, in file
+  descriptors of its own taken before the agent loads, so that whatever the agent's import does to descriptors
+  0-2 (a student's file that closes its standard error) no line but the protocol's reaches its output; anything
+  else printed (the agent's, numba's) goes to standard error (nowhere, once the agent closed it: :func:`guard`),
+  and descriptors 0-2 and ``sys.stdout`` are handed back as they were found (``zerosum.cli.main([...])`` is a
+  Python call too).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 from ..external import protocol as p
 
-__all__ = ["Lines", "hello", "protocol_output"]
+__all__ = ["Channel", "Lines", "guard", "hello", "protocol_channel"]
 
 
 class Lines:
@@ -50,28 +55,78 @@ class Lines:
             yield line, None
 
 
-@contextmanager
-def protocol_output() -> Iterator[Callable[[str], None]]:
-    """A function that writes one protocol line (given without its end) to standard output, for the block; meanwhile
-    file descriptor 1 and ``sys.stdout`` are standard error's, and after it they are as they were."""
-    caller = sys.stdout
-    _flush(caller)  # what was printed before goes where it was meant to
-    out = os.dup(1)
+@dataclass(frozen=True)
+class Channel:
+    """The protocol's own ends: ``input`` to read its lines from, ``output`` for :meth:`write` (descriptors from 3
+    up, not inherited by a program the agent runs)."""
 
-    def write(line: str) -> None:
+    input: int
+    output: int
+
+    def write(self, line: str) -> None:
+        """Send one protocol line (given without its end)."""
         data = memoryview((line + "\n").encode("utf-8"))
         while data:
-            data = data[os.write(out, data):]
+            data = data[os.write(self.output, data):]
 
+
+@contextmanager
+def protocol_channel() -> Iterator[Channel]:
+    """The protocol's :class:`Channel`, for the block: standard input and output taken before anything else
+    runs, file descriptor 1 and ``sys.stdout`` meanwhile standard error's (:func:`guard`); after it, descriptors
+    0-2 and ``sys.stdout`` are as they were (the error line of an agent that closed its standard error at
+    import reaches standard error all the same).  Raises ``OSError`` when standard input or output is closed."""
+    caller = sys.stdout
+    _flush(caller)  # what was printed before goes where it was meant to
+    saved = {fd: _copy(fd) for fd in (0, 1, 2)}
+    stray = None
     try:
-        os.dup2(2, 1)  # stray prints (the agent's, numba's) go to standard error
-        sys.stdout = sys.stderr
-        yield write
+        stdin, stdout = saved[0], saved[1]
+        if stdin is None or stdout is None:
+            raise OSError(errno.EBADF, f"standard {'input' if stdin is None else 'output'} is closed")
+        guard()
+        # prints (the agent's) to file descriptor 1, standard error's: not to ``sys.stderr``, which fails once
+        # the agent's import closed descriptor 2 (a print at import after ``os.close(2)``)
+        stray = sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+        yield Channel(stdin, stdout)
     finally:
         _flush(sys.stdout)
         sys.stdout = caller
-        os.dup2(out, 1)
-        os.close(out)
+        if stray is not None:
+            stray.close()  # not descriptor 1 (``closefd=False``)
+        for fd, copy in saved.items():
+            if copy is None:  # closed when the engine began: closed again
+                with suppress(OSError):
+                    os.close(fd)
+            else:
+                os.dup2(copy, fd)
+                os.close(copy)
+
+
+def _copy(fd: int) -> int | None:
+    """A copy of file descriptor ``fd`` numbered from 3 up, not inherited by a program started later; None when
+    ``fd`` is closed."""
+    import fcntl
+
+    try:
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:
+        return None
+
+
+def guard() -> None:
+    """Stray prints (the agent's, numba's) go to standard error: file descriptor 1 is made standard error's, and
+    a descriptor of 0-2 found closed (the agent's import closed it) is opened on ``/dev/null``, so that no file or
+    pipe opened later takes its number (a print to a closed standard error goes nowhere, rather than into one)."""
+    for fd in (0, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    os.dup2(2, 1)
 
 
 def _flush(stream: Any) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,25 +59,41 @@ class Wait:
 
 
 class Preparations:
-    """The compiled code ``agent`` needs for each game it is asked to play, prepared in the background."""
+    """The compiled code ``agent`` needs for each game it is asked to play, prepared in the background (``games``:
+    from the start)."""
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, games: list[Any]) -> None:
         self.agent = agent
         self.games: dict[str, _Game] = {}
         self.threads: list[Any] = []  # the searches in threads of the engine (``alive()``) that may still run
+        self.refused: set[str] = set()  # the games whose preparation could not start, said so
+        for game in games:  # begun now; a game the agent cannot play (or that cannot begin) says so at its position
+            with suppress(Exception):
+                self.begin(game, tell=False)
 
-    def begin(self, game: Any) -> None:
+    def begin(self, game: Any, tell: bool = True) -> str | None:
         """Start preparing ``game`` (nothing when begun before); raises what the agent says of a game it cannot
-        play.  An agent without compiled code is warmed up here and now (a file's player checks the game)."""
+        play.  An agent without compiled code is warmed up here and now (a file's player checks the game).
+
+        None, or why its preparation cannot start, the first time a call that may ``tell`` meets it: no thread to
+        be had (a full process limit, which counts threads).  The game is then not begun, so it counts as
+        prepared (each search prepares what it needs), and the next call tries again."""
         if game.spec in self.games:
-            return
+            return None
         steps = steps_of(self.agent, game)
         if not steps:
             self.agent.warm_up(game)
             self.games[game.spec] = _Game(game, steps, done=True)
-            return
-        start(steps)
+            return None
+        try:
+            start(steps)
+        except RuntimeError as exc:
+            if not tell or game.spec in self.refused:
+                return None
+            self.refused.add(game.spec)
+            return f"cannot prepare {game.spec} in the background ({exc}): each search prepares what it needs"
         self.games[game.spec] = _Game(game, steps)
+        return None
 
     def done(self, game: Any) -> bool:
         """Whether ``game``'s code is loaded and the agent warmed up for it (True for a game not begun)."""
@@ -126,7 +143,8 @@ class Preparations:
 
 
 def _warm_up(agent: Any, prepared: _Game) -> threading.Thread:
-    """``agent.warm_up`` for ``prepared``'s game in a daemon thread (started), its failure kept in ``prepared``."""
+    """``agent.warm_up`` for ``prepared``'s game in a daemon thread (started, unless no thread can be had), its
+    failure kept in ``prepared``."""
 
     def work() -> None:
         try:
@@ -135,5 +153,8 @@ def _warm_up(agent: Any, prepared: _Game) -> threading.Thread:
             prepared.error = f"preparing {prepared.game.spec} failed: {type(exc).__name__}: {exc}"
 
     thread = threading.Thread(target=work, name="zerosum-engine-warm-up", daemon=True)
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError as exc:  # no thread to be had (a full process limit): not alive, so done at once
+        prepared.error = f"cannot warm the agent up for {prepared.game.spec} ({exc}): its search does it"
     return thread
