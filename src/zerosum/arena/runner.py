@@ -141,10 +141,15 @@ class _Game:
         return self.record(3 - (self.seat or 1), reason, True)
 
     def unstarted(self, why: str) -> GameError:
-        """A game whose agent could not be built: no result, so the run stops and stores nothing for it."""
+        """A game whose agent could not be built: no result, so the run stops and stores nothing for it.  When
+        the system refused it a thread or a process (a process limit, too little memory: ``why`` says so), the
+        advice is fewer games at once, not a fix of the agent."""
+        from ..external.process import is_refusal
+
         spec = self.task.first if self.seat == 1 else self.task.second
+        then = "play fewer games at once (--jobs) or raise the limit" if is_refusal(why) else "fix the agent"
         return GameError(f"game {self.task.idx + 1} could not start: agent {spec!r}: {why} "
-                         f"(nothing was stored for it: fix the agent, then carry on with --resume)")
+                         f"(nothing was stored for it: {then}, then carry on with --resume)")
 
 
 class _Late(Exception):
@@ -190,15 +195,26 @@ class LocalRunner:
         """Play every task unless ``stop()`` turns true; returns False when stopped early.
 
         ``on_record`` is called in this thread, in finishing order, once per finished game; ``watch`` (from the
-        games' threads) every :data:`LONG_GAME` plies of a game in flight.
+        games' threads) every :data:`LONG_GAME` plies of a game in flight.  A thread the system refuses the pool
+        (a process limit counts threads; ``ulimit -v``) stops the run with a GameError saying so: every game
+        played is stored, and ``--resume`` carries on.
         """
         todo = list(tasks)
         if not todo:
             return True
-        # no memory bound: the command line may give an agent a large table on purpose
-        with Pool(min(self.jobs, len(todo)), wait=None, memory_limit=None, rss_limit=None, quiet=True) as pool:
-            return pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup, watch=watch),
-                             todo, on_record, stop)
+        try:  # no memory bound: the command line may give an agent a large table on purpose
+            with Pool(min(self.jobs, len(todo)), wait=None, memory_limit=None, rss_limit=None, quiet=True) as pool:
+                return pool.each(functools.partial(play_supervised, grace=self.grace, setup=self.setup, watch=watch),
+                                 todo, on_record, stop)
+        except RuntimeError as exc:  # can't start new thread: the pool's own (a process limit, ulimit -v)
+            from ..external.process import is_refusal
+
+            if not is_refusal(str(exc)):
+                raise
+            raise GameError(f"the games cannot go on: the system refused a new thread ({exc}): too many processes "
+                            f"or threads, or too little memory: play fewer games at once (--jobs) or raise the limit "
+                            f"(ulimit -u, ulimit -v), then carry on with --resume (every game played is stored)") \
+                from None
 
 
 class RayRunner:

@@ -31,7 +31,9 @@ def _prepare_first(config: Any, backend: str) -> None:
     kernel), first run only: compiling for 0.2 s, about 8 s more``, again every 10 s); a first run compiles it
     once, here, and each worker loads it from numba's cache (a warm cache: about half a second here).
     Meanwhile each external engine is begun on the game here once (:func:`_engine_first`).  Not for a Ray
-    cluster, whose workers prepare on their own machines."""
+    cluster, whose workers prepare on their own machines; and whatever gets no thread here (a process limit
+    counts threads, ``ulimit -v`` leaves no memory for their stacks) is left to the workers, which prepare on
+    their own."""
     if backend != "local":
         return
     import threading
@@ -44,13 +46,21 @@ def _prepare_first(config: Any, backend: str) -> None:
     engines = [threading.Thread(target=_engine_first, args=(spec, config.game), name="zerosum-engine-first",
                                 daemon=True)
                for spec in dict.fromkeys(config.agents) if engine_of(spec) is not None]
+    started = []
     for thread in engines:
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # can't start new thread: the games begin the engine themselves
+            continue
+        started.append(thread)
     steps = engine_steps(config.agents, config.game, config.limits)
-    announce(steps, on_stderr)
+    try:
+        announce(steps, on_stderr)
+    except RuntimeError:  # no thread for the work or its words: each worker prepares its own (none waited for)
+        steps = []
     for step in steps:  # done by the background thread, in order (Ctrl-C stops the wait)
         step.wait()
-    for thread in engines:
+    for thread in started:
         thread.join()
 
 
@@ -59,7 +69,8 @@ def _engine_first(spec: str, game: str) -> None:
     engine compiles there): started here once and begun on ``game``, so that the workers' engines find its code
     prepared; while that lasts over a second, ``zerosum: engine zs is getting ready for connect4 (newgame; a
     first run may compile its code): 1.0 s`` on standard error, again every 10 s.  An engine that fails here is
-    left to the games, which say why (each a forfeit, as before)."""
+    left to the games, which say why (each a forfeit, as before), and so is one the system refuses a thread or a
+    process here (a process or memory limit): the games meet the limit too, and say it in one line."""
     import threading
 
     from ..agents.prepare import UPDATE_EVERY
@@ -76,13 +87,16 @@ def _engine_first(spec: str, game: str) -> None:
             on_stderr(f"{what}: {seconds(time.perf_counter() - began)}")
             pause = UPDATE_EVERY
 
-    threading.Thread(target=say, name="zerosum-engine-wait", daemon=True).start()
+    try:
+        threading.Thread(target=say, name="zerosum-engine-wait", daemon=True).start()
+    except RuntimeError:  # no thread for the words: the engine is begun without them
+        pass
     engine = None
     try:
         engine = make_agent(spec)
         engine.warm_up(get_game(game))
-    except GameError:  # the engine's fault (EngineFault is one): the games meet it and say why
-        pass
+    except (GameError, RuntimeError, MemoryError):  # the engine's fault (EngineFault is one), or the system's
+        pass  # refusal (SystemRefused is one; no thread; no memory): the games meet it and say why
     finally:
         done.set()
         if engine is not None:

@@ -10,11 +10,15 @@ does when it holds a character that does not print: :func:`zerosum.spec.printabl
 
 Whatever goes wrong is an :class:`EngineFault` whose ``reason`` is the forfeit reason the arena records:
 ``crash: ...``, ``timeout: ...``, ``protocol error: ...``, ``garbage output: ...`` or ``illegal move: ...``.
+A start the system refuses (no process or thread to spare under a process limit, ``ulimit -u``, or too little
+memory, ``ulimit -v``) is nothing the engine did: a :class:`SystemRefused` line (``engine c cannot start: the
+system refused a new thread (can't start new thread): ...``), never a fault of the engine's.
 """
 
 from __future__ import annotations
 
 import collections
+import errno
 import io
 import os
 import select
@@ -30,8 +34,10 @@ from typing import Sequence
 
 from ..errors import AgentError
 from ..spec import printable, quoted
+from .reaper import CANNOT_START, REFUSED, end_session
 
-__all__ = ["EngineFault", "EngineProcess", "split_command", "CRASH", "TIMEOUT", "PROTOCOL", "GARBAGE", "ILLEGAL"]
+__all__ = ["EngineFault", "EngineProcess", "SystemRefused", "split_command", "is_refusal", "CRASH", "TIMEOUT",
+           "PROTOCOL", "GARBAGE", "ILLEGAL", "REFUSED"]
 
 #: the kinds of forfeit an external engine can cause (the start of each reason)
 CRASH, TIMEOUT, PROTOCOL, GARBAGE, ILLEGAL = "crash", "timeout", "protocol error", "garbage output", "illegal move"
@@ -43,6 +49,11 @@ MAX_REASON = 300
 #: how much of the engine's standard error is kept (the last lines, each cut to 200 characters)
 STDERR_LINES = 8
 _REAPER = str(Path(__file__).with_name("reaper.py"))
+#: what to do when the system refuses (said after the refusal)
+_ADVICE = ("too many processes or threads, or too little memory: run fewer at once, or raise the limit "
+           "(ulimit -u, ulimit -v)")
+#: how an error's words say that the system refused a thread, a process or memory (not an agent's fault)
+_REFUSALS = (REFUSED, "can't start new thread", os.strerror(errno.EAGAIN), os.strerror(errno.ENOMEM))
 
 
 class EngineFault(AgentError):
@@ -55,6 +66,20 @@ class EngineFault(AgentError):
         super().__init__(text)
         self.kind = kind
         self.reason = text
+
+
+class SystemRefused(AgentError):
+    """The system refused an engine a process or a thread (a process limit, a full process table, a memory
+    limit): nothing the engine did, and nothing a fix of it mends (fewer at once, or a higher limit)."""
+
+
+def _refused(label: str, what: str, why: str) -> SystemRefused:
+    return SystemRefused(f"engine {label} cannot start: {REFUSED} a new {what} ({why}): {_ADVICE}")
+
+
+def is_refusal(text: str) -> bool:
+    """Whether an error's words (``text``) say the system refused a thread, a process or memory."""
+    return any(words in text for words in _REFUSALS)
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
@@ -90,6 +115,13 @@ def _find_program(program: str, folder: str | None) -> str | None:
     return None
 
 
+def _signal(number: int) -> str:
+    """``signal 9 (SIGKILL)``: a signal's number and name."""
+    if number in signal.valid_signals():
+        return f"signal {number} ({signal.Signals(number).name})"
+    return f"signal {number}"
+
+
 class EngineProcess:
     """One running engine (see the module docstring).  ``label`` names it in messages."""
 
@@ -100,26 +132,42 @@ class EngineProcess:
         why = _find_program(self.words[0], folder)
         if why is not None:
             raise AgentError(f"engine {label}: the command {quoted(shlex.join(self.words))} cannot start: {why}")
+        pipe: tuple[int, ...] = ()
         try:
+            pipe = os.pipe()  # the reaper's word that it ended the engine: none when it was killed itself
             self.popen = subprocess.Popen(
-                [sys.executable, "-I", "-S", _REAPER, str(os.getpid()), *self.words], cwd=folder,
+                [sys.executable, "-I", "-S", _REAPER, str(os.getpid()), str(pipe[1]), *self.words], cwd=folder,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                start_new_session=True, close_fds=True)
+                start_new_session=True, close_fds=True, pass_fds=pipe[1:])
         except OSError as exc:
+            for fd in pipe:
+                os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.ENOMEM):  # no process to spare: the system's limit, not the engine
+                raise _refused(label, "process", exc.strerror or str(exc)) from None
             raise AgentError(f"engine {label}: cannot start {quoted(self.words[0])}: {exc.strerror or exc}") from None
+        self._done = pipe[0]
+        self._reaper_killed: bool | None = None  # known once the reaper has ended (:meth:`_killed_reaper`)
+        os.close(pipe[1])
+        os.set_blocking(self._done, False)
         assert self.popen.stdin is not None and self.popen.stdout is not None and self.popen.stderr is not None
         self._in, self._out = self.popen.stdin, self.popen.stdout.fileno()
         os.set_blocking(self._out, False)
         self._poll = select.poll()
         self._poll.register(self._out, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._poll.register(self._done, select.POLLIN)  # the reaper's end (an end the output may not show)
         self._buffer = bytearray()
         self._eof = False
         self.read_bytes = 0  # everything read from the engine's output
         self.tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._lock = threading.Lock()
         self._stderr = threading.Thread(target=self._drain, args=(self.popen.stderr,), daemon=True,
                                         name="zerosum-engine-stderr")
-        self._stderr.start()
-        self._lock = threading.Lock()
+        try:
+            self._stderr.start()
+        except RuntimeError as exc:  # no thread to spare (a process limit counts threads; or memory for its stack)
+            self.kill()
+            self.popen.stderr.close()
+            raise _refused(label, "thread", str(exc)) from None
 
     @property
     def pid(self) -> int:
@@ -150,11 +198,13 @@ class EngineProcess:
             return
 
     def send(self, line: str) -> None:
-        """Write one line; a crash fault when the engine is gone."""
+        """Write one line; a crash fault when the engine is gone, or closed its input."""
         try:
             self._in.write(line.encode("utf-8") + b"\n")
             self._in.flush()
-        except (BrokenPipeError, OSError, ValueError):
+        except BrokenPipeError:  # nobody reads its input: it ended, or closed it (its output may still be open)
+            raise self.crash("input") from None
+        except (OSError, ValueError):
             raise self.crash() from None
 
     def read_line(self, deadline: float, limit: int) -> str | None:
@@ -185,8 +235,17 @@ class EngineProcess:
 
     def _fill(self, wait_ms: int) -> int:
         """Wait up to ``wait_ms`` for output and add one read of it to the buffer: the bytes read (0 when none
-        came; the end of the output marks it ended).  poll, not select: any descriptor number."""
-        if self._eof or not self._poll.poll(wait_ms):
+        came; the end of the output marks it ended).  poll, not select: any descriptor number.  A reaper that
+        was killed (the engine died with it) has what the engine left in its session killed here: a helper of
+        the engine's holding its output open would keep that end from ever showing."""
+        events = [] if self._eof else self._poll.poll(wait_ms)
+        if any(fd == self._done for fd, _ in events):
+            if self._killed_reaper():
+                end_session(self.pid)
+            self._unwatch_reaper()
+            if all(fd == self._done for fd, _ in events):
+                return 0
+        if not events:
             return 0
         try:
             chunk = os.read(self._out, 1 << 16)
@@ -200,6 +259,15 @@ class EngineProcess:
         self._buffer += chunk
         return len(chunk)
 
+    def input_closed(self) -> bool:
+        """Whether nobody reads the engine's input any more (it closed it, or ended); False once :meth:`kill`
+        has closed it here."""
+        if self._in.closed:
+            return False
+        watch = select.poll()
+        watch.register(self._in.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in watch.poll(0))
+
     def exit_code(self, wait: float = 1.0) -> int | None:
         """The engine's exit code (negative: the signal that killed it), waiting up to ``wait`` seconds."""
         try:
@@ -207,28 +275,62 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def crash(self) -> EngineFault:
-        """The crash fault of an engine whose output ended (its exit code, and its last words on stderr)."""
+    def crash(self, closed: str = "output") -> EngineFault:
+        """The crash fault of an engine whose output ended, or (``closed="input"``) that reads its input no
+        more: its exit code, and its last words on stderr.  An engine whose reaper was killed (by the engine
+        itself, say: ``os.kill(os.getppid(), 9)``) died with it: the reason says so, and what the engine left
+        running is ended here."""
         code = self.exit_code()
         if code is None:
             self.kill()
-            how = "closed its output"
-        elif code == 127 and any("cannot start" in t for t in self.tail):
-            how = "could not start"
+            what = f"the engine closed its {closed}"
+        elif code < 0 and self._killed_reaper():
+            end_session(self.pid)
+            what = f"the engine's reaper (its parent process) was killed by {_signal(-code)}, and the engine with it"
+        elif code == CANNOT_START and any("cannot start" in t for t in self.tail):
+            what = "the engine could not start"
         elif code < 0:
-            how = f"was killed by signal {-code} ({signal.Signals(-code).name})" if -code in signal.valid_signals() \
-                else f"was killed by signal {-code}"
+            what = f"the engine was killed by {_signal(-code)}"
         else:
-            how = f"exited (exit code {code})"
+            what = f"the engine exited (exit code {code})"
         self._stderr.join(0.5)
         last = self.tail[-1] if self.tail else ""
         for kind in (ILLEGAL, MALFORMED):  # it ended saying its move was not one (a contest seat's player)
             if code is not None and code > 0 and last.startswith(kind + ": "):
-                return EngineFault(kind, f"{printable(last[len(kind) + 2:])} (the engine {how})")
-        return EngineFault("crash", f"the engine {how}" + (f": {printable(last)}" if last else ""))
+                return EngineFault(kind, f"{printable(last[len(kind) + 2:])} ({what})")
+        return EngineFault("crash", what + (f": {printable(last)}" if last else ""))
+
+    def _killed_reaper(self) -> bool:
+        """Whether the reaper ended without saying it ended the engine (it was killed); False while it runs."""
+        if self._reaper_killed is None:
+            try:
+                said = os.read(self._done, 1)  # its byte; b"" once it has ended without writing it
+            except OSError:  # it runs (or a child of its not yet started holds the pipe a moment)
+                return False
+            self._unwatch_reaper()
+            os.close(self._done)
+            self._reaper_killed = not said
+        return self._reaper_killed
+
+    def _unwatch_reaper(self) -> None:
+        try:
+            self._poll.unregister(self._done)
+        except KeyError:
+            pass
+
+    def refused(self) -> SystemRefused | None:
+        """The system's refusal, when the engine never started because its reaper got no process for it (the
+        reaper's exit code and last words say so); None otherwise.  For an engine that has ended."""
+        self._stderr.join(0.5)
+        last = self.tail[-1] if self.tail else ""
+        if self.exit_code(0) == CANNOT_START and last.startswith(REFUSED):
+            return SystemRefused(f"engine {self.label} cannot start: {last}: {_ADVICE}")
+        return None
 
     def kill(self) -> None:
-        """End the engine and everything it started, at once (the reaper kills the group), and reap it."""
+        """End the engine and everything it started, at once (the reaper kills the group), and reap it.  A
+        reaper that was killed (by the engine, or here when it did not end in time) ended nothing (the engine
+        died with it, not what it started): the processes left in its session are killed here."""
         with self._lock:
             if self.popen.poll() is None:
                 try:
@@ -240,6 +342,8 @@ class EngineProcess:
                 except subprocess.TimeoutExpired:
                     self.popen.kill()
                     self.popen.wait(3.0)
+            if self._killed_reaper():  # by the engine, or here (it did not end in time): the engine's are left
+                end_session(self.pid)
             for stream in (self.popen.stdin, self.popen.stdout):
                 try:
                     if stream is not None:

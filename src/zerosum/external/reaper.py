@@ -1,17 +1,23 @@
 """The reaper: a tiny process between zerosum and an external engine, so that nothing an engine starts
 outlives it.
 
-Run as a script (``python -I -S reaper.py PARENT_PID PROGRAM [ARGS...]``, by :mod:`.process`), in a session
-of its own; it imports nothing but the standard library.  It starts the engine in a process group of its own
-(standard input, output and error passed straight through: no copying, no added latency), and then waits.
+Run as a script (``python -I -S reaper.py PARENT_PID DONE_FD PROGRAM [ARGS...]``, by :mod:`.process`), in a
+session of its own; it imports nothing but the standard library.  It starts the engine in a process group of
+its own (standard input, output and error passed straight through: no copying, no added latency), and then
+waits.
 When the engine ends, when the reaper is told to stop (SIGTERM, SIGHUP, SIGINT), or when its parent goes
 (even on SIGKILL: Linux's parent-death signal, and a check of the parent's id every half second), it kills
 the engine's whole process group with SIGKILL, then every process left below it (on Linux it is a child
 subreaper: an engine's orphaned children come to it, whatever group they moved to), reaps them all (no
-zombies), and ends as the engine ended: the same exit code, or killed by the same signal.
+zombies), writes one byte to the descriptor ``DONE_FD`` (so its parent tells its own end from its being
+killed), and ends as the engine ended: the same exit code, or killed by the same signal.  The engine dies
+with it (Linux's parent-death signal, SIGKILL): when the reaper itself is killed (by the engine's own
+``os.kill(os.getppid(), 9)``, say), the engine does not run on, and :func:`end_session`, called by
+:mod:`.process`, kills what the engine left in the reaper's session (its group: its children).
 
 An engine that cannot be started (no such program, not executable) ends with exit code 127 and one line on
-standard error saying why.
+standard error saying why; when the system refuses the reaper a process for it (a full process limit or
+table, too little memory), that line is ``the system refused a new process (Resource temporarily unavailable)``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import sys
 import time
 
 CANNOT_START = 127
+#: how the last words of a reaper that got no process for the engine begin (:mod:`.process` tells them by it)
+REFUSED = "the system refused"
 _STOP = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _WATCHED = {signal.SIGCHLD, *_STOP}
 PR_SET_PDEATHSIG = 1
@@ -38,8 +46,14 @@ def _prctl(option: int, value: int) -> None:
 
 
 def _start(program: list[str]) -> int:
-    """Fork the engine in its own process group; the child never returns."""
-    pid = os.fork()
+    """Fork the engine in its own process group, to die with this process; the child never returns.  No
+    process to be had ends the reaper with :data:`CANNOT_START`, saying so."""
+    me = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError as exc:  # EAGAIN (a process limit, a full table), ENOMEM: the system's, not the engine's
+        os.write(2, f"{REFUSED} a new process ({exc.strerror or exc})\n".encode("utf-8", "replace"))
+        os._exit(CANNOT_START)
     if pid:
         try:
             os.setpgid(pid, pid)  # both sides set it, so the group exists before either goes on
@@ -48,6 +62,9 @@ def _start(program: list[str]) -> int:
         return pid
     try:
         os.setpgid(0, 0)
+        _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))  # the reaper killed: the engine too, at once
+        if os.getppid() != me:  # it was killed already
+            os._exit(CANNOT_START)
         for sig in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
@@ -58,10 +75,10 @@ def _start(program: list[str]) -> int:
         os._exit(CANNOT_START)
 
 
-def _children() -> list[int]:
-    """The ids of this process's children (Linux /proc; empty elsewhere)."""
-    me = str(os.getpid())
-    found: list[int] = []
+def _processes() -> list[tuple[int, list[bytes]]]:
+    """Each process's id and the fields of its ``/proc/ID/stat`` after its name (state, parent, group,
+    session, ...; Linux: none elsewhere)."""
+    found: list[tuple[int, list[bytes]]] = []
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -74,8 +91,36 @@ def _children() -> list[int]:
                 fields = f.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if len(fields) > 1 and fields[1].decode() == me:
-            found.append(int(name))
+        if len(fields) > 3:
+            found.append((int(name), fields))
+    return found
+
+
+def _children() -> list[int]:
+    """The ids of this process's children (Linux /proc; empty elsewhere)."""
+    me = str(os.getpid()).encode()
+    return [pid for pid, fields in _processes() if fields[1] == me]
+
+
+def end_session(session: int, wait: float = 2.0) -> bool:
+    """Kill every process of ``session`` that still runs (a killed reaper's: the engine's group, and any other
+    group it made), their groups too, until none is left or ``wait`` seconds pass; whether any was found.  Its
+    id is not reused while one of them lives (Linux /proc; nothing is found elsewhere)."""
+    mark = str(session).encode()
+    found = False
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        left = [(pid, int(fields[2])) for pid, fields in _processes() if fields[3] == mark and fields[0] not in b"ZX"]
+        if not left:
+            return found
+        found = True
+        for pid, group in left:
+            for kill, target in ((os.killpg, group), (os.kill, pid)):
+                try:
+                    kill(target, signal.SIGKILL)
+                except OSError:
+                    pass
+        time.sleep(0.01)
     return found
 
 
@@ -147,7 +192,8 @@ def _wait(engine: int, parent: int) -> int | None:
 
 
 def main(argv: list[str]) -> int:
-    parent, program = int(argv[1]), argv[2:]
+    parent, done, program = int(argv[1]), int(argv[2]), argv[3:]
+    os.set_inheritable(done, False)  # not the engine's
     signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     _prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
@@ -159,6 +205,10 @@ def main(argv: list[str]) -> int:
     os.dup2(devnull, 1)  # the engine's output pipe ends when the engine's group does, not when this does
     status = _wait(engine, parent)
     _clean_up(engine)
+    try:
+        os.write(done, b".")  # this reaper ended the engine (it was not killed)
+    except OSError:
+        pass
     if status is None:
         return 1
     if os.WIFSIGNALED(status):

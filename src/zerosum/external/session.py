@@ -128,6 +128,9 @@ class Session:
                 self.ping()
         except EngineFault as fault:
             self.process.kill()
+            refused = self.process.refused()  # no process for the engine: the system's limit, said as such
+            if refused is not None:
+                raise refused from None
             raise AgentError(f"engine {label} failed its handshake: {fault.reason}") from None
         except BaseException:
             self.process.kill()
@@ -310,7 +313,10 @@ class Session:
 
     def _late(self, late: str | None, limit: float, what: str, after: str = "") -> EngineFault:
         """The fault of a move out of time (the engine is killed): ``timeout: no bestmove within 0.45 s``, or
-        under a clock (``late``) ``time forfeit: no bestmove within the 0.98 s left on its clock``."""
+        under a clock (``late``) ``time forfeit: no bestmove within the 0.98 s left on its clock``; but a crash
+        when the engine closed its input (what was written to it since was lost: it could not answer)."""
+        if self.process.input_closed():
+            return self.process.crash("input")
         self.process.kill()
         if late is not None:
             return EngineFault(late, f"{what} within the {limit:.2f} s left on its clock")
