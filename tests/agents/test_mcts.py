@@ -92,7 +92,7 @@ def test_time_limit_is_met(path: str) -> None:
     make_agent(f"mcts:sims=10,{path}").search(game, game.initial_state)  # compile/load the kernels first
     t0 = time.perf_counter()
     result = make_agent(f"mcts:time=0.3,{path}").search(game, game.initial_state)
-    assert time.perf_counter() - t0 < 0.3 + 0.5
+    assert time.perf_counter() - t0 < 0.3 + 1.5  # a shared, loaded machine: loose on purpose
     assert result.nodes > 0
 
 
