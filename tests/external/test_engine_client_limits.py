@@ -1,7 +1,8 @@
 """The engine client at the system's limits and around an engine's edges, with real processes: a start the system
 refuses (no thread, no process: a full process limit, ``ulimit -u`` or ``-v``) is one line saying so, never a
 traceback nor the engine's fault; an engine that closes its input is said to have closed its input; an engine
-that kills its reaper and runs on is ended, and the reason says what happened.
+that kills its reaper and runs on is ended, and the reason says what happened, as it does for one that tells its
+reaper to stop.
 
 The system's refusal (``EAGAIN``, which root never meets under ``RLIMIT_NPROC``) is brought about inside a real
 process by a few lines run before the client (as tests/external/test_engine_resources.py does)."""
@@ -58,6 +59,9 @@ for words in map(str.split, sys.stdin):
             os.kill(parent, signal.SIGKILL)
             while os.getppid() == parent:
                 time.sleep(0.01)
+        elif MODE == "term_reaper":  # it asks its parent, the reaper, to stop (which ends it), and waits for that
+            os.kill(os.getppid(), signal.SIGTERM)
+            time.sleep(3600)
         print(f"bestmove {column}", flush=True)
         if MODE == "close_stdin":
             time.sleep(3600)
@@ -167,3 +171,13 @@ def test_an_engine_that_kills_its_reaper_is_ended_and_the_reason_says_so(engine_
         assert wait_gone(_pids(tmp_path), 30.0) == []  # ended as the fault was found, not only at close
     assert record.reason.endswith("crash: the engine's reaper (its parent process) was killed by signal 9 (SIGKILL), "
                                   "and the engine with it"), record.reason
+
+
+@linux
+def test_an_engine_that_tells_its_reaper_to_stop_is_said_to_have(engine_file: Path, tmp_path: Path) -> None:
+    # the reason read "the engine exited (exit code 1)": the reaper's own exit code, not the engine's
+    with Engine([str(engine_file), str(tmp_path / "pids"), "term_reaper"], limits=Limits(time=0.2)) as engine:
+        record = zerosum.play_game("connect4", engine, "random", seed=0)
+        assert wait_gone(_pids(tmp_path), 30.0) == []
+    assert record.reason.endswith("crash: the engine's reaper (its parent process) was stopped by signal 15 "
+                                  "(SIGTERM) from the engine, and the engine with it"), record.reason

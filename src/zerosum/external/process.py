@@ -147,6 +147,7 @@ class EngineProcess:
             raise AgentError(f"engine {label}: cannot start {quoted(self.words[0])}: {exc.strerror or exc}") from None
         self._done = pipe[0]
         self._reaper_killed: bool | None = None  # known once the reaper has ended (:meth:`_killed_reaper`)
+        self._reaper_stopped = ""  # who told the reaper to stop, when not zerosum (:meth:`_stopped_reaper`)
         os.close(pipe[1])
         os.set_blocking(self._done, False)
         assert self.popen.stdin is not None and self.popen.stdout is not None and self.popen.stderr is not None
@@ -287,6 +288,8 @@ class EngineProcess:
         elif code < 0 and self._killed_reaper():
             end_session(self.pid)
             what = f"the engine's reaper (its parent process) was killed by {_signal(-code)}, and the engine with it"
+        elif self._stopped_reaper():
+            what = f"the engine's reaper (its parent process) was {self._reaper_stopped}, and the engine with it"
         elif code == CANNOT_START and any("cannot start" in t for t in self.tail):
             what = "the engine could not start"
         elif code < 0:
@@ -304,13 +307,23 @@ class EngineProcess:
         """Whether the reaper ended without saying it ended the engine (it was killed); False while it runs."""
         if self._reaper_killed is None:
             try:
-                said = os.read(self._done, 1)  # its byte; b"" once it has ended without writing it
+                said = os.read(self._done, 64)  # its word (one write); b"" once it has ended without writing it
             except OSError:  # it runs (or a child of its not yet started holds the pipe a moment)
                 return False
             self._unwatch_reaper()
             os.close(self._done)
             self._reaper_killed = not said
+            words = said.decode("ascii", "replace").split()
+            if len(words) == 4 and words[0] == "stopped" and words[1].isdigit() and words[2].isdigit():
+                sender = "the engine" if words[3] == "engine" else f"process {words[2]}"
+                self._reaper_stopped = f"stopped by {_signal(int(words[1]))} from {sender}"
         return self._reaper_killed
+
+    def _stopped_reaper(self) -> bool:
+        """Whether the reaper ended the engine because another process than zerosum (the engine, say) told it to
+        stop (then :attr:`_reaper_stopped` says by what, from whom); False while it runs."""
+        self._killed_reaper()
+        return bool(self._reaper_stopped)
 
     def _unwatch_reaper(self) -> None:
         try:

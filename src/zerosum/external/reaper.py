@@ -10,10 +10,11 @@ When the engine ends, when the reaper is told to stop (SIGTERM, SIGHUP, SIGINT),
 the engine's whole process group with SIGKILL, then every process left below it (on Linux it is a child
 subreaper: an engine's orphaned children come to it, whatever group they moved to), reaps them all (no
 zombies), writes one byte to the descriptor ``DONE_FD`` (so its parent tells its own end from its being
-killed), and ends as the engine ended: the same exit code, or killed by the same signal.  The engine dies
-with it (Linux's parent-death signal, SIGKILL): when the reaper itself is killed (by the engine's own
-``os.kill(os.getppid(), 9)``, say), the engine does not run on, and :func:`end_session`, called by
-:mod:`.process`, kills what the engine left in the reaper's session (its group: its children).
+killed; told to stop by another process than its parent -- the engine, say -- it writes ``stopped SIGNAL
+SENDER engine|other`` instead), and ends as the engine ended: the same exit code, or killed by the same
+signal.  The engine dies with it (Linux's parent-death signal, SIGKILL): when the reaper itself is killed
+(by the engine's own ``os.kill(os.getppid(), 9)``, say), the engine does not run on, and :func:`end_session`,
+called by :mod:`.process`, kills what the engine left in the reaper's session (its group: its children).
 
 An engine that cannot be started (no such program, not executable) ends with exit code 127 and one line on
 standard error saying why; when the system refuses the reaper a process for it (a full process limit or
@@ -32,6 +33,8 @@ CANNOT_START = 127
 REFUSED = "the system refused"
 _STOP = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _WATCHED = {signal.SIGCHLD, *_STOP}
+#: the stop signal that ended the wait and its sender's process id (0: the kernel, or not known), once one came
+_STOPPED: list[tuple[int, int]] = []
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -174,6 +177,7 @@ def _wait(engine: int, parent: int) -> int | None:
                 if os.getppid() != parent:
                     return None
             elif got.si_signo != signal.SIGCHLD:
+                _STOPPED.append((got.si_signo, got.si_pid))
                 return None
             else:
                 status = _reaped(engine)
@@ -205,8 +209,12 @@ def main(argv: list[str]) -> int:
     os.dup2(devnull, 1)  # the engine's output pipe ends when the engine's group does, not when this does
     status = _wait(engine, parent)
     _clean_up(engine)
+    said = b"."  # this reaper ended the engine (it was not killed) ...
+    if _STOPPED and _STOPPED[0][1] != parent:  # ... told to by another process than its parent (the engine's own?)
+        signo, sender = _STOPPED[0]
+        said = f"stopped {signo} {sender} {'engine' if sender == engine else 'other'}".encode()
     try:
-        os.write(done, b".")  # this reaper ended the engine (it was not killed)
+        os.write(done, said)
     except OSError:
         pass
     if status is None:
