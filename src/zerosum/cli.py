@@ -40,7 +40,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         report        arena     tables and plots from a results file
         openings      openings  write a file of openings, each position once (balanced by a judge: --max-score)
         serve         play      serve the browser page for play and analysis
-        bench         bench     benchmarks: playouts, mcts, alphabeta, solver, analysis
+        bench         bench     benchmarks: playouts, mcts, alphabeta, solver, analysis, review
         kaggle-agent  kaggle    write a single-file Kaggle ConnectX submission
         explain       explain   why a search plays its move: scores, refutations, the traced tree
         replay        replay    step through a game record: next, previous, jump, analysis

@@ -192,6 +192,18 @@ def test_book_from_a_checkpoint_or_an_interrupted_run_is_the_same_file(small_boo
         convert(ConnectX(5, 5, 4), str(done))
 
 
+def test_a_book_says_what_it_starts_before_its_first_search(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # it was silent until its first position was solved (16 s at ply 2 of 7 x 6, minutes deeper)
+    calls: list[tuple[int, int, float]] = []
+    generate(Solver(ConnectX(4, 5, 4), tt_size=1 << 14, book=False), 3, lambda *call: calls.append(call))
+    assert calls[0] == (0, calls[-1][1], 0.0) and len(calls) == calls[-1][1] + 1
+    assert main(["book", "--game", SMALL, "--depth", "3", "-o", str(tmp_path / "b.zsb"), "--tt-log-size", "14"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (f"book: 0/{calls[-1][1]} positions at ply 3 solved; solving the rest (near the empty board one "
+                      "can take minutes; a line every 5 s at most, after a position)"), err
+
+
 # ---- the shipped book, checked -----------------------------------------------------------------------
 
 

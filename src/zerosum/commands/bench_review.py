@@ -1,8 +1,9 @@
 """``zerosum bench review [FILE]``: how long a full review (:func:`zerosum.review`) of each recorded game
 takes, and how soon its first mark comes.
 
-Every game of the record file (default ``benchmarks/review_games.pgn``: 20 games of the solver against
-alpha-beta and MCTS on 7 x 6 and a 42-ply full-board draw, written by ``benchmarks/review_games.py``) is reviewed in this one process, as
+Every game of the record file (default ``benchmarks/review_games.pgn``: 21 games, 20 of the solver against
+alpha-beta and MCTS on 7 x 6 and a 42-ply full-board draw, written by ``benchmarks/review_games.py``) is
+reviewed in this one process, as
 ``zerosum review FILE`` reviews it, with the solver's table emptied before each game (so no game is helped by
 the one before; the opening book stays).  It prints a line a game (plies, seconds, the first mark's seconds,
 the slowest mark's), then p50, p90 and max (nearest rank) of the seconds a game and of the first mark's, and

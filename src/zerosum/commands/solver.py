@@ -263,12 +263,18 @@ def _run_book(args: argparse.Namespace) -> int:
     parallel = args.jobs > 1 or args.backend == "ray"  # Ray is joined here, before anything is written
     solve_many = PositionSolver(args.jobs, args.backend, args.ray_address) if parallel else None
     solver = solver_from(args, book=False)
-    last = [0.0]
+    last: list[float] = []  # when the last line was printed
 
     def progress(done: int, total: int, seconds: float) -> None:
-        if not args.quiet and (seconds - last[0] >= 5 or done == total):
-            last[0] = seconds
+        if args.quiet:
+            return
+        if not last:  # before the first search: no silent wait, however long a position takes
+            print(f"book: {done}/{total} positions at ply {args.depth} solved; solving the rest (near the empty "
+                  f"board one can take minutes; a line every 5 s at most, after a position)", file=sys.stderr)
+            last.append(seconds)
+        elif seconds - last[0] >= 5 or done == total:
             print(f"book: {done}/{total} positions at ply {args.depth}, {seconds:.0f} s", file=sys.stderr)
+            last[0] = seconds
 
     start = time.perf_counter()
     try:

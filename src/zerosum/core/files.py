@@ -285,7 +285,9 @@ def python_syntax(path: str, what: str, error: type[Exception] = InvalidFileErro
     except SyntaxError as exc:  # a NUL byte is one with no line (Python 3.11.4+)
         where = f" line {exc.lineno}" if isinstance(exc.lineno, int) else ""
         raise error(f"{base}{where}: {exc.msg} (the file does not parse)") from None
-    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte, nesting too deep
+    except ValueError as exc:  # a NUL byte before Python 3.11.4: the same words as the SyntaxError since
+        raise error(f"{base}: {exc or 'not Python source'} (the file does not parse)") from None
+    except (RecursionError, MemoryError) as exc:  # nesting too deep
         raise error(f"{base} cannot be read as Python: {type(exc).__name__}") from None
 
 

@@ -164,7 +164,8 @@ def generate(
 ) -> Book:
     """A book of every position up to ``depth`` plies, solved with ``solver`` (its own book unused).
 
-    ``progress(done, total, seconds)`` is called after each position searched at ``depth``.
+    ``progress(done, total, seconds)`` is called once before the first search (``seconds`` 0: ``done`` counts
+    the positions the checkpoint held) and after each position searched at ``depth``.
     ``checkpoint``: a text file of ``key score`` lines, one appended (and flushed) per position searched;
     positions already in it are not searched again, so an interrupted generation resumes where it stopped.
     ``solve_many`` searches the positions elsewhere (the engine pool's :class:`zerosum.pool.PositionSolver`:
@@ -207,6 +208,8 @@ def generate(
             if progress is not None:
                 progress(done, len(last), time.perf_counter() - start)
 
+        if progress is not None:
+            progress(done, len(last), 0.0)
         if solve_many is not None and len(todo) > 1:
             solve_many(game.spec, int(solver.table.shape[0]), todo, record)
         else:
