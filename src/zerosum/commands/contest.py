@@ -5,7 +5,8 @@
   the judged openings.  Nothing is written when any option is wrong.
 * ``serve DIR [--port P] [--host H] [--unconfined]``: the students' and the teacher's pages and the HTTP API
   (:mod:`zerosum.ui.contest_server`).
-* ``final DIR``: freeze the entries and play the final round robin (the ladder's module, :mod:`zerosum.contest.final`).
+* ``final DIR [--before-deadline]``: freeze the entries and play the final round robin (the ladder's module,
+  :mod:`zerosum.contest.final`); refused before the contest's deadline unless ``--before-deadline``.
 
 Kept quick to import: the contest's modules load inside ``run``.
 """
@@ -55,6 +56,9 @@ def _final_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster (with --backend ray)")
     p.add_argument("--unconfined", action="store_true",
                    help="run students' code WITHOUT a sandbox where none can be had (only for code you trust)")
+    p.add_argument("--before-deadline", action="store_true",
+                   help="freeze the entries and play the final though the contest's deadline has not passed (no "
+                        "student can submit after it); without it the final is refused until the deadline")
 
 
 def _new_args(p: argparse.ArgumentParser) -> None:
@@ -216,12 +220,15 @@ def _run_final(args: argparse.Namespace) -> int:
     from .options import UsageError
 
     store = Store(args.directory)
-    check_game_file(store.config(), store.directory)  # a game in a file: its copy as `contest new` made it
+    config = store.config()
+    check_game_file(config, store.directory)  # a game in a file: its copy as `contest new` made it
     store.close()
     try:
         final: Any = importlib.import_module("zerosum.contest.final")
     except ImportError:
         raise UsageError("the final is not available in this version") from None
+    if not args.before_deadline:  # before the sandbox is looked for: the deadline's line first (run_final checks again)
+        final.check_deadline(config, args.directory)
     from ..contest.sandbox import require_sandbox
 
     require_sandbox(args.unconfined)
@@ -236,7 +243,7 @@ def _run_final(args: argparse.Namespace) -> int:
         result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
                                  table=args.grade_table, backend=args.backend, jobs=args.jobs,
                                  address=args.ray_address, unconfined=args.unconfined, progress=progress,
-                                 grading=not args.no_grade)
+                                 grading=not args.no_grade, before_deadline=args.before_deadline)
     except KeyboardInterrupt:  # the final goes on from what it stored when run again (zerosum.contest.final)
         if shown:
             print(file=sys.stderr)

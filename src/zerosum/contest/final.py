@@ -5,6 +5,8 @@ DIR/results.json (``zerosum contest final DIR``; :func:`run_final` from Python).
 server is serving the contest (its ladder plays the games) or another final runs, it is refused in one line
 naming that process's pid, and nothing is changed; stop the server first (the final freezes the entries).
 
+**Not before the deadline** (refused in one line, nothing changed) unless ``before_deadline``: :func:`check_deadline`.
+
 **Pending checks first.**  Uploads accepted but left ``validating`` (the server was stopped before it checked
 them) are validated first, in the sandbox as the server would (:func:`_validate_pending`; ``results.json``'s
 ``validated`` lists their answers), so the entries frozen are what the server would have made them.
@@ -48,11 +50,13 @@ pool could not play, after :data:`~.playing.ATTEMPTS` tries: never an entry's fa
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
 import random
+import shlex
 import sqlite3
 import time
 from pathlib import Path
@@ -64,8 +68,10 @@ from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
 from .standings import Entry, connect, field, game_mark, read_config, standing_rows, tied, written
 from .store import settle_active
+from .submissions import deadline_time
 
-__all__ = ["run_final", "plan_final", "grade_rows", "read_table", "ROUNDS", "FIELDS", "FULL_POINTS"]
+__all__ = ["run_final", "plan_final", "grade_rows", "read_table", "check_deadline", "ROUNDS", "FIELDS",
+           "FULL_POINTS"]
 
 #: colour-swapped pairs every pairing plays by default
 ROUNDS = 1
@@ -122,6 +128,19 @@ def _freeze(conn: sqlite3.Connection, seed: int | None, rounds: int | None) -> d
                          "VALUES (?, 'final', ?, ?, ?, ?, ?, 'pending')",
                          (game_mark(conn) + 1, pairing, a, b, opening, game_seed))
         return final
+
+
+def check_deadline(config: dict[str, Any], folder: str | Path, now: float | None = None) -> None:
+    """One UsageError line when the final would freeze the entries (not frozen yet) before the contest's deadline,
+    stated as the contest shows it (and in UTC when stored otherwise); compared in UTC with ``now``."""
+    when, now = deadline_time(config), time.time() if now is None else now
+    if when is None or config.get("frozen") or now >= when.timestamp():
+        return
+    utc = _iso(when.timestamp())
+    raise UsageError(f"the contest's deadline, {config['deadline']}{'' if utc == config['deadline'] else f' ({utc})'}"
+                     f", has not passed (now {_iso(now)}): the final would freeze the entries, and no student could "
+                     "submit after it; nothing was frozen or played (to play it before the deadline on purpose, add "
+                     f"--before-deadline: zerosum contest final {shlex.quote(str(folder))} --before-deadline)")
 
 
 def _validate_pending(folder: Path, unconfined: bool) -> list[dict[str, Any]]:
@@ -301,17 +320,20 @@ def _write(path: Path, text: str) -> None:
 
 def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int | None = None, grade: str | None = None,
               table: str | Path | None = None, backend: str = "local", jobs: int | None = None,
-              address: str | None = None, unconfined: bool = False,
-              progress: Callable[[int, int], None] | None = None, grading: bool = True) -> dict[str, Any]:
-    """Freeze the contest in ``contest_dir``, play (the rest of) its final, grade it and write
-    ``results.csv`` and ``results.json`` there; what results.json holds.  ``grade``: ``"LOW,HIGH"``
-    (reference names); ``table``: a custom grading table (module docstring); ``progress(done, total)`` after
-    each game; ``grading=False``: no grades (every ``points`` empty, ``grade`` null).  One UsageError line for
-    bad input, a grading rule that cannot grade included (nothing is changed then)."""
+              address: str | None = None, unconfined: bool = False, progress: Callable[[int, int], None] | None = None,
+              grading: bool = True, before_deadline: bool = False) -> dict[str, Any]:
+    """Freeze the contest in ``contest_dir``, play (the rest of) its final, grade it and write ``results.csv``
+    and ``results.json`` there; what results.json holds.  ``grade``: ``"LOW,HIGH"`` (reference names); ``table``:
+    a custom grading table (module docstring); ``progress(done, total)`` after each game; ``grading=False``: no
+    grades (every ``points`` empty, ``grade`` null); ``before_deadline=True``: freeze and play before the
+    contest's deadline (else refused, :func:`check_deadline`).  One UsageError line for bad input, a grading rule
+    that cannot grade included (nothing is changed then)."""
     from .store import Store
 
     folder = Path(contest_dir)
-    Store(folder).close()  # a UsageError line when it is not a contest folder
+    with contextlib.closing(Store(folder)) as store:  # a UsageError line when it is not a contest folder
+        if not before_deadline:  # before the lock: a final refused for its deadline leaves no file behind
+            check_deadline(store.config(), contest_dir)
     rule = read_table(table) if table is not None else None
     conn = connect(folder)
     from .lock import FolderBusy, claim

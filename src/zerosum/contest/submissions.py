@@ -15,7 +15,8 @@ before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`
 and the name's active one stays until this one is validated ``ok``), so a crash leaves at worst an unused
 folder, never a row without its file; a write or a commit that fails (a full disk) removes the folder and
 raises :class:`Unsaved`.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline
-stated) or once the entries are frozen, one too large, and one that is none of the above.
+stated) or once the entries are frozen (saying so when the teacher froze them before the deadline), one
+too large, and one that is none of the above.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from typing import Any
 from ..errors import UsageError
 from .store import Store, disk_full, storage_problem
 
-__all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "closed_reason", "clean_filename",
-           "KINDS", "RUNNABLE", "Unsaved"]
+__all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "closed_reason", "deadline_time",
+           "clean_filename", "KINDS", "RUNNABLE", "Unsaved"]
 
 #: the largest upload, bytes
 MAX_UPLOAD = 256 * 1024
@@ -141,16 +142,27 @@ def prepare(filename: str, data: bytes, programs: bool = True) -> Prepared:
                   "the engine protocol (a script beginning with #!, or an ELF binary)")
 
 
-def closed_reason(config: dict[str, Any], now: float | None = None) -> str | None:
-    """Why no upload is taken now (past the deadline, or frozen), or None."""
-    if config.get("frozen"):
-        return "the entries are frozen for the final: no more submissions"
+def deadline_time(config: dict[str, Any]) -> datetime | None:
+    """The config's deadline as a time in UTC, or None (no deadline).  It is stored as ``contest new`` wrote it,
+    ISO 8601 UTC (``2026-12-12T18:00:00Z``); a time without a zone is UTC, as ``--deadline`` reads it (never the
+    machine's own zone)."""
     deadline = config.get("deadline")
-    if deadline:
-        when = datetime.fromisoformat(str(deadline).replace("Z", "+00:00"))
-        if (time.time() if now is None else now) >= when.timestamp():
-            return f"the deadline was {deadline} (UTC {when.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S}): " \
-                   "no more submissions"
+    if not deadline:
+        return None
+    when = datetime.fromisoformat(str(deadline).replace("Z", "+00:00"))
+    return (when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+
+
+def closed_reason(config: dict[str, Any], now: float | None = None) -> str | None:
+    """Why no upload is taken now (past the deadline, or frozen: by the teacher before the deadline, said so),
+    or None."""
+    when = deadline_time(config)
+    passed = when is not None and (time.time() if now is None else now) >= when.timestamp()
+    if config.get("frozen"):
+        early = " (the teacher froze them before the deadline)" if when is not None and not passed else ""
+        return f"the entries are frozen for the final{early}: no more submissions"
+    if when is not None and passed:
+        return f"the deadline was {config['deadline']} (UTC {when:%Y-%m-%d %H:%M:%S}): no more submissions"
     return None
 
 
