@@ -32,15 +32,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def post(url: str, answers: list) -> None:
-    request = urllib.request.Request(url, data=SLOW, headers={"Content-Type": "application/json"})
+def get(url: str | urllib.request.Request, answers: list) -> None:
     try:
-        with urllib.request.urlopen(request, timeout=60) as reply:
+        with urllib.request.urlopen(url, timeout=60) as reply:
             answers.append((reply.status, reply.read()))
     except urllib.error.HTTPError as exc:
         answers.append((exc.code, exc.read()))
     except OSError as exc:  # closed without an answer
         answers.append((None, repr(exc).encode()))
+
+
+def post(url: str, body: bytes) -> urllib.request.Request:
+    return urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
 
 
 def wait_until_serving(base: str, server: subprocess.Popen) -> None:
@@ -67,7 +70,7 @@ def test_ctrl_c_answers_requests_in_flight_503_in_json_and_stops_without_traceba
     try:
         wait_until_serving(base, server)
         answers: list = []
-        clients = [threading.Thread(target=post, args=(base + "/api/move", answers)) for _ in range(2)]
+        clients = [threading.Thread(target=get, args=(post(base + "/api/move", SLOW), answers)) for _ in range(2)]
         for client in clients:
             client.start()
         uploading = socket.create_connection(("127.0.0.1", port), timeout=30)  # its body never ends
