@@ -15,6 +15,7 @@ alpha-beta in a new worker; the slow one is a real ``zerosum serve`` on an empty
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -74,15 +75,19 @@ def test_a_moves_engine_has_its_code_ready_before_its_time_starts_and_the_note_s
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
+    began = time.monotonic()
     try:
         reply = _move(engines, PreparedAgent())  # the old server: searched at once, without its code
+        took = time.monotonic() - began
         health = engines.health()
     finally:
         asked.set()
         engines.close()
     watcher.join(10)
     assert reply["value"] == 1, reply  # its code was ready when its search (and its time) began
-    assert reply["note"] == f"after {COMPILE:.1f} s preparing the engine, first run only", reply["note"]
+    # the compile and the engines' start it came during (the workers' warm-up): what it waited in all
+    waited = re.fullmatch(r"after (\d+\.\d) s preparing the engine, first run only", reply["note"] or "")
+    assert waited and COMPILE <= float(waited[1]) <= took + 0.05, (reply["note"], took)
     # never killed at the hard limit (3 s) while it compiled, and the server said what it prepared
     assert said and said[0].startswith("preparing the engine (a stand-in's code)"), said
     assert health["ready"] is True and health["preparing"] is None

@@ -18,8 +18,10 @@ prepared in its worker before it starts (:func:`.warmup.prepare_job`), so that t
 searching.  A job whose code compiles in its worker all the same says so as it starts and ends
 (:func:`zerosum.solver.steps.telling`): it gets :data:`WARM_UP_LIMIT` while it compiles, its time limit counts
 from the end of the compile, and a client gone meanwhile stops it only then (a compile killed at a request's
-limit was lost, and every later request started it again); its answer's note says so.  While a request waits
-for either, :meth:`Engines.health` says the engines are not ready and what they prepare.
+limit was lost, and every later request started it again).  While a request waits for either,
+:meth:`Engines.health` says the engines are not ready and what they prepare; its answer's note says how long it
+waited for a preparation in all (:func:`.warmup.job_note`), wherever it waited: for the engines' start (until a
+worker was first seen warm), for the code past 64 bits, in its worker (its job's own code: :func:`tracked_job`).
 
 When the server stops (Ctrl-C), :meth:`Engines.stop` ends every engine request waiting for its answer at once:
 each raises :class:`~zerosum.pool.EngineBusy` "the server is stopping" (a 503), its worker left to be killed
@@ -46,15 +48,14 @@ import threading
 import time
 from typing import Any, Callable
 
-from ..game import Game
 from ..pool import EngineBusy, Pool, report
 from ..pool.moves import warm_up
-from ..solver.steps import PREPARED, PREPARING, telling, wide
+from ..solver.steps import PREPARED, PREPARING, telling
 from . import service
 from .connections import STOPPING
 from .position import DEFAULT_GAME
 from .requests import CURRENT, ClientGone
-from .warmup import COMPILING_AFTER, WideCode, job_note, noted, prepare_job
+from .warmup import COMPILING_AFTER, Heard, WideCode, job_note, noted, past_64, prepare_job
 
 __all__ = ["Engines", "READY_WAIT", "WARM_UP_LIMIT", "MARGIN", "MAX_ENGINE_REQUESTS", "KILL_GRACE", "preparing_words",
            "tracked_job"]
@@ -70,6 +71,9 @@ READY_WAIT = 300.0
 KILL_GRACE = 3.0
 #: what :func:`tracked_job` reports: ``(_JOB, pid)`` as it starts in a worker, ``(_JOB, None)`` as it ends
 _JOB = "zerosum.ui.engines job"
+#: and before it ends ``(_WAITED, (seconds, late))``: the seconds its own code took to prepare in its worker, what
+#: compiled during its search all the same
+_WAITED = "zerosum.ui.engines waited"
 _POLL = 0.05  # seconds between two looks at the pool while a request with its turn waits for a free worker
 
 
@@ -77,41 +81,27 @@ def tracked_job(job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """``job(*args)``, in a worker, saying to the server which process runs it and when it ends (so that the
     server kills that worker only while it runs this job), and when its code compiles (the server waits for a
     compile rather than kill it: :func:`zerosum.solver.steps.telling`).  The compiled code of the job's agent
-    is prepared first (:func:`.warmup.prepare_job`), so that its time is spent searching; a long preparation,
-    or a compile during the job all the same, is said in the answer's note (:func:`.warmup.job_note`)."""
+    is prepared first (:func:`.warmup.prepare_job`), so that its time is spent searching; the seconds that took
+    (a job without an agent, an analysis: those its own code took to compile during it), and what compiled
+    during its search all the same, are told to the server, which says them in the answer's note with its own
+    waits (:meth:`Engines.run`)."""
     from ..agents.prepare import pending
 
     report((_JOB, os.getpid()))
-    late: list[str] = []  # what compiled during the job itself
-
-    def heard(message: Any) -> None:
-        if isinstance(message, tuple) and len(message) == 2 and message[0] == PREPARING:
-            late.append(str(message[1]))
-
+    heard = Heard()  # what compiled during the job itself
     try:
         with telling(report):
             prepared = prepare_job(args, report)
             before = pending()
             with telling(heard):
                 result = job(*args)
-        if prepared is None:  # a job without an agent (an analysis: its slices say what they have done)
-            return result
-        late += [s.label for s in pending() if s not in before]  # a search went without its code: it compiles still
-        return noted(result, job_note(prepared, late))
+        if prepared is None:  # a job without an agent: what compiled during it was waited for
+            report((_WAITED, (heard.seconds, [])))
+        else:  # a search that went without its code: it compiles still
+            report((_WAITED, (prepared, heard.labels + [s.label for s in pending() if s not in before])))
+        return result
     finally:
         report((_JOB, None))
-
-
-def _past_64(args: tuple[Any, ...]) -> bool:
-    """Whether an engine job is about a board past 64 bits (:func:`zerosum.solver.steps.wide`): its game is its
-    first argument (an analysis, a review, a best line), that argument's (a "why?"), or the one its
-    :class:`~zerosum.pool.moves.Job` was built with (a move); a record's text names none."""
-    first = args[0] if args else None
-    built = getattr(first, "built", None)
-    for game in (first, getattr(first, "game", None), built[0] if isinstance(built, tuple) and built else None):
-        if isinstance(game, Game):
-            return wide(game)
-    return False
 
 
 class _Call:
@@ -128,6 +118,13 @@ class _Call:
         self.ended = False  # the job has ended in its worker
         self.kill_on_start = False  # the grace passed before the job started: it is stopped as it starts
         self.compiling = 0  # the solver steps whose work runs in the job now (steps.telling)
+        self.started: float | None = None  # when the job started in its worker
+        # its answer's note (job_note): since when it waits for the engines' start (none was warm when it came),
+        # while it does; the seconds it waited for a preparation on the server, and those its job's own code took
+        # in its worker, and what compiled during its search (tracked_job)
+        self.since: float | None = None
+        self.waited = self.prepared = 0.0
+        self.late: list[str] = []
 
 
 def preparing_words(seconds: float, doing: str) -> str:
@@ -165,6 +162,7 @@ class Engines:
         self.stopping = False  # the server stops: engine requests are refused
         self.wide = WideCode(self.pool, specs, WARM_UP_LIMIT)  # the code of boards past 64 bits
         self._held = 0  # requests waiting for it (on the event loop only)
+        self._warm_at = float("-inf")  # when a worker was last seen warm after none was (on the event loop only)
 
     async def run(self, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         """``job(*args)`` in a worker, under the hard time limit (raises the pool's errors, EngineBusy when the
@@ -203,20 +201,22 @@ class Engines:
         import anyio.to_thread
 
         starting = self.mode != "inline" and self.pool.ready == 0
-        past_64 = self.mode != "inline" and _past_64(args)
-        held = past_64 and self.wide.under_way() is not None
+        if starting:
+            call.since = time.monotonic()
+        wide = self.mode != "inline" and past_64(args)
+        held = wide and self.wide.under_way() is not None
         wait = self.ready_wait if starting or held else self.busy_wait
         turn = free = False
         try:
             with anyio.move_on_after(wait), call.waiting:
                 while not free:
-                    if past_64:
-                        await self._wait_for_preparation()
+                    if wide:
+                        await self._wait_for_preparation(call)
                     await self._turns.acquire()
                     turn = True
-                    while not self._worker_free():  # a worker killed or retired is being replaced
+                    while not self._worker_free(call):  # a worker killed or retired is being replaced
                         await anyio.sleep(_POLL)
-                    free = not past_64 or self.wide.admit(id(call))
+                    free = not wide or self.wide.admit(id(call))
                     if not free:  # the code of its board began to be prepared meanwhile: waited for first
                         self._turns.release()
                         turn = False
@@ -235,8 +235,8 @@ class Engines:
         call.running = True
         self._in_pool += 1
         try:
-            return await anyio.to_thread.run_sync(self._in_worker, job, args, call, limiter=self._limiter,
-                                                  abandon_on_cancel=True)
+            result = await anyio.to_thread.run_sync(self._in_worker, job, args, call, limiter=self._limiter,
+                                                    abandon_on_cancel=True)
         except Exception:
             if call.gone:  # stopped, or failed, after its client went: nobody to tell, nothing to fall back on
                 raise ClientGone("the client went away before its answer was ready") from None
@@ -244,28 +244,47 @@ class Engines:
         finally:
             self._in_pool -= 1
             self._turns.release()
+        self._warm(call, call.started)  # it went into the pool while none was warm: it waited there
+        return noted(result, job_note(call.waited + call.prepared, call.late))
 
-    def _worker_free(self) -> bool:
+    def _worker_free(self, call: _Call) -> bool:
         """Whether a request with its turn goes into the pool now: a warm worker is free there, or none is being
-        prepared (nothing to wait for here: the pool starts one, or says why it cannot)."""
+        prepared (nothing to wait for here: the pool starts one, or says why it cannot).  A warm one seen ends
+        ``call``'s wait for the engines' start (:meth:`_warm`)."""
         if self.mode == "inline":
             return True
         ready = self.pool.ready
+        if ready:
+            self._warm(call)
         return ready > self._in_pool or (ready == 0 and self.pool.preparing is None)
 
-    async def _wait_for_preparation(self) -> None:
+    def _warm(self, call: _Call, started: float | None = None) -> None:
+        """A worker is warm (seen now, or when ``call``'s job started in one): ``call``'s wait for the engines'
+        start, if it came while none was, ended when one was first seen warm after it came (by any request)."""
+        if call.since is None:
+            return
+        if self._warm_at < call.since:  # none was seen warm since it came: one is now (or was as its job started)
+            self._warm_at = time.monotonic() if started is None else started
+        call.waited += max(0.0, (self._warm_at if started is None else min(self._warm_at, started)) - call.since)
+        call.since = None
+
+    async def _wait_for_preparation(self, call: _Call) -> None:
         """Wait, on the event loop, while the code of boards past 64 bits is prepared (:mod:`.warmup`): a
-        request on such a board started then would compile it again, in its worker."""
+        request on such a board started then would compile it again, in its worker.  The seconds are counted
+        in the preparations ``call`` waited for (after the engines' start: one is warm)."""
         import anyio
 
         if self.wide.under_way() is None:
             return
+        self._warm(call)
+        began = time.monotonic()
         self._held += 1
         try:
             while self.wide.under_way() is not None:
                 await anyio.sleep(_POLL)
         finally:
             self._held -= 1
+            call.waited += time.monotonic() - began
 
     def _in_worker(self, job: Callable[..., Any], args: tuple[Any, ...], call: _Call) -> Any:
         """In the request's thread: the job in a worker of the pool, noting which one runs it while it runs."""
@@ -275,10 +294,14 @@ class Engines:
                 return None
             if message[0] in (PREPARING, PREPARED):
                 return self._compile_event(call, message[0] == PREPARING, str(message[1]))
+            if message[0] == _WAITED:  # read on the event loop once the job has ended
+                call.prepared, call.late = message[1]
             if message[0] != _JOB:
                 return None
             with call.lock:
                 call.pid, call.ended = message[1], message[1] is None
+                if call.pid is not None:
+                    call.started = time.monotonic()
                 if call.pid is not None and call.kill_on_start:
                     return 0.0  # a new time limit of nothing: the pool stops the job (its worker killed) at once
             return None

@@ -23,8 +23,13 @@ compiled code its agent needs for its position ready before the job starts (:fun
 worker: ``prepare.steps_of(agent, game, state)``, each step's work told to the server as the solver's steps
 tell it, so the server waits for a compile rather than kill it), so that the agent's time is spent searching:
 on a first run, the solver's first 8 x 8 move had its second eaten by the compile and answered "win (distance
-not yet proven)" after 28 s.  A preparation of :data:`COMPILING_AFTER` seconds or more (a compile), and a
-compile during the job all the same, are said in the answer's note (:func:`job_note`, :func:`noted`).
+not yet proven)" after 28 s.  A job's own code compiled during it all the same is heard (:class:`Heard`).
+
+**What an answer says.**  A request that waited :data:`COMPILING_AFTER` seconds or more in all for a preparation
+(a compile) -- on the server, for the engines' start or the code past 64 bits (:mod:`.engines`), and in its
+worker, for its job's own code -- says so in its note, with the seconds it waited, and so does one whose agent's
+code compiled during its search all the same (:func:`job_note`, :func:`noted`): a first run's first move waited
+half a minute for the engines' start and answered ``"note": null``, only ``/api/health`` saying why.
 """
 
 from __future__ import annotations
@@ -40,9 +45,10 @@ from ..pool import MEMORY_LIMIT, Pool
 from ..pool.base import start_thread
 from ..pool.moves import MoveReport, warm_up
 from ..pool.worker import Worker
-from ..solver.steps import PREPARED, PREPARING
+from ..solver.steps import PREPARED, PREPARING, wide
 
-__all__ = ["WideCode", "COLD_WARM_UP", "WIDE_GAME", "COMPILING_AFTER", "prepare_job", "job_note", "noted"]
+__all__ = ["WideCode", "COLD_WARM_UP", "WIDE_GAME", "COMPILING_AFTER", "past_64", "prepare_job", "Heard", "job_note",
+           "noted"]
 
 #: a first warm-up at least this long compiled (a cold cache: a first run), so the code of boards past 64 bits
 #: is prepared next; a warm cache loads the default game's code in about 2 s (10 on a busy machine)
@@ -159,6 +165,18 @@ class WideCode:
             preparer.kill()
 
 
+def past_64(args: tuple[Any, ...]) -> bool:
+    """Whether an engine job is about a board past 64 bits (:func:`zerosum.solver.steps.wide`): its game is its
+    first argument (an analysis, a review, a best line), that argument's (a "why?"), or the one its
+    :class:`~zerosum.pool.moves.Job` was built with (a move); a record's text names none."""
+    first = args[0] if args else None
+    built = getattr(first, "built", None)
+    for game in (first, getattr(first, "game", None), built[0] if isinstance(built, tuple) and built else None):
+        if isinstance(game, Game):
+            return wide(game)
+    return False
+
+
 # ---- a job's own code, in its worker --------------------------------------------------------------------
 
 
@@ -206,14 +224,36 @@ def prepare_job(args: tuple[Any, ...], tell: Callable[[Any], object]) -> float |
     return time.perf_counter() - began
 
 
-def job_note(prepared: float, late: list[str]) -> str:
-    """What an answer says of its engine's preparation: ``after 28 s preparing the engine, first run only`` for a
-    preparation of :data:`COMPILING_AFTER` seconds or more (the search's time counted after it), and the code
-    that compiled during the job all the same (``late``: what it prepares), which had less of its time; ""
-    when neither."""
+class Heard:
+    """In a worker, what a job's own work compiled, as its steps tell it (:func:`zerosum.solver.steps.telling`,
+    the listener): what they prepared (``labels``) and the seconds it took (``seconds``: a step inside another
+    counted once)."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+        self.seconds = 0.0
+        self._began: list[float] = []  # when each step under way began, the outermost first
+
+    def __call__(self, message: Any) -> None:
+        if not (isinstance(message, tuple) and len(message) == 2):
+            return
+        if message[0] == PREPARING:
+            self.labels.append(str(message[1]))
+            self._began.append(time.perf_counter())
+        elif message[0] == PREPARED and self._began:
+            began = self._began.pop()
+            if not self._began:
+                self.seconds += time.perf_counter() - began
+
+
+def job_note(waited: float, late: list[str]) -> str:
+    """What an answer says of its engine's preparation: ``after 28 s preparing the engine, first run only`` when
+    its request waited :data:`COMPILING_AFTER` seconds or more in all for one (a compile: the engines' start, the
+    code past 64 bits, its agent's code; the search's time counted after it), and the code that compiled during
+    its search all the same (``late``: what it prepares), which had less of its time; "" when neither."""
     from ..agents.prepare import seconds
 
-    said = [f"after {seconds(prepared)} preparing the engine, first run only"] if prepared >= COMPILING_AFTER else []
+    said = [f"after {seconds(waited)} preparing the engine, first run only"] if waited >= COMPILING_AFTER else []
     if late:
         what = ", ".join(dict.fromkeys(late))
         said.append(f"{what} compiled during this search, first run only: it had less time to search")
