@@ -50,6 +50,7 @@ class PlaySession:
     settings: Settings | None = None
     hint_agent: Agent | None = None  # the engine that answers hints: its compiled code is waited for first
     keys: Keys | None = None  # a terminal's keys, read while an engine prepares or thinks (q quits at once)
+    asking: bool = field(default=False, init=False, repr=False)  # a prompt waits on its line for a person's move
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -173,7 +174,9 @@ class PlaySession:
             state = self.state
             player = game.player(state)
             prompt = self.output.prompt(f"{self.who(player)} to move: ", f"{self.who_rich(player)} to move: ")
+            self.asking = True
             line = self.read(prompt)
+            self.asking = False
             text = (line or "").strip()
             if line is None or text.lower() in QUIT:
                 return self.abandon(line is None)
@@ -205,8 +208,8 @@ class PlaySession:
             return True
 
     def abandon(self, eof: bool = False) -> bool:
-        """``q`` or the end of input (``eof``), at a prompt or while an engine thinks: the game ends, saying
-        the moves and the command that continues it.  False: stop."""
+        """``q`` or the end of input (``eof``), at a prompt or while an engine thinks (Ctrl-C too:
+        :meth:`interrupted`): the game ends, saying the moves and the command that continues it.  False: stop."""
         moves = self.move_string()
         self.say(("End of input: game abandoned. " if eof else "Game abandoned. ")
                  + (f"Moves: {moves}" if moves else "No moves were played."))
@@ -214,6 +217,19 @@ class PlaySession:
             assert self.settings is not None
             self.say(f"Continue later with: {self.settings.command(moves)}")
         return False
+
+    def interrupted(self) -> None:
+        """Ctrl-C, at a prompt or while an engine prepares or thinks (or a hint is worked out): the moves and the
+        command that continues them, as ``q`` says them (nothing before a move is played); the command line
+        then says ``interrupted`` and exits with status 130."""
+        if not self.actions or self.output.closed:
+            return
+        try:
+            if self.asking:  # the prompt's line (`X (you) to move: ^C`) ends first
+                self.say()
+            self.abandon()
+        except (OSError, ValueError):  # nowhere to say it (the reader of a pipe stopped by the same Ctrl-C)
+            pass
 
     def push(self, action: Any) -> None:
         self.states.append(self.game.result(self.state, action))
@@ -283,6 +299,9 @@ class PlaySession:
         except Quit as stop:  # q typed while an engine prepared or thought: at once, as at a prompt
             self.abandon(stop.eof)
             return 0
+        except KeyboardInterrupt:  # Ctrl-C: the game kept as q keeps it, then exit status 130 as ever
+            self.interrupted()
+            raise
         except AgentError:  # the engine failed (its one line follows): the moves so far, and how to go on
             moves = self.move_string()
             if moves and self.settings is not None and not self.output.closed:

@@ -136,7 +136,7 @@ class LiveRow:
             return
         line = (note or plain).splitlines()[0][:(columns(self.output) or 80) - 1] if note or plain else ""
         self.output.out.write("\r" + line.ljust(self._width))
-        self._width = len(line)
+        self._width = max(self._width, len(line))  # where the cursor stands: the widest line drawn
         self.output.out.flush()
 
     def _tick(self) -> None:
@@ -156,6 +156,10 @@ class LiveRow:
             self._ticker.join()
         if self._live is not None:
             self._live.__exit__(*exc)
-        elif self.live_ok and self._width:
-            self.output.out.write("\r" + " " * self._width + "\r")
-            self.output.out.flush()
+        elif self.live_ok:
+            width = self._width
+            if exc and exc[0] is KeyboardInterrupt:  # the terminal echoed Ctrl-C as `^C` where the cursor stood
+                width = min(width + len("^C"), (columns(self.output) or 80) - 1)
+            if width:
+                self.output.out.write("\r" + " " * width + "\r")
+                self.output.out.flush()
