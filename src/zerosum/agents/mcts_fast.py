@@ -75,27 +75,32 @@ def search(game: Any, state: Any, safe: list[int], sims: int | None, deadline: f
     return result, int(meta[0])
 
 
+def _node(ints: Any, total: Any, proofs: dict[int, Any], i: int, parent: Node | None, depth: int) -> Node:
+    """Node ``i`` of the kernel's arrays, with its children where it is the root or proven (so
+    ``mcts_tree.distance`` can check a proof's distance), down to ``CHECK_DEPTH``.  A function of the module,
+    not a closure that calls itself: such a closure is a reference cycle, and it held the search's arrays (about
+    200 MiB on a full tree) until Python's full garbage collection came, which a busy process seldom reaches."""
+    from . import kernels as fast
+
+    node = Node(None, parent, int(ints[i, fast.T_MOVE]))
+    node.visits = int(ints[i, fast.T_VISITS])
+    node.total = float(total[i])
+    node.proof = proofs[int(ints[i, fast.T_PROOF])]
+    node.plies = int(ints[i, fast.T_PLIES])
+    first = int(ints[i, fast.T_FIRST])
+    if first >= 0 and (depth == 0 or node.proof in (WON, LOST)) and depth <= CHECK_DEPTH:
+        kids = range(first, first + int(ints[i, fast.T_NCH]))
+        node.children = [_node(ints, total, proofs, ch, node, depth + 1) for ch in kids]
+    return node
+
+
 def _answer_arrays(game: Any, state: Any, ints: Any, total: Any, sims: int, depth: int, start: float,
                    answer: Answer) -> SearchResult:
     """The generic answer, rebuilt from the kernel's arrays (the same rules and tie-breaks)."""
     from . import kernels as fast
 
     proofs = {fast.P_UNKNOWN: UNKNOWN, fast.P_WON: WON, fast.P_LOST: LOST, fast.P_DRAWN: DRAWN}
-
-    def build(i: int, parent: Node | None, depth: int) -> Node:
-        """Node ``i``, with its children where it is the root or proven (so ``mcts_tree.distance`` can check a
-        proof's distance), down to ``CHECK_DEPTH``."""
-        node = Node(None, parent, int(ints[i, fast.T_MOVE]))
-        node.visits = int(ints[i, fast.T_VISITS])
-        node.total = float(total[i])
-        node.proof = proofs[int(ints[i, fast.T_PROOF])]
-        node.plies = int(ints[i, fast.T_PLIES])
-        first = int(ints[i, fast.T_FIRST])
-        if first >= 0 and (depth == 0 or node.proof in (WON, LOST)) and depth <= CHECK_DEPTH:
-            node.children = [build(ch, node, depth + 1) for ch in range(first, first + int(ints[i, fast.T_NCH]))]
-        return node
-
-    root = build(0, None, 0)
+    root = _node(ints, total, proofs, 0, None, 0)
     chosen = answer(game, state, root, sims, depth, start)
     # the principal variation: most visited children from the chosen move down
     pv = [chosen.action]
