@@ -184,9 +184,8 @@ class EngineProcess:
         The pipe is unbuffered (``bufsize=0``), and a raw file's ``readline`` reads a byte a system call: a
         buffer of its own here reads it 64 KiB at a time (a flood of 8 MiB took 3.4 s a byte at a time, holding
         the engine up: 32 MiB outlasted the handshake's 10 s)."""
-        if isinstance(stream, io.RawIOBase):
-            stream = io.BufferedReader(stream, 1 << 16)
-        read = getattr(stream, "readline")
+        buffered = io.BufferedReader(stream, 1 << 16) if isinstance(stream, io.RawIOBase) else None
+        read = getattr(buffered or stream, "readline")
         try:
             while True:
                 line = read(4096)
@@ -197,6 +196,12 @@ class EngineProcess:
                     self.tail.append(text[:200])
         except (OSError, ValueError):
             return
+        finally:
+            if buffered is not None:  # its end read (the pipe with it): no ResourceWarning for a file left open
+                try:
+                    buffered.close()
+                except OSError:
+                    pass
 
     def send(self, line: str) -> None:
         """Write one line; a crash fault when the engine is gone, or closed its input."""
