@@ -34,24 +34,6 @@ def test_one_service_a_process_and_game() -> None:
     assert service(get_game("tictactoe")).solver is None and not service(get_game("tictactoe")).solves
 
 
-def test_a_process_keeps_the_services_of_its_latest_games_only() -> None:
-    # each owns a solver's table (128 MB and up): a page's worker that analysed a third board size passed its
-    # memory limit and was replaced; now an old one is let go, and whoever holds it goes on with it
-    assert analysis.MAX_SERVICES == 2
-    games = [get_game(f"connectx:rows={rows},cols=5,k=4") for rows in (4, 5, 6)]
-    first = service(games[0])
-    assert first.analyse(games[0].from_moves("33"), threads=1).exact
-    second = service(games[1])
-    assert service(games[0]) is first  # asked for again: the latest now
-    third = service(games[2])
-    assert service(games[0]) is first and service(games[2]) is third and service(games[1]) is not second
-    again = service(games[0])
-    service(games[1])
-    service(games[2])
-    assert service(games[0]) is not again  # let go: a new one, its table empty
-    assert again.analyse(games[0].from_moves("33"), threads=1).exact  # the old one still answers its holder
-
-
 def test_the_solver_agent_borrows_the_services_solver_so_a_hint_warms_its_table() -> None:
     game = get_game("connectx:rows=5,cols=6,k=4")
     state = game.from_moves("3344")

@@ -9,8 +9,7 @@ answers "analyse this position" for every face (the terminal's hints, the page, 
 ('the solver', True, '3', 'exact', 36)
 
 * :func:`service` ``(game)`` is the process's :class:`Service` of that game (one a game spec, made at first
-  use; the :data:`MAX_SERVICES` latest games' kept, an older one let go; importing this package loads no
-  compiled code).  ``Service.solver`` is its solver (None where the
+  use; importing this package loads no compiled code).  ``Service.solver`` is its solver (None where the
   solver does not take the game), made at first use with the largest table anyone asked for; the solver agent
   (``zerosum.solver.agent``) borrows the same one (:meth:`Service.borrowed`), so what a hint proves warms the
   engine's table and the other way round.
@@ -35,11 +34,10 @@ Values are not worded here: the faces word them (``zerosum.ui``).
 
 from __future__ import annotations
 
-from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, MAX_SERVICES, REACH, SOLVER_NAME, Service, prove, service
+from .engine import DEFAULT_TABLE, ESTIMATE_TIME, MAX_RUNS, REACH, SOLVER_NAME, Service, prove, service
 from .estimate import estimating_agent
 from .progress import parse, token
 from .result import CLASS, ESTIMATE, EXACT, Analysis
 
 __all__ = ["service", "Service", "Analysis", "prove", "parse", "token", "estimating_agent",
-           "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "MAX_SERVICES", "DEFAULT_TABLE",
-           "REACH"]
+           "EXACT", "CLASS", "ESTIMATE", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE", "REACH"]

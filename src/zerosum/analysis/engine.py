@@ -19,8 +19,7 @@ from ..values import HEURISTIC_BOUND, score_to_value
 from .estimate import estimated
 from .result import SOLVER_LEGEND, SOLVER_SHORT, Analysis, best_action, centre_order
 
-__all__ = ["Service", "service", "prove", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "MAX_SERVICES", "DEFAULT_TABLE",
-           "REACH"]
+__all__ = ["Service", "service", "prove", "SOLVER_NAME", "ESTIMATE_TIME", "MAX_RUNS", "DEFAULT_TABLE", "REACH"]
 
 #: who answers when the solver does (:attr:`Analysis.engine`)
 SOLVER_NAME = "the solver"
@@ -35,26 +34,18 @@ DEFAULT_TABLE = 1 << 24
 #: seconds (8 x 8, ply 24: under 1 s in most positions); at ply 10 it takes hours
 REACH = 40
 
-#: the services a process keeps, the most recently asked for (each may own a solver's table, 128 MB and up: a
-#: page's worker that analysed a third board size passed its memory limit and was replaced, 4-10 s)
-MAX_SERVICES = 2
-_SERVICES: OrderedDict[str, "Service"] = OrderedDict()
+_SERVICES: dict[str, "Service"] = {}
 _LOCK = threading.Lock()
 
 
 def service(game: Game[Any, Any]) -> "Service":
-    """The analysis service of ``game`` in this process (one a game spec, made at first use; the
-    :data:`MAX_SERVICES` most recently asked for are kept, an older one let go: whoever still holds it goes on
-    with it, and the next call for its game makes a new one, its table empty)."""
+    """The analysis service of ``game`` in this process (one a game spec, made at first use)."""
     game = check_game("analysis.service", game)
     key = str(game.spec or id(game))
     with _LOCK:
         found = _SERVICES.get(key)
         if found is None:
             found = _SERVICES[key] = Service(game)
-        _SERVICES.move_to_end(key)
-        while len(_SERVICES) > MAX_SERVICES:
-            _SERVICES.popitem(last=False)
         return found
 
 
