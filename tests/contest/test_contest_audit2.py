@@ -6,6 +6,7 @@ the contest server, and a game's id is never given again."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -214,7 +215,11 @@ def test_analysis_through_curl_is_short_and_stops_at_the_quota(tmp_path):
         while len(answers) < 12 and (not answers or answers[-1][0] == 200):
             started = time.monotonic()
             status, body, _ = curl(f"{url}/api/analyze?game=connectx:rows%3D8,cols%3D8,k%3D4&moves=4")
-            answers.append((status, time.monotonic() - started))
+            took = time.monotonic() - started
+            # on a first run (a cold cache) an answer may wait for a compile, which its note says (and which the
+            # quota does not count): 20 s for the code of boards past 64 bits; the rest is the analysis's time
+            waited = re.search(r"after (\d+) s preparing the engine, first run only", str(body.get("note")))
+            answers.append((status, took - (int(waited[1]) + 1 if waited else 0)))
     assert all(took < 6 for status, took in answers if status == 200), answers
     assert answers[0][0] == 200 and answers[-1][0] == 429, answers
     assert sum(took for status, took in answers if status == 200) < contest_quota.PER_CLIENT + 6, answers
