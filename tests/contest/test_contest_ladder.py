@@ -59,7 +59,10 @@ def test_a_replaced_submission_loses_its_pending_games_and_the_newcomer_is_playe
     ladder.schedule(store)
     assert len(games(store)) == 6  # ann-random, bob-random, ann-bob
     played = ladder.run_pending(store, 2, **RUN)
-    assert played == 2
+    for _ in range(2):  # a try that failed on a loaded machine (the game back to pending, its attempt counted)
+        if played < 2:
+            played += ladder.run_pending(store, 2 - played, **RUN)
+    assert played == 2, [dict(g) for g in games(store)]
     done = [g for g in games(store) if g["status"] == "done"]
     # every newcomer's first game before anybody's second: ann's and bob's first games against random
     assert sorted((g["first"], g["second"]) for g in done) == [("sub:1", "ref:random"), ("sub:2", "ref:random")]
