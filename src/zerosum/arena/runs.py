@@ -65,7 +65,7 @@ def game_file(spec: str) -> str | None:
 
 def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, str] | None = None,
                  game: str | None = None, engines: dict[str, Any] | None = None, searched: Any = None,
-                 warned: list[str] | None = None) -> dict[str, str]:
+                 warned: list[str] | None = None, unchecked: list[str] | None = None) -> dict[str, str]:
     """Build every agent once, before any game; returns the SHA-256 of every agent file (and of ``game``'s file).
 
     Raises :class:`~zerosum.errors.AgentError` (one line) for an unknown or broken agent, a person (the
@@ -77,6 +77,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     (:meth:`~zerosum.external.Engine.probe`).  ``warned`` (a list), when given, gets the line of each agent
     that would search to the end of the game ``searched`` (:func:`zerosum.agents.unbounded.unbounded`) or
     takes no node limit where ``limits`` has one (:func:`~zerosum.agents.unbounded.ignored_nodes`).
+    ``unchecked`` (a list), when given with ``digests``, gets a line for each agent file, and each engine, whose
+    files the run recorded no digest of (an older zerosum began it), so a change to them cannot be detected.
     """
     from ..agents.base import Limits
     from ..agents.registry import make_agent
@@ -103,6 +105,9 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
             if digests is not None and path in digests and digests[path] != found[path]:
                 raise AgentError(f"agent file {path!r} has changed since the run began (its SHA-256 differs): "
                                  "restore it, or start a new run")
+            if digests is not None and path not in digests and unchecked is not None:
+                unchecked.append(f"agent file {path!r}: this run recorded no digest of it (an older zerosum began "
+                                 "it), so a change to the file since the run began cannot be detected")
         agent = make_agent(spec, seed=0, limits=lim)
         if isinstance(agent, HumanAgent):
             raise AgentError(f"agent {spec!r}: a human cannot play in the arena: use zerosum play")
@@ -111,11 +116,16 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         if warned is not None and (text := ignored_nodes(agent, lim.nodes)):
             warned.append(text)
         if isinstance(agent, Engine):
-            for path in agent.definition.files():  # a rebuilt engine is another engine: kept as agent files are
+            files = agent.definition.files()
+            for path in files:  # a rebuilt engine is another engine: kept as agent files are
                 found[path] = file_digest(path)
                 if digests is not None and path in digests and digests[path] != found[path]:
                     raise AgentError(f"engine {agent.definition.name}: {path!r} has changed since the run began "
                                      "(its SHA-256 differs): restore it, or start a new run")
+            if digests is not None and unchecked is not None and (missing := [f for f in files if f not in digests]):
+                unchecked.append(f"engine {agent.definition.name}: this run recorded no engine digests "
+                                 f"({', '.join(map(repr, missing))}: an older zerosum began it), so changes to the "
+                                 "engine since the run began cannot be detected")
             try:
                 if game is not None:
                     agent.check_game(get_game(game))

@@ -213,11 +213,15 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
     from ..arena.store import StorageError
     from ..core.files import check_output, shown
     from ..errors import InvalidFileError
-    from .arena_config import _build_config, _open_resumed
+    from .arena_config import _build_config, _open_resumed, _resume_notes
     from .arena_options import check_clashes, check_ranking, finish_ranking
     from .arena_results import release_claim, results_path, start_new
     from .replay import check_pgnout, open_pgnout, resumed_pgnout
 
+    if args.ray_address is not None and args.backend != "ray":  # else silently unused (as contest serve says)
+        from .options import UsageError
+
+        raise UsageError("--ray-address needs --backend ray")
     # every output, before any work: regular files (or none yet), never a FIFO, link or device
     try:  # a check that fails lets go of the results file claimed for an unnamed run (removed when made for it)
         out = check_output(results_path(args), overwrite=True, what="results file")
@@ -229,11 +233,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                 pgnout, notice = resumed_pgnout(args, pgnout, store)  # the record file the run began with goes on
                 check_ranking(args, config, out, pgnout)  # --ranking, --grade; no clash of outputs
                 runner = make_runner(args.backend, args.jobs, config.grace, args.ray_address)
+                notes = _resume_notes(args, store)  # what an older zerosum left unknown; its CPU rule kept
             except BaseException:
                 store.close()
                 raise
-            if notice:  # said once the run is sure to start: an error before it is the only line
-                print(notice, file=sys.stderr)
+            for line in (notice, *notes) if notice else notes:  # said once the run is sure to start: an error
+                print(line, file=sys.stderr)  # before it is the only line
         else:
             config = _build_config(args, mode)
             check_ranking(args, config, out, pgnout)  # --ranking, --grade: before anything is written

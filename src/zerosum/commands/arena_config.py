@@ -101,7 +101,7 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
     from ..arena.store import lock_file
     from ..core.files import shown
     from ..errors import AgentError
-    from .arena_options import resume_conflicts, resumed_engines
+    from .arena_options import resume_conflicts, resumed_engines, resumed_move_cpu
     from .options import UsageError
     from .replay import resumed_pgnout
 
@@ -111,16 +111,19 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
             raise UsageError(f"--resume: {shown(out)} holds a {config.mode}, not a {mode}")
         if args.agents and [canonical_spec(a) for a in args.agents] != config.agents:
             raise UsageError(f"--resume: {shown(out)} holds a run of {' '.join(config.agents)}, not of these agents")
-        changed = resume_conflicts(args, config)
+        changed = resume_conflicts(args, config, store.meta("move_cpu"))
         if changed:
             more = f" and {len(changed) - 2} more" if len(changed) > 2 else ""
             raise UsageError(f"--resume carries on the run in {shown(out)} as it began, not with {', '.join(changed[:2])}"
                              f"{more}: under other settings, start a new run (-o FILE)")
         resumed_engines(args, store)  # the run's engines as stored with it
+        unchecked: list[str] = []  # files an older zerosum kept no digest of: said, as nothing can be checked
         try:
-            check_agents(config.agents, config.limits, config.digests, game=config.game)
+            check_agents(config.agents, config.limits, config.digests, game=config.game, unchecked=unchecked)
         except AgentError as exc:
             raise AgentError(f"--resume: the run in {shown(out)} cannot go on: {exc}") from None
+        args.resume_notes = [f"--resume: {line}" for line in unchecked]  # said once the run is sure to start
+        args.move_cpu_kept = resumed_move_cpu(args, config, store.meta("move_cpu"))  # kept then too
         records = resumed_pgnout(args, Path(args.pgnout) if getattr(args, "pgnout", None) else None, store)[0]
         if records is not None:  # written by another run: one line, before the run says where its records go
             with lock_file(records, "record file"):
@@ -129,3 +132,13 @@ def _open_resumed(args: argparse.Namespace, mode: str, out: Path) -> tuple[Any, 
         store.close()
         raise
     return store, config
+
+
+def _resume_notes(args: argparse.Namespace, store: Any) -> list[str]:
+    """A resumed run sure to start: the ``--move-cpu`` rule :func:`_open_resumed` settled kept with the run (a
+    run an older zerosum began kept none); returns the lines for standard error of what an older zerosum left
+    unknown (files without digests, the CPU rule)."""
+    rule, notice = getattr(args, "move_cpu_kept", None) or (None, "")
+    if rule is not None:
+        store.set_meta("move_cpu", rule)
+    return [*getattr(args, "resume_notes", []), *([notice] if notice else [])]

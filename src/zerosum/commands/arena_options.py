@@ -16,7 +16,8 @@ from .inputs import same_file
 
 __all__ = ["add_rule_options", "rule_settings", "add_ranking_options", "check_ranking", "check_clashes",
            "finish_ranking",
-           "add_engine_options", "engine_settings", "resumed_engines", "resume_conflicts", "is_png"]
+           "add_engine_options", "engine_settings", "resumed_engines", "resume_conflicts", "resumed_move_cpu",
+           "stored_cpu", "is_png"]
 
 
 def _tc_arg(text: str) -> list[float]:
@@ -67,7 +68,7 @@ def add_cpu_option(p: argparse.ArgumentParser) -> None:
                         f"cannot be counted (no zerosum state expanded, no NODES_COUNTED_BY), above 0 and at most "
                         f"{MAX_MOVE_CPU:g}; past it the game is forfeited (cpu time limit). Default: "
                         f"{CPU_PER_NODE * 1000:g} ms per node of --nodes, at least {MIN_MOVE_CPU:g} s "
-                        f"(--nodes 10000: 10 s)")
+                        f"(--nodes 10000: 10 s); kept with the run, the default too (--resume plays on under it)")
 
 
 def rule_settings(args: argparse.Namespace, game: Any) -> dict[str, Any]:
@@ -187,10 +188,12 @@ def is_png(path: Path) -> bool:
         return False
 
 
-def resume_conflicts(args: argparse.Namespace, config: Any) -> list[str]:
+def resume_conflicts(args: argparse.Namespace, config: Any, move_cpu: Any = None) -> list[str]:
     """``--resume`` with settings of the run's own (``--games``, ``--time``, ...): each one that differs from the
     stored run, in words (``--games 10 (the run: 2)``); the same value again is no conflict, so the command
-    that began a run, with ``--resume`` added, carries it on."""
+    that began a run, with ``--resume`` added, carries it on.  ``move_cpu``: the run's stored ``--move-cpu``
+    rule (None: the run has none, a run without ``--nodes`` or one an older zerosum began,
+    :func:`resumed_move_cpu`)."""
     from ..arena.adjudicate import describe_adjudication, parse_adjudicate
     from ..arena.clock import format_tc
     from ..arena.stats import Sprt
@@ -227,6 +230,11 @@ def resume_conflicts(args: argparse.Namespace, config: Any) -> list[str]:
         except ValueError:
             s = None
         differs("--sprt", None if s is None else [s.elo0, s.elo1, s.alpha, s.beta], config.sprt, args.sprt)
+    cpu = getattr(args, "move_cpu", None)
+    if cpu is not None and config.limits.get("nodes") is None:
+        out.append(f"--move-cpu {cpu:g} (the run: no --nodes, so no CPU rule)")
+    elif cpu is not None and stored_cpu(move_cpu) is not None:
+        differs("--move-cpu", cpu, stored_cpu(move_cpu), f"{cpu:g}")
     if getattr(args, "gauntlet", False) and config.mode != "gauntlet":
         out.append(f"--gauntlet (the run: a {config.mode})")
     if args.openings is not None and str(args.openings) != config.openings_source:
@@ -250,3 +258,37 @@ def resumed_engines(args: argparse.Namespace, store: Any) -> None:
                          "--engine-option")
     for seen in stored_engines(store.meta("engines")).values():
         register_engine(EngineDefinition.from_json(seen.get("definition")))
+
+
+def stored_cpu(value: Any) -> float | None:
+    """A results file's ``move_cpu`` as a rule: its seconds when a number above 0, else None (none stored)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    return float(value) if ok else None
+
+
+def resumed_move_cpu(args: argparse.Namespace, config: Any, stored: Any) -> tuple[float | None, str]:
+    """``(the --move-cpu rule to keep with a resumed run, what to say of it)``.  A run this zerosum began with
+    ``--nodes`` kept its CPU rule from its start (:mod:`.arena_results`, the default too): nothing to keep or
+    say (another ``--move-cpu`` is :func:`resume_conflicts`'s).  A run an older zerosum began kept none:
+    ``--move-cpu`` given now becomes its rule (kept, so later resumes play on under it); without it its
+    remaining games get the default, nothing is kept (a later resume may still choose), and each resume says
+    so in one line where an agent of the run is a file's player function, whose nodes may go uncounted (no
+    other agent is bound by the rule)."""
+    from ..agents.registry import file_agent_parts
+    from ..arena.forfeits import declares_counter, run_move_cpu
+    from ..arena.plan import labels_for
+
+    nodes = config.limits.get("nodes")
+    if nodes is None or stored_cpu(stored) is not None:
+        return None, ""
+    given = getattr(args, "move_cpu", None)
+    rule = run_move_cpu(config.limits, given)
+    held = [label for label, spec in zip(labels_for(config.agents), config.agents)
+            if file_agent_parts(spec) is not None and not declares_counter(spec)]
+    if not held:
+        return given, ""
+    said = (f"{rule:g} s of CPU (--move-cpu), kept with the run from now on" if given is not None else
+            f"{rule:g} s of CPU, the default of --nodes {nodes} (that zerosum may have set none); --move-cpu SECONDS "
+            "with --resume sets another, kept with the run")
+    return given, (f"--resume: an older zerosum began this run and kept no CPU rule with it: each move of "
+                   f"{', '.join(held)} whose nodes cannot be counted is held to {said}")

@@ -190,6 +190,7 @@ def _stored(args: argparse.Namespace, config: Any, out: Path, replace: bool = Fa
     a full disk (...) is one line naming ``out``."""
     import tempfile
 
+    from ..arena.forfeits import run_move_cpu
     from ..arena.match import iter_plan, labels_for
     from ..arena.store import Store, StorageError
     from ..core.files import _mode_for, shown
@@ -214,8 +215,9 @@ def _stored(args: argparse.Namespace, config: Any, out: Path, replace: bool = Fa
         store.initialise(config.to_json(), list(zip(labels_for(config.agents), config.agents)), iter_plan(config))
         if args.engines_seen:  # kept with the run: --resume starts them again, the report shows them
             store.set_meta("engines", args.engines_seen)
-        if args.move_cpu is not None:  # kept with the run: --resume plays on under it (arena/counting.py)
-            store.set_meta("move_cpu", args.move_cpu)
+        cpu = run_move_cpu(config.limits, args.move_cpu)  # under --nodes: --move-cpu, else the default
+        if cpu is not None:  # kept with the run, the default too: --resume plays on under exactly this rule
+            store.set_meta("move_cpu", cpu)
         if replace:
             store.close()
             with open(path, "rb") as done:  # on disk before it is renamed
