@@ -175,8 +175,8 @@ LOADED_AS_KAGGLE_DOES = textwrap.dedent(
 
     env = kaggle_environments.make("connectx", configuration={"rows": 5, "columns": 6, "inarow": 4})
     env.run([agent, "random"])
-    import zerosum
-    print(json.dumps({"seen": seen, "zerosum": zerosum.__file__, "end": [s.status for s in env.state]}))
+    played = type(built[0].__globals__["_AGENT"]).__module__  # the file's own copy of zerosum
+    print(json.dumps({"seen": seen, "zerosum": sys.modules[played].__file__, "end": [s.status for s in env.state]}))
     """
 )
 

@@ -1,8 +1,11 @@
 """The text of a single-file Kaggle submission (``zerosum kaggle-agent``): the modules the agent needs
 (:mod:`.kaggle_bundle`), compressed into the file, which unpacks them once into a temporary folder and
-plays through :class:`zerosum.interop.kaggle.KaggleAgent`.  Used only when a submission is written
-(:func:`zerosum.interop.kaggle.submission_source` checks the spec and builds the agent first); the
-submission itself does not carry this module.
+plays through :class:`zerosum.interop.kaggle.KaggleAgent`.  The file imports them under a name of its own,
+``zerosum_<payload hash>`` (renaming the package where the source names it), never as ``zerosum``: two
+submissions in one process, or one in a notebook that imported zerosum, each play their own code (the
+same name is the same code), and ``import zerosum`` is left to the rest of the process.  Used only when a
+submission is written (:func:`zerosum.interop.kaggle.submission_source` checks the spec and builds the
+agent first); the submission itself does not carry this module.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ _TEMPLATE = '''\
 """Kaggle ConnectX submission: zerosum agent {spec!r}.
 
 Written by `zerosum kaggle-agent` (zerosum {version}).  The {count} files of zerosum this agent uses
-travel inside this file: on first use they are unpacked into a temporary folder and imported from there.
+travel inside this file: on first use they are unpacked into a temporary folder and imported from there
+under a name of their own, PACKAGE, so that this file plays its own code even where another zerosum is
+loaded in the same process (an installed one, or another submission's).
 Needs numpy; numba (both in Kaggle's image) makes it search fast, and without it the agent says so once on
 stderr and searches in pure Python.  Kaggle's loader takes the last callable defined here: `agent` below.
 Kaggle loads this file within the first move's time, so that move's budget counts from _LOADED.
@@ -43,42 +48,66 @@ SPEC = {spec!r}
 LIMITS = {limits!r}
 OPTIONS = {options!r}
 PAYLOAD_HASH = {digest!r}
+PACKAGE = "zerosum_" + PAYLOAD_HASH  # this copy's own name: the same name is the same code
 PAYLOAD = (
 {payload}
 )
 
 
+def _own_name(source):
+    """zerosum's source naming this copy where it names its package: imports by absolute name
+    (`import zerosum.solver.search as search`) and module names in quotes (`"zerosum.agents.mcts"`)."""
+    import re
+
+    source = re.sub(r"(?m)^([ \\t]*(?:import|from) )zerosum\\b", lambda m: m.group(1) + PACKAGE, source)
+    return re.sub(r"(?<=[\\"'])zerosum(?=\\.|[\\"'](?!s))", PACKAGE, source)
+
+
 def _unpack():
-    import base64, io, lzma, os, sys, tarfile, tempfile
+    import base64, io, lzma, os, tarfile, tempfile
 
     data = lzma.decompress(base64.b85decode("".join(PAYLOAD)))
     roots = [tempfile.gettempdir(), os.getcwd(), os.path.expanduser("~")]
     for root in roots:
-        target = os.path.join(root, "zerosum-kaggle-" + PAYLOAD_HASH)
-        marker = os.path.join(target, ".complete")
+        folder = os.path.join(root, "zerosum-kaggle-" + PAYLOAD_HASH, PACKAGE)
+        marker = os.path.join(folder, ".complete")
         try:
             if not os.path.exists(marker):
-                os.makedirs(target, exist_ok=True)
                 with tarfile.open(fileobj=io.BytesIO(data)) as tar:
                     for member in tar.getmembers():  # our own archive: plain files under zerosum/
                         if member.isfile() and member.name.startswith("zerosum/") and ".." not in member.name:
-                            path = os.path.join(target, *member.name.split("/"))
+                            path = os.path.join(folder, *member.name.split("/")[1:])
                             os.makedirs(os.path.dirname(path), exist_ok=True)
+                            content = tar.extractfile(member).read()
+                            if path.endswith(".py"):
+                                content = _own_name(content.decode("utf-8")).encode("utf-8")
                             with open(path, "wb") as out:
-                                out.write(tar.extractfile(member).read())
+                                out.write(content)
                 open(marker, "w").close()
         except OSError:
             continue
-        if target not in sys.path:
-            sys.path.insert(0, target)
-        return target
+        return folder
     raise RuntimeError("zerosum: no writable folder to unpack into")
 
 
-_unpack()
-from zerosum.interop.kaggle import KaggleAgent as _KaggleAgent  # noqa: E402
+def _load():
+    """This file's zerosum, imported as PACKAGE (not on sys.path: `import zerosum` is left to others)."""
+    import importlib, importlib.util, os, sys
 
-_AGENT = _KaggleAgent(SPEC, loaded=_LOADED, **OPTIONS, **LIMITS)
+    if PACKAGE not in sys.modules:  # else this same code is loaded already (this file's or an equal one's)
+        folder = _unpack()
+        spec = importlib.util.spec_from_file_location(PACKAGE, os.path.join(folder, "__init__.py"),
+                                                      submodule_search_locations=[folder])
+        sys.modules[PACKAGE] = package = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(package)
+        except BaseException:
+            del sys.modules[PACKAGE]
+            raise
+    return importlib.import_module(PACKAGE + ".interop.kaggle")
+
+
+_AGENT = _load().KaggleAgent(SPEC, loaded=_LOADED, **OPTIONS, **LIMITS)
 
 
 def agent(observation, configuration):
