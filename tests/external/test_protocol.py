@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zerosum.external.protocol import (MAX_LINE, MAX_NUMBER, BestMove, GameSpec, Go, Hello, HelloDone, Id, Info,
-                                       IsReady, NewGame, OptionSpec, Position, ProtocolError, Quit, ReadyOk,
+from zerosum.external.protocol import (MAX_LINE, MAX_NODES, MAX_NUMBER, BestMove, GameSpec, Go, Hello, HelloDone, Id,
+                                       Info, IsReady, NewGame, OptionSpec, Position, ProtocolError, Quit, ReadyOk,
                                        SetOption, Stop, Unknown, parse_command, parse_reply, read_line)
 
 # ---- strategies: valid values of every kind ------------------------------------------------------------
@@ -53,7 +53,7 @@ def _info_safe(d: object, n: object, t: object, s: dict[str, object], r: dict[st
         return None
 
 
-infos = st.builds(_info_safe, st.none() | naturals, st.none() | naturals, st.none() | naturals,
+infos = st.builds(_info_safe, st.none() | naturals, st.none() | st.integers(0, MAX_NODES), st.none() | naturals,
                   st.one_of(st.just({}), wholes.map(lambda s: {"exact": s}), finite.map(lambda e: {"est": e})),
                   st.one_of(st.just({}), texts.map(lambda t: {"pv": t}), texts.map(lambda t: {"string": t}))
                   ).filter(lambda i: i is not None)

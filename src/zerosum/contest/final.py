@@ -42,8 +42,8 @@ default ``random``, is refused in one line unless a table is given, or ``grading
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
 reference), then a row without rank and with 0 points for every student of the roster who has no entry (no
-submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "unplayed" (games the
-pool could not play, after :data:`~.playing.ATTEMPTS` tries: never an entry's fault, so they count for nobody),
+submission passed validation); ``results.json``: ``{"game", "seed", "rounds", "games", "unplayed" (games set
+aside after :data:`~.playing.ATTEMPTS` failed tries, with their reason: never an entry's fault, they count for nobody),
 "validated" (the uploads this run validated before freezing: id, name, filename, status, message), "frozen"
 (when, ISO 8601 UTC), "grade", "results": [rows]}``.
 """
@@ -367,9 +367,9 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         played(conn)
         run_claims(folder, _claim_final, total * ATTEMPTS, runner, played)  # a game the pool could not play: again
         left = conn.execute("SELECT COUNT(*) FROM games WHERE stage = 'final' AND status != 'done'").fetchone()[0]
-        if left:
-            raise UsageError(f"{left} games of the final could not be played (see their reason): run the final "
-                             "again to try them")
+        if left:  # the database refused a try's write (a game set aside has its reason stored, in unplayed)
+            why = "; ".join(f"game {g}: {w}" if g else w for g, w in runner.failures[-3:])[:600] or "no reason kept"
+            raise UsageError(f"{left} games of the final could not be played ({why}): run the final again to try them")
         entries = [Entry(**e) for e in final["entries"]]
         games = conn.execute("SELECT first, second, result, reason, forfeit FROM games WHERE stage = 'final' "
                              "AND status = 'done' AND result IS NOT NULL").fetchall()

@@ -19,7 +19,17 @@ games are deleted and no more are scheduled; games already running finish and ar
 
 **Validation first.**  While a submission uploaded in the last :data:`GIVE_WAY` seconds is being validated,
 the background ladder starts no new game (games in flight go on), so the answer a student waits for does not
-share the cores with the ladder; a validation stuck for longer no longer holds the ladder.
+share the cores with the ladder; a validation stuck for longer no longer holds the ladder.  Only a student's
+first upload in :data:`GIVE_WAY` seconds holds it: their later uploads within that time are validated while the
+ladder plays, so one student uploading again and again (a file that hangs, every few seconds) holds the ladder
+for one validation a minute (at most the check's 7 s), not all the time.  Each validation that holds keeps its
+whole hold: a normal one takes 2-7 s (docs/contest.md has the figures), so a shorter one would cut them.
+
+**A failed try.**  Whatever stops a game from being played or written (the pool cannot play it, its record
+cannot be made) is that game's failed try (:meth:`~.playing.GameRunner.failed`): it goes back to ``pending``,
+and after :data:`~.playing.ATTEMPTS` tries is set aside (``done``, no result, ``reason`` ``not played: ...``),
+each try said in one line on standard error (``ladder: game 12: try 1 of 3 failed, ...``); the ladder goes on
+with the other games.
 
 **A replaced submission** (its student submitted again, or it failed) leaves the field: its pending games
 are deleted before the next game is chosen; its finished games stay in the history (the student's page shows
@@ -54,9 +64,9 @@ returns the :class:`Ladder`;
 
 from __future__ import annotations
 
-import contextlib
 import random
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -72,7 +82,8 @@ __all__ = ["Ladder", "start", "stop", "schedule", "run_pending", "PAIRS", "POLL"
 PAIRS = 1
 #: seconds between looks for new submissions when there is nothing to play
 POLL = 0.5
-#: the ladder starts no game while a submission uploaded less than this many seconds ago is being validated
+#: the ladder starts no game while a submission uploaded less than this many seconds ago is being validated, its
+#: student's first upload in as many seconds
 GIVE_WAY = 60.0
 
 _current: "Ladder | None" = None
@@ -129,9 +140,11 @@ def _schedule(conn: sqlite3.Connection, pairs: int | None = None) -> int:
 
 
 def _validating(conn: sqlite3.Connection) -> bool:
-    """Whether a submission uploaded in the last :data:`GIVE_WAY` seconds is being validated."""
-    row = conn.execute("SELECT 1 FROM submissions WHERE status = 'validating' AND created > ? LIMIT 1",
-                       (time.time() - GIVE_WAY,)).fetchone()
+    """Whether a submission uploaded in the last :data:`GIVE_WAY` seconds is being validated that is its
+    student's first upload in :data:`GIVE_WAY` seconds (the ones that hold the ladder, module docstring)."""
+    row = conn.execute("SELECT 1 FROM submissions s WHERE s.status = 'validating' AND s.created > ? AND NOT EXISTS ("
+                       "SELECT 1 FROM submissions e WHERE e.name = s.name AND e.id < s.id AND e.created > s.created - ?"
+                       ") LIMIT 1", (time.time() - GIVE_WAY, GIVE_WAY)).fetchone()
     return row is not None
 
 
@@ -177,9 +190,10 @@ class Ladder:
         self.store = store
         self.folder = _folder(store, contest_dir)
         self.runner = GameRunner(self.folder, backend=backend, jobs=jobs, address=address, unconfined=unconfined)
+        self.runner.log = self._say  # each failed try of a game: one line
         self.on_game = on_game
         self.played = 0
-        self.error: str | None = None  # why the ladder stopped by itself, if it did
+        self.error: str | None = None  # the last thing that went wrong outside a game (said once on stderr)
         self._stop = threading.Event()
         self._lock = threading.Lock()  # claims, one at a time
         self._threads: list[threading.Thread] = []
@@ -226,25 +240,35 @@ class Ladder:
         conn = connect(self.store)
         try:
             while not self._stop.is_set():
-                row = None
                 try:
                     row = self._next(conn)
-                    if row is None:
-                        self._stop.wait(POLL)
-                        continue
-                    if self.runner.play(conn, row, stopping=self._stop.is_set):
-                        self.played += 1
-                        if self.on_game is not None:
-                            self.on_game(int(row["id"]))
-                except Exception as exc:  # noqa: BLE001 - one line kept; the ladder goes on
-                    self.error = f"{type(exc).__name__}: {exc}"
-                    if row is not None:  # the game it held goes back for another try
-                        with contextlib.suppress(sqlite3.Error), written(conn):
-                            conn.execute("UPDATE games SET status = 'pending', started = NULL "
-                                         "WHERE id = ? AND status = 'running'", (row["id"],))
+                except Exception as exc:  # noqa: BLE001 - the schedule or a claim failed: said once, tried again
+                    self._trouble(exc)
+                    row = None
+                if row is None:
                     self._stop.wait(POLL)
+                    continue
+                if self.runner.play(conn, row, stopping=self._stop.is_set):  # a failed try: counted in there
+                    self.played += 1
+                    if self.on_game is not None:
+                        try:
+                            self.on_game(int(row["id"]))
+                        except Exception as exc:  # noqa: BLE001 - the caller's callback: said once, the ladder goes on
+                            self._trouble(exc)
         finally:
             conn.close()
+
+    def _trouble(self, exc: Exception) -> None:
+        """Something outside a game went wrong: kept in :attr:`error`, said once (not again while it repeats)."""
+        error = f"{type(exc).__name__}: {exc}"
+        if error != self.error:
+            self.error = error
+            self._say(error)
+
+    @staticmethod
+    def _say(line: str) -> None:
+        """One line of the ladder's on standard error (the server's log)."""
+        print(f"ladder: {line}", file=sys.stderr, flush=True)
 
     def stop(self, timeout: float = 30.0) -> None:
         """End the ladder: no new game starts, games in flight are abandoned (back to ``pending``)."""

@@ -33,7 +33,8 @@ from .standings import connect, read_config, written
 __all__ = ["GameRunner", "play_seat_game", "reset_running", "run_claims", "dealt_openings", "engine_name",
            "record_text", "ATTEMPTS", "SEAT_READY"]
 
-#: how often a game the pool could not play (never an agent's fault) is tried before it is set aside
+#: how often a game whose try failed (the pool could not play it, or its record could not be made: never an
+#: agent's fault) is tried before it is set aside (:meth:`GameRunner.failed`)
 ATTEMPTS = 3
 #: seconds a submission's seat has to get ready for its game, off the clock: to start in its sandbox, answer the
 #: handshake, then ``newgame`` (the ``isready`` after it); past them it loses by forfeit (``could not start: ...``)
@@ -172,7 +173,8 @@ class GameRunner:
         self._pool: Any = None
         self._lock = threading.Lock()
         self._failures: dict[int, int] = {}
-        self.failures: list[tuple[int, str]] = []  # (game, why) of every try the pool could not play
+        self.failures: list[tuple[int, str]] = []  # (game, why) of every failed try (:meth:`failed`)
+        self.log: Callable[[str], None] | None = None  # told a line for each failed try (the ladder prints it)
         self.closed = False
 
     def pool(self) -> Any:
@@ -261,7 +263,18 @@ class GameRunner:
 
     def play(self, conn: sqlite3.Connection, row: Any, stopping: Callable[[], bool] = lambda: False) -> bool:
         """Play the claimed (``running``) game ``row`` and write its result; False when it was not finished
-        (the pool stopped: it stays for the next start; or it could not be played)."""
+        (the pool stopped: it stays for the next start; or this try failed).  Whatever goes wrong in a try (the
+        pool cannot play the game, its record cannot be made, its row cannot be written) is that try's failure,
+        :meth:`failed`: counted toward :data:`ATTEMPTS` with its reason, never an exception out of here."""
+        game_id = int(row["id"])
+        try:
+            return self._play(conn, row, stopping)
+        except Exception as exc:  # noqa: BLE001 - any fault of a try is the game's failed try, never a replay loop
+            if stopping() or self.closed:
+                return False
+            return self.failed(conn, game_id, f"{type(exc).__name__}: {exc}")
+
+    def _play(self, conn: sqlite3.Connection, row: Any, stopping: Callable[[], bool]) -> bool:
         from ..arena.runner import play_supervised
         from ..pool import EngineBusy
         from .standings import entry_names
@@ -287,11 +300,14 @@ class GameRunner:
             late = seats.late if seats is not None and "could not start" in str(exc) else None
             lost = self._unstarted(exc, task if "task" in locals() else None, late)
             if lost is None:
-                return self._failed(conn, game_id, f"{type(exc).__name__}: {exc}")
+                return self.failed(conn, game_id, f"{type(exc).__name__}: {exc}")
             rec = lost
         if stopping() or self.closed:  # a game cut short by the stop is no result
             return False
-        text = record_text(row, rec, entry_names(conn, config), config, str(row["stage"]))
+        try:
+            text = record_text(row, rec, entry_names(conn, config), config, str(row["stage"]))
+        except Exception as exc:  # noqa: BLE001 - a game its record cannot hold is no result: a failed try
+            return self.failed(conn, game_id, f"its record could not be made: {type(exc).__name__}: {exc}")
         with written(conn):  # only while it is ours: a game is never written twice
             cur = conn.execute("UPDATE games SET status = 'done', result = ?, reason = ?, forfeit = ?, moves = ?, "
                                "record = ?, finished = ? WHERE id = ? AND status = 'running'",
@@ -316,28 +332,40 @@ class GameRunner:
                                   [], [], [], [], [], 0.0, time.time())
         return None
 
-    def _failed(self, conn: sqlite3.Connection, game_id: int, why: str) -> bool:
-        """A game the pool could not play: back to ``pending`` for another try, and after :data:`ATTEMPTS`
-        set aside (``done`` without a result, ``reason`` ``not played: ...``)."""
-        n = self._failures[game_id] = self._failures.get(game_id, 0) + 1
-        self.failures.append((game_id, why))
-        with written(conn):
-            if n < ATTEMPTS:
-                conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE id = ? AND status = 'running'",
-                             (game_id,))
-            else:
-                conn.execute("UPDATE games SET status = 'done', result = NULL, reason = ?, finished = ? "
-                             "WHERE id = ? AND status = 'running'", (_one_line(f"not played: {why}", 500), time.time(),
-                                                                     game_id))
+    def failed(self, conn: sqlite3.Connection, game_id: int, why: str) -> bool:
+        """A try of the claimed game ``game_id`` that failed (never an entry's fault: the pool could not play it,
+        or its record could not be made or written): back to ``pending`` for another try, and after
+        :data:`ATTEMPTS` tries set aside (``done`` without a result, ``reason`` ``not played: ...``); kept in
+        :attr:`failures` and said to :attr:`log`.  False (no game finished); a database that refuses the write
+        leaves the game ``running`` (the next start of the ladder or the final tries it again), said too."""
+        with self._lock:
+            n = self._failures[game_id] = self._failures.get(game_id, 0) + 1
+            self.failures.append((game_id, why))
+        aside = n >= ATTEMPTS
+        try:
+            with written(conn):
+                if not aside:
+                    conn.execute("UPDATE games SET status = 'pending', started = NULL WHERE id = ? AND status = "
+                                 "'running'", (game_id,))
+                else:
+                    conn.execute("UPDATE games SET status = 'done', result = NULL, reason = ?, finished = ? "
+                                 "WHERE id = ? AND status = 'running'", (_one_line(f"not played: {why}", 500),
+                                                                         time.time(), game_id))
+            then = "set aside, not played" if aside else "to be tried again"
+        except sqlite3.Error as exc:
+            then = f"left running, its row not written ({type(exc).__name__}: {exc})"
+            self.failures.append((game_id, then))
+        if self.log is not None:
+            self.log(_one_line(f"game {game_id}: try {n} of {ATTEMPTS} failed, {then}: {why}", 500))
         return False
-
 
 
 def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: int, runner: GameRunner,
                played_one: Callable[[sqlite3.Connection], None] | None = None) -> int:
     """Play the games ``claim(conn)`` hands out (each claimed ``running``; None: no more) in ``runner.jobs``
     threads, at most ``budget`` tries; how many games were finished and written.  ``played_one(conn)`` is called
-    after each game written (one call at a time)."""
+    after each try (one call at a time).  A failed try is the game's (:meth:`GameRunner.failed`); a claim the
+    database refuses ends its thread, the reason kept in ``runner.failures`` (game 0), never a traceback."""
     lock = threading.Lock()
     claimed, played = [0], [0]
 
@@ -352,11 +380,13 @@ def run_claims(store: Any, claim: Callable[[sqlite3.Connection], Any], budget: i
                     if row is None:
                         return
                     claimed[0] += 1
-                if runner.play(own, row):
-                    with lock:
-                        played[0] += 1
-                        if played_one is not None:
-                            played_one(own)
+                finished = runner.play(own, row)
+                with lock:
+                    played[0] += finished
+                    if played_one is not None:
+                        played_one(own)
+        except Exception as exc:  # noqa: BLE001 - the database refused a claim or a count: said, not raised
+            runner.failures.append((0, f"{type(exc).__name__}: {exc}"))
         finally:
             own.close()
 

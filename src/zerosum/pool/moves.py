@@ -22,6 +22,7 @@ prepared (:mod:`zerosum.agents.prepare`) before the worker takes a job; it repor
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -108,6 +109,11 @@ def number_of(x: Any) -> int | float | None:
     """A search statistic as a plain finite number (None for anything else, and for what misbehaves)."""
     if x is None or isinstance(x, bool):
         return None
+    if isinstance(x, numbers.Integral):  # a whole count stays exact (a float keeps 53 bits: 2**63 - 1 was 2**63)
+        try:
+            return int(x)
+        except Exception:  # noqa: BLE001 - as below: an agent's number that misbehaves is no number
+            return None
     try:
         f = float(float(x))  # twice: a float subclass becomes a plain float
     except Exception:  # noqa: BLE001 - an agent's number whose __float__ misbehaves is no number

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.checks import safe_repr
 from ..errors import InvalidFileError
+from ..external.protocol.messages import MAX_NODES
 from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
 from .lexer import MAX_COMMENT
 
@@ -26,8 +27,9 @@ _KEYS = ("time=", "nodes=", "value=")
 
 #: the most seconds a move's note holds
 MAX_SECONDS = 10**9
-#: the most nodes a move's note holds
-MAX_NODES = 10**18
+#: the most nodes a move's note holds, ``MAX_NODES`` (10**18), is the engine protocol's bound on the nodes an
+#: ``info`` line reports (:data:`zerosum.external.protocol.MAX_NODES`): one bound, so whatever an engine reports
+#: a record keeps whole, and a larger count is the engine's protocol error, never a record that cannot be written
 
 _NUMBER = re.compile(r"[+-]?[0-9]{1,20}(?:\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?")
 #: a proven value: ``+W5`` the mover wins 5 plies from this move's position, ``-L4`` it loses in 4 plies
@@ -96,7 +98,8 @@ class MoveNote:
         elif self.exact:
             raise InvalidFileError("a move's exact marks its value: a note with exact has a value")
         if self.nodes is not None and (type(self.nodes) is not int or not 0 <= self.nodes <= MAX_NODES):
-            raise InvalidFileError(f"a move's nodes are a whole number 0..10**18, not {safe_repr(self.nodes, 40)}")
+            raise InvalidFileError(f"a move's nodes are a whole number 0..{MAX_NODES:,}, not "
+                                   f"{safe_repr(self.nodes, 40)}")
 
     def text(self) -> str:
         """The note comment's inside: ``time=0.12s nodes=3401 value=+2`` (the fields that are known; "" when

@@ -24,12 +24,12 @@ Words (a move string is the game's own notation, as ``zerosum`` writes it everyw
 from __future__ import annotations
 
 from .lines import format_line, parse_command, parse_reply, read_line
-from .messages import (MAX_LINE, MAX_NUMBER, NO_MOVE, PROTOCOL_VERSION, BestMove, Command, GameSpec, Go, Hello,
-                       HelloDone, Id, Info, IsReady, Message, NewGame, OptionSpec, Position, ProtocolError, Quit,
+from .messages import (MAX_LINE, MAX_NODES, MAX_NUMBER, NO_MOVE, PROTOCOL_VERSION, BestMove, Command, GameSpec, Go,
+                       Hello, HelloDone, Id, Info, IsReady, Message, NewGame, OptionSpec, Position, ProtocolError, Quit,
                        ReadyOk, Reply, SetOption, Stop, Unknown)
 
 __all__ = [
-    "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "NO_MOVE", "ProtocolError",
+    "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "MAX_NODES", "NO_MOVE", "ProtocolError",
     "Hello", "IsReady", "SetOption", "NewGame", "Position", "Go", "Stop", "Quit",
     "Id", "OptionSpec", "GameSpec", "HelloDone", "ReadyOk", "Info", "BestMove", "Unknown",
     "Command", "Reply", "Message", "parse_command", "parse_reply", "format_line", "read_line",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import IO, Callable
 
 from ...spec import quoted
-from .messages import (CONTROL, FIELD_NAME, GO_FIELDS, NUMBER, TOKEN, WHOLE, MAX_LINE, MAX_NUMBER, NO_MOVE,
+from .messages import (CONTROL, FIELD_NAME, GO_FIELDS, INFO_BOUNDS, NUMBER, TOKEN, WHOLE, MAX_LINE, MAX_NUMBER, NO_MOVE,
                        BestMove, Command, GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, Message, NewGame,
                        OptionSpec, Position, ProtocolError, Quit, ReadyOk, Reply, SetOption, Stop, Unknown, shown)
 
@@ -211,8 +211,8 @@ def _info(w: _Words) -> Message:
             if NUMBER.fullmatch(text) is None or abs(float(text)) == float("inf"):
                 raise ProtocolError(f"an estimate is a finite decimal number, not {quoted(text)}")
             got[name] = float(text)
-        else:
-            got[name] = w.number(name)
+        else:  # nodes at most what a record keeps (MAX_NODES): a larger count is a malformed line
+            got[name] = w.number(name, 0, INFO_BOUNDS.get(name, MAX_NUMBER))
     return Info(**got)  # type: ignore[arg-type]
 
 

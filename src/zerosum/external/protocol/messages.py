@@ -11,11 +11,11 @@ from ...errors import GameError
 from ...spec import quoted
 
 __all__ = [
-    "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "NO_MOVE", "ProtocolError",
+    "PROTOCOL_VERSION", "MAX_LINE", "MAX_NUMBER", "MAX_NODES", "NO_MOVE", "ProtocolError",
     "Hello", "IsReady", "SetOption", "NewGame", "Position", "Go", "Stop", "Quit",
     "Id", "OptionSpec", "GameSpec", "HelloDone", "ReadyOk", "Info", "BestMove", "Unknown",
-    "Command", "Reply", "Message", "GO_FIELDS", "TOKEN", "INTEGER", "WHOLE", "FIELD_NAME", "NUMBER", "CONTROL",
-    "shown",
+    "Command", "Reply", "Message", "GO_FIELDS", "INFO_BOUNDS", "TOKEN", "INTEGER", "WHOLE", "FIELD_NAME", "NUMBER",
+    "CONTROL", "shown",
 ]
 
 #: the version this module speaks (``zsp 1``)
@@ -24,6 +24,10 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 #: the largest number any field takes (2**63 - 1)
 MAX_NUMBER = 2**63 - 1
+#: the most nodes an ``info`` line may report: what a record's move note keeps (:data:`zerosum.records.MAX_NODES`
+#: is this bound), so every count the protocol takes is written whole in a game's record; a larger one is a
+#: malformed line
+MAX_NODES = 10**18
 #: what ``bestmove`` says when the position has no move (the game is over)
 NO_MOVE = "(none)"
 
@@ -61,18 +65,19 @@ def _check_text(owner: str, name: str, value: object, *, empty: bool = False, sp
         raise ProtocolError(f"{owner}: {name} {shown(value)} is one word (no spaces)")
 
 
-def _check_number(owner: str, name: str, value: object, lo: int, *, optional: bool = True) -> None:
+def _check_number(owner: str, name: str, value: object, lo: int, *, optional: bool = True,
+                  hi: int = MAX_NUMBER) -> None:
     if value is None and optional:
         return
-    _check_range(owner, name, value, lo)
+    _check_range(owner, name, value, lo, hi)
 
 
-def _check_range(owner: str, name: str, value: object, lo: int) -> None:
-    """``value`` is a whole number in ``lo..MAX_NUMBER``: which of the two it is not, otherwise."""
+def _check_range(owner: str, name: str, value: object, lo: int, hi: int = MAX_NUMBER) -> None:
+    """``value`` is a whole number in ``lo..hi``: which of the two it is not, otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError(f"{owner}: {name} is a whole number in {lo}..{MAX_NUMBER}, not {quoted(value)}")
-    if not lo <= value <= MAX_NUMBER:
-        raise ProtocolError(f"{owner}: {name} {value} is out of range: a whole number in {lo}..{MAX_NUMBER}")
+        raise ProtocolError(f"{owner}: {name} is a whole number in {lo}..{hi}, not {quoted(value)}")
+    if not lo <= value <= hi:
+        raise ProtocolError(f"{owner}: {name} {value} is out of range: a whole number in {lo}..{hi}")
 
 
 def _number_text(value: float) -> str:
@@ -277,13 +282,18 @@ class HelloDone(_Line):
     WORD = "zspok"
 
 
+#: the largest value of an ``info`` line's whole-number fields, where it is not :data:`MAX_NUMBER`
+INFO_BOUNDS = {"nodes": MAX_NODES}
+
+
 @dataclass(frozen=True)
 class Info(_Line):
     """``info [depth D] [nodes N] [time MS] [score exact S | score est E] [pv MOVES | string TEXT]``.
 
-    ``exact``: the solver's convention (positive: the side to move wins; a win on ply p of a board of c
-    cells scores ``(c + 2 - p) // 2``); ``est``: an estimate in the engine's own unit.  ``pv`` and
-    ``string`` take the rest of the line.  At least one field.
+    ``nodes`` is at most :data:`MAX_NODES` (what a record keeps), ``depth`` and ``time`` at most
+    :data:`MAX_NUMBER`.  ``exact``: the solver's convention (positive: the side to move wins; a win on ply p
+    of a board of c cells scores ``(c + 2 - p) // 2``); ``est``: an estimate in the engine's own unit.  ``pv``
+    and ``string`` take the rest of the line.  At least one field.
     """
 
     WORD = "info"
@@ -297,7 +307,7 @@ class Info(_Line):
 
     def check(self) -> None:
         for name in ("depth", "nodes", "time"):
-            _check_number("info", name, getattr(self, name), 0)
+            _check_number("info", name, getattr(self, name), 0, hi=INFO_BOUNDS.get(name, MAX_NUMBER))
         if self.exact is not None:
             _check_range("info", "an exact score", self.exact, -MAX_NUMBER)
         if self.est is not None:
