@@ -47,7 +47,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         review        review    every move of a game judged by the solver: best, good, mistake, blunder
         engine        engine    an agent as a program speaking the engine protocol (docs/protocol.md)
         engine-check  engine_check  what an external engine gets right and wrong (docs/protocol.md)
-        contest       contest   a hosted class contest: new, serve, final (docs/contest.md)
+        contest       contest   a hosted class contest: new, serve, final, add, token (docs/contest.md)
         """.strip().splitlines())
 }
 

@@ -1,4 +1,4 @@
-"""``zerosum contest new|serve|final``: a hosted class contest (docs/contest.md).
+"""``zerosum contest new|serve|final|add|token``: a hosted class contest (docs/contest.md).
 
 * ``new DIR --game SPEC --roster FILE.csv [limits] [openings] [--reference [NAME=]SPEC ...] [--deadline T]``:
   the contest's folder (:func:`zerosum.contest.setup.create_contest`): its database, ``tokens.csv`` (0600) and
@@ -7,6 +7,9 @@
   (:mod:`zerosum.ui.contest_server`).
 * ``final DIR [--before-deadline]``: freeze the entries and play the final round robin (the ladder's module,
   :mod:`zerosum.contest.final`); refused before the contest's deadline unless ``--before-deadline``.
+* ``add DIR NAME...``: a late student (:func:`zerosum.contest.setup.add_students`); ``token DIR NAME --new`` or
+  ``--revoke``: one person's token reissued or withdrawn (:func:`zerosum.contest.setup.new_token`).  Each
+  prints the new links, writes tokens.csv, and changes nothing on a bad input; the server may be running.
 
 Kept quick to import: the contest's modules load inside ``run``.
 """
@@ -35,6 +38,20 @@ def _contest_args(p: argparse.ArgumentParser) -> None:
                            description="freeze the entries, play the final round robin, write DIR/results.csv "
                                        "and DIR/results.json")
     _final_args(final)
+    add = sub.add_parser("add", help="add a student to the contest (a late student): their link",
+                         description="add students to the contest, the server running or not: each gets a token, "
+                                     "added to DIR/tokens.csv; their links are printed")
+    add.add_argument("directory", metavar="DIR", help="the contest folder")
+    add.add_argument("names", nargs="+", metavar="NAME", help="a student's name, as the roster's rules allow")
+    token = sub.add_parser("token", help="give one person a new token (the old one refused), or revoke it",
+                           description="give one person of the contest a new token, the old one refused from "
+                                       "then on (--new), or none (--revoke), the server running or not; "
+                                       "DIR/tokens.csv follows")
+    token.add_argument("directory", metavar="DIR", help="the contest folder")
+    token.add_argument("name", metavar="NAME", help="a student's name, or '#teacher' for the teacher's token")
+    what = token.add_mutually_exclusive_group(required=True)
+    what.add_argument("--new", action="store_true", help="a new token (its link is printed)")
+    what.add_argument("--revoke", action="store_true", help="no token: the person can no longer sign in")
 
 
 def _final_args(p: argparse.ArgumentParser) -> None:
@@ -182,6 +199,7 @@ def _run_new(args: argparse.Namespace) -> int:
 def _run_serve(args: argparse.Namespace) -> int:
     from ..contest.game_file import check_game_file
     from ..contest.lock import claim
+    from ..contest.owned import private
     from ..contest.store import Store
     from ..ui.connections import http_address, listening_socket, serve_until_stopped
     from ..ui.contest_server import create_contest_app
@@ -190,6 +208,9 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     store = Store(args.directory)  # a folder without a contest: one line, before the server starts
     check_game_file(store.config(), store.directory)  # a game in a file: its copy as `contest new` made it
+    opened = private(store.directory)  # an older zerosum's contest: other accounts could read it
+    if opened:
+        print(f"made {', '.join(opened)} in {args.directory} readable by this account only", file=sys.stderr)
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
     # before anything changes: the contest's lock (another server or a final: one line), then the port
@@ -266,6 +287,31 @@ def _run_final(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_add(args: argparse.Namespace) -> int:
+    from ..contest.setup import add_students
+
+    for name, _, link in add_students(args.directory, args.names):
+        print(f"added {name}: their link is {link}", file=sys.stderr)
+    print(f"the links are in {args.directory}/tokens.csv too (keep it private)", file=sys.stderr)
+    return 0
+
+
+def _run_token(args: argparse.Namespace) -> int:
+    import shlex
+
+    from ..contest.setup import new_token
+
+    row = new_token(args.directory, args.name, revoke=args.revoke)
+    if row is None:
+        print(f"{args.name} has no token now: their link is refused (a new one: zerosum contest token "
+              f"{shlex.quote(args.directory)} {shlex.quote(args.name)} --new)", file=sys.stderr)
+    else:
+        print(f"a new token for {row[0]}: their link is {row[2]} (the old one is refused from now on)",
+              file=sys.stderr)
+        print(f"the links are in {args.directory}/tokens.csv too (keep it private)", file=sys.stderr)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     import sqlite3
 
@@ -273,7 +319,8 @@ def _run(args: argparse.Namespace) -> int:
     from .options import UsageError
 
     try:
-        return {"new": _run_new, "serve": _run_serve, "final": _run_final}[args.action](args)
+        return {"new": _run_new, "serve": _run_serve, "final": _run_final, "add": _run_add,
+                "token": _run_token}[args.action](args)
     except sqlite3.Error as exc:  # the disk filled up (or failed) once the database was open: one line
         trouble = storage_problem(exc)
         if trouble is None:

@@ -8,7 +8,8 @@ drop SQLite's locks.
 ``reference_spec(ref, folder)`` is the agent spec a reference plays as: a reference file that ``contest new``
 copied into the contest's folder (``"file"``: its path in the folder, ``"entry"``: its function) is played
 from that copy, wherever the command runs; an older contest's file spec (``instructor.py:player``) is read
-relative to the folder the command runs in, as it was given.
+relative to the folder the command runs in, as it was given.  ``contest new`` checks its references
+(:func:`check_references`) and copies their files into the folder (:func:`copy_references`) here too.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import os
 import sqlite3
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..core.sqlite_trouble import sqlite_header
-from ..errors import UsageError
+from ..errors import AgentError, UsageError
 from ..spec import quoted
 
 __all__ = ["HEADER", "TABLES", "check_header", "check_config", "reference_spec", "reference_file"]
@@ -30,6 +31,8 @@ __all__ = ["HEADER", "TABLES", "check_header", "check_config", "reference_spec",
 #: the first 16 bytes of every SQLite database
 HEADER = b"SQLite format 3\x00"
 TABLES = ("config", "people", "submissions", "games")
+#: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
+REFERENCES = "references"
 #: config keys every contest has
 REQUIRED = ("game", "limits", "references")
 
@@ -144,3 +147,72 @@ def check_reference_files(config: dict[str, Any], folder: Path, where: str) -> N
         raise UsageError(f"the file of the reference {quoted(ref['name'])}, {quoted(path)}, is not found from "
                          f"{os.getcwd()}: this contest keeps the path `contest new` was given, relative to the "
                          "folder it ran in: run the command from there")
+
+
+def check_references(game_spec: str, references: Sequence[dict[str, Any]], folder: Path | None = None) -> None:
+    """``contest new``'s check of its references: each builds and warms up on the game (a reference file from
+    its copy in ``folder``), none is a person and no two share a name; an AgentError or UsageError line else."""
+    from ..agents.registry import make_agent
+    from ..agents.simple import HumanAgent
+    from ..games import get_game
+
+    game = get_game(game_spec)
+    names = set()
+    for ref in references:
+        if ref["name"] in names:
+            raise UsageError(f"--reference: two references are called {quoted(ref['name'])}: name them NAME=SPEC")
+        names.add(ref["name"])
+        spec = reference_spec(ref, folder) if folder is not None else ref["spec"]
+        try:  # a bad spec or file is one AgentError line, now
+            agent = make_agent(spec, seed=0)
+            if isinstance(agent, HumanAgent):  # as match and tournament: it would forfeit every game
+                raise UsageError(f"--reference {quoted(ref['name'])}: a person cannot be a reference: a contest's "
+                                 "games are played with no one at the keyboard (a person plays with zerosum play); "
+                                 "give an agent, e.g. random, alphabeta:depth=4 or instructor=teacher.py:player")
+            agent.warm_up(game)
+        except AgentError as exc:
+            if "file" not in ref or "No module named" not in str(exc):
+                raise
+            raise AgentError(f"--reference {ref['name']}: {exc} (the file is played from its copy in the contest's "
+                             f"folder, {REFERENCES}/, alone: it may import installed packages, not files beside it)"
+                             ) from None
+
+
+def copy_references(references: Sequence[dict[str, Any]], build: Path) -> list[dict[str, Any]]:
+    """The references with each agent file (``file.py[:ENTRY]``) copied into ``build/references/``: ``file``
+    (the copy's path in the contest's folder), ``entry`` (its function) and ``sha256`` added, so that the contest
+    plays the file as it was now, from any folder."""
+    import hashlib
+
+    from ..agents.registry import file_agent_parts, named_file_spec
+
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for ref in references:
+        spec = str(ref["spec"]).strip()
+        if isinstance(ref.get("engine"), dict) or not spec.partition(":")[0].endswith(".py"):
+            out.append(dict(ref))
+            continue
+        named = named_file_spec(spec)  # file.py alone: its player, else its only function
+        path, entry = file_agent_parts(named) or (named, "")
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"--reference {quoted(ref['name'])}: the file {quoted(path)} cannot be read: "
+                             f"{exc.strerror or exc}") from None
+        stem = "".join(c if c.isalnum() or c in "_-" else "_" for c in Path(path).stem)[:40] or "reference"
+        copy, k = f"{stem}.py", 1
+        while copy in taken:
+            k += 1
+            copy = f"{stem}-{k}.py"
+        taken.add(copy)
+        (build / REFERENCES).mkdir(mode=0o700, exist_ok=True)
+        (build / REFERENCES / copy).write_bytes(data)
+        out.append({**ref, "file": f"{REFERENCES}/{copy}", "entry": entry or None,
+                    "sha256": hashlib.sha256(data).hexdigest()})
+    return out
+
+
+def is_file_reference(ref: dict[str, Any]) -> bool:
+    """Whether a reference as given to ``contest new`` is an agent file (``file.py[:ENTRY]``), to be copied."""
+    return not isinstance(ref.get("engine"), dict) and str(ref["spec"]).strip().partition(":")[0].endswith(".py")

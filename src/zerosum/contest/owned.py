@@ -13,6 +13,10 @@ and each upload folder's own files (``submission.py``, ``program``, ``original.i
 with Python's ``__pycache__/*.pyc``).  Anything else there (a student's homework put in
 ``submissions/alice/``, the teacher's ``references/mine.py``) is not the contest's: the overwrite is refused,
 one line naming it, before anything changes.  The rest of the folder is never looked at.
+
+Who may read them (:func:`private`): the folder and its ``submissions/``, ``references/`` and ``game/`` are its
+owner's only (0700), the database and ``tokens.csv`` too (0600): ``contest new`` makes them so, and ``serve``
+makes an older contest's so.
 """
 
 from __future__ import annotations
@@ -21,18 +25,17 @@ import json
 import os
 import re
 import sqlite3
+import stat
 from pathlib import Path
 
 from ..errors import UsageError
 from ..spec import quoted
-from .checks import TABLES, check_header
+from .checks import REFERENCES, TABLES, check_header
 from .lock import LOCK_NAME
 from .store import DB_NAME
 
 TOKENS = "tokens.csv"
 SUBMISSIONS = "submissions"
-#: the folder of the reference files' copies (a teacher's file.py, copied at ``contest new``)
-REFERENCES = "references"
 #: the folder of the game file's copy (``contest new --game file.py:Class``: :mod:`.game_file`)
 GAME = "game"
 #: the names of the files a contest folder holds (``--overwrite`` replaces only what of them is the contest's
@@ -40,7 +43,7 @@ GAME = "game"
 CONTEST_FILES = (REFERENCES, GAME, DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", TOKENS, SUBMISSIONS, "results.csv",
                  "results.json", LOCK_NAME)
 
-__all__ = ["contest_owned", "FILES", "UPLOAD_FOLDER"]
+__all__ = ["contest_owned", "private", "FILES", "UPLOAD_FOLDER"]
 
 #: the single files of a contest folder (the database and its companions, the tokens, the results, the lock)
 FILES = (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", "tokens.csv", "results.csv", "results.json", "server.lock")
@@ -158,3 +161,21 @@ def contest_owned(target: Path, overwrite: bool) -> list[Path]:
                          "it): move it away before --overwrite replaces the contest; nothing was changed")
     files = [p for p in owned if p.is_symlink() or not p.is_dir()]
     return files + [p for p in owned if not (p.is_symlink() or not p.is_dir())]
+
+
+def private(directory: Path) -> list[str]:
+    """Make the contest folder ``directory`` its owner's only, as ``contest new`` makes it: the folder and its
+    ``submissions/``, ``references/`` and ``game/`` 0700, the database (with its ``-wal`` and ``-shm``) and
+    ``tokens.csv`` 0600, each that this account owns and that others could read; the names of those changed."""
+    changed = []
+    for name, mode in ((".", 0o700), (SUBMISSIONS, 0o700), (REFERENCES, 0o700), (GAME, 0o700), (DB_NAME, 0o600),
+                       (DB_NAME + "-wal", 0o600), (DB_NAME + "-shm", 0o600), (TOKENS, 0o600)):
+        path = directory / name
+        try:
+            info = os.lstat(path)
+            if info.st_uid == os.geteuid() and not stat.S_ISLNK(info.st_mode) and info.st_mode & 0o077:
+                os.chmod(path, mode)
+                changed.append(name)
+        except OSError:  # not there (or gone meanwhile)
+            continue
+    return changed

@@ -2,7 +2,8 @@
 everything written at once.
 
 :func:`create_contest` checks every input before it writes anything, builds the folder's files in a fresh
-folder beside it, and moves them in at the end, so an error leaves the disk as it was.  The folder gets:
+folder beside it, and moves them in at the end, so an error leaves the disk as it was.  The folder is its
+owner's only (0700; the database 0600: :func:`.owned.private`), and gets:
 
 * ``contest.db`` (:mod:`.store`): the config, the people (each token's sha256 only), empty submissions and
   games;
@@ -21,6 +22,11 @@ marks), digits, spaces and ``. - _ '``, beginning with a letter or digit, no two
 ends. Anything else (``<``, ``&``, quotes, slashes, control characters, a right-to-left override) is refused,
 and so are two names that differ only in case or spacing. The pages escape every name anyway; the rule keeps
 names that are meant to fool a reader out of the roster.
+
+**After** ``contest new`` the roster changes one person at a time, the server running or not (it asks the
+database at each request): :func:`add_students` adds a late student, :func:`new_token` gives one person a new
+token (the old one refused from then on) or none; each writes the database, then tokens.csv, and changes
+nothing on a bad input.
 """
 
 from __future__ import annotations
@@ -39,15 +45,18 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..errors import AgentError, UsageError
+from ..errors import UsageError
 from ..spec import quoted
+from .checks import check_references, copy_references, is_file_reference
 from .game_file import copy_game, is_file_game
-from .lock import holder
-from .owned import CONTEST_FILES, REFERENCES, SUBMISSIONS, TOKENS  # noqa: F401 - the folder's names, kept here too
-from .store import DB_NAME, Store, storage_problem
+from .lock import busy_message, holder
+from .owned import CONTEST_FILES, SUBMISSIONS, TOKENS, private
+from .store import Store, hash_token, storage_problem
+from .submissions import closed_reason
 
 __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
-           "TEACHER", "MAX_NAME", "MAX_STUDENTS", "TOKENS", "SUBMISSIONS", "OPENINGS_JUDGE"]
+           "add_students", "new_token", "TEACHER", "MAX_NAME", "MAX_STUDENTS", "TOKENS", "SUBMISSIONS",
+           "OPENINGS_JUDGE"]
 
 #: the teacher's row in ``people`` (a name no student can have: students' names never start with ``#``)
 TEACHER = "#teacher"
@@ -92,6 +101,11 @@ def check_name(name: str) -> str:
     return name
 
 
+def _key(name: str) -> str:
+    """What two names may not share: the name without case and with single spaces."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
 def read_roster(text: str) -> list[str]:
     """The names of a roster CSV: the first column of each row (a first row ``name`` is a header); blank
     lines skipped.  One UsageError line for an empty roster, a bad name (:func:`check_name`) or a duplicate."""
@@ -108,7 +122,7 @@ def read_roster(text: str) -> list[str]:
             check_name(name)
         except UsageError as exc:
             raise UsageError(f"roster line {number}: {exc}") from None
-        key = " ".join(unicodedata.normalize("NFC", name).casefold().split())
+        key = _key(name)
         if key in seen:
             raise UsageError(f"roster line {number}: {quoted(name)} is already on line {seen[key]} (names must "
                              "differ in more than case)")
@@ -165,73 +179,6 @@ def _openings(settings: ContestSettings) -> list[str]:
     return [format_opening(game, actions) for actions, _ in kept]
 
 
-def _check_references(game_spec: str, references: Sequence[dict[str, Any]], folder: Path | None = None) -> None:
-    from ..agents.registry import make_agent
-    from ..agents.simple import HumanAgent
-    from ..games import get_game
-    from .checks import reference_spec
-
-    game = get_game(game_spec)
-    names = set()
-    for ref in references:
-        if ref["name"] in names:
-            raise UsageError(f"--reference: two references are called {quoted(ref['name'])}: name them NAME=SPEC")
-        names.add(ref["name"])
-        spec = reference_spec(ref, folder) if folder is not None else ref["spec"]
-        try:  # a bad spec or file is one AgentError line, now
-            agent = make_agent(spec, seed=0)
-            if isinstance(agent, HumanAgent):  # as match and tournament: it would forfeit every game
-                raise UsageError(f"--reference {quoted(ref['name'])}: a person cannot be a reference: a contest's "
-                                 "games are played with no one at the keyboard (a person plays with zerosum play); "
-                                 "give an agent, e.g. random, alphabeta:depth=4 or instructor=teacher.py:player")
-            agent.warm_up(game)
-        except AgentError as exc:
-            if "file" not in ref or "No module named" not in str(exc):
-                raise
-            raise AgentError(f"--reference {ref['name']}: {exc} (the file is played from its copy in the contest's "
-                             f"folder, {REFERENCES}/, alone: it may import installed packages, not files beside it)"
-                             ) from None
-
-
-def _copy_references(references: Sequence[dict[str, Any]], build: Path) -> list[dict[str, Any]]:
-    """The references with each agent file (``file.py[:ENTRY]``) copied into ``build/references/``: ``file``
-    (the copy's path in the contest's folder), ``entry`` (its function) and ``sha256`` added, so that the contest
-    plays the file as it was now, from any folder."""
-    import hashlib
-
-    from ..agents.registry import file_agent_parts, named_file_spec
-
-    out: list[dict[str, Any]] = []
-    taken: set[str] = set()
-    for ref in references:
-        spec = str(ref["spec"]).strip()
-        if isinstance(ref.get("engine"), dict) or not spec.partition(":")[0].endswith(".py"):
-            out.append(dict(ref))
-            continue
-        named = named_file_spec(spec)  # file.py alone: its player, else its only function
-        path, entry = file_agent_parts(named) or (named, "")
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise UsageError(f"--reference {quoted(ref['name'])}: the file {quoted(path)} cannot be read: "
-                             f"{exc.strerror or exc}") from None
-        stem = "".join(c if c.isalnum() or c in "_-" else "_" for c in Path(path).stem)[:40] or "reference"
-        copy, k = f"{stem}.py", 1
-        while copy in taken:
-            k += 1
-            copy = f"{stem}-{k}.py"
-        taken.add(copy)
-        (build / REFERENCES).mkdir(exist_ok=True)
-        (build / REFERENCES / copy).write_bytes(data)
-        out.append({**ref, "file": f"{REFERENCES}/{copy}", "entry": entry or None,
-                    "sha256": hashlib.sha256(data).hexdigest()})
-    return out
-
-
-def _is_file(ref: dict[str, Any]) -> bool:
-    return not isinstance(ref.get("engine"), dict) and str(ref["spec"]).strip().partition(":")[0].endswith(".py")
-
-
 def contest_files(directory: Path) -> list[Path]:
     """The files and folders named as a contest's that exist in ``directory`` (whose they are is
     :func:`.owned.contest_owned`'s question)."""
@@ -254,8 +201,6 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
     replaced = contest_owned(target, overwrite) if target.is_dir() else []  # only the contest's own files
     busy = holder(target) if replaced else None
     if busy is not None:
-        from .lock import busy_message
-
         raise UsageError(busy_message(target, *busy).replace("another", "a", 1) + ": stop it before replacing "
                          "the contest")
     if not target.parent.is_dir():
@@ -267,7 +212,7 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise UsageError(f"--reference: two references are called {quoted(twice)}: name them NAME=SPEC")
-    _check_references(game.spec, [r for r in settings.references if not _is_file(r)])
+    check_references(game.spec, [r for r in settings.references if not is_file_reference(r)])
     if settings.seed is None:
         settings.seed = secrets.randbelow(2**31)
     openings = _openings(settings)
@@ -285,20 +230,22 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
     try:
         if is_file_game(settings.game):  # played from its copy in the folder, by every seat (.game_file)
             config["game"], config["game_file"] = copy_game(settings.game, game.spec, build, target)
-        config["references"] = _copy_references(settings.references, build)
-        _check_references(game.spec, [r for r in config["references"] if "file" in r], build)
+        config["references"] = copy_references(settings.references, build)
+        check_references(game.spec, [r for r in config["references"] if "file" in r], build)
         store = Store(build, create=True)
         store.set_config(**config)
         store.add_people(people)
         store.close()
-        (build / SUBMISSIONS).mkdir()
+        (build / SUBMISSIONS).mkdir(mode=0o700)
         fd = os.open(build / TOKENS, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             writer.writerow(["name", "token", "link"])
             writer.writerows([(name, token, _link(settings.url, token)) for name, token, _ in people])
+        private(build)  # the teacher's only: the folder 0700, the database 0600 (its -wal and -shm follow it)
         moving = True  # from here on the folder changes
-        target.mkdir(exist_ok=True)
+        target.mkdir(mode=0o700, exist_ok=True)
+        private(target)  # a folder that was there: 0700 too, when it is this account's
         for old in replaced:  # files first, then their folders, each only once empty
             old.rmdir() if old.is_dir() and not old.is_symlink() else old.unlink()
         for name in CONTEST_FILES:  # the database last-but-one: a folder with contest.db is a whole contest
@@ -313,3 +260,122 @@ def create_contest(directory: str | Path, settings: ContestSettings, *,
             store.close()
         shutil.rmtree(build, ignore_errors=True)
     return [(name, token, _link(settings.url, token)) for name, token, _ in people]
+
+
+# -- the roster after `contest new`: a late student, a token reissued or revoked ---------------------------------
+def _tokens_file(directory: Path, changes: dict[str, tuple[str, str]]) -> Path:
+    """tokens.csv with each ``name: (token, link)`` of ``changes`` put in its row (a new name: a row at the end),
+    written beside it (0600) and synced: the file to move over it once the database has the change."""
+    path, rows = directory / TOKENS, []
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))[1:]
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise UsageError(f"{quoted(str(path))} cannot be read ({getattr(exc, 'strerror', None) or exc}): nothing "
+                         "was changed") from None
+    left = dict(changes)
+    rows = [[row[0], *left.pop(row[0])] if row and row[0] in left else row for row in rows]
+    fd, temp = tempfile.mkstemp(prefix=".tokens-", suffix=".csv", dir=directory)  # 0600
+    with os.fdopen(fd, "w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([["name", "token", "link"], *rows, *([n, *v] for n, v in left.items())])
+        out.flush()
+        os.fsync(out.fileno())
+    return Path(temp)
+
+
+def _change_people(directory: str | Path, change: Any) -> list[tuple[str, str, str]]:
+    """Open the contest, let ``change(store, config)`` check its input (a UsageError line, nothing changed) and
+    return ``(rows, sql, params)``: the ``(name, token, link)`` rows for tokens.csv and the statement that makes
+    the change; then the database and tokens.csv changed together (the database first; nothing when it fails)."""
+    store = Store(directory)
+    try:
+        rows, sql, params = change(store, store.config())
+        folder = store.directory
+        try:
+            temp = _tokens_file(folder, {name: (token, link) for name, token, link in rows})
+        except OSError as exc:
+            raise UsageError(f"cannot write {quoted(str(folder / TOKENS))}: {exc.strerror or exc}; nothing was "
+                             "changed") from None
+        try:
+            with store.transaction() as db:  # failing: nothing changed (the temporary file goes)
+                try:
+                    db.executemany(sql, params)
+                except sqlite3.IntegrityError:  # another command added the name meanwhile
+                    raise UsageError("the roster changed meanwhile: run the command again; nothing was changed") \
+                        from None
+            try:
+                os.replace(temp, folder / TOKENS)
+            except OSError as exc:
+                links = "; ".join(f"{name}: {link}" for name, token, link in rows if token)
+                raise UsageError(f"the change is made, but {TOKENS} could not be written ({exc.strerror or exc})"
+                                 + (f": the new link, shown only here: {links}" if links else "")) from None
+        finally:
+            temp.unlink(missing_ok=True)
+        return [row for row in rows if row[1]]
+    finally:
+        store.close()
+
+
+def add_students(directory: str | Path, names: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Add students to the contest in ``directory`` (a late student): their ``(name, token, link)`` rows, also
+    added to tokens.csv.  One UsageError line, nothing changed, for a name the roster refuses (:func:`check_name`)
+    or that the contest has (case and spacing aside), past :data:`MAX_STUDENTS`, once uploads are closed (a
+    student added then could not submit) or while a final runs."""
+    def change(store: Store, config: dict[str, Any]) -> Any:
+        running = holder(store.directory)
+        if running is not None and running[1] == "final":
+            raise UsageError(busy_message(store.directory, *running).replace("another", "a", 1) + ": add students "
+                             "once it has ended; nothing was changed")
+        closed = closed_reason(config)
+        if closed:
+            raise UsageError(f"uploads are closed ({closed}): a student added now could not submit; nothing was "
+                             "changed")
+        have = {_key(n): n for n in store.people()}
+        given: dict[str, str] = {}
+        for name in names:
+            try:
+                check_name(name)
+            except UsageError as exc:
+                raise UsageError(f"{exc}; nothing was changed") from None
+            other = have.get(_key(name)) or given.get(_key(name))
+            if other is not None:
+                where = "in the contest already" if _key(name) in have else "given twice"
+                same = f" (as {quoted(other)})" if other != name else ""
+                raise UsageError(f"{quoted(name)} is {where}{same}: names must differ in more than case; nothing "
+                                 "was changed")
+            given[_key(name)] = name
+        have.update(given)
+        if len(have) - 1 > MAX_STUDENTS:
+            raise UsageError(f"the contest would hold {len(have) - 1:,} students, more than {MAX_STUDENTS:,}; "
+                             "nothing was changed")
+        rows = [(name, token, _link(str(config.get("url", "")), token))
+                for name, token in ((n, secrets.token_urlsafe(24)) for n in names)]
+        return rows, "INSERT INTO people(name, token_hash, role) VALUES (?, ?, 'student')", \
+            [(name, hash_token(token)) for name, token, _ in rows]
+
+    if not names:
+        raise UsageError("give the name of each student to add")
+    return _change_people(directory, change)
+
+
+def new_token(directory: str | Path, name: str, revoke: bool = False) -> tuple[str, str, str] | None:
+    """Give ``name`` (a student, or :data:`TEACHER`) of the contest in ``directory`` a new token, the old one
+    refused from now on: ``(name, token, link)``, also in tokens.csv; ``revoke``: no token at all (its row in
+    tokens.csv left without one), None.  One UsageError line, nothing changed, for a name the contest does not
+    have.  The server may be running: it asks the database at each request."""
+    def change(store: Store, config: dict[str, Any]) -> Any:
+        people = store.people()
+        if name not in people:
+            near = [n for n in people if _key(n) == _key(name)]
+            hint = f" (did you mean {quoted(near[0])}?)" if near else f" (the teacher is {quoted(TEACHER)})"
+            raise UsageError(f"no one called {quoted(name)} in the contest in {store.directory}{hint}; nothing "
+                             "was changed")
+        token = "" if revoke else secrets.token_urlsafe(24)
+        held = "revoked:" + secrets.token_hex(16) if revoke else hash_token(token)  # no token hashes to it
+        row = (name, token, _link(str(config.get("url", "")), token) if token else "")
+        return [row], "UPDATE people SET token_hash = ? WHERE name = ?", [(held, name)]
+
+    rows = _change_people(directory, change)
+    return rows[0] if rows else None

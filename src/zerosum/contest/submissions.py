@@ -11,16 +11,26 @@ What a student may upload (:func:`prepare`), at most :data:`MAX_UPLOAD` bytes:
   binary; saved executable and run as it is; kind ``program``.
 
 Each upload gets a folder of its own, ``submissions/<time>-<sha256 prefix>-<random>/``, written and synced
-before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`: every earlier one is kept,
+before its row is committed (:meth:`~zerosum.contest.store.Store.add_submission`: every earlier row is kept,
 and the name's active one stays until this one is validated ``ok``), so a crash leaves at worst an unused
 folder, never a row without its file; a write or a commit that fails (a full disk) removes the folder and
 raises :class:`Unsaved`.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline
 stated) or once the entries are frozen (saying so when the teacher froze them before the deadline), one
 too large, and one that is none of the above.
+
+**Private to the teacher's account**: ``submissions/`` and each upload's folder are 0700, their files 0600
+(a program 0700), whatever the umask; where the seats run as users of their own (bubblewrap as root) the files
+the seat runs are 0644 (0755), which the seat needs, and the folders alone keep other accounts out
+(:func:`file_mode`).
+
+**Bounded a student** (:func:`prune`): once a student's upload folders hold more than :data:`STUDENT_BYTES`,
+each new upload removes the files of their oldest *replaced* submissions (neither active nor being checked)
+until they fit; the rows stay, and the code answers that it is no longer kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -34,13 +44,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from .owned import UPLOAD_FOLDER
 from .store import Store, disk_full, storage_problem
 
-__all__ = ["MAX_UPLOAD", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "closed_reason", "deadline_time",
-           "clean_filename", "KINDS", "RUNNABLE", "Unsaved"]
+__all__ = ["MAX_UPLOAD", "STUDENT_BYTES", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "prune", "pruned",
+           "file_mode", "closed_reason", "deadline_time", "clean_filename", "KINDS", "RUNNABLE", "Unsaved"]
 
 #: the largest upload, bytes
 MAX_UPLOAD = 256 * 1024
+#: the bytes of a student's upload folders kept: past them their oldest replaced submissions' files go (:func:`prune`)
+STUDENT_BYTES = 4 * 1024 * 1024
 #: the longest file name kept (a longer one is shortened, its extension kept)
 MAX_FILENAME = 120
 #: the first line of the notebook cell that is the submission
@@ -115,7 +128,13 @@ def _notebook_cell(data: bytes) -> bytes:
     if len(marked) > 1:
         raise Refused(f"{len(marked)} cells of the notebook begin with {NOTEBOOK_MARK!r} (cells "
                       f"{', '.join(str(n) for n, _ in marked[:5])}): mark exactly one")
-    return marked[0][1].encode("utf-8")
+    number, text = marked[0]
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # JSON's "\ud800": half of a UTF-16 pair, no character of a Python file
+        line = text.count("\n", 0, exc.start) + 1
+        raise Refused(f"cell {number} of the notebook holds a lone surrogate, U+{ord(text[exc.start]):04X}, on its "
+                      f"line {line}: not text a Python file can hold (remove it)") from None
 
 
 def prepare(filename: str, data: bytes, programs: bool = True) -> Prepared:
@@ -172,12 +191,21 @@ def _write(path: Path, data: bytes, mode: int) -> None:
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
-    os.chmod(path, mode)  # the umask does not narrow it
+    os.chmod(path, mode)  # exactly: the umask neither narrows nor widens it
+
+
+def file_mode(executable: bool = False) -> int:
+    """The mode of a file the seat runs: the teacher's only (0600, 0700 for a program), unless the seats run as users
+    of their own (bubblewrap as root, :mod:`.sandbox`): then readable by all (0644, 0755), as the seat must read it,
+    and kept from the machine's other accounts by its folders (0700)."""
+    shared = os.geteuid() == 0
+    return (0o755 if shared else 0o700) if executable else (0o644 if shared else 0o600)
 
 
 def accept(store: Store, name: str, filename: str | None, data: bytes, now: float | None = None) -> int:
     """Check and save ``name``'s upload; the new submission's id (status ``validating``; active once ``ok``).
-    One :class:`Refused` line (nothing saved) when closed, too large or not a submission."""
+    One :class:`Refused` line (nothing saved) when closed, too large or not a submission.  Once it is saved, the
+    name's oldest replaced submissions lose their files past :data:`STUDENT_BYTES` (:func:`prune`)."""
     config = store.config()
     reason = closed_reason(config, now)
     if reason:
@@ -188,26 +216,65 @@ def accept(store: Store, name: str, filename: str | None, data: bytes, now: floa
     digest = hashlib.sha256(data).hexdigest()
     created = time.time() if now is None else now
     try:
-        (store.directory / "submissions").mkdir(exist_ok=True)
-        target = Path(tempfile.mkdtemp(prefix=f"{int(created * 1e6)}-{digest[:12]}-",
+        (store.directory / "submissions").mkdir(mode=0o700, exist_ok=True)
+        target = Path(tempfile.mkdtemp(prefix=f"{int(created * 1e6)}-{digest[:12]}-",  # 0700: the teacher's only
                                        dir=store.directory / "submissions"))
     except OSError as exc:
         raise Unsaved(exc) from None
     try:
-        target.chmod(0o755)  # the sandbox's user reads it
         folder = target.relative_to(store.directory)
         runnable = RUNNABLE[prepared.kind]
-        _write(target / runnable, prepared.runnable, 0o755 if prepared.kind == "program" else 0o644)
+        _write(target / runnable, prepared.runnable, file_mode(prepared.kind == "program"))
         if prepared.original is not None:
-            _write(target / "original.ipynb", prepared.original, 0o644)
+            _write(target / "original.ipynb", prepared.original, 0o600)  # never run: the teacher's only
         fd = os.open(target, os.O_RDONLY)
         try:
             os.fsync(fd)
         finally:
             os.close(fd)
-        return store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)
+        submission = store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)
     except BaseException as exc:  # nothing of an upload that is not recorded is left behind
         shutil.rmtree(target, ignore_errors=True)
         if isinstance(exc, OSError) or (isinstance(exc, sqlite3.Error) and storage_problem(exc) is not None):
             raise Unsaved(exc) from None
         raise
+    with contextlib.suppress(OSError, sqlite3.Error):  # the upload is saved: a removal left undone waits for the next
+        prune(store, name)
+    return submission
+
+
+def _stored(folder: Path) -> int:
+    """The bytes of the files in an upload's folder (0 when it is gone)."""
+    try:
+        return sum(e.stat(follow_symlinks=False).st_size for e in os.scandir(folder) if not e.is_dir())
+    except OSError:
+        return 0
+
+
+def pruned(store: Store, row: dict[str, Any]) -> bool:
+    """Whether a submission's files were removed (:func:`prune`): its runnable file is gone."""
+    return not os.path.lexists(store.directory / str(row["path"]))
+
+
+def prune(store: Store, name: str, limit: int | None = None) -> list[int]:
+    """Remove the files of ``name``'s oldest replaced submissions (neither active nor being checked) while all of
+    the name's upload folders hold more than ``limit`` bytes (default :data:`STUDENT_BYTES`); the ids whose files
+    went.  Their rows stay (the history: time, file name, SHA-256, answer); a folder ``accept`` did not name so
+    is never removed, nor one a removal fails on."""
+    limit = STUDENT_BYTES if limit is None else limit
+    rows = store.rows("SELECT id, path, status, active FROM submissions WHERE name = ? ORDER BY id", (name,))
+    sizes = {row["id"]: _stored(store.directory / Path(str(row["path"])).parent) for row in rows}
+    total = sum(sizes.values())
+    removed: list[int] = []
+    for row in rows:
+        if total <= limit:
+            break
+        folder = store.directory / Path(str(row["path"])).parent
+        if row["active"] or row["status"] == "validating" or not sizes[row["id"]] \
+                or folder.parent != store.directory / "submissions" or not UPLOAD_FOLDER.fullmatch(folder.name):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            total -= sizes[row["id"]]
+            removed.append(int(row["id"]))
+    return removed

@@ -24,7 +24,8 @@ TOKEN`` where a person is needed):
   holder's own submissions (history, newest first) and the games they played, with replay links.
 * ``GET /api/leaderboard`` -- the public standing: ``{"game", "deadline", "frozen", "rows"}`` (rows of
   :func:`zerosum.contest.standings.leaderboard` without forfeit reasons, which quote programs' output).
-* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404 (ID: ASCII digits).
+* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404 (ID: ASCII digits);
+  410 once its files were removed to keep its author within :data:`~zerosum.contest.submissions.STUDENT_BYTES`.
 * ``GET /api/teacher`` -- everything (teacher only, else 403): config, people, every submission, games,
   the leaderboard with forfeit reasons.  ``POST /api/freeze`` (teacher): no more uploads; then run
   ``zerosum contest final DIR``.
@@ -59,7 +60,7 @@ from starlette.routing import Match, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..contest.store import Store
-from ..contest.submissions import MAX_UPLOAD, Unsaved, accept
+from ..contest.submissions import MAX_UPLOAD, STUDENT_BYTES, Unsaved, accept
 from ..contest.validate import VALIDATORS
 from ..errors import UsageError
 from ..pool import EngineBusy
@@ -258,7 +259,12 @@ async def code(request: Request) -> Response:
     row = await run_in_threadpool(served.store.submission, int(text)) if number else None
     if row is None or (role != "teacher" and row["name"] != name):
         raise deny(request, 404, f"no submission {text[:20]!r} of yours")
-    data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
+    try:
+        data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
+    except FileNotFoundError:  # removed to keep its author within the contest's storage (submissions.prune)
+        raise deny(request, 410, f"the code of submission {row['id']} ({row['filename']}) is no longer kept: a "
+                   f"student's files are kept up to {STUDENT_BYTES // 2**20} MB, the oldest replaced ones removed "
+                   "first") from None
     try:
         shown = data.decode("utf-8")
     except UnicodeDecodeError:
