@@ -222,6 +222,10 @@ def _run_serve(args: argparse.Namespace) -> int:
                                      jobs=args.jobs, address=args.ray_address, held=held)
             print(f"serving the contest in {args.directory} on {http_address(args.host, args.port)} (Ctrl-C stops)",
                   file=sys.stderr)
+            if not args.unconfined:  # what bounds a seat on this machine: a cgroup, or limits a process only
+                from ..contest.sandbox import Limits, confinement
+
+                print(f"seats: {confinement(Limits.of_contest(store.config()))}", file=sys.stderr)
             # at Ctrl-C (or SIGTERM) uploads waiting for their validation, and the board viewer's engine requests,
             # answer 503 "the server is stopping" at once, and the server stops without waiting for them
             serve_until_stopped(serve_config(app, host=args.host, port=args.port), app.state.stop_requests, sock)

@@ -1,26 +1,77 @@
-"""The first step of a contest seat, before bubblewrap (the last, inside it, is :mod:`.jail`).
+"""The first step of a contest seat, before bubblewrap (the last, inside it, is :mod:`.jail`).  It runs outside
+the sandbox, and bubblewrap replaces it (``exec``): nothing of it, its words included, is seen from inside.
 
-``python -I -S cgroups.py MEMORY_MB CPU_PERCENT -- bwrap ...`` (:func:`outer`): the seat's processes together
-get a memory and a CPU cgroup of their own where the machine allows it, then PROGRAM runs.  Like the jail, a
-script of the standard library alone (no ``site``: a few milliseconds).
+``python -I -S cgroups.py [--until MONOTONIC] [--address MB] [--seccomp FD] [--file FD PATH]...
+[MEMORY_MB CPU_PERCENT] -- PROGRAM [ARGS...]`` (:func:`outer`), then PROGRAM (bubblewrap) runs:
+
+- ``MEMORY_MB CPU_PERCENT``: the seat's processes together get a memory and a CPU cgroup of their own where the
+  machine allows it (a writable cgroup v1 hierarchy: :func:`own_cgroup`);
+- ``--address MB``: where no memory cgroup holds them (none could be made, or no ``MEMORY_MB`` was given), each
+  process's address space is held to MB (``RLIMIT_AS``): the shared and grows-down maps that the jail's
+  ``RLIMIT_DATA`` does not count are bounded too;
+- ``--seccomp FD``: the system-call filter :func:`seccomp_filter` on descriptor FD, for bubblewrap's
+  ``--seccomp FD``: no user namespace from inside the seat;
+- ``--file FD PATH``: PATH opened read-only on descriptor FD, for bubblewrap's ``--ro-bind-data FD``: the seat sees
+  a copy of the file, never where it lies on the machine;
+- ``--until MONOTONIC`` (a validation's seat): PROGRAM is killed when the machine's ``time.monotonic()`` reaches
+  MONOTONIC, whatever it does, and :data:`OUT_OF_TIME` said last on standard error (exit code 1), so a check's
+  seat never outlives the check's budget.  Here, outside, and not in the jail's words: from inside, a check's
+  seat and a ladder game's are the same.
+
+``cgroups.py --until MONOTONIC -- PROGRAM`` alone: the deadline, no limits (an unconfined validation's seat).
+Like the jail, a script of the standard library alone (no ``site``: a few milliseconds).
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import signal
+import struct
 import sys
 import time
 
 #: the names of the seats' cgroups
 CGROUP_PREFIX = "zerosum-seat-"
+#: the line a seat past its ``--until`` ends with
+OUT_OF_TIME = "the check's time ran out: the seat was stopped"
+#: per machine (``uname -m``): the kernel's audit architecture and the numbers of unshare, clone and clone3
+SYSCALLS = {"x86_64": (0xC000003E, 272, 56, 435), "aarch64": (0xC00000B7, 97, 220, 435)}
+CLONE_NEWUSER = 0x10000000
+_EPERM, _ENOSYS = 1, 38
 
 
 def _say(text: str) -> None:
     os.write(2, ("\n" + text + "\n").encode("utf-8", "replace"))
 
 
-def _own_cgroup(controller: str) -> str | None:
-    """This process's folder in cgroup v1's ``controller`` hierarchy, when cgroups may be made in it, or None."""
+def seccomp_filter(machine: str | None = None) -> bytes | None:
+    """The classic BPF program (``struct sock_filter`` records) that refuses a new user namespace: ``unshare``
+    and ``clone`` with ``CLONE_NEWUSER`` fail with EPERM, ``clone3`` (whose flags a filter cannot read) with
+    ENOSYS (the C library then uses ``clone``), x32 system calls with EPERM, and a process of another
+    architecture (32-bit code) is killed; everything else is allowed.  None for a machine it does not know."""
+    known = SYSCALLS.get(machine or os.uname().machine)
+    if known is None:
+        return None
+    arch, unshare, clone, clone3 = known
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|JGE|JSET|K, BPF_RET|K
+    code = [  # (label, op, k, jump if true, if false): the jumps are labels, resolved below
+        ("", ld, 4, "", ""), ("", jeq, arch, "", "kill"),  # seccomp_data.arch
+        ("", ld, 0, "", ""), ("", jge, 0x40000000, "eperm", ""), ("", jeq, clone3, "enosys", ""),  # .nr
+        ("", jeq, unshare, "flags", ""), ("", jeq, clone, "flags", "allow"),
+        ("flags", ld, 16, "", ""), ("", jset, CLONE_NEWUSER, "eperm", "allow"),  # args[0], its low word
+        ("allow", ret, 0x7FFF0000, "", ""), ("eperm", ret, 0x00050000 | _EPERM, "", ""),
+        ("enosys", ret, 0x00050000 | _ENOSYS, "", ""), ("kill", ret, 0x80000000, "", "")]
+    at = {label: i for i, (label, *_) in enumerate(code) if label}
+    out = b""
+    for i, (_, op, k, yes, no) in enumerate(code):
+        out += struct.pack("=HBBI", op, at[yes] - i - 1 if yes else 0, at[no] - i - 1 if no else 0, k)
+    return out
+
+
+def own_cgroup(controller: str) -> str | None:
+    """This process's folder in cgroup v1's ``controller`` hierarchy, when cgroups may be made in it, or None
+    (cgroup v2 is not used: where the machine has it only, None)."""
     try:
         with open("/proc/self/cgroup") as f:
             for line in f:
@@ -39,7 +90,7 @@ def _join(controller: str, knobs: list[tuple[str, str, bool]]) -> bool:
     kernel lacks is skipped, an optional one that fails too), and move this process into it; whether it did.
     Seat cgroups of this controller a minute old or more are removed first, unless a process is in one (a
     minute: never the new cgroup of a seat starting beside this one)."""
-    base = _own_cgroup(controller)
+    base = own_cgroup(controller)
     if base is None:
         return False
     now = time.time()
@@ -72,15 +123,53 @@ def _join(controller: str, knobs: list[tuple[str, str, bool]]) -> bool:
         return False
 
 
-def outer(memory_mb: int, cpu_percent: int, program: list[str]) -> None:
-    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into cgroups of
-    its own where the machine lets it (cgroup v1, writable): a memory cgroup holding them all to ``memory_mb``
-    together (the kernel kills inside the seat past it), and a CPU cgroup holding them all to ``cpu_percent``
-    of one core (a fork bomb spins on one core, not all of them); exec PROGRAM in any case."""
-    _join("memory", [("memory.limit_in_bytes", str(memory_mb << 20), True),
-                     ("memory.memsw.limit_in_bytes", str(memory_mb << 20), False), ("memory.swappiness", "0", False)])
-    # a short period: a seat that used its share waits at most 20 ms to answer (stop, isready)
-    _join("cpu", [("cpu.cfs_period_us", "20000", True), ("cpu.cfs_quota_us", str(cpu_percent * 200), True)])
+def _on(fd: int, opened: int) -> None:
+    """Descriptor ``opened`` moved to number ``fd``, kept open across ``exec``."""
+    if opened != fd:
+        os.dup2(opened, fd)
+        os.close(opened)
+    os.set_inheritable(fd, True)
+
+
+def _give(seccomp: int | None, files: tuple[tuple[int, str], ...]) -> None:
+    """The filter on a pipe at ``seccomp`` and each ``(fd, path)`` opened read-only at ``fd``."""
+    if seccomp is not None:
+        rules = seccomp_filter()
+        if rules is None:
+            raise OSError(f"no system-call filter for this machine ({os.uname().machine})")
+        read, write = os.pipe()
+        os.write(write, rules)  # a few hundred bytes: the pipe holds them
+        os.close(write)
+        _on(seccomp, read)
+    for fd, path in files:
+        _on(fd, os.open(path, os.O_RDONLY))
+
+
+def _watch(program: list[str], until: float) -> None:
+    """Run ``program`` as a child and end as it ends, or kill it at ``until`` and say :data:`OUT_OF_TIME`."""
+    child = os.fork()
+    if child == 0:
+        _exec(program)
+    quiet = os.open(os.devnull, os.O_RDWR)
+    os.dup2(quiet, 0)  # the seat's input and output are its own: their ends come with the child's
+    os.dup2(quiet, 1)
+    while True:
+        done, status = os.waitpid(child, os.WNOHANG)
+        if done:
+            if os.WIFSIGNALED(status):
+                signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+                os.kill(os.getpid(), os.WTERMSIG(status))
+            os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+        left = until - time.monotonic()
+        if left <= 0:
+            os.kill(child, signal.SIGKILL)  # bubblewrap: the sandbox dies with it (--die-with-parent)
+            os.waitpid(child, 0)
+            _say(OUT_OF_TIME)
+            os._exit(1)
+        time.sleep(min(left, 0.02))
+
+
+def _exec(program: list[str]) -> None:
     try:
         os.execv(program[0], program)
     except OSError as exc:
@@ -88,8 +177,60 @@ def outer(memory_mb: int, cpu_percent: int, program: list[str]) -> None:
         os._exit(127)
 
 
+def outer(memory_mb: int | None, cpu_percent: int | None, program: list[str], *, address_mb: int | None = None,
+          seccomp: int | None = None, files: tuple[tuple[int, str], ...] = (), until: float | None = None) -> None:
+    """Outside the sandbox: put this process (then bubblewrap, and all the seat's processes) into cgroups of
+    its own where the machine lets it (cgroup v1, writable): a memory cgroup holding them all to ``memory_mb``
+    together (the kernel kills inside the seat past it), and a CPU cgroup holding them all to ``cpu_percent``
+    of one core (a fork bomb spins on one core, not all of them); where no memory cgroup holds them,
+    ``address_mb`` of address space a process; then the descriptors (module docstring) and PROGRAM, watched
+    until ``until``.  Exit code 126 and one line when a descriptor cannot be given (nothing runs then)."""
+    held = memory_mb is not None and _join("memory", [
+        ("memory.limit_in_bytes", str(memory_mb << 20), True), ("memory.memsw.limit_in_bytes", str(memory_mb << 20),
+                                                                False), ("memory.swappiness", "0", False)])
+    if cpu_percent is not None:  # a short period: a seat that used its share waits at most 20 ms to answer
+        _join("cpu", [("cpu.cfs_period_us", "20000", True), ("cpu.cfs_quota_us", str(cpu_percent * 200), True)])
+    try:
+        if address_mb is not None and not held:
+            resource.setrlimit(resource.RLIMIT_AS, (address_mb << 20, address_mb << 20))
+        _give(seccomp, files)
+    except (OSError, ValueError) as exc:
+        _say(f"the seat cannot be prepared: {exc}")
+        os._exit(126)
+    if until is not None:
+        _watch(program, until)
+    _exec(program)
+
+
+def main(argv: list[str]) -> None:
+    until: float | None = None
+    address: int | None = None
+    seccomp: int | None = None
+    files: list[tuple[int, str]] = []
+    try:
+        while argv[:1] in (["--until"], ["--address"], ["--seccomp"], ["--file"]):
+            word, value = argv[0], argv[1]
+            if word == "--file":
+                files.append((int(value), argv[2]))
+                argv = argv[1:]
+            elif word == "--until":
+                until = float(value)
+            elif word == "--address":
+                address = int(value)
+            else:
+                seccomp = int(value)
+            argv = argv[2:]
+        cut = argv.index("--")
+        sizes = [int(x) for x in argv[:cut]]
+        if len(sizes) not in (0, 2) or not argv[cut + 1:]:
+            raise ValueError("MEMORY_MB CPU_PERCENT, or neither, then a program")
+    except (ValueError, IndexError) as exc:
+        _say(f"usage: cgroups.py [--until MONOTONIC] [--address MB] [--seccomp FD] [--file FD PATH]... "
+             f"[MEMORY_MB CPU_PERCENT] -- PROGRAM [ARGS...] ({exc})")
+        os._exit(2)
+    memory, cpu = sizes if sizes else (None, None)
+    outer(memory, cpu, argv[cut + 1:], address_mb=address, seccomp=seccomp, files=tuple(files), until=until)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 4 and sys.argv[3] == "--":
-        outer(int(sys.argv[1]), int(sys.argv[2]), sys.argv[4:])
-    _say("usage: cgroups.py MEMORY_MB CPU_PERCENT -- PROGRAM [ARGS...]")
-    os._exit(2)
+    main(sys.argv[1:])

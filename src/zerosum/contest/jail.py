@@ -1,16 +1,14 @@
 """The last step of a contest seat, inside bubblewrap before the submission runs (the first, around bubblewrap,
 is :mod:`.cgroups`).
 
-``python -I -S jail.py --until MONOTONIC -- PROGRAM [ARGS...]``: the relay alone (below), for a validation's
-seat run unconfined (no sandbox, no limits: :func:`zerosum.contest.sandbox.wrap`), so it too ends at MONOTONIC.
-
-``python -I -S jail.py [--strict] [--until MONOTONIC] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB
-NOFILE -- PROGRAM [ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
+``python -I -S jail.py [--strict] [--link SOURCE TARGET]... NPROC DATA_MB CPU_S FSIZE_MB NOFILE -- PROGRAM
+[ARGS...]``, inside: it imports nothing but the standard library (no ``site``: a few milliseconds), sets the
 seat's resource limits, gives up root when it runs as root (bubblewrap's privileged mode: the program and the
 jail each under a fresh, random user id from 1,000,000,000 up, that owns no file and no other process on the
 machine, no groups, no capabilities: the program cannot signal the jail), links numba's cache files of each
 read-only SOURCE folder into the scratch folder TARGET, and starts PROGRAM, whose standard input is the seat's
-own; its output is relayed line by line, and its standard error as it comes (:func:`relay`), so that:
+own; its output is relayed line by line, and its standard error as it comes, up to a rate (:func:`relay`), so
+that:
 
 - a program killed by a signal leaves one line a student can read on standard error (``the program was killed
   by signal 11 (SIGSEGV)``), which the engine client quotes in the crash's reason;
@@ -23,10 +21,11 @@ own; its output is relayed line by line, and its standard error as it comes (:fu
   limit), or a ``bestmove`` that no ``info`` of a finished search came before (the search was stopped or ran
   out of time before the agent answered), ends the seat at once (exit code 1) with the reason on standard
   error, and that ``bestmove`` is not passed on.  The engine client then forfeits the game with it;
-- with ``--until MONOTONIC`` (a validation's seat, :mod:`.validate`), the seat ends when the machine's
-  ``time.monotonic()`` reaches MONOTONIC (the sandbox has no time namespace: it shares the machine's clocks),
-  whatever the program is doing (exit code 1, :data:`OUT_OF_TIME` on standard error): a check's seat never
-  outlives the check's time budget, however its program waits (at ``newgame``, say).
+- a flood of standard error costs the seat's own CPU, under its limits, and not the engine client's, which
+  reads what the jail passes on outside the seat (:class:`_Errors`): at most :data:`ERRORS_BURST` bytes at once
+  and :data:`ERRORS_RATE` a second over time (a bucket refilled at that rate); what is held back is counted,
+  and at the end its last lines are passed on after a line saying how much was left out, so the program's last
+  words are still the seat's last line.
 
 The limits are set here, inside the sandbox's own user and process namespaces, and not before bubblewrap,
 because ``RLIMIT_NPROC`` counts the processes of one user *in one user namespace* (Linux 5.14 and later):
@@ -52,8 +51,9 @@ import time
 FIRST_UID = 1_000_000_000
 CANNOT_JAIL = 126
 FAILED = 1
-#: the line a seat past its ``--until`` ends with
-OUT_OF_TIME = "the check's time ran out: the seat was stopped"
+#: bytes of the program's standard error passed on at most at once, and a second over time (the rest is left out)
+ERRORS_BURST, ERRORS_RATE = 64 << 10, 16 << 10
+_ERRORS_TAIL = 4 << 10  # of what was left out, the end kept, to be passed on at the end
 _AGENT_FAILED = b"info string error the agent failed: "
 _AFTER = 1 << 20  # the most read from the output once the child has ended
 _LONG = 1 << 16  # a line longer than this is passed on as it comes (it is no bestmove: the client judges it)
@@ -128,15 +128,13 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         state["found"] = False
 
 
-def relay(child: int, source: int, strict: bool, data_mb: int, until: float | None = None,
-          errors: _Errors | None = None) -> None:
+def relay(child: int, source: int, strict: bool, data_mb: int, errors: _Errors | None = None) -> None:
     """Pass the child's output on, line by line (judged in strict mode), and what it writes to ``errors`` (its
     standard error's pipe) as it comes, until both end, or until the child has ended and what it left is read
     (a process it started may hold them open: not waited for; on standard error, only what was there when the
     child's end was seen); then end as the child ended.  No process of the
     seat writes to the seat's standard error but through here: a reason said on it (:func:`_fail`) is its last
-    line, whatever a process the program left running goes on printing.  ``until``: the ``time.monotonic()``
-    at which the seat ends anyway (``--until``)."""
+    line, whatever a process the program left running goes on printing."""
     state = {"found": False}
     buffer = b""
     passing = False  # in a line too long to hold
@@ -148,8 +146,6 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
     status: int | None = None
     left = _AFTER  # what is still read once the child is gone
     while left > 0 and reading:
-        if until is not None and time.monotonic() >= until:
-            _fail(child, OUT_OF_TIME)
         if status is None:
             done, code = os.waitpid(child, os.WNOHANG)
             status = code if done else None
@@ -192,6 +188,8 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
         os.write(1, buffer)
     if status is None:
         _, status = os.waitpid(child, 0)
+    if errors is not None:
+        errors.left_out()
     if errors is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
         errors.last_words()
     if os.WIFSIGNALED(status):
@@ -209,9 +207,11 @@ def relay(child: int, source: int, strict: bool, data_mb: int, until: float | No
 
 class _Errors:
     """The program's standard error: a Unix socket (not a pipe), so that each read says which process wrote it
-    (``SO_PASSCRED``: the kernel never joins two writers' bytes in one read).  All of it is passed on to the
-    seat's standard error; the program's own last line is kept, and said again last (:meth:`last_words`) when
-    a process it left running wrote after it: the engine client quotes the seat's last line as its reason."""
+    (``SO_PASSCRED``: the kernel never joins two writers' bytes in one read).  It is passed on to the seat's
+    standard error up to a rate (:data:`ERRORS_BURST` bytes, then :data:`ERRORS_RATE` a second: what comes
+    faster is read here, in the seat, and left out, its end kept for :meth:`left_out`); the program's own last
+    line is kept, and said again last (:meth:`last_words`) when a process it left running wrote after it: the
+    engine client quotes the seat's last line as its reason."""
 
     def __init__(self) -> None:
         self.ours, self.theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -220,19 +220,46 @@ class _Errors:
         self.child = 0
         self.own = b""  # the program's last line so far
         self.buried = False  # another process wrote after it
+        self.allowed, self.since = float(ERRORS_BURST), time.monotonic()  # bytes that may be passed on now
+        self.dropped, self.kept = 0, b""  # bytes left out since the last passed on, and their end
 
     def relay(self, most: int) -> bytes:
-        """Read at most ``most`` bytes, one writer's, and pass them on (b'': every writer is gone)."""
+        """Read at most ``most`` bytes, one writer's, and pass them on, as the rate allows (b'': every writer is
+        gone)."""
         data, extra, _, _ = self.ours.recvmsg(most, socket.CMSG_SPACE(12))
         if data:
-            _write(2, data)
+            self._pass(data)
             pids = [struct.unpack("3i", d)[0] for level, kind, d in extra if kind == socket.SCM_CREDENTIALS]
             if pids[:1] == [self.child]:
-                lines = [line for line in data.split(b"\n") if line.strip()]
-                self.own, self.buried = (lines[-1] if lines else self.own), False
+                text = data.rstrip()
+                self.own, self.buried = (text[text.rfind(b"\n") + 1:] if text else self.own), False
             else:
                 self.buried = self.buried or bool(self.own)
         return data
+
+    def _pass(self, data: bytes) -> None:
+        now = time.monotonic()
+        self.allowed = min(float(ERRORS_BURST), self.allowed + (now - self.since) * ERRORS_RATE)
+        self.since = now
+        if len(data) > self.allowed:
+            self.dropped += len(data)
+            self.kept = (self.kept + data[-_ERRORS_TAIL:])[-_ERRORS_TAIL:]
+            return
+        self.allowed -= len(data)
+        self.left_out(tail=False)
+        _write(2, data)
+
+    def left_out(self, tail: bool = True) -> None:
+        """Say how much of the standard error was left out since the last passed on (and, ``tail``, pass on the
+        last lines of it: the program's last words, at its end)."""
+        if self.dropped:
+            _say(f"({self.dropped:,} bytes of the seat's standard error left out: more than {ERRORS_BURST >> 10} "
+                 f"KiB at once, or {ERRORS_RATE >> 10} KiB a second over time, is not passed on"
+                 + ("; their last lines:)" if tail else ")"))
+            cut = self.kept.rstrip(b"\n").find(b"\n")
+            if tail:  # from a line's start (what was kept may begin inside one)
+                _write(2, self.kept[cut + 1:] if self.dropped > len(self.kept) and cut >= 0 else self.kept)
+            self.dropped, self.kept = 0, b""
 
     def left(self) -> None:
         """Pass on what the socket holds now (at most :data:`_AFTER` bytes), and nothing written after this."""
@@ -264,20 +291,10 @@ def _write(fd: int, data: bytes) -> None:
 def main(argv: list[str]) -> None:
     strict = bool(argv) and argv[0] == "--strict"
     argv = argv[1:] if strict else argv
-    until = None
-    if argv[:1] == ["--until"] and len(argv) > 1:
-        try:
-            until = float(argv[1])
-        except ValueError:
-            _say(f"jail: --until is a time.monotonic() value, not {argv[1]!r}")
-            os._exit(CANNOT_JAIL)
-        argv = argv[2:]
     links: list[tuple[str, str]] = []
     while argv[:1] == ["--link"] and len(argv) > 2:
         links.append((argv[1], argv[2]))
         argv = argv[3:]
-    if argv[:1] == ["--"] and len(argv) > 1:  # a relay alone (an unconfined seat's --until): no limits, no user
-        _start(argv[1:], links, strict, 0, until, None)
     try:
         cut = argv.index("--")
         nproc, data_mb, cpu_s, fsize_mb, nofile = (int(x) for x in argv[:cut])
@@ -299,11 +316,11 @@ def main(argv: list[str]) -> None:
         _say(f"jail: the seat's limits cannot be set: {exc}")
         os._exit(CANNOT_JAIL)
     root = os.getuid() == 0  # bubblewrap ran as root, without a user namespace: the jail and the program each
-    _start(program, links, strict, data_mb, until, _fresh_uids() if root else None)  # become a user of its own,
+    _start(program, links, strict, data_mb, _fresh_uids() if root else None)  # become a user of its own,
     # so the program cannot signal the jail
 
 
-def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_mb: int, until: float | None,
+def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_mb: int,
            uids: tuple[int, int] | None) -> None:
     """Start ``program`` and relay its output (:func:`relay`); ``uids``: the jail's and the program's users."""
     ours, theirs = os.pipe()
@@ -339,7 +356,7 @@ def _start(program: list[str], links: list[tuple[str, str]], strict: bool, data_
             _become(uids[0])
         except OSError as exc:
             _fail(child, f"jail: the seat cannot give up root: {exc}")
-    relay(child, ours, strict, data_mb, until, errors)
+    relay(child, ours, strict, data_mb, errors)
 
 
 if __name__ == "__main__":

@@ -6,24 +6,30 @@ guarantees"):
 - namespaces of its own: processes (the program is a child of the sandbox's first process; when that one
   ends, the kernel kills everything left in it), network (no interface but a loopback of its own), IPC, host
   name; ``--die-with-parent``: when the seat's launcher (the external engine's reaper) is killed, the sandbox
-  is killed with it;
+  is killed with it; no user namespace of its own, as root or not: a system-call filter (bubblewrap's
+  ``--seccomp``, :func:`.cgroups.seccomp_filter`) refuses ``CLONE_NEWUSER`` to every process of the seat (and
+  without root, bubblewrap's ``--disable-userns`` too);
 - a file system made of read-only views of only what a Python program needs: ``/usr`` (programs and shared
   libraries) and its ``/bin``, ``/lib``, ``/lib64`` links, the Python installation that runs zerosum, the
   zerosum package, ``/etc/ld.so.cache`` and ``/etc/localtime`` (nothing else of ``/etc``: no ``passwd``, no
-  ``hosts``); a private ``/proc`` and a minimal ``/dev`` (its ``/dev/shm`` a tmpfs of :data:`SHM_MB`); the
-  submission read-only under ``/submission``; a private scratch ``/tmp`` (a tmpfs of
-  :attr:`Limits.scratch_mb`, gone with the sandbox, also ``HOME``);
+  ``hosts``); a private ``/proc`` and a minimal ``/dev`` (its ``/dev/shm`` a tmpfs of :data:`SHM_MB`); a
+  read-only copy of the submission under ``/submission`` (``--ro-bind-data``: where it lies on the machine is
+  not shown); a private scratch ``/tmp`` (a tmpfs of :attr:`Limits.scratch_mb`, gone with the sandbox, also
+  ``HOME``);
 - resource limits (:mod:`.jail`): memory (``RLIMIT_DATA``, a process; and all the seat's processes together
-  in a memory cgroup of its own), CPU seconds (``RLIMIT_CPU``, a process), the CPU share (one core for all
-  its processes, in a CPU cgroup of its own), processes and threads (``RLIMIT_NPROC`` in the sandbox's user
-  namespace, or under a fresh user id when bubblewrap runs as root), file size, open files, no core files
-  (the cgroups where the machine has writable cgroup v1 ``memory`` and ``cpu`` hierarchies);
+  in a memory cgroup of its own, or where none can be made, ``RLIMIT_AS`` a process: :attr:`Limits.address_mb`),
+  CPU seconds (``RLIMIT_CPU``, a process), the CPU share (one core for all its processes, in a CPU cgroup of
+  its own), processes and threads (``RLIMIT_NPROC`` in the sandbox's user namespace, or under a fresh user id
+  when bubblewrap runs as root), file size, open files, no core files (the cgroups where the machine has
+  writable cgroup v1 ``memory`` and ``cpu`` hierarchies, and :data:`NO_CGROUPS` is not set: :func:`confinement`
+  says which holds);
 - a clean environment: ``PATH``, ``HOME=/tmp``, ``NUMBA_CACHE_DIR=/tmp/numba`` (where links to zerosum's
   compiled kernels wait, read-only: :func:`_numba_caches`) and one thread for numeric libraries.
 
 The wall-clock limit and the output limits are the external engine client's (:mod:`zerosum.external`): it
 reads every line under a deadline, bounds each line and the output it drops, and kills the seat's whole
-process group at a fault, which kills the sandbox.
+process group at a fault, which kills the sandbox; the seat's standard error reaches it at a bounded rate
+(:mod:`.jail`), so a flood there costs the seat's CPU, not the client's.
 
 :func:`sandbox_problem` says why no sandbox can be had here (None when one can): no ``bwrap``, or a
 ``bwrap`` that cannot run ``true`` as it would run a submission.  :func:`require_sandbox` turns that into the
@@ -44,9 +50,11 @@ from typing import Any, Sequence
 
 from ..errors import UsageError
 from ..spec import quoted
+from .cgroups import SYSCALLS, own_cgroup, seccomp_filter
 
 __all__ = ["Limits", "SandboxUnavailable", "bwrap_path", "sandbox_problem", "require_sandbox", "wrap", "runs_unconfined",
-           "SUBMISSION_DIR", "SCRATCH_DIR", "UNCONFINED_FLAG"]
+           "confinement", "cgroups_wanted", "SUBMISSION_DIR", "SCRATCH_DIR", "UNCONFINED_FLAG", "NO_CGROUPS",
+           "ADDRESS_MARGIN_MB"]
 
 #: where the submission is seen inside the sandbox (read-only), and the private scratch folder (also HOME)
 SUBMISSION_DIR = "/submission"
@@ -55,6 +63,15 @@ SCRATCH_DIR = "/tmp"
 UNCONFINED_FLAG = "--unconfined"
 #: the size of the seat's own ``/dev/shm`` (multiprocessing's locks and queues live there)
 SHM_MB = 16
+#: where no memory cgroup holds a seat, each process's address space is ``memory_mb`` and this more (the
+#: libraries, thread stacks and allocator arenas, numba's and llvmlite's reservations: measured in a seat,
+#: 0.25 GB for a homework player with numpy, 0.51 GB for zerosum's alpha-beta, MCTS and solver, 0.69-0.84 GB
+#: with eight threads more)
+ADDRESS_MARGIN_MB = 1024
+#: the environment variable that keeps seats out of cgroups (any value but ``0``): to see how they are bounded
+#: without them
+NO_CGROUPS = "ZEROSUM_NO_CGROUPS"
+_SECCOMP_FD = 10  # the descriptors the outer step gives bubblewrap: the filter, then each file to copy in
 _JAIL = str(Path(__file__).with_name("jail.py"))
 _CGROUPS = str(Path(__file__).with_name("cgroups.py"))  # the step before bubblewrap
 _HOST_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -68,7 +85,9 @@ class SandboxUnavailable(UsageError):
 @dataclass(frozen=True)
 class Limits:
     """A seat's resource limits.  ``memory_mb``: the writable memory of each process (``RLIMIT_DATA``: heap
-    and anonymous maps, not the address space numba and llvmlite reserve); ``cpu_seconds``: CPU time of each
+    and private maps, not the address space numba and llvmlite reserve), and of all the seat's processes
+    together in a memory cgroup (where none can be made, each process's address space is held to
+    :attr:`address_mb`); ``cpu_seconds``: CPU time of each
     process (a backstop: a move's wall-clock deadline is what bounds it, and ``zerosum engine`` keeps one search
     process from move to move, so this must hold a whole game's thinking); ``processes``: processes and
     threads of the seat; ``scratch_mb``: the size of its ``/tmp``; ``file_mb``: the largest file it may
@@ -89,6 +108,17 @@ class Limits:
             low, high = f.metadata["range"]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise UsageError(f"sandbox limit {f.name} is a whole number from {low} to {high}, not {quoted(value)}")
+
+    @classmethod
+    def of_contest(cls, config: dict[str, Any]) -> Limits:
+        """A contest's seat limits: its config's ``sandbox`` object, else the defaults."""
+        own = config.get("sandbox")
+        return cls(**own) if isinstance(own, dict) else cls()
+
+    @property
+    def address_mb(self) -> int:
+        """The address space of each process where no memory cgroup holds the seat (:data:`ADDRESS_MARGIN_MB`)."""
+        return self.memory_mb + ADDRESS_MARGIN_MB
 
     def jail_words(self) -> list[str]:
         return [str(v) for v in (self.processes, self.memory_mb, self.cpu_seconds, self.file_mb, self.open_files)]
@@ -169,19 +199,19 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
          workdir: str = SCRATCH_DIR, env: dict[str, str] | None = None, strict: bool = False,
          unconfined: bool = False, until: float | None = None) -> list[str]:
     """The words that run ``command`` in a sandbox (see the module docstring).  ``files``: ``(host path, path
-    inside)`` pairs bound read-only (the submission); ``workdir``: the folder it starts in; ``env``: more
+    inside)`` pairs copied in read-only (the submission); ``workdir``: the folder it starts in; ``env``: more
     environment variables; ``until``: the ``time.monotonic()`` at which the seat ends, whatever it does (a
-    validation's: :mod:`.jail`'s ``--until``).  SandboxUnavailable (one line) when no sandbox can be had, unless
-    ``unconfined``: then ``command`` is returned as it is, or with ``until`` under the jail's relay alone (no
-    limits), which ends it then."""
+    validation's: :mod:`.cgroups`' ``--until``, outside the sandbox: not among the words the seat sees).
+    SandboxUnavailable (one line) when no sandbox can be had, unless ``unconfined``: then ``command`` is
+    returned as it is, or with ``until`` under the outer step alone (no limits), which ends it then."""
     words = list(command)
     if not words:
         raise UsageError("the sandbox needs a command to run")
     problem = sandbox_problem()
     if problem is not None:
         if unconfined:
-            return words if until is None else [sys.executable, "-I", "-S", _JAIL, "--until", f"{until:.3f}", "--",
-                                                *words]
+            return words if until is None else [sys.executable, "-I", "-S", _CGROUPS, "--until", f"{until:.3f}",
+                                                "--", *words]
         require_sandbox(False)
     bwrap = bwrap_path()
     assert bwrap is not None
@@ -190,37 +220,72 @@ def wrap(command: Sequence[str], *, limits: Limits | None = None, files: Sequenc
 
 def _confined(bwrap: str, words: list[str], limits: Limits, files: Sequence[tuple[str, str]], workdir: str,
               env: dict[str, str], strict: bool, until: float | None = None) -> list[str]:
-    out = [sys.executable, "-I", "-S", _CGROUPS, str(limits.memory_mb), str(limits.cpu_percent), "--",
-           bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-           "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
+    out = [sys.executable, "-I", "-S", _CGROUPS, *(["--until", f"{until:.3f}"] if until is not None else []),
+           "--address", str(limits.address_mb)]  # the outer step's words: never seen from inside (its module)
+    inner = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+             "--unshare-uts", "--unshare-cgroup-try", "--hostname", "zerosum-seat"]
+    if seccomp_filter() is not None:  # no user namespace from inside, as root or not (none to be had else)
+        out += ["--seccomp", str(_SECCOMP_FD)]
+        inner += ["--seccomp", str(_SECCOMP_FD)]
     if _privileged():
-        out += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]  # for the jail to give up root, no more
+        inner += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]  # for the jail to give up root, no more
     else:
-        out += ["--unshare-user", "--disable-userns"]
-    out += _system_binds()
+        inner += ["--unshare-user", "--disable-userns"]
+    inner += _system_binds()
     for root in _python_roots():
-        out += [*_parents(root), "--ro-bind", root, root]
-    out += ["--proc", "/proc", "--dev", "/dev",
-            "--size", str(limits.scratch_mb << 20), "--perms", "1777", "--tmpfs", SCRATCH_DIR,
-            "--size", str(SHM_MB << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]  # multiprocessing's locks
-    for host, inside in files:
+        inner += [*_parents(root), "--ro-bind", root, root]
+    inner += ["--proc", "/proc", "--dev", "/dev",
+              "--size", str(limits.scratch_mb << 20), "--perms", "1777", "--tmpfs", SCRATCH_DIR,
+              "--size", str(SHM_MB << 20), "--perms", "1777", "--tmpfs", "/dev/shm"]  # multiprocessing's locks
+    for fd, (host, inside) in enumerate(files, _SECCOMP_FD + 1):  # a read-only copy: not where it lies here
         if not os.path.exists(host):
             raise UsageError(f"sandbox: {quoted(host)} not found")
-        out += [*_parents(inside), "--ro-bind", os.path.realpath(host), inside]
+        out += ["--file", str(fd), os.path.realpath(host)]
+        inner += [*_parents(inside), "--perms", "0555", "--ro-bind-data", str(fd), inside]
+    if cgroups_wanted():
+        out += [str(limits.memory_mb), str(limits.cpu_percent)]
     environment = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH_DIR,
                    "TMPDIR": SCRATCH_DIR, "LANG": "C.UTF-8", "NUMBA_CACHE_DIR": f"{SCRATCH_DIR}/numba",
                    "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                    "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", **env}
-    out += ["--clearenv"]
+    inner += ["--clearenv"]
     for key, value in environment.items():
-        out += ["--setenv", key, value]
-    out += ["--chdir", workdir, "--", sys.executable, "-I", "-S", _JAIL, *(["--strict"] if strict else [])]
-    if until is not None:
-        out += ["--until", f"{until:.3f}"]
+        inner += ["--setenv", key, value]
+    inner += ["--chdir", workdir, "--", sys.executable, "-I", "-S", _JAIL, *(["--strict"] if strict else [])]
     for source, target in _numba_caches(environment["NUMBA_CACHE_DIR"]):
-        out += ["--link", source, target]
-    out += [*limits.jail_words(), "--", *words]
-    return out
+        inner += ["--link", source, target]
+    inner += [*limits.jail_words(), "--", *words]
+    return [*out, "--", *inner]
+
+
+def cgroups_wanted() -> bool:
+    """Whether seats are put in cgroups of their own where the machine allows it: yes, unless the environment
+    variable :data:`NO_CGROUPS` says otherwise (to see, or test, how a seat is bounded without them)."""
+    return os.environ.get(NO_CGROUPS, "") in ("", "0")
+
+
+def confinement(limits: Limits | None = None) -> str:
+    """One line for the teacher: what holds a seat's memory and CPU on this machine (a cgroup of its own, or
+    limits a process only: then the worst case of a seat's memory)."""
+    limits = limits or Limits()
+    if sandbox_problem() is not None:
+        return "no sandbox here: students' code runs unconfined, with your rights (only the moves' time bounds it)"
+    wanted = cgroups_wanted()
+    memory, cpu = wanted and own_cgroup("memory") is not None, wanted and own_cgroup("cpu") is not None
+    def why(controller: str) -> str:
+        return f"{NO_CGROUPS} is set" if not wanted else \
+            f"no writable cgroup v1 {controller} hierarchy here; cgroup v2 is not used"
+
+    if memory:
+        text = f"a seat's processes together are held to {limits.memory_mb} MB of memory (a cgroup of their own)"
+    else:
+        most = limits.processes * limits.address_mb + limits.scratch_mb + SHM_MB
+        text = (f"a seat's memory is bounded a process only ({why('memory')}): {limits.memory_mb} MB of data and "
+                f"{limits.address_mb} MB of address space each, for up to {limits.processes} processes: "
+                f"{most} MB at worst (lower the contest's sandbox processes or memory_mb to lower it)")
+    if cpu:
+        return text + f"; and to {limits.cpu_percent}% of one core (a CPU cgroup of their own)"
+    return text + f"; their CPU is not held together ({why('cpu')}): a seat's processes may use every core"
 
 
 @functools.lru_cache(maxsize=1)
@@ -232,6 +297,9 @@ def sandbox_problem() -> str | None:
     bwrap = bwrap_path()
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    if _privileged() and seccomp_filter() is None:  # root without a user namespace: only the filter refuses one
+        return (f"the seat's system-call filter knows {' and '.join(SYSCALLS)} machines, not {os.uname().machine}, "
+                "and without it a seat run as root could make a user namespace: run the server as a user, not root")
     probe = _confined(bwrap, ["/bin/true"], Limits(), (), SCRATCH_DIR, {}, False)
     try:
         done = subprocess.run(probe, stdin=subprocess.DEVNULL, capture_output=True, timeout=20)

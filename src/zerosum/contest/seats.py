@@ -1,6 +1,6 @@
 """One submission as a game seat: a protocol engine (docs/protocol.md) that runs in the sandbox (:mod:`.sandbox`).
 
->>> d = seat_definition("class", "submissions/ada/3.py", "python", name="sub-3")   # doctest: +SKIP
+>>> d = seat_definition("class", "submissions/ada/3.py", "python", name="contest-sub-3")   # doctest: +SKIP
 >>> with Engine(list(d.command), dir=d.folder, name=d.name) as engine:            # doctest: +SKIP
 ...     zerosum.play_game("connect4-8x8", engine, "random")
 

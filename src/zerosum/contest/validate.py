@@ -4,8 +4,10 @@
 (:func:`zerosum.contest.seats.seat_definition`) -- and plays the random player from the contest's first
 openings, once as each colour: up to :data:`GAMES` games, within :data:`BUDGET` seconds of wall time, its start
 included (a submission that does not finish loading, or is not ready for its first game, within the budget
-fails, saying so).  The seat itself ends with the budget (:mod:`.jail`'s ``--until``), so nothing it does
-(sleeping at ``newgame``, say) holds the check longer.  The answer is
+fails, saying so).  The seat itself ends with the budget (:mod:`.cgroups`' ``--until``, outside the sandbox), so
+nothing it does (sleeping at ``newgame``, say) holds the check longer.  From inside, the check's seat is the
+ladder's: the same command, engine name (:func:`~zerosum.contest.playing.engine_name`), game spec and sandbox
+limits, so a submission cannot behave for the check alone.  The answer is
 ``(status, message, ply)``:
 
 * ``ok`` and what it played (``4 games against the random player: 2 won, ... ; 61 moves, the longest 0.21 s``);
@@ -35,7 +37,9 @@ from ..external import EngineFault
 from ..external.session import STOP_WAIT
 from ..games import get_game
 from .game_file import check_game_file
-from .jail import OUT_OF_TIME
+from .cgroups import OUT_OF_TIME
+from .playing import engine_name
+from .sandbox import Limits as SeatLimits
 from .seats import seat_definition, seat_engine
 
 __all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET", "VALIDATORS"]
@@ -80,7 +84,9 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
     try:
         # the seat ends with the check's time, whatever it waits for (its start, 'newgame'): the engine client's
         # own waits (110 s for 'newgame') never hold a validator past the budget
-        definition = seat_definition(contest_dir, path, kind, name=name, game=game.spec, unconfined=unconfined,
+        # the contest's seat limits and game spec, as the ladder gives them
+        definition = seat_definition(contest_dir, path, kind, SeatLimits.of_contest(config), name,
+                                     game=str(config["game"]), unconfined=unconfined,
                                      until=started + budget + LIFETIME_MARGIN)
         # its start (the handshake) within the budget too: a file that hangs at import is answered in time
         engine = seat_engine(definition, limits=limits, startup=startup)
@@ -175,7 +181,7 @@ def validate_submission(store: Any, submission: int, *, unconfined: bool = False
     budget = max(MIN_BUDGET, budget - waited)
     try:
         status, message, ply = validate(str(store.directory), row["path"], row["kind"], store.config(),
-                                        name=f"sub-{submission}", unconfined=unconfined, budget=budget,
+                                        name=engine_name(f"sub:{submission}"), unconfined=unconfined, budget=budget,
                                         seed=submission)
     except UsageError:
         raise
