@@ -30,11 +30,12 @@ CONFINED = [] if sandbox_problem() is None else ["--unconfined"]
 EARLY_LINE = "the entries are frozen for the final (the teacher froze them before the deadline): no more submissions"
 
 
-def _final(folder: Path, *options: str, tz: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``zerosum contest final FOLDER --no-grade --jobs 1 OPTIONS`` in its own process (its own ``TZ``)."""
+def _final(folder: Path, *options: str, tz: str | None = None, raw: bool = False) -> subprocess.CompletedProcess[Any]:
+    """``zerosum contest final FOLDER --no-grade --jobs 1 OPTIONS`` in its own process (its own ``TZ``); ``raw``:
+    its output as bytes (text mode would turn a ``\\r`` into a new line)."""
     env = dict(os.environ, **({"TZ": tz} if tz is not None else {}))
     return subprocess.run([sys.executable, "-m", "zerosum", "contest", "final", str(folder), "--no-grade", "--jobs",
-                           "1", *CONFINED, *options], capture_output=True, text=True, env=env, timeout=600)
+                           "1", *CONFINED, *options], capture_output=True, text=not raw, env=env, timeout=600)
 
 
 def _state(folder: Path) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -110,8 +111,10 @@ def test_a_stored_time_without_a_zone_is_utc_whatever_the_machines_zone(tmp_path
                             env=dict(os.environ, TZ="ZZZ+12"))
     assert answer.stdout.startswith(f"the deadline was {passed} (UTC ") and "no more submissions" in answer.stdout, \
         answer  # uploads are closed: the deadline passed in UTC
-    done = _final(folder, tz="ZZZ+12")  # and the final plays without the option
+    done = _final(folder, tz="ZZZ+12", raw=True)  # and the final plays without the option
     assert done.returncode == 0, done.stderr
+    # into a pipe (a log), its progress is whole lines, never a line rewritten with \r
+    assert b"\r" not in done.stderr and b"final: 2/2 games" in done.stderr.split(b"\n"), done.stderr
     assert json.loads((folder / "results.json").read_text())["games"] == 2
 
 

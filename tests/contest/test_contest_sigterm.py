@@ -81,7 +81,8 @@ def test_sigterm_stops_the_contest_server_as_ctrl_c_does_then_ends_as_killed_by_
             upload.kill()
             upload.wait()
     lines = err.read_text().strip().splitlines()
-    assert lines[1:] == [LINES[sig]], lines  # after "serving the contest ...": the one line
+    assert lines[1].startswith("seats: "), lines  # what bounds a seat here (serve says it at its start)
+    assert lines[2:] == [LINES[sig]], lines  # after "serving the contest ..." and "seats: ...": the one line
     assert status == ENDS[sig]
     assert code == "503" and json.loads(body) == {"error": "the server is stopping"}, (code, body)
     left = [name for name in os.listdir(folder) if re.search(r"-(wal|shm|journal)$", name)]

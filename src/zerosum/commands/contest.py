@@ -259,10 +259,14 @@ def _run_final(args: argparse.Namespace) -> int:
     require_sandbox(args.unconfined)
 
     shown: list[tuple[int, int]] = []
+    tty = sys.stderr.isatty()  # a terminal: one line rewritten; a pipe or a log: a line a tenth of the games
 
     def progress(done: int, total: int) -> None:
         shown.append((done, total))
-        print(f"\rfinal: {done}/{total} games", end="", file=sys.stderr, flush=True)
+        if tty:
+            print(f"\rfinal: {done}/{total} games", end="", file=sys.stderr, flush=True)
+        elif done == total or done % max(1, total // 10) == 0:
+            print(f"final: {done}/{total} games", file=sys.stderr, flush=True)
 
     try:
         result = final.run_final(args.directory, seed=args.seed, rounds=args.rounds, grade=args.grade,
@@ -270,16 +274,16 @@ def _run_final(args: argparse.Namespace) -> int:
                                  address=args.ray_address, unconfined=args.unconfined, progress=progress,
                                  grading=not args.no_grade, before_deadline=args.before_deadline)
     except KeyboardInterrupt:  # the final goes on from what it stored when run again (zerosum.contest.final)
-        if shown:
+        if shown and tty:
             print(file=sys.stderr)
         kept = f"{shown[-1][0]} of {shown[-1][1]} games of the final stored" if shown else "no game of the final played"
         raise KeyboardInterrupt(f"{kept} in {args.directory}; to carry on: the same command again "
                                 f"(zerosum contest final {args.directory} ...)") from None
     except BaseException:  # an error's one line starts a line of its own, after the progress line
-        if shown:
+        if shown and tty:
             print(file=sys.stderr)
         raise
-    if shown:
+    if shown and tty:
         print(file=sys.stderr)
     for row in result["results"]:
         points = "" if row["points"] is None else f"  {row['points']:g} points"
