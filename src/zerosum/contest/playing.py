@@ -229,10 +229,8 @@ class GameRunner:
         from .seats import seat_definition
 
         name = engine_name(entry)
-        own = config.get("sandbox")  # the seats' resource limits, when the contest sets them
-        limits = Limits(**own) if isinstance(own, dict) else None
-        definition = seat_definition(str(self.folder), path, kind_of, limits, name, entry=entry_function,
-                                     game=str(config["game"]), unconfined=self.unconfined)
+        definition = seat_definition(str(self.folder), path, kind_of, Limits.of_contest(config), name,
+                                     entry=entry_function, game=str(config["game"]), unconfined=self.unconfined)
         engines[name] = json.dumps(definition.to_json(), sort_keys=True)
         return name
 
