@@ -203,13 +203,19 @@ def _quiet_stdout() -> None:
 def entry() -> None:
     """The console script: a command done while its engine still compiles (a first run, quit early) ends at
     once rather than wait for the compile (:func:`zerosum.agents.prepare.leave`)."""
-    status = main()
-    try:
-        if sys.stdout is not None:
-            sys.stdout.flush()  # what main could not write is still buffered: it would fail again at exit
-    except (OSError, ValueError):
-        _quiet_stdout()
     from .agents import prepare
 
-    prepare.leave(status)
+    status = main()
+    try:
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # what main could not write is still buffered: it would fail again at exit
+        except (OSError, ValueError):
+            _quiet_stdout()
+        prepare.leave(status)
+    except KeyboardInterrupt:  # Ctrl-C as the command ends (`zerosum play | head`: the pipe closed first)
+        _say("interrupted")
+        _quiet_stdout()
+        status = 130
+        prepare.leave(status, grace=0.0)
     sys.exit(status)

@@ -246,7 +246,8 @@ def test_ctrl_c_with_the_outputs_reader_gone_still_exits_130() -> None:
     still ``interrupted`` and exit status 130 (not 0, as a closed pipe alone would end)."""
     with Play(["--second", "first"], tty=False) as game:
         game.type(b"4\n4\n")
-        game.until(*AFTER_4141)  # at the prompt: nothing more is written before the Ctrl-C
+        game.until(*AFTER_4141)
+        game.until("to move: ")  # at the prompt: nothing more is written before the Ctrl-C
         assert game.proc.stdout is not None
         game.open.remove(game.proc.stdout.fileno())
         game.proc.stdout.close()  # the reader is gone
@@ -279,3 +280,28 @@ def test_ctrl_c_while_the_solvers_code_compiles_keeps_the_moves(tmp_path: Path, 
         [*kept(PAST_BOOK + "1", SOLVER, log=tty), *(["interrupted"] if tty else [])], lines[-20:]
     if not tty:
         assert game.stream(2).strip().splitlines()[-1] == "interrupted", game.stream(2)[-2000:]
+
+
+CTRL_C_AT_THE_END = """
+import io, sys
+from zerosum import cli
+
+class Late(io.StringIO):  # the Ctrl-C comes as the console script flushes what the command wrote
+    came = False
+
+    def flush(self):
+        if not self.came:
+            self.came = True
+            raise KeyboardInterrupt
+
+cli.main = lambda: 0  # the pipe closed first: the command ended with status 0
+sys.stdout = Late()
+cli.entry()
+"""
+
+
+def test_ctrl_c_as_the_command_ends_says_interrupted_and_exits_130() -> None:
+    """``zerosum play | head``: the pipe closed first, then Ctrl-C came while the console script flushed its
+    output: ``interrupted`` and 130, not a traceback and 1 (seen in a full run of the tests)."""
+    done = subprocess.run([sys.executable, "-c", CTRL_C_AT_THE_END], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
