@@ -24,9 +24,24 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.pop("LINES", None)
 
 
+def _compile_zerosum() -> None:
+    """Byte-compile zerosum's modules once, before the workers start.  The tests start Python processes by the
+    thousand (the command line, servers, engines, pool workers); where PYTHONDONTWRITEBYTECODE is set, as on
+    these machines, a fresh checkout has no ``.pyc`` and each of them compiled every module it imports again:
+    ``zerosum match random first --games 2`` took 1.11 s instead of 0.70 s."""
+    import compileall
+
+    import zerosum
+
+    compileall.compile_dir(os.path.dirname(zerosum.__file__), quiet=2)
+
+
 def pytest_configure(config):
-    if getattr(config.option, "basetemp", None) or os.environ.get("PYTEST_XDIST_WORKER"):
-        return  # given, or a worker: its controller's, with popen-gwN after it
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a worker: its controller compiled the modules and chose the temporary folders' base
+    _compile_zerosum()
+    if getattr(config.option, "basetemp", None):
+        return  # given
     if getattr(config.option, "numprocesses", None):
         import tempfile
 

@@ -17,8 +17,8 @@ from typing import Iterator
 from page_browser import browser, open_page, DESKTOP  # noqa: F401  (fixtures)
 from test_server_stop import free_port
 
-#: an 8 x 8 game of 36 plies: its review takes many slices (alpha-beta's estimates, then the solver near the end)
-GAME, MOVES = "connect4-8x8", "468731272117626175171348622836166474"
+#: an 8 x 8 game of 6 plies: its review takes several slices (alpha-beta's estimates, about a second a move)
+GAME, MOVES = "connect4-8x8", "468731"
 
 
 def ready(base: str, server: subprocess.Popen) -> None:
@@ -68,7 +68,7 @@ def test_a_review_cut_short_by_a_restart_goes_on_once_the_server_is_back(browser
             page.goto(page.base + f"/?game={GAME}&moves={MOVES}&opponent=person&analysis=1")
             page.wait_for_function("() => document.querySelectorAll('#eval-graph [data-graph-ply]').length >= 2",
                                    timeout=120000)
-            assert "…" in page.text_content("#review-info")  # under way: 36 plies take many slices
+            assert "…" in page.text_content("#review-info")  # under way: 6 plies take several slices
             server.terminate()  # its requests in flight are answered 503 "the server is stopping"
             server.wait(60)
             page.wait_for_function("() => /^(No review|Review paused)/.test(document.querySelector("
@@ -97,9 +97,9 @@ def test_a_review_refused_for_a_reason_says_why_and_is_not_asked_again(browser) 
                                    "'No review: budget=')", timeout=120000)
             count = len(asked)
             page.keyboard.press("ArrowLeft")  # another position shown: the refused review is not asked again
-            page.wait_for_function("() => ui.ply === 35")
+            page.wait_for_function(f"() => ui.ply === {len(MOVES) - 1}")
             page.keyboard.press("ArrowRight")
-            page.wait_for_function("() => ui.ply === 36")
+            page.wait_for_function(f"() => ui.ply === {len(MOVES)}")
             time.sleep(5)  # a review asked again would have asked by now (it waits 2 s between tries)
             assert len(asked) == count, asked
             assert page.text_content("#review-info").startswith("No review: budget=")
