@@ -4,6 +4,7 @@ in another process -- and a bad progress is one line, never a false proof."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import subprocess
@@ -28,6 +29,7 @@ def ticking() -> object:
     return lambda: float(next(ticks))  # every look at the clock: a second later (a slice: about one search)
 
 
+@functools.cache
 def truth() -> list[int | None]:
     from zerosum.solver.solver import Solver
 
