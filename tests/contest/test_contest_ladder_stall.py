@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 import time
 
+import pytest
+
 from contest_players import make_contest, source, submit
 from counting_engine import COUNTING_ENGINE
 from zerosum.contest import ladder
@@ -122,6 +124,7 @@ def test_a_game_no_record_can_hold_is_a_counted_try_then_set_aside_and_the_rest_
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.slow  # CI time: two checks that hang to their limit while the ladder plays (15 s)
 def test_a_students_uploads_again_and_again_hold_the_ladder_for_one_check(tmp_path):
     """eve uploads a file that hangs at import, then again as soon as its check failed: the first check holds
     the ladder (no game starts), the second does not (games start while it runs); before, every upload of the

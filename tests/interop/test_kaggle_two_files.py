@@ -98,7 +98,11 @@ def assert_plays_from(moves: list[dict], copy: Path, spec: str) -> None:
             assert Path(module).is_relative_to(copy), (module, copy)
 
 
-@pytest.mark.parametrize("order", ["first-file-first", "alphabeta-file-first"])
+#: either order in CI, the other in the slow run (CI time: each a Kaggle game in a process of its own)
+SWAPPED = pytest.mark.slow
+
+
+@pytest.mark.parametrize("order", ["first-file-first", pytest.param("alphabeta-file-first", marks=SWAPPED)])
 def test_two_files_of_different_agents_each_play_their_own_code(tmp_path, unpacked, order) -> None:
     first = submission(tmp_path, "first.py", "first")
     searcher = submission(tmp_path, "searcher.py", "alphabeta:depth=2")
@@ -127,7 +131,7 @@ def old_format(path: Path, spec: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("order", ["older-file-first", "newer-file-first"])
+@pytest.mark.parametrize("order", ["older-file-first", pytest.param("newer-file-first", marks=SWAPPED)])
 def test_an_older_file_and_a_newer_one_of_the_same_agent_each_play_their_own_code(tmp_path, unpacked,
                                                                                    order) -> None:
     spec = "alphabeta:depth=2,fast=0"  # no numba: nothing to compile, for either copy

@@ -80,6 +80,7 @@ def test_the_page_s_summary_says_what_zerosum_review_says(page, game: str, moves
         assert any(kind for *_, kind in page_summary(text)), text
 
 
+@pytest.mark.slow  # CI time (13 s of estimates): the page's test of the same game checks [6, "?!", False] in CI
 def test_each_mark_says_whether_it_is_proven_as_the_reviewer_does(client) -> None:
     """``GET /api/review``'s marks carry ``proven`` (a mistake by estimates is not), with ``?!`` as its sign."""
     game, moves = GAMES[2][:2]
