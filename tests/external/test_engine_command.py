@@ -369,3 +369,16 @@ def test_a_game_in_a_file_is_played(tmp_path: pathlib.Path) -> None:
         assert any(" score exact " in line for line in lines), lines  # searched to the end: a proof
     finally:
         program.close()
+
+
+def test_a_move_out_of_time_before_the_agent_had_one_says_why_it_is_the_first_legal_move(tmp_path) -> None:
+    """A player slower than the ``go``'s time: the answer is the first legal column, said in an ``info string``
+    (it came silently, as if the player had chosen it: seen as a flaky test at load 7)."""
+    agent = tmp_path / "slow.py"
+    agent.write_text("import time\n\ndef player(board):\n    time.sleep(3)\n    return 3\n")
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", f"{agent}:player"],
+                            input="position connect4 moves 44\ngo movetime 200\n", capture_output=True, text=True,
+                            timeout=WAIT)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert result.stdout.splitlines() == ["info string stopped before the agent had a move: its first legal move",
+                                          "bestmove 1"]

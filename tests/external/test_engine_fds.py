@@ -17,7 +17,9 @@ import pytest
 from zerosum.external.protocol import Unknown, parse_reply
 
 WAIT = 120.0  # seconds a run may take on a loaded machine: a safety net, never a measure
-SCRIPT = "zsp 1\nposition connect4 moves 4453\nisready\ngo movetime 300\n"
+#: a move time far past what the player needs: under load a 300 ms one ran out, and the engine answered its
+#: fallback (`bestmove 1`) instead of the player's move (seen at load 7)
+SCRIPT = "zsp 1\nposition connect4 moves 4453\nisready\ngo movetime 10000\n"
 #: plays column 7 and prints, at each move, a protocol line that says otherwise, and a line that is none
 PLAYER = """
 def player(board):

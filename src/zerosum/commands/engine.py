@@ -2,17 +2,16 @@
 
 The program reads protocol lines on standard input and writes only protocol lines on standard output, in file
 descriptors of its own taken before the agent loads (:mod:`.engine_io`: whatever else is printed goes to standard
-error, whatever the agent's import did to descriptors 0-2; called as ``zerosum.cli.main([...])`` from Python, it
-hands them and ``sys.stdout`` back as it found them).  Each ``go`` searches in a child process
-(:mod:`.engine_search`: forked ahead of time from the engine once the agent's compiled code is prepared, and
-kept for the next ``go`` when its search ends by itself), which reports every finished
-iteration as an ``info`` line; ``stop`` stops the child (so all it printed comes first), answers ``bestmove``
-at once with the best move found so far (before any: the first legal move), and kills the child, as does
-``quit``.  Every ``go`` is answered by one ``bestmove`` (but one still waiting when ``quit`` comes).  Commands
-are handled in the order they come, but ``quit`` is handled at once, whatever waits (what waits is dropped),
-and while a search runs so are ``isready`` and ``stop``; any other command waits until the search has answered
-(so a script piped in plays each ``go`` to its end, and at the end of the input what waits is done first), and
-so does a ``stop`` that follows a waiting ``go``.
+error, whatever the agent's import did to descriptors 0-2; called as ``zerosum.cli.main([...])`` from Python, it hands
+them and ``sys.stdout`` back as it found them).  Each ``go`` searches in a child process (:mod:`.engine_search`:
+forked ahead of time from the engine once the agent's compiled code is prepared, and kept for the next ``go`` when its
+search ends by itself), which reports every finished iteration as an ``info`` line; ``stop`` stops the child (so all
+it printed comes first), answers ``bestmove`` at once with the best move found so far (before any: the first legal
+move, said in an ``info string``), and kills the child, as does ``quit``.  Every ``go`` is answered by one
+``bestmove`` (but one still waiting when ``quit`` comes).  Commands are handled in the order they come, but ``quit``
+is handled at once, whatever waits (what waits is dropped), and while a search runs so are ``isready`` and ``stop``;
+any other command waits until the search has answered (so a script piped in plays each ``go`` to its end, and at the
+end of the input what waits is done first), and so does a ``stop`` that follows a waiting ``go``.
 
 The compiled code is prepared in the background (:mod:`.engine_prepare`), from start-up for a ``--game``, else
 from the game's first ``position``, and the engine reads its commands all the while.  An ``isready`` after a
@@ -97,8 +96,7 @@ class Engine:
     # ---- commands ---------------------------------------------------------------------------------
 
     def handle(self, line: str) -> bool:
-        """Take one line (see the module docstring for the order commands are handled in); False after
-        ``quit``."""
+        """Take one line (the module docstring says the order commands are handled in); False after ``quit``."""
         try:
             command: Any = p.parse_command(line)
         except p.ProtocolError as exc:
@@ -290,13 +288,14 @@ class Engine:
         search, self.search = self.search, None
         if search is None:
             return
-        self.wait = None
-        process = search.process
+        self.wait, process = None, search.process
         keep = finished and self.spare is None and isinstance(process, SearchProcess)
         if process is None:
             self.send(p.Info(string="stopped before the search began, the engine still preparing: its first legal move"))
         elif not keep:  # cut short: stopped before the answer, so all it printed (on standard error) comes first
             process.freeze(FREEZE_WAIT)
+        if process is not None and not search.best:  # a `stop`, or its time up, before the agent had a move
+            self.send(p.Info(string="stopped before the agent had a move: its first legal move"))
         self.send(p.BestMove(search.best or search.fallback))
         if keep and isinstance(process, SearchProcess):
             self.spare = process  # its pages are its own by now: it searches fastest
@@ -345,6 +344,7 @@ class Engine:
             self.send(info)
         elif kind == "error":
             self.error(f"the agent failed: {move}")
+            search.best = search.best or search.fallback  # the line just said is why: no other word
             self.stop()
         else:
             self.stop(finished=True)
