@@ -21,6 +21,7 @@ from .forfeits import counted_labels, not_counted_note, nodes_cell, run_move_cpu
 from .forfeits import why as forfeit_why
 from .plots import plot_names, write_plots
 from .store import Store
+from .store_schema import describe_versions, older_notes
 
 __all__ = ["PairingStats", "Standing", "Report", "summarize", "rated", "standing_ranks", "print_tables", "table_layout",
            "short_labels", "letter_labels", "progress_columns", "write_plots", "plot_names"]
@@ -83,6 +84,9 @@ class Report:
     move_cpu: float | None = None
     #: the run's external engines: name -> what it said of itself and its latency (zerosum.external.Engine.probe)
     engines: dict[str, Any] = field(default_factory=dict)
+    versions: list[tuple[str | None, int]] | None = None  # who wrote the run (Store.versions; None: not recorded)
+    #: agent -> its moves whose 0 nodes an older zerosum stored are read as none: [not counted, cannot tell]
+    zeros: dict[str, list[int]] = field(default_factory=dict)
 
 
 def _kind(reason: str) -> str:
@@ -100,6 +104,7 @@ def summarize(store: Store) -> Report:
     by_round: dict[tuple[int, int], list[float]] = collections.defaultdict(list)
     times: dict[int, list[float]] = collections.defaultdict(list)
     nodes: dict[int, list[float]] = collections.defaultdict(list)
+    zeros: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     forfeits: collections.Counter[tuple[str, str]] = collections.Counter()
     why: dict[tuple[str, str], list[str]] = {}
     reasons: collections.Counter[str] = collections.Counter()
@@ -139,9 +144,10 @@ def summarize(store: Store) -> Report:
         for i, t in enumerate(rec.times):  # moves alternate, starting with whoever is to move after the opening
             mover = g.first if (i + _opening_plies(g.opening, config)) % 2 == 0 else g.second
             times[mover].append(t)
-            n = rec.nodes[i]
-            if n is not None:
+            if (n := rec.nodes[i]) is not None:
                 nodes[mover].append(n)
+            elif i in rec.zeros:  # an older zerosum's 0 of a move nothing counted (True), or maybe none (False)
+                zeros[labels[mover]][0 if rec.zeros[i] else 1] += 1
         plies.append(len(rec.moves))
         seconds.append(rec.duration)
     for p, ps in enumerate(stats):
@@ -163,7 +169,7 @@ def summarize(store: Store) -> Report:
         statistics.fmean(plies) if plies else math.nan, statistics.fmean(seconds) if seconds else math.nan,
         store.meta("sprt"), dict(agents), {key: forfeit_why(reasons) for key, reasons in why.items()},
         run_move_cpu(config.limits, store.meta("move_cpu")), stored_engines(store.meta("engines")),
-    )
+        store.versions(), dict(zeros))
 
 
 def rated(st: Standing) -> bool:
@@ -290,6 +296,7 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
          fmt_elo(st.elo_error, sign=False) if rated(st) else "-", str(st.games),
          "-" if not st.games else f"{100 * st.score:.1f}%", f"+{st.wins} ={st.draws} -{st.losses}", str(st.forfeits),
          "-" if math.isnan(st.move_ms) else fmt_fixed(st.move_ms, 1),
+         "unknown" if math.isnan(st.nodes) and report.zeros.get(st.label, [0, 0])[1] else
          nodes_cell(st.nodes, st.games, report.move_cpu, st.label in counted)]
         for i, st in zip(standing_ranks(report.standings), report.standings)
     ]
@@ -354,7 +361,8 @@ def print_tables(report: Report, console: Any = None) -> None:
     console.print(
         f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
         + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)} in {cfg.order} order)", f"limits: {limits}",
-                            f"seed {cfg.seed}", describe_deadline(cfg, rule=False), *rules]))
+                            f"seed {cfg.seed}", describe_deadline(cfg, rule=False), *rules,
+                            describe_versions(report.versions, report.played)]))
     )
     name, tables = table_layout(report, console)
     if any(k != v for k, v in name.items()):
@@ -363,10 +371,10 @@ def print_tables(report: Report, console: Any = None) -> None:
         console.print(legend)
     for t in tables:
         console.print(t)
-    note = not_counted_note(report.standings, report.specs, report.move_cpu,
-                            counted_labels(report.forfeits, report.specs))
-    if note is not None:
-        console.print(escape(note))
+    note = not_counted_note(report.standings, report.specs, report.move_cpu,  # an older zerosum's moves: older_notes
+                            counted_labels(report.forfeits, report.specs) | {a for a, z in report.zeros.items() if z[0]})
+    for line in filter(None, [note, *older_notes(report.zeros)]):
+        console.print(escape(line))
     for line in describe_engines(report.engines):  # external engines: their command and latency
         console.print(escape(line), soft_wrap=True)  # one line each, however long its command
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))

@@ -4,14 +4,16 @@ Tables:
 
 - ``meta(key, value)``: ``config`` (JSON: game, agents, games, seed, limits, ...), ``schema``, ``sprt``
   (the decision, once made), ``pgnout`` (the run's record file, relative to this file's folder, which
-  ``--resume`` goes on writing);
+  ``--resume`` goes on writing), ``versions`` (the zerosum that began the run and each other version that
+  resumed it, with the games stored before it: :meth:`Store.versions`);
 - ``agents(id, label, spec)``;
 - ``plan(idx, round, pairing, first, second, opening, seed)``: every game the run will play, fixed from
   the seed before the first move, so a resumed run plays exactly the games still missing;
 - ``games(idx, ...)``: one row per finished game, written (and committed) the moment it ends.  ``idx`` is
   the primary key, so no game can be stored twice.  Schema 2 added ``exacts`` (whether each move's value
   is a proof); a file of schema 1 is read as it is (no value proven) and upgraded by the first game a
-  ``--resume`` stores.
+  ``--resume`` stores.  The 0 nodes its zerosum stored for a move nothing counted are read as None
+  (:func:`~.store_schema.older_reader`), in an upgraded file too (its older games keep ``exacts`` ``[]``).
 
 The file is opened in WAL mode: a process killed at any moment leaves every committed game intact.
 A run holds an exclusive lock on its file (``flock``), so a second run on the same file is refused.
@@ -31,10 +33,12 @@ from typing import Any, Iterable, Iterator
 
 from ..core.files import shown
 from ..core.sqlite_trouble import sqlite_header
+from ..core.version import __version__
 from ..errors import InvalidFileError
 from ..spec import quoted, visible
 from .store_files import Claim, StorageError, _failed, _lock, _said, lock_file, read_unchanged
-from .store_schema import _EXACTS, _RESULTS, _SCHEMA, _TABLES, SCHEMA_VERSION, GameRecord, PlannedGame, _number
+from .store_schema import (_EXACTS, _RESULTS, _SCHEMA, _TABLES, SCHEMA_VERSION, VERSIONS, GameRecord, PlannedGame,
+                           _number, older_reader, read_versions)
 
 __all__ = ["Store", "PlannedGame", "GameRecord", "SCHEMA_VERSION", "lock_file", "StorageError"]
 
@@ -52,6 +56,7 @@ class Store:
     def __init__(self, path: str | Path, create: bool = False, lock: bool | Claim = False) -> None:
         self.path = Path(path)
         self.schema = SCHEMA_VERSION
+        self._noted = False  # this zerosum's version is in the file's (:meth:`_note_version`)
         self._lock_fd: int | None = None
         self.db: sqlite3.Connection | None = None
         name = str(path)
@@ -223,11 +228,30 @@ class Store:
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (json.dumps(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(config),))
             db.execute("INSERT INTO meta VALUES ('created', ?)", (json.dumps(time.time()),))
+            db.execute("INSERT INTO meta VALUES (?, ?)", (VERSIONS, json.dumps([[__version__, 0]])))
             db.executemany("INSERT INTO agents VALUES (?, ?, ?)", [(i, l, s) for i, (l, s) in enumerate(labels)])
             db.executemany(
                 "INSERT INTO plan VALUES (?, ?, ?, ?, ?, ?, ?)",
                 ((g.idx, g.round, g.pairing, g.first, g.second, g.opening, g.seed) for g in plan),
             )
+        self._noted = True
+
+    def versions(self) -> list[tuple[str | None, int]] | None:
+        """Which zerosum wrote the run: ``(version, games stored before it)`` for the one that began it, then
+        for each other version that resumed it (``[("0.1.0", 0)]``; a version None: a zerosum that kept none
+        began it, and a later one resumed it); None when the file keeps none (an older zerosum wrote it)."""
+        try:
+            return read_versions(self.meta(VERSIONS))
+        except InvalidFileError:  # not JSON: as good as none
+            return None
+
+    def _note_version(self, db: sqlite3.Connection) -> None:
+        """This zerosum's version after the file's, in the transaction of the first game it stores, when it is
+        not the last one there (a run resumed by another version, or by any when an older zerosum began it)."""
+        versions = self.versions() or [(None, 0)]
+        if versions[-1][0] != __version__:
+            versions.append((__version__, int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])))
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (VERSIONS, json.dumps(versions)))
 
     def agents(self) -> list[tuple[str, str]]:
         with self._sql() as db:
@@ -256,6 +280,8 @@ class Store:
             if self.schema == 1:
                 db.execute(_EXACTS)
                 db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (json.dumps(SCHEMA_VERSION),))
+            if not self._noted:
+                self._note_version(db)
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -265,20 +291,32 @@ class Store:
                 ),
             )
         self.schema = SCHEMA_VERSION
+        self._noted = True
 
     def done(self) -> set[int]:
         with self._sql() as db:
             return {row[0] for row in db.execute("SELECT idx FROM games")}
 
     def games(self) -> Iterator[GameRecord]:
-        """Every stored game in order; a malformed row is an InvalidFileError naming the game."""
+        """Every stored game in order; a malformed row is an InvalidFileError naming the game.  A game an older
+        zerosum stored (schema 1: its ``exacts`` ``[]``, moves played) has the 0 nodes of moves nothing counted
+        read as None (:func:`~.store_schema.older_reader`), when no zerosum that keeps its version began the run."""
+        versions = self.versions()
+        older = versions is None or versions[0][0] is None
+        read: Any = None
         with self._sql() as db:
             rows = db.execute(
                 "SELECT idx, result, winner, reason, forfeit, moves, times, nodes, vals, depths, duration, finished, "
                 + ("exacts" if self.schema > 1 else "'[]'") + " FROM games ORDER BY idx"
             )
             for r in rows:
-                yield self._record(r)
+                rec = self._record(r)
+                if older and rec.moves and not rec.exacts and 0 in rec.nodes:
+                    if read is None:
+                        read = older_reader(self.meta("config"), [s for _, s in self.agents()],
+                                            {g.idx: g for g in self.plan()}, self.meta("engines"))
+                    read(rec)
+                yield rec
 
     def _record(self, r: tuple[Any, ...]) -> GameRecord:
         idx = r[0]
