@@ -74,6 +74,7 @@ def test_other_processes_reading_the_database_leave_the_live_server_whole(tmp_pa
             assert curl(f"{url}{path}")[0] == 200, path
         status, me, _ = curl(f"{url}/api/me", token=tokens["Ada"])
         assert status == 200 and len(me["submissions"]) == 1, me
+        player.write_text(GOOD + "# a second version\n")  # the same bytes again would not be stored again
         status, second = _submit(url, tokens["Ada"], player)
         assert status == 201 and isinstance(second, dict) and second["status"] == "ok", second
         assert _deleted(pid, folder) == []

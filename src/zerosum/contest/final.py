@@ -8,7 +8,7 @@ naming that process's pid, and nothing is changed; stop the server first (the fi
 **Not before the deadline** (refused in one line, nothing changed) unless ``before_deadline``: :func:`check_deadline`.
 
 **Pending checks first.**  Uploads accepted but left ``validating`` (the server was stopped before it checked
-them) are validated first, in the sandbox as the server would (:func:`_validate_pending`; ``results.json``'s
+them) are validated first, in the sandbox as the server would (:func:`~.validate.validate_pending`; ``results.json``'s
 ``validated`` lists their answers), so the entries frozen are what the server would have made them.
 
 **Freezing.**  The first run of the final sets the config's ``frozen`` (the ladder stops scheduling, uploads
@@ -37,7 +37,13 @@ deterministic players the same results.
   reference* reaches (below every threshold: 0).  Points are numbers from 0 to 1000.
 
 The rule is checked before anything is frozen or played: bands need two references (a contest with one, the
-default ``random``, is refused in one line unless a table is given, or ``grading=False``: no grades at all).
+default ``random``, is refused in one line unless a table is given, or ``grading=False``: no grades at all), and
+two that are not one player under two names (:func:`~.standings.player_of`: the same spec, file or engine, a seed
+aside), whose ratings would differ by chance alone.  Where the games leave no bands (LOW and HIGH tie, at the 0.1
+Elo the results show; LOW ends above HIGH; one of them finished no game), nobody gets points rather than points from
+bands of no width: the results are written, every ``points`` empty and ``grade["ungraded"]`` saying why, then one
+UsageError line says so (run again with another rule, the final grades them and plays nothing).  Of references tied
+at the bottom or the top, the default bands name the first by name (the bands are the same).
 
 **The files** (written whole, replacing earlier ones): ``results.csv``, one row an entry, best first, with
 the columns of :data:`FIELDS` (``forfeit_reasons`` as ``reason (count); ...``, ``points`` empty for a
@@ -66,7 +72,8 @@ from ..arena.stats import competition_ranks
 from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
-from .standings import Entry, connect, field, game_mark, read_config, standing_rows, tied, written
+from .standings import Entry, absent_rows, connect, field, game_mark, player_of, read_config, standing_rows, tied, \
+    written
 from .store import settle_active
 from .submissions import deadline_time
 
@@ -143,28 +150,6 @@ def check_deadline(config: dict[str, Any], folder: str | Path, now: float | None
                      f"--before-deadline: zerosum contest final {shlex.quote(str(folder))} --before-deadline)")
 
 
-def _validate_pending(folder: Path, unconfined: bool) -> list[dict[str, Any]]:
-    """Validate, as the server would (in the sandbox, :data:`~.validate.VALIDATORS` at once, each with the whole
-    budget), the uploads left ``validating`` (accepted, then the server stopped before it checked them), so the
-    entries frozen next are each student's latest submission answered ``ok``; what each was answered."""
-    import concurrent.futures
-
-    from .store import Store
-    from .validate import VALIDATORS, validate_submission
-
-    store = Store(folder)
-    try:
-        pending = [int(r["id"]) for r in store.rows("SELECT id FROM submissions WHERE status = 'validating' ORDER BY id")]
-        with concurrent.futures.ThreadPoolExecutor(VALIDATORS, thread_name_prefix="zerosum-final-check") as pool:
-            for job in [pool.submit(validate_submission, store, sid, unconfined=unconfined, whole=True)
-                        for sid in pending]:
-                job.result()  # a missing sandbox: one line (UsageError), before anything is frozen
-        return [{k: row[k] for k in ("id", "name", "filename", "status", "message")}
-                for sid in pending if (row := store.submission(sid)) is not None]
-    finally:
-        store.close()
-
-
 def _claim_final(conn: sqlite3.Connection) -> Any:
     with written(conn):
         row = conn.execute("SELECT * FROM games WHERE stage = 'final' AND status = 'pending' ORDER BY id LIMIT 1"
@@ -220,8 +205,7 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
         kind, steps = table
         zero = next((r for r in refs if r["entry"] == anchor), refs[0] if refs else None)
         base = zero["rating"] if zero is not None and zero["rating"] is not None else 0.0
-        places = _places(students)
-        for place, r in zip(places, students):
+        for place, r in zip(competition_ranks(students, tied), students):  # tied students share a place (1, 2, 3, 3, 5)
             if kind == "rank":
                 r["points"] = next((p for k, p in steps if k >= place), 0.0)
             else:
@@ -237,27 +221,52 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
             if not comma or name not in names:
                 raise UsageError(f"--grade {quoted(grade)}: give LOW,HIGH, two references of the contest "
                                  f"({', '.join(sorted(names)) or 'none'})")
-    else:
-        rated = sorted((r for r in refs if r["rating"] is not None), key=lambda r: r["rating"])
-        if len(rated) < 2:
-            raise UsageError("the final cannot grade: the contest needs two rated references for its bands "
-                             "(or give --grade-table FILE.csv)")
-        low, high = rated[0]["name"], rated[-1]["name"]
+    else:  # of references tied at the bottom (or the top), the first by name is named: the bands are the same
+        rated = sorted((r for r in refs if r["rating"] is not None), key=lambda r: (r["rating"], r["name"]))
+        low, high = (rated[0]["name"], rated[-1]["name"]) if len(rated) > 1 else ("", "")
+    about = {"rule": "bands", "low": low or None, "high": high or None, "full": FULL_POINTS, "bands": BANDS}
+    why = _no_bands(refs, names.get(low), names.get(high))
+    if why is not None:  # no grades rather than grades from bands of no width (module docstring)
+        for r in rows:
+            r["points"] = None
+        return {**about, "ungraded": why}
     elos = {r["entry"]: (r["rating"] if r["rating"] is not None else -math.inf) for r in rows if r["rank"] is not None}
     points = grade_points(elos, names[low]["entry"], names[high]["entry"],
                           "--grade" if grade is not None else "the bands between the references")
     for r in students:
         r["points"] = points[r["entry"]]
-    return {"rule": "bands", "low": low, "high": high, "full": FULL_POINTS, "bands": BANDS}
+    return about
+
+
+def _no_bands(refs: list[dict[str, Any]], low: dict[str, Any] | None, high: dict[str, Any] | None) -> str | None:
+    """Why the final's games left no bands between the rows ``low`` and ``high`` (None: the default rule found fewer
+    than two rated references), or None when LOW's rating is below HIGH's."""
+    if low is None or high is None:
+        rated = [r["name"] for r in refs if r["rating"] is not None]
+        return (f"its bands need two rated references, and {len(rated)} of the {len(refs)} has a rating "
+                f"({', '.join(rated) or 'none'}; the others finished no game)")
+    for r in (low, high):
+        if r["rating"] is None:
+            return f"{r['name']} finished no game, so it has no rating to grade by"
+    if low["rating"] == high["rating"]:
+        return f"{low['name']} and {high['name']} tie at {low['rating']:+.1f} Elo, so there are no bands between them"
+    if low["rating"] > high["rating"]:
+        return (f"{low['name']} (LOW, {low['rating']:+.1f} Elo) ranks above {high['name']} (HIGH, "
+                f"{high['rating']:+.1f} Elo), so there are no bands from LOW up to HIGH")
+    return None
 
 
 def _gradable(config: dict[str, Any], grade: str | None, other_rule: bool) -> None:
     """One UsageError line when the final's bands cannot grade: ``grade`` (else the config's) not two of the
-    contest's references, or, by default, fewer than two references to grade between.  ``other_rule``: a
-    table, or no grading, which need no reference."""
+    contest's references, or, by default, fewer than two references to grade between; or the references to grade
+    between one player under two names (:func:`~.standings.player_of`: the same spec, file or engine, a seed
+    aside), whose ratings would differ by chance alone.  ``other_rule``: a table, or no grading, which need no
+    reference."""
     if other_rule:
         return
-    known = [str(r.get("name")) for r in config.get("references") or [] if isinstance(r, dict)]
+    refs = {str(r.get("name")): r for r in config.get("references") or [] if isinstance(r, dict)}
+    known = list(refs)
+    pair, what = known, "the final's bands (from the lowest- to the highest-rated reference)"
     given = grade if grade is not None else config.get("grade")
     if given is not None:
         low, comma, high = str(given).partition(",")
@@ -268,27 +277,17 @@ def _gradable(config: dict[str, Any], grade: str | None, other_rule: bool) -> No
         if low.strip() == high.strip():  # as the tournament's --grade says it
             raise UsageError(f"{what} {quoted(str(given))}: LOW and HIGH are the same reference, {low.strip()}: "
                              "give two references, the weaker first")
+        pair, what = [low.strip(), high.strip()], f"{what} {quoted(str(given))}"
     elif len(known) < 2:
         raise UsageError(f"the final cannot grade: its bands need two references and the contest has "
                          f"{len(known)} ({', '.join(known) or 'none'}): give --grade-table FILE.csv, or --no-grade "
                          "to play it without grades; nothing was frozen or played")
-
-
-def _places(students: list[dict[str, Any]]) -> list[int]:
-    """Each student's place among the students, best first, tied ones sharing theirs (1, 2, 3, 3, 5)."""
-    return competition_ranks(students, tied)
-
-
-def _absent(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str, Any]]:
-    """A row (no rank, no games) for every student of the roster without an entry in the final."""
-    playing = {e.name for e in entries if not e.is_reference}
-    out = []
-    for row in conn.execute("SELECT name FROM people WHERE role = 'student' ORDER BY name"):
-        if row[0] not in playing:
-            out.append({"rank": None, "entry": None, "name": row[0], "kind": "student", "submission": None,
-                        "rating": None, "rating_low": None, "rating_high": None, "score": None, "points": 0,
-                        "games": 0, "wins": 0, "draws": 0, "losses": 0, "forfeits": 0, "forfeit_reasons": []})
-    return out
+    if len({player_of(refs[name]) for name in pair}) < 2:
+        raise UsageError(f"{what}: {', '.join(pair[:-1])} and {pair[-1]} are one player "
+                         f"({quoted(str(refs[pair[0]].get('spec')))}) under {len(pair)} names: their ratings would "
+                         "differ by chance alone, and bands between them would grade nothing: grade between two "
+                         "references of different strength (--grade LOW,HIGH), or give --grade-table FILE.csv, or "
+                         "--no-grade; nothing was frozen or played")
 
 
 def _iso(when: Any) -> str | None:
@@ -309,13 +308,6 @@ def _csv(rows: list[dict[str, Any]]) -> str:
         out["forfeit_reasons"] = "; ".join(f"{x['reason']} ({x['count']})" for x in row["forfeit_reasons"])
         writer.writerow(out)
     return buffer.getvalue()
-
-
-def _write(path: Path, text: str) -> None:
-    from ..core.files import atomic_output
-
-    with atomic_output(path, overwrite=True, what="results file") as fh:
-        fh.write(text)
 
 
 def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int | None = None, grade: str | None = None,
@@ -351,7 +343,9 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         conn.close()
         raise
     try:
-        checked = [] if isinstance(read_config(conn).get("final"), dict) else _validate_pending(folder, unconfined)
+        from .validate import validate_pending
+
+        checked = [] if isinstance(read_config(conn).get("final"), dict) else validate_pending(folder, unconfined)
         final = _freeze(conn, seed, rounds)
         reset_running(conn, "final")
         with written(conn):  # games set aside by an earlier run are tried again
@@ -376,23 +370,29 @@ def run_final(contest_dir: str | Path, *, seed: int | None = None, rounds: int |
         rows = standing_rows(entries, games)
         for r in rows:
             r.pop("pending", None)
-        rows += _absent(conn, entries)
+        rows += absent_rows(conn, entries)
         config = read_config(conn)
         first_ref = next((e.key for e in entries if e.is_reference), None)
-        if grading:
-            about: dict[str, Any] | None = grade_rows(rows, grade if grade is not None else config.get("grade"), rule,
-                                                      first_ref)
-        else:
-            about = None
-            for r in rows:
-                r["points"] = None
+        about = grade_rows(rows, grade if grade is not None else config.get("grade"), rule, first_ref) if grading \
+            else None
+        for r in rows if about is None else ():  # no grades: every points empty
+            r["points"] = None
         unplayed = [dict(r) for r in conn.execute("SELECT id, first, second, reason FROM games WHERE stage = 'final' "
                                                   "AND status = 'done' AND result IS NULL ORDER BY id")]
         result = {"game": config.get("game"), "seed": final["seed"], "rounds": final["rounds"], "games": len(games),
                   "unplayed": unplayed, "validated": checked,
                   "frozen": _iso(final.get("started")), "grade": about, "results": rows}
-        _write(folder / "results.json", json.dumps(result, indent=2) + "\n")
-        _write(folder / "results.csv", _csv(rows))
+        from ..core.files import atomic_output
+
+        for name, text in (("results.json", json.dumps(result, indent=2) + "\n"), ("results.csv", _csv(rows))):
+            with atomic_output(folder / name, overwrite=True, what="results file") as fh:  # each written whole
+                fh.write(text)
+        if about is not None and about.get("ungraded"):  # the games are kept: grading again plays none of them
+            raise UsageError(f"the final's {len(games)} games are played and its results written without points "
+                             f"(results.csv, results.json in {folder}): its bands cannot grade: {about['ungraded']}; "
+                             "to grade them, run the final again, which plays no game again, with --grade-table "
+                             "FILE.csv, or --grade LOW,HIGH naming two references the games told apart, the weaker "
+                             "first")
         return result
     finally:
         runner.close()

@@ -42,8 +42,8 @@ from ..arena.forfeits import short_reason
 from ..arena.stats import competition_ranks, rating_errors, ratings
 from .store import ENTRY_IDS
 
-__all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "leaderboard", "standing_rows",
-           "tied", "SCORES", "BUSY_SECONDS"]
+__all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "player_of", "absent_rows",
+           "leaderboard", "standing_rows", "tied", "SCORES", "BUSY_SECONDS"]
 
 #: the first player's score of each result
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -142,6 +142,37 @@ def references(config: dict[str, Any]) -> list[Entry]:
         if isinstance(ref, dict) and isinstance(ref.get("name"), str):
             out.append(Entry(f"ref:{ref['name']}", ref["name"]))
     return out
+
+
+def player_of(ref: dict[str, Any]) -> tuple[str, ...]:
+    """What the reference ``ref`` of the config plays as, so that two names for one player are told from two players:
+    a copied file by its SHA-256 and function, an external engine by its definition (its name aside), any other by
+    its spec's name and options in any order; a ``seed`` option aside (the same agent with another seed is as
+    strong)."""
+    from ..spec import parse_spec
+
+    if isinstance(ref.get("sha256"), str) and not isinstance(ref.get("engine"), dict):
+        return ("file", ref["sha256"], str(ref.get("entry") or ""))
+    spec = str(ref.get("spec", "")).strip()
+    try:
+        name, options = parse_spec(spec, ValueError)
+    except ValueError:  # an older contest's file reference: its path as given
+        return ("spec", spec)
+    kept = ",".join(f"{k}={v}" for k, v in sorted(options.items()) if k != "seed")
+    engine = ref.get("engine")
+    if isinstance(engine, dict):
+        return ("engine", json.dumps({k: v for k, v in engine.items() if k != "name"}, sort_keys=True), kept)
+    return ("spec", name, kept)
+
+
+def absent_rows(conn: sqlite3.Connection, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """A row (no rank, no games, 0 points) for every student of the roster without an entry among ``entries``."""
+    playing = {e.name for e in entries if not e.is_reference}
+    return [{"rank": None, "entry": None, "name": row[0], "kind": "student", "submission": None, "rating": None,
+             "rating_low": None, "rating_high": None, "score": None, "points": 0, "games": 0, "wins": 0, "draws": 0,
+             "losses": 0, "forfeits": 0, "forfeit_reasons": []}
+            for row in conn.execute("SELECT name FROM people WHERE role = 'student' ORDER BY name")
+            if row[0] not in playing]
 
 
 def field(conn: sqlite3.Connection, config: dict[str, Any] | None = None) -> list[Entry]:

@@ -43,7 +43,7 @@ from ..core.sqlite_trouble import DISK_FULL, outside, sqlite_header
 from ..errors import UsageError
 
 __all__ = ["Store", "DB_NAME", "hash_token", "SCHEMA", "BUSY_SECONDS", "storage_problem", "disk_full", "unopenable",
-           "ENTRY_IDS", "NOT_TAKEN", "settle_active"]
+           "ENTRY_IDS", "NOT_TAKEN", "SAME_UPLOAD", "Repeated", "settle_active"]
 
 DB_NAME = "contest.db"
 #: how long a writer waits for another process's transaction before giving up
@@ -69,8 +69,21 @@ CREATE INDEX IF NOT EXISTS games_second ON games(second);
 #: each name's entry, what the ladder and the final play: the id of its latest submission answered ``ok`` (a
 #: later upload that fails its check, or is still being checked, leaves it in place)
 ENTRY_IDS = "SELECT MAX(id) FROM submissions WHERE status = 'ok' GROUP BY name"
+#: a name's submission with these bytes (``sha256``, ``kind``) that is being checked or is its entry, latest first:
+#: an upload of the same bytes is the same submission again (parameters: name, sha256, kind)
+SAME_UPLOAD = ("SELECT id, filename, status FROM submissions WHERE name = ? AND sha256 = ? AND kind = ? AND "
+               f"(status = 'validating' OR id IN ({ENTRY_IDS})) ORDER BY id DESC LIMIT 1")
 #: the end of a failed submission's message when an earlier one of its author stays their entry
 NOT_TAKEN = "This upload was not taken: your submission {id} ({filename}) still plays"
+
+
+class Repeated(Exception):
+    """An upload not added: its bytes are those of ``row`` (id, filename, status), its author's submission being
+    checked or their entry (:data:`SAME_UPLOAD`)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        super().__init__(f"the same file as submission {row['id']}")
+        self.row = row
 
 
 def settle_active(db: sqlite3.Connection, name: str | None = None) -> None:
@@ -253,10 +266,16 @@ class Store:
 
     # -- submissions -----------------------------------------------------------------------------------
     def add_submission(self, name: str, filename: str, kind: str, sha256: str, path: str,
-                       created: float | None = None) -> int:
+                       created: float | None = None, *, once: bool = False) -> int:
         """A new submission, status ``validating``, not active (the name's entry stays what it was until this one
-        is answered ``ok``: :meth:`set_status`); its id."""
+        is answered ``ok``: :meth:`set_status`); its id.  ``once``: unless the name has a submission of these bytes
+        being checked or as its entry (:data:`SAME_UPLOAD`): then nothing is added and :class:`Repeated` names it.
+        The look and the insert are one transaction (``BEGIN IMMEDIATE``: one writer at a time, across threads and
+        processes), so of two identical uploads at once the second finds the first."""
         with self.transaction() as db:
+            same = db.execute(SAME_UPLOAD, (name, sha256, kind)).fetchone() if once else None
+            if same is not None:
+                raise Repeated(dict(same))
             cursor = db.execute(
                 "INSERT INTO submissions(name, created, filename, kind, sha256, path, status, active) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'validating', 0)",
@@ -293,6 +312,11 @@ class Store:
     def active(self) -> list[dict[str, Any]]:
         """Each person's active submission (their entry: the latest answered ``ok``), in name order."""
         return self.rows("SELECT * FROM submissions WHERE active = 1 ORDER BY name")
+
+    def same_upload(self, name: str, sha256: str, kind: str) -> dict[str, Any] | None:
+        """``name``'s submission of these bytes being checked or as their entry (:data:`SAME_UPLOAD`), or None."""
+        found = self.rows(SAME_UPLOAD, (name, sha256, kind))
+        return found[0] if found else None
 
     def recent_uploads(self, name: str, since: float) -> int:
         """How many submissions ``name`` made since ``since`` (seconds since the epoch)."""

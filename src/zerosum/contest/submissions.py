@@ -16,7 +16,11 @@ and the name's active one stays until this one is validated ``ok``), so a crash 
 folder, never a row without its file; a write or a commit that fails (a full disk) removes the folder and
 raises :class:`Unsaved`.  :func:`accept` refuses, each in one line, an upload after the deadline (the deadline
 stated) or once the entries are frozen (saying so when the teacher froze them before the deadline), one
-too large, and one that is none of the above.
+too large, one that is none of the above, and one whose bytes are those of the student's submission being checked
+or of their entry (:func:`repeated`: a double click, a script that posts twice, an upload of the file that plays).
+That last look is made again in the transaction that adds the row
+(:meth:`~zerosum.contest.store.Store.add_submission`'s ``once``), so two identical uploads at once, from two
+threads or two processes, store one: the other is refused so, and its folder removed.
 
 **Private to the teacher's account**: ``submissions/`` and each upload's folder are 0700, their files 0600
 (a program 0700), whatever the umask; where the seats run as users of their own (bubblewrap as root) the files
@@ -45,10 +49,10 @@ from typing import Any
 
 from ..errors import UsageError
 from .owned import UPLOAD_FOLDER
-from .store import Store, disk_full, storage_problem
+from .store import Repeated, Store, disk_full, storage_problem
 
 __all__ = ["MAX_UPLOAD", "STUDENT_BYTES", "NOTEBOOK_MARK", "Prepared", "prepare", "accept", "prune", "pruned",
-           "file_mode", "closed_reason", "deadline_time", "clean_filename", "KINDS", "RUNNABLE", "Unsaved"]
+           "file_mode", "closed_reason", "deadline_time", "clean_filename", "repeated", "KINDS", "RUNNABLE", "Unsaved"]
 
 #: the largest upload, bytes
 MAX_UPLOAD = 256 * 1024
@@ -185,6 +189,14 @@ def closed_reason(config: dict[str, Any], now: float | None = None) -> str | Non
     return None
 
 
+def repeated(row: dict[str, Any]) -> str:
+    """The line that refuses an upload whose bytes are those of ``row``, the student's submission being checked or
+    their entry."""
+    now = "is being checked (its answer comes on your page)" if row["status"] == "validating" else "plays as your entry"
+    return (f"this file is the same as your submission {row['id']} ({row['filename']}), which {now}: it was not "
+            "stored again")
+
+
 def _write(path: Path, data: bytes, mode: int) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     with os.fdopen(fd, "wb") as out:
@@ -204,7 +216,8 @@ def file_mode(executable: bool = False) -> int:
 
 def accept(store: Store, name: str, filename: str | None, data: bytes, now: float | None = None) -> int:
     """Check and save ``name``'s upload; the new submission's id (status ``validating``; active once ``ok``).
-    One :class:`Refused` line (nothing saved) when closed, too large or not a submission.  Once it is saved, the
+    One :class:`Refused` line (nothing saved) when closed, too large, not a submission, or the same bytes as the
+    name's submission being checked or its entry (:func:`repeated`).  Once it is saved, the
     name's oldest replaced submissions lose their files past :data:`STUDENT_BYTES` (:func:`prune`)."""
     config = store.config()
     reason = closed_reason(config, now)
@@ -214,6 +227,9 @@ def accept(store: Store, name: str, filename: str | None, data: bytes, now: floa
     game = str(config.get("game", ""))
     prepared = prepare(shown, data, programs=".py:" not in game)
     digest = hashlib.sha256(data).hexdigest()
+    same = store.same_upload(name, digest, prepared.kind)
+    if same is not None:  # looked at again as the row is added: an identical upload may be under way
+        raise Refused(repeated(same))
     created = time.time() if now is None else now
     try:
         (store.directory / "submissions").mkdir(mode=0o700, exist_ok=True)
@@ -232,9 +248,12 @@ def accept(store: Store, name: str, filename: str | None, data: bytes, now: floa
             os.fsync(fd)
         finally:
             os.close(fd)
-        submission = store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created)
+        submission = store.add_submission(name, shown, prepared.kind, digest, str(folder / runnable), created,
+                                          once=True)
     except BaseException as exc:  # nothing of an upload that is not recorded is left behind
         shutil.rmtree(target, ignore_errors=True)
+        if isinstance(exc, Repeated):  # the same bytes, stored a moment ago by an upload beside this one
+            raise Refused(repeated(exc.row)) from None
         if isinstance(exc, OSError) or (isinstance(exc, sqlite3.Error) and storage_problem(exc) is not None):
             raise Unsaved(exc) from None
         raise

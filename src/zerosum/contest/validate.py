@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 from ..agents.base import Limits
@@ -42,7 +43,7 @@ from .playing import engine_name
 from .sandbox import Limits as SeatLimits
 from .seats import seat_definition, seat_engine
 
-__all__ = ["validate", "validate_submission", "GAMES", "BUDGET", "MIN_BUDGET", "VALIDATORS"]
+__all__ = ["validate", "validate_submission", "validate_pending", "GAMES", "BUDGET", "MIN_BUDGET", "VALIDATORS"]
 
 #: games played at most (the first openings, each from both sides)
 GAMES = 4
@@ -191,3 +192,25 @@ def validate_submission(store: Any, submission: int, *, unconfined: bool = False
         return "validating", "the server stopped during the check: it runs again at the next start", None
     store.set_status(submission, status, message, ply)
     return status, message, ply
+
+
+def validate_pending(folder: str | Path, unconfined: bool) -> list[dict[str, Any]]:
+    """Validate, as the server would (in the sandbox, :data:`VALIDATORS` at once, each with the whole budget), the
+    uploads of the contest in ``folder`` left ``validating`` (accepted, then the server stopped before it checked
+    them), so that the entries the final freezes next are each student's latest submission answered ``ok``; what
+    each was answered (id, name, filename, status, message).  A missing sandbox: one UsageError line."""
+    import concurrent.futures
+
+    from .store import Store
+
+    store = Store(folder)
+    try:
+        pending = [int(r["id"]) for r in store.rows("SELECT id FROM submissions WHERE status = 'validating' ORDER BY id")]
+        with concurrent.futures.ThreadPoolExecutor(VALIDATORS, thread_name_prefix="zerosum-final-check") as pool:
+            for job in [pool.submit(validate_submission, store, sid, unconfined=unconfined, whole=True)
+                        for sid in pending]:
+                job.result()
+        return [{k: row[k] for k in ("id", "name", "filename", "status", "message")}
+                for sid in pending if (row := store.submission(sid)) is not None]
+    finally:
+        store.close()
