@@ -96,8 +96,10 @@ def test_a_first_search_in_python_on_a_cold_cache_says_so_on_standard_error(tmp_
     cold = _python(code, str(tmp_path))
     assert cold.returncode == 0, cold.stderr
     lines = cold.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("zerosum: preparing the engine (alpha-beta's kernel), first run "
-                                                   "only: "), lines
+    assert lines and lines[0].startswith("zerosum: preparing the engine (alpha-beta's kernel), first run only: "), lines
+    # said once; again every 10 s only where the compile takes that long (a loaded machine: 2 lines at load 7)
+    assert len(lines) == 1 or all(line.startswith("zerosum: preparing the engine (alpha-beta's kernel), first run "
+                                                  "only: compiling for ") for line in lines), lines
     warm = _python(code, str(tmp_path))  # the cache it left: a load, not a compile, and no word
     assert warm.returncode == 0 and warm.stderr == "" and warm.stdout == cold.stdout
 
