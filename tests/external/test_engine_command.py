@@ -196,13 +196,20 @@ def test_protocol_errors_are_values_not_tracebacks() -> None:
         parse_reply("bestmove")
 
 
-def test_an_agent_that_fails_or_prints_leaves_the_protocol_clean(tmp_path) -> None:
+def _one_move(tmp_path, source: str, spec: str) -> subprocess.CompletedProcess[str]:
+    """``zerosum engine FILE:spec`` of the file ``source`` asked one move of 200 ms; it ends cleanly."""
     agent = tmp_path / "student.py"
-    agent.write_text("def play(game, state):\n    print('debug output')\n    raise RuntimeError('oops')\n")
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", f"{agent}:play"],
+    agent.write_text(source)
+    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", f"{agent}:{spec}"],
                             input="position connect4 moves 44\ngo movetime 200\n", capture_output=True, text=True,
                             timeout=WAIT)
     assert result.returncode == 0 and "Traceback" not in result.stderr
+    return result
+
+
+def test_an_agent_that_fails_or_prints_leaves_the_protocol_clean(tmp_path) -> None:
+    result = _one_move(tmp_path, "def play(game, state):\n    print('debug output')\n    raise RuntimeError('oops')\n",
+                       "play")
     assert result.stdout.splitlines() == ["info string error the agent failed: RuntimeError: oops", "bestmove 1"]
     assert "debug output" in result.stderr
 
@@ -374,11 +381,6 @@ def test_a_game_in_a_file_is_played(tmp_path: pathlib.Path) -> None:
 def test_a_move_out_of_time_before_the_agent_had_one_says_why_it_is_the_first_legal_move(tmp_path) -> None:
     """A player slower than the ``go``'s time: the answer is the first legal column, said in an ``info string``
     (it came silently, as if the player had chosen it: seen as a flaky test at load 7)."""
-    agent = tmp_path / "slow.py"
-    agent.write_text("import time\n\ndef player(board):\n    time.sleep(3)\n    return 3\n")
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine", f"{agent}:player"],
-                            input="position connect4 moves 44\ngo movetime 200\n", capture_output=True, text=True,
-                            timeout=WAIT)
-    assert result.returncode == 0 and "Traceback" not in result.stderr
+    result = _one_move(tmp_path, "import time\n\ndef player(board):\n    time.sleep(3)\n    return 3\n", "player")
     assert result.stdout.splitlines() == ["info string stopped before the agent had a move: its first legal move",
                                           "bestmove 1"]
