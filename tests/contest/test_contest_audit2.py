@@ -121,10 +121,10 @@ def test_a_seat_not_ready_for_its_game_forfeits_with_a_named_reason(tmp_path, mo
 @sandboxed
 def test_slow_newgame_uploads_do_not_hold_an_honest_one(tmp_path):
     tokens = make_served(tmp_path / "c", ["Ann", "Ben"])
-    (tmp_path / "slow").write_text(SLOW_NEWGAME)
     (tmp_path / "good.py").write_text(source("first"))
     with serving(tmp_path / "c") as url:
-        for i in range(4):  # every validator busy with one
+        for i in range(4):  # every validator busy with one (four files: the same bytes again are not stored again)
+            (tmp_path / "slow").write_text(SLOW_NEWGAME + f"\n# upload {i}\n")
             status, body, _ = curl("-F", f"file=@{tmp_path / 'slow'};filename=slow{i}", f"{url}/api/submit?wait=0",
                                    token=tokens["Ann"])
             assert status == 201, body
