@@ -357,14 +357,28 @@ def test_ctrl_c_between_slices_stops_the_search_and_leaves_the_solver_usable(mon
     assert solver.analyze("") == fresh.analyze("") and solver.solve("") == fresh.solve("")
 
 
-def _interrupt_analyze(wait: float, *position: str) -> tuple[int, str, float]:
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far (all its threads), from /proc."""
+    fields = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def _interrupt_analyze(wait: float, *position: str, cpu: bool = False) -> tuple[int, str, float]:
+    """``zerosum analyze`` Ctrl-C'd after ``wait`` seconds, of its own CPU time with ``cpu`` (as far as it got
+    on a loaded machine too: after 5 s of wall time at load 5 it had proven no column yet); its exit status,
+    standard error, and the seconds from the Ctrl-C to its end."""
     import time
 
     Solver(tt_size=1 << 10, book=False).solve("44455554221")  # the compiled code in numba's cache first
     proc = subprocess.Popen([sys.executable, "-m", "zerosum", "analyze", "--no-book", *position],  # minutes
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(wait)
+        deadline = time.monotonic() + 20 * wait  # a safety net
+        if cpu:
+            while _cpu_seconds(proc.pid) < wait and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.05)
+        else:
+            time.sleep(wait)
         assert proc.poll() is None
         sent = time.perf_counter()
         proc.send_signal(signal.SIGINT)
@@ -386,7 +400,7 @@ def test_ctrl_c_stops_zerosum_analyze_and_says_the_columns_proven() -> None:
     import re
 
     # one thread takes the columns left to right: the first is proven in about 0.6 s, the third takes minutes
-    code, err, _ = _interrupt_analyze(5, "11112", "--threads", "1", "--tt-log-size", "20")
+    code, err, _ = _interrupt_analyze(5, "11112", "--threads", "1", "--tt-log-size", "20", cpu=True)
     assert code == 130 and len(_said(err)) == 1 and _said(err)[0].startswith("interrupted: proven before the "
                                                                               "stop: column 1 "), err
     said = dict(re.findall(r"column (\d) ([+-]\d+|0)", _said(err)[0]))
