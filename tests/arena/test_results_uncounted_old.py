@@ -236,3 +236,41 @@ def test_an_external_engines_unreported_zero_is_unknown(tmp_path) -> None:
     con.close()
     with Store(db) as store:
         assert {(n, z) for who, n, z in _movers(store) if who == "eng:time=0.1"} == {(None, False)}
+
+
+@pytest.mark.parametrize("engine_nodes", [0, 812])
+def test_an_external_engines_unreported_value_and_depth_are_unknown(tmp_path, engine_nodes) -> None:
+    """Before commit 0275a84 an engine's score and depth that no ``info`` gave were stored 0 as well (and no file
+    of then marks a proof): None, so its records say no ``value=+0``; a file agent's 0 stays, and so does the
+    engine's value where it reported one (here 0.5), with its nodes reported (812: no move has 0 nodes) or not."""
+    db = old_results_file(tmp_path, {"looker.py": LOOKER, "bot.py": BOT}, zero_of="eng:time=0.1")
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("INSERT INTO meta VALUES ('engines', ?)", (json.dumps({"eng": {"name": "Eng"}}),))
+        for idx, moves, nodes in con.execute("SELECT idx, moves, nodes FROM games").fetchall():
+            n = len(json.loads(moves))
+            eng = [(i + 1) % 2 == (0 if idx % 2 else 1) for i in range(n)]  # the opening is one ply
+            assert sum(eng) and not all(eng)
+            vals = [0.5 if e and i == n - 1 else 0 for i, e in enumerate(eng)]
+            con.execute("UPDATE games SET nodes = ?, vals = ?, depths = ? WHERE idx = ?", (
+                json.dumps([engine_nodes if e else x for e, x in zip(eng, json.loads(nodes))]), json.dumps(vals),
+                json.dumps([0] * n), idx))
+    con.close()
+    with Store(db) as store:
+        labels = [label for label, _ in store.agents()]
+        plan = {g.idx: g for g in store.plan()}
+        seen = set()
+        for rec in store.games():
+            g = plan[rec.idx]
+            for i in range(len(rec.moves)):
+                who = labels[g.first if (i + 1) % 2 == 0 else g.second]
+                seen.add((who, rec.nodes[i], rec.vals[i], rec.depths[i]))
+    engine_rows = {s for s in seen if s[0] == "eng:time=0.1"}
+    assert engine_rows <= {("eng:time=0.1", engine_nodes or None, v, None) for v in (None, 0.5)}
+    assert ("eng:time=0.1", engine_nodes or None, None, None) in engine_rows
+    assert {s[2:] for s in seen if s[0] == "looker.py:player"} == {(0, 0)}  # with no 0 nodes: 812 reported
+    out = tmp_path / "old.pgn"
+    assert main(["report", str(db), "--export", str(out)]) == 0
+    noted = {((rec.tags["Second"] == "eng:time=0.1") == (i % 2 == 0), note.value)  # the opening is one ply
+             for rec in read(out) for i, note in enumerate(rec.notes)}
+    assert noted == {(True, None), (True, 0.5), (False, 0)}  # no engine's value=+0: unreported, not written

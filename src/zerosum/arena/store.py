@@ -299,8 +299,9 @@ class Store:
 
     def games(self) -> Iterator[GameRecord]:
         """Every stored game in order; a malformed row is an InvalidFileError naming the game.  A game an older
-        zerosum stored (schema 1: its ``exacts`` ``[]``, moves played) has the 0 nodes of moves nothing counted
-        read as None (:func:`~.store_schema.older_reader`), when no zerosum that keeps its version began the run."""
+        zerosum stored (schema 1: its ``exacts`` ``[]``, moves played) has the 0 nodes of moves nothing counted,
+        and an engine's 0 value and depth, read as None (:func:`~.store_schema.older_reader`), when no zerosum
+        that keeps its version began the run."""
         versions = self.versions()
         older = versions is None or versions[0][0] is None
         read: Any = None
@@ -311,7 +312,7 @@ class Store:
             )
             for r in rows:
                 rec = self._record(r)
-                if older and rec.moves and not rec.exacts and 0 in rec.nodes:
+                if older and rec.moves and not rec.exacts and 0 in (*rec.nodes, *rec.vals, *rec.depths):
                     if read is None:
                         read = older_reader(self.meta("config"), [s for _, s in self.agents()],
                                             {g.idx: g for g in self.plan()}, self.meta("engines"))

@@ -156,12 +156,15 @@ def older_reader(config: Any, specs: list[str], plan: dict[int, PlannedGame],
     """What reads a game an older zerosum stored (schema 1: before None meant not counted, it stored 0): each
     0 of a move whose nodes nothing counted becomes None, noted in ``zeros`` (True); so does each 0 that may
     or may not be a count (False).  Which is which comes from the run (``config``, the agents' ``specs``,
-    ``plan``, the meta ``engines``), as :func:`_zero_reading` says; every other 0 is a count, kept."""
+    ``plan``, the meta ``engines``), as :func:`_zero_reading` says; every other 0 is a count, kept.  An
+    external engine's value and depth of 0 become None as well: the 0 stored for a figure it never reported
+    (before commit 0275a84) cannot be told from a score of 0 or a depth of 0, and no older file marks a proof."""
     limits = config.get("limits") if isinstance(config, dict) else None
     limited = isinstance(limits, dict) and limits.get("nodes") is not None
     digests = config.get("digests") if isinstance(config, dict) else None
     names = {str(k).lower() for k in engines} if isinstance(engines, dict) else set()
     readings = [_zero_reading(spec, limited, digests if isinstance(digests, dict) else {}, names) for spec in specs]
+    engine = [_engine(spec, names) for spec in specs]
     game = config.get("game") if isinstance(config, dict) else None
     parity: dict[str, int | None] = {}
 
@@ -176,13 +179,18 @@ def older_reader(config: Any, specs: list[str], plan: dict[int, PlannedGame],
             parity[g.opening] = _opening_parity(game, g.opening)
         moved = parity[g.opening]
         seats = (reading(g.first), reading(g.second))
+        engines = tuple(0 <= a < len(engine) and engine[a] for a in (g.first, g.second))
         for i, n in enumerate(rec.nodes):
+            # moves alternate, the first after the opening the first agent's when even; the mover unknown: as
+            # both seats would read it, else a 0 that cannot be told (nodes), a figure kept (value, depth)
+            seat = None if moved is None else (i + moved) % 2
+            if engines[seat] if seat is not None else all(engines):
+                for figures in (rec.vals, rec.depths):
+                    if i < len(figures) and figures[i] == 0:
+                        figures[i] = None
             if n != 0:
                 continue
-            if moved is not None:  # moves alternate, the first after the opening the first agent's when even
-                said = seats[(i + moved) % 2]
-            else:  # the mover unknown: as both would read it, else a 0 that cannot be told
-                said = seats[0] if seats[0] == seats[1] else False
+            said = seats[seat] if seat is not None else seats[0] if seats[0] == seats[1] else False
             if said is not None:
                 rec.nodes[i], rec.zeros[i] = None, said
 
@@ -211,7 +219,7 @@ def _zero_reading(spec: str, limited: bool, digests: dict[str, Any], engines: se
     from ..agents.homework import DECLARATION
     from ..agents.registry import file_agent_parts
 
-    if spec.strip().partition(":")[0].strip().lower() in engines:
+    if _engine(spec, engines):
         return False
     parts = file_agent_parts(spec)
     if parts is None or not limited:
@@ -223,6 +231,11 @@ def _zero_reading(spec: str, limited: bool, digests: dict[str, Any], engines: se
     if kind == "class":  # an Agent class: its search's own figures
         return None
     return kind == "function" and DECLARATION not in bound
+
+
+def _engine(spec: str, engines: set[str]) -> bool:
+    """Whether the agent ``spec`` is one of the run's external engines (``engines``: their names, lowercase)."""
+    return spec.strip().partition(":")[0].strip().lower() in engines
 
 
 def _bindings(path: str, digest: Any) -> dict[str, str] | None:
