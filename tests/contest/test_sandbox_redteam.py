@@ -1,11 +1,13 @@
 """Fixes from the contest's red-team audit, each tried from a real seat: no user namespace from inside (a program,
-a Python seat's forked child, as root and not), memory bounded where no cgroup holds a seat (3 GB of shared
-memory refused), a flood of standard error that costs the seat and not the engine client, and a check's seat
-that looks like a ladder game's from inside, without the submission's path on the machine."""
+a Python seat's forked child, as root and not; and, on sample calls, no file lock or watch: test_seat_channels),
+memory bounded where no cgroup holds a seat (3 GB of shared memory refused), a flood of standard error that costs
+the seat and not the engine client, and a check's seat that looks like a ladder game's from inside, without the
+submission's path on the machine."""
 
 from __future__ import annotations
 
 import os
+import re
 import select
 import shutil
 import sqlite3
@@ -130,11 +132,12 @@ def test_without_root_a_seat_cannot_make_a_user_namespace_either() -> None:
     assert done.stdout.strip() == "3 USERNS -1/1 -1/1 -1/38 0", (done.stdout, done.stderr)
 
 
-def _run_filter(rules: bytes, arch: int, nr: int, arg0: int = 0) -> int:
-    """What the classic BPF program ``rules`` returns for one system call (the few instructions it uses)."""
+def _run_filter(rules: bytes, arch: int, nr: int, *args: int) -> int:
+    """What the classic BPF program ``rules`` returns for one system call and its first ``args`` (the rest 0),
+    for the few instructions it uses."""
     import struct
 
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, *args, *[0] * (6 - len(args)))
     code = [struct.unpack("=HBBI", rules[i:i + 8]) for i in range(0, len(rules), 8)]
     pc, acc = 0, 0
     while True:
@@ -166,6 +169,54 @@ def test_the_filter_refuses_exactly_a_new_user_namespace(machine: str) -> None:
     assert _run_filter(rules, arch, 0x40000000 + unshare) == eperm  # x32
     assert _run_filter(rules, 0x40000003, unshare) == kill  # 32-bit code
     assert seccomp_filter("sparc") is None
+
+
+#: the kernel's numbers (x86_64's asm/unistd_64.h; aarch64's asm-generic/unistd.h, which has no inotify_init):
+#: fcntl, then each call refused whole, for a channel between seats through a file both see (test_seat_channels)
+SHARED_FILE = {"x86_64": (72, {"flock": 73, "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294,
+                               "fanotify_init": 300}),
+               "aarch64": (25, {"flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262})}
+#: fcntl's commands: a lock, a lease, dnotify (refused); others Python and the C library use (allowed): F_DUPFD,
+#: F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_SETOWN, F_GETOWN, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_ADD_SEALS
+LOCKING = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+PLAIN = (0, 1, 2, 3, 4, 8, 9, 1030, 1032, 1033)
+
+
+@pytest.mark.parametrize("machine", sorted(SYSCALLS))
+def test_the_filter_refuses_file_locks_and_watches_and_no_other_fcntl(machine: str) -> None:
+    arch, unshare, _, _ = SYSCALLS[machine]
+    fcntl, refused = SHARED_FILE[machine]
+    rules = seccomp_filter(machine)
+    assert rules is not None
+    allow, eperm = 0x7FFF0000, 0x50001
+    for name, nr in refused.items():
+        assert _run_filter(rules, arch, nr, 3) == eperm, name
+        assert _run_filter(rules, arch, 0x40000000 + nr) == eperm  # x32: refused as before
+    for command in LOCKING:
+        assert _run_filter(rules, arch, fcntl, 3, command) == eperm, command
+        assert _run_filter(rules, arch, fcntl, 3, command | 1 << 32) == eperm  # the kernel reads an unsigned int
+    for command in PLAIN:
+        assert _run_filter(rules, arch, fcntl, 3, command) == allow, command
+    assert _run_filter(rules, arch, fcntl, 6, 1) == allow  # the descriptor is no command
+    assert _run_filter(rules, arch, unshare, CLONE_NEWUSER) == eperm  # as before
+    assert _run_filter(rules, 0x40000003, fcntl) == 0x80000000
+
+
+HEADERS = {"x86_64": ["/usr/include/x86_64-linux-gnu/asm/unistd_64.h", "/usr/include/asm/unistd_64.h"],
+           "aarch64": ["/usr/include/asm-generic/unistd.h"]}
+
+
+@pytest.mark.parametrize("machine", sorted(SYSCALLS))
+def test_the_filters_numbers_are_the_kernels(machine: str) -> None:
+    """The numbers the filter is tried with above, against the kernel's headers where this machine has them."""
+    found = [path for path in HEADERS[machine] if os.path.isfile(path)]
+    if not found:
+        pytest.skip(f"no kernel header of {machine} system calls here")
+    text = Path(found[0]).read_text()
+    numbers = {name: int(nr) for name, nr in re.findall(r"#define __NR(?:3264)?_(\w+)\s+(\d+)", text)}
+    fcntl, refused = SHARED_FILE[machine]
+    assert SYSCALLS[machine][1:] == (numbers["unshare"], numbers["clone"], numbers["clone3"])
+    assert (fcntl, refused) == (numbers["fcntl"], {name: numbers[name] for name in refused})
 
 
 # ---- 2. memory bounded where no cgroup holds the seat ---------------------------------------------------------

@@ -10,7 +10,8 @@ the sandbox, and bubblewrap replaces it (``exec``): nothing of it, its words inc
   process's address space is held to MB (``RLIMIT_AS``): the shared and grows-down maps that the jail's
   ``RLIMIT_DATA`` does not count are bounded too;
 - ``--seccomp FD``: the system-call filter :func:`seccomp_filter` on descriptor FD, for bubblewrap's
-  ``--seccomp FD``: no user namespace from inside the seat;
+  ``--seccomp FD``: no user namespace from inside the seat, and no file lock or file watch (a channel between
+  seats);
 - ``--file FD PATH``: PATH opened read-only on descriptor FD, for bubblewrap's ``--ro-bind-data FD``: the seat sees
   a copy of the file, never where it lies on the machine;
 - ``--until MONOTONIC`` (a validation's seat): PROGRAM is killed when the machine's ``time.monotonic()`` reaches
@@ -37,6 +38,17 @@ CGROUP_PREFIX = "zerosum-seat-"
 OUT_OF_TIME = "the check's time ran out: the seat was stopped"
 #: per machine (``uname -m``): the kernel's audit architecture and the numbers of unshare, clone and clone3
 SYSCALLS = {"x86_64": (0xC000003E, 272, 56, 435), "aarch64": (0xC00000B7, 97, 220, 435)}
+#: per machine: the calls refused whole (EPERM), because through them two seats running at once would signal each
+#: other on a file both see (the same read-only /usr, Python and zerosum): a lock held or tested, an open or a
+#: read watched (aarch64 has no ``inotify_init``; ``fanotify_init`` needs no privilege since Linux 5.13)
+SHARED_FILE_CALLS = {
+    "x86_64": {"flock": 73, "inotify_init": 253, "inotify_add_watch": 254, "inotify_init1": 294, "fanotify_init": 300},
+    "aarch64": {"flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262}}
+#: per machine, fcntl's number; and its commands refused (EPERM), for the same reason: its locks (classic and
+#: open-file ones), leases and directory watches (dnotify).  Every other command is allowed (Python needs them)
+FCNTL = {"x86_64": 72, "aarch64": 25}
+FCNTL_REFUSED = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37,
+                 "F_OFD_SETLKW": 38, "F_SETLEASE": 1024, "F_GETLEASE": 1025, "F_NOTIFY": 1026}
 CLONE_NEWUSER = 0x10000000
 _EPERM, _ENOSYS = 1, 38
 
@@ -49,17 +61,24 @@ def seccomp_filter(machine: str | None = None) -> bytes | None:
     """The classic BPF program (``struct sock_filter`` records) that refuses a new user namespace: ``unshare``
     and ``clone`` with ``CLONE_NEWUSER`` fail with EPERM, ``clone3`` (whose flags a filter cannot read) with
     ENOSYS (the C library then uses ``clone``), x32 system calls with EPERM, and a process of another
-    architecture (32-bit code) is killed; everything else is allowed.  None for a machine it does not know."""
-    known = SYSCALLS.get(machine or os.uname().machine)
-    if known is None:
+    architecture (32-bit code) is killed; and that refuses file locks and file watches with EPERM (the calls of
+    :data:`SHARED_FILE_CALLS`, and ``fcntl`` with a command of :data:`FCNTL_REFUSED`, read in the low word of its
+    second argument, as the kernel reads it: an ``unsigned int``); everything else is allowed.  None for a machine
+    it does not know."""
+    machine = machine or os.uname().machine
+    if machine not in SYSCALLS:
         return None
-    arch, unshare, clone, clone3 = known
+    arch, unshare, clone, clone3 = SYSCALLS[machine]
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|JGE|JSET|K, BPF_RET|K
     code = [  # (label, op, k, jump if true, if false): the jumps are labels, resolved below
         ("", ld, 4, "", ""), ("", jeq, arch, "", "kill"),  # seccomp_data.arch
         ("", ld, 0, "", ""), ("", jge, 0x40000000, "eperm", ""), ("", jeq, clone3, "enosys", ""),  # .nr
-        ("", jeq, unshare, "flags", ""), ("", jeq, clone, "flags", "allow"),
+        ("", jeq, unshare, "flags", ""), ("", jeq, clone, "flags", ""),
+        *[("", jeq, nr, "eperm", "") for nr in SHARED_FILE_CALLS[machine].values()],
+        ("", jeq, FCNTL[machine], "fcntl", "allow"),
         ("flags", ld, 16, "", ""), ("", jset, CLONE_NEWUSER, "eperm", "allow"),  # args[0], its low word
+        ("fcntl", ld, 24, "", ""),  # args[1] (the command), its low word; none refused: on to allow
+        *[("", jeq, command, "eperm", "") for command in FCNTL_REFUSED.values()],
         ("allow", ret, 0x7FFF0000, "", ""), ("eperm", ret, 0x00050000 | _EPERM, "", ""),
         ("enosys", ret, 0x00050000 | _ENOSYS, "", ""), ("kill", ret, 0x80000000, "", "")]
     at = {label: i for i, (label, *_) in enumerate(code) if label}

@@ -8,7 +8,9 @@ guarantees"):
   name; ``--die-with-parent``: when the seat's launcher (the external engine's reaper) is killed, the sandbox
   is killed with it; no user namespace of its own, as root or not: a system-call filter (bubblewrap's
   ``--seccomp``, :func:`.cgroups.seccomp_filter`) refuses ``CLONE_NEWUSER`` to every process of the seat (and
-  without root, bubblewrap's ``--disable-userns`` too);
+  without root, bubblewrap's ``--disable-userns`` too); the same filter refuses file locks and file watches
+  (``flock``, ``fcntl``'s locks, leases and ``F_NOTIFY``, inotify, fanotify), through which two seats could
+  signal each other on a file both see;
 - a file system made of read-only views of only what a Python program needs: ``/usr`` (programs and shared
   libraries) and its ``/bin``, ``/lib``, ``/lib64`` links, the Python installation that runs zerosum, the
   zerosum package, ``/etc/ld.so.cache`` and ``/etc/localtime`` (nothing else of ``/etc``: no ``passwd``, no
