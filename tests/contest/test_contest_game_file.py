@@ -109,7 +109,7 @@ def test_the_game_file_is_copied_pinned_and_the_teachers_edit_changes_nothing(te
     assert _new(tmp_path, folder, "c3.py:Connect3") == 0
     config = Store(folder).config()
     copy = folder / "game" / "c3.py"
-    assert copy.read_text() == GAME and (copy.stat().st_mode & 0o444) == 0o444
+    assert copy.read_text() == GAME and (copy.stat().st_mode & 0o777) == 0o600
     assert config["game"] == f"{os.path.realpath(folder)}/game/c3.py:Connect3"
     assert config["game_file"] == {"file": "game/c3.py", "sha256": hashlib.sha256(GAME.encode()).hexdigest(),
                                    "given": "c3.py:Connect3"}

@@ -71,10 +71,8 @@ def test_seat_definition_refuses_bad_input_with_one_line(tmp_path: Path) -> None
     os.symlink("/etc/shadow", tmp_path / "link.py")
     with pytest.raises(AgentError, match="is not a plain file"):
         seat_definition(str(tmp_path), "link.py", "python")
-    if os.geteuid() == 0:
-        os.chmod(good, 0o600)
-        with pytest.raises(AgentError, match="make it readable by all"):
-            seat_definition(str(tmp_path), good, "python")
+    os.chmod(good, 0o600)  # the teacher's only, the server root or not: the seat plays a copy (a seat below plays)
+    assert seat_definition(str(tmp_path), good, "python", unconfined=True).command
     with pytest.raises(UsageError, match="memory_mb is a whole number from 64"):
         Limits(memory_mb=1)
     with pytest.raises(UsageError, match="processes is a whole number"):
@@ -158,20 +156,23 @@ def test_what_a_seat_sees_from_inside(tmp_path: Path) -> None:
 @needs_sandbox
 def test_a_two_argument_function_and_a_program_play_whole_games(tmp_path: Path) -> None:
     two = _file(tmp_path, "two.py", "def mover(game, state):\n    return game.actions(state)[-1]\n")
+    os.chmod(two, 0o600)  # each file the teacher's only: a seat run as a user of its own still plays its copy
     program = tmp_path / "engine"
     shutil.copy(ROOT / "examples" / "engines" / "random_engine.py", program)
-    program.chmod(0o644)  # not executable as uploaded: the seat makes it so
+    program.chmod(0o600)  # not executable as uploaded: the seat makes it so, for its owner only
     seats = [(two, "python"), (str(program), "program")]
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler:  # a compiled program needs the machine's shared libraries, which the sandbox shows
         subprocess.run([compiler, "-O2", "-o", str(tmp_path / "alphabeta"), str(ROOT / "examples" / "engines" /
                                                                               "alphabeta.c")], check=True, timeout=120)
+        (tmp_path / "alphabeta").chmod(0o700)
         seats.append((str(tmp_path / "alphabeta"), "program"))
     for path, kind in seats:
         definition = seat_definition(str(tmp_path), path, kind, Limits(memory_mb=512), name="ok")
         with seat_engine(definition, limits=MoveLimits(depth=2, time=1.0), startup=30) as engine:
             result = zerosum.match(engine, "random", game="connect4", games=2, seed=5)
         assert len(result.games) == 2 and not any(r.forfeit for r in result.games), result.games
+        assert os.stat(path).st_mode & 0o777 == (0o600 if kind == "python" else 0o700), path
 
 
 # ---- the jail's relay (run here without bubblewrap: it is the last step inside the sandbox) -------------------

@@ -1,5 +1,6 @@
 """A contest on the teacher's own game (``contest new --game file.py:Class``): the game file copied into the
-contest's folder, pinned by its SHA-256, and seen read-only by every seat.
+contest's folder (mode 0600: the teacher's only), pinned by its SHA-256, and seen by every seat as a read-only
+copy (the sandbox's, made from a descriptor the server's own user opens: :mod:`.sandbox`).
 
 :func:`copy_game` (at ``contest new``) copies the file into ``game/`` of the folder being built and answers
 the game's spec in the contest, the copy's full path (``/home/t/class/game/c3.py:Connect3``), and the
@@ -113,7 +114,7 @@ def copy_game(given: str, spec: str, build: Path, target: Path) -> tuple[str, di
     (build / GAME).mkdir(exist_ok=True)
     copy = build / GAME / f"{stem}.py"
     copy.write_bytes(data)
-    os.chmod(copy, 0o644)  # a seat that runs as a user of its own reads it
+    os.chmod(copy, 0o600)  # the teacher's only: a seat sees a read-only copy of it (.sandbox's ``files``)
     tail = f":{rest}" if rest else ""
     here = f"{os.path.realpath(copy)}{tail}"
     try:
@@ -162,9 +163,6 @@ def check_game_file(config: dict[str, Any], folder: str | Path) -> None:
     if os.path.realpath(played) != os.path.realpath(copy):
         raise UsageError(f"the contest's game is played from {_path(played)}, not from {_path(copy)}: the "
                          "contest's folder moved since `contest new`: move it back, or make the contest again")
-    if os.geteuid() == 0 and not info.st_mode & stat.S_IROTH:
-        raise UsageError(f"the contest's game file {_path(copy)} cannot be read by the seats, which run as "
-                         "users of their own: make it readable by all (chmod a+r)")
 
 
 def seat_files(game: str | None) -> list[tuple[str, str]]:

@@ -23,8 +23,14 @@ The kinds of submission:
 - ``notebook``: the marked cell, extracted into a ``.py`` file by the upload (``contest.submissions``); then as
   ``python``.
 - ``program``: an executable file that speaks the protocol, run as it is (a script's ``#!`` line must name a
-  program the sandbox has: ``/usr/bin/env python3``, ``/bin/sh``...); it is made executable (``chmod a+x``)
-  when it is not.
+  program the sandbox has: ``/usr/bin/env python3``, ``/bin/sh``...); it is made executable by its owner
+  (``chmod u+x``) when it is not.
+
+The seat never reads the file where it lies: it sees a read-only copy (mode 0555 inside), made from a
+descriptor that the server's own user opens before bubblewrap starts (:mod:`.sandbox`, ``files``; the game file
+of a contest on a game in a file too).  So the file needs to be readable by its owner only (the uploads are
+0600, a program 0700), even where the seat runs as a user of its own (the server runs as root); unconfined
+(``--unconfined``) the seat runs as the teacher, who owns it.
 """
 
 from __future__ import annotations
@@ -73,8 +79,8 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
     ``time.monotonic()`` at which the seat ends, whatever it does (a validation's: :func:`.sandbox.wrap`).  SandboxUnavailable when
     no sandbox can be had and not ``unconfined`` (then the command runs as it is, in the submission's
     folder); AgentError (one line) for a submission that cannot be a seat: not found, not a plain file (a
-    link is refused: the seat would see what it points to), not readable by all where the seat runs as a user
-    of its own (the server runs as root), no entry function."""
+    link is refused: the seat would see what it points to), no entry function.  The file may be its owner's
+    only: the seat plays a copy (module docstring)."""
     if kind not in KINDS:
         raise UsageError(f"a submission's kind is one of {', '.join(KINDS)}, not {quoted(kind)}")
     if not os.path.isdir(contest_dir):
@@ -86,9 +92,6 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
         raise AgentError(f"submission {quoted(submission_path)} not found") from None
     if not stat.S_ISREG(mode):  # a link would show the seat whatever it points to
         raise AgentError(f"submission {quoted(submission_path)} is not a plain file (a link, a folder...)")
-    if os.geteuid() == 0 and not mode & stat.S_IROTH:
-        raise AgentError(f"submission {quoted(submission_path)} cannot be read by the seat, which runs as a user of "
-                         "its own: make it readable by all (chmod a+r)")
     path = os.path.realpath(path)
     engine_name = _engine_name(name)
     base = os.path.basename(path)
@@ -103,8 +106,8 @@ def seat_definition(contest_dir: str, submission_path: str, kind: str, limits: L
         words.append(f"{inside}:{function}")
     else:
         inside = f"{SUBMISSION_DIR}/{base if _FILE_OK.fullmatch(base) else 'program'}"
-        if not mode & stat.S_IXUSR:
-            os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        if not mode & stat.S_IXUSR:  # for an unconfined seat: the sandbox's copy is executable (0555) anyway
+            os.chmod(path, mode | stat.S_IXUSR)
         words = [inside]
     files = [(path, inside), *seat_files(game)]  # a game in a file: its copy, read-only, where its spec says
     if runs_unconfined(unconfined):  # the program as it is, where it lies (ended at `until`)

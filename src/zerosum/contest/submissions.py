@@ -23,9 +23,9 @@ That last look is made again in the transaction that adds the row
 threads or two processes, store one: the other is refused so, and its folder removed.
 
 **Private to the teacher's account**: ``submissions/`` and each upload's folder are 0700, their files 0600
-(a program 0700), whatever the umask; where the seats run as users of their own (bubblewrap as root) the files
-the seat runs are 0644 (0755), which the seat needs, and the folders alone keep other accounts out
-(:func:`file_mode`).
+(a program 0700), whatever the umask, also where the seats run as users of their own (bubblewrap as root): a
+seat never reads the file itself, only a read-only copy the server's own user gives it (:mod:`.sandbox`,
+:func:`file_mode`).
 
 **Bounded a student** (:func:`prune`): once a student's upload folders hold more than :data:`STUDENT_BYTES`,
 each new upload removes the files of their oldest *replaced* submissions (neither active nor being checked)
@@ -207,11 +207,10 @@ def _write(path: Path, data: bytes, mode: int) -> None:
 
 
 def file_mode(executable: bool = False) -> int:
-    """The mode of a file the seat runs: the teacher's only (0600, 0700 for a program), unless the seats run as users
-    of their own (bubblewrap as root, :mod:`.sandbox`): then readable by all (0644, 0755), as the seat must read it,
-    and kept from the machine's other accounts by its folders (0700)."""
-    shared = os.geteuid() == 0
-    return (0o755 if shared else 0o700) if executable else (0o644 if shared else 0o600)
+    """The mode of a file the seat runs: the teacher's only (0600, 0700 for a program), as root or not; the seat,
+    even one that runs as a user of its own, sees a read-only copy (mode 0555) made from a descriptor the server
+    opens (:mod:`.sandbox`), never the file itself."""
+    return 0o700 if executable else 0o600
 
 
 def accept(store: Store, name: str, filename: str | None, data: bytes, now: float | None = None) -> int:
