@@ -30,6 +30,7 @@ from ..errors import AgentError, InvalidSpecError
 from ..game import Game
 from ..spec import between, quoted
 from ..values import HEURISTIC_BOUND, WIN, is_proven, loss_value, plies_to_end, win_value
+from .described import Made, call, label
 from .positions import course_entry, taking_positions
 from .traits import AgentTraits
 
@@ -286,11 +287,13 @@ def server_options(cls: "type[Agent]", caps: dict[str, tuple[float, float]] | No
     return out
 
 
-class Agent(ABC):
+class Agent(ABC, metaclass=Made):
     """Base class: ``agent(game, state) -> action``.
 
     Subclasses set ``name``, the budget fields they honour in ``LIMITS`` (names of ``Limits`` fields) and
-    their own spec options in ``OPTIONS``; :func:`make_agent` builds them from spec strings.
+    their own spec options in ``OPTIONS``; :func:`make_agent` builds them from spec strings.  ``spec``: the
+    spec string that made it, else (made from its class) the arguments it was made with in the spec's form
+    (:mod:`.described`).
     """
 
     name: ClassVar[str] = "agent"
@@ -310,7 +313,16 @@ class Agent(ABC):
         check_agent(self.name, limits, seed)
         self.limits = limits if limits is not None else Limits()
         self.seed = seed
-        self.spec = self.name
+
+    @property
+    def spec(self) -> str:
+        """The spec string that made it, else ``name`` with its arguments (:func:`.described.label`)."""
+        given = vars(self).get("_spec")
+        return str(given) if given is not None else label(self.name, vars(self).get("_made_with", {}))
+
+    @spec.setter
+    def spec(self, value: str) -> None:
+        vars(self)["_spec"] = value
 
     @abstractmethod
     def __call__(self, game: Game[Any, Any], state: Any) -> Any:
@@ -342,7 +354,8 @@ class Agent(ABC):
         return ()
 
     def __repr__(self) -> str:
-        return f"make_agent({self.spec!r})"
+        made = vars(self).get("_spec") is None  # made from its class: the call that made it
+        return call(type(self), vars(self).get("_made_with", {})) if made else f"make_agent({self.spec!r})"
 
 
 class SearchAgent(Agent):
