@@ -34,6 +34,7 @@ when it first meets a game; every value it returns while searching.
 from __future__ import annotations
 
 import inspect
+import os
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -286,7 +287,12 @@ def load_evaluation(text: str) -> Callable[..., Any]:
     path, _, attr = text.rpartition(":")
     if not path.endswith(".py") or not attr.isidentifier():
         raise AgentError(f"eval={quoted(text)}: expected path/to/file.py:function")
-    module = load_user_module(path, what="evaluation file")
+    from .homework import sibling_imports
+
+    siblings: dict[str, Any] = {}
+    # the file imports the modules beside it (the student's game, ``from nim import Nim``), as an agent file does
+    with sibling_imports(os.path.dirname(os.path.abspath(path)), siblings):
+        module = load_user_module(path, what="evaluation file")
     func = getattr(module, attr, None)
     if func is None:
         raise AgentError(f"evaluation file {quoted(path)} has no {quoted(attr)}")

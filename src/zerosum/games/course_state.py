@@ -20,7 +20,8 @@ __all__ = ["CourseState", "FrozenDict", "plain_action", "hashable_action", "uneq
 
 
 class CourseState:
-    """A position of a course game: your state (``value``) with the key it is compared and hashed by."""
+    """A position of a course game: your state (``value``) with the key it is compared and hashed by, read as
+    your state is (its fields, unpacking, indexing: a player or an evaluation written for your game works on it)."""
 
     __slots__ = ("value", "_key", "_game", "_moves", "_raw", "_end", "_ply", "_index")
 
@@ -88,6 +89,24 @@ class CourseState:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(object.__getattribute__(self, "value"), name)
+
+    # your state read as your own code reads it: unpacked (``piles, player = state``), indexed (``state[0]``),
+    # measured and searched, as the value itself is (its own TypeError where it is none of those); and always
+    # true, as any state is (an empty tuple of yours is still a position)
+    def __iter__(self) -> Any:
+        return iter(self.value)
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.value[index]
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self.value
+
+    def __bool__(self) -> bool:
+        return True
 
     def _repr_svg_(self) -> str:
         return self._game.svg(self)  # type: ignore[no-any-return]
