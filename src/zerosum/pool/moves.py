@@ -7,7 +7,8 @@ game, position and agent a caller checked its own way (the web server, under its
 the job carries what was built (``built``), so the worker parses and replays nothing again; a job written by
 hand is built in the worker.
 
-:func:`choose_move` is the job a worker runs: the agent's move, checked legal, as a :class:`MoveReport`.
+:func:`choose_move` is the job a worker runs: the agent's move, checked legal, as a :class:`MoveReport`; an answer
+that is no legal move is refused in the arena's words (:func:`refusal`, which ``zerosum play`` says too).
 :func:`move_report` is the move itself, for a caller that holds a game, a position and an agent: the arena's
 games (:func:`zerosum.arena.play.play_game`) choose every move through it, so the page and the arena get the
 same report.  A worker keeps one cache of agents (:func:`agent_of`): the agent of a spec, limits and seed is
@@ -27,7 +28,8 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["Job", "MoveReport", "move_report", "choose_move", "position", "agent_of", "warm_up", "number_of"]
+__all__ = ["Job", "MoveReport", "move_report", "choose_move", "refusal", "position", "agent_of", "warm_up",
+           "number_of"]
 
 
 @dataclass(frozen=True)
@@ -211,9 +213,39 @@ def choose_move(job: Job) -> MoveReport:
         raise InvalidPositionError("the game is over: there is no move to make")
     agent = agent_of(job)
     report = move_report(game, state, agent, job.face)
-    if report.action not in game.actions(state):
-        raise AgentError(f"{agent.spec} chose {report.action!r}, which is not a legal move")
+    why = refusal(game, state, report.action, agent.spec)
+    if why is not None:
+        raise AgentError(why)
     return replace(report, text=game.format_action(report.action))
+
+
+def refusal(game: Any, state: Any, action: Any, label: str) -> str | None:
+    """None when ``action`` is a legal action of ``state`` (a numpy integer counts as its int); else why not,
+    in the arena's words (its forfeit reasons, :func:`zerosum.arena.play.check_action`), naming ``label``
+    (who answered) and the position.  An answer that is no action of the game (a string, a float, None):
+    ``players.py:string returned '1' (str) at the start position: expected one of the legal actions [0, 1,
+    ...] (int, numbered as in Python)`` (:func:`zerosum.agents.student.player_answer`); an action the rules
+    refuse: ``... returned 99 (int) at the start position: column 100 is outside 1..7 (action 99 is outside
+    0..6)``, the game's own reason.  ``action`` is only compared with legal actions of its own type, and shown
+    by a bounded, guarded repr."""
+    from ..agents.homework import plain_int
+    from ..agents.positions import position_name
+    from ..agents.student import player_answer
+    from ..game import safe_repr
+
+    legal = game.actions(state)
+    number = plain_int(action)
+    probe = action if number is None else number
+    if not any(type(a) is type(probe) for a in legal):  # no action of this game at all
+        return player_answer(label, action, game, state)
+    if probe in legal:
+        return None
+    try:
+        game.result(state, probe)
+        why = "not a legal action"  # pragma: no cover - result() refuses what actions() leaves out
+    except Exception as exc:  # noqa: BLE001 - the game's own explanation
+        why = str(exc)
+    return f"{label} returned {safe_repr(action)} ({type(action).__name__}) at {position_name(game, state)}: {why}"
 
 
 def warm_up(game: str, specs: tuple[str, ...]) -> None:

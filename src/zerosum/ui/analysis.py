@@ -57,7 +57,8 @@ class EngineMove:
 def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
                 search: Callable[[Game[Any, Any], Any], SearchResult] | None = None) -> EngineMove:
     """Let ``agent`` choose a move in ``state`` (``search``: how to ask it, default its own ``search``);
-    checks the move is legal (raises AgentError if not)."""
+    checks the move is legal (raises AgentError if not, in the arena's words:
+    :func:`zerosum.pool.moves.refusal`)."""
     start = _time.perf_counter()
     found: SearchResult | None = None
     if isinstance(agent, SearchAgent):
@@ -66,8 +67,11 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     else:
         action = agent(game, state)
     elapsed = _time.perf_counter() - start
-    if action not in game.actions(state):
-        raise AgentError(f"{agent.spec} chose {action!r}, which is not a legal move")
+    from ..pool.moves import refusal
+
+    why = refusal(game, state, action, agent.spec)  # the arena's words: the answer, its type, the position
+    if why is not None:
+        raise AgentError(why)
     exact = found is not None and found.exact
     proven = not exact and found is not None and bool(getattr(agent, "last_proof", None))
     proof = proof_words(found.value) if proven else ""  # type: ignore[union-attr]

@@ -102,6 +102,8 @@ def play(
         agent = None if spec == "human" else make_agent(spec, seed=seed)
         if agent is not None:
             agent.use_cores(usable_cores())  # a face: the machine's cores, where the agent can use them
+            if callable(check := getattr(agent, "check_game", None)):  # an agent of some games only (the
+                check(game)  # homework's player(board), an engine): refused before the board, as match does
         seats[player] = agent
     actions = game.parse_moves(moves) if moves else []
     hint_agent = make_agent(strongest_agent_spec(game))  # the engines' code loads while the person thinks:
