@@ -81,6 +81,7 @@ def test_the_page_refuses_a_file_agent_before_any_game_running_nothing(folder: P
     for agent in ("hw.py", "hw.py:player", str(folder / "hw.py"), str(folder / "hw.py") + ":player"):
         choice = client.get("/api/agent", params={"game": "tictactoe", "agent": agent}).json()
         assert choice["accepted"] is False and choice["error"] and "\n" not in choice["error"], choice
+        assert "is a file: the page plays its own engines, never a file" in choice["error"], choice
         moved = client.post("/api/move", json={"game": "tictactoe", "moves": "5", "agent": agent})
         assert moved.status_code == 400 and moved.json() == {"error": choice["error"]}, moved.text
     assert not (folder / "ran.txt").exists()  # the server never runs a file on its disk

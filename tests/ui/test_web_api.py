@@ -109,7 +109,7 @@ def test_bad_state_requests_are_400(client, params, words) -> None:
         (b'{"agent": 5}', 400, "agent must be a string"),
         (b'{"agent": "random", "moves": 44}', 400, "moves must be a string"),
         (b'{"agent": "human"}', 400, "not available here"),
-        (b'{"agent": "/tmp/evil.py:agent"}', 400, "malformed spec"),
+        (b'{"agent": "/tmp/evil.py:agent"}', 400, "is a file: the page plays its own engines"),
         (b'{"agent": "wizard"}', 400, "not available here"),
         (b'{"agent": "random:depth=x"}', 400, "no option"),
         (b'{"agent": "alphabeta:depth=1,tt=30000000"}', 400, "tt='30000000' in 'alphabeta:depth=1,tt=30000000' is out of range here: expected 0..1048576"),

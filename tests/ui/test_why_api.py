@@ -111,7 +111,7 @@ def test_the_winning_move_is_chosen_and_every_other_move_is_refuted_by_a_win(cli
     ({"game": "tictactoe", "moves": "1", "agent": "solver"}, "the solver plays Connect-X boards"),
     ({"game": "tictactoe", "moves": "1", "agent": "random"}, "does not search"),
     ({"game": "tictactoe", "moves": "1", "agent": "human"}, "not available here"),
-    ({"game": "tictactoe", "moves": "1", "agent": "/tmp/evil.py:agent"}, "malformed spec"),
+    ({"game": "tictactoe", "moves": "1", "agent": "/tmp/evil.py:agent"}, "is a file: the page plays its own engines"),
     ({"game": "tictactoe", "moves": "1", "agent": "minimax:depth=40"}, "expected 1..6"),
     ({"game": "tictactoe", "moves": "1", "agent": "mcts:sims=10000000"}, "expected 1..100000"),
     ({"game": "tictactoe", "moves": "1", "agent": "alphabeta:eval=/tmp/e.py:f"}, "the games' own evaluations"),

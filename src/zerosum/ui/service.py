@@ -115,6 +115,9 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
         raise AgentError("no agent given: choose one of " + listed(served))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
+    if spec.partition(":")[0].strip().endswith(".py"):  # never run a file on the server's disk
+        raise AgentError(f"agent {spec[:60]!r} is a file: the page plays its own engines, never a file "
+                         f"(choose one of {listed(served)}; play a file with zerosum play or zerosum match)")
     name, options = parse_spec(spec, AgentError)
     if name not in served:
         raise AgentError(f"agent {name!r} is not available here: choose one of {listed(served)}")
