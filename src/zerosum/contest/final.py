@@ -210,7 +210,7 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
                 r["points"] = next((p for k, p in steps if k >= place), 0.0)
             else:
                 above = (r["rating"] if r["rating"] is not None else -math.inf) - base
-                r["points"] = max((p for k, p in steps if above >= k), default=0.0)
+                r["points"] = max([(k, p) for k, p in steps if above >= k], default=(0, 0.0))[1]  # the highest reached
         return {"rule": "table", "by": kind, "table": [list(s) for s in steps],
                 "anchor": zero["name"] if zero is not None and kind == "elo" else None}
     names = {r["name"]: r for r in refs}
