@@ -1,34 +1,32 @@
 """Preparing the engines: their compiled code loaded (or compiled) before it is needed, in the background.
 
-An engine with numba code (alpha-beta and MCTS on Connect-X, the solver) has it loaded into the process
-before its first search: with a warm cache about a second, most of it numba's own start (importing numba
-and setting up its compiler); with a cold one -- the first run after installing or changing the code -- a
-compile of seconds to a minute.  A :class:`Step` is one piece of that work, done once per process.  An
-agent lists the steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`), and then:
+An engine with numba code (alpha-beta and MCTS on Connect-X, the solver) has it loaded into the process before
+its first search: with a warm cache about a second, most of it numba's own start (importing numba and setting
+up its compiler); with a cold one -- the first run after installing or changing the code -- a compile of
+seconds to a minute.  A :class:`Step` is one piece of that work, done once per process.  An agent lists the
+steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`), and then:
 
 * :func:`warm` does them here and now (waiting for the background when it is already doing one);
 * :func:`start` queues them for one background thread, so that whatever the process does meanwhile -- a
   person thinking over a move, the opening book's moves -- hides them;
 * :func:`settle` waits for them until a deadline, for a search whose time limit counts from its call;
 * :func:`status` says what is under way (of what a wait needs, or what runs ahead of it: :func:`preparing`),
-  for a face to show during any wait:
-  ``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s more`` (in
-  shorter words, the estimate first, on a narrow screen: :mod:`.prepare_words`);
+  for a face to show during any wait: ``preparing the engine (the solver's search), first run only: compiling
+  for 12 s, about 30 s more`` (in shorter words, the estimate first, on a narrow screen: :mod:`.prepare_words`);
   :func:`announce` says it in a line or two, for a command that has no screen to redraw;
 * :func:`tell` says it to a person using zerosum from Python (a notebook's first search; :func:`warm` and a
   :class:`zerosum.Solver`'s search call it) through the ``zerosum.agents.prepare`` logger (with no logging set
-  up, Python prints warnings on standard error); so do the commands but those that say it their own way
+  up, Python prints warnings on standard error): whoever waits says it, whoever started the compile (a timed
+  search that went without it, silent), once; so do the commands but those that say it their own way
   (``zerosum play``, ``serve``...: :data:`SPEAK` off); a worker process, whose waits are its host's, never does.
 
-A thread, not a process: the steps a search needs run one after another (the solver's search is one
-function, compiled in one piece), a compile in a thread of this process costs what it costs in a process
-of its own, and what it compiles is loaded already when it ends.  Every numba call from the foreground
-waits on numba's compiler lock while a compile runs, so a foreground that must not wait uses only
-steps that are :func:`ready` (benchmarks/first_search.py measures both ways).
-
-A server (or any host) prepares its engines the same way: ``start(steps_of(agent, game))`` at start-up
-for each engine it offers, :func:`ready` (or :func:`pending`) for a health check, :func:`status` for a
-page's wait message, and :func:`warm` before a request that must not run cold.
+A thread, not a process: the steps a search needs run one after another (the solver's search is one function,
+compiled in one piece), a compile in a thread of this process costs what it costs in a process of its own, and
+what it compiles is loaded already when it ends.  Every numba call from the foreground waits on numba's
+compiler lock while a compile runs, so a foreground that must not wait uses only steps that are :func:`ready`
+(benchmarks/first_search.py measures both ways).  A server (or any host) prepares its engines the same way:
+``start(steps_of(agent, game))`` at start-up for each engine it offers, :func:`ready` (or :func:`pending`) for
+a health check, :func:`status` for a page's wait message, and :func:`warm` before a request that must not run cold.
 """
 
 from __future__ import annotations
@@ -336,21 +334,33 @@ def _compiles(steps: list[Step]) -> bool:
 
 #: while a compile goes on, what it prepares is said again this often (seconds): no long silence
 UPDATE_EVERY = 10.0
+#: step -> the thread of :func:`tell` or :func:`announce` that says its wait (while alive): another tell is silent
+_TOLD: dict[Step, threading.Thread] = {}
 
 
-def _compile_told(steps: list[Step], say: Callable[[str], object], said: str | None = None,
-                  since: float | None = None, stop: threading.Event | None = None) -> None:
-    """``say`` :func:`status` once ``steps`` (or a step ahead of them) turn out to compile, unless ``said``
-    says so already, then again every :data:`UPDATE_EVERY` seconds until they are all done or ``stop`` is set."""
-    stop = stop or threading.Event()
-    while said is None or "first run only" not in said:
-        if stop.wait(_LOOK) or ready(steps):
-            return
-        if _compiles(steps) and (said := status(since, needs=steps)) is not None:
-            say(said)
-    while not stop.wait(UPDATE_EVERY) and not ready(steps):
-        if (said := status(since, needs=steps)) is not None:
-            say(said)
+def _told(steps: list[Step], say: Callable[[str], object], since: float | None = None,
+          stop: threading.Event | None = None, after: float = float("inf"), name: str = "zerosum-tell") -> None:
+    """In a thread of its own (:data:`_TOLD`): ``say`` :func:`status` ``after`` seconds from ``since`` (None: from
+    now, the wait's seconds a compile's), or as soon as ``steps`` (or a step ahead of them) turn out to compile (a
+    first run), then again every :data:`UPDATE_EVERY` seconds while they compile, until all done or ``stop``."""
+    stop, began = stop or threading.Event(), time.perf_counter() if since is None else since
+
+    def watch() -> None:
+        said = None
+        while said is None or "first run only" not in said:
+            if stop.wait(_LOOK) or ready(steps):
+                return
+            if (_compiles(steps) or said is None and time.perf_counter() - began >= after) and (
+                    now := status(since, needs=steps)) is not None:
+                say(said := now)
+        while not stop.wait(UPDATE_EVERY) and not ready(steps):
+            if (said := status(since, needs=steps)) is not None:
+                say(said)
+
+    thread = threading.Thread(target=watch, name=name, daemon=True)
+    with _LOCK:
+        _TOLD.update(dict.fromkeys(steps, thread))
+    thread.start()
 
 
 def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0,
@@ -359,21 +369,9 @@ def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0
     (a command's lines on standard error, no screen to redraw, :func:`status`): ``after`` seconds from now, or
     as soon as a step turns out to compile (a first run), with about how long it takes, and again every
     :data:`UPDATE_EVERY` seconds while it does; nothing more once ``until`` is set (the wait is over)."""
-    if ready(steps):
-        return
-    start(steps)
-    since, stop = time.perf_counter(), until or threading.Event()
-
-    def watch() -> None:
-        while not stop.wait(_LOOK) and not ready(steps):
-            if time.perf_counter() - since >= after or _compiles(steps):
-                said = status(since, needs=steps)
-                if said is not None:
-                    say(said)
-                    _compile_told(steps, say, said, since, stop)
-                return
-
-    threading.Thread(target=watch, name="zerosum-announce", daemon=True).start()
+    if not ready(steps):
+        start(steps)
+        _told(steps, say, time.perf_counter(), until, after, "zerosum-announce")
 
 
 #: whether :func:`tell` speaks in this process (off while a command that says it its own way runs:
@@ -384,17 +382,17 @@ LOG = logging.getLogger(__name__)  # zerosum.agents.prepare
 
 
 def tell(steps: Iterable[Step]) -> None:
-    """Tell a person using zerosum from Python what a wait prepares, when ``steps`` are not done and nobody
-    has started them: they start in the background and, should one of them compile (a first run, not a
-    load from the cache), a warning of :data:`LOG` says so, with about how long it takes (``zerosum:
-    preparing the engine (the solver's search), first run only: compiling for 1.6 s, about 25 s more``), and
-    again every :data:`UPDATE_EVERY` seconds.  Nothing when :data:`SPEAK` is off or in a worker process."""
-    steps = list(steps)
-    if not SPEAK or ready(steps) or multiprocessing.parent_process() is not None:
-        return
+    """Tell a person using zerosum from Python what a wait for ``steps`` prepares (started in the background if
+    they are not): should one compile (a first run, not a load from the cache), a warning of :data:`LOG` says so,
+    with about how long it takes (``zerosum: preparing the engine (the solver's search), first run only:
+    compiling for 1.6 s, about 25 s more``), and again every :data:`UPDATE_EVERY` seconds.  Whoever waits says
+    it (a timed search that started them, :func:`settle`, did not), unless a wait said already (:data:`_TOLD`);
+    nothing when :data:`SPEAK` is off or in a worker process."""
+    steps, me = [s for s in steps if not s.ready], threading.get_ident()
+    if not SPEAK or not steps or any(s.owner == me for s in steps) or multiprocessing.parent_process() is not None:
+        return  # (a step's own work, a solver's search warming the solver: its waiter says it)
     with _LOCK:
-        if any(s.running or s in _QUEUE for s in steps):  # under way: whoever started them tells
+        if all(s in _TOLD and _TOLD[s].is_alive() for s in steps):
             return
     start(steps)
-    threading.Thread(target=_compile_told, args=(steps, lambda said: LOG.warning("zerosum: %s", said)),
-                     name="zerosum-tell", daemon=True).start()
+    _told(steps, lambda said: LOG.warning("zerosum: %s", said))

@@ -31,6 +31,8 @@ COLD_TABLES, COLD_SEARCH = 3.0, 20.0
 
 #: the widths (128-bit or not) whose steps are done in this process
 _READY: set[bool] = set()
+#: the widths whose tables' code is loaded (:func:`warm_tables`)
+_TABLES: set[bool] = set()
 #: what :func:`telling`'s listener hears: ``(PREPARING, label)`` as a step's work starts, ``(PREPARED, label)``
 #: as it ends (done or failed)
 PREPARING, PREPARED = "preparing", "prepared"
@@ -105,6 +107,19 @@ def warm_solver(game: Any, make: Callable[..., Any]) -> None:
     warm(steps)
     if ready(steps):
         _READY.add(width)
+
+
+def warm_tables(game: Any, make: Callable[..., Any]) -> None:
+    """The solver's tables' code for ``game`` (numba's start, the tables' step) loaded or compiled before a
+    :class:`.solver.Solver` makes its table, a compile said to a person using zerosum from Python as any wait
+    is (:func:`~zerosum.agents.prepare.warm`; within the step's own work, at once).  Cheap once done."""
+    width = wide(game)
+    if width in _TABLES:
+        return
+    steps = solver_steps(game, make)[:2]
+    warm(steps)
+    if ready(steps):
+        _TABLES.add(width)
 
 
 def _probe(make: Callable[..., Any], game: Any, search: bool = False) -> None:

@@ -216,7 +216,8 @@ def show_hint(session: Any) -> None:
     ends the game (:class:`~.terminal_view.Quit`).  The solver's compiled code is waited for first (it loads
     in about a second, started with the game), but on a first run, whose compile takes longer, for at most
     ``solver_time`` seconds in all: then alpha-beta answers (:func:`_fallback`); the hint's time says how long
-    its engine's preparation took before it searched, when that was said on screen."""
+    its engine's preparation took besides its search (its code waited for, a first hint's solver made, even
+    where the opening book answers), when that was said on screen."""
     game, state, say = session.game, session.state, session.say
     solver = game.traits.solver  # the solver's analysis fills in as it goes
     hint_agent = getattr(session, "hint_agent", None)  # the engine that answers hints: its code first
@@ -238,6 +239,8 @@ def show_hint(session: Any) -> None:
             left = session.solver_time - prepared[0] if solver and needs else session.solver_time
             found: Analysis = session.analyzer(game, state, time=session.hint_time, solver_time=max(left, 0.01),
                                                report=report if solver else None)
+            # the wait outside its search said too: a first hint's solver made (its code loaded, its book read)
+            prepared[0] = max(prepared[0], _time.perf_counter() - began - found.elapsed)
             return found
 
         try:

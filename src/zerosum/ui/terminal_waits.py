@@ -48,7 +48,7 @@ def waiting_words(what: str, since: float, now: float | None = None, needs: list
     head = f"{what}: {seconds(now - since)}"
     if not (other and needs is not None):
         return fit([head], width)
-    return fit([f"{head} (meanwhile {other[0].label} is being prepared for later)",
+    return fit([f"{head} (meanwhile preparing {other[0].label} for later)",
                 f"{head} (meanwhile compiling for later)", head], width)
 
 
