@@ -58,6 +58,7 @@ import pytest  # noqa: E402
 
 import zerosum  # noqa: E402
 from zerosum.errors import UsageError  # noqa: E402
+from review_lines import completes_line  # noqa: E402
 
 WIN = 10 ** 9
 TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -194,23 +195,10 @@ R4, C4, K4 = 4, 4, 3
 SMALL = "connectx:rows=4,cols=4,k=3"
 
 
-def _c_won(cols: tuple, c: int, p: int) -> bool:
-    r = len(cols[c]) - 1
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        run = 1
-        for s in (1, -1):
-            x, y = c + s * dc, r + s * dr
-            while 0 <= x < C4 and 0 <= y < len(cols[x]) and cols[x][y] == p:
-                run, x, y = run + 1, x + s * dc, y + s * dr
-        if run >= K4:
-            return True
-    return False
-
-
 @functools.lru_cache(maxsize=None)
 def _cx_move(cols: tuple, mover: int, c: int) -> int:
     child = cols[:c] + (cols[c] + (mover,),) + cols[c + 1:]
-    if _c_won(child, c, mover):
+    if completes_line(child, c, len(child[c]) - 1, mover, K4):
         return WIN - 1
     if all(len(x) == R4 for x in child):
         return 0

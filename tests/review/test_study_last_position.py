@@ -10,6 +10,7 @@ import random
 
 import zerosum
 from zerosum.ui.study import review_job
+from review_lines import completes_line
 
 
 def _last(game, actions):
@@ -46,23 +47,12 @@ def _plies_to_end(cells: tuple, player: int, rows: int = 4, cols: int = 4, k: in
     if key in memo:
         return memo[key]
 
-    def won(grid, c, r, p):
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            run = 1
-            for sign in (1, -1):
-                x, y = c + sign * dc, r + sign * dr
-                while 0 <= x < cols and 0 <= y < len(grid[x]) and grid[x][y] == p:
-                    run, x, y = run + 1, x + sign * dc, y + sign * dr
-            if run >= k:
-                return True
-        return False
-
     best = None
     for c in range(cols):
         if len(cells[c]) == rows:
             continue
         grid = cells[:c] + (cells[c] + (player,),) + cells[c + 1:]
-        if won(grid, c, len(cells[c]), player):
+        if completes_line(grid, c, len(cells[c]), player, k):
             value = 1
         elif all(len(col) == rows for col in grid):
             value = 0
