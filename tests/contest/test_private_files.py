@@ -110,6 +110,7 @@ def test_a_file_game_contests_0600_copy_and_0600_uploads_are_validated_and_playe
     _final(folder, {"game/nim.py": 0o600, **{p: 0o600 for p in paths}})
 
 
+@pytest.mark.slow  # CI time (9 s): a 0600 program and python file play in a real seat below, in CI
 @needs_sandbox
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
 def test_a_script_and_a_compiled_program_stored_0700_are_validated_and_played(tmp_path: Path) -> None:
