@@ -91,8 +91,11 @@ def _header(tree: Any) -> list[str]:
     counts = tree.counts_per_depth()
     searched = (f"{tree.untraced()}" if tree.kind == "exact"
                 else f"{len(tree.nodes)} nodes, per depth {' '.join(str(c) for c in counts)}")
+    mover = tree.game.player_label(tree.game.player(tree.state))
+    if mover.strip().upper() in ("MAX", "MIN"):  # a game whose players are called so (AIMA's): not "MAX = MIN"
+        mover = f"the side to move, your {mover}"
     head = [f"{getattr(tree.agent, 'spec', tree.agent)}: {searched}; "
-            f"MAX = {tree.game.player_label(tree.game.player(tree.state))} (values from MAX's view; <= / >=: a bound)"]
+            f"MAX = {mover} (values from MAX's view; <= / >=: a bound)"]
     if len(tree.iterations) > 1:
         head.append(f"iterative deepening: {len(tree.iterations)} iterations; drawn: the last finished one "
                     f"({tree.root.size()} nodes)")

@@ -1,0 +1,46 @@
+"""The traced tree's header names MAX, the side to move: ``MAX = X`` on Tic-Tac-Toe.  A course game whose
+players are themselves called MAX and MIN (AIMA's) read ``MAX = MIN`` when MIN was to move."""
+
+from __future__ import annotations
+
+import zerosum
+
+
+class Take:
+    """Take 1 or 2 sticks of 4; whoever takes the last wins (AIMA's style: players "MAX" and "MIN")."""
+
+    initial = (4, "MAX")
+
+    def actions(self, state):
+        return [n for n in (1, 2) if n <= state[0]]
+
+    def result(self, state, n):
+        return (state[0] - n, "MIN" if state[1] == "MAX" else "MAX")
+
+    def terminal_test(self, state):
+        return state[0] == 0
+
+    def utility(self, state, player):
+        return -1 if state[1] == player else 1  # the side to move at the end lost
+
+    def to_move(self, state):
+        return state[1]
+
+
+def header(game, moves):
+    state = game.initial_state
+    for m in moves:
+        state = game.result(state, m)
+    return zerosum.trace("alphabeta:depth=3", game, state).text().splitlines()[0]
+
+
+def test_the_header_never_says_max_is_min() -> None:
+    game = zerosum.get_game(Take())
+    first = game.actions(game.initial_state)[0]
+    assert "MAX = the side to move, your MAX (" in header(game, [])
+    after = header(game, [first])
+    assert "MAX = MIN" not in after and "MAX = the side to move, your MIN (" in after
+
+
+def test_other_games_keep_their_players_names() -> None:
+    assert "MAX = X (values from MAX's view" in header(zerosum.get_game("tictactoe"), [])
