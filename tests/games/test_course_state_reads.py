@@ -99,3 +99,39 @@ def test_an_evaluation_file_imports_the_game_beside_it(nim, tmp_path, monkeypatc
                            games=2, seed=1)
     assert result.wins + result.draws + result.losses == 2
     assert not any(g.forfeit for g in result.games)
+
+
+class _Mutating:
+    """A game whose result changes the state it is given (a student's first bug), its state made by ``make``."""
+
+    def __init__(self, make):
+        self.make, self.initial = make, make()
+
+    def actions(self, state):
+        return [0, 1] if state[0] == 0 else []
+
+    def result(self, state, move):
+        state[0] = 1  # changes the state in place
+        return state
+
+    def terminal_test(self, state):
+        return state[0] == 1
+
+    def utility(self, state, player):
+        return 0
+
+    def to_move(self, state):
+        return "MAX"
+
+
+@pytest.mark.parametrize("make, hint", [
+    (lambda: __import__("numpy").zeros(3, dtype=int), "board = state.copy()"),
+    (lambda: [0, 0, 0], "board = copy.deepcopy(state)"),
+])
+def test_a_result_that_changes_its_state_is_told_how_to_copy_that_kind_of_state(make, hint) -> None:
+    from zerosum.games.course_bugs import GameBug
+
+    with pytest.raises(GameBug, match="changed the state it was given") as caught:
+        game = zerosum.get_game(_Mutating(make))  # its check plays a move already
+        game.result(game.initial_state, 0)
+    assert hint in str(caught.value) and "dict(state.board)" not in str(caught.value), str(caught.value)

@@ -210,7 +210,7 @@ class CourseGame(Game[CourseState, Any]):
                             "next state")
         if after is value or (before is not value and self._changed(value, before)):
             raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
-                            "it must return a new state (copy the board first, e.g. dict(state.board))")
+                            f"it must return a new state ({_copy_hint(value)})")
         return self.wrap(after, state._ply + 1)
 
     def _changed(self, value: Any, before: Any) -> bool:
@@ -371,3 +371,14 @@ class CourseGame(Game[CourseState, Any]):
 
     def __repr__(self) -> str:
         return f"get_game({self.spec!r})" if self.portable else f"get_game(<{self.name_} object>)"
+
+
+def _copy_hint(value: Any) -> str:
+    """How to copy a state like ``value`` before changing it, for the GameBug line of a result that changed it."""
+    if hasattr(value, "shape") and callable(getattr(value, "copy", None)):
+        return "copy it first: board = state.copy()"
+    if isinstance(getattr(value, "board", None), dict):  # AIMA's GameState: a namedtuple with a dict board
+        return "copy the board first, e.g. board = dict(state.board)"
+    if isinstance(value, list):
+        return "copy it first, e.g. board = copy.deepcopy(state)"
+    return "copy what you change first, e.g. copy.deepcopy(state)"
