@@ -4,27 +4,7 @@ players are themselves called MAX and MIN (AIMA's) read ``MAX = MIN`` when MIN w
 from __future__ import annotations
 
 import zerosum
-
-
-class Take:
-    """Take 1 or 2 sticks of 4; whoever takes the last wins (AIMA's style: players "MAX" and "MIN")."""
-
-    initial = (4, "MAX")
-
-    def actions(self, state):
-        return [n for n in (1, 2) if n <= state[0]]
-
-    def result(self, state, n):
-        return (state[0] - n, "MIN" if state[1] == "MAX" else "MAX")
-
-    def terminal_test(self, state):
-        return state[0] == 0
-
-    def utility(self, state, player):
-        return -1 if state[1] == player else 1  # the side to move at the end lost
-
-    def to_move(self, state):
-        return state[1]
+from course_sources import Nim  # tests/course_sources.py: AIMA's style, players "MAX" and "MIN"
 
 
 def header(game, moves):
@@ -35,7 +15,7 @@ def header(game, moves):
 
 
 def test_the_header_never_says_max_is_min() -> None:
-    game = zerosum.get_game(Take())
+    game = zerosum.get_game(Nim((1, 2)))
     first = game.actions(game.initial_state)[0]
     assert "MAX = the side to move, your MAX (" in header(game, [])
     after = header(game, [first])
