@@ -23,7 +23,7 @@ from ..games.connectx import ConnectXState
 from .boards import solver_game
 from .book import Book, load_default
 from .parallel import Lane, TakesTurns, check_threads, helper_order
-from .steps import warm_tables
+from .steps import warm_solver
 
 __all__ = ["SolverState", "LAZY_SMP", "DEFAULT_TT_SIZE"]
 
@@ -57,7 +57,7 @@ class SolverState(TakesTurns):
         if book is not True and book is not False:
             book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
         self._log_size = log_size = max(1, (tt_size - 1).bit_length())
-        warm_tables(g, type(self))  # a cold cache compiles the tables' code for seconds: said, not silent
+        warm_solver(g, type(self), tables_only=True)  # a cold cache compiles the tables' code for seconds: said, not silent
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped

@@ -29,9 +29,8 @@ __all__ = ["solver_steps", "warm_solver", "takes", "wide", "telling", "PREPARING
 COLD_TABLES, COLD_SEARCH = 3.0, 20.0
 
 
-#: the widths (128-bit or not) whose steps are done in this process
+#: the widths (128-bit or not) whose steps are done in this process; and whose tables' step is (:func:`warm_solver`)
 _READY: set[bool] = set()
-#: the widths whose tables' code is loaded (:func:`warm_tables`)
 _TABLES: set[bool] = set()
 #: what :func:`telling`'s listener hears: ``(PREPARING, label)`` as a step's work starts, ``(PREPARED, label)``
 #: as it ends (done or failed)
@@ -96,30 +95,19 @@ def solver_steps(game: Any, make: Callable[..., Any]) -> list[Step]:
                  COLD_SEARCH)]
 
 
-def warm_solver(game: Any, make: Callable[..., Any]) -> None:
+def warm_solver(game: Any, make: Callable[..., Any], tables_only: bool = False) -> None:
     """The solver's compiled code for ``game`` loaded (or compiled) before a search, as its steps
     (:func:`zerosum.agents.prepare.warm`): a person using zerosum from Python is told of a compile
-    (:func:`~zerosum.agents.prepare.tell`).  A :class:`.solver.Solver`'s search calls it (cheap once done)."""
-    width = wide(game)
-    if width in _READY:  # every search calls it: once done, a set lookup
+    (:func:`~zerosum.agents.prepare.tell`).  A :class:`.solver.Solver`'s search calls it (cheap once done);
+    ``tables_only``: numba's start and the tables' step alone, as a Solver's constructor calls it before it makes
+    its table (within the step's own work, at once)."""
+    width, done = wide(game), _TABLES if tables_only else _READY
+    if width in done:  # every search calls it: once done, a set lookup
         return
-    steps = solver_steps(game, make)
+    steps = solver_steps(game, make)[:2] if tables_only else solver_steps(game, make)
     warm(steps)
     if ready(steps):
-        _READY.add(width)
-
-
-def warm_tables(game: Any, make: Callable[..., Any]) -> None:
-    """The solver's tables' code for ``game`` (numba's start, the tables' step) loaded or compiled before a
-    :class:`.solver.Solver` makes its table, a compile said to a person using zerosum from Python as any wait
-    is (:func:`~zerosum.agents.prepare.warm`; within the step's own work, at once).  Cheap once done."""
-    width = wide(game)
-    if width in _TABLES:
-        return
-    steps = solver_steps(game, make)[:2]
-    warm(steps)
-    if ready(steps):
-        _TABLES.add(width)
+        done.add(width)
 
 
 def _probe(make: Callable[..., Any], game: Any, search: bool = False) -> None:

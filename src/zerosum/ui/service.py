@@ -23,7 +23,7 @@ from time import perf_counter as _perf_counter
 from typing import Any
 
 from ..agents.base import INT as _INT, Agent, server_options
-from ..agents.registry import agent_class, agent_names, build_agent, opponents
+from ..agents.registry import agent_class, agent_names, build_agent, file_agent_parts, opponents
 from ..core.processes import usable_cores
 from ..errors import AgentError
 from ..game import Game
@@ -115,7 +115,7 @@ def checked_agent(game: Game[Any, Any], spec: str | None, max_time: float = MAX_
         raise AgentError("no agent given: choose one of " + listed(served))
     if len(spec) > MAX_SPEC:
         raise AgentError(f"the agent spec is {len(spec)} characters long; the limit is {MAX_SPEC}")
-    if spec.partition(":")[0].strip().endswith(".py"):  # never run a file on the server's disk
+    if file_agent_parts(spec) is not None or spec.endswith(".py"):  # never run a file on the server's disk
         raise AgentError(f"agent {spec[:60]!r} is a file: the page plays its own engines, never a file "
                          f"(choose one of {listed(served)}; play a file with zerosum play or zerosum match)")
     name, options = parse_spec(spec, AgentError)
