@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from zerosum import get_game, make_agent
-from zerosum.analysis.estimate import child_values, estimated
+from zerosum.analysis.estimate import child_values, estimated, lockstep_values
 
 
 def _mirror(game: Any, values: dict[int, float]) -> dict[int, float]:
@@ -59,7 +59,7 @@ def test_a_node_budget_is_shared_in_lockstep_and_the_agent_keeps_its_own(board: 
     values, exact, nodes = child_values(game, state, game.actions(state), agent)
     assert values == _mirror(game, values), values
     assert not exact and 0 < nodes <= limits.nodes * len(values)
-    assert agent.limits is limits and agent.fast is fast  # the caller's agent is left as it was
+    assert agent.limits is limits and agent.fast is fast and agent.first_depth == 1  # the caller's agent is left as it was
     assert child_values(game, state, game.actions(state), make_agent(spec)) == (values, exact, nodes)
     again, _, _ = child_values(game, state, game.actions(state), agent)  # its table kept: deeper, still one depth
     assert again == _mirror(game, again), again
@@ -72,3 +72,32 @@ def test_moves_that_end_the_game_and_other_agents_keep_their_values() -> None:
     assert found.values[0] > 0 and found.best in (0, 1) and found.exact
     values, _, _ = child_values(game, state, game.actions(state), make_agent("mcts:sims=50,seed=1"))
     assert set(values) == set(game.actions(state))
+
+
+def test_a_round_searches_its_own_depth_at_once_so_tictactoe_is_proven_for_one_deepening_s_nodes() -> None:
+    # every first move of Tic-Tac-Toe draws; the rounds once deepened from 1 in each of them (47 k nodes, three
+    # times one deepening's), so a review under load ran out of time and judged the empty board by estimates
+    game = get_game("tictactoe")
+    state = game.initial_state
+    actions = game.actions(state)
+    values, exact, nodes = child_values(game, state, actions, make_agent("alphabeta:nodes=1000000"))
+    assert exact and values == {a: 0 for a in actions}
+    once = make_agent("alphabeta:depth=9")
+    deepening = sum(once.search(game, game.result(state, a)).nodes for a in actions)
+    assert nodes <= deepening, (nodes, deepening)
+
+
+@pytest.mark.parametrize(("spec", "moves", "nodes"), [("othello", "", 4000), ("othello", "", 30000),
+                                                      ("connect4-8x8", "4455", 20000), ("connect4", "445", 3000)])
+@pytest.mark.parametrize("fast", [0, 1])
+def test_rounds_that_start_at_their_own_depth_give_the_fixed_depth_values(spec: str, moves: str, nodes: int,
+                                                                          fast: int) -> None:
+    game = get_game(spec)
+    state = game.from_moves(moves) if moves else game.initial_state
+    if spec == "othello":
+        for _ in range(3):
+            state = game.result(state, game.actions(state)[0])
+    actions = game.actions(state)
+    values, _, _, reached = lockstep_values(game, state, actions, make_agent(f"alphabeta:nodes={nodes},fast={fast}"))
+    assert reached is not None and reached >= 2
+    assert values == estimated(game, state, actions, 1.0, depth=reached).values, reached

@@ -79,6 +79,10 @@ class AlphaBetaAgent(EvaluatingAgent):
                          server=ServerTraits(caps={"depth": (1, 8), "tt": (0, 2**20), **SERVER_WEIGHTS}),
                          opponent=("time=1", "alpha-beta, 1 s a move"), strength=40)
     LIMITS = ("depth", "nodes", "time")
+    #: the first depth of the iterative deepening (1).  The analysis's lockstep rounds set an agent's own to the
+    #: round's depth: the rounds before it already searched the shallower depths and left their best moves in
+    #: the table.  A fixed depth's value does not depend on the order, so only the nodes change
+    first_depth = 1
     OPTIONS = {
         **EVAL_OPTIONS,
         "tt": bounded(int, "transposition table entries (0: none)", 0, MAX_TT),
@@ -263,7 +267,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         order = self._root_order(game, actions)
         best_action, best_value, done_depth, exact = order[0], 0, 0, False
         scores: dict[Any, Any] = {}
-        for depth in range(1, max_depth + 1):
+        for depth in range(min(self.first_depth, max_depth), max_depth + 1):
             cut = False
             try:
                 if budget is not None and nodes >= budget:
@@ -321,7 +325,8 @@ class AlphaBetaAgent(EvaluatingAgent):
         """The numba search in this agent's tables; ``evaluate`` None: no scores."""
         self._fast_tables = alphabeta_fast.tables(game, name, self.tt_size, self._fast_tables)
         return alphabeta_fast.search(game, state, name, max_depth, budget, deadline, start, evaluate,
-                                     t=self._fast_tables, three=self.three, two=self.two, tt_size=self.tt_size)
+                                     t=self._fast_tables, three=self.three, two=self.two, tt_size=self.tt_size,
+                                     first=min(self.first_depth, max_depth))
 
 
 def _probe(game: Game[Any, Any]) -> None:

@@ -61,9 +61,10 @@ def search(
     three: int,
     two: int,
     tt_size: int,
+    first: int = 1,
 ) -> SearchResult:
     """The numba search of ``state`` with evaluation ``name`` (and its weights ``three``, ``two``), iterative
-    deepening to ``max_depth`` within ``budget`` nodes and ``deadline``, in the tables ``t`` (:func:`tables`;
+    deepening from ``first`` to ``max_depth`` within ``budget`` nodes and ``deadline``, in the tables ``t`` (:func:`tables`;
     ``tt_size`` 0: the kernel keeps no table); ``evaluate`` (the evaluation, for the root's scores) None: no
     scores."""
     fast = kernels()
@@ -94,7 +95,7 @@ def search(
     order = [int(c) for c in t["order"] if not state.mask & game.top[c]]
     done_order = order
     best_action, best_value, done_depth, exact = order[0], 0, 0, False
-    for depth in range(1, max_depth + 1):
+    for depth in range(first, max_depth + 1):
         stats[fast.CUT] = 0
         stats[fast.SP] = 0
         stats[fast.PHASE] = fast.ENTER

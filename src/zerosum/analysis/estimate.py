@@ -8,7 +8,10 @@ different depths -- a later child searching deeper thanks to the table an earlie
 figure of an even depth ranked against one of an odd depth -- are never compared, so a position that is
 symmetric (the empty board) gets a symmetric estimate.  A child whose search is proven, or saw every end of
 the game, keeps that value: searching it deeper would not change it.  Alpha-beta's table changes speed, never
-values (:mod:`zerosum.agents.alphabeta`), so the rounds share one agent and its table.
+values (:mod:`zerosum.agents.alphabeta`), so the rounds share one agent and its table, and a round searches
+its depth at once (``first_depth``), the shallower ones being done: the rounds cost about what one iterative
+deepening of each move to the last round's depth costs (Tic-Tac-Toe's empty board, proven: 20 k nodes, where
+deepening from 1 in every round took 47 k).
 """
 
 from __future__ import annotations
@@ -112,11 +115,11 @@ def lockstep_values(game: Game[Any, Any], state: Any, actions: list[Any],
     if not open_:
         return values, True, 0, 0
     searcher: Any = agent  # alpha-beta (_lockstep)
-    limits, fast = searcher.limits, searcher.fast
+    limits, fast, first = searcher.limits, searcher.fast, searcher.first_depth
     try:
         own, exact, nodes, reached = _rounds(game, open_, searcher, limits)
-    finally:
-        searcher.limits, searcher.fast = limits, fast  # the caller's agent keeps its own budget and path
+    finally:  # the caller's agent keeps its own budget, path and deepening
+        searcher.limits, searcher.fast, searcher.first_depth = limits, fast, first
     values.update(own)
     return values, exact, nodes, reached
 
@@ -167,6 +170,8 @@ def _rounds(game: Game[Any, Any], open_: dict[Any, Any], agent: Any,
             if depth > 1 and spent:
                 complete = False
                 break
+            # a round deepens from its own depth: the rounds before it searched the shallower ones
+            agent.first_depth = depth if budgeted else 1
             if depth == 1:  # whatever the clock: a few evaluations (compiled code ready, or not asked for)
                 agent.limits = Limits(depth=1)
             else:
