@@ -48,6 +48,11 @@ def pytest_configure(config):
         config.option.basetemp = config._zerosum_basetemp = tempfile.mkdtemp(prefix="zs-")
 
 
+def pytest_sessionfinish(session, exitstatus):
+    if "chromium" in sys.modules:  # the browser tests' shared Chromium (tests/chromium.py)
+        sys.modules["chromium"].close_shared()
+
+
 def pytest_unconfigure(config):
     made = getattr(config, "_zerosum_basetemp", None)
     if made:  # the short base made above: removed with the run, as pytest's own are after a few runs

@@ -160,6 +160,7 @@ def test_a_command_done_while_a_step_compiles_ends_at_once_with_its_status(tmp_p
     assert bad.returncode == 2 and bad.stderr.startswith("zerosum analyze: error:"), bad.stderr
 
 
+@pytest.mark.slow  # 5 s; CI keeps this file's cold first searches
 def test_a_command_answered_while_the_solver_loads_exits_cleanly() -> None:
     """``zerosum analyze 44`` is answered by the opening book in well under a second, while the solver's search
     loads in the background: it exited with 134 (an LLVM assertion) in 4 runs of 6 before the exit waited."""

@@ -47,7 +47,8 @@ def test_a_timed_estimate_is_the_fixed_depth_estimate_of_the_depth_every_move_co
     assert again.values == found.values
 
 
-@pytest.mark.parametrize(("board", "spec"), [("connect4-8x8", "alphabeta:nodes=10000,fast=0"),
+@pytest.mark.parametrize(("board", "spec"), [pytest.param("connect4-8x8", "alphabeta:nodes=10000,fast=0",
+                                                           marks=pytest.mark.slow),  # 8 s on the generic path
                                               ("connect4-8x8", "alphabeta:nodes=10000"),
                                               ("connect4", "alphabeta:nodes=1000")])
 def test_a_node_budget_is_shared_in_lockstep_and_the_agent_keeps_its_own(board: str, spec: str) -> None:
@@ -87,9 +88,9 @@ def test_a_round_searches_its_own_depth_at_once_so_tictactoe_is_proven_for_one_d
     assert nodes <= deepening, (nodes, deepening)
 
 
-@pytest.mark.parametrize(("spec", "moves", "nodes"), [("othello", "", 4000), ("othello", "", 30000),
-                                                      ("connect4-8x8", "4455", 20000), ("connect4", "445", 3000)])
-@pytest.mark.parametrize("fast", [0, 1])
+@pytest.mark.parametrize(("spec", "moves", "nodes", "fast"), [
+    ("othello", "", 4000, 0), ("othello", "", 9000, 0),  # the generic path (Othello has no other)
+    ("connect4-8x8", "4455", 3000, 0), ("connect4-8x8", "4455", 20000, 1), ("connect4", "445", 3000, 1)])
 def test_rounds_that_start_at_their_own_depth_give_the_fixed_depth_values(spec: str, moves: str, nodes: int,
                                                                           fast: int) -> None:
     game = get_game(spec)

@@ -89,6 +89,7 @@ def test_a_database_where_a_failed_upload_was_made_active_plays_the_working_one(
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the students upload with curl")
+@pytest.mark.slow  # 11 s; CI keeps this file's other tests and test_contest_page's failed upload
 def test_a_broken_last_upload_keeps_the_working_one_in_the_ladder_and_the_final(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     tokens = make_contest(folder, ["Bob", "Ada"], "--reference", "random", "--reference", "alphabeta:depth=1")

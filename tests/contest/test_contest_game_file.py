@@ -221,6 +221,7 @@ def test_uploads_are_validated_on_the_game_file_in_the_sandbox_and_the_ladder_pl
 
 
 @needs_sandbox
+@pytest.mark.slow  # 4 s; CI keeps the ladder on the game file
 def test_the_final_plays_on_the_game_file_in_the_sandbox(teacher: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     from contest_players import submit

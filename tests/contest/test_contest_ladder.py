@@ -155,6 +155,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow  # 8-29 s; CI keeps test_contest_api's kill -9 of the server and the ladder's other restarts
 def test_kill_9_in_the_middle_of_the_ladder_loses_nothing_and_replays_the_unfinished_games(tmp_path):
     players = {f"s{i}": source("alphabeta", depth=1) if i % 2 else source("greedy") for i in range(3)}
     folder = tmp_path / "c"

@@ -94,6 +94,7 @@ def test_an_engine_reporting_too_many_nodes_forfeits_and_the_ladder_and_the_fina
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.slow  # 8 s; CI keeps this file's other stall
 def test_a_game_no_record_can_hold_is_a_counted_try_then_set_aside_and_the_rest_is_played(tmp_path, capfd):
     (tmp_path / "boaster.py").write_text(BOASTER)
     refs = [{"name": "boaster", "spec": str(tmp_path / "boaster.py") + ":Boaster"}, {"name": "random", "spec": "random"}]

@@ -17,9 +17,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
+from chromium import close_contexts, shared_browser  # noqa: E402
 from contest_serving import GOOD, make_contest, serving  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 #: a file name and an error message that would run script if a page took them as HTML
 HOSTILE_NAME = "<img src=x onerror=window.pwned=1>.py"
 HOSTILE_FILE = 'raise ValueError("<img src=y onerror=window.pwned=2><b>bold</b>")\n\n\ndef player(board):\n    return 0\n'
@@ -30,12 +30,11 @@ WAIT_MS = 90_000
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder = tmp_path_factory.mktemp("page") / "class"
     tokens = make_contest(folder, ["Ann", "Bob", "Cy"])
-    with serving(folder) as url, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with serving(folder) as url:
         try:
-            yield {"url": url, "tokens": tokens, "browser": browser}
+            yield {"url": url, "tokens": tokens, "browser": shared_browser()}
         finally:
-            browser.close()
+            close_contexts()
 
 
 def _page(site: dict[str, Any], who: str) -> Any:

@@ -66,6 +66,7 @@ def test_two_copies_of_one_reference_file_are_one_player(tmp_path):
     _untouched(folder)
 
 
+@pytest.mark.slow  # 8 s; CI keeps the low reference's test and the tie rules without games
 def test_references_that_tie_after_the_games_leave_results_without_points(tmp_path, capsys):
     folder = tmp_path / "c"
     make_contest(folder, PLAYERS, references=TWINS, seed=5, absent=("dee",))

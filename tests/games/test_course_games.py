@@ -221,6 +221,7 @@ def test_every_position_two_plies_in_gets_the_brute_force_value_from_each_search
             assert (value > 0) - (value < 0) == truth, (a, b, agent)
 
 
+@pytest.mark.slow  # 10 s; CI keeps tests/games/test_counts.py's Tic-Tac-Toe game tree
 def test_the_full_minimax_tree_of_tic_tac_toe_has_its_published_549946_nodes() -> None:
     game = TicTacToe()
     found = make_agent("minimax:discount=0").search(game, game.initial)

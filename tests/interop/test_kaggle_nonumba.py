@@ -63,6 +63,7 @@ def play_without_numba(tmp_path, spec: str, opponent: str, games: int) -> list[d
     return results
 
 
+@pytest.mark.slow  # 7 s; CI keeps this file's search agents without numba
 def test_submission_without_numba_searches_and_beats_random_every_game(tmp_path) -> None:
     """The default agent (the solver, numba only) without numba: alpha-beta in pure Python plays every move.
 

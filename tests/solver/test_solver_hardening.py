@@ -396,6 +396,7 @@ def _said(err: str) -> list[str]:
     return [line for line in err.strip().splitlines() if not line.startswith("zerosum: preparing the engine")]
 
 
+@pytest.mark.slow  # 11 s; CI keeps Ctrl-C of match, play and engine (tests/arena/test_interrupt.py, ...)
 def test_ctrl_c_stops_zerosum_analyze_and_says_the_columns_proven() -> None:
     import re
 

@@ -27,8 +27,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: the smallest label height a person can read, in CSS pixels
 READABLE = 9.0
 #: (agent, game, position): a 7-node tree, a 3,862-px one, a 29,524-px one (at the default depth)
@@ -74,10 +72,10 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    from chromium import close_contexts, shared_browser
+
+    yield shared_browser()
+    close_contexts()
 
 
 def local_only(route: Any) -> None:

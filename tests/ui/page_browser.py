@@ -11,12 +11,12 @@ import contextlib
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
+from chromium import CHROMIUM, close_contexts, shared_browser  # noqa: E402
+
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
@@ -25,8 +25,6 @@ import uvicorn  # noqa: E402
 from zerosum.core.files import benchmark_data  # noqa: E402
 from zerosum.ui.server import create_app, serve_config  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: benchmark data: $ZEROSUM_BENCHMARKS, else ../shared/benchmarks beside the checkout
 PONS = benchmark_data("pons")
 
@@ -71,10 +69,9 @@ def base_url():
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    """The process's Chromium (tests/chromium.py), its contexts closed after the module."""
+    yield shared_browser()
+    close_contexts()
 
 
 DESKTOP = {"width": 1280, "height": 800}

@@ -64,6 +64,7 @@ def _said_preparing(engines: Engines) -> str:
     raise AssertionError("the engines never said they were preparing")
 
 
+@pytest.mark.slow  # 7 s; CI keeps this file's other wait on a board past 64 bits
 def test_a_job_whose_solver_code_compiles_is_not_killed_at_its_time_limit() -> None:
     import anyio
 

@@ -14,6 +14,8 @@ import time
 import urllib.request
 from typing import Iterator
 
+import pytest
+
 from page_browser import browser, open_page, DESKTOP  # noqa: F401  (fixtures)
 from test_server_stop import free_port
 
@@ -60,6 +62,7 @@ DONE_OR_GIVEN_UP = ("n => { const said = document.querySelector('#review-info').
                     "&& document.querySelectorAll('#eval-graph [data-graph-ply]').length === n); }")
 
 
+@pytest.mark.slow  # 18 s; CI keeps the refused review's test and test_page_abort's resumes
 def test_a_review_cut_short_by_a_restart_goes_on_once_the_server_is_back(browser) -> None:  # noqa: F811
     port = free_port()
     context, page = open_page(browser, f"http://127.0.0.1:{port}", DESKTOP)

@@ -109,6 +109,7 @@ def workers(server: subprocess.Popen) -> set[int]:
     return {int(line.split()[0]) for line in out.splitlines() if "spawn_main" in line}
 
 
+@pytest.mark.slow  # 4 s; CI keeps the running job stopped after the grace
 def test_requests_whose_clients_hung_up_are_dropped_before_they_take_the_worker(serve) -> None:
     base, server = serve
     # eight clients each ask for 4 s of engine work and hang up: queued, old code ran them one after another

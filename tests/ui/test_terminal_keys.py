@@ -183,6 +183,7 @@ def _play(args: list[str], keys: str = "q\n") -> subprocess.CompletedProcess[str
                           text=True, timeout=120, env=env_for(None))
 
 
+@pytest.mark.slow  # 5 s; CI keeps tests/agents/test_search_warns_unbounded.py
 def test_a_search_that_cannot_end_is_warned_of_at_the_start() -> None:
     """Plain minimax (no depth or node limit) on Connect Four would think for ever: one line says so at the
     start, with the fix; on Tic-Tac-Toe it ends, and nothing is said."""

@@ -98,6 +98,7 @@ def test_answers_asked_while_the_engines_start_say_how_long_they_waited_and_late
     assert notes["later"] is None, notes["later"]  # it did not wait: nothing said
 
 
+@pytest.mark.slow  # 7 s; CI keeps tests/ui/test_cold_wide_board.py's wait on a board past 64 bits
 def test_an_answer_that_waited_for_the_code_of_a_board_past_64_bits_says_so() -> None:
     import anyio
 
