@@ -3,7 +3,9 @@ trees' in exported notebooks).  Starting Playwright's driver and Chromium took 2
 it under load; each test still gets its own context (cookies, storage, viewport), closed after it.
 
 Playwright's synchronous API allows one instance a thread, so no test module may start its own: they ask
-:func:`shared_browser`.  ``tests/conftest.py`` closes it when the session ends."""
+:func:`shared_browser`.  While it runs, its event loop counts as running in the main thread, where
+``asyncio.run`` then fails (a server's test) and captured output went astray: ``tests/conftest.py`` closes
+it before the first test of a module that does not use it (:func:`wanted`), and when the session ends."""
 
 from __future__ import annotations
 
@@ -28,6 +30,13 @@ def shared_browser() -> Any:
         _OPEN["playwright"] = sync_api.sync_playwright().start()
     browser = _OPEN["browser"] = _OPEN["playwright"].chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
     return browser
+
+
+def wanted(module: Any) -> bool:
+    """Whether a test module uses the shared browser: it has the ``browser`` fixture (tests/ui/page_browser.py's
+    or its own) or asks :func:`shared_browser` itself."""
+    names = vars(module)
+    return "browser" in names or "shared_browser" in names
 
 
 def close_contexts() -> None:

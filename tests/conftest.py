@@ -14,7 +14,7 @@ import signal
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# Two workers (pytest-xdist, `-n 2` in pyproject.toml's addopts: the suite on both cores) see what one process
+# The workers (pytest-xdist, `-n 3` in pyproject.toml's addopts: the suite on two cores) see what one process
 # would.  xdist sets COLUMNS and LINES in its workers (80 x 24), which zerosum's tables and headers honour:
 # without them, as in a run of one process, they are laid out as for no terminal.  And the temporary folders
 # get a short base (an xdist worker's adds ``popen-gwN``): tests whose paths appear in specs and tables (a spec
@@ -46,6 +46,12 @@ def pytest_configure(config):
         import tempfile
 
         config.option.basetemp = config._zerosum_basetemp = tempfile.mkdtemp(prefix="zs-")
+
+
+def pytest_runtest_setup(item):
+    shared = sys.modules.get("chromium")  # the browser tests' shared Chromium (tests/chromium.py)
+    if shared is not None and item.module is not None and not shared.wanted(item.module):
+        shared.close_shared()  # its event loop would stand in the way of this module's own
 
 
 def pytest_sessionfinish(session, exitstatus):
