@@ -46,7 +46,8 @@ def _state(folder: Path) -> tuple[list[str], list[tuple[Any, ...]], list[tuple[A
         games = sorted(conn.execute("SELECT * FROM games"))
     finally:
         conn.close()
-    return sorted(p.name for p in folder.iterdir()), config, games
+    # SQLite's -wal and -shm files come and go with open connections (a Store not yet collected): not state
+    return sorted(p.name for p in folder.iterdir() if not p.name.endswith(("-wal", "-shm"))), config, games
 
 
 def _utc(delta: timedelta, zone: bool = True) -> str:

@@ -91,11 +91,12 @@ def search(engine: Engine, deadline: float, clock: tuple[float, float, float] | 
 
 # ---- the engine's own deadline: the time it is told ---------------------------------------------------------
 
-def test_an_engine_answering_at_half_of_a_20_ms_clock_is_in_time_and_one_past_it_is_not(timed):
-    """Its deadline was 20 ms before its clock's end (1 ms with 20 ms left): half of 20 ms lost on time."""
-    with Engine(timed_engine(timed, "frac", 50)) as engine:
+def test_an_engine_answering_early_in_a_20_ms_clock_is_in_time_and_one_past_it_is_not(timed):
+    """Its deadline was 20 ms before its clock's end (1 ms with 20 ms left): 2 ms of 20 ms lost on time.  (2 ms,
+    not half the clock: the other 18 ms are the slack a loaded machine needs to pass the answer on.)"""
+    with Engine(timed_engine(timed, "frac", 10)) as engine:
         used = search(engine, 5.0, (0.02, 9.0, 0.0))
-        assert 0.01 <= used < 0.02  # answered in time, and this is the time it took
+        assert 0.002 <= used < 0.02  # answered in time, and this is the time it took
     with Engine(timed_engine(timed, "left", -3)) as late:  # 3 ms past its clock
         with pytest.raises(EngineFault) as caught:
             search(late, 5.0, (0.05, 9.0, 0.0))
@@ -103,8 +104,8 @@ def test_an_engine_answering_at_half_of_a_20_ms_clock_is_in_time_and_one_past_it
 
 
 def test_an_engine_answering_just_before_its_deadline_is_in_time_and_one_after_it_is_not(timed):
-    with Engine(timed_engine(timed, "sleep", 188)) as engine:  # 12 ms before a deadline of 0.2 s
-        assert 0.188 <= search(engine, 0.2) < 0.2
+    with Engine(timed_engine(timed, "sleep", 160)) as engine:  # 40 ms before a deadline of 0.2 s
+        assert 0.16 <= search(engine, 0.2) < 0.2
     with Engine(timed_engine(timed, "sleep", 215)) as late:
         with pytest.raises(EngineFault) as caught:
             search(late, 0.2)

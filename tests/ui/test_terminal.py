@@ -152,7 +152,9 @@ def test_console_script_end_to_end() -> None:
     code = subprocess.run([sys.executable, "-c", "import sys; from zerosum.cli import main; sys.exit(main())",
                            "play", "--second", "first"], input="x\n4\n4\n4\n4\n", capture_output=True, text=True,
                           timeout=60)
-    assert code.returncode == 0 and code.stderr == ""
+    # on a loaded machine the game can end before numba's background start has: the one line that says so
+    said = [line for line in code.stderr.splitlines() if not line.startswith("zerosum: finishing starting numba")]
+    assert code.returncode == 0 and said == [], code.stderr
     assert "X (you) to move: x\n" in code.stdout  # input echoed, so a transcript reads well
     assert "You win!" in code.stdout and ESC not in code.stdout
 
