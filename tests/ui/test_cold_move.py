@@ -99,8 +99,9 @@ def test_code_compiled_during_a_search_all_the_same_is_said_in_the_answers_note(
         reply = _move(engines, LateAgent())  # the old server: "note": null
     finally:
         engines.close()
-    assert reply["note"] == ("a late stand-in's code compiled during this search, first run only: it had less "
-                             "time to search"), reply["note"]
+    # on a loaded machine the engines' own start may still be said first ("after 3.1 s preparing the engine; ")
+    assert reply["note"] is not None and reply["note"].endswith(
+        "a late stand-in's code compiled during this search, first run only: it had less time to search"), reply["note"]
 
 
 def _events_of(job: Any, args: tuple[Any, ...]) -> tuple[Any, list[Any]]:
