@@ -64,9 +64,9 @@ def search(
     first: int = 1,
 ) -> SearchResult:
     """The numba search of ``state`` with evaluation ``name`` (and its weights ``three``, ``two``), iterative
-    deepening from ``first`` to ``max_depth`` within ``budget`` nodes and ``deadline``, in the tables ``t`` (:func:`tables`;
-    ``tt_size`` 0: the kernel keeps no table); ``evaluate`` (the evaluation, for the root's scores) None: no
-    scores."""
+    deepening from ``first`` to ``max_depth`` within ``budget`` nodes and ``deadline``, in the tables ``t``
+    (:func:`tables`; ``tt_size`` 0: the kernel keeps no table); ``evaluate`` (the evaluation, for the root's
+    scores) None: no scores."""
     fast = kernels()
     assert fast is not None
 
