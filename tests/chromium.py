@@ -4,7 +4,7 @@ it under load; each test still gets its own context (cookies, storage, viewport)
 
 Playwright's synchronous API allows one instance a thread, so no test module may start its own: they ask
 :func:`shared_browser`.  While it runs, its event loop counts as running in the main thread, where
-``asyncio.run`` then fails (a server's test) and captured output went astray: ``tests/conftest.py`` closes
+``asyncio.run`` then fails (a server's test): ``tests/conftest.py`` closes
 it before the first test of a module that does not use it (:func:`wanted`), and when the session ends."""
 
 from __future__ import annotations

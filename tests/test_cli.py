@@ -1,4 +1,5 @@
-"""The command line, called as `main(argv)` with scripted standard input."""
+"""The command line, run as ``zerosum ARGV`` with scripted standard input (``main(argv)`` in this process where
+a test patches zerosum)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import sys
 
 import pytest
 
+from process_helpers import zerosum_run
+
 from zerosum.cli import SUBCOMMANDS, build_parser, main
 
 
@@ -16,12 +19,9 @@ class _Text(io.StringIO):
 
 
 def call(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``zerosum ARGV`` with ``stdin`` as standard input, in a process of its own: its exit code, standard
-    output and standard error.  Not ``main(argv)`` in the test's process: in full runs of three workers the
-    output of some in-process calls went to pytest's own capture instead (capsys's streams, or streams swapped
-    around the call, saw nothing; four runs of seven), for a cause not found yet."""
-    done = subprocess.run([sys.executable, "-m", "zerosum", *argv], input=stdin, capture_output=True, text=True,
-                          timeout=300)
+    """``zerosum ARGV`` with ``stdin`` as standard input, in a process of its own (:func:`zerosum_run`): its exit
+    code, standard output and standard error."""
+    done = zerosum_run(argv, stdin)
     return done.returncode, done.stdout, done.stderr
 
 

@@ -5,7 +5,6 @@ teacher's page shows the submission and its code; another student's page shows n
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -13,11 +12,11 @@ import pytest
 import zerosum
 
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
+from chromium import CHROMIUM, close_contexts, shared_browser  # noqa: E402
+
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
-from chromium import close_contexts, shared_browser  # noqa: E402
 from contest_serving import GOOD, make_contest, serving  # noqa: E402
 
 #: a file name and an error message that would run script if a page took them as HTML

@@ -11,6 +11,8 @@ import textwrap
 
 import pytest
 
+from process_helpers import zerosum_run
+
 from zerosum import ConnectX
 from zerosum.cli import main
 from zerosum.errors import AgentError, InvalidPositionError
@@ -104,21 +106,16 @@ def test_an_agent_that_keeps_no_time_is_refused(spec: str, tmp_path) -> None:
     """They were written into a submission and hung Kaggle's game (12 s and more on an empty 7 x 6 board)."""
     with pytest.raises(AgentError, match="keeps no time limit"):
         kaggle.agent(spec)
-    done = _command(["kaggle-agent", spec, "-o", str(tmp_path / "main.py")])
+    done = zerosum_run(["kaggle-agent", spec, "-o", str(tmp_path / "main.py")])
     assert done.returncode == 2 and "keeps no time limit" in done.stderr and not (tmp_path / "main.py").exists()
     bounded = kaggle.agent("minimax:depth=3,nodes=20000")  # a node budget bounds it on any board
     assert bounded({"board": [0] * 42, "mark": 1}, config(6, 7, 4)) in range(7)
 
 
 def test_an_opening_agent_is_the_solver_s_only(tmp_path) -> None:
-    done = _command(["kaggle-agent", "alphabeta:depth=3", "--opening", "mcts", "-o", str(tmp_path / "m.py")])
+    done = zerosum_run(["kaggle-agent", "alphabeta:depth=3", "--opening", "mcts", "-o", str(tmp_path / "m.py")])
     assert done.returncode == 2 and "is the solver's" in done.stderr and not (tmp_path / "m.py").exists()
 
-
-def _command(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    """``zerosum ARGV`` in a process of its own (see tests/test_cli.py's ``call``: in full runs of three
-    workers, in-process output sometimes went to pytest's own capture)."""
-    return subprocess.run([sys.executable, "-m", "zerosum", *argv], capture_output=True, text=True, timeout=300)
 
 
 # ---- the agent contract ----------------------------------------------------------------------------------

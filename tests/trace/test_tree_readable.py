@@ -23,7 +23,8 @@ nbclient = pytest.importorskip("nbclient", reason="needs the notebook extra: pip
 pytest.importorskip("ipykernel", reason="needs a Python kernel: pip install -e '.[notebook]'")
 nbconvert = pytest.importorskip("nbconvert", reason="needs nbconvert for the static HTML: pip install nbconvert")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the browser extra: pip install -e '.[browser]'")
-CHROMIUM = Path("/usr/bin/chromium")
+from chromium import CHROMIUM  # noqa: E402
+
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
