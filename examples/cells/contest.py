@@ -47,7 +47,7 @@ record
 
 Every pair of students plays a match of 4 games with `zerosum.match`: two openings from Connect Four's
 shipped balanced set, each played twice with the colours swapped (fair to both sides). A win is a point, a
-draw half a point.
+draw half a point. The matches take 5-10 s; the table prints when the last one ends.
 """),
     ("code", r"""
 points = {name: 0.0 for name in students}
@@ -84,7 +84,8 @@ Contest rules often limit the work per move: *a state expanded is a node*. Under
 beyond N loses the game by forfeit, reason "node limit". Catching the exception does not help. The count of
 each move is stored as its nodes.
 
-Carol's depth-3 search expands about 300 states a move, Bob at most 14 (7 `result`s and 7 `place`s):
+Carol's depth-3 search expands about 300 states a move, Bob at most 14 (7 `result`s and 7 `place`s); the
+two games take a few seconds:
 """),
     ("code", r"""
 counted = zerosum.match(players["carol"], players["bob"], game="connect4", games=2, seed=1,

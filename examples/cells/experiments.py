@@ -63,7 +63,8 @@ five.initial_state
     ("md", r"""
 On 5 x 5 the course finds that depth 2 loses in both seats against a full search. It does, with the
 course's agent; zerosum's depth 2, with the same heuristic, wins as the first player (5 x 5 is a
-first-player win: a full search as first always wins). `depth=1000` searches every game to its end.
+first-player win: a full search as first always wins). `depth=1000` searches every game to its end: the
+four games take 5-10 s.
 """),
     ("code", r"""
 for name, make in (("course", course), ("zerosum", ours)):
@@ -100,7 +101,7 @@ The Connect Four comparison text evaluates with a **run-length** heuristic: ever
 stones in a row, column or diagonal counts 10 or 100, the player's total minus the opponent's. zerosum has
 it as `eval=runs`. Depth-3 minimax and alpha-beta play the same moves (alpha-beta only skips what cannot
 matter), so they win the same games; alpha-beta visits far fewer nodes. (The docs play 500 games; 100
-here.)
+here: each line comes when its 100 games end, a few seconds each.)
 """),
     ("code", r"""
 for spec in ("minimax:discount=0,depth=3,eval=runs", "alphabeta:plain=1,depth=3,eval=runs",

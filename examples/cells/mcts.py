@@ -70,7 +70,8 @@ for action, score in sorted(plain.scores.items()):
 ## Simulations against strength
 
 A match of 8 games (4 openings, colours swapped) against alpha-beta at depth 2, for budgets from 10 to
-1000 simulations a move. The score is MCTS's share of the points.
+1000 simulations a move. The score is MCTS's share of the points. Each row prints when its 16 games end;
+the last, at 1000 simulations a move, takes 5-10 s.
 """),
     ("code", r"""
 print(f"{'sims':>5} {'plain UCT':>10} {'full MCTS':>10}")

@@ -53,7 +53,8 @@ def traced(spec, state, game=game):
 ## Minimax on the empty board
 
 Plain minimax searches the whole game tree of Tic-Tac-Toe: the textbook's 549,946 nodes. (The value is
-from the view of the side to move, in units of `WIN`: 0 is a draw.)
+from the view of the side to move, in units of `WIN`: 0 is a draw.) Traced node by node, it takes a few
+seconds.
 """),
     ("code", r"""
 minimax, minimax_depths = traced("minimax:discount=0", game.initial_state)
@@ -64,7 +65,8 @@ for depth, count in enumerate(minimax_depths):
     ("md", r"""
 ## The textbook check
 
-Write minimax the textbook way and count one node per call: the counts must be the same.
+Write minimax the textbook way and count one node per call: the counts must be the same. In plain Python
+it takes a few seconds.
 """),
     ("code", r"""
 nodes = 0

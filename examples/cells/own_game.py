@@ -69,7 +69,8 @@ class TicTacToe:
 
 Every agent takes the object and its own states: here the textbook's alpha-beta (`plain=1`: no move
 ordering, no table, the actions in your own order) searches the whole game. Its value is from the view of
-the player to move: 0, Tic-Tac-Toe is a draw.
+the player to move: 0, Tic-Tac-Toe is a draw. Minimax then walks the whole game tree, 549,946 calls of your
+own Python methods with no table: this cell takes 5-15 s.
 """),
     ("code", r"""
 game = TicTacToe()
@@ -239,6 +240,6 @@ with tempfile.TemporaryDirectory() as folder:
     done = subprocess.run([sys.executable, "-m", "zerosum", "tournament", "alphabeta", "random",
                            "mcts:plain=1,sims=100", "--game", f"{path}:Nim(piles=(1, 2, 3))", "--games", "4", "--out", f"{folder}/t.db"],
                           capture_output=True, text=True, cwd=folder, env=plain)
-    print(done.stdout[-900:] or done.stderr)
+    print(done.stdout or done.stderr)
 """),
 ]
