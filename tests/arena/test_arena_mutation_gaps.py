@@ -41,7 +41,18 @@ def test_the_report_prints_walds_bounds_to_two_places():
     report = one_pairing((3, 2, 1), [0, 0, 1, 1, 1], sprt=[0.0, 50.0, 0.05, 0.1])
     text, _ = render(report, 200)
     # ln(0.1 / 0.95) = -2.2513 and ln(0.9 / 0.05) = ln 18 = 2.8904
-    assert "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.1: bounds [-2.25, 2.89], no decision yet" in text
+    assert "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.1: bounds [-2.25, 2.89], LLR " in text
+
+
+def test_a_run_the_sprt_did_not_decide_prints_its_llr_so_far():
+    """The LLR without a decision was shown only in the live bar at a terminal: a pipe, CI and `zerosum report`
+    never saw it (audit).  Pairs 6 4 10 5 5 under 0,50: LLR -0.86 (the audit's figure, by hand)."""
+    report = one_pairing((20, 20, 20), [6, 4, 10, 5, 5], sprt=[0.0, 50.0, 0.05, 0.05])
+    text, _ = render(report, 200)
+    assert "bounds [-2.94, 2.94], LLR -0.86 after 60 games: no decision (every game played)" in text
+    report.planned = 100  # games still to play
+    text, _ = render(report, 200)
+    assert "bounds [-2.94, 2.94], LLR -0.86 after 60 games: no decision yet" in text
 
 
 # ---- grading: a rule read two ways, and no grade column without a rule --------------------------------------------

@@ -392,8 +392,10 @@ def print_tables(report: Report, console: Any = None) -> None:
         if report.sprt:
             verdict = "H1 accepted (elo1)" if report.sprt["decision"] == "H1" else "H0 accepted (elo0)"
             line += f", LLR {report.sprt['llr']:.2f} after {report.sprt['games']} games: {verdict}"
-        else:
-            line += ", no decision yet"
+        else:  # the LLR so far, from the first pairing's game pairs, as the run decides on it (fastchess prints it too)
+            llr = sprt.llr((0.0, 0.25, 0.5, 0.75, 1.0), report.pairings[0].pairs if report.pairings else [0] * 5)
+            line += (f", LLR {llr:.2f} after {report.played} games: no decision"
+                     + (" (every game played)" if report.played >= report.planned else " yet"))
         console.print(line)
 
 
