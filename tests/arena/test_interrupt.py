@@ -170,3 +170,21 @@ def test_ctrl_c_on_the_command_line_says_what_was_kept_and_how_to_carry_on(tmp_p
     finally:
         con.close()
     assert line.startswith(f"interrupted: {stored} of 40 games"), (line, stored)
+
+
+def test_ctrl_c_once_every_game_is_stored_says_the_run_is_complete(tmp_path):
+    """Ctrl-C after the last game was stored (while the tables were made) said "interrupted: 6 of 6 games
+    stored ...; to carry on: zerosum match --resume" (audit): the run is whole, and `zerosum report` shows it."""
+    db = tmp_path / "whole.db"
+    script = ("import os, signal, sys, time\nimport zerosum.arena.report as report\nfrom zerosum.cli import main\n"
+              "def interrupted(*args, **kwargs):\n    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(5)\n"
+              "report.summarize = interrupted  # the tables are being made: every game is stored\n"
+              f"sys.exit(main(['match', 'first', 'random', '--game', 'tictactoe', '--games', '4', '-o', {str(db)!r}]))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip().endswith(f"interrupted: the run is complete: all 4 games are stored in {db}; "
+                                        f"its tables: zerosum report {db}"), proc.stderr
+    assert "--resume" not in proc.stderr
+    done = subprocess.run([sys.executable, "-m", "zerosum", "report", str(db), "--no-plots"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "4 of 4 games played" in done.stdout, done.stdout + done.stderr

@@ -307,7 +307,12 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
                                f"then carry on: zerosum {'match' if mode == 'match' else 'tournament'} --resume "
                                f"-o {shown(out)}") from None
     except KeyboardInterrupt:  # what is kept, and how to go on: the games in flight are not results
-        raise KeyboardInterrupt(f"{store.count()} of {len(store.plan())} games stored in {out}; to carry on: "
+        stored, planned, decided = store.count(), len(store.plan()), store.meta("sprt")
+        if decided or stored >= planned:  # the run is whole: Ctrl-C came while its tables were being made
+            done = (f"the SPRT decided ({decided['decision']} accepted) after {stored} games" if decided
+                    else f"all {planned} games are stored")
+            raise KeyboardInterrupt(f"the run is complete: {done} in {out}; its tables: zerosum report {out}") from None
+        raise KeyboardInterrupt(f"{stored} of {planned} games stored in {out}; to carry on: "
                                 f"zerosum {'match' if mode == 'match' else 'tournament'} --resume -o {out}") from None
     finally:
         store.close()
