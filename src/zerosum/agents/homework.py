@@ -17,7 +17,9 @@ line as its reason (``malformed move: ...`` or ``illegal move: ...``).
 - ``NODES_COUNTED_BY = "minMax"``: the arena counts the calls of that function as the player's nodes
   (:mod:`zerosum.arena.counting`).  The name is looked up in the agent file, then in the module that
   defines the player; ``"hw_student.minMax"`` names a function of a module the file imported.  Every global
-  binding of the function is replaced by the counting wrapper, so the recursion's own calls count.
+  binding of the function is replaced by the counting wrapper, so the recursion's own calls count.  A
+  player handed over in Python (``zerosum.play_game(game, hw.player, ...)``) has its declaration read the
+  same way from the module that defines it (:func:`defining_module`).
 
 **The entry function.**  An agent file named without a function (``homework.py`` rather than
 ``homework.py:player``) plays with :func:`entry_function`: ``player``, else the file's only function.
@@ -46,7 +48,7 @@ from ..game import Game
 from ..spec import quoted
 
 __all__ = ["BoardPlayer", "BadAnswer", "Declared", "takes_board", "check_arity", "declared_counter",
-           "sibling_imports", "board_of", "plain_int", "in_position", "DECLARATION", "ENTRY", "entry_function"]
+           "defining_module", "sibling_imports", "board_of", "plain_int", "in_position", "DECLARATION", "ENTRY", "entry_function"]
 
 #: the module-level name by which an agent file names its search function (the nodes the arena counts)
 DECLARATION = "NODES_COUNTED_BY"
@@ -277,24 +279,41 @@ class Declared:
     namespaces: tuple[dict[str, Any], ...] = field(repr=False)
 
 
-def declared_counter(module: ModuleType, player: Any, path: str) -> Declared | None:
-    """The file's ``NODES_COUNTED_BY`` resolved (None when it has none); one AgentError line when it names
-    no function."""
-    text = getattr(module, DECLARATION, None)
+def defining_module(player: Any) -> tuple[dict[str, Any], str] | None:
+    """The global namespace of the module that defines ``player`` (handed over in Python, not loaded from a
+    file) and how a refusal names it (its file, else the module's name), or None when there is none: a
+    function's own ``__globals__`` (right even for a module imported under a name ``sys.modules`` lacks),
+    else the module its ``__module__`` names (a callable object: its class's module)."""
+    space = getattr(player, "__globals__", None)
+    if not isinstance(space, dict):
+        module = sys.modules.get(str(getattr(player, "__module__", None) or ""))
+        space = vars(module) if module is not None else None
+    if not isinstance(space, dict):
+        return None
+    where = space.get("__file__")
+    return space, where if isinstance(where, str) else str(space.get("__name__") or "its module")
+
+
+def declared_counter(module: ModuleType | dict[str, Any], player: Any, path: str) -> Declared | None:
+    """The ``NODES_COUNTED_BY`` of ``module`` (an agent file's module, or the global namespace of the module
+    that defines a player: :func:`defining_module`) resolved, None when it has none; one AgentError line,
+    naming ``path``'s file, when it names no function."""
+    space = module if isinstance(module, dict) else vars(module)
+    text = space.get(DECLARATION)
     if text is None:
         return None
     where = f"{quoted(os.path.basename(path))}: {DECLARATION} = {quoted(text) if isinstance(text, str) else repr(text)}"
     if not isinstance(text, str) or not text.strip():
         raise AgentError(f"{where}: expected the name of the search function whose calls are the nodes, "
                          f"such as 'minMax'")
-    owner: Any = module
     *path_parts, name = text.strip().split(".")
     for part in path_parts:
-        owner = getattr(owner, part, None)
+        owner = space.get(part)
         if not isinstance(owner, ModuleType):
             raise AgentError(f"{where}: {quoted(part)} is not a module the file imported (write 'minMax', or "
                              f"'module.minMax' for a module it imports)")
-    spaces = [vars(owner)]
+        space = vars(owner)
+    spaces = [space]
     inner = getattr(player, "__globals__", None)
     if not path_parts and isinstance(inner, dict) and inner is not spaces[0]:
         spaces.append(inner)

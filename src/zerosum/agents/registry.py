@@ -125,7 +125,8 @@ class FunctionAgent(Agent):
     ``player(board)`` from an agent file (the 8 x 8 homework's contract: :mod:`zerosum.agents.homework`).
 
     In the arena, under a node limit (``limits.nodes``, or the run's ``--nodes``) or with a declared search
-    function (``NODES_COUNTED_BY``), its nodes are counted (:mod:`zerosum.arena.counting`).  A function from
+    function (``NODES_COUNTED_BY``: in its agent file, or for a function handed over in Python in the module
+    that defines it), its nodes are counted (:mod:`zerosum.arena.counting`).  A function from
     an agent file plays with the modules of its file's folder found first (in its own thread:
     :func:`.homework.sibling_imports`) and its sibling modules at hand."""
 
@@ -139,7 +140,7 @@ class FunctionAgent(Agent):
         self.spec = spec
         #: the homework's board adapter, when ``func`` is a one-argument ``player(board)``
         self.board: Any = None
-        #: the search function the file declares (``NODES_COUNTED_BY``), else None
+        #: the search function its file or module declares (``NODES_COUNTED_BY``), else None
         self.declared: Any = None
         #: the agent file's folder and the modules it imported from there (None: not from a file)
         self.folder: str | None = None
@@ -239,10 +240,12 @@ def make_agent(
     if isinstance(spec, Agent):
         return spec
     if callable(spec) and not isinstance(spec, str):
-        from .homework import BoardPlayer, check_arity, takes_board
+        from .homework import BoardPlayer, check_arity, declared_counter, defining_module, takes_board
 
         check_arity(spec, f"{getattr(spec, '__name__', 'the function')}")
         agent = FunctionAgent(spec, getattr(spec, "__name__", "function"), limits)
+        module = defining_module(spec)  # its NODES_COUNTED_BY, read as an agent file's is
+        agent.declared = None if module is None else declared_counter(module[0], spec, module[1])
         if takes_board(spec):  # the homework's player(board), handed over in Python
             agent.board = BoardPlayer(spec, f"{agent.spec}(board)")
         return agent

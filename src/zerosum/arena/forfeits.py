@@ -107,17 +107,19 @@ def nodes_cell(nodes: float, games: int, move_cpu: float | None, counted: bool =
 
 
 def not_counted_note(standings: Sequence[Any], specs: dict[str, str], move_cpu: float | None,
-                     counted: Collection[str] = ()) -> str | None:
-    """The line after the tables of a run with a node limit naming the file agents whose nodes were not
-    counted and the CPU time that held each of their moves instead; None when there are none.  An agent in
-    ``counted`` (:func:`counted_labels`), or whose file declares ``NODES_COUNTED_BY``, is never named."""
+                     counted: Collection[str] = (), functions: Collection[str] = ()) -> str | None:
+    """The line after the tables of a run with a node limit naming the plain functions whose nodes were not
+    counted (the file agents, and ``functions``: the labels of those handed over in Python that declare no
+    search function, ``zerosum.match``) and the CPU time that held each of their moves instead; None when
+    there are none.  An agent in ``counted`` (:func:`counted_labels`), or whose file declares
+    ``NODES_COUNTED_BY``, is never named."""
     from ..agents.registry import file_agent_parts
 
     if move_cpu is None:
         return None
     files = [st.label for st in standings if math.isnan(st.nodes) and st.games and st.label not in counted
-             and file_agent_parts(specs.get(st.label, st.label)) is not None
-             and not declares_counter(specs.get(st.label, st.label))]
+             and (st.label in functions or file_agent_parts(specs.get(st.label, st.label)) is not None
+                  and not declares_counter(specs.get(st.label, st.label)))]
     if not files:
         return None
     return (f"nodes: not counted for {', '.join(files)} (no zerosum state expanded and no NODES_COUNTED_BY): "

@@ -44,6 +44,9 @@ class MatchResult:
     second: str
     report: Any
     games: list[GameRecord]
+    #: the labels of the plain functions handed over in Python that declare no search function (the note
+    #: after the tables names those whose nodes were not counted, as it names such agent files)
+    functions: tuple[str, ...] = ()
 
     @property
     def _pairing(self) -> Any:
@@ -83,7 +86,8 @@ class MatchResult:
         return float(self._pairing.los)
 
     def print(self) -> None:
-        """The tables ``zerosum match`` prints (pairing, ranking, forfeits, endings)."""
+        """The tables ``zerosum match`` prints (pairing, ranking, forfeits) and the lines it prints after them
+        (the nodes not counted, the endings)."""
         from rich.console import Console
 
         from ..arena.report import print_tables
@@ -91,7 +95,7 @@ class MatchResult:
         console = Console()
         if not console.is_terminal:  # files and pipes: wide tables, prose one line each
             console = Console(width=max(console.width, 160), soft_wrap=True)
-        print_tables(self.report, console)
+        print_tables(self.report, console, self.functions)
 
     def _elo_text(self) -> str:
         """``Elo +170 [+45, +364]``: the Elo and its 95% interval's two ends (lopsided about it: no ``±``)."""
@@ -208,6 +212,7 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     >>> result.wins + result.draws + result.losses, len(result.games)
     (2, 2)
     """
+    from ..agents.registry import FunctionAgent
     from ..arena.match import MAX_DEADLINE, ArenaConfig, canonical_spec, check_agents, iter_plan, labels_for, run_arena
     from ..arena.openings import format_opening
     from ..arena.report import summarize
@@ -279,7 +284,9 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
             records = [kept.get(r.idx) or _from_store(g, plan[r.idx], r, labels) for r in sorted(store.games(), key=lambda r: r.idx)]
         finally:
             store.close()
-    return MatchResult(labels[0], labels[1], report, records)
+    undeclared = tuple(labels[i] for i, agent in objects.items()  # plain functions: held to CPU time, not counted
+                       if isinstance(agent, FunctionAgent) and agent.declared is None)
+    return MatchResult(labels[0], labels[1], report, records, undeclared)
 
 
 def _from_store(game: Game[Any, Any], planned: Any, rec: Any, labels: list[str]) -> GameRecord:
