@@ -385,10 +385,8 @@ def print_tables(report: Report, console: Any = None, functions: Sequence[str] =
         )
     if cfg.sprt:
         sprt = Sprt(*cfg.sprt)
-        line = (
-            f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
-            f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}]"
-        )
+        line = (f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+                f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}]")
         if report.sprt:
             verdict = "H1 accepted (elo1)" if report.sprt["decision"] == "H1" else "H0 accepted (elo0)"
             line += f", LLR {report.sprt['llr']:.2f} after {report.sprt['games']} games: {verdict}"
