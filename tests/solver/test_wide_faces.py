@@ -146,6 +146,38 @@ def test_zerosum_analyze_says_an_early_wide_position_may_take_hours_and_answers_
         early.wait()
 
 
+def test_zerosum_solve_says_an_early_wide_position_may_take_hours_before_it_searches() -> None:
+    """`echo 44 | zerosum solve --game connect4-8x8` was silent for hours, where `analyze` says it at once
+    (audit); a late position's line says nothing of the kind, and its score is the brute force's."""
+    import queue
+    import subprocess
+    import sys
+    import threading
+
+    game = get_game("connect4-8x8")
+    state = late_positions("connect4-8x8", 12, 1, 3)[0]
+    done = subprocess.run([sys.executable, "-m", "zerosum", "solve", "--game", "connect4-8x8"],
+                          input=game.to_moves(state) + "\n", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "may take hours" not in done.stderr, done.stderr
+    expected = _truth("connect4-8x8", 8, 8, state)
+    assert done.stdout.split() == [game.to_moves(state), str(max(s for s in expected if s is not None))]
+    early = subprocess.Popen([sys.executable, "-m", "zerosum", "solve", "--game", "connect4-8x8"],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert early.stdin is not None and early.stderr is not None
+        early.stdin.write(game.to_moves(state) + "\n44\n")
+        early.stdin.flush()
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in early.stderr], daemon=True).start()
+        said = ""
+        while "empty cells" not in said:  # before the search, not after it (the old code: queue.Empty, no line)
+            said = lines.get(timeout=120)
+        assert said.startswith("zerosum solve: line 2: 62 empty cells:") and "may take hours (Ctrl-C stops it)" in said
+    finally:
+        early.kill()
+        early.wait()
+
+
 def test_zerosum_play_on_8x8_says_who_chose_an_early_move_and_the_solver_moves_from_ply_24() -> None:
     import io
 

@@ -79,6 +79,7 @@ def _add_solve(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_solve(args: argparse.Namespace) -> int:
+    from ..analysis import service
     from ..errors import GameError
 
     solver = solver_from(args)
@@ -86,12 +87,16 @@ def _run_solve(args: argparse.Namespace) -> int:
         warmed(solver)
     status = 0
     out = sys.stdout
+    engine = None if solver.game.fits_64 else service(solver.game)  # past 64 bits: an early ply takes hours
     for number, moves, error in stdin_lines(sys.stdin):
         if error is not None:
             print(f"zerosum solve: line {number}: {error}", file=sys.stderr)
             status = 2
             continue
         try:
+            if engine is not None and not engine.reaches(state := solver.position(moves)):  # said, not hours of silence
+                print(f"zerosum solve: line {number}: {solver.game.cells - state.ply} empty cells: "
+                      f"{engine.beyond_reach()}; this solve may take hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
             score = solver.solve(moves, weak=args.weak)
         except GameError as exc:
             print(f"zerosum solve: line {number}: {exc}", file=sys.stderr)
