@@ -17,10 +17,11 @@ Every message that quotes what a person typed quotes it through :func:`quoted`, 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Callable, Iterable, TypeVar, cast
 
-__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "printable", "visible", "listed", "MAX_DIGITS",
-           "QUOTE_CHARS", "LIST_CHARS"]
+__all__ = ["parse_spec", "convert", "integer", "real", "between", "quoted", "printable", "visible", "unshowable",
+           "listed", "MAX_DIGITS", "QUOTE_CHARS", "LIST_CHARS", "JOINERS"]
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$")
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -124,6 +125,37 @@ def visible(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+#: the format characters (Unicode category Cf) a name may hold: the zero-width non-joiner and joiner, which emoji
+#: sequences (``👩\u200d💻``) and Indic and Persian words need; every other one hides or reorders text
+JOINERS = frozenset("\u200c\u200d")
+#: the bidirectional controls: marks, embeddings, overrides and isolates, which reorder the text around them
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_KINDS = {"Cc": "a control character", "Zl": "a line separator", "Zp": "a paragraph separator",
+          "Cs": "a lone surrogate", "Cf": "an invisible format character"}
+
+
+def unshowable(text: str) -> str | None:
+    r"""Whether ``text`` (a name: an agent's label or spec) may be shown in a table, a record or a terminal as it
+    is: None when it may, else what its first character that may not is, that character as ``repr`` writes
+    it.  Refused: control characters (``\x1b``, ``\n``; category Cc), line and paragraph separators (Zl, Zp),
+    lone surrogates (Cs), and every format character (Cf) but the joiners (:data:`JOINERS`): the bidirectional
+    controls (``\u202e``) and the invisible ones (``\u200b``, ``\ufeff``, ``\u2060``, a soft hyphen).
+
+    >>> unshowable("👩\u200d💻bot.py:agent") is None, unshowable("a\x1bb.py:agent")
+    (True, "a control character '\\x1b'")
+    >>> unshowable("evil\u202etxt.py")
+    "a bidirectional control '\\u202e'"
+    """
+    if text.isprintable():
+        return None
+    for c in text:
+        kind = unicodedata.category(c)
+        if kind in _KINDS and c not in JOINERS:
+            what = "a bidirectional control" if c in _BIDI else _KINDS[kind]
+            return f"{what} {quoted(c)}"
+    return None
 
 
 def listed(names: Iterable[str], limit: int = LIST_CHARS) -> str:

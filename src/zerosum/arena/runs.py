@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AgentError, GameError, InvalidFileError
-from .plan import ArenaConfig, pairings
+from ..spec import quoted, unshowable
+from .plan import ArenaConfig, labels_for, pairings
 from .store import Store
 
 __all__ = ["canonical_spec", "canonical_game", "game_file", "check_agents", "engine_steps", "open_run"]
@@ -90,6 +91,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
 
     for text, what in ((game or "", "game"), *((spec, "agent") for spec in specs)):
         check_utf8(text, what)  # stored in SQLite and written in records
+    for spec in specs:
+        _check_shown(spec)  # shown in every table: refused now, not once every game is stored
     lim = Limits(**limits)
     found: dict[str, str] = {}
     gfile = None if game is None else game_file(game)
@@ -136,6 +139,23 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         elif game is not None and callable(check := getattr(agent, "check_game", None)):  # an agent of some games
             check(get_game(game))  # (openspiel-mcts): the others refused now, not forfeited later
     return found
+
+
+def _check_shown(spec: str) -> None:
+    """One AgentError line when the agent ``spec`` (as a run stores it) holds a character no table may show
+    (:func:`~zerosum.spec.unshowable`: an ESC, a line break, a right-to-left override, a zero-width space), naming
+    the agent by its label and saying what to rename; a results file refuses such a name (:meth:`.Store.agents`)."""
+    why = unshowable(spec)
+    if why is None:
+        return
+    label = labels_for([spec])[0]
+    part = _file_part(spec)
+    if part is not None and unshowable(label) is None:  # in the folder's name
+        folder = os.path.dirname(part[0])
+        raise AgentError(f"agent {quoted(label, 200)}: its folder {quoted(folder, 200)} holds {why}, which no table "
+                         "may show: move the file, or rename the folder")
+    rename = ": rename the file" if part is not None and unshowable(os.path.basename(part[0])) else ""
+    raise AgentError(f"agent {quoted(label, 200)} holds {why}, which no table may show{rename}")
 
 
 def engine_steps(specs: list[str], game: str, limits: dict[str, Any]) -> list[Any]:

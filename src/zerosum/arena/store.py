@@ -27,7 +27,6 @@ import json
 import os
 import sqlite3
 import time
-import unicodedata
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -35,7 +34,7 @@ from ..core.files import shown
 from ..core.sqlite_trouble import sqlite_header
 from ..core.version import __version__
 from ..errors import InvalidFileError
-from ..spec import quoted, visible
+from ..spec import quoted, unshowable, visible
 from .store_files import Claim, StorageError, _failed, _lock, _said, lock_file, read_unchanged
 from .store_schema import (_EXACTS, _RESULTS, _SCHEMA, _TABLES, SCHEMA_VERSION, VERSIONS, GameRecord, PlannedGame,
                            _number, older_reader, read_versions)
@@ -258,9 +257,9 @@ class Store:
             rows = db.execute("SELECT label, spec FROM agents ORDER BY id").fetchall()
         if not all(isinstance(l, str) and isinstance(s, str) for l, s in rows):
             raise self._bad("its agents table holds something other than names")
-        for text in (t for row in rows for t in row):  # shown in tables: no ESC, BEL, bidi override, line break
-            if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs") for c in text):
-                raise self._bad(f"its agents table holds the name {quoted(text)}, with control characters")
+        for text in (t for row in rows for t in row):  # shown in tables: no ESC, bidi override, line break; a
+            if why := unshowable(text):  # joiner is kept (an emoji's, a Persian name's): spec.unshowable
+                raise self._bad(f"its agents table holds the name {quoted(text)}, with {why}")
         return [(l, s) for l, s in rows]
 
     def plan(self) -> list[PlannedGame]:
