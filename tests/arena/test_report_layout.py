@@ -262,6 +262,20 @@ def test_plots_are_written_as_png_and_svg(report, tmp_path):
         write_plots(report, tmp_path, "t", formats=("pdf",))
 
 
+def test_a_name_the_plots_font_cannot_draw_makes_no_warning(tmp_path):
+    """`zerosum report` of an agent named with an emoji (a file 👩‍💻bot.py) printed matplotlib's "UserWarning:
+    Glyph 128105 missing from font(s) DejaVu Sans" with its source lines (audit); the plot draws a box."""
+    import warnings
+
+    report = one_pairing((3, 0, 1), [0, 0, 1, 1, 0])
+    report.pairings[0].a = report.standings[0].label = "\U0001F469\u200d\U0001F4BBbot.py:agent"
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        written = write_plots(report, tmp_path, "e")
+    assert [p.name for p in written] == ["e-pairings.png"] and written[0].read_bytes()[:4] == b"\x89PNG"
+    assert not [w for w in seen if "Glyph" in str(w.message)], [str(w.message) for w in seen]
+
+
 def test_piped_output_keeps_each_line_of_prose_whole(tmp_path, monkeypatch, capsys):
     """A file or a pipe gets the tables at 160 columns and every sentence on one line, so that a log is
     searched by its words (audit: 'deadline per \\nmove: 60 s' at the 160th column)."""

@@ -15,6 +15,7 @@ tests check the data rather than pixels; :func:`write_plots` draws them.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -192,6 +193,13 @@ def write_plots(report: Report, out_dir: str | Path, stem: str, formats: Sequenc
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    with warnings.catch_warnings():  # a name the font cannot draw (an emoji) is a box, said by no warning
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
+        return _drawn(plt, report, out, stem, formats)
+
+
+def _drawn(plt: Any, report: Report, out: Path, stem: str, formats: Sequence[str]) -> list[Path]:
+    """:func:`write_plots`' figures, drawn and saved."""
     figures = []
     marks = pairing_marks(report)
     if marks:
