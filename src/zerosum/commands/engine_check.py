@@ -12,8 +12,13 @@ answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and
 but protocol lines.  Every ``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a
 second one), and its output is held to the arena's bounds on one move's (a flood fails the check, as the arena
 forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran (never on an
-engine gone or never greeted).  Exit status 0 when no check fails (a check not measured is said so, and is no
-pass), 1 otherwise.  The whole process group is killed at the end.  From Python: :func:`check_engine`.
+engine gone or never greeted).  Each check's line is printed (flushed) as the check ends.  A check that leaves the
+engine not answering (no answer in time: a hang, a flood without end) or writing what the arena forfeits at once (a
+line too long or not text: the arena's reason, one wording, :mod:`zerosum.external.process`'s) fails, and the engine
+is killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess):
+they judge what the engine does, not the hang before them.  Exit status 0 when no check fails (a check not
+measured is said so, and is no pass), 1 otherwise.  The whole process group is killed at the end.  From Python:
+:func:`check_engine`.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from __future__ import annotations
 import argparse
 import shlex
 import time
-from typing import Any
+from typing import Any, Callable
 
+from ..errors import AgentError
 from ..external import protocol as p
 from .engine_probe import GONE, Checker, Failed, Flooded, NotMeasured, Probe
 from .options import float_arg, int_arg
@@ -177,6 +183,7 @@ def _stop(c: Checker) -> str:
     except Failed:
         if c.engine.exited():
             raise
+        c.lost = ""  # no answer was wanted yet
     else:
         c.single(best, "the search before stop")
         raise NotMeasured(f"{best.line()} came {(when - went) * 1000:.0f} ms after {LONG_GO!r}, before stop was "
@@ -261,47 +268,82 @@ def _quit(c: Checker) -> str:
 
 
 def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0, stop_limit: int = 100,
-                 games: list[str] | None = None) -> list[tuple[str, bool | None, str]]:
+                 games: list[str] | None = None,
+                 report: Callable[[str, bool | None, str], None] | None = None) -> list[tuple[str, bool | None, str]]:
     """Run every check on the engine started by ``argv`` (the command's options as keywords):
-    ``(check, passed, detail)`` a check, in the order printed; ``passed`` is None for a check that could not be
-    measured (stop, on an engine whose search ended before it).  UsageError (one line) when ``games`` names a
-    game the engine's handshake does not list."""
-    engine = Probe(argv)
-    c = Checker(engine, argparse.Namespace(movetime=movetime, timeout=timeout, stop_limit=stop_limit, games=games))
+    ``(check, passed, detail)`` a check, in the order printed, each also handed to ``report`` as soon as it is
+    known; ``passed`` is None for a check that could not be measured (stop, on an engine whose search ended before
+    it).  After a check that leaves the engine not answering (no answer in time, or output the arena forfeits at
+    once) the engine is killed and started again, with a handshake, for the next check (its line says so), as
+    engine testers do (cutechess, fastchess); when that start fails, the checks left are not run.  UsageError (one
+    line) when ``games`` names a game the engine's handshake does not list."""
+    c = Checker(Probe(argv), argparse.Namespace(movetime=movetime, timeout=timeout, stop_limit=stop_limit,
+                                                games=games))
     try:
         steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
                  ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
                  ("unknown command", lambda c: (c.engine.send("xyzzy-not-a-command 1 2 3"),
                                                 c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
                  ("quit", _quit)]
-        skip = ""  # why the checks left are not run: the engine is gone (quit neither), or never said hello
-        for name, step in steps:
-            if skip and (name != "quit" or skip == GONE):
-                c.results.append((name, False, f"not run: {skip}"))
+        skip, ends = "", False  # why the checks left are not run; whether quit is not either (the engine is gone)
+        for number, (name, step) in enumerate(steps, 1):
+            if c.lost and not skip:  # the check before left the engine not answering: a fresh one for this
+                skip = _restart(c, argv, f"check {number - 1} ({steps[number - 2][0]})")
+                ends = bool(skip)
+            if skip and (name != "quit" or ends):
+                _record(c, report, name, False, f"not run: {skip}")
                 continue
+            c.lost = ""
             try:
-                c.results.append((name, True, step(c)))
+                passed, detail = True, step(c)
             except NotMeasured as exc:
-                c.results.append((name, None, f"not measured: {exc}"))
+                passed, detail = None, f"not measured: {exc}"
             except Failed as exc:
-                c.results.append((name, False, str(exc)))
-                skip = GONE if engine.exited() else "no handshake" if name == "handshake" else skip
+                passed, detail = False, str(exc)
+                if c.engine.exited():
+                    skip, ends = GONE, True
+                elif name == "handshake":
+                    skip = "no handshake"
+                elif c.lost and number < len(steps):
+                    detail += "; the engine is killed and started again for the checks after this one"
             if name == "handshake" and not skip:
                 _refuse_unplayed(c)
-        if engine.proc.alive():  # what it printed before quit
-            while engine.read(0.05) is not None:
-                pass
+            _record(c, report, name, passed, detail)
+        drained = time.monotonic() + 0.5
+        while c.engine.proc.alive() and time.monotonic() < drained:  # what it printed before quit
+            try:
+                if c.engine.read(0.05) is None:
+                    break
+            except AgentError:  # garbage: nothing more to read
+                break
         # what watched every line passes only when every check ran: never on an engine gone or never greeted
         cut = f"not run: {skip}" + (f" ({c.infos} well formed before)" if c.infos else "")
-        c.results.append(("info lines", not c.bad_infos and not skip,
-                          f"{c.bad_infos} bad: {c.first_bad_info}" if c.bad_infos else
-                          cut if skip else f"{c.infos} well formed"))
-        c.results.append(("only protocol lines", not c.garbage and not skip,
-                          f"garbage: {c.garbage[:80]!r}" if c.garbage else
-                          f"not run: {skip}" if skip else "nothing else on standard output"))
+        _record(c, report, "info lines", not c.bad_infos and not skip,
+                f"{c.bad_infos} bad: {c.first_bad_info}" if c.bad_infos else cut if skip else f"{c.infos} well formed")
+        _record(c, report, "only protocol lines", not c.garbage and not skip,
+                c.garbage or (f"not run: {skip}" if skip else "nothing else on standard output"))
     finally:
-        engine.proc.kill()
+        c.engine.proc.kill()
     return c.results
+
+
+def _record(c: Checker, report: Callable[[str, bool | None, str], None] | None, name: str, passed: bool | None,
+            detail: str) -> None:
+    c.results.append((name, passed, detail))
+    if report is not None:
+        report(name, passed, detail)
+
+
+def _restart(c: Checker, argv: list[str], where: str) -> str:
+    """The engine killed and started again, its handshake read: '', or why the checks left cannot run."""
+    c.engine.proc.kill()
+    c.lost, c.move, c.flooded = "", None, ""
+    try:
+        c.engine = Probe(argv)
+        _handshake(c)
+    except (AgentError, Failed) as exc:
+        return f"the engine stopped answering at {where}, and started again it failed: {exc}"
+    return ""
 
 
 def _refuse_unplayed(c: Checker) -> None:
@@ -316,7 +358,7 @@ def _refuse_unplayed(c: Checker) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..errors import AgentError, UsageError
+    from ..errors import UsageError
     from ..games import get_game
 
     argv = list(args.program)[1 if args.program[:1] == ["--"] else 0:]  # options come before COMMAND
@@ -326,14 +368,19 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("name the engine's command, as: zerosum engine-check ./my-engine")
     for spec in args.games or []:
         get_game(spec)  # a game that is none of zerosum's: one error line
+
+    def report(name: str, passed: bool | None, detail: str) -> None:  # each line as its check ends
+        if not printed:  # the heading, once the program has started and said which games it plays
+            print(f"engine-check: {shlex.join(argv)[:200]}")
+        printed.append(name)
+        print(f"  {_MARKS[passed]}  {name}: {detail}", flush=True)
+
+    printed: list[str] = []
     try:
         results = check_engine(argv, movetime=args.movetime, timeout=args.timeout, stop_limit=args.stop_limit,
-                               games=args.games)
+                               games=args.games, report=report)
     except AgentError as exc:  # the program cannot start
         raise UsageError(str(exc)) from None
-    print(f"engine-check: {shlex.join(argv)[:200]}")
-    for name, passed, detail in results:
-        print(f"  {_MARKS[passed]}  {name}: {detail}")
     failed = sum(1 for _, passed, _ in results if passed is False)
     unmeasured = sum(1 for _, passed, _ in results if passed is None)
     print(f"{sum(1 for _, passed, _ in results if passed)} of {len(results)} checks pass"

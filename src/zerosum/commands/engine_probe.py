@@ -10,7 +10,11 @@ fails), the replies before a ``readyok``.  A check raises :class:`Failed` or :cl
 Each ``go`` sent through :meth:`Checker.go` is held to the arena's bounds on one move's output
 (:data:`~zerosum.external.session.MAX_LINES` lines, :data:`~zerosum.external.session.MAX_OUTPUT` bytes): a move
 over them is :class:`Flooded` (the arena forfeits it, ``garbage output: ...``), once its ``bestmove`` has been
-read, so that the checks after it read the answers to their own commands.
+read, so that the checks after it read the answers to their own commands.  A line the arena forfeits at once (one
+longer than :data:`~zerosum.external.protocol.MAX_LINE` bytes, or not UTF-8) fails the check reading it at once,
+with the arena's own reason (:meth:`zerosum.external.process.EngineProcess.read_line`'s).  Either that or a wait
+without its answer leaves :attr:`Checker.lost` said: the engine is no longer trusted to answer the next check
+(:func:`~.engine_check.check_engine` starts it again).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class Probe:
 
     def read(self, seconds: float) -> tuple[float, str] | None:
         """The next line and when it came, or None when none came in time or the output ended.  A line
-        that is no text or too long comes as ``"\x00"`` and the reason: garbage."""
+        that is no text or too long raises the arena's garbage fault (an EngineFault: its reason the arena's)."""
         from ..external.process import GARBAGE, EngineFault
 
         if self.gone:
@@ -56,7 +60,7 @@ class Probe:
             line = self.proc.read_line(time.monotonic() + max(0.0, seconds), p.MAX_LINE)
         except EngineFault as fault:
             if fault.kind == GARBAGE:
-                return time.monotonic(), "\x00" + fault.reason
+                raise
             self.gone = fault.reason
             return None
         return None if line is None else (time.monotonic(), line)
@@ -70,7 +74,8 @@ class Failed(Exception):
 
 
 class Flooded(Failed):
-    """A move whose output broke the arena's bounds (the arena would forfeit the game for it)."""
+    """Output that broke the arena's bounds: a move's too many lines or bytes, or a line too long or not text (the
+    arena would forfeit the game for it)."""
 
 
 class NotMeasured(Exception):
@@ -87,7 +92,9 @@ class Checker:
         self.engine, self.args = engine, args
         self.results: list[tuple[str, bool | None, str]] = []
         self.infos = self.bad_infos = 0
-        self.first_bad_info = self.garbage = ""
+        self.first_bad_info = ""
+        self.garbage = ""  # the first output that is no protocol line: the line quoted, or the arena's reason
+        self.lost = ""  # why the engine no longer answers as it should (a wait in vain, garbage the arena forfeits)
         self.position: tuple[Any, Any] | None = None  # game, state of the position last sent, for pvs
         self.games: list[str] = []  # the handshake's game lines
         self.move: list[int] | None = None  # the move under way (a go sent): [lines read, read_bytes at its go]
@@ -99,11 +106,12 @@ class Checker:
         self.move, self.flooded = [0, self.engine.proc.read_bytes], ""
 
     def flood(self, exc: Failed, label: str = "") -> Failed:
-        """The failure to raise for ``exc``, a move's failure: :class:`Flooded` when the move broke the arena's
-        bounds (its bestmove came, or never did: the move is over either way), ``exc`` otherwise."""
+        """The failure to raise for ``exc``, a move's failure (``label``: its position): :class:`Flooded` when the
+        move broke the arena's bounds (its bestmove came, or never did: the move is over either way), ``exc``
+        otherwise."""
         flooded = self.flooded if not isinstance(exc, Flooded) else str(exc)
         if not flooded:
-            return exc
+            return Failed(f"{label}: {exc}") if label else exc
         if not isinstance(exc, Flooded):
             self.move, self.flooded = None, ""
             flooded = f"{flooded}; {exc}"
@@ -123,15 +131,23 @@ class Checker:
 
     def wait_for(self, want: Callable[[Any], bool], seconds: float, what: str) -> tuple[float, Any, list[Any]]:
         """Read replies until one satisfies ``want``: (when, that reply, the replies before it)."""
+        from ..external.process import EngineFault
+
         deadline, before = time.monotonic() + seconds, list[Any]()
         while True:
-            got = self.engine.read(deadline - time.monotonic())
+            try:
+                got = self.engine.read(deadline - time.monotonic())
+            except EngineFault as fault:  # a line the arena forfeits at once, for this reason: so does the check
+                self.garbage = self.garbage or fault.reason
+                self.lost, self.move, self.flooded = fault.reason, None, ""
+                raise Flooded(f"{fault.reason} (the arena forfeits the game)") from None
             if got is None:
-                raise Failed(self.engine.exited() or f"no {what} within {seconds:g} s")
+                self.lost = "" if self.engine.exited() else f"no {what} within {seconds:g} s"
+                raise Failed(self.engine.exited() or self.lost)
             when, line = got
             self._count()
             try:
-                reply = p.parse_reply(line) if not line.startswith("\x00") else None
+                reply = p.parse_reply(line)
             except p.ProtocolError as exc:
                 reply = None
                 if line.split()[:1] == ["info"]:
@@ -139,7 +155,7 @@ class Checker:
                     self.first_bad_info = self.first_bad_info or str(exc)
                     continue
             if reply is None or isinstance(reply, p.Unknown):
-                self.garbage = self.garbage or line.lstrip("\x00")
+                self.garbage = self.garbage or f"garbage: {line[:80]!r}"
                 continue
             if isinstance(reply, p.Info):
                 self.note_info(reply)
