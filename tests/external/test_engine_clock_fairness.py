@@ -92,7 +92,7 @@ def search(engine: Engine, deadline: float, clock: tuple[float, float, float] | 
 # ---- the engine's own deadline: the time it is told ---------------------------------------------------------
 
 def test_an_engine_answering_early_in_a_20_ms_clock_is_in_time_and_one_past_it_is_not(timed):
-    """Its deadline was 20 ms before its clock's end (1 ms with 20 ms left): 2 ms of 20 ms lost on time.  (2 ms,
+    """Its deadline was 20 ms before its clock's end (now the end itself): 2 ms of 20 ms lost on time.  (2 ms,
     not half the clock: the other 18 ms are the slack a loaded machine needs to pass the answer on.)"""
     with Engine(timed_engine(timed, "frac", 10)) as engine:
         used = search(engine, 5.0, (0.02, 9.0, 0.0))
@@ -100,7 +100,7 @@ def test_an_engine_answering_early_in_a_20_ms_clock_is_in_time_and_one_past_it_i
     with Engine(timed_engine(timed, "left", -3)) as late:  # 3 ms past its clock
         with pytest.raises(EngineFault) as caught:
             search(late, 5.0, (0.05, 9.0, 0.0))
-    assert caught.value.reason == "time forfeit: no bestmove within the 0.05 s left on its clock"
+    assert caught.value.reason == "time forfeit: no bestmove within the 50 ms left on its clock"
 
 
 def test_an_engine_answering_just_before_its_deadline_is_in_time_and_one_after_it_is_not(timed):
@@ -157,7 +157,7 @@ def test_in_the_arena_an_engine_in_time_on_a_short_clock_never_forfeits_and_is_c
     assert main(["match", "cf", "first", *flag("cf", timed, "left", -3), "--tc", "0.05", "--games", "2",
                  "--opening-plies", "0", "--jobs", "1", "--out", str(late), "--quiet"]) == 0
     assert rows(late, "SELECT reason, forfeit FROM games") == [
-        ("time forfeit: no bestmove within the 0.05 s left on its clock", 1)] * 2
+        ("time forfeit: no bestmove within the 50 ms left on its clock", 1)] * 2
 
 
 def test_the_header_gives_the_grace_to_zerosum_agents_only(timed, tmp_path, capsys):

@@ -36,7 +36,7 @@ def test_each_side_to_move_is_timed_by_its_own_seats_clock(timed):
             late.tell(5.0, clock)
             with pytest.raises(EngineFault) as caught:
                 late.search(game, state)
-        assert caught.value.reason == "time forfeit: no bestmove within the 0.10 s left on its clock"
+        assert caught.value.reason == "time forfeit: no bestmove within the 100 ms left on its clock"
 
 
 def test_in_the_arena_an_engine_in_the_second_seat_is_not_timed_by_the_first_players_clock(timed, tmp_path):

@@ -358,11 +358,11 @@ def test_an_unknown_or_bad_option_is_one_line(engine_file):
 
 @pytest.mark.parametrize("told, clock, reason", [
     (0.45, None, "timeout: no bestmove within 0.45 s (stop sent after 0.28 s)"),  # the arena's header: 0.45 s
-    (5.0, (0.998999, 9.0, 0.0), "time forfeit: no bestmove within the 1.00 s left on its clock"),
+    (5.0, (0.998999, 9.0, 0.0), "time forfeit: no bestmove within the 998 ms left on its clock"),  # as `go` told it
 ])
 def test_a_move_out_of_time_states_its_limit_as_the_arena_does(engine_file, told, clock, reason):
-    """The engine is killed a little before the arena's limit, but its reason states that limit, as the run's
-    header does (not 0.43 s under a deadline of 0.45 s, nor 0.978999 s under a clock)."""
+    """The engine is killed at the arena's limit, and its reason states that limit as the run's header does
+    (0.45 s under a deadline of 0.45 s) or as `go` told the clock (whole milliseconds, rounded down)."""
     engine = Engine(command(engine_file, "hang"))
     engine.tell(told, clock)
     game = zerosum.get_game("connect4")

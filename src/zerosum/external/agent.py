@@ -7,9 +7,9 @@
 ``Engine(command)`` starts the program at once (one :class:`~zerosum.external.session.Session`, its handshake
 checked) and keeps it running for every move and game until :meth:`Engine.close` (or the ``with`` block's end,
 or the program's).  Each move sends ``position SPEC moves MOVES`` (every move from the start, in the game's
-own notation) and ``go`` with the agent's limits (``depth``, ``nodes``, ``time`` as ``movetime``) and, under
-the arena's game clock, both clocks; a game the engine does not list in its handshake is refused before any
-move.  The move's search figures come from the engine's last ``info``: ``depth``, ``nodes``, the score
+own notation) and ``go`` with the agent's limits (``depth``, ``nodes``, ``time`` as ``movetime``, never more than
+the move may take) and, under the arena's game clock, both clocks; a game the engine does not list in its
+handshake is refused before any move.  The move's search figures come from the engine's last ``info``: ``depth``, ``nodes``, the score
 (``exact S``: the solver's convention, turned into a proven value on Connect-X boards, and a protocol error
 past the best or worst result possible from the position; ``est E``: an estimate, kept within the heuristic bound) and the ``pv``; a figure no ``info`` gave is unknown (named in the result's
 ``unknown``: the arena records no nodes and no value for it, never 0).
@@ -26,7 +26,6 @@ games).  What the engine answers is read as zerosum's in :mod:`.answers`.
 
 from __future__ import annotations
 
-import math
 import os
 import weakref
 from typing import Any, ClassVar, Sequence
@@ -42,17 +41,12 @@ from .process import ILLEGAL, EngineFault, split_command
 from .protocol import Go, Position
 from .history import moves_to
 from .running import _close_quietly, _lease, _release, _start
-from .session import STARTUP, STOP_WAIT, Latency, Session
+from .session import STARTUP, STOP_WAIT, Latency, Session, whole_ms
 
-__all__ = ["Engine", "plays", "exact_scores", "UNTIMED_DEADLINE", "SAFETY", "KILL_MARGIN"]
+__all__ = ["Engine", "plays", "exact_scores", "UNTIMED_DEADLINE", "KILL_MARGIN"]
 
 #: the hard seconds a move may take when nothing else says (no time limit, no clock, no deadline given)
 UNTIMED_DEADLINE = 60.0
-#: an engine's own deadline ends this much before the limit it is told (the run's deadline, or its clock): room
-#: to read its answer.  The arena's supervisor charges an engine's clock with the move's time as that deadline
-#: measures it (:attr:`Engine.used`, from ``position`` to reading ``bestmove``), not with its own wall time, so
-#: the pipes' latency never makes an answer in time a late one: the engine has its whole clock but for this.
-SAFETY = 0.001
 #: the seconds the arena's supervisor waits beyond an engine's deadline (or its clock) before it kills the worker
 #: playing it: room for the engine's own kill path at its deadline (stop, its process group killed, the reaper
 #: reaped: 15-65 ms measured, Popen.wait's polling steps included, more on a loaded machine), so the engine's
@@ -194,8 +188,12 @@ class Engine(SearchAgent):
         """What the arena says before a move: the move's hard ``deadline`` in seconds (None: the engine's own,
         see the class docstring) and the game ``clock``, ``(first's seconds left, second's, increment)`` or None
         (sent with ``go`` as ``ftime stime finc sinc``, whole milliseconds rounded down; a move past its side's
-        time is a time forfeit).  The engine's deadline is the smaller of the two, less :data:`SAFETY`; the time
-        its move took as that deadline measured it is :attr:`used` afterwards (what the arena charges)."""
+        time is a time forfeit).  The engine's deadline is the smaller of the two, all of it: the arena's
+        supervisor charges an engine's clock with the move's time as that deadline measures it (:attr:`used`
+        afterwards, from writing ``position`` to reading ``bestmove``), not with its own wall time, so the pipes'
+        latency to the supervisor never makes an answer in time a late one.  What ``go`` tells is never more: the
+        clocks rounded down, ``movetime`` at most the deadline; and ``stop`` never comes before that time has
+        passed since the ``go`` (:meth:`~zerosum.external.session.Session.think`)."""
         self.told = deadline
         self.clock = clock
 
@@ -239,18 +237,23 @@ class Engine(SearchAgent):
             self._new_game()
         self._fresh = False
         session = self._session_now()
-        limit = self.told or self.deadline or _default_deadline(self.limits)  # what a timeout's reason states
+        limit = self.told or self.deadline or _default_deadline(self.limits)  # the move's deadline, as stated
         late = None
+        player = game.player(state)
         if self.clock is not None:
-            left = self.clock[game.player(state) - 1]
+            left = self.clock[player - 1]
             if left < limit:
                 limit, late = left, TIME_FORFEIT
-        deadline = limit - min(SAFETY, limit / 2)  # the limit itself, but for reading the answer
-        stop_at = deadline - min(STOP_WAIT + 0.07, deadline / 2)  # stop, then time to answer it and be read
+        go = self._go(limit)
+        stop_at = limit - min(STOP_WAIT + 0.07, limit / 2)  # stop, then time to answer it and be read
+        mine = go.clock(player)  # the time go gives the move: its movetime, else the mover's clock, ...
+        told = go.movetime / 1000 if go.movetime is not None else mine[0] / 1000 if mine is not None else None
+        if told is not None and told > limit:  # ... unless the deadline comes first: it was not told that
+            told = None
         self.used = None
         try:
-            thought = session.think(Position(game.spec, game.format_moves(moves)), self._go(), stop_at, deadline,
-                                    late, limit, exact_scores(game, len(moves)))
+            thought = session.think(Position(game.spec, game.format_moves(moves)), go, stop_at, limit, late,
+                                    exact_scores(game, len(moves)), told)
             self.used = thought.used
             action = self._action(game, state, thought.move)
         except EngineFault as fault:
@@ -264,18 +267,19 @@ class Engine(SearchAgent):
                             exact=thought.exact is not None and (thought.exact == 0 or _exact_kind(game)),
                             unknown=tuple(name for name, figure in given.items() if figure is None))
 
-    def _go(self) -> Go:
+    def _go(self, limit: float) -> Go:
+        """The ``go`` of a move whose deadline (or clock) is ``limit`` seconds: it gives no more time than that."""
         lim = self.limits
         fields: dict[str, int] = {}
-        if lim.time:
-            fields["movetime"] = max(1, round(lim.time * 1000))
+        if lim.time:  # at least 1, as the protocol has it
+            fields["movetime"] = max(1, min(round(lim.time * 1000), whole_ms(limit)))
         if lim.nodes:
             fields["nodes"] = lim.nodes
         if lim.depth:
             fields["depth"] = lim.depth
         if self.clock is not None:
             first, second, inc = self.clock
-            ms = [max(0, math.floor(x * 1000 + 1e-6)) for x in (first, second, inc)]  # never more than it has
+            ms = [whole_ms(x) for x in (first, second, inc)]  # never more than it has
             fields.update(ftime=ms[0], stime=ms[1], finc=ms[2], sinc=ms[2])
         return Go(**fields)
 

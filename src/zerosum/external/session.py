@@ -7,10 +7,11 @@ wait has a deadline and every move's output a bound; what breaks a rule ends the
 :class:`~zerosum.external.process.EngineFault` naming the forfeit:
 
 - the output ends: ``crash: the engine exited (exit code 3): <its last line on standard error>``;
-- no ``bestmove`` by the move's stop point: ``stop`` is sent; none by its deadline either: the whole process
-  group is killed, ``timeout: no bestmove within 1.35 s (stop sent after 1.18 s)`` (the move's deadline as
-  the arena states it), or under a game clock the arena's ``time forfeit: no bestmove within the 0.98 s left
-  on its clock``;
+- no ``bestmove`` by the move's stop point: ``stop`` is sent (never before the time the engine was told for
+  the move has passed since its ``go``); none by its deadline either: the whole process group is killed,
+  ``timeout: no bestmove within 1.35 s (stop sent after 1.18 s)`` (the move's deadline as the arena states it),
+  or under a game clock the arena's ``time forfeit: no bestmove within the 980 ms left on its clock`` (whole
+  milliseconds rounded down, as ``go`` tells the clocks: :func:`whole_ms`; ``the 1.25 s left`` from a second);
 - a second ``bestmove`` for one ``go`` (found by the ``isready`` round trip between the next ``position`` and
   its ``go``, which reads everything the engine wrote after its answer): ``protocol error: a second bestmove
   for one go ('bestmove 2' after 'bestmove 2')``;
@@ -30,6 +31,7 @@ Lines whose first word the protocol does not know are ignored (within those boun
 from __future__ import annotations
 
 import collections
+import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -43,7 +45,7 @@ from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, I
 from .protocol.messages import CONTROL
 
 __all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "PREPARE", "MAX_OUTPUT", "MAX_LINES",
-           "STOP_WAIT"]
+           "STOP_WAIT", "whole_ms"]
 
 #: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
 STARTUP = 10.0
@@ -107,6 +109,18 @@ class Latency:
 
 def _median_ms(samples: Sequence[float]) -> float | None:
     return round(1000 * statistics.median(samples), 3) if samples else None
+
+
+def whole_ms(seconds: float) -> int:
+    """``seconds`` in whole milliseconds rounded down (never more than there is; 0 at least): how ``go`` tells
+    the clocks and a time forfeit's reason states what was left."""
+    return max(0, math.floor(seconds * 1000 + 1e-6))
+
+
+def _clock_left(seconds: float) -> str:
+    """What a clock had left as a time forfeit states it, rounded down: ``499 ms``, from a second ``1.25 s``."""
+    ms = whole_ms(seconds)
+    return f"{ms} ms" if ms < 1000 else f"{ms // 10 / 100:.2f} s"
 
 
 class Session:
@@ -224,12 +238,14 @@ class Session:
     # ---- a move ---------------------------------------------------------------------------------
 
     def think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None = None,
-              limit: float | None = None, scores: tuple[int, int] | None = None) -> Thought:
+              scores: tuple[int, int] | None = None, told: float | None = None) -> Thought:
         """Search ``position`` (one with legal moves) with ``go``; ``stop_at``/``deadline`` are seconds from now:
-        ``stop`` is sent at the first, the engine killed at the second.  A timeout's reason states ``limit``
-        seconds (default: ``deadline``; a caller that kills the engine a little before its own limit names that
-        limit), or with ``late`` (the kind of a clock running out) the time left on the clock.  The thought's
-        ``used`` is the move's time as its deadline counts it: from now to reading ``bestmove``.  ``scores``:
+        ``stop`` is sent at the first, but never before ``told`` seconds (the time ``go`` gives the move: its
+        movetime, else the mover's clock) have passed since ``go`` was written, and not at all when that is the
+        deadline or later; the engine is killed at the second, and an answer read then or later is late too.  A
+        timeout's reason states ``deadline``, or with ``late`` (the kind of a clock running out) as the time left
+        on the clock.  The thought's ``used`` is the move's time as its deadline counts it: from now to reading
+        ``bestmove``.  ``scores``:
         the lowest and highest ``score exact`` possible in the position; an ``info`` line past them is a
         protocol fault (an impossible proof, docs/protocol.md's Scores).
 
@@ -240,7 +256,7 @@ class Session:
         move's fault, a crash, a timeout) has that line quoted in the fault's reason: its own explanation."""
         self._said = None
         try:
-            return self._think(position, go, stop_at, deadline, late, limit, scores)
+            return self._think(position, go, stop_at, deadline, late, scores, told)
         except EngineFault as fault:
             if self._said is None:
                 raise
@@ -248,26 +264,28 @@ class Session:
             raise EngineFault(fault.kind, f"{details}; the engine said {quoted(self._said, 200)}") from None
 
     def _think(self, position: Position, go: Go, stop_at: float, deadline: float, late: str | None,
-               limit: float | None, scores: tuple[int, int] | None) -> Thought:
+               scores: tuple[int, int] | None, told: float | None) -> Thought:
         now = time.monotonic()
         soft, hard = now + stop_at, now + deadline
         self.send(position)
         if not self._settled(hard):
-            raise self._late(late, deadline if limit is None else limit, "no readyok (to the isready before go)")
+            raise self._late(late, deadline, "no readyok (to the isready before go)")
         start = time.perf_counter()
         self.send(go)
+        if told is not None:  # an engine that honours stop loses none of the time it was told
+            soft = max(soft, time.monotonic() + told)
+        said = f" (stop sent after {soft - now:.2f} s)"
         thought = Thought(None)
         first_byte = self.process.read_bytes
         lines = 0
         while True:
-            reply = self._reply(soft if not thought.stopped else hard)
+            reply = self._reply(soft if not thought.stopped and soft < hard else hard)
             if reply is None:
-                if not thought.stopped:
+                if not thought.stopped and soft < hard:
                     self.send(Stop())
                     thought.stopped = True
                     continue
-                raise self._late(late, deadline if limit is None else limit, "no bestmove",
-                                 f" (stop sent after {stop_at:.2f} s)")
+                raise self._late(late, deadline, "no bestmove", said if thought.stopped else "")
             lines += 1
             if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
                 raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
@@ -282,10 +300,9 @@ class Session:
                     thought.exact, thought.est = reply.exact, reply.est
             elif isinstance(reply, BestMove):
                 thought.used = time.monotonic() - now
-                if thought.used >= (deadline if limit is None else limit):  # read in time, yet answered too late:
-                    # the time charged judges it (a line may be read up to a poll's millisecond past the deadline)
-                    raise self._late(late, deadline if limit is None else limit, "no bestmove",
-                                     f" (stop sent after {stop_at:.2f} s)" if thought.stopped else "")
+                if thought.used >= deadline:  # read in time, yet answered too late: the time charged judges it
+                    # (a line may be read up to a poll's millisecond past the deadline)
+                    raise self._late(late, deadline, "no bestmove", said if thought.stopped else "")
                 if reply.move is None and self._said is not None:  # it said why it has no move
                     raise EngineFault(ILLEGAL, "bestmove (none), but the position has legal moves")
                 thought.wall = time.perf_counter() - start
@@ -313,13 +330,13 @@ class Session:
 
     def _late(self, late: str | None, limit: float, what: str, after: str = "") -> EngineFault:
         """The fault of a move out of time (the engine is killed): ``timeout: no bestmove within 0.45 s``, or
-        under a clock (``late``) ``time forfeit: no bestmove within the 0.98 s left on its clock``; but a crash
+        under a clock (``late``) ``time forfeit: no bestmove within the 980 ms left on its clock``; but a crash
         when the engine closed its input (what was written to it since was lost: it could not answer)."""
         if self.process.input_closed():
             return self.process.crash("input")
         self.process.kill()
         if late is not None:
-            return EngineFault(late, f"{what} within the {limit:.2f} s left on its clock")
+            return EngineFault(late, f"{what} within the {_clock_left(limit)} left on its clock")
         return EngineFault(TIMEOUT, f"{what} within {limit:g} s{after}")
 
     def latency(self) -> Latency:
