@@ -140,6 +140,8 @@ def test_the_contest_notebook_ranks_every_student_and_forfeits_over_the_node_lim
     assert sorted(name for name, _ in table) == ["alice", "bob", "carol", "dave", "erin"]
     assert sum(float(points) for _, points in table) == 10 * 4  # 10 pairings of 4 games, a point each
     assert "illegal move" in text  # Erin's bug: forfeits, not a crash
+    said = re.findall(r"^\S+ vs \S+: (\S+) forfeits: illegal move", text, re.MULTILINE)  # whose move it was
+    assert said and set(said) == {"erin.py:play"}, text
     assert text.count("node limit: more than 200 states expanded") == 2
 
 

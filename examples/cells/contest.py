@@ -59,7 +59,8 @@ for a, b in itertools.combinations(students, 2):
     points[a] += mine
     points[b] += len(result.games) - mine
     cross[a][b], cross[b][a] = mine, len(result.games) - mine
-    forfeits += [(game.first, game.second, game.reason) for game in result.games if game.forfeit]
+    forfeits += [(game.first, game.second, game.second if game.winner == 1 else game.first, game.reason)
+                 for game in result.games if game.forfeit]
 
 standings = sorted(students, key=lambda name: -points[name])
 print(f"{'':3} {'student':8}" + "".join(f"{name:>7}" for name in standings) + f"{'points':>8}")
@@ -72,8 +73,8 @@ Erin's bug costs her games by **forfeit**: a function that returns an illegal mo
 game with the reason, as in the arena. Nothing crashes.
 """),
     ("code", r"""
-for first, second, reason in forfeits:
-    print(f"{first} vs {second}: {reason}")
+for first, second, loser, reason in forfeits:
+    print(f"{first} vs {second}: {loser} forfeits: {reason}")
 """),
     ("md", r"""
 ## Node limits
