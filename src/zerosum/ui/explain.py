@@ -80,7 +80,9 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     """Why the agent plays what it plays in the request's position (runs in a worker): its search, traced,
     as rows -- each root move's score and kind (``exact``, ``bound`` (``at most``/``at least``) or MCTS's
     ``mean``), its refutation (the reply that gave it its score) or why it has none, its line, and the
-    chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them."""
+    chosen one.  Scores are from the side to move's view, as ``zerosum explain`` prints them.  ``traced``: whether
+    the rows are a search run again and traced (else an agent of exact values' analysis, asked again: the
+    page's first line says which)."""
     from ..agents.kinds import KINDS
     from ..trace import trace
     from ..trace.nodes import short_value, value_text
@@ -142,7 +144,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     return {"game": game.spec, "moves": game.format_moves(request.actions), "agent": request.agent.spec,
             "search": tree.kind, "side": side, "move": move, "rows": rows, "pv": [fmt(a) for a in tree.pv or result.pv],
             "nodes": result.nodes, "counts": traits.counts, "per_depth": tree.counts_per_depth(),
-            "discounted": tree.discounted, "verdict": verdict, "note": tree.note or None}
+            "discounted": tree.discounted, "verdict": verdict, "note": tree.note or None, "traced": True}
 
 def _exact_why(request: MoveRequest) -> dict[str, Any]:
     """The solver's "why": its exact analysis, no trace (its search is compiled code): each move's score; out of
@@ -162,7 +164,7 @@ def _exact_why(request: MoveRequest) -> dict[str, Any]:
             "rows": rows, "pv": [move] if move else [], "nodes": found.nodes, "counts": request.agent.TRAITS.counts,
             "per_depth": [], "discounted": True,
             "verdict": f"{move} is chosen: {found.words(found.best) if move else ''} ({found.engine})",
-            "note": _exact_note(found)}
+            "note": _exact_note(found), "traced": False}
 
 
 def _exact_note(found: Any) -> str | None:

@@ -1,6 +1,7 @@
 """``POST /api/record``: the games of a game record (:mod:`zerosum.records`), ready for the page's move list.
 
-The page pastes a record (or reads a file) and sends its text; the answer lists every game with its tags, its
+The page pastes a record (or reads a file) and sends its text (a file's as :func:`record_fields` takes it, so a
+file that is no UTF-8 text is refused in the words of ``zerosum replay``); the answer lists every game with its tags, its
 moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the moves from the start of the
 game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked against the
 page's limits (:func:`check_position`) so the page can step through them; ``lines``: every line of the game's
@@ -22,10 +23,11 @@ import json
 import re
 from typing import Any
 
+from ..core.files import shown
 from ..errors import GameError, InvalidFileError
 from .position import check_game, checked_position
 
-__all__ = ["record_job", "record_games", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_LINES", "MAX_RECORD_REQUESTS"]
+__all__ = ["record_job", "record_games", "record_fields", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_LINES", "MAX_RECORD_REQUESTS"]
 
 MAX_RECORD = 256 * 1024  # bytes of a record sent to the page's server
 MAX_GAMES = 1000  # games of one record read and listed (a record of more is cut, and the answer says so)
@@ -166,7 +168,35 @@ def record_games(text: str) -> dict[str, Any]:
     return {"games": games[:MAX_GAMES], "note": note}
 
 
-def record_job(text: str) -> bytes:
+def record_fields(data: dict[str, Any]) -> tuple[str, str | None]:
+    """The text of a ``POST /api/record`` body and the name of the file it came from (None: pasted).
+
+    ``{"text": RECORD}`` is pasted text; ``{"file": NAME, "text": TEXT, "nul": BOOL}`` a file the page read as
+    bytes: TEXT their UTF-8 text, null where they are not UTF-8, ``nul`` whether one of them is 0.  A file is
+    refused as :func:`zerosum.records.read` refuses one (:func:`zerosum.core.files.read_text`'s words): a NUL
+    byte, "not a text file", before bytes that are not UTF-8, "not UTF-8 text"."""
+    name, text, nul = data.get("file"), data.get("text"), data.get("nul", False)
+    pasted = set(data) == {"text"} and isinstance(text, str)
+    read = set(data) <= {"text", "file", "nul"} and "text" in data and isinstance(name, str) \
+        and isinstance(nul, bool) and (text is None or isinstance(text, str))
+    if not (pasted or read):
+        raise GameError('send {"text": RECORD}: the text of a game record, as a string (a file read as bytes: '
+                        '{"file": NAME, "text": TEXT or null where its bytes are not UTF-8, "nul": BOOL})')
+    if name is not None and (nul or (text is not None and "\0" in text)):
+        raise InvalidFileError(f"record file {shown(name)} is not a text file")
+    if text is None:
+        raise InvalidFileError(f"record file {shown(name)} is not UTF-8 text")
+    return text, name
+
+
+def record_job(text: str, name: str | None = None) -> bytes:
     """:func:`record_games` as JSON (ASCII), made in the worker that reads the record: the server only passes
-    the bytes on."""
-    return json.dumps(record_games(text), separators=(",", ":")).encode("ascii")
+    the bytes on.  ``name``: the file the text came from, named in an error as :func:`zerosum.records.read`
+    names it (``record file 'games.pgn': game 1, line 3: ...``)."""
+    try:
+        games = record_games(text)
+    except InvalidFileError as exc:
+        if name is None:
+            raise
+        raise InvalidFileError(f"record file {shown(name)}: {exc}") from None
+    return json.dumps(games, separators=(",", ":")).encode("ascii")

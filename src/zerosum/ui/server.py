@@ -9,7 +9,9 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   whether one is warm, and while none is, ``preparing`` says what they are doing ("preparing the engine (the
   solver), first run only: 12 s").  A request meanwhile waits for the first warm engine, up to ``ready_wait``
   seconds (:mod:`zerosum.ui.engines`); ``engine_requests``: the engine requests running or waiting now.
-* ``GET /api/state?game=SPEC&moves=M`` -- the board, whose turn, the legal moves, the outcome.
+* ``GET /api/state?game=SPEC&moves=M`` -- the board, whose turn, the legal moves, the outcome.  ``&move=X``: the
+  position after the move X from there, as a person types it; a move that is not legal there is a 400 with the
+  game's own reason (``column 4 is full``, ``column 9 is outside 1..7``), which the page shows for a refused move.
 * ``GET /api/analyze?game=SPEC&moves=M`` -- every legal move's score (solver, else alpha-beta).
   ``&budget=S`` (0.05 s up to the engine time): S more seconds of a progressive analysis where the solver
   plays -- each column's win/draw/loss, then its exact score, as proven so far (``done``, ``classes``); the
@@ -24,7 +26,8 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   position after it, as ``/api/state`` describes it (without the games list), so the page need not ask again.
   The move is the one engine job of the pool (:func:`zerosum.pool.choose_move`), whose report the arena's games
   make too.
-* ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes) -- the games of a game
+* ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes; a file the page read:
+  :func:`zerosum.ui.record_api.record_fields`) -- the games of a game
   record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "lines", "separator",
   "error"}]}``, ``line`` the moves from the start (the opening's, then the game's) for the page's move list,
   ``lines`` every line of its tree of variations from the start, the main line first, as the page plants it.  The record is
@@ -77,7 +80,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import GameError, UsageError
+from ..errors import UsageError
 from ..pool import EngineBusy, EngineMemory, EngineTimeout, Job, choose_move
 from . import explain as why
 from . import record_api, service, study
@@ -116,10 +119,20 @@ async def health(request: Request) -> Response:
                          **engines.health()})
 
 
+def _played(game: Any, actions: list[Any], position: Any, move: str) -> tuple[list[Any], Any]:
+    """The actions and position after ``move`` (as a person types it) from ``position``: the game's own reason
+    when it is not legal there (:meth:`~zerosum.game.Game.parse_action`, as the terminal and the CLI say it)."""
+    action = game.parse_action(move, position)
+    return [*actions, action], game.result(position, action)
+
+
 @answered
 async def state(request: Request) -> Response:
     game, actions, position = await run_in_threadpool(check_position, query(request, "game"),
                                                       query(request, "moves"))
+    move_text = query(request, "move")
+    if move_text is not None:
+        actions, position = await run_in_threadpool(_played, game, actions, position, move_text)
     return JSONResponse(await run_in_threadpool(describe_state, game, actions, position))
 
 
@@ -237,15 +250,13 @@ async def agent(request: Request) -> Response:
 async def record(request: Request) -> Response:
     engines = engines_of(request)
     data = await body_of(request, MAX_RECORD, '{"text": RECORD}')
-    unknown = sorted(set(data) - {"text"})
-    if unknown or not isinstance(data.get("text"), str):
-        raise GameError('send {"text": RECORD}: the text of a game record, as a string')
+    text, name = record_api.record_fields(data)  # a file's bytes that are no text: its one line, as replay's
     if engines.reading >= engines.max_record_requests:  # refused at once: records never queue up
         raise EngineBusy(f"{engines.reading} records are being read already, the most at once here; try again in "
                          "a moment")
     engines.reading += 1
     try:  # read in a worker: the replay's time and memory are bounded, as an engine's are
-        answer = await engines.run(record_api.record_job, (data["text"],))
+        answer = await engines.run(record_api.record_job, (text, name))
     except EngineTimeout:
         raise EngineTimeout(f"the record took more than {engines.hard_limit:g} s to read: send fewer or shorter "
                             "games") from None

@@ -230,13 +230,25 @@ async function engineMove(token) {
 function play(move) {
   const info = ui.info;
   if (!info || info.over || busy() || (engineToMove(info) && !ui.paused)) return;
-  if (!info.legal.includes(move)) {
-    showError(`${move} is not a legal move here.`);
-    return;
-  }
-  showError("");
+  showError("");  // each move's own message: a refused key pressed again is said again
+  if (!info.legal.includes(move)) { refuse(move); return; }
   advance(move).catch((err) => showError(`${err.message}: your move was not played.`));
 }
+
+// a move that is not legal here: the game's own reason, as the server words it (GET /api/state?move=, as the
+// terminal says it: "column 4 is full", "column 9 is outside 1..7"); nothing is played
+async function refuse(move) {
+  const token = ui.token, params = new URLSearchParams({ game: ui.game, moves: ui.info.moves, move });
+  let why = "";  // none when the server took it: the position changed meanwhile
+  try { await api(`/api/state?${params}`, undefined, ui.controller.signal); } catch (err) {
+    if (err.aborted) return;
+    why = `: ${err.message}`;
+  }
+  if (token === ui.token) showError(`${move} is not a legal move here${why}.`);
+}
+
+// a key that names a move on boards whose moves are one key (a column, a cell: a digit), legal or not
+const moveKey = (key) => /^[0-9]$/.test(key) && ui.info.legal.some((m) => m.length === 1);
 
 function step(ply) {
   if (!ui.info || ply < 0 || ply > ui.line.length || ply === ui.target) return;
@@ -311,8 +323,8 @@ $("#copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(location.href); $("#copied").textContent = "copied"; }
   catch (e) { $("#copied").textContent = location.href; }
 });
-$("#record-open").addEventListener("click", openRecord);
-$("#record-file").addEventListener("change", () => readRecordFile().catch((e) => { $("#record-info").textContent = e.message; }));
+$("#record-open").addEventListener("click", () => openRecord());
+$("#record-file").addEventListener("change", () => readRecordFile().catch((e) => recordInfo(e.message)));
 $("#record-games").addEventListener("change", () => loadRecordGame(Number($("#record-games").value)));
 const KEYS = { ArrowLeft: () => step(ui.target - 1), ArrowRight: () => step(ui.target + 1), Home: () => step(0),
   End: () => step(ui.line.length), u: undo };
@@ -321,7 +333,7 @@ document.addEventListener("keydown", (e) => {
   if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
   if (e.altKey || e.ctrlKey || e.metaKey) return;
   if (KEYS[e.key]) { e.preventDefault(); KEYS[e.key](); }
-  else if (ui.info && ui.info.legal.includes(e.key)) play(e.key);
+  else if (ui.info && (ui.info.legal.includes(e.key) || moveKey(e.key))) play(e.key);
 });
 // a closed tab (or one put away): nothing it asked for is wanted any more; shown again from the browser's cache,
 // it asks again

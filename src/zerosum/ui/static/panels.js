@@ -164,11 +164,15 @@ async function why() {
     rows = e.rows.map((r) => [r.move, r.score === null || r.score === undefined ? "–" : r.bound ? `${r.bound} ${r.score}` : r.score,
       r.bound ? "bound" : r.kind === "mean" ? `mean of ${r.visits}` : r.kind,
       r.chosen, r.chosen && !r.why.startsWith("exact") ? "chosen" : r.why]);
-    // the move was chosen by its own search; "why?" searches again (traced), and says so
+    // the move was chosen by its own search; "why?" asks again and says how, as the answer says it was made: a
+    // search run again and traced, or (the solver) its exact analysis, else its stand-in's estimates
     const own = `${agentLabel(last.agent)} chose ${last.move} with ${last.words || "no score"}`
       + (last.pv.length ? ` (its line: ${last.pv.join(" ")})` : "");
-    const again = last.exact ? "why? asked again for the exact scores below (exact values do not change)"
-      : "why? searched again, traced, with the same engine and budget: its figures below can differ from the move's own search";
+    const exact = !e.traced && e.rows.every((r) => r.kind === "exact");
+    const again = e.traced ? "why? searched again, traced, with the same engine and budget: its figures below can differ from the move's own search"
+      : exact ? `why? asked again for the exact scores below (${last.exact ? "exact values do not change"
+        : "the move's own search, within its time, proved less than these"})`
+      : "why? asked again, within the same time: the estimates below can differ from the move's own search";
     lines = [`${own}. ${again}.`, e.verdict, `line: ${e.pv.join(" ")} · ${(e.nodes || 0).toLocaleString("en")} ${e.counts || "nodes"}`
       + ` · scores from ${e.side}'s view`, e.note, e.move !== last.move && `(this search chose ${e.move}; the engine played ${last.move})`];
   } catch (err) { rows = []; lines = [`No explanation: ${err.message}`]; }
@@ -185,25 +189,41 @@ async function why() {
 
 const MAX_RECORD = 256 * 1024;  // bytes: the server's limit (zerosum.ui.record_api.MAX_RECORD)
 
+// a file is read as bytes and sent as zerosum.records.read takes a file (zerosum.ui.record_api.record_fields):
+// its UTF-8 text, or null where its bytes are not UTF-8, and whether a byte is 0, so the server refuses a file
+// that is no text in the words of `zerosum replay` ("record file 'x.pgn' is not UTF-8 text")
 async function readRecordFile() {
   const file = $("#record-file").files[0];
   if (!file) return;
-  if (file.size > MAX_RECORD) { $("#record-info").textContent = `${file.name} is larger than 256 KiB.`; return; }
-  $("#record-text").value = await file.text();
-  openRecord();
+  if (file.size > MAX_RECORD) { recordInfo(`${file.name} is larger than 256 KiB.`); return; }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text = null;
+  try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) { /* not UTF-8: the server says so */ }
+  $("#record-text").value = text === null ? "" : text;
+  await openRecord({ file: file.name, text, nul: bytes.includes(0) });
 }
 
-async function openRecord() {
-  const text = $("#record-text").value;
+// the record box's line, with no list of games under it: a record that could not be read (the list shown was
+// the last record's), or one being read; the board stays as it was
+function recordInfo(message) {
+  ui.record = [];
+  $("#record-games").replaceChildren();
+  $("#record-games").hidden = true;
+  $("#record-info").textContent = message;
+}
+
+// `read`: a file's fields (readRecordFile), else the text pasted is sent
+async function openRecord(read) {
+  const body = read || { text: $("#record-text").value };
   const info = $("#record-info"), select = $("#record-games");
-  if (!text.trim()) { info.textContent = "Paste a record, or choose a file."; return; }
-  if (new Blob([text]).size > MAX_RECORD) { info.textContent = "The record is larger than 256 KiB."; return; }
-  info.textContent = "Reading…";
+  if (!read && !body.text.trim()) { recordInfo("Paste a record, or choose a file."); return; }
+  if (body.text && new Blob([body.text]).size > MAX_RECORD) { recordInfo("The record is larger than 256 KiB."); return; }
+  recordInfo("Reading…");  // the last record's games are not this one's
   let reply;
   try {
     reply = await api("/api/record", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ text }) });
-  } catch (err) { info.textContent = `Not a record: ${err.message}`; return; }
+      body: JSON.stringify(body) });
+  } catch (err) { recordInfo(`Not a record: ${err.message}`); return; }
   ui.record = reply.games;
   select.replaceChildren();
   reply.games.forEach((g, i) => {
