@@ -262,11 +262,17 @@ def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
     """The text of a UTF-8 file a person named; a binary file is a one-line error, not a traceback."""
     data = read_bytes(path, what)
     if b"\0" in data:
-        raise InvalidFileError(f"{what} {shown(path)} is not a text file")
+        raise not_text(what, path, binary=True)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise InvalidFileError(f"{what} {shown(path)} is not UTF-8 text") from None
+        raise not_text(what, path, binary=False) from None
+
+
+def not_text(what: str, name: Any, binary: bool) -> InvalidFileError:
+    """The one line refusing a file that holds a NUL byte (``binary``) or bytes that are not UTF-8: the words of
+    :func:`read_text`, and of the page's record files, which it reads as bytes itself."""
+    return InvalidFileError(f"{what} {shown(name)} is " + ("not a text file" if binary else "not UTF-8 text"))
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:

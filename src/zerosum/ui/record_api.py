@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any
 
-from ..core.files import shown
+from ..core.files import not_text, shown
 from ..errors import GameError, InvalidFileError
 from .position import check_game, checked_position
 
@@ -182,10 +182,8 @@ def record_fields(data: dict[str, Any]) -> tuple[str, str | None]:
     if not (pasted or read):
         raise GameError('send {"text": RECORD}: the text of a game record, as a string (a file read as bytes: '
                         '{"file": NAME, "text": TEXT or null where its bytes are not UTF-8, "nul": BOOL})')
-    if name is not None and (nul or (text is not None and "\0" in text)):
-        raise InvalidFileError(f"record file {shown(name)} is not a text file")
-    if text is None:
-        raise InvalidFileError(f"record file {shown(name)} is not UTF-8 text")
+    if name is not None and (nul or text is None or "\0" in text):
+        raise not_text("record file", name, binary=nul or (text is not None and "\0" in text))
     return text, name
 
 
