@@ -11,14 +11,15 @@ opening book take seconds to a minute to score every column) -- but for an early
 progressively (:mod:`zerosum.solver.progressive`): first the win/draw/loss of the columns until the game's
 value is proven -- however long that takes where a person waits (:meth:`SolverAgent.search_within`, as the
 faces call it), within T under a time control (:meth:`search`, as the arena calls it) -- then the exact
-scores of the columns that may be best while the T seconds last.  When they are
-all scored the move is exact; otherwise it is the best move proven to keep the game's value (a proven win,
-draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` is ``+/-HEURISTIC_BOUND``
-(not a proven value, ``exact`` unset) and ``agent.last_proof`` says so in words ("a proven win; distance
-not yet known").  When not even that is proven within a time control, alpha-beta moves in the time left, and
-``agent.last_fallback`` says so.  So it does at once, with T seconds (1 s without a ``time``), in an
-early position of a board past 64 bits (more than ``analysis.REACH`` empty cells: 8 x 8 before ply 24),
-which the solver would take hours to prove.  :meth:`SolverAgent.search_within` takes the seconds and a
+scores of the columns that may be best while the T seconds last.  When they are all scored, or one is
+scored that none of the rest can beat (a move that wins at once, at once: ``ProgressiveState.settled``;
+``scores`` then holds the columns scored), the move is exact; otherwise it is the best move proven to keep the
+game's value (a proven win, draw or loss: perfect play in the win/draw/loss sense), ``SearchResult.value`` is
+``+/-HEURISTIC_BOUND`` (not a proven value, ``exact`` unset) and ``agent.last_proof`` says so in words ("a
+proven win; distance not yet known").  When not even that is proven within a time control, alpha-beta moves
+in the time left, and ``agent.last_fallback`` says so.  So it does at once, with T seconds (1 s without a
+``time``), in an early position of a board past 64 bits (more than ``analysis.REACH`` empty cells: 8 x 8
+before ply 24), which the solver would take hours to prove.  :meth:`SolverAgent.search_within` takes the seconds and a
 callback that sees each result as it is proven.
 
 On a game the solver cannot take (not Connect-X, or a board beyond 128 bits) it says so once on standard
@@ -33,8 +34,9 @@ analyses warm the table its moves search, and the other way round.
 Its compiled code is loaded once per process (:mod:`zerosum.agents.prepare`; :meth:`SolverAgent.preparation`
 lists the steps, :meth:`SolverAgent.warm_up` does them): a compile of tens of seconds on a cold cache.  Until
 it is loaded, a position whose every move the opening book scores is answered from the book alone (the
-same move and value, no compiled code), so the book's moves never wait; another position waits for it --
-except under a time control (``search``), which counts the loading in its time: when the code is not
+same move and value, no compiled code), so the book's moves never wait; another position waits for it, and
+its T seconds count from then (where a person waits, the search has its whole time) -- except under a time
+control (``search``), which counts the loading in its time: when the code is not
 loaded within ``1 - prepare.SPARE`` of it, alpha-beta moves in the time left, as when nothing is proven in
 time.
 """
@@ -224,6 +226,8 @@ class SolverAgent(SearchAgent):
                       clock: Callable[[], float] = time.perf_counter, hard: bool = False) -> SearchResult:
         """The move in ``state``: exact when every column that may be best is scored within ``seconds``
         (always, for None), else a move proven to keep the position's win/draw/loss (``last_proof`` says so).
+        Without ``hard`` the seconds count from when the code is loaded and the solver made: the real time that
+        took (a first run's compile) is added to them, and left out of ``elapsed``.
 
         ``report`` gets each :class:`~zerosum.solver.progressive.Event` as it is proven (a face shows the
         analysis filling in); ``clock``: where time comes from.  ``hard``: ``seconds`` is a time control
@@ -243,8 +247,10 @@ class SolverAgent(SearchAgent):
         if report is not None:
             report = _guarded("report(event)", report)
         clock = _guarded("clock()", clock, seconds=True)
-        start = clock()
-        steps = [] if takes(game) and _beyond(game, state) else self.preparation(game)  # alpha-beta's: its own
+        start, began = clock(), time.perf_counter()  # the loading takes real time (as ``settle``'s deadline)
+        control = hard and seconds is not None  # the loading counts in the time (the arena's clocks govern)
+        beyond = takes(game) and _beyond(game, state)  # alpha-beta moves, on its own code: under a time control
+        steps = [] if beyond and control else self.preparation(game, state if beyond else None)  # loaded in its time
         if steps and not ready(steps) and takes(game) and not game.is_terminal(state):
             found = self._book_move(game, state)  # the book needs no compiled code
             if found is not None:
@@ -266,17 +272,21 @@ class SolverAgent(SearchAgent):
             raise AgentError("no legal action: the game is over")
         self.last_fallback = None
         self.last_proof = None
+        if not control:  # a person waits: the loading of the code is no part of the move's time (docs/terminal.md)
+            start, began = start + time.perf_counter() - began, time.perf_counter()
         if not engine.reaches(state):  # hours of proof (days, untimed): a game must go on
             left = FALLBACK_TIME if seconds is None else max(0.05, start + seconds - clock())
             self.last_fallback = f"{engine.beyond_reach()}: alphabeta:time={left:.2f} chose"
             return self._alphabeta(round(left, 3)).search(game, state)
         try:
             with engine.borrowed(book=self.use_book, table=1 << self.tt) as solver:
+                if not control:  # nor the solver's making (its table's memory mapped)
+                    start += time.perf_counter() - began
                 if seconds is None and report is None:
                     scores = solver.analyze(state, threads=self.threads)
                     return exact_answer(game, state, scores, solver.nodes, clock() - start)
                 return self._progressive(solver, state, None if seconds is None else start + seconds, report, clock,
-                                         start, hard and seconds is not None, game)
+                                         start, control, game)
         except GameError as exc:
             raise AgentError(f"the solver failed: {exc}") from None
 
@@ -305,8 +315,10 @@ class SolverAgent(SearchAgent):
         while True:
             # a draw is exact at once (no column wins, a proven one draws); a win or a loss needs the scores
             todo = [c for c in run.order if run.wdl.get(c, value) == value and (value or c in run.wdl)]
-            if not run.pending(WDL, todo) and not run.pending(EXACT, todo):
-                scores: list[int | None] = [run.exact.get(c) if c in todo else None for c in range(run.cols)]
+            settled = run.settled() is not None  # a proven score no column left can beat (a win at once)
+            if settled or not run.pending(WDL, todo) and not run.pending(EXACT, todo):
+                scores: list[int | None] = [run.exact.get(c) if c in todo or settled else None
+                                            for c in range(run.cols)]
                 found = exact_answer(solver.game, state, scores, run.nodes, clock() - start)
                 return replace(found, scores=dict(run.exact), score_kinds=dict.fromkeys(run.exact, "exact"))
             proved = next(run.events(deadline=deadline, columns=todo), None)

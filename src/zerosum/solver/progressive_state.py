@@ -112,6 +112,32 @@ class ProgressiveState:
             return list(self.order)
         return [c for c in self.order if value is not None and self.wdl.get(c) == value]
 
+    def ceiling(self, column: int) -> int:
+        """The highest score ``column`` can still turn out to have, without searching it: its exact score once
+        proven; else a win with the mover's next stone but one at best (a move that wins at once is scored from
+        the start), a draw where it (or the whole position) is proven to draw at best, a loss with the last
+        stone (-1) where it loses."""
+        if column in self.exact:
+            return self.exact[column]
+        cells, ply = self.solver.game.cells, self.state.ply
+        top = (cells + 2 - (ply + 3)) // 2  # the score of a win with the stone of ply + 3 (plies from 1)
+        wdl = self.wdl.get(column, self.best_class())  # unknown: no better than the position itself
+        return top if wdl is None or wdl > 0 else min(top, wdl)
+
+    def settled(self) -> int | None:
+        """The best column once no other can beat it, before every column is scored: the centre-most of the
+        highest exact score, when every column not yet scored has a lower :meth:`ceiling` (or an equal one but
+        comes later in the order: the column a full analysis picks) -- a move that wins at once, at once; else
+        None."""
+        if not self.exact:
+            return None
+        best = max(self.exact, key=lambda c: (self.exact[c], -self.order.index(c)))
+        score, place = self.exact[best], self.order.index(best)
+        for i, c in enumerate(self.order):
+            if c not in self.exact and (self.ceiling(c) > score or self.ceiling(c) == score and i < place):
+                return None
+        return best
+
     def _learn(self, column: int, kind: str, value: int, record: bool = False) -> Event:
         self.wdl[column] = (value > 0) - (value < 0)
         event = Event(column, kind, value, self.nodes, self.seconds)

@@ -16,7 +16,8 @@ player wins the empty 7 x 6 board in 21 moves.
 :func:`format_hints` is the hint (a headline, one row per legal move in the game's order, then the legend)
 as ``(plain, rich markup)`` lines, for any :class:`~zerosum.ui.analysis.Analysis`; :func:`format_move` is the
 engine's move line.  On a terminal the rows are redrawn in place while the solver proves each move; written
-to a file or a pipe, only the final result is printed.
+to a file or a pipe, or as a scrolling log on a terminal (``--log``, ``TERM=dumb``: :func:`_scrolls`), only the
+final result is printed.
 
 No wait on a terminal is silent: after a second without news the line under the rows says what the wait is
 (:func:`~.terminal_waits.waiting_words`, fitted to the terminal's width): the preparation the wait needs while
@@ -33,6 +34,7 @@ engine``).  Meanwhile a terminal's keys are read: ``q`` or Ctrl-D ends the game 
 
 from __future__ import annotations
 
+import os
 import time as _time
 from typing import Any, Callable
 
@@ -190,6 +192,13 @@ def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> t
     return plain, Text.from_markup("\n".join([escape(plain), *(r for _, r in rows)]))
 
 
+def _scrolls(session: Any) -> bool:
+    """Whether ``session`` is a scrolling log on a terminal (``--log``, ``TERM=dumb``): its analysis filling
+    in is not redrawn there (no cursor movement), its result printed once (docs/terminal.md)."""
+    settings = getattr(session, "settings", None)
+    return bool(getattr(settings, "log", False)) or os.environ.get("TERM", "") == "dumb"
+
+
 def _ignored(typed: list[str], who: str) -> str:
     """The note on lines typed while ``who`` prepared or thought (:func:`~.terminal_view.while_keys`)."""
     return (f"ignored {', '.join(repr(t) for t in typed)}: typed while {who}; type it at the prompt "
@@ -224,7 +233,7 @@ def show_hint(session: Any) -> None:
     needs = steps_of(hint_agent, game, state) if hint_agent is not None else []
     typed: list[str] = []
     began, prepared = _time.perf_counter(), [0.0]
-    with LiveRow(session.output, idle="analysing", needs=needs) as live:
+    with LiveRow(session.output, idle="analysing", needs=needs, log=_scrolls(session)) as live:
         def report(found: Analysis) -> None:
             live.update(*_progress(game, state, found, "analysing"))
 
@@ -273,7 +282,8 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str, float]:
     solving = search_within is not None and game.traits.solver
     timed = not solving and getattr(getattr(agent, "limits", None), "time", None) is not None
     needs, typed, prepared = steps_of(agent, game, state), list[str](), [0.0]
-    with LiveRow(session.output, idle=f"{agent.spec} is thinking", needs=[] if timed else needs) as live:
+    with LiveRow(session.output, idle=f"{agent.spec} is thinking", needs=[] if timed else needs,
+                 log=_scrolls(session)) as live:
         def work() -> EngineMove:
             if not timed:  # a timed search waits for its code within its own limit (prepare.settle_search)
                 began = _time.perf_counter()

@@ -1,15 +1,16 @@
 """The line under the board while ``zerosum play`` waits: what the wait is, refreshed in place, fitted to the
 terminal's width.
 
-No wait on a terminal is silent: after ``MESSAGE_AFTER`` seconds without news a line says what the wait is
-(:func:`waiting_words`): the preparation the wait needs while its compiled code is still loading or
+No wait on a terminal drawn in place is silent: after ``MESSAGE_AFTER`` seconds without news a line says what
+the wait is (:func:`waiting_words`): the preparation the wait needs while its compiled code is still loading or
 compiling (``preparing the engine (the solver's search), first run only: compiling for 12 s, about 30 s
 more``), else who is thinking and for how long.  The line always fits the terminal: where the full words are
 wider, shorter ones say the estimate first (:func:`zerosum.agents.prepare_words.compile_words`), so an 80-column
 terminal never sees the line cut before the figures (it showed ``... first run only: compiling for 15 s, ``).
 
-Where the output is no terminal (a pipe, a file: ``zerosum play | tee game.txt``) nothing is redrawn, but a wait
-on the engines' preparation is said all the same, on standard error, as ``zerosum analyze`` says it
+Where the output is no terminal (a pipe, a file: ``zerosum play | tee game.txt``), or is a scrolling log on one
+(``--log``, ``TERM=dumb``: no cursor movement, a hint's table printed once, at the end), nothing is redrawn,
+but a wait on the engines' preparation is said all the same, on standard error, as ``zerosum analyze`` says it
 (:func:`zerosum.agents.prepare.announce`): ``zerosum: preparing the engine (the solver's search), first run
 only: compiling for 0.2 s, about 20 s more`` as soon as a compile begins (or after a second), again every
 10 s while it goes on, nothing once the wait is over.
@@ -71,17 +72,22 @@ def columns(output: Any) -> int | None:
 class LiveRow:
     """Lines redrawn in place on a terminal (rich's ``Live`` in colour, a carriage return in plain text);
     nothing redrawn elsewhere (a file or a pipe gets the final result only, printed by the caller), where a
-    wait on ``needs`` that are not prepared yet is said on standard error instead (:meth:`_tell`).
+    wait on ``needs`` that are not prepared yet is said on standard error instead (:meth:`_tell`) -- nor in a
+    scrolling ``log`` on a terminal (``zerosum play --log``, ``TERM=dumb``), which is drawn as a pipe is: no
+    cursor movement, no carriage return (but one that wipes the ``^C`` the terminal echoed on Ctrl-C).
 
     ``idle``: what the wait is (``solver is thinking``); after ``MESSAGE_AFTER`` seconds without an update a
     line says so, with the seconds waited (:func:`waiting_words`), refreshed every ``TICK`` seconds by a
     thread of its own -- it speaks while the one that updates is busy (loading compiled code, searching).
     :meth:`turn` changes what the wait is while it runs (a hint that gives up on the solver's compile)."""
 
-    def __init__(self, output: Any, idle: str | None = None, needs: list[Step] | None = None) -> None:
+    def __init__(self, output: Any, idle: str | None = None, needs: list[Step] | None = None,
+                 log: bool = False) -> None:
         self.output, self.needs = output, needs  # needs: the preparation the wait is for (None: any)
         out = output.out
-        self.live_ok = bool(getattr(out, "isatty", None) and out.isatty())
+        self.tty = bool(getattr(out, "isatty", None) and out.isatty())
+        # ``log``: a scrolling log on a terminal (``--log``, ``TERM=dumb``) is drawn as a pipe's: nothing redrawn
+        self.live_ok = not log and self.tty
         self.idle = idle
         self._live: Any = None
         self._width = 0
@@ -163,3 +169,6 @@ class LiveRow:
             if width:
                 self.output.out.write("\r" + " " * width + "\r")
                 self.output.out.flush()
+        elif self.tty and exc and exc[0] is KeyboardInterrupt:  # a log: the `^C` the terminal echoed, wiped
+            self.output.out.write("\r" + " " * len("^C") + "\r")
+            self.output.out.flush()
