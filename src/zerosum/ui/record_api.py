@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..core.files import not_text, shown
 from ..errors import GameError, InvalidFileError
@@ -184,7 +184,7 @@ def record_fields(data: dict[str, Any]) -> tuple[str, str | None]:
                         '{"file": NAME, "text": TEXT or null where its bytes are not UTF-8, "nul": BOOL})')
     if name is not None and (nul or text is None or "\0" in text):
         raise not_text("record file", name, binary=nul or (text is not None and "\0" in text))
-    return text, name
+    return cast(str, text), cast("str | None", name)  # pasted: a string; a file's: refused above unless text
 
 
 def record_job(text: str, name: str | None = None) -> bytes:
