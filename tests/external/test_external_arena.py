@@ -19,7 +19,7 @@ import pytest
 from zerosum.cli import main
 from zerosum.records import read as read_records
 
-from process_helpers import rows, wait_gone  # noqa: E402
+from process_helpers import rows, wait_gone, zerosum_run  # noqa: E402
 from test_external_agent import ENGINE, middle_first  # noqa: E402
 
 linux = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
@@ -131,10 +131,11 @@ def test_kill_9_of_the_arena_then_resume_plays_every_game_once(engine, tmp_path)
     (["--engine", f"mid={sys.executable} -c pass"], "engine mid failed its handshake: crash: the engine exited (exit code 0)"),
     (["--engine-dir", "mid=/nowhere"], "--engine-dir mid: no --engine mid=COMMAND names that engine"),
 ])
-def test_a_bad_engine_flag_is_one_line_and_writes_nothing(tmp_path, capsys, args, message):
+def test_a_bad_engine_flag_is_one_line_and_writes_nothing(tmp_path, args, message):
     db = tmp_path / "bad.db"
-    assert main(["match", "mid", "first", *args, "--out", str(db), "--quiet"]) == 2
-    err = capsys.readouterr().err.strip()
+    done = zerosum_run(["match", "mid", "first", *args, "--out", str(db), "--quiet"])  # see its docstring
+    assert done.returncode == 2, done.stderr
+    err = done.stderr.strip()
     assert message in err and "\n" not in err
     assert not db.exists()
 

@@ -9,6 +9,7 @@ import shlex
 import sys
 
 import pytest
+from process_helpers import zerosum_run
 
 from zerosum import get_game
 from zerosum.agents.registry import agent_class
@@ -175,14 +176,14 @@ def continue_args(out: str) -> list[str]:
     return words[1:]
 
 
-def test_the_continue_command_restores_players_moves_and_settings(monkeypatch, capsys) -> None:
+def test_the_continue_command_restores_players_moves_and_settings() -> None:
     if agent_class("mcts") is None:
         pytest.skip("mcts is not installed")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("5\na\ns\nq\n"))
     argv = ["play", "--game", "tictactoe", "--first", "human", "--second", "mcts:sims=50", "--seed", "7",
             "--hint-time", "0.25", "--solver-time", "3", "--no-color", "--log"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
+    done = zerosum_run(argv, stdin="5\na\ns\nq\n")  # a process of its own: see process_helpers.zerosum_run
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     args = build_parser().parse_args(continue_args(out))
     given = build_parser().parse_args(argv)
     moves = re.findall(r"Move string: (\S+)", out)[-1]
@@ -192,9 +193,9 @@ def test_the_continue_command_restores_players_moves_and_settings(monkeypatch, c
         "human", "mcts:sims=50", 7, 0.25, 3.0)
     assert args.moves == moves and args.analysis and args.no_color and args.log  # a turned analysis on
     # and it runs: the same position, and the same command again
-    monkeypatch.setattr(sys, "stdin", io.StringIO("s\nq\n"))
-    assert main(continue_args(out)) == 0
-    again = capsys.readouterr().out
+    again_done = zerosum_run(continue_args(out), stdin="s\nq\n")
+    assert again_done.returncode == 0, again_done.stderr
+    again = again_done.stdout
     assert f"Move string: {moves}\n" in again and continue_args(again) == continue_args(out)
 
 
