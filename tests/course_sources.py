@@ -37,8 +37,8 @@ def take_away(name: str, initial: int, takes: tuple[int, ...], mover: object) ->
         def is_terminal(self, state):  # noqa: ANN001, ANN202
             return state == 0
 
-        def utility(self, state, player):  # noqa: ANN001, ANN202
-            return 1
+        def utility(self, state, player):  # noqa: ANN001, ANN202 - the player to move at the end lost
+            return -1 if mover(state) == player else 1  # type: ignore[operator]
 
         def to_move(self, state):  # noqa: ANN001, ANN202
             return mover(state)  # type: ignore[operator]

@@ -122,7 +122,7 @@ def test_a_finite_utility_of_any_real_kind_still_scores_by_its_sign(tmp_path):
 
     path = tmp_path / "kinds.py"
     path.write_text(TAKE.format(**dict(GOOD, utility="import numpy as np; from fractions import Fraction\n"
-                                       "        return Fraction(-1, 3) if state[1] == player else np.int64(10**15)")))
+                                       "        return Fraction(-1, 3) if state[1] == player else np.int64(1) / 3")))
     game = zerosum.get_game(f"{path}:TakeAway")
     record = zerosum.play_game(game, "alphabeta:plain=1", "random", seed=1)
     assert record.winner in (1, 2)

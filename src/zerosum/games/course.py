@@ -13,15 +13,16 @@ What the adapter adds, and how:
   your labels are ints that zerosum could read as its numbers, its numbering wins (:mod:`.course_players`).
 * **Checks**: a ``result`` that changes the state it was given is one :class:`GameBug` line at any call
   (the state's key, taken again after it, must be the same), never a wrong search.
-* **The end**: ``utility(state, first player)`` read by its sign: > 0 player 1 won, < 0 player 2, 0 a draw.
+* **The end**: ``utility(state, first player)`` read by its sign: > 0 player 1 won, < 0 player 2, 0 a draw;
+  the second player's must be its opposite (a GameBug line else: :func:`~.course_bugs.zero_sum`).
 * **States** are :class:`CourseState` values: ``state.value`` is your own state, and they are hashable for
   tables: two are equal when their keys are, the key being ``state_key(state)`` when the game has one
   (easyAI's ``ttentry()``), else the state itself when it hashes and compares by value, else a key
   derived from its contents (:func:`~.course_rules.freeze`: lists as tuples, dicts and sets by content,
   objects by their fields).
-* **Moves** are your own actions (a list among them becomes a tuple, a dict a dict that hashes; each must
-  equal itself: NaN is one :class:`GameBug` line).  A person types a move as
-  ``str(action)`` with the spaces left out (``(1,1)``, ``2,3``) or, when no action reads like that, as its
+* **Moves** are your own actions (a list among them becomes a tuple, a dict a dict that hashes), each equal
+  to itself (NaN is one :class:`GameBug` line) and listed once (a repeat is another).  A person types a move
+  as ``str(action)`` with the spaces left out (``(1,1)``, ``2,3``) or, when no action reads like that, as its
   number in ``actions(state)`` (1 for the first).
 * **Pictures**: the text ``display``/``print_state``/``render`` prints or returns (``repr`` without one),
   drawn as SVG in notebooks; evaluations: ``evaluate(state, player)`` or easyAI's ``scoring()`` when the game
@@ -40,7 +41,8 @@ from typing import Any, Callable
 from ..errors import AgentError, GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
 from .course_players import fixed_side, label_name, marked, player_number
-from .course_bugs import GameBug, MethodFailed, describe_call_error, not_itself, over_answer, utility_sign
+from .course_bugs import (ZERO_SUM_CHECKS, GameBug, MethodFailed, describe_call_error, first_repeat,
+                          not_itself, over_answer, repeated, utility_sign, zero_sum)
 from .course_rules import NEEDS, CourseRules, EasyRules, rules_for
 from .course_state import CourseState, first_unequal, hashable_action, plain_action
 
@@ -70,6 +72,8 @@ class CourseGame(Game[CourseState, Any]):
         self.spec = spec
         self.watch = self.rules.style != "easyAI"  # easyAI's make_move plays on a copy: nothing to watch
         self.view_checked = False  # whether your evaluate was checked for reading player (evaluations())
+        # finished states still to have both utilities compared in outcome() (easyAI's score is opposite by its rule)
+        self.zero_sum_left = ZERO_SUM_CHECKS if self.watch else 0
         self.first, self.second = self._probe()
         named = (self.player_label(1), self.player_label(2))
         if all(isinstance(v, str) for v in (self.first, self.second)) and named[0] != named[1]:
@@ -182,11 +186,14 @@ class CourseGame(Game[CourseState, Any]):
                 odd = first_unequal(raw)  # NaN: never found, not even its own copy
                 if odd >= 0:
                     raise not_itself(self.name_, raw[odd], state.value)
-                try:
-                    hash(tuple(raw))
-                    state._moves = raw
-                except TypeError:
-                    state._moves, state._raw = [hashable_action(a) for a in raw], raw
+                try:  # each move listed once: one set per call where the moves hash, as most games' do
+                    moves, once = raw, len(set(raw)) == len(raw)
+                except TypeError:  # a list of yours becomes a tuple: equal lists, equal keys (course_state.py)
+                    moves = [hashable_action(a) for a in raw]
+                    once = first_repeat(moves) < 0
+                if not once:
+                    raise repeated(self.name_, raw[first_repeat(moves)], state.value)
+                state._moves, state._raw = moves, (None if moves is raw else raw)
         return state._moves
 
     def result(self, state: CourseState, action: Any) -> CourseState:
@@ -231,7 +238,13 @@ class CourseGame(Game[CourseState, Any]):
             return state._end  # type: ignore[no-any-return]
         end = None
         if self._over(state.value):
-            winner = utility_sign(self.name_, self.rules.score(state.value, self.first)) or None
+            one = self.rules.score(state.value, self.first)
+            winner = utility_sign(self.name_, one) or None
+            if self.zero_sum_left and self.second is not None:  # the second player's utility: the opposite?
+                self.zero_sum_left -= 1
+                two = self.rules.score(state.value, self.second)
+                if type(two) not in (int, float) or one != -two:  # opposite ints and floats pass at once
+                    zero_sum(self, state, one, two)
             end = Outcome(winner, "a draw" if winner is None else f"{self.player_label(winner)} wins")
         state._end = end
         return end
