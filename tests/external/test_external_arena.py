@@ -167,13 +167,14 @@ def test_an_engine_that_reports_no_search_figures_is_not_counted_in_records_or_r
     (["--time", "0.2"], "timeout: no bestmove within 0.45 s (stop sent after 0.28 s)"),
     (["--tc", "1+0"], "time forfeit: no bestmove within the 1.00 s left on its clock"),
 ])
-def test_a_move_out_of_time_states_the_limit_the_header_states(engine, tmp_path, capsys, limit, reason):
+def test_a_move_out_of_time_states_the_limit_the_header_states(engine, tmp_path, limit, reason):
     """The engine hangs at its first move (a new worker's: the arena's own deadline has its grace then, so the
     engine's reason is the one recorded): the reason states the run's deadline, or what its clock had left."""
     db = tmp_path / "late.db"
-    assert main(["match", "late", "first", *flag("late", engine, "hang"), *limit, "--games", "1", "--out", str(db)]) == 0
+    done = zerosum_run(["match", "late", "first", *flag("late", engine, "hang"), *limit, "--games", "1", "--out", str(db)])
+    assert done.returncode == 0, done.stderr  # a process of its own: see process_helpers.zerosum_run
     if limit[0] == "--time":
-        assert "deadline per move: 0.45 s" in capsys.readouterr().out
+        assert "deadline per move: 0.45 s" in done.stdout
     assert rows(db, "SELECT reason FROM games") == [(reason,)]
 
 
