@@ -57,17 +57,19 @@ def processes_running(path: Path) -> list[int]:
 
 
 @linux
-def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(engine, tmp_path, monkeypatch, capsys):
+def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(engine, tmp_path, monkeypatch):
     db, pgn, children = tmp_path / "t.db", tmp_path / "t.pgn", tmp_path / "children.txt"
     monkeypatch.setenv("CHILD_PID", str(children))
     bad = {"crash": "crash: the engine exited (exit code 3): Traceback: ZeroDivisionError",
            "hang": "time forfeit: no bestmove within", "garbage": "garbage output: a line that is not UTF-8 text",
            "illegal": "illegal move: bestmove '9': column 9 is outside 1..7", "fork": "time forfeit: no bestmove within"}
     flags = flag("mid", engine) + [f for mode in bad for f in flag(mode, engine, mode)]
-    code = main(["tournament", "mid", *bad, "first", "alphabeta:depth=2", "--gauntlet", "--games", "2", "--tc", "2+0.1",
-                 "--jobs", "2", "--seed", "4", *flags, "--out", str(db), "--pgnout", str(pgn)])
-    assert code == 0
-    out = capsys.readouterr().out
+    # in a process of its own: in three full runs in a row, the in-process tests of this module after this one
+    # lost their output to pytest's own capture (see process_helpers.zerosum_run; the cause is not known)
+    done = zerosum_run(["tournament", "mid", *bad, "first", "alphabeta:depth=2", "--gauntlet", "--games", "2",
+                        "--tc", "2+0.1", "--jobs", "2", "--seed", "4", *flags, "--out", str(db), "--pgnout", str(pgn)])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     assert "engine mid = " in out and "(middle good by the tests): latency" in out
     games = rows(db, "SELECT g.idx, p.first, p.second, p.opening, g.moves, g.result, g.reason, g.forfeit "
                      "FROM games g JOIN plan p USING (idx) ORDER BY g.idx")
