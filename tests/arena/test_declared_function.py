@@ -237,7 +237,9 @@ def test_print_names_an_undeclared_function_whose_nodes_were_not_counted_as_the_
     printed = capsys.readouterr().out
     notes = note_lines(printed)  # one line each: a print that is no terminal is wide
     assert len(notes) == 1 and notes[0].startswith("nodes: not counted for player ("), printed
-    assert notes[0].replace("player", "hw.py:player", 1) in said  # the CLI's words, its agent's label aside
+    assert notes[0].endswith("instead (move_cpu=)")  # what sets that time in Python: not the CLI's --move-cpu
+    python_words = notes[0].replace("player", "hw.py:player", 1).replace("(move_cpu=)", "(--move-cpu)")
+    assert python_words in said  # the CLI's words, its agent's label and its option aside
     assert printed.index(notes[0]) > printed.index("nodes/move") and printed.index(notes[0]) < printed.index("endings")
 
 

@@ -43,13 +43,15 @@ from ..errors import AgentError
 
 __all__ = ["Meter", "NodeLimitExceeded", "CpuTimeExceeded", "node_limit_reason", "cpu_limit_reason",
            "metered", "install_counter", "cpu_limit", "default_move_cpu", "CPU_PER_NODE", "MIN_MOVE_CPU",
-           "NOT_COUNTED"]
+           "MAX_MOVE_CPU", "NOT_COUNTED"]
 
 #: the default CPU time of a move per node of the node limit (a pure-Python search on a numpy board, with
 #: the homework's evaluation, spends 0.1-0.5 ms a node): ``--nodes 10000`` allows 10 s of CPU a move
 CPU_PER_NODE = 0.001
 #: the least default CPU time of a move, seconds
 MIN_MOVE_CPU = 1.0
+#: the longest CPU time of a move (``--move-cpu``, ``zerosum.match(move_cpu=)``), seconds
+MAX_MOVE_CPU = 3600.0
 #: how the results name the nodes of a move nothing could count
 NOT_COUNTED = "not counted"
 

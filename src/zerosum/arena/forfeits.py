@@ -107,12 +107,14 @@ def nodes_cell(nodes: float, games: int, move_cpu: float | None, counted: bool =
 
 
 def not_counted_note(standings: Sequence[Any], specs: dict[str, str], move_cpu: float | None,
-                     counted: Collection[str] = (), functions: Collection[str] = ()) -> str | None:
+                     counted: Collection[str] = (), functions: Collection[str] = (),
+                     option: str = "--move-cpu") -> str | None:
     """The line after the tables of a run with a node limit naming the plain functions whose nodes were not
     counted (the file agents, and ``functions``: the labels of those handed over in Python that declare no
     search function, ``zerosum.match``) and the CPU time that held each of their moves instead; None when
     there are none.  An agent in ``counted`` (:func:`counted_labels`), or whose file declares
-    ``NODES_COUNTED_BY``, is never named."""
+    ``NODES_COUNTED_BY``, is never named.  ``option``: what sets that time where the note is read (the
+    command's ``--move-cpu``, ``zerosum.match``'s ``move_cpu=``)."""
     from ..agents.registry import file_agent_parts
 
     if move_cpu is None:
@@ -123,4 +125,4 @@ def not_counted_note(standings: Sequence[Any], specs: dict[str, str], move_cpu: 
     if not files:
         return None
     return (f"nodes: not counted for {', '.join(files)} (no zerosum state expanded and no NODES_COUNTED_BY): "
-            f"each of its moves was held to {move_cpu:g} s of CPU time instead (--move-cpu)")
+            f"each of its moves was held to {move_cpu:g} s of CPU time instead ({option})")

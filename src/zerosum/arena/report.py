@@ -347,10 +347,12 @@ def progress_columns(console: Any) -> list[Any]:
             TimeRemainingColumn(table_column=whole())]
 
 
-def print_tables(report: Report, console: Any = None, functions: Sequence[str] = ()) -> None:
+def print_tables(report: Report, console: Any = None, functions: Sequence[str] = (),
+                 option: str = "--move-cpu") -> None:
     """The run's settings (with its time control and adjudication, when it had them), its pairings, ranking
     and forfeits as tables that fit ``console`` (its width: ``COLUMNS``), with a legend of agent labels when
-    the tables cannot show full names, then its notes (``functions``: :func:`.forfeits.not_counted_note`'s)."""
+    the tables cannot show full names, then its notes (``functions``, ``option``:
+    :func:`.forfeits.not_counted_note`'s)."""
     from rich.console import Console
     from rich.markup import escape
 
@@ -372,7 +374,8 @@ def print_tables(report: Report, console: Any = None, functions: Sequence[str] =
     for t in tables:
         console.print(t)
     note = not_counted_note(report.standings, report.specs, report.move_cpu,  # an older zerosum's moves: older_notes
-                            counted_labels(report.forfeits, report.specs) | {a for a, z in report.zeros.items() if z[0]}, functions)
+                            counted_labels(report.forfeits, report.specs) | {a for a, z in report.zeros.items() if z[0]}, functions,
+                            option)
     for line in filter(None, [note, *older_notes(report.zeros)]):
         console.print(escape(line))
     for line in describe_engines(report.engines):  # external engines: their command and latency

@@ -54,13 +54,9 @@ def add_rule_options(p: argparse.ArgumentParser) -> None:
     add_cpu_option(p)
 
 
-#: the longest CPU time of a move (``--move-cpu``), seconds
-MAX_MOVE_CPU = 3600.0
-
-
 def add_cpu_option(p: argparse.ArgumentParser) -> None:
     """``--move-cpu``: the CPU seconds a move of a player function whose nodes cannot be counted (docs/arena.md)."""
-    from ..arena.counting import CPU_PER_NODE, MIN_MOVE_CPU
+    from ..arena.counting import CPU_PER_NODE, MAX_MOVE_CPU, MIN_MOVE_CPU
     from .options import float_arg
 
     p.add_argument("--move-cpu", type=float_arg(hi=MAX_MOVE_CPU, above=0), metavar="SECONDS",

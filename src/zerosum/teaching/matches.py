@@ -95,7 +95,7 @@ class MatchResult:
         console = Console()
         if not console.is_terminal:  # files and pipes: wide tables, prose one line each
             console = Console(width=max(console.width, 160), soft_wrap=True)
-        print_tables(self.report, console, self.functions)
+        print_tables(self.report, console, self.functions, option="move_cpu=")
 
     def _elo_text(self) -> str:
         """``Elo +170 [+45, +364]``: the Elo and its 95% interval's two ends (lopsided about it: no ``±``)."""
@@ -152,7 +152,7 @@ class _InProcess:
             names = (self.labels[planned.first], self.labels[planned.second])
             start = time.perf_counter()
             rec = play_one(self.game, agents, list(parse_opening(self.game, task.opening)), task.seed, names,
-                           _deadline(task.deadlines))
+                           _deadline(task.deadlines), task.move_cpu)
             self.records[task.idx] = rec
             on_record(task, Stored(
                 task.idx, rec.result, rec.winner, rec.reason, rec.forfeit, [m.notation for m in rec.moves],
@@ -196,7 +196,7 @@ def _openings(game: Game[Any, Any], openings: Any, plies: int | None, rounds: in
 def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4", games: int = 2, seed: int = 0,
           limits: "Limits | dict[str, Any] | None" = None, openings: Any = None, opening_plies: int | None = None,
           order: str = "random", deadline: float | None = None, sprt: str | None = None,
-          jobs: int = 1) -> MatchResult:
+          jobs: int = 1, move_cpu: float | None = None) -> MatchResult:
     """A match of ``games`` games between ``first`` and ``second`` (agents, spec strings or functions
     ``f(game, state) -> action``), played and scored by the arena as ``zerosum match`` does.
 
@@ -206,13 +206,17 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     (depth, nodes, time) go to every agent built from a spec, and a plain function is held to ``nodes`` (it
     forfeits a move that expands more states: :mod:`zerosum.arena.counting`); ``deadline``: the hard seconds
     per move, above 0 and at most 7,200 (default: time + max(0.25 s, 10%), else 60); ``sprt``: ``"ELO0,ELO1[,ALPHA,BETA]"`` stops when
-    the test decides; ``jobs``: worker processes (spec strings only; 1 plays here).
+    the test decides; ``jobs``: worker processes (spec strings only; 1 plays here); ``move_cpu``: with a
+    ``nodes`` limit, the CPU seconds a move of a plain function whose nodes cannot be counted may take, above 0
+    and at most 3,600 (default: 1 ms per node, at least 1 s), as ``zerosum match --move-cpu``.
 
     >>> result = match("first", lambda game, state: game.actions(state)[-1], game="tictactoe", games=2)
     >>> result.wins + result.draws + result.losses, len(result.games)
     (2, 2)
     """
     from ..agents.registry import FunctionAgent
+    from ..arena.counting import MAX_MOVE_CPU
+    from ..arena.forfeits import run_move_cpu
     from ..arena.match import MAX_DEADLINE, ArenaConfig, canonical_spec, check_agents, iter_plan, labels_for, run_arena
     from ..arena.openings import format_opening
     from ..arena.report import summarize
@@ -234,6 +238,12 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
     lim = limits_of(limits)
     if lim.simulations is not None:
         raise AgentError("match: give simulations in the agent's spec (mcts:sims=N), not in limits")
+    if move_cpu is not None:
+        if lim.nodes is None:
+            raise AgentError("match: move_cpu bounds the moves whose nodes cannot be counted under a node limit: "
+                             "give limits={'nodes': N} too")
+        if check_range("match", "move_cpu", move_cpu, 0, MAX_MOVE_CPU, whole=False) == 0:
+            raise AgentError(f"match: move_cpu=0 is out of range: expected a number above 0, at most {MAX_MOVE_CPU:g}")
     limit_values = {k: getattr(lim, k) for k in ("depth", "nodes", "time") if getattr(lim, k) is not None}
     objects: dict[int, Agent] = {}
     specs, named = [], []
@@ -276,6 +286,9 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
         store = Store(Path(folder) / "match.db", create=True)
         try:
             store.initialise(config.to_json(), list(zip(labels, specs)), iter_plan(config))
+            cpu = run_move_cpu(limit_values, move_cpu)  # under nodes: kept with the run, as the CLI keeps it
+            if cpu is not None:
+                store.set_meta("move_cpu", cpu)
             plan = {p.idx: p for p in store.plan()}
             runner: Any = _InProcess(g, plan, objects, labels, lim) if jobs == 1 else LocalRunner(jobs, config.grace)
             run_arena(store, config, runner)

@@ -215,8 +215,11 @@ class _Global:
 
 
 def play_one(game: Game[Any, Any], agents: dict[int, Agent], opening: list[Any], seed: int,
-             labels: tuple[str, str], on_move: Callable[[Any, Move], None] | None = None) -> GameRecord:
-    """One game between built agents, through the arena's game loop, as a :class:`GameRecord`."""
+             labels: tuple[str, str], on_move: Callable[[Any, Move], None] | None = None,
+             move_cpu: float | None = None) -> GameRecord:
+    """One game between built agents, through the arena's game loop, as a :class:`GameRecord`; ``move_cpu``:
+    the CPU seconds of a move of a plain function whose nodes are not counted under a node limit (None: the
+    default of its limit)."""
     from ..arena.play import GameTask
     from ..arena.play import play_game as arena_game
 
@@ -224,7 +227,8 @@ def play_one(game: Game[Any, Any], agents: dict[int, Agent], opening: list[Any],
 
     seats = {s: _Recorder(a) if isinstance(a, SearchAgent) else a for s, a in agents.items()}
     played = arena_view(game)  # your own game whose moves are not numbers: the arena's numbered view of it
-    task = GameTask(0, played, seats[1], seats[2], game.format_moves(opening) or "-", seed)  # type: ignore[arg-type]
+    task = GameTask(0, played, seats[1], seats[2], game.format_moves(opening) or "-", seed,  # type: ignore[arg-type]
+                    move_cpu=move_cpu)
     state = game.states_of(opening)[-1]
     moves: list[Move] = []
     end: list[tuple[Any, ...]] = []
