@@ -222,6 +222,11 @@ class Game(GameRules[S, A]):
         """The legal action a click on cell ``(row, col)`` (row 0 at the top) means, or None."""
         return None
 
+    def cell_move(self, row: int, col: int) -> str | None:
+        """The move a click on cell ``(row, col)`` names, legal or not, as typed (the page asks
+        :meth:`parse_action` why a click that plays nothing is refused: ``cell 5 is taken``); None: no one move."""
+        return None
+
     def winning_line(self, state: S) -> list[Cell]:
         """The cells ``(row, col)`` (row 0 at the top) of the winning line; [] when there is none."""
         return []

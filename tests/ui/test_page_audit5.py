@@ -1,5 +1,6 @@
 """The page in headless Chromium, as a Connect Four player met it (audit): a refused move says the game's own
-reason, as the terminal does ("column 4 is full", "column 9 is outside 1..7"), each refused key anew; a record
+reason, as the terminal does ("column 4 is full", "column 9 is outside 1..7"), each refused key anew, and so
+does a click on a cell that plays nothing ("cell 5 is taken"); a record
 that cannot be read leaves no list of the last record's games under its message; a file that is no UTF-8 text
 is refused in ``zerosum replay``'s words; and "why?" after the solver's move gives one account of what it
 asked again.  One page for the module, on the module's server (page_browser)."""
@@ -51,6 +52,22 @@ def test_a_refused_move_says_the_game_s_reason_each_time(page) -> None:
     page.keyboard.press("3")  # a legal key plays, and the message goes
     wait_moves(page, "4444443")
     assert page.text_content("#error") == ""
+
+
+@pytest.mark.parametrize("game, moves, cell, words", [
+    ("tictactoe", "5", 4, "5 is not a legal move here: cell 5 is taken; free cells: 1 2 3 4 6 7 8 9."),
+    ("othello", "", 0, "a1 is not legal: it flips no disc; legal moves: d3 c4 f5 e6."),
+    ("othello", "", 27, "d4 is not legal: that cell is taken; legal moves: d3 c4 f5 e6."),
+    ("migration", "", 0, "0,0>0,1 is not legal: player 1 has no stone at (0, 0)."),
+])
+def test_a_click_on_a_cell_that_plays_nothing_says_the_game_s_reason(page, game: str, moves: str, cell: int,
+                                                                     words: str) -> None:
+    # before: "That is not a legal move here." for every such cell, whatever the reason
+    page.goto(page.base + f"/?game={game}&moves={moves}&opponent=person")
+    wait_moves(page, moves)
+    page.click(f'[data-cell="{cell}"]')
+    said(page, "#error", words)
+    assert page.text_content("#moves") == moves  # nothing was played
 
 
 def test_a_record_that_cannot_be_read_leaves_no_list_and_the_board_as_it_was(page) -> None:

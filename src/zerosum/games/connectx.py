@@ -194,6 +194,10 @@ class ConnectX(ConnectXRules):
     def action_at(self, state: ConnectXState, row: int, col: int) -> int | None:
         return col if type(col) is int and col in self.actions(self.check_state(state)) else None
 
+    def cell_move(self, row: int, col: int) -> str | None:
+        inside = type(row) is int and type(col) is int and 0 <= row < self.rows and 0 <= col < self.cols
+        return self.format_action(col) if inside else None
+
     TURN_FROM_PIECES = True
 
     @property

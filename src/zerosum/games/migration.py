@@ -251,6 +251,11 @@ class Migration(Game[MigrationState, Action]):
                 return action
         return None
 
+    def cell_move(self, row: int, col: int) -> str | None:
+        """The stone on ``(row, col)`` as typed, ``x,y`` (a click on a cell moves its stone, if it can)."""
+        inside = type(row) is int and type(col) is int and 0 <= row < self.n and 0 <= col < self.n
+        return f"{row},{col}" if inside else None
+
     def evaluations(self) -> dict[str, Callable[..., float]]:
         return {"mobility": mobility_eval}
 

@@ -200,6 +200,10 @@ class Othello(OthelloRules):
         own, opp = self._sides(state)
         return action if self.moves_mask(own, opp) >> action & 1 else None
 
+    def cell_move(self, row: int, col: int) -> str | None:
+        inside = type(row) is int and type(col) is int and 0 <= row < self.n and 0 <= col < self.n
+        return self.format_action(row * self.n + col) if inside else None
+
     # ---- numbered actions (the pass is n * n) and positions from cells ------------------------------
 
     @property

@@ -95,6 +95,10 @@ class TicTacToe(Game[TicTacToeState, int]):
             return None
         return 3 * row + col if 3 * row + col in self.actions(self.check_state(state)) else None
 
+    def cell_move(self, row: int, col: int) -> str | None:
+        inside = type(row) is int and type(col) is int and 0 <= row < 3 and 0 <= col < 3
+        return self.format_action(3 * row + col) if inside else None
+
     def evaluations(self) -> dict[str, Callable[..., float]]:
         return {"window": window_eval}
 

@@ -125,7 +125,9 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None, 
 
     ``state``: that position when the caller has it (else it is built from ``actions``).  ``view`` is the
     game's board description; ``targets`` (rows of move strings or None) the move a click on each cell
-    means (on boards whose moves are columns, every cell of a column means that column's move).  ``games``
+    means (on boards whose moves are columns, every cell of a column means that column's move); ``cell_moves``
+    the move each cell names, legal or not (:meth:`~zerosum.game.Game.cell_move`: the page asks why a click
+    on one that plays nothing is refused), None where it names none.  ``games``
     lists the games the page offers (:func:`games_catalogue`), unless ``catalogue`` is False (the position
     after an engine's move: the page has the list already).
     """
@@ -161,6 +163,7 @@ def describe_state(game: Game[Any, Any], actions: list[Any], state: Any = None, 
         "winning_line": [list(c) for c in view.highlight],
         "view": {**view.to_dict(), "names": [player_name(game, p) for p in (1, 2)]},  # as board.js says them
         "targets": targets,
+        "cell_moves": [[game.cell_move(r, c) for c in range(view.cols)] for r in range(view.rows)],
         "solver": solver_plays(game),
         "status": _status(game, state),
         **({"games": games_catalogue()} if catalogue else {}),

@@ -236,15 +236,18 @@ function play(move) {
 }
 
 // a move that is not legal here: the game's own reason, as the server words it (GET /api/state?move=, as the
-// terminal says it: "column 4 is full", "column 9 is outside 1..7"); nothing is played
+// terminal says it: "column 4 is full", "column 9 is outside 1..7"; alone where it says so itself: "a1 is not
+// legal: it flips no disc; ..."); nothing is played
 async function refuse(move) {
   const token = ui.token, params = new URLSearchParams({ game: ui.game, moves: ui.info.moves, move });
   let why = "";  // none when the server took it: the position changed meanwhile
   try { await api(`/api/state?${params}`, undefined, ui.controller.signal); } catch (err) {
     if (err.aborted) return;
-    why = `: ${err.message}`;
+    why = err.message;
   }
-  if (token === ui.token) showError(`${move} is not a legal move here${why}.`);
+  if (token !== ui.token) return;
+  const said = /\bis not (a )?legal\b/.test(why);
+  showError(said ? `${why.replace(/\.$/, "")}.` : `${move} is not a legal move here${why ? `: ${why}` : ""}.`);
 }
 
 // a key that names a move on boards whose moves are one key (a column, a cell: a digit), legal or not

@@ -131,7 +131,14 @@ function renderCells(board, info, win, last) {
       });
       cell.textContent = who ? view.glyphs[who - 1] : "";
       if (move) cell.appendChild(el("span", "score", { "data-score-cell": String(index), "data-score-move": move }));
-      cell.addEventListener("click", () => { if (move) play(move); else if (!info.over) showError("That is not a legal move here."); });
+      // a click that plays nothing: the game's own reason, as for a key (refuse: "cell 5 is taken")
+      const named = (info.cell_moves || [])[r]?.[c];
+      cell.addEventListener("click", () => {
+        if (move) play(move);
+        else if (info.over || busy() || (engineToMove(info) && !ui.paused)) return;
+        else if (named) { showError(""); refuse(named); }
+        else showError("That is not a legal move here.");
+      });
       grid.appendChild(cell);
     }
   }
