@@ -3,6 +3,7 @@ right-to-left override or a zero-width space is refused before anything is writt
 every game, then no command could read the results file); a zero-width joiner (an emoji sequence, a Persian
 word) plays, is stored and reads back, in a file written now or before."""
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -117,3 +118,50 @@ def test_a_results_file_written_before_with_a_joined_name_reads(tmp_path):
     assert report.returncode == 2
     assert report.stderr == (f"zerosum report: error: results file {str(db)!r}: its agents table holds the name "
                              "'a\\x1b[31mb', with a control character '\\x1b'\n")
+
+
+# ---- a game file's name: it heads every report ("match on /path/nim.py:Nim: ..."), printed as it was ----------
+
+def game_file(folder: Path, name: str) -> Path:
+    from course_sources import nim  # tests/course_sources.py: a course game as a student writes it
+
+    path = folder / name
+    path.write_text(nim(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("where", ["folder", "file"])
+def test_a_game_file_no_table_can_show_is_refused_before_anything_is_written(tmp_path, where):
+    # before: every game played, then `zerosum report` printed the raw ESC in its first line
+    folder = tmp_path / ("g\x1bames" if where == "folder" else "games")
+    folder.mkdir()
+    path = game_file(folder, "nim.py" if where == "folder" else "n\u202eim.py")
+    before = listing(tmp_path), listing(folder)
+    run = zerosum_run(["match", "first", "random", "--game", f"{path}:Nim", "--games", "2",
+                       "-o", str(tmp_path / "r.db"), "--pgnout", str(tmp_path / "r.pgn")])
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    if where == "folder":
+        assert run.stderr.startswith("zerosum match: error: game 'nim.py:Nim': its folder ")
+        assert "g\\x1bames' holds a control character '\\x1b'" in run.stderr and "rename the folder" in run.stderr
+    else:
+        assert run.stderr == ("zerosum match: error: game 'n\\u202eim.py:Nim' holds a bidirectional control "
+                              "'\\u202e', which no table may show: rename the file\n")
+    with pytest.raises(AgentError, match="which no table may show"):
+        zerosum.match("first", "random", game=f"{path}:Nim", games=2)
+    assert (listing(tmp_path), listing(folder)) == before
+
+
+def test_a_report_shows_a_stored_game_spec_escaped(tmp_path):
+    # a results file written before the check (or by hand): its game is shown escaped, not sent to the terminal
+    path = game_file(tmp_path, "nim.py")
+    db = tmp_path / "r.db"
+    assert zerosum_run(["match", "first", "random", "--game", f"{path}:Nim", "--games", "2", "-o", str(db)]) \
+        .returncode == 0
+    with sqlite3.connect(db) as con:
+        (text,) = con.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        config = json.loads(text)
+        config["game"] = config["game"].replace("nim.py", "n\x1b[31mim.py")
+        con.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),))
+    run = zerosum_run(["report", str(db)])
+    assert run.returncode == 0, run.stderr
+    assert "\x1b" not in run.stdout and "n\\x1b[31mim.py:Nim" in " ".join(run.stdout.split())

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..external.names import describe_engines, stored_engines
+from ..spec import visible
 from .match import ArenaConfig, describe_deadline, describe_rules, pairings
 from .stats import (ELO_PLACES, Sprt, Summary, competition_ranks, fmt_elo, fmt_fixed, fmt_summary, los, pair_counts,
                     pentanomial, rating_errors, ratings, same_elo, trinomial)
@@ -361,7 +362,7 @@ def print_tables(report: Report, console: Any = None, functions: Sequence[str] =
     limits = ", ".join(f"{k}={v}" for k, v in cfg.limits.items() if v is not None) or "the agents' own"
     rules = describe_rules(cfg, rule=False)  # as the run said before its first move
     console.print(
-        f"[bold]{cfg.mode}[/bold] on {cfg.game}: {report.played} of {report.planned} games played; "
+        f"[bold]{cfg.mode}[/bold] on {escape(visible(cfg.game))}: {report.played} of {report.planned} games played; "
         + escape("; ".join([f"openings: {cfg.openings_source} ({len(cfg.openings)} in {cfg.order} order)", f"limits: {limits}",
                             f"seed {cfg.seed}", describe_deadline(cfg, rule=False), *rules,
                             describe_versions(report.versions, report.played)]))

@@ -93,6 +93,8 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
         check_utf8(text, what)  # stored in SQLite and written in records
     for spec in specs:
         _check_shown(spec)  # shown in every table: refused now, not once every game is stored
+    if game:
+        _check_shown(game, "game")  # its spec heads every report
     lim = Limits(**limits)
     found: dict[str, str] = {}
     gfile = None if game is None else game_file(game)
@@ -141,21 +143,24 @@ def check_agents(specs: list[str], limits: dict[str, Any], digests: dict[str, st
     return found
 
 
-def _check_shown(spec: str) -> None:
-    """One AgentError line when the agent ``spec`` (as a run stores it) holds a character no table may show
-    (:func:`~zerosum.spec.unshowable`: an ESC, a line break, a right-to-left override, a zero-width space), naming
-    the agent by its label and saying what to rename; a results file refuses such a name (:meth:`.Store.agents`)."""
+def _check_shown(spec: str, what: str = "agent") -> None:
+    """One AgentError line when the agent ``spec`` (``what`` "game": the game spec) as a run stores it holds a
+    character no table may show (:func:`~zerosum.spec.unshowable`: an ESC, a line break, a right-to-left
+    override, a zero-width space), naming the agent by its label (a game by its file's name) and saying what to
+    rename; a results file refuses such an agent's name (:meth:`.Store.agents`)."""
     why = unshowable(spec)
     if why is None:
         return
-    label = labels_for([spec])[0]
-    part = _file_part(spec)
-    if part is not None and unshowable(label) is None:  # in the folder's name
-        folder = os.path.dirname(part[0])
-        raise AgentError(f"agent {quoted(label, 200)}: its folder {quoted(folder, 200)} holds {why}, which no table "
+    path = game_file(spec) if what == "game" else (_file_part(spec) or (None,))[0]
+    label = labels_for([spec])[0] if what == "agent" else spec
+    if path is not None and what == "game" and unshowable(spec[len(path):]) is None:
+        label = os.path.basename(path) + spec[len(path):]  # its file's name: the folder is named apart
+    if path is not None and unshowable(label) is None:  # in the folder's name
+        folder = os.path.dirname(path)
+        raise AgentError(f"{what} {quoted(label, 200)}: its folder {quoted(folder, 200)} holds {why}, which no table "
                          "may show: move the file, or rename the folder")
-    rename = ": rename the file" if part is not None and unshowable(os.path.basename(part[0])) else ""
-    raise AgentError(f"agent {quoted(label, 200)} holds {why}, which no table may show{rename}")
+    rename = ": rename the file" if path is not None and unshowable(os.path.basename(path)) else ""
+    raise AgentError(f"{what} {quoted(label, 200)} holds {why}, which no table may show{rename}")
 
 
 def engine_steps(specs: list[str], game: str, limits: dict[str, Any]) -> list[Any]:

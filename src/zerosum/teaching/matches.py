@@ -262,8 +262,8 @@ def match(first: Any, second: Any, *, game: "Game[Any, Any] | str" = "connect4",
         raise AgentError(f"match: jobs={jobs} needs spec strings: a function or Agent object cannot be sent to "
                          "worker processes (use jobs=1, or name it in a file: 'path/to/file.py:name')")
     warned: list[str] = []
-    digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values, searched=g,
-                           warned=warned)
+    digests = check_agents([s for i, s in enumerate(specs) if i not in objects], limit_values, game=g.spec,
+                           searched=g, warned=warned)
     nodes = limit_values.get("nodes")
     said = [(unbounded(g, agent), ignored_nodes(agent, nodes)) for agent in objects.values()]
     for line in [*warned, *filter(None, (text for pair in said for text in pair))]:
