@@ -120,10 +120,32 @@ def test_an_engine_preparing_after_newgame_has_the_arenas_time_for_it(engine_fil
     assert status == 0 and failed(out) == set(), out
 
 
-def test_a_crash_is_named_and_ends_the_checks(engine_file: Path) -> None:
+def test_a_crash_is_named_and_the_engine_is_started_again_for_the_checks_after_it(engine_file: Path) -> None:
+    # it crashes on a go from 3 discs or more: before, every check after the first crash was "not run"
     status, out = check(sys.executable, str(engine_file), "crash")
-    assert status == 1 and "crash: the engine exited (exit code 3)" in out, out
-    assert "not run: the engine is gone" in out
+    assert status == 1 and failed(out) == {"legal moves", "finished games"}, out
+    assert "FAIL  legal moves: tictactoe after '3251': crash: the engine exited (exit code 3); the engine is " \
+           "started again for the checks after this one" in out, out
+    assert "ok    stop: " in out and "ok    bad input: " in out and "ok    quit: exited with status 0" in out, out
+    assert "not run" not in out and "9 of 11 checks pass; 2 fail" in out, out
+
+
+def test_a_crash_at_every_start_again_gives_the_reason_for_the_checks_left(tmp_path: Path) -> None:
+    # the first start plays; every later one crashes before its handshake
+    marker = tmp_path / "started"
+    engine = tmp_path / "once.py"
+    engine.write_text(textwrap.dedent(f"""
+        import os, runpy, sys
+        if os.path.exists({str(marker)!r}):
+            sys.stderr.write("cannot load my tables\\n"); sys.exit(3)
+        open({str(marker)!r}, "w").close()
+        sys.argv = ["ttt.py", "crash"]
+    """) + textwrap.dedent(GOOD))
+    status, out = check(sys.executable, str(engine))
+    assert status == 1, out
+    assert "FAIL  finished games: not run: the engine exited at check 3 (legal moves), and started again it " \
+           "failed: crash: the engine exited (exit code 3): cannot load my tables" in out, out
+    assert "FAIL  quit: not run: the engine exited at check 3" in out, out
 
 
 def test_a_second_bestmove_for_one_go_fails_the_check_that_sent_it(engine_file: Path) -> None:
@@ -213,11 +235,13 @@ def test_the_malformed_go_follows_a_valid_position(engine_file: Path) -> None:
 
 
 def test_the_lines_watched_never_pass_on_an_engine_gone_after_its_handshake(engine_file: Path) -> None:
+    # it closes its output after zspok: started again for each check, it answers none of them
     status, out = check(sys.executable, str(engine_file), "closeout")
     assert status == 1 and "ok    info lines" not in out and "ok    only protocol lines" not in out, out
-    assert "FAIL  info lines: not run: the engine is gone" in out, out
-    assert "FAIL  only protocol lines: not run: the engine is gone" in out, out
-    assert "1 of 11 checks pass; 10 fail" in out, out
+    assert "FAIL  readyok: crash: the engine closed its output; the engine is started again" in out, out
+    assert "FAIL  info lines: not run: the engine answered no check after its handshake" in out, out
+    assert "FAIL  only protocol lines: not run: the engine answered no check after its handshake" in out, out
+    assert "2 of 11 checks pass; 9 fail" in out, out  # the handshake, and quit: it exits when told
 
 
 def test_a_handshake_without_a_game_line_says_so(engine_file: Path) -> None:

@@ -11,12 +11,14 @@ game, a malformed ``go`` after a valid position) answered with ``info string err
 answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on standard output
 but protocol lines.  Every ``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a
 second one), and its output is held to the arena's bounds on one move's (a flood fails the check, as the arena
-forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran (never on an
-engine gone or never greeted).  Each check's line is printed (flushed) as the check ends.  A check that leaves the
-engine not answering (no answer in time: a hang, a flood without end) or writing what the arena forfeits at once (a
-line too long or not text: the arena's reason, one wording, :mod:`zerosum.external.process`'s) fails, and the engine
-is killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess):
-they judge what the engine does, not the hang before them.  Exit status 0 when no check fails (a check not
+forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran and one after the
+handshake was answered (never on an engine gone, never greeted, or answering nothing).  Each check's line is printed
+(flushed) as the check ends.  A check that leaves the engine not answering (no answer in time: a hang, a flood
+without end), gone (a crash: it exited, or closed its output) or writing what the arena forfeits at once (a line too
+long or not text: the arena's reason, one wording, :mod:`zerosum.external.process`'s) fails, and the engine is
+killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess): they
+judge what the engine does, not the hang or the crash before them; a crash in the handshake or at ``quit`` ends the
+checks.  Exit status 0 when no check fails (a check not
 measured is said so, and is no pass), 1 otherwise.  The whole process group is killed at the end.  From Python:
 :func:`check_engine`.
 """
@@ -274,7 +276,8 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
     ``(check, passed, detail)`` a check, in the order printed, each also handed to ``report`` as soon as it is
     known; ``passed`` is None for a check that could not be measured (stop, on an engine whose search ended before
     it).  After a check that leaves the engine not answering (no answer in time, or output the arena forfeits at
-    once) the engine is killed and started again, with a handshake, for the next check (its line says so), as
+    once) or gone (a crash) the engine is killed and started again, with a handshake, for the next check (its line
+    says so), as
     engine testers do (cutechess, fastchess); when that start fails, the checks left are not run.  UsageError (one
     line) when ``games`` names a game the engine's handshake does not list."""
     c = Checker(Probe(argv), argparse.Namespace(movetime=movetime, timeout=timeout, stop_limit=stop_limit,
@@ -286,10 +289,11 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                                                 c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
                  ("quit", _quit)]
         skip, ends = "", False  # why the checks left are not run; whether quit is not either (the engine is gone)
+        crashed = False  # the check before ended with the engine's exit
         for number, (name, step) in enumerate(steps, 1):
-            if c.lost and not skip:  # the check before left the engine not answering: a fresh one for this
-                skip = _restart(c, argv, f"check {number - 1} ({steps[number - 2][0]})")
-                ends = bool(skip)
+            if (c.lost or crashed) and not skip:  # the check before left the engine not answering, or gone
+                skip = _restart(c, argv, f"check {number - 1} ({steps[number - 2][0]})", crashed)
+                ends, crashed = bool(skip), False
             if skip and (name != "quit" or ends):
                 _record(c, report, name, False, f"not run: {skip}")
                 continue
@@ -300,8 +304,11 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                 passed, detail = None, f"not measured: {exc}"
             except Failed as exc:
                 passed, detail = False, str(exc)
-                if c.engine.exited():
+                if c.engine.exited() and name in ("handshake", "quit"):
                     skip, ends = GONE, True
+                elif c.engine.exited():  # a crash: started again for the checks after it, as after a hang
+                    crashed = True
+                    detail += "; the engine is started again for the checks after this one"
                 elif name == "handshake":
                     skip = "no handshake"
                 elif c.lost and number < len(steps):
@@ -316,7 +323,11 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                     break
             except AgentError:  # garbage: nothing more to read
                 break
-        # what watched every line passes only when every check ran: never on an engine gone or never greeted
+        # what watched every line passes only when every check ran: never on an engine gone or never greeted, nor
+        # on one started again for each check that answered none of them (it said nothing to judge)
+        answered = any(passed is not False for name, passed, _ in c.results if name not in ("handshake", "quit"))
+        if not answered and not skip:
+            skip = "the engine answered no check after its handshake"
         cut = f"not run: {skip}" + (f" ({c.infos} well formed before)" if c.infos else "")
         _record(c, report, "info lines", not c.bad_infos and not skip,
                 f"{c.bad_infos} bad: {c.first_bad_info}" if c.bad_infos else cut if skip else f"{c.infos} well formed")
@@ -334,15 +345,17 @@ def _record(c: Checker, report: Callable[[str, bool | None, str], None] | None, 
         report(name, passed, detail)
 
 
-def _restart(c: Checker, argv: list[str], where: str) -> str:
-    """The engine killed and started again, its handshake read: '', or why the checks left cannot run."""
+def _restart(c: Checker, argv: list[str], where: str, crashed: bool = False) -> str:
+    """The engine killed (``crashed``: gone already) and started again, its handshake read: '', or why the checks
+    left cannot run."""
     c.engine.proc.kill()
     c.lost, c.move, c.flooded = "", None, ""
     try:
         c.engine = Probe(argv)
         _handshake(c)
     except (AgentError, Failed) as exc:
-        return f"the engine stopped answering at {where}, and started again it failed: {exc}"
+        what = "exited" if crashed else "stopped answering"
+        return f"the engine {what} at {where}, and started again it failed: {exc}"
     return ""
 
 
