@@ -257,7 +257,7 @@ def top_level_calls(workdir: str) -> Iterator[Call]:
         "first": "first", "second": "random", "moves": None, "show": False, "games": 2, "openings": None,
         "opening_plies": None, "order": "random", "deadline": None, "sprt": None, "jobs": 1,
         "score_kinds": {}, "unknown": (), "record_or_moves": "5 1", "line": 2, "threads": None, "on_mark": None, "seconds": 0.2,
-        "solver_time": None, "outcome": None,
+        "solver_time": None, "outcome": None, "move_cpu": None,
     }
     for name in zerosum.__all__:
         label = f"zerosum.{name}"
