@@ -152,6 +152,33 @@ def test_corrupt_moves_are_escaped_in_the_error(finished, capsys):
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("table, column, where, said", [
+    ("games", "times", "idx = 1", "game 1: its times are not JSON"),
+    ("meta", "value", "key = 'config'", "the stored 'config' is not JSON"),
+    ("meta", "value", "key = 'engines'", "the stored 'engines' is not JSON"),
+])
+def test_json_nested_past_the_parser_s_depth_is_one_line(finished, table, column, where, said):
+    # before: a RecursionError traceback from report, match --resume and records.from_store (audit)
+    from process_helpers import zerosum_run  # tests/process_helpers.py
+
+    with sqlite3.connect(finished) as con:
+        if "engines" in where:
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('engines', '{}')")
+        con.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", ("[" * 100_000,))
+    con.close()
+    for args in (["report", str(finished), "--no-plots"], ["match", "--resume", "-o", str(finished)]):
+        run = zerosum_run(args)
+        assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr[-800:]
+        assert said in run.stderr and "Traceback" not in run.stderr, run.stderr
+    import zerosum.records as records
+
+    if "engines" in where:
+        return  # records are read without the engines' descriptions
+    with pytest.raises(Exception) as caught:
+        list(records.from_store(str(finished)))
+    assert said in str(caught.value) and not isinstance(caught.value, RecursionError)
+
+
 @pytest.mark.parametrize("label", ["\x1b]0;pwned\x07\x1b[31mRED", "two\nlines", "\u202eevil", "x" * 50 + "\x1b[2J"])
 def test_agent_labels_with_control_characters_are_refused(finished, capsys, label):
     con = sqlite3.connect(finished)

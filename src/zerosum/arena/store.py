@@ -209,7 +209,7 @@ class Store:
             return None
         try:
             return json.loads(row[0])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # nested past the parser's depth: not JSON it reads
             raise self._bad(f"the stored {key!r} is not JSON") from None
 
     def set_meta(self, key: str, value: Any) -> None:
@@ -324,7 +324,7 @@ class Store:
         for name, text in zip(("moves", "times", "nodes", "vals", "depths", "exacts"), (*r[5:10], r[12])):
             try:
                 value = json.loads(text)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, RecursionError):
                 raise self._bad(f"game {quoted(idx)}: its {name} are not JSON") from None
             if not isinstance(value, list):
                 raise self._bad(f"game {quoted(idx)}: its {name} are not a list")
