@@ -6,7 +6,10 @@ Every subcommand lives in :mod:`zerosum.commands`, one module a group of command
 quickly (heavy imports such as numba go inside ``run``), because ``zerosum --help`` loads them all.
 
 Exit status: 0 on success, 2 on bad usage or bad input (one line on standard error, never a traceback),
-130 when interrupted.
+130 when interrupted.  The console script (:func:`entry`) stops at SIGTERM and SIGHUP (``kill``, ``timeout``,
+systemd, ``docker stop``, a closed terminal) as at Ctrl-C -- what was kept and how to carry on said in the same
+line, ``interrupted by SIGTERM: ...`` -- then ends as killed by that signal (the servers and ``zerosum engine``
+keep their own handling).
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 import warnings
 from typing import Any, Callable, Sequence
 
@@ -148,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     speak = prepare.SPEAK
     name = " ".join(str(x) for x in (args.command, getattr(args, "action", None)) if x)  # zerosum contest serve
+    if _CONSOLE and name not in OWN_SIGNALS:
+        _stop_at_signals()
     if args.command in OWN_WAITS:
         prepare.SPEAK = False
     try:
@@ -164,7 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"zerosum {name}: error: {exc}")
         return 2
     except KeyboardInterrupt as exc:  # a command may say what was kept: KeyboardInterrupt("12 games ...")
-        _say(f"interrupted: {exc}" if str(exc) else "interrupted")
+        by = f" by {signal.Signals(TERMINATED[0]).name}" if TERMINATED else ""
+        _say(f"interrupted{by}: {exc}" if str(exc) else f"interrupted{by}")
         return 130
     except BrokenPipeError:  # e.g. `zerosum solve | head`
         return 0
@@ -174,6 +182,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     finally:
         prepare.SPEAK = speak
+
+
+#: the commands that handle SIGTERM themselves (the servers: they stop their requests first) or that end at once
+#: when killed (an engine: the arena that runs it kills it)
+OWN_SIGNALS = frozenset({"serve", "contest serve", "engine"})
+#: the signals the console script stops at as at Ctrl-C
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+#: the console script (:func:`entry`) runs: the signals above are handled (never for a Python caller of main)
+_CONSOLE = False
+#: the signal that stopped the command, once one did
+TERMINATED: list[int] = []
+
+
+def _stop_at_signals() -> None:
+    """SIGTERM and SIGHUP raise KeyboardInterrupt in the main thread, as Ctrl-C does, so that a command says
+    what it kept and how to carry on; a second one ends the process at once (their default again)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        TERMINATED.append(signum)
+        for s in STOPPING_SIGNALS:
+            signal.signal(s, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    for s in STOPPING_SIGNALS:
+        if signal.getsignal(s) in (signal.SIG_DFL, None):  # not ignored (nohup) nor someone else's
+            signal.signal(s, stop)
 
 
 def _say(line: str) -> None:
@@ -205,7 +241,11 @@ def entry() -> None:
     once rather than wait for the compile (:func:`zerosum.agents.prepare.leave`)."""
     from .agents import prepare
 
+    global _CONSOLE
+    _CONSOLE = True
     status = main()
+    if TERMINATED:  # stopped by SIGTERM or SIGHUP: ends as killed by it, once what it says is written
+        status = 128 + TERMINATED[0]
     try:
         try:
             if sys.stdout is not None:
@@ -218,4 +258,12 @@ def entry() -> None:
         _quiet_stdout()
         status = 130
         prepare.leave(status, grace=0.0)
+    if TERMINATED:
+        for stream in filter(None, (sys.stdout, sys.stderr)):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        signal.signal(TERMINATED[0], signal.SIG_DFL)
+        signal.raise_signal(TERMINATED[0])
     sys.exit(status)
