@@ -93,7 +93,7 @@ def test_a_book_says_what_its_checkpoint_kept(tmp_path: Path) -> None:
 
 
 def test_a_python_caller_of_main_keeps_its_own_handlers() -> None:
-    code = ("import signal; from zerosum.cli import main; main(['report', 'no-such.db']); "
-            "print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, signal.getsignal(signal.SIGHUP) is signal.SIG_DFL)")
+    code = ("import signal; from zerosum.cli import main; main(['report', 'no-such.db']); print("
+            "signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, signal.getsignal(signal.SIGHUP) is signal.SIG_DFL)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split()[-2:] == ["True", "True"], done
