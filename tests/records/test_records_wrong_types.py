@@ -85,8 +85,8 @@ def test_the_table_covers_every_callable_public_name():
     assert public == {"MoveNote", "Record", "Variation", "Writer", "format", "from_game_record", "from_store",
                       "move_number", "parse", "read", "termination", "tree", "write"}
     assert {name for name in records.__all__ if not callable(getattr(records, name))} == {
-        "MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_MOVE", "MAX_NODES", "MAX_SECONDS", "MAX_TAG", "MAX_TAG_NAME",
-        "MAX_VARIATIONS", "RESULTS", "ROSTER", "WIDTH"}
+        "MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_LINE_MOVES", "MAX_MOVE", "MAX_NODES", "MAX_SECONDS", "MAX_TAG",
+        "MAX_TAG_NAME", "MAX_TAGS", "MAX_VARIATIONS", "RESULTS", "ROSTER", "WIDTH"}
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -15,9 +15,11 @@ from zerosum.errors import GameError, InvalidFileError
 from zerosum.records import (
     MAX_COMMENT,
     MAX_LINE,
+    MAX_LINE_MOVES,
     MAX_MOVE,
     MAX_TAG,
     MAX_TAG_NAME,
+    MAX_TAGS,
     MoveNote,
     Record,
     format,
@@ -82,6 +84,31 @@ def test_tags_moves_and_comments_at_their_bounds_read_back_and_one_more_is_refus
             Record(bad, [])  # what is written can be read back
     with pytest.raises(InvalidFileError, match="the longest is"):
         Record({"Game": "tictactoe"}, ["7" * (MAX_MOVE + 1)])
+
+
+def test_a_line_longer_than_any_game_is_refused_as_it_is_read(tmp_path):
+    # audit: one game of five million moves was read whole (10 MB: 39 s, 291 MB) before its ply 23 was refused
+    moves = " ".join(str(1 + i % 7) for i in range(2_000_000))
+    text = '[Game "connect4"]\n\n' + "\n".join(moves[i:i + 80] for i in range(0, len(moves), 80)) + " *\n"
+    at = 2 + -(-len(" ".join(str(1 + i % 7) for i in range(MAX_LINE_MOVES + 1))) // 80)  # the line of move 10,001
+    with pytest.raises(InvalidFileError, match=rf"^game 1, line {at}: more than 10,000 moves in one line: no game "
+                                               "is that long$"):
+        parse(text)
+    variation = '[Game "connect4"]\n\n1. 4 ( ' + "\n".join(["1 2"] * (MAX_LINE_MOVES // 2 + 1)) + " ) *\n"
+    with pytest.raises(InvalidFileError, match="more than 10,000 moves in one line"):
+        parse(variation)  # a variation's line too
+    with pytest.raises(InvalidFileError, match="^a record's moves: more than 10,000 in one line"):
+        Record({"Game": "connect4"}, ["4"] * (MAX_LINE_MOVES + 1))  # writing refuses what reading would
+    Record({"Game": "connect4"}, ["4"] * MAX_LINE_MOVES)  # at the bound: made (its moves are replayed on use)
+
+
+def test_more_tags_than_any_game_needs_are_refused():
+    tags = "".join(f'[T{i} "x"]\n' for i in range(MAX_TAGS))
+    with pytest.raises(InvalidFileError, match=rf"^game 1, line {MAX_TAGS + 1}: more than 1,000 tags in one game$"):
+        parse(tags + GAME + "\n5 *\n")
+    assert len(parse(tags[: tags.index(f"[T{MAX_TAGS - 1} ")] + GAME + "\n5 *\n")[0].tags) >= MAX_TAGS - 1
+    with pytest.raises(InvalidFileError, match="^a record's tags: more than 1,000 in one game$"):
+        Record({"Game": "tictactoe", **{f"T{i}": "x" for i in range(MAX_TAGS)}}, ["5"])
 
 
 @pytest.mark.parametrize("split", ['[Event "a\nb"]', '[Event\n"a"]', '[\nEvent "a"]', '[Event "a"\n]',

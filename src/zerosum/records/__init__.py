@@ -56,8 +56,9 @@ A record is tag pairs, a blank line, the moves in the game's own notation and th
 
 Reading takes memory in proportion to the text: a line is at most :data:`MAX_LINE` characters, a tag value
 :data:`MAX_TAG`, a move :data:`MAX_MOVE`, a comment :data:`MAX_COMMENT`, variations :data:`MAX_DEPTH` deep and
-:data:`MAX_VARIATIONS` a game, each refused in one line naming the line; a tag lies on one line; text no UTF-8
-file can hold (lone surrogates) is refused wherever it is.
+:data:`MAX_VARIATIONS` a game, :data:`MAX_LINE_MOVES` moves a line and :data:`MAX_TAGS` tags a game, each
+refused in one line naming the line; a tag lies on one line; text no UTF-8 file can hold (lone surrogates) is
+refused wherever it is.
 
 :func:`parse` checks each game whole: its tags, its game spec, every move replayed legally from the opening,
 and a result that agrees with the board (a game over on the board must carry its result; one that is not
@@ -83,7 +84,8 @@ True
 
 from __future__ import annotations
 
-from .lexer import MAX_COMMENT, MAX_DEPTH, MAX_LINE, MAX_MOVE, MAX_TAG, MAX_TAG_NAME, MAX_VARIATIONS, move_number
+from .lexer import (MAX_COMMENT, MAX_DEPTH, MAX_LINE, MAX_LINE_MOVES, MAX_MOVE, MAX_TAG, MAX_TAG_NAME, MAX_TAGS,
+                    MAX_VARIATIONS, move_number)
 from .reading import parse, read
 from .sources import from_game_record, from_store, termination
 from .text import MAX_NODES, MAX_SECONDS, RESULTS, ROSTER, WIDTH, MoveNote, Record, format, write
@@ -94,11 +96,13 @@ __all__ = [
            "MAX_COMMENT",
            "MAX_DEPTH",
            "MAX_LINE",
+           "MAX_LINE_MOVES",
            "MAX_MOVE",
            "MAX_NODES",
            "MAX_SECONDS",
            "MAX_TAG",
            "MAX_TAG_NAME",
+           "MAX_TAGS",
            "MAX_VARIATIONS",
            "RESULTS",
            "ROSTER",

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from ..core.checks import safe_repr
 from ..errors import InvalidFileError
 
-__all__ = ["MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_MOVE", "MAX_TAG", "MAX_TAG_NAME", "MAX_VARIATIONS", "RESULTS",
+__all__ = ["MAX_COMMENT", "MAX_DEPTH", "MAX_LINE", "MAX_LINE_MOVES", "MAX_MOVE", "MAX_TAG", "MAX_TAG_NAME", "MAX_TAGS",
+           "MAX_VARIATIONS", "RESULTS",
            "TextError", "Token", "check_move", "check_tag", "check_text", "flag", "is_move_number", "move_number",
            "path_of", "split_parens", "tokens"]
 
@@ -28,6 +29,10 @@ MAX_COMMENT = 1_000  # a comment, between its braces
 # The bounds of a record's tree of variations (the README's Limits):
 MAX_DEPTH = 32  # variations inside variations: a main line's variation is at depth 1
 MAX_VARIATIONS = 10_000  # the variations of one game, at every depth
+# The bounds of one game (the README's Limits): no game is longer (a course game stops at 10,000 plies, every
+# zerosum game far sooner), so a longer line is refused as it is read, not replayed move by move at the end
+MAX_LINE_MOVES = 10_000  # the moves of one line: the main line, or a variation
+MAX_TAGS = 1_000  # the tags of one game
 
 #: the result tokens
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")

@@ -18,7 +18,7 @@ from typing import Any
 from ..core.checks import safe_repr
 from ..errors import GameError, InvalidFileError
 from ..game import Game
-from .lexer import MAX_DEPTH, MAX_VARIATIONS, RESULTS, TextError, is_move_number, move_number, path_of, \
+from .lexer import MAX_DEPTH, MAX_LINE_MOVES, MAX_TAGS, MAX_VARIATIONS, RESULTS, TextError, is_move_number, move_number, path_of, \
     split_parens, tokens
 from .notes import MoveNote, clip, is_note, split_mark
 from .text import PGN_NAMES, Record, game_of, opening_of
@@ -215,6 +215,8 @@ def _games(text: str, shared: _Shared) -> Iterator[Record]:
             here.numbers.append((len(here.moves), shared.text(piece), line))
         else:
             phase = "moves"
+            if len(here.moves) >= MAX_LINE_MOVES:  # no game is longer: refused now, not replayed at the end
+                raise bad(f"more than {MAX_LINE_MOVES:,} moves in one line: no game is that long")
             here.move(piece, line, shared.text)
 
     try:
@@ -227,6 +229,8 @@ def _games(text: str, shared: _Shared) -> Iterator[Record]:
                     phase, start = "tags", line
                 if token.name in tags:
                     raise bad(f"tag {token.name} is given twice")
+                if len(tags) >= MAX_TAGS:
+                    raise bad(f"more than {MAX_TAGS:,} tags in one game")
                 tags[shared.text(token.name)] = shared.text(token.value)
             elif phase == "between":
                 raise bad(f"expected a tag pair such as [Game \"connect4\"] to start a game, found "

@@ -12,7 +12,7 @@ from typing import Any
 from ..core.checks import safe_repr
 from ..errors import GameError, IllegalMoveError, InvalidFileError
 from ..game import Game
-from .lexer import RESULTS, check_tag, flag, path_of
+from .lexer import MAX_TAGS, RESULTS, check_tag, flag, path_of
 from .notes import MAX_NODES, MAX_SECONDS, MoveNote
 from .trust import TagRefused, given_game, trusted_game
 from .variations import NO_BRANCHES, BadMove, Line, Variation, check_tree, movetext, replay_line
@@ -54,6 +54,8 @@ class Record(Line):
             raise InvalidFileError(f"result {safe_repr(result, 40)} is not one of {', '.join(RESULTS)}")
         if not isinstance(tags, Mapping):
             raise InvalidFileError(f"a record's tags are a dict of names to values, not {safe_repr(tags, 40)}")
+        if len(tags) > MAX_TAGS:  # what reading refuses
+            raise InvalidFileError(f"a record's tags: more than {MAX_TAGS:,} in one game")
         for name, value in tags.items():
             check_tag(name, value)
         if not tags.get("Game"):

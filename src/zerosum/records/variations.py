@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.checks import safe_repr
 from ..errors import IllegalMoveError, InvalidFileError
-from .lexer import MAX_DEPTH, MAX_VARIATIONS, check_move, move_number
+from .lexer import MAX_DEPTH, MAX_LINE_MOVES, MAX_VARIATIONS, check_move, move_number
 from .notes import MoveNote
 
 __all__ = ["NO_BRANCHES", "BadMove", "Line", "Variation", "annotation", "check_line", "check_tree", "lines_of",
@@ -34,6 +34,8 @@ def check_line(moves: object, notes: object, whose: str) -> tuple[list[str], lis
         if not isinstance(items, (list, tuple)):
             raise InvalidFileError(f"{whose} {what} are a list, not {safe_repr(items, 40)}")
     assert isinstance(moves, (list, tuple)) and isinstance(notes, (list, tuple))
+    if len(moves) > MAX_LINE_MOVES:  # what reading refuses (lexer.MAX_LINE_MOVES)
+        raise InvalidFileError(f"{whose} moves: more than {MAX_LINE_MOVES:,} in one line: no game is that long")
     for m in moves:
         check_move(m)
     if len(notes) > len(moves):
