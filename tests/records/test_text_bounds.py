@@ -91,15 +91,16 @@ def test_a_line_longer_than_any_game_is_refused_as_it_is_read(tmp_path):
     moves = " ".join(str(1 + i % 7) for i in range(2_000_000))
     text = '[Game "connect4"]\n\n' + "\n".join(moves[i:i + 80] for i in range(0, len(moves), 80)) + " *\n"
     at = 2 + -(-len(" ".join(str(1 + i % 7) for i in range(MAX_LINE_MOVES + 1))) // 80)  # the line of move 10,001
-    with pytest.raises(InvalidFileError, match=rf"^game 1, line {at}: more than 10,000 moves in one line: no game "
+    with pytest.raises(InvalidFileError, match=rf"^game 1, line {at}: more than 200,000 moves in one line: no game "
                                                "is that long$"):
         parse(text)
     variation = '[Game "connect4"]\n\n1. 4 ( ' + "\n".join(["1 2"] * (MAX_LINE_MOVES // 2 + 1)) + " ) *\n"
-    with pytest.raises(InvalidFileError, match="more than 10,000 moves in one line"):
+    with pytest.raises(InvalidFileError, match="more than 200,000 moves in one line"):
         parse(variation)  # a variation's line too
-    with pytest.raises(InvalidFileError, match="^a record's moves: more than 10,000 in one line"):
+    with pytest.raises(InvalidFileError, match="^a record's moves: more than 200,000 in one line"):
         Record({"Game": "connect4"}, ["4"] * (MAX_LINE_MOVES + 1))  # writing refuses what reading would
     Record({"Game": "connect4"}, ["4"] * MAX_LINE_MOVES)  # at the bound: made (its moves are replayed on use)
+    assert MAX_LINE_MOVES > 105_152  # the longest game: Migration 64 x 64, each stone to the far edge
 
 
 def test_more_tags_than_any_game_needs_are_refused():

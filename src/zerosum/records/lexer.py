@@ -29,9 +29,10 @@ MAX_COMMENT = 1_000  # a comment, between its braces
 # The bounds of a record's tree of variations (the README's Limits):
 MAX_DEPTH = 32  # variations inside variations: a main line's variation is at depth 1
 MAX_VARIATIONS = 10_000  # the variations of one game, at every depth
-# The bounds of one game (the README's Limits): no game is longer (a course game stops at 10,000 plies, every
-# zerosum game far sooner), so a longer line is refused as it is read, not replayed move by move at the end
-MAX_LINE_MOVES = 10_000  # the moves of one line: the main line, or a variation
+# The bounds of one game (the README's Limits): no game is longer (Migration 64 x 64, the longest, ends within
+# 105,152 plies, a course game stops at 10,000), so a longer line is refused as it is read, not replayed move by
+# move at the end
+MAX_LINE_MOVES = 200_000  # the moves of one line: the main line, or a variation
 MAX_TAGS = 1_000  # the tags of one game
 
 #: the result tokens
