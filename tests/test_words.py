@@ -69,6 +69,10 @@ def test_estimates_never_read_like_proofs() -> None:
     assert value_words(win_value(3)) == "win in 2 moves"  # a proof is a proof, whoever found it
     assert short_words(win_value(7)) == "W4" and short_words(loss_value(2)) == "L1" and short_words(0, True) == "0"
     assert short_words(0.35) == "≈+0.35" and short_words(HEURISTIC_BOUND - 1).startswith("≈")
+    # the threats evaluation's decided game, 100,000: in thousands, so it fits under a column on a phone (it took
+    # two lines there, "≈-100000"); smaller estimates as they are
+    assert short_words(-100_000) == "≈-100k" and short_words(12_345.6) == "≈+12k" and short_words(9_999) == "≈+9999"
+    assert all(len(short_words(v)) <= 7 for v in (-(HEURISTIC_BOUND - 1), HEURISTIC_BOUND - 1, -99_999, 0.125))
     assert describe_value(loss_value(36)) == C4_WORDS
 
 

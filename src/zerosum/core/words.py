@@ -37,7 +37,7 @@ DISTANCE_LEGEND = "win in N moves: the mover's Nth move wins; loss in N: the opp
 EITHER_LEGEND = ("win in N moves: the mover's Nth move wins, or the opponent's Nth ends the game where said; "
                  "loss in N: the opponent's Nth, or the mover's own Nth where said")
 #: what the short figures mean (:func:`short_words`)
-SHORT_LEGEND = "W n: a win in n moves, L n: a loss in n moves, 0: a draw, ≈: an estimate"
+SHORT_LEGEND = "W n: a win in n moves, L n: a loss in n moves, 0: a draw, ≈: an estimate (k: thousands)"
 #: a move proven only in win/draw/loss (an analysis stopped early): its words, and its one-word name
 CLASS_WORDS = {1: "win (distance not yet proven)", 0: "draw", -1: "loss (distance not yet proven)"}
 CLASS_NAMES = {1: "win", 0: "draw", -1: "loss"}
@@ -115,11 +115,14 @@ def describe_value(value: float, exact: bool = False, *, marked: bool = True) ->
 
 def short_words(value: float, exact: bool = False) -> str:
     """A value in a few characters for a narrow slot (:data:`SHORT_LEGEND`): ``W7`` / ``L1`` (a win / loss in
-    7 / 1 moves), ``0`` (a draw), ``≈+0.35`` (an estimate)."""
+    7 / 1 moves), ``0`` (a draw), ``≈+0.35`` (an estimate); an estimate of 10,000 or more in thousands,
+    ``≈-100k`` (the ``threats`` evaluation's decided game: it took two lines under a column on a phone)."""
     if is_proven(value):
         return f"{'W' if value > 0 else 'L'}{moves_to_end(value)}"
     if exact:
         return "0" if value == 0 else _number(value)
+    if abs(value) >= 10_000:
+        return f"{ESTIMATE_MARK}{value / 1000:+.0f}k"
     return ESTIMATE_MARK + ("0" if value == 0 else _number(value))
 
 
