@@ -102,7 +102,8 @@ def _new_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--openings-count", type=int_arg(1, MAX_COUNT), default=None, metavar="N",
                    help=f"judged openings: how many of evaluation 0, 1..{MAX_COUNT} (default 8)")
     p.add_argument("--openings-with", metavar="SPEC", default=None,
-                   help="what judges the openings: the solver where it takes the game, else alphabeta:depth=4")
+                   help="what judges the openings: the solver where it takes the game, else alpha-beta to the end "
+                        "of every game on a board of at most 12 cells (Tic-Tac-Toe), else alphabeta:depth=4")
     p.add_argument("--reference", action="append", default=None, metavar="[NAME=]SPEC",
                    help="a reference player, repeatable: random, alphabeta:depth=4, instructor=teacher.py:player "
                         "(default: random)")

@@ -56,13 +56,14 @@ from .submissions import closed_reason
 
 __all__ = ["ContestSettings", "create_contest", "check_name", "read_roster", "parse_deadline", "contest_files",
            "add_students", "new_token", "TEACHER", "MAX_NAME", "MAX_STUDENTS", "TOKENS", "SUBMISSIONS",
-           "OPENINGS_JUDGE"]
+           "OPENINGS_JUDGE", "openings_judge"]
 
 #: the teacher's row in ``people`` (a name no student can have: students' names never start with ``#``)
 TEACHER = "#teacher"
 MAX_NAME = 64
 MAX_STUDENTS = 2000
-#: what judges openings on games the solver does not take (value 0 at its depth: an even position)
+#: what judges openings on games the solver does not take and :func:`openings_judge` does not search to their
+#: end (value 0 at its depth: even as far as it sees, not proven)
 OPENINGS_JUDGE = "alphabeta:depth=4"
 _PUNCT = set(" .-_'")
 
@@ -157,7 +158,6 @@ def _openings(settings: ContestSettings) -> list[str]:
         candidate_positions,
         format_opening,
         generate_openings,
-        has_balanced_openings,
         parse_opening,
         solver_evaluator,
     )
@@ -168,7 +168,7 @@ def _openings(settings: ContestSettings) -> list[str]:
         for text in settings.openings:
             parse_opening(game, text)  # an IllegalMoveError line names the opening
         return [format_opening(game, parse_opening(game, text)) for text in settings.openings]
-    judge = settings.openings_with or ("solver" if has_balanced_openings(game) else OPENINGS_JUDGE)
+    judge = settings.openings_with or openings_judge(game, settings.opening_plies)
     candidates = candidate_positions(game, settings.opening_plies)
     evaluate = solver_evaluator(game) if judge == "solver" else agent_evaluator(game, judge)
     kept = generate_openings(game, settings.opening_plies, 0, evaluate, seed=settings.seed or 0,
@@ -177,6 +177,25 @@ def _openings(settings: ContestSettings) -> list[str]:
         raise UsageError(f"no position {settings.opening_plies} plies into {game.spec} is of evaluation 0 for "
                          f"{judge}: ask for other --opening-plies, or give --openings FILE")
     return [format_opening(game, actions) for actions, _ in kept]
+
+
+def openings_judge(game: Any, plies: int) -> str:
+    """What judges ``game``'s default openings ``plies`` in: the solver where it takes the board; else, on a board
+    of at most :data:`~zerosum.agents.unbounded.SEARCHABLE_CELLS` cells that every move fills (Tic-Tac-Toe, a
+    Connect-X board the solver is not installed for), alpha-beta as deep as the cells left: to the end of every
+    game, so evaluation 0 is a draw with perfect play (Tic-Tac-Toe's 756 positions 4 plies in take it under a
+    second); else :data:`OPENINGS_JUDGE`, an estimate (at depth 4, 24 of the 152 Tic-Tac-Toe positions it calls
+    even are won by the side to move)."""
+    from ..agents.unbounded import SEARCHABLE_CELLS
+    from ..arena.openings import has_balanced_openings
+
+    if has_balanced_openings(game):
+        return "solver"
+    view = game.board_view(game.initial_state) if game.TURN_FROM_PIECES else None
+    cells = view.rows * view.cols if view is not None else None
+    if cells is not None and cells <= SEARCHABLE_CELLS:
+        return f"alphabeta:depth={max(1, cells - plies)}"
+    return OPENINGS_JUDGE
 
 
 def contest_files(directory: Path) -> list[Path]:

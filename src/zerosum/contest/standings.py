@@ -18,8 +18,10 @@ standard competition ranking 1, 2, 3, 3, 5, listed by name), each a dict::
     forfeit), forfeit_reasons ([{"reason", "count"}], most frequent first), pending (games still to play)
 
 Ratings are rounded to 0.1 Elo, scores to 0.0001; a rating is None before the entry's first finished game.
-Forfeit reasons are shortened as the arena's Forfeits table shows them
-(:func:`zerosum.arena.forfeits.short_reason`).
+Forfeit reasons are whole, and counted on their whole text (results.csv and results.json are read for grading:
+two reasons differing only past their first words are two entries); the pages show them shortened as the arena's
+Forfeits table does (:func:`shortened`: :func:`zerosum.arena.forfeits.short_reason`, the counts of reasons that
+read alike there added up).
 
 The database is read through its own SQLite connection (:func:`connect`), so the server's threads and the
 ladder's never share one; every read here is one snapshot.
@@ -40,10 +42,11 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..arena.forfeits import short_reason
 from ..arena.stats import competition_ranks, rating_errors, ratings
+from ..spec import visible
 from .store import ENTRY_IDS
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "player_of", "absent_rows",
-           "leaderboard", "standing_rows", "tied", "SCORES", "BUSY_SECONDS"]
+           "leaderboard", "standing_rows", "shortened", "tied", "SCORES", "BUSY_SECONDS"]
 
 #: the first player's score of each result
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -193,7 +196,19 @@ def entry_names(conn: sqlite3.Connection, config: dict[str, Any] | None = None) 
 
 
 def _reasons(reasons: Iterable[str]) -> list[dict[str, Any]]:
-    return [{"reason": r, "count": n} for r, n in Counter(short_reason(x) for x in reasons).most_common()]
+    """Each distinct reason whole (one line, every character printing: as stored) and its count, most frequent
+    first."""
+    counts = Counter(visible(" ".join(str(x).split())) for x in reasons)
+    return [{"reason": r, "count": n} for r, n in counts.most_common()]
+
+
+def shortened(reasons: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A row's ``forfeit_reasons`` as a page's table shows them: each reason short (the arena's Forfeits
+    table's :func:`~zerosum.arena.forfeits.short_reason`), the counts of those that read alike there added up."""
+    counts: Counter[str] = Counter()
+    for item in reasons:
+        counts[short_reason(item["reason"])] += item["count"]
+    return [{"reason": r, "count": n} for r, n in counts.most_common()]
 
 
 def standing_rows(entries: Sequence[Entry], games: Iterable[sqlite3.Row | dict[str, Any]],

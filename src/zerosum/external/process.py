@@ -5,8 +5,9 @@ engine has a session and a process group of its own and leaves nothing behind wh
 Lines are written to its standard input and read from its standard output under a deadline, never more than
 :data:`~zerosum.external.protocol.MAX_LINE` bytes a line, so a program that hangs, floods its output or
 writes one endless line costs the arena a bounded wait and bounded memory.  Its standard error is read by a
-thread into a short tail (the last lines, each cut short), which a crash's reason quotes (escaped as ``repr``
-does when it holds a character that does not print: :func:`zerosum.spec.printable`).
+thread into a short tail (the last :data:`STDERR_LINES` lines, each kept whole up to :data:`STDERR_LINE`
+characters, a longer one cut and ending ``...``), whose last line a crash's reason quotes whole (escaped as
+``repr`` does when it holds a character that does not print: :func:`zerosum.spec.printable`).
 
 Whatever goes wrong is an :class:`EngineFault` whose ``reason`` is the forfeit reason the arena records:
 ``crash: ...``, ``timeout: ...``, ``protocol error: ...``, ``garbage output: ...`` or ``illegal move: ...``.
@@ -44,10 +45,15 @@ CRASH, TIMEOUT, PROTOCOL, GARBAGE, ILLEGAL = "crash", "timeout", "protocol error
 #: an engine that ends with its last line on standard error ``malformed move: ...`` (or ``illegal move: ...``)
 #: forfeits with that kind, not as a crash: a contest seat whose player answered no legal column says so
 MALFORMED = "malformed move"
-#: the longest reason (and the longest quote of the engine's standard error in it)
-MAX_REASON = 300
-#: how much of the engine's standard error is kept (the last lines, each cut to 200 characters)
+#: how much of the engine's standard error is kept: the last lines, each whole up to ``STDERR_LINE`` characters
+#: (a longer one is cut to that, ending ``...``: a contest seat's ``illegal move: ...`` line, which lists every
+#: legal column, runs to a few hundred characters on a wide board)
 STDERR_LINES = 8
+STDERR_LINE = 1000
+#: the longest reason: the engine's last line on standard error whole, with room for what ended the engine
+MAX_REASON = STDERR_LINE + 300
+#: the most bytes of the engine's standard error read at once: room for ``STDERR_LINE`` characters of UTF-8
+_STDERR_READ = 4 * STDERR_LINE + 96
 _REAPER = str(Path(__file__).with_name("reaper.py"))
 #: what to do when the system refuses (said after the refusal)
 _ADVICE = ("too many processes or threads, or too little memory: run fewer at once, or raise the limit "
@@ -60,9 +66,7 @@ class EngineFault(AgentError):
     """An external engine broke a rule: ``reason`` (``kind: details``) is the forfeit reason."""
 
     def __init__(self, kind: str, details: str) -> None:
-        text = " ".join(f"{kind}: {details}".split())
-        if len(text) > MAX_REASON:
-            text = text[: MAX_REASON - 3] + "..."
+        text = _cut(" ".join(f"{kind}: {details}".split()), MAX_REASON)
         super().__init__(text)
         self.kind = kind
         self.reason = text
@@ -75,6 +79,14 @@ class SystemRefused(AgentError):
 
 def _refused(label: str, what: str, why: str) -> SystemRefused:
     return SystemRefused(f"engine {label} cannot start: {REFUSED} a new {what} ({why}): {_ADVICE}")
+
+
+def _cut(text: str, size: int, cut: bool = False) -> str:
+    """``text`` whole when it is at most ``size`` characters (and not ``cut`` already), else cut to fit ``size``
+    with ``...`` at its end: a reader sees where words are missing."""
+    if len(text) <= size and not cut:
+        return text
+    return text[: size - 3].rstrip() + "..."
 
 
 def is_refusal(text: str) -> bool:
@@ -186,14 +198,17 @@ class EngineProcess:
         the engine up: 32 MiB outlasted the handshake's 10 s)."""
         buffered = io.BufferedReader(stream, 1 << 16) if isinstance(stream, io.RawIOBase) else None
         read = getattr(buffered or stream, "readline")
+        inside = False  # the read before ended inside a line longer than a read: the rest of it is left out
         try:
             while True:
-                line = read(4096)
+                line = read(_STDERR_READ)
                 if not line:
                     return
+                cut = len(line) >= _STDERR_READ and not line.endswith(b"\n")
                 text = " ".join(line.decode("utf-8", "replace").split())
-                if text:
-                    self.tail.append(text[:200])
+                if text and not inside:
+                    self.tail.append(_cut(text, STDERR_LINE, cut))
+                inside = cut
         except (OSError, ValueError):
             return
         finally:
@@ -305,8 +320,8 @@ class EngineProcess:
         last = self.tail[-1] if self.tail else ""
         for kind in (ILLEGAL, MALFORMED):  # it ended saying its move was not one (a contest seat's player)
             if code is not None and code > 0 and last.startswith(kind + ": "):
-                return EngineFault(kind, f"{printable(last[len(kind) + 2:])} ({what})")
-        return EngineFault("crash", what + (f": {printable(last)}" if last else ""))
+                return EngineFault(kind, f"{printable(last[len(kind) + 2:], STDERR_LINE)} ({what})")
+        return EngineFault("crash", what + (f": {printable(last, STDERR_LINE)}" if last else ""))
 
     def _killed_reaper(self) -> bool:
         """Whether the reaper ended without saying it ended the engine (it was killed); False while it runs."""

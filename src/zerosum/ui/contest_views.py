@@ -10,6 +10,10 @@ from typing import Any
 from ..contest.store import Store
 from ..contest.submissions import closed_reason
 
+#: what a replay link asks of the board viewer besides the game and its moves: no engine on either side (the
+#: page's own setting, ``opponent=person``), so it shows the game as it was played and nothing more -- never a
+#: move the engine would add where a game stopped with a player to move (a forfeit), nor the viewer's engine time
+REPLAY = {"opponent": "person"}
 #: the kind a forfeit's reason begins with (``crash``, ``timeout``, ``illegal move``, ``could not start``...)
 _KIND = re.compile(r"[a-z][a-z ]{0,39}")
 
@@ -45,7 +49,7 @@ def games(store: Store, rows: list[dict[str, Any]], own: set[str] | None = None)
         line = replay(game, row["opening"], row["moves"]) if row["status"] == "done" else None
         item = {key: row[key] for key in ("id", "stage", "opening", "status", "result", "reason", "moves")}
         item.update(first=names.get(row["first"], row["first"]), second=names.get(row["second"], row["second"]),
-                    replay=f"/board?{urlencode({'game': spec, 'moves': line})}" if line is not None else None)
+                    replay=f"/board?{urlencode({'game': spec, 'moves': line, **REPLAY})}" if line is not None else None)
         if own is not None:
             item["seat"] = 1 if row["first"] in own else 2
             item["reason"] = own_reason(row, item["seat"])
@@ -83,12 +87,14 @@ def submission(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def leaderboard(store: Store, reasons: bool) -> list[dict[str, Any]]:
-    from ..contest.standings import leaderboard
+    """The leaderboard's rows; ``reasons``: with each entry's forfeit reasons, short as the page's table shows
+    them (the games table and the final's files keep them whole), else without them."""
+    from ..contest.standings import leaderboard, shortened
 
     rows = leaderboard(store)
     if not reasons:
-        rows = [{k: v for k, v in row.items() if k != "forfeit_reasons"} for row in rows]
-    return rows
+        return [{k: v for k, v in row.items() if k != "forfeit_reasons"} for row in rows]
+    return [row | {"forfeit_reasons": shortened(row["forfeit_reasons"])} for row in rows]
 
 
 def teacher(store: Store) -> dict[str, Any]:
