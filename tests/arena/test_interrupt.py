@@ -7,7 +7,6 @@ what the script saw.  The bounds are generous (5 s); before the fix the match pl
 
 from __future__ import annotations
 
-import os
 import queue
 import signal
 import subprocess
@@ -17,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from process_helpers import alive, children  # tests/process_helpers.py
 
 FAULTY = Path(__file__).resolve().parent / "faulty_agents.py"
 
@@ -34,23 +35,6 @@ except KeyboardInterrupt:
 else:
     print("finished", flush=True)
 """
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            found += [int(x) for x in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
-        except OSError:
-            pass
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
 
 
 class Interrupted:
@@ -75,7 +59,7 @@ class Interrupted:
             seen += line.strip() == marker
         time.sleep(wait)
         assert self.proc.poll() is None, f"the script ended before it could be interrupted: {''.join(out)}"
-        self.children = _children(self.proc.pid) if sys.platform.startswith("linux") else []
+        self.children = children(self.proc.pid) if sys.platform.startswith("linux") else []
         sent = time.monotonic()
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=60)
@@ -116,7 +100,7 @@ def test_ctrl_c_stops_a_match_in_worker_processes_and_kills_them_without_thread_
     assert run.seconds < 5
     assert "Traceback" not in run.err and "Exception in thread" not in run.err, run.err
     time.sleep(0.5)
-    assert not [pid for pid in run.children if _alive(pid)]
+    assert not [pid for pid in run.children if alive(pid)]
 
 
 def _interrupted_call(call: str, wait: float) -> Interrupted:
@@ -140,7 +124,7 @@ def test_ctrl_c_stops_a_wait_on_a_pool_job_and_kills_its_worker():
     assert run.out.splitlines()[-1] == "interrupted", run.out + run.err
     assert run.seconds < 5 and run.err == ""
     time.sleep(0.5)
-    assert not [pid for pid in run.children if _alive(pid)]
+    assert not [pid for pid in run.children if alive(pid)]
 
 
 @pytest.mark.slow  # loads the compiled MCTS and alpha-beta in this process: the issue's own reproduction

@@ -5,7 +5,6 @@ nothing said, so nobody learnt that ``--resume`` would carry on.  Real processes
 
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 import sqlite3
@@ -15,23 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            found += [int(x) for x in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
-        except OSError:
-            pass
-    return found
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except OSError:
-        return True
+from process_helpers import children, wait_gone  # tests/process_helpers.py
 
 
 def _stored(db: Path) -> int:
@@ -48,11 +31,11 @@ def _stop_when(proc: subprocess.Popen[str], ready: object, sig: int) -> tuple[st
     while not ready() and proc.poll() is None and time.monotonic() < deadline:  # type: ignore[operator]
         time.sleep(0.05)
     assert proc.poll() is None, "it ended before the signal"
-    children = _children(proc.pid) if sys.platform.startswith("linux") else []
+    kids = children(proc.pid) if sys.platform.startswith("linux") else []
     sent = time.monotonic()
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    return err, children, time.monotonic() - sent
+    return err, kids, time.monotonic() - sent
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -63,7 +46,7 @@ def test_a_tournament_says_what_it_kept_and_ends_as_killed(tmp_path: Path, sig: 
             "-o", str(db), "--pgnout", str(pgn)]
     proc = subprocess.Popen([sys.executable, "-m", "zerosum", *argv], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    err, children, took = _stop_when(proc, lambda: _stored(db) >= 1, sig)
+    err, kids, took = _stop_when(proc, lambda: _stored(db) >= 1, sig)
     assert proc.returncode == -sig, (proc.returncode, err)
     line = err.strip().splitlines()[-1]
     name = signal.Signals(sig).name
@@ -71,7 +54,7 @@ def test_a_tournament_says_what_it_kept_and_ends_as_killed(tmp_path: Path, sig: 
     assert line == f"interrupted by {name}: {kept} of 30 games stored in {db}; to carry on: zerosum tournament " \
                    f"--resume -o {db}", err
     assert took < 10, took  # generous: it stops within a second or so
-    assert children and all(_gone(pid) for pid in children)  # its workers went with it
+    assert kids and wait_gone(kids) == []  # its workers went with it (within seconds)
     done = subprocess.run([sys.executable, "-m", "zerosum", *shlex.split(line.split("to carry on: zerosum ")[1])],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
