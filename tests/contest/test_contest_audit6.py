@@ -226,3 +226,15 @@ def test_games_too_large_to_search_to_the_end_keep_the_estimate():
 @pytest.mark.parametrize("plies", [0, 8])
 def test_the_exact_judge_reaches_the_end_from_any_depth(plies):
     assert openings_judge(get_game("tictactoe"), plies) == f"alphabeta:depth={9 - plies}"
+
+
+def test_contest_new_suggests_serving_on_the_port_its_links_name() -> None:
+    # audit: `contest new --url http://localhost:8731` still said `zerosum contest serve class` (port 8000)
+    from zerosum.commands.contest import serve_command
+
+    assert serve_command("class", "http://localhost:8731") == "zerosum contest serve class --port 8731"
+    assert serve_command("class", "http://127.0.0.1:8000") == "zerosum contest serve class"
+    assert serve_command("class", "http://localhost") == "zerosum contest serve class"
+    assert serve_command("class", "https://games.school.edu:8443/") == "zerosum contest serve class"  # behind a proxy
+    assert serve_command("my class", "http://[::1]:9000") == "zerosum contest serve 'my class' --port 9000"
+    assert serve_command("class", "http://localhost:99999") == "zerosum contest serve class"  # no port

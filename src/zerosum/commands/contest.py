@@ -193,8 +193,24 @@ def _run_new(args: argparse.Namespace) -> int:
           if openings else f"contest for {len(roster)} students in {args.directory}", file=sys.stderr)
     print(f"the links are in {args.directory}/tokens.csv (keep it private); the teacher's page: {people[0][2]}",
           file=sys.stderr)
-    print(f"start the server: zerosum contest serve {args.directory}", file=sys.stderr)
+    print(f"start the server: {serve_command(args.directory, args.url)}", file=sys.stderr)
     return 0
+
+
+def serve_command(directory: str, url: str) -> str:
+    """The command that serves the contest in ``directory`` where its links (``url``) point: with ``--port`` when
+    they name this machine on a port other than the server's default (``--url http://localhost:8731``)."""
+    import shlex
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return f"zerosum contest serve {shlex.quote(directory)}"
+    local = parts.hostname in ("localhost", "127.0.0.1", "::1")
+    extra = f" --port {port}" if local and port is not None and port != 8000 else ""
+    return f"zerosum contest serve {shlex.quote(directory)}{extra}"
 
 
 def _run_serve(args: argparse.Namespace) -> int:
