@@ -9,7 +9,9 @@ the time its own deadline measured, the ``move``'s seconds: the messages' latenc
 still thinking when its clock runs out is killed the same way and loses (``time forfeit: no move within the 0.50 s left on
 its clock``); the time spent adjudicating
 between moves (:mod:`.adjudicate`) is nobody's.  A worker that dies (a crash in native code, ``os._exit``
-in an agent) forfeits the game for the agent that was thinking (``crash: ...``).  An external engine stops
+in an agent) forfeits the game for the agent that was thinking (``crash: ...``); one that dies while no agent
+thinks (before the game began, as it started; between moves) is nobody's forfeit: the run stops with a
+:class:`~zerosum.errors.GameError`, and nothing is stored for that game.  An external engine stops
 itself at its deadline and its clock (:mod:`zerosum.external.agent`): the worker says so with its ``think``
 (a margin, :data:`~zerosum.external.agent.KILL_MARGIN`), and the supervisor waits that much longer before
 killing it, so the engine's own reason (``timeout: no bestmove within 5.5 s (stop sent after 5.33 s)``) is the
@@ -140,6 +142,12 @@ class _Game:
             reason = f"timeout: no move within {self.limit:g} s"
         return self.record(3 - (self.seat or 1), reason, True)
 
+    def lost(self, exitcode: int | None) -> GameError:
+        """A game whose worker process died while no agent was thinking: no agent's doing, so no result."""
+        when = "between moves, while no agent was thinking" if self.moves else "before the game began"
+        return GameError(f"game {self.task.idx + 1} could not be played: its worker process died {when} (exit code "
+                         f"{exitcode}; nothing was stored for it: carry on with --resume)")
+
     def unstarted(self, why: str) -> GameError:
         """A game whose agent could not be built: no result, so the run stops and stores nothing for it.  When
         the system refused it a thread or a process (a process limit, too little memory: ``why`` says so), the
@@ -170,7 +178,9 @@ def play_supervised(pool: Any, task: GameTask, grace: float = 30.0, setup: float
     except EngineCrashed as exc:
         if g.building:
             raise g.unstarted(f"its process died while building it (exit code {exc.exitcode})") from None
-        return g.record(3 - (g.seat or 1), f"crash: the agent's process died (exit code {exc.exitcode})", True)
+        if g.seat is None:  # the worker failed, not a player
+            raise g.lost(exc.exitcode) from None
+        return g.record(3 - g.seat, f"crash: the agent's process died (exit code {exc.exitcode})", True)
     except EngineFailed as exc:
         raise GameError(f"game {task.idx + 1} could not be played: {exc}") from None
     if final[0] == "unstarted":

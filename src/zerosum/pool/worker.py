@@ -1,8 +1,12 @@
 """One worker process of the pool and the handle its owner holds.
 
 The worker is a fresh interpreter (``spawn``: no fork of a threaded parent) that runs jobs sent over a
-pipe until the pipe closes.  First thing, it starts a session (and process group) of its own, so that
-whatever a job starts (a student's ``subprocess.Popen``) is in its group, and the group is killed with it
+pipe until the pipe closes.  It imports zerosum and nothing of its owner's: not the owner's main module,
+which multiprocessing would run again in every spawned child (a script's top level, its prints and its
+``zerosum.match(..., jobs=2)`` call, when the script has no ``if __name__ == "__main__":`` guard), because a
+job is an importable function and plain values, never something of ``__main__`` (:func:`_skip_main`).
+First thing, it starts a session (and process group) of its own, so that whatever a job starts (a
+student's ``subprocess.Popen``) is in its group, and the group is killed with it
 (:meth:`Worker.kill`, which every way a worker ends goes through: a job past its limit, a pool closing at
 the end of a run or on Ctrl-C, a polite :meth:`Worker.stop`), and so is every descendant still below the
 worker that started a session or group of its own (``start_new_session=True``); one whose parent has ended
@@ -15,6 +19,7 @@ Messages it sends: ``("event", message)`` for each :func:`report` of the job, th
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
@@ -26,7 +31,11 @@ from typing import Any, Callable
 from ..core.processes import kill_tree
 from .base import EngineCrashed, EngineTimeout, OnEvent, Reply, hush_owner_warnings, run_job, set_sink
 
-__all__ = ["Worker", "rss"]
+__all__ = ["Worker", "rss", "WORKER_NAME"]
+
+#: the name of every worker process (the one whose start leaves the owner's main module out: :func:`_skip_main`)
+WORKER_NAME = "zerosum-engine-worker"
+_SKIPPING = threading.Lock()
 
 
 def _limit_memory(limit: int) -> None:
@@ -44,6 +53,33 @@ def _own_group() -> None:  # pragma: no cover - in a worker
         os.setsid()
     except (AttributeError, OSError):  # not POSIX: the worker alone is killed
         pass
+
+
+def _skip_main() -> None:
+    """Have multiprocessing start the processes named :data:`WORKER_NAME` without the owner's main module.
+
+    A spawned child runs what its parent's preparation data names (``init_main_from_path`` for a script,
+    ``init_main_from_name`` for ``python -m``) as ``__mp_main__`` before its target, so that a function of
+    ``__main__`` can be unpickled there.  Multiprocessing has no switch for it, so its
+    ``spawn.get_preparation_data`` is wrapped, once, to drop those two entries for a worker (the process name
+    is its argument); every other process's data is left as it was."""
+    from multiprocessing import spawn
+
+    with _SKIPPING:
+        original = spawn.get_preparation_data
+        if getattr(original, "zerosum_skips_main", False):
+            return
+
+        @functools.wraps(original)
+        def preparation_data(name: str) -> dict[str, Any]:
+            data = original(name)
+            if name == WORKER_NAME:
+                data.pop("init_main_from_path", None)
+                data.pop("init_main_from_name", None)
+            return data
+
+        preparation_data.zerosum_skips_main = True  # type: ignore[attr-defined]
+        spawn.get_preparation_data = preparation_data
 
 
 def _serve(conn: Any, parent: int, memory_limit: int | None, quiet: bool) -> None:  # pragma: no cover - a worker
@@ -69,21 +105,32 @@ def _serve(conn: Any, parent: int, memory_limit: int | None, quiet: bool) -> Non
             job = conn.recv()
         except (EOFError, OSError):
             return
+        except Exception as exc:  # noqa: BLE001 - a job this process cannot load (a thing of the owner's __main__)
+            job = exc
         if job is None:
             return
-        try:
-            fn, args = job
-            reply: Reply = run_job(fn, tuple(args))
-        except Exception as exc:  # noqa: BLE001 - a job that cannot even be unpacked
-            reply = ("error", None, f"bad job: {type(exc).__name__}: {exc}")
+        reply = _answer(job)
         try:
             conn.send(("done", *reply))
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception:  # noqa: BLE001 - the result cannot be pickled
             what = type(reply[1]).__name__
+            fn = job[0] if isinstance(job, tuple) and job else None
             conn.send(("done", "error", None, f"{getattr(fn, '__name__', 'the job')} returned {what}, "
                        "which cannot be sent back"))
+
+
+def _answer(job: Any) -> Reply:  # pragma: no cover - in a worker
+    """The reply to one job received: ``(function, args)`` run, or what stopped it from loading."""
+    if isinstance(job, Exception):
+        return ("error", None, f"bad job: {type(job).__name__}: {job} (a worker loads a job's function and values "
+                "from their modules, never from its owner's __main__)")
+    try:
+        fn, args = job
+        return run_job(fn, tuple(args))
+    except Exception as exc:  # noqa: BLE001 - a job that cannot even be unpacked
+        return ("error", None, f"bad job: {type(exc).__name__}: {exc}")
 
 
 def rss(pid: int) -> int | None:
@@ -99,9 +146,11 @@ class Worker:
     """One worker process, started at once; :meth:`call` runs a job in it under a time limit."""
 
     def __init__(self, memory_limit: int | None = None, quiet: bool = False) -> None:
+        _skip_main()
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child, os.getpid(), memory_limit, quiet), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(child, os.getpid(), memory_limit, quiet), daemon=True,
+                                   name=WORKER_NAME)
         self.process.start()
         child.close()
         self._pid = self.process.pid or 0
