@@ -240,9 +240,9 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", metavar="ADDR", default=None,
                         help="the Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a local one)")
     parser.epilog = ("Each position searched is appended to FILE.partial as it is solved; an interrupted run "
-                     "started again with the same arguments resumes from there (Ctrl-C says how many positions it "
-                     "kept and the command to carry on). The file is removed once the book is written. To use the "
-                     "book: Solver(book=FILE).")
+                     "started again with the same arguments resumes from there (Ctrl-C, and a write that fails as on a "
+                     "full disk, say how many positions it kept and the command to carry on). The file is "
+                     "removed once the book is written. To use the book: Solver(book=FILE).")
 
 
 def _run_book(args: argparse.Namespace) -> int:
@@ -250,6 +250,7 @@ def _run_book(args: argparse.Namespace) -> int:
     import time
 
     from ..core.files import check_output
+    from ..errors import InvalidFileError
     from ..pool import PositionSolver
     from ..solver import book as book_mod
 
@@ -263,8 +264,7 @@ def _run_book(args: argparse.Namespace) -> int:
         print(f"wrote {path}: {len(book)} positions up to ply {book.depth} from {args.source} "
               f"in {time.perf_counter() - start:.1f} s")
         return 0
-    checkpoint = path + ".partial"
-    check_output(checkpoint, overwrite=True, what="book checkpoint")
+    check_output(checkpoint := path + ".partial", overwrite=True, what="book checkpoint")
     parallel = args.jobs > 1 or args.backend == "ray"  # Ray is joined here, before anything is written
     solve_many = PositionSolver(args.jobs, args.backend, args.ray_address) if parallel else None
     solver = solver_from(args, book=False)
@@ -286,14 +286,19 @@ def _run_book(args: argparse.Namespace) -> int:
         book = book_mod.generate(solver, args.depth, progress, checkpoint, solve_many)
     except KeyboardInterrupt:  # what is kept, and how to go on (the checkpoint, as the epilog says)
         raise KeyboardInterrupt(_book_kept(args, checkpoint)) from None
-    book.save(path, overwrite=args.overwrite)
+    except book_mod.CheckpointUnwritable as exc:  # a full disk: the same, after the file and why
+        raise InvalidFileError(f"{exc}; {_book_kept(args, checkpoint)}") from None
+    try:
+        book.save(path, overwrite=args.overwrite)
+    except InvalidFileError as exc:  # a full disk: the checkpoint is whole (carrying on searches nothing)
+        raise InvalidFileError(f"{exc}; {_book_kept(args, checkpoint)}") from None
     os.remove(checkpoint)
     print(f"wrote {path}: {len(book)} positions up to ply {args.depth} in {time.perf_counter() - start:.1f} s")
     return 0
 
 
 def _book_kept(args: argparse.Namespace, checkpoint: str) -> str:
-    """What an interrupted ``zerosum book`` kept in its checkpoint, and the command that carries it on."""
+    """What a stopped ``zerosum book`` (Ctrl-C, a failed write) kept in its checkpoint, and how to carry on."""
     import shlex
 
     words = ["zerosum", "book", "--game", args.game, "--depth", str(args.depth), "-o", args.output]
@@ -304,14 +309,11 @@ def _book_kept(args: argparse.Namespace, checkpoint: str) -> str:
     words += ["--backend", args.backend] if args.backend != "local" else []
     words += ["--ray-address", args.ray_address] if args.ray_address else []
     again = f"to carry on: {shlex.join(words)}"
-    kept = 0
     try:
         with open(checkpoint, "rb") as fh:  # whole lines after the header: a position each
-            while chunk := fh.read(1 << 20):
-                kept += chunk.count(b"\n")
+            kept = max(sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b"")) - 1, 0)
     except OSError:
         return f"no position of the book was searched yet; {again}"
-    kept = max(kept - 1, 0)
     return f"{kept:,} position{'s' * (kept != 1)} of the book kept in {checkpoint}; {again}"
 
 

@@ -18,13 +18,21 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import numpy as np
 
+from ..errors import InvalidFileError
 from ..kernels.bits import mirror
 import zerosum.solver.book_file as book_file  # by its own name: "from . import" would name the package
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..games.connectx import ConnectX
 
-__all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate", "convert"]
+__all__ = ["Book", "mirror", "canonical_key", "default_path", "load_default", "generate", "convert",
+           "CheckpointUnwritable"]
+
+
+class CheckpointUnwritable(InvalidFileError):
+    """A generation's checkpoint could not be written (a full disk, a file-size limit): one line naming it.  The
+    file keeps every whole line written before (a torn last one is ignored on resume), so the generation carries
+    on from there once it can be written."""
 
 
 def canonical_key(current: int, mask: int, rows: int, cols: int) -> int:
@@ -112,7 +120,6 @@ def _read_checkpoint(path: str, header: str, positions: dict[int, tuple[int, int
     anything else is one :class:`InvalidFileError` naming the line.
     """
     from ..core.files import read_text
-    from ..errors import InvalidFileError
     from ..spec import integer
 
     found: dict[int, int] = {}
@@ -167,7 +174,8 @@ def generate(
     ``progress(done, total, seconds)`` is called once before the first search (``seconds`` 0: ``done`` counts
     the positions the checkpoint held) and after each position searched at ``depth``.
     ``checkpoint``: a text file of ``key score`` lines, one appended (and flushed) per position searched;
-    positions already in it are not searched again, so an interrupted generation resumes where it stopped.
+    positions already in it are not searched again, so an interrupted generation resumes where it stopped.  A
+    write to it that fails (a full disk) raises :class:`CheckpointUnwritable` naming it.
     ``solve_many`` searches the positions elsewhere (the engine pool's :class:`zerosum.pool.PositionSolver`:
     worker processes or Ray actors, each with a table the size of ``solver``'s); by default ``solver`` does.
     """
@@ -190,9 +198,13 @@ def generate(
     saved_book, solver.book = solver.book, None
     out = None
     if checkpoint is not None:  # written afresh, all at once: what it held, less any torn last line
-        with atomic_output(checkpoint, overwrite=True, what="book checkpoint") as fh:
-            fh.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
-        out = os.fdopen(open_append(checkpoint, what="book checkpoint"), "a", encoding="utf-8")
+        try:
+            with atomic_output(checkpoint, overwrite=True, what="book checkpoint") as fh:
+                fh.write(header + "\n" + "".join(f"{key} {s}\n" for key, s in scores.items()))
+            out = os.fdopen(open_append(checkpoint, what="book checkpoint"), "a", encoding="utf-8")
+        except InvalidFileError as exc:  # the old file is as it was (atomic_output)
+            solver.book = saved_book
+            raise CheckpointUnwritable(str(exc)) from None
     try:
         start = time.perf_counter()
         todo = [(key, current, mask) for key, (current, mask) in sorted(last.items()) if key not in scores]
@@ -203,8 +215,12 @@ def generate(
             scores[key] = score
             done += 1
             if out is not None:
-                out.write(f"{key} {score}\n")
-                out.flush()
+                try:
+                    out.write(f"{key} {score}\n")
+                    out.flush()
+                except OSError as exc:  # a full disk: the lines before stay whole
+                    raise CheckpointUnwritable(f"book checkpoint {checkpoint!r} cannot be written: "
+                                               f"{exc.strerror or exc}") from None
             if progress is not None:
                 progress(done, len(last), time.perf_counter() - start)
 
@@ -218,7 +234,10 @@ def generate(
     finally:
         solver.book = saved_book
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError:  # what a full disk left unwritten (said above); the file is closed all the same
+                pass
     return _derive(game, levels, scores)
 
 
@@ -278,7 +297,6 @@ def convert(game: "ConnectX", path: str) -> Book:
     import re
 
     from ..core.files import _readable
-    from ..errors import InvalidFileError
 
     try:
         with open(_readable(path, "book or checkpoint"), "rb") as fh:
