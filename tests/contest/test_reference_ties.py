@@ -134,3 +134,28 @@ def test_references_tied_at_the_bottom_are_named_by_name_and_grade_alike():
     rule = grade_rows(rows)
     assert (rule["low"], rule["high"]) == ("abe", "top") and "ungraded" not in rule
     assert 0 < next(r["points"] for r in rows if r["name"] == "ann") < 10
+
+
+def _final_rows(strong_wins: int, games_each: int) -> list[dict]:
+    """Standings of references ``weak`` and ``strong`` and a student: ``strong`` beats ``weak`` in
+    ``strong_wins`` of ``games_each`` games (the rest drawn); the student draws with both."""
+    entries = [Entry("ref:weak", "weak"), Entry("ref:strong", "strong"), Entry("sub:1", "ann", 1)]
+    games = []
+    for i in range(games_each):
+        games.append({"first": "ref:strong", "second": "ref:weak", "result": "1-0" if i < strong_wins else "1/2-1/2",
+                      "reason": "", "forfeit": 0})
+        games += [{"first": "sub:1", "second": ref, "result": "1/2-1/2", "reason": "", "forfeit": 0}
+                  for ref in ("ref:weak", "ref:strong")]
+    return standing_rows(entries, games)
+
+
+def test_bands_between_references_the_games_did_not_tell_apart_carry_a_warning():
+    # audit: a Tic-Tac-Toe final ranked random above a perfect player by chance; its bands gave 10 points for 7
+    # draws in 8 games, and nothing said the bands were noise
+    close = _final_rows(strong_wins=1, games_each=8)
+    about = grade_rows(close)
+    assert about["warning"].startswith("the games did not tell the bands' references apart: weak (")
+    assert "overlap, so the points grade chance as much as play; play more rounds (--rounds N)" in about["warning"]
+    assert [r["points"] for r in close if r["kind"] == "student"] != [None]  # still graded, with the warning
+    apart = _final_rows(strong_wins=40, games_each=40)
+    assert "warning" not in grade_rows(apart)  # 40 wins in 40: told apart

@@ -309,6 +309,8 @@ def _run_final(args: argparse.Namespace) -> int:
         who = f"{row['name']} (reference)" if row["kind"] == "reference" else row["name"]
         print(f"{row['rank'] or '-':>3}  {who}  {rating}  {row['games']} games{points}")
     print(f"{result['games']} games; results in {args.directory}/results.csv and results.json", file=sys.stderr)
+    if (result.get("grade") or {}).get("warning"):
+        print(f"Warning: {result['grade']['warning']}", file=sys.stderr)
     return 0
 
 

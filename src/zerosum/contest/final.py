@@ -73,7 +73,7 @@ from ..errors import UsageError
 from ..spec import quoted
 from .playing import ATTEMPTS, GameRunner, dealt_openings, reset_running, run_claims
 from .standings import Entry, absent_rows, connect, field, game_mark, player_of, read_config, standing_rows, tied, \
-    written
+    told_apart, written
 from .store import settle_active
 from .submissions import deadline_time
 
@@ -235,7 +235,7 @@ def grade_rows(rows: list[dict[str, Any]], grade: str | None = None, table: tupl
                           "--grade" if grade is not None else "the bands between the references")
     for r in students:
         r["points"] = points[r["entry"]]
-    return about
+    return about | told_apart(names[low], names[high])  # a warning when the games did not tell them apart
 
 
 def _no_bands(refs: list[dict[str, Any]], low: dict[str, Any] | None, high: dict[str, Any] | None) -> str | None:

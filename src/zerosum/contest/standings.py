@@ -46,7 +46,7 @@ from ..spec import visible
 from .store import ENTRY_IDS
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "player_of", "absent_rows",
-           "leaderboard", "standing_rows", "shortened", "tied", "SCORES", "BUSY_SECONDS"]
+           "leaderboard", "standing_rows", "shortened", "told_apart", "tied", "SCORES", "BUSY_SECONDS"]
 
 #: the first player's score of each result
 SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -209,6 +209,20 @@ def shortened(reasons: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     for item in reasons:
         counts[short_reason(item["reason"])] += item["count"]
     return [{"reason": r, "count": n} for r, n in counts.most_common()]
+
+
+def told_apart(low: dict[str, Any], high: dict[str, Any]) -> dict[str, str]:
+    """``{}`` when the games told the rows ``low`` and ``high`` (the grading bands' two references) apart -- their
+    95% intervals do not overlap -- else ``{"warning": ...}`` saying the bands grade chance as much as play (a
+    Tic-Tac-Toe final ranked ``random`` above a perfect player by chance, and its bands gave 10 points for 7 draws
+    in 8 games)."""
+    spans = [(r.get("rating_low"), r.get("rating_high")) for r in (low, high)]
+    if any(v is None for span in spans for v in span) or spans[0][1] < spans[1][0]:
+        return {}
+    said = [f"{r['name']} ({r['rating']:+.1f}, 95% {lo:+.1f} to {hi:+.1f})" for r, (lo, hi) in zip((low, high), spans)]
+    return {"warning": f"the games did not tell the bands' references apart: {said[0]} and {said[1]} overlap, so the "
+                       "points grade chance as much as play; play more rounds (--rounds N), or grade between "
+                       "references farther apart (--grade LOW,HIGH) or by a table (--grade-table FILE.csv)"}
 
 
 def standing_rows(entries: Sequence[Entry], games: Iterable[sqlite3.Row | dict[str, Any]],
