@@ -147,11 +147,13 @@ class Contest:
                 raise deny(request, 429, f"at most {RATE} uploads a minute: wait {60 - (now - times[0]):.0f} s")
             times.append(now)
 
-    def validate(self, submission: int) -> concurrent.futures.Future[Any]:
+    def validate(self, submission: int, whole: bool = False) -> concurrent.futures.Future[Any]:
+        """Check ``submission`` in the background; ``whole``: with the whole budget, not what is left of it since
+        the upload (an upload a stopped server left ``validating``, checked again at the next start)."""
         from ..contest.validate import validate_submission
 
         return self.validations.submit(validate_submission, self.store, submission, unconfined=self.unconfined,
-                                       stopping=lambda: self.validations.stopping)
+                                       whole=whole, stopping=lambda: self.validations.stopping)
 
 
 #: the pages: their title; each is page.html around NAME.body.html, with NAME.js
@@ -333,7 +335,9 @@ def create_contest_app(directory: str | Path | Store, *, unconfined: bool = Fals
 
             running = ladders.Ladder(served.store, served.store.directory, unconfined=unconfined, **pool).start()
         for row in await run_in_threadpool(served.store.rows, "SELECT id FROM submissions WHERE status = 'validating'"):
-            served.validate(int(row["id"]))  # left by a server that was killed: validated again
+            # left by a server that was killed: validated again with the whole budget (counted from the upload,
+            # long ago, it had 2 s: a player of 1.5 s a move had no move checked)
+            served.validate(int(row["id"]), whole=True)
         try:
             if board_app is not None:
                 async with board_app.router.lifespan_context(board_app):
