@@ -216,8 +216,12 @@ def told_apart(low: dict[str, Any], high: dict[str, Any]) -> dict[str, str]:
     95% intervals do not overlap -- else ``{"warning": ...}`` saying the bands grade chance as much as play (a
     Tic-Tac-Toe final ranked ``random`` above a perfect player by chance, and its bands gave 10 points for 7 draws
     in 8 games)."""
-    spans = [(r.get("rating_low"), r.get("rating_high")) for r in (low, high)]
-    if any(v is None for span in spans for v in span) or spans[0][1] < spans[1][0]:
+    spans: list[tuple[float, float]] = []
+    for r in (low, high):
+        if r.get("rating_low") is None or r.get("rating_high") is None:
+            return {}
+        spans.append((float(r["rating_low"]), float(r["rating_high"])))
+    if spans[0][1] < spans[1][0]:
         return {}
     said = [f"{r['name']} ({r['rating']:+.1f}, 95% {lo:+.1f} to {hi:+.1f})" for r, (lo, hi) in zip((low, high), spans)]
     return {"warning": f"the games did not tell the bands' references apart: {said[0]} and {said[1]} overlap, so the "
