@@ -104,4 +104,28 @@ def teacher(store: Store) -> dict[str, Any]:
     return {"config": config, "people": people,
             "submissions": [submission(s) | {"name": s["name"]} for s in subs],
             "games": games(store, store.games()[:500]), "leaderboard": leaderboard(store, True),
-            "final": f"zerosum contest final {store.directory}"}
+            "final": f"zerosum contest final {store.directory}", "results": final_results(store)}
+
+
+#: what the teacher's page shows of each row of the final's results.json
+FINAL_FIELDS = ("rank", "name", "kind", "rating", "rating_low", "rating_high", "points", "games")
+
+
+def final_results(store: Store) -> dict[str, Any] | None:
+    """The final's results as ``zerosum contest final`` wrote them (``DIR/results.json``), for the teacher's page:
+    its games, grading rule (with its warning, or why it could not grade) and each row's :data:`FINAL_FIELDS`;
+    None before any final; ``{"error": ...}`` for a file that cannot be read."""
+    import json
+
+    path = store.directory / "results.json"
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.loads(f.read(4 << 20))
+        rows = [{k: row.get(k) for k in FINAL_FIELDS} for row in data["results"]]
+        grade = data.get("grade") or {}
+        return {"games": int(data["games"]), "rows": rows, "grade": {k: grade.get(k) for k in
+                                                                  ("rule", "low", "high", "warning", "ungraded")}}
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        return {"error": f"results.json cannot be read: {type(exc).__name__}"}

@@ -1,5 +1,6 @@
 // The teacher's page: everything (every submission and its code, every game, the leaderboard with forfeit
-// reasons), the freeze button and the final's command.  Hooks: #freeze #frozen #people #submissions #games #code.
+// reasons), the freeze button, the final's command and, once it was played, its results.  Hooks: #freeze #frozen
+// #final-results #people #submissions #games #code.
 "use strict";
 
 async function refresh() {
@@ -12,12 +13,32 @@ async function refresh() {
     $("#frozen").textContent = c.frozen ? "the entries are frozen" : "";
     $("#freeze").disabled = Boolean(c.frozen);
     $("#final-command").textContent = all.final;
+    showFinal(all.results);
     fill("#leaderboard", all.leaderboard.length ? leaderboardTable(all.leaderboard, true) : el("p", {}, "no games yet"));
     fill("#people", table("students", ["name", "submissions"], all.people.map((p) => [p.name, String(p.submissions)])));
     fill("#submissions", submissionsTable(all.submissions, true));
     fill("#games", all.games.length ? gamesTable(all.games, false) : el("p", {}, "no games yet"));
     $("#error").textContent = "";
   } catch (e) { $("#error").textContent = e.message; }
+}
+
+// the final's results.json once the final was played: its standings and points, what graded them
+function showFinal(results) {
+  if (!results) { fill("#final-results"); return; }
+  if (results.error) { fill("#final-results", el("p", { class: "error" }, results.error)); return; }
+  const g = results.grade || {};
+  const rule = g.rule === "bands" ? `points in bands from ${g.low} to ${g.high}` : g.rule ? `points by a ${g.rule}` : "no points";
+  const notes = [el("p", {}, `The final was played: ${results.games} games; ${rule} (results.csv and results.json ` +
+    "in the contest folder).")];
+  for (const said of [g.ungraded && `Not graded: ${g.ungraded}.`, g.warning && `Warning: ${g.warning}.`]) {
+    if (said) notes.push(el("p", { class: "error" }, said));
+  }
+  const rows = results.rows.map((r) => [r.rank === null ? "-" : String(r.rank),
+    r.kind === "reference" ? `${r.name} (reference)` : r.name, r.rating === null ? "unranked" : number(r.rating, 0),
+    r.rating === null ? "" : `${number(r.rating_low, 0)} .. ${number(r.rating_high, 0)}`, String(r.games),
+    r.points === null ? "" : String(r.points)]);
+  fill("#final-results", ...notes, table("the final's results", ["rank", "name", "rating", "95% interval", "games",
+    "points"], rows));
 }
 
 $("#freeze").addEventListener("click", async () => {
