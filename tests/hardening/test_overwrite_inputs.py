@@ -112,10 +112,9 @@ def test_a_stored_runs_inputs_are_never_written(folder, capsys):
     """``--resume`` and ``report``: the run's agent files, openings and game file, as the results file keeps
     them, are inputs too; a report's plots never replace one either."""
     assert main(["tournament", "bot.py:agent", "random", *RUN, "--openings", "op.csv", "-o", "t.db"]) == 0
-    assert "--pgnout 'bot.py' is the agent file of" in refused(
-        ["tournament", "--resume", "-o", "t.db", "--pgnout", "bot.py", "--quiet"], folder, capsys)
-    assert "--pgnout 'hard.py' is the agent file of" in refused(
-        ["tournament", "--resume", "-o", "t.db", "--pgnout", "hard.py", "--quiet"], folder, capsys)
+    for name in ("bot.py", "hard.py"):  # a program's source: never written over, an input of the run or not
+        assert f"record file '{name}' is a program's source (.py), which zerosum never writes over" in refused(
+            ["tournament", "--resume", "-o", "t.db", "--pgnout", name, "--quiet"], folder, capsys)
     assert "--ranking 'op.csv' is the openings file of the run" in refused(
         ["report", "t.db", "--no-plots", "--ranking", "op.csv", "--overwrite"], folder, capsys)
     assert "-o 'bot.py' is the agent file of" in refused(  # report's records (--export) too
@@ -124,6 +123,29 @@ def test_a_stored_runs_inputs_are_never_written(folder, capsys):
     assert main(["tournament", "random", "first", *RUN, "--openings", "t-ranking.png", "-o", "t.db",
                  "--overwrite"]) == 0
     assert "the plot" in refused(["report", "t.db"], folder, capsys)
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", "random", "first", *RUN, "-o", "t.db", "--pgnout", "mine.py", "--overwrite"],
+    ["match", "random", "first", *RUN, "-o", "mine.py", "--overwrite"],
+    ["review", "5 1 2", "--game", "tictactoe", "-o", "mine.ipynb", "--overwrite"],
+    ["openings", "--game", "tictactoe", "--plies", "1", "-o", "mine.c", "--overwrite"],
+])
+def test_overwrite_never_writes_over_a_program_s_source(folder, capsys, argv):
+    # audit: one --overwrite covers every output of a command: meant for the results file, it emptied the
+    # student's own mine.py named by mistake as --pgnout
+    for name in ("mine.py", "mine.ipynb", "mine.c"):
+        (folder / name).write_text("print('my homework')\n")
+    target = next(a for a in argv if a.startswith("mine."))
+    said = refused(argv, folder, capsys)
+    assert f"'{target}' is a program's source ({target[4:]}), which zerosum never writes over: name another file" \
+        in said, said
+
+
+def test_kaggle_agent_replaces_its_own_agent_file(folder, capsys):
+    assert main(["kaggle-agent", "random", "-o", "agent.py"]) == 0
+    assert main(["kaggle-agent", "random", "-o", "agent.py", "--overwrite"]) == 0  # its output is a program
+    assert "def " in (folder / "agent.py").read_text()
 
 
 # ---- 2. --overwrite keeps the old file when the new run cannot start ----------------------------------

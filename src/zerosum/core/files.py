@@ -107,12 +107,21 @@ def _refuse_special(target: Path, info: os.stat_result | None, what: str) -> Non
         raise InvalidFileError(f"{what} {shown(target)} is {kind}, not a regular file: name a regular file to write")
 
 
-def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what: str = "output file") -> Path:
+#: the endings of program source, which ``--overwrite`` never replaces (one flag covers every output of a command:
+#: ``--pgnout mine.py --overwrite`` meant for the results file emptied the student's program)
+SOURCE_ENDINGS = (".py", ".pyw", ".ipynb", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".js", ".ts",
+                  ".sh")
+
+
+def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what: str = "output file",
+                 source: bool = False) -> Path:
     """The path, once it is known that it may be written; :class:`InvalidFileError` otherwise.
 
     Outputs are regular files: a directory, symbolic link (even to a regular file), FIFO, socket or device
     at ``path`` is refused whether or not ``overwrite`` is given, so nothing ever blocks on a FIFO or
-    replaces ``/dev/null``.  Call it before the work starts, so that a bad path costs nothing.
+    replaces ``/dev/null``; an existing program's source (:data:`SOURCE_ENDINGS`) is never replaced, unless the
+    output is one (``source``: ``zerosum kaggle-agent -o agent.py``).  Call it before the work starts, so that a
+    bad path costs nothing.
     """
     target = _named(path, what)
     text, slash = os.fspath(path), ("/", os.sep, os.altsep or "/")
@@ -131,6 +140,9 @@ def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what:
         raise InvalidFileError(f"{what} {shown(target)}: the folder {shown(folder)} is not writable")
     if info is not None and not overwrite:
         raise InvalidFileError(f"{what} {shown(target)} exists: pass --overwrite to replace it")
+    if info is not None and not source and target.suffix.lower() in SOURCE_ENDINGS:
+        raise InvalidFileError(f"{what} {shown(target)} is a program's source ({target.suffix.lower()}), which "
+                               "zerosum never writes over: name another file")
     return target
 
 

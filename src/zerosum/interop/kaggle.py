@@ -346,7 +346,7 @@ def write_submission(path: str | os.PathLike[str], spec: str = "solver", *, open
 
     check_no_file(spec)  # first, whatever the path: nothing is checked, read or written for a user's own file
     check_no_file(opening, "opening agent")
-    out = check_output(path, overwrite=overwrite, what="submission file")
+    out = check_output(path, overwrite=overwrite, what="submission file", source=True)  # agent.py: a program
     text = submission_source(spec, opening=opening, **limits)
     with atomic_output(out, checked=True) as fh:
         fh.write(text)
