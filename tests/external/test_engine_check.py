@@ -3,7 +3,6 @@ they break; the example engines (C and Python) and zerosum's own pass."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys

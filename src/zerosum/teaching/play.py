@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 from ..agents.base import Agent, Limits, SearchAgent, SearchResult
 from ..agents.unbounded import warn_unbounded
-from ..errors import AgentError, GameError, InvalidMoveError
+from ..errors import AgentError, InvalidMoveError
 from ..game import Game
 
 __all__ = ["play_game", "GameRecord", "Move", "MoveTooLate", "as_agent", "limits_of", "agent_label", "play_one"]
