@@ -142,6 +142,15 @@ def test_overwrite_never_writes_over_a_program_s_source(folder, capsys, argv):
         in said, said
 
 
+@pytest.mark.parametrize("argv", [["match", "random", "first", *RUN, "-o", "-"],
+                                  ["match", "random", "first", *RUN, "-o", "t.db", "--pgnout", "-"],
+                                  ["review", "5 1 2", "--game", "tictactoe", "-o", "-"]])
+def test_a_dash_is_no_file_name(folder, capsys, argv):
+    # audit: -o - wrote a file named '-'
+    assert "'-': standard output is not written to here: name a file (./- for one named '-')" in refused(
+        argv, folder, capsys)
+
+
 def test_kaggle_agent_replaces_its_own_agent_file(folder, capsys):
     assert main(["kaggle-agent", "random", "-o", "agent.py"]) == 0
     assert main(["kaggle-agent", "random", "-o", "agent.py", "--overwrite"]) == 0  # its output is a program

@@ -125,6 +125,9 @@ def check_output(path: str | os.PathLike[str], *, overwrite: bool = False, what:
     """
     target = _named(path, what)
     text, slash = os.fspath(path), ("/", os.sep, os.altsep or "/")
+    if text == "-":  # standard output elsewhere: not a file named '-' made in the folder
+        raise InvalidFileError(f"{what} '-': standard output is not written to here: name a file (./- for one "
+                               "named '-')")
     if text.endswith(slash) or os.path.basename(text) in (".", ".."):  # Path() drops the slash: r.csv/ is r.csv
         ending = "a slash" if text.endswith(slash) else repr(os.path.basename(text))
         raise InvalidFileError(f"{what} {shown(text)} names a folder (it ends in {ending}): name a file to write")
