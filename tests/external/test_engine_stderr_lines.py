@@ -67,3 +67,15 @@ def test_a_line_longer_than_a_read_is_quoted_from_its_start_never_from_its_middl
     quote = reason.removeprefix("crash: the engine exited (exit code 1): ")
     assert quote.startswith("start 0123456789") and quote.endswith("...") and "end" not in quote, quote[:80]
     assert len(quote) <= STDERR_LINE
+
+
+def test_an_illegal_move_said_by_an_engine_slow_to_exit_is_an_illegal_move(tmp_path, monkeypatch):
+    # a contest seat on a loaded machine: its line written and its output closed, its exit more than the 1 s
+    # crash() waits away; the reason read 'crash: the engine closed its output: illegal move: ...'
+    script = tmp_path / "slow_exit.py"
+    script.write_text(LAST_WORDS.replace("sys.exit(1)", "os.close(1)\nimport time\ntime.sleep(5)\nsys.exit(1)"))
+    monkeypatch.setenv("LINE", ILLEGAL)
+    with pytest.raises(AgentError) as caught:
+        Engine([sys.executable, str(script)])
+    reason = str(caught.value).partition("failed its handshake: ")[2]
+    assert reason == f"{ILLEGAL} (the engine closed its output)", reason
