@@ -115,10 +115,10 @@ def test_an_engine_answering_just_before_its_deadline_is_in_time_and_one_after_i
 def test_the_clock_sent_is_never_more_than_is_left(engine_file_log):
     engine_file, log = engine_file_log
     with Engine([sys.executable, str(engine_file)]) as engine:
-        engine.tell(5.0, (0.0209, 1.9996, 0.01))  # rounded, it would say 21 ms and 2000 ms
+        engine.tell(5.0, (0.5209, 1.9996, 0.01))  # rounded, it would say 521 ms and 2000 ms
         game = zerosum.get_game("connect4")
-        engine.search(game, game.initial_state)
-    assert "go ftime 20 stime 1999 finc 10 sinc 10" in log.read_text().splitlines()
+        engine.search(game, game.initial_state)  # 0.52 s to answer (20 ms forfeited it in a full run at load 3)
+    assert "go ftime 520 stime 1999 finc 10 sinc 10" in log.read_text().splitlines()
 
 
 @pytest.fixture
