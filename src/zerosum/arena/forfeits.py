@@ -14,11 +14,17 @@ from typing import Any, Collection, Sequence
 
 from ..spec import visible
 
-__all__ = ["REASON_CHARS", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note", "counted_labels",
+__all__ = ["REASON_CHARS", "whole_reason", "short_reason", "why", "run_move_cpu", "nodes_cell", "not_counted_note", "counted_labels",
            "declares_counter"]
 
 #: the longest reason the Forfeits table shows
 REASON_CHARS = 90
+
+
+def whole_reason(reason: Any) -> str:
+    """A forfeit's reason whole, on one line, every character printing (a file stored before reasons were
+    escaped: :mod:`.reasons`)."""
+    return visible(" ".join(str(reason).split()))
 
 
 def short_reason(reason: str, width: int = REASON_CHARS) -> str:
@@ -27,7 +33,7 @@ def short_reason(reason: str, width: int = REASON_CHARS) -> str:
     TypeError: ... at the start position``: the table's agent column names the function, the records keep the
     whole reason); other reasons as they are; at most ``width`` characters (the message is cut, the
     exception's name kept)."""
-    text = visible(" ".join(str(reason).split()))  # a file stored before reasons were escaped (arena.reasons)
+    text = whole_reason(reason)
     kind, sep, rest = text.partition(": ")
     suffix = ""
     named = re.match(r"\S+\([^)]*\) raised (.*?)(?: at (?:the start position|the position .*))?$", rest)

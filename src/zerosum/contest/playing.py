@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from ..arena.play import GameTask
 from ..arena.store import GameRecord
+from ..core.checks import clip
 from .checks import reference_spec
 from .standings import connect, read_config, written
 
@@ -102,8 +103,7 @@ def _sandboxed(config: dict[str, Any], entry: str) -> bool:
 
 
 def _one_line(text: str, width: int) -> str:
-    text = " ".join(_CONTROL.sub(" ", str(text)).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
+    return clip(" ".join(_CONTROL.sub(" ", str(text)).split()), width)
 
 
 def dealt_openings(openings: Sequence[str], key: str, count: int) -> list[str]:

@@ -40,9 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..arena.forfeits import short_reason
+from ..arena.forfeits import short_reason, whole_reason
 from ..arena.stats import competition_ranks, rating_errors, ratings
-from ..spec import visible
 from .store import ENTRY_IDS
 
 __all__ = ["Entry", "connect", "written", "db_path", "read_config", "field", "entry_names", "player_of", "absent_rows",
@@ -198,7 +197,7 @@ def entry_names(conn: sqlite3.Connection, config: dict[str, Any] | None = None) 
 def _reasons(reasons: Iterable[str]) -> list[dict[str, Any]]:
     """Each distinct reason whole (one line, every character printing: as stored) and its count, most frequent
     first."""
-    counts = Counter(visible(" ".join(str(x).split())) for x in reasons)
+    counts = Counter(whole_reason(x) for x in reasons)
     return [{"reason": r, "count": n} for r, n in counts.most_common()]
 
 

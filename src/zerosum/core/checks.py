@@ -9,7 +9,7 @@ import operator
 import re
 from typing import Any, Callable, Sequence, SupportsIndex, cast
 
-__all__ = ["safe_repr", "one_based", "as_index", "board_cells", "other", "check_player", "player_error",
+__all__ = ["safe_repr", "clip", "one_based", "as_index", "board_cells", "other", "check_player", "player_error",
            "check_flag", "check_whole", "check_real", "check_text", "check_actions", "guarded"]
 
 
@@ -19,6 +19,11 @@ def safe_repr(value: object, limit: int = 80) -> str:
     from ..spec import quoted
 
     return quoted(value, limit)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters for a message, ending ``...`` where it was cut."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def one_based(text: object, count: int, what: str, hint: str) -> int:

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from ..core.checks import clip
 from ..errors import AgentError
 from ..spec import printable, quoted
 from .reaper import CANNOT_START, REFUSED, end_session
@@ -66,7 +67,7 @@ class EngineFault(AgentError):
     """An external engine broke a rule: ``reason`` (``kind: details``) is the forfeit reason."""
 
     def __init__(self, kind: str, details: str) -> None:
-        text = _cut(" ".join(f"{kind}: {details}".split()), MAX_REASON)
+        text = clip(" ".join(f"{kind}: {details}".split()), MAX_REASON)
         super().__init__(text)
         self.kind = kind
         self.reason = text
@@ -79,14 +80,6 @@ class SystemRefused(AgentError):
 
 def _refused(label: str, what: str, why: str) -> SystemRefused:
     return SystemRefused(f"engine {label} cannot start: {REFUSED} a new {what} ({why}): {_ADVICE}")
-
-
-def _cut(text: str, size: int, cut: bool = False) -> str:
-    """``text`` whole when it is at most ``size`` characters (and not ``cut`` already), else cut to fit ``size``
-    with ``...`` at its end: a reader sees where words are missing."""
-    if len(text) <= size and not cut:
-        return text
-    return text[: size - 3].rstrip() + "..."
 
 
 def is_refusal(text: str) -> bool:
@@ -207,7 +200,7 @@ class EngineProcess:
                 cut = len(line) >= _STDERR_READ and not line.endswith(b"\n")
                 text = " ".join(line.decode("utf-8", "replace").split())
                 if text and not inside:
-                    self.tail.append(_cut(text, STDERR_LINE, cut))
+                    self.tail.append(clip(text + "..." if cut else text, STDERR_LINE))  # cut: says so
                 inside = cut
         except (OSError, ValueError):
             return

@@ -20,6 +20,7 @@ import math
 import numbers
 from typing import Any
 
+from ..core.checks import clip
 from ..core.files import describe_exception
 from ..errors import GameError
 from ..game import safe_repr
@@ -57,8 +58,7 @@ class MethodFailed(GameBug):
 
 def one_line(text: str) -> str:
     """``text`` on one line (a person's exception may span several), at most :data:`MAX_MESSAGE` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+    return clip(" ".join(text.split()), MAX_MESSAGE)
 
 
 def raised(exc: BaseException) -> str:

@@ -23,6 +23,7 @@ import socket
 import tempfile
 from typing import Any
 
+from ..core.checks import clip
 from ..core.files import describe_exception
 from ..errors import GameError
 
@@ -34,8 +35,7 @@ AUTH_HINT = ("it asks for an authentication token: set RAY_AUTH_MODE=token and R
 
 
 def one_line(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clip(" ".join(text.split()), limit)
 
 
 def _split(address: str) -> tuple[str, int] | None:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.checks import safe_repr
+from ..core.checks import clip, safe_repr
 from ..errors import InvalidFileError
 from ..external.protocol.messages import MAX_NODES
 from ..values import HEURISTIC_BOUND, is_proven, loss_value, plies_to_end, win_value
@@ -46,11 +46,6 @@ def _real(x: object, what: str) -> float:
         if math.isfinite(number):
             return number
     raise InvalidFileError(f"a move's {what} is a finite number, not {safe_repr(x, 40)}")
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters for a message."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..arena.store import GameRecord as ArenaGame
 from ..arena.store import PlannedGame, Store
-from ..core.checks import safe_repr
+from ..core.checks import clip, safe_repr
 from ..errors import InvalidFileError
 from ..game import Game
 from .lexer import MAX_TAG, flag, path_of
@@ -44,8 +44,7 @@ def termination(reason: str, forfeit: bool) -> str:
 def _fit(value: str) -> str:
     """A tag's value as the arena gives it, cut to :data:`~zerosum.records.lexer.MAX_TAG` characters and
     made one line of text a file can hold (an agent's error message may be long, or hold anything)."""
-    value = " ".join(_CONTROL.sub(" ", value.encode("utf-8", "replace").decode("utf-8")).split())
-    return value if len(value) <= MAX_TAG else value[: MAX_TAG - 3] + "..."
+    return clip(" ".join(_CONTROL.sub(" ", value.encode("utf-8", "replace").decode("utf-8")).split()), MAX_TAG)
 
 
 # ---- from the arena and from play_game ------------------------------------------------------------
