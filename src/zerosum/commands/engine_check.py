@@ -18,9 +18,8 @@ without end), gone (a crash: it exited, or closed its output) or writing what th
 long or not text: the arena's reason, one wording, :mod:`zerosum.external.process`'s) fails, and the engine is
 killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess): they
 judge what the engine does, not the hang or the crash before them; a crash in the handshake or at ``quit`` ends the
-checks.  Exit status 0 when no check fails (a check not
-measured is said so, and is no pass), 1 otherwise.  The whole process group is killed at the end.  From Python:
-:func:`check_engine`.
+checks.  Exit status 0 when no check fails (a check not measured is said so, and is no pass), 1 otherwise.  The
+whole process group is killed at the end.  From Python: :func:`check_engine`.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..external import protocol as p
-from .engine_probe import GONE, Checker, Failed, Flooded, NotMeasured, Probe
+from .engine_probe import EXITED, GONE, Checker, Failed, Flooded, NotMeasured, Probe
 from .options import float_arg, int_arg
 
 __all__ = ["COMMANDS", "test_positions", "check_engine", "TEST_GAMES"]
@@ -275,13 +274,10 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
     """Run every check on the engine started by ``argv`` (the command's options as keywords):
     ``(check, passed, detail)`` a check, in the order printed, each also handed to ``report`` as soon as it is
     known; ``passed`` is None for a check that could not be measured (stop, on an engine whose search ended before
-    it).  After a check that leaves the engine not answering (no answer in time, or output the arena forfeits at
-    once) or gone (a crash) the engine is killed and started again, with a handshake, for the next check (its line
-    says so), as
-    engine testers do (cutechess, fastchess); when that start fails, the checks left are not run.  UsageError (one
-    line) when ``games`` names a game the engine's handshake does not list."""
+    it).  An engine a check left not answering or gone is started again for the next (the module's doc).
+    UsageError (one line) when ``games`` names a game the engine's handshake does not list."""
     c = Checker(Probe(argv), argparse.Namespace(movetime=movetime, timeout=timeout, stop_limit=stop_limit,
-                                                games=games))
+                                                games=games), report)
     try:
         steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
                  ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
@@ -289,13 +285,12 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                                                 c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
                  ("quit", _quit)]
         skip, ends = "", False  # why the checks left are not run; whether quit is not either (the engine is gone)
-        crashed = False  # the check before ended with the engine's exit
         for number, (name, step) in enumerate(steps, 1):
-            if (c.lost or crashed) and not skip:  # the check before left the engine not answering, or gone
-                skip = _restart(c, argv, f"check {number - 1} ({steps[number - 2][0]})", crashed)
-                ends, crashed = bool(skip), False
+            if c.lost and not skip:  # the check before left the engine not answering, or gone
+                skip = _restart(c, argv, f"check {number - 1} ({steps[number - 2][0]})")
+                ends = bool(skip)
             if skip and (name != "quit" or ends):
-                _record(c, report, name, False, f"not run: {skip}")
+                c.record(name, False, f"not run: {skip}")
                 continue
             c.lost = ""
             try:
@@ -307,7 +302,7 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                 if c.engine.exited() and name in ("handshake", "quit"):
                     skip, ends = GONE, True
                 elif c.engine.exited():  # a crash: started again for the checks after it, as after a hang
-                    crashed = True
+                    c.lost = EXITED
                     detail += "; the engine is started again for the checks after this one"
                 elif name == "handshake":
                     skip = "no handshake"
@@ -315,7 +310,7 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
                     detail += "; the engine is killed and started again for the checks after this one"
             if name == "handshake" and not skip:
                 _refuse_unplayed(c)
-            _record(c, report, name, passed, detail)
+            c.record(name, passed, detail)
         drained = time.monotonic() + 0.5
         while c.engine.proc.alive() and time.monotonic() < drained:  # what it printed before quit
             try:
@@ -329,32 +324,25 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
         if not answered and not skip:
             skip = "the engine answered no check after its handshake"
         cut = f"not run: {skip}" + (f" ({c.infos} well formed before)" if c.infos else "")
-        _record(c, report, "info lines", not c.bad_infos and not skip,
+        c.record("info lines", not c.bad_infos and not skip,
                 f"{c.bad_infos} bad: {c.first_bad_info}" if c.bad_infos else cut if skip else f"{c.infos} well formed")
-        _record(c, report, "only protocol lines", not c.garbage and not skip,
+        c.record("only protocol lines", not c.garbage and not skip,
                 c.garbage or (f"not run: {skip}" if skip else "nothing else on standard output"))
     finally:
         c.engine.proc.kill()
     return c.results
 
 
-def _record(c: Checker, report: Callable[[str, bool | None, str], None] | None, name: str, passed: bool | None,
-            detail: str) -> None:
-    c.results.append((name, passed, detail))
-    if report is not None:
-        report(name, passed, detail)
-
-
-def _restart(c: Checker, argv: list[str], where: str, crashed: bool = False) -> str:
-    """The engine killed (``crashed``: gone already) and started again, its handshake read: '', or why the checks
-    left cannot run."""
+def _restart(c: Checker, argv: list[str], where: str) -> str:
+    """The engine killed (gone already after a crash) and started again, its handshake read: '', or why the
+    checks left cannot run."""
+    what = "exited" if c.lost == EXITED else "stopped answering"
     c.engine.proc.kill()
     c.lost, c.move, c.flooded = "", None, ""
     try:
         c.engine = Probe(argv)
         _handshake(c)
     except (AgentError, Failed) as exc:
-        what = "exited" if crashed else "stopped answering"
         return f"the engine {what} at {where}, and started again it failed: {exc}"
     return ""
 

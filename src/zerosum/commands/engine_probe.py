@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from ..external import protocol as p
 
-__all__ = ["Probe", "Checker", "Failed", "Flooded", "NotMeasured", "GONE"]
+__all__ = ["Probe", "Checker", "Failed", "Flooded", "NotMeasured", "GONE", "EXITED"]
 
 
 class Probe:
@@ -83,22 +83,31 @@ class NotMeasured(Exception):
 
 
 GONE = "the engine is gone"  # why the checks after a crash are not run
+EXITED = "the engine exited"  # :attr:`Checker.lost` after a check that ended with the engine's exit (a crash)
 
 
 class Checker:
     """The checks' shared state: the program, the options, the results so far, what every line read said."""
 
-    def __init__(self, engine: Probe, args: argparse.Namespace) -> None:
-        self.engine, self.args = engine, args
+    def __init__(self, engine: Probe, args: argparse.Namespace,
+                 report: Callable[[str, bool | None, str], None] | None = None) -> None:
+        self.engine, self.args, self.report = engine, args, report
         self.results: list[tuple[str, bool | None, str]] = []
         self.infos = self.bad_infos = 0
         self.first_bad_info = ""
         self.garbage = ""  # the first output that is no protocol line: the line quoted, or the arena's reason
-        self.lost = ""  # why the engine no longer answers as it should (a wait in vain, garbage the arena forfeits)
+        self.lost = ""  # why the engine no longer answers as it should (a wait in vain, garbage the arena forfeits,
+        # its exit: EXITED)
         self.position: tuple[Any, Any] | None = None  # game, state of the position last sent, for pvs
         self.games: list[str] = []  # the handshake's game lines
         self.move: list[int] | None = None  # the move under way (a go sent): [lines read, read_bytes at its go]
         self.flooded = ""  # why the move under way broke the arena's bounds, once it has
+
+    def record(self, name: str, passed: bool | None, detail: str) -> None:
+        """A check's result, kept and handed to ``report`` at once (the command prints each as it ends)."""
+        self.results.append((name, passed, detail))
+        if self.report is not None:
+            self.report(name, passed, detail)
 
     def go(self, line: str) -> None:
         """Send ``line`` (a ``go``): its output, up to its ``bestmove``, is held to the arena's bounds."""
