@@ -350,10 +350,9 @@ def progress_columns(console: Any) -> list[Any]:
 
 def print_tables(report: Report, console: Any = None, functions: Sequence[str] = (),
                  option: str = "--move-cpu") -> None:
-    """The run's settings (with its time control and adjudication, when it had them), its pairings, ranking
-    and forfeits as tables that fit ``console`` (its width: ``COLUMNS``), with a legend of agent labels when
-    the tables cannot show full names, then its notes (``functions``, ``option``:
-    :func:`.forfeits.not_counted_note`'s)."""
+    """The run's settings (with its time control and adjudication, when it had them), its pairings, ranking and
+    forfeits as tables that fit ``console`` (its width: ``COLUMNS``), with a legend of agent labels when the tables
+    cannot show full names, then its notes (``functions``, ``option``: :func:`.forfeits.not_counted_note`'s)."""
     from rich.console import Console
     from rich.markup import escape
 
@@ -374,19 +373,16 @@ def print_tables(report: Report, console: Any = None, functions: Sequence[str] =
         console.print(legend)
     for t in tables:
         console.print(t)
-    note = not_counted_note(report.standings, report.specs, report.move_cpu,  # an older zerosum's moves: older_notes
-                            counted_labels(report.forfeits, report.specs) | {a for a, z in report.zeros.items() if z[0]}, functions,
-                            option)
+    counted = counted_labels(report.forfeits, report.specs) | {a for a, z in report.zeros.items() if z[0]}
+    note = not_counted_note(report.standings, report.specs, report.move_cpu, counted, functions, option)  # older: below
     for line in filter(None, [note, *older_notes(report.zeros)]):
         console.print(escape(line))
     for line in describe_engines(report.engines):  # external engines: their command and latency
         console.print(escape(line), soft_wrap=True)  # one line each, however long its command
     ends = ", ".join(f"{k} {v}" for k, v in sorted(report.reasons.items(), key=lambda kv: -kv[1]))
     if report.played:
-        console.print(
-            f"endings: {ends}; {fmt_fixed(report.mean_plies, 1)} moves and {fmt_fixed(report.mean_seconds, 2)} s a game "
-            "on average"
-        )
+        console.print(f"endings: {ends}; {fmt_fixed(report.mean_plies, 1)} moves and "
+                      f"{fmt_fixed(report.mean_seconds, 2)} s a game on average")
     if cfg.sprt:
         sprt = Sprt(*cfg.sprt)
         line = (f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
