@@ -8,7 +8,6 @@ processes throughout: the small program below, which logs when it hears ``go`` a
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -18,11 +17,12 @@ import pytest
 
 import zerosum
 from zerosum.agents.base import Limits
-from zerosum.cli import main
+from zerosum.arena.play import GameTask, play_game
 from zerosum.external import Engine, EngineFault
+from zerosum.external.definitions import EngineDefinition
 from zerosum.external.session import Session
 
-from process_helpers import rows, write_script  # noqa: E402
+from process_helpers import write_script  # noqa: E402
 
 #: a Connect Four engine that plays the first column with room.  ``MODE MARGIN LOG``: ``told`` answers MARGIN ms
 #: before the time go gives it (movetime, else its own clock), or at once on stop; ``deaf`` the same, but stop
@@ -88,11 +88,6 @@ while True:
         break
 '''
 
-#: how far the engine's reading of ``go`` may lag its writing on a loaded machine (the arena's own record of what it
-#: wrote and when, :func:`sent`, is checked exactly)
-RECEIPT = 0.02
-
-
 @pytest.fixture(scope="module")
 def stopwatch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_script(tmp_path_factory.mktemp("engines") / "stopwatch.py", STOPWATCH)
@@ -149,7 +144,7 @@ def test_stop_comes_at_the_movetime_when_the_deadline_is_close_not_before(stopwa
     assert written is not None and written >= 0.3, written  # the arena's own guarantee, exactly
     stop = [e for e in events(log) if e["event"] == "stop"]
     assert [e["line"] for e in events(log) if e["event"] == "go"] == ["go movetime 300"]
-    assert len(stop) == 1 and stop[0]["after"] >= 300 - 1000 * RECEIPT, stop
+    assert len(stop) == 1, stop  # heard (when: the engine's clock, late by its reading of go on a loaded machine)
     assert 0.3 <= used < 0.46
 
 
@@ -168,7 +163,6 @@ def test_the_audits_tight_deadline_stops_at_the_movetime(stopwatch, tmp_path, se
     stop = [e for e in events(log) if e["event"] == "stop"]
     assert written is not None or not stop
     assert written is None or written >= 0.2, written
-    assert all(e["after"] >= 200 - 1000 * RECEIPT for e in stop), stop
 
 
 def test_with_no_room_after_the_movetime_no_early_stop_is_sent(stopwatch, tmp_path, sent):
@@ -193,25 +187,29 @@ def test_under_a_clock_stop_never_cuts_into_the_clock_told(stopwatch, tmp_path):
         assert [e["event"] for e in events(log)] == ["go", "bestmove"], (mode, events(log))
 
 
-def test_in_the_arena_an_engine_honouring_stop_keeps_its_movetime(stopwatch, tmp_path):
+@pytest.mark.parametrize("seat", [1, 2])
+def test_in_the_arena_an_engine_honouring_stop_keeps_its_movetime(stopwatch, tmp_path, sent, seat):
     """The audit's run, shorter: --time 0.3 --deadline 0.45, an engine answering 10 ms before its movetime or on
-    stop.  The old rule sent stop 0.17 s before the deadline, after 0.28 s, inside the movetime; now each move
-    takes its 290 ms, and none is late (0.45, not 0.35: room for a loaded machine's pipes, at load 5 a move was
-    read after 0.35 s)."""
-    log, db = tmp_path / "heard.jsonl", tmp_path / "sa.db"
-    engine = shlex.join(command(stopwatch, "told", 10, log))
-    assert main(["match", "sa", "first", "--engine", f"sa={engine}", "--time", "0.3", "--deadline", "0.45",
-                 "--games", "2", "--opening-plies", "0", "--jobs", "1", "--out", str(db), "--quiet"]) == 0
-    games = rows(db, "SELECT a.label, g.forfeit, g.reason, g.times FROM games g JOIN plan p USING (idx) "
-                     "JOIN agents a ON a.id = p.first ORDER BY g.idx")
-    assert len(games) == 2
-    for first, forfeit, reason, times in games:
-        assert forfeit == 0, reason
-        spent = json.loads(times)[0 if first == "sa" else 1::2]
-        assert spent and all(took >= 0.29 for took in spent), spent
-    heard = events(log)
-    assert {e["line"] for e in heard if e["event"] == "go"} == {"go movetime 300"}
-    assert all(e["after"] >= 300 - 1000 * RECEIPT for e in heard if e["event"] == "stop"), heard
+    stop, in each seat of an arena game (played here, in this process, so that what the arena writes is seen).
+    The old rule sent stop 0.17 s before the deadline, after 0.28 s, inside the movetime; now no stop is written
+    before 0.3 s after its go, each move takes its 290 ms, and none is late (0.45, not 0.35: room for a loaded
+    machine's pipes, at load 5 a move was read after 0.35 s).  The engine's own clock is not asked when it heard
+    stop: on a loaded machine it reads go late, and a stop written at 0.3 s reaches it before its 290 ms."""
+    log = tmp_path / "heard.jsonl"
+    definition = EngineDefinition("stopwatch_sa", tuple(command(stopwatch, "told", 10, log)))
+    engines = ((definition.name, json.dumps(definition.to_json())),)
+    task = GameTask(0, "connect4", *(("stopwatch_sa", "first") if seat == 1 else ("first", "stopwatch_sa")), "",
+                    seed=1, limits=(("time", 0.3),), deadlines=(0.45, 0.45), engines=engines)
+    said: list[tuple[Any, ...]] = []
+    play_game(task, said.append)
+    assert said[-1][0] == "end" and said[-1][3] is False, said[-1]  # no forfeit
+    spent = [msg[3] for msg in said if msg[0] == "move" and msg[1] == seat]
+    assert spent and all(took >= 0.29 for took in spent), spent
+    goes = [(at, line) for at, line in sent if line.startswith("go ")]
+    assert {line for _, line in goes} == {"go movetime 300"} and len(goes) == len(spent)
+    for i, (at, line) in enumerate(sent):
+        if line == "stop":  # the arena's own guarantee, exactly: never inside the movetime
+            assert at - max(when for when, was in sent[:i] if was.startswith("go ")) >= 0.3, sent
 
 
 # ---- what go tells is never more than the arena allows ----------------------------------------------------------
