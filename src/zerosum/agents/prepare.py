@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .prepare_words import compile_words, compiling, fit, hear_compiles, heard, remaining, seconds
+from .prepare_words import compile_words, compiling, fit, hear_compiles, heard, keep_streams, remaining, seconds
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
            "settle_search", "status", "preparing", "remaining", "seconds", "announce", "tell", "leave", "hold",
@@ -134,6 +134,7 @@ def _numba_start() -> None:
 
     if kernels() is None:
         raise ImportError("numba cannot be imported here")
+    keep_streams()  # a compile here or in the background leaves sys.stdout and sys.stderr alone
     hear_compiles()  # from now on a compile is known as it begins (a first run)
     geometry(1, 1)  # numba's compiler set up, and one small cached kernel loaded
 

@@ -24,7 +24,8 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["seconds", "remaining", "compile_words", "fit", "compiling", "heard", "hear_compiles", "on_stderr"]
+__all__ = ["seconds", "remaining", "compile_words", "fit", "compiling", "heard", "hear_compiles", "keep_streams",
+           "on_stderr"]
 
 #: a step running longer than this is compiling, not loading from the cache: a first run (when numba has not
 #: said so before: :func:`hear_compiles`)
@@ -52,6 +53,21 @@ def hear_compiles() -> None:
             pass
 
     event.register("numba:compile", Heard())  # type: ignore[no-untyped-call]
+
+
+def keep_streams() -> None:
+    """numba words its errors -- also the hundreds it raises and catches itself in one compile -- inside
+    colorama's ``init()`` and ``deinit()``, which replace ``sys.stdout`` and ``sys.stderr`` for the whole process,
+    then put back the streams they found.  A compile in the background (a step) so undid what the main thread
+    redirected meanwhile: a notebook's ``redirect_stdout``, a capture, a test's (whose output then went to the
+    run's own capture).  The words are made as before, colour codes and all; only the swap is gone: nothing is
+    written while it lasts.  Once a process (numba's start)."""
+    import contextlib
+
+    from numba.core import errors
+
+    if hasattr(errors, "ColorShell"):  # colorama is installed (numba's plain scheme has no shell)
+        errors.ColorShell = contextlib.nullcontext
 
 
 def heard(step: Any) -> bool:
