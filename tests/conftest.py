@@ -36,10 +36,25 @@ def _compile_zerosum() -> None:
     compileall.compile_dir(os.path.dirname(zerosum.__file__), quiet=2)
 
 
+def _warm_kernels() -> None:
+    """numba's cache filled before the workers start (``warm_kernels.py``, its two parts side by side): on a
+    fresh checkout each worker compiled what it first needed while the others compiled it too.  A part that
+    fails (no numba) is left to the tests, which say why."""
+    import subprocess
+
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_kernels.py")
+    parts = [subprocess.Popen([sys.executable, script, part], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for part in ("solver", "search")]
+    for part in parts:
+        part.wait()
+
+
 def pytest_configure(config):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return  # a worker: its controller compiled the modules and chose the temporary folders' base
     _compile_zerosum()
+    if getattr(config.option, "numprocesses", None):
+        _warm_kernels()
     if getattr(config.option, "basetemp", None):
         return  # given
     if getattr(config.option, "numprocesses", None):
