@@ -1,10 +1,11 @@
 """Helpers for tests that watch processes: worker processes (the pool's and the server's), a command in a
-pseudo-terminal, ``zerosum`` in a process of its own (:func:`zerosum_run`), a test engine's script, what a run
+pseudo-terminal, ``zerosum`` with its output captured (:func:`zerosum_run`), a test engine's script, what a run
 stored (:func:`rows`), and a small disk (:func:`small_disk`)."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import select
 import shutil
@@ -54,13 +55,26 @@ def pty_read(fd: int, wait: float) -> bytes | None:
     return data or None
 
 
+class _Text(io.StringIO):
+    encoding = "utf-8"  # as a real standard output says (a bare StringIO says None)
+
+
 def zerosum_run(argv: list[str], stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """``zerosum ARGV`` in a process of its own, ``stdin`` its standard input, its output captured as text.  The
-    command-line tests use it rather than ``main(argv)`` in the test's process: in full runs of three workers the
-    output of some in-process calls went to pytest's own capture instead (capsys, or streams swapped around the
-    call, saw nothing; four runs of seven), for a cause not found yet."""
-    return subprocess.run([sys.executable, "-m", "zerosum", *argv], input=stdin, capture_output=True, text=True,
-                          timeout=timeout)
+    """``zerosum ARGV`` run here (``zerosum.cli.main``), ``stdin`` its standard input, its standard output and
+    error captured as text: what ``subprocess.run`` of the command would give, without a Python process's start
+    (``timeout`` is not enforced here).  In full runs of three workers the output of some calls once went to
+    pytest's own capture: a compile in a background thread swapped sys.stdout and sys.stderr (numba's colorama,
+    fixed in zerosum.agents.prepare_words.keep_streams), and these tests ran the command in a process of its own."""
+    from zerosum.cli import main
+
+    out, err = _Text(), _Text()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    return subprocess.CompletedProcess(["zerosum", *argv], code, out.getvalue(), err.getvalue())
 
 
 def write_script(path: Path, text: str) -> Path:

@@ -19,8 +19,8 @@ class _Text(io.StringIO):
 
 
 def call(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``zerosum ARGV`` with ``stdin`` as standard input, in a process of its own (:func:`zerosum_run`): its exit
-    code, standard output and standard error."""
+    """``zerosum ARGV`` with ``stdin`` as standard input (:func:`zerosum_run`): its exit code, standard output
+    and standard error."""
     done = zerosum_run(argv, stdin)
     return done.returncode, done.stdout, done.stderr
 

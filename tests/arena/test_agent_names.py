@@ -164,4 +164,4 @@ def test_a_report_shows_a_stored_game_spec_escaped(tmp_path):
         con.execute("UPDATE meta SET value = ? WHERE key = 'config'", (json.dumps(config),))
     run = zerosum_run(["report", str(db)])
     assert run.returncode == 0, run.stderr
-    assert "\x1b" not in run.stdout and "n\\x1b[31mim.py:Nim" in " ".join(run.stdout.split())
+    assert "\x1b" not in run.stdout and "n\\x1b[31mim.py:Nim" in "".join(run.stdout.split())  # wrapped anywhere

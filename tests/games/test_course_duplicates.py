@@ -7,7 +7,7 @@ import re
 
 import pytest
 from course_sources import nim  # tests/course_sources.py: course games as a student writes them
-from process_helpers import zerosum_run  # tests/process_helpers.py: zerosum in a process of its own
+from process_helpers import zerosum_run  # tests/process_helpers.py: zerosum, its output captured
 
 import zerosum
 from zerosum.games.course_bugs import GameBug, first_repeat

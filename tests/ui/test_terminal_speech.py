@@ -181,7 +181,7 @@ def test_the_continue_command_restores_players_moves_and_settings() -> None:
         pytest.skip("mcts is not installed")
     argv = ["play", "--game", "tictactoe", "--first", "human", "--second", "mcts:sims=50", "--seed", "7",
             "--hint-time", "0.25", "--solver-time", "3", "--no-color", "--log"]
-    done = zerosum_run(argv, stdin="5\na\ns\nq\n")  # a process of its own: see process_helpers.zerosum_run
+    done = zerosum_run(argv, stdin="5\na\ns\nq\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     args = build_parser().parse_args(continue_args(out))
