@@ -378,10 +378,15 @@ def test_arena_refuses_what_it_cannot_do_in_one_line(tmp_path, capsys):
         assert not db.exists(), argv
     openings = tmp_path / "o.txt"
     for argv in (["--game", "connectx:rows=4,cols=4,k=3", "--plies", "17"], ["--plies", str(2**63)],
-                 ["--plies", "9"], ["--game", "tictactoe", "--count", "0"]):
+                 ["--game", "tictactoe", "--count", "0"]):
         assert main(["openings", *argv, "-o", str(openings)]) == 2, argv
         one_line_error(capsys)
         assert not openings.exists()
+    # too many positions to judge, counted before the solver judges any: 6 plies into 4 x 12 (a board the solver
+    # takes) pass the bound after 540,000 moves made (connect4's 9 plies: 940,000, 2.5 times the seconds)
+    assert main(["openings", "--game", "connectx:rows=4,cols=12,k=4", "--plies", "6", "-o", str(openings)]) == 2
+    assert "more than 200,000 positions 6 plies into" in one_line_error(capsys)
+    assert not openings.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bin.txt"]
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from contest_players import roster, source
+from process_helpers import zerosum_run  # tests/process_helpers.py
 from zerosum.contest.sandbox import sandbox_problem
 
 UNCONFINED = sandbox_problem() is not None
@@ -95,10 +96,13 @@ def run_contest(tmp: Path, students: list[tuple[str, str, dict[str, Any]]], *, i
     (tmp / "roster.csv").write_text("name\n" + "".join(f"{n}\n" for n, _, _ in students))
     (tmp / "openings.txt").write_text("# two plies\n45\n54\n")
     (tmp / "instructor.py").write_text(source("alphabeta", depth=instructor_depth))
-    subprocess.run([sys.executable, "-m", "zerosum", "contest", "new", str(folder), "--game", "connect4-8x8",
-                    "--roster", str(tmp / "roster.csv"), "--move-time", str(move_time), "--openings",
-                    str(tmp / "openings.txt"), "--reference", "random",
-                    "--reference", f"instructor={tmp / 'instructor.py'}:player", "--seed", "3"], check=True)
+    # contest new and final run here (process_helpers.zerosum_run: a Python process's imports are seconds on a
+    # loaded machine); the server is a process of its own, killed and started again
+    made = zerosum_run(["contest", "new", str(folder), "--game", "connect4-8x8",
+                        "--roster", str(tmp / "roster.csv"), "--move-time", str(move_time), "--openings",
+                        str(tmp / "openings.txt"), "--reference", "random",
+                        "--reference", f"instructor={tmp / 'instructor.py'}:player", "--seed", "3"])
+    assert made.returncode == 0, made.stderr
     with open(folder / "tokens.csv", newline="") as f:
         tokens = {row["name"]: row["token"] for row in csv.DictReader(f)}
     server, url = serve(folder, tmp / "server.log")
@@ -178,9 +182,8 @@ def run_contest(tmp: Path, students: list[tuple[str, str, dict[str, Any]]], *, i
         os.killpg(server.pid, signal.SIGKILL)  # the harshest stop: nothing may be lost
         server.wait(30)
     started = time.monotonic()
-    final = subprocess.run([sys.executable, "-m", "zerosum", "contest", "final", str(folder)]
-                           + (["--unconfined"] if UNCONFINED and _final_takes_unconfined() else []),
-                           capture_output=True, text=True, timeout=LADDER_WAIT)
+    final = zerosum_run(["contest", "final", str(folder)]
+                        + (["--unconfined"] if UNCONFINED and _final_takes_unconfined() else []))
     assert final.returncode == 0, final.stderr[-2000:]
     figures["final_seconds"] = round(time.monotonic() - started, 1)
     with open(folder / "results.csv", newline="") as f:

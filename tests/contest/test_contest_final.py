@@ -48,19 +48,26 @@ def finished(tmp_path_factory):
 
 
 def test_the_final_is_frozen_reproducible_from_its_seed_and_graded_in_bands(finished, tmp_path):
+    from zerosum.contest.final import _freeze
+    from zerosum.contest.standings import connect
     from zerosum.contest.store import Store
 
     a, ra = finished
-    b = tmp_path / "again"
-    make_contest(b, PLAYERS, references=REFS, seed=5, absent=("dee",))
-    rb = run_final(b, **RUN)
     games_a = [[g[k] for k in KEEP] for g in Store(a).games(stage="final")]
-    games_b = [[g[k] for k in KEEP] for g in Store(b).games(stage="final")]
-    assert len(games_a) == 6 * 2 and games_a == games_b  # same pairings, openings, colours, seeds, results
-    assert ra["results"] == rb["results"] and ra["unplayed"] == []
+    assert len(games_a) == 6 * 2 and ra["unplayed"] == []
+    # a new contest from the same seed, frozen, plans the same games: pairings, openings, colours, seeds (their
+    # results from their seeds: test_a_final_cut_short_goes_on_with_the_games_left; that whole final played
+    # again, the same: test_a_second_final_from_the_same_seed_plays_the_same_games, slow)
+    b = tmp_path / "again"
+    make_contest(b, PLAYERS, references=REFS, seed=5, absent=("dee",)).close()
+    conn = connect(b)
+    try:
+        _freeze(conn, None, None)
+    finally:
+        conn.close()
+    assert [[g[k] for k in KEEP[:5]] for g in Store(b).games(stage="final")] == [g[:5] for g in games_a]
     rows = list(ra["results"])
     assert json.loads((a / "results.json").read_text())["results"] == rows
-    assert rb["results"] == rows
     with open(a / "results.csv", newline="") as f:
         table = list(csv.DictReader(f))
     assert [r["name"] for r in table] == [r["name"] for r in rows]
@@ -86,12 +93,31 @@ def test_the_final_is_frozen_reproducible_from_its_seed_and_graded_in_bands(fini
             assert float(next(t for t in table if t["name"] == r["name"])["points"]) == r["points"]
         assert r["games"] == 6 and r["wins"] + r["draws"] + r["losses"] == 6
     # frozen: a later submission takes no part, the ladder schedules nothing, a second run replays nothing
-    store = Store(b)
+    c = tmp_path / "c"
+    shutil.copytree(a, c)
+    store = Store(c)
     assert store.get("frozen") is True
-    submit(store, b, "bob", source("greedy"))
+    submit(store, c, "bob", source("greedy"))
     assert ladder.schedule(store) == 0
-    again = run_final(b, **RUN)
+    again = run_final(c, **RUN)
     assert again["results"] == rows + [absent] and len(store.games(stage="final")) == 12
+
+
+# a second final, 12 games (10 s): CI keeps its plan, the same (the test above), and games played again, the same
+# (test_a_final_cut_short_goes_on_with_the_games_left)
+@pytest.mark.slow
+def test_a_second_final_from_the_same_seed_plays_the_same_games(finished, tmp_path):
+    from zerosum.contest.store import Store
+
+    a, ra = finished
+    b = tmp_path / "again"
+    make_contest(b, PLAYERS, references=REFS, seed=5, absent=("dee",))
+    rb = run_final(b, **RUN)
+    games_a = [[g[k] for k in KEEP] for g in Store(a).games(stage="final")]
+    games_b = [[g[k] for k in KEEP] for g in Store(b).games(stage="final")]
+    assert len(games_a) == 6 * 2 and games_a == games_b  # same pairings, openings, colours, seeds, results
+    assert ra["results"] == rb["results"] and ra["unplayed"] == []
+    assert rb["results"] == list(ra["results"])
 
 
 def test_a_custom_table_grades_by_rank_or_by_elo_above_the_first_reference(finished, tmp_path):
@@ -214,11 +240,11 @@ def test_an_external_engine_is_a_reference_through_contest_new_engine(tmp_path, 
 
     engine = Path(__file__).resolve().parents[2] / "examples" / "engines" / "random_engine.py"
     (tmp_path / "roster.csv").write_text("name\nann\n")
+    (tmp_path / "openings.txt").write_text("-\n45\n")  # given: no opening judged (1.5 s)
     folder = tmp_path / "c"
     assert main(["contest", "new", str(folder), "--game", "connect4-8x8", "--roster", str(tmp_path / "roster.csv"),
                  "--engine", f"rnd={sys.executable} {engine}", "--reference", "rnd", "--reference", "random",
-                 "--openings-count", "2",
-                 "--seed", "3"]) == 0
+                 "--openings", str(tmp_path / "openings.txt"), "--seed", "3"]) == 0
     store = Store(folder)
     assert [r["spec"] for r in store.config()["references"]] == ["rnd", "random"]
     submit(store, folder, "ann", PLAYERS["ann"])

@@ -164,7 +164,7 @@ def test_an_upload_on_a_full_disk_is_507_and_leaves_nothing(app_client, monkeypa
 
 def test_a_final_that_cannot_grade_is_refused_before_any_game(tmp_path, capsys):
     folder = tmp_path / "c"
-    make_graded(folder, {"ann": source("greedy"), "bob": source("first")})  # the default single reference
+    make_graded(folder, {"ann": source("greedy")})  # the default single reference, and one student: 2 games
     extra = ["--unconfined"] if UNCONFINED else []
     assert main(["contest", "final", str(folder), *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -176,8 +176,8 @@ def test_a_final_that_cannot_grade_is_refused_before_any_game(tmp_path, capsys):
     assert main(["contest", "final", str(folder), "--no-grade", *extra]) == 0  # asked for no grades: played
     capsys.readouterr()
     result = json.loads((folder / "results.json").read_text())
-    assert result["grade"] is None and result["games"] == 6
-    assert [r["points"] for r in result["results"]] == [None] * 3
+    assert result["grade"] is None and result["games"] == 2
+    assert [r["points"] for r in result["results"]] == [None] * 2
 
 
 # ---- 6. ids in URLs are ASCII digits ---------------------------------------------------------------------

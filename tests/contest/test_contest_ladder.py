@@ -197,12 +197,12 @@ def test_kill_9_in_the_middle_of_the_ladder_loses_nothing_and_replays_the_unfini
 
 def test_the_background_ladder_takes_new_submissions_while_it_runs_and_stops_cleanly(tmp_path):
     folder = tmp_path / "c"
-    store = make_contest(folder, {"ann": source("greedy"), "bob": source("alphabeta", depth=1)})
+    store = make_contest(folder, {"ann": source("greedy")})  # two games: ann against random
     finished: list[int] = []
     running = ladder.start(store, folder, on_game=finished.append, **RUN)
     try:
         deadline = time.monotonic() + 120
-        while len(finished) < 2 and time.monotonic() < deadline:
+        while len(finished) < 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         new = submit(store, folder, "cy", source("first"))  # arrives while the ladder plays
         mine = f"sub:{new}"
@@ -211,7 +211,7 @@ def test_the_background_ladder_takes_new_submissions_while_it_runs_and_stops_cle
             if rows and all(r["status"] == "done" for r in rows):
                 break
             time.sleep(0.1)
-        assert len(rows) == 2 * 3  # cy met random, ann and bob
+        assert len(rows) == 2 * 2  # cy met random and ann
         assert running.running and running.error is None
     finally:
         ladder.stop()
@@ -221,7 +221,7 @@ def test_the_background_ladder_takes_new_submissions_while_it_runs_and_stops_cle
     done = {g["id"] for g in games(store) if g["status"] == "done"}
     assert set(finished) == done  # on_game heard of every finished game, once
     board = {r["name"]: r for r in standings.leaderboard(store)}
-    assert board["cy"]["games"] == 6 and board["cy"]["rating"] is not None
+    assert board["cy"]["games"] == 4 and board["cy"]["rating"] is not None
 
 
 def test_the_background_ladder_gives_way_to_a_validation_in_progress(tmp_path):
@@ -306,9 +306,9 @@ def test_a_reference_marked_sandbox_plays_as_a_sandboxed_engine(tmp_path):
     teacher.write_text(source("greedy").replace("def player(board):", "def teach(board):\n    import os\n"
                                                 "    if not os.path.isdir('/submission'):\n        return 99")
                        + "\n\ndef other(x, y):\n    return 0\n")
-    refs = [{"name": "random", "spec": "random"}, {"name": "instructor", "spec": f"{teacher}:teach", "sandbox": True}]
+    refs = [{"name": "instructor", "spec": f"{teacher}:teach", "sandbox": True}]  # ann's only opponent
     store = make_contest(tmp_path / "c", {"ann": source("first")}, references=refs)
-    assert ladder.run_pending(store, 10, **RUN) == 4
+    assert ladder.run_pending(store, 10, **RUN) == 2
     rows = [g for g in games(store) if "ref:instructor" in (g["first"], g["second"])]
     assert len(rows) == 2 and all(g["forfeit"] == 0 for g in rows)
     assert all(g["result"] == ("1-0" if g["first"] == "ref:instructor" else "0-1") for g in rows)  # greedy beats first

@@ -52,8 +52,10 @@ def _counter_contest(tmp_path):
     script, roster, folder = tmp_path / "counter.py", tmp_path / "roster.csv", tmp_path / "c"
     script.write_text(COUNTING_ENGINE)
     roster.write_text("name\nann\n")
+    (tmp_path / "openings.txt").write_text("-\n45\n")  # given: no opening judged (1.5 s)
     assert main(["contest", "new", str(folder), "--game", "connect4-8x8", "--roster", str(roster), "--engine",
-                 f"big={sys.executable} {script} {BIG}", "--reference", "big", "--reference", "random"]) == 0
+                 f"big={sys.executable} {script} {BIG}", "--reference", "big", "--reference", "random",
+                 "--openings", str(tmp_path / "openings.txt")]) == 0
     store = Store(folder)
     submit(store, folder, "ann", source("first"))
     return store

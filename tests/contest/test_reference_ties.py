@@ -96,8 +96,8 @@ def test_references_that_tie_after_the_games_leave_results_without_points(tmp_pa
 
 def test_a_low_reference_that_ends_above_high_grades_nobody_until_the_rule_is_right(tmp_path):
     folder = tmp_path / "c"
-    make_contest(folder, PLAYERS, references=[{"name": "random", "spec": "random"},
-                                              {"name": "instructor", "spec": "alphabeta:depth=2"}], seed=5)
+    refs = [{"name": "random", "spec": "random"}, {"name": "instructor", "spec": "alphabeta:depth=2"}]
+    make_contest(folder, {"ann": PLAYERS["ann"]}, references=refs, seed=5)  # one student: 6 games
     with pytest.raises(UsageError, match=r"instructor \(LOW, \+[0-9.]+ Elo\) ranks above random \(HIGH, "):
         run_final(folder, grade="instructor,random", **RUN)
     assert json.loads((folder / "results.json").read_text())["grade"]["ungraded"].startswith("instructor (LOW")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from process_helpers import zerosum_run  # tests/process_helpers.py
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 600
 
@@ -81,8 +83,9 @@ def engine_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def check(*command: str, extra: tuple[str, ...] = ()) -> tuple[int, str]:
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "20", "--stop-limit", "2000",
-                             *extra, *command], capture_output=True, text=True, timeout=WAIT)
+    """``zerosum engine-check`` run here (process_helpers.zerosum_run: the engines are processes, the check is not
+    one more Python process to start, a second of each check on a loaded machine): its status and output."""
+    result = zerosum_run(["engine-check", "--timeout", "20", "--stop-limit", "2000", *extra, *command])
     return result.returncode, result.stdout + result.stderr
 
 
@@ -189,13 +192,19 @@ def test_a_program_that_cannot_start_is_one_usage_line(tmp_path: Path) -> None:
     assert out.startswith("zerosum engine-check: error: ")
 
 
-def test_the_c_example_engine_passes(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def c_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/engines/alphabeta.c built once for the module's two tests of it (a program they only run)."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
-    binary = tmp_path / "alphabeta"
+    binary = tmp_path_factory.mktemp("c-engine") / "alphabeta"
     subprocess.run([cc, "-O2", "-o", str(binary), str(ROOT / "examples/engines/alphabeta.c")], check=True, timeout=WAIT)
-    status, out = check(str(binary))
+    return binary
+
+
+def test_the_c_example_engine_passes(c_engine: Path) -> None:
+    status, out = check(str(c_engine))
     assert status == 0, out
     assert "stop: bestmove" in out  # measured: its search was running when stop came
 
@@ -264,8 +273,7 @@ def test_the_lines_watched_say_why_they_were_not_run_when_quit_failed_too(tmp_pa
     """No handshake, and quit not obeyed either: the reason is the handshake's (it was empty)."""
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text("import time\ntime.sleep(60)\n")
-    result = subprocess.run([sys.executable, "-m", "zerosum", "engine-check", "--timeout", "1", sys.executable,
-                             str(sleeper)], capture_output=True, text=True, timeout=WAIT)
+    result = zerosum_run(["engine-check", "--timeout", "1", sys.executable, str(sleeper)])
     assert result.returncode == 1 and "FAIL  quit: still running 1 s after quit" in result.stdout, result.stdout
     assert "FAIL  info lines: not run: no handshake\n" in result.stdout, result.stdout
     assert "FAIL  only protocol lines: not run: no handshake\n" in result.stdout, result.stdout
@@ -276,20 +284,16 @@ def test_a_game_that_is_none_of_zerosums_is_one_usage_line(engine_file: Path) ->
     assert status == 2 and len(out.strip().splitlines()) == 1 and "chess" in out
 
 
-def test_zerosum_engine_and_the_c_engine_play_a_match_in_the_arena(tmp_path: Path) -> None:
+def test_zerosum_engine_and_the_c_engine_play_a_match_in_the_arena(c_engine: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Both sides external programs, in two languages: no forfeit, and every game ends by the rules."""
     import sqlite3
 
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler (cc or gcc) on this machine: .ci/run installs gcc")
-    binary = tmp_path / "alphabeta"
-    subprocess.run([cc, "-O2", "-o", str(binary), str(ROOT / "examples/engines/alphabeta.c")], check=True, timeout=WAIT)
+    monkeypatch.chdir(tmp_path)  # the engines' folder; the match itself runs here, as the checks do
     db = tmp_path / "match.db"
     zab = f"{sys.executable} -m zerosum engine alphabeta:depth=4"
-    result = subprocess.run([sys.executable, "-m", "zerosum", "match", "zab", "c", "--engine", f"zab={zab}",
-                             "--engine", f"c={binary}", "--time", "0.05", "--games", "2", "--jobs", "1",
-                             "--out", str(db), "--quiet"], capture_output=True, text=True, timeout=WAIT, cwd=tmp_path)
+    result = zerosum_run(["match", "zab", "c", "--engine", f"zab={zab}", "--engine", f"c={c_engine}", "--time", "0.05",
+                          "--games", "2", "--jobs", "1", "--out", str(db), "--quiet"])
     assert result.returncode == 0, result.stderr
     with sqlite3.connect(db) as con:
         games = con.execute("SELECT result, forfeit, reason FROM games ORDER BY idx").fetchall()

@@ -60,8 +60,10 @@ def processes_running(path: Path) -> list[int]:
 def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(engine, tmp_path, monkeypatch):
     db, pgn, children = tmp_path / "t.db", tmp_path / "t.pgn", tmp_path / "children.txt"
     monkeypatch.setenv("CHILD_PID", str(children))
+    # fork hangs after starting a child: it is also the engine that hangs (its two games wait for the 2 s clock),
+    # as hang alone is in test_a_move_out_of_time_states_the_limit_the_header_states
     bad = {"crash": "crash: the engine exited (exit code 3): Traceback: ZeroDivisionError",
-           "hang": "time forfeit: no bestmove within", "garbage": "garbage output: a line that is not UTF-8 text",
+           "garbage": "garbage output: a line that is not UTF-8 text",
            "illegal": "illegal move: bestmove '9': column 9 is outside 1..7", "fork": "time forfeit: no bestmove within"}
     flags = flag("mid", engine) + [f for mode in bad for f in flag(mode, engine, mode)]
     # in a process of its own: in three full runs in a row, the in-process tests of this module after this one
@@ -74,7 +76,7 @@ def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(e
     games = rows(db, "SELECT g.idx, p.first, p.second, p.opening, g.moves, g.result, g.reason, g.forfeit "
                      "FROM games g JOIN plan p USING (idx) ORDER BY g.idx")
     labels = [label for (label,) in rows(db, "SELECT label FROM agents ORDER BY id")]
-    assert len(games) == 14 and labels[0] == "mid"
+    assert len(games) == 12 and labels[0] == "mid"
     for idx, first, second, opening, moves, result, reason, forfeit in games:
         other = labels[second if first == 0 else first]
         if other in bad:  # the bad engine forfeits, with its reason, and mid wins
@@ -96,7 +98,7 @@ def test_a_tournament_of_agents_and_engines_under_a_clock_survives_bad_engines(e
 
 @linux
 def test_kill_9_of_the_arena_then_resume_plays_every_game_once(engine, tmp_path):
-    db, pgn, games = tmp_path / "k.db", tmp_path / "k.pgn", 12
+    db, pgn, games = tmp_path / "k.db", tmp_path / "k.pgn", 8  # killed once 3 are stored: the rest to --resume
     cmd = [sys.executable, "-m", "zerosum", "match", "mid", "alphabeta:depth=1", *flag("mid", engine, "slow"),
            "--games", str(games), "--jobs", "2", "--seed", "5", "--out", str(db), "--pgnout", str(pgn), "--quiet"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -174,7 +176,7 @@ def test_a_move_out_of_time_states_the_limit_the_header_states(engine, tmp_path,
     engine's reason is the one recorded): the reason states the run's deadline, or what its clock had left."""
     db = tmp_path / "late.db"
     done = zerosum_run(["match", "late", "first", *flag("late", engine, "hang"), *limit, "--games", "1", "--out", str(db)])
-    assert done.returncode == 0, done.stderr  # a process of its own: see process_helpers.zerosum_run
+    assert done.returncode == 0, done.stderr
     if limit[0] == "--time":
         assert "deadline per move: 0.45 s" in done.stdout
     assert rows(db, "SELECT reason FROM games") == [(reason,)]
@@ -243,35 +245,38 @@ def test_a_cross_language_tournament_c_python_and_zerosum(engine, tmp_path):
     assert played(read_records(pgn)) == sorted((o, tuple(json.loads(m)), r) for _, _, r, _, o, m in got)
 
 
-def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path):
-    cmd = [sys.executable, "-m", "zerosum", "play", *flag("mid", engine), "--second", "mid:time=0.5", "--log",
-           "--no-color"]
-    done = subprocess.run(cmd, input="1\n1\nq\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+# the terminal's games: ``zerosum play`` run here (process_helpers.zerosum_run, the typed moves its standard
+# input) in the test's folder; the engines are processes (a Python process of its own was 2-3 s of imports)
+
+
+def test_a_person_plays_an_engine_in_the_terminal(engine, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cmd = ["play", *flag("mid", engine), "--second", "mid:time=0.5", "--log", "--no-color"]
+    done = zerosum_run(cmd, stdin="1\n1\nq\n")
     assert done.returncode == 0, done.stderr
     # the engine answers column 4 both times (its rule: the free column nearest the middle)
     assert done.stdout.count("O (mid:time=0.5) plays 4") == 2
     assert "Moves: 1414" in done.stdout
-    bad = subprocess.run([*cmd[:3], "play", "--engine", "mid=./nowhere", "--second", "mid"], input="q\n",
-                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    bad = zerosum_run(["play", "--engine", "mid=./nowhere", "--second", "mid"], stdin="q\n")
     assert bad.returncode == 2 and "engine mid: the command './nowhere' cannot start" in bad.stderr
 
 
-def test_an_engine_that_fails_in_the_terminal_leaves_the_moves_and_how_to_go_on(engine, tmp_path):
+def test_an_engine_that_fails_in_the_terminal_leaves_the_moves_and_how_to_go_on(engine, tmp_path, monkeypatch):
     """The engine's fault is the one error line (exit status 2, as a student's function that raises), after the
     moves so far and the command that continues the game (audit: the game was lost with the error)."""
-    cmd = [sys.executable, "-m", "zerosum", "play", *flag("bad", engine, "illegal"), "--second", "bad", "--log",
-           "--no-color"]
-    done = subprocess.run(cmd, input="1\n1\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cmd = ["play", *flag("bad", engine, "illegal"), "--second", "bad", "--log", "--no-color"]
+    done = zerosum_run(cmd, stdin="1\n1\n")
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "illegal move: bestmove '9'" in done.stderr
     assert "Game stopped: an engine failed. Moves: 1" in done.stdout, done.stdout
     assert "Continue later with: zerosum play --game " in done.stdout and "--moves 1" in done.stdout
 
 
-def test_a_person_is_not_told_of_nodes_or_a_value_an_engine_did_not_report(engine, tmp_path):
-    cmd = [sys.executable, "-m", "zerosum", "play", *flag("quiet", engine, "noinfo"), "--second", "quiet", "--log",
-           "--no-color"]
-    done = subprocess.run(cmd, input="1\nq\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+def test_a_person_is_not_told_of_nodes_or_a_value_an_engine_did_not_report(engine, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cmd = ["play", *flag("quiet", engine, "noinfo"), "--second", "quiet", "--log", "--no-color"]
+    done = zerosum_run(cmd, stdin="1\nq\n")
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if "O (quiet) plays 4" in line)
     assert "nodes" not in line and "est." not in line, line  # was: 0 est. (...), 0 nodes, 0.00 s
