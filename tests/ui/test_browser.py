@@ -211,12 +211,12 @@ def test_on_8x8_the_page_says_why_alphabeta_moved_early_and_the_solver_analyses_
     from zerosum.solver import Solver
     from zerosum.solver.sampling import quiet_positions
 
-    page.goto(page.base + "/?game=connect4-8x8&opponent=solver")
+    page.goto(page.base + "/?game=connect4-8x8&opponent=solver:time=0.2")  # alpha-beta's move in 0.2 s, not 1 s
     wait_moves(page, "")
     said = engine_reply(page, 3)
-    assert "at most 40 empty cells (from ply 24)" in said and "alphabeta:time=" in said, said  # ply 1: why
+    assert "at most 40 empty cells (from ply 24)" in said and "alphabeta:time=0.2" in said, said  # ply 1: why
     game = get_game("connect4-8x8")
-    late = quiet_positions(game, 30, 1, 2)[0]  # ply 30: within the solver's reach
+    late = quiet_positions(game, 34, 1, 2)[0]  # ply 34: within the solver's reach (ply 30's proof took a second)
     moves = game.to_moves(late)
     truth = Solver(game, book=False).analyze(late)
     page.goto(page.base + f"/?game=connect4-8x8&moves={moves}&opponent=person&analysis=1")

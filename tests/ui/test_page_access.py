@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from page_browser import base_url, browser, page, phone, wait_moves  # noqa: F401  (fixtures)
+from page_browser import PHONE, base_url, browser, open_page, page, wait_moves  # noqa: F401  (fixtures)
 
 #: large boards the page offers (up to 16 x 16), and the ones people play
 BOARDS = ["connectx:rows=12,cols=8,k=4", "connectx:rows=8,cols=12,k=4", "connectx:rows=16,cols=16,k=4",
@@ -48,8 +48,21 @@ def test_the_board_plays_by_keyboard_and_the_live_region_says_each_move(page) ->
     assert page.text_content("#announce").startswith("Move 1: X played 5")
 
 
+@pytest.fixture(scope="module")
+def one_phone(browser, base_url):  # noqa: F811
+    """One phone-sized page for the boards (a new one a board took 0.3 s): each case opens a board of its own,
+    and the page keeps nothing between them (no storage, no cookies, no routes).  Its script errors fail the
+    case they come in, or the next one, or the module's end."""
+    context, pg = open_page(browser, base_url, PHONE)
+    yield pg
+    context.close()
+    assert pg.errors == [], pg.errors
+
+
 @pytest.mark.parametrize("spec", BOARDS)
-def test_large_boards_fit_a_phone_without_horizontal_overflow(phone, spec) -> None:
+def test_large_boards_fit_a_phone_without_horizontal_overflow(one_phone, spec) -> None:
+    phone = one_phone
+    assert phone.errors == [], phone.errors  # none from the board before
     phone.goto(phone.base + f"/?game={spec}&opponent=person")
     phone.wait_for_selector(".cx-grid, .cells")
     phone.wait_for_function("() => !document.querySelector('#status').textContent.startsWith('Loading')")
@@ -60,6 +73,7 @@ def test_large_boards_fit_a_phone_without_horizontal_overflow(phone, spec) -> No
     assert right <= 375
     first = phone.locator(".hole, .cell").first.bounding_box()
     assert first["width"] >= 14  # still a target a finger can see
+    assert phone.errors == [], phone.errors
 
 
 def test_a_record_opens_in_the_move_list_and_steps(page) -> None:

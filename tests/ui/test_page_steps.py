@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import zerosum.ui
-from page_browser import base_url, browser, page, wait_moves  # noqa: F401  (fixtures)
+from page_browser import DESKTOP, base_url, browser, open_page, page, wait_moves  # noqa: F401  (fixtures)
 
 
 def shown_ply(page) -> int:
@@ -96,11 +96,14 @@ def test_undo_against_an_engine_takes_back_a_full_move_and_redo_brings_it_back(p
 
 
 def test_engines_on_both_sides_play_pause_and_step(page) -> None:
-    page.goto(page.base + "/?game=tictactoe&opponent=first&opponent2=random&side=0")
+    # from 1 4 2, O to move: the game plays out in 2-6 engine moves (from the start: 5-9, 600 ms apart)
+    page.goto(page.base + "/?game=tictactoe&moves=142&opponent=first&opponent2=random&side=0")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('wins') "
                            "|| document.querySelector('#status').textContent.includes('Draw')", timeout=30000)
     moves = list(page.text_content("#moves"))
-    assert moves[0] == "1" and len(moves) >= 5  # first (X) took cell 1; the game played out alone
+    assert moves[:3] == ["1", "4", "2"] and len(moves) >= 5  # O (random) and X moved; the game played out alone
+    for ply in range(4, len(moves), 2):  # first (X) took the first free cell each time
+        assert moves[ply] == min(set("123456789") - set(moves[:ply])), moves
     assert address(page)["side"] == "0" and address(page)["opponent2"] == "random"
     # paused: nothing moves until Step
     page.goto(page.base + "/?game=connect4&opponent=first&side=0&paused=1")
@@ -140,6 +143,17 @@ def test_pons_pos_opens_connect_four_and_the_address_round_trips(page) -> None:
     assert address(page)["analysis"] == "1" and address(page)["opponent"] == "solver"
 
 
+@pytest.fixture(scope="module")
+def address_page(browser, base_url):  # noqa: F811
+    """One page for the bad addresses (a new one a case took 0.3 s): each case opens an address of its own, and
+    the page keeps nothing between them (no storage, no cookies, no routes).  Its script errors fail the case
+    they come in, or the next one, or the module's end."""
+    context, pg = open_page(browser, base_url, DESKTOP)
+    yield pg
+    context.close()
+    assert pg.errors == [], pg.errors
+
+
 @pytest.mark.parametrize("query,words,moves", [
     ("?game=chess&moves=1", "unknown game", ""),
     ("?game=connect4&moves=448", "column 8 is outside", ""),
@@ -150,12 +164,15 @@ def test_pons_pos_opens_connect_four_and_the_address_round_trips(page) -> None:
     ("?game=connect4&moves=44&analysis=yes", "analysis=yes is not 0 or 1", "44"),
     ("?game=connect4&moves=44&ply=9", "ply=9 is not a number of moves 0..2", "44"),
 ])
-def test_a_bad_address_is_explained_and_the_page_starts_sanely(page, query, words, moves) -> None:
+def test_a_bad_address_is_explained_and_the_page_starts_sanely(address_page, query, words, moves) -> None:
+    page = address_page
+    assert page.errors == [], page.errors  # none from the case before
     page.goto(page.base + "/" + query.replace("opponent=wizard", "opponent=wizard&side=1"))
     page.wait_for_function("w => document.querySelector('#error').textContent.includes(w)", arg=words)
     page.wait_for_selector(".cx-grid, .cells")  # a board, never a blank page
     wait_moves(page, moves)
     assert "Loading" not in page.text_content("#status")
+    assert page.errors == [], page.errors
 
 
 def test_a_wide_board_whose_moves_take_commas_steps_too(page) -> None:
