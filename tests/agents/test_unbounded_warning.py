@@ -31,7 +31,8 @@ def test_no_warning_for_a_search_with_a_budget_or_a_clock(agent: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", SearchLimitWarning)
         zerosum.play_game(GAME, agent, "first", moves=MOVES, seed=1)
-        zerosum.play_game("tictactoe", "minimax", "first", seed=1)  # 9 cells: minimax reaches the end
+        # 9 cells: minimax reaches the end (from two stones in: the empty board's full tree took 3 s a case)
+        zerosum.play_game("tictactoe", "minimax", "first", moves="15", seed=1)
 
 
 def test_match_warns_before_its_first_game() -> None:

@@ -290,8 +290,13 @@ def test_submission_file_runs_in_kaggle_environments(tmp_path) -> None:
         assert [status for status, _ in game] == ["DONE", "DONE"]
 
 
-def test_submission_last_callable_is_the_agent(tmp_path) -> None:
+def test_submission_last_callable_is_the_agent(tmp_path, monkeypatch) -> None:
     """Kaggle's loader takes the last callable the file defines: it must be ``agent``."""
+    from zerosum.interop import kaggle_bundle
+
+    # the modules carried are one string of the file, not its definitions: none packed (3 s; the test above
+    # runs a whole file)
+    monkeypatch.setattr(kaggle_bundle, "payload", lambda modules: ("", "0" * 16, 0))
     source = kaggle.submission_source("random", time=1.0)
     tree = compile(source, "main.py", "exec", flags=0x400)  # ast.PyCF_ONLY_AST
     names = [node.name for node in tree.body if type(node).__name__ in ("FunctionDef", "ClassDef")]
@@ -339,7 +344,12 @@ def test_kaggle_agent_refuses_agents_that_cannot_play_unattended(tmp_path, capsy
 
 
 def test_kaggle_agent_does_not_overwrite_without_overwrite(tmp_path, capsys, monkeypatch) -> None:
+    from zerosum.interop import kaggle_bundle
+
     monkeypatch.chdir(tmp_path)
+    # the template's text around no modules packed (3 s; test_submission_file_runs_in_kaggle_environments runs a
+    # whole file): how it is written is this test's matter
+    monkeypatch.setattr(kaggle_bundle, "payload", lambda modules: ("", "0" * 16, 0))
     (tmp_path / "main.py").write_text("my own agent\n")
     assert main(["kaggle-agent", "random"]) == 2  # the default output, ./main.py, exists
     line = one_error_line(capsys)
@@ -358,9 +368,10 @@ def test_kaggle_agent_writes_atomically(tmp_path, monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    from zerosum.interop import kaggle_submission
+    from zerosum.interop import kaggle_bundle, kaggle_submission
 
     monkeypatch.setattr(kaggle_submission, "_TEMPLATE", "{spec}" * 1)  # a short text, then a failing fsync
+    monkeypatch.setattr(kaggle_bundle, "payload", lambda modules: ("", "0" * 16, 0))  # unused by that text (3 s)
     monkeypatch.setattr(os, "fsync", broken)
     from zerosum.errors import InvalidFileError
 

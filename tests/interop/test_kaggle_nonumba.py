@@ -27,16 +27,18 @@ RUN_WITHOUT_NUMBA = textwrap.dedent(
     import json, random, sys
     sys.modules["numba"] = None  # `import numba` now fails, as on an image without it
     import kaggle_environments
-    path, opponent, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    results = []
-    for game in range(games):
-        random.seed(game)  # Kaggle's random and negamax agents draw from the global random module
-        seat = game % 2
-        env = kaggle_environments.make("connectx")
-        env.run([path, opponent] if seat == 0 else [opponent, path])
-        stderr = "".join(step[seat].get("stderr", "") for step in env.logs if len(step) > seat)
-        results.append({"seat": seat, "status": [s.status for s in env.state],
-                        "reward": env.state[seat].reward, "plies": len(env.steps) - 1, "stderr": stderr})
+    *paths, opponent, games = sys.argv[1:]
+    results = {}
+    for path in paths:  # each submission's games in turn
+        results[path] = []
+        for game in range(int(games)):
+            random.seed(game)  # Kaggle's random and negamax agents draw from the global random module
+            seat = game % 2
+            env = kaggle_environments.make("connectx")
+            env.run([path, opponent] if seat == 0 else [opponent, path])
+            stderr = "".join(step[seat].get("stderr", "") for step in env.logs if len(step) > seat)
+            results[path].append({"seat": seat, "status": [s.status for s in env.state],
+                                  "reward": env.state[seat].reward, "plies": len(env.steps) - 1, "stderr": stderr})
     print(json.dumps({"results": results, "numba": "numba" in sys.modules and sys.modules["numba"] is not None}))
     """
 )
@@ -44,23 +46,36 @@ RUN_WITHOUT_NUMBA = textwrap.dedent(
 
 def play_without_numba(tmp_path, spec: str, opponent: str, games: int) -> list[dict]:
     """``games`` games of the submission ``kaggle-agent SPEC`` (seats alternate) against a Kaggle agent."""
-    path = tmp_path / "main.py"
-    assert main(["kaggle-agent", *spec.split(), "-o", str(path)]) == 0
+    return play_all_without_numba(tmp_path, [spec], opponent, games)[0]
+
+
+def play_all_without_numba(tmp_path, specs: list[str], opponent: str, games: int) -> list[list[dict]]:
+    """:func:`play_without_numba` of each spec, a submission of its own (different agents: different modules
+    carried, each its own copy and its own notice), their games in one process (its start with
+    kaggle_environments' import, a second or two, once)."""
+    paths = []
+    for i, spec in enumerate(specs):
+        (tmp_path / f"agent{i}").mkdir()
+        paths.append(tmp_path / f"agent{i}" / "main.py")
+        assert main(["kaggle-agent", *spec.split(), "-o", str(paths[-1])]) == 0
     proc = subprocess.run(
-        [sys.executable, "-c", RUN_WITHOUT_NUMBA, str(path), opponent, str(games)],
+        [sys.executable, "-c", RUN_WITHOUT_NUMBA, *map(str, paths), opponent, str(games)],
         cwd=tmp_path, capture_output=True, text=True, timeout=1800, env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["numba"] is False
-    results: list[dict] = out["results"]
-    for game in results:
-        assert game["status"] == ["DONE", "DONE"], game
-        assert FALLBACK not in game["stderr"], game["stderr"]  # every move came from a search
-    notices = [line for game in results for line in game["stderr"].splitlines() if NOTICE in line]
-    assert len(notices) == 1 and "numba" in notices[0], notices  # said once, on the first move
-    assert NOTICE in results[0]["stderr"]
-    return results
+    found = []
+    for path in paths:
+        results: list[dict] = out["results"][str(path)]
+        for game in results:
+            assert game["status"] == ["DONE", "DONE"], game
+            assert FALLBACK not in game["stderr"], game["stderr"]  # every move came from a search
+        notices = [line for game in results for line in game["stderr"].splitlines() if NOTICE in line]
+        assert len(notices) == 1 and "numba" in notices[0], notices  # said once, on the first move
+        assert NOTICE in results[0]["stderr"]
+        found.append(results)
+    return found
 
 
 @pytest.mark.slow  # 7 s; CI keeps this file's search agents without numba
@@ -76,10 +91,8 @@ def test_submission_without_numba_searches_and_beats_random_every_game(tmp_path)
 
 
 def test_search_agents_without_numba_say_so_and_beat_random(tmp_path) -> None:
-    for spec in ("alphabeta:depth=4", "mcts:sims=400"):
-        folder = tmp_path / spec.split(":")[0]
-        folder.mkdir()
-        results = play_without_numba(folder, spec, "random", games=2)
+    specs = ["alphabeta:depth=4", "mcts:sims=400"]
+    for spec, results in zip(specs, play_all_without_numba(tmp_path, specs, "random", games=2)):
         assert [game["reward"] for game in results] == [1, 1], (spec, results)
 
 

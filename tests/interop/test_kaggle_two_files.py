@@ -70,6 +70,13 @@ def submission(folder: Path, name: str, spec: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def first_file(tmp_path_factory) -> Path:
+    """``first``'s submission, written once for the module's tests (2 s a file): each plays or reads it, none
+    changes it, and a file of the same modules unpacks into the same folder of ``unpacked`` anyway."""
+    return submission(tmp_path_factory.mktemp("first"), "first.py", "first")
+
+
 def payload_hash(path: Path) -> str:
     line = next(line for line in path.read_text().splitlines() if line.startswith("PAYLOAD_HASH = "))
     return ast.literal_eval(line.partition(" = ")[2])
@@ -103,8 +110,8 @@ SWAPPED = pytest.mark.slow
 
 
 @pytest.mark.parametrize("order", ["first-file-first", pytest.param("alphabeta-file-first", marks=SWAPPED)])
-def test_two_files_of_different_agents_each_play_their_own_code(tmp_path, unpacked, order) -> None:
-    first = submission(tmp_path, "first.py", "first")
+def test_two_files_of_different_agents_each_play_their_own_code(tmp_path, unpacked, first_file, order) -> None:
+    first = first_file
     searcher = submission(tmp_path, "searcher.py", "alphabeta:depth=2")
     assert payload_hash(first) != payload_hash(searcher)  # different modules carried: different copies
     seats = [str(first), str(searcher)] if order == "first-file-first" else [str(searcher), str(first)]
@@ -146,19 +153,19 @@ def test_an_older_file_and_a_newer_one_of_the_same_agent_each_play_their_own_cod
     assert Path(out["zerosum"]).is_relative_to(older_copy)
 
 
-def test_a_file_loaded_where_zerosum_is_imported_already_plays_its_own_code(tmp_path, unpacked) -> None:
-    path = submission(tmp_path, "main.py", "first")
+def test_a_file_loaded_where_zerosum_is_imported_already_plays_its_own_code(unpacked, first_file) -> None:
+    path = first_file
     out = play(unpacked, [str(path), "random"], mode="notebook")
     assert_plays_from(out["seen"][str(path)], own_copy(unpacked, path), "first")
     installed = Path(kaggle.__file__).resolve().parents[1]
     assert Path(out["zerosum"]).resolve().is_relative_to(installed)  # the notebook's zerosum is left as it was
 
 
-def test_every_module_a_file_can_carry_names_its_own_copy_alone() -> None:
+def test_every_module_a_file_can_carry_names_its_own_copy_alone(first_file) -> None:
     """The loader renames the package where the source names it absolutely (``import zerosum.solver.search as
     search``, ``importlib.import_module("zerosum.agents.mcts")``): after it, no module a submission carries
     names the plain ``zerosum``, which would be whichever zerosum the process loaded first."""
-    text = kaggle.submission_source("first")  # every file has the same loader
+    text = first_file.read_text()  # kaggle.submission_source("first"), written; every file has the same loader
     tree = ast.parse(text)
     tree.body = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.Import))
                  or isinstance(node, ast.Assign) and node.targets[0].id in ("PAYLOAD_HASH", "PACKAGE")]

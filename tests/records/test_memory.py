@@ -68,11 +68,11 @@ def in_memory(monkeypatch, tmp_path):
 
 
 def test_many_small_games_take_a_few_times_their_text():
-    text = SMALL * 5_000
+    text = SMALL * 2_500  # the same share of the text as 5,000 games (7.2 and 7.3 times), in half the time
     parse(SMALL)  # the game's modules imported
     games, peak = traced(lambda: parse(text))
-    assert len(games) == 5_000 and games[-1].moves == ["5"]
-    assert peak < 10 * len(text), f"{peak / len(text):.1f} times the text"  # 6.6 measured; 30 before
+    assert len(games) == 2_500 and games[-1].moves == ["5"]
+    assert peak < 10 * len(text), f"{peak / len(text):.1f} times the text"  # 6.6 to 7.4 measured; 30 before
 
 
 def test_a_record_read_is_the_record_made():

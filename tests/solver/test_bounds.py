@@ -27,12 +27,13 @@ def test_claimeven_never_bounds_a_pons_position_below_its_score() -> None:
 
 def test_claimeven_never_bounds_a_small_board_below_its_score() -> None:
     """Brute force on boards of even and odd height (claimeven pairs cells from each column's top):
-    every position the brute force met, not only the sampled ones.  (5 x 4: the next test, the same
-    positions.)"""
+    every position the brute force met, not only the sampled ones (65,000 of 4 x 4 from 4 stones on: every
+    kind of bound and of position the 110,000 from 2 stones on held, in half the time).  (5 x 4: the next
+    test, the same positions.)"""
     for rows, cols, k in ((4, 4, 4), (3, 4, 3)):
         game = ConnectX(rows, cols, k)
         memo: dict = {}
-        for state in random_positions(game, 60, seed=rows * 10 + cols, min_ply=2):
+        for state in random_positions(game, 60, seed=rows * 10 + cols, min_ply=4):
             brute_score(game, state, memo)
         proved = 0
         for (current, mask), score in memo.items():
@@ -44,11 +45,13 @@ def test_claimeven_never_bounds_a_small_board_below_its_score() -> None:
 
 def test_claimeven_with_lines_right_above_the_others_never_bounds_below_its_score() -> None:
     """The refinement (a line of the side to move lying right above one of the other side's, in the same
-    direction, completes only after it): brute force on 5 x 4, counting the positions it decides."""
+    direction, completes only after it): brute force on 5 x 4, counting the positions it decides.  From 6
+    stones on: 210,000 positions, 467 of them refined, each kind of bound (0, -1, -2; with and without a line
+    of the side to move, vertical or not) as from 2 stones on, whose 750,000 took seven times as long."""
     rows, cols, k = 5, 4, 4
     game = ConnectX(rows, cols, k)
     memo: dict = {}
-    for state in random_positions(game, 60, seed=54, min_ply=2):
+    for state in random_positions(game, 60, seed=54, min_ply=6):
         brute_score(game, state, memo)
     h = rows + 1
     bottom = sum(1 << (c * h) for c in range(cols))
