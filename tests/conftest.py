@@ -7,6 +7,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import signal
 
+import pytest
+
 # A test run started in the background of a non-interactive shell (`pytest &`, nohup) inherits SIGINT
 # ignored, and so would every process a test starts, since an ignored signal survives exec: the tests of
 # Ctrl-C would then see it ignored.  A handled signal is reset at exec, so the processes tests start get
@@ -36,17 +38,31 @@ def _compile_zerosum() -> None:
     compileall.compile_dir(os.path.dirname(zerosum.__file__), quiet=2)
 
 
-def _warm_kernels() -> None:
-    """numba's cache filled before the workers start (``warm_kernels.py``, its two parts side by side): on a
-    fresh checkout each worker compiled what it first needed while the others compiled it too.  A part that
-    fails (no numba) is left to the tests, which say why."""
+#: the file the controller writes once numba's cache is filled (:func:`_warm_kernels`), for its workers to wait on
+WARMED = "ZEROSUM_TESTS_WARMED"
+
+
+def _warm_kernels(config) -> None:
+    """numba's cache filled while the workers start and collect (``warm_kernels.py``, its two parts side by side;
+    the workers wait for it before their first test): on a fresh checkout each worker compiled what it first
+    needed while the others compiled it too.  A part that fails (no numba) is left to the tests, which say why."""
     import subprocess
+    import tempfile
+    import threading
 
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_kernels.py")
     parts = [subprocess.Popen([sys.executable, script, part], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for part in ("solver", "search")]
-    for part in parts:
-        part.wait()
+    folder = config._zerosum_warm = tempfile.mkdtemp(prefix="zs-warm-")
+    marker = os.environ[WARMED] = os.path.join(folder, "done")  # the workers, started next, inherit it
+
+    def done() -> None:
+        for part in parts:
+            part.wait()
+        open(marker, "w").close()
+
+    threading.Thread(target=done, daemon=True).start()
+    config._zerosum_warming = parts
 
 
 def pytest_configure(config):
@@ -54,13 +70,25 @@ def pytest_configure(config):
         return  # a worker: its controller compiled the modules and chose the temporary folders' base
     _compile_zerosum()
     if getattr(config.option, "numprocesses", None):
-        _warm_kernels()
+        _warm_kernels(config)
     if getattr(config.option, "basetemp", None):
         return  # given
     if getattr(config.option, "numprocesses", None):
         import tempfile
 
         config.option.basetemp = config._zerosum_basetemp = tempfile.mkdtemp(prefix="zs-")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """A worker's tests begin once its controller has filled numba's cache (:func:`_warm_kernels`)."""
+    import time
+
+    marker = os.environ.get(WARMED)
+    if marker and os.environ.get("PYTEST_XDIST_WORKER"):
+        give_up = time.monotonic() + 600
+        while not os.path.exists(marker) and time.monotonic() < give_up:
+            time.sleep(0.1)
 
 
 def pytest_runtest_setup(item):
@@ -75,6 +103,15 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_unconfigure(config):
+    for part in getattr(config, "_zerosum_warming", []):  # a run that ended first (a collection error)
+        if part.poll() is None:
+            part.kill()
+            part.wait()
+    warm = getattr(config, "_zerosum_warm", None)
+    if warm:
+        import shutil
+
+        shutil.rmtree(warm, ignore_errors=True)
     made = getattr(config, "_zerosum_basetemp", None)
     if made:  # the short base made above: removed with the run, as pytest's own are after a few runs
         import shutil
