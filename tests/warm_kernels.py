@@ -2,8 +2,8 @@
 
 The test run's controller (``conftest.py``) runs both parts side by side while its workers start; each worker
 waits for them before its first test.  On a fresh checkout numba's cache is empty, and each of the three workers
-that first needed a kernel compiled it again while the others did: the solver's alone took 40 s a worker.  Tests of a cold cache use a folder of their own
-(``NUMBA_CACHE_DIR``) and still compile."""
+that first needed a kernel compiled it again while the others did: the solver's alone took 40 s a worker.  Tests
+of a cold cache use a folder of their own (``NUMBA_CACHE_DIR``) and still compile."""
 
 import sys
 
