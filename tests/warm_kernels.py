@@ -11,8 +11,9 @@ import zerosum
 from zerosum.agents.prepare import steps_of, warm
 
 PARTS = {
-    # two parts of about the same time (33 s and 40 s on a cold cache, side by side): the solver's tables and search on 128
-    # bits; on 64 bits, then alpha-beta's kernel and MCTS's on bitboards and on cell arrays (past 64 bits)
+    # two parts of about the same time (33 s and 40 s on a cold cache, side by side): the solver's tables and
+    # search on 128 bits; on 64 bits, then alpha-beta's kernel and MCTS's on bitboards and on cell arrays (past 64
+    # bits)
     "solver": [("solver", "connect4-8x8")],
     "search": [("solver", "connect4"), ("alphabeta:depth=2", "connect4"), ("mcts:sims=10", "connect4"),
                ("mcts:sims=10", "connect4-8x8")],
