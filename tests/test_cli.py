@@ -1,9 +1,8 @@
-"""The command line, run as ``zerosum ARGV`` with scripted standard input (``main(argv)`` in this process where
-a test patches zerosum)."""
+"""The command line, run as ``zerosum ARGV`` with scripted standard input (``main(argv)`` in this process, its
+streams captured: :func:`process_helpers.zerosum_run`)."""
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 
@@ -11,30 +10,14 @@ import pytest
 
 from process_helpers import zerosum_run
 
-from zerosum.cli import SUBCOMMANDS, build_parser, main
-
-
-class _Text(io.StringIO):
-    encoding = "utf-8"  # as a real standard output says (a bare StringIO says None)
+from zerosum.cli import SUBCOMMANDS, build_parser
 
 
 def call(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``zerosum ARGV`` with ``stdin`` as standard input (:func:`zerosum_run`): its exit code, standard output
-    and standard error."""
+    """``zerosum ARGV`` with ``stdin`` as standard input, in this process (:func:`zerosum_run`: a test may patch
+    zerosum): its exit code, standard output and standard error."""
     done = zerosum_run(argv, stdin)
     return done.returncode, done.stdout, done.stderr
-
-
-def call_here(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """``main(argv)`` in this process (for a test that patches zerosum), the streams swapped around it."""
-    out, err = _Text(), _Text()
-    saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
-    try:
-        code = main(argv)
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_help_lists_commands() -> None:
@@ -54,7 +37,7 @@ def test_every_available_subcommand_has_help() -> None:
     assert "play" in available and "bench" in available
     for name in available:
         assert name in SUBCOMMANDS
-        assert call_here([name, "--help"])[0] == 0
+        assert call([name, "--help"])[0] == 0
 
 
 def test_play_survives_bad_input_and_finishes() -> None:
@@ -155,5 +138,5 @@ def test_analyze_refuses_a_bad_position_before_any_engine_starts(moves, words, m
 
     monkeypatch.setattr(prepare, "announce", started)
     monkeypatch.setattr(prepare, "start", started)
-    code, _, err = call_here(["analyze", moves])
+    code, _, err = call(["analyze", moves])
     assert code == 2 and err.count("\n") == 1 and words in err, err
