@@ -361,16 +361,19 @@ def _run_report(args: argparse.Namespace) -> int:
     from .arena_options import check_ranking, finish_ranking, is_png
 
     check_ranking(args, config, path)  # --ranking, --grade (never the results file itself)
-    out_dir = None
+    out_dir, unwritten = None, ""
     if not args.no_plots:  # the plots' folder and files are checked before anything is shown or written
         if args.plots is not None and not args.plots.strip():
             raise InvalidFileError("--plots needs a folder name (leave it out for the results file's folder)")
         out_dir = Path(args.plots) if args.plots is not None else path.resolve().parent
-        if out_dir.exists() and not out_dir.is_dir():
-            raise InvalidFileError(f"--plots {shown(out_dir)} is not a folder: name a folder for the plots")
-        if out_dir.is_dir():
+        if args.plots is None and not os.access(out_dir, os.W_OK | os.X_OK):  # a shared, read-only run: tables
+            unwritten, out_dir = (f"zerosum report: no plots: the results file's folder {shown(out_dir)} is not "
+                                  "writable (--plots DIR writes them elsewhere)"), None
+        elif out_dir.is_dir():
             for name in plot_names(report, path.stem):  # an earlier report's PNG is replaced, nothing else
                 check_output(out_dir / name, overwrite=args.overwrite or is_png(out_dir / name), what="plot")
+        elif out_dir.exists():
+            raise InvalidFileError(f"--plots {shown(out_dir)} is not a folder: name a folder for the plots")
         else:
             check_output(out_dir, what="plots folder")
     console = _console()
@@ -380,6 +383,8 @@ def _run_report(args: argparse.Namespace) -> int:
         out_dir.mkdir(exist_ok=True)
         for written in write_plots(report, out_dir, path.stem):
             print(f"wrote {written}")
+    if unwritten:
+        print(unwritten, file=sys.stderr)
     return 0
 
 
