@@ -75,7 +75,8 @@ def test_a_solver_s_first_search_tells_of_the_solver_s_compiled_code(monkeypatch
 
     told: list[list[str]] = []
     monkeypatch.setattr(solver_steps, "warm", lambda steps: told.append([s.key for s in steps]))
-    monkeypatch.setattr(solver_steps, "_READY", set())  # as in a process that has not searched yet
+    # as in a process that has made solvers (run alone, it had not) but not searched yet
+    monkeypatch.setattr(solver_steps, "_READY", {"solver tables", "solver tables 128"})
     assert zerosum.Solver("connect4", tt_size=1 << 10).solve("4453") == -2 and told == []  # the book: no search
     zerosum.Solver("connect4", tt_size=1 << 10, book=False).solve("4453")
     assert told[0] == ["numba", "solver tables", "solver search"]

@@ -165,7 +165,7 @@ def _run_analyze(args: argparse.Namespace) -> int:
 
     # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait;
     # not its search where the opening book answers (the exit would wait for it: zerosum.agents.prepare)
-    steps, past = solver_steps(args.game), _past_book(args)
+    steps, past = solver_steps(args.game, args.tt_log_size), _past_book(args)
     announce(steps if past else steps[:-1], on_stderr)
     from ..analysis import service
     from ..core.words import score_words

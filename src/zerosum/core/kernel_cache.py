@@ -30,7 +30,7 @@ SOURCES = (
     "games/connectx_eval.py",
     "kernels/__init__.py", "kernels/bits.py", "kernels/connectx.py", "kernels/wide.py",
     "solver/bounds.py", "solver/frames.py", "solver/negamax.py", "solver/order.py", "solver/search.py",
-    "solver/table.py",
+    "solver/layout.py", "solver/table.py",
     "agents/kernels/__init__.py", "agents/kernels/alphabeta.py", "agents/kernels/grid.py",
     "agents/kernels/mcts_bitboard.py", "agents/kernels/mcts_cells.py", "agents/kernels/tree.py",
 )

@@ -59,6 +59,7 @@ from ..game import Game
 from ..values import HEURISTIC_BOUND, WIN
 from . import steps
 from .answers import book_answer, exact_answer
+from .layout import DEFAULT_LOG_SIZE
 from .steps import takes
 
 __all__ = ["SolverAgent", "flag", "solver_steps"]
@@ -198,9 +199,9 @@ class SolverAgent(SearchAgent):
         if state is not None and self._book_move(game, state) is not None:
             return []
         if game.fits_64 or state is not None and not _beyond(game, state):  # type: ignore[attr-defined]
-            return solver_steps(game)
+            return solver_steps(game, self.tt)
         early = steps_of(self._alphabeta(self.limits.time or FALLBACK_TIME), game)
-        return early if state is not None else early + [s for s in solver_steps(game) if s not in early]
+        return early if state is not None else early + [s for s in solver_steps(game, self.tt) if s not in early]
 
     def warm_up(self, game: Game[Any, Any]) -> None:
         """Load (or compile) the solver's code, once per process, and map its table's memory, so that the first
@@ -346,11 +347,11 @@ class SolverAgent(SearchAgent):
         return book_answer(game, state, load_default(game) if self.has_book(game) else None)
 
 
-def solver_steps(game: Any) -> list[Step]:
-    """The steps of the solver's compiled code (:mod:`..agents.prepare`) for ``game`` (a game or its spec):
-    numba's start, the solver's tables, its search (:func:`.steps.solver_steps`); none for a game the solver
-    cannot take."""
-    return steps.solver_steps(game, _make_solver)
+def solver_steps(game: Any, tt: int = DEFAULT_LOG_SIZE) -> list[Step]:
+    """The steps of the solver's compiled code (:mod:`..agents.prepare`) for ``game`` (a game or its spec) and
+    a table of ``2**tt`` entries: numba's start, the solver's tables, its search (:func:`.steps.solver_steps`);
+    none for a game the solver cannot take."""
+    return steps.solver_steps(game, _make_solver, tt)
 
 
 def _beyond(game: Any, state: Any) -> bool:

@@ -153,7 +153,8 @@ class Solver(SolverState):
         current, mask, weak, limit = self._checked(current, mask, weak, limit)
         if not isinstance(lane, Lane):
             raise UsageError(f"lane is one of Solver.lanes(n), not {safe_repr(lane)}")
-        warm_solver(self.game, Solver)  # a cold cache compiles for tens of seconds, saying so: steps.py
+        # a cold cache compiles for tens of seconds, saying so (steps.py): the search of this table and width
+        warm_solver(self.game, Solver, table_log=self.table_log, wide_code=self.wide)
         stats = lane.stats
         halt = stats[search.HALT]
         stats.fill(0)

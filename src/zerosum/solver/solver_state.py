@@ -57,9 +57,12 @@ class SolverState(TakesTurns):
         if book is not True and book is not False:
             book = check_text(book, "book", InvalidFileError, hint=" (a book file's path), True or False")
         self._log_size = log_size = max(1, (tt_size - 1).bit_length())
-        warm_solver(g, type(self), tables_only=True)  # a cold cache compiles the tables' code for seconds: said, not silent
+        # a cold cache compiles the tables' code for seconds: said, not silent
+        warm_solver(g, type(self), tables_only=True, wide_code=self.wide)
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
+        #: the table's size as a power of two: with :attr:`wide`, which compiled search runs (steps.search_kind)
+        self.table_log = self.table.shape[0].bit_length() - 1
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
         self._dims = (g.rows, g.cols, g.k)
         self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)

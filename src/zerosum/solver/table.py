@@ -55,12 +55,11 @@ from numba.extending import intrinsic, overload
 
 from ..kernels.connectx import ONE, U64, ZERO, bits_of, mirror
 from ..kernels.wide import like
+from .layout import DEFAULT_LOG_SIZE, MAX_PART_BITS, wide_entries
 
 __all__ = ["make_table", "table_size", "position_key", "wide_entries", "DEFAULT_LOG_SIZE", "MAX_PART_BITS",
            "MAX_WIDE_PART_BITS"]
 
-#: default table size: 2**24 entries of one 64-bit word each (128 MB)
-DEFAULT_LOG_SIZE = 24
 #: the odd multiplier of the key scrambler (2**64 / golden ratio)
 ODD = np.uint64(0x9E3779B97F4A7C15)
 #: the bound byte: an upper bound ``s`` is ``s + OFFSET``, a lower bound ``s + OFFSET + LOWER``
@@ -70,8 +69,6 @@ LOWER = 128
 _PART_SHIFT = U64(20)
 _WORK_SHIFT = U64(15)
 _DISPLACED = U64(1 << 14)
-#: the most key bits an entry stores: a table needs at least 2**(key bits - 44) entries
-MAX_PART_BITS = 44
 #: on boards past 64 bits, a table too small for that has two-word entries, the second word holding the
 #: rest of the stored bits (at most 64 more); it needs at least 2**(key bits - 108) entries
 MAX_WIDE_PART_BITS = MAX_PART_BITS + 64
@@ -89,13 +86,6 @@ NO_ENTRY = np.uint64(0xFFFFFFFFFFFFFFFF)
 def table_size(log_size: int, key_bits: int = 64) -> int:
     """The entries of a table asked for ``2**log_size``: never more than there are keys."""
     return 1 << min(log_size, key_bits)
-
-
-def wide_entries(rows: int, cols: int, size: int) -> bool:
-    """Whether a table of ``size`` entries (a power of two) for this board has two-word entries: the
-    board is past 64 bits and the slot leaves more than ``MAX_PART_BITS`` bits of the key to store."""
-    bits = cols * (rows + 1)
-    return bits > 64 and bits - (size.bit_length() - 1) > MAX_PART_BITS
 
 
 def make_table(log_size: int = DEFAULT_LOG_SIZE, key_bits: int = 49) -> np.ndarray:
