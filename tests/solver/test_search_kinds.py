@@ -44,11 +44,17 @@ def test_the_probe_of_each_kind_compiles_what_a_solver_of_that_kind_runs(game, l
 
 def test_a_solver_s_search_prepares_its_own_kind(monkeypatch) -> None:
     told: list[list[str]] = []
-    monkeypatch.setattr(steps, "warm", lambda todo: told.append([s.key for s in todo]))
-    monkeypatch.setattr(steps, "_READY", {"solver search", "solver search 128"})  # the usual searches ready
+
+    def warm(todo: list[Any]) -> None:  # what the search would wait for, then no search (no compile here)
+        told.append([s.key for s in todo])
+        raise LookupError("told")
+
+    monkeypatch.setattr(steps, "warm", warm)
+    monkeypatch.setattr(steps, "_READY", {"solver tables 128", "solver search", "solver search 128"})  # the usual
     big = Solver(ConnectX(9, 7, 4), tt_size=1 << 26, book=False)  # 512 MB asked, hardly touched
-    big.solve("4455443")
-    assert told[-1] == ["numba", "solver tables 128", "solver search 128 one-word"]
+    with pytest.raises(LookupError, match="told"):
+        big.solve("4455443")
+    assert told == [["numba", "solver tables 128", "solver search 128 one-word"]]
     assert told[-1][-1] == [s.key for s in steps.solver_steps(big.game, Solver, 26)][-1]
     assert "large tables" in steps.solver_steps(big.game, Solver, 26)[-1].label
 
