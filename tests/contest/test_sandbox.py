@@ -370,6 +370,13 @@ def player(board):
 '''
 
 
+def test_the_jail_links_the_stamp_that_vouches_for_the_kernels() -> None:
+    from zerosum.contest import jail
+    from zerosum.core import kernel_cache
+
+    assert jail.STAMP == kernel_cache.STAMP  # else import zerosum in a seat drops every linked kernel
+
+
 @needs_sandbox
 def test_a_seat_loads_zerosums_compiled_kernels_from_the_machines_cache(tmp_path: Path) -> None:
     """Numba's cache is in the seat's scratch folder, where links to zerosum's own read-only cache wait: the

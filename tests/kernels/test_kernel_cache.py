@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import zerosum
-from zerosum.core.kernel_cache import FOLDERS, SOURCES, STAMP, digest, refresh
+from zerosum.core.kernel_cache import FOLDERS, SOURCES, STAMP, cache_folder, digest, refresh
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "zerosum"
 
@@ -71,15 +74,17 @@ def _kernel_folder(tmp: Path) -> Path:
     return tmp
 
 
-def _run(folder: Path, refreshed: bool) -> int:
+def _run(folder: Path, refreshed: bool, env: dict[str, str] | None = None) -> int:
     script = (f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
               + (f"from pathlib import Path\nfrom zerosum.core.kernel_cache import refresh\n"
                  f"refresh(Path({str(folder)!r}), ('piece.py', 'kernel.py'), ('.',))\n" if refreshed else "")
               + "import kernel\nprint(kernel.kernel())\n")
-    return int(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+    return int(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env=None if env is None else {**os.environ, **env}).stdout)
 
 
-def test_an_edit_to_an_inlined_piece_reaches_the_cached_kernel(tmp_path: Path) -> None:
+def test_an_edit_to_an_inlined_piece_reaches_the_cached_kernel(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)  # numba's cache in the folder's own __pycache__
     folder = _kernel_folder(tmp_path)
     assert _run(folder, refreshed=False) == 10
     (folder / "piece.py").write_text((folder / "piece.py").read_text().replace("return 1", "return 2"))
@@ -103,4 +108,25 @@ def test_zerosums_own_caches_are_stamped_with_its_sources() -> None:
     assert refresh() == []  # import zerosum did it already, and nothing changed since
     package = Path(zerosum.__file__).resolve().parent  # the zerosum imported (installed or from the checkout)
     now = digest(package)
-    assert [(package / f / "__pycache__" / STAMP).read_text() for f in FOLDERS] == [now] * len(FOLDERS)
+    assert [(cache_folder(package, f) / STAMP).read_text() for f in FOLDERS] == [now] * len(FOLDERS)
+
+
+@pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "user-wide"])
+def test_a_cache_numba_keeps_elsewhere_follows_the_sources_too(tmp_path: Path, where: str) -> None:
+    """numba keeps the kernels under ``NUMBA_CACHE_DIR`` when it is set (a notebook server, a contest seat), and in
+    its user-wide cache when the folder's ``__pycache__`` cannot be written (here: a file in its place): the
+    stamp goes there, so the edit is seen there too (it was not: the old piece, from the cache)."""
+    (tmp_path / "src").mkdir()
+    folder = _kernel_folder(tmp_path / "src")
+    if where == "NUMBA_CACHE_DIR":
+        env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    else:
+        (folder / "__pycache__").write_text("not a folder")
+        env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "NUMBA_CACHE_DIR": ""}
+    assert _run(folder, refreshed=True, env=env) == 10
+    kept = list((tmp_path / ("numba" if where == "NUMBA_CACHE_DIR" else "xdg/numba")).glob("*/kernel*.nbi"))
+    assert len(kept) == 1 and (kept[0].parent / STAMP).is_file()  # numba's own folder, stamped
+    (folder / "piece.py").write_text((folder / "piece.py").read_text().replace("return 1", "return 2"))
+    assert _run(folder, refreshed=False, env=env) == 10  # numba alone: the trap
+    assert _run(folder, refreshed=True, env=env) == 20
+    assert _run(folder, refreshed=True, env=env) == 20 and len(list(kept[0].parent.glob("kernel*.nbi"))) == 1

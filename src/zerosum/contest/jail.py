@@ -51,6 +51,8 @@ import time
 FIRST_UID = 1_000_000_000
 CANNOT_JAIL = 126
 FAILED = 1
+#: the stamp of numba's cache folders (``zerosum.core.kernel_cache.STAMP``: this module imports nothing of zerosum)
+STAMP = "zerosum-kernel-sources.sha1"
 #: bytes of the program's standard error passed on at most at once, and a second over time (the rest is left out)
 ERRORS_BURST, ERRORS_RATE = 64 << 10, 16 << 10
 _ERRORS_TAIL = 4 << 10  # of what was left out, the end kept, to be passed on at the end
@@ -68,11 +70,13 @@ def _say(text: str) -> None:
 
 def _link(source: str, target: str) -> None:
     """Links in folder ``target`` (made) to the numba cache files of the read-only folder ``source``: numba loads
-    the kernels zerosum compiled before from them, and writes what it compiles anew beside them, in scratch."""
+    the kernels zerosum compiled before from them, and writes what it compiles anew beside them, in scratch.
+    The stamp of the sources they were built from is linked too (:data:`STAMP`): ``import zerosum`` finds its
+    cache vouched for, not unknown kernels to drop (:mod:`zerosum.core.kernel_cache`)."""
     try:
         os.makedirs(target, exist_ok=True)
         for name in os.listdir(source):
-            if name.endswith((".nbi", ".nbc")):
+            if name.endswith((".nbi", ".nbc")) or name == STAMP:
                 os.symlink(os.path.join(source, name), os.path.join(target, name))
     except OSError:
         pass  # no cache: numba compiles
