@@ -3,10 +3,10 @@ and of its search, loaded from numba's cache or compiled (a first run) by a smal
 
 The tables' code is compiled once for 64-bit boards and once for 128-bit ones (:mod:`zerosum.kernels.wide`),
 the search once for each kind of bitboard and table entry (:func:`search_kind`: a table large enough past 64
-bits has one-word entries), so each has a step of its own.  This module stands below :mod:`.solver`: what makes the small solver is handed
-in (``make``: the :class:`.solver.Solver` class, or a function that imports it when called), and a new
-``Solver``'s search has its code ready first, telling a person using zerosum from Python of a compile
-(:func:`warm_solver`).
+bits has one-word entries), so each has a step of its own.  This module stands below :mod:`.solver`: what
+makes the small solver is handed in (``make``: the :class:`.solver.Solver` class, or a function that imports
+it when called), and a new ``Solver``'s search has its code ready first, telling a person using zerosum from
+Python of a compile (:func:`warm_solver`).
 
 A host that runs searches under a time limit it enforces from outside (the web server's worker processes) is
 told of each step's work as it starts and ends (:func:`telling`), so that it waits for a compile -- tens of
