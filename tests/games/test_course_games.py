@@ -475,7 +475,8 @@ def test_what_a_game_gets_wrong_is_one_line_naming_the_method() -> None:
         return GameState("O" if state.to_move == "X" else "X", 0, state.board, state.moves)
 
     Mutating = type("TicTacToe", (TicTacToe,), {"result": mutating})
-    with pytest.raises(GameError, match="changed the state it was given: it must return a new state"):
+    with pytest.raises(GameError, match="changed the state it was given, or a call before it did .*: it must return "
+                                        "a new state"):
         make_agent("alphabeta:plain=1").search(Mutating(), Mutating().initial)
     Silent = type("TicTacToe", (TicTacToe,), {"utility": lambda self, state, player: None})
     with pytest.raises(GameError, match=r"utility returned None at the end: it must return a number"):

@@ -75,6 +75,7 @@ from typing import Any, Callable
 from ..agents.homework import BadAnswer, plain_int
 from ..core.files import describe_exception
 from ..errors import GameError
+from ..games.course_bugs import changed_words, handed
 from ..games.course_rules import GameBug
 from ..pool.moves import move_report
 from .counting import cpu_limit, metered
@@ -225,6 +226,7 @@ def play_game(task: GameTask, send: Send) -> None:
             engines[seat].tell(task.deadlines[seat - 1] if task.engines else None,
                        (clock.left[1], clock.left[2], clock.increment) if clock is not None else None)
         send(("think", seat, KILL_MARGIN if seat in engines and task.engines else 0.0))
+        given, changed = handed(game, state)  # a course game's state: a copy, for the player to read, not change
         start = time.perf_counter()
         try:  # everything done with the agent's answer stays inside this guard
             with contextlib.ExitStack() as stack:
@@ -232,12 +234,15 @@ def play_game(task: GameTask, send: Send) -> None:
                     stack.enter_context(metered(meter))
                 if seat in cpu:  # whose nodes may not be counted: its CPU time is bounded
                     guard = stack.enter_context(cpu_limit(cpu[seat]))
-                report = move_report(game, state, agent)
+                report = move_report(game, given, agent)
             action, value, depth = report.action, report.value, report.depth
             exact = report.exact is True and value is not None
             nodes = meter.nodes() if meter is not None else report.nodes
-        except (KeyboardInterrupt, GameBug):  # Ctrl-C, or a bug of the game itself: nobody forfeits
-            raise
+        except (KeyboardInterrupt, GameBug) as exc:  # Ctrl-C, or a bug of the game itself: nobody forfeits,
+            if isinstance(exc, KeyboardInterrupt) or not changed():  # unless the player changed the state first
+                raise
+            send(("end", 3 - seat, one_line(changed_words(named[seat], state)), True))
+            return
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a user's agent forfeits too
             kind = getattr(exc, "kind", None) if isinstance(exc, BadAnswer) else None
             reason = one_line(f"{kind}: {exc}" if kind else f"error: {_raised(named[seat], exc, game, state)}")
@@ -249,9 +254,9 @@ def play_game(task: GameTask, send: Send) -> None:
         used = engines[seat].used if seat in engines else None
         if used is not None:  # an engine's: as its own deadline measured it (and its clock is charged so)
             elapsed = used
-        over = _over(meter, guard)
-        if over is not None:  # it caught the NodeLimitExceeded (or the CPU's) and answered anyway
-            send(("end", 3 - seat, over, True))
+        over = _over(meter, guard) or (one_line(changed_words(named[seat], state)) if changed() else None)
+        if over is not None:  # it caught the NodeLimitExceeded (or the CPU's) and answered anyway; or it changed
+            send(("end", 3 - seat, over, True))  # the state it was given (a trial move not taken back)
             return
         try:
             legal, why = check_action(game, state, action)

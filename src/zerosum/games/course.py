@@ -41,7 +41,7 @@ from typing import Any, Callable
 from ..errors import AgentError, GameError, IllegalMoveError, InvalidPositionError, InvalidSpecError
 from ..game import BoardView, Game, Outcome, safe_repr
 from .course_players import fixed_side, label_name, marked, player_number
-from .course_bugs import (ZERO_SUM_CHECKS, GameBug, MethodFailed, describe_call_error, first_repeat,
+from .course_bugs import (ZERO_SUM_CHECKS, GameBug, MethodFailed, copy_hint, describe_call_error, first_repeat,
                           not_itself, over_answer, repeated, utility_sign, zero_sum)
 from .course_rules import NEEDS, CourseRules, EasyRules, rules_for
 from .course_state import CourseState, first_unequal, hashable_action, plain_action
@@ -215,12 +215,18 @@ class CourseGame(Game[CourseState, Any]):
         if after is None:
             raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) returned None: it must return the "
                             "next state")
-        if after is value or (before is not value and self._changed(value, before)):
+        if after is value:
             raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given: "
-                            f"it must return a new state ({_copy_hint(value)})")
+                            f"it must return a new state ({copy_hint(value)})")
+        if before is not value and self.key_changed(value, before):  # result, or a call before it (evaluate)
+            raise GameBug(f"{self.name_}: result(state, {safe_repr(raw)}) changed the state it was given, or a "
+                          "call before it did (your evaluate or evaluation): it must return a new state, and no "
+                          f"method may change a state it is given ({copy_hint(value)})")
         return self.wrap(after, state._ply + 1)
 
-    def _changed(self, value: Any, before: Any) -> bool:
+    def key_changed(self, value: Any, before: Any) -> bool:
+        """Whether your state ``value`` no longer has the key ``before`` taken of it (``result``'s check, and the
+        referee's of a player: :func:`.course_bugs.handed`)."""
         try:
             return bool(self.rules.key(value) != before)
         except Exception:  # noqa: BLE001 - a key that could be taken before and not after: changed
@@ -385,13 +391,3 @@ class CourseGame(Game[CourseState, Any]):
     def __repr__(self) -> str:
         return f"get_game({self.spec!r})" if self.portable else f"get_game(<{self.name_} object>)"
 
-
-def _copy_hint(value: Any) -> str:
-    """How to copy a state like ``value`` before changing it, for the GameBug line of a result that changed it."""
-    if hasattr(value, "shape") and callable(getattr(value, "copy", None)):
-        return "copy it first: board = state.copy()"
-    if isinstance(getattr(value, "board", None), dict):  # AIMA's GameState: a namedtuple with a dict board
-        return "copy the board first, e.g. board = dict(state.board)"
-    if isinstance(value, list):
-        return "copy it first, e.g. board = copy.deepcopy(state)"
-    return "copy what you change first, e.g. copy.deepcopy(state)"

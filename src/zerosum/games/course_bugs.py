@@ -16,9 +16,10 @@ be equal to itself (:func:`not_itself`: NaN never is, so no move could find it),
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 import numbers
-from typing import Any
+from typing import Any, Callable
 
 from ..core.checks import clip
 from ..core.files import describe_exception
@@ -26,7 +27,8 @@ from ..errors import GameError
 from ..game import safe_repr
 
 __all__ = ["GameBug", "MethodFailed", "MAX_MESSAGE", "one_line", "describe_call_error", "raised", "over_answer",
-           "utility_sign", "not_itself", "zero_sum", "first_repeat", "repeated", "ZERO_SUM_CHECKS"]
+           "utility_sign", "not_itself", "zero_sum", "first_repeat", "repeated", "ZERO_SUM_CHECKS", "copy_hint",
+           "handed", "changed_words"]
 
 #: the longest message made of what a person's code raised, in characters
 MAX_MESSAGE = 300
@@ -176,3 +178,43 @@ def repeated(name: str, action: Any, state: Any) -> GameBug:
     """The GameBug line for ``actions`` that listed ``action`` more than once at ``state``."""
     return GameBug(one_line(f"{name}: actions returned {safe_repr(action, 60)} twice at state {safe_repr(state, 80)}: "
                             "each legal move must be listed once (a move listed twice is shown and searched twice)"))
+
+
+def copy_hint(value: Any) -> str:
+    """How to copy a state like ``value`` before changing it, for the GameBug line of a result that changed it."""
+    if hasattr(value, "shape") and callable(getattr(value, "copy", None)):
+        return "copy it first: board = state.copy()"
+    if isinstance(getattr(value, "board", None), dict):  # AIMA's GameState: a namedtuple with a dict board
+        return "copy the board first, e.g. board = dict(state.board)"
+    if isinstance(value, list):
+        return "copy it first, e.g. board = copy.deepcopy(state)"
+    return "copy what you change first, e.g. copy.deepcopy(state)"
+
+
+def handed(game: Any, state: Any) -> tuple[Any, Callable[[], bool]]:
+    """What a player is handed for ``state``, and a test, for after it answered, of whether it changed it.  A
+    course game's states (:class:`~.course.CourseGame`) are your own, lists and dicts that can be changed: the
+    player gets a copy (``copy.deepcopy``), so that a change cannot reach the game's own state (the start, which
+    every game of a run shares), and the test takes the copy's key again, as ``result``'s own check does.  A
+    change is the player's fault, which forfeits its game, not the game's, which would stop every game of a run.
+    Elsewhere (zerosum's own games, whose states never change; a state that is its own key) ``state`` itself
+    and a test that is always False."""
+    if not getattr(game, "COURSE", False) or not getattr(game, "watch", False):
+        return state, lambda: False
+    held = game.check_state(state)
+    before = held.key
+    if before is held.value:
+        return state, lambda: False
+    try:
+        given = game.wrap(copy.deepcopy(held.value), held._ply)
+    except Exception:  # noqa: BLE001 - a state deepcopy cannot copy: the player reads the game's own
+        given = held
+    return given, lambda: bool(game.key_changed(given.value, before))
+
+
+def changed_words(label: str | None, state: Any) -> str:
+    """Why a player (``label``: its name, when it has one) that changed the course game's ``state`` it was given
+    (:func:`handed`) forfeits, or its move is refused."""
+    who = f": {label} left it changed" if label else ""
+    return (f"changed the state it was given{who} (a trial move not taken back?); a player must leave it as it is "
+            f"({copy_hint(getattr(state, 'value', state))})")

@@ -207,12 +207,16 @@ def choose_move(job: Job) -> MoveReport:
     """The agent's move in the job's position (the job a worker runs), checked legal; raises
     InvalidPositionError for a finished game and AgentError for a move the rules refuse."""
     from ..errors import AgentError, InvalidPositionError
+    from ..games.course_bugs import changed_words, handed
 
     game, state = position(job)
     if game.is_terminal(state):
         raise InvalidPositionError("the game is over: there is no move to make")
     agent = agent_of(job)
-    report = move_report(game, state, agent, job.face)
+    given, changed = handed(game, state)  # a course game's state: a copy, for the agent to read, not change
+    report = move_report(game, given, agent, job.face)
+    if changed():
+        raise AgentError(f"{agent.spec}: {changed_words(None, state)}")
     why = refusal(game, state, report.action, agent.spec)
     if why is not None:
         raise AgentError(why)

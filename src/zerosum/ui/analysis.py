@@ -59,14 +59,19 @@ def engine_move(game: Game[Any, Any], state: Any, agent: Agent,
     """Let ``agent`` choose a move in ``state`` (``search``: how to ask it, default its own ``search``);
     checks the move is legal (raises AgentError if not, in the arena's words:
     :func:`zerosum.pool.moves.refusal`)."""
+    from ..games.course_bugs import changed_words, handed
+
+    given, changed = handed(game, state)  # a course game's state: a copy, for the agent to read, not change
     start = _time.perf_counter()
     found: SearchResult | None = None
     if isinstance(agent, SearchAgent):
-        found = (search or agent.search)(game, state)
+        found = (search or agent.search)(game, given)
         action = found.action
     else:
-        action = agent(game, state)
+        action = agent(game, given)
     elapsed = _time.perf_counter() - start
+    if changed():
+        raise AgentError(f"{agent.spec}: {changed_words(None, state)}")
     from ..pool.moves import refusal
 
     why = refusal(game, state, action, agent.spec)  # the arena's words: the answer, its type, the position
