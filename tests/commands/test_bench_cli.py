@@ -39,3 +39,17 @@ def test_bench_numeric_options_have_ranges(capsys) -> None:
         assert main(["bench", *argv]) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and argv[1] in err, argv
+
+
+def test_bench_alphabeta_defaults_to_each_game_s_own_evaluation(capsys, tmp_path, monkeypatch) -> None:
+    """Its default was ``window``, refused on every game without it (Migration, Othello, a student's game)."""
+    assert main(["bench", "alphabeta", "--game", "migration:n=5", "--nodes", "500", "--rounds", "1"]) == 0
+    assert "evaluation: mobility" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # a student's own evaluation, by file (as alphabeta:eval= takes it)
+    (tmp_path / "mine.py").write_text("def centre(game, state, player):\n    return 0\n")
+    assert main(["bench", "alphabeta", "--game", "connect4", "--eval", "mine.py:centre", "--nodes", "500",
+                 "--rounds", "1"]) == 0
+    assert "evaluation: mine.py:centre" in capsys.readouterr().out
+    assert main(["bench", "alphabeta", "--game", "migration:n=5", "--eval", "window"]) == 2
+    assert capsys.readouterr().err.strip() == ("zerosum bench: error: Migration 5 x 5 has no 'window' evaluation: "
+                                               "choose one of mobility")
