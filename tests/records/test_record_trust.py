@@ -192,3 +192,15 @@ def test_a_record_of_a_game_object_read_elsewhere_says_to_give_the_game(tmp_path
     with pytest.raises(InvalidFileError, match=r"names a game object \(ZzNeverMade\) .*game=ZzNeverMade\(\)") as info:
         records.read(tmp_path / "r.pgn")
     assert "\n" not in str(info.value)
+
+
+def test_a_game_file_s_record_with_tuple_moves_is_refused_for_its_tag_not_its_parentheses(tmp_path: Path) -> None:
+    """A course game's moves are tuples, ``(0,1)``: without the game named, the record was misread as PGN
+    variations (``move number 2. is followed by '(', not a move``); it is the tag's refusal, as for any other."""
+    text = f'[Game "{tmp_path}/grid.py:Grid"]\n[Result "*"]\n\n1. (0,1) 2. (1,1) *\n'
+    with pytest.raises(InvalidFileError, match=r"^game 1, line 1: Game tag .*grid.py:Grid' names a Python file, "
+                                               "and reading a record runs no code it names"):
+        records.parse(text)
+    with pytest.raises(InvalidFileError, match=r"^game 1, line 1: Game tag 'nosuch': unknown game 'nosuch'"):
+        records.parse('[Game "nosuch"]\n[Result "*"]\n\n1. (0,1) *\n')
+    assert not (tmp_path / "grid.py").exists()

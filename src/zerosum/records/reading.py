@@ -111,15 +111,16 @@ class _Shared:
 
     def paren_moves(self, spec: str | None) -> bool:
         """Whether the moves of game ``spec`` are written with parentheses (a course game's tuples ``(2,2)``),
-        so that a pair of them inside a word is part of a move (False for a spec that does not name a game:
-        the game's own error comes when the game is read)."""
+        so that a pair of them inside a word is part of a move.  A Game tag that names no game the record can
+        be read with (unknown, or a game file's without the game given) is its error (InvalidFileError), here
+        rather than a move's parentheses misread as a variation."""
         key = spec or ""
         if key not in self.parens:
+            game = game_of(key, self.given)
             try:
-                game = game_of(key, self.given)
                 self.parens[key] = any(c in game.format_action(a) for a in game.actions(game.initial_state)[:64]
                                        for c in "()")
-            except (GameError, InvalidFileError):
+            except GameError:  # the game's own error comes when its moves are replayed
                 self.parens[key] = False
         return self.parens[key]
 
@@ -249,7 +250,10 @@ def _games(text: str, shared: _Shared) -> Iterator[Record]:
                     raise bad(str(exc)) from None
             elif "(" in token.text or ")" in token.text:
                 if keep_pairs is None:
-                    keep_pairs = shared.paren_moves(tags.get("Game"))
+                    try:
+                        keep_pairs = shared.paren_moves(tags.get("Game"))
+                    except InvalidFileError as exc:  # as the game's record would say it when finished
+                        raise bad(str(exc), start) from None
                 for piece in split_parens(token.text, keep_pairs):
                     word(piece)
             else:
