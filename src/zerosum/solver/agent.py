@@ -71,7 +71,6 @@ _NO = ("0", "false", "no", "off")
 #: what a move proven only in win/draw/loss says (``SolverAgent.last_proof``), by the position's value
 PROOF = {1: "a proven win; distance not yet known", 0: "a proven draw",
          -1: "a proven loss whatever it plays; which move loses slowest is not yet known"}
-BIG = 1 << 30
 #: alpha-beta's seconds for a move out of the solver's reach (``analysis.REACH``) when it is given no time
 FALLBACK_TIME = 1.0
 #: under a hard time control, the share of the time the win/draw/loss search leaves for alpha-beta's move (when
@@ -327,8 +326,8 @@ class SolverAgent(SearchAgent):
                 break
             if report is not None:
                 report(proved)
-        proven = run.proven()
-        best = max(proven, key=lambda c: (run.exact.get(c, -BIG), -proven.index(c)))
+        proven = run.proven()  # the best score each can be sure of: never a loss at once where one is slower
+        best = max(proven, key=lambda c: (run.floor(c), -proven.index(c)))
         self.last_proof = PROOF[value]
         return SearchResult(action=best, value=value * HEURISTIC_BOUND, nodes=run.nodes,
                             depth=solver.game.cells - state.ply, elapsed=clock() - start, pv=(best,),

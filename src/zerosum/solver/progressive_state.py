@@ -124,6 +124,23 @@ class ProgressiveState:
         wdl = self.wdl.get(column, self.best_class())  # unknown: no better than the position itself
         return top if wdl is None or wdl > 0 else min(top, wdl)
 
+    def floor(self, column: int) -> int:
+        """The lowest score ``column`` can still turn out to have, without searching it: its exact score once
+        proven; else a win with the last stone (1) where it wins, a draw (0) where it draws at worst, and where
+        it loses, a loss with the other side's next stone, or, for a move that hands over no win in one
+        (:func:`.sampling.safe_moves`), with the stone after: of two moves whose loss is not yet timed, the
+        one that hands over a win at once is the worse."""
+        if column in self.exact:
+            return self.exact[column]
+        wdl = self.wdl.get(column, self.best_class())
+        if wdl is not None and wdl >= 0:
+            return wdl
+        from .sampling import safe_moves
+
+        cells, ply = self.solver.game.cells, self.state.ply
+        soonest = ply + (4 if column in safe_moves(self.solver.game, self.state) else 2)  # their winning stone
+        return -((cells + 2 - soonest) // 2)
+
     def settled(self) -> int | None:
         """The best column once no other can beat it, before every column is scored: the centre-most of the
         highest exact score, when every column not yet scored has a lower :meth:`ceiling` (or an equal one but
