@@ -254,7 +254,7 @@ class Service:
                 while len(self._runs) > MAX_RUNS:
                     self._runs.popitem(last=False)
         if not found.done and seconds is not None:
-            found.note = f"not every column is proven within {seconds:g} s"
+            found.note = f"not every column is proven within {seconds:.3g} s"
         return found
 
     def _solved(self, state: Any, actions: list[Any], threads: int, weak: bool, book: bool,

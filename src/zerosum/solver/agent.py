@@ -308,7 +308,7 @@ class SolverAgent(SearchAgent):
         if not run.proven():  # a hard time control ran out before any move was proven
             assert deadline is not None and game is not None
             left = max(0.05, deadline - clock())
-            self.last_fallback = f"nothing proven within {deadline - start:g} s: alphabeta:time={left:.2f} chose"
+            self.last_fallback = f"nothing proven within {deadline - start:.3g} s: alphabeta:time={left:.2f} chose"
             return self._alphabeta(round(left, 3)).search(game, state)
         value = run.best_class()
         assert value is not None
