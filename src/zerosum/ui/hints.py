@@ -183,11 +183,13 @@ def hint_analysis(game: Game[Any, Any], state: Any, *, time: float, solver_time:
     return service(game).analyse(state, seconds=solver_time, on_update=report, time=time)
 
 
-def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str) -> tuple[str, Any]:
-    """The analysis so far: a one-line count in plain text, the hint's rows in colour."""
+def _progress(game: Game[Any, Any], state: Any, found: Analysis, what: str,
+              seconds: float | None = None) -> tuple[str, Any]:
+    """The analysis so far: a one-line count in plain text, the hint's rows in colour; ``seconds``: the wall
+    time it took so far, when ``found.elapsed`` is not (a search on several threads adds up theirs)."""
     actions = game.actions(state)
     proven = sum(a in found.values for a in actions)
-    plain = f"{what}: {proven} of {len(actions)} moves proven ({found.elapsed:.1f} s)"
+    plain = f"{what}: {proven} of {len(actions)} moves proven ({found.elapsed if seconds is None else seconds:.1f} s)"
     rows = format_hints(game, state, found, headline=False)
     return plain, Text.from_markup("\n".join([escape(plain), *(r for _, r in rows)]))
 
@@ -292,9 +294,11 @@ def think(session: Any, agent: Agent) -> tuple[EngineMove, str, float]:
             if not solving or search_within is None:
                 return engine_move(game, state, agent)
             follow = service(game).follower(state)  # the agent's results, as the analysis they add up to
+            began = _time.perf_counter()
 
-            def report(event: Any) -> None:
-                live.update(*_progress(game, state, follow(event), f"{agent.spec} is thinking"))
+            def report(event: Any) -> None:  # the time on the clock: an event's seconds add up the threads'
+                live.update(*_progress(game, state, follow(event), f"{agent.spec} is thinking",
+                                       _time.perf_counter() - began))
 
             seconds = agent.limits.time if agent.limits.time is not None else min(MOVE_TIME, session.solver_time)
             return engine_move(game, state, agent, lambda g, s: search_within(g, s, seconds, report))
