@@ -43,7 +43,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .prepare_words import compile_words, compiling, fit, hear_compiles, heard, keep_streams, remaining, seconds
+from .prepare_words import (UPDATE_EVERY, compile_words, compiling, fit, hear_compiles, heard, keep_streams, remaining,
+                            seconds)
 
 __all__ = ["Step", "step", "numba_step", "numba_usable", "steps_of", "ready", "pending", "start", "warm", "settle",
            "settle_search", "status", "preparing", "remaining", "seconds", "announce", "tell", "leave", "hold",
@@ -333,8 +334,6 @@ def _compiles(steps: list[Step]) -> bool:
     return compiling(_waited_on(steps)[1], time.perf_counter())
 
 
-#: while a compile goes on, what it prepares is said again this often (seconds): no long silence
-UPDATE_EVERY = 10.0
 #: step -> the thread of :func:`tell` or :func:`announce` that says its wait (while alive): another tell is silent
 _TOLD: dict[Step, threading.Thread] = {}
 

@@ -17,11 +17,12 @@ This module knows nothing of the steps but their fields (``ready``, ``running``,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["seconds", "remaining", "compile_words", "fit", "compiling", "heard", "hear_compiles", "keep_streams",
@@ -105,6 +106,38 @@ def remaining(steps: Iterable[Any], now: float | None = None) -> float:
         ran = now - s.started if s.started is not None else 0.0
         left += max(0.0, s.cold * factor - ran)
     return left
+
+
+#: while a wait goes on, it is said again this often (seconds): no long silence
+UPDATE_EVERY = 10.0
+#: a wait longer than this is said (:func:`said_while`)
+SAY_AFTER = 2.0
+
+
+@contextlib.contextmanager
+def said_while(what: str, after: float | None = None) -> Iterator[None]:
+    """While inside: once ``after`` seconds (default :data:`SAY_AFTER`) have passed, ``zerosum: {what}: 2.0 s``
+    on standard error (:func:`on_stderr`), then again every :data:`UPDATE_EVERY` seconds, so that a long wait is
+    said and a quick one says nothing.  Where no thread can be had, nothing is said."""
+    done, began = threading.Event(), time.perf_counter()
+
+    def say() -> None:
+        pause = SAY_AFTER if after is None else after
+        while not done.wait(pause):
+            on_stderr(f"{what}: {seconds(time.perf_counter() - began)}")
+            pause = UPDATE_EVERY
+
+    thread: threading.Thread | None = threading.Thread(target=say, name="zerosum-wait-words", daemon=True)
+    try:
+        thread.start()  # type: ignore[union-attr]
+    except RuntimeError:  # no thread to be had: the wait goes on unsaid
+        thread = None
+    try:
+        yield
+    finally:
+        done.set()
+        if thread is not None:
+            thread.join()
 
 
 def on_stderr(text: str) -> None:

@@ -160,7 +160,7 @@ def _run_analyze(args: argparse.Namespace) -> int:
     import time
 
     from ..agents.prepare import announce, warm
-    from ..agents.prepare_words import on_stderr
+    from ..agents.prepare_words import on_stderr, said_while
     from ..solver.agent import solver_steps
 
     # a cold cache compiles the solver for tens of seconds: a line or two say so rather than a silent wait;
@@ -181,8 +181,11 @@ def _run_analyze(args: argparse.Namespace) -> int:
         print(f"zerosum: {game.cells - state.ply} empty cells: {engine.beyond_reach()}; this analysis may take "
               "hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
     began = time.perf_counter()
+    waiting = (f"analysing {args.moves or 'the start'} ({game.cells - state.ply} empty cells; Ctrl-C stops it, "
+               "saying the columns proven)")
     try:
-        found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
+        with said_while(waiting):  # a long analysis is said on standard error, every 10 s: no silent wait
+            found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
     except KeyboardInterrupt as stop:  # the columns proven before it (zerosum.solver.solver.Interrupted)
         raise KeyboardInterrupt(_stopped(getattr(stop, "scores", None) or [], args.weak,
                                          time.perf_counter() - began)) from None
