@@ -13,7 +13,8 @@ Where the output is no terminal (a pipe, a file: ``zerosum play | tee game.txt``
 but a wait on the engines' preparation is said all the same, on standard error, as ``zerosum analyze`` says it
 (:func:`zerosum.agents.prepare.announce`): ``zerosum: preparing the engine (the solver's search), first run
 only: compiling for 0.2 s, about 20 s more`` as soon as a compile begins (or after a second), again every
-10 s while it goes on, nothing once the wait is over.
+10 s while it goes on, nothing once the wait is over; and so is any other wait over 2 s (``zerosum: solver is
+thinking: 2.0 s``, again every 10 s: :meth:`LiveRow._say`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from rich.text import Text
 
 from ..agents.prepare import MESSAGE_AFTER, Step, announce, pending, ready, status
+from ..agents import prepare_words
 from ..agents.prepare_words import fit, on_stderr, seconds
 
 __all__ = ["LiveRow", "waiting_words", "columns", "TICK"]
@@ -104,11 +106,26 @@ class LiveRow:
 
             self._live = Live(Text(""), console=self.output.console, transient=True, auto_refresh=False)
             self._live.__enter__()
-        if self.live_ok and self.idle is not None:
-            self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
+        if self.idle is not None:
+            work = self._tick if self.live_ok else self._say
+            self._ticker = threading.Thread(target=work, name="zerosum-waiting", daemon=True)
             self._ticker.start()
         self._tell(self.needs)
         return self
+
+    def _say(self) -> None:
+        """Nothing redrawn (a pipe, a log): a wait longer than ``SAY_AFTER`` seconds is said on standard error,
+        again every ``UPDATE_EVERY`` seconds (``zerosum: solver is thinking: 2.0 s``), as ``zerosum analyze``
+        says its own; a wait on the preparation is said as such (:meth:`_tell`), not twice."""
+        pause = prepare_words.SAY_AFTER
+        while not self._stop.wait(pause):
+            with self._lock:
+                idle, since, needs = self.idle, self._since, self.needs
+            if needs and not ready(needs):
+                pause = TICK
+                continue
+            on_stderr(f"{idle}: {seconds(_time.perf_counter() - since)}")
+            pause = prepare_words.UPDATE_EVERY
 
     def _tell(self, needs: list[Step] | None) -> None:
         """No terminal: the wait on ``needs`` (not None) is said on standard error while they are being
