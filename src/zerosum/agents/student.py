@@ -35,12 +35,14 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 import weakref
 from typing import Any, Callable
 
 from ..core.files import describe_exception
 from ..errors import AgentError
 from ..game import Game, safe_repr
+from ..values import HEURISTIC_BOUND
 from ..games.course_bugs import raised
 from ..games.course_players import PROBE_PLIES, ignores_player, probe_positions
 from .positions import position_name
@@ -153,16 +155,37 @@ def checked(func: Callable[..., Any], name: str | None = None, *, players: Calla
             raise AgentError(f"evaluation {shown} {raised(exc)} at "
                              f"{position_name(game, state)} for {_player(player, players)}") from None
         if type(value) is int or (type(value) is float and value - value == 0.0):  # the common answers
-            return value
-        why = bad_value(value)
-        if why is not None:
-            raise _fail(shown, game, state, player, why, players, call)
+            if -HEURISTIC_BOUND <= value <= HEURISTIC_BOUND or shown in _NOTED:
+                return value
+        else:
+            why = bad_value(value)
+            if why is not None:
+                raise _fail(shown, game, state, player, why, players, call)
+            if shown in _NOTED or -HEURISTIC_BOUND <= value <= HEURISTIC_BOUND:
+                return value
+        _NOTED.add(shown)
+        _note(f"evaluation {shown} returned {safe_repr(value, 40)} at {position_name(game, state)}: the searches "
+              f"count any value past ±{HEURISTIC_BOUND:,} as ±{HEURISTIC_BOUND:,}, so moves it tells apart only "
+              "beyond that look alike; scale it down (said once a run)")
         return value
 
     evaluate.__name__ = getattr(func, "__name__", "evaluation")
     if hasattr(func, "view"):
         evaluate.view = func.view  # type: ignore[attr-defined]
     return evaluate
+
+
+#: the evaluations (by name) whose values past the bound were said, once a process (:func:`checked`)
+_NOTED: set[str] = set()
+
+
+def _note(text: str) -> None:
+    """``zerosum: note: text``, a line on standard error (if there is one to write to)."""
+    try:
+        if sys.stderr is not None:
+            print(f"zerosum: note: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # standard error closed
+        pass
 
 
 def probe_evaluation(func: Callable[..., Any], game: Game[Any, Any], view: str = "mover") -> None:
