@@ -3,6 +3,14 @@
 the marks as DESIGN's list of ``{ply, move, before, after, class, best, ...}``; ``-o FILE`` an annotated
 record (``?`` / ``??`` / ``!`` and a comment a verdict) that ``zerosum replay`` reads.
 
+No wait is silent (:class:`_Waits`): once nothing has shown for :data:`LIVE_AFTER` seconds, a line on the
+terminal says what the review is doing (``judging ply 25: the solver (at most 10 s a position), 4.2 s``),
+redrawn in place and erased when the next row comes -- on standard output when it is the terminal the rows go
+to, else on standard error when that is a terminal (``--json``, a pipe); where neither is one, a line on
+standard error after :data:`SAID_AFTER` seconds and again every :data:`SAID_AGAIN` seconds.  Never in the
+JSON.  Loading a large record file says so once (:func:`.replay.reading`); with ``--index N`` reading stops
+after game N.
+
 Quick to import: the review loads inside ``run``.
 """
 
@@ -11,17 +19,25 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
+import time
 from typing import Any
 
 from .options import DEFAULT_GAME, UsageError, add_game_option, float_arg, int_arg
 
-__all__ = ["COMMANDS", "MAX_LINE", "MAX_TIME"]
+__all__ = ["COMMANDS", "MAX_LINE", "LIVE_AFTER", "SAID_AFTER", "SAID_AGAIN"]
 
-#: the longest refutation line (plies) and the most seconds an estimate takes a position
-MAX_LINE, MAX_TIME = 42, 600.0
+#: the longest refutation line (plies)
+MAX_LINE = 42
+#: seconds without news before a wait is said: on a terminal, a line redrawn in place (refreshed every
+#: ``TICK``); elsewhere a line on standard error, and again every ``SAID_AGAIN`` seconds while it lasts
+LIVE_AFTER, SAID_AFTER, SAID_AGAIN, TICK = 1.0, 1.5, 10.0, 0.2
 
 
 def _add(p: argparse.ArgumentParser) -> None:
+    from ..reviewer.judge import MAX_TIME  # the one bound of review(seconds=, solver_time=) and of these options
+    from .replay import MAX_GAME_NUMBER
+
     p.add_argument("source", metavar="MOVES|FILE",
                    help="the game: a move string in the game's notation (4453...), or a record file (every game "
                         "of it, or --index N)")
@@ -30,17 +46,19 @@ def _add(p: argparse.ArgumentParser) -> None:
     option = p._option_string_actions["--game"]
     option.help = (f"{option.help}; with a record file, the record's game: needed for a record of your own game "
                    "file, which a record never runs (the same file name and class as its Game tag)")
-    p.add_argument("--index", "-n", type=int_arg(1, 10_000_000), default=None, metavar="N",
-                   help="review only game N of a record file, counted from 1 (default: every game)")
+    p.add_argument("--index", "-n", type=int_arg(1, MAX_GAME_NUMBER), default=None, metavar="N",
+                   help=f"review only game N of a record file, counted from 1, at most {MAX_GAME_NUMBER:,} (the "
+                        "file is read no further; default: every game)")
     p.add_argument("--agent", default=None, metavar="SPEC",
                    help="judge by this engine's estimates (alphabeta:time=0.5) instead of the solver; where the "
                         "solver does not go, alpha-beta estimates within --time a position")
     p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0), default=1.0, metavar="SECONDS",
-                   help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:g})")
+                   help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:,.0f})")
     p.add_argument("--solver-time", type=float_arg(hi=MAX_TIME, above=0), default=10.0, metavar="SECONDS",
                    help="boards the solver takes without an opening book (all but 7 x 6): its seconds a position; "
-                        "a position not proven by then is estimated by alpha-beta (default 10); past 64 bits one with more than "
-                        "40 empty cells is estimated within --time, the solver not asked")
+                        "a position not proven by then is estimated by alpha-beta (default 10, at most "
+                        f"{MAX_TIME:,.0f}); past 64 bits one with more than 41 empty cells is estimated within "
+                        "--time, the solver not asked (at 41, each move's position is proven)")
     p.add_argument("--line", type=int_arg(0, MAX_LINE), default=8, metavar="PLIES",
                    help=f"plies of each refutation line (default 8, 0..{MAX_LINE})")
     p.add_argument("--json", action="store_true",
@@ -52,15 +70,28 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _sources(args: argparse.Namespace) -> list[Any]:
-    """What to review: records of a file, or the move string."""
-    from ..records import read
+    """What to review: records of a file (with ``--index N``, read no further than game N), or the move
+    string."""
+    import itertools
+
+    from ..core.files import shown
+    from ..errors import InvalidFileError
+    from ..records.reading import iter_read
     from ..records.trust import names_file
+    from .replay import reading
 
     text = args.source
     if os.path.exists(text) or text.endswith((".pgn", ".txt", ".records")) or os.sep in text:
         given = args.game
         own = given if given is not None and names_file(given) else None  # a record never runs a file it names
-        found = read(text, game=own)  # a missing or malformed file is one line; a game file's, without --game
+        found, failed = [], False
+        try:  # a missing or malformed file is one line; a game file's, without --game, too
+            with reading(text, "review", args.index):
+                found = list(itertools.islice(iter_read(text, game=own), args.index))
+        except MemoryError:
+            failed = True
+        if failed:  # outside the handler, so that the games read so far are let go first
+            raise InvalidFileError(f"record file {shown(text)}: not enough memory to hold its games")
         if not found:
             raise UsageError(f"record file {text!r} holds no games")
         if args.index is not None:
@@ -92,6 +123,91 @@ def _spec(text: str) -> str:
     return str(get_game(text).spec)
 
 
+class _Waits:
+    """Says what the review is doing once a wait passes :data:`LIVE_AFTER` (a terminal) or :data:`SAID_AFTER`
+    seconds (the module docstring): a thread of its own looks every :data:`TICK` seconds.  ``table``: the rows
+    go to standard output as they come (else it is JSON, or nothing); every line the command prints goes
+    through :meth:`say`, which first erases a line drawn in place."""
+
+    def __init__(self, table: bool) -> None:
+        out, err = sys.stdout, sys.stderr
+        #: the terminal a line is redrawn on (None: none; lines on standard error instead, if there is one)
+        self.live = out if table and _terminal(out) else err if _terminal(err) else None
+        self.plain = self.live is None and err is not None
+        self.lock = threading.Lock()
+        self.last = time.perf_counter()  # when something last showed
+        self.said: float | None = None  # when a plain line last said the wait (None: not this wait yet)
+        self.drawn = False  # a line drawn in place is on the screen
+        self.found: Any = None  # the review under way
+        self.place = ""  # where it is (``game 2 of 3, 12 of 40 moves judged``)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="zerosum-review-waits", daemon=True)
+
+    def __enter__(self) -> "_Waits":
+        from ..agents import prepare
+
+        self.speak, prepare.SPEAK = prepare.SPEAK, not (self.live or self.plain)  # one voice: these words say a
+        self.thread.start()  # first run's compile too (prepare.status)
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        from ..agents import prepare
+
+        self.stopped.set()
+        self.thread.join()
+        with self.lock:
+            self._erase()
+        prepare.SPEAK = self.speak
+
+    def say(self, text: str, stream: Any = None) -> None:
+        """Print ``text`` (a line, or lines) on ``stream`` (standard output), a line drawn in place erased first."""
+        with self.lock:
+            self._erase()
+            print(text, file=stream or sys.stdout, flush=True)
+            self.last, self.said = time.perf_counter(), None
+
+    def _erase(self) -> None:
+        if self.drawn and self.live is not None:
+            self.live.write("\r\x1b[K")
+            self.live.flush()
+        self.drawn = False
+
+    def _run(self) -> None:
+        from ..reviewer.text import wait_words
+
+        while not self.stopped.wait(TICK):
+            with self.lock:
+                now = time.perf_counter()
+                waited = now - self.last
+                try:
+                    if self.live is not None and waited >= LIVE_AFTER:
+                        width = _width(self.live)
+                        self.live.write("\r" + wait_words(self.found, self.last, now, self.place, width - 1) + "\x1b[K")
+                        self.live.flush()
+                        self.drawn = True
+                    elif self.plain and (waited >= SAID_AFTER if self.said is None else now - self.said >= SAID_AGAIN):
+                        print(f"zerosum review: {wait_words(self.found, self.last, now, self.place)}", file=sys.stderr,
+                              flush=True)
+                        self.said = now
+                except (OSError, ValueError):  # the terminal went away: the command's own output says so
+                    return
+
+
+def _terminal(stream: Any) -> bool:
+    try:
+        return stream is not None and stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (OSError, ValueError):
+        return False
+
+
+def _width(stream: Any) -> int:
+    """The terminal's width in characters (asked each time: a window may be resized)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return 80
+
+
 def _run(args: argparse.Namespace) -> int:
     import json
 
@@ -109,20 +225,24 @@ def _run(args: argparse.Namespace) -> int:
     sources = _sources(args)
     game = get_game(args.game or DEFAULT_GAME) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
-    for number, source in enumerate(sources, 1):
-        found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
-                                    solver_time=args.solver_time)
-        reviews.append(found)
-        if args.json:
-            for _ in marks:
-                pass
-            continue
-        if len(sources) > 1:
-            print(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
-        print("\n".join(heading(found)), flush=True)
-        for mark in marks:
-            print(row(mark), flush=True)
-        print(judged_line(found) + "\n" + "\n".join(summary_lines(found)), flush=True)
+    with _Waits(not args.json) as waits:
+        for number, source in enumerate(sources, 1):
+            found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
+                                        solver_time=args.solver_time)
+            reviews.append(found)
+            of = f"game {number} of {len(sources)}, " if len(sources) > 1 else ""
+            waits.found, total = found, len(found.actions) - found.start
+            waits.place = f"{of}0 of {total} moves judged" if args.json else of.rstrip(", ")
+            if args.json:
+                for mark in marks:
+                    waits.place = f"{of}{len(found.marks)} of {total} moves judged"
+                continue
+            if len(sources) > 1:
+                waits.say(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
+            waits.say("\n".join(heading(found)))
+            for mark in marks:
+                waits.say(row(mark))
+            waits.say(judged_line(found) + "\n" + "\n".join(summary_lines(found)))
     if args.json:
         data: Any = reviews[0].to_json() if len(reviews) == 1 else [r.to_json() for r in reviews]
         json.dump(data, sys.stdout, indent=1)

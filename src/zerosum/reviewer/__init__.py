@@ -18,7 +18,8 @@ engine's estimate), with the best alternatives and the line that refutes each mo
   :class:`~.judge.Mark` as soon as it is known (the first in well under a second on 7 x 6).  ``solver_time``:
   on a board the solver takes without an opening book (every board but 7 x 6), the seconds it gets a
   position; a position it does not prove in time is estimated by alpha-beta, and its mark says so
-  (``exact`` False).
+  (``exact`` False).  ``seconds`` and ``solver_time`` are each above 0 and at most :data:`MAX_TIME` (3,600 s,
+  as ``zerosum review --time`` / ``--solver-time``).
 * :func:`iter_review` takes the same arguments and yields each mark as it is computed (a generator: stop
   whenever you like); :func:`start_review` returns ``(review, marks)``: a :class:`Review` (its ``engine`` known
   at once) that fills in as the ``marks`` iterator runs; :func:`review` is it, run to the end.
@@ -27,7 +28,9 @@ engine's estimate), with the best alternatives and the line that refutes each mo
   share, each class's count, the first decisive error), :meth:`Review.to_json` (DESIGN's list of ``{ply, move,
   before, after, class, best}`` with more keys: see :meth:`~.judge.Mark.to_json`), :meth:`Review.table` (the
   text ``zerosum review`` prints) and :meth:`Review.record` (an annotated :class:`zerosum.records.Record`:
-  ``?`` / ``??`` / ``!`` after the moves and a comment with each verdict, which ``zerosum replay`` reads).
+  ``?`` / ``??`` / ``!`` after the moves and a comment with each verdict, which ``zerosum replay`` reads);
+  ``doing`` (a :class:`~.judge.Doing`) is what its judge is doing meanwhile, by which a face says a long wait
+  (:func:`.text.wait_words`).
 
 The classes and their rules are in :mod:`.judge`; values are worded in the one vocabulary
 (:mod:`zerosum.core.words`: ``win in 7 moves``, ``draw``, ``loss in 3 moves``, ``+0.35 est.``).
@@ -39,14 +42,13 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from ..agents.base import MAX_TIME
 from ..core.checks import check_real, check_whole, guarded, safe_repr
 from ..errors import UsageError
 from ..game import Game
-from .judge import CLASSES, LINE, SOLVER_TIME, Mark, classify, marks, proves, result_of
+from .judge import CLASSES, LINE, MAX_TIME, SOLVER_TIME, Doing, Mark, classify, marks, proves, result_of
 
-__all__ = ["review", "iter_review", "start_review", "Review", "Mark", "classify", "result_of", "CLASSES", "LINE",
-           "SOLVER_TIME"]
+__all__ = ["review", "iter_review", "start_review", "Review", "Mark", "Doing", "classify", "result_of", "CLASSES",
+           "LINE", "SOLVER_TIME", "MAX_TIME"]
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Review:
     # judge.proves: not a solver with a time a position, which may not prove one in time)
     seconds: float = 0.0
     source: Any = None  # what was reviewed (a record keeps its tags and notes in :meth:`record`)
+    doing: Doing = field(default_factory=Doing)  # what the judge is doing now (a face says a long wait by it)
 
     def summary(self) -> dict[int, dict[str, Any]]:
         """Per player (1, 2): ``moves`` judged, ``kept`` (moves that kept the theoretical result: best or
@@ -162,10 +165,10 @@ def start_review(record_or_moves: Any, game: Any = None, agent: Any = None, *, s
         raise UsageError(f"on_mark is a function of a Mark, not {safe_repr(on_mark)}")
     on_mark = None if on_mark is None else guarded("review: on_mark(mark)", on_mark, UsageError)
     engine: list[str] = []
-    began = _time.perf_counter()
+    began, doing = _time.perf_counter(), Doing()
     stream = marks(g, actions, start, agent=agent, seconds=seconds, line=line, threads=threads, on_mark=on_mark,
-                   engine=engine, solver_time=solver_time)
-    found = Review(g, actions, start, [], engine[0], proves(g, agent, solver_time), 0.0, record_or_moves)
+                   engine=engine, solver_time=solver_time, doing=doing)
+    found = Review(g, actions, start, [], engine[0], proves(g, agent, solver_time), 0.0, record_or_moves, doing)
 
     def filled() -> Iterator[Mark]:
         for mark in stream:

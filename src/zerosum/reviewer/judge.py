@@ -27,6 +27,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
+from ..agents.base import MAX_TIME as AGENT_MAX_TIME
 from ..analysis import REACH, SOLVER_NAME, Analysis, service
 from ..analysis.estimate import child_values
 from ..analysis.result import best_action, centre_order
@@ -34,7 +35,8 @@ from ..core.words import moves_to_end, value_words
 from ..game import Game
 from ..values import is_proven
 
-__all__ = ["Mark", "marks", "proves", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME"]
+__all__ = ["Mark", "Doing", "marks", "proves", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME",
+           "MAX_TIME"]
 
 #: the classes, best first
 CLASSES = ("best", "good", "mistake", "blunder")
@@ -45,6 +47,9 @@ SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
 LINE = 8
 #: seconds the solver gets a position on a board without an opening book (past them: an estimate)
 SOLVER_TIME = 10.0
+#: the most seconds of either time a position (``seconds``, ``solver_time``; ``--time``, ``--solver-time``): an
+#: agent's own bound on a move, as ``zerosum play --solver-time``'s
+MAX_TIME = AGENT_MAX_TIME
 
 
 def result_of(value: float) -> int:
@@ -147,13 +152,26 @@ class Mark:
                 "line": list(self.line), "seconds": round(self.seconds, 4)}
 
 
+@dataclass
+class Doing:
+    """What the judge is doing, for a face that says a long wait (:func:`.text.wait_words`): the ply being
+    judged (0 between marks), since when (``time.perf_counter()``), whether it is the refutation ``line`` of
+    that move, and the ``search`` under way in words (``the solver (at most 10 s a position)``)."""
+
+    ply: int = 0
+    since: float = 0.0
+    line: bool = False
+    search: str = ""
+
+
 class _Judge:
     """Every position's values, by the solver (through the analysis service) or by an engine's estimates; each
     position valued once (the refutation lines and the game's next move meet in the cache)."""
 
     def __init__(self, game: Game[Any, Any], agent: Any, seconds: float, threads: int | None,
-                 solver_time: float | None = SOLVER_TIME) -> None:
+                 solver_time: float | None = SOLVER_TIME, doing: Doing | None = None) -> None:
         self.game, self.agent, self.seconds, self.threads = game, agent, seconds, threads
+        self.doing = Doing() if doing is None else doing
         self.service = service(game)
         named = None
         if agent is not None and proves(game, agent):  # the solver agent: the service's solver judges for it
@@ -162,11 +180,13 @@ class _Judge:
         #: without an opening book the solver may not prove an early position in any time: it gets
         #: ``solver_time`` seconds a position, and a position it does not prove is estimated
         self.solver_time = solver_time if self.exact and self.service.book_depth is None else None
-        #: the first ply (counted from 1, as marks are) whose position the solver is asked about: past 64 bits
-        #: it does not reach a position with more than REACH empty cells (hours of proof), alpha-beta estimates it
+        #: the first ply (counted from 1, as marks are) the solver judges: past 64 bits it is not asked about a
+        #: position with more than REACH empty cells (hours of proof), so the position before it (REACH + 1
+        #: empty cells) is judged by its moves' positions, each within reach (:meth:`_by_children`), and those
+        #: before by alpha-beta's estimates
         self.reach = 1
         if self.solver_time is not None and not getattr(game, "fits_64", True):
-            self.reach = max(1, game.cells - REACH + 1)  # type: ignore[attr-defined]
+            self.reach = max(1, game.cells - REACH)  # type: ignore[attr-defined]
         self.engine = named or (SOLVER_NAME if self.exact else getattr(agent, "spec", None) or type(agent).__name__)
         if self.solver_time is not None and self.reach > 1:
             self.engine += (f" from ply {self.reach}, at most {self.solver_time:g} s a position (then alpha-beta's "
@@ -196,12 +216,17 @@ class _Judge:
         """Every legal move's value at ``state`` (not over)."""
         found = self._cache.get(state)
         if found is None:
+            timed = f" (at most {self.solver_time:g} s a position)" if self.solver_time is not None else ""
+            self.doing.search = f"{SOLVER_NAME}{timed}" if self.exact else self._estimating()
             if self.exact and self.solver_time is None:
                 found = self.service.analyse(state, threads=self.threads)
             elif self.exact and self.service.reaches(state):
                 found = self.service.analyse(state, threads=self.threads, seconds=self.solver_time)
+            elif self.exact and state.ply + 1 >= self.reach:  # each move's position is within the solver's reach
+                found = self._by_children(state, self.solver_time or 0.0)
             if found is None or not found.done:  # an engine's estimates (within ``seconds``), or the solver was
                 # not asked (out of its reach) or ran out of time
+                self.doing.search = self._estimating()
                 actions = self.game.actions(state)
                 values, exact, nodes = child_values(self.game, state, actions, self.estimator(state))
                 best = best_action(values, centre_order(self.game, state, actions))
@@ -210,21 +235,43 @@ class _Judge:
             self._cache[state] = found
         return found
 
+    def _estimating(self) -> str:
+        """The estimates under way, in words (:class:`Doing`)."""
+        if self.agent is None:
+            return f"alpha-beta's estimates (about {self.seconds:g} s a position)"
+        return f"{getattr(self.agent, 'spec', None) or type(self.agent).__name__}'s estimates"
+
+    def _by_children(self, state: Any, seconds: float) -> Analysis:
+        """The solver's analysis of ``state``, one ply out of its reach (REACH + 1 empty cells): every move's
+        exact score is its position's, and each of those is within reach (the next mark's own position among
+        them), proven within ``seconds`` in all, as a position within reach is; not ``done`` when time ran out."""
+        from ..solver.progressive import Progressive
+
+        follow, found = self.service.follower(state), Analysis(SOLVER_NAME, done=False)  # nothing proven yet
+        with self.service.borrowed() as solver:
+            run = Progressive(solver, state, threads=self.threads or self.service.threads)
+            for event in run.events(deadline=_time.perf_counter() + seconds):
+                found = follow(event)
+        return found
+
     def line(self, state: Any, plies: int) -> list[Any]:
         """The best play from ``state`` for at most ``plies`` plies (to the end of the game if sooner)."""
         out: list[Any] = []
         if not self.exact and plies and not self.game.is_terminal(state):
+            self.doing.search = self._estimating()
             found = self.estimator(state).search(self.game, state)  # an estimate's own line
             return list(found.pv[:plies]) if found.pv else [found.action]
         if self.solver_time is not None:  # no book: each step within the solver's time a position
             while len(out) < plies and not self.game.is_terminal(state):
                 found = self.values(state)
                 if not found.exact:  # the solver ran out of time: the estimating engine's own line
+                    self.doing.search = self._estimating()
                     more = self.estimator(state).search(self.game, state)
                     return out + list((more.pv or (more.action,))[: plies - len(out)])
                 out.append(found.best)
                 state = self.game.result(state, out[-1])
             return out
+        self.doing.search = SOLVER_NAME
         with self.service.borrowed() as solver:
             while len(out) < plies and not self.game.is_terminal(state):
                 found = self._cache.get(state)
@@ -266,17 +313,19 @@ def proves(game: Game[Any, Any], agent: Any = None, solver_time: float | None = 
 def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent: Any = None,
           seconds: float = 1.0, line: int = LINE, threads: int | None = None,
           on_mark: Callable[[Mark], None] | None = None, engine: list[str] | None = None,
-          solver_time: float | None = SOLVER_TIME) -> Iterator[Mark]:
+          solver_time: float | None = SOLVER_TIME, doing: Doing | None = None) -> Iterator[Mark]:
     """Each move of ``actions`` from index ``start`` (the moves before it, an opening, are played unjudged),
     judged as soon as its values are known (see the module docstring).  ``agent``: an engine (a SearchAgent)
     whose estimates judge the moves instead of the solver; where the solver does not take the game and no
     agent is named, alpha-beta estimates within about ``seconds`` a position.  ``line``: plies of each
-    refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged.
+    refutation line.  ``on_mark`` sees each mark too; ``engine`` (a list), when given, gets who judged;
+    ``doing``, when given, what the judge is doing as it goes (:class:`Doing`: a face says a long wait by it).
     ``solver_time``: on a board the solver takes but has no opening book for, the seconds it gets a position
     (None: no limit); a position it does not prove in time is estimated by alpha-beta (its mark not exact), and
-    so is, within ``seconds``, one out of its reach past 64 bits (more than REACH empty cells: 8 x 8 before
-    ply 25), where it is not asked."""
-    judge = _Judge(game, agent, seconds, threads, solver_time)  # made now: who judges is known before the first mark
+    so is, within ``seconds``, one out of its reach past 64 bits, where it is not asked (more than REACH + 1
+    empty cells: 8 x 8 before ply 24; at REACH + 1, ply 24, each move's position is within reach, and the
+    solver proves those within ``solver_time`` in all)."""
+    judge = _Judge(game, agent, seconds, threads, solver_time, doing)  # made now: who judges is known at once
     if engine is not None:
         engine.append(judge.engine)
     return _marks(judge, game, actions, start, line, on_mark)
@@ -285,8 +334,10 @@ def marks(game: Game[Any, Any], actions: Sequence[Any], start: int = 0, *, agent
 def _marks(judge: _Judge, game: Game[Any, Any], actions: Sequence[Any], start: int, line: int,
            on_mark: Callable[[Mark], None] | None) -> Iterator[Mark]:
     states = game.states_of(list(actions))
+    doing = judge.doing
     for i in range(start, len(actions)):
         began = _time.perf_counter()
+        doing.ply, doing.since, doing.line = i + 1, began, False
         state, action = states[i], actions[i]
         found = judge.values(state)
         before = found.values[found.best]
@@ -297,7 +348,9 @@ def _marks(judge: _Judge, game: Game[Any, Any], actions: Sequence[Any], start: i
         order = centre_order(game, state, list(found.values))
         best = [a for a in order if found.values[a] == before]
         others = sorted((a for a in order if a != action), key=lambda a: -found.values[a])
+        doing.line = True
         refutation = [] if kind == "best" else judge.line(states[i + 1], line)
+        doing.ply = 0  # between marks
         mark = Mark(i + 1, game.player(state), game.format_action(action), action, before, after, kind,
                     only=kind in ("best", "good") and len(found.values) > 1 and keepers == [action],
                     exact=found.exact,

@@ -1,5 +1,5 @@
-"""A review as text: :func:`table` (a line a move, then the summary) and :func:`annotated` (an annotated
-record: PGN's move suffixes and a comment with each verdict)."""
+"""A review as text: :func:`table` (a line a move, then the summary), :func:`annotated` (an annotated
+record: PGN's move suffixes and a comment with each verdict) and :func:`wait_words` (what a long wait is)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from typing import Any
 from ..core.words import distance_legend
 from .judge import SUFFIX
 
-__all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "SUFFIX", "ANNOTATOR", "COLUMNS"]
-
-
+__all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "wait_words", "SUFFIX",
+           "ANNOTATOR", "COLUMNS"]
 
 #: the columns of :func:`row` and their widths (the last, the refutation, runs on)
 COLUMNS = (("ply", 4), ("move", 6), ("class", 20), ("before", 17), ("after", 17), ("best", 8), ("refutation", 0))
@@ -133,3 +132,27 @@ def annotated(found: Any, tags: dict[str, str] | None = None, result: str | None
     all_tags = {**base.tags, ANNOTATOR: f"zerosum review, {judge}"[:4096], **(tags or {})}
     # the game reviewed goes with the record: a game file's is never made again from the Game tag
     return Record(all_tags, list(base.moves), notes, result or base.result, variations, game=game)
+
+
+def wait_words(found: Any, since: float, now: float, place: str = "", width: int | None = None) -> str:
+    """What the review ``found`` (a :class:`~zerosum.reviewer.Review`, its :attr:`~zerosum.reviewer.Review.doing`)
+    is doing for a person who has waited since ``since``: the engine's preparation while it runs (a first run's
+    compile: :func:`zerosum.agents.prepare.status`), else the ply being judged, the search under way and its
+    seconds (``judging ply 25: the solver (at most 10 s a position), 4.2 s``), after ``place`` (``game 2 of 3,
+    12 of 40 moves judged``).  In shorter words where the full ones are wider than ``width`` (None: no limit)."""
+    from ..agents.prepare import status
+    from ..agents.prepare_words import fit, seconds
+
+    head = f"{place}; " if place else ""
+    preparing = status(since, now, None, None if width is None else max(1, width - len(head)))
+    if preparing is not None:
+        return fit([head + preparing, preparing], width)
+    doing = getattr(found, "doing", None)
+    if doing is None or not doing.ply:  # before the judge is made (the engines' code loading), or between marks
+        what = "starting the review (loading the engines)" if doing is None else "reviewing"
+        return fit([f"{head}{what}: {seconds(now - since)}", f"{what}: {seconds(now - since)}"], width)
+    what = f"judging ply {doing.ply}" + (", its refutation line" if doing.line else "")
+    took = seconds(now - doing.since)
+    search = doing.search or "starting"
+    return fit([f"{head}{what}: {search}, {took}", f"{what}: {search}, {took}",
+                f"{what}: {search.partition(' (')[0]}, {took}", f"{what}, {took}"], width)
