@@ -79,7 +79,7 @@ def test_no_thread_for_the_pool_stops_the_run_in_one_line(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("refuse", [
     "zerosum-engine-first/main,zerosum-prepare/main",  # the early start's threads
-    "zerosum-engine-wait/main,zerosum-engine-stderr/main/zerosum-engine-first,zerosum-announce/main",  # within it
+    "zerosum-wait-words/main,zerosum-engine-stderr/main/zerosum-engine-first,zerosum-announce/main",  # within it
 ])
 def test_the_engines_early_start_without_threads_is_skipped_and_the_run_plays_on(tmp_path: Path, refuse: str) -> None:
     # it was a traceback (the thread zerosum-engine-first, or the preparation's, could not start), or

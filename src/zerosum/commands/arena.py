@@ -43,10 +43,10 @@ def _prepare_first(config: Any, backend: str) -> None:
     from ..arena.runs import engine_steps
     from ..external.names import engine_of
 
-    engines = [threading.Thread(target=_engine_first, args=(spec, config.game), name="zerosum-engine-first",
-                                daemon=True)
+    started, failed = [], list[str]()  # failed: why an engine failed as it was begun (the run then stops)
+    engines = [threading.Thread(target=_engine_first, args=(spec, config.game, failed),
+                                name="zerosum-engine-first", daemon=True)
                for spec in dict.fromkeys(config.agents) if engine_of(spec) is not None]
-    started = []
     for thread in engines:
         try:
             thread.start()
@@ -62,43 +62,33 @@ def _prepare_first(config: Any, backend: str) -> None:
         step.wait()
     for thread in started:
         thread.join()
+    if failed:
+        raise GameError(failed[0])
 
 
-def _engine_first(spec: str, game: str) -> None:
+def _engine_first(spec: str, game: str, failed: list[str]) -> None:
     """An external engine prepares for a game in its own process, at its ``newgame`` (a first run of a zerosum
     engine compiles there): started here once and begun on ``game``, so that the workers' engines find its code
     prepared; while that lasts over a second, ``zerosum: engine zs is getting ready for connect4 (newgame; a
-    first run may compile its code): 1.0 s`` on standard error, again every 10 s.  An engine that fails here is
-    left to the games, which say why (each a forfeit, as before), and so is one the system refuses a thread or a
-    process here (a process or memory limit): the games meet the limit too, and say it in one line."""
-    import threading
-
-    from ..agents.prepare import UPDATE_EVERY
-    from ..agents.prepare_words import on_stderr, seconds
+    first run may compile its code): 1.0 s`` on standard error, again every 10 s.  One whose game setup fails here
+    (no ``readyok`` within 110 s, a crash) would fail every game's alike: why goes to ``failed`` (the run stops).
+    A handshake failing, or the system refusing a thread or a process, is left to the games: they say it."""
+    from ..agents.prepare_words import said_while
     from ..agents.registry import make_agent
+    from ..external import EngineFault
     from ..games import get_game
 
     what = f"engine {spec} is getting ready for {game} (newgame; a first run may compile its code)"
-    done, began = threading.Event(), time.perf_counter()
-
-    def say() -> None:
-        pause = 1.0
-        while not done.wait(pause):
-            on_stderr(f"{what}: {seconds(time.perf_counter() - began)}")
-            pause = UPDATE_EVERY
-
-    try:
-        threading.Thread(target=say, name="zerosum-engine-wait", daemon=True).start()
-    except RuntimeError:  # no thread for the words: the engine is begun without them
-        pass
     engine = None
     try:
-        engine = make_agent(spec)
-        engine.warm_up(get_game(game))
-    except (GameError, RuntimeError, MemoryError):  # the engine's fault (EngineFault is one), or the system's
-        pass  # refusal (SystemRefused is one; no thread; no memory): the games meet it and say why
+        with said_while(what, after=1.0):
+            engine = make_agent(spec)
+            engine.warm_up(get_game(game))
+    except EngineFault as fault:  # its game setup failed (the handshake passed): each game's would, after as long
+        failed.append(f"engine {spec} failed as it was begun on {game}: {fault.reason} (no game was played)")
+    except (GameError, RuntimeError, MemoryError):  # its handshake, or the system's refusal (SystemRefused is
+        pass  # one; no thread; no memory): the games meet it and say why
     finally:
-        done.set()
         if engine is not None:
             engine.close()  # type: ignore[attr-defined]
 

@@ -14,8 +14,9 @@ second one), and its output is held to the arena's bounds on one move's (a flood
 forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran and one after the
 handshake was answered (never on an engine gone, never greeted, or answering nothing).  Each check's line is printed
 (flushed) as the check ends.  A check that leaves the engine not answering (no answer in time: a hang, a flood
-without end), gone (a crash: it exited, or closed its output) or writing what the arena forfeits at once (a line too
-long or not text: the arena's reason, one wording, :mod:`zerosum.external.process`'s) fails, and the engine is
+without end), gone (a crash: it exited, or closed its output) or writing a line the arena does not take (every line
+is read as the arena reads it: :mod:`.engine_probe`; the arena's reason, and whether it refuses the engine or
+forfeits the game) fails, and the engine is
 killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess): they
 judge what the engine does, not the hang or the crash before them; a crash in the handshake or at ``quit`` ends the
 checks.  Exit status 0 when no check fails (a check not measured is said so, and is no pass), 1 otherwise.  The
@@ -31,7 +32,7 @@ from typing import Any, Callable
 
 from ..errors import AgentError
 from ..external import protocol as p
-from .engine_probe import EXITED, GONE, Checker, Failed, Flooded, NotMeasured, Probe
+from .engine_probe import EXITED, FORFEITS, GONE, REFUSES, Checker, Failed, Forfeited, NotMeasured, Probe
 from .options import float_arg, int_arg
 
 __all__ = ["COMMANDS", "test_positions", "check_engine", "TEST_GAMES"]
@@ -179,7 +180,7 @@ def _stop(c: Checker) -> str:
     c.go(LONG_GO)
     try:  # the search must still run when stop comes: a bestmove now ended it by itself
         when, best, _ = c.wait_for(lambda r: isinstance(r, p.BestMove), STOP_AFTER, "bestmove")
-    except Flooded:
+    except Forfeited:
         raise
     except Failed:
         if c.engine.exited():
@@ -197,7 +198,7 @@ def _stop(c: Checker) -> str:
                                    "bestmove")
     except Failed as exc:
         failure = c.flood(exc)
-        raise (failure if isinstance(failure, Flooded) else Failed(f"stop ignored: {exc}")) from None
+        raise (failure if isinstance(failure, Forfeited) else Failed(f"stop ignored: {exc}")) from None
     c.single(best, "after stop")
     took = (when - sent) * 1000
     if when - sent > limit:
@@ -292,7 +293,7 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
             if skip and (name != "quit" or ends):
                 c.record(name, False, f"not run: {skip}")
                 continue
-            c.lost = ""
+            c.lost, c.stake = "", REFUSES if name in ("handshake", "readyok") else FORFEITS  # as the arena reads them
             try:
                 passed, detail = True, step(c)
             except NotMeasured as exc:
@@ -338,12 +339,14 @@ def _restart(c: Checker, argv: list[str], where: str) -> str:
     checks left cannot run."""
     what = "exited" if c.lost == EXITED else "stopped answering"
     c.engine.proc.kill()
-    c.lost, c.move, c.flooded = "", None, ""
+    c.lost, c.move, c.flooded, stake, c.stake = "", None, "", c.stake, REFUSES
     try:
         c.engine = Probe(argv)
         _handshake(c)
     except (AgentError, Failed) as exc:
         return f"the engine {what} at {where}, and started again it failed: {exc}"
+    finally:
+        c.stake = stake
     return ""
 
 

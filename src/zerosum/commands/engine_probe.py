@@ -9,11 +9,14 @@ fails), the replies before a ``readyok``.  A check raises :class:`Failed` or :cl
 
 Each ``go`` sent through :meth:`Checker.go` is held to the arena's bounds on one move's output
 (:data:`~zerosum.external.session.MAX_LINES` lines, :data:`~zerosum.external.session.MAX_OUTPUT` bytes): a move
-over them is :class:`Flooded` (the arena forfeits it, ``garbage output: ...``), once its ``bestmove`` has been
-read, so that the checks after it read the answers to their own commands.  A line the arena forfeits at once (one
-longer than :data:`~zerosum.external.protocol.MAX_LINE` bytes, or not UTF-8) fails the check reading it at once,
-with the arena's own reason (:meth:`zerosum.external.process.EngineProcess.read_line`'s).  Either that or a wait
-without its answer leaves :attr:`Checker.lost` said: the engine is no longer trusted to answer the next check
+over them is :class:`Forfeited` (the arena forfeits it, ``garbage output: ...``), once its ``bestmove`` has been
+read, so that the checks after it read the answers to their own commands.  Every line is read as the arena's
+session reads it (:func:`zerosum.external.session.read_reply`), so a line the arena forfeits the game for at once
+(one longer than :data:`~zerosum.external.protocol.MAX_LINE` bytes, not UTF-8, holding a control character, a
+known reply that is malformed, an ``info`` whose exact score no game from the position reaches) fails the check
+reading it at once, :class:`Forfeited`, with the arena's own reason and what the arena does (:attr:`Checker.stake`:
+in the handshake and its first ``isready`` it refuses the engine before any game).  Either that or a wait without
+its answer leaves :attr:`Checker.lost` said: the engine is no longer trusted to answer the next check
 (:func:`~.engine_check.check_engine` starts it again).
 """
 
@@ -25,7 +28,7 @@ from typing import Any, Callable
 
 from ..external import protocol as p
 
-__all__ = ["Probe", "Checker", "Failed", "Flooded", "NotMeasured", "GONE", "EXITED"]
+__all__ = ["Probe", "Checker", "Failed", "Forfeited", "NotMeasured", "GONE", "EXITED", "FORFEITS", "REFUSES"]
 
 
 class Probe:
@@ -73,9 +76,9 @@ class Failed(Exception):
     """A check that failed: the message says why."""
 
 
-class Flooded(Failed):
-    """Output that broke the arena's bounds: a move's too many lines or bytes, or a line too long or not text (the
-    arena would forfeit the game for it)."""
+class Forfeited(Failed):
+    """Output the arena would not take: a move's too many lines or bytes, or a line it forfeits the game for at
+    once (too long, not text, a control character, a malformed known reply, an impossible exact score)."""
 
 
 class NotMeasured(Exception):
@@ -84,6 +87,10 @@ class NotMeasured(Exception):
 
 GONE = "the engine is gone"  # why the checks after a crash are not run
 EXITED = "the engine exited"  # :attr:`Checker.lost` after a check that ended with the engine's exit (a crash)
+#: what the arena does with a line it does not take (:attr:`Checker.stake`): within a game; before any game (in the
+#: handshake and the first isready, which the arena's check of an engine reads)
+FORFEITS = "the arena forfeits the game"
+REFUSES = "the arena refuses the engine before any game"
 
 
 class Checker:
@@ -102,6 +109,7 @@ class Checker:
         self.games: list[str] = []  # the handshake's game lines
         self.move: list[int] | None = None  # the move under way (a go sent): [lines read, read_bytes at its go]
         self.flooded = ""  # why the move under way broke the arena's bounds, once it has
+        self.stake = FORFEITS  # what the arena does with a line it does not take, where the check now is
 
     def record(self, name: str, passed: bool | None, detail: str) -> None:
         """A check's result, kept and handed to ``report`` at once (the command prints each as it ends)."""
@@ -115,16 +123,29 @@ class Checker:
         self.move, self.flooded = [0, self.engine.proc.read_bytes], ""
 
     def flood(self, exc: Failed, label: str = "") -> Failed:
-        """The failure to raise for ``exc``, a move's failure (``label``: its position): :class:`Flooded` when the
-        move broke the arena's bounds (its bestmove came, or never did: the move is over either way), ``exc``
-        otherwise."""
-        flooded = self.flooded if not isinstance(exc, Flooded) else str(exc)
+        """The failure to raise for ``exc``, a move's failure (``label``: its position): :class:`Forfeited` when the
+        move broke the arena's bounds (its bestmove came, or never did: the move is over either way) or a line of
+        it was one the arena does not take, ``exc`` otherwise."""
+        flooded = self.flooded if not isinstance(exc, Forfeited) else str(exc)
         if not flooded:
             return Failed(f"{label}: {exc}") if label else exc
-        if not isinstance(exc, Flooded):
+        if not isinstance(exc, Forfeited):
             self.move, self.flooded = None, ""
             flooded = f"{flooded}; {exc}"
-        return Flooded(f"{label}: {flooded}" if label else flooded)
+        return Forfeited(f"{label}: {flooded}" if label else flooded)
+
+    def forfeit(self, fault: Any, info: bool = False) -> Forfeited:
+        """The failure of a line the arena does not take (``fault``, its EngineFault: the arena's reason), said with
+        :attr:`stake`; kept as the first bad ``info`` line (``info``: with the stake too) or as the first output
+        that is no protocol line (the reason alone).  The engine is no longer trusted to answer (:attr:`lost`)."""
+        said = f"{fault.reason} ({self.stake})"
+        if info:
+            self.bad_infos += 1
+            self.first_bad_info = self.first_bad_info or said
+        else:
+            self.garbage = self.garbage or fault.reason
+        self.lost, self.move, self.flooded = fault.reason, None, ""
+        return Forfeited(said)
 
     def _count(self) -> None:
         """One more line of the move under way: over the arena's bounds, the move is flooded."""
@@ -135,35 +156,31 @@ class Checker:
             return
         self.move[0] += 1
         if self.move[0] > MAX_LINES or self.engine.proc.read_bytes - self.move[1] > MAX_OUTPUT:
-            self.flooded = (f"{GARBAGE}: more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move "
-                            "(the arena forfeits the game)")
+            self.flooded = f"{GARBAGE}: more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move " \
+                f"({FORFEITS})"
 
     def wait_for(self, want: Callable[[Any], bool], seconds: float, what: str) -> tuple[float, Any, list[Any]]:
-        """Read replies until one satisfies ``want``: (when, that reply, the replies before it)."""
-        from ..external.process import EngineFault
+        """Read replies until one satisfies ``want``: (when, that reply, the replies before it).  Each line is read
+        as the arena reads it: one it does not take fails at once (:meth:`forfeit`)."""
+        from ..external.process import PROTOCOL, EngineFault
+        from ..external.session import read_reply
 
         deadline, before = time.monotonic() + seconds, list[Any]()
         while True:
             try:
                 got = self.engine.read(deadline - time.monotonic())
-            except EngineFault as fault:  # a line the arena forfeits at once, for this reason: so does the check
-                self.garbage = self.garbage or fault.reason
-                self.lost, self.move, self.flooded = fault.reason, None, ""
-                raise Flooded(f"{fault.reason} (the arena forfeits the game)") from None
+            except EngineFault as fault:  # a line too long or not text
+                raise self.forfeit(fault) from None
             if got is None:
                 self.lost = "" if self.engine.exited() else f"no {what} within {seconds:g} s"
                 raise Failed(self.engine.exited() or self.lost)
             when, line = got
             self._count()
             try:
-                reply = p.parse_reply(line)
-            except p.ProtocolError as exc:
-                reply = None
-                if line.split()[:1] == ["info"]:
-                    self.bad_infos += 1
-                    self.first_bad_info = self.first_bad_info or str(exc)
-                    continue
-            if reply is None or isinstance(reply, p.Unknown):
+                reply = read_reply(line)
+            except EngineFault as fault:  # a control character, a malformed known reply
+                raise self.forfeit(fault, fault.kind == PROTOCOL and line.split()[:1] == ["info"]) from None
+            if isinstance(reply, p.Unknown):  # the arena ignores it; no engine should print it
                 self.garbage = self.garbage or f"garbage: {line[:80]!r}"
                 continue
             if isinstance(reply, p.Info):
@@ -171,26 +188,27 @@ class Checker:
             if isinstance(reply, p.BestMove) and self.move is not None:  # the move's end
                 self.move, flooded, self.flooded = None, self.flooded, ""
                 if flooded:
-                    raise Flooded(flooded)
+                    raise Forfeited(flooded)
             if want(reply):
                 return when, reply, before
             if not self.flooded:  # a flood's lines are not kept
                 before.append(reply)
 
     def note_info(self, info: Any) -> None:
+        """An ``info`` line read: an exact score no game from the position could reach fails at once, as the arena
+        forfeits the game for it; a ``pv`` the rules refuse is a bad line (the arena drops the pv, no forfeit)."""
         self.infos += 1
         if self.position is None:
             return
         game, state = self.position
         if info.exact is not None:  # a proof no game from the position could reach (the arena's protocol error)
             from ..external.agent import exact_scores
+            from ..external.session import impossible
 
             played = game.moves_played(state)  # the ply counts on Connect-X boards, whose states keep it
-            low, high = exact_scores(game, len(played) if played is not None else 0)
-            if not low <= info.exact <= high:
-                self.bad_infos += 1
-                self.first_bad_info = self.first_bad_info or (f"score exact {info.exact} is impossible here: an "
-                                                              f"exact score in this position is {low}..{high}")
+            lie = impossible(info, exact_scores(game, len(played) if played is not None else 0))
+            if lie is not None:
+                raise self.forfeit(lie, info=True)
         if info.pv is None:
             return
         try:
@@ -198,7 +216,8 @@ class Checker:
                 state = game.result(state, game.parse_action(token, state))
         except Exception as exc:  # noqa: BLE001 - any refusal of the rules is the engine's fault
             self.bad_infos += 1
-            self.first_bad_info = self.first_bad_info or f"pv {info.pv!r} is not legal from the position: {exc}"
+            self.first_bad_info = self.first_bad_info or (f"pv {info.pv!r} is not legal from the position: {exc} "
+                                                          "(the arena drops the pv)")
 
     def bestmove(self, label: str, seconds: float | None = None) -> tuple[float, Any]:
         """The next ``bestmove`` and when it came (``seconds``: by default a move's time and the timeout), then

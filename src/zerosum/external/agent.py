@@ -36,11 +36,11 @@ from ..errors import AgentError, GameError
 from ..game import Game
 from ..spec import printable, quoted
 from .answers import _exact_kind, _pv, _value, exact_scores, plays
-from .definitions import EngineDefinition
+from .definitions import EngineDefinition, engine_name
 from .process import ILLEGAL, EngineFault, split_command
 from .protocol import Go, Position
 from .history import moves_to
-from .running import _close_quietly, _lease, _release, _start
+from .running import _close_quietly, _lease, _release
 from .session import STARTUP, STOP_WAIT, Latency, Session, whole_ms
 
 __all__ = ["Engine", "plays", "exact_scores", "UNTIMED_DEADLINE", "KILL_MARGIN"]
@@ -100,11 +100,13 @@ class Engine(SearchAgent):
         else:
             if options is not None and not isinstance(options, dict):
                 raise AgentError(f"Engine options are a dict {{name: value}}, not {type(options).__name__}")
+            if name is not None and not isinstance(name, str):
+                raise AgentError(f"Engine name is text, not {type(name).__name__}")
             words = tuple(split_command(command))
             label = name or os.path.basename(words[0])
-            self.definition = EngineDefinition(label, words, os.path.abspath(dir) if dir else None,
+            self.definition = EngineDefinition(engine_name(label), words, os.path.abspath(dir) if dir else None,
                                                tuple((str(k), str(v)) for k, v in (options or {}).items()))
-            self.spec = label
+            self.spec = self._label = label  # the label its messages name it by (its definition's name: an agent spec)
         for what, value in (("deadline", deadline), ("startup", startup)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                       or not 0 < value <= 7200):
@@ -132,8 +134,9 @@ class Engine(SearchAgent):
             if self._session.alive():
                 return self._session
             raise self._fail(self._session.process.crash())
-        self._session = _lease(self.definition, self, self.startup) if self._shared else \
-            _start(self.definition, self.startup)
+        d = self.definition
+        self._session = _lease(d, self, self.startup) if self._shared else \
+            Session(d.command, d.folder, self._label, d.options, self.startup)
         if not self._shared:
             weakref.finalize(self, _close_quietly, self._session)
         self._games = set()

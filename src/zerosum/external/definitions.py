@@ -29,7 +29,7 @@ from ..errors import AgentError, UsageError
 from ..spec import quoted
 from .process import split_command
 
-__all__ = ["EngineDefinition", "parse_engines", "MAX_ENGINES"]
+__all__ = ["EngineDefinition", "parse_engines", "engine_name", "MAX_ENGINES"]
 
 #: the most ``--engine`` flags one command takes
 MAX_ENGINES = 64
@@ -40,12 +40,41 @@ _OPTION = re.compile(r"[^\s=]{1,200}")
 @dataclass(frozen=True)
 class EngineDefinition:
     """An external engine: ``name`` (an agent spec), ``command`` (its words), ``folder`` (None: the current
-    one) and ``options`` (``(name, value)`` pairs set after the handshake)."""
+    one) and ``options`` (``(name, value)`` pairs set after the handshake).
+
+    Checked when built, so that a definition is one that can be registered, hashed, stored and run: lists (the
+    command, the options and each pair) are taken as tuples, and anything else malformed is one AgentError line
+    here, never a failure at its first use: a name that is no agent spec (a letter, then letters, digits, ``-`` or
+    ``_``, at most 64), a command that is a string (the caller splits it: :func:`~.process.split_command`), empty,
+    or not words, a folder that is not text, options that are not pairs of text."""
 
     name: str
     command: tuple[str, ...]
     folder: str | None = None
     options: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        name, command = self.name, self.command
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise AgentError(f"an engine's name is a letter, then letters, digits, - or _ (at most 64), not "
+                             f"{quoted(name)}")
+        if isinstance(command, str):
+            raise AgentError(f"engine {name}: its command is its words (a tuple), not the string {quoted(command)}: "
+                             "split it first (zerosum.external.process.split_command)")
+        if not isinstance(command, (list, tuple)) or not all(isinstance(word, str) for word in command):
+            raise AgentError(f"engine {name}: its command is a tuple of words (text), not {quoted(command)}")
+        try:
+            words = tuple(split_command(command))  # naming a program, without NUL
+        except AgentError as exc:
+            raise AgentError(f"engine {name}: {exc}") from None
+        if self.folder is not None and (not isinstance(self.folder, str) or not self.folder or "\0" in self.folder):
+            raise AgentError(f"engine {name}: its folder is a path or None, not {quoted(self.folder)}")
+        pairs = self.options if isinstance(self.options, (list, tuple)) else None
+        if pairs is None or not all(isinstance(pair, (list, tuple)) and len(pair) == 2
+                                    and all(isinstance(text, str) for text in pair) for pair in pairs):
+            raise AgentError(f"engine {name}: its options are (name, value) pairs of text, not {quoted(self.options)}")
+        object.__setattr__(self, "command", words)
+        object.__setattr__(self, "options", tuple((key, value) for key, value in pairs))
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "command": list(self.command), "folder": self.folder,
@@ -62,9 +91,9 @@ class EngineDefinition:
             if not (isinstance(name, str) and _NAME.fullmatch(name) and isinstance(words, list) and words
                     and all(isinstance(w, str) for w in words) and (folder is None or isinstance(folder, str))):
                 raise TypeError
-        except (TypeError, ValueError):
+            return cls(name, tuple(words), folder, options)
+        except (TypeError, ValueError, AgentError):
             raise AgentError(f"a stored engine definition is malformed: {quoted(str(data), 80)}") from None
-        return cls(name, tuple(words), folder, options)
 
     def flags(self) -> list[str]:
         """The command-line flags that define this engine again (``--engine NAME=COMMAND``, with
@@ -102,6 +131,13 @@ class EngineDefinition:
         if self.options:
             text += " " + " ".join(f"{k}={v}" for k, v in self.options)
         return text
+
+
+def engine_name(label: str) -> str:
+    """``label`` (any text: how an :class:`~zerosum.external.Engine` is called) as an engine's name: every other
+    character a ``-``, and an ``e`` before a first one that is no letter, at most 64 (``engine.exe``: ``engine-exe``)."""
+    text = re.sub(r"[^A-Za-z0-9_\-]", "-", label)
+    return (text if text[:1].isascii() and text[:1].isalpha() else "e" + text)[:64]
 
 
 def _split(text: str, sep: str, flag: str, form: str) -> tuple[str, str]:

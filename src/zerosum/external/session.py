@@ -18,7 +18,10 @@ wait has a deadline and every move's output a bound; what breaks a rule ends the
 - a line over :data:`~zerosum.external.protocol.MAX_LINE` bytes, not UTF-8, with control characters, or more
   than :data:`MAX_OUTPUT` bytes or :data:`MAX_LINES` lines in one move: ``garbage output: ...``;
 - a known reply that is malformed (``info depth x``), an exact score no game could reach from the position
-  (``score exact 999`` on Connect Four), or no ``zspok``/``readyok`` in time: ``protocol error: ...``.
+  (``score exact 999`` on Connect Four), or no ``zspok``/``readyok`` in time: ``protocol error: ...``;
+- under ``go nodes N``, an ``info`` line whose ``nodes`` pass N (the engine's own count: one that reports none
+  cannot be checked): ``node limit: more than 100 states expanded in one move (it reported nodes 5000 to 'go
+  nodes 100')``, the arena's node-limit reason.
 
 Lines whose first word the protocol does not know are ignored (within those bounds).
 
@@ -45,7 +48,7 @@ from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, I
 from .protocol.messages import CONTROL
 
 __all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "PREPARE", "MAX_OUTPUT", "MAX_LINES",
-           "STOP_WAIT", "whole_ms"]
+           "STOP_WAIT", "NODE_LIMIT", "whole_ms", "read_reply", "impossible"]
 
 #: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
 STARTUP = 10.0
@@ -61,6 +64,9 @@ MAX_LINES = 20_000
 STOP_WAIT = 0.1
 #: the last latency samples kept
 SAMPLES = 10_000
+#: the kind of a move's fault whose ``info`` reported more nodes than its ``go nodes N``: the arena's node limit
+#: (:func:`zerosum.arena.counting.node_limit_reason`, whose words the reason repeats)
+NODE_LIMIT = "node limit"
 
 
 @dataclass
@@ -123,6 +129,28 @@ def _clock_left(seconds: float) -> str:
     return f"{ms} ms" if ms < 1000 else f"{ms // 10 / 100:.2f} s"
 
 
+def read_reply(line: str) -> Any:
+    """A line the engine wrote, read as the arena reads it: its typed value (an Unknown for a line whose first word
+    the protocol does not know); a garbage fault for a control character in it, a protocol fault for a known
+    reply that is malformed (``engine-check`` reads every line with this too)."""
+    bad = CONTROL.search(line)
+    if bad is not None:
+        raise EngineFault(GARBAGE, f"control character {bad.group()!r} in {quoted(line, 60)}")
+    try:
+        return parse_reply(line)
+    except ProtocolError as exc:
+        raise EngineFault(PROTOCOL, str(exc)) from None
+
+
+def impossible(info: Info, scores: tuple[int, int]) -> EngineFault | None:
+    """The protocol fault of ``info`` when its exact score lies past ``scores``, the lowest and highest possible in
+    the position (docs/protocol.md's Scores: no proof, a lie), else None."""
+    if info.exact is None or scores[0] <= info.exact <= scores[1]:
+        return None
+    return EngineFault(PROTOCOL, f"impossible score in {quoted(info.line(), 80)}: an exact score in this position "
+                       f"is {scores[0]}..{scores[1]} (docs/protocol.md, Scores)")
+
+
 class Session:
     """A running engine after its handshake (see the module docstring).  ``label`` names it in messages."""
 
@@ -154,17 +182,11 @@ class Session:
 
     def _reply(self, deadline: float) -> Any:
         """The next reply as a typed value (an Unknown for a line the protocol does not know), or None at the
-        deadline; a garbage or protocol fault for a bad line."""
+        deadline; a garbage or protocol fault for a bad line (:func:`read_reply`)."""
         line = self.process.read_line(deadline, MAX_LINE)
         if line is None:
             return None
-        bad = CONTROL.search(line)
-        if bad is not None:
-            raise EngineFault(GARBAGE, f"control character {bad.group()!r} in {quoted(line, 60)}")
-        try:
-            reply = parse_reply(line)
-        except ProtocolError as exc:
-            raise EngineFault(PROTOCOL, str(exc)) from None
+        reply = read_reply(line)
         if isinstance(reply, Info) and reply.string and reply.string.split(None, 1)[0].lower() == "error" \
                 and self._said is None:
             self._said = line.strip()  # the first of the move (the cause), quoted when the move then fails (think)
@@ -290,9 +312,11 @@ class Session:
             if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
                 raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
             if isinstance(reply, Info):
-                if reply.exact is not None and scores is not None and not scores[0] <= reply.exact <= scores[1]:
-                    raise EngineFault(PROTOCOL, f"impossible score in {quoted(reply.line(), 80)}: an exact score in "
-                                      f"this position is {scores[0]}..{scores[1]} (docs/protocol.md, Scores)")
+                if scores is not None and (lie := impossible(reply, scores)) is not None:
+                    raise lie
+                if go.nodes is not None and reply.nodes is not None and reply.nodes > go.nodes:  # its own count
+                    raise EngineFault(NODE_LIMIT, f"more than {go.nodes:,} states expanded in one move (it reported "
+                                      f"nodes {reply.nodes} to {quoted(go.line())})")
                 for name in ("depth", "nodes", "time", "pv"):
                     if getattr(reply, name) is not None:
                         setattr(thought, name, getattr(reply, name))
