@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from typing import Any
 
 from .options import add_game_option, int_arg
@@ -157,8 +158,6 @@ def _past_book(args: argparse.Namespace) -> bool:
 
 
 def _run_analyze(args: argparse.Namespace) -> int:
-    import time
-
     from ..agents.prepare import announce, warm
     from ..agents.prepare_words import on_stderr, said_while
     from ..solver.agent import solver_steps
@@ -177,14 +176,12 @@ def _run_analyze(args: argparse.Namespace) -> int:
         state = settled(solver).position(args.moves)
     if past:  # the compile's wait (said above) is the preparation's, not the search's "ms" below
         warm(steps)
+    began, empty = time.perf_counter(), game.cells - state.ply
     if not engine.reaches(state):  # past 64 bits, early: said rather than a silent wait of hours
-        print(f"zerosum: {game.cells - state.ply} empty cells: {engine.beyond_reach()}; this analysis may take "
-              "hours (Ctrl-C stops it)", file=sys.stderr, flush=True)
-    began = time.perf_counter()
-    waiting = (f"analysing {args.moves or 'the start'} ({game.cells - state.ply} empty cells; Ctrl-C stops it, "
-               "saying the columns proven)")
-    try:
-        with said_while(waiting):  # a long analysis is said on standard error, every 10 s: no silent wait
+        on_stderr(f"{empty} empty cells: {engine.beyond_reach()}; this analysis may take hours (Ctrl-C stops it)")
+    try:  # a long analysis is said on standard error, again every 10 s: no silent wait
+        with said_while(f"analysing {args.moves or 'the start'} ({empty} empty cells; Ctrl-C stops it, saying the "
+                        "columns proven)"):
             found = engine.analyse(state, weak=args.weak, book=not args.no_book, threads=args.threads, table=table)
     except KeyboardInterrupt as stop:  # the columns proven before it (zerosum.solver.solver.Interrupted)
         raise KeyboardInterrupt(_stopped(getattr(stop, "scores", None) or [], args.weak,
@@ -250,7 +247,6 @@ def _add_book(parser: argparse.ArgumentParser) -> None:
 
 def _run_book(args: argparse.Namespace) -> int:
     import os
-    import time
 
     from ..core.files import check_output
     from ..errors import InvalidFileError
