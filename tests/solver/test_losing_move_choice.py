@@ -25,7 +25,11 @@ def test_out_of_time_the_agent_does_not_hand_over_a_win_at_once(moves) -> None:
     assert truth[found.action] > min(s for s in truth if s is not None), (found.action, truth)
 
 
-@pytest.mark.parametrize("moves", LOST + ["4455", "44444", "32164625"])
+#: with them, positions won, drawn and balanced (Pons' Test_L3_R1, lines 2 and 3; a ply-8 position)
+OTHERS = ["7422341735647741166133573473242566", "23163416124767223154467471272416755633", "32164625"]
+
+
+@pytest.mark.parametrize("moves", LOST + OTHERS)
 def test_each_column_s_floor_is_a_true_lower_bound_of_its_score(moves) -> None:
     solver = zerosum.Solver("connect4", book=False)
     truth = solver.analyze(moves)
