@@ -3,12 +3,16 @@ nothing for 7.6 s on an 8 x 8 position within reach; a quick one says nothing mo
 
 from __future__ import annotations
 
+from zerosum import get_game
 from zerosum.agents import prepare_words
+from zerosum.analysis import service
 from zerosum.cli import main
 
 
 def test_a_long_analysis_is_said_on_standard_error(capsys, monkeypatch) -> None:
     monkeypatch.setattr(prepare_words, "SAY_AFTER", 0.02)  # "long" for the test: a search of a tenth of a second
+    with service(get_game("connect4")).borrowed(book=False) as solver:
+        solver.reset()  # the process's analysis service forgets what other tests proved: a search, not a look-up
     assert main(["analyze", "411241364423", "--no-book", "--threads", "1"]) == 0
     captured = capsys.readouterr()
     said = [line for line in captured.err.splitlines() if "analysing" in line]

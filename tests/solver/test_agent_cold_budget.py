@@ -61,7 +61,7 @@ def test_past_the_solvers_reach_alpha_beta_gets_the_whole_second() -> None:
     began = time.perf_counter()
     found = agent.search_within(game, game.from_moves(BEYOND), 1.0)
     assert time.perf_counter() - began >= 2.3 and agent.slow.ready  # the wait, then the whole second
-    assert _fallback_seconds(agent.last_fallback) == 1.0, agent.last_fallback  # was 0.05: the wait ate it
+    assert _fallback_seconds(agent.last_fallback) >= 0.8, agent.last_fallback  # was 0.05: the wait ate it (0.95 loaded)
     assert found.elapsed > 0.8, found
 
 
