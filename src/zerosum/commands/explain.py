@@ -65,7 +65,7 @@ def _kind(tree: Any, action: Any) -> str:
         return KINDS[said]
     child = tree.child(action)
     if child is None:
-        return "not searched"
+        return "proven lost" if action in tree.left_out() else "not searched"
     if child.visits is not None:
         return f"mean of {child.visits}"
     return {"upper": "at most", "lower": "at least"}.get(child.score_bound) or tree.value_kind(action)
@@ -78,7 +78,9 @@ def _why(tree: Any, action: Any) -> str:
     game = tree.game
     child = tree.child(action)
     if child is None:
-        return "not searched"
+        from ..trace.tree import LEFT_OUT
+
+        return LEFT_OUT if action in tree.left_out() else "not searched"
     reply = tree.refutation(action)
     if reply is None:
         ended = {"terminal": "ends the game", "depth": "evaluated at the depth limit",
@@ -92,6 +94,7 @@ def _why(tree: Any, action: Any) -> str:
 def _verdict(tree: Any, found: Any = None) -> str:
     """One line: why the chosen move beats the others (``found``: the exact analysis of an untraced search)."""
     from ..trace.nodes import value_text
+    from ..trace.tree import proved
 
     result, traits = tree.result, tree.traits
     move = tree.game.format_action(result.action if found is None else found.best)
@@ -102,7 +105,7 @@ def _verdict(tree: Any, found: Any = None) -> str:
         return (f"{move} is chosen: {label} {proves} it scores {found.point(found.best)} "
                 f"({found.words(found.best)}), the best there is")
     if traits.chooses:
-        return f"{move} is chosen: {label} plays {traits.chooses}"
+        return f"{move} is chosen: {label} plays {traits.chooses}{proved(result)}"  # MCTS: its proof, if any
     if best is None:
         return f"{move} is chosen"
     value = value_text(best, tree.discounted)

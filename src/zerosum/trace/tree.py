@@ -12,6 +12,18 @@ from .nodes import Node, Recorder, short_value, value_text
 __all__ = ["Tree"]
 
 
+#: why a root move an MCTS search never tried scores nothing (:meth:`Tree.left_out`), as both faces say it
+LEFT_OUT = "left out: the opponent wins within two of its moves (the root check)"
+
+
+def proved(result: Any) -> str:
+    """What a search that keeps means (MCTS) proved of the position, if anything (``; it proved the position:
+    draw``), for a verdict: its means say nothing of it."""
+    if result.exact is not True and result.outcome is None:
+        return ""
+    return f"; it proved the position: {result.describe()}"
+
+
 class Tree:
     """The tree a search visited (see :func:`zerosum.trace.trace`).
 
@@ -38,6 +50,7 @@ class Tree:
         self.kind = ("exact" if self.traits is not None and self.traits.exact and not self.traits.traced
                      else "mcts" if self.root.visits is not None
                      else "minimax" if self.root.alpha is None else "alphabeta")
+        self._left_out: list[Any] | None = None  # :meth:`left_out`, once asked
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -56,6 +69,20 @@ class Tree:
         score = self.result.scores.get(action)
         proof = self.kind == "exact" or self.result.exact is True or (score is not None and is_proven(score))
         return "exact" if proof else "searched"
+
+    def left_out(self) -> list[Any]:
+        """The root moves an MCTS search's root check proves lost before any simulation, which it therefore
+        never tries (:func:`zerosum.agents.tactics.tactical_move`: each lets the opponent win at once, or force a
+        win on its next turn) and which have no node here; none for other searches and for plain UCT.  Proven
+        again here, whole (a search under a time limit may have stopped its check early)."""
+        if self.kind != "mcts" or getattr(self.agent, "plain", False):
+            return []
+        if self._left_out is None:
+            from ..agents.tactics import tactical_move
+
+            safe = tactical_move(self.game, self.state)[2]
+            self._left_out = [a for a in self.game.actions(self.state) if a not in safe and self.child(a) is None]
+        return self._left_out
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)

@@ -17,6 +17,7 @@ from ..errors import AgentError
 from ..spec import listed
 from ..trace.bounds import TraceBound
 from ..trace.exact import analysed, handed_on
+from ..trace.tree import LEFT_OUT, proved
 from .position import player_name
 from .service import DEFAULT_TIME, MAX_TIME, MoveRequest, check_move, number, server_agents
 
@@ -115,14 +116,16 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
         said = result.score_kinds.get(action)
         kind_of = said if said in ("upper", "lower") else child.score_bound if child is not None else None
         bound = None if child is None or mcts or kind_of not in ("upper", "lower") else KINDS[kind_of]
-        kind = "not searched" if child is None else "mean" if mcts else "bound" if bound else tree.value_kind(action)
+        left_out = child is None and action in tree.left_out()  # MCTS: proven lost before any simulation
+        kind = ("proven lost" if left_out else "not searched" if child is None else "mean" if mcts
+                else "bound" if bound else tree.value_kind(action))
         refutation = None if reply is None else {
             "move": fmt(reply.action), "value": maybe(reply.score),
             "score": f"Q={short_value(reply.score)}" if mcts else tree.words(reply)}
         if chosen:
             why = "chosen: " + (traits.chooses or "no other move scores more")
         elif child is None:
-            why = "not searched"
+            why = LEFT_OUT if left_out else "not searched"
         elif reply is None:
             why = _ENDED.get(child.cutoff or "", "not searched below")
         else:
@@ -136,7 +139,7 @@ def explain_job(request: MoveRequest, max_nodes: int = MAX_EXPLAIN_NODES, max_ti
     best = result.scores.get(result.action)
     bounded = sum(1 for r in rows if r["bound"] == "at most")
     label = traits.label or request.agent.name
-    verdict = (f"{move} is chosen: {label} plays {traits.chooses}" if traits.chooses
+    verdict = (f"{move} is chosen: {label} plays {traits.chooses}{proved(result)}" if traits.chooses
                else f"{move} is chosen" if best is None
                else f"{move} is chosen: it scores {value_text(best, tree.discounted)} from {side}'s view, and no "
                     f"other move scores more" + (f" (the {bounded} other move{'s' if bounded > 1 else ''} "
