@@ -220,12 +220,13 @@ def test_in_the_arena_an_engine_honouring_stop_keeps_its_movetime(stopwatch, tmp
 ])
 def test_the_movetime_told_is_never_more_than_the_move_may_take(stopwatch, tmp_path, limits, deadline, clock, told):
     """Told movetime 500 with a deadline of 0.3 s (or 1000 with 0.3 s on its clock), an engine that spends what
-    it is told, less 30 ms, and never reads stop lost on time; told what it has, it is in time."""
+    it is told, less 100 ms, and never reads stop lost on time; told what it has, it is in time (30 ms less was
+    lost on a loaded machine: the engine's start of its clock, and its answer, came late)."""
     log = tmp_path / "heard.jsonl"
-    with Engine(command(stopwatch, "deaf", 30, log), limits=limits) as engine:
+    with Engine(command(stopwatch, "deaf", 100, log), limits=limits) as engine:
         used = one_move(engine, deadline, clock)
     assert [e["line"] for e in events(log) if e["event"] == "go"] == [told]
-    assert 0.27 <= used < 0.3
+    assert 0.17 <= used < 0.3
 
 
 def test_the_clock_told_is_never_more_than_the_deadline_the_engine_gets(stopwatch, tmp_path, monkeypatch):
