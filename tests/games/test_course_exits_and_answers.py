@@ -51,7 +51,7 @@ BUGS = {
                                "        return (state[0] - n, 'B' if state[1] == 'A' else 'A')"},
                     "TakeAway.result(state, action) raised BaseException: rb at state"),
     "utility_huge": ({"utility": "return 10**400 if state[1] != player else -10**400"},
-                     "(int, too large for a float) at the end: it must return a finite number"),
+                     "(int, too large for a float) at the end (state (0, "),
     "terminal_array": ({"terminal": "import numpy as np; return np.array([state[0] == 0, True])"},
                        "TakeAway: terminal_test(state) returned array([False, True]) (ndarray) at state (5, 'A'): "
                        "it must return True when the game is over, else False"),

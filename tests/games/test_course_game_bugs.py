@@ -37,8 +37,8 @@ GOOD = {"actions": "[n for n in (1, 2, 3) if n <= state[0]]", "result": "return 
 BUGS = {  # name: (what differs from the good game, the line's words)
     "never_ends": ({"actions": "[0]", "terminal": "return False"},
                    f"G: the game did not end after {MAX_PLIES:,} plies"),
-    "utility_none": ({"utility": "pass"}, "G: utility returned None at the end: it must return a number"),
-    "nan_utility": ({"utility": "return float('nan')"}, "G: utility returned nan at the end"),
+    "utility_none": ({"utility": "pass"}, "G: utility returned None at the end (state (0, "),  # the state named
+    "nan_utility": ({"utility": "return float('nan')"}, "G: utility returned nan at the end (state (0, "),
     "result_raises": ({"result": "if state[0] < 4: raise RuntimeError('bug in result')\n"
                                  "        return (state[0] - n, 3 - state[1])"},
                       "G.result(state, action) raised RuntimeError: bug in result at state"),

@@ -479,7 +479,7 @@ def test_what_a_game_gets_wrong_is_one_line_naming_the_method() -> None:
                                         "a new state"):
         make_agent("alphabeta:plain=1").search(Mutating(), Mutating().initial)
     Silent = type("TicTacToe", (TicTacToe,), {"utility": lambda self, state, player: None})
-    with pytest.raises(GameError, match=r"utility returned None at the end: it must return a number"):
+    with pytest.raises(GameError, match=r"utility returned None at the end \(state .*\): it must return a number"):
         zerosum.play_game(Silent(), "first", "first")
     Failing = type("TicTacToe", (TicTacToe,), {"actions": lambda self, state: state.nope})
     with pytest.raises(InvalidSpecError, match=r"TicTacToe.actions\(initial state\) raised AttributeError"):

@@ -245,7 +245,7 @@ class CourseGame(Game[CourseState, Any]):
         end = None
         if self._over(state.value):
             one = self.rules.score(state.value, self.first)
-            winner = utility_sign(self.name_, one) or None
+            winner = utility_sign(self.name_, one, state.value) or None
             if self.zero_sum_left and self.second is not None:  # the second player's utility: the opposite?
                 self.zero_sum_left -= 1
                 two = self.rules.score(state.value, self.second)
@@ -277,7 +277,7 @@ class CourseGame(Game[CourseState, Any]):
         self.outcome(state)  # a utility that is no number is one line
         player = player_number(player, self.first, self.second)
         u = self.rules.score(state.value, self.first if player == 1 else self.second)
-        utility_sign(self.name_, u)  # the other player's utility too: a number
+        utility_sign(self.name_, u, state.value)  # the other player's utility too: a number
         if isinstance(u, float) and math.isinf(u):  # a sign is enough for a winner, not for a textbook score
             raise GameBug(f"{self.name_}: utility returned {u} at the end, and the textbook agents (minimax:discount=0, "
                           "alphabeta:plain=1) score a finished game with it: return a finite number (1 or -1)")

@@ -89,10 +89,11 @@ def over_answer(name: str, method: str, answer: Any, state: Any) -> bool:
                                "False")) from None
 
 
-def utility_sign(name: str, u: Any) -> int:
-    """The winner that the utility ``u`` at the end says, by its sign: 1 (> 0), 2 (< 0) or 0 (a draw); one
-    GameBug line for anything but a real number that is finite or an infinity (AIMA-style games score a win
-    ``math.inf``: its sign is what counts)."""
+def utility_sign(name: str, u: Any, state: Any = None) -> int:
+    """The winner that the utility ``u`` at the end (your finished ``state``, named in the line) says, by its
+    sign: 1 (> 0), 2 (< 0) or 0 (a draw); one GameBug line for anything but a real number that is finite or an
+    infinity (AIMA-style games score a win ``math.inf``: its sign is what counts)."""
+    at = "at the end" if state is None else f"at the end (state {safe_repr(state, 80)})"
     if isinstance(u, bool) or not isinstance(u, numbers.Real):
         finite = False
     else:
@@ -104,7 +105,7 @@ def utility_sign(name: str, u: Any) -> int:
         kind = "" if type(u) in (float, type(None)) else f" ({type(u).__name__})"
         if isinstance(u, numbers.Rational) and not isinstance(u, bool):
             kind = f" ({type(u).__name__}, too large for a float)"
-        raise GameBug(one_line(f"{name}: utility returned {safe_repr(u, 60)}{kind} at the end: it must return "
+        raise GameBug(one_line(f"{name}: utility returned {safe_repr(u, 60)}{kind} {at}: it must return "
                                f"a {'finite ' if isinstance(u, numbers.Real) else ''}number (> 0 the player won, "
                                "< 0 lost, 0 a draw)"))
     try:
@@ -112,7 +113,7 @@ def utility_sign(name: str, u: Any) -> int:
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - a number whose comparison fails
-        raise GameBug(one_line(f"{name}: utility returned {safe_repr(u, 60)} ({type(u).__name__}) at the end, "
+        raise GameBug(one_line(f"{name}: utility returned {safe_repr(u, 60)} ({type(u).__name__}) {at}, "
                                "which cannot be compared with 0: it must return a number")) from None
 
 
@@ -131,7 +132,7 @@ def zero_sum(game: Any, state: Any, one: Any, two: Any) -> None:
     (:func:`utility_sign`); ``two`` is checked here the same way.  Before the line, ``game.player(state)`` may
     raise its own: a third player to move is the bug to name first (a ``to_move`` that fails there is not)."""
     name = game.name_
-    utility_sign(name, two)
+    utility_sign(name, two, getattr(state, "value", state))
     try:
         if one == -two or math.isclose(one, -two, rel_tol=1e-9, abs_tol=1e-12):
             return
