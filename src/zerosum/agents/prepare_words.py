@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["seconds", "remaining", "compile_words", "fit", "compiling", "heard", "hear_compiles", "keep_streams",
@@ -115,16 +115,23 @@ SAY_AFTER = 2.0
 
 
 @contextlib.contextmanager
-def said_while(what: str, after: float | None = None) -> Iterator[None]:
+def said_while(what: str | Callable[[float], str | None], after: float | None = None) -> Iterator[None]:
     """While inside: once ``after`` seconds (default :data:`SAY_AFTER`) have passed, ``zerosum: {what}: 2.0 s``
     on standard error (:func:`on_stderr`), then again every :data:`UPDATE_EVERY` seconds, so that a long wait is
-    said and a quick one says nothing.  Where no thread can be had, nothing is said."""
+    said and a quick one says nothing.  ``what`` may be a function of the seconds waited that makes the whole
+    line, or None for nothing to say yet (asked again a moment later).  Where no thread can be had, nothing is
+    said."""
     done, began = threading.Event(), time.perf_counter()
 
     def say() -> None:
         pause = SAY_AFTER if after is None else after
         while not done.wait(pause):
-            on_stderr(f"{what}: {seconds(time.perf_counter() - began)}")
+            waited = time.perf_counter() - began
+            line = f"{what}: {seconds(waited)}" if isinstance(what, str) else what(waited)
+            if line is None:
+                pause = 0.2
+                continue
+            on_stderr(line)
             pause = UPDATE_EVERY
 
     thread: threading.Thread | None = threading.Thread(target=say, name="zerosum-wait-words", daemon=True)

@@ -14,7 +14,7 @@ but a wait on the engines' preparation is said all the same, on standard error, 
 (:func:`zerosum.agents.prepare.announce`): ``zerosum: preparing the engine (the solver's search), first run
 only: compiling for 0.2 s, about 20 s more`` as soon as a compile begins (or after a second), again every
 10 s while it goes on, nothing once the wait is over; and so is any other wait over 2 s (``zerosum: solver is
-thinking: 2.0 s``, again every 10 s: :meth:`LiveRow._say`).
+thinking: 2.0 s``, again every 10 s: :meth:`LiveRow._wait_line`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from typing import Any
 from rich.text import Text
 
 from ..agents.prepare import MESSAGE_AFTER, Step, announce, pending, ready, status
-from ..agents import prepare_words
-from ..agents.prepare_words import fit, on_stderr, seconds
+from ..agents.prepare_words import fit, on_stderr, said_while, seconds
 
 __all__ = ["LiveRow", "waiting_words", "columns", "TICK"]
 
@@ -99,6 +98,7 @@ class LiveRow:
         self._stop = threading.Event()
         self._told = threading.Event()  # set: the words on standard error of the wait so far stop
         self._ticker: threading.Thread | None = None
+        self._said: Any = None  # the words of a long wait where nothing is redrawn (:meth:`_wait_line`)
 
     def __enter__(self) -> "LiveRow":
         if self.live_ok and self.output.console is not None:
@@ -106,26 +106,24 @@ class LiveRow:
 
             self._live = Live(Text(""), console=self.output.console, transient=True, auto_refresh=False)
             self._live.__enter__()
-        if self.idle is not None:
-            work = self._tick if self.live_ok else self._say
-            self._ticker = threading.Thread(target=work, name="zerosum-waiting", daemon=True)
+        if self.idle is not None and self.live_ok:
+            self._ticker = threading.Thread(target=self._tick, name="zerosum-waiting", daemon=True)
             self._ticker.start()
+        elif self.idle is not None:  # nothing redrawn: a long wait said on standard error instead
+            self._said = said_while(self._wait_line)
+            self._said.__enter__()
         self._tell(self.needs)
         return self
 
-    def _say(self) -> None:
-        """Nothing redrawn (a pipe, a log): a wait longer than ``SAY_AFTER`` seconds is said on standard error,
-        again every ``UPDATE_EVERY`` seconds (``zerosum: solver is thinking: 2.0 s``), as ``zerosum analyze``
-        says its own; a wait on the preparation is said as such (:meth:`_tell`), not twice."""
-        pause = prepare_words.SAY_AFTER
-        while not self._stop.wait(pause):
-            with self._lock:
-                idle, since, needs = self.idle, self._since, self.needs
-            if needs and not ready(needs):
-                pause = TICK
-                continue
-            on_stderr(f"{idle}: {seconds(_time.perf_counter() - since)}")
-            pause = prepare_words.UPDATE_EVERY
+    def _wait_line(self, _: float) -> str | None:
+        """Nothing redrawn (a pipe, a log): the line that says a long wait on standard error, as ``zerosum
+        analyze`` says its own (:func:`~zerosum.agents.prepare_words.said_while`: ``zerosum: solver is thinking:
+        2.0 s``, again every 10 s); none while the wait is on the preparation, said as such (:meth:`_tell`)."""
+        with self._lock:
+            idle, since, needs = self.idle, self._since, self.needs
+        if needs and not ready(needs):
+            return None
+        return f"{idle}: {seconds(_time.perf_counter() - since)}"
 
     def _tell(self, needs: list[Step] | None) -> None:
         """No terminal: the wait on ``needs`` (not None) is said on standard error while they are being
@@ -177,6 +175,8 @@ class LiveRow:
         self._told.set()
         if self._ticker is not None:
             self._ticker.join()
+        if self._said is not None:
+            self._said.__exit__(None, None, None)
         if self._live is not None:
             self._live.__exit__(*exc)
         elif self.live_ok:
