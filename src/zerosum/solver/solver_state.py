@@ -61,8 +61,6 @@ class SolverState(TakesTurns):
         warm_solver(g, type(self), tables_only=True, wide_code=self.wide)
         stored = search.MAX_WIDE_PART_BITS if self.key_bits > 64 else search.MAX_PART_BITS
         self.table = search.make_table(max(log_size, 8, self.key_bits - stored), self.key_bits)
-        #: the table's size as a power of two: with :attr:`wide`, which compiled search runs (steps.search_kind)
-        self.table_log = self.table.shape[0].bit_length() - 1
         self._stats = np.zeros(search.STATS_SIZE, dtype=np.int64)  # nodes searched, node limit, where it stopped
         self._dims = (g.rows, g.cols, g.k)
         self._board_arrays = search.prepare(g.rows, g.cols, g.k, self.table.shape[0], self.wide)
@@ -77,6 +75,11 @@ class SolverState(TakesTurns):
             if (loaded.rows, loaded.cols, loaded.k) != (g.rows, g.cols, g.k):
                 raise InvalidSpecError(f"book {book!r} is for another board ({loaded.rows} x {loaded.cols})")
             self.book = loaded
+
+    @property
+    def table_log(self) -> int:
+        """The table's size as a power of two: with :attr:`wide`, which compiled search runs (steps.search_kind)."""
+        return int(self.table.shape[0]).bit_length() - 1
 
     @property
     def book(self) -> Book | None:
