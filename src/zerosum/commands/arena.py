@@ -24,16 +24,18 @@ __all__ = ["COMMANDS"]
 FIRST_GAMES = "the first games are starting (a first run also compiles the engines: up to a minute)"
 
 
-def _prepare_first(config: Any, backend: str) -> None:
-    """No terminal, so no progress bar to say why the first games wait: the compiled code of the run's own
-    agents is prepared here, before any worker starts, and the wait said on standard error as ``zerosum
-    analyze`` says it (:func:`zerosum.agents.prepare.announce`: ``zerosum: preparing the engine (alpha-beta's
-    kernel), first run only: compiling for 0.2 s, about 8 s more``, again every 10 s); a first run compiles it
-    once, here, and each worker loads it from numba's cache (a warm cache: about half a second here).
-    Meanwhile each external engine is begun on the game here once (:func:`_engine_first`).  Not for a Ray
-    cluster, whose workers prepare on their own machines; and whatever gets no thread here (a process limit
-    counts threads, ``ulimit -v`` leaves no memory for their stacks) is left to the workers, which prepare on
-    their own."""
+def _prepare_first(config: Any, backend: str, bar: bool, quiet: bool) -> None:
+    """Before any worker starts, each external engine is begun on the game here once (:func:`_engine_first`;
+    its wait said unless ``quiet``): one that fails there would fail every game alike, after the same wait, so
+    the run stops at once, in every mode (a terminal, a pipe, ``--quiet``).  No ``bar`` and not ``quiet`` (a
+    pipe, a file): no progress bar to say why the first games wait, so the compiled code of the run's own
+    agents is prepared here too, and the wait said
+    on standard error as ``zerosum analyze`` says it (:func:`zerosum.agents.prepare.announce`: ``zerosum:
+    preparing the engine (alpha-beta's kernel), first run only: compiling for 0.2 s, about 8 s more``, again
+    every 10 s); a first run compiles it once, here, and each worker loads it from numba's cache (a warm cache:
+    about half a second here).  Not for a Ray cluster, whose workers prepare on their own machines; and whatever
+    gets no thread here (a process limit counts threads, ``ulimit -v`` leaves no memory for their stacks) is left
+    to the workers, which prepare on their own."""
     if backend != "local":
         return
     import threading
@@ -44,7 +46,7 @@ def _prepare_first(config: Any, backend: str) -> None:
     from ..external.names import engine_of
 
     started, failed = [], list[str]()  # failed: why an engine failed as it was begun (the run then stops)
-    engines = [threading.Thread(target=_engine_first, args=(spec, config.game, failed),
+    engines = [threading.Thread(target=_engine_first, args=(spec, config.game, failed, not quiet),
                                 name="zerosum-engine-first", daemon=True)
                for spec in dict.fromkeys(config.agents) if engine_of(spec) is not None]
     for thread in engines:
@@ -53,7 +55,7 @@ def _prepare_first(config: Any, backend: str) -> None:
         except RuntimeError:  # can't start new thread: the games begin the engine themselves
             continue
         started.append(thread)
-    steps = engine_steps(config.agents, config.game, config.limits)
+    steps = [] if bar or quiet else engine_steps(config.agents, config.game, config.limits)
     try:
         announce(steps, on_stderr)
     except RuntimeError:  # no thread for the work or its words: each worker prepares its own (none waited for)
@@ -66,11 +68,12 @@ def _prepare_first(config: Any, backend: str) -> None:
         raise GameError(failed[0])
 
 
-def _engine_first(spec: str, game: str, failed: list[str]) -> None:
+def _engine_first(spec: str, game: str, failed: list[str], say: bool = True) -> None:
     """An external engine prepares for a game in its own process, at its ``newgame`` (a first run of a zerosum
     engine compiles there): started here once and begun on ``game``, so that the workers' engines find its code
     prepared; while that lasts over a second, ``zerosum: engine zs is getting ready for connect4 (newgame; a
-    first run may compile its code): 1.0 s`` on standard error, again every 10 s.  One whose game setup fails here
+    first run may compile its code): 1.0 s`` on standard error, again every 10 s (unless ``say`` is False:
+    ``--quiet``).  One whose game setup fails here
     (no ``readyok`` within 110 s, a crash) would fail every game's alike: why goes to ``failed`` (the run stops).
     A handshake failing, or the system refusing a thread or a process, is left to the games: they say it."""
     from ..agents.prepare_words import said_while
@@ -81,7 +84,7 @@ def _engine_first(spec: str, game: str, failed: list[str]) -> None:
     what = f"engine {spec} is getting ready for {game} (newgame; a first run may compile its code)"
     engine = None
     try:
-        with said_while(what, after=1.0):
+        with said_while(what if say else lambda _: None, after=1.0):
             engine = make_agent(spec)
             engine.warm_up(get_game(game))
     except EngineFault as fault:  # its game setup failed (the handshake passed): each game's would, after as long
@@ -253,8 +256,7 @@ def _run_arena(args: argparse.Namespace, mode: str) -> int:
             console.print(escape(f"{describe_deadline(config)}: a move over it forfeits ({_grace_words(config)})"))
             for line in describe_rules(config):  # --tc, --adjudicate
                 console.print(escape(line))
-            if not show:  # no bar to say why the first games wait: the engines prepared here, said on stderr
-                _prepare_first(config, args.backend)
+        _prepare_first(config, args.backend, show, args.quiet)  # engines begun; no bar: agents compiled
         if show:
             from rich.markup import escape
             from rich.progress import Progress
