@@ -339,10 +339,13 @@ _TOLD: dict[Step, threading.Thread] = {}
 
 
 def _told(steps: list[Step], say: Callable[[str], object], since: float | None = None,
-          stop: threading.Event | None = None, after: float = float("inf"), name: str = "zerosum-tell") -> None:
+          stop: threading.Event | None = None, after: float = float("inf"), name: str = "zerosum-tell",
+          unless_told: bool = False) -> None:
     """In a thread of its own (:data:`_TOLD`): ``say`` :func:`status` ``after`` seconds from ``since`` (None: from
     now, the wait's seconds a compile's), or as soon as ``steps`` (or a step ahead of them) turn out to compile (a
-    first run), then again every :data:`UPDATE_EVERY` seconds while they compile, until all done or ``stop``."""
+    first run), then again every :data:`UPDATE_EVERY` seconds while they compile, until all done or ``stop``.
+    ``unless_told``: nothing when a thread still at it says every one of ``steps`` already (looked at, and this
+    one registered and started, under one hold of the lock: two waits at once start one, not two)."""
     stop, began = stop or threading.Event(), time.perf_counter() if since is None else since
 
     def watch() -> None:
@@ -358,9 +361,11 @@ def _told(steps: list[Step], say: Callable[[str], object], since: float | None =
                 say(said)
 
     thread = threading.Thread(target=watch, name=name, daemon=True)
-    with _LOCK:
+    with _LOCK:  # (start does not wait for watch, which takes the lock: only for the thread to be running)
+        if unless_told and all(s in _TOLD and _TOLD[s].is_alive() for s in steps):
+            return
         _TOLD.update(dict.fromkeys(steps, thread))
-    thread.start()
+        thread.start()
 
 
 def announce(steps: list[Step], say: Callable[[str], object], after: float = 1.0,
@@ -395,4 +400,4 @@ def tell(steps: Iterable[Step]) -> None:
         if all(s in _TOLD and _TOLD[s].is_alive() for s in steps):
             return
     start(steps)
-    _told(steps, lambda said: LOG.warning("zerosum: %s", said))
+    _told(steps, lambda said: LOG.warning("zerosum: %s", said), unless_told=True)
