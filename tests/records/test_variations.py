@@ -206,6 +206,19 @@ def test_the_move_numbers_of_a_variation_count_from_the_start_position():
         parse('[Game "connect4"]\n\n1. 4 4 2. 3\n( 3. 5 ) *')
 
 
+@pytest.mark.parametrize("text", [
+    '[Game "connect4"]\n\n1. 4 4 ( 1... 3 ( 2. 3 ) )\n( 1... 2 ( 2. 3 ) )\n*',  # a later variation wrong alike
+    '[Game "connect4"]\n\n1. 4 4 ( 1... 3 ( 2. 3 ) )\n3. 3 4\n*',  # then the main line's
+    '[Game "connect4"]\n\n1. 4 4 ( 1... 3\n( 2. 3 ) )\n( 1... 2 ( 2. 3 ) ) *',  # a deeper one first
+])
+def test_the_wrong_move_number_named_is_the_first_in_the_file(text: str) -> None:
+    # the lines were looked at last variation first: the error named the last wrong number, and fixing them one
+    # by one ran backwards through the file
+    first = 3 if "( 1... 3 ( 2. 3" in text else 4
+    with pytest.raises(InvalidFileError, match=rf"^game 1, line {first}: move number 2\. where 1\.\.\. belongs"):
+        parse(text)
+
+
 BAD = [
     ('[Game "connect4"]\n\n1. 4 4 ( 1... 3\n*', r"^game 1, line 4: the variation opened on line 3 is not closed"),
     ('[Game "connect4"]\n\n1. 4 4 ( 1... 3\n', r"^game 1, line 3: the variation opened on line 3 is never closed"),

@@ -287,14 +287,16 @@ def _finish(tags: dict[str, str], main: _Line, result: str, start: int,
         raise bad(str(exc), start) from None
     if shared.given is not None:
         record._game = begin[0]  # the game given, which the tag names (a game file's is never made from the tag)
-    todo = [(main, len(begin[1]))]  # each line and the ply of its first move
+    todo, wrong = [(main, len(begin[1]))], None  # each line and the ply of its first move; the first number wrong
     while todo:
         here, plies = todo.pop()
         for index, text, at in here.numbers:  # optional (older records have none), but right where given
-            if text != move_number(plies + index):
-                raise bad(f"move number {text} where {move_number(plies + index)} belongs (ply {plies + index + 1}, "
-                          f"counted from the start position)", at)
+            if text != move_number(plies + index) and (wrong is None or at < wrong[0]):  # the first in the file
+                wrong = (at, f"move number {text} where {move_number(plies + index)} belongs (ply {plies + index + 1}, "
+                             f"counted from the start position)")
         todo += [(v, plies + index) for index, inner in here.variations.items() for v in inner]
+    if wrong is not None:
+        raise bad(wrong[1], wrong[0])
     try:
         record._check(keep=False, start=begin)
     except BadMove as exc:
