@@ -214,8 +214,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..core.files import check_output
     from ..games import get_game
     from ..records import write
-    from ..reviewer import Review, start_review
-    from ..reviewer.text import heading, judged_line, row, summary_lines
+    from ..reviewer import Review
 
     if args.output is not None:  # before any work: what the record writer refuses is refused now
         check_output(args.output, overwrite=args.overwrite, what="record file")
@@ -225,24 +224,10 @@ def _run(args: argparse.Namespace) -> int:
     sources = _sources(args)
     game = get_game(args.game or DEFAULT_GAME) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
-    with _Waits(not args.json) as waits:
-        for number, source in enumerate(sources, 1):
-            found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
-                                        solver_time=args.solver_time)
-            reviews.append(found)
-            of = f"game {number} of {len(sources)}, " if len(sources) > 1 else ""
-            waits.found, total = found, len(found.actions) - found.start
-            waits.place = f"{of}0 of {total} moves judged" if args.json else of.rstrip(", ")
-            if args.json:
-                for mark in marks:
-                    waits.place = f"{of}{len(found.marks)} of {total} moves judged"
-                continue
-            if len(sources) > 1:
-                waits.say(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
-            waits.say("\n".join(heading(found)))
-            for mark in marks:
-                waits.say(row(mark))
-            waits.say(judged_line(found) + "\n" + "\n".join(summary_lines(found)))
+    try:
+        _review_all(args, sources, game, reviews)
+    except KeyboardInterrupt:  # the games reviewed to the end are kept (-o) and counted; the one under way is not
+        raise KeyboardInterrupt(_kept(args, reviews, len(sources))) from None
     if args.json:
         data: Any = reviews[0].to_json() if len(reviews) == 1 else [r.to_json() for r in reviews]
         json.dump(data, sys.stdout, indent=1)
@@ -252,6 +237,53 @@ def _run(args: argparse.Namespace) -> int:
         print(f"wrote {count} annotated record{'s' if count != 1 else ''} to {args.output}",
               file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def _kept(args: argparse.Namespace, done: list[Any], planned: int) -> str:
+    """What an interrupted review says it kept: the games reviewed to the end, written to ``-o`` (annotated,
+    as a finished review writes them), or nothing."""
+    from ..errors import GameError
+    from ..records import write
+
+    of = f"{len(done)} of {planned} games reviewed" if planned > 1 else "the game was not reviewed to the end"
+    if args.output is None:
+        return of if planned > 1 else ""
+    if not done:
+        return f"{of}: nothing was written to {args.output}"
+    try:
+        write([r.record() for r in done], args.output, overwrite=args.overwrite)
+    except GameError as exc:
+        return f"{of}: nothing was written to {args.output} ({exc})"
+    rest = f"game {len(done) + 1} on" if len(done) + 1 < planned else f"game {planned}"
+    return (f"{of}: {'they are' if len(done) > 1 else 'it is'} written to {args.output}, annotated; {rest} not "
+            f"reviewed (one game at a time: --index N)")
+
+
+def _review_all(args: argparse.Namespace, sources: list[Any], game: Any, reviews: list[Any]) -> None:
+    """Each game reviewed in turn, added to ``reviews`` once reviewed to the end, its rows printed as they come
+    (not with ``--json``)."""
+    from ..reviewer import start_review
+    from ..reviewer.text import heading, judged_line, row, summary_lines
+
+    with _Waits(not args.json) as waits:
+        for number, source in enumerate(sources, 1):
+            found, marks = start_review(source, game, args.agent, seconds=args.time, line=args.line,
+                                        solver_time=args.solver_time)
+            of = f"game {number} of {len(sources)}, " if len(sources) > 1 else ""
+            waits.found, total = found, len(found.actions) - found.start
+            waits.place = f"{of}0 of {total} moves judged" if args.json else of.rstrip(", ")
+            if args.json:
+                for mark in marks:
+                    waits.place = f"{of}{len(found.marks)} of {total} moves judged"
+                reviews.append(found)
+                continue
+            if len(sources) > 1:
+                waits.say(f"{'' if number == 1 else chr(10)}Game {number} of {len(sources)}")
+            waits.say("\n".join(heading(found)))
+            for mark in marks:
+                waits.say(row(mark))
+            waits.say(judged_line(found) + "\n" + "\n".join(summary_lines(found)))
+            reviews.append(found)
 
 
 COMMANDS = {"review": (_add, _run)}
