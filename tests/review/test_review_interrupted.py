@@ -56,7 +56,7 @@ def test_the_games_reviewed_are_kept_when_interrupted(tmp_path: Path) -> None:
 
 def test_nothing_reviewed_nothing_written_and_said(tmp_path: Path) -> None:
     out = tmp_path / "reviewed.pgn"
-    done = _interrupted(["review", str(_games(tmp_path, 2)), "--agent", "alphabeta:time=0.02", "-o", str(out)],
+    done = _interrupted(["review", str(_games(tmp_path, 2)), "--agent", "alphabeta:time=0.3", "-o", str(out)],
                         "Game 1 of 2", signal.SIGTERM)
     assert done.returncode == -signal.SIGTERM, (done.stdout, done.stderr)  # it ends as killed by that signal
     assert done.stderr.splitlines()[-1] == (f"interrupted by SIGTERM: 0 of 2 games reviewed: nothing was written to "
