@@ -51,3 +51,17 @@ def test_the_help_the_docs_and_the_readme_state_it():
     assert "`--solver-time SECONDS` (default 10, above 0 and at most 3,600" in docs
     row = next(line for line in (ROOT / "README.md").read_text().splitlines() if "`review --time`" in line)
     assert "above 0, at most 3,600 s each" in row and "zerosum.reviewer.MAX_TIME" in row
+
+
+def test_time_with_a_named_agent_is_refused_not_ignored(tmp_path, capsys):
+    # --agent alphabeta --time 0.05 judged at alpha-beta's own default (about 7 s a position on 7 x 6), --time
+    # silently unused: now one line says where the limit goes, and nothing is written
+    out = tmp_path / "r.pgn"
+    assert main(["review", "3344", "--game", SMALL, "--agent", "alphabeta", "--time", "0.05", "-o", str(out)]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.strip() == (
+        "zerosum review: error: --time is for the default judge's estimates; the agent named keeps its own limit: "
+        "give it in its spec (as in --agent alphabeta:time=0.05)")
+    assert not out.exists()
+    assert main(["review", "3344", "--game", SMALL, "--agent", "alphabeta:time=0.05", "--line", "0"]) == 0
+    assert "(4 moves judged" in capsys.readouterr().out

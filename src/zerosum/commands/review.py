@@ -52,8 +52,9 @@ def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default=None, metavar="SPEC",
                    help="judge by this engine's estimates (alphabeta:time=0.5) instead of the solver; where the "
                         "solver does not go, alpha-beta estimates within --time a position")
-    p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0), default=1.0, metavar="SECONDS",
-                   help=f"estimates: about SECONDS a position (default 1, at most {MAX_TIME:,.0f})")
+    p.add_argument("--time", type=float_arg(hi=MAX_TIME, above=0), default=None, metavar="SECONDS",
+                   help=f"alpha-beta's estimates, when no --agent is named: about SECONDS a position (default 1, at "
+                        f"most {MAX_TIME:,.0f}); a named agent keeps its own limit (--agent alphabeta:time=0.1)")
     p.add_argument("--solver-time", type=float_arg(hi=MAX_TIME, above=0), default=10.0, metavar="SECONDS",
                    help="boards the solver takes without an opening book (all but 7 x 6): its seconds a position; "
                         "a position not proven by then is estimated by alpha-beta (default 10, at most "
@@ -221,6 +222,10 @@ def _run(args: argparse.Namespace) -> int:
         if _same_file(args.output, args.source):  # --overwrite would replace every game read with those reviewed
             raise UsageError(f"-o {args.output}: that is the record file being reviewed; write the annotated "
                              "records to another file")
+    if args.time is not None and args.agent is not None:  # it would be ignored: the agent judges at its own pace
+        raise UsageError(f"--time is for the default judge's estimates; the agent named keeps its own limit: give it "
+                         f"in its spec (as in --agent alphabeta:time={args.time:g})")
+    args.time = 1.0 if args.time is None else args.time
     sources = _sources(args)
     game = get_game(args.game or DEFAULT_GAME) if isinstance(sources[0], str) else None
     reviews: list[Review] = []
