@@ -57,12 +57,42 @@ def _warm_kernels(config) -> None:
     marker = os.environ[WARMED] = os.path.join(folder, "done")  # the workers, started next, inherit it
 
     def done() -> None:
-        for part in parts:
-            part.wait()
+        await_parts(parts, lambda line: _say(config, line))
         open(marker, "w").close()
 
     threading.Thread(target=done, daemon=True).start()
     config._zerosum_warming = parts
+
+
+#: seconds of the cache's filling before the run says so (then every 10 s)
+SAY_WARMING = 2.0
+
+
+def await_parts(parts, say) -> None:
+    """Wait for the processes ``parts`` to end; once :data:`SAY_WARMING` seconds have passed, ``say`` a line of
+    how long the wait has lasted, then again every 10 s (no silent wait: on a loaded machine the first test may be
+    minutes away)."""
+    import time
+
+    began, said = time.monotonic(), SAY_WARMING
+    for part in parts:
+        while part.poll() is None:
+            time.sleep(0.1)
+            waited = time.monotonic() - began
+            if waited >= said:
+                say(f"zerosum tests: filling numba's cache before the first test (tests/warm_kernels.py; a fresh "
+                    f"checkout compiles for about 40 s on two idle cores): {waited:.0f} s")
+                said += 10.0
+
+
+def _say(config, line: str) -> None:
+    """``line`` on the run's terminal (pytest's reporter; standard error without one), from any thread: said only
+    while every worker waits for the cache, so no test's output is under way."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)
+    else:
+        print(line, file=sys.stderr, flush=True)
 
 
 def pytest_configure(config):
