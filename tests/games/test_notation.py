@@ -66,3 +66,18 @@ def test_the_example_in_each_games_moves_help_is_a_legal_line_of_its_default_boa
     assert "e.g. " in game.MOVES_HELP, game.MOVES_HELP
     example = game.MOVES_HELP.rsplit("e.g. ", 1)[1]
     assert game.parse_moves(example), example
+
+
+@pytest.mark.parametrize("spec, what", [("connect4", "column 9999999999999999999 is outside 1..7"),
+                                        ("tictactoe", "cell 9999999999999999999 is outside 1..9")])
+def test_a_typed_number_of_19_digits_is_a_number_and_a_long_one_says_its_length(spec: str, what: str) -> None:
+    # the README's limit for any number a person types: at most 19 digits; 19 were refused as "not a number",
+    # and a long text was cut at 40 characters with nothing to say it was cut
+    game = get_game(spec)
+    with pytest.raises(IllegalMoveError, match=f"^{what}$"):
+        game.parse_action("9" * 19)
+    with pytest.raises(InvalidMoveError, match=r"^'9{20}' is not a"):
+        game.parse_action("9" * 20)
+    with pytest.raises(InvalidMoveError) as info:
+        game.parse_action("4" * 5000)
+    assert str(info.value).startswith("'" + "4" * 40 + "'... (5,000 characters) is not a "), str(info.value)

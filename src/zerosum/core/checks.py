@@ -41,8 +41,10 @@ def one_based(text: object, count: int, what: str, hint: str) -> int:
             raise InvalidMoveError(f"{safe_repr(text)} is not a {what} number: {hint}")
         text = str(text)
     raw = text.strip()
-    if not re.fullmatch(r"-?[0-9]{1,18}", raw):  # ASCII digits, as zerosum.spec.integer reads them
-        raise InvalidMoveError(f"{raw[:40]!r} is not a {what} number: {hint}")
+    from ..spec import MAX_DIGITS
+
+    if not re.fullmatch(rf"-?[0-9]{{1,{MAX_DIGITS}}}", raw):  # ASCII digits, as zerosum.spec.integer reads them
+        raise InvalidMoveError(f"{safe_repr(raw, 40)} is not a {what} number: {hint}")  # cut: its length said
     index = int(raw) - 1
     if not 0 <= index < count:
         raise IllegalMoveError(f"{what} {raw} is outside 1..{count}")
