@@ -228,3 +228,12 @@ def test_any_roster_is_names_safe_to_show_or_one_line(cells: list[str]) -> None:
                    for ch in name)
     header = ("name", "names", "student")  # a first row that is a header
     assert names == [c for i, c in enumerate(cells) if c.strip() and not (i == 0 and c.strip().lower() in header)]
+
+
+def test_the_closing_line_counts_one_student_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["contest", "new", str(tmp_path / "one"), "--game", "connect4", "--roster",
+                 str(_roster(tmp_path, "name\nAda Lovelace\n"))]) == 0
+    assert f"contest for 1 student in {tmp_path / 'one'}" in capsys.readouterr().err
+    assert main(["contest", "new", str(tmp_path / "two"), "--game", "connect4", "--roster",
+                 str(_roster(tmp_path, "name\nAda Lovelace\nAlan Turing\n", "two.csv"))]) == 0
+    assert f"contest for 2 students in {tmp_path / 'two'}" in capsys.readouterr().err

@@ -189,8 +189,9 @@ def _run_new(args: argparse.Namespace) -> int:
         openings_with=args.openings_with, references=references,
         deadline=parse_deadline(args.deadline) if args.deadline else None, seed=args.seed, url=args.url)
     people = create_contest(args.directory, settings, overwrite=args.overwrite)
-    print(f"contest for {len(roster)} students in {args.directory}: {len(settings.openings or [])} openings given"
-          if openings else f"contest for {len(roster)} students in {args.directory}", file=sys.stderr)
+    who = f"{len(roster)} student{'s' if len(roster) != 1 else ''}"
+    print(f"contest for {who} in {args.directory}: {len(settings.openings or [])} openings given"
+          if openings else f"contest for {who} in {args.directory}", file=sys.stderr)
     print(f"the links are in {args.directory}/tokens.csv (keep it private); the teacher's page: {people[0][2]}",
           file=sys.stderr)
     print(f"start the server: {serve_command(args.directory, args.url)}", file=sys.stderr)
