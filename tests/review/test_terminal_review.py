@@ -1,5 +1,6 @@
 """``zerosum play`` offers the review when a person's game ends: at a real terminal (a pseudo-terminal, as
-tests/ui's helpers drive it), ``r`` prints a row a move and the summary; Enter leaves at once."""
+tests/ui's helpers drive it), ``r`` prints a row a move and the summary; Enter leaves at once; another answer
+leaves saying so, with the command that gives the review later."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def _reaped(pid: int, wait: float = 30.0) -> int:
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
-@pytest.mark.parametrize("answer", ["r", ""])
+@pytest.mark.parametrize("answer", ["r", "", "u"])
 def test_the_end_of_a_game_offers_the_review(answer):
     out, status = play(["1", "4", "7", answer])
     assert status == 0, out[-2000:]  # X takes 1, 4, 7 (a column); O (first) takes 2 and 3
@@ -70,3 +71,7 @@ def test_the_end_of_a_game_offers_the_review(answer):
         assert "The same from the command line: zerosum review" in out
     else:
         assert "Review of" not in out
+    if answer == "u":  # a slip leaves without a word no more: it says so, and the command for later
+        assert "'u' is not r: left without a review; the same review later: zerosum review " in out, out[-1000:]
+    else:
+        assert "is not r" not in out

@@ -9,6 +9,8 @@ from typing import Any
 
 from rich.markup import escape
 
+from ..spec import quoted
+
 __all__ = ["offer_review", "REVIEW_KEYS", "QUESTION"]
 
 #: the answers that ask for the review
@@ -23,12 +25,16 @@ def offer_review(session: Any) -> int:
     if not session.people or not session.actions:
         return 0
     line = session.read(session.output.prompt(QUESTION, f"[bold]{escape(QUESTION)}[/]"))
+    game = session.game
+    later = f"zerosum review {shlex.quote(game.format_moves(session.actions))} --game {shlex.quote(game.spec)}"
+    if line is not None and line.strip() and line.strip().lower() not in REVIEW_KEYS:  # a slip: leave, but say so
+        text = f"{quoted(line.strip())} is not r: left without a review; the same review later: {later}"
+        session.say(text, escape(text))
     if line is None or line.strip().lower() not in REVIEW_KEYS:
         return 0
     from ..reviewer import start_review
     from ..reviewer.text import heading, row, summary_lines
 
-    game = session.game
     found, marks = start_review(list(session.actions), game, seconds=float(getattr(session, "hint_time", 1.0)))
     for text in heading(found):
         session.say(text, escape(text))
@@ -37,6 +43,5 @@ def offer_review(session: Any) -> int:
         session.say(text, escape(text))
     for text in summary_lines(found):
         session.say(text, escape(text))
-    moves = game.format_moves(session.actions)
-    session.say(f"The same from the command line: zerosum review {shlex.quote(moves)} --game {shlex.quote(game.spec)}")
+    session.say(f"The same from the command line: {later}")
     return 0
