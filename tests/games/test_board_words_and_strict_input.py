@@ -4,6 +4,8 @@ sign), one comma between two moves (none at either end)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from zerosum import ConnectX, get_game, make_agent
@@ -25,10 +27,11 @@ def test_a_title_says_one_row_and_one_column_in_the_singular(rows: int, cols: in
     ("connectx:rows=65,cols=1,k=2", "a board of 65 rows and 1 column is not supported"),
     ("connectx:rows=1,cols=65,k=2", "a board of 1 row and 65 columns is not supported"),
     ("connectx:rows=1,cols=3,k=4", "k=4 does not fit a board of 1 row and 3 columns"),
-    ("connectx:rows=1,cols=1,k=2", "a board of 1 row and 1 column has no room for a line"),
+    ("connectx:rows=1,cols=1,k=2", "a board of 1 row and 1 column has no room for a line (k, its length, is at least 2)"),
+    ("connectx:rows=1,cols=1,k=1", "a board of 1 row and 1 column has no room for a line (k, its length, is at least 2)"),
 ])
 def test_size_errors_agree_in_number(spec: str, words: str) -> None:
-    with pytest.raises(InvalidSpecError, match=words):
+    with pytest.raises(InvalidSpecError, match=re.escape(words)):
         get_game(spec)
 
 

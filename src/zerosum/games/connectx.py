@@ -60,7 +60,8 @@ class ConnectX(ConnectXRules):
                                    f"be 1..{cls.MAX_SIDE}")
         if not 2 <= k <= max(rows, cols):
             raise InvalidSpecError(f"k={k} does not fit a board of {board_words(rows, cols)}: expected 2..{max(rows, cols)}"
-                                   if max(rows, cols) > 1 else f"a board of {board_words(rows, cols)} has no room for a line")
+                                   if max(rows, cols) > 1 else f"a board of {board_words(rows, cols)} has no room for a line "
+                                   "(k, its length, is at least 2)")
 
     # ---- rules helpers -----------------------------------------------------------------------
 
