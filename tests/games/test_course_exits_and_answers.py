@@ -1,7 +1,7 @@
 """A game's method that calls ``sys.exit()`` or raises what is no Exception (GeneratorExit, a bare
 BaseException), a ``utility`` that is no number or too large for a float (an infinity counts by its sign, except
 for the textbook agents, which score with it), and a
-terminal test that answers neither yes nor no (a numpy array) are the game's bug: one ``GameBug`` line naming
+terminal test that answers neither yes nor no (a numpy array, a list or a string) are the game's bug: one ``GameBug`` line naming
 the method and what it did, in ``play``, ``match`` and ``explain`` alike and from Python, never a silent exit,
 a traceback or a player's forfeit (audit: ``zerosum play`` ended with status 0 and no line, ``match``
 forfeited the innocent agent).  Ctrl-C (KeyboardInterrupt) in a method still stops everything."""
@@ -55,8 +55,15 @@ BUGS = {
     "terminal_array": ({"terminal": "import numpy as np; return np.array([state[0] == 0, True])"},
                        "TakeAway: terminal_test(state) returned array([False, True]) (ndarray) at state (5, 'A'): "
                        "it must return True when the game is over, else False"),
+    # true whenever not empty: every game ended at move 0, credited to player 2 (an audit's common slip)
+    "terminal_list": ({"terminal": "return [state[0] == 0]"},
+                      "TakeAway: terminal_test(state) returned [False] (list) at state (5, 'A'): it must return True "
+                      "when the game is over, else False (a list is true whenever it is not empty)"),
+    "terminal_str": ({"terminal": "return 'yes' if state[0] == 0 else 'no'"},
+                     "TakeAway: terminal_test(state) returned 'no' (str) at state (5, 'A'): it must return True "
+                     "when the game is over, else False (a str is true whenever it is not empty)"),
 }
-AT_PROBE = {"actions_exit", "actions_generator_exit", "display_exit", "terminal_array"}
+AT_PROBE = {"actions_exit", "actions_generator_exit", "display_exit", "terminal_array", "terminal_list", "terminal_str"}
 
 
 def game_file(folder: Path, name: str) -> Path:

@@ -5,7 +5,7 @@ Everything a method of the game does besides returning is the game's bug: an exc
 SystemExit), a GeneratorExit or a bare BaseException alike (:meth:`zerosum.games.course_rules.Rules.call`);
 only Ctrl-C (KeyboardInterrupt) passes through, so it still stops whatever runs.  Of the answers, the two
 that decide the end are checked here: a terminal test's answer must be true or false
-(:func:`over_answer`: a numpy array of several values is neither), and the utility at the end a finite
+(:func:`over_answer`: a numpy array of several values is neither, nor a string or a list), and the utility at the end a finite
 real number (:func:`utility_sign`: not None, NaN, an infinity, a bool or a whole number too large for a
 float), and the two players' utilities there opposite (:func:`zero_sum`: zerosum reads the first player's
 alone, so a ``utility`` that ignores its ``player`` would credit every game to one side).  A legal move must
@@ -76,17 +76,27 @@ def describe_call_error(name: str, what: str, exc: BaseException) -> str:
     return one_line(f"{name}.{what} {raised(exc)}")
 
 
+#: answers a terminal test may not give: true whenever not empty, whatever they hold (``[s[0] == 0]``, ``"no"``)
+_CONTAINERS = (str, bytes, list, tuple, dict, set, frozenset)
+
+
 def over_answer(name: str, method: str, answer: Any, state: Any) -> bool:
     """The terminal test's ``answer`` (of ``method``, at your ``state``) as True or False; one GameBug line
-    for an answer that is neither (a numpy array of several values, a ``__bool__`` that fails)."""
+    for an answer that is neither (a numpy array of several values, a ``__bool__`` that fails) or a string or
+    container, true whenever it is not empty (``[state[0] == 0]`` ended every game at once).  None, a number,
+    a numpy bool say it by their truth, as Python's ``if`` reads them."""
     try:
+        if isinstance(answer, _CONTAINERS):
+            raise TypeError
         return bool(answer)
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - an answer that cannot say yes or no
+        also = (f" (a {type(answer).__name__} is true whenever it is not empty)" if isinstance(answer, _CONTAINERS)
+                else "")
         raise GameBug(one_line(f"{name}: {method} returned {safe_repr(answer, 60)} ({type(answer).__name__}) at "
                                f"state {safe_repr(state, 80)}: it must return True when the game is over, else "
-                               "False")) from None
+                               f"False{also}")) from None
 
 
 def utility_sign(name: str, u: Any, state: Any = None) -> int:
