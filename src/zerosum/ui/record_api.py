@@ -6,7 +6,9 @@ moves and result (as :func:`zerosum.records.parse` reads them) and ``line``: the
 game -- the opening's, then the game's (``separator``: what joins them in a move string) -- checked against the
 page's limits (:func:`check_position`) so the page can step through them; ``lines``: every line of the game's
 tree of variations the same way (the main line first, then one a leaf as :meth:`zerosum.records.Record.lines`
-orders them; at most :data:`MAX_LINES`), which the page plants as its tree. A game the page cannot show (a
+orders them; at most :data:`MAX_LINES`), which the page plants as its tree; ``marks``: the main line's moves'
+PGN suffixes and comments (``zerosum review -o``), ``variation_marks`` those of every variation's moves
+(:func:`tree_marks`), which ``POST /api/export`` takes back as they are. A game the page cannot show (a
 board past 16 x 16, a game it does not know) keeps its place in the list with ``error`` saying why; malformed
 text is a 400 naming the game and the line.
 
@@ -27,7 +29,8 @@ from ..core.files import not_text, shown
 from ..errors import GameError, InvalidFileError
 from .position import check_game, checked_position
 
-__all__ = ["record_job", "record_games", "record_fields", "games_of", "MAX_RECORD", "MAX_GAMES", "MAX_LINES", "MAX_RECORD_REQUESTS"]
+__all__ = ["record_job", "record_games", "record_fields", "games_of", "joined", "tree_marks", "MAX_RECORD", "MAX_GAMES",
+           "MAX_LINES", "MAX_RECORD_REQUESTS"]
 
 MAX_RECORD = 256 * 1024  # bytes of a record sent to the page's server
 MAX_GAMES = 1000  # games of one record read and listed (a record of more is cut, and the answer says so)
@@ -92,10 +95,58 @@ def _refusal(spec: str | None) -> str | None:
     return None
 
 
+def joined(first: tuple[str | None, str | None], then: tuple[str | None, str | None]) -> tuple[str | None, str | None]:
+    """Two annotations ``(mark, comment)`` of one move of the page's tree, which holds each line of moves once
+    (a record may reach a position twice by the same moves, ``4 ( 4 ... )``): the first mark, and the comments
+    joined by ``"; "`` where they fit one comment (:data:`~zerosum.records.MAX_COMMENT`), else the first's."""
+    from ..records import MAX_COMMENT
+
+    comments = [c for c in (first[1], then[1]) if c]
+    if len(comments) == 2 and comments[0] != comments[1] and len(comments[0]) + 2 + len(comments[1]) <= MAX_COMMENT:
+        comments = ["; ".join(comments)]
+    return first[0] or then[0], comments[0] if comments else None
+
+
+def tree_marks(record: Any, tree: list[list[str]], start: int) -> list[dict[str, Any]]:
+    """The annotations of every move of ``record``'s tree (main line and variations, at every depth):
+    ``{"line": L, "ply": N, "mark": M, "comment": C}`` sorted by line and ply, the move N of ``tree[L]`` (the
+    record's lines from the start, in the game's spelling; ``start``: the opening's moves before them), L the
+    first line of ``tree`` through the move (0: the main line).  Two moves of the record that are one move of
+    the page's tree are one mark (:func:`joined`)."""
+    root: list[Any] = [{}, 0]  # a trie of the lines: [children by move, the first line through it]
+    for number, line in enumerate(tree):
+        node = root
+        for move in line:
+            node = node[0].setdefault(move, [{}, number])
+    found: dict[int, dict[str, Any]] = {}
+
+    def walk(line: Any, number: int, node: list[Any], ply: int) -> None:
+        """The marks of ``line`` (``tree[number]`` from ``ply`` on, from ``node``) and of its variations."""
+        before = []
+        for i, note in enumerate(line.notes):
+            before.append(node)
+            node = node[0][tree[number][ply + i]]
+            if note is not None and (note.mark or note.comment):
+                had = found.setdefault(id(node), {"line": node[1], "ply": ply + i + 1, "mark": None, "comment": None})
+                had["mark"], had["comment"] = joined((had["mark"], had["comment"]), (note.mark, note.comment))
+        after = number + 1  # the lines as Record.lines() lists them: a line, then its later moves' variations first
+        for index in sorted(line.variations, reverse=True):
+            for v in line.variations[index]:
+                walk(v, after, before[index], ply + index)  # as deep as the tree: MAX_DEPTH
+                after += 1 + v.count_variations()
+
+    node = root
+    for move in tree[0][:start]:
+        node = node[0][move]
+    walk(record, 0, node, start)
+    return sorted(found.values(), key=lambda m: (m["line"], m["ply"]))
+
+
 def _entry(record: Any) -> dict[str, Any]:
     """A game read from the record, with its line from the start checked against the page's limits."""
     entry: dict[str, Any] = {"tags": dict(record.tags), "moves": list(record.moves), "result": record.result,
-                             "game": None, "line": [], "lines": [], "separator": "", "error": None, "marks": []}
+                             "game": None, "line": [], "lines": [], "separator": "", "error": None, "marks": [],
+                             "variation_marks": []}
     try:
         game = check_game(record.tags.get("Game"))
         opening = record.tags.get("Opening", "").strip()
@@ -107,9 +158,12 @@ def _entry(record: Any) -> dict[str, Any]:
         tree = [[game.format_action(a) for a in checked_position(game, game.move_separator.join([*start, *line]))[0]]
                 for line in lines]
         entry.update(game=game.spec, line=tree[0], lines=tree, separator=game.move_separator)
-        # an annotated record's marks (zerosum review -o): {ply, mark, comment} for each move that has one
-        entry["marks"] = [{"ply": len(start) + i + 1, "mark": note.mark, "comment": note.comment}
-                          for i, note in enumerate(record.notes) if note is not None and (note.mark or note.comment)]
+        # an annotated record's marks (zerosum review -o): {ply, mark, comment} for each move that has one, those
+        # of the variations' moves apart ({line, ply, ...}), so that the page's list of the main line's marks
+        # is what it always was
+        marks = tree_marks(record, tree, len(start))
+        entry["marks"] = [{k: m[k] for k in ("ply", "mark", "comment")} for m in marks if m["line"] == 0]
+        entry["variation_marks"] = [m for m in marks if m["line"] > 0]
     except GameError as exc:
         entry["error"] = str(exc)
     return entry
@@ -121,7 +175,7 @@ def _unread(piece: str, why: str) -> dict[str, Any]:
     for m in _TAG.finditer(piece):
         tags.setdefault(m[1], _ESCAPE.sub(r"\1", m[2]))
     return {"tags": tags, "moves": [], "result": tags.get("Result", "*"), "game": None, "line": [], "lines": [],
-            "separator": "", "error": why, "marks": []}
+            "separator": "", "error": why, "marks": [], "variation_marks": []}
 
 
 def _read(piece: str, first_line: int, games_before: int) -> list[Any]:

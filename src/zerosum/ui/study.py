@@ -26,7 +26,7 @@ from ..values import is_proven, loss_value, to_child, to_parent
 from .position import player_name
 
 __all__ = ["review_job", "line_job", "check_budget", "check_resume", "export_record", "ESTIMATE_SCALE", "LINE",
-           "MAX_EXPORT_LINES", "SOLVER_TIME"]
+           "MAX_EXPORT_LINES", "MAX_EXPORT_MARKS", "PAGE_ANNOTATOR", "SOLVER_TIME"]
 
 #: an estimate of this size fills about three quarters of the bar (tanh(1) = 0.76)
 ESTIMATE_SCALE = 200.0
@@ -175,27 +175,56 @@ def line_job(game: Game[Any, Any], actions: list[Any], state: Any, seconds: floa
 
 #: the variations the page's export takes besides its main line (the page's tree, as its address holds it)
 MAX_EXPORT_LINES = 1000
+#: the marks the page's export takes (each a move's PGN suffix and comment, on any line of the tree)
+MAX_EXPORT_MARKS = 10_000
+
+
+def _noted(moves: list[str], variations: dict[int, list[Any]], node: list[Any]) -> list[Any]:
+    """The notes of a line of :func:`zerosum.records.tree`'s tree, from the trie ``node`` before its first
+    move (each node ``[children by move, note]``), the notes of its variations set on them."""
+    notes: list[Any] = []
+    for i, move in enumerate(moves):
+        for v in variations.get(i, ()):
+            v.notes = _noted(v.moves, v.variations, node)  # as deep as the tree: MAX_DEPTH
+        node = node[0][move]
+        notes.append(node[1])
+    return notes
+
+
+#: who judged the marks of a record the page exports, unless the body names another (``annotator``)
+PAGE_ANNOTATOR = "zerosum serve, the page's review"
+_EXPORT_FIELDS = ('send {"game": SPEC, "moves": MOVES, "variations": [MOVES, ...], "marks": [{"line": L, "ply": N, '
+                  '"mark": "?", "comment": TEXT}], "annotator": TEXT}')
 
 
 def export_record(data: dict[str, Any]) -> str:
     """The text of a record (:mod:`zerosum.records`) of the page's tree, from a ``POST /api/export`` body
-    ``{"game": SPEC, "moves": M, "variations": [M2, ...], "marks": [{"ply": N, "mark": "?", "comment":
-    "mistake: ..."}]}``: ``moves`` the main line, each of ``variations`` another line of the tree from the
-    start (at most :data:`MAX_EXPORT_LINES`, in the page's order), written as variations ``( ... )`` where it
-    leaves the lines before it; each main-line move's PGN suffix and verdict as the review gave them
-    (``zerosum review -o`` writes the same); the result the main line's board shows.  Anything malformed is
-    one GameError line."""
+    ``{"game": SPEC, "moves": M, "variations": [M2, ...], "marks": [{"line": L, "ply": N, "mark": "?",
+    "comment": "mistake: ..."}], "annotator": TEXT}``: ``moves`` the main line, each of ``variations`` another
+    line of the tree from the start (at most :data:`MAX_EXPORT_LINES`, in the page's order), written as
+    variations ``( ... )`` where it leaves the lines before it; each mark the PGN suffix and comment of move
+    ``N`` of line ``L`` (0, the default: ``moves``; ``i``: ``variations[i - 1]``), a move of any line of the tree
+    (``zerosum review -o`` writes the same; /api/record lists a record's marks so); two marks of one move are
+    :func:`zerosum.ui.record_api.joined`; the result the main line's board shows.  ``annotator``: who judged
+    the marks, the ``Annotator`` tag of a record with marks (the record's own, as /api/record lists its tags,
+    when the marks sent are its marks; by default :data:`PAGE_ANNOTATOR`, the page's review).  Anything
+    malformed is one GameError line."""
     from ..records import Record, format as record_text, tree
+    from ..records.lexer import check_tag
     from ..records.notes import MoveNote
     from .position import check_position
+    from .record_api import joined
 
-    unknown = sorted(set(data) - {"game", "moves", "variations", "marks"})
+    unknown = sorted(set(data) - {"game", "moves", "variations", "marks", "annotator"})
     marks, others = data.get("marks") or [], data.get("variations") or []
-    if unknown or not isinstance(marks, list) or len(marks) > 10_000 or not isinstance(others, list):
-        raise UsageError('send {"game": SPEC, "moves": MOVES, "variations": [MOVES, ...], "marks": [{"ply": N, '
-                         '"mark": "?", "comment": TEXT}]}')
+    if unknown or not isinstance(marks, list) or not isinstance(others, list):
+        raise UsageError(_EXPORT_FIELDS)
+    if len(marks) > MAX_EXPORT_MARKS:
+        raise UsageError(f"{len(marks):,} marks: a record from the page holds at most {MAX_EXPORT_MARKS:,}")
     if len(others) > MAX_EXPORT_LINES:
         raise UsageError(f"{len(others):,} variations: a record from the page holds at most {MAX_EXPORT_LINES:,}")
+    annotator = PAGE_ANNOTATOR if data.get("annotator") is None else data["annotator"]
+    check_tag("Annotator", annotator)
     game, actions, state = check_position(data.get("game"), data.get("moves"))
     lines = [[game.format_action(a) for a in actions]]
     for i, text in enumerate(others, 1):
@@ -205,17 +234,36 @@ def export_record(data: dict[str, Any]) -> str:
             lines.append([game.format_action(a) for a in check_position(game.spec, text)[1]])
         except GameError as exc:
             raise UsageError(f"variation {i}: {exc}") from None
-    moves, variations = tree(lines)
-    notes: list[Any] = [None] * len(actions)
+    root: list[Any] = [{}, None]  # the tree's moves, each [children by move, its note]
+    for line in lines:
+        node = root
+        for move in line:
+            node = node[0].setdefault(move, [{}, None])
+    annotated = False
     for item in marks:
-        ply = item.get("ply") if isinstance(item, dict) else None
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(actions):
-            raise UsageError(f"a mark's ply is a move of the line 1..{len(actions)}, not {str(ply)[:20]!r}")
-        notes[ply - 1] = MoveNote(mark=item.get("mark") or None, comment=item.get("comment") or None)
+        if not isinstance(item, dict):
+            raise UsageError(f'a mark is {{"line": L, "ply": N, "mark": "?", "comment": TEXT}}, not {str(item)[:20]!r}')
+        number = item.get("line", 0)
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(lines):
+            raise UsageError(f"a mark's line is 0 (the main line) or a variation 1..{len(others)}, not "
+                             f"{str(number)[:20]!r}")
+        ply = item.get("ply")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(lines[number]):
+            raise UsageError(f"a mark's ply is a move of the line 1..{len(lines[number])}, not {str(ply)[:20]!r}")
+        note = MoveNote(mark=item.get("mark") or None, comment=item.get("comment") or None)
+        node = root
+        for move in lines[number][:ply]:
+            node = node[0][move]
+        old = node[1] or MoveNote()
+        mark, comment = joined((old.mark, old.comment), (note.mark, note.comment))
+        node[1] = MoveNote(mark=mark, comment=comment) if mark or comment else None
+        annotated = annotated or node[1] is not None
+    moves, variations = tree(lines)
+    notes = _noted(moves, variations, root)
     out = game.outcome(state)
     result = "*" if out is None else {1: "1-0", 2: "0-1", None: "1/2-1/2"}[out.winner]
     tags = {"Event": "zerosum serve", "Game": game.spec, "Opening": "-",
             "Termination": "normal" if out is not None else "?"}
-    if any(notes):
-        tags["Annotator"] = "zerosum serve, the page's review"
+    if annotated:
+        tags["Annotator"] = annotator
     return record_text(Record(tags, moves, notes, result, variations))
