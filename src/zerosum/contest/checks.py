@@ -1,9 +1,10 @@
 """A contest's database checked when it is opened (:class:`~.store.Store`): ``serve`` and ``final`` refuse, in one
 line and before any change, a ``contest.db`` that is not a readable SQLite database of a contest (empty,
-overwritten, damaged, tables missing), a config value that is not what the contest needs (the key named),
-and a reference whose file is gone.  The database is only ever read through SQLite (:func:`sqlite_header`), never
-as a plain file: in a process that holds a connection to it (the server), opening and closing the file would
-drop SQLite's locks.
+overwritten, damaged, tables missing), a config value that is not what the contest needs (the key named: a
+value not of its shape; a game spec zerosum does not know, :func:`check_game_spec`; a reference that does not
+build as ``contest new`` built it, :func:`check_reference_specs`), and a reference whose file is gone.  The
+database is only ever read through SQLite (:func:`sqlite_header`), never as a plain file: in a process that
+holds a connection to it (the server), opening and closing the file would drop SQLite's locks.
 
 ``reference_spec(ref, folder)`` is the agent spec a reference plays as: a reference file that ``contest new``
 copied into the contest's folder (``"file"``: its path in the folder, ``"entry"``: its function) is played
@@ -23,10 +24,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..core.sqlite_trouble import sqlite_header
-from ..errors import AgentError, UsageError
+from ..errors import AgentError, GameError, UsageError
 from ..spec import quoted
 
-__all__ = ["HEADER", "TABLES", "check_header", "check_config", "reference_spec", "reference_file"]
+__all__ = ["HEADER", "TABLES", "check_header", "check_config", "check_game_spec", "check_reference_specs",
+           "reference_spec", "reference_file"]
 
 #: the first 16 bytes of every SQLite database
 HEADER = b"SQLite format 3\x00"
@@ -112,7 +114,29 @@ def check_config(rows: list[tuple[str, str]], where: str) -> dict[str, Any]:
     for key in REQUIRED:
         if key not in config:
             raise UsageError(f"{where}: the config has no {quoted(key)}: this is not a whole contest")
+    check_game_spec(config, where)
     return config
+
+
+def _edited(where: str, key: str, what: str, exc: Exception) -> UsageError:
+    """The line refusing the config's ``key``, of its shape but not valid: ``what`` it holds, and why (``exc``)."""
+    return UsageError(f"{where}: the config's {quoted(key)} {what} ({' '.join(str(exc).split())[:300]}): the "
+                      "database was edited by hand; set it back, or make the contest again")
+
+
+def check_game_spec(config: dict[str, Any], where: str) -> None:
+    """One UsageError line naming the config's ``game`` when zerosum does not know it (``get_game`` refuses it:
+    ``nope``, ``connectx:rows=99``).  A game in a file is :func:`.game_file.check_game_file`'s to check (its copy
+    gone, changed or moved is said so there)."""
+    spec = str(config["game"])
+    if "game_file" in config or _names_file(spec):
+        return
+    from ..games import get_game
+
+    try:
+        get_game(spec)
+    except (GameError, ValueError) as exc:
+        raise _edited(where, "game", f"is {quoted(spec, 80)}, not a game zerosum knows", exc) from None
 
 
 def reference_file(ref: dict[str, Any], folder: Path) -> str | None:
@@ -136,7 +160,7 @@ def reference_spec(ref: dict[str, Any], folder: str | Path) -> str:
 
 def check_reference_files(config: dict[str, Any], folder: Path, where: str) -> None:
     """One UsageError line for a reference whose file is not there (a copy deleted; an older contest's
-    relative path, from another folder)."""
+    relative path, from another folder), then for one that does not build (:func:`check_reference_specs`)."""
     for ref in config.get("references") or []:
         path = reference_file(ref, folder)
         if path is None or os.path.isfile(path):
@@ -147,6 +171,37 @@ def check_reference_files(config: dict[str, Any], folder: Path, where: str) -> N
         raise UsageError(f"the file of the reference {quoted(ref['name'])}, {quoted(path)}, is not found from "
                          f"{os.getcwd()}: this contest keeps the path `contest new` was given, relative to the "
                          "folder it ran in: run the command from there")
+    check_reference_specs(config, folder, where)
+
+
+def check_reference_specs(config: dict[str, Any], folder: Path, where: str) -> None:
+    """One UsageError line naming the config's ``references`` for a reference that does not build as ``contest
+    new`` built it (:func:`check_references`, without the warm-up: no engine is compiled or started here): an
+    agent or option zerosum does not know, a file's function that is not there, a person, an external engine's
+    definition that is not one, two references of one name.  A reference played in the sandbox (``"sandbox":
+    true``) is only read (its function looked for in its syntax): none of its code runs in this process."""
+    from ..agents.homework import entry_function
+    from ..agents.registry import make_agent
+    from ..agents.simple import HumanAgent
+    from ..external.definitions import EngineDefinition
+
+    names: set[str] = set()
+    for ref in config["references"]:
+        try:
+            if ref["name"] in names:
+                raise UsageError(f"two references are called {quoted(ref['name'])}")
+            names.add(ref["name"])
+            spec = reference_spec(ref, folder)
+            if isinstance(ref.get("engine"), dict):  # the teacher's program: started by the games, not here
+                EngineDefinition.from_json(ref["engine"])
+            elif ref.get("sandbox"):  # played in the sandbox only (:mod:`.playing`): its file read, never run here
+                path, sep, function = spec.rpartition(".py:")
+                entry_function(path + ".py" if sep else spec, function if sep else None)
+            elif isinstance(make_agent(spec, seed=0), HumanAgent):
+                raise UsageError("a person cannot be a reference")
+        except (GameError, ValueError) as exc:
+            raise _edited(where, "references", f"holds {quoted(ref['name'])} = {quoted(ref['spec'], 80)}, which does "
+                          "not build", exc) from None
 
 
 def check_references(game_spec: str, references: Sequence[dict[str, Any]], folder: Path | None = None) -> None:
@@ -213,6 +268,11 @@ def copy_references(references: Sequence[dict[str, Any]], build: Path) -> list[d
     return out
 
 
+def _names_file(spec: str) -> bool:
+    """Whether an agent or game spec names a file (its part before the first colon ends in ``.py``)."""
+    return str(spec).strip().partition(":")[0].endswith(".py")
+
+
 def is_file_reference(ref: dict[str, Any]) -> bool:
     """Whether a reference as given to ``contest new`` is an agent file (``file.py[:ENTRY]``), to be copied."""
-    return not isinstance(ref.get("engine"), dict) and str(ref["spec"]).strip().partition(":")[0].endswith(".py")
+    return not isinstance(ref.get("engine"), dict) and _names_file(ref["spec"])

@@ -108,11 +108,11 @@ def _key(name: str) -> str:
 
 
 def read_roster(text: str) -> list[str]:
-    """The names of a roster CSV: the first column of each row (a first row ``name`` is a header); blank
-    lines skipped.  One UsageError line for an empty roster, a bad name (:func:`check_name`) or a duplicate."""
+    """The names of a roster CSV: the first column of each row (a first row ``name`` is a header); blank lines and a
+    leading byte-order mark (Excel's "CSV UTF-8") skipped.  One UsageError line: no name, a bad or repeated one."""
     names: list[str] = []
     seen: dict[str, int] = {}
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))  # as utf-8-sig reads: one further in is refused
     for number, row in enumerate(rows, 1):
         if not row or all(not cell.strip() for cell in row):
             continue

@@ -11,7 +11,7 @@ never as HTML, and the pages' Content-Security-Policy allows no inline script):
   all, else 429 (:mod:`zerosum.ui.contest_quota`).
 
 API (JSON; errors ``{"error": "one line"}``, 405 for another method than a path's; ``Authorization: Bearer
-TOKEN`` where a person is needed):
+TOKEN`` where a person is needed: 401 without one, or with one nobody holds, replaced or revoked, said so):
 
 * ``POST /api/submit`` (multipart field ``file``; a student's token) -- the upload (:mod:`zerosum.contest.submissions`)
   checked, saved and validated (:mod:`zerosum.contest.validate`; once ``ok`` it is the student's active one): the
@@ -20,11 +20,13 @@ TOKEN`` where a person is needed):
   :data:`~zerosum.contest.submissions.MAX_UPLOAD` bytes, 429 past :data:`RATE` uploads a minute a token, 400
   after the deadline (stated) or for a file that is not a submission, 507 when the server's disk is full (503
   when it cannot save for another reason; nothing of the upload is kept).
-* ``GET /api/me`` -- ``{"name", "role", "deadline", "frozen", "submissions": [...], "games": [...]}``: the
-  holder's own submissions (history, newest first) and the games they played, with replay links.
+* ``GET /api/me`` -- ``{"name", "role", "game", "deadline", "frozen", "closed", "contracts", "submissions": [...],
+  "games": [...]}``: the holder's own submissions (history, newest first) and the games they played, with replay
+  links; ``contracts``: the functions a Python file may play by on the contest's game (:meth:`Contest.contracts`).
 * ``GET /api/leaderboard`` -- the public standing: ``{"game", "deadline", "frozen", "rows"}`` (rows of
   :func:`zerosum.contest.standings.leaderboard` without forfeit reasons, which quote programs' output).
-* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404 (ID: ASCII digits);
+* ``GET /api/code/ID`` -- a submission's code: its author's or the teacher's token, else 404 (ID: ASCII digits;
+  ``no submission 7``, to a student ``no submission 7 of yours``);
   410 once its files were removed to keep its author within :data:`~zerosum.contest.submissions.STUDENT_BYTES`.
 * ``GET /api/teacher`` -- everything (teacher only, else 403): config, people, every submission, games,
   the leaderboard with forfeit reasons.  ``POST /api/freeze`` (teacher): no more uploads; then run
@@ -127,14 +129,36 @@ class Contest:
         self.validations = Validations(workers)  # daemon threads: a stopping server does not wait for them
         self.uploads: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
         self.lock = threading.Lock()
+        self._contracts: list[str] | None = None
 
     def person(self, request: Request) -> tuple[str, str]:
-        """``(name, role)`` of the request's bearer token; 401 without one that is known."""
+        """``(name, role)`` of the request's bearer token; 401 without one, or with one nobody holds (mistyped,
+        or replaced or revoked by ``zerosum contest token``: the person needs the new link)."""
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        found = self.store.person(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-        if found is None:
+        if scheme.lower() != "bearer" or not token.strip():
             raise deny(request, 401, "send your token: Authorization: Bearer TOKEN (the one of your personal link)")
+        found = self.store.person(token.strip())
+        if found is None:
+            raise deny(request, 401, "the contest knows no such token (mistyped, or replaced by a new one, or "
+                       "revoked): ask your teacher for your current link")
         return found
+
+    def contracts(self) -> list[str]:
+        """The functions a submitted Python file may play by on the contest's game: the homework's ``player(board)``
+        where its adapter takes the game (Connect-X boards: :class:`~zerosum.agents.homework.BoardPlayer`), and
+        ``f(game, state)`` on every game (a notebook's cell likewise; a program speaks the protocol)."""
+        if self._contracts is None:
+            from ..agents.homework import BoardPlayer
+            from ..errors import GameError
+            from ..games import get_game
+
+            contracts = ["player(board)", "f(game, state)"]
+            try:
+                BoardPlayer(lambda board: 0, "player(board)").check_game(get_game(str(self.store.config()["game"])))
+            except GameError:  # not a Connect-X board
+                contracts.remove("player(board)")
+            self._contracts = contracts
+        return self._contracts
 
     def count_upload(self, request: Request, name: str) -> None:
         """429 past :data:`RATE` uploads in the last minute."""
@@ -240,7 +264,8 @@ async def submit(request: Request) -> Response:
 async def me(request: Request) -> Response:
     served = contest(request)
     name, role = await run_in_threadpool(served.person, request)
-    return JSONResponse(await run_in_threadpool(views.me, served.store, name, role))
+    about = await run_in_threadpool(views.me, served.store, name, role)
+    return JSONResponse(about | {"contracts": await run_in_threadpool(served.contracts)})
 
 
 @guarded
@@ -259,8 +284,9 @@ async def code(request: Request) -> Response:
     text = request.path_params["id"]
     number = text.isascii() and text.isdigit() and len(text) < 12  # ASCII digits only: not '١' (Arabic-Indic 1)
     row = await run_in_threadpool(served.store.submission, int(text)) if number else None
-    if row is None or (role != "teacher" and row["name"] != name):
-        raise deny(request, 404, f"no submission {text[:20]!r} of yours")
+    if row is None or (role != "teacher" and row["name"] != name):  # the teacher has no submissions of their own
+        shown = text if number else repr(text[:20])
+        raise deny(request, 404, f"no submission {shown}" + ("" if role == "teacher" else " of yours"))
     try:
         data = await run_in_threadpool((served.store.directory / row["path"]).read_bytes)
     except FileNotFoundError:  # removed to keep its author within the contest's storage (submissions.prune)

@@ -1,6 +1,16 @@
 // A student's page: the upload form, their own submissions and games, the public leaderboard (polled).
-// Hooks for tests: #file #send #answer (the validation's answer), #submissions #games #leaderboard #code.
+// Hooks for tests: #file #send #answer (the validation's answer), #accepts (what to send), #submissions #games
+// #leaderboard #code.
 "use strict";
+
+// what to send on this contest's game: me.contracts are the functions a Python file may play by there
+function accepts(me) {
+  const functions = me.contracts.flatMap((c, i) => [i ? " or " : "", el("code", {}, c)]);
+  const board = me.contracts.includes("player(board)") ? [] :
+    [" (not ", el("code", {}, "player(board)"), ", the homework's: it plays Connect-X boards only)"];
+  return ["A Python file with ", ...functions, ...board, ", a notebook whose cell starts with the line ",
+    el("code", {}, "# submission"), " and holds such a function, or a program speaking the engine protocol."];
+}
 
 async function refresh() {
   try {
@@ -8,6 +18,10 @@ async function refresh() {
     const deadline = me.deadline ? `deadline ${me.deadline}` : "no deadline";
     $("#about").textContent = `${me.name} -- ${me.game} -- ${deadline}${me.closed ? " -- " + me.closed : ""}`;
     $("#send").disabled = Boolean(me.closed);
+    if (me.contracts && !$("#accepts").dataset.filled) {  // once: the game does not change
+      fill("#accepts", ...accepts(me));
+      $("#accepts").dataset.filled = "1";
+    }
     fill("#submissions", submissionsTable(me.submissions, false));
     fill("#games", me.games.length ? gamesTable(me.games, true) : el("p", {}, "no games yet"));
     $("#error").textContent = "";
