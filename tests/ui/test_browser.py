@@ -72,8 +72,7 @@ def test_new_game_with_the_engine_moving_first(page) -> None:
     page.select_option("#opponent", "first")
     page.select_option("#side", "2")  # the engine moves at once
     wait_moves(page, "1")
-    page.select_option("#game-select", "tictactoe")
-    page.click("#new-game")
+    page.select_option("#game-select", "tictactoe")  # the menu starts the game at once: no New game needed
     page.wait_for_function("() => document.querySelector('[data-cell=\"0\"]')?.textContent === 'X'")
     assert page.text_content("#moves") == "1"  # the engine (X) took cell 1
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your turn')")

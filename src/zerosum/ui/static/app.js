@@ -40,6 +40,7 @@ const ui = {
   record: [],           // the games of the record opened last
   recordShown: null,    // the record's game on the board: its line and its annotations ({line, marks})
   waiting: null,        // the request whose wait #wait describes, if any
+  kept: null,           // the tree, line and engine's move of the position shown: a game refused leaves them
 };
 
 // `signal`: the AbortSignal that ends the request (an answer no longer wanted): it then throws an Error whose
@@ -162,6 +163,7 @@ async function go(ply, known, line) {
   clearScores();
   review();  // the study board (study.js): the graph, the bar, the best line, the marks
   if (!ui.lastEngine || ui.lastEngine.after !== info.moves) { ui.lastEngine = null; $("#why-panel").hidden = true; }
+  ui.kept = { root: ui.root, line: ui.line, lastEngine: ui.lastEngine };
   $("#why").hidden = !ui.lastEngine;
   if (engineToMove(info) && !ui.paused) {
     if (ui.human === 0) await sleep(WATCH_DELAY);  // engines on both sides: a pace a person can follow
@@ -172,14 +174,18 @@ async function go(ply, known, line) {
 }
 
 // open a game's line at a ply (a record, a link, a new game); `sep`: the game's move separator; `lines`: the
-// tree's lines when it has variations (the first is `line`), `shown` the index of the line shown
-function loadLine(game, line, ply, sep, lines, shown) {
+// tree's lines when it has variations (the first is `line`), `shown` the index of the line shown.  A game the
+// server refuses (Othello on 9 x 9, or no server) throws, and the game shown stays as it was, and playable.
+async function loadLine(game, line, ply, sep, lines, shown) {
   ui.game = game;
   plantTree(lines || [line]);
   ui.line = (lines && lines[shown || 0] || line).slice();
   ui.sep = sep;
   ui.lastEngine = null;
-  return go(Math.min(ply, ui.line.length));
+  try { await go(Math.min(ply, ui.line.length)); } catch (err) {
+    if (ui.info) Object.assign(ui, { game: ui.info.game, sep: ui.info.separator }, ui.kept);
+    throw err;
+  }
 }
 
 function busy() { return ui.busyToken === ui.token; }
@@ -287,21 +293,35 @@ function redo() {
   step(ply);
 }
 
-function newGame() {
+// a new game of the game the controls name: New game, the Game menu and its size fields.  The game left is an
+// entry of the browser's history (Back brings it back).  One the server refuses is said and the game shown goes
+// on; `fromMenu` (the Game menu's choice): the menu then names the game shown again, so it never names a game
+// not played (a size refused keeps what was typed, so it can be mended, and the error says the game goes on)
+function newGame(fromMenu) {
+  const said = $("#engine-info").textContent, shown = ui.info;
   showError("");
   $("#engine-info").textContent = "";
   ui.opponent = $("#opponent").value;
   ui.opponent2 = $("#opponent2").value;
   setSide(Number($("#side").value));
-  loadLine(specFromControls(), [], 0, "").catch((err) => showError(err.message));
+  loadLine(specFromControls(), [], 0, "").catch((err) => {
+    if (!shown) { showError(err.message); return; }
+    if (fromMenu === true) controlsFromInfo(shown);
+    $("#engine-info").textContent = said;
+    showError(`${err.message}: the game shown goes on.`);
+  });
 }
 
 // ---- the controls and keys ------------------------------------------------------------------------
 
 const reshow = () => { if (ui.info) go(ui.ply).catch((e) => showError(e.message)); };
-$("#game-select").addEventListener("change", () => sizeControls());
+// the Game menu starts the game it names at once, as the Opponent and You play menus apply at once (a game of
+// any size at its default size); a size field starts a game of its size once changed (Enter, leaving the field,
+// its arrows), keeping the keyboard's focus (settings.js)
+$("#game-select").addEventListener("change", () => { sizeControls(); newGame(true); });
+$("#game-options").addEventListener("change", (e) => { if (e.target instanceof HTMLInputElement) newGame(false); });
 $("#pass").addEventListener("click", () => { if (ui.info && ui.info.view.pass_action) play(ui.info.view.pass_action); });
-$("#new-game").addEventListener("click", newGame);
+$("#new-game").addEventListener("click", () => newGame(false));
 $("#why").addEventListener("click", why);
 $("#undo").addEventListener("click", undo);
 $("#redo").addEventListener("click", redo);

@@ -31,24 +31,34 @@ function splitSpec(spec) {
   return [name, options];
 }
 
+// the controls set to the game `info` shows; kept as they are where they name it already (a size field's game:
+// "ConnectX, any size" at 8 x 8 stays so, rather than becoming its preset, and the field keeps the focus)
 function controlsFromInfo(info) {
+  if (selectedGame() && specFromControls() === info.game) return;
   const preset = (ui.games || []).find((g) => !Object.keys(g.options).length && g.game === info.game);
   const [name, options] = splitSpec(info.game);
   $("#game-select").value = preset ? preset.spec : name;
   sizeControls(options);
 }
 
+// the size fields of the game the menu names, set to `values` (else its defaults); the same game's fields are
+// only set, not drawn anew, so the one being changed keeps the keyboard's focus
 function sizeControls(values) {
-  const box = $("#game-options");
-  box.innerHTML = "";
-  const chosen = selectedGame();
+  const box = $("#game-options"), chosen = selectedGame();
   const options = chosen ? Object.entries(chosen.options) : [];
+  const value = (key, o) => (values && values[key] !== undefined ? values[key] : String(o.default));
+  if (chosen && box.dataset.spec === chosen.spec) {
+    for (const [key, o] of options) $(`#opt-${key}`).value = value(key, o);
+    return;
+  }
+  box.dataset.spec = chosen ? chosen.spec : "";
+  box.innerHTML = "";
   box.hidden = !options.length;
   for (const [key, o] of options) {
     const label = el("label", "", { title: o.help });
     label.append(`${key} `);
     const input = el("input", "", { id: `opt-${key}`, type: "number", min: String(o.lo), max: String(o.hi) });
-    input.value = values && values[key] !== undefined ? values[key] : String(o.default);
+    input.value = value(key, o);
     label.appendChild(input);
     box.appendChild(label);
   }
