@@ -29,8 +29,11 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
 * ``POST /api/record`` with ``{"text": RECORD}`` (at most :data:`MAX_RECORD` bytes; a file the page read:
   :func:`zerosum.ui.record_api.record_fields`) -- the games of a game
   record (:mod:`zerosum.records`): ``{"games": [{"tags", "moves", "result", "game", "line", "lines", "separator",
-  "error"}]}``, ``line`` the moves from the start (the opening's, then the game's) for the page's move list,
-  ``lines`` every line of its tree of variations from the start, the main line first, as the page plants it.  The record is
+  "error", "marks", "variation_marks"}]}``, ``line`` the moves from the start (the opening's, then the game's)
+  for the page's move list, ``lines`` every line of its tree of variations from the start, the main line first,
+  as the page plants it; ``marks`` the main line's moves' PGN suffixes and comments (``{ply, mark, comment}``),
+  ``variation_marks`` the variations' (``{line, ply, mark, comment}``, ``line`` indexing ``lines``), which the
+  page shows and sends back to ``/api/export`` with the record's Annotator.  The record is
   read in an engine worker under an engine job's bounds (time, memory), each game's board checked from its
   tags before its moves are replayed; at most ``max_record_requests`` records are read at once (more: a 503
   at once).
@@ -40,9 +43,11 @@ Routes (every answer is JSON except the page and its assets; errors are ``{"erro
   player's view (``positions``), ``done``, and ``resume`` to ask for the next slice.
 * ``GET /api/line?game=SPEC&moves=M[&first=MOVE]`` -- the best line from a position (at most 8 plies), in
   the game's notation, with its value in words; ``first``: the move it starts with (the analysis's best).
-  ``POST /api/export`` with ``{"game", "moves", "variations", "marks"}``: ``{"text": RECORD}``, the page's tree
-  as a record, its other lines as variations (:func:`zerosum.ui.study.export_record`: the review's marks and
-  verdicts on the main line's moves).
+  ``POST /api/export`` with ``{"game", "moves", "variations", "marks", "annotator"}``: ``{"text": RECORD}``, the
+  page's tree as a record, its other lines as variations (:func:`zerosum.ui.study.export_record`): each mark
+  ``{line, ply, mark, comment}`` on move ``ply`` of line ``line`` (0 the main line, ``i`` ``variations[i - 1]``)
+  -- the review's marks and verdicts on the main line, an opened record's on any line -- and ``annotator``
+  the ``Annotator`` tag (the record's; without it, the page's review).
 * ``GET /api/agent?game=SPEC&agent=SPEC`` -- whether the server plays that agent on that game:
   ``{"agent", "accepted", "error", "nearest"}``, ``nearest`` the spec nearest to a refused one that it does
   play (``alphabeta:depth=100`` -> ``alphabeta:depth=8``), or null.  The page checks its address with it.

@@ -38,7 +38,7 @@ const ui = {
   opponents: [],
   lastEngine: null,     // the engine's last move: {agent, before, after, move} (what "why?" explains)
   record: [],           // the games of the record opened last
-  recordShown: null,    // the record's game on the board: its line and its annotations ({line, marks})
+  recordShown: null,    // the record's game on the board: its line, lines, marks (every line's) and Annotator
   waiting: null,        // the request whose wait #wait describes, if any
   kept: null,           // the tree, line and engine's move of the position shown: a game refused leaves them
 };

@@ -13,7 +13,7 @@ function renderMoveList() {
   const view = ui.info ? ui.info.view : null;
   const entry = (ply, text, label) => {
     const cls = ply > ui.ply ? "future" : "";
-    const mark = ply ? (markOf(ply) || recordMark(ply)) : null;  // the review's mark (study.js), else the record's
+    const mark = ply ? (markOf(ply) || recordMark(ply)) : null;  // the review's mark (study.js), else the record's, on any line
     const button = el("button", cls, { type: "button", "data-ply": String(ply),
       "aria-label": mark ? `${label}, ${mark.words}` : label });
     if (ply === ui.ply) button.setAttribute("aria-current", "step");
@@ -248,20 +248,72 @@ function clearLines() {
   ui.bestLine = null;
 }
 
-// an opened annotated record's mark of move `ply` (zerosum review -o: 4??, {blunder: ...}), while the line
-// shown is the record's own: {mark, class, words} as the review's marks are
+// an opened record's game (ui.recordShown): its game, main line, lines and Annotator, and the mark and comment
+// of every move of its tree that has one (zerosum review -o: 4??, {blunder: ...}; the variations' too), by
+// the move's moves from the start (`notes`: key, the moves joined by U+0001 -> {moves, mark, comment})
 const RECORD_CLASS = { "??": "blunder", "?": "mistake", "?!": "mistake", "!": "best", "!!": "best", "!?": "good" };
-function recordMark(ply) {
+const pathKey = (moves) => moves.join("\u0001");
+function recordShown(g) {
+  const notes = new Map(), note = (moves, m) => notes.set(pathKey(moves), { moves, mark: m.mark || null, comment: m.comment || null });
+  for (const m of g.marks || []) note(g.line.slice(0, m.ply), m);
+  for (const m of g.variation_marks || []) note(g.lines[m.line].slice(0, m.ply), m);
+  return { game: g.game, line: g.line, lines: g.lines, annotator: g.tags.Annotator, notes };
+}
+
+// the opened record while the tree on the board is still its tree, grown or not: the record's game, whose
+// main line begins with the record's (a new game, or a tree Back brought from before it, is not; a move the
+// person added carries no mark of the record's), else null
+function recordTree() {
   const r = ui.recordShown;
-  if (!r || ply > r.line.length || !ui.line.slice(0, ply).every((m, i) => r.line[i] === m)) return null;
-  const m = r.marks.find((x) => x.ply === ply);
-  if (!m) return null;
-  return { mark: m.mark || "", class: RECORD_CLASS[m.mark] || "good", words: m.comment || `marked ${m.mark}` };
+  if (!r || !ui.root || ui.game !== r.game) return null;
+  const main = continuation(ui.root);  // tree.js: the main line
+  return r.line.every((m, i) => main[i] === m) ? r : null;
+}
+
+// the record's mark of the move reached by `moves` (any line of its tree): {mark, class, words} as the review's
+// marks are; `r`: recordTree()
+function recordNote(moves, r) {
+  const n = r && moves.length ? r.notes.get(pathKey(moves)) : null;
+  return n ? { mark: n.mark || "", class: RECORD_CLASS[n.mark] || "good", words: n.comment || `marked ${n.mark}` } : null;
+}
+function recordMark(ply) { return recordNote(ui.line.slice(0, ply), recordTree()); }  // of move `ply` of the line shown
+
+// the mark of the move reached by `moves`, as the move list shows it: the review's (study.js) where the move is
+// one of the line it reviewed, else the record's; `r`: recordTree()
+function treeMark(moves, r) {
+  const rv = ui.review, n = moves.length;
+  if (rv && studying() && n && n <= rv.line.length && moves.every((m, i) => rv.line[i] === m)) {
+    const m = rv.marks.find((x) => x.ply === n);
+    if (m) return m;
+  }
+  return recordNote(moves, r);
+}
+
+// the record's marks of the moves still in the tree, as POST /api/export takes them ({line, ply, mark, comment}):
+// `line` the first of the tree's lines through the move, in the page's order (treeLines(), which can differ
+// from the record's: moves added make lines of their own); a move no longer in the tree (Back) is left out,
+// and so is a move of the main line when `reviewed` (the page's review judged it again, and its marks stand)
+function recordMarksSent(reviewed) {
+  const r = recordTree(), first = new Map();
+  if (!r) return [];
+  let lines = 0;
+  const walk = (node) => {  // depth first, first children first, as treeLines() lists the lines
+    first.set(node, lines);
+    if (!node.children.length) lines++;
+    for (const child of node.children) walk(child);
+  };
+  walk(ui.root);
+  const sent = [];
+  for (const n of r.notes.values()) {
+    const node = nodeAt(n.moves), line = node ? first.get(node) : null;
+    if (node && !(reviewed && line === 0)) sent.push({ line, ply: n.moves.length, mark: n.mark, comment: n.comment });
+  }
+  return sent;
 }
 
 function loadRecordGame(index) {
   const g = ui.record[index];
-  ui.recordShown = g.error ? null : { line: g.line, marks: g.marks || [] };
+  ui.recordShown = g.error ? null : recordShown(g);
   const t = g.tags;
   if (g.error) { $("#record-info").textContent = `Game ${index + 1} cannot be shown: ${g.error}`; return; }
   $("#record-info").textContent = `Game ${index + 1}: ${[t.First, t.Second].filter(Boolean).join(" – ")} ${g.result}`

@@ -130,6 +130,7 @@ function showStudy() {
   drawBar(barHere());
   drawBest();
   renderMoveList();
+  renderVariations();  // tree.js: its moves' marks are the move list's
 }
 
 // ---- the graph: the first player's view over the plies ------------------------------------------------
@@ -256,7 +257,23 @@ function drawBest() {
 }
 
 // ---- saving the tree as a record (POST /api/export): the main line, with the review's marks when it is
-// done, and every other line of the tree as a variation ------------------------------------------------
+// done, and every other line of the tree as a variation; a record opened keeps its own marks and comments on
+// every line (panels.js: recordMarksSent), and its Annotator ----------------------------------------------
+
+// who judged the marks of the page's review (zerosum.ui.study.PAGE_ANNOTATOR: the server's word when no
+// annotator is sent); MAX_TAG: the longest tag value a record holds (zerosum.records)
+const PAGE_ANNOTATOR = "zerosum serve, the page's review", MAX_TAG = 4096;
+
+// who judged the marks sent: the record's Annotator when they are all the record's ("?", PGN's unknown, for a
+// record that names none), the record's and the page's review when the review judged the main line again
+// (cut to fit a tag), null (the server's default: the page's review) when none is the record's
+function annotatorOf(ownSent, reviewSent) {
+  if (!ownSent) return null;
+  const theirs = ui.recordShown.annotator || "?";
+  if (!reviewSent || theirs.split("; ").includes(PAGE_ANNOTATOR)) return theirs;
+  const room = MAX_TAG - PAGE_ANNOTATOR.length - 3, chars = Array.from(theirs);  // whole characters, no half pair
+  return `${chars.length > room ? `${chars.slice(0, room).join("")}…` : theirs}; ${PAGE_ANNOTATOR}`;
+}
 
 async function saveRecord() {
   const main = mainLine(), r = ui.review, variations = ui.root ? treeLines().slice(1).map((l) => l.join(ui.sep)) : [];
@@ -265,16 +282,20 @@ async function saveRecord() {
   // that is not the best, and on each only move
   const marks = reviewed ? r.marks.filter((m) => m.mark || m.class !== "best").map((m) => ({
     ply: m.ply, mark: m.mark || null, comment: m.class !== "best" || m.only ? m.words : null })) : [];
+  const own = recordMarksSent(reviewed), annotator = annotatorOf(own.length, marks.length);
+  const body = { game: ui.game, moves: main.join(ui.sep), variations, marks: marks.concat(own) };
+  if (annotator !== null) body.annotator = annotator;
   try {
     const reply = await api("/api/export", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: ui.game, moves: main.join(ui.sep), variations, marks }) });
+      body: JSON.stringify(body) });
     const link = el("a", "", { href: URL.createObjectURL(new Blob([reply.text], { type: "text/plain" })),
       download: `zerosum-${gameFileName()}.pgn` });
     document.body.appendChild(link);
     link.click();
     link.remove();
     $("#save-info").textContent = `Saved ${reviewed ? "the main line, with the review's marks" : "the main line"}`
-      + (variations.length ? `, and ${variations.length} variation${variations.length > 1 ? "s" : ""}` : "") + ".";
+      + (variations.length ? `, and ${variations.length} variation${variations.length > 1 ? "s" : ""}` : "")
+      + (own.length ? `; the record's marks and comments on ${own.length} move${own.length > 1 ? "s" : ""}` : "") + ".";
   } catch (err) { $("#save-info").textContent = `Not saved: ${err.message}`; }
 }
 

@@ -12,7 +12,8 @@
 // History: each new position or tree pushes an entry (history.pushState), holding the tree's lines, so the
 // browser's Back and Forward step through what was shown, without asking the server.
 // Hooks for tests: #variations (accessible name "variations") button[data-node] (the moves of the tree:
-// data-moves the moves from the start joined by the game's separator, aria-current on the one shown).
+// data-moves the moves from the start joined by the game's separator, aria-current on the one shown; data-mark
+// and the title: a move's mark and comment, the review's or the opened record's, as in the move list).
 "use strict";
 
 function treeNode(move, parent) { return { move, parent, children: [] }; }
@@ -166,21 +167,27 @@ window.addEventListener("popstate", (event) => {
 // ---- the tree in the side panel (#variations): the main line, each variation in brackets where it branches
 
 function renderVariations() {
-  const box = $("#variations");
+  const box = $("#variations"), focused = box.contains(document.activeElement) ? document.activeElement.dataset.moves : null;
   box.replaceChildren();
   $("#variations-box").hidden = !hasBranches();
   if (!hasBranches()) return;
-  const view = ui.info ? ui.info.view : null;
+  const view = ui.info ? ui.info.view : null, record = recordTree();  // panels.js: the record opened, if it is this tree
   const shown = ui.line.slice(0, ui.ply).join("\u0001");
   const button = (node, depth, opens) => {
-    const moves = pathOf(node);
+    const moves = pathOf(node), mark = treeMark(moves, record);  // the review's or the record's, as the move list's
     const who = view ? pieceName(view, depth % 2 ? 1 : 2) : `player ${depth % 2 ? 1 : 2}`;
+    const label = `move ${fullMove(depth)}, ${who}: ${node.move}`;
     const b = el("button", "", { type: "button", "data-node": "", "data-moves": moves.join(ui.sep),
-      "aria-label": `move ${fullMove(depth)}, ${who}: ${node.move}` });
+      "aria-label": mark ? `${label}, ${mark.words}` : label });
     if (moves.join("\u0001") === shown) b.setAttribute("aria-current", "step");
     // numbered as in PGN: the first player's moves "3. 4", the second's where a variation opens or was closed
     // just before it "3... 1" (`opens`)
     b.textContent = (depth % 2 ? `${(depth + 1) / 2}. ` : opens ? `${depth / 2}... ` : "") + node.move;
+    if (mark) {
+      b.title = mark.words;
+      b.dataset.mark = mark.class;
+      if (mark.mark) b.appendChild(el("span", `mark ${mark.class}`, { "aria-hidden": "true" })).textContent = mark.mark;
+    }
     b.addEventListener("click", () => { ui.line = lineThrough(node); go(depth).catch((e) => showError(e.message)); });
     return b;
   };
@@ -198,4 +205,8 @@ function renderVariations() {
     }
   };
   line(ui.root, 0, box);
+  if (typeof focused === "string") {  // drawn again (a step, the review's marks): the keyboard stays
+    const again = box.querySelector(`button[data-moves="${CSS.escape(focused)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
 }
