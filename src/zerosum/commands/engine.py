@@ -381,12 +381,12 @@ class Engine:
                     return 0
 
 def _run(args: argparse.Namespace) -> int:
-    from ..agents.registry import make_agent
-    from ..games import get_game
+    from .engine_agent import left_threads, load_agent
 
-    with protocol_channel() as channel:  # taken first: the agent's import may close or change descriptors 0-2
-        agent = make_agent(args.agent)  # a bad spec: one error line, exit 2, before any protocol line
-        games = [get_game(spec) for spec in args.games or []]
+    # the channel taken first (the agent's import may close or change descriptors 0-2); the agent's threads
+    # never hold the program's end.  A bad spec, a failed load, a --game it cannot play: one error line, exit 2
+    with protocol_channel() as channel, left_threads():
+        agent, games = load_agent(args.agent, args.games or [])
         guard()  # what the import closed is /dev/null now, and its prints go to standard error
         engine = Engine(agent, games, channel.write, args.name or "")
         try:
