@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from course_sources import nim  # noqa: E402 (tests/course_sources.py)
 
 #: seconds the program may take to start (import zerosum and the file) on a loaded machine, far below the
 #: 60 s the threads below sleep: an end within it is an end at once, and one that waits for them fails
@@ -39,7 +40,8 @@ THREAD_LEFT = THREAD + "def player(board): return 3\n"
 def _engine(tmp_path: Path, name: str, text: str, lines: str, *options: str) -> tuple[int, list[str], str]:
     """``zerosum engine`` on ``name`` (a file holding ``text``) given ``lines``, then the end of its input: its
     exit status, output lines and standard error."""
-    (tmp_path / name.partition(":")[0]).write_text(text)
+    if text:  # else a built-in agent
+        (tmp_path / name.partition(":")[0]).write_text(text)
     proc = subprocess.Popen([sys.executable, "-m", "zerosum", "engine", *options, name], cwd=tmp_path,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
@@ -121,3 +123,43 @@ def test_the_homeworks_player_offered_connect_x_loads(tmp_path: Path) -> None:
                                 "--game", "connect4", "--game", "connect4-8x8")
     offered = ["game connectx:rows=6,cols=7,k=4", "game connectx:rows=8,cols=8,k=4", "zspok"]
     assert status == 0 and out[-3:] == offered, out
+
+
+# ---- a game file named by a position line (an audit of a teacher's course work) ------------------------------
+
+EVIL = "open('ran', 'w').write('x')\nclass G:\n    pass\n"
+
+
+def test_a_position_never_makes_the_engine_run_a_game_file_it_was_not_started_with(tmp_path: Path) -> None:
+    # without --game the handshake lists zerosum's games only, yet `position evil.py:G` imported the file (its
+    # code ran) before being refused as no game
+    (tmp_path / "evil.py").write_text(EVIL)
+    status, out, _ = _engine(tmp_path, "random", "", "zsp 1\nposition evil.py:G\n")
+    assert status == 0 and out[-1] == ("info string error evil.py:G is not one of this engine's games: it runs no game "
+                                       "file a position names (start it with --game evil.py:G)"), out
+    assert not (tmp_path / "ran").exists()  # nothing of it ran
+    (tmp_path / "nim.py").write_text(nim())
+    status, out, _ = _engine(tmp_path, "random", "", "zsp 1\nposition evil.py:G\n", "--game", "nim.py:Nim")
+    assert out[-1].startswith("info string error evil.py:G is not one of this engine's games") and \
+        not (tmp_path / "ran").exists(), out
+
+
+def test_a_game_file_is_the_same_however_its_path_is_written(tmp_path: Path) -> None:
+    # the arena names the game by its absolute path, the engine's handshake as it was given (nim.py:Nim): the
+    # arena refused to play it ("engine e does not play /abs/nim.py:Nim (its games: nim.py:Nim)")
+    from process_helpers import zerosum_run  # noqa: E402 (tests/process_helpers.py)
+
+    (tmp_path / "nim.py").write_text(nim())
+    status, out, _ = _engine(tmp_path, "random", "", f"zsp 1\nposition {tmp_path / 'nim.py'}:Nim\ngo nodes 1\n",
+                             "--game", "nim.py:Nim")
+    assert status == 0 and out[-1].startswith("bestmove "), out
+    cwd = os.getcwd()
+    os.chdir(tmp_path)  # the arena and its engine share the folder the relative path is read from
+    try:
+        done = zerosum_run(["match", "e", "random", "--engine", f"e={sys.executable} -m zerosum engine random --game "
+                            "nim.py:Nim", "--game", "nim.py:Nim", "--games", "2", "--opening-plies", "0", "-o",
+                            str(tmp_path / "m.db"), "--quiet"])
+    finally:
+        os.chdir(cwd)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 games in"), done.stdout

@@ -171,12 +171,10 @@ class Engine:
         self.send(p.Info(string="error " + one_line(text)))
 
     def set_position(self, spec: str, moves: str) -> None:
-        from ..games import get_game
+        from .engine_agent import position_game
 
         self.position = None  # until this one is known good (a failure is an error line: execute)
-        game = get_game(spec)
-        if self.games and game.spec not in {g.spec for g in self.games}:
-            raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in self.games)}")
+        game = position_game(spec, self.games)  # one of the handshake's games; a file it names never run else
         actions, state = game.parse_position(moves)
         refused = self.prepared.begin(game)  # in the background (an agent without compiled code: checks it here)
         if refused is not None:  # no thread to prepare it: a position all the same, each search preparing its code

@@ -9,6 +9,8 @@
   returned 99 (int) at the position after '1254': column 100 is outside 1..7 (action 99 is outside 0..6)``), which
   the search reports as ``info string error the agent failed: illegal move: ...`` (``malformed move: ...`` for an
   answer that is no action of the game: a string, None, a float), never as a ``bestmove`` it did not return;
+* :func:`position_game`: the game a ``position`` line names, one the handshake listed; a game file is the same
+  file however its path is written, and one that no ``--game`` named is never imported;
 * :func:`left_threads`: the threads the agent started and left running (a file whose import starts a thread and
   then fails) never hold the program's end: the console script ends at once with its status, its last line said
   (:func:`zerosum.agents.prepare.leave`), rather than wait for them.  A Python caller of ``zerosum.cli.main`` is
@@ -22,7 +24,7 @@ import os
 import threading
 from typing import Any, Iterator
 
-__all__ = ["load_agent", "answers_checked", "left_threads"]
+__all__ = ["load_agent", "answers_checked", "left_threads", "position_game"]
 
 
 def load_agent(spec: str, game_specs: list[str]) -> tuple[Any, list[Any]]:
@@ -38,6 +40,31 @@ def load_agent(spec: str, game_specs: list[str]) -> tuple[Any, list[Any]]:
         check(game)
     answers_checked(agent)
     return agent, games
+
+
+def _file_of(spec: str) -> str | None:
+    """The real path of the game file a game spec names (``nim.py:Nim``, ``/abs/nim.py:Nim(3)``), else None."""
+    from ..games.course_files import course_file
+
+    return os.path.realpath(spec.strip().partition(":")[0]) if course_file(spec) else None
+
+
+def position_game(spec: str, games: list[Any]) -> Any:
+    """The game of a ``position SPEC``: one of the handshake's ``games`` (``--game``; none given: every zerosum
+    game), else one GameError line.  A game file is one of them when it is the same file, however the path is
+    written (the arena sends ``/abs/nim.py:Nim`` to an engine started with ``--game nim.py:Nim``); a file no
+    ``--game`` named is refused before anything of it runs (a position line never makes the engine import code)."""
+    from ..errors import GameError
+    from ..games import get_game
+
+    path = _file_of(spec)
+    if path is not None and path not in {_file_of(g.spec) for g in games}:
+        raise GameError(f"{spec} is not one of this engine's games: it runs no game file a position names (start "
+                        f"it with --game {spec.strip()})")
+    game = get_game(spec)
+    if path is None and games and game.spec not in {g.spec for g in games}:
+        raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in games)}")
+    return game
 
 
 def answers_checked(agent: Any) -> None:

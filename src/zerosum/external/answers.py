@@ -24,12 +24,21 @@ def plays(listed: str, game: Game[Any, Any]) -> bool:
 
     if listed.lower() == getattr(type(game), "name", None):
         return True
-    if ".py" in listed:  # a game in a file: never loaded from what an engine says
-        return listed == game.spec
+    if ".py" in listed:  # a game in a file: never loaded from what an engine says; the same file however its
+        return _file_game(listed) == _file_game(game.spec)  # path is written (the engine's nim.py, our /abs/nim.py)
     try:
         return get_game(listed).spec == game.spec
     except GameError:
         return False
+
+
+def _file_game(spec: str) -> tuple[str, str]:
+    """A game file's spec as the file's real path (relative to this process's folder, which an engine the arena
+    starts shares) and the rest of the spec, its spaces dropped: ``nim.py:Nim`` and ``/abs/nim.py:Nim`` alike."""
+    import os
+
+    path, sep, rest = spec.strip().partition(".py")
+    return os.path.realpath(path + sep), "".join(rest.split())
 
 
 def _exact_kind(game: Game[Any, Any]) -> bool:
