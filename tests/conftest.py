@@ -56,33 +56,14 @@ def _warm_kernels(config) -> None:
     folder = config._zerosum_warm = tempfile.mkdtemp(prefix="zs-warm-")
     marker = os.environ[WARMED] = os.path.join(folder, "done")  # the workers, started next, inherit it
 
+    from process_helpers import await_parts
+
     def done() -> None:
         await_parts(parts, lambda line: _say(config, line))
         open(marker, "w").close()
 
     threading.Thread(target=done, daemon=True).start()
     config._zerosum_warming = parts
-
-
-#: seconds of the cache's filling before the run says so (then every 10 s)
-SAY_WARMING = 2.0
-
-
-def await_parts(parts, say) -> None:
-    """Wait for the processes ``parts`` to end; once :data:`SAY_WARMING` seconds have passed, ``say`` a line of
-    how long the wait has lasted, then again every 10 s (no silent wait: on a loaded machine the first test may be
-    minutes away)."""
-    import time
-
-    began, said = time.monotonic(), SAY_WARMING
-    for part in parts:
-        while part.poll() is None:
-            time.sleep(0.1)
-            waited = time.monotonic() - began
-            if waited >= said:
-                say(f"zerosum tests: filling numba's cache before the first test (tests/warm_kernels.py; a fresh "
-                    f"checkout compiles for about 40 s on two idle cores): {waited:.0f} s")
-                said += 10.0
 
 
 def _say(config, line: str) -> None:

@@ -108,3 +108,22 @@ def small_disk(where: Path, size: str) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+#: seconds of the cache's filling before the run says so (then every 10 s)
+SAY_WARMING = 2.0
+
+
+def await_parts(parts, say) -> None:
+    """Wait for the processes ``parts`` to end; once :data:`SAY_WARMING` seconds have passed, ``say`` a line of
+    how long the wait has lasted, then again every 10 s (no silent wait: on a loaded machine the first test may be
+    minutes away)."""
+    began, said = time.monotonic(), SAY_WARMING
+    for part in parts:
+        while part.poll() is None:
+            time.sleep(0.1)
+            waited = time.monotonic() - began
+            if waited >= said:
+                say(f"zerosum tests: filling numba's cache before the first test (tests/warm_kernels.py; a fresh "
+                    f"checkout compiles for about 40 s on two idle cores): {waited:.0f} s")
+                said += 10.0

@@ -20,8 +20,9 @@ def test_the_first_line_is_timed_like_the_same_position_later() -> None:
                          text=True, env=env, timeout=300, check=True).stdout.split("\n")
     micros = [int(line.split()[3]) for line in out if line]
     assert len(micros) == 6
-    # the setup took 20-30 ms on the first line; a one-node search takes tens of microseconds
-    assert micros[0] <= 2000 + 3 * max(micros[1:]), micros
+    # the setup took 20-30 ms on the first line; a one-node search takes tens of microseconds, the first about 110
+    # (a loaded machine once gave it 4.2 ms: 10 ms still tells the setup apart)
+    assert micros[0] <= 10_000 + 3 * max(micros[1:]), micros
 
 
 def test_the_warm_up_leaves_no_trace_in_the_table() -> None:
