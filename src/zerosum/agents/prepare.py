@@ -396,8 +396,5 @@ def tell(steps: Iterable[Step]) -> None:
     steps, me = [s for s in steps if not s.ready], threading.get_ident()
     if not SPEAK or not steps or any(s.owner == me for s in steps) or multiprocessing.parent_process() is not None:
         return  # (a step's own work, a solver's search warming the solver: its waiter says it)
-    with _LOCK:
-        if all(s in _TOLD and _TOLD[s].is_alive() for s in steps):
-            return
-    start(steps)
+    start(steps)  # (queued again while under way elsewhere: done once all the same, Step.run)
     _told(steps, lambda said: LOG.warning("zerosum: %s", said), unless_told=True)
