@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from contest_serving import make_contest
 
 from zerosum.cli import main
@@ -76,3 +78,15 @@ def test_the_homeworks_player_on_tictactoe_does_not_start(tmp_path: Path) -> Non
     assert message.startswith("it does not start: ") and message.endswith(
         "submission.py:player takes one argument, so it is the homework's player(board): it plays Connect-X boards "
         "only, not tictactoe (write f(game, state) for other games)"), message
+
+
+@pytest.mark.slow  # the check's own 7 s
+def test_a_hang_at_import_is_answered_with_its_last_line_on_standard_error(tmp_path: Path) -> None:
+    # the check said only that the start hung; what the file printed last says where (tests/external's
+    # test_handshake_last_words: the handshake's failure quotes it)
+    make_contest(tmp_path / "class", ["Ann"])
+    text = ("import sys, time\nprint('loading the weights from w.bin...', file=sys.stderr, flush=True)\n"
+            "time.sleep(60)\ndef player(board):\n    return 3\n")
+    status, message, _ = _validated(tmp_path / "class", text)
+    assert status == "failed" and "did not finish loading within the check's" in message, message
+    assert message.endswith("; its last line on standard error: 'loading the weights from w.bin...'"), message

@@ -35,7 +35,7 @@ from typing import Any, Callable
 from ..agents.base import Limits
 from ..errors import AgentError, GameError, UsageError
 from ..external import EngineFault
-from ..external.session import STOP_WAIT
+from ..external.session import LAST_WORDS, STOP_WAIT
 from ..games import get_game
 from .game_file import check_game_file
 from .cgroups import OUT_OF_TIME
@@ -95,8 +95,10 @@ def validate(contest_dir: str, path: str, kind: str, config: dict[str, Any], *, 
         raise  # no sandbox: the server's problem, not the student's
     except (AgentError, GameError) as exc:
         if "no zspok within" in str(exc) or OUT_OF_TIME in str(exc):  # its start took the check's whole time
+            said = str(exc).partition("; " + LAST_WORDS)[2]  # what it printed last, if anything: a clue to where
+            also = f"; {LAST_WORDS}{said}" if said and OUT_OF_TIME not in said else ""
             return "failed", (f"it does not start: it did not finish loading within the check's {startup:g} s "
-                              "(no answer to 'zsp 1': something at its start, an import, hangs or is too slow)"), None
+                              f"(no answer to 'zsp 1': something at its start, an import, hangs or is too slow){also}"), None
         return "failed", f"it does not start: {exc}", None
     rng = random.Random(seed)
     played = won = drawn = lost = 0

@@ -48,10 +48,14 @@ from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, I
 from .protocol.messages import CONTROL
 
 __all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "PREPARE", "MAX_OUTPUT", "MAX_LINES",
-           "STOP_WAIT", "NODE_LIMIT", "whole_ms", "read_reply", "impossible"]
+           "STOP_WAIT", "NODE_LIMIT", "LAST_WORDS", "whole_ms", "read_reply", "impossible"]
 
 #: seconds a program has to finish its handshake (``zsp 1`` ... ``zspok``), from its start
 STARTUP = 10.0
+#: what a handshake that broke the protocol (no ``zspok`` in time) adds before the engine's last line on standard
+#: error (``engine x failed its handshake: protocol error: no zspok within 7 s ...; its last line on standard
+#: error: 'loading the weights...'``)
+LAST_WORDS = "its last line on standard error: "
 #: seconds an ``isready`` waits for ``readyok`` (after options; between games)
 READY = 10.0
 #: seconds the ``isready`` after ``newgame`` and a game's first ``position`` waits (no clock runs: an engine
@@ -173,7 +177,9 @@ class Session:
             refused = self.process.refused()  # no process for the engine: the system's limit, said as such
             if refused is not None:
                 raise refused from None
-            raise AgentError(f"engine {label} failed its handshake: {fault.reason}") from None
+            last = self.process.tail[-1] if self.process.tail and fault.reason.startswith(PROTOCOL) else ""
+            said = f"; {LAST_WORDS}{quoted(last, 200)}" if last else ""  # no answer says why: its last words may
+            raise AgentError(f"engine {label} failed its handshake: {fault.reason}{said}") from None  # (a crash's has them)
         except BaseException:
             self.process.kill()
             raise
