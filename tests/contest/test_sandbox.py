@@ -206,7 +206,7 @@ def test_the_relay_passes_a_programs_output_as_it_is() -> None:
 @pytest.mark.parametrize("lines,passed,reason", [
     ([b"info depth 1 pv 4", b"bestmove 4", b"info time 3", b"bestmove 3"], 4, None),
     ([b"bestmove (none)", b"info time 1", b"bestmove 2"], 3, None),
-    ([b"info time 1", b"bestmove 4", b"bestmove 5"], 2, "the agent did not answer within the move's time"),
+    ([b"info time 1", b"bestmove 4", b"bestmove 5"], 2, "timeout: the agent did not answer within the move's time"),
     ([b"info string error the agent failed: SystemExit: 3", b"bestmove 1"], 0, "the agent failed: SystemExit: 3"),
     ([b"info string error the agent failed: MemoryError: ", b"bestmove 1"], 0, "over the seat's memory limit, 1024"),
     ([b"info string error the agent failed: the search process ended without a move"], 0, "ended in a move"),
@@ -224,7 +224,8 @@ def test_strict_the_move_an_agent_did_not_make_ends_the_seat(lines: list[bytes],
         assert done.returncode == 0, done.stderr
     else:
         last = done.stderr.decode().strip().splitlines()[-1]
-        assert done.returncode == 1 and last.startswith("illegal move" if "illegal" in reason else "the agent")
+        assert done.returncode == 1 and last.startswith("illegal move" if "illegal" in reason else
+                                                        "timeout: the agent" if "timeout" in reason else "the agent")
         assert reason in done.stderr.decode()
 
 
@@ -232,7 +233,7 @@ def test_the_seats_reason_is_a_line_of_its_own_after_a_flood_without_line_ends()
     done = _jail("printf 'xxxx' >&2; " + _writer([b"info time 1\nbestmove 4\n", b"bestmove 5\n"]), strict=True)
     assert done.returncode == 1 and done.stdout == b"info time 1\nbestmove 4\n"
     last = done.stderr.decode().splitlines()
-    assert last[0] == "xxxx" and last[-1].startswith("the agent did not answer within the move's time"), last
+    assert last[0] == "xxxx" and last[-1].startswith("timeout: the agent did not answer within the move's time"), last
 
 
 def test_the_seats_reason_is_its_last_line_though_a_process_it_left_goes_on_writing() -> None:
@@ -242,7 +243,7 @@ def test_the_seats_reason_is_its_last_line_though_a_process_it_left_goes_on_writ
     done = _jail(noise + _writer([b"bestmove 4\n"]) + "; sleep 3", strict=True)
     lines = done.stderr.decode().splitlines()
     assert done.returncode == 1 and done.stdout == b"", done
-    assert lines[0] == "noise 0" and lines[-1].startswith("the agent did not answer within the move's time"), lines
+    assert lines[0] == "noise 0" and lines[-1].startswith("timeout: the agent did not answer within the move's time"), lines
 
 
 def test_a_programs_last_words_stay_last_though_a_process_it_left_goes_on_writing() -> None:

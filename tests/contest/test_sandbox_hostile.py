@@ -145,7 +145,8 @@ def _contained(contest: dict[str, Any], token: str, before: set[int], files: dic
     assert {k for k in files if k not in now} == set()
 
 
-LATE = ("did not answer within the move's time", "timeout: no bestmove within")  # stopped, or not even that
+#: stopped, or not even that: a timeout either way (the stopped one was labelled a crash)
+LATE = ("timeout: the agent did not answer within the move's time", "timeout: no bestmove within")
 #: the submissions that use all of a move's time (or flood for all of it)
 HANGING = {"fork_bomb.py", "memory_fork_bomb.py", "loop_move.py", "stdout_flood.py", "flood_program.py"}
 CASES = [  # (file, kind, words the reason must hold (any of each tuple), alongside a good game)

@@ -128,7 +128,7 @@ def _judge(line: bytes, state: dict[str, bool], child: int, data_mb: int) -> Non
         state["found"] = True
     elif word == b"bestmove":
         if not state["found"] and line.split()[1:2] != [b"(none)"]:
-            _fail(child, "the agent did not answer within the move's time (stopped before it chose a move)")
+            _fail(child, "timeout: the agent did not answer within the move's time (stopped before it chose a move)")
         state["found"] = False
 
 

@@ -311,8 +311,9 @@ class EngineProcess:
             what = f"the engine exited (exit code {code})"
         self._stderr.join(0.5)
         last = self.tail[-1] if self.tail else ""
-        for kind in (ILLEGAL, MALFORMED):  # it ended saying its move was not one (a contest seat's player): its exit
-            # code, or none yet after a second (a loaded machine: it was then killed here), but never a signal's
+        for kind in (ILLEGAL, MALFORMED, TIMEOUT):  # it ended saying its move was not one, or came too late (a
+            # contest seat's player): its exit code, or none yet after a second (a loaded machine: it was then
+            # killed here), but never a signal's
             if (code is None or code > 0) and last.startswith(kind + ": "):
                 return EngineFault(kind, f"{printable(last[len(kind) + 2:], STDERR_LINE)} ({what})")
         return EngineFault("crash", what + (f": {printable(last, STDERR_LINE)}" if last else ""))
