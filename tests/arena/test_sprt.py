@@ -257,3 +257,19 @@ def test_sprt_error_rates_by_larger_simulation(test, shape):
     h1, lengths = simulate(test, (test.elo0 + test.elo1) / 2, 500, 12, **shape)
     assert 0.3 <= h1 <= 0.7
     assert min(lengths) >= test.fewest
+
+
+def test_a_run_too_short_for_its_sprt_says_so_before_the_first_game(tmp_path, capsys):
+    # each pair moves the LLR a bounded step, so --sprt 0,50 needs 20 pairs: a run of 10 games played them all
+    # and only then said "no decision"; a run long enough says nothing of it
+    from zerosum.cli import main
+
+    assert Sprt(0, 50).fewest == 20
+    assert main(["match", "random", "first", "--game", "tictactoe", "--sprt", "0,50", "--games", "10", "-o",
+                 str(tmp_path / "few.db"), "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("zerosum match: --sprt 0,50 can decide only after 20 pairs (40 games); --games 10 plays 5: the "
+                      "run will play every game and end without a decision"), err
+    assert main(["match", "random", "first", "--game", "tictactoe", "--sprt", "0,50", "--games", "40", "-o",
+                 str(tmp_path / "enough.db"), "--quiet"]) == 0
+    assert "can decide only after" not in capsys.readouterr().err

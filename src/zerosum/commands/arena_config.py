@@ -70,6 +70,10 @@ def _build_config(args: argparse.Namespace, mode: str) -> Any:
     # bad or human agents fail here, before anything is written (an engine: its handshake and game too)
     warned: list[str] = []  # a search that cannot end, a node limit an agent takes none of: said at the start
     digests = check_agents(specs, limits, game=game.spec, engines=args.engines_seen, searched=game, warned=warned)
+    if sprt and games // 2 < s.fewest:  # every pair moves the LLR a bounded step: too few can never decide
+        warned.append(f"zerosum {'match' if mode == 'match' else 'tournament'}: --sprt {args.sprt.strip()} can decide "
+                      f"only after {s.fewest:,} pairs ({2 * s.fewest:,} games); --games {games:,} plays {games // 2:,}: "
+                      "the run will play every game and end without a decision")
     for line in warned:
         print(line, file=sys.stderr)
     rounds = (games + 1) // 2
