@@ -212,9 +212,19 @@ def test_the_time_control_tag_comes_from_the_runs_clock_or_its_time_per_move():
 
     from zerosum.records.sources import _time_control
 
-    assert _time_control(SimpleNamespace(tc=[10.0, 0.1], limits={"time": 2.0})) == "10+0.1"
-    assert _time_control(SimpleNamespace(tc=None, limits={"time": 0.5})) == "1/0.5"
-    assert _time_control(SimpleNamespace(limits={"depth": 3})) == "-"  # a config from before --tc
+    def tags(config, first="random", second="random"):
+        return _time_control(config, first, second)
+
+    assert tags(SimpleNamespace(tc=[10.0, 0.1], limits={"time": 2.0})) == {"TimeControl": "10+0.1"}
+    assert tags(SimpleNamespace(tc=None, limits={"time": 0.5})) == {"TimeControl": "1/0.5"}
+    assert tags(SimpleNamespace(limits={"depth": 3})) == {"TimeControl": "-"}  # a config from before --tc
+    # an agent's own time= is its time a move (it said "-", or the run's --time, which the spec overrides); two
+    # sides that differ are said each, as cutechess writes them
+    assert tags(SimpleNamespace(limits={}), "mcts:time=0.02", "mcts:time=0.02") == {"TimeControl": "1/0.02"}
+    assert tags(SimpleNamespace(limits={}), "mcts:time=0.02") == {
+        "TimeControl": "?", "WhiteTimeControl": "1/0.02", "BlackTimeControl": "-"}
+    assert tags(SimpleNamespace(limits={"time": 0.05}), "random", "mcts:time=0.02") == {
+        "TimeControl": "?", "WhiteTimeControl": "1/0.05", "BlackTimeControl": "1/0.02"}
 
 
 def test_records_is_a_public_module_of_the_package():

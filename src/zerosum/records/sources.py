@@ -50,12 +50,22 @@ def _fit(value: str) -> str:
 # ---- from the arena and from play_game ------------------------------------------------------------
 
 
-def _time_control(config: Any) -> str:
+def _time_control(config: Any, first: str, second: str) -> dict[str, str]:
+    """The time control tags of a game between the agents ``first`` and ``second``: ``TimeControl`` the game
+    clock's ``BASE+INC``, else ``1/T`` for T seconds a move (each agent's own ``time=``, else the run's
+    ``--time``), ``-`` for none; when the two sides' time a move differ, ``?`` and each side's own, as
+    cutechess writes them (``WhiteTimeControl``, ``BlackTimeControl``)."""
+    from ..arena.match import _time_of
+
     tc = getattr(config, "tc", None)
     if tc:
-        return f"{tc[0]:g}+{tc[1]:g}"
-    per_move = (getattr(config, "limits", None) or {}).get("time")
-    return f"1/{per_move:g}" if per_move else "-"
+        return {"TimeControl": f"{tc[0]:g}+{tc[1]:g}"}
+    limits = getattr(config, "limits", None) or {}
+    sides = [_time_of(spec, limits) for spec in (first, second)]
+    shown = [f"1/{t:g}" if t else "-" for t in sides]
+    if shown[0] == shown[1]:
+        return {"TimeControl": shown[0]}
+    return {"TimeControl": "?", "WhiteTimeControl": shown[0], "BlackTimeControl": shown[1]}
 
 
 def _date(when: float) -> str:
@@ -85,14 +95,14 @@ def arena_maker(store: Store, game: Game[Any, Any] | None = None) -> Callable[[A
     plan: dict[int, PlannedGame] = {g.idx: g for g in store.plan()}
     labels = [label for label, _ in store.agents()]
     event = "zerosum match" if config.mode == "match" else "zerosum tournament"
-    site, control = socket.gethostname() or "?", _time_control(config)
+    site = socket.gethostname() or "?"
 
     def make(rec: ArenaGame) -> Record:
         g = plan[rec.idx]
         tags = {"Event": event, "Site": site, "Date": _date(rec.finished), "Round": str(rec.idx + 1),
                 "First": _fit(labels[g.first]), "Second": _fit(labels[g.second]), "Game": config.game,
                 "Opening": g.opening or "-", "Termination": termination(rec.reason, rec.forfeit),
-                "TimeControl": control}
+                **_time_control(config, config.agents[g.first], config.agents[g.second])}
         return Record(tags, list(rec.moves), _notes(rec.times, rec.nodes, rec.vals, rec.exacts or None), rec.result,
                       game=game)
 
