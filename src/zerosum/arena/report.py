@@ -16,8 +16,8 @@ from typing import Any, Sequence
 from ..external.names import describe_engines, stored_engines
 from ..spec import visible
 from .match import ArenaConfig, describe_deadline, describe_rules, pairings
-from .stats import (ELO_PLACES, Sprt, Summary, competition_ranks, fmt_elo, fmt_fixed, fmt_summary, los, pair_counts,
-                    pentanomial, rating_errors, ratings, same_elo, trinomial)
+from .stats import (ELO_PLACES, Sprt, Summary, competition_ranks, fmt_elo, fmt_fixed, fmt_percent, fmt_summary, los,
+                    pair_counts, pentanomial, rating_errors, ratings, same_elo, trinomial)
 from .forfeits import counted_labels, not_counted_note, nodes_cell, run_move_cpu
 from .forfeits import why as forfeit_why
 from .plots import plot_names, write_plots
@@ -282,7 +282,7 @@ def _tables(report: Report, name: dict[str, str], split: bool, light: int) -> li
         cells = [escape(f"{name[ps.a]} vs {name[ps.b]}"), str(ps.games)] + ["-"] * 6
         if ps.games and ps.tri is not None:
             cells[2:] = [f"+{ps.wins} ={ps.draws} -{ps.losses}", f"{100 * ps.tri.score:.1f}%", fmt_summary(ps.tri),
-                         f"{100 * ps.los:.1f}%", " ".join(str(c) for c in ps.pairs), fmt_summary(ps.penta)]
+                         fmt_percent(ps.los), " ".join(str(c) for c in ps.pairs), fmt_summary(ps.penta)]
         prows.append(cells)
     title = "Pairings (first agent's view)"
     if split:  # the pentanomial statistics in a table of their own

@@ -38,7 +38,7 @@ from ..spec import real
 __all__ = [
     "Z95", "elo", "score_of", "los", "Summary", "trinomial", "pentanomial", "pair_counts", "SPRT_EPSILON",
     "Sprt", "sprt_llr", "ratings", "rating_errors", "score_interval", "fmt_elo", "fmt_interval",
-    "fmt_summary", "fmt_fixed", "ELO_PLACES", "same_elo", "competition_ranks",
+    "fmt_summary", "fmt_fixed", "fmt_percent", "ELO_PLACES", "same_elo", "competition_ranks",
 ]
 
 #: the two-sided 95% quantile of the normal distribution
@@ -351,6 +351,18 @@ def fmt_interval(x: float | None, low: float, high: float) -> str:
 def fmt_summary(s: Summary | None) -> str:
     """A :class:`Summary`'s Elo and interval as :func:`fmt_interval` writes them; ``-`` without games."""
     return "-" if s is None or not s.n else fmt_interval(s.elo, s.elo_low, s.elo_high)
+
+
+def fmt_percent(p: float) -> str:
+    """A probability as a percentage with one decimal, never rounded to a certainty it is not: ``>99.9%`` for
+    0.99978, ``<0.1%`` for 0.0002 (``100.0%`` and ``0.0%`` only when exact); ``-`` for NaN."""
+    if not math.isfinite(p):
+        return "-"
+    if 0.9995 <= p < 1.0:
+        return ">99.9%"
+    if 0.0 < p < 0.0005:
+        return "<0.1%"
+    return f"{100 * p:.1f}%"
 
 
 def fmt_fixed(x: float, places: int) -> str:

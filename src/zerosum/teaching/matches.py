@@ -104,12 +104,16 @@ class MatchResult:
         return f"Elo {fmt_summary(self._pairing.tri)}"
 
     def __repr__(self) -> str:
+        from ..arena.stats import fmt_percent
+
         return (f"<MatchResult {self.first} vs {self.second} on {self.report.config.game}: {len(self.games)} games, "
                 f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, {self._elo_text()}, "
-                f"LOS {100 * self.los:.1f}%>")
+                f"LOS {fmt_percent(self.los)}>")
 
     def _repr_html_(self) -> str:
         from html import escape
+
+        from ..arena.stats import fmt_percent
 
         rows = "".join(
             f"<tr><td>{i + 1}</td><td>{escape(g.first)}</td><td>{escape(g.second)}</td><td>{g.result}</td>"
@@ -118,7 +122,7 @@ class MatchResult:
         )
         return (f"<p><b>{escape(self.first)}</b> vs <b>{escape(self.second)}</b> on {escape(self.report.config.game)}: "
                 f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
-                f"{escape(self._elo_text())}, LOS {100 * self.los:.1f}%</p>"
+                f"{escape(self._elo_text())}, LOS {fmt_percent(self.los)}</p>"
                 "<table><tr><th>#</th><th>first</th><th>second</th><th>result</th><th>how</th><th>moves</th></tr>"
                 f"{rows}</table>")
 
