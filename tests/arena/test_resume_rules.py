@@ -110,6 +110,9 @@ def test_a_setting_given_on_resume_with_another_value_is_one_line_and_nothing_ch
     assert run(*(["tournament"] if name == "tournament" else []), *given, "--out", str(db), "--resume") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"not with {flag}" in err and "(the run: " in err, err
+    assert "[" not in err.partition("(the run: ")[2], err  # the run's setting as the option takes it, not a list
+    if flag == "--sprt":
+        assert "(the run: 0,50,0.05,0.05)" in err, err
     assert db.read_bytes() == before
 
 

@@ -225,7 +225,8 @@ def resume_conflicts(args: argparse.Namespace, config: Any, move_cpu: Any = None
             s = Sprt.parse(args.sprt)
         except ValueError:
             s = None
-        differs("--sprt", None if s is None else [s.elo0, s.elo1, s.alpha, s.beta], config.sprt, args.sprt)
+        had = None if not config.sprt else ",".join(f"{v:g}" for v in config.sprt)  # as --sprt takes it: 0,50,0.05,0.05
+        differs("--sprt", None if s is None else [s.elo0, s.elo1, s.alpha, s.beta], config.sprt, args.sprt, had)
     cpu = getattr(args, "move_cpu", None)
     if cpu is not None and config.limits.get("nodes") is None:
         out.append(f"--move-cpu {cpu:g} (the run: no --nodes, so no CPU rule)")
