@@ -53,6 +53,9 @@ def test_a_run_the_sprt_did_not_decide_prints_its_llr_so_far():
     report.planned = 100  # games still to play
     text, _ = render(report, 200)
     assert "bounds [-2.94, 2.94], LLR -0.86 after 60 games: no decision yet" in text
+    report.played = 61  # a game whose pair is not in: the LLR is of the 30 pairs, and the line says so
+    text, _ = render(report, 200)
+    assert "bounds [-2.94, 2.94], LLR -0.86 after 30 pairs (61 games): no decision yet" in text
 
 
 # ---- grading: a rule read two ways, and no grade column without a rule --------------------------------------------

@@ -1,9 +1,7 @@
-"""What a results file says: tables (rich) and plots (matplotlib).
-
-:func:`summarize` reads a :class:`~zerosum.arena.store.Store` into plain numbers; :func:`print_tables`
-shows them; :func:`write_plots` draws the score and Elo (with 95% intervals) of every pairing and, for a
-tournament, the ranking, and returns the paths it wrote.
-"""
+"""What a results file says: tables (rich) and plots (matplotlib).  :func:`summarize` reads a
+:class:`~zerosum.arena.store.Store` into plain numbers; :func:`print_tables` shows them; :func:`write_plots` draws
+the score and Elo (with 95% intervals) of every pairing and, for a tournament, the ranking, and returns the paths
+it wrote."""
 
 from __future__ import annotations
 
@@ -391,8 +389,10 @@ def print_tables(report: Report, console: Any = None, functions: Sequence[str] =
             verdict = "H1 accepted (elo1)" if report.sprt["decision"] == "H1" else "H0 accepted (elo0)"
             line += f", LLR {report.sprt['llr']:.2f} after {report.sprt['games']} games: {verdict}"
         else:  # the LLR so far, from the first pairing's game pairs, as the run decides on it (fastchess prints it too)
-            llr = sprt.llr((0.0, 0.25, 0.5, 0.75, 1.0), report.pairings[0].pairs if report.pairings else [0] * 5)
-            line += (f", LLR {llr:.2f} after {report.played} games: no decision"
+            pairs = report.pairings[0].pairs if report.pairings else [0] * 5
+            llr, whole = sprt.llr((0.0, 0.25, 0.5, 0.75, 1.0), pairs), sum(pairs)  # a game without its pair: not in it
+            after = f"{report.played} games" if 2 * whole == report.played else f"{whole} pairs ({report.played} games)"
+            line += (f", LLR {llr:.2f} after {after}: no decision"
                      + (" (every game played)" if report.played >= report.planned else " yet"))
         console.print(line)
 
