@@ -10,7 +10,7 @@
 // position on it.  For example `moves=4453&v=2.1&v=3.7&line=1&ply=3` is the main line 4 4 5 3 with the
 // branches 4 4 1 and 4 4 1 7, showing 4 4 1.
 // History: each new position or tree pushes an entry (history.pushState), holding the tree's lines, so the
-// browser's Back and Forward step through what was shown, without asking the server.
+// browser's Back and Forward step through what was shown (the tree from the entry, the position from the server).
 // Hooks for tests: #variations (accessible name "variations") button[data-node] (the moves of the tree:
 // data-moves the moves from the start joined by the game's separator, aria-current on the one shown; data-mark
 // and the title: a move's mark and comment, the review's or the opened record's, as in the move list).
@@ -149,19 +149,17 @@ function recordHistory(url) {
   else history.pushState(entry, "", url);
 }
 
+// a step the server cannot show (no server) leaves the position shown as it was (app.js's loadLine keeps it),
+// and the entry stepped to names it again (replaced), so the address, the board and the move list agree
 window.addEventListener("popstate", (event) => {
   const entry = event.state;
   if (!entry || !entry.lines) return;
   ui.quiet = true;
-  const shown = () => { ui.quiet = false; };
-  if (entry.game !== ui.game) {
-    loadLine(entry.game, entry.lines[0], entry.ply, entry.sep, entry.lines, entry.line).then(shown, (e) => { shown(); showError(e.message); });
-    return;
-  }
-  plantTree(entry.lines);
-  ui.line = entry.lines[entry.line] || entry.lines[0];
-  ui.lastEngine = null;
-  go(Math.min(entry.ply, ui.line.length)).then(shown, (e) => { shown(); showError(e.message); });
+  loadLine(entry.game, entry.lines[0], entry.ply, entry.sep, entry.lines, entry.line).catch((err) => {
+    if (!ui.info) { showError(err.message); return; }
+    updateAddress();  // settings.js
+    showError(`${err.message}: the game shown goes on.`);
+  }).finally(() => { ui.quiet = false; });
 });
 
 // ---- the tree in the side panel (#variations): the main line, each variation in brackets where it branches

@@ -1,0 +1,49 @@
+"""The page in headless Chromium: a Back (the browser's history) whose position the server cannot give leaves
+the page showing the position it was on, consistently.  The history step used to set the tree and the line
+before asking the server: with the server unreachable the board and the move list stayed on 4 4 5 while the
+address said 4 4 and the page's line was 4 4, so the next move was played after 4 4 (the board jumped).  Now the
+step is said once ("...: the game shown goes on."), the address names the position shown again, and play goes
+on from it once the server answers."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+from page_browser import base_url, browser, page, wait_moves  # noqa: F401  (fixtures)
+
+BLOCK = "**/api/state?*"
+
+
+def shown(page) -> dict:
+    """What the page shows: the board's moves, its stones, the move list's moves and current ply, the address."""
+    query = {k: v[0] for k, v in parse_qs(urlparse(page.url).query, keep_blank_values=True).items()}
+    return {
+        "moves": page.text_content("#moves"),
+        "stones": page.locator("#board .disc").count(),
+        "list": "".join(b.inner_text() for b in page.locator("#move-list button[data-ply]:not([data-ply='0'])").all()),
+        "current": page.get_attribute("#move-list button[aria-current]", "data-ply"),
+        "address": (query.get("moves"), query.get("ply")),
+    }
+
+
+def test_a_back_the_server_cannot_answer_leaves_the_position_shown(page) -> None:
+    page.goto(page.base + "/?game=connect4&opponent=person&side=1")
+    wait_moves(page, "")
+    for played in ("4", "44", "445"):
+        page.keyboard.press(played[-1])
+        wait_moves(page, played)
+    before = shown(page)
+    assert before == {"moves": "445", "stones": 3, "list": "445", "current": "3", "address": ("445", None)}
+    page.route(BLOCK, lambda route: route.abort())
+    page.go_back()  # to 4 4: the server cannot be reached
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''", timeout=10000)
+    assert page.text_content("#error") == "the server cannot be reached: the game shown goes on."
+    assert shown(page) == before  # the board, the move list and the address: all still 4 4 5
+    page.unroute(BLOCK)
+    page.keyboard.press("3")  # play goes on from the position shown
+    wait_moves(page, "4453")
+    assert shown(page) == {"moves": "4453", "stones": 4, "list": "4453", "current": "4", "address": ("4453", None)}
+    assert page.text_content("#error") == ""
+    page.go_back()  # the history still steps
+    wait_moves(page, "445")
+    assert shown(page)["address"] == ("445", None)
