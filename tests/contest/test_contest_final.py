@@ -127,6 +127,8 @@ def test_a_custom_table_grades_by_rank_or_by_elo_above_the_first_reference(finis
     res = run_final(folder, table=tmp_path / "rank.csv", **RUN)
     students = [r for r in res["results"] if r["kind"] == "student"]
     assert [r["points"] for r in students] == [10, 0, 0]  # the second, and dee who submitted nothing
+    with open(folder / "results.csv", newline="") as f:  # a table's points as the bands' are written: 10, not 10.0
+        assert [r["points"] for r in csv.DictReader(f) if r["name"] in {s["name"] for s in students}] == ["10", "0", "0"]
     (tmp_path / "elo.csv").write_text("elo,points\n0,1\n100,5\n100000,10\n")
     res = run_final(folder, table=tmp_path / "elo.csv", **RUN)  # grading again plays nothing again
     random_elo = next(r["rating"] for r in res["results"] if r["name"] == "random")

@@ -304,7 +304,7 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(FIELDS), lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     for row in rows:
-        out = {k: "" if row.get(k) is None else row.get(k) for k in FIELDS}
+        out = {k: "" if row.get(k) is None else f"{row[k]:g}" if k == "points" else row[k] for k in FIELDS}
         out["forfeit_reasons"] = "; ".join(f"{x['reason']} ({x['count']})" for x in row["forfeit_reasons"])
         writer.writerow(out)
     return buffer.getvalue()
