@@ -26,7 +26,7 @@ from .store import GameRecord, PlannedGame, Store
 __all__ = ["ArenaConfig", "plan_games", "iter_plan", "pairings", "labels_for", "run_arena", "Tally",
            "open_run", "check_agents", "describe_rules", "canonical_spec", "canonical_game", "game_file",
            "planned_count", "MAX_GAMES", "MAX_PLANNED", "MAX_JOBS",
-           "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
+           "agent_time", "deadline_for", "default_deadline", "describe_deadline", "DEADLINE_RULE", "MAX_DEADLINE"]
 
 
 #: the hard deadline of a move under a time limit T is T plus the larger of DEADLINE_MARGIN seconds and
@@ -50,7 +50,7 @@ def default_deadline(time_limit: float | None) -> float:
     return round(time_limit + max(DEADLINE_MARGIN, DEADLINE_SHARE * time_limit), 6)
 
 
-def _time_of(spec: str, limits: dict[str, Any]) -> float | None:
+def agent_time(spec: str, limits: dict[str, Any]) -> float | None:
     """An agent's time limit: its spec's ``time=`` option, else the run's ``--time`` (nothing is built or run:
     a file agent has the run's)."""
     from ..spec import parse_spec
@@ -70,7 +70,7 @@ def deadline_for(config: ArenaConfig, spec: str) -> float:
     (its spec's ``time=``, else the run's ``--time``)."""
     if config.deadline is not None:
         return config.deadline
-    return default_deadline(_time_of(spec, config.limits))
+    return default_deadline(agent_time(spec, config.limits))
 
 
 def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
@@ -79,7 +79,7 @@ def describe_deadline(config: ArenaConfig, rule: bool = True) -> str:
     if config.deadline is not None:
         return f"deadline per move: {config.deadline:g} s" + (" (--deadline)" if rule else "")
     per = {label: deadline_for(config, spec) for label, spec in zip(labels_for(config.agents), config.agents)}
-    untimed = all(_time_of(spec, config.limits) is None for spec in config.agents)
+    untimed = all(agent_time(spec, config.limits) is None for spec in config.agents)
     if len(set(per.values())) == 1:
         text = f"{next(iter(per.values())):g} s"
     else:

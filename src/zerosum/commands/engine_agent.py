@@ -42,27 +42,24 @@ def load_agent(spec: str, game_specs: list[str]) -> tuple[Any, list[Any]]:
     return agent, games
 
 
-def _file_of(spec: str) -> str | None:
-    """The real path of the game file a game spec names (``nim.py:Nim``, ``/abs/nim.py:Nim(3)``), else None."""
-    from ..games.course_files import course_file
-
-    return os.path.realpath(spec.strip().partition(":")[0]) if course_file(spec) else None
-
-
 def position_game(spec: str, games: list[Any]) -> Any:
     """The game of a ``position SPEC``: one of the handshake's ``games`` (``--game``; none given: every zerosum
-    game), else one GameError line.  A game file is one of them when it is the same file, however the path is
-    written (the arena sends ``/abs/nim.py:Nim`` to an engine started with ``--game nim.py:Nim``); a file no
-    ``--game`` named is refused before anything of it runs (a position line never makes the engine import code)."""
+    game), else one GameError line.  A game file is one of them when it is the same file, class and arguments,
+    however the path is written (the arena sends ``/abs/nim.py:Nim`` to an engine started with ``--game
+    nim.py:Nim``): that game, loaded at the start; one no ``--game`` named is refused before anything of it runs
+    (a position line never makes the engine import code)."""
     from ..errors import GameError
     from ..games import get_game
+    from ..games.course_files import course_file, same_course_file
 
-    path = _file_of(spec)
-    if path is not None and path not in {_file_of(g.spec) for g in games}:
-        raise GameError(f"{spec} is not one of this engine's games: it runs no game file a position names (start "
-                        f"it with --game {spec.strip()})")
+    if course_file(spec):
+        found = next((g for g in games if same_course_file(spec, g.spec)), None)
+        if found is None:
+            raise GameError(f"{spec} is not one of this engine's games: it runs no game file a position names "
+                            f"(start it with --game {spec.strip()})")
+        return found
     game = get_game(spec)
-    if path is None and games and game.spec not in {g.spec for g in games}:
+    if games and game.spec not in {g.spec for g in games}:
         raise GameError(f"{spec} is not one of this engine's games: {', '.join(g.spec for g in games)}")
     return game
 

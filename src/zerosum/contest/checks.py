@@ -129,9 +129,11 @@ def check_game_spec(config: dict[str, Any], where: str) -> None:
     ``nope``, ``connectx:rows=99``).  A game in a file is :func:`.game_file.check_game_file`'s to check (its copy
     gone, changed or moved is said so there)."""
     spec = str(config["game"])
-    if "game_file" in config or _names_file(spec):
-        return
     from ..games import get_game
+    from ..games.course_files import course_file
+
+    if "game_file" in config or course_file(spec):
+        return
 
     try:
         get_game(spec)
@@ -268,11 +270,8 @@ def copy_references(references: Sequence[dict[str, Any]], build: Path) -> list[d
     return out
 
 
-def _names_file(spec: str) -> bool:
-    """Whether an agent or game spec names a file (its part before the first colon ends in ``.py``)."""
-    return str(spec).strip().partition(":")[0].endswith(".py")
-
-
 def is_file_reference(ref: dict[str, Any]) -> bool:
     """Whether a reference as given to ``contest new`` is an agent file (``file.py[:ENTRY]``), to be copied."""
-    return not isinstance(ref.get("engine"), dict) and _names_file(ref["spec"])
+    from ..games.course_files import course_file
+
+    return not isinstance(ref.get("engine"), dict) and course_file(str(ref["spec"]))

@@ -21,24 +21,16 @@ def plays(listed: str, game: Game[Any, Any]) -> bool:
     """Whether a ``game SPEC`` line of the handshake names ``game``: a game's registered name alone (``connectx``,
     ``othello``) names every board of it; a spec (``connect4``, ``connectx:rows=8,cols=8,k=4``) that one board."""
     from ..games import get_game
+    from ..games.course_files import same_course_file
 
     if listed.lower() == getattr(type(game), "name", None):
         return True
     if ".py" in listed:  # a game in a file: never loaded from what an engine says; the same file however its
-        return _file_game(listed) == _file_game(game.spec)  # path is written (the engine's nim.py, our /abs/nim.py)
+        return same_course_file(listed, game.spec)  # path is written (the engine's nim.py, our /abs/nim.py)
     try:
         return get_game(listed).spec == game.spec
     except GameError:
         return False
-
-
-def _file_game(spec: str) -> tuple[str, str]:
-    """A game file's spec as the file's real path (relative to this process's folder, which an engine the arena
-    starts shares) and the rest of the spec, its spaces dropped: ``nim.py:Nim`` and ``/abs/nim.py:Nim`` alike."""
-    import os
-
-    path, sep, rest = spec.strip().partition(".py")
-    return os.path.realpath(path + sep), "".join(rest.split())
 
 
 def _exact_kind(game: Game[Any, Any]) -> bool:

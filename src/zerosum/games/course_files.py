@@ -28,11 +28,14 @@ from .course import CourseGame
 from .course_objects import arena_view, course_game, is_course_game
 from .course_bugs import one_line, raised
 
-__all__ = ["course_file", "load_course_file", "MAX_ARGUMENTS"]
+__all__ = ["course_file", "same_course_file", "load_course_file", "FILE_SPEC", "MAX_ARGUMENTS"]
 
 #: the longest ARGS accepted, in characters
 MAX_ARGUMENTS = 2000
 _SPEC = re.compile(r"(?P<path>.+?\.py):(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\((?P<args>.*)\))?", re.S)
+
+#: a game file's spec as written anywhere (a record's tag, a handshake's ``game`` line): the class optional
+FILE_SPEC = re.compile(r"(?P<path>.+?\.py)(?::(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\((?P<args>.*)\))?)?", re.S)
 
 _LOADED: dict[str, tuple[tuple[int, int], Game[Any, Any]]] = {}
 
@@ -40,6 +43,21 @@ _LOADED: dict[str, tuple[tuple[int, int], Game[Any, Any]]] = {}
 def course_file(spec: str) -> bool:
     """True when ``spec`` names a file (its part before the first colon ends in ``.py``)."""
     return spec.strip().partition(":")[0].endswith(".py")
+
+
+def same_course_file(spec: str, other: str) -> bool:
+    """Whether two game file specs name the very same file (the path as the file system resolves it: a
+    results file's ``/abs/nim.py:Nim`` and an engine's ``nim.py:Nim``), class and arguments (blanks aside).
+    Nothing is loaded."""
+    mine, theirs = FILE_SPEC.fullmatch(spec.strip()), FILE_SPEC.fullmatch(other.strip())
+    if mine is None or theirs is None or mine["name"] != theirs["name"]:
+        return False
+    if "".join((mine["args"] or "").split()) != "".join((theirs["args"] or "").split()):
+        return False
+    try:
+        return os.path.realpath(mine["path"]) == os.path.realpath(theirs["path"])
+    except (OSError, ValueError):  # a path no file system takes (a NUL in it)
+        return False
 
 
 def _arguments(spec: str, text: str | None) -> tuple[list[Any], dict[str, Any]]:

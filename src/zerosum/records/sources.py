@@ -55,13 +55,13 @@ def _time_control(config: Any, first: str, second: str) -> dict[str, str]:
     clock's ``BASE+INC``, else ``1/T`` for T seconds a move (each agent's own ``time=``, else the run's
     ``--time``), ``-`` for none; when the two sides' time a move differ, ``?`` and each side's own, as
     cutechess writes them (``WhiteTimeControl``, ``BlackTimeControl``)."""
-    from ..arena.match import _time_of
+    from ..arena.match import agent_time
 
     tc = getattr(config, "tc", None)
     if tc:
         return {"TimeControl": f"{tc[0]:g}+{tc[1]:g}"}
     limits = getattr(config, "limits", None) or {}
-    sides = [_time_of(spec, limits) for spec in (first, second)]
+    sides = [agent_time(spec, limits) for spec in (first, second)]
     shown = [f"1/{t:g}" if t else "-" for t in sides]
     if shown[0] == shown[1]:
         return {"TimeControl": shown[0]}

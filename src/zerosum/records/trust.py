@@ -27,6 +27,7 @@ from typing import Any
 from ..core.checks import safe_repr
 from ..errors import GameError, InvalidFileError
 from ..game import Game
+from ..games.course_files import FILE_SPEC, same_course_file
 
 __all__ = ["TagRefused", "given_game", "names_file", "opening_plies", "same_file_game", "same_game", "stored_game",
            "trusted_game", "UNTRUSTED"]
@@ -35,7 +36,7 @@ __all__ = ["TagRefused", "given_game", "names_file", "opening_plies", "same_file
 UNTRUSTED = ("names a Python file, and reading a record runs no code it names: if you trust that file, name the "
              "game yourself (--game FILE.py:Class on zerosum replay and review; game= from Python)")
 
-_FILE = re.compile(r"(?P<path>.+?\.py)(?::(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\((?P<args>.*)\))?)?", re.S)
+_FILE = FILE_SPEC
 _OBJECT = re.compile(r"<(?P<name>[A-Za-z_][A-Za-z0-9_]*)>")
 
 
@@ -132,15 +133,7 @@ def same_game(spec: str, game: Game[Any, Any]) -> bool:
 def same_file_game(spec: str, game: Game[Any, Any]) -> bool:
     """Whether the game file spec ``spec`` (a results file's run, which names its file by its full path) and
     ``game`` are the very same file (the path as the file system resolves it), class and arguments."""
-    mine, theirs = _FILE.fullmatch(spec.strip()), _FILE.fullmatch(str(getattr(game, "spec", "")).strip())
-    if mine is None or theirs is None or mine["name"] != theirs["name"]:
-        return False
-    if "".join((mine["args"] or "").split()) != "".join((theirs["args"] or "").split()):
-        return False
-    try:
-        return os.path.realpath(mine["path"]) == os.path.realpath(theirs["path"])
-    except (OSError, ValueError):  # a path no file system takes (a NUL in it)
-        return False
+    return same_course_file(spec, str(getattr(game, "spec", "")))
 
 
 def trusted_game(spec: str, game: Game[Any, Any] | None) -> Game[Any, Any]:
