@@ -177,9 +177,10 @@ class Session:
             refused = self.process.refused()  # no process for the engine: the system's limit, said as such
             if refused is not None:
                 raise refused from None
+            # no zspok says nothing of why: its last words on standard error may (a crash's reason quotes them)
             last = self.process.tail[-1] if self.process.tail and fault.reason.startswith(PROTOCOL) else ""
-            said = f"; {LAST_WORDS}{quoted(last, 200)}" if last else ""  # no answer says why: its last words may
-            raise AgentError(f"engine {label} failed its handshake: {fault.reason}{said}") from None  # (a crash's has them)
+            said = f"; {LAST_WORDS}{quoted(last, 200)}" if last else ""
+            raise AgentError(f"engine {label} failed its handshake: {fault.reason}{said}") from None
         except BaseException:
             self.process.kill()
             raise

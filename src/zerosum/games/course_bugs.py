@@ -85,6 +85,8 @@ def over_answer(name: str, method: str, answer: Any, state: Any) -> bool:
     for an answer that is neither (a numpy array of several values, a ``__bool__`` that fails) or a string or
     container, true whenever it is not empty (``[state[0] == 0]`` ended every game at once).  None, a number,
     a numpy bool say it by their truth, as Python's ``if`` reads them."""
+    if answer is True or answer is False:  # the common answer, at every node a search visits: no more asked
+        return answer
     try:
         if isinstance(answer, _CONTAINERS):
             raise TypeError
