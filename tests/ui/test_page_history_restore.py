@@ -47,3 +47,34 @@ def test_a_back_the_server_cannot_answer_leaves_the_position_shown(page) -> None
     page.go_back()  # the history still steps
     wait_moves(page, "445")
     assert shown(page)["address"] == ("445", None)
+
+
+def test_the_entry_a_failed_back_stepped_to_is_kept(page) -> None:
+    # the failed step used to overwrite the entry it stepped to (4 4) with the position shown (4 4 5): the next
+    # Back, the server reachable again, went to 4 rather than 4 4.  Now the history goes back to the entry shown
+    page.goto(page.base + "/?game=connect4&opponent=person&side=1")
+    wait_moves(page, "")
+    for played in ("4", "44", "445"):
+        page.keyboard.press(played[-1])
+        wait_moves(page, played)
+    before = shown(page)
+    page.route(BLOCK, lambda route: route.abort())
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''", timeout=10000)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves') === '445'")
+    assert shown(page) == before
+    page.unroute(BLOCK)
+    page.go_back()  # the entry stepped to, kept
+    wait_moves(page, "44")
+    assert shown(page)["address"] == ("44", None)
+    page.go_forward()
+    wait_moves(page, "445")
+    page.go_back()
+    page.go_back()
+    wait_moves(page, "4")
+    page.go_forward()
+    wait_moves(page, "44")
+    page.keyboard.press("3")  # a new branch from 4 4: the history's forward entries give way to it
+    wait_moves(page, "443")
+    page.go_back()
+    wait_moves(page, "44")

@@ -24,6 +24,8 @@ const ui = {
   line: [],             // the line shown: its moves from the start, as far as it goes (tree.js)
   root: null,           // the tree of every line (tree.js)
   quiet: false,         // the address is replaced, not pushed onto the history (start, Back and Forward)
+  entryShown: null,     // the history entry's index (tree.js) of the position shown
+  returning: false,     // a step the server could not show is going back to entryShown (tree.js)
   ply: 0,               // the position shown: after line[0 .. ply)
   sep: "",              // the game's move separator
   opponent: "person",   // an agent spec, or "person"

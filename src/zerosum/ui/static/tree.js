@@ -140,24 +140,35 @@ function historyEntry() {
 }
 
 // the address for what is shown: pushed as a new history entry when the position or the tree changed
-// (`ui.quiet`: replaced, as when the page starts or Back/Forward brought it)
+// (`ui.quiet`: replaced, as when the page starts or Back/Forward brought it).  Each entry holds its place in the
+// history (`index`, 0 for the page's first), so that a step the server cannot show can go back to the entry shown
 function recordHistory(url) {
   const entry = historyEntry(), old = history.state;
   const same = old && old.game === entry.game && old.ply === entry.ply && old.line === entry.line
     && JSON.stringify(old.lines) === JSON.stringify(entry.lines);
-  if (ui.quiet || !old || same) history.replaceState(entry, "", url);
+  const at = old && Number.isInteger(old.index) ? old.index : 0;
+  entry.index = ui.quiet || !old || same ? at : at + 1;
+  if (entry.index === at) history.replaceState(entry, "", url);
   else history.pushState(entry, "", url);
+  ui.entryShown = entry.index;
 }
 
 // a step the server cannot show (no server) leaves the position shown as it was (app.js's loadLine keeps it),
-// and the entry stepped to names it again (replaced), so the address, the board and the move list agree
+// and the history goes back to the entry of that position (`ui.returning`: that step is not loaded again), so
+// the address, the board and the move list agree and the entry stepped to is kept for a later step; where the
+// entry shown is not known, the entry stepped to names the position shown instead (replaced)
 window.addEventListener("popstate", (event) => {
   const entry = event.state;
+  if (ui.returning) { ui.returning = false; ui.entryShown = entry && entry.index; return; }
   if (!entry || !entry.lines) return;
+  const from = ui.entryShown;
   ui.quiet = true;
   loadLine(entry.game, entry.lines[0], entry.ply, entry.sep, entry.lines, entry.line).catch((err) => {
     if (!ui.info) { showError(err.message); return; }
-    updateAddress();  // settings.js
+    if (Number.isInteger(from) && Number.isInteger(entry.index) && from !== entry.index) {
+      ui.returning = true;
+      history.go(from - entry.index);
+    } else updateAddress();  // settings.js
     showError(`${err.message}: the game shown goes on.`);
   }).finally(() => { ui.quiet = false; });
 });
