@@ -118,7 +118,7 @@ def browser_png(browser, png: Path) -> None:
     server, port = serve()
     page = browser.new_page(viewport={"width": 1000, "height": 860})
     page.goto(f"http://127.0.0.1:{port}/?game=connect4&moves={START}&opponent=solver&side=2&analysis=1")
-    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Solver')",
+    page.wait_for_function("() => document.querySelector('#analysis-info').textContent.startsWith('Exact')",
                            timeout=120000)
     page.wait_for_timeout(500)
     page.screenshot(path=str(png))
