@@ -48,7 +48,8 @@ from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
-from .base import Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag
+from .base import (Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, deadline_of,
+                   flag as _flag)
 from .kinds import root_kinds
 from .minimax import EVAL_OPTIONS, SERVER_WEIGHTS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
@@ -114,8 +115,10 @@ class AlphaBetaAgent(EvaluatingAgent):
 
     # ---- the budget ---------------------------------------------------------------------------
 
-    def _budget(self, game: Game[Any, Any], state: Any, start: float) -> tuple[int, int | None, float | None]:
-        """(maximum depth, node budget, deadline) of a search called at ``start``."""
+    def _budget(self, game: Game[Any, Any], state: Any, start: float,
+                forced: bool = False) -> tuple[int, int | None, float | None]:
+        """(maximum depth, node budget, deadline) of a search called at ``start`` (``forced``: one legal action:
+        a tenth of the time, :func:`~.base.deadline_of`)."""
         limits = self.limits
         time_limit = limits.time
         if limits.depth is None and limits.nodes is None and time_limit is None:
@@ -124,8 +127,7 @@ class AlphaBetaAgent(EvaluatingAgent):
         if depth is None:
             cells = getattr(game, "cells", None)
             depth = cells - state.ply if cells is not None and hasattr(state, "ply") else 10**6
-        deadline = None if time_limit is None else start + max(0.0, time_limit * 0.97 - 0.005)
-        return depth, limits.nodes, deadline
+        return depth, limits.nodes, deadline_of(start, time_limit, forced)
 
     def _uses_fast_path(self, game: Game[Any, Any], name: str | None) -> bool:
         return bool(self.fast and not self.plain and game.traits.layout == COLUMN_BITBOARD
@@ -156,7 +158,7 @@ class AlphaBetaAgent(EvaluatingAgent):
             from .textbook import plain_alphabeta
 
             return plain_alphabeta(game, state, evaluate, self.limits.depth, self.limits.nodes, tracer)
-        max_depth, budget, deadline = self._budget(game, state, start)
+        max_depth, budget, deadline = self._budget(game, state, start, len(actions) == 1)
         if (tracer is None and self._uses_fast_path(game, name)
                 and settle_search(self.preparation(game), start, deadline)):
             return self._search_fast(game, state, name or "window", max_depth, budget, deadline, start, evaluate)

@@ -81,7 +81,7 @@ from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
-                   check_search, flag as _flag)
+                   check_search, deadline_of, flag as _flag)
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
 from .mcts_playouts import Policy, depth_searcher, play_out, playout_policy
 from .mcts_tree import (LOST, PROVEN, REWARD as _REWARD, UNKNOWN, Node as _Node, Untried, answer, child, report,
@@ -186,12 +186,13 @@ class MCTSAgent(SearchAgent):
         check_game(self.spec, game)
         warm(self.preparation(game))
 
-    def _budget(self, start: float) -> tuple[int | None, float | None]:
+    def _budget(self, start: float, forced: bool = False) -> tuple[int | None, float | None]:
+        """(simulations, deadline) of a search called at ``start`` (``forced``: one legal action: a tenth of the
+        time, :func:`~.base.deadline_of`)."""
         sims, seconds = self.limits.simulations, self.limits.time
         if sims is None and seconds is None:
             sims = DEFAULT_SIMULATIONS
-        deadline = None if seconds is None else start + max(0.0, seconds * 0.97 - 0.005)
-        return sims, deadline
+        return sims, deadline_of(start, seconds, forced)
 
     def search(self, game: Game[Any, Any], state: Any, tracer: Tracer | None = None) -> SearchResult:
         self.last_proof = self._bound = None
@@ -211,7 +212,8 @@ class MCTSAgent(SearchAgent):
         actions = game.actions(state)
         if not actions:
             raise AgentError("no legal action: the game is over")
-        sims, deadline = self._budget(start)  # the root check counts against the time limit (stops at its share)
+        # the root check counts against the time limit (stops at its share)
+        sims, deadline = self._budget(start, len(actions) == 1)
         if self.plain:
             return self._search_generic(game, state, actions, sims, deadline, start, tracer)
         action, value, safe = tactical_move(game, state, None if deadline is None else
