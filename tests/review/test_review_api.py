@@ -147,3 +147,48 @@ def test_the_summary_says_how_many_moves_estimates_judged():
     proven = zerosum.review("4453")
     assert [proven.summary()[p]["estimated"] for p in (1, 2)] == [0, 0]
     assert "estimates" not in "".join(summary_lines(proven))
+
+
+class _CourseTicTacToe:
+    """Tic-Tac-Toe written as a course writes it: a state is (the board's 9 cells, who moves); moves are (row, col)."""
+
+    LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+    def __init__(self) -> None:
+        self.initial_state = ((".",) * 9, "MAX")
+
+    def _winner(self, b: tuple) -> str | None:
+        return next((b[i] for i, j, k in self.LINES if b[i] != "." and b[i] == b[j] == b[k]), None)
+
+    def actions(self, state: tuple) -> list:
+        return [] if self.terminal_test(state) else [(i // 3 + 1, i % 3 + 1) for i in range(9) if state[0][i] == "."]
+
+    def result(self, state: tuple, a: tuple) -> tuple:
+        cells = list(state[0])
+        cells[(a[0] - 1) * 3 + a[1] - 1] = "X" if state[1] == "MAX" else "O"
+        return tuple(cells), "MIN" if state[1] == "MAX" else "MAX"
+
+    def terminal_test(self, state: tuple) -> bool:
+        return self._winner(state[0]) is not None or "." not in state[0]
+
+    def utility(self, state: tuple, player: str) -> int:
+        v = {"X": 1, "O": -1, None: 0}[self._winner(state[0])]
+        return v if player == "MAX" else -v
+
+    def to_move(self, state: tuple) -> str:
+        return state[1]
+
+    def display(self, state: tuple) -> None:
+        print(state[0])
+
+
+def test_review_takes_a_course_game_object_itself() -> None:
+    # docs/games.md: every function that takes a game takes your own object; review refused it ("game is a game or
+    # a game spec"), while get_game(object) was taken.  Centre, corner, corner, edge: the edge (1,2) lets X fork
+    course = _CourseTicTacToe()
+    moves = "(2,2) (1,1) (3,3) (1,2)"
+    found = zerosum.review(moves, game=course)
+    assert [m.kind for m in found.marks] == [m.kind for m in zerosum.review(moves, game=zerosum.get_game(course)).marks]
+    assert [m.kind for m in found.marks] == ["best", "best", "best", "mistake"]
+    with pytest.raises(UsageError, match="game is a game or a game spec"):
+        zerosum.review(moves, game=object())

@@ -111,9 +111,10 @@ class Review:
 def _source(record_or_moves: Any, game: Any) -> tuple[Game[Any, Any], list[Any], int]:
     """The game, every action from the start and how many of them are an opening (played, not judged)."""
     from ..games import get_game
+    from ..games.course_objects import is_course_game
 
     if game is not None:
-        game = get_game(game) if isinstance(game, str) else game
+        game = get_game(game) if isinstance(game, str) or is_course_game(game) else game  # your own, adapted
         if not isinstance(game, Game):
             raise UsageError(f"game is a game or a game spec such as 'connect4', not {safe_repr(game)}")
     if isinstance(record_or_moves, str):
