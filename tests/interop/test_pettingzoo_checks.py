@@ -161,3 +161,35 @@ def test_a_human_policy_is_refused() -> None:
         zp.agent("human")
     with pytest.raises(AgentError, match="person"):
         zp.agent("human", game="connect_four_v3")
+
+
+# ---- later audits: planes of 0 and 1 only; a registry id plays its own game only --------------------------
+
+@pytest.mark.parametrize("value", [0.5, 2, -1])
+def test_planes_holding_anything_but_0_and_1_are_no_position(value: float) -> None:
+    # a 0.5 in every cell was "a cell holds stones of both players"; a 2 was read as a stone
+    env = classic("connect_four")
+    env.reset(seed=0)
+    obs = env.last()[0]
+    planes = obs["observation"].astype(float)
+    planes[5, 3, 0] = value
+    with pytest.raises(InvalidPositionError) as caught:
+        zp.agent("random")({"observation": planes, "action_mask": obs["action_mask"]})
+    assert str(caught.value) == f"observation planes hold 0 and 1 only, not {float(value)!r}"
+    planes[5, 3, 0], planes[5, 3, 1] = 0, 1  # the other player's stone: played on
+    assert zp.agent("random", seed=1)({"observation": planes, "action_mask": obs["action_mask"]}) in range(7)
+
+
+def test_a_registry_id_plays_its_own_game_only() -> None:
+    import pettingzoo
+
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip("this PettingZoo has no registry")
+    zp.register_envs()
+    made = pettingzoo.make("aec", "zerosum/connectx-v0", spec="connectx:rows=5,cols=9,k=4")
+    made.reset()
+    assert made.unwrapped.game.cols == 9
+    with pytest.raises(GameError) as caught:  # it was a Tic-Tac-Toe environment under Connect-X's name
+        pettingzoo.make("aec", "zerosum/connectx-v0", spec="tictactoe")
+    assert str(caught.value) == ("zerosum/connectx-v0 plays connectx, not tictactoe ('tictactoe'): make "
+                                 "zerosum/tictactoe-v0, or zerosum.interop.pettingzoo.env('tictactoe')")

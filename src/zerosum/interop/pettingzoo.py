@@ -48,9 +48,10 @@ import numpy as np
 from ..agents.base import Agent
 from ..agents.registry import make_agent
 from ..agents.simple import HumanAgent
-from ..errors import AgentError, InvalidPositionError
+from ..errors import AgentError, InvalidPositionError, InvalidSpecError
 from ..game import Game, other
 from ..games import get_game, registered_games
+from ..spec import quoted
 from .pettingzoo_checks import action_number, agent_index, check_fits, guess_layout, observation_arrays
 
 try:  # the environment classes need pettingzoo; the conversions and the agent adapter do not
@@ -138,6 +139,9 @@ class Codec:
         arr = np.asarray(planes)
         if arr.shape != self.shape:
             raise InvalidPositionError(f"expected observation planes of shape {self.shape}, not {arr.shape}")
+        odd = arr[(arr != 0) & (arr != 1)]
+        if odd.size:  # planes of 0 and 1 only: a 2 or a 0.5 is no stone
+            raise InvalidPositionError(f"observation planes hold 0 and 1 only, not {odd.flat[0].item()!r}")
         own, opp = arr[..., 0] != 0, arr[..., 1] != 0
         if (own & opp).any():
             raise InvalidPositionError("a cell holds stones of both players")
@@ -371,5 +375,17 @@ def register_envs() -> list[str]:
         raise AgentError("this PettingZoo has no registry (1.27 or newer has): use zerosum.interop.pettingzoo.env")
     for env_id, default in ids.items():
         if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point="zerosum.interop.pettingzoo:env", kwargs={"spec": default})
+            pettingzoo.register("aec", env_id, entry_point="zerosum.interop.pettingzoo:_registered_env",
+                                kwargs={"spec": default, "plays": default})
     return list(ids)
+
+
+def _registered_env(spec: "str | Game[Any, Any]", plays: str, render_mode: str | None = None) -> Any:
+    """The environment ``zerosum/{plays}-v0`` makes: :func:`env` of ``spec``, a spec of that game only (``spec=
+    "tictactoe"`` under ``zerosum/connectx-v0`` was a Tic-Tac-Toe environment under Connect-X's name)."""
+    game = get_game(spec)
+    name, shown = type(game).name, quoted(str(game.spec))
+    if name != plays:
+        raise InvalidSpecError(f"zerosum/{plays}-v0 plays {plays}, not {name} ({shown}): make zerosum/{name}-v0, "
+                               f"or zerosum.interop.pettingzoo.env({shown})")
+    return env(game, render_mode=render_mode)
