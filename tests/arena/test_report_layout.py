@@ -125,17 +125,17 @@ def one_pairing(wdl, pairs, **config):
     return Report(cfg, sum(wdl), sum(wdl), [ps], standings, {}, {}, 10.0, 0.1, None)
 
 
-@pytest.mark.parametrize("wdl, pairs, games", [
-    ((1, 0, 1), [0, 0, 1, 0, 0], "+0 [-inf, +inf]"),  # one pair, won and lost (games: 0.5 ± 0.69 passes 0 and 1)
-    ((2, 0, 2), [0, 0, 2, 0, 0], "+0 [-798, +798]"),  # two pairs, both WL (games: 0.5 ± 0.49)
-    ((0, 4, 0), [0, 0, 2, 0, 0], "+0 [-inf, +inf]"),  # all draws: no variance in either column
+@pytest.mark.parametrize("wdl, pairs, games, paired", [
+    ((1, 0, 1), [0, 0, 1, 0, 0], "+0 [-inf, +inf]", "+0 [-759, +759]"),  # one pair, won and lost (games: 0.5 ±
+    ((2, 0, 2), [0, 0, 2, 0, 0], "+0 [-798, +798]", "+0 [-427, +427]"),  # 0.69 passes 0 and 1); two pairs WL
+    ((0, 4, 0), [0, 0, 2, 0, 0], "+0 [-242, +242]", "+0 [-427, +427]"),  # all draws: the exact bound in both
 ])
-def test_outcomes_all_alike_show_an_unknown_interval_never_plus_minus_0(wdl, pairs, games):
+def test_outcomes_all_alike_show_the_exact_bound_never_plus_minus_0(wdl, pairs, games, paired):
     text, _ = render(one_pairing(wdl, pairs), 160)
     assert not re.search(r"± 0\b", text)
     row = next(line for line in text.splitlines() if "first vs random" in line)
     cells = [c.strip() for c in row.split("│")]
-    assert cells[-2] == "+0 [-inf, +inf]"  # Elo (pairs), worded as the per-game column words an unknown end
+    assert cells[-2] == paired  # Elo (pairs)
     assert cells[5] == games  # Elo (games)
 
 
@@ -147,7 +147,7 @@ def test_match_of_one_pair_shows_no_pairs_interval(tmp_path, monkeypatch, capsys
     assert main(["report", str(db), "--no-plots"]) == 0
     for text in (live, capsys.readouterr().out):
         row = next(line for line in text.splitlines() if "first vs random" in line)
-        assert "[-inf, +inf]" in row.split("│")[-2] and not re.search(r"± 0\b", row)  # the pairs' Elo cell
+        assert "[-" in row.split("│")[-2] and not re.search(r"± 0\b", row)  # the pairs' Elo cell: an interval
 
 
 def test_report_states_the_time_control_and_adjudication_of_the_run(tmp_path, monkeypatch, capsys):

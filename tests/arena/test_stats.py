@@ -8,6 +8,7 @@ from zerosum.arena.stats import (
     Sprt,
     elo,
     fmt_elo,
+    fmt_summary,
     los,
     pair_counts,
     pentanomial,
@@ -80,16 +81,28 @@ def test_no_games():
     trinomial(1, 0, 0),  # one game
     trinomial(0, 0, 10),
 ])
-def test_outcomes_all_alike_give_no_interval_not_certainty(summary):
+def test_outcomes_all_alike_give_the_exact_bound_not_certainty(summary):
     # the sample variance of observations all in one bin is 0: a normal interval of no width would claim the
-    # Elo is known exactly (the pairs column once read "+0 ± 0" after one pair); the interval is unknown
+    # Elo is known exactly (the pairs column once read "+0 ± 0" after one pair); then [-inf, +inf], which said
+    # nothing after 10 straight wins.  Now the exact bound, the plots' (score_interval), with width
     assert summary.variance == 0.0
-    assert (summary.elo_low, summary.elo_high) == (-math.inf, math.inf)
-    assert summary.error == math.inf
-    assert summary.elo_low <= summary.elo <= summary.elo_high
-    # the plots keep their exact one-sided bound for these (score_interval), which has width
     low, high = score_interval(summary, (0.0, 0.25, 0.5, 0.75, 1.0))
     assert 0.0 <= low <= summary.score <= high <= 1.0 and high - low > 0.1
+    assert (summary.elo_low, summary.elo_high) == (elo(low), elo(high))
+    assert summary.elo_low < summary.elo_high and summary.elo_low <= summary.elo <= summary.elo_high
+
+
+def test_all_alike_bounds_against_the_binomial_tail() -> None:
+    # independent truth: n games all won (or all lost) have probability p^n under a win rate p, so the bound
+    # is the p where p^n = 2.5% (Clopper-Pearson's one-sided bound for n of n); 10 of 10: p = 0.6915
+    for n in (1, 3, 10, 40):
+        p = 0.025 ** (1 / n)
+        assert trinomial(n, 0, 0).elo_low == pytest.approx(-400 * math.log10(1 / p - 1))
+        assert trinomial(n, 0, 0).elo_high == math.inf
+        assert trinomial(0, 0, n).elo_high == pytest.approx(400 * math.log10(1 / p - 1))
+        assert trinomial(0, 0, n).elo_low == -math.inf
+    assert fmt_summary(trinomial(10, 0, 0)) == "+inf [+140, +inf]"
+    assert fmt_summary(trinomial(0, 10, 0)) == "+0 [-111, +111]"
 
 
 def test_two_outcomes_give_a_finite_interval():

@@ -8,9 +8,10 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
 - :func:`pentanomial` summarises game pairs (same opening, colours swapped): each pair scores 0, 1/4, 1/2, 3/4
   or 1 per game, and the variance comes from those five frequencies divided by the number of pairs.  Pairs
   are not independent of colour and opening bias, so this interval is the honest one when games are paired.
-- Either interval is ``[-inf, +inf]`` (unknown) while every observation fell in one bin (one pair, all pairs
-  won and lost, all draws...): their sample variance is 0, and a normal interval of no width would claim
-  certainty.  :func:`score_interval` gives such a summary an exact one-sided bound instead (the plots).
+- While every observation fell in one bin (one pair, all pairs won and lost, all draws, all wins...) the
+  sample variance is 0, and a normal interval of no width would claim certainty: either interval is then the
+  exact bound of :func:`score_interval` (10 wins in 10 games: ``+inf [+140, +inf]``; 10 draws: ``[-111,
+  +111]``), in the tables and the plots alike.
 - :func:`los`: likelihood of superiority, ``1/2 + 1/2 erf((W - L) / sqrt(2 (W + L)))`` (cutechess).
 - :func:`sprt_llr`: the generalized sequential probability ratio test (GSPRT) as fishtest computes it
   (Michel Van den Bergh's ``LLRcalc.LLR_logistic``): the log-likelihood ratio of the most likely outcome
@@ -74,7 +75,7 @@ class Summary:
     score: float
     variance: float  # of one game's (or one pair's per-game) score
     elo: float
-    elo_low: float  # -inf and +inf when every observation fell in one bin (see _summary): unknown, not certain
+    elo_low: float  # when every observation fell in one bin, the exact bound (see _summary), not a width of 0
     elo_high: float
 
     @property
@@ -90,10 +91,17 @@ def _summary(values: Sequence[float], counts: Sequence[float]) -> Summary:
         return Summary(0, math.nan, math.nan, math.nan, math.nan, math.nan)
     mean = sum(v * c for v, c in zip(values, counts)) / n
     var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
-    if sum(1 for c in counts if c) < 2:  # one observation, or all alike: the spread is unknown, not 0
-        return Summary(int(n), mean, var, elo(mean), -math.inf, math.inf)
+    if sum(1 for c in counts if c) < 2:  # one observation, or all alike: the sample's spread (0) says nothing
+        low, high = _alike(next(v for v, c in zip(values, counts) if c), n)  # of it: the exact bound instead
+        return Summary(int(n), mean, var, elo(mean), elo(low), elo(high))
     half = Z95 * math.sqrt(var / n)
     return Summary(int(n), mean, var, elo(mean), elo(mean - half), elo(mean + half))
+
+
+def _alike(v: float, n: float) -> tuple[float, float]:
+    """The 95% bound of a score when all ``n`` observations scored ``v`` (:func:`score_interval`)."""
+    c = 0.025 ** (1.0 / n)
+    return v * c, 1.0 - (1.0 - v) * c
 
 
 def score_interval(s: Summary, values: Sequence[float] = (0.0, 0.5, 1.0)) -> tuple[float, float]:
@@ -102,15 +110,13 @@ def score_interval(s: Summary, values: Sequence[float] = (0.0, 0.5, 1.0)) -> tup
     ``values``), the exact bound ``[v c, 1 - (1 - v) c]`` with ``c = 0.025^(1/n)``: a distribution on
     ``[0, 1]`` with mean ``p`` gives ``v`` at most ``p / v`` or ``(1 - p) / (1 - v)`` of the time, so outside
     that range ``n`` alike results have probability under 2.5%.  All losses give ``[0, 1 - c]`` (one-sided);
-    ``(nan, nan)`` without observations."""
+    ``(nan, nan)`` without observations.  :class:`Summary`'s Elo interval is this one on the Elo scale."""
     if not s.n:
         return math.nan, math.nan
     if s.variance > 0.0:
         half = Z95 * math.sqrt(s.variance / s.n)
         return max(0.0, s.score - half), min(1.0, s.score + half)
-    v = min(values, key=lambda x: abs(x - s.score))
-    c = 0.025 ** (1.0 / s.n)
-    return v * c, 1.0 - (1.0 - v) * c
+    return _alike(min(values, key=lambda x: abs(x - s.score)), s.n)
 
 
 def trinomial(wins: int, draws: int, losses: int) -> Summary:

@@ -77,7 +77,8 @@ class MatchResult:
     @property
     def elo_interval(self) -> tuple[float, float]:
         """The 95% interval of :attr:`elo`: ``elo(s - h)`` to ``elo(s + h)`` for the score ``s`` and its normal
-        half-width ``h``, so not centred on :attr:`elo` (``±inf`` when unknown)."""
+        half-width ``h``, so not centred on :attr:`elo`; when every game ended alike, the exact bound (10 wins of
+        10: ``(140.1, inf)``; :func:`zerosum.arena.stats.score_interval`)."""
         return float(self._pairing.tri.elo_low), float(self._pairing.tri.elo_high)
 
     @property
