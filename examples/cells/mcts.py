@@ -13,8 +13,9 @@ at random to the end, and backs the result up. After `sims` simulations it plays
   up the tree), checks the root for a win in one or a move that wins next turn, and never plays a move that
   lets the opponent win at once when another exists.
 
-A node of MCTS is a simulation: `SearchResult.nodes` equals `sims`. Everything is seeded (`seed=`), so the
-numbers below are the same at every run.
+A node of MCTS is a simulation: `SearchResult.nodes` counts them, `sims` of them at most (fewer when a proof
+ends the search early; 0 when the root check finds the move, as after `4455`: 3 or 6 wins next turn).
+Everything is seeded (`seed=`), so the numbers below are the same at every run.
 """),
     ("code", r"""
 import zerosum
