@@ -38,13 +38,14 @@ def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_pat
     expected = {
         "faulty_agents.py:raises": "error: faulty_agents.py:raises(game, state) raised ValueError: boom at ",
         "faulty_agents.py:sleeper": "timeout: no move within 1 s",
-        "faulty_agents.py:illegal": "illegal move: column 100 is outside 1..7",
+        "faulty_agents.py:illegal": "illegal move: faulty_agents.py:illegal(game, state) returned 99 at ",
         "faulty_agents.py:string": "malformed move: faulty_agents.py:string(game, state) returned 'four' (str) at ",
         "faulty_agents.py:crasher": "crash: the agent's process died (exit code 3)",
     }
     for loser, reason, forfeit, result, first, second, winner in got:
         assert forfeit == 1
         assert reason.startswith(expected[loser]), (loser, reason)
+        assert "illegal" not in loser or reason.endswith(": column 100 is outside 1..7 (action 99 is outside 0..6)")
         assert winner == 0  # the well-behaved agent wins every game, with either colour
         assert result == ("1-0" if first == 0 else "0-1")
     assert sorted(loser for loser, *_ in got) == sorted(2 * list(expected))  # each forfeits both its games
