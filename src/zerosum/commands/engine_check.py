@@ -1,26 +1,25 @@
 """``zerosum engine-check COMMAND...``: what an external engine gets right and wrong (docs/protocol.md).
 
-It starts the program in a process group of its own, talks the protocol to it with a deadline on every
-answer, and prints one line a check: the handshake; ``readyok``; a legal ``bestmove`` on every test position
-of each zerosum game it plays (:func:`test_positions`: the start, positions from seeded random games, the
-last positions before their ends), each within the arena's deadline for a move at ``--time`` of the
-``movetime`` (100 ms: 350 ms; the arena forfeits a move past it); ``bestmove (none)`` on finished games;
-``stop`` answered within ``--stop-limit`` ms (measured only on a search still running when ``stop`` is sent); well-formed ``info``
-lines with legal principal variations; an unknown command ignored; bad input (an illegal move, an unknown
-game, a malformed ``go`` after a valid position) answered with ``info string error`` and the engine still
-answering; ``go`` without a position answered ``bestmove (none)``; ``quit``; and nothing on standard output
-but protocol lines.  Every ``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a
-second one), and its output is held to the arena's bounds on one move's (a flood fails the check, as the arena
-forfeits the game).  ``info lines`` and ``only protocol lines`` pass only when every check ran and one after the
-handshake was answered (never on an engine gone, never greeted, or answering nothing).  Each check's line is printed
-(flushed) as the check ends.  A check that leaves the engine not answering (no answer in time: a hang, a flood
-without end), gone (a crash: it exited, or closed its output) or writing a line the arena does not take (every line
-is read as the arena reads it: :mod:`.engine_probe`; the arena's reason, and whether it refuses the engine or
-forfeits the game) fails, and the engine is
-killed and started again for the checks after it, as engine testers restart an engine (cutechess, fastchess): they
-judge what the engine does, not the hang or the crash before them; a crash in the handshake or at ``quit`` ends the
-checks.  Exit status 0 when no check fails (a check not measured is said so, and is no pass), 1 otherwise.  The
-whole process group is killed at the end.  From Python: :func:`check_engine`.
+It starts the program in a process group of its own, talks the protocol to it with a deadline on every answer, and
+prints one line a check: the handshake; ``readyok``; a legal ``bestmove`` on every test position of each zerosum
+game it plays (:func:`test_positions`: the start, positions from seeded random games, the last positions before
+their ends), each within the arena's deadline for a move at ``--time`` of the ``movetime`` (100 ms: 350 ms; the
+arena forfeits a move past it); ``bestmove (none)`` on finished games; ``stop`` answered within ``--stop-limit`` ms
+(measured only on a search still running when ``stop`` is sent); well-formed ``info`` lines with legal principal
+variations; an unknown command ignored; bad input (an illegal move, an unknown game, a malformed ``go`` after a
+valid position) answered with ``info string error`` and the engine still answering; ``go`` without a position
+answered ``bestmove (none)``; ``quit`` (exit status 0, within a second); and nothing on standard output but protocol
+lines.  Every ``go`` gets exactly one ``bestmove`` (an ``isready`` round trip after each finds a second one), and
+its output is held to the arena's bounds on one move's (a flood fails the check, as the arena forfeits the game).
+``info lines`` and ``only protocol lines`` pass only when every check ran and one after the handshake was answered
+(never on an engine gone, never greeted, or answering nothing).  Each check's line is printed (flushed) as the check
+ends.  A check that leaves the engine not answering (no answer in time: a hang, a flood without end), gone (a crash:
+it exited, or closed its output) or writing a line the arena does not take (every line is read as the arena reads
+it: :mod:`.engine_probe`; the arena's reason, and whether it refuses the engine or forfeits the game) fails, and the
+engine is killed and started again for the checks after it, as engine testers restart an engine (cutechess,
+fastchess): they judge what the engine does, not the hang or the crash before them; a crash in the handshake or at
+``quit`` ends the checks.  Exit status 0 when no check fails (a check not measured is said so, and is no pass), 1
+otherwise.  The whole process group is killed at the end.  From Python: :func:`check_engine`.
 """
 
 from __future__ import annotations
@@ -82,8 +81,7 @@ def _handshake(c: Checker) -> str:
     ids = {r.key: r.value for r in before if isinstance(r, p.Id)}
     c.games = [r.spec for r in before if isinstance(r, p.GameSpec)]
     options = sum(isinstance(r, p.OptionSpec) for r in before)
-    missing = [f"no id {key} line" for key in ("name", "author") if key not in ids] + ([] if c.games else
-                                                                                      ["no game line"])
+    missing = [f"no id {key} line" for key in ("name", "author") if key not in ids] + ["no game line"] * (not c.games)
     if missing:
         raise Failed(f"{', '.join(missing[:-1])}{' and ' if len(missing) > 1 else ''}{missing[-1]} before zspok")
     return f"{ids['name']!r} by {ids['author']!r}, {len(c.games)} game(s), {options} option(s)"
@@ -134,10 +132,9 @@ def _legal_moves(c: Checker) -> str:
             label = f"{game.spec} after {moves!r}" if moves else f"{game.spec} at the start"
             when, best = c.bestmove(label)
             if when - sent > allowed:  # the arena would forfeit it
-                rule = DEADLINE_RULE.split(", else")[0]
-                raise Failed(f"{label}: bestmove {(when - sent) * 1000:.0f} ms after "
-                             f"'go movetime {c.args.movetime}', past the arena's deadline for --time {c.args.movetime / 1000:g}, {allowed * 1000:.0f} ms "
-                             f"({rule}): the arena forfeits such a move")
+                raise Failed(f"{label}: bestmove {(when - sent) * 1000:.0f} ms after 'go movetime {c.args.movetime}', "
+                             f"past the arena's deadline for --time {c.args.movetime / 1000:g}, {allowed * 1000:.0f} ms "
+                             f"({DEADLINE_RULE.split(', else')[0]}): the arena forfeits such a move")
             slowest = max(slowest, when - sent)
             if best.move is None:
                 raise Failed(f"{label}: bestmove {p.NO_MOVE} where {len(game.actions(state))} moves are legal")
@@ -153,15 +150,14 @@ def _legal_moves(c: Checker) -> str:
 def _finished(c: Checker) -> str:
     count = 0
     for game in _games(c):
-        for moves, state, finished in test_positions(game):
-            if finished:
-                c.position = (game, state)
-                c.engine.send(f"position {game.spec} moves {moves}")
-                c.go(f"go movetime {c.args.movetime}")
-                _, best = c.bestmove(f"{game.spec} after {moves!r}")
-                if best != p.BestMove(None):
-                    raise Failed(f"{game.spec} after {moves!r} is over, yet {best.line()}")
-                count += 1
+        for moves, state in [(moves, state) for moves, state, finished in test_positions(game) if finished]:
+            c.position = (game, state)
+            c.engine.send(f"position {game.spec} moves {moves}")
+            c.go(f"go movetime {c.args.movetime}")
+            _, best = c.bestmove(f"{game.spec} after {moves!r}")
+            if best != p.BestMove(None):
+                raise Failed(f"{game.spec} after {moves!r} is over, yet {best.line()}")
+            count += 1
     return f"bestmove (none) on {count} finished games"
 
 
@@ -180,10 +176,8 @@ def _stop(c: Checker) -> str:
     c.go(LONG_GO)
     try:  # the search must still run when stop comes: a bestmove now ended it by itself
         when, best, _ = c.wait_for(lambda r: isinstance(r, p.BestMove), STOP_AFTER, "bestmove")
-    except Forfeited:
-        raise
-    except Failed:
-        if c.engine.exited():
+    except Failed as exc:
+        if isinstance(exc, Forfeited) or c.engine.exited():
             raise
         c.lost = ""  # no answer was wanted yet
     else:
@@ -258,15 +252,21 @@ def _no_position(c: Checker) -> str:
     return "bestmove (none)"
 
 
+#: seconds an engine has to end on quit (docs/protocol.md: promptly, within a second), and a loaded machine's margin
+QUIT_WITHIN, QUIT_MARGIN = 1.0, 0.5
+
+
 def _quit(c: Checker) -> str:
     sent = time.monotonic()
     c.engine.send("quit")
     code = c.engine.proc.exit_code(c.args.timeout)
-    if code is None:
-        raise Failed(f"still running {c.args.timeout:g} s after quit")
+    took = time.monotonic() - sent
     if code != 0:
-        raise Failed(f"exited with status {code}")
-    return f"exited with status 0 in {(time.monotonic() - sent) * 1000:.0f} ms"
+        raise Failed(f"still running {c.args.timeout:g} s after quit" if code is None else f"exited with status {code}")
+    if took > QUIT_WITHIN + QUIT_MARGIN:
+        raise Failed(f"exited {took * 1000:.0f} ms after quit: an engine ends on quit promptly, within a second "
+                     f"(docs/protocol.md; {(QUIT_WITHIN + QUIT_MARGIN) * 1000:.0f} ms allowed for a loaded machine)")
+    return f"exited with status 0 in {took * 1000:.0f} ms"
 
 
 def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0, stop_limit: int = 100,
@@ -283,8 +283,8 @@ def check_engine(argv: list[str], *, movetime: int = 100, timeout: float = 10.0,
         steps = [("handshake", _handshake), ("readyok", lambda c: f"{len(c.synced('isready'))} lines before it"),
                  ("legal moves", _legal_moves), ("finished games", _finished), ("stop", _stop),
                  ("unknown command", lambda c: (c.engine.send("xyzzy-not-a-command 1 2 3"),
-                                                c.synced("an unknown command"), "ignored")[2]), ("bad input", _bad_input), ("go without position", _no_position),
-                 ("quit", _quit)]
+                                                c.synced("an unknown command"), "ignored")[2]),
+                 ("bad input", _bad_input), ("go without position", _no_position), ("quit", _quit)]
         skip, ends = "", False  # why the checks left are not run; whether quit is not either (the engine is gone)
         for number, (name, step) in enumerate(steps, 1):
             if c.lost and not skip:  # the check before left the engine not answering, or gone

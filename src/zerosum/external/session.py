@@ -40,11 +40,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
+from ..agents.prepare_words import said_while
 from ..errors import AgentError
 from ..spec import quoted
 from .process import GARBAGE, ILLEGAL, PROTOCOL, TIMEOUT, EngineFault, EngineProcess
 from .protocol import (MAX_LINE, BestMove, GameSpec, Go, Hello, HelloDone, Id, Info, IsReady, NewGame,
                        OptionSpec, Position, ProtocolError, ReadyOk, SetOption, Stop, parse_reply)
+from .protocol.lines import whole
 from .protocol.messages import CONTROL
 
 __all__ = ["Session", "Handshake", "Thought", "Latency", "STARTUP", "READY", "PREPARE", "MAX_OUTPUT", "MAX_LINES",
@@ -68,6 +70,8 @@ MAX_LINES = 20_000
 STOP_WAIT = 0.1
 #: the last latency samples kept
 SAMPLES = 10_000
+#: seconds of a wait for the handshake or a ``readyok`` after which it is said on standard error (no silent wait)
+SAY_AFTER = 1.0
 #: the kind of a move's fault whose ``info`` reported more nodes than its ``go nodes N``: the arena's node limit
 #: (:func:`zerosum.arena.counting.node_limit_reason`, whose words the reason repeats)
 NODE_LIMIT = "node limit"
@@ -97,6 +101,15 @@ class Thought:
     wall: float = 0.0  # seconds from writing go to reading bestmove
     used: float = 0.0  # seconds from the move's start (its deadline's origin, before position) to reading bestmove
     stopped: bool = False  # stop was sent
+
+    def take(self, info: Info) -> None:
+        """Keep what ``info`` says: each field it has replaces the last (its score, exact or est, both kinds)."""
+        self.depth = self.depth if info.depth is None else info.depth
+        self.nodes = self.nodes if info.nodes is None else info.nodes
+        self.time = self.time if info.time is None else info.time
+        self.pv = self.pv if info.pv is None else info.pv
+        if info.exact is not None or info.est is not None:
+            self.exact, self.est = info.exact, info.est
 
 
 @dataclass(frozen=True)
@@ -167,7 +180,8 @@ class Session:
         self._answer = ""  # the last bestmove line read
         self._said: str | None = None  # the first 'info string error ...' line of the move being searched
         try:
-            self.hello = self._handshake(time.monotonic() + startup, startup)
+            with said_while(f"engine {label} is starting (no zspok yet; its handshake has {startup:g} s)", SAY_AFTER):
+                self.hello = self._handshake(time.monotonic() + startup, startup)
             for name, value in options:
                 self.set_option(name, value)
             if options:
@@ -233,10 +247,11 @@ class Session:
             known = ", ".join(self.hello.options) or "none"
             raise AgentError(f"engine {self.label} has no option {quoted(name)} (its options: {known})")
         if spec.type == "spin":
-            ok = value.strip().lstrip("+-").isdigit() and spec.min <= int(value) <= spec.max  # type: ignore[operator]
-            if not ok:
+            try:  # ASCII digits, an optional sign, in range (whole: never int() of '²' or of a huge string)
+                whole(value, name, spec.min, spec.max)  # type: ignore[arg-type]
+            except ProtocolError:
                 raise AgentError(f"engine {self.label}: option {name} is a whole number in {spec.min}..{spec.max}, "
-                                 f"not {quoted(value)}")
+                                 f"not {quoted(value)}") from None
         elif spec.type == "check" and value not in ("true", "false"):
             raise AgentError(f"engine {self.label}: option {name} is true or false, not {quoted(value)}")
         try:
@@ -245,8 +260,13 @@ class Session:
             raise AgentError(f"engine {self.label}: option {name}: {exc}") from None
 
     def ping(self, wait: float = READY) -> float:
-        """One ``isready`` round trip (seconds; kept in :attr:`pings`); a protocol fault without ``readyok``."""
-        start = time.perf_counter()
+        """One ``isready`` round trip (seconds; kept in :attr:`pings`); a protocol fault without ``readyok``; a wait
+        over :data:`SAY_AFTER` said (``engine e is getting ready (no readyok yet; isready has 10 s): 1.0 s``)."""
+        with said_while(f"engine {self.label} is getting ready (no readyok yet; isready has {wait:g} s)", SAY_AFTER):
+            return self._round_trip(wait)
+
+    def _round_trip(self, wait: float) -> float:
+        start = time.perf_counter()  # (the words' thread started before: no part of the sample)
         self.send(IsReady())
         for reply in self._replies(time.monotonic() + wait, "readyok", f"{wait:g} s of isready"):
             if isinstance(reply, ReadyOk):
@@ -261,7 +281,8 @@ class Session:
         self.send(NewGame())
         if position is not None:
             self.send(position)
-        self.ping(PREPARE)  # newgame's own work (clearing tables, loading code for the game) happens here
+        self._round_trip(PREPARE)  # newgame's own work (clearing tables, loading code for the game) happens here:
+        # said by who begins the game (the arena: ``engine e is getting ready for connect4 (newgame; ...)``)
         self.ping()  # the round trip alone
 
     # ---- a move ---------------------------------------------------------------------------------
@@ -318,17 +339,13 @@ class Session:
             lines += 1
             if lines > MAX_LINES or self.process.read_bytes - first_byte > MAX_OUTPUT:
                 raise EngineFault(GARBAGE, f"more than {MAX_LINES:,} lines or {MAX_OUTPUT // 2**20} MiB in one move")
-            if isinstance(reply, Info):
-                if scores is not None and (lie := impossible(reply, scores)) is not None:
+            if isinstance(reply, Info):  # (20,000 a move may come: little work each)
+                if scores is not None and reply.exact is not None and (lie := impossible(reply, scores)) is not None:
                     raise lie
                 if go.nodes is not None and reply.nodes is not None and reply.nodes > go.nodes:  # its own count
                     raise EngineFault(NODE_LIMIT, f"more than {go.nodes:,} states expanded in one move (it reported "
                                       f"nodes {reply.nodes} to {quoted(go.line())})")
-                for name in ("depth", "nodes", "time", "pv"):
-                    if getattr(reply, name) is not None:
-                        setattr(thought, name, getattr(reply, name))
-                if reply.exact is not None or reply.est is not None:
-                    thought.exact, thought.est = reply.exact, reply.est
+                thought.take(reply)
             elif isinstance(reply, BestMove):
                 thought.used = time.monotonic() - now
                 if thought.used >= deadline:  # read in time, yet answered too late: the time charged judges it

@@ -284,6 +284,7 @@ class HelloDone(_Line):
 
 #: the largest value of an ``info`` line's whole-number fields, where it is not :data:`MAX_NUMBER`
 INFO_BOUNDS = {"nodes": MAX_NODES}
+_INF = float("inf")
 
 
 @dataclass(frozen=True)
@@ -306,23 +307,28 @@ class Info(_Line):
     string: str | None = None
 
     def check(self) -> None:
-        for name in ("depth", "nodes", "time"):
-            _check_number("info", name, getattr(self, name), 0, hi=INFO_BOUNDS.get(name, MAX_NUMBER))
-        if self.exact is not None:
+        # quick for what is right (an engine may send 20,000 lines a move): each rule's words come from the
+        # checks it calls only when a value is not a plain one in range
+        for name, value, hi in (("depth", self.depth, MAX_NUMBER), ("nodes", self.nodes, INFO_BOUNDS["nodes"]),
+                                ("time", self.time, MAX_NUMBER)):
+            if value is not None and (type(value) is not int or not 0 <= value <= hi):
+                _check_range("info", name, value, 0, hi)
+        if self.exact is not None and (type(self.exact) is not int or abs(self.exact) > MAX_NUMBER):
             _check_range("info", "an exact score", self.exact, -MAX_NUMBER)
-        if self.est is not None:
+        if self.est is not None and (type(self.est) is not float or self.est != self.est or abs(self.est) == _INF):
             ok = not isinstance(self.est, bool) and isinstance(self.est, (int, float))
-            if not ok or self.est != self.est or abs(self.est) == float("inf"):
+            if not ok or self.est != self.est or abs(self.est) == _INF:
                 raise ProtocolError(f"info: an estimate is a finite number, not {quoted(self.est)}")
             object.__setattr__(self, "est", float(self.est))
         if self.exact is not None and self.est is not None:
             raise ProtocolError("info: a score is exact or an estimate, not both")
         if self.pv is not None and self.string is not None:
             raise ProtocolError("info: pv and string each take the rest of the line: one of them")
-        for name in ("pv", "string"):
-            if getattr(self, name) is not None:
-                _check_text("info", f"the {name}", getattr(self, name))
-        if all(getattr(self, f.name) is None for f in fields(self)):
+        for name, text in (("pv", self.pv), ("string", self.string)):
+            if text is not None:
+                _check_text("info", f"the {name}", text)
+        if self.depth is None and self.nodes is None and self.time is None and self.exact is None \
+                and self.est is None and self.pv is None and self.string is None:
             raise ProtocolError("info: at least one field")
 
     def line(self) -> str:
