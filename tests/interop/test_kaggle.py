@@ -108,7 +108,7 @@ def test_an_agent_that_keeps_no_time_is_refused(spec: str, tmp_path) -> None:
         kaggle.agent(spec)
     done = zerosum_run(["kaggle-agent", spec, "-o", str(tmp_path / "main.py")])
     assert done.returncode == 2 and "keeps no time limit" in done.stderr and not (tmp_path / "main.py").exists()
-    bounded = kaggle.agent("minimax:depth=3,nodes=20000")  # a node budget bounds it on any board
+    bounded = kaggle.agent("minimax:depth=3,nodes=5000")  # a node budget bounds it on any board
     assert bounded({"board": [0] * 42, "mark": 1}, config(6, 7, 4)) in range(7)
 
 

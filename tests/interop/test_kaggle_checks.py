@@ -1,5 +1,5 @@
 """Kaggle ConnectX bridge: what it refuses (a user's own file in a submission, minimax bounded by nodes alone,
-``human``), wrong types and values as one GameError line or a fallback move with its reason, the first move
+a node budget too large for a move, ``human``), wrong types and values as one GameError line or a fallback move with its reason, the first move
 counting the submission file's loading, and the solver's table mapped before its first search in a game."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_minimax_bounded_by_nodes_alone_is_refused_and_with_a_depth_plays_its_ow
             kaggle.agent(spec, **limits)
     assert main(["kaggle-agent", "minimax:nodes=20000", "-o", str(tmp_path / "m.py")]) == 2
     assert "give it a depth" in one_error_line(capsys) and not (tmp_path / "m.py").exists()
-    play = kaggle.agent("minimax:depth=2,nodes=20000")
+    play = kaggle.agent("minimax:depth=2,nodes=5000")
     seen: list[dict] = []
 
     def recorded(obs, conf):  # type: ignore[no-untyped-def]
@@ -72,6 +72,31 @@ def test_minimax_bounded_by_nodes_alone_is_refused_and_with_a_depth_plays_its_ow
     env.run([recorded, "random"])
     assert [s.status for s in env.state] == ["DONE", "DONE"]
     assert seen and not [r for r in seen if r["fallback"]], seen
+
+
+@pytest.mark.parametrize("spec,limits", [("minimax:depth=7,nodes=1000000000", {}),
+                                         ("minimax:depth=3", {"nodes": 10**6}),
+                                         ("alphabeta:plain=1,nodes=20000", {}),
+                                         ("alphabeta:plain=1,depth=9,nodes=6000", {})])
+def test_a_node_budget_too_large_for_a_kaggle_move_is_refused(spec, limits, tmp_path, capsys) -> None:
+    """minimax:depth=7,nodes=1000000000 passed for bounded, and one of its moves took 56 s against Kaggle's 2 (a node
+    costs 50-270 us): past MAX_NODES, one line saying why and what to play instead; MAX_NODES itself plays."""
+    from zerosum.interop.kaggle_agents import MAX_NODES
+
+    with pytest.raises(AgentError, match=f"nodes={MAX_NODES} or fewer, or play alphabeta"):
+        kaggle.agent(spec, **limits)
+    if not limits:
+        assert main(["kaggle-agent", spec, "-o", str(tmp_path / "m.py")]) == 2
+        assert f"nodes={MAX_NODES} or fewer" in one_error_line(capsys) and not (tmp_path / "m.py").exists()
+
+
+
+def test_a_node_budget_that_fits_a_kaggle_move_plays() -> None:
+    from zerosum.interop.kaggle_agents import MAX_NODES
+
+    for spec in ("minimax:depth=3", "alphabeta:plain=1"):
+        bounded = kaggle.agent(spec, nodes=MAX_NODES)
+        assert bounded({"board": [0] * 42, "mark": 1}, CONFIG) in range(7) and not bounded.last["fallback"]
 
 
 def test_human_is_refused_by_the_adapter_as_by_the_submission_writer(capsys) -> None:
@@ -116,6 +141,8 @@ def test_board_to_state_checks_types_and_values_before_counting_stones(game, boa
 @pytest.mark.parametrize("observation,configuration,words", [
     ({"board": [0] * 42, "mark": "x"}, CONFIG, "mark"),
     ({"board": [0] * 42, "mark": 1.7}, CONFIG, "mark"),
+    ({"board": [0] * 42}, CONFIG, "not None"),  # no mark: it was read as 1
+    ({"board": [0] * 42, "mark": None}, CONFIG, "not None"),
     ({"board": [0] * 35 + [1.5] + [0] * 6, "mark": 2}, CONFIG, "holds 0, 1 and 2"),
     ({"board": [0] * 42, "mark": 1}, {**CONFIG, "actTimeout": "x"}, "actTimeout"),
     ({"board": [0] * 42, "mark": 1, "remainingOverageTime": float("nan")}, CONFIG, "remainingOverageTime"),
@@ -126,6 +153,36 @@ def test_bad_input_from_kaggle_is_a_fallback_move_with_its_reason(observation, c
     play = kaggle.agent("first")
     assert play(observation, configuration) == 3
     assert play.last["fallback"] and words in play.last["reason"], play.last
+
+
+@pytest.mark.parametrize("observation", [{"board": None, "mark": 1}, {"mark": 1}, {}, None])
+def test_an_observation_without_a_board_is_one_line(observation) -> None:
+    """It was read as the empty board (and played), no reason given."""
+    play = kaggle.agent("first")
+    with pytest.raises(InvalidPositionError, match="^Kaggle's observation has no board") as info:
+        play(observation, CONFIG)
+    assert "\n" not in str(info.value)
+
+
+def test_every_observation_kaggle_hands_over_is_read_from_the_first_move() -> None:
+    """What kaggle_environments passes from the first call of each seat on is never refused nor a fallback, in
+    either seat (the board and mark are always there: a missing one is no longer read as the start, or as 1)."""
+    kaggle_environments = pytest.importorskip("kaggle_environments")
+    play = kaggle.agent("first")
+    seen: list[tuple[list, int, dict]] = []
+
+    def recorded(obs, conf):  # type: ignore[no-untyped-def]
+        column = play(obs, conf)
+        seen.append((list(obs.board), obs.mark, dict(play.last)))
+        return column
+
+    for seats in ([recorded, "random"], ["random", recorded]):
+        env = kaggle_environments.make("connectx", configuration={"rows": 5, "columns": 6, "inarow": 4})
+        env.run(seats)
+        assert [s.status for s in env.state] == ["DONE", "DONE"]
+    firsts = [move for move in seen if sum(1 for v in move[0] if v) < 2]
+    assert [mark for _, mark, _ in firsts] == [1, 2], firsts
+    assert not [last for _, _, last in seen if last["fallback"]], seen
 
 
 def test_bad_rows_or_columns_are_one_game_error_line() -> None:

@@ -92,9 +92,10 @@ def play(unpacked: Path, seats: list[str], mode: str = "clean") -> dict:
 
 
 def own_copy(unpacked: Path, path: Path) -> Path:
-    """Where a file written now unpacks its code: its own folder, under its own package name."""
-    digest = payload_hash(path)
-    return unpacked / f"zerosum-kaggle-{digest}" / f"zerosum_{digest}"
+    """Where a file written now unpacks its code: its own folder (the user's: test_kaggle_unpack.py), under its own
+    package name."""
+    digest, user = payload_hash(path), f"-{os.getuid()}" if hasattr(os, "getuid") else ""
+    return unpacked / f"zerosum-kaggle-{digest}{user}" / f"zerosum_{digest}"
 
 
 def assert_plays_from(moves: list[dict], copy: Path, spec: str) -> None:

@@ -29,8 +29,9 @@ the whole game to its opening agent.  That is slower, not silent and not a centr
 
 ``zerosum kaggle-agent SPEC -o main.py`` writes a submission file (its text: :mod:`.kaggle_submission`)
 that carries zerosum inside it: the modules the agent imports (found from the source by
-:mod:`.kaggle_bundle`, compressed) are unpacked once into a temporary folder, imported from there, and the
-file's last callable is the ``agent`` that Kaggle's loader picks up.  The file needs numpy, and numba to search fast; Kaggle's image has both.  An agent that
+:mod:`.kaggle_bundle`, compressed) are unpacked once into a temporary folder of the user's alone, imported
+from there, and the file's last callable is the ``agent`` that Kaggle's loader picks up.  The file needs numpy,
+and numba to search fast; Kaggle's image has both.  An agent that
 cannot play unattended (``human``, one needing another adapter) is refused, and an existing output file is
 replaced only with ``--overwrite`` (written atomically); so is a spec naming a file of the user's own (it
 would not be on Kaggle's servers).  Kaggle loads the file within the first move's time, so that move's
@@ -244,7 +245,7 @@ class KaggleAgent:
     def __call__(self, observation: Any, configuration: Any) -> int:
         start, loading = self._started()
         rows, cols = dims(configuration)  # no column can be told legal without them: one GameError line
-        board = flat_board(get(observation, "board", []), rows, cols)
+        board = flat_board(get(observation, "board"), rows, cols)  # none (or None): one line, never the start
         legal = legal_columns(board, cols)
         if not legal:
             raise AgentError("no legal column: the board is full")
@@ -255,7 +256,7 @@ class KaggleAgent:
         used = "fallback"
         try:  # what Kaggle hands over mid-game, checked here: a bad value is a fallback move with its reason
             budget = self.budget(configuration, observation, stones, rows * cols)
-            k, mark = inarow(configuration), check_mark(get(observation, "mark", 1))
+            k, mark = inarow(configuration), check_mark(get(observation, "mark"))  # none: not read as 1
             if self.pure is None:
                 self._check_numba()
             game = self._board_game(rows, cols, k)

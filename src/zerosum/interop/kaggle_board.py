@@ -134,11 +134,14 @@ def seconds(obj: Any, key: str, default: float) -> float:
 
 def flat_board(raw: Any, rows: int, cols: int) -> list[Any]:
     """Kaggle's board as a flat list (an empty one: the start), whole numbers as ints (any other cell is
-    left for :func:`board_to_state` to name); one InvalidPositionError line for a board that is not a flat
-    list of numbers, or too short to show its top row (no column can be told legal)."""
+    left for :func:`board_to_state` to name); one InvalidPositionError line for a board that is missing or
+    None, not a flat list of numbers, or too short to show its top row (no column can be told legal)."""
     def number(v: Any) -> bool:  # a bool is named by board_to_state (a fallback move), as a fraction is
         return not isinstance(v, (str, bytes)) and isinstance(v, (int, float))
 
+    if raw is None:  # never None from Kaggle (a full board from the first move; [] its schema's default)
+        raise InvalidPositionError("Kaggle's observation has no board: it is a flat list of 0, 1 and 2, top row "
+                                   "first")
     try:
         board = [_cell(v) for v in raw] or [0] * (rows * cols)
     except TypeError:

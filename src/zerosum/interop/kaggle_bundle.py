@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import base64
 import fnmatch
+import functools
 import hashlib
 import io
 import lzma
@@ -76,11 +77,28 @@ def _nodes(tree: ast.Module) -> Iterator[ast.AST]:
         stack.extend(visible(ast.iter_child_nodes(node)))
 
 
+def _tree(path: Path) -> ast.Module:
+    """``path`` parsed, once while it is unchanged (a submission's closure is followed several times)."""
+    stat = path.stat()
+    return _parsed(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(path: Path, mtime_ns: int, size: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
 def _imports(module: str, path: Path, root: Path) -> set[str]:
     """The ``zerosum`` modules that ``module`` (at ``path``) imports anywhere in its source."""
+    stat = path.stat()
+    return set(_imports_of(module, path, root, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=1024)
+def _imports_of(module: str, path: Path, root: Path, mtime_ns: int, size: int) -> frozenset[str]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in _nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in _nodes(_parsed(path, mtime_ns, size)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -93,7 +111,7 @@ def _imports(module: str, path: Path, root: Path) -> set[str]:
             for alias in node.names:  # ``from . import fast``: the name may be a submodule
                 if _path_of(f"{target}.{alias.name}", root) is not None:
                     found.add(f"{target}.{alias.name}")
-    return {name for name in found if name.split(".")[0] == "zerosum" and _path_of(name, root) is not None}
+    return frozenset(name for name in found if name.split(".")[0] == "zerosum" and _path_of(name, root) is not None)
 
 
 def module_closure(roots: Iterable[str], root: Path = PACKAGE, *, carried_only: bool = False) -> list[str]:
@@ -143,7 +161,7 @@ def check_unattended(inner: Any, what: str) -> None:
 def _patterns(path: Path) -> set[str]:
     """File names (or glob patterns, from f-strings) that a module's source spells out."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" not in node.value:
             found.add(node.value)
         elif isinstance(node, ast.JoinedStr):
