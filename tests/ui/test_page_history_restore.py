@@ -26,17 +26,24 @@ def shown(page) -> dict:
     }
 
 
-def test_a_back_the_server_cannot_answer_leaves_the_position_shown(page) -> None:
+def played_then_back_unanswered(page) -> dict:
+    """Play 4 4 5, then Back (to 4 4) with the server unreachable: what the page showed before the Back."""
     page.goto(page.base + "/?game=connect4&opponent=person&side=1")
     wait_moves(page, "")
     for played in ("4", "44", "445"):
         page.keyboard.press(played[-1])
         wait_moves(page, played)
     before = shown(page)
-    assert before == {"moves": "445", "stones": 3, "list": "445", "current": "3", "address": ("445", None)}
     page.route(BLOCK, lambda route: route.abort())
     page.go_back()  # to 4 4: the server cannot be reached
     page.wait_for_function("() => document.querySelector('#error').textContent !== ''", timeout=10000)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves') === '445'")  # back to its entry
+    return before
+
+
+def test_a_back_the_server_cannot_answer_leaves_the_position_shown(page) -> None:
+    before = played_then_back_unanswered(page)
+    assert before == {"moves": "445", "stones": 3, "list": "445", "current": "3", "address": ("445", None)}
     assert page.text_content("#error") == "the server cannot be reached: the game shown goes on."
     assert shown(page) == before  # the board, the move list and the address: all still 4 4 5
     page.unroute(BLOCK)
@@ -52,16 +59,7 @@ def test_a_back_the_server_cannot_answer_leaves_the_position_shown(page) -> None
 def test_the_entry_a_failed_back_stepped_to_is_kept(page) -> None:
     # the failed step used to overwrite the entry it stepped to (4 4) with the position shown (4 4 5): the next
     # Back, the server reachable again, went to 4 rather than 4 4.  Now the history goes back to the entry shown
-    page.goto(page.base + "/?game=connect4&opponent=person&side=1")
-    wait_moves(page, "")
-    for played in ("4", "44", "445"):
-        page.keyboard.press(played[-1])
-        wait_moves(page, played)
-    before = shown(page)
-    page.route(BLOCK, lambda route: route.abort())
-    page.go_back()
-    page.wait_for_function("() => document.querySelector('#error').textContent !== ''", timeout=10000)
-    page.wait_for_function("() => new URLSearchParams(location.search).get('moves') === '445'")
+    before = played_then_back_unanswered(page)
     assert shown(page) == before
     page.unroute(BLOCK)
     page.go_back()  # the entry stepped to, kept
