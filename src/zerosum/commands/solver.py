@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any
 
+from ..solver.layout import DEFAULT_LOG_SIZE, MAX_PART_BITS  # plain numbers: no numba loaded
 from .options import add_game_option, int_arg
 from .solve_input import MAX_MOVES_TEXT, stdin_lines
 
@@ -27,17 +28,17 @@ __all__ = ["COMMANDS", "TT_LOG_SIZES", "add_tt_option", "settled", "solver_from"
            "run_solver_bench"]
 
 
-#: the transposition table of every solver command: 2**N entries, 8 bytes each
+#: the transposition table of every solver command: 2**N entries, 8 or 16 bytes each (``layout.wide_entries``)
 TT_LOG_SIZES = (10, 31)
 
 
 def add_tt_option(parser: argparse.ArgumentParser) -> None:
-    """``--tt-log-size N`` (10..31), shared by solve, analyze, book and bench solver."""
-    lo, hi = TT_LOG_SIZES
-    parser.add_argument(
-        "--tt-log-size", type=int_arg(lo, hi), default=24, metavar="N",
-        help=f"transposition table of 2**N entries, 8 bytes each, N in {lo}..{hi} (default 24: 128 MB)",
-    )
+    """``--tt-log-size N`` (10..31), shared by solve, analyze, book and bench solver (its sizes: the layout's)."""
+    (lo, hi), n = TT_LOG_SIZES, DEFAULT_LOG_SIZE
+    parser.add_argument("--tt-log-size", type=int_arg(lo, hi), default=n, metavar="N", help=(
+        f"transposition table of 2**N entries, N in {lo}..{hi}: 8 bytes each, 16 on a board past 64 bits while "
+        f"N < cols x (rows + 1) - {MAX_PART_BITS} (8 x 8, 9 x 7: N < {8 * 9 - MAX_PART_BITS}) (default {n}: "
+        f"{8 << n >> 20} MB; {16 << n >> 20} MB on 8 x 8, 9 x 7, 7 x 9)"))
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

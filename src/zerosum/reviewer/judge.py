@@ -19,30 +19,30 @@ so only proven wins and losses make mistakes and blunders; every mark says wheth
 is often proven before a move and not after it), or an open value to a proven loss (it may have been lost
 already).  Such a mistake says so (``mistake (not proven)``), takes PGN's ``?!`` (dubious) rather than ``?``,
 and is no player's first decisive error.
+
+A mark agrees with the next row: the position a move leads to, valued for the next row anyway, is valued before
+the move is classified, and where it is proven (the next row's ``before`` exact) the move's value is that one,
+seen from the mover, though the move's own position was not proven in time.  Where the solver runs out of its
+time a position, the moves it proved by then keep their exact values; only the others are estimated.
 """
 
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from ..agents.base import MAX_TIME as AGENT_MAX_TIME
 from ..analysis import REACH, SOLVER_NAME, Analysis, service
 from ..analysis.estimate import child_values
 from ..analysis.result import best_action, centre_order
-from ..core.words import moves_to_end, value_words
 from ..game import Game
-from ..values import is_proven
+from ..values import is_proven, to_parent
+from .mark import CLASSES, Mark, classify, result_of
 
 __all__ = ["Mark", "Doing", "marks", "proves", "classify", "result_of", "CLASSES", "LINE", "SOLVER_TIME",
            "MAX_TIME"]
 
-#: the classes, best first
-CLASSES = ("best", "good", "mistake", "blunder")
-#: the suffix PGN puts after a move of each class (:attr:`Mark.suffix`: ``?!`` for a mistake not proven, and
-#: ``!`` after an only move found)
-SUFFIX = {"best": "", "good": "", "mistake": "?", "blunder": "??"}
 #: plies of the line shown after a move that is not the best (the refutation)
 LINE = 8
 #: seconds the solver gets a position on a board without an opening book (past them: an estimate)
@@ -50,106 +50,6 @@ SOLVER_TIME = 10.0
 #: the most seconds of either time a position (``seconds``, ``solver_time``; ``--time``, ``--solver-time``): an
 #: agent's own bound on a move, as ``zerosum play --solver-time``'s
 MAX_TIME = AGENT_MAX_TIME
-
-
-def result_of(value: float) -> int:
-    """A value's result for the mover: +1 a (proven) win, -1 a loss, 0 a draw or an unproven estimate."""
-    if is_proven(value):
-        return 1 if value > 0 else -1
-    return 0
-
-
-def classify(before: float, after: float) -> str:
-    """The class of a move that turns the mover's value ``before`` into ``after`` (see the module docstring)."""
-    rb, ra = result_of(before), result_of(after)
-    if after >= before:
-        return "best"
-    if ra == rb:
-        return "good"
-    if rb == 1 and ra == -1:
-        return "blunder"
-    return "mistake"
-
-
-@dataclass
-class Mark:
-    """One move judged.  ``ply`` counts from 1 at the start position (an opening's moves included);
-    ``before``/``after`` are agent values (:mod:`zerosum.values`) from the mover's view; ``best``: the best
-    moves (the played one among them when it is best); ``alternatives``: the other moves' values, best first, as
-    ``(move, value)``; ``line``: the best play after the move played (for a move that is not the best: the line
-    that refutes it), in the game's notation."""
-
-    ply: int
-    player: int
-    move: str
-    action: Any
-    before: float
-    after: float
-    kind: str  # one of CLASSES (JSON: "class")
-    only: bool = False
-    exact: bool = True
-    best: list[str] = field(default_factory=list)
-    alternatives: list[tuple[str, float]] = field(default_factory=list)
-    line: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def slower(self) -> int:
-        """For a ``good`` move: how many moves later it wins, or sooner it loses (else 0)."""
-        if self.kind != "good" or not (is_proven(self.before) and is_proven(self.after)):
-            return 0
-        return abs(moves_to_end(self.after) - moves_to_end(self.before))
-
-    @property
-    def proven(self) -> bool:
-        """Whether the class is proven (the module doc): every class of an exact mark, and every class but a
-        mistake by estimates."""
-        return self.exact or self.kind != "mistake"
-
-    @property
-    def suffix(self) -> str:
-        """PGN's suffix of the mark: ``??`` a blunder, ``?`` a mistake, ``?!`` a mistake not proven, then ``!``
-        for an only move found."""
-        return ("?!" if not self.proven else SUFFIX[self.kind]) + ("!" if self.only else "")
-
-    @property
-    def kept(self) -> bool:
-        """Whether the move kept the theoretical result (``best`` or ``good``)."""
-        return self.kind in ("best", "good")
-
-    def words(self, value: float) -> str:
-        """A value of this mark in words (the one vocabulary: ``win in 7 moves``, ``draw``, ``+0.35 est.``)."""
-        return value_words(value, self.exact)
-
-    def verdict(self) -> str:
-        """The mark in one line: ``blunder: win in 5 moves -> loss in 3 moves; best 4 (win in 5 moves)``."""
-        said = self.kind + (" (only move)" if self.only else "") + ("" if self.proven else " (not proven)")
-        text = f"{said}: {self.words(self.before)}"
-        if self.kind != "best":
-            text += f" -> {self.words(self.after)}"
-        if self.kind == "good" and self.slower:
-            text += f" ({self.slower} move{'s' if self.slower != 1 else ''} " \
-                    f"{'slower' if self.after > 0 else 'sooner'})"
-        if self.kind != "best" and self.best:
-            text += f"; best {' '.join(self.best)}"
-        if self.kind != "best" and self.line:
-            text += f"; refutation {' '.join(self.line)}"
-        return text
-
-    def to_json(self) -> dict[str, Any]:
-        """DESIGN's ``{ply, move, before, after, class, best}`` and more: ``before``/``after`` in words,
-        ``before_value``/``after_value`` as agent values (:mod:`zerosum.values`, the mover's view),
-        ``before_result``/``after_result`` as +1 / 0 / -1 (win / draw or open estimate / loss, the mover's view),
-        ``player`` (1 or 2), ``only``, ``exact``, ``slower`` (a good move's moves lost), ``alternatives`` (the
-        three best other moves, ``{move, value}``), ``line`` (the refutation, moves in the game's notation) and
-        ``seconds`` (the time this mark took)."""
-        return {"ply": self.ply, "player": self.player, "move": self.move,
-                "before": self.words(self.before), "after": self.words(self.after),
-                "class": self.kind, "best": list(self.best), "only": self.only, "exact": self.exact,
-                "slower": self.slower, "before_value": self.before, "after_value": self.after,
-                "before_result": result_of(self.before), "after_result": result_of(self.after),
-                "alternatives": [{"move": m, "value": self.words(v)} for m, v in self.alternatives],
-                "line": list(self.line), "seconds": round(self.seconds, 4)}
 
 
 @dataclass
@@ -224,16 +124,57 @@ class _Judge:
                 found = self.service.analyse(state, threads=self.threads, seconds=self.solver_time)
             elif self.exact and state.ply + 1 >= self.reach:  # each move's position is within the solver's reach
                 found = self._by_children(state, self.solver_time or 0.0)
-            if found is None or not found.done:  # an engine's estimates (within ``seconds``), or the solver was
-                # not asked (out of its reach) or ran out of time
-                self.doing.search = self._estimating()
-                actions = self.game.actions(state)
-                values, exact, nodes = child_values(self.game, state, actions, self.estimator(state))
-                best = best_action(values, centre_order(self.game, state, actions))
-                found = Analysis(self.engine, exact or all(is_proven(v) for v in values.values()), dict(values),
-                                 dict(values), best, nodes)
+            if found is None or not found.done:  # an engine's estimates (within ``seconds``): the solver was not
+                # asked (out of its reach), or ran out of time (the moves it proved keep their exact values)
+                found = self._estimated(state, found)
             self._cache[state] = found
         return found
+
+    def _estimated(self, state: Any, cut: Analysis | None) -> Analysis:
+        """``state``'s moves valued by the estimating engine, but for those the solver proved in ``cut`` (an
+        analysis it did not finish, or None), whose exact values are kept (:attr:`Analysis.exact_moves`)."""
+        self.doing.search = self._estimating()
+        actions = self.game.actions(state)
+        kept = {a: cut.values[a] for a in actions if a in cut.exact_moves} if cut is not None else {}
+        values, exact, nodes = child_values(self.game, state, [a for a in actions if a not in kept],
+                                            self.estimator(state))
+        values = {a: kept[a] if a in kept else values[a] for a in actions}
+        best = best_action(values, centre_order(self.game, state, actions))
+        return Analysis(self.engine, exact or all(a in kept or is_proven(v) for a, v in values.items()),
+                        dict(values), dict(values), best, nodes, exact_moves=set(kept))
+
+    def settled(self, states: Sequence[Any], actions: Sequence[Any], i: int, line: int) -> Analysis:
+        """The analysis that judges ``actions[i]`` (``line``: the plies of its refutation): ``states[i]``'s, the
+        move valued by the proven value of the position it leads to, seen from the mover, where its own value is
+        not exact and that position is valued anyway (:meth:`_waits`), as the next row values it (settled first
+        where its own move is all it lacks to be exact): so the mark agrees with the next row."""
+        rows: list[int] = []
+        j = i
+        while self._waits(states, actions, j, line):
+            rows.append(j)
+            known = self.values(states[j + 1])
+            if known.exact or j + 1 == len(actions) or not _exact_but(known, actions[j + 1]):
+                break
+            j += 1
+        for j in reversed(rows):
+            found, known = self.values(states[j]), self.values(states[j + 1])
+            if known.exact and known.value is not None:
+                values = {**found.values, actions[j]: float(to_parent(int(known.value)))}
+                self._cache[states[j]] = replace(
+                    found, exact=_exact_but(found, actions[j]), values=values, scores={**found.scores, **values},
+                    exact_moves=found.exact_moves | {actions[j]},
+                    best=best_action(values, centre_order(self.game, states[j], list(values))))
+        return self.values(states[i])
+
+    def _waits(self, states: Sequence[Any], actions: Sequence[Any], j: int, line: int) -> bool:
+        """Whether the mark of ``actions[j]`` waits for the value of the position it leads to: the move's own is
+        not exact, and that position is valued anyway (by the next row; after the game's last move, by the first
+        step of the refutation line, which values positions where the solver has a time a position)."""
+        found, action = self.values(states[j]), actions[j]
+        if found.exact or action in found.exact_moves or self.game.is_terminal(states[j + 1]):
+            return False
+        return j + 1 < len(actions) or bool(line and self.solver_time is not None and
+                                            classify(found.values[found.best], found.values[action]) != "best")
 
     def _estimating(self) -> str:
         """The estimates under way, in words (:class:`Doing`)."""
@@ -257,7 +198,9 @@ class _Judge:
     def line(self, state: Any, plies: int) -> list[Any]:
         """The best play from ``state`` for at most ``plies`` plies (to the end of the game if sooner)."""
         out: list[Any] = []
-        if not self.exact and plies and not self.game.is_terminal(state):
+        if not plies or self.game.is_terminal(state):  # nothing to search (nor a solver to borrow)
+            return out
+        if not self.exact:
             self.doing.search = self._estimating()
             found = self.estimator(state).search(self.game, state)  # an estimate's own line
             return list(found.pv[:plies]) if found.pv else [found.action]
@@ -296,6 +239,11 @@ class _Judge:
             if score == target:
                 return a
         raise AssertionError("no move keeps the position's score")  # pragma: no cover - negamax says one does
+
+
+def _exact_but(found: Analysis, action: Any) -> bool:
+    """Whether every move of ``found`` but ``action`` has an exact value (the solver's, or a proven one)."""
+    return all(a == action or a in found.exact_moves or is_proven(v) for a, v in found.values.items())
 
 
 def proves(game: Game[Any, Any], agent: Any = None, solver_time: float | None = None) -> bool:
@@ -339,7 +287,7 @@ def _marks(judge: _Judge, game: Game[Any, Any], actions: Sequence[Any], start: i
         began = _time.perf_counter()
         doing.ply, doing.since, doing.line = i + 1, began, False
         state, action = states[i], actions[i]
-        found = judge.values(state)
+        found = judge.settled(states, actions, i, line)
         before = found.values[found.best]
         after = found.values[action]
         kind = classify(before, after)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.words import distance_legend
-from .judge import SUFFIX
+from .mark import SUFFIX
 
 __all__ = ["table", "heading", "row", "judged_line", "summary_lines", "annotated", "wait_words", "SUFFIX",
            "ANNOTATOR", "COLUMNS"]
