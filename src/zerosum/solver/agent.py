@@ -105,8 +105,9 @@ class SolverAgent(SearchAgent):
     LIMITS = ("time",)
     OPTIONS = {
         "book": Option(flag, "use the opening book (default yes)", None, "one of 1/0, true/false, yes/no, on/off"),
-        "tt": Option(int, "a transposition table of at least 2**tt entries, 8 bytes each (default 24: 128 MB; the "
-                          "process's one table of the game, shared with its analyses)",
+        "tt": Option(int, "a transposition table of at least 2**tt entries, 8 bytes each, 16 on 8 x 8, 9 x 7 and "
+                          "7 x 9 below tt=28 (default 24: 128 MB, 256 MB there; the process's one table of the game, "
+                          "shared with its analyses)",
                      lambda v: TT_RANGE[0] <= v <= TT_RANGE[1], f"a whole number {TT_RANGE[0]}..{TT_RANGE[1]}"),
         "threads": Option(int, f"search threads over one table (default 1; the faces use {FACE_THREADS} where "
                                f"the machine has the cores)", lambda v: 1 <= v <= MAX_THREADS,
