@@ -252,7 +252,7 @@ def entry() -> None:
                 sys.stdout.flush()  # what main could not write is still buffered: it would fail again at exit
         except (OSError, ValueError):
             _quiet_stdout()
-        prepare.leave(status)
+        prepare.leave(status, signum=TERMINATED[0] if TERMINATED else None)
     except KeyboardInterrupt:  # Ctrl-C as the command ends (`zerosum play | head`: the pipe closed first)
         _say("interrupted")
         _quiet_stdout()

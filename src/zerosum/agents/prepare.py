@@ -1,10 +1,9 @@
 """Preparing the engines: their compiled code loaded (or compiled) before it is needed, in the background.
 
-An engine with numba code (alpha-beta and MCTS on Connect-X, the solver) has it loaded into the process before
-its first search: with a warm cache about a second, most of it numba's own start (importing numba and setting
-up its compiler); with a cold one -- the first run after installing or changing the code -- a compile of
-seconds to a minute.  A :class:`Step` is one piece of that work, done once per process.  An agent lists the
-steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`), and then:
+An engine with numba code (alpha-beta and MCTS on Connect-X, the solver) has it loaded before its first search:
+about a second with a warm cache (mostly numba's own start), a compile of seconds to a minute with a cold one
+(the first run after installing or changing the code).  A :class:`Step` is one piece of that work, done once
+per process.  An agent lists the steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`):
 
 * :func:`warm` does them here and now (waiting for the background when it is already doing one);
 * :func:`start` queues them for one background thread, so that whatever the process does meanwhile -- a
@@ -20,13 +19,12 @@ steps a search needs (``agent.preparation(game, state)``; :func:`steps_of`), and
   search that went without it, silent), once; so do the commands but those that say it their own way
   (``zerosum play``, ``serve``...: :data:`SPEAK` off); a worker process, whose waits are its host's, never does.
 
-A thread, not a process: the steps a search needs run one after another (the solver's search is one function,
-compiled in one piece), a compile in a thread of this process costs what it costs in a process of its own, and
-what it compiles is loaded already when it ends.  Every numba call from the foreground waits on numba's
-compiler lock while a compile runs, so a foreground that must not wait uses only steps that are :func:`ready`
-(benchmarks/first_search.py measures both ways).  A server (or any host) prepares its engines the same way:
-``start(steps_of(agent, game))`` at start-up for each engine it offers, :func:`ready` (or :func:`pending`) for
-a health check, :func:`status` for a page's wait message, and :func:`warm` before a request that must not run cold.
+A thread, not a process: a search's steps run one after another (the solver's search is compiled in one
+piece), a compile costs in a thread what it costs in a process, and what it compiles is loaded when it ends.
+Every numba call from the foreground waits on numba's compiler lock while a compile runs, so a foreground that
+must not wait uses only :func:`ready` steps (benchmarks/first_search.py measures both).  A server prepares its
+engines so too: ``start(steps_of(agent, game))`` at start-up, :func:`ready` (or :func:`pending`) for a health
+check, :func:`status` for a page's wait message, :func:`warm` before a request that must not run cold.
 """
 
 from __future__ import annotations
@@ -37,6 +35,7 @@ import importlib.util
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -202,24 +201,22 @@ def _stop_starting() -> list[Step]:
 
 
 def _finish() -> None:
-    """At the interpreter's exit: no step starts any more, and the one under way is waited for (saying so
-    after a second, through :data:`LOG`).  numba's compiler (loading a cached kernel too) in a thread the
-    interpreter stops midway ends the process with an LLVM assertion or a segmentation fault -- ``zerosum
-    analyze 44``, answered by the opening book while the solver's search loaded, exited with 134 in 4 of 6."""
+    """At the interpreter's exit: no step starts any more, and the one under way is waited for (said after a
+    second, through :data:`LOG`): numba's compiler stopped midway by the interpreter ends the process with an
+    LLVM assertion or a segfault (``zerosum analyze 44``, answered by the book meanwhile: 134 in 4 of 6)."""
     for s in _stop_starting():
         if not s.wait(1.0):  # a compile (a first run): say why the exit waits
             LOG.warning("zerosum: finishing %s before exiting (a first run: what it compiles is kept)", s.label)
             s.wait()
 
 
-def leave(status: int, grace: float = 1.0) -> None:
+def leave(status: int, grace: float = 1.0, signum: int | None = None) -> None:
     """For a command that is done (the console script, not Python's own exit): when a step is still under
-    way after ``grace`` seconds -- a compile, on a first run -- end the process at once with ``status``
-    instead of waiting for it (:func:`_finish`), which took 20 s when ``zerosum play`` was quit during the
-    solver's first compile.  Standard output and error are flushed first; the process ends without the
-    interpreter's teardown, which is what crashed with numba's compiler midway.  The compile is lost (the
-    next run does it again, and says so) but nothing half-written is kept: numba writes a cache file whole,
-    under a temporary name, then renames it.  Returns (the exit goes on) when no step nor :func:`hold` runs."""
+    way after ``grace`` seconds (a first run's compile), end the process at once with ``status`` (or killed by
+    ``signum``, the signal that stopped the command) rather than wait for it (:func:`_finish`: 20 s when
+    ``zerosum play`` was quit during the solver's first compile).  Streams are flushed first; the interpreter's
+    teardown, which crashed with numba's compiler midway, is skipped.  The compile is lost (the next run does it
+    again) but nothing half-written is kept (numba renames a cache file into place).  Returns when no step runs."""
     held = [t for t in _HELD if t.join(grace) is None and t.is_alive()]  # type: ignore[func-returns-value]
     if all(s.wait(grace) for s in _stop_starting()) and not held:
         return
@@ -227,6 +224,9 @@ def leave(status: int, grace: float = 1.0) -> None:
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
     logging.shutdown()
+    if signum is not None:  # killed by it, as when nothing is under way (cli.entry)
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
     os._exit(status)
 
 
