@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import zerosum
-from zerosum.agents.base import FORCED_SHARE, deadline_of
+from zerosum.agents.base import FORCED_LEAST, FORCED_SHARE, deadline_of
 
 
 class Corridor:
@@ -39,8 +39,19 @@ class Corridor:
 def test_the_deadline_of_a_forced_move_is_a_tenth_of_the_time() -> None:
     assert deadline_of(100.0, None) is None and deadline_of(100.0, None, True) is None
     assert deadline_of(100.0, 1.0) == pytest.approx(100.0 + 0.97 - 0.005)
-    assert deadline_of(100.0, 1.0, True) == pytest.approx(100.0 + FORCED_SHARE * 0.97 - 0.005)
+    assert deadline_of(100.0, 2.0, True) == pytest.approx(100.0 + 2 * FORCED_SHARE * 0.97 - 0.005)
+    assert deadline_of(100.0, 0.5, True) == pytest.approx(100.0 + FORCED_LEAST * 0.97 - 0.005)  # its least
+    assert deadline_of(100.0, 0.05, True) == deadline_of(100.0, 0.05)  # a limit under it: all of it
     assert deadline_of(100.0, 0.001, True) == 100.0  # never before the start
+
+
+@pytest.mark.parametrize("spec", ["mcts:time=0.05", "mcts:time=0.03", "alphabeta:time=0.05"])
+def test_a_forced_move_under_a_short_time_is_still_scored(spec: str) -> None:
+    # a tenth of 0.05 s left MCTS's root check no time: the forced move came back unscored (scores {})
+    game = zerosum.get_game("connect4")
+    state = game.states_of(game.parse_moves("446157447627521267226626417455511175"))[-1]
+    found = zerosum.make_agent(spec).search(game, state)
+    assert game.actions(state) == [found.action] and found.action in found.scores, found
 
 
 @pytest.mark.parametrize("spec", ["alphabeta:time=2", "mcts:time=2"])
