@@ -38,7 +38,7 @@ def test_faulty_agents_forfeit_with_reasons_and_the_tournament_completes(tmp_pat
     expected = {
         "faulty_agents.py:raises": "error: faulty_agents.py:raises(game, state) raised ValueError: boom at ",
         "faulty_agents.py:sleeper": "timeout: no move within 1 s",
-        "faulty_agents.py:illegal": "illegal move: faulty_agents.py:illegal(game, state) returned 99 at ",
+        "faulty_agents.py:illegal": "illegal move: faulty_agents.py:illegal(game, state) returned 99 (int) at ",
         "faulty_agents.py:string": "malformed move: faulty_agents.py:string(game, state) returned 'four' (str) at ",
         "faulty_agents.py:crasher": "crash: the agent's process died (exit code 3)",
     }

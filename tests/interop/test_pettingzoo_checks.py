@@ -193,3 +193,10 @@ def test_a_registry_id_plays_its_own_game_only() -> None:
         pettingzoo.make("aec", "zerosum/connectx-v0", spec="tictactoe")
     assert str(caught.value) == ("zerosum/connectx-v0 plays connectx, not tictactoe ('tictactoe'): make "
                                  "zerosum/tictactoe-v0, or zerosum.interop.pettingzoo.env('tictactoe')")
+
+
+@pytest.mark.parametrize("fill", [None, "x"])
+def test_codec_planes_of_objects_are_no_position_in_one_line(fill: object) -> None:
+    # zp.codec is public: planes of None or of strings were an AttributeError traceback ('.item()')
+    with pytest.raises(InvalidPositionError, match=r"^observation planes hold 0 and 1 only, not "):
+        zp.codec("tictactoe").state(np.full((3, 3, 2), fill, dtype=object))

@@ -65,7 +65,7 @@ def test_forfeits_are_recorded_with_their_reason_and_replay_legally(tmp_path, ca
     records = read(pgn)
     assert len(records) == 2
     assert all(r.tags["Termination"].startswith("forfeit: illegal move: faulty_agents.py:illegal(game, state) "
-                                                "returned 99 at ") for r in records)
+                                                "returned 99 (int) at ") for r in records)
     assert all("column 100 is outside 1..7" in r.tags["Termination"] for r in records)
     assert sorted(r.result for r in records) == ["0-1", "1-0"]  # the well-behaved agent wins with both colours
     check_with_openspiel(records)

@@ -20,7 +20,7 @@ go wrong with an agent is caught here and ends the game as a forfeit with its re
   ``illegal move: ...``, the line naming the function and the position: :mod:`zerosum.agents.homework`);
   a player function, handed over in Python or named in a file (the homework's too), is named likewise when
   it raises, answers no action or an illegal one (``error: hw.py:player(board) raised ...``, ``malformed move:
-  f(game, state) returned ...: expected ...``, ``illegal move: f(game, state) returned 99 at the start
+  f(game, state) returned ...: expected ...``, ``illegal move: f(game, state) returned 99 (int) at the start
   position: column 100 is outside 1..7 ...``: :func:`function_label`).
 
 A bug of a game from a file or a class (:class:`~zerosum.games.course_rules.GameBug`: one of its methods
@@ -275,8 +275,8 @@ def play_game(task: GameTask, send: Send) -> None:
                 from ..game import safe_repr
                 from ..agents.positions import position_name
 
-                why = one_line(f"illegal move: {label} returned {safe_repr(action)} at {position_name(game, state)}:"
-                               f" {why.removeprefix('illegal move: ')}")
+                why = one_line(f"illegal move: {label} returned {safe_repr(action)} ({type(action).__name__}) at "
+                               f"{position_name(game, state)}: {why.removeprefix('illegal move: ')}")
             send(("end", 3 - seat, why, True))
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))

@@ -49,7 +49,7 @@ from ..agents.base import Agent
 from ..agents.registry import make_agent
 from ..agents.simple import HumanAgent
 from ..errors import AgentError, InvalidPositionError, InvalidSpecError
-from ..game import Game, other
+from ..game import Game, other, safe_repr
 from ..games import get_game, registered_games
 from ..spec import quoted
 from .pettingzoo_checks import action_number, agent_index, check_fits, guess_layout, observation_arrays
@@ -140,8 +140,10 @@ class Codec:
         if arr.shape != self.shape:
             raise InvalidPositionError(f"expected observation planes of shape {self.shape}, not {arr.shape}")
         odd = arr[(arr != 0) & (arr != 1)]
-        if odd.size:  # planes of 0 and 1 only: a 2 or a 0.5 is no stone
-            raise InvalidPositionError(f"observation planes hold 0 and 1 only, not {odd.flat[0].item()!r}")
+        if odd.size:  # planes of 0 and 1 only: a 2 or a 0.5 is no stone (nor a None of an object array)
+            value = odd.flat[0]
+            raise InvalidPositionError(f"observation planes hold 0 and 1 only, not "
+                                       f"{safe_repr(value.item() if isinstance(value, np.generic) else value)}")
         own, opp = arr[..., 0] != 0, arr[..., 1] != 0
         if (own & opp).any():
             raise InvalidPositionError("a cell holds stones of both players")
