@@ -140,11 +140,12 @@ def test_a_folder_cut_short_is_not_used_and_a_whole_one_is(defs, tmp_path) -> No
     assert (folder.stat().st_mode & 0o777, folder.parent.stat().st_mode & 0o777) == (0o700, 0o700)
     again = unpack(defs, tmpdir)
     assert again == first  # used again as it is (numba's cache is kept)
-    (folder / "interop" / "kaggle.py").write_text("")  # cut short: not trusted, nor changed
-    third = unpack(defs, tmpdir)
-    assert third["bad"] == [] and third["folder"] != first["folder"], third
-    assert (folder / "interop" / "kaggle.py").read_text() == ""
-    assert sorted(p.name for p in folder.parent.iterdir()) == [package(defs)]  # the fresh one went with its process
+    (folder / "interop" / "kaggle.py").write_text("")  # cut short: not trusted, but replaced by a whole one
+    third = unpack(defs, tmpdir)  # (it stayed: every later load unpacked a copy of its own, compiled anew)
+    assert third["bad"] == [] and third["folder"] == first["folder"], third
+    assert (folder / "interop" / "kaggle.py").read_text() != ""
+    assert unpack(defs, tmpdir) == first  # and used again from then on
+    assert sorted(p.name for p in folder.parent.iterdir()) == [".lock", package(defs)]  # nothing else left
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="owners and modes: POSIX")

@@ -141,7 +141,8 @@ def _unpacked(root):
     """This file's zerosum in a folder under root that is this user's alone: the one unpacked there before when
     it is whole and nobody else could have changed it (so numba's cache is kept), else one unpacked now.  A
     folder is unpacked in a new private folder and put in place by one rename, so no process ever sees it
-    half written; of processes unpacking at once, the first rename wins and the others use its folder."""
+    half written; of processes unpacking at once, the first rename wins and the others use its folder.  One in
+    place that is not whole is replaced (numba's cache is kept from then on)."""
     import atexit, os, shutil, tempfile
 
     user = "-" + str(os.getuid()) if hasattr(os, "getuid") else ""  # each user's own (Windows: per user already)
@@ -167,6 +168,24 @@ def _unpacked(root):
         return folder
     except OSError:  # a folder in place: another process's, put there first, or one that is not whole
         pass
+    try:
+        mine = not _complete(folder) and _private(folder, 0o077)  # this user's, not whole (a file cut, or one
+    except OSError:  # cleaned away from /tmp): replaced, under a lock every replacer takes, so that a whole
+        mine = False  # folder is never moved (POSIX; elsewhere, or one open to others: this process uses its own)
+    if mine:
+        try:
+            import fcntl
+
+            with open(os.path.join(home, ".lock"), "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not _complete(folder):
+                    aside = tempfile.mkdtemp(prefix=PACKAGE + ".old.", dir=home)
+                    os.rename(folder, os.path.join(aside, "old"))
+                    shutil.rmtree(aside, True)
+                    os.rename(fresh, folder)
+                    return folder
+        except (ImportError, OSError):  # another process's rename came first: checked below
+            pass
     if _complete(folder):
         shutil.rmtree(fresh, True)
         return folder
