@@ -56,10 +56,12 @@ def test_a_long_answer_or_message_stays_one_bounded_line() -> None:
         assert words in reason and "\n" not in reason and len(reason) <= 300, reason
 
 
-def test_other_agents_keep_their_words_and_an_illegal_move_says_why_as_before() -> None:
-    # an illegal action of a function: the game's own explanation, as before
+def test_other_agents_keep_their_words_and_an_illegal_move_names_the_function_too() -> None:
+    # an illegal action of a function: the function and its answer named, then the game's own explanation (it
+    # was the explanation alone, naming no function, unlike every other bad answer)
     record = zerosum.play_game("connect4", "alphabeta:depth=2", lambda game, state: 9, seed=1)
-    assert record.reason == "illegal move: column 10 is outside 1..7 (action 9 is outside 0..6)"
+    assert record.reason == ("illegal move: tests/arena/test_function_forfeits.py:<lambda>(game, state) returned 9 "
+                             "(int) at the position after '4': column 10 is outside 1..7 (action 9 is outside 0..6)")
     # an Agent object that raises: no function to name (its spec is the record's label)
     from zerosum.agents.base import Agent
 

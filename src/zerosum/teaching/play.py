@@ -277,8 +277,12 @@ def play_game(game: "Game[Any, Any] | str", first: Any, second: Any, *, moves: "
     arguments raise one-line :class:`~zerosum.errors.GameError` subclasses.
 
     >>> record = play_game("connect4", "alphabeta:depth=2", lambda game, state: 9, seed=1)
-    >>> record.winner, record.forfeit, record.reason
-    (1, True, 'illegal move: column 10 is outside 1..7 (action 9 is outside 0..6)')
+    >>> record.winner, record.forfeit
+    (1, True)
+    >>> record.reason.startswith("illegal move: <lambda>(game, state) returned 9 (int) at the position after '4'")
+    True
+    >>> record.reason.split(": ")[-1]
+    'column 10 is outside 1..7 (action 9 is outside 0..6)'
     """
     from ..arena.play import _seat_seed
     from ..games import get_game
