@@ -1,5 +1,5 @@
 """A move with no choice (one legal action) is made at once: alpha-beta and MCTS under a time limit search it for
-a tenth of their time (``agents.base.FORCED_SHARE``), still giving its score, rather than the whole time (a course
+a tenth of their time (``agents.budget.FORCED_SHARE``), still giving its score, rather than the whole time (a course
 game of mostly forced moves took its full second a move).  Given depth, nodes or simulations, nothing changes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import zerosum
-from zerosum.agents.base import FORCED_LEAST, FORCED_SHARE, deadline_of
+from zerosum.agents.budget import FORCED_LEAST, FORCED_SHARE, deadline_of
 
 
 class Corridor:

@@ -48,8 +48,8 @@ from ..game import COLUMN_BITBOARD, Game
 from ..kernels.bits import column_order
 from ..values import INF, clamp, is_proven, to_child, to_parent
 from . import alphabeta_fast
-from .base import (Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, deadline_of,
-                   flag as _flag)
+from .base import Limits, Option, SearchResult, Tracer, bounded, check_game, check_range, check_search, flag as _flag
+from .budget import deadline_of
 from .kinds import root_kinds
 from .minimax import EVAL_OPTIONS, SERVER_WEIGHTS, EvaluatingAgent, open_node, resolve_evaluation, terminal_value
 from .prepare import Step, numba_step, numba_usable, settle_search, step, warm
@@ -118,7 +118,7 @@ class AlphaBetaAgent(EvaluatingAgent):
     def _budget(self, game: Game[Any, Any], state: Any, start: float,
                 forced: bool = False) -> tuple[int, int | None, float | None]:
         """(maximum depth, node budget, deadline) of a search called at ``start`` (``forced``: one legal action:
-        a tenth of the time, :func:`~.base.deadline_of`)."""
+        a tenth of the time, :func:`~.budget.deadline_of`)."""
         limits = self.limits
         time_limit = limits.time
         if limits.depth is None and limits.nodes is None and time_limit is None:

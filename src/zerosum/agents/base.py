@@ -38,7 +38,7 @@ __all__ = [
     "Agent", "SearchAgent", "Limits", "SearchResult", "Tracer", "Option", "AgentTraits", "server_options", "WIN",
     "HEURISTIC_BOUND", "win_value", "loss_value", "is_proven", "plies_to_end", "describe_value", "kernels", "bounded",
     "flag", "check_range", "check_search", "check_game", "check_agent", "MAX_DEPTH", "MAX_NODES", "MAX_SIMULATIONS",
-    "MAX_TIME", "MAX_SEED", "FORCED_SHARE", "FORCED_LEAST", "deadline_of",
+    "MAX_TIME", "MAX_SEED",
 ]
 
 #: the documented maxima of the budget options (spec options and ``Limits`` built from Python alike)
@@ -47,22 +47,6 @@ MAX_NODES = 10**9
 MAX_SIMULATIONS = 10**9
 MAX_TIME = 3600.0  # seconds per move
 MAX_SEED = 2**63 - 1
-#: the share of a time limit a search spends on a move with no choice (one legal action), and the least time
-#: it gets (all of a shorter limit): it still gives the move's score, but the move is made at once rather than
-#: after the whole time
-FORCED_SHARE, FORCED_LEAST = 0.1, 0.1
-
-
-def deadline_of(start: float, seconds: float | None, forced: bool = False) -> float | None:
-    """When a search given ``seconds`` a move from ``start`` stops: a little before them, leaving the time to
-    answer (None: no time limit); a forced move (``forced``: one legal action) after :data:`FORCED_SHARE` of
-    them, but not under :data:`FORCED_LEAST` (MCTS's root check needs a few milliseconds to score it)."""
-    if seconds is None:
-        return None
-    if forced:
-        seconds = max(seconds * FORCED_SHARE, min(seconds, FORCED_LEAST))
-    return start + max(0.0, seconds * 0.97 - 0.005)
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Limits:

@@ -81,7 +81,8 @@ from ..spec import quoted
 from ..values import win_value
 from . import mcts_fast
 from .base import (Agent, Limits, Option, SearchAgent, SearchResult, Tracer, bounded, check_game, check_range,
-                   check_search, deadline_of, flag as _flag)
+                   check_search, flag as _flag)
+from .budget import deadline_of
 from .mcts_fast import FAST_NODE_BYTES  # noqa: F401 - the tree's bound, named where the module doc names it
 from .mcts_playouts import Policy, depth_searcher, play_out, playout_policy
 from .mcts_tree import (LOST, PROVEN, REWARD as _REWARD, UNKNOWN, Node as _Node, Untried, answer, child, report,
@@ -188,7 +189,7 @@ class MCTSAgent(SearchAgent):
 
     def _budget(self, start: float, forced: bool = False) -> tuple[int | None, float | None]:
         """(simulations, deadline) of a search called at ``start`` (``forced``: one legal action: a tenth of the
-        time, :func:`~.base.deadline_of`)."""
+        time, :func:`~.budget.deadline_of`)."""
         sims, seconds = self.limits.simulations, self.limits.time
         if sims is None and seconds is None:
             sims = DEFAULT_SIMULATIONS

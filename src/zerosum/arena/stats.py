@@ -8,10 +8,9 @@ Scores are from one agent's view: a win 1, a draw 1/2, a loss 0.
 - :func:`pentanomial` summarises game pairs (same opening, colours swapped): each pair scores 0, 1/4, 1/2, 3/4
   or 1 per game, and the variance comes from those five frequencies divided by the number of pairs.  Pairs
   are not independent of colour and opening bias, so this interval is the honest one when games are paired.
-- While every observation fell in one bin (one pair, all pairs won and lost, all draws, all wins...) the
-  sample variance is 0, and a normal interval of no width would claim certainty: either interval is then the
-  exact bound of :func:`score_interval` (10 wins in 10 games: ``+inf [+140, +inf]``; 10 draws: ``[-111,
-  +111]``), in the tables and the plots alike.
+- While every observation fell in one bin (one pair, all draws, all wins...) the sample variance is 0, and a
+  normal interval of no width would claim certainty: either interval is then :func:`score_interval`'s exact
+  bound (10 wins in 10 games: ``+inf [+140, +inf]``; 10 draws: ``[-111, +111]``), in the tables and plots.
 - :func:`los`: likelihood of superiority, ``1/2 + 1/2 erf((W - L) / sqrt(2 (W + L)))`` (cutechess).
 - :func:`sprt_llr`: the generalized sequential probability ratio test (GSPRT) as fishtest computes it
   (Michel Van den Bergh's ``LLRcalc.LLR_logistic``): the log-likelihood ratio of the most likely outcome
@@ -100,8 +99,7 @@ def _summary(values: Sequence[float], counts: Sequence[float]) -> Summary:
 
 def _alike(v: float, n: float) -> tuple[float, float]:
     """The 95% bound of a score when all ``n`` observations scored ``v`` (:func:`score_interval`)."""
-    c = 0.025 ** (1.0 / n)
-    return v * c, 1.0 - (1.0 - v) * c
+    return v * 0.025 ** (1.0 / n), 1.0 - (1.0 - v) * 0.025 ** (1.0 / n)
 
 
 def score_interval(s: Summary, values: Sequence[float] = (0.0, 0.5, 1.0)) -> tuple[float, float]:
