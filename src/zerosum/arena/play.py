@@ -78,7 +78,7 @@ from ..core.files import describe_exception
 from ..errors import GameError
 from ..games.course_bugs import changed_words, handed
 from ..games.course_rules import GameBug
-from ..pool.moves import move_report
+from ..pool.moves import move_report, refusal
 from .counting import cpu_limit, metered
 from .reasons import MAX_UNSTARTED, cleaned, one_line
 
@@ -267,16 +267,10 @@ def play_game(task: GameTask, send: Send) -> None:
             legal, why = None, one_line(f"malformed move: {describe_exception(exc)}")
         if why is not None:
             label = named[seat]
-            if label is not None and why.startswith("malformed move:"):  # the function named, and why
-                from ..agents.student import player_answer
-
-                why = one_line(f"malformed move: {player_answer(label, action, game, state)}")
-            elif label is not None:  # an illegal move: the function named too, then the rules' words
-                from ..game import safe_repr
-                from ..agents.positions import position_name
-
-                why = one_line(f"illegal move: {label} returned {safe_repr(action)} ({type(action).__name__}) at "
-                               f"{position_name(game, state)}: {why.removeprefix('illegal move: ')}")
+            if label is not None:  # the function named, its answer and why, as the engine face words it
+                with contextlib.suppress(Exception):  # (an answer whose every use fails keeps check_action's)
+                    named_why = refusal(game, state, action, label)
+                    why = why if named_why is None else one_line(f"{why.partition(':')[0]}: {named_why}")
             send(("end", 3 - seat, why, True))
             return
         send(("move", seat, game.format_action(legal), elapsed, nodes, value, depth, exact))
